@@ -1,0 +1,112 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Exit codes, as documented in the design: users' scripts rely on them.
+const (
+	exitOK     = 0 // success
+	exitFailed = 1 // a check or test failed, or an action failed (run --once)
+	exitUsage  = 2 // usage or config error
+)
+
+// streams are where a command writes; tests replace them.
+type streams struct {
+	out io.Writer
+	err io.Writer
+}
+
+// command is one subcommand of keeper.
+type command struct {
+	name    string
+	usage   string // arguments after the name
+	summary string // one line for `keeper help`
+	flags   func(fs *flag.FlagSet) func(ctx context.Context, s *streams, args []string) int
+}
+
+// commands lists the subcommands in the order `keeper help` shows them.
+func commands() []command {
+	return []command{
+		checkCommand(),
+		versionCommand(),
+	}
+}
+
+// run dispatches args to a subcommand and returns the process exit code.
+func run(ctx context.Context, args []string, s *streams) int {
+	if len(args) == 0 {
+		usage(s.err)
+		return exitUsage
+	}
+	name := args[0]
+	switch name {
+	case "help", "-h", "-help", "--help":
+		return help(s, args[1:])
+	}
+	for _, c := range commands() {
+		if c.name == name {
+			return c.run(ctx, s, args[1:])
+		}
+	}
+	fmt.Fprintf(s.err, "keeper: unknown command %q\n\n", name)
+	usage(s.err)
+	return exitUsage
+}
+
+// run parses the command's flags and calls it.
+func (c command) run(ctx context.Context, s *streams, args []string) int {
+	fs := flag.NewFlagSet("keeper "+c.name, flag.ContinueOnError)
+	fs.SetOutput(s.err)
+	fs.Usage = func() {} // printed below, to the right stream
+	body := c.flags(fs)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			c.printUsage(s.out, fs)
+			return exitOK
+		}
+		c.printUsage(s.err, fs)
+		return exitUsage
+	}
+	return body(ctx, s, fs.Args())
+}
+
+func (c command) printUsage(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprintf(w, "Usage: keeper %s %s\n\n%s\n", c.name, c.usage, c.summary)
+	hasFlags := false
+	fs.VisitAll(func(*flag.Flag) { hasFlags = true })
+	if hasFlags {
+		fmt.Fprintf(w, "\nFlags:\n")
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+	}
+}
+
+func help(s *streams, args []string) int {
+	if len(args) == 0 {
+		usage(s.out)
+		return exitOK
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			return c.run(context.Background(), s, []string{"-h"})
+		}
+	}
+	fmt.Fprintf(s.err, "keeper: unknown command %q\n", args[0])
+	return exitUsage
+}
+
+func usage(w io.Writer) {
+	var b strings.Builder
+	b.WriteString("keeper keeps positions on a Solana lending market healthy and tidy, by policy.\n\nUsage: keeper <command> [flags]\n\nCommands:\n")
+	for _, c := range commands() {
+		fmt.Fprintf(&b, "  %-8s %s\n", c.name, c.summary)
+	}
+	b.WriteString("\nRun `keeper <command> -h` for a command's flags.\nExit codes: 0 ok, 1 a check, test or action failed, 2 usage or config error.\n")
+	io.WriteString(w, b.String())
+}

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(context.Background(), args, &streams{out: &out, err: &errb})
+	return code, out.String(), errb.String()
+}
+
+func TestVersion(t *testing.T) {
+	code, out, _ := runCLI(t, "version")
+	if code != exitOK || !strings.HasPrefix(out, "keeper ") || !strings.Contains(out, "revision ") || !strings.Contains(out, "go1.") {
+		t.Errorf("version: code %d, out %q", code, out)
+	}
+	if code, _, _ := runCLI(t, "version", "extra"); code != exitUsage {
+		t.Errorf("version with args: code %d, want %d", code, exitUsage)
+	}
+}
+
+func TestUsageAndHelp(t *testing.T) {
+	if code, _, errs := runCLI(t); code != exitUsage || !strings.Contains(errs, "Commands:") {
+		t.Errorf("no args: code %d, stderr %q", code, errs)
+	}
+	if code, _, errs := runCLI(t, "frobnicate"); code != exitUsage || !strings.Contains(errs, `unknown command "frobnicate"`) {
+		t.Errorf("unknown: code %d, stderr %q", code, errs)
+	}
+	if code, out, _ := runCLI(t, "--help"); code != exitOK || !strings.Contains(out, "version") {
+		t.Errorf("--help: code %d, out %q", code, out)
+	}
+	for _, c := range commands() {
+		code, out, errs := runCLI(t, c.name, "-h")
+		if code != exitOK || !strings.HasPrefix(out, "Usage: keeper "+c.name) || errs != "" {
+			t.Errorf("%s -h: code %d, out %q, stderr %q", c.name, code, out, errs)
+		}
+		if code, out, _ := runCLI(t, "help", c.name); code != exitOK || !strings.Contains(out, c.summary) {
+			t.Errorf("help %s: code %d, out %q", c.name, code, out)
+		}
+		if code, _, errs := runCLI(t, c.name, "--no-such-flag"); code != exitUsage || !strings.Contains(errs, "no-such-flag") {
+			t.Errorf("%s bad flag: code %d, stderr %q", c.name, code, errs)
+		}
+	}
+}
+
+func TestCheck(t *testing.T) {
+	code, out, errs := runCLI(t, "check", "--config", "../../config.yaml")
+	if code != exitOK || !strings.Contains(out, "config OK") {
+		t.Fatalf("check committed config: code %d, out %q, stderr %q", code, out, errs)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.yaml")
+	if err := os.WriteFile(bad, []byte("market:\n  base_url: http://x/v2\nnope: 1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs = runCLI(t, "check", "--config", bad)
+	if code != exitFailed {
+		t.Errorf("bad config: code %d, want %d", code, exitFailed)
+	}
+	for _, want := range []string{bad + `:3:1: unknown field "nope"`} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errs)
+		}
+	}
+	if code, _, _ := runCLI(t, "check", "--config", filepath.Join(t.TempDir(), "missing.yaml")); code != exitFailed {
+		t.Errorf("missing config: code %d", code)
+	}
+}
+
+func TestNewLogger(t *testing.T) {
+	var b bytes.Buffer
+	l, err := newLogger(&b, "warn", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Info("hidden")
+	l.Warn("shown", "k", 1)
+	if strings.Contains(b.String(), "hidden") || !strings.Contains(b.String(), `"msg":"shown"`) {
+		t.Errorf("json logger output %q", b.String())
+	}
+	b.Reset()
+	l, err = newLogger(&b, "info", "text")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Info("plain")
+	if !strings.Contains(b.String(), "INF plain") || strings.Contains(b.String(), "\x1b[") {
+		t.Errorf("text logger on a non-terminal must not colour: %q", b.String())
+	}
+	if _, err := newLogger(&b, "loud", "json"); err == nil {
+		t.Error("bad level accepted")
+	}
+	if _, err := newLogger(&b, "info", "xml"); err == nil {
+		t.Error("bad format accepted")
+	}
+}

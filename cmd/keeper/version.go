@@ -1,0 +1,56 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"runtime"
+	"runtime/debug"
+)
+
+func versionCommand() command {
+	return command{
+		name:    "version",
+		summary: "print keeper's version, VCS revision and Go version",
+		flags: func(fs *flag.FlagSet) func(context.Context, *streams, []string) int {
+			return func(_ context.Context, s *streams, args []string) int {
+				if len(args) > 0 {
+					fmt.Fprintln(s.err, "keeper version: takes no arguments")
+					return exitUsage
+				}
+				fmt.Fprintln(s.out, versionLine())
+				return exitOK
+			}
+		},
+	}
+}
+
+// version returns the module version from build info ("devel" for a local
+// build), used in the User-Agent.
+func version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok || bi.Main.Version == "" || bi.Main.Version == "(devel)" {
+		return "devel"
+	}
+	return bi.Main.Version
+}
+
+// versionLine describes the build: version, revision (when the binary was
+// built from a VCS checkout), and Go version.
+func versionLine() string {
+	rev, modified := "unknown", false
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				modified = s.Value == "true"
+			}
+		}
+	}
+	if modified {
+		rev += "+dirty"
+	}
+	return fmt.Sprintf("keeper %s (revision %s, %s %s/%s)", version(), rev, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+}

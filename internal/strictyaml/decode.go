@@ -1,0 +1,233 @@
+package strictyaml
+
+import (
+	"fmt"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Options tune Decode.
+type Options struct {
+	// LookupEnv, when set, expands ${NAME} in every string value through it;
+	// a name it does not know is an error at the value's position. Nil
+	// leaves string values untouched.
+	LookupEnv func(name string) (string, bool)
+}
+
+// Decode checks node against the type of out (a non-nil pointer), collecting
+// every unknown or duplicate key and every scalar of the wrong kind with its
+// position, expands environment references when asked, and then decodes node
+// into out. Fields already set in out keep their values when node omits them,
+// so callers pre-fill defaults. It returns all problems found.
+func Decode(file string, node *yaml.Node, out any, opts Options) Errors {
+	w := walker{file: file, opts: opts}
+	w.walk(node, reflect.TypeOf(out).Elem(), "")
+	if len(w.errs) > 0 {
+		return w.errs
+	}
+	if err := node.Decode(out); err != nil {
+		return Errors{decodeError(file, node, err)}
+	}
+	return nil
+}
+
+type walker struct {
+	file string
+	opts Options
+	errs Errors
+}
+
+var (
+	unmarshalerType = reflect.TypeOf((*yaml.Unmarshaler)(nil)).Elem()
+	durationType    = reflect.TypeOf(time.Duration(0))
+)
+
+func (w *walker) fail(n *yaml.Node, format string, args ...any) {
+	w.errs = append(w.errs, At(w.file, n, format, args...))
+}
+
+func (w *walker) walk(n *yaml.Node, t reflect.Type, path string) {
+	if n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if isNull(n) || reflect.PointerTo(t).Implements(unmarshalerType) {
+		return
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		w.walkStruct(n, t, path)
+	case reflect.Map:
+		w.walkMap(n, t, path)
+	case reflect.Slice, reflect.Array:
+		w.walkSlice(n, t, path)
+	case reflect.Interface:
+	default:
+		w.walkScalar(n, t, path)
+	}
+}
+
+func (w *walker) walkStruct(n *yaml.Node, t reflect.Type, path string) {
+	if n.Kind != yaml.MappingNode {
+		w.fail(n, "%s: expected a mapping, got %s", name(path), describe(n))
+		return
+	}
+	fields := structFields(t)
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if seen[k.Value] {
+			w.fail(k, "%s: duplicate key %q", name(path), k.Value)
+			continue
+		}
+		seen[k.Value] = true
+		ft, ok := fields[k.Value]
+		if !ok {
+			w.fail(k, "%s", unknownField(path, k.Value, fields))
+			continue
+		}
+		w.walk(v, ft, join(path, k.Value))
+	}
+}
+
+func (w *walker) walkMap(n *yaml.Node, t reflect.Type, path string) {
+	if n.Kind != yaml.MappingNode {
+		w.fail(n, "%s: expected a mapping, got %s", name(path), describe(n))
+		return
+	}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if seen[k.Value] {
+			w.fail(k, "%s: duplicate key %q", name(path), k.Value)
+			continue
+		}
+		seen[k.Value] = true
+		w.walkScalar(k, t.Key(), join(path, k.Value))
+		w.walk(v, t.Elem(), join(path, k.Value))
+	}
+}
+
+func (w *walker) walkSlice(n *yaml.Node, t reflect.Type, path string) {
+	if t.Elem().Kind() == reflect.Uint8 && n.Kind == yaml.ScalarNode {
+		return // []byte from a binary or string scalar
+	}
+	if n.Kind != yaml.SequenceNode {
+		w.fail(n, "%s: expected a list, got %s", name(path), describe(n))
+		return
+	}
+	for i, item := range n.Content {
+		w.walk(item, t.Elem(), fmt.Sprintf("%s[%d]", path, i))
+	}
+}
+
+func (w *walker) walkScalar(n *yaml.Node, t reflect.Type, path string) {
+	if n.Kind != yaml.ScalarNode {
+		w.fail(n, "%s: expected %s, got %s", name(path), kindName(t), describe(n))
+		return
+	}
+	if t == durationType {
+		if _, err := time.ParseDuration(n.Value); err != nil {
+			w.fail(n, "%s: %q is not a duration (examples: 30s, 5m, 1h30m)", name(path), n.Value)
+		}
+		return
+	}
+	switch t.Kind() {
+	case reflect.String:
+		w.expand(n, path)
+	case reflect.Bool:
+		if n.Tag != "!!bool" {
+			w.fail(n, "%s: expected true or false, got %q", name(path), n.Value)
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		if _, err := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 0, t.Bits()); err != nil || n.Tag != "!!int" {
+			w.fail(n, "%s: expected an integer that fits %s, got %q", name(path), t.Kind(), n.Value)
+		}
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		if _, err := strconv.ParseUint(strings.ReplaceAll(n.Value, "_", ""), 0, t.Bits()); err != nil || n.Tag != "!!int" {
+			w.fail(n, "%s: expected a non-negative integer that fits %s, got %q", name(path), t.Kind(), n.Value)
+		}
+	case reflect.Float32, reflect.Float64:
+		if n.Tag != "!!int" && n.Tag != "!!float" {
+			w.fail(n, "%s: expected a number, got %q", name(path), n.Value)
+		}
+	}
+}
+
+var envRE = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
+
+// expand replaces ${NAME} in a string scalar when the options ask for it.
+func (w *walker) expand(n *yaml.Node, path string) {
+	if w.opts.LookupEnv == nil || !strings.Contains(n.Value, "${") {
+		return
+	}
+	n.Value = envRE.ReplaceAllStringFunc(n.Value, func(ref string) string {
+		key := ref[2 : len(ref)-1]
+		v, ok := w.opts.LookupEnv(key)
+		if !ok {
+			w.fail(n, "%s: environment variable %s is not set", name(path), key)
+		}
+		return v
+	})
+	n.Tag = "!!str"
+	n.Style = yaml.DoubleQuotedStyle
+}
+
+func isNull(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && n.Tag == "!!null"
+}
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+func name(path string) string {
+	if path == "" {
+		return "document"
+	}
+	return path
+}
+
+func describe(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	default:
+		return fmt.Sprintf("%q", n.Value)
+	}
+}
+
+func kindName(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	default:
+		return "an integer"
+	}
+}
+
+// decodeError positions an error from yaml.Node.Decode, which names lines only.
+func decodeError(file string, n *yaml.Node, err error) *Error {
+	msg := strings.TrimPrefix(err.Error(), "yaml: unmarshal errors:\n  ")
+	if m := regexp.MustCompile(`^line (\d+): (.*)`).FindStringSubmatch(msg); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		return &Error{File: file, Line: line, Column: 1, Msg: m[2]}
+	}
+	return At(file, n, "%s", msg)
+}

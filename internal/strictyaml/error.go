@@ -1,0 +1,71 @@
+package strictyaml
+
+import (
+	"fmt"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Error is one problem at a position in a YAML file.
+type Error struct {
+	File   string // file name as given by the caller; may be empty
+	Line   int    // 1-based line, 0 when unknown
+	Column int    // 1-based column, 0 when unknown
+	Msg    string
+}
+
+// Error formats the problem as file:line:col: msg, leaving out what is unknown.
+func (e *Error) Error() string {
+	var b strings.Builder
+	if e.File != "" {
+		b.WriteString(e.File)
+		b.WriteByte(':')
+	}
+	if e.Line > 0 {
+		fmt.Fprintf(&b, "%d:%d:", e.Line, e.Column)
+	}
+	if b.Len() > 0 {
+		b.WriteByte(' ')
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// At returns an Error positioned at node n (which may be nil).
+func At(file string, n *yaml.Node, format string, args ...any) *Error {
+	e := &Error{File: file, Msg: fmt.Sprintf(format, args...)}
+	if n != nil {
+		e.Line, e.Column = n.Line, n.Column
+	}
+	return e
+}
+
+// Errors is a list of positioned problems, in the order they were found.
+type Errors []*Error
+
+// Error joins the problems, one per line.
+func (es Errors) Error() string {
+	msgs := make([]string, len(es))
+	for i, e := range es {
+		msgs[i] = e.Error()
+	}
+	return strings.Join(msgs, "\n")
+}
+
+// Err returns es as an error, or nil when it is empty.
+func (es Errors) Err() error {
+	if len(es) == 0 {
+		return nil
+	}
+	return es
+}
+
+// Unwrap exposes the single problems to errors.Is and errors.As.
+func (es Errors) Unwrap() []error {
+	out := make([]error, len(es))
+	for i, e := range es {
+		out[i] = e
+	}
+	return out
+}

@@ -1,0 +1,153 @@
+package config
+
+import "time"
+
+// Config holds keeper's daemon settings. Policies live in their own files,
+// named by Policies.
+type Config struct {
+	Market     Market     `yaml:"market"`
+	Chain      Chain      `yaml:"chain"`
+	Signer     Signer     `yaml:"signer"`
+	Journal    Journal    `yaml:"journal"`
+	HTTP       HTTP       `yaml:"http"`
+	Policies   []string   `yaml:"policies"`    // globs, relative to Dir
+	Notifiers  []Notifier `yaml:"notifiers"`   // where landed/failed/refused/alert messages go
+	Log        Log        `yaml:"log"`         // level and format of the daemon's log
+	KillSwitch string     `yaml:"kill_switch"` // while this file exists nothing is signed
+	DryRun     bool       `yaml:"dry_run"`     // plan and journal, never sign
+
+	// File is the path the config was loaded from, and Dir its folder.
+	File string `yaml:"-"`
+	Dir  string `yaml:"-"`
+}
+
+// Market configures the lending market API client.
+type Market struct {
+	BaseURL      URL           `yaml:"base_url"` // must end in /v1
+	Timeout      time.Duration `yaml:"timeout"`  // per request
+	Auth         Auth          `yaml:"auth"`
+	WalletHeader string        `yaml:"wallet_header"`
+	PayerHeader  string        `yaml:"payer_header"`
+	Paths        Paths         `yaml:"paths"`
+	RateLimit    RateLimit     `yaml:"rate_limit"`
+	Retry        Retry         `yaml:"retry"`
+	// ProgramID is the market's on-chain program, allowed in every
+	// transaction the market builds.
+	ProgramID string `yaml:"program_id"`
+	// EarnProgramID is the earn vaults' program, allowed in withdrawal claims.
+	EarnProgramID string `yaml:"earn_program_id"`
+}
+
+// Auth is an optional header sent with every request, whose value is a
+// secret given inline (usually as ${ENV}) or read from ValueFile.
+type Auth struct {
+	Header    string `yaml:"header"`
+	Value     Secret `yaml:"value"`
+	ValueFile string `yaml:"value_file"`
+}
+
+// Paths overrides the stand-in path segments of the market API and the
+// assumed paths of the earn reads the spec does not show.
+type Paths struct {
+	DexA                string `yaml:"dex_a"`
+	DexB                string `yaml:"dex_b"`
+	Gateway             string `yaml:"gateway"`
+	Provider            string `yaml:"provider"`
+	EarnPosition        string `yaml:"earn_position"`
+	EarnWithdrawalQueue string `yaml:"earn_withdrawal_queue"`
+	EarnWithdrawRequest string `yaml:"earn_withdraw_request"`
+}
+
+// RateLimit is a client-side token bucket: RPS requests per second on
+// average, bursts of up to Burst.
+type RateLimit struct {
+	RPS   float64 `yaml:"rps"`
+	Burst int     `yaml:"burst"`
+}
+
+// Retry bounds the retries of retryable failures: at most Attempts tries in
+// all, with exponential backoff from Base up to Max, plus jitter.
+type Retry struct {
+	Attempts int           `yaml:"attempts"`
+	Base     time.Duration `yaml:"base"`
+	Max      time.Duration `yaml:"max"`
+}
+
+// Chain configures Solana RPC and the Jito block engine.
+type Chain struct {
+	RPCURL     URL           `yaml:"rpc_url"`
+	RPCURLs    []URL         `yaml:"rpc_urls"` // further endpoints, tried in order on failure
+	SendURL    URL           `yaml:"send_url"` // optional separate endpoint for sendTransaction
+	JitoURL    URL           `yaml:"jito_url"`
+	JitoAuth   Auth          `yaml:"jito_auth"`
+	Commitment string        `yaml:"commitment"` // processed, confirmed or finalized
+	Timeout    time.Duration `yaml:"timeout"`
+	RateLimit  RateLimit     `yaml:"rate_limit"`
+	Tip        Tip           `yaml:"tip"`
+	// Rebroadcast is how often an unconfirmed transaction is sent again,
+	// and Poll how often its status is asked.
+	Rebroadcast time.Duration `yaml:"rebroadcast"`
+	Poll        time.Duration `yaml:"poll"`
+	// DexAProgram and DexBProgram are the CLMM programs whose pool and
+	// position accounts keeper reads and whose instructions it allows.
+	DexAProgram string `yaml:"dex_a_program"`
+	DexBProgram string `yaml:"dex_b_program"`
+}
+
+// Tip sets the Jito tip: start at FloorLamports, raise after each dropped
+// bundle, never above MaxLamports (a policy may set a lower cap). Fallback
+// says what to do when a bundle cannot carry keeper's tip transaction or
+// keeps being dropped: "rpc" sends the transactions one by one through RPC,
+// "refuse" fails the action.
+type Tip struct {
+	FloorLamports uint64 `yaml:"floor_lamports"`
+	MaxLamports   uint64 `yaml:"max_lamports"`
+	Fallback      string `yaml:"fallback"`
+}
+
+// Signer configures the operator's key and the transaction guard.
+type Signer struct {
+	// Keypair is a Solana CLI keypair file. SecretEnv names an environment
+	// variable and SecretFile a file holding a base58 secret key instead.
+	Keypair    string `yaml:"keypair"`
+	SecretEnv  string `yaml:"secret_env"`
+	SecretFile string `yaml:"secret_file"`
+	// AllowInsecurePermissions accepts a key file readable by others.
+	AllowInsecurePermissions bool `yaml:"allow_insecure_permissions"`
+	// AllowMarketFeePayer lets the market's transactions name another fee payer.
+	AllowMarketFeePayer bool `yaml:"allow_market_fee_payer"`
+	// MaxComputeUnitPrice caps the priority fee, in micro-lamports per unit.
+	MaxComputeUnitPrice uint64 `yaml:"max_compute_unit_price"`
+	// ExtraPrograms adds program ids to the allowlist of an action kind.
+	ExtraPrograms map[string][]string `yaml:"extra_programs"`
+}
+
+// Journal configures the durable action journal.
+type Journal struct {
+	DSN string `yaml:"dsn"` // sqlite:PATH; relative paths resolve against the config's folder
+}
+
+// HTTP configures the operations endpoint (/metrics, /healthz, /readyz, /status).
+type HTTP struct {
+	Listen string `yaml:"listen"` // host:port; empty disables it
+}
+
+// Notifier is one destination for notifications.
+type Notifier struct {
+	Name    string        `yaml:"name"`
+	Type    string        `yaml:"type"` // webhook (generic JSON) or slack
+	URL     URL           `yaml:"url"`
+	URLFile string        `yaml:"url_file"`
+	Timeout time.Duration `yaml:"timeout"`
+	Retries int           `yaml:"retries"`
+	// DedupWindow suppresses a repeat of the same message for the same
+	// policy and target within the window.
+	DedupWindow time.Duration `yaml:"dedup_window"`
+}
+
+// Log sets the daemon's log level (debug, info, warn, error) and format
+// (auto: coloured text on a terminal, JSON otherwise; text; json).
+type Log struct {
+	Level  string `yaml:"level"`
+	Format string `yaml:"format"`
+}

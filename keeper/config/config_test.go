@@ -1,0 +1,213 @@
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+var testEnv = map[string]string{
+	"MARKET_KEY":    "mk-very-secret-value",
+	"RPC_KEY":       "rpc-very-secret-key",
+	"KEEPER_SECRET": "unused-in-config",
+}
+
+func lookup(k string) (string, bool) { v, ok := testEnv[k]; return v, ok }
+
+func load(t *testing.T, name string) (*Config, error) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Load(path, dir, data, lookup)
+}
+
+func TestMinimalGetsDefaults(t *testing.T) {
+	c, err := load(t, "minimal.good.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := Default()
+	if c.Market.BaseURL != d.Market.BaseURL || c.Market.Timeout != 10*time.Second || c.Market.WalletHeader != "user-wallet" {
+		t.Errorf("market defaults lost: %+v", c.Market)
+	}
+	if c.Market.Paths.DexA != "dex-a" || c.Market.Paths.DexB != "dex-b" || c.Market.Paths.Gateway != "gateway" || c.Market.Paths.Provider != "provider-a" {
+		t.Errorf("stand-in paths = %+v", c.Market.Paths)
+	}
+	if c.Chain.Commitment != "confirmed" || c.Chain.Tip.FloorLamports != 10_000 || c.Log.Format != "auto" || c.HTTP.Listen != "127.0.0.1:9464" {
+		t.Errorf("chain/log/http defaults lost: %+v %+v", c.Chain, c.Log)
+	}
+	home, _ := os.UserHomeDir()
+	if c.Signer.Keypair != filepath.Join(home, ".config/solana/id.json") {
+		t.Errorf("keypair = %q, want ~ expanded", c.Signer.Keypair)
+	}
+	if want := filepath.Join(c.Dir, "keeper.db"); c.JournalPath() != want {
+		t.Errorf("journal path = %q, want %q", c.JournalPath(), want)
+	}
+}
+
+func TestFullConfig(t *testing.T) {
+	c, err := load(t, "full.good.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Market.Auth.Value.Reveal() != "mk-very-secret-value" {
+		t.Errorf("auth value not expanded from env")
+	}
+	if c.Chain.RPCURL.Reveal() != "https://rpc.example/?api-key=rpc-very-secret-key" {
+		t.Errorf("rpc url = %q", c.Chain.RPCURL.Reveal())
+	}
+	if c.Chain.JitoAuth.Value.Reveal() != "jito-uuid-secret-1234" {
+		t.Errorf("jito auth from value_file = %q", c.Chain.JitoAuth.Value.Reveal())
+	}
+	if got := c.Notifiers[0].URL.Reveal(); !strings.HasPrefix(got, "https://hooks.slack.example/") {
+		t.Errorf("slack url from url_file = %q", got)
+	}
+	if c.Notifiers[0].Retries != 3 || c.Notifiers[1].Retries != 5 || c.Notifiers[0].DedupWindow != time.Hour {
+		t.Errorf("notifier defaults: %+v", c.Notifiers)
+	}
+	if c.Signer.Keypair != "" || c.Signer.SecretEnv != "KEEPER_SECRET" {
+		t.Errorf("secret_env must replace the default keypair: %+v", c.Signer)
+	}
+	if c.Market.Paths.Gateway != "gw" || c.Market.Paths.DexB != "dex-b" {
+		t.Errorf("paths override merged wrongly: %+v", c.Market.Paths)
+	}
+	if !c.DryRun || c.Log.Level != "debug" || c.Chain.Tip.Fallback != "rpc" || c.Market.RateLimit.RPS != 2.5 {
+		t.Errorf("values not decoded: %+v", c)
+	}
+}
+
+func TestBadConfigs(t *testing.T) {
+	cases := map[string][]string{
+		"unknown.bad.yaml": {
+			`testdata/unknown.bad.yaml:3:3: unknown field "progam_id" in market (did you mean "program_id"?)`,
+			`testdata/unknown.bad.yaml:7:1: unknown field "polices" at the top level (did you mean "policies"?)`,
+		},
+		"types.bad.yaml": {
+			`types.bad.yaml:2:12: market.timeout: "soon" is not a duration`,
+			`types.bad.yaml:3:22: market.rate_limit.rps: expected a number, got "fast"`,
+			`types.bad.yaml:5:15: chain.commitment: expected a string, got a list`,
+			`types.bad.yaml:6:10: dry_run: expected true or false, got "maybe"`,
+		},
+		"semantic.bad.yaml": {
+			`semantic.bad.yaml:2:13: market.base_url must end in /v1`,
+			`semantic.bad.yaml:3:15: market.program_id: "not-a-key" is not a base58 public key`,
+			`semantic.bad.yaml:4:9: market.auth.header is required when a value is set`,
+			`semantic.bad.yaml:6:12: chain.rpc_url must be an http:// or https:// URL`,
+			`semantic.bad.yaml:7:15: chain.commitment must be processed, confirmed or finalized, got "recent"`,
+			`semantic.bad.yaml:8:26: chain.tip.floor_lamports must be at least 1000`,
+			`semantic.bad.yaml:8:45: chain.tip.max_lamports (100) is below floor_lamports (500)`,
+			`semantic.bad.yaml:8:60: chain.tip.fallback must be rpc or refuse, got "maybe"`,
+			`semantic.bad.yaml:6:3: chain.dex_b_program is required`,
+			`semantic.bad.yaml:11:12: signer: set only one of keypair, secret_env and secret_file`,
+			`semantic.bad.yaml:13:29: signer.extra_programs: unknown action kind "borrow"`,
+			`semantic.bad.yaml:14:17: journal.dsn must be sqlite:PATH`,
+			`semantic.bad.yaml:15:17: http.listen must be host:port, got "9464"`,
+			`semantic.bad.yaml:16:11: policies: at least one policy file glob is required`,
+			`semantic.bad.yaml:18:5: notifiers[0].name is required`,
+			`semantic.bad.yaml:18:13: notifiers[0].type must be webhook or slack, got "email"`,
+			`semantic.bad.yaml:18:25: notifiers[].url must be an http:// or https:// URL`,
+			`semantic.bad.yaml:19:15: log.level must be debug, info, warn or error, got "loud"`,
+			`semantic.bad.yaml:19:29: log.format must be auto, text or json, got "xml"`,
+		},
+		"env.bad.yaml":     {`env.bad.yaml:2:33: market.auth.value: environment variable NOT_SET_ANYWHERE is not set`},
+		"twodocs.bad.yaml": {`twodocs.bad.yaml:3:1: a second YAML document is not allowed`},
+		"empty.bad.yaml":   {`empty.bad.yaml: file is empty`},
+	}
+	for name, wants := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, err := load(t, name)
+			if err == nil {
+				t.Fatal("loaded without error")
+			}
+			for _, w := range wants {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error lacks %q; got:\n%v", w, err)
+				}
+			}
+		})
+	}
+}
+
+func TestSecretsNeverPrinted(t *testing.T) {
+	c, err := load(t, "full.good.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	secrets := []string{"mk-very-secret-value", "rpc-very-secret-key", "jito-uuid-secret-1234", "XXXXSECRETXXXX", "services/T000"}
+	var logs bytes.Buffer
+	slog.New(slog.NewJSONHandler(&logs, nil)).Info("config", "cfg", c, "auth", c.Market.Auth, "rpc", c.Chain.RPCURL)
+	slog.New(slog.NewTextHandler(&logs, nil)).Info("config", "auth", c.Market.Auth.Value, "rpc", c.Chain.RPCURL)
+	js, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outputs := map[string]string{
+		"dump": c.Dump(), "json": string(js), "slog": logs.String(),
+		"%v": fmt.Sprintf("%v", c), "%+v": fmt.Sprintf("%+v", *c), "%#v": fmt.Sprintf("%#v", *c),
+	}
+	for name, out := range outputs {
+		for _, s := range secrets {
+			if strings.Contains(out, s) {
+				t.Errorf("%s output contains secret %q:\n%s", name, s, out)
+			}
+		}
+	}
+	if !strings.Contains(c.Dump(), "<secret>") || !strings.Contains(c.Dump(), "https://rpc.example/<secret>") {
+		t.Errorf("dump does not show redaction markers:\n%s", c.Dump())
+	}
+}
+
+func TestErrorsNeverEchoSecrets(t *testing.T) {
+	env := func(k string) (string, bool) { return "https://user:pw-secret@rpc.example:99999/?k=key-secret", true }
+	src := "market: {program_id: x, base_url: '${U}'}\nchain: {rpc_url: '${U}x:bad'}\npolicies: [a]\n"
+	_, err := Load("c.yaml", "", []byte(src), env)
+	if err == nil {
+		t.Fatal("want errors")
+	}
+	for _, s := range []string{"pw-secret", "key-secret"} {
+		if strings.Contains(err.Error(), s) {
+			t.Errorf("error echoes %q: %v", s, err)
+		}
+	}
+}
+
+func TestRedactURL(t *testing.T) {
+	cases := map[string]string{
+		"":                                 "",
+		"http://127.0.0.1:7070/v1":         "http://127.0.0.1:7070/v1",
+		"https://rpc.example/":             "https://rpc.example",
+		"https://rpc.example/?api-key=abc": "https://rpc.example/<secret>",
+		"https://rpc.example/abc123key":    "https://rpc.example/<secret>",
+		"https://u:p@rpc.example":          "https://rpc.example/<secret>",
+		"http://localhost:1/?k=1":          "http://localhost:1/<secret>",
+		"::not a url":                      "<secret>",
+	}
+	for in, want := range cases {
+		if got := RedactURL(in); got != want {
+			t.Errorf("RedactURL(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestRepoConfigLoads(t *testing.T) {
+	c, err := LoadFile("../../config.yaml")
+	if err != nil {
+		t.Fatalf("the committed config.yaml must load: %v", err)
+	}
+	if c.Market.BaseURL != "http://127.0.0.1:7070/v1" || len(c.Policies) == 0 {
+		t.Errorf("committed config = %+v", c.Market)
+	}
+}

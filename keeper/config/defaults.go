@@ -1,0 +1,56 @@
+package config
+
+import "time"
+
+// Default returns the settings used for every key a config file omits.
+func Default() Config {
+	return Config{
+		Market: Market{
+			BaseURL:      "http://127.0.0.1:7070/v1",
+			Timeout:      10 * time.Second,
+			WalletHeader: "user-wallet",
+			PayerHeader:  "payer",
+			Paths: Paths{
+				DexA:                "dex-a",
+				DexB:                "dex-b",
+				Gateway:             "gateway",
+				Provider:            "provider-a",
+				EarnPosition:        "earn/vaults/position",
+				EarnWithdrawalQueue: "earn/vaults/withdraw_queue",
+				EarnWithdrawRequest: "earn/vaults/withdraw_request/tx",
+			},
+			RateLimit: RateLimit{RPS: 10, Burst: 20},
+			Retry:     Retry{Attempts: 4, Base: 200 * time.Millisecond, Max: 5 * time.Second},
+		},
+		Chain: Chain{
+			RPCURL:      "http://127.0.0.1:7071",
+			JitoURL:     "http://127.0.0.1:7072",
+			Commitment:  "confirmed",
+			Timeout:     10 * time.Second,
+			RateLimit:   RateLimit{RPS: 20, Burst: 40},
+			Tip:         Tip{FloorLamports: 10_000, MaxLamports: 1_000_000, Fallback: "refuse"},
+			Rebroadcast: 2 * time.Second,
+			Poll:        time.Second,
+		},
+		Signer: Signer{
+			Keypair:             "~/.config/solana/id.json",
+			MaxComputeUnitPrice: 1_000_000,
+		},
+		Journal: Journal{DSN: "sqlite:keeper.db"},
+		HTTP:    HTTP{Listen: "127.0.0.1:9464"},
+		Log:     Log{Level: "info", Format: "auto"},
+	}
+}
+
+// notifierDefaults fills the optional keys of one notifier.
+func notifierDefaults(n *Notifier) {
+	if n.Timeout == 0 {
+		n.Timeout = 10 * time.Second
+	}
+	if n.Retries == 0 {
+		n.Retries = 3
+	}
+	if n.DedupWindow == 0 {
+		n.DedupWindow = time.Hour
+	}
+}

@@ -1,0 +1,100 @@
+package config
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/keeper-project/keeper/internal/strictyaml"
+)
+
+// LoadFile reads and validates the config at path. Every problem is reported
+// at once, each as file:line:col: message (a strictyaml.Errors).
+func LoadFile(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading config: %w", err)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading config: %w", err)
+	}
+	return Load(path, filepath.Dir(abs), data, os.LookupEnv)
+}
+
+// Load parses data as the config named file, whose relative paths resolve
+// against dir, expanding ${NAME} through lookupEnv.
+func Load(file, dir string, data []byte, lookupEnv func(string) (string, bool)) (*Config, error) {
+	root, err := strictyaml.ParseDocument(file, data)
+	if err != nil {
+		return nil, err
+	}
+	cfg := Default()
+	if errs := strictyaml.Decode(file, root, &cfg, strictyaml.Options{LookupEnv: lookupEnv}); len(errs) > 0 {
+		return nil, errs
+	}
+	cfg.File, cfg.Dir = file, dir
+	for i := range cfg.Notifiers {
+		notifierDefaults(&cfg.Notifiers[i])
+	}
+	v := validator{file: file, root: root, dir: dir}
+	v.check(&cfg)
+	sortByPosition(v.errs)
+	if err := v.errs.Err(); err != nil {
+		return nil, err
+	}
+	return &cfg, nil
+}
+
+// Path resolves p against the config's folder after expanding a leading ~.
+func (c *Config) Path(p string) string {
+	return resolvePath(c.Dir, p)
+}
+
+func resolvePath(dir, p string) string {
+	if p == "" {
+		return ""
+	}
+	if p == "~" || strings.HasPrefix(p, "~/") {
+		if home, err := os.UserHomeDir(); err == nil {
+			p = filepath.Join(home, p[1:])
+		}
+	}
+	if filepath.IsAbs(p) || dir == "" {
+		return p
+	}
+	return filepath.Join(dir, p)
+}
+
+// JournalPath returns the SQLite file named by the journal DSN, resolved
+// against the config's folder, or ":memory:".
+func (c *Config) JournalPath() string {
+	p := strings.TrimPrefix(c.Journal.DSN, "sqlite:")
+	if p == ":memory:" {
+		return p
+	}
+	return c.Path(p)
+}
+
+// Dump renders the effective config as YAML with every secret redacted.
+func (c *Config) Dump() string {
+	out, err := yaml.Marshal(c)
+	if err != nil {
+		return fmt.Sprintf("# config cannot be rendered: %v\n", err)
+	}
+	return string(out)
+}
+
+// sortByPosition orders problems as they appear in the file.
+func sortByPosition(errs strictyaml.Errors) {
+	slices.SortStableFunc(errs, func(a, b *strictyaml.Error) int {
+		if a.Line != b.Line {
+			return a.Line - b.Line
+		}
+		return a.Column - b.Column
+	})
+}

@@ -1,0 +1,85 @@
+package config
+
+import (
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/url"
+)
+
+const redacted = "<secret>"
+
+// Secret is a string that must never be printed: formatting, logging and
+// marshalling show <secret> (or nothing when empty). Reveal returns the value.
+type Secret string
+
+// Reveal returns the secret value; call it only where the value is used.
+func (s Secret) Reveal() string { return string(s) }
+
+// String returns <secret>, or "" for an empty secret.
+func (s Secret) String() string {
+	if s == "" {
+		return ""
+	}
+	return redacted
+}
+
+// GoString redacts like String, so %#v is safe.
+func (s Secret) GoString() string { return fmt.Sprintf("%q", s.String()) }
+
+// LogValue redacts the secret in log/slog output.
+func (s Secret) LogValue() slog.Value { return slog.StringValue(s.String()) }
+
+// MarshalYAML redacts the secret when a Config is dumped.
+func (s Secret) MarshalYAML() (any, error) { return s.String(), nil }
+
+// MarshalJSON redacts the secret in JSON output.
+func (s Secret) MarshalJSON() ([]byte, error) { return json.Marshal(s.String()) }
+
+// URL is an endpoint address that may carry credentials in its user info,
+// query or path (keyed RPC URLs). It prints as scheme://host/… with those
+// parts hidden; Reveal returns the full address.
+type URL string
+
+// Reveal returns the full URL; call it only where the URL is dialled.
+func (u URL) Reveal() string { return string(u) }
+
+// String returns the URL with user info, path and query hidden.
+func (u URL) String() string { return RedactURL(string(u)) }
+
+// GoString redacts like String, so %#v is safe.
+func (u URL) GoString() string { return fmt.Sprintf("%q", u.String()) }
+
+// LogValue redacts the URL in log/slog output.
+func (u URL) LogValue() slog.Value { return slog.StringValue(u.String()) }
+
+// MarshalYAML redacts the URL when a Config is dumped.
+func (u URL) MarshalYAML() (any, error) { return u.String(), nil }
+
+// MarshalJSON redacts the URL in JSON output.
+func (u URL) MarshalJSON() ([]byte, error) { return json.Marshal(u.String()) }
+
+// RedactURL keeps only the scheme and host of raw, because providers put API
+// keys in user info, query strings and path segments alike. Local addresses
+// (loopback) keep their path, which carries no key.
+func RedactURL(raw string) string {
+	if raw == "" {
+		return ""
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return redacted
+	}
+	out := u.Scheme + "://" + u.Host
+	if isLoopback(u.Hostname()) && u.User == nil && u.RawQuery == "" {
+		return out + u.EscapedPath()
+	}
+	if u.Path != "" && u.Path != "/" || u.RawQuery != "" || u.User != nil {
+		out += "/" + redacted
+	}
+	return out
+}
+
+func isLoopback(host string) bool {
+	return host == "localhost" || host == "::1" || len(host) > 4 && host[:4] == "127."
+}

@@ -1,0 +1,276 @@
+package config
+
+import (
+	"errors"
+	"net"
+	"net/url"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/mr-tron/base58"
+	"gopkg.in/yaml.v3"
+
+	"github.com/keeper-project/keeper/internal/strictyaml"
+)
+
+// ActionKinds lists the action kinds whose program allowlists
+// signer.extra_programs may extend.
+var ActionKinds = []string{"repay", "rebalance", "claim-fees", "claim-withdrawals", "strategy-update", "strategy-withdraw", "tip"}
+
+// validator collects semantic problems, each positioned at the YAML node
+// that holds the offending value (or the nearest one when it was omitted).
+type validator struct {
+	file string
+	root *yaml.Node
+	dir  string
+	errs strictyaml.Errors
+}
+
+func (v *validator) fail(path []any, format string, args ...any) {
+	v.errs = append(v.errs, strictyaml.At(v.file, strictyaml.Find(v.root, path...), format, args...))
+}
+
+func (v *validator) check(c *Config) {
+	v.market(&c.Market)
+	v.chain(&c.Chain)
+	v.signer(&c.Signer)
+	v.misc(c)
+	for i := range c.Notifiers {
+		v.notifier(i, &c.Notifiers[i])
+	}
+}
+
+func (v *validator) market(m *Market) {
+	v.url([]any{"market", "base_url"}, "market.base_url", string(m.BaseURL), true)
+	if !strings.HasSuffix(strings.TrimSuffix(string(m.BaseURL), "/"), "/v1") {
+		v.fail([]any{"market", "base_url"}, "market.base_url must end in /v1 (the API version segment), got %s", m.BaseURL)
+	}
+	v.positive([]any{"market", "timeout"}, "market.timeout", m.Timeout > 0)
+	v.secret([]any{"market", "auth"}, "market.auth", &m.Auth)
+	v.header([]any{"market", "wallet_header"}, "market.wallet_header", m.WalletHeader, true)
+	v.header([]any{"market", "payer_header"}, "market.payer_header", m.PayerHeader, true)
+	v.rate([]any{"market", "rate_limit"}, "market.rate_limit", m.RateLimit)
+	v.retry([]any{"market", "retry"}, m.Retry)
+	v.pubkey([]any{"market", "program_id"}, "market.program_id", m.ProgramID, true)
+	v.pubkey([]any{"market", "earn_program_id"}, "market.earn_program_id", m.EarnProgramID, false)
+	p := m.Paths
+	paths := []struct{ key, val string }{{"dex_a", p.DexA}, {"dex_b", p.DexB}, {"gateway", p.Gateway}, {"provider", p.Provider},
+		{"earn_position", p.EarnPosition}, {"earn_withdrawal_queue", p.EarnWithdrawalQueue}, {"earn_withdraw_request", p.EarnWithdrawRequest}}
+	for _, kv := range paths {
+		if kv.val == "" || strings.HasPrefix(kv.val, "/") || strings.ContainsAny(kv.val, "?# ") {
+			v.fail([]any{"market", "paths", kv.key}, "market.paths.%s must be a relative path without spaces, query or fragment, got %q", kv.key, kv.val)
+		}
+	}
+}
+
+func (v *validator) chain(c *Chain) {
+	v.url([]any{"chain", "rpc_url"}, "chain.rpc_url", string(c.RPCURL), true)
+	for i, u := range c.RPCURLs {
+		v.url([]any{"chain", "rpc_urls", i}, "chain.rpc_urls", string(u), true)
+	}
+	v.url([]any{"chain", "send_url"}, "chain.send_url", string(c.SendURL), false)
+	v.url([]any{"chain", "jito_url"}, "chain.jito_url", string(c.JitoURL), false)
+	v.secret([]any{"chain", "jito_auth"}, "chain.jito_auth", &c.JitoAuth)
+	if !slices.Contains([]string{"processed", "confirmed", "finalized"}, c.Commitment) {
+		v.fail([]any{"chain", "commitment"}, "chain.commitment must be processed, confirmed or finalized, got %q", c.Commitment)
+	}
+	v.positive([]any{"chain", "timeout"}, "chain.timeout", c.Timeout > 0)
+	v.positive([]any{"chain", "rebroadcast"}, "chain.rebroadcast", c.Rebroadcast > 0)
+	v.positive([]any{"chain", "poll"}, "chain.poll", c.Poll > 0)
+	v.rate([]any{"chain", "rate_limit"}, "chain.rate_limit", c.RateLimit)
+	if c.Tip.FloorLamports < 1000 {
+		v.fail([]any{"chain", "tip", "floor_lamports"}, "chain.tip.floor_lamports must be at least 1000 (the block engine's minimum tip), got %d", c.Tip.FloorLamports)
+	}
+	if c.Tip.MaxLamports < c.Tip.FloorLamports {
+		v.fail([]any{"chain", "tip", "max_lamports"}, "chain.tip.max_lamports (%d) is below floor_lamports (%d)", c.Tip.MaxLamports, c.Tip.FloorLamports)
+	}
+	if c.Tip.Fallback != "rpc" && c.Tip.Fallback != "refuse" {
+		v.fail([]any{"chain", "tip", "fallback"}, "chain.tip.fallback must be rpc or refuse, got %q", c.Tip.Fallback)
+	}
+	v.pubkey([]any{"chain", "dex_a_program"}, "chain.dex_a_program", c.DexAProgram, true)
+	v.pubkey([]any{"chain", "dex_b_program"}, "chain.dex_b_program", c.DexBProgram, true)
+}
+
+func (v *validator) signer(s *Signer) {
+	if s.SecretEnv != "" || s.SecretFile != "" {
+		if v.written("signer", "keypair") {
+			v.fail([]any{"signer", "keypair"}, "signer: set only one of keypair, secret_env and secret_file")
+		}
+		s.Keypair = "" // the default keypair path yields to an explicit secret
+	}
+	if s.SecretEnv != "" && s.SecretFile != "" {
+		v.fail([]any{"signer", "secret_file"}, "signer: set only one of secret_env and secret_file")
+	}
+	if s.Keypair == "" && s.SecretEnv == "" && s.SecretFile == "" {
+		v.fail([]any{"signer"}, "signer: one of keypair, secret_env or secret_file is required")
+	}
+	s.Keypair = resolvePath(v.dir, s.Keypair)
+	s.SecretFile = resolvePath(v.dir, s.SecretFile)
+	for kind, ids := range s.ExtraPrograms {
+		if !slices.Contains(ActionKinds, kind) {
+			v.fail([]any{"signer", "extra_programs", kind}, "signer.extra_programs: unknown action kind %q (known: %s)", kind, strings.Join(ActionKinds, ", "))
+		}
+		for i, id := range ids {
+			v.pubkey([]any{"signer", "extra_programs", kind, i}, "signer.extra_programs."+kind, id, true)
+		}
+	}
+}
+
+func (v *validator) misc(c *Config) {
+	if !strings.HasPrefix(c.Journal.DSN, "sqlite:") || c.Journal.DSN == "sqlite:" {
+		v.fail([]any{"journal", "dsn"}, "journal.dsn must be sqlite:PATH or sqlite::memory:, got %q", c.Journal.DSN)
+	}
+	if c.HTTP.Listen != "" {
+		if _, _, err := net.SplitHostPort(c.HTTP.Listen); err != nil {
+			v.fail([]any{"http", "listen"}, "http.listen must be host:port, got %q", c.HTTP.Listen)
+		}
+	}
+	if len(c.Policies) == 0 {
+		v.fail([]any{"policies"}, "policies: at least one policy file glob is required")
+	}
+	for i, g := range c.Policies {
+		if g == "" {
+			v.fail([]any{"policies", i}, "policies: empty glob")
+		}
+	}
+	if !slices.Contains([]string{"debug", "info", "warn", "error"}, c.Log.Level) {
+		v.fail([]any{"log", "level"}, "log.level must be debug, info, warn or error, got %q", c.Log.Level)
+	}
+	if !slices.Contains([]string{"auto", "text", "json"}, c.Log.Format) {
+		v.fail([]any{"log", "format"}, "log.format must be auto, text or json, got %q", c.Log.Format)
+	}
+	c.KillSwitch = resolvePath(v.dir, c.KillSwitch)
+}
+
+func (v *validator) notifier(i int, n *Notifier) {
+	at := func(k string) []any { return []any{"notifiers", i, k} }
+	if n.Name == "" {
+		v.fail(at("name"), "notifiers[%d].name is required", i)
+	}
+	if n.Type != "webhook" && n.Type != "slack" {
+		v.fail(at("type"), "notifiers[%d].type must be webhook or slack, got %q", i, n.Type)
+	}
+	if n.URLFile != "" {
+		if n.URL != "" {
+			v.fail(at("url_file"), "notifiers[%d]: set url or url_file, not both", i)
+		}
+		n.URL = URL(v.readSecretFile(at("url_file"), n.URLFile))
+	}
+	v.url(at("url"), "notifiers[].url", string(n.URL), true)
+	v.positive(at("timeout"), "notifiers[].timeout", n.Timeout > 0)
+	if n.Retries < 0 {
+		v.fail(at("retries"), "notifiers[%d].retries must not be negative", i)
+	}
+}
+
+// written reports whether the config file itself sets the key at path.
+func (v *validator) written(path ...string) bool {
+	n := v.root
+	for _, key := range path {
+		k := strictyaml.FindKey(n, key)
+		if k == n {
+			return false
+		}
+		n = strictyaml.Find(n, key)
+	}
+	return true
+}
+
+func (v *validator) secret(path []any, name string, a *Auth) {
+	if a.ValueFile != "" {
+		if a.Value != "" {
+			v.fail(append(path, "value_file"), "%s: set value or value_file, not both", name)
+		}
+		a.Value = Secret(v.readSecretFile(append(path, "value_file"), a.ValueFile))
+	}
+	if a.Value != "" && a.Header == "" && name != "chain.jito_auth" {
+		v.fail(append(path, "header"), "%s.header is required when a value is set", name)
+	}
+	if a.Header != "" {
+		v.header(append(path, "header"), name+".header", a.Header, true)
+	}
+}
+
+func (v *validator) readSecretFile(path []any, p string) string {
+	data, err := os.ReadFile(resolvePath(v.dir, p))
+	if err != nil {
+		v.fail(path, "cannot read secret file %s: %v", p, errorWithoutContent(err))
+		return ""
+	}
+	s := strings.TrimSpace(string(data))
+	if s == "" {
+		v.fail(path, "secret file %s is empty", p)
+	}
+	return s
+}
+
+// errorWithoutContent keeps only the operation's failure, never file content.
+func errorWithoutContent(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+func (v *validator) url(path []any, name, raw string, required bool) {
+	if raw == "" {
+		if required {
+			v.fail(path, "%s is required", name)
+		}
+		return
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		v.fail(path, "%s must be an http:// or https:// URL, got %s", name, RedactURL(raw))
+	}
+}
+
+func (v *validator) header(path []any, name, h string, required bool) {
+	if h == "" {
+		if required {
+			v.fail(path, "%s is required", name)
+		}
+		return
+	}
+	if strings.ContainsAny(h, " :\t\r\n") {
+		v.fail(path, "%s %q is not a valid HTTP header name", name, h)
+	}
+}
+
+func (v *validator) pubkey(path []any, name, s string, required bool) {
+	if s == "" {
+		if required {
+			v.fail(path, "%s is required (a base58 program id)", name)
+		}
+		return
+	}
+	if b, err := base58.Decode(s); err != nil || len(b) != 32 {
+		v.fail(path, "%s: %q is not a base58 public key of 32 bytes", name, s)
+	}
+}
+
+func (v *validator) positive(path []any, name string, ok bool) {
+	if !ok {
+		v.fail(path, "%s must be positive", name)
+	}
+}
+
+func (v *validator) rate(path []any, name string, r RateLimit) {
+	if r.RPS <= 0 {
+		v.fail(append(path, "rps"), "%s.rps must be positive, got %g", name, r.RPS)
+	}
+	if r.Burst < 1 {
+		v.fail(append(path, "burst"), "%s.burst must be at least 1, got %d", name, r.Burst)
+	}
+}
+
+func (v *validator) retry(path []any, r Retry) {
+	if r.Attempts < 1 {
+		v.fail(append(path, "attempts"), "market.retry.attempts must be at least 1, got %d", r.Attempts)
+	}
+	if r.Base <= 0 || r.Max < r.Base {
+		v.fail(path, "market.retry needs 0 < base <= max, got base %s, max %s", r.Base, r.Max)
+	}
+}
