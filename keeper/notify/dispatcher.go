@@ -1,0 +1,177 @@
+package notify
+
+import (
+	"context"
+	"log/slog"
+	"slices"
+	"sync"
+	"time"
+)
+
+// Sender delivers one message to one destination.
+type Sender interface {
+	Name() string
+	Send(ctx context.Context, m Message) error
+}
+
+// Options configure a Dispatcher. Zero values get the defaults noted.
+type Options struct {
+	Senders     []Sender
+	DedupWindow time.Duration // default 1h: the same message for the same target at most once per window
+	Retries     int           // further attempts after a failed delivery; default 3
+	Backoff     time.Duration // first retry delay, doubling; default 1s
+	QueueSize   int           // messages waiting for delivery; default 256
+	Now         func() time.Time
+	Logger      *slog.Logger
+	// Delivered, when set, is called after each delivery attempt series
+	// with the notifier's name and the final error (nil on success).
+	Delivered func(notifier string, err error)
+}
+
+// Dispatcher routes, deduplicates and delivers messages in the background.
+// It is safe for concurrent use.
+type Dispatcher struct {
+	opts  Options
+	queue chan Message
+
+	mu     sync.Mutex
+	sent   map[string]time.Time // dedup key → last enqueued
+	firing map[string]Message   // incident → the alert that opened it
+}
+
+// New returns a Dispatcher; call Run to deliver.
+func New(o Options) *Dispatcher {
+	if o.DedupWindow == 0 {
+		o.DedupWindow = time.Hour
+	}
+	if o.Retries == 0 {
+		o.Retries = 3
+	}
+	if o.Backoff == 0 {
+		o.Backoff = time.Second
+	}
+	if o.QueueSize == 0 {
+		o.QueueSize = 256
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Dispatcher{opts: o, queue: make(chan Message, o.QueueSize), sent: map[string]time.Time{}, firing: map[string]Message{}}
+}
+
+// Notify queues m unless the same message for the same target was queued
+// within the dedup window. It never blocks: when the queue is full the
+// message is dropped, logged, and Notify returns false.
+func (d *Dispatcher) Notify(m Message) bool {
+	if m.Time.IsZero() {
+		m.Time = d.opts.Now()
+	}
+	d.mu.Lock()
+	k := m.key()
+	if last, ok := d.sent[k]; ok && m.Time.Sub(last) < d.opts.DedupWindow {
+		d.mu.Unlock()
+		return false
+	}
+	d.sent[k] = m.Time
+	d.mu.Unlock()
+	return d.enqueue(m)
+}
+
+// Condition reports the state of an alert condition for m's policy and
+// target. The first time it holds, an Alert message opens an incident; while
+// it keeps holding nothing more is sent; when it stops holding, a Resolved
+// message closes the incident.
+func (d *Dispatcher) Condition(m Message, holds bool) {
+	if m.Time.IsZero() {
+		m.Time = d.opts.Now()
+	}
+	d.mu.Lock()
+	opened, isFiring := d.firing[m.incident()]
+	switch {
+	case holds && !isFiring:
+		d.firing[m.incident()] = m
+		m.Event = Alert
+	case !holds && isFiring:
+		delete(d.firing, m.incident())
+		m.Event, m.To, m.Severity = Resolved, opened.To, opened.Severity
+		if m.Reason == "" {
+			m.Reason = "condition cleared: " + opened.Reason
+		}
+	default:
+		d.mu.Unlock()
+		return
+	}
+	d.mu.Unlock()
+	d.enqueue(m)
+}
+
+// Firing reports whether an incident is open for policy and target.
+func (d *Dispatcher) Firing(policy, target string) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	_, ok := d.firing[Message{Policy: policy, Target: target}.incident()]
+	return ok
+}
+
+func (d *Dispatcher) enqueue(m Message) bool {
+	select {
+	case d.queue <- m:
+		return true
+	default:
+		d.opts.Logger.Warn("Notification queue full, dropping message", "policy", m.Policy, "target", m.Target, "event", m.Event)
+		return false
+	}
+}
+
+// Run delivers queued messages until ctx ends, then returns. Messages still
+// queued at that point are dropped: notifications are best effort, the
+// journal is the record.
+func (d *Dispatcher) Run(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case m := <-d.queue:
+			d.deliver(ctx, m)
+		}
+	}
+}
+
+func (d *Dispatcher) deliver(ctx context.Context, m Message) {
+	for _, s := range d.opts.Senders {
+		if len(m.To) > 0 && !slices.Contains(m.To, s.Name()) {
+			continue
+		}
+		err := d.sendWithRetry(ctx, s, m)
+		if err != nil {
+			d.opts.Logger.Warn("Notification not delivered", "notifier", s.Name(), "policy", m.Policy, "event", m.Event, "err", err)
+		}
+		if d.opts.Delivered != nil {
+			d.opts.Delivered(s.Name(), err)
+		}
+	}
+}
+
+func (d *Dispatcher) sendWithRetry(ctx context.Context, s Sender, m Message) error {
+	delay := d.opts.Backoff
+	var err error
+	for attempt := 0; attempt <= d.opts.Retries; attempt++ {
+		if attempt > 0 {
+			t := time.NewTimer(delay)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return err
+			case <-t.C:
+			}
+			delay *= 2
+		}
+		if err = s.Send(ctx, m); err == nil {
+			return nil
+		}
+	}
+	return err
+}

@@ -1,0 +1,62 @@
+package notify
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Event says what happened.
+type Event string
+
+// The events keeper notifies about.
+const (
+	Landed   Event = "landed"
+	Failed   Event = "failed"
+	Refused  Event = "refused"
+	Alert    Event = "alert"
+	Resolved Event = "resolved"
+)
+
+// Message is one notification. Every field is safe to publish.
+type Message struct {
+	Event      Event     `json:"event"`
+	Policy     string    `json:"policy"`
+	Kind       string    `json:"kind"`
+	Target     string    `json:"target"`
+	ActionID   string    `json:"action_id,omitempty"`
+	Severity   string    `json:"severity,omitempty"`
+	Reason     string    `json:"reason"`           // the plan's reason text
+	Detail     string    `json:"detail,omitempty"` // the error or refusal rule, when any
+	Signatures []string  `json:"signatures,omitempty"`
+	Time       time.Time `json:"time"`
+	// To names the notifiers that should receive the message; empty means all.
+	To []string `json:"-"`
+}
+
+// Text renders the message as one human-readable line (for Slack and logs).
+func (m Message) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "[keeper] %s %s", strings.ToUpper(string(m.Event)), m.Policy)
+	if m.Target != "" {
+		fmt.Fprintf(&b, " on %s", m.Target)
+	}
+	fmt.Fprintf(&b, ": %s", m.Reason)
+	if m.Detail != "" {
+		fmt.Fprintf(&b, " (%s)", m.Detail)
+	}
+	if len(m.Signatures) > 0 {
+		fmt.Fprintf(&b, " tx %s", strings.Join(m.Signatures, ", "))
+	}
+	return b.String()
+}
+
+// key identifies "the same message" for deduplication.
+func (m Message) key() string {
+	return string(m.Event) + "\x00" + m.Policy + "\x00" + m.Target + "\x00" + m.Reason + "\x00" + m.Detail
+}
+
+// incident identifies an alert's incident: one per policy and target.
+func (m Message) incident() string {
+	return m.Policy + "\x00" + m.Target
+}

@@ -1,0 +1,222 @@
+package notify
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+)
+
+type recorder struct {
+	name  string
+	fails int // fail this many sends first
+	mu    sync.Mutex
+	got   []Message
+	tries int
+	times []time.Time
+}
+
+func (r *recorder) Name() string { return r.name }
+
+func (r *recorder) Send(_ context.Context, m Message) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.tries++
+	r.times = append(r.times, time.Now())
+	if r.tries <= r.fails {
+		return errors.New("down")
+	}
+	r.got = append(r.got, m)
+	return nil
+}
+
+func (r *recorder) events() []Event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []Event
+	for _, m := range r.got {
+		out = append(out, m.Event)
+	}
+	return out
+}
+
+var t0 = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+
+func run(t *testing.T, d *Dispatcher) (stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { d.Run(ctx); close(done) }()
+	return func() { cancel(); <-done }
+}
+
+func TestDedupAndRouting(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		a, b := &recorder{name: "a"}, &recorder{name: "b"}
+		now := t0
+		d := New(Options{Senders: []Sender{a, b}, DedupWindow: time.Hour, Now: func() time.Time { return now }})
+		stop := run(t, d)
+		m := Message{Event: Failed, Policy: "p", Target: "loan1", Reason: "r"}
+		if !d.Notify(m) {
+			t.Fatal("first message dropped")
+		}
+		now = now.Add(59 * time.Minute)
+		if d.Notify(m) {
+			t.Error("repeat within the window was queued")
+		}
+		now = now.Add(2 * time.Minute)
+		if !d.Notify(m) {
+			t.Error("repeat after the window was dropped")
+		}
+		other := m
+		other.Target = "loan2"
+		other.To = []string{"b"}
+		d.Notify(other)
+		synctest.Wait()
+		stop()
+		if len(a.got) != 2 || len(b.got) != 3 {
+			t.Errorf("a got %d, b got %d; want 2 and 3", len(a.got), len(b.got))
+		}
+	})
+}
+
+func TestIncidentLifecycle(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r := &recorder{name: "r"}
+		d := New(Options{Senders: []Sender{r}})
+		stop := run(t, d)
+		m := Message{Policy: "apy-floor", Target: "vault1", Reason: "total apy 0.03 < 0.05", Severity: "warn"}
+		d.Condition(m, false) // nothing open: nothing sent
+		d.Condition(m, true)
+		d.Condition(m, true)
+		d.Condition(m, true)
+		if !d.Firing("apy-floor", "vault1") {
+			t.Error("incident not open")
+		}
+		d.Condition(Message{Policy: "apy-floor", Target: "vault1"}, false)
+		d.Condition(Message{Policy: "apy-floor", Target: "vault1"}, false)
+		d.Condition(m, true)
+		synctest.Wait()
+		stop()
+		got := r.events()
+		want := []Event{Alert, Resolved, Alert}
+		if len(got) != len(want) {
+			t.Fatalf("events = %v, want %v", got, want)
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("events = %v, want %v", got, want)
+			}
+		}
+		if !strings.Contains(r.got[1].Reason, "condition cleared: total apy 0.03 < 0.05") || r.got[1].Severity != "warn" {
+			t.Errorf("resolved message = %+v", r.got[1])
+		}
+	})
+}
+
+func TestRetryBackoff(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r := &recorder{name: "r", fails: 2}
+		var delivered []error
+		d := New(Options{Senders: []Sender{r}, Retries: 3, Backoff: time.Second,
+			Delivered: func(_ string, err error) { delivered = append(delivered, err) }})
+		stop := run(t, d)
+		start := time.Now()
+		d.Notify(Message{Event: Landed, Policy: "p", Reason: "x"})
+		synctest.Wait()
+		time.Sleep(10 * time.Second) // virtual time inside the bubble
+		synctest.Wait()
+		stop()
+		if r.tries != 3 || len(r.got) != 1 {
+			t.Fatalf("tries %d, delivered %d; want 3 and 1", r.tries, len(r.got))
+		}
+		if g1, g2 := r.times[1].Sub(start), r.times[2].Sub(start); g1 != time.Second || g2 != 3*time.Second {
+			t.Errorf("retries at %v and %v, want 1s and 3s (doubling)", g1, g2)
+		}
+		if len(delivered) != 1 || delivered[0] != nil {
+			t.Errorf("Delivered calls = %v", delivered)
+		}
+	})
+}
+
+func TestGivesUpAfterRetries(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r := &recorder{name: "r", fails: 100}
+		var final error
+		d := New(Options{Senders: []Sender{r}, Retries: 2, Backoff: time.Second, Delivered: func(_ string, err error) { final = err }})
+		stop := run(t, d)
+		d.Notify(Message{Event: Failed, Policy: "p", Reason: "x"})
+		time.Sleep(time.Minute)
+		synctest.Wait()
+		stop()
+		if r.tries != 3 || final == nil {
+			t.Errorf("tries %d, final error %v; want 3 tries and an error", r.tries, final)
+		}
+	})
+}
+
+func TestQueueFullDrops(t *testing.T) {
+	d := New(Options{QueueSize: 1})
+	if !d.Notify(Message{Policy: "p", Target: "1"}) || d.Notify(Message{Policy: "p", Target: "2"}) {
+		t.Error("want first queued and second dropped while nothing delivers")
+	}
+}
+
+func TestWebhookPayloads(t *testing.T) {
+	var bodies []map[string]any
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || r.Header.Get("Content-Type") != "application/json" || r.URL.Path != "/hook/tok-SECRET" {
+			t.Errorf("request %s %s %s", r.Method, r.URL.Path, r.Header.Get("Content-Type"))
+		}
+		raw, _ := io.ReadAll(r.Body)
+		var v map[string]any
+		if err := json.Unmarshal(raw, &v); err != nil {
+			t.Error(err)
+		}
+		bodies = append(bodies, v)
+	}))
+	defer srv.Close()
+	m := Message{Event: Landed, Policy: "auto-repay", Kind: "repay", Target: "Loan1", ActionID: "abc",
+		Reason: "health 0.08 < 0.12: repay 412.5 USDC", Signatures: []string{"5sig"}, Time: t0}
+	for _, f := range []Format{JSON, Slack} {
+		w, err := NewWebhook("ops", srv.URL+"/hook/tok-SECRET", f, srv.Client(), time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Send(context.Background(), m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if bodies[0]["event"] != "landed" || bodies[0]["reason"] != m.Reason || bodies[0]["policy"] != "auto-repay" || bodies[0]["action_id"] != "abc" {
+		t.Errorf("json payload = %v", bodies[0])
+	}
+	want := "[keeper] LANDED auto-repay on Loan1: health 0.08 < 0.12: repay 412.5 USDC tx 5sig"
+	if bodies[1]["text"] != want {
+		t.Errorf("slack text = %q, want %q", bodies[1]["text"], want)
+	}
+}
+
+func TestWebhookErrorsHideURL(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusBadGateway)
+	}))
+	w, _ := NewWebhook("ops", srv.URL+"/tok-SECRET", JSON, srv.Client(), time.Second)
+	err := w.Send(context.Background(), Message{})
+	if err == nil || !strings.Contains(err.Error(), "HTTP 502") || strings.Contains(err.Error(), "tok-SECRET") {
+		t.Errorf("err = %v", err)
+	}
+	srv.Close()
+	err = w.Send(context.Background(), Message{})
+	if err == nil || strings.Contains(err.Error(), "tok-SECRET") {
+		t.Errorf("connection error leaks the URL: %v", err)
+	}
+	if _, err := NewWebhook("x", "://bad?tok-SECRET", JSON, nil, time.Second); err == nil || strings.Contains(err.Error(), "tok-SECRET") {
+		t.Errorf("bad URL error = %v", err)
+	}
+}

@@ -1,0 +1,88 @@
+package notify
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"time"
+)
+
+// Format selects a webhook's payload.
+type Format string
+
+// The payload formats.
+const (
+	// JSON posts the Message as a JSON object (the generic webhook).
+	JSON Format = "webhook"
+	// Slack posts {"text": ...}, which Slack-compatible incoming webhooks accept.
+	Slack Format = "slack"
+)
+
+// Webhook posts messages to one URL.
+type Webhook struct {
+	name   string
+	url    string // may carry a token: never printed
+	format Format
+	client *http.Client
+}
+
+// NewWebhook returns a notifier called name that posts to rawURL in format.
+// A nil client gets one with the given timeout.
+func NewWebhook(name, rawURL string, format Format, client *http.Client, timeout time.Duration) (*Webhook, error) {
+	if format != JSON && format != Slack {
+		return nil, fmt.Errorf("notifier %s: unknown format %q", name, format)
+	}
+	if u, err := url.Parse(rawURL); err != nil || u.Host == "" {
+		return nil, fmt.Errorf("notifier %s: invalid URL", name)
+	}
+	if client == nil {
+		client = &http.Client{Timeout: timeout}
+	}
+	return &Webhook{name: name, url: rawURL, format: format, client: client}, nil
+}
+
+// Name returns the notifier's name from config.
+func (w *Webhook) Name() string { return w.name }
+
+// Send delivers m once. The error names the notifier and the HTTP status but
+// never the URL.
+func (w *Webhook) Send(ctx context.Context, m Message) error {
+	body, err := w.payload(m)
+	if err != nil {
+		return fmt.Errorf("notifier %s: encoding: %w", w.name, err)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, w.url, bytes.NewReader(body))
+	if err != nil {
+		return fmt.Errorf("notifier %s: building request failed", w.name)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := w.client.Do(req)
+	if err != nil {
+		return fmt.Errorf("notifier %s: %w", w.name, stripURL(err))
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	if resp.StatusCode/100 != 2 {
+		return fmt.Errorf("notifier %s: HTTP %d", w.name, resp.StatusCode)
+	}
+	return nil
+}
+
+func (w *Webhook) payload(m Message) ([]byte, error) {
+	if w.format == Slack {
+		return json.Marshal(map[string]string{"text": m.Text()})
+	}
+	return json.Marshal(m)
+}
+
+// stripURL drops the URL that net/http puts into its errors.
+func stripURL(err error) error {
+	if ue, ok := err.(*url.Error); ok {
+		return fmt.Errorf("%s: %w", ue.Op, ue.Err)
+	}
+	return err
+}
