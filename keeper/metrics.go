@@ -1,0 +1,95 @@
+package keeper
+
+import (
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+const namespace = "keeper"
+
+// Metrics are keeper's Prometheus collectors. Label values are policy names,
+// action kinds, outcomes, guard rules, endpoint and method names: never
+// addresses, amounts or anything unbounded.
+type Metrics struct {
+	Runs                 *prometheus.CounterVec   // policy, outcome (ok, error, panic)
+	RunDuration          *prometheus.HistogramVec // policy
+	RunsSkipped          *prometheus.CounterVec   // policy, reason (overlap, stale_data)
+	LastSuccess          *prometheus.GaugeVec     // policy
+	Actions              *prometheus.CounterVec   // policy, kind, outcome
+	GuardRefusals        *prometheus.CounterVec   // rule
+	MarketRequests       *prometheus.HistogramVec // endpoint, code
+	MarketErrors         *prometheus.CounterVec   // endpoint
+	RPCRequests          *prometheus.HistogramVec // method
+	RPCErrors            *prometheus.CounterVec   // method
+	JournalPending       prometheus.Gauge
+	JournalLag           prometheus.Gauge // age of the oldest unsettled action
+	WalletLamports       prometheus.Gauge
+	Paused               prometheus.Gauge
+	Reloads              *prometheus.CounterVec // outcome
+	Notifications        *prometheus.CounterVec // notifier, outcome
+	PoliciesLoaded       prometheus.Gauge
+	IdempotencyConflicts prometheus.Counter // HTTP 409 from a build: an idempotency bug
+}
+
+// NewMetrics creates keeper's collectors and registers them with reg when it
+// is not nil.
+func NewMetrics(reg prometheus.Registerer) *Metrics {
+	m := &Metrics{
+		Runs: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Name: "policy_runs_total",
+			Help: "Policy runs by outcome."}, []string{"policy", "outcome"}),
+		RunDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: namespace, Name: "policy_run_duration_seconds",
+			Help: "Time from tick to the end of a policy run, actions included.", Buckets: prometheus.ExponentialBuckets(0.01, 2, 14)}, []string{"policy"}),
+		RunsSkipped: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Name: "policy_runs_skipped_total",
+			Help: "Policy ticks not run, by reason (overlap: the previous run still ran)."}, []string{"policy", "reason"}),
+		LastSuccess: prometheus.NewGaugeVec(prometheus.GaugeOpts{Namespace: namespace, Name: "policy_last_success_timestamp_seconds",
+			Help: "Unix time of the policy's last run that ended without error."}, []string{"policy"}),
+		Actions: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Name: "actions_total",
+			Help: "Actions by kind and final outcome."}, []string{"policy", "kind", "outcome"}),
+		GuardRefusals: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Name: "guard_refusals_total",
+			Help: "Transactions the guard refused to sign, by rule."}, []string{"rule"}),
+		MarketRequests: prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: namespace, Name: "market_request_duration_seconds",
+			Help: "Market API request durations by endpoint and HTTP status.", Buckets: prometheus.DefBuckets}, []string{"endpoint", "code"}),
+		MarketErrors: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Name: "market_request_errors_total",
+			Help: "Failed market API requests by endpoint."}, []string{"endpoint"}),
+		RPCRequests: prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: namespace, Name: "rpc_request_duration_seconds",
+			Help: "Solana RPC and Jito request durations by method.", Buckets: prometheus.DefBuckets}, []string{"method"}),
+		RPCErrors: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Name: "rpc_request_errors_total",
+			Help: "Failed Solana RPC and Jito requests by method."}, []string{"method"}),
+		JournalPending: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: namespace, Name: "journal_pending_actions",
+			Help: "Journaled actions that are not final yet."}),
+		JournalLag: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: namespace, Name: "journal_lag_seconds",
+			Help: "Age of the oldest journaled action that is not final yet (0 when none)."}),
+		WalletLamports: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: namespace, Name: "wallet_balance_lamports",
+			Help: "SOL balance of the signing wallet."}),
+		Paused: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: namespace, Name: "paused",
+			Help: "1 while the kill switch file exists and nothing is signed."}),
+		Reloads: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Name: "reloads_total",
+			Help: "Config and policy reloads by outcome."}, []string{"outcome"}),
+		Notifications: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Name: "notifications_total",
+			Help: "Notification deliveries by notifier and outcome."}, []string{"notifier", "outcome"}),
+		PoliciesLoaded: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: namespace, Name: "policies_loaded",
+			Help: "Enabled policies currently scheduled."}),
+		IdempotencyConflicts: prometheus.NewCounter(prometheus.CounterOpts{Namespace: namespace, Name: "idempotency_conflicts_total",
+			Help: "HTTP 409 answers to builds: an idempotency key reused with another body (a bug)."}),
+	}
+	if reg != nil {
+		for _, c := range m.collectors() {
+			reg.MustRegister(c)
+		}
+	}
+	return m
+}
+
+func (m *Metrics) collectors() []prometheus.Collector {
+	return []prometheus.Collector{m.Runs, m.RunDuration, m.RunsSkipped, m.LastSuccess, m.Actions, m.GuardRefusals,
+		m.MarketRequests, m.MarketErrors, m.RPCRequests, m.RPCErrors, m.JournalPending, m.JournalLag,
+		m.WalletLamports, m.Paused, m.Reloads, m.Notifications, m.PoliciesLoaded, m.IdempotencyConflicts}
+}
+
+// forgetPolicy deletes a removed policy's label values so its series stop.
+func (m *Metrics) forgetPolicy(name string) {
+	for _, v := range []interface {
+		DeletePartialMatch(prometheus.Labels) int
+	}{m.Runs, m.RunDuration, m.RunsSkipped, m.LastSuccess, m.Actions} {
+		v.DeletePartialMatch(prometheus.Labels{"policy": name})
+	}
+}

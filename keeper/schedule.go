@@ -1,0 +1,179 @@
+package keeper
+
+import (
+	"context"
+	"fmt"
+	"hash/fnv"
+	"log/slog"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/robfig/cron/v3"
+)
+
+// RunInfo identifies one policy run.
+type RunInfo struct {
+	Policy string
+	ID     string    // unique per run, in every log line of the run
+	Tick   time.Time // when cron fired, UTC
+}
+
+// runFunc is one policy run; ctx carries the run's deadline.
+type runFunc func(ctx context.Context, run RunInfo) error
+
+// scheduler fires policy runs on their cron schedules (UTC), each at a
+// stable per-policy offset within its jitter, skipping a tick while the
+// previous run of the same policy still runs, and turning a panic into a
+// counted error. It is safe for concurrent use.
+type scheduler struct {
+	cron    *cron.Cron
+	root    context.Context
+	logger  *slog.Logger
+	metrics *Metrics
+	seq     atomic.Uint64
+
+	mu      sync.Mutex
+	entries map[string]*entry
+}
+
+// entry is one scheduled policy.
+type entry struct {
+	s        *scheduler
+	id       cron.EntryID
+	policy   string
+	schedule cron.Schedule
+	jitter   time.Duration
+	fn       runFunc
+	running  atomic.Bool
+}
+
+// cronParser accepts 5-field specs and descriptors such as @hourly and @every 30s.
+var cronParser = cron.NewParser(cron.Minute | cron.Hour | cron.Dom | cron.Month | cron.Dow | cron.Descriptor)
+
+func newScheduler(root context.Context, logger *slog.Logger, m *Metrics) *scheduler {
+	return &scheduler{
+		cron:    cron.New(cron.WithLocation(time.UTC), cron.WithParser(cronParser)),
+		root:    root,
+		logger:  logger,
+		metrics: m,
+		entries: map[string]*entry{},
+	}
+}
+
+// add schedules fn for policy; a policy already scheduled is replaced.
+func (s *scheduler) add(policy, spec string, jitter time.Duration, fn runFunc) error {
+	sched, err := cronParser.Parse(spec)
+	if err != nil {
+		return fmt.Errorf("policy %s: schedule %q: %w", policy, spec, err)
+	}
+	s.remove(policy)
+	e := &entry{s: s, policy: policy, schedule: sched, jitter: jitter, fn: fn}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e.id = s.cron.Schedule(sched, e)
+	s.entries[policy] = e
+	return nil
+}
+
+// remove unschedules policy; a run in progress finishes.
+func (s *scheduler) remove(policy string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if e, ok := s.entries[policy]; ok {
+		s.cron.Remove(e.id)
+		delete(s.entries, policy)
+	}
+}
+
+// next returns the next tick of policy, or zero when it is not scheduled.
+func (s *scheduler) next(policy string) time.Time {
+	s.mu.Lock()
+	e, ok := s.entries[policy]
+	s.mu.Unlock()
+	if !ok {
+		return time.Time{}
+	}
+	return s.cron.Entry(e.id).Next
+}
+
+func (s *scheduler) start() { s.cron.Start() }
+
+// stop stops firing new runs and returns a context done when the runs in
+// progress have returned.
+func (s *scheduler) stop() context.Context { return s.cron.Stop() }
+
+// Run is called by cron at each tick.
+func (e *entry) Run() {
+	tick := time.Now().UTC()
+	if !e.running.CompareAndSwap(false, true) {
+		e.s.metrics.RunsSkipped.WithLabelValues(e.policy, "overlap").Inc()
+		e.s.logger.Warn("Skipping tick: previous run still in progress", "policy", e.policy)
+		return
+	}
+	defer e.running.Store(false)
+	if !sleepCtx(e.s.root, e.offset()) {
+		return
+	}
+	e.s.runOnce(e.policy, tick, e.deadline(tick), e.fn)
+}
+
+// offset spreads policies sharing a schedule: a stable value in [0, jitter)
+// derived from the policy name, so restarts keep the same timing.
+func (e *entry) offset() time.Duration {
+	if e.jitter <= 0 {
+		return 0
+	}
+	h := fnv.New64a()
+	h.Write([]byte(e.policy))
+	return time.Duration(h.Sum64() % uint64(e.jitter))
+}
+
+// deadline bounds a run: until the next tick, but at least two minutes (a
+// transaction may need ~90 s to land or expire) and at most fifteen.
+func (e *entry) deadline(tick time.Time) time.Duration {
+	d := e.schedule.Next(tick).Sub(tick)
+	return min(max(d, 2*time.Minute), 15*time.Minute)
+}
+
+// runOnce runs fn with a run ID, a deadline and panic recovery, recording
+// metrics. It returns fn's error (a panic becomes an error).
+func (s *scheduler) runOnce(policy string, tick time.Time, timeout time.Duration, fn runFunc) (err error) {
+	run := RunInfo{Policy: policy, Tick: tick, ID: fmt.Sprintf("%s-%d", tick.Format("20060102T150405Z"), s.seq.Add(1))}
+	ctx, cancel := context.WithTimeout(s.root, timeout)
+	defer cancel()
+	start := time.Now()
+	outcome := "ok"
+	defer func() {
+		if r := recover(); r != nil {
+			outcome = "panic"
+			err = fmt.Errorf("policy %s run %s panicked: %v", policy, run.ID, r)
+			s.logger.Error("Policy run panicked", "policy", policy, "run", run.ID, "err", err, "stack", string(debug.Stack()))
+		}
+		s.metrics.Runs.WithLabelValues(policy, outcome).Inc()
+		s.metrics.RunDuration.WithLabelValues(policy).Observe(time.Since(start).Seconds())
+		if outcome == "ok" {
+			s.metrics.LastSuccess.WithLabelValues(policy).Set(float64(time.Now().Unix()))
+		}
+	}()
+	if err = fn(ctx, run); err != nil {
+		outcome = "error"
+	}
+	return err
+}
+
+// sleepCtx waits d or until ctx ends, reporting whether the full wait passed.
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}

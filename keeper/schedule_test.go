@@ -1,0 +1,161 @@
+package keeper
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
+)
+
+type runLog struct {
+	mu   sync.Mutex
+	runs []RunInfo
+	at   []time.Time
+}
+
+func (l *runLog) add(r RunInfo) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.runs = append(l.runs, r)
+	l.at = append(l.at, time.Now())
+}
+
+func (l *runLog) len() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.runs)
+}
+
+func newTestScheduler(ctx context.Context) (*scheduler, *Metrics) {
+	m := NewMetrics(prometheus.NewRegistry())
+	return newScheduler(ctx, slog.New(slog.DiscardHandler), m), m
+}
+
+func TestSchedulerFiresOnSchedule(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s, m := newTestScheduler(t.Context())
+		var l runLog
+		if err := s.add("p", "@every 30s", 0, func(_ context.Context, r RunInfo) error { l.add(r); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		s.start()
+		time.Sleep(95 * time.Second)
+		synctest.Wait()
+		<-s.stop().Done()
+		if l.len() != 3 {
+			t.Fatalf("runs = %d, want 3 in 95s of @every 30s", l.len())
+		}
+		for i, at := range l.at {
+			if want := time.Duration(i+1) * 30 * time.Second; at.Sub(start).Round(time.Second) != want {
+				t.Errorf("run %d at %v, want %v", i, at.Sub(start), want)
+			}
+		}
+		if l.runs[0].ID == l.runs[1].ID || l.runs[0].Policy != "p" || l.runs[0].Tick.Location() != time.UTC {
+			t.Errorf("run info = %+v", l.runs[:2])
+		}
+		if got := testutil.ToFloat64(m.Runs.WithLabelValues("p", "ok")); got != 3 {
+			t.Errorf("runs metric = %v", got)
+		}
+	})
+}
+
+func TestSchedulerSkipsOverlap(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s, m := newTestScheduler(t.Context())
+		release := make(chan struct{})
+		var l runLog
+		s.add("slow", "@every 10s", 0, func(ctx context.Context, r RunInfo) error {
+			l.add(r)
+			<-release
+			return nil
+		})
+		s.start()
+		time.Sleep(35 * time.Second) // ticks at 10, 20, 30: the first still runs
+		synctest.Wait()
+		close(release)
+		time.Sleep(10 * time.Second) // tick at 40 runs
+		synctest.Wait()
+		<-s.stop().Done()
+		if l.len() != 2 {
+			t.Errorf("runs = %d, want 2 (first, then after release)", l.len())
+		}
+		if got := testutil.ToFloat64(m.RunsSkipped.WithLabelValues("slow", "overlap")); got != 2 {
+			t.Errorf("skipped = %v, want 2", got)
+		}
+	})
+}
+
+func TestSchedulerRecoversPanicAndCountsErrors(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s, m := newTestScheduler(t.Context())
+		n := 0
+		s.add("bad", "@every 10s", 0, func(context.Context, RunInfo) error {
+			n++
+			if n == 1 {
+				panic("boom")
+			}
+			return errors.New("failed")
+		})
+		s.start()
+		time.Sleep(25 * time.Second)
+		synctest.Wait()
+		<-s.stop().Done()
+		if p, e := testutil.ToFloat64(m.Runs.WithLabelValues("bad", "panic")), testutil.ToFloat64(m.Runs.WithLabelValues("bad", "error")); p != 1 || e != 1 {
+			t.Errorf("panic runs %v, error runs %v; want 1 and 1", p, e)
+		}
+	})
+}
+
+func TestRunDeadlineAndJitter(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s, _ := newTestScheduler(t.Context())
+		var deadline time.Duration
+		var l runLog
+		s.add("j", "@every 1h", 10*time.Minute, func(ctx context.Context, r RunInfo) error {
+			d, _ := ctx.Deadline()
+			deadline = time.Until(d)
+			l.add(r)
+			return nil
+		})
+		e := s.entries["j"]
+		off := e.offset()
+		if off < 0 || off >= 10*time.Minute || off != e.offset() {
+			t.Fatalf("offset %v not stable within [0, 10m)", off)
+		}
+		start := time.Now()
+		s.start()
+		time.Sleep(time.Hour + 10*time.Minute)
+		synctest.Wait()
+		<-s.stop().Done()
+		if l.len() != 1 || l.at[0].Sub(start).Round(time.Second) != time.Hour+off.Round(time.Second) {
+			t.Errorf("run at %v, want 1h + offset %v", l.at, off)
+		}
+		if deadline != 15*time.Minute {
+			t.Errorf("deadline = %v, want the 15m cap for an hourly policy", deadline)
+		}
+	})
+}
+
+func TestSchedulerAddRejectsBadSpecAndReplaces(t *testing.T) {
+	s, _ := newTestScheduler(context.Background())
+	if err := s.add("x", "every minute", 0, nil); err == nil {
+		t.Error("bad spec accepted")
+	}
+	noop := func(context.Context, RunInfo) error { return nil }
+	s.add("x", "@hourly", 0, noop)
+	s.add("x", "@daily", 0, noop)
+	if len(s.cron.Entries()) != 1 {
+		t.Errorf("entries = %d, want the replaced one only", len(s.cron.Entries()))
+	}
+	s.remove("x")
+	if len(s.cron.Entries()) != 0 || !s.next("x").IsZero() {
+		t.Error("remove left an entry")
+	}
+}
