@@ -1,0 +1,223 @@
+package clmm
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/gagliardetto/solana-go"
+)
+
+// fakeChain serves account bytes by key and records every fetch.
+type fakeChain struct {
+	mu       sync.Mutex
+	accounts map[solana.PublicKey][]byte
+	calls    [][]solana.PublicKey
+	err      error
+	short    bool // answer one entry too few
+}
+
+func newFakeChain() *fakeChain { return &fakeChain{accounts: map[solana.PublicKey][]byte{}} }
+
+func (f *fakeChain) MultipleAccounts(ctx context.Context, keys []solana.PublicKey) ([][]byte, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls = append(f.calls, append([]solana.PublicKey(nil), keys...))
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if f.err != nil {
+		return nil, f.err
+	}
+	out := make([][]byte, len(keys))
+	for i, k := range keys {
+		out[i] = f.accounts[k]
+	}
+	if f.short {
+		out = out[:len(out)-1]
+	}
+	return out, nil
+}
+
+// addPool stores a pool and returns its address.
+func (f *fakeChain) addPool(d Dex, label string, p Pool) solana.PublicKey {
+	addr := testKey(label)
+	f.accounts[addr] = d.Layout().EncodePool(p)
+	return addr
+}
+
+// addPosition stores a position of pool with the given mint label.
+func (f *fakeChain) addPosition(t *testing.T, d Dex, pool solana.PublicKey, mintLabel string, r Range) PositionRequest {
+	t.Helper()
+	mint := testKey(mintLabel)
+	addr, _, err := d.PositionAddress(mint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.accounts[addr] = d.Layout().EncodePosition(samplePosition(pool, mint, r.Lower, r.Upper))
+	return PositionRequest{Dex: d, Pool: pool, PositionMint: mint}
+}
+
+func TestReaderBatchesAndDeduplicates(t *testing.T) {
+	chain := newFakeChain()
+	a, b := testDex(t, DexA), testDex(t, DexB)
+	p1 := chain.addPool(a, "pool 1", samplePoolA())
+	p2 := chain.addPool(a, "pool 2", withTick(samplePoolA(), 500))
+	p3 := chain.addPool(b, "pool 3", samplePoolB())
+	reqs := []PositionRequest{
+		chain.addPosition(t, a, p1, "a1", Range{-14400, -13200}),
+		chain.addPosition(t, a, p1, "a2", Range{-13920, -13860}),
+		chain.addPosition(t, a, p1, "a3", Range{0, 600}),
+		chain.addPosition(t, a, p2, "a4", Range{480, 540}),
+		chain.addPosition(t, b, p3, "b1", Range{-64, 64}),
+	}
+	reqs = append(reqs, reqs[0]) // the same position twice
+
+	states, err := NewReader(chain).Read(t.Context(), reqs)
+	if err != nil {
+		t.Fatalf("Read: %v", err)
+	}
+	if len(chain.calls) != 1 {
+		t.Fatalf("fetch calls = %d, want 1", len(chain.calls))
+	}
+	if got := len(chain.calls[0]); got != 8 { // 5 distinct positions + 3 distinct pools
+		t.Fatalf("fetched %d keys, want 8: %v", got, chain.calls[0])
+	}
+	wantInRange := []bool{true, true, false, true, true, true}
+	wantPool := []Pool{samplePoolA(), samplePoolA(), samplePoolA(), withTick(samplePoolA(), 500), samplePoolB(), samplePoolA()}
+	for i, st := range states {
+		if st.Err != nil {
+			t.Fatalf("state %d: %v", i, st.Err)
+		}
+		wantAddr, _, _ := reqs[i].Dex.PositionAddress(reqs[i].PositionMint)
+		if st.Address != wantAddr || st.Request != reqs[i] || st.Position.Mint != reqs[i].PositionMint {
+			t.Errorf("state %d: address %s, request %+v, mint %s", i, st.Address, st.Request, st.Position.Mint)
+		}
+		if st.Pool != wantPool[i] {
+			t.Errorf("state %d: pool %+v, want %+v", i, st.Pool, wantPool[i])
+		}
+		if got := st.Position.InRange(st.Pool); got != wantInRange[i] {
+			t.Errorf("state %d: in range %v, want %v", i, got, wantInRange[i])
+		}
+	}
+	if states[4].Position.FeesOwed0 != 123456789 || states[4].Position.FeesOwed1 != 987654321 {
+		t.Errorf("dex-b fees owed = %d, %d", states[4].Position.FeesOwed0, states[4].Position.FeesOwed1)
+	}
+}
+
+func TestReaderPerAccountErrors(t *testing.T) {
+	chain := newFakeChain()
+	a, b := testDex(t, DexA), testDex(t, DexB)
+	good := chain.addPool(a, "good pool", samplePoolA())
+	other := chain.addPool(a, "other pool", samplePoolA())
+	missingPool := testKey("missing pool")
+	corrupt := testKey("corrupt pool")
+	chain.accounts[corrupt] = withByte(a.Layout().EncodePool(samplePoolA()), 3, 0)
+	okReq := chain.addPosition(t, a, good, "ok", Range{-14400, -13200})
+	wrongPool := chain.addPosition(t, a, other, "wrong pool", Range{0, 60})
+	wrongPool.Pool = good
+	onMissingPool := chain.addPosition(t, a, missingPool, "on missing pool", Range{0, 60})
+	onCorrupt := chain.addPosition(t, a, corrupt, "on corrupt pool", Range{0, 60})
+	noPosition := PositionRequest{Dex: a, Pool: good, PositionMint: testKey("never minted")}
+	wrongDex := chain.addPosition(t, a, good, "as dex-b", Range{0, 60})
+	wrongDex.Dex = b // the layout-A account is not at the dex-b address
+	reqs := []PositionRequest{okReq, wrongPool, onMissingPool, onCorrupt, noPosition, wrongDex,
+		{Pool: good, PositionMint: testKey("x")}, {Dex: a, PositionMint: testKey("x")}, {Dex: a, Pool: good}}
+
+	states, err := NewReader(chain).Read(t.Context(), reqs)
+	if err != nil {
+		t.Fatalf("Read: %v", err)
+	}
+	if len(chain.calls) != 1 {
+		t.Fatalf("fetch calls = %d, want 1", len(chain.calls))
+	}
+	addr := func(r PositionRequest) string { x, _, _ := r.Dex.PositionAddress(r.PositionMint); return x.String() }
+	tests := []struct {
+		want    error
+		message string
+	}{
+		{nil, ""},
+		{ErrMismatch, "clmm: dex-a position account " + addr(wrongPool) + ": account mismatch: position belongs to pool " + other.String() + ", not the requested pool " + good.String()},
+		{ErrMissing, "clmm: dex-a pool account " + missingPool.String() + ": account not found"},
+		{ErrDiscriminator, "clmm: dex-a pool account " + corrupt.String() + ": wrong account discriminator"},
+		{ErrMissing, "clmm: dex-a position account " + addr(noPosition) + ": account not found"},
+		{ErrMissing, "clmm: dex-b position account " + addr(wrongDex) + ": account not found"},
+		{nil, "clmm: position request 6: dex not configured (use NewDex)"},
+		{nil, "clmm: position request 7: pool id is not set"},
+		{nil, "clmm: position request 8: position mint is not set"},
+	}
+	for i, tt := range tests {
+		st := states[i]
+		if tt.message == "" {
+			if st.Err != nil {
+				t.Errorf("state %d: unexpected error %v", i, st.Err)
+			}
+			continue
+		}
+		if st.Err == nil || !strings.HasPrefix(st.Err.Error(), tt.message) {
+			t.Errorf("state %d: error %v, want prefix %q", i, st.Err, tt.message)
+		}
+		if tt.want != nil && !errors.Is(st.Err, tt.want) {
+			t.Errorf("state %d: error %v is not %v", i, st.Err, tt.want)
+		}
+		if st.Pool != (Pool{}) || st.Position != (Position{}) {
+			t.Errorf("state %d: failed state carries data", i)
+		}
+	}
+}
+
+func TestReaderFetchFailures(t *testing.T) {
+	a := testDex(t, DexA)
+	boom := errors.New("rpc unavailable")
+	tests := []struct {
+		name  string
+		setup func(*fakeChain)
+		want  string
+	}{
+		{"fetch error", func(f *fakeChain) { f.err = boom }, "clmm: read 2 accounts: rpc unavailable"},
+		{"short answer", func(f *fakeChain) { f.short = true }, "clmm: read 2 accounts: fetcher returned 1 entries"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			chain := newFakeChain()
+			pool := chain.addPool(a, "pool", samplePoolA())
+			req := chain.addPosition(t, a, pool, "m", Range{0, 60})
+			tt.setup(chain)
+			states, err := NewReader(chain).Read(t.Context(), []PositionRequest{req})
+			if err == nil || err.Error() != tt.want || states != nil {
+				t.Fatalf("Read = %v, %v; want error %q", states, err, tt.want)
+			}
+			if tt.name == "fetch error" && !errors.Is(err, boom) {
+				t.Errorf("error %v does not wrap the fetch error", err)
+			}
+		})
+	}
+}
+
+func TestReaderNothingToFetch(t *testing.T) {
+	chain := newFakeChain()
+	states, err := NewReader(chain).Read(t.Context(), []PositionRequest{{}})
+	if err != nil || len(states) != 1 || states[0].Err == nil {
+		t.Fatalf("Read = %+v, %v; want one failed state", states, err)
+	}
+	if states, err = NewReader(chain).Read(t.Context(), nil); err != nil || len(states) != 0 {
+		t.Fatalf("Read(nil) = %+v, %v", states, err)
+	}
+	if len(chain.calls) != 0 {
+		t.Fatalf("fetch calls = %d, want 0", len(chain.calls))
+	}
+}
+
+func TestReaderContextCancelled(t *testing.T) {
+	chain := newFakeChain()
+	a := testDex(t, DexA)
+	pool := chain.addPool(a, "pool", samplePoolA())
+	req := chain.addPosition(t, a, pool, "m", Range{0, 60})
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if _, err := NewReader(chain).Read(ctx, []PositionRequest{req}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Read error = %v, want context.Canceled", err)
+	}
+}
