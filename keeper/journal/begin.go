@@ -1,0 +1,89 @@
+package journal
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"strconv"
+)
+
+// insertAction adds an action unless its ID exists; ON CONFLICT DO NOTHING
+// is the dedup, safe under concurrent writers.
+const insertAction = `INSERT INTO actions
+	(id, policy, kind, target, inputs, reason, dry_run, mint, amount, state, attempts, rule, detail,
+	 created_at, updated_at, settled_at)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, '', '', ?, ?, NULL)
+	ON CONFLICT (id) DO NOTHING`
+
+// Begin journals the intent in state planned and returns it with true. If
+// an action with the same ID exists, Begin writes nothing and returns the
+// existing action with false. When Begin returns without error the action is
+// on disk.
+func (j *Journal) Begin(ctx context.Context, in Intent) (Action, bool, error) {
+	if err := in.validate(); err != nil {
+		return Action{}, false, fmt.Errorf("journal: begin %q: %w", in.ID, err)
+	}
+	var (
+		act     Action
+		created bool
+	)
+	err := j.write(ctx, func(tx *sql.Tx) error {
+		var err error
+		created, err = insertIntent(ctx, tx, in, j.stamp())
+		if err != nil {
+			return err
+		}
+		act, err = getAction(ctx, tx, in.ID)
+		return err
+	})
+	if err != nil {
+		return Action{}, false, fmt.Errorf("journal: begin %q: %w", in.ID, err)
+	}
+	return act, created, nil
+}
+
+// validate checks the fields Begin requires.
+func (in Intent) validate() error {
+	switch {
+	case in.ID == "":
+		return invalidf("intent has no ID")
+	case in.Policy == "":
+		return invalidf("intent has no policy")
+	case in.Kind == "":
+		return invalidf("intent has no kind")
+	case len(in.Inputs) > 0 && !json.Valid(in.Inputs):
+		return invalidf("intent inputs are not valid JSON")
+	case in.Amount > 0 && in.Mint == "":
+		return invalidf("intent has an amount but no mint")
+	}
+	return nil
+}
+
+// insertIntent inserts in as a planned action at time now and reports
+// whether it was new.
+func insertIntent(ctx context.Context, tx *sql.Tx, in Intent, now int64) (bool, error) {
+	inputs := string(in.Inputs)
+	if inputs == "" {
+		inputs = "null"
+	}
+	res, err := tx.ExecContext(ctx, insertAction,
+		in.ID, in.Policy, in.Kind, in.Target, inputs, in.Reason, boolInt(in.DryRun),
+		in.Mint, strconv.FormatUint(in.Amount, 10), string(StatePlanned), now, now)
+	if err != nil {
+		return false, fmt.Errorf("insert action: %w", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("insert action: %w", err)
+	}
+	return n == 1, nil
+}
+
+// boolInt stores a bool as 0 or 1.
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

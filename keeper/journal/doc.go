@@ -1,0 +1,33 @@
+// Package journal is keeper's durable action journal.
+//
+// Every action the keeper decides on is written here before anything leaves
+// the process, and every step of its path is recorded as it happens: the
+// intent (Begin), each attempt and its idempotency key (NewAttempt), the
+// transactions the market API built (RecordBuilt), the signatures and their
+// blockhashes (RecordSigned, always before the transactions are sent), the
+// submission (RecordSubmitted) and the outcome (Settle, Finish). After a crash
+// Pending returns every action that is not final, with its attempts and
+// signatures, so the keeper can ask the chain what happened before it acts
+// again.
+//
+// An action moves through these states:
+//
+//	planned   → built | failed | refused | skipped
+//	built     → signed | expired | failed | refused | skipped
+//	signed    → submitted | landed | failed | expired
+//	submitted → landed | failed | expired
+//	expired   → built (a new attempt, numbered n+1) | failed | refused | skipped
+//
+// Expired means the chain proved the attempt can never land, so a new attempt
+// is safe; landed, failed, refused and skipped are final. Any other transition
+// is refused with an error matching ErrIllegalTransition.
+//
+// The default store is an embedded SQLite database (modernc.org/sqlite, no
+// cgo) opened in WAL mode with synchronous=FULL, so a write is on disk when
+// its method returns. The SQL is kept plain (no SQLite-only semantics) so
+// another database could implement the same methods. Schema changes are
+// numbered migrations recorded in a version table; a database written by a
+// newer binary is refused with ErrSchemaTooNew.
+//
+// All times come from Options.Now and are stored as UTC unix nanoseconds.
+package journal

@@ -1,0 +1,101 @@
+package journal
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+)
+
+// head is the part of an action a write step checks before it changes
+// anything.
+type head struct {
+	id       string
+	state    State
+	attempts int
+	// lastOutcome is the outcome of the newest attempt; empty when it is
+	// open or there is none.
+	lastOutcome State
+}
+
+// loadHead reads the state and attempt bookkeeping of action id.
+func loadHead(ctx context.Context, tx *sql.Tx, id string) (head, error) {
+	h := head{id: id}
+	var state string
+	err := tx.QueryRowContext(ctx, `SELECT state, attempts FROM actions WHERE id = ?`, id).Scan(&state, &h.attempts)
+	if errors.Is(err, sql.ErrNoRows) {
+		return head{}, fmt.Errorf("%w: %q", ErrNotFound, id)
+	}
+	if err != nil {
+		return head{}, fmt.Errorf("read action: %w", err)
+	}
+	h.state = State(state)
+	if h.attempts == 0 {
+		return h, nil
+	}
+	var outcome string
+	err = tx.QueryRowContext(ctx, `SELECT outcome FROM attempts WHERE action_id = ? AND attempt = ?`,
+		id, h.attempts).Scan(&outcome)
+	if err != nil {
+		return head{}, fmt.Errorf("read attempt %d: %w", h.attempts, err)
+	}
+	h.lastOutcome = State(outcome)
+	return h, nil
+}
+
+// openAttempt returns the number of the open attempt, 0 when none is open.
+func (h head) openAttempt() int {
+	if h.attempts > 0 && h.lastOutcome == "" {
+		return h.attempts
+	}
+	return 0
+}
+
+// requireOpen checks that attempt n is the open attempt.
+func (h head) requireOpen(n int) error {
+	open := h.openAttempt()
+	switch {
+	case open == 0:
+		return fmt.Errorf("%w: action %q has no open attempt (asked for attempt %d)", ErrAttemptNotOpen, h.id, n)
+	case n != open:
+		return fmt.Errorf("%w: action %q: attempt %d is not the open attempt %d", ErrAttemptNotOpen, h.id, n, open)
+	}
+	return nil
+}
+
+// requireTransition checks that the action may move to state to.
+func (h head) requireTransition(to State) error {
+	if !h.state.CanBecome(to) {
+		return &TransitionError{ID: h.id, From: h.state, To: to}
+	}
+	return nil
+}
+
+// moveTo sets the action's state and explanation, guarded by its current
+// state so a concurrent change is detected rather than overwritten. A final
+// state also sets settled_at.
+func (h head) moveTo(ctx context.Context, tx *sql.Tx, to State, rule, detail string, now int64) error {
+	var settled sql.NullInt64
+	if to.Final() {
+		settled = sql.NullInt64{Int64: now, Valid: true}
+	}
+	res, err := tx.ExecContext(ctx, `UPDATE actions SET state = ?, rule = ?, detail = ?, updated_at = ?, settled_at = ?
+		WHERE id = ? AND state = ? AND attempts = ?`,
+		string(to), rule, detail, now, settled, h.id, string(h.state), h.attempts)
+	if err != nil {
+		return fmt.Errorf("update action: %w", err)
+	}
+	return expectOne(res, h.id)
+}
+
+// expectOne checks that a guarded update changed exactly one row.
+func expectOne(res sql.Result, id string) error {
+	n, err := res.RowsAffected()
+	if err != nil {
+		return fmt.Errorf("update action: %w", err)
+	}
+	if n != 1 {
+		return fmt.Errorf("%w: %q", ErrConflict, id)
+	}
+	return nil
+}

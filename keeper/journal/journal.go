@@ -1,0 +1,169 @@
+package journal
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	// The pure-Go SQLite driver, registered as "sqlite".
+	_ "modernc.org/sqlite"
+)
+
+// DefaultBusyTimeout is how long a write waits for another process holding
+// the database lock when Options.BusyTimeout is zero.
+const DefaultBusyTimeout = 5 * time.Second
+
+// Options configure Open. The zero value is usable.
+type Options struct {
+	// Now returns the current time; defaults to time.Now. Every stored
+	// time comes from it.
+	Now func() time.Time
+	// BusyTimeout bounds the wait for a database lock held by another
+	// process; defaults to DefaultBusyTimeout.
+	BusyTimeout time.Duration
+	// Logger receives migration notices; defaults to discarding.
+	Logger *slog.Logger
+}
+
+// Journal is the durable action journal. It is safe for concurrent use.
+type Journal struct {
+	// db is the database handle. It holds one connection, so the journal's
+	// own statements never wait on each other's locks.
+	db *sql.DB
+	// now is the clock; always non-nil.
+	now func() time.Time
+	// log is the logger; always non-nil.
+	log *slog.Logger
+}
+
+// Open opens (creating if needed) the journal at dsn, "sqlite:PATH" or
+// "sqlite::memory:", and migrates its schema to the newest version this
+// binary knows. A relative PATH is relative to the working directory.
+func Open(ctx context.Context, dsn string, opts Options) (*Journal, error) {
+	loc, err := parseDSN(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("journal: open: %w", err)
+	}
+	opts = opts.withDefaults()
+	db, err := sql.Open("sqlite", loc.driverDSN(opts.BusyTimeout))
+	if err != nil {
+		return nil, fmt.Errorf("journal: open %s: %w", loc.path, err)
+	}
+	// One connection that is never closed while the journal is open: an
+	// in-memory database lives exactly as long as its connection.
+	db.SetMaxOpenConns(1)
+	db.SetMaxIdleConns(1)
+	db.SetConnMaxLifetime(0)
+	db.SetConnMaxIdleTime(0)
+	j := &Journal{db: db, now: opts.Now, log: opts.Logger}
+	if err := j.setUp(ctx, loc); err != nil {
+		return nil, errors.Join(fmt.Errorf("journal: open %s: %w", loc.path, err), db.Close())
+	}
+	return j, nil
+}
+
+// withDefaults returns o with nil and zero fields defaulted.
+func (o Options) withDefaults() Options {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.BusyTimeout <= 0 {
+		o.BusyTimeout = DefaultBusyTimeout
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return o
+}
+
+// setUp checks the connection settings and migrates the schema.
+func (j *Journal) setUp(ctx context.Context, loc location) error {
+	if !loc.memory() {
+		if err := j.checkDurability(ctx); err != nil {
+			return err
+		}
+	}
+	return migrate(ctx, j.db, j.now, j.log)
+}
+
+// checkDurability verifies that the file database really runs in WAL mode
+// with synchronous=FULL and foreign keys on, the settings durability rests on.
+func (j *Journal) checkDurability(ctx context.Context) error {
+	var mode string
+	if err := j.db.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil {
+		return fmt.Errorf("read journal_mode: %w", err)
+	}
+	var sync, fk int
+	if err := j.db.QueryRowContext(ctx, "PRAGMA synchronous").Scan(&sync); err != nil {
+		return fmt.Errorf("read synchronous: %w", err)
+	}
+	if err := j.db.QueryRowContext(ctx, "PRAGMA foreign_keys").Scan(&fk); err != nil {
+		return fmt.Errorf("read foreign_keys: %w", err)
+	}
+	const full = 2
+	if mode != "wal" || sync != full || fk != 1 {
+		return fmt.Errorf("database settings journal_mode=%s synchronous=%d foreign_keys=%d, want wal, %d, 1", mode, sync, fk, full)
+	}
+	return nil
+}
+
+// Close closes the database. Every write already returned is on disk.
+func (j *Journal) Close() error {
+	if err := j.db.Close(); err != nil {
+		return fmt.Errorf("journal: close: %w", err)
+	}
+	return nil
+}
+
+// stamp returns the current time as stored: UTC unix nanoseconds.
+func (j *Journal) stamp() int64 {
+	return j.now().UnixNano()
+}
+
+// write runs fn in a write transaction and commits it; on any error the
+// transaction is rolled back and nothing is written.
+func (j *Journal) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := j.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin transaction: %w", err)
+	}
+	if err := fn(tx); err != nil {
+		return abort(tx, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// read runs fn in a read-only transaction, so it sees one snapshot.
+func (j *Journal) read(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := j.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return fmt.Errorf("begin read transaction: %w", err)
+	}
+	if err := fn(tx); err != nil {
+		return abort(tx, err)
+	}
+	return rollback(tx)
+}
+
+// abort rolls tx back after err and returns err, joined with any rollback
+// failure.
+func abort(tx *sql.Tx, err error) error {
+	if rbErr := rollback(tx); rbErr != nil {
+		return errors.Join(err, rbErr)
+	}
+	return err
+}
+
+// rollback rolls tx back, ignoring a transaction that is already done.
+func rollback(tx *sql.Tx) error {
+	if err := tx.Rollback(); err != nil && !errors.Is(err, sql.ErrTxDone) {
+		return fmt.Errorf("rollback: %w", err)
+	}
+	return nil
+}

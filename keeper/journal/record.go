@@ -1,0 +1,148 @@
+package journal
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// RecordBuilt journals the transactions the market API built for the open
+// attempt and moves the action to built.
+func (j *Journal) RecordBuilt(ctx context.Context, id string, attempt int, b Build) error {
+	if err := b.validate(); err != nil {
+		return fmt.Errorf("journal: record built %q attempt %d: %w", id, attempt, err)
+	}
+	err := j.step(ctx, id, attempt, Outcome{State: StateBuilt}, func(tx *sql.Tx, now int64) error {
+		_, err := tx.ExecContext(ctx, `UPDATE attempts SET mode = ?, tip_lamports = ?, built_at = ?
+			WHERE action_id = ? AND attempt = ?`, string(b.Mode), int64(b.TipLamports), now, id, attempt)
+		if err != nil {
+			return fmt.Errorf("update attempt: %w", err)
+		}
+		for i, body := range b.Transactions {
+			_, err := tx.ExecContext(ctx, `INSERT INTO attempt_transactions (action_id, attempt, seq, body)
+				VALUES (?, ?, ?, ?)`, id, attempt, i, body)
+			if err != nil {
+				return fmt.Errorf("insert transaction %d: %w", i, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("journal: record built %q attempt %d: %w", id, attempt, err)
+	}
+	return nil
+}
+
+// validate checks a build before it is journaled.
+func (b Build) validate() error {
+	switch {
+	case len(b.Transactions) == 0:
+		return invalidf("no transactions")
+	case !b.Mode.Valid():
+		return invalidf("submit mode %q, want %q or %q", b.Mode, ModeRPC, ModeBundle)
+	case !fitsInt64(b.TipLamports):
+		return invalidf("tip %d lamports is out of range", b.TipLamports)
+	}
+	for i, tx := range b.Transactions {
+		if tx == "" {
+			return invalidf("transaction %d is empty", i)
+		}
+	}
+	return nil
+}
+
+// RecordSigned journals the signed transactions of the open attempt, with
+// their signatures and blockhashes, and moves the action to signed. Call it
+// before sending anything: after a crash the signatures are how the chain
+// is asked whether the attempt landed.
+func (j *Journal) RecordSigned(ctx context.Context, id string, attempt int, sigs []SignedTx) error {
+	if err := validateSigned(sigs); err != nil {
+		return fmt.Errorf("journal: record signed %q attempt %d: %w", id, attempt, err)
+	}
+	err := j.step(ctx, id, attempt, Outcome{State: StateSigned}, func(tx *sql.Tx, now int64) error {
+		if _, err := tx.ExecContext(ctx, `UPDATE attempts SET signed_at = ? WHERE action_id = ? AND attempt = ?`,
+			now, id, attempt); err != nil {
+			return fmt.Errorf("update attempt: %w", err)
+		}
+		for i, s := range sigs {
+			_, err := tx.ExecContext(ctx, `INSERT INTO signatures (action_id, attempt, seq, signature, blockhash,
+				last_valid_block_height, signed_tx) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+				id, attempt, i, s.Signature, s.Blockhash, int64(s.LastValidBlockHeight), s.Transaction)
+			if err != nil {
+				return fmt.Errorf("insert signature %d (%s): %w", i, s.Signature, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("journal: record signed %q attempt %d: %w", id, attempt, err)
+	}
+	return nil
+}
+
+// validateSigned checks signed transactions before they are journaled.
+func validateSigned(sigs []SignedTx) error {
+	if len(sigs) == 0 {
+		return invalidf("no signatures")
+	}
+	seen := make(map[string]bool, len(sigs))
+	for i, s := range sigs {
+		switch {
+		case s.Signature == "":
+			return invalidf("signature %d is empty", i)
+		case s.Blockhash == "":
+			return invalidf("signature %d (%s) has no blockhash", i, s.Signature)
+		case !fitsInt64(s.LastValidBlockHeight):
+			return invalidf("signature %d (%s): last valid block height out of range", i, s.Signature)
+		case seen[s.Signature]:
+			return invalidf("signature %s appears twice", s.Signature)
+		}
+		seen[s.Signature] = true
+	}
+	return nil
+}
+
+// RecordSubmitted journals that the open attempt was handed to RPC or Jito
+// and moves the action to submitted.
+func (j *Journal) RecordSubmitted(ctx context.Context, id string, attempt int) error {
+	err := j.step(ctx, id, attempt, Outcome{State: StateSubmitted}, func(tx *sql.Tx, now int64) error {
+		_, err := tx.ExecContext(ctx, `UPDATE attempts SET submitted_at = ? WHERE action_id = ? AND attempt = ?`,
+			now, id, attempt)
+		if err != nil {
+			return fmt.Errorf("update attempt: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("journal: record submitted %q attempt %d: %w", id, attempt, err)
+	}
+	return nil
+}
+
+// step runs one write step of the open attempt: it checks the attempt and
+// the transition to state to.State, lets fn write the attempt's details, and
+// moves the action with to's rule and detail, all in one transaction.
+func (j *Journal) step(ctx context.Context, id string, attempt int, to Outcome, fn func(tx *sql.Tx, now int64) error) error {
+	return j.write(ctx, func(tx *sql.Tx) error {
+		h, err := loadHead(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if err := h.requireOpen(attempt); err != nil {
+			return err
+		}
+		if err := h.requireTransition(to.State); err != nil {
+			return err
+		}
+		now := j.stamp()
+		if err := fn(tx, now); err != nil {
+			return err
+		}
+		return h.moveTo(ctx, tx, to.State, to.Rule, to.Detail, now)
+	})
+}
+
+// fitsInt64 reports whether v can be stored in a signed 64-bit column.
+func fitsInt64(v uint64) bool {
+	return v <= 1<<63-1
+}

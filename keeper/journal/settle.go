@@ -1,0 +1,74 @@
+package journal
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+)
+
+// Settle records how the open attempt ended and moves the action to
+// out.State: landed or failed (final), expired (the chain proved the attempt
+// can never land; a new attempt may follow), or refused or skipped (final,
+// before anything was signed). The outcome's fee and tip replace what the
+// attempt recorded so far (the planned tip).
+func (j *Journal) Settle(ctx context.Context, id string, attempt int, out Outcome) error {
+	if err := out.validate(StateLanded, StateFailed, StateExpired, StateRefused, StateSkipped); err != nil {
+		return fmt.Errorf("journal: settle %q attempt %d: %w", id, attempt, err)
+	}
+	err := j.step(ctx, id, attempt, out, func(tx *sql.Tx, now int64) error {
+		_, err := tx.ExecContext(ctx, `UPDATE attempts SET outcome = ?, rule = ?, detail = ?, fee_lamports = ?,
+			tip_lamports = ?, settled_at = ? WHERE action_id = ? AND attempt = ?`,
+			string(out.State), out.Rule, out.Detail, int64(out.FeeLamports), int64(out.TipLamports), now, id, attempt)
+		if err != nil {
+			return fmt.Errorf("update attempt: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("journal: settle %q attempt %d: %w", id, attempt, err)
+	}
+	return nil
+}
+
+// Finish ends an action that has no open attempt in a final state without
+// one: refused or skipped (a guard, limit or dry run stopped it), or failed
+// (it cannot be carried out). It is allowed from planned and from expired.
+func (j *Journal) Finish(ctx context.Context, id string, out Outcome) error {
+	err := out.validate(StateFailed, StateRefused, StateSkipped)
+	if err == nil && (out.FeeLamports != 0 || out.TipLamports != 0) {
+		err = invalidf("fees belong to an attempt; use Settle")
+	}
+	if err != nil {
+		return fmt.Errorf("journal: finish %q: %w", id, err)
+	}
+	err = j.write(ctx, func(tx *sql.Tx) error {
+		h, err := loadHead(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if open := h.openAttempt(); open != 0 {
+			return fmt.Errorf("%w: action %q has open attempt %d; settle it instead", ErrAttemptNotOpen, id, open)
+		}
+		if err := h.requireTransition(out.State); err != nil {
+			return err
+		}
+		return h.moveTo(ctx, tx, out.State, out.Rule, out.Detail, j.stamp())
+	})
+	if err != nil {
+		return fmt.Errorf("journal: finish %q: %w", id, err)
+	}
+	return nil
+}
+
+// validate checks that out settles in one of the allowed states and that its
+// amounts can be stored.
+func (out Outcome) validate(allowed ...State) error {
+	switch {
+	case !slices.Contains(allowed, out.State):
+		return invalidf("outcome state %q, want one of %v", out.State, allowed)
+	case !fitsInt64(out.FeeLamports) || !fitsInt64(out.TipLamports):
+		return invalidf("fee or tip out of range")
+	}
+	return nil
+}
