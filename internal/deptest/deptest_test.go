@@ -1,0 +1,92 @@
+package deptest
+
+import (
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/keeper-project/keeper"
+
+// imports maps each package directory (relative to the module root) to the
+// packages its non-test files import directly.
+func imports(t *testing.T) map[string][]string {
+	t.Helper()
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]string{}
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != root {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, filepath.Dir(path))
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if !slices.Contains(out[rel], p) {
+				out[rel] = append(out[rel], p)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) == 0 {
+		t.Fatal("no packages found")
+	}
+	return out
+}
+
+func under(dir, prefix string) bool {
+	return dir == prefix || strings.HasPrefix(dir, prefix+string(os.PathSeparator))
+}
+
+func TestDependencyDirection(t *testing.T) {
+	for dir, imps := range imports(t) {
+		for _, imp := range imps {
+			project := strings.HasPrefix(imp, module+"/")
+			switch {
+			case under(dir, "keeper/market") && (project || strings.Contains(imp, ".")):
+				t.Errorf("%s imports %s: keeper/market uses the standard library only", dir, imp)
+			case under(dir, "keeper/journal") && project:
+				t.Errorf("%s imports %s: keeper/journal imports no other project package", dir, imp)
+			case (under(dir, "policies") || under(dir, "signer")) && (imp == "net" || strings.HasPrefix(imp, "net/") || strings.Contains(imp, "solana-go/rpc")):
+				t.Errorf("%s imports %s: policies and signer do no network I/O", dir, imp)
+			case under(dir, "signer") && project && !strings.HasPrefix(imp, module+"/signer"):
+				t.Errorf("%s imports %s: signer stands alone (only key material, no project code)", dir, imp)
+			case !under(dir, "keeper/sim") && (imp == "testing" || imp == "net/http/httptest" || strings.HasPrefix(imp, "testing/")):
+				t.Errorf("%s imports %s outside tests: only keeper/sim may", dir, imp)
+			}
+		}
+	}
+}
+
+func TestConsumersDeclareInterfaces(t *testing.T) {
+	// The leaf packages must not depend on the runtime that consumes them.
+	for dir, imps := range imports(t) {
+		if dir == "keeper" || under(dir, "cmd") || under(dir, "examples") || under(dir, "internal/deptest") {
+			continue
+		}
+		if slices.Contains(imps, module+"/keeper") {
+			t.Errorf("%s imports the runtime package keeper; dependencies point the other way", dir)
+		}
+	}
+}
