@@ -24,8 +24,10 @@ const (
 	// StateFailed means the action cannot succeed: the API refused to build
 	// it, simulation failed, or the transaction landed with an error. Final.
 	StateFailed State = "failed"
-	// StateExpired means the chain proved the last attempt can never land
-	// (its blockhash expired unseen); a new attempt may follow.
+	// StateExpired means the last attempt can never land: the chain proved
+	// its blockhash expired unseen, or it was abandoned before anything was
+	// signed (the build failed for a retryable reason). A new attempt may
+	// follow.
 	StateExpired State = "expired"
 	// StateRefused means a guard or limit refused the action. Final.
 	StateRefused State = "refused"
@@ -36,7 +38,7 @@ const (
 
 // transitions lists, for each state, the states an action may move to.
 var transitions = map[State][]State{
-	StatePlanned:   {StateBuilt, StateFailed, StateRefused, StateSkipped},
+	StatePlanned:   {StateBuilt, StateExpired, StateFailed, StateRefused, StateSkipped},
 	StateBuilt:     {StateSigned, StateExpired, StateFailed, StateRefused, StateSkipped},
 	StateSigned:    {StateSubmitted, StateLanded, StateFailed, StateExpired},
 	StateSubmitted: {StateLanded, StateFailed, StateExpired},

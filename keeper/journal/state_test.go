@@ -7,6 +7,7 @@ func TestStateTransitions(t *testing.T) {
 	// pair independently of the implementation's map.
 	legal := map[[2]State]bool{
 		{StatePlanned, StateBuilt}:     true,
+		{StatePlanned, StateExpired}:   true, // build abandoned, nothing signed
 		{StatePlanned, StateFailed}:    true,
 		{StatePlanned, StateRefused}:   true,
 		{StatePlanned, StateSkipped}:   true,

@@ -58,9 +58,9 @@ func TestWriteSteps(t *testing.T) {
 		{"landed before signed", upTo(afterBuilt1), func(ctx context.Context, j *Journal, id string) error {
 			return j.Settle(ctx, id, 1, Outcome{State: StateLanded})
 		}, ErrIllegalTransition, ""},
-		{"expired before built", upTo(afterAttempt1), func(ctx context.Context, j *Journal, id string) error {
-			return j.Settle(ctx, id, 1, Outcome{State: StateExpired})
-		}, ErrIllegalTransition, ""},
+		{"build abandoned: expired before built", upTo(afterAttempt1), func(ctx context.Context, j *Journal, id string) error {
+			return j.Settle(ctx, id, 1, Outcome{State: StateExpired, Rule: "build-retryable"})
+		}, nil, StateExpired},
 		{"skipped after signing", upTo(afterSigned1), func(ctx context.Context, j *Journal, id string) error {
 			return j.Settle(ctx, id, 1, Outcome{State: StateSkipped})
 		}, ErrIllegalTransition, ""},
