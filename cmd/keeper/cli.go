@@ -34,6 +34,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		checkCommand(),
+		historyCommand(),
 		versionCommand(),
 	}
 }

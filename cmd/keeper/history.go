@@ -1,0 +1,152 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/keeper-project/keeper/keeper/config"
+	"github.com/keeper-project/keeper/keeper/journal"
+)
+
+func historyCommand() command {
+	return command{
+		name:    "history",
+		usage:   "[--config config.yaml] [--policy P] [--since D] [--json]",
+		summary: "show the action journal: what keeper decided and did, newest first",
+		flags: func(fs *flag.FlagSet) func(context.Context, *streams, []string) int {
+			path := fs.String("config", "config.yaml", "config file (names the journal)")
+			policy := fs.String("policy", "", "only this policy's actions")
+			since := fs.String("since", "", "only actions since: a duration back (24h), a date (2026-11-01) or an RFC 3339 time")
+			asJSON := fs.Bool("json", false, "print JSON, one action per line")
+			limit := fs.Int("limit", 100, "at most this many actions (0: all)")
+			return func(ctx context.Context, s *streams, args []string) int {
+				if len(args) > 0 {
+					fmt.Fprintf(s.err, "keeper history: unexpected arguments %q\n", args)
+					return exitUsage
+				}
+				from, err := parseSince(*since, time.Now())
+				if err != nil {
+					fmt.Fprintf(s.err, "keeper history: --since: %v\n", err)
+					return exitUsage
+				}
+				cfg, err := config.LoadFile(*path)
+				if err != nil {
+					fmt.Fprintln(s.err, err)
+					return exitUsage
+				}
+				if _, err := os.Stat(cfg.JournalPath()); errors.Is(err, os.ErrNotExist) {
+					fmt.Fprintf(s.out, "no journal at %s yet: keeper has not run with this config\n", cfg.JournalPath())
+					return exitOK
+				}
+				j, err := journal.Open(ctx, "sqlite:"+cfg.JournalPath(), journal.Options{})
+				if err != nil {
+					fmt.Fprintf(s.err, "keeper history: %v\n", err)
+					return exitUsage
+				}
+				defer j.Close()
+				actions, err := j.List(ctx, journal.Filter{Policy: *policy, Since: from, Limit: *limit})
+				if err != nil {
+					fmt.Fprintf(s.err, "keeper history: %v\n", err)
+					return exitFailed
+				}
+				if *asJSON {
+					return printHistoryJSON(s.out, actions)
+				}
+				printHistory(s.out, actions)
+				return exitOK
+			}
+		},
+	}
+}
+
+// parseSince reads --since: empty (all), a duration back from now, a date
+// (UTC midnight) or an RFC 3339 time.
+func parseSince(v string, now time.Time) (time.Time, error) {
+	if v == "" {
+		return time.Time{}, nil
+	}
+	if d, err := time.ParseDuration(v); err == nil {
+		return now.Add(-d), nil
+	}
+	for _, layout := range []string{time.DateOnly, time.RFC3339} {
+		if t, err := time.Parse(layout, v); err == nil {
+			return t.UTC(), nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("%q is not a duration (24h), a date (2026-11-01) or an RFC 3339 time", v)
+}
+
+func printHistory(w io.Writer, actions []journal.Action) {
+	if len(actions) == 0 {
+		fmt.Fprintln(w, "no actions journaled")
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "CREATED (UTC)\tPOLICY\tKIND\tTARGET\tSTATE\tATTEMPTS\tREASON")
+	for _, a := range actions {
+		reason := a.Reason
+		if a.Rule != "" || a.Detail != "" {
+			reason += " [" + strings.TrimSpace(a.Rule+" "+a.Detail) + "]"
+		}
+		if a.DryRun {
+			reason = "(dry run) " + reason
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\n", a.CreatedAt.UTC().Format(time.DateTime), a.Policy, a.Kind,
+			a.Target, a.State, a.AttemptCount, reason)
+		for _, at := range a.Attempts {
+			for _, sig := range at.Signatures {
+				fmt.Fprintf(tw, "\t\t\t\t\t#%d\ttx %s\n", at.Number, sig.Signature)
+			}
+		}
+	}
+	tw.Flush()
+}
+
+// historyRecord is the JSON shape of one action: stable for scripts.
+type historyRecord struct {
+	ID         string          `json:"id"`
+	Policy     string          `json:"policy"`
+	Kind       string          `json:"kind"`
+	Target     string          `json:"target"`
+	State      string          `json:"state"`
+	Reason     string          `json:"reason"`
+	Rule       string          `json:"rule,omitempty"`
+	Detail     string          `json:"detail,omitempty"`
+	DryRun     bool            `json:"dry_run"`
+	Mint       string          `json:"mint,omitempty"`
+	Amount     uint64          `json:"amount,omitempty"`
+	Inputs     json.RawMessage `json:"inputs,omitempty"`
+	Attempts   int             `json:"attempts"`
+	Signatures []string        `json:"signatures,omitempty"`
+	CreatedAt  time.Time       `json:"created_at"`
+	SettledAt  *time.Time      `json:"settled_at,omitempty"`
+}
+
+func printHistoryJSON(w io.Writer, actions []journal.Action) int {
+	enc := json.NewEncoder(w)
+	for _, a := range actions {
+		r := historyRecord{ID: a.ID, Policy: a.Policy, Kind: a.Kind, Target: a.Target, State: string(a.State),
+			Reason: a.Reason, Rule: a.Rule, Detail: a.Detail, DryRun: a.DryRun, Mint: a.Mint, Amount: a.Amount,
+			Inputs: a.Inputs, Attempts: a.AttemptCount, CreatedAt: a.CreatedAt}
+		if !a.SettledAt.IsZero() {
+			r.SettledAt = &a.SettledAt
+		}
+		for _, at := range a.Attempts {
+			for _, sig := range at.Signatures {
+				r.Signatures = append(r.Signatures, sig.Signature)
+			}
+		}
+		if err := enc.Encode(r); err != nil {
+			return exitFailed
+		}
+	}
+	return exitOK
+}

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/keeper-project/keeper/keeper/journal"
+)
+
+// writeConfig writes a minimal valid config whose journal lives in dir.
+func writeConfig(t *testing.T, dir string) string {
+	t.Helper()
+	cfg := `market: {program_id: SimMarket1111111111111111111111111111111111}
+chain: {dex_a_program: SimDexA111111111111111111111111111111111111, dex_b_program: SimDexB111111111111111111111111111111111111}
+journal: {dsn: "sqlite:j.db"}
+policies: ["p/*.yaml"]
+`
+	path := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestHistory(t *testing.T) {
+	dir := t.TempDir()
+	cfgPath := writeConfig(t, dir)
+	if code, out, _ := runCLI(t, "history", "--config", cfgPath); code != exitOK || !strings.Contains(out, "no journal at") {
+		t.Fatalf("before any run: code %d, out %q", code, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "j.db")); err == nil {
+		t.Fatal("history created a journal")
+	}
+
+	ctx := context.Background()
+	j, err := journal.Open(ctx, "sqlite:"+filepath.Join(dir, "j.db"), journal.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range []journal.Intent{
+		{ID: "a1", Policy: "auto-repay", Kind: "repay", Target: "LoanA", Reason: "health 0.08 < 0.12: repay 10 USDC", Mint: "USDC", Amount: 10},
+		{ID: "a2", Policy: "claims", Kind: "claim-withdrawals", Target: "Req1", Reason: "request filled"},
+	} {
+		if _, _, err := j.Begin(ctx, in); err != nil {
+			t.Fatal(err)
+		}
+	}
+	att, _ := j.NewAttempt(ctx, "a1")
+	j.RecordBuilt(ctx, "a1", att.Number, journal.Build{Transactions: []string{"AQ=="}, Mode: journal.ModeRPC})
+	j.RecordSigned(ctx, "a1", att.Number, []journal.SignedTx{{Signature: "5igSig", Blockhash: "BH"}})
+	j.Settle(ctx, "a1", att.Number, journal.Outcome{State: journal.StateLanded})
+	j.Close()
+
+	code, out, errs := runCLI(t, "history", "--config", cfgPath)
+	if code != exitOK {
+		t.Fatalf("code %d, stderr %q", code, errs)
+	}
+	for _, want := range []string{"POLICY", "auto-repay", "landed", "health 0.08 < 0.12: repay 10 USDC", "tx 5igSig", "claims", "planned"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, _ = runCLI(t, "history", "--config", cfgPath, "--policy", "auto-repay", "--json")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != exitOK || len(lines) != 1 {
+		t.Fatalf("json: code %d, %d lines:\n%s", code, len(lines), out)
+	}
+	var rec historyRecord
+	if err := json.Unmarshal([]byte(lines[0]), &rec); err != nil {
+		t.Fatal(err)
+	}
+	if rec.ID != "a1" || rec.State != "landed" || len(rec.Signatures) != 1 || rec.Signatures[0] != "5igSig" || rec.SettledAt == nil || rec.Amount != 10 {
+		t.Errorf("record = %+v", rec)
+	}
+	if code, out, _ := runCLI(t, "history", "--config", cfgPath, "--since", "2099-01-01"); code != exitOK || !strings.Contains(out, "no actions") {
+		t.Errorf("future --since: code %d, out %q", code, out)
+	}
+	if code, _, errs := runCLI(t, "history", "--config", cfgPath, "--since", "yesterday"); code != exitUsage || !strings.Contains(errs, "not a duration") {
+		t.Errorf("bad --since: code %d, stderr %q", code, errs)
+	}
+}
+
+func TestParseSince(t *testing.T) {
+	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	cases := map[string]time.Time{
+		"":                     {},
+		"24h":                  now.Add(-24 * time.Hour),
+		"2026-11-01":           time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC),
+		"2026-11-01T10:00:00Z": time.Date(2026, 11, 1, 10, 0, 0, 0, time.UTC),
+	}
+	for in, want := range cases {
+		got, err := parseSince(in, now)
+		if err != nil || !got.Equal(want) {
+			t.Errorf("parseSince(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+}
