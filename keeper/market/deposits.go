@@ -1,0 +1,28 @@
+package market
+
+// VaultDepositsQuery is the body of E5 (POST markets/lending_vaults/deposits); every member is an
+// optional filter and nil members are omitted.
+type VaultDepositsQuery struct {
+	VaultAddresses []string        `json:"vaultAddresses,omitempty"`
+	LpMints        []string        `json:"lpMints,omitempty"`
+	PrincipalMints []string        `json:"principalMints,omitempty"`
+	UserAddress    string          `json:"userAddress,omitempty"`
+	Page           *int            `json:"page,omitempty"`
+	PageSize       *int            `json:"pageSize,omitempty"`
+	Sort           *VaultSortKey   `json:"sort,omitempty"`
+	SortDirection  *SortSide       `json:"sortDirection,omitempty"`
+	StakeDuration  *StakeDuration  `json:"stakeDuration,omitempty"`
+	Status         *PositionStatus `json:"status,omitempty"`
+}
+
+// VaultDeposits is one E5 response element: the depositors of one vault.
+type VaultDeposits struct {
+	VaultAddress string        `json:"vaultAddress"`
+	UserDeposits []UserDeposit `json:"userDeposits"`
+}
+
+// UserDeposit is one depositor's supplied amount (principal smallest units).
+type UserDeposit struct {
+	AmountSupplied Amount `json:"amountSupplied"`
+	UserAddress    string `json:"userAddress"`
+}

@@ -1,0 +1,90 @@
+package market
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// envelope is the error body every endpoint uses.
+type envelope struct {
+	Error *struct {
+		Code       json.Number `json:"code"`
+		Message    string      `json:"message"`
+		Simulation *Simulation `json:"simulation"`
+	} `json:"error"`
+}
+
+// apiError builds the *APIError of a non-2xx or oversized response. A body that is not the envelope
+// still yields the status, request id and a safe excerpt.
+func (c *Client) apiError(ep string, resp *http.Response, data []byte, tooLarge bool) error {
+	e := c.baseAPIError(ep, resp, data)
+	var env envelope
+	switch {
+	case tooLarge:
+		e.Message = fmt.Sprintf("response body larger than %d bytes", c.opts.MaxResponseBytes)
+	case json.Unmarshal(data, &env) == nil && env.Error != nil:
+		if code, err := strconv.ParseInt(env.Error.Code.String(), 10, 32); err == nil {
+			e.Code = int32(code)
+		}
+		e.Message = c.redactor.redact(env.Error.Message)
+		e.Simulation = c.redactSimulation(env.Error.Simulation)
+	}
+	return e
+}
+
+// decodeError builds the *APIError of a 2xx body that does not decode into the response type.
+func (c *Client) decodeError(ep string, resp *http.Response, data []byte, err error) error {
+	e := c.baseAPIError(ep, resp, data)
+	e.Message = "cannot decode response: " + c.redactor.redact(err.Error())
+	return e
+}
+
+// baseAPIError fills the fields every APIError has.
+func (c *Client) baseAPIError(ep string, resp *http.Response, data []byte) *APIError {
+	return &APIError{
+		Endpoint:   ep,
+		Status:     resp.StatusCode,
+		RequestID:  c.redactor.excerpt([]byte(resp.Header.Get("x-request-id"))),
+		RetryAfter: parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()),
+		Body:       c.redactor.excerpt(data),
+	}
+}
+
+// redactSimulation redacts secrets from a simulation's text.
+func (c *Client) redactSimulation(s *Simulation) *Simulation {
+	if s == nil {
+		return nil
+	}
+	out := &Simulation{Decoded: c.redactor.redact(s.Decoded), SerializedTransaction: s.SerializedTransaction}
+	for _, l := range s.Logs {
+		out.Logs = append(out.Logs, c.redactor.redact(l))
+	}
+	return out
+}
+
+// maxRetryAfterSeconds caps a parsed Retry-After delay (one day) to keep the arithmetic in range.
+const maxRetryAfterSeconds = 24 * 60 * 60
+
+// parseRetryAfter parses a Retry-After header (delay in seconds or an HTTP date) relative to now.
+// Missing, malformed or past values give 0.
+func parseRetryAfter(v string, now time.Time) time.Duration {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0
+	}
+	if secs, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if secs <= 0 {
+			return 0
+		}
+		return time.Duration(min(secs, maxRetryAfterSeconds)) * time.Second
+	}
+	t, err := http.ParseTime(v)
+	if err != nil || !t.After(now) {
+		return 0
+	}
+	return t.Sub(now)
+}

@@ -1,0 +1,95 @@
+package market
+
+import "encoding/json"
+
+// Earn actions carried by EarnTxResponse.Action.
+const (
+	// EarnActionWithdrawClaim is the action of E10's response.
+	EarnActionWithdrawClaim = "withdrawClaim"
+	// EarnActionWithdrawRequest is the action of the withdraw-request builder's response (assumed).
+	EarnActionWithdrawRequest = "withdrawRequest"
+)
+
+// WithdrawClaimRequest is the body of E10 (POST gateway/earn/vaults/withdraw_claim/tx). Address is the
+// earn vault, Wallet the wallet that opened the request, RequestID the withdrawal request account.
+// An empty Provider is sent as the configured provider (default provider-a).
+type WithdrawClaimRequest struct {
+	Address   string `json:"address"`
+	Wallet    string `json:"wallet"`
+	RequestID string `json:"requestId"`
+	Provider  string `json:"provider,omitempty"`
+}
+
+// EarnTxResponse is the earn transaction response (E10 and the withdraw-request builder): the action,
+// the echoed request id, and TxBase64s, which the caller signs and sends in array order as one bundle.
+// Address, Wallet and Amount are assumed members (docs/assumptions.md); Raw holds the JSON as received.
+type EarnTxResponse struct {
+	Action    string          `json:"action"`
+	Address   string          `json:"address,omitempty"`
+	Wallet    string          `json:"wallet,omitempty"`
+	RequestID string          `json:"requestId,omitempty"`
+	Amount    *Amount         `json:"amount,omitempty"`
+	TxBase64s []string        `json:"txBase64s"`
+	Raw       json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the response and keeps its raw JSON in Raw.
+func (r *EarnTxResponse) UnmarshalJSON(b []byte) error {
+	type plain EarnTxResponse
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	p.Raw = append(json.RawMessage(nil), b...)
+	*r = EarnTxResponse(p)
+	return nil
+}
+
+// EarnWithdrawRequest is the body of the withdraw-request builder (assumed path
+// gateway/earn/vaults/withdraw_request/tx): it queues a withdrawal of Amount (underlying smallest units)
+// from earn vault Address for Wallet. An empty Provider is sent as the configured provider.
+type EarnWithdrawRequest struct {
+	Address  string `json:"address"`
+	Wallet   string `json:"wallet"`
+	Amount   Amount `json:"amount"`
+	Provider string `json:"provider,omitempty"`
+}
+
+// EarnPositionRequest is the body of the earn-position read (assumed path gateway/earn/vaults/position).
+type EarnPositionRequest struct {
+	Address  string `json:"address"`
+	Wallet   string `json:"wallet"`
+	Provider string `json:"provider,omitempty"`
+}
+
+// EarnPosition is a wallet's position in one earn vault (assumed shape around the spec's
+// openWithdrawalRequests[].onChainRequestAddr). Shares and Assets are smallest units.
+type EarnPosition struct {
+	Address                string                  `json:"address"`
+	Wallet                 string                  `json:"wallet"`
+	Shares                 Amount                  `json:"shares"`
+	Assets                 Amount                  `json:"assets"`
+	OpenWithdrawalRequests []OpenWithdrawalRequest `json:"openWithdrawalRequests"`
+}
+
+// OpenWithdrawalRequest is one open withdrawal request of an earn position. OnChainRequestAddr is the
+// request account, the requestId E10 takes.
+type OpenWithdrawalRequest struct {
+	OnChainRequestAddr string   `json:"onChainRequestAddr"`
+	RequestedAmount    Amount   `json:"requestedAmount"`
+	CreatedTime        UnixTime `json:"createdTime"`
+}
+
+// WithdrawalQueueRequest is the body of the withdrawal-queue read (assumed path
+// gateway/earn/vaults/withdraw_queue). An empty Wallet lists every wallet's requests.
+type WithdrawalQueueRequest struct {
+	Address  string `json:"address"`
+	Wallet   string `json:"wallet,omitempty"`
+	Provider string `json:"provider,omitempty"`
+}
+
+// WithdrawalQueue is an earn vault's withdrawal queue (assumed shape).
+type WithdrawalQueue struct {
+	Address  string              `json:"address"`
+	Requests []WithdrawalRequest `json:"requests"`
+}

@@ -1,0 +1,77 @@
+package market
+
+// LoansQuery is the body of E3 (POST markets/loans/info). Every field is an optional filter: nil slices
+// and pointers are omitted from the body. To exclude LP/pool collateral set both ExcludeCollateralMints
+// and ExcludeCollateralIdentifiers (see [LoansQuery.ExcludeCollateral]).
+type LoansQuery struct {
+	LoanAddresses                     []string          `json:"loanAddresses,omitempty"`
+	Borrowers                         []string          `json:"borrowers,omitempty"`
+	Lenders                           []string          `json:"lenders,omitempty"`
+	PrincipalMints                    []string          `json:"principalMints,omitempty"`
+	ExcludePrincipalMints             []string          `json:"excludePrincipalMints,omitempty"`
+	CollateralMints                   []string          `json:"collateralMints,omitempty"`
+	CollateralIdentifiers             []string          `json:"collateralIdentifiers,omitempty"`
+	ExcludeCollateralMints            []string          `json:"excludeCollateralMints,omitempty"`
+	ExcludeCollateralIdentifiers      []string          `json:"excludeCollateralIdentifiers,omitempty"`
+	AssetTypes                        []AssetType       `json:"assetTypes,omitempty"`
+	LoopVaultPrincipalCollateralPairs []LoopPair        `json:"loopVaultPrincipalCollateralPairs,omitempty"`
+	FilterType                        *FilterType       `json:"filterType,omitempty"`
+	OrderFundingTypes                 *OrderFundingType `json:"orderFundingTypes,omitempty"`
+	IncludePnl                        bool              `json:"includePnl,omitempty"`
+	Page                              *int              `json:"page,omitempty"`
+	PageSize                          *int              `json:"pageSize,omitempty"`
+	SortSide                          *SortSide         `json:"sortSide,omitempty"`
+	SortType                          *SortType         `json:"sortType,omitempty"`
+}
+
+// ExcludeCollateral excludes collateral by asset mint and by asset identifier at once, which is what
+// excluding LP/pool collateral needs (its identifier is the pool id, not a mint).
+func (q *LoansQuery) ExcludeCollateral(ids ...string) {
+	q.ExcludeCollateralMints = append(q.ExcludeCollateralMints, ids...)
+	q.ExcludeCollateralIdentifiers = append(q.ExcludeCollateralIdentifiers, ids...)
+}
+
+// LoopPair is one element of LoansQuery.LoopVaultPrincipalCollateralPairs.
+type LoopPair struct {
+	CollateralAssetIdentifier string `json:"collateralAssetIdentifier"`
+	PrincipalAssetIdentifier  string `json:"principalAssetIdentifier"`
+}
+
+// LoansPage is the E3 response. Older service generations answer with a bare array of items or name
+// the list loanInfos; decoding accepts all three forms (PageInfo and Aggregate are nil when absent).
+type LoansPage struct {
+	Aggregate       *Aggregate `json:"aggregate,omitempty"`
+	CollateralMints []string   `json:"collateralMints"`
+	Items           []LoanItem `json:"items"`
+	PageInfo        *PageInfo  `json:"pageInfo,omitempty"`
+	PrincipalMints  []string   `json:"principalMints"`
+	// SnapshotTs is the timestamp of the one pinned oracle snapshot all USD fields of this page use.
+	SnapshotTs float64 `json:"snapshotTs"`
+}
+
+// PageInfo is the pagination envelope shared by paginated listings. TotalItems and TotalPages are
+// filter-scoped.
+type PageInfo struct {
+	Page       int `json:"page"`
+	PageSize   int `json:"pageSize"`
+	TotalItems int `json:"totalItems"`
+	TotalPages int `json:"totalPages"`
+}
+
+// Aggregate sums the whole filter-matched loan set, not the page. APYs are fractions. Borrower daily
+// net carry is DailyCollateralYieldUsd − DailyInterestUsd; lender daily net carry is DailyInterestUsd.
+type Aggregate struct {
+	Count                    int64   `json:"count"`
+	CollateralUsd            float64 `json:"collateralUsd"`
+	PrincipalUsd             float64 `json:"principalUsd"`
+	InterestAccruedUsd       float64 `json:"interestAccruedUsd"`
+	InterestEarnedAllTimeUsd float64 `json:"interestEarnedAllTimeUsd"`
+	PendingYieldUsd          float64 `json:"pendingYieldUsd"`
+	DailyInterestUsd         float64 `json:"dailyInterestUsd"`
+	DailyCollateralYieldUsd  float64 `json:"dailyCollateralYieldUsd"`
+	DailyPrincipalYieldUsd   float64 `json:"dailyPrincipalYieldUsd"`
+	WAvgApy                  float64 `json:"wAvgApy"`
+	WAvgCollateralApy        float64 `json:"wAvgCollateralApy"`
+	PnlUsd                   float64 `json:"pnlUsd"`
+	TokenUsdPnl              float64 `json:"tokenUsdPnl"`
+}

@@ -1,0 +1,229 @@
+package market
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// pageOf returns the page and pageSize of a recorded request body.
+func pageOf(t *testing.T, r recorded) (page, size int) {
+	var b struct {
+		Page     *int `json:"page"`
+		PageSize *int `json:"pageSize"`
+	}
+	if err := json.Unmarshal([]byte(r.Body), &b); err != nil || b.Page == nil || b.PageSize == nil {
+		t.Errorf("request body %s lacks page/pageSize", r.Body)
+		return -1, -1
+	}
+	return *b.Page, *b.PageSize
+}
+
+// loansPageJSON renders a loans page of the given loan addresses.
+func loansPageJSON(page, totalPages, totalItems int, ts float64, addrs ...string) string {
+	items := make([]string, len(addrs))
+	for i, a := range addrs {
+		items[i] = `{"loan":{"address":"` + a + `"}}`
+	}
+	return fmt.Sprintf(`{"items":[%s],"pageInfo":{"page":%d,"pageSize":2,"totalItems":%d,"totalPages":%d},"snapshotTs":%g,`+
+		`"aggregate":{"count":%d},"collateralMints":["C"],"principalMints":["P"]}`,
+		strings.Join(items, ","), page, totalItems, totalPages, ts, totalItems)
+}
+
+func TestAllLoans(t *testing.T) {
+	tests := []struct {
+		name      string
+		pages     []string // response per page number
+		wantAddrs []string
+		wantMixed bool
+		wantDup   int
+		wantPages int
+	}{
+		{
+			name: "three pages",
+			pages: []string{loansPageJSON(0, 3, 5, 100, "A", "B"), loansPageJSON(1, 3, 5, 100, "C", "D"),
+				loansPageJSON(2, 3, 5, 100, "E")},
+			wantAddrs: []string{"A", "B", "C", "D", "E"}, wantPages: 3,
+		},
+		{
+			name:      "later snapshot differs and a loan shifted pages",
+			pages:     []string{loansPageJSON(0, 2, 4, 100, "A", "B"), loansPageJSON(1, 2, 4, 101, "B", "C")},
+			wantAddrs: []string{"A", "B", "C"}, wantMixed: true, wantDup: 1, wantPages: 2,
+		},
+		{
+			name:      "empty page ends the walk",
+			pages:     []string{loansPageJSON(0, 5, 10, 100, "A", "B"), loansPageJSON(1, 5, 10, 100)},
+			wantAddrs: []string{"A", "B"}, wantPages: 2,
+		},
+		{
+			name:      "legacy array is one page",
+			pages:     []string{`[{"loan":{"address":"A"}},{"loan":{"address":"B"}}]`},
+			wantAddrs: []string{"A", "B"}, wantPages: 1,
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &fakeAPI{}
+			f.respond = func(_ int, r recorded) reply {
+				page, _ := pageOf(t, r)
+				return reply{Body: tc.pages[page]}
+			}
+			c := newServer(t, f, nil)
+			snap, err := c.AllLoans(bg(t), LoansQuery{Borrowers: []string{"W"}, Page: new(7), PageSize: new(2)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var addrs []string
+			for _, it := range snap.Items {
+				addrs = append(addrs, it.Loan.Address)
+			}
+			if !reflect.DeepEqual(addrs, tc.wantAddrs) {
+				t.Errorf("loans = %v, want %v", addrs, tc.wantAddrs)
+			}
+			if snap.MixedSnapshots != tc.wantMixed || snap.Duplicates != tc.wantDup || snap.Pages != tc.wantPages {
+				t.Errorf("mixed %v dup %d pages %d, want %v %d %d", snap.MixedSnapshots, snap.Duplicates, snap.Pages,
+					tc.wantMixed, tc.wantDup, tc.wantPages)
+			}
+			for i, r := range f.requests() {
+				if page, size := pageOf(t, r); page != i || size != 2 || !strings.Contains(r.Body, `"borrowers":["W"]`) {
+					t.Errorf("request %d body %s, want page %d size 2 with the filter", i, r.Body, i)
+				}
+			}
+		})
+	}
+}
+
+func TestAllLoansSnapshotFields(t *testing.T) {
+	f := &fakeAPI{respond: func(_ int, r recorded) reply {
+		page, _ := pageOf(t, r)
+		return reply{Body: []string{loansPageJSON(0, 2, 3, 100, "A", "B"), loansPageJSON(1, 2, 3, 100, "C")}[page]}
+	}}
+	snap, err := newServer(t, f, nil).AllLoans(bg(t), LoansQuery{PageSize: new(2)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snap.SnapshotTs != 100 || snap.TotalItems != 3 || snap.Aggregate == nil || snap.Aggregate.Count != 3 ||
+		!reflect.DeepEqual(snap.CollateralMints, []string{"C"}) || !reflect.DeepEqual(snap.PrincipalMints, []string{"P"}) {
+		t.Errorf("snapshot = %+v", snap)
+	}
+}
+
+func TestAllLoansErrors(t *testing.T) {
+	f := &fakeAPI{respond: sequence(reply{Body: loansPageJSON(0, 3, 6, 1, "A", "B")}, reply{Status: 400})}
+	c := newServer(t, f, nil)
+	_, err := c.AllLoans(bg(t), LoansQuery{PageSize: new(2)})
+	if err == nil || !strings.Contains(err.Error(), "page 1") || !IsTerminal(err) {
+		t.Errorf("err = %v, want a terminal error naming page 1", err)
+	}
+	if _, err := c.AllLoans(bg(t), LoansQuery{PageSize: new(0)}); err == nil || !IsTerminal(err) {
+		t.Errorf("page size 0: err = %v", err)
+	}
+}
+
+func TestAllLoansDefaultPageSize(t *testing.T) {
+	f := &fakeAPI{respond: always(reply{Body: loansPageJSON(0, 1, 0, 1)})}
+	if _, err := newServer(t, f, nil).AllLoans(bg(t), LoansQuery{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, size := pageOf(t, f.requests()[0]); size != DefaultPageSize {
+		t.Errorf("page size = %d, want %d", size, DefaultPageSize)
+	}
+}
+
+func TestAllVaultDeposits(t *testing.T) {
+	dep := func(vault string, users ...string) string {
+		u := make([]string, len(users))
+		for i, x := range users {
+			u[i] = `{"amountSupplied":"1","userAddress":"` + x + `"}`
+		}
+		return `{"vaultAddress":"` + vault + `","userDeposits":[` + strings.Join(u, ",") + `]}`
+	}
+	tests := []struct {
+		name  string
+		pages []string
+		want  map[string][]string // vault → users, in order
+		order []string
+		calls int
+	}{
+		{
+			name:  "short page by records and users ends",
+			pages: []string{`[` + dep("V1", "a") + `,` + dep("V2", "b") + `]`, `[` + dep("V3", "c") + `]`},
+			want:  map[string][]string{"V1": {"a"}, "V2": {"b"}, "V3": {"c"}}, order: []string{"V1", "V2", "V3"}, calls: 2,
+		},
+		{
+			name: "page counting users continues and merges a split vault",
+			pages: []string{`[` + dep("V1", "a", "b") + `]`, `[` + dep("V1", "c") + `,` + dep("V2", "d") + `]`,
+				`[]`},
+			want: map[string][]string{"V1": {"a", "b", "c"}, "V2": {"d"}}, order: []string{"V1", "V2"}, calls: 3,
+		},
+		{
+			name: "empty first page", pages: []string{`[]`}, want: map[string][]string{}, calls: 1,
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &fakeAPI{}
+			f.respond = func(_ int, r recorded) reply {
+				page, _ := pageOf(t, r)
+				return reply{Body: tc.pages[page]}
+			}
+			got, err := newServer(t, f, nil).AllVaultDeposits(bg(t), VaultDepositsQuery{PageSize: new(2)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var order []string
+			users := map[string][]string{}
+			for _, v := range got {
+				order = append(order, v.VaultAddress)
+				for _, u := range v.UserDeposits {
+					users[v.VaultAddress] = append(users[v.VaultAddress], u.UserAddress)
+				}
+			}
+			if !reflect.DeepEqual(order, tc.order) || !reflect.DeepEqual(users, tc.want) {
+				t.Errorf("got %v %v, want %v %v", order, users, tc.order, tc.want)
+			}
+			if n := len(f.requests()); n != tc.calls {
+				t.Errorf("calls = %d, want %d", n, tc.calls)
+			}
+		})
+	}
+}
+
+func TestAllVaults(t *testing.T) {
+	v := func(addr string) string { return `{"address":"` + addr + `"}` }
+	tests := []struct {
+		name  string
+		pages []string
+		want  []string
+		calls int
+	}{
+		{"pageInfo", []string{
+			`{"items":[` + v("A") + `,` + v("B") + `],"pageInfo":{"page":0,"pageSize":2,"totalItems":3,"totalPages":2}}`,
+			`{"items":[` + v("C") + `],"pageInfo":{"page":1,"pageSize":2,"totalItems":3,"totalPages":2}}`,
+		}, []string{"A", "B", "C"}, 2},
+		{"bare arrays until short page", []string{`[` + v("A") + `,` + v("B") + `]`, `[` + v("B") + `,` + v("C") + `]`, `[]`},
+			[]string{"A", "B", "C"}, 3},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &fakeAPI{}
+			f.respond = func(_ int, r recorded) reply {
+				page, _ := pageOf(t, r)
+				return reply{Body: tc.pages[page]}
+			}
+			got, err := newServer(t, f, nil).AllVaults(bg(t), VaultsQuery{PageSize: new(2), IncludeRewards: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var addrs []string
+			for _, x := range got {
+				addrs = append(addrs, x.Address)
+			}
+			if !reflect.DeepEqual(addrs, tc.want) || len(f.requests()) != tc.calls {
+				t.Errorf("vaults %v after %d calls, want %v after %d", addrs, len(f.requests()), tc.want, tc.calls)
+			}
+		})
+	}
+}

@@ -1,0 +1,73 @@
+package market
+
+import (
+	"context"
+	"fmt"
+)
+
+// AllVaultDeposits walks E5 from page 0 (q.Page is ignored) until a short page. E5 answers with a bare
+// array and no pageInfo, and whether pageSize counts vault records or user deposits is not shown, so a
+// page is short only when both its records and its user deposits number fewer than the page size.
+// Records of one vault split across pages are merged, in first-seen order.
+func (c *Client) AllVaultDeposits(ctx context.Context, q VaultDepositsQuery) ([]VaultDeposits, error) {
+	size, err := pageSize(EndpointVaultDeposits, q.PageSize)
+	if err != nil {
+		return nil, err
+	}
+	var out []VaultDeposits
+	index := make(map[string]int)
+	for page := 0; page < MaxPages; page++ {
+		q.Page, q.PageSize = &page, &size
+		recs, err := c.VaultDeposits(ctx, q)
+		if err != nil {
+			return nil, fmt.Errorf("market: %s: page %d: %w", EndpointVaultDeposits, page, err)
+		}
+		users := 0
+		for _, r := range recs {
+			users += len(r.UserDeposits)
+			if i, ok := index[r.VaultAddress]; ok {
+				out[i].UserDeposits = append(out[i].UserDeposits, r.UserDeposits...)
+				continue
+			}
+			index[r.VaultAddress] = len(out)
+			out = append(out, r)
+		}
+		if len(recs) < size && users < size {
+			return out, nil
+		}
+	}
+	return nil, fmt.Errorf("market: %s: more than %d pages", EndpointVaultDeposits, MaxPages)
+}
+
+// AllVaults walks E11 from page 0 (q.Page is ignored) until pageInfo.totalPages when the service sends
+// pageInfo, else until a short page. Records repeating an already seen vault address are dropped.
+func (c *Client) AllVaults(ctx context.Context, q VaultsQuery) ([]Vault, error) {
+	size, err := pageSize(EndpointVaultsInfo, q.PageSize)
+	if err != nil {
+		return nil, err
+	}
+	var out []Vault
+	seen := make(map[string]bool)
+	for page := 0; page < MaxPages; page++ {
+		q.Page, q.PageSize = &page, &size
+		p, err := c.Vaults(ctx, q)
+		if err != nil {
+			return nil, fmt.Errorf("market: %s: page %d: %w", EndpointVaultsInfo, page, err)
+		}
+		for _, v := range p.Items {
+			if v.Address != "" && seen[v.Address] {
+				continue
+			}
+			seen[v.Address] = true
+			out = append(out, v)
+		}
+		last := len(p.Items) < size
+		if p.PageInfo != nil {
+			last = len(p.Items) == 0 || page+1 >= p.PageInfo.TotalPages
+		}
+		if last {
+			return out, nil
+		}
+	}
+	return nil, fmt.Errorf("market: %s: more than %d pages", EndpointVaultsInfo, MaxPages)
+}

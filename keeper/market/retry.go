@@ -1,0 +1,67 @@
+package market
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// retry runs do until it succeeds, fails terminally, exhausts the attempts, or ctx ends. Before each
+// retry it waits the policy's backoff (at least the server's Retry-After); when that wait would pass
+// ctx's deadline it returns the last error at once instead.
+func (c *Client) retry(ctx context.Context, ep string, do func(context.Context) error) error {
+	p := c.opts.Retry
+	for attempt := 1; ; attempt++ {
+		err := do(ctx)
+		if err == nil {
+			return nil
+		}
+		if ctx.Err() != nil || !IsRetryable(err) || attempt >= p.MaxAttempts {
+			return err
+		}
+		wait := max(p.backoff(attempt), retryAfterOf(err))
+		if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < wait {
+			return err
+		}
+		c.log.Warn("market call failed, retrying", "endpoint", ep, "attempt", attempt, "wait", wait, "err", err)
+		if werr := sleep(ctx, wait); werr != nil {
+			return fmt.Errorf("market: %s: stopped waiting to retry: %w; last error: %w", ep, werr, err)
+		}
+	}
+}
+
+// backoff returns the wait after failed attempt n (from 1): min(MaxBackoff, BaseBackoff·2^(n−1)),
+// scaled by Rand() in [0, 1) unless DisableJitter.
+func (p RetryPolicy) backoff(n int) time.Duration {
+	d := p.BaseBackoff
+	for i := 1; i < n && d < p.MaxBackoff; i++ {
+		d *= 2
+	}
+	d = min(d, p.MaxBackoff)
+	if p.DisableJitter {
+		return d
+	}
+	f := min(max(p.Rand(), 0), 1)
+	return time.Duration(f * float64(d))
+}
+
+// retryAfterOf returns the Retry-After of an *APIError in err, or 0.
+func retryAfterOf(err error) time.Duration {
+	if ae, ok := errors.AsType[*APIError](err); ok {
+		return ae.RetryAfter
+	}
+	return 0
+}
+
+// sleep waits for d or until ctx ends.
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

@@ -1,0 +1,61 @@
+package market
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// maxScalarEcho bounds how much of an unparsable scalar an error message repeats.
+const maxScalarEcho = 32
+
+// scalarText returns the text of a JSON number or JSON string. null and the empty string report
+// null = true so that callers leave the destination unchanged.
+func scalarText(b []byte) (text string, null bool, err error) {
+	b = bytes.TrimSpace(b)
+	switch {
+	case len(b) == 0:
+		return "", false, errors.New("empty JSON value")
+	case bytes.Equal(b, []byte("null")):
+		return "", true, nil
+	case b[0] == '"' && len(b) >= 2 && b[len(b)-1] == '"' && bytes.IndexByte(b[1:len(b)-1], '\\') < 0 &&
+		bytes.IndexByte(b[1:len(b)-1], '"') < 0:
+		return string(b[1 : len(b)-1]), len(b) == 2, nil
+	case b[0] == '"':
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return "", false, fmt.Errorf("bad JSON string: %w", err)
+		}
+		if s == "" {
+			return "", true, nil
+		}
+		return s, false, nil
+	case b[0] == '-' || (b[0] >= '0' && b[0] <= '9'):
+		return string(b), false, nil
+	default:
+		return "", false, fmt.Errorf("want a number or a string, got %s", jsonKind(b[0]))
+	}
+}
+
+// jsonKind names the kind of JSON value that starts with c.
+func jsonKind(c byte) string {
+	switch c {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case 't', 'f':
+		return "a boolean"
+	default:
+		return "an invalid value"
+	}
+}
+
+// echo returns s shortened for an error message.
+func echo(s string) string {
+	if len(s) > maxScalarEcho {
+		return s[:maxScalarEcho] + "…"
+	}
+	return s
+}
