@@ -1,0 +1,65 @@
+package signer
+
+import (
+	"crypto/ed25519"
+	"errors"
+
+	"github.com/gagliardetto/solana-go"
+)
+
+// Signer holds one wallet key. It signs only through the guard and never
+// shows its secret: String, Format, GoString, LogValue, MarshalJSON and
+// MarshalText all show the public key only. It is safe for concurrent use:
+// it is never modified after construction.
+type Signer struct {
+	pub   solana.PublicKey
+	key   *secret // always non-nil for a Signer built by this package
+	guard *guard  // nil until WithGuard: Sign then refuses
+}
+
+// errNoKey is returned by a zero Signer, which holds no key.
+var errNoKey = errors.New("signer: no key; build the Signer with Load or Generate")
+
+// secret holds the private key only inside closures. Reflection cannot look
+// into a closure, so no fmt verb (not even fmt's bad-verb path, which prints
+// pointer targets), slog handler, JSON encoder or dumper can reach the bytes:
+// they see function addresses at most. The type also redacts itself.
+type secret struct {
+	sign        func(msg []byte) solana.Signature
+	keypairJSON func() []byte // the Solana CLI file format; the caller clears it
+}
+
+// newSigner builds a Signer from a 64-byte ed25519 private key, taking
+// ownership of priv.
+func newSigner(priv ed25519.PrivateKey) *Signer {
+	s := &Signer{key: &secret{
+		sign: func(msg []byte) solana.Signature {
+			var sig solana.Signature
+			copy(sig[:], ed25519.Sign(priv, msg))
+			return sig
+		},
+		keypairJSON: func() []byte { return keypairJSON(priv) },
+	}}
+	copy(s.pub[:], priv.Public().(ed25519.PublicKey))
+	return s
+}
+
+// PublicKey returns the wallet's public key.
+func (s *Signer) PublicKey() solana.PublicKey { return s.pub }
+
+// WithGuard returns a Signer that shares this one's key and signs under cfg.
+// The receiver is unchanged, so a reload can build a new guarded Signer and
+// swap it in while the old one is still in use.
+func (s *Signer) WithGuard(cfg GuardConfig) (*Signer, error) {
+	if s.key == nil {
+		return nil, errNoKey
+	}
+	g, err := compileGuard(cfg, s.pub)
+	if err != nil {
+		return nil, err
+	}
+	return &Signer{pub: s.pub, key: s.key, guard: g}, nil
+}
+
+// signMessage signs raw message bytes.
+func (s *Signer) signMessage(raw []byte) solana.Signature { return s.key.sign(raw) }
