@@ -1,0 +1,289 @@
+package chain
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/gagliardetto/solana-go"
+)
+
+// bundleFixture is a fake cluster, a client and n market transactions.
+type bundleFixture struct {
+	fc    *fakeChain
+	c     *Client
+	key   solana.PrivateKey
+	txs   []Signed
+	asked []uint64
+}
+
+func newBundleFixture(t *testing.T, n int, lifetime uint64) *bundleFixture {
+	f := &bundleFixture{fc: newFakeChain(lifetime), key: newKey(t)}
+	f.c, _ = newMemClient(t, f.fc, nil)
+	bh := f.fc.newBlockhash()
+	for i := range n {
+		f.txs = append(f.txs, transferTx(t, f.key, bh, uint64(i+1)))
+	}
+	return f
+}
+
+func (f *bundleFixture) send(t *testing.T, pol TipPolicy) (Result, error) {
+	return f.c.SendBundle(withTimeout(t, time.Hour), f.txs, tipper(f.key, &f.asked), pol)
+}
+
+func TestSendBundleLandsAtomicallyWithTipLast(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newBundleFixture(t, 2, 150)
+		res, err := f.send(t, TipPolicy{Floor: 1000, Cap: 10_000})
+		if err != nil {
+			t.Fatalf("SendBundle: %v", err)
+		}
+		if res.Outcome != OutcomeLanded || res.Route != RouteBundle {
+			t.Fatalf("result %+v, want landed by bundle", res)
+		}
+		sent := f.fc.sentBundles()
+		if len(sent) != 1 {
+			t.Fatalf("%d bundles sent, want 1", len(sent))
+		}
+		b := sent[0]
+		tip := res.Bundle.Tips[0]
+		want := []solana.Signature{f.txs[0].Signature, f.txs[1].Signature, tip.Signature}
+		if !slices.Equal(b.sigs, want) {
+			t.Errorf("bundle order %v, want market transactions then the tip %v", b.sigs, want)
+		}
+		if b.tip != 1000 || !slices.Contains(f.fc.tipAccounts, b.tipTo) || tip.Account != b.tipTo {
+			t.Errorf("tip %d to %s (reported %s), want 1000 to a tip account", b.tip, b.tipTo, tip.Account)
+		}
+		if tip.BundleID != b.id || !tip.Accepted || res.Bundle.LandedTip != 0 {
+			t.Errorf("report %+v, want the engine's id %s accepted and landed", res.Bundle, b.id)
+		}
+		for i, r := range res.Txs {
+			if r.State != TxLanded || r.Slot != b.slot {
+				t.Errorf("tx %d: %v in slot %d, want landed with the bundle in slot %d", i, r.State, r.Slot, b.slot)
+			}
+		}
+		if !f.fc.isLanded(tip.Signature) {
+			t.Error("tip transaction did not land with the bundle")
+		}
+		for _, c := range f.fc.callsOf("sendBundle") {
+			if c.path != jitoBundlesPath || c.auth != "jito-uuid-secret" {
+				t.Errorf("sendBundle to %q with auth %q", c.path, c.auth)
+			}
+		}
+		if n := len(f.fc.callsOf("sendTransaction")); n != 0 {
+			t.Errorf("%d RPC sends, want none", n)
+		}
+	})
+}
+
+func TestSendBundleRaisesTipAfterDrops(t *testing.T) {
+	for _, state := range []string{bundleFailed, bundlePending} {
+		t.Run("under-tipped bundles "+state, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				f := newBundleFixture(t, 3, 150)
+				f.fc.minTip, f.fc.underTipState = 5000, state
+				res, err := f.send(t, TipPolicy{Floor: 1000, Cap: 100_000, RaiseAfter: 3 * time.Second})
+				if err != nil || res.Outcome != OutcomeLanded {
+					t.Fatalf("result %+v, err %v; want landed", res, err)
+				}
+				if want := []uint64{1000, 2000, 4000, 8000}; !slices.Equal(f.asked, want) {
+					t.Errorf("tips asked %v, want %v", f.asked, want)
+				}
+				if res.Bundle.LandedTip != 3 || len(res.Bundle.Tips) != 4 {
+					t.Errorf("landed tip %d of %d, want the 4th", res.Bundle.LandedTip, len(res.Bundle.Tips))
+				}
+				for i, tip := range res.Bundle.Tips[:3] {
+					if f.fc.isLanded(tip.Signature) {
+						t.Errorf("dropped bundle %d's tip landed", i)
+					}
+				}
+				if state == bundlePending {
+					assertSpacing(t, f.fc.callsOf("sendBundle"), 3*time.Second)
+				}
+			})
+		})
+	}
+}
+
+// assertSpacing asserts consecutive calls are at least d apart.
+func assertSpacing(t *testing.T, calls []fakeCall, d time.Duration) {
+	t.Helper()
+	for i := 1; i < len(calls); i++ {
+		if gap := calls[i].at.Sub(calls[i-1].at); gap < d {
+			t.Errorf("resubmitted after %v, want at least %v", gap, d)
+		}
+	}
+}
+
+func TestSendBundleNeverLandsBeforeExpiry(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newBundleFixture(t, 2, 20)
+		f.fc.minTip = 1_000_000 // above the cap: every bundle is dropped
+		res, err := f.send(t, TipPolicy{Floor: 1000, Cap: 3000})
+		if err != nil {
+			t.Fatalf("SendBundle: %v", err)
+		}
+		if res.Outcome != OutcomeExpired || res.Route != RouteBundle || res.Bundle.LandedTip != -1 {
+			t.Fatalf("result %+v, want expired by bundle, no tip landed", res)
+		}
+		if want := []uint64{1000, 2000, 3000}; !slices.Equal(f.asked, want) {
+			t.Errorf("tips asked %v, want %v then resubmission at the cap", f.asked, want)
+		}
+		sent := f.fc.sentBundles()
+		if len(sent) <= 3 {
+			t.Errorf("%d bundles sent, want resubmissions at the cap until expiry", len(sent))
+		}
+		for _, b := range sent {
+			if b.tip > 3000 {
+				t.Errorf("tip %d above the cap", b.tip)
+			}
+		}
+		for i, tx := range f.txs {
+			if f.fc.isLanded(tx.Signature) || res.Txs[i].State != TxExpired {
+				t.Errorf("tx %d: %v, landed %v; want expired, not landed", i, res.Txs[i].State, f.fc.isLanded(tx.Signature))
+			}
+		}
+		assertFinalCheck(t, f.fc, f.fc.start.Add(21*f.fc.slotTime))
+	})
+}
+
+func TestSendBundleFallsBackAtCap(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newBundleFixture(t, 2, 150)
+		f.fc.minTip = 1_000_000
+		res, err := f.send(t, TipPolicy{Floor: 1000, Cap: 2000, FallbackRPC: true})
+		if err != nil {
+			t.Fatalf("SendBundle: %v", err)
+		}
+		if res.Outcome != OutcomeLanded || res.Route != RouteRPCFallback || res.Bundle == nil || res.Note == "" {
+			t.Fatalf("result %+v, want landed through the rpc fallback with a note", res)
+		}
+		if want := []uint64{1000, 2000}; !slices.Equal(f.asked, want) {
+			t.Errorf("tips asked %v, want %v", f.asked, want)
+		}
+		if res.Bundle.LandedTip != -1 {
+			t.Errorf("landed tip %d, want none", res.Bundle.LandedTip)
+		}
+		for i, tx := range f.txs {
+			if f.fc.sendCount(tx.Signature) == 0 || res.Txs[i].State != TxLanded {
+				t.Errorf("tx %d: sent %d times by rpc, state %v", i, f.fc.sendCount(tx.Signature), res.Txs[i].State)
+			}
+		}
+	})
+}
+
+func TestSendBundleFull(t *testing.T) {
+	tests := []struct {
+		name     string
+		fallback bool
+		want     Outcome
+		route    Route
+		wantErr  error
+	}{
+		{"refused", false, OutcomeRefused, RouteBundle, ErrBundleFull},
+		{"rpc fallback", true, OutcomeLanded, RouteRPCFallback, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				f := newBundleFixture(t, 5, 150)
+				res, err := f.send(t, TipPolicy{Floor: 1000, Cap: 2000, FallbackRPC: tt.fallback})
+				if !errors.Is(err, tt.wantErr) || res.Outcome != tt.want || res.Route != tt.route || res.Note == "" {
+					t.Fatalf("result %+v, err %v; want %v by %v, err %v, with a note", res, err, tt.want, tt.route, tt.wantErr)
+				}
+				if n := len(f.fc.callsOf("sendBundle")); n != 0 || len(f.asked) != 0 {
+					t.Errorf("%d bundles sent, %d tips made; want none", n, len(f.asked))
+				}
+				sends := len(f.fc.callsOf("sendTransaction"))
+				if tt.fallback != (sends >= 5) {
+					t.Errorf("%d rpc sends with fallback %v", sends, tt.fallback)
+				}
+			})
+		})
+	}
+}
+
+func TestSendBundleRefusesBadTip(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newBundleFixture(t, 1, 150)
+		cheat := func(ctx context.Context, acct solana.PublicKey, lamports uint64, bh solana.Hash) (Signed, error) {
+			return tipper(f.key, &f.asked)(ctx, acct, lamports+1, bh) // not what was asked
+		}
+		res, err := f.c.SendBundle(t.Context(), f.txs, cheat, TipPolicy{Floor: 1000, Cap: 2000})
+		if err == nil || res.Outcome != OutcomeRefused {
+			t.Fatalf("result %+v, err %v; want refused", res, err)
+		}
+		if n := len(f.fc.callsOf("sendBundle")); n != 0 {
+			t.Errorf("%d bundles sent, want none", n)
+		}
+	})
+}
+
+func TestSendBundleBadInput(t *testing.T) {
+	f := newBundleFixture(t, 1, 150)
+	noJito, _ := newMemClient(t, f.fc, func(o *Options) { o.JitoURL = "" })
+	tip := tipper(f.key, &f.asked)
+	tests := []struct {
+		name string
+		c    *Client
+		tip  TipFunc
+		pol  TipPolicy
+		want string
+	}{
+		{"no jito", noJito, tip, TipPolicy{Floor: 1000, Cap: 1000}, "no jito url"},
+		{"no tip func", f.c, nil, TipPolicy{Floor: 1000, Cap: 1000}, "no tip function"},
+		{"floor below minimum", f.c, tip, TipPolicy{Floor: 999, Cap: 1000}, "below the engine's minimum"},
+		{"cap below floor", f.c, tip, TipPolicy{Floor: 2000, Cap: 1000}, "below the floor"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := tt.c.SendBundle(t.Context(), f.txs, tt.tip, tt.pol)
+			if err == nil || !contains(err.Error(), tt.want) || res.Outcome != OutcomeUnknown {
+				t.Fatalf("err = %v, outcome %v; want %q", err, res.Outcome, tt.want)
+			}
+		})
+	}
+	if len(f.fc.calls) != 0 {
+		t.Errorf("%d requests made, want none", len(f.fc.calls))
+	}
+}
+
+func TestTipPolicyNext(t *testing.T) {
+	tests := []struct {
+		pol  TipPolicy
+		cur  uint64
+		want uint64
+	}{
+		{TipPolicy{Cap: 10_000, RaisePercent: 100}, 1000, 2000},
+		{TipPolicy{Cap: 10_000, RaisePercent: 50}, 1000, 1500},
+		{TipPolicy{Cap: 10_000, RaisePercent: 100}, 6000, 10_000},
+		{TipPolicy{Cap: 10_000, RaisePercent: 100}, 10_000, 10_000},
+		{TipPolicy{Cap: 10_000, RaisePercent: 1}, 50, 51},
+	}
+	for _, tt := range tests {
+		if got := tt.pol.next(tt.cur); got != tt.want {
+			t.Errorf("next(%d) with %+v = %d, want %d", tt.cur, tt.pol, got, tt.want)
+		}
+	}
+}
+
+func TestBundleID(t *testing.T) {
+	// Reference: printf '%s' "<sig1>,<sig2>" | sha256sum.
+	a := solana.MustSignatureFromBase58("5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW")
+	b := solana.MustSignatureFromBase58("2jg9xbGLtZRsiJBrDWQnz33JuLjDkiKSZuxZPdjJ3qrJbMeTEerXFAKynkPW63J88nq63cvosDNRsg9VqHtGixvP")
+	tests := []struct {
+		sigs []solana.Signature
+		want string
+	}{
+		{[]solana.Signature{a, b}, "4d09d13462983c5e0439327a103447cbb0fa30c8ffe6b02564fcb5ffd35acebb"},
+		{nil, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"}, // sha256 of ""
+	}
+	for _, tt := range tests {
+		if got := BundleID(tt.sigs); got != tt.want {
+			t.Errorf("BundleID(%v) = %s, want %s", tt.sigs, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,155 @@
+package chain
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/gagliardetto/solana-go"
+	"golang.org/x/time/rate"
+)
+
+// MaxBundleTxs is the block engine's limit on transactions per bundle.
+const MaxBundleTxs = 5
+
+// Inflight bundle statuses reported by getInflightBundleStatuses.
+const (
+	bundleInvalid = "Invalid" // unknown to the engine (5-minute lookback)
+	bundlePending = "Pending"
+	bundleFailed  = "Failed" // every region failed it; it was not forwarded
+	bundleLanded  = "Landed"
+)
+
+// jitoClient is a small JSON-RPC client of the Jito block engine's bundle
+// methods.
+type jitoClient struct {
+	pool *pool
+}
+
+// newJitoClient returns a client of o.JitoURL with the optional auth header.
+func newJitoClient(o Options, hc *http.Client) *jitoClient {
+	var headers map[string]string
+	var secrets []string
+	if o.JitoAuth != "" {
+		headers = map[string]string{"x-jito-auth": o.JitoAuth}
+		secrets = []string{o.JitoAuth}
+	}
+	ep := newEndpoint(jitoEndpointURL(o.JitoURL), hc, headers, secrets...)
+	lim := rate.NewLimiter(rate.Limit(o.JitoRateLimit), 1)
+	return &jitoClient{pool: newPool([]*endpoint{ep}, lim, o)}
+}
+
+// BundleID returns the block engine's id of a bundle of transactions with
+// the given first signatures: hex(sha256(comma-joined base58 signatures)).
+func BundleID(sigs []solana.Signature) string {
+	parts := make([]string, len(sigs))
+	for i, s := range sigs {
+		parts[i] = s.String()
+	}
+	sum := sha256.Sum256([]byte(strings.Join(parts, ",")))
+	return hex.EncodeToString(sum[:])
+}
+
+// sendBundle submits 1 to 5 signed wire transactions, in execution order,
+// base64 encoded. It returns the engine's bundle id.
+func (j *jitoClient) sendBundle(ctx context.Context, raws [][]byte) (string, error) {
+	if len(raws) == 0 || len(raws) > MaxBundleTxs {
+		return "", fmt.Errorf("sendBundle: %d transactions, want 1 to %d", len(raws), MaxBundleTxs)
+	}
+	enc := make([]string, len(raws))
+	for i, r := range raws {
+		enc[i] = base64.StdEncoding.EncodeToString(r)
+	}
+	params := []any{enc, map[string]string{"encoding": "base64"}}
+	var id string
+	err := j.pool.call(ctx, "sendBundle", func(ctx context.Context, ep *endpoint) error {
+		return ep.raw.CallForInto(ctx, &id, "sendBundle", params)
+	})
+	if err == nil && id == "" {
+		err = errors.New("sendBundle: empty bundle id in the answer")
+	}
+	return id, err
+}
+
+// inflightStatus is one entry of getInflightBundleStatuses.
+type inflightStatus struct {
+	BundleID   string  `json:"bundle_id"`
+	Status     string  `json:"status"`
+	LandedSlot *uint64 `json:"landed_slot"`
+}
+
+// inflightStatuses asks the engine about up to 5 recent bundles. An id the
+// engine does not return is reported as Invalid.
+func (j *jitoClient) inflightStatuses(ctx context.Context, ids []string) (map[string]inflightStatus, error) {
+	var out struct {
+		Value []*inflightStatus `json:"value"`
+	}
+	err := j.pool.call(ctx, "getInflightBundleStatuses", func(ctx context.Context, ep *endpoint) error {
+		return ep.raw.CallForInto(ctx, &out, "getInflightBundleStatuses", []any{ids})
+	})
+	if err != nil {
+		return nil, err
+	}
+	res := make(map[string]inflightStatus, len(ids))
+	for _, id := range ids {
+		res[id] = inflightStatus{BundleID: id, Status: bundleInvalid}
+	}
+	for _, s := range out.Value {
+		if s != nil {
+			res[s.BundleID] = *s
+		}
+	}
+	return res, nil
+}
+
+// landedBundle is one non-null entry of getBundleStatuses.
+type landedBundle struct {
+	BundleID           string   `json:"bundle_id"`
+	Transactions       []string `json:"transactions"`
+	Slot               uint64   `json:"slot"`
+	ConfirmationStatus string   `json:"confirmation_status"`
+	Err                any      `json:"err"`
+}
+
+// bundleStatus asks the engine for a landed bundle; nil means not landed
+// (or older than the engine's status history).
+func (j *jitoClient) bundleStatus(ctx context.Context, id string) (*landedBundle, error) {
+	var out struct {
+		Value []*landedBundle `json:"value"`
+	}
+	err := j.pool.call(ctx, "getBundleStatuses", func(ctx context.Context, ep *endpoint) error {
+		return ep.raw.CallForInto(ctx, &out, "getBundleStatuses", []any{[]string{id}})
+	})
+	if err != nil || len(out.Value) == 0 {
+		return nil, err
+	}
+	return out.Value[0], nil
+}
+
+// tipAccounts returns the engine's tip accounts.
+func (j *jitoClient) tipAccounts(ctx context.Context) ([]solana.PublicKey, error) {
+	var out []string
+	err := j.pool.call(ctx, "getTipAccounts", func(ctx context.Context, ep *endpoint) error {
+		return ep.raw.CallForInto(ctx, &out, "getTipAccounts", []any{})
+	})
+	if err != nil {
+		return nil, err
+	}
+	keys := make([]solana.PublicKey, 0, len(out))
+	for _, s := range out {
+		k, err := solana.PublicKeyFromBase58(s)
+		if err != nil {
+			return nil, fmt.Errorf("getTipAccounts: tip account %q: %w", s, err)
+		}
+		keys = append(keys, k)
+	}
+	if len(keys) == 0 {
+		return nil, errors.New("getTipAccounts: the engine returned no tip account")
+	}
+	return keys, nil
+}

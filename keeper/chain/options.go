@@ -1,0 +1,183 @@
+package chain
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/gagliardetto/solana-go/rpc"
+)
+
+// Defaults applied by New to zero Options fields.
+const (
+	DefaultRateLimit           = 20 // requests per second over all RPC endpoints
+	DefaultRateBurst           = 40
+	DefaultJitoRateLimit       = 5 // the block engine's default per-IP limit
+	DefaultRequestTimeout      = 10 * time.Second
+	DefaultRebroadcastInterval = 2 * time.Second
+	DefaultPollInterval        = time.Second
+	DefaultBlockhashGrace      = 10 * time.Second
+)
+
+// Options configures a Client. Zero fields take the defaults above; URLs may
+// carry API keys and are never printed except through RedactURL.
+type Options struct {
+	// RPCURLs are the Solana RPC endpoints, tried in order: the next one is
+	// used when one answers 429 or 5xx, times out, refuses the connection or
+	// reports that it is behind. At least one is required.
+	RPCURLs []string
+	// SendURL, if set, receives sendTransaction first (a staked or landing
+	// endpoint); RPCURLs follow it as failover.
+	SendURL string
+	// Commitment is what "landed" means: confirmed (default) or finalized.
+	// Processed is refused: a processed transaction may still be rolled back.
+	Commitment rpc.CommitmentType
+	// RateLimit and RateBurst bound requests per second (token bucket) over
+	// all RPC endpoints together, the send endpoint included; math.Inf(1)
+	// disables the limit.
+	RateLimit float64
+	RateBurst int
+	// RequestTimeout bounds every single HTTP request (solana-go's own default
+	// is five minutes).
+	RequestTimeout time.Duration
+	// RebroadcastInterval is how often an unconfirmed transaction's bytes are
+	// sent again; PollInterval how often statuses are asked.
+	RebroadcastInterval time.Duration
+	PollInterval        time.Duration
+	// BlockhashGrace is how long a blockhash this client never saw valid must
+	// stay invalid before it counts as expired: a node that lags behind the
+	// builder's node does not know a fresh blockhash yet.
+	BlockhashGrace time.Duration
+	// JitoURL is the block engine's base URL (the path /api/v1/bundles is
+	// appended unless present); empty disables SendBundle.
+	JitoURL string
+	// JitoAuth, if set, is sent as the x-jito-auth header. Secret.
+	JitoAuth string
+	// JitoRateLimit bounds block engine requests per second (burst 1).
+	JitoRateLimit float64
+	// HTTPClient, if set, is used for every request; its Timeout should be
+	// zero (RequestTimeout applies per request through the context).
+	HTTPClient *http.Client
+	// Logger receives Debug progress and Warn retryable failures; nil
+	// discards.
+	Logger *slog.Logger
+	// Observe, if set, is called after every HTTP request with the JSON-RPC
+	// method, its duration and its error (nil on success). It must be safe
+	// for concurrent use and must not block.
+	Observe func(method string, d time.Duration, err error)
+}
+
+// withDefaults returns o with zero fields defaulted.
+func (o Options) withDefaults() Options {
+	if o.Commitment == "" {
+		o.Commitment = rpc.CommitmentConfirmed
+	}
+	if o.RateLimit == 0 {
+		o.RateLimit = DefaultRateLimit
+	}
+	if o.RateBurst == 0 {
+		o.RateBurst = DefaultRateBurst
+	}
+	if o.JitoRateLimit == 0 {
+		o.JitoRateLimit = DefaultJitoRateLimit
+	}
+	if o.RequestTimeout == 0 {
+		o.RequestTimeout = DefaultRequestTimeout
+	}
+	if o.RebroadcastInterval == 0 {
+		o.RebroadcastInterval = DefaultRebroadcastInterval
+	}
+	if o.PollInterval == 0 {
+		o.PollInterval = DefaultPollInterval
+	}
+	if o.BlockhashGrace == 0 {
+		o.BlockhashGrace = DefaultBlockhashGrace
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.Observe == nil {
+		o.Observe = func(string, time.Duration, error) {}
+	}
+	return o
+}
+
+// validate checks defaulted options; errors never echo a URL.
+func (o Options) validate() error {
+	var errs []error
+	if len(o.RPCURLs) == 0 {
+		errs = append(errs, errors.New("at least one rpc url is required"))
+	}
+	for i, u := range o.RPCURLs {
+		errs = append(errs, checkURL(fmt.Sprintf("rpc url #%d", i+1), u))
+	}
+	if o.SendURL != "" {
+		errs = append(errs, checkURL("send url", o.SendURL))
+	}
+	if o.JitoURL != "" {
+		errs = append(errs, checkURL("jito url", o.JitoURL))
+	}
+	switch o.Commitment {
+	case rpc.CommitmentConfirmed, rpc.CommitmentFinalized:
+	case rpc.CommitmentProcessed:
+		errs = append(errs, errors.New("commitment processed is unsafe for confirmation (it may be rolled back): use confirmed or finalized"))
+	default:
+		errs = append(errs, fmt.Errorf("commitment %q: want confirmed or finalized", o.Commitment))
+	}
+	if o.RateLimit < 0 || o.RateBurst < 0 || o.JitoRateLimit < 0 {
+		errs = append(errs, errors.New("rate limits and burst must not be negative"))
+	}
+	for name, d := range map[string]time.Duration{
+		"request timeout": o.RequestTimeout, "rebroadcast interval": o.RebroadcastInterval,
+		"poll interval": o.PollInterval, "blockhash grace": o.BlockhashGrace,
+	} {
+		if d < 0 {
+			errs = append(errs, fmt.Errorf("%s must not be negative", name))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// checkURL validates an endpoint URL without ever echoing it.
+func checkURL(what, raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return fmt.Errorf("%s: not an absolute url", what)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return fmt.Errorf("%s (%s): scheme must be http or https", what, RedactURL(raw))
+	}
+	return nil
+}
+
+// String describes o with every URL redacted and the Jito auth hidden, so
+// that printing Options never leaks a key.
+func (o Options) String() string {
+	rpcs := make([]string, len(o.RPCURLs))
+	for i, u := range o.RPCURLs {
+		rpcs[i] = RedactURL(u)
+	}
+	auth := "unset"
+	if o.JitoAuth != "" {
+		auth = "set"
+	}
+	return fmt.Sprintf("chain.Options{RPCURLs:%v SendURL:%s JitoURL:%s JitoAuth:%s Commitment:%s}",
+		rpcs, redactOptional(o.SendURL), redactOptional(o.JitoURL), auth, o.Commitment)
+}
+
+// GoString is String, so that %#v redacts too.
+func (o Options) GoString() string { return o.String() }
+
+// LogValue implements slog.LogValuer with the same redaction as String.
+func (o Options) LogValue() slog.Value { return slog.StringValue(o.String()) }
+
+// redactOptional prints a redacted URL, or "none" for an empty one.
+func redactOptional(raw string) string {
+	if raw == "" {
+		return "none"
+	}
+	return RedactURL(raw)
+}

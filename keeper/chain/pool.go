@@ -1,0 +1,179 @@
+package chain
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"sync"
+	"time"
+
+	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
+	"golang.org/x/time/rate"
+)
+
+// downFor is how long an endpoint that failed over is tried only after the
+// healthy ones.
+const downFor = 30 * time.Second
+
+// pool calls a list of endpoints in order with failover, a shared rate
+// limit, a per-request timeout and an observer. Safe for concurrent use.
+type pool struct {
+	eps     []*endpoint
+	limiter *rate.Limiter
+	timeout time.Duration
+	observe func(string, time.Duration, error)
+	log     *slog.Logger
+
+	mu        sync.Mutex
+	downUntil []time.Time // guarded by mu; per endpoint, zero when healthy
+}
+
+// newPool returns a pool over eps.
+func newPool(eps []*endpoint, lim *rate.Limiter, o Options) *pool {
+	return &pool{
+		eps: eps, limiter: lim, timeout: o.RequestTimeout, observe: o.Observe, log: o.Logger,
+		downUntil: make([]time.Time, len(eps)),
+	}
+}
+
+// call runs fn against endpoints until one succeeds or fails with an error
+// another endpoint cannot fix. Errors are classified (*HTTPError,
+// *TransportError, *RPCError) and never contain a URL.
+func (p *pool) call(ctx context.Context, method string, fn func(context.Context, *endpoint) error) error {
+	var last error
+	order := p.order()
+	for n, i := range order {
+		err := p.attempt(ctx, method, p.eps[i], fn)
+		if err == nil {
+			p.mark(i, true)
+			return nil
+		}
+		last = err
+		if ctx.Err() != nil || !failoverWorthy(err) {
+			return err
+		}
+		p.mark(i, false)
+		if n+1 < len(order) {
+			p.log.Warn("rpc endpoint failed, trying the next one", "method", method, "endpoint", p.eps[i].name, "err", err)
+		}
+	}
+	if len(order) > 1 {
+		return fmt.Errorf("all %d endpoints failed: %w", len(order), last)
+	}
+	return last
+}
+
+// attempt makes one rate-limited, time-bounded call to ep.
+func (p *pool) attempt(ctx context.Context, method string, ep *endpoint, fn func(context.Context, *endpoint) error) error {
+	if err := p.limiter.Wait(ctx); err != nil {
+		return fmt.Errorf("%s: waiting for the rate limiter: %w", method, err)
+	}
+	start := time.Now()
+	rctx, cancel := context.WithTimeout(ctx, p.timeout)
+	defer cancel()
+	rctx, pr := withProbe(rctx)
+	err := classify(method, ep, pr, fn(rctx, ep))
+	p.observe(method, time.Since(start), err)
+	return err
+}
+
+// classify turns what solana-go returned, and what the probe saw, into one
+// of this package's error types.
+func classify(method string, ep *endpoint, pr *probe, err error) error {
+	var re *jsonrpc.RPCError
+	switch {
+	case pr.err != nil:
+		inner := pr.err
+		var ue *url.Error
+		if errors.As(inner, &ue) {
+			inner = ue.Err // url.Error prints the URL
+		}
+		return &TransportError{Method: method, Endpoint: ep.name, Err: scrub(inner, ep)}
+	case pr.status != 0 && (pr.status < 200 || pr.status > 299):
+		return &HTTPError{Method: method, Endpoint: ep.name, Status: pr.status}
+	case err == nil:
+		return nil
+	case errors.As(err, &re):
+		return newRPCError(method, ep, re)
+	}
+	// A 2xx body that is not a JSON-RPC answer (solana-go wraps the decoder's
+	// error in a message naming the URL: keep the decoder's error only), or a
+	// result of the wrong shape.
+	if inner := errors.Unwrap(err); inner != nil {
+		err = inner
+	}
+	return &TransportError{Method: method, Endpoint: ep.name, Err: fmt.Errorf("malformed response: %w", scrub(err, ep))}
+}
+
+// scrub returns err unchanged unless its text contains a secret part of the
+// endpoint's URL, in which case a redacted copy of the text is returned.
+func scrub(err error, ep *endpoint) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	if clean := scrubText(msg, ep.secrets); clean != msg {
+		return errors.New(clean)
+	}
+	return err
+}
+
+// newRPCError formats a JSON-RPC error without the URL, lifting program logs
+// out of its data.
+func newRPCError(method string, ep *endpoint, re *jsonrpc.RPCError) *RPCError {
+	out := &RPCError{Method: method, Endpoint: ep.name, Code: re.Code, Message: scrubText(re.Message, ep.secrets), Data: normalize(re.Data)}
+	if m, ok := out.Data.(map[string]any); ok {
+		if logs, ok := m["logs"].([]any); ok {
+			for _, l := range logs {
+				if s, ok := l.(string); ok {
+					out.Logs = append(out.Logs, s)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// order returns endpoint indexes: healthy ones in configured order, then
+// those that failed recently.
+func (p *pool) order() []int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	now := time.Now()
+	healthy := make([]int, 0, len(p.eps))
+	var down []int
+	for i := range p.eps {
+		if now.Before(p.downUntil[i]) {
+			down = append(down, i)
+		} else {
+			healthy = append(healthy, i)
+		}
+	}
+	return append(healthy, down...)
+}
+
+// mark records an endpoint's health.
+func (p *pool) mark(i int, ok bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if ok {
+		p.downUntil[i] = time.Time{}
+	} else {
+		p.downUntil[i] = time.Now().Add(downFor)
+	}
+}
+
+// newHTTPClient returns the default HTTP client: no client-wide timeout
+// (each request carries a context deadline) and pooled connections.
+func newHTTPClient() *http.Client {
+	tr, ok := http.DefaultTransport.(*http.Transport)
+	if !ok { // replaced by someone: start from the standard settings
+		tr = &http.Transport{Proxy: http.ProxyFromEnvironment, ForceAttemptHTTP2: true}
+	}
+	tr = tr.Clone()
+	tr.MaxIdleConnsPerHost = 8
+	return &http.Client{Transport: tr}
+}

@@ -1,0 +1,175 @@
+package chain
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/rpc"
+)
+
+// maxAccountsBatch is getMultipleAccounts' limit on keys per call.
+const maxAccountsBatch = 100
+
+// Account is an account's state.
+type Account struct {
+	Lamports   uint64
+	Owner      solana.PublicKey // the program that owns it
+	Data       []byte
+	Executable bool
+}
+
+// Blockhash is a recent blockhash and the last block height at which a
+// transaction using it can land.
+type Blockhash struct {
+	Hash                 solana.Hash
+	LastValidBlockHeight uint64
+}
+
+// PrioritizationFee is the lowest per-compute-unit price (micro-lamports)
+// paid by a landed transaction in a recent slot.
+type PrioritizationFee struct {
+	Slot uint64
+	Fee  uint64
+}
+
+// Balance returns the wallet's lamports at the client's commitment.
+func (c *Client) Balance(ctx context.Context, wallet solana.PublicKey) (uint64, error) {
+	var out *rpc.GetBalanceResult
+	err := c.reads.call(ctx, "getBalance", func(ctx context.Context, ep *endpoint) error {
+		var err error
+		out, err = ep.rpc.GetBalance(ctx, wallet, c.commitment)
+		return err
+	})
+	if err != nil {
+		return 0, err
+	}
+	return out.Value, nil
+}
+
+// LatestBlockhash returns the latest blockhash at the client's commitment.
+func (c *Client) LatestBlockhash(ctx context.Context) (Blockhash, error) {
+	var out *rpc.GetLatestBlockhashResult
+	err := c.reads.call(ctx, "getLatestBlockhash", func(ctx context.Context, ep *endpoint) error {
+		var err error
+		out, err = ep.rpc.GetLatestBlockhash(ctx, c.commitment)
+		return err
+	})
+	if err != nil {
+		return Blockhash{}, err
+	}
+	if out == nil || out.Value == nil {
+		return Blockhash{}, fmt.Errorf("getLatestBlockhash: empty answer")
+	}
+	return Blockhash{Hash: out.Value.Blockhash, LastValidBlockHeight: out.Value.LastValidBlockHeight}, nil
+}
+
+// BlockhashValid reports whether a transaction using hash can still land,
+// as the node sees it at the client's commitment.
+func (c *Client) BlockhashValid(ctx context.Context, hash solana.Hash) (bool, error) {
+	return c.blockhashValid(ctx, hash, c.commitment)
+}
+
+// blockhashValid asks isBlockhashValid at commitment cm.
+func (c *Client) blockhashValid(ctx context.Context, hash solana.Hash, cm rpc.CommitmentType) (bool, error) {
+	var out *rpc.IsValidBlockhashResult
+	err := c.reads.call(ctx, "isBlockhashValid", func(ctx context.Context, ep *endpoint) error {
+		var err error
+		out, err = ep.rpc.IsBlockhashValid(ctx, hash, cm)
+		return err
+	})
+	if err != nil {
+		return false, err
+	}
+	if out == nil {
+		return false, fmt.Errorf("isBlockhashValid: empty answer")
+	}
+	return out.Value, nil
+}
+
+// blockhashGone reports whether hash is invalid both at the client's
+// commitment and at processed: a hash merely too new for the confirmed bank
+// is valid at processed, so only an expired hash is invalid at both.
+func (c *Client) blockhashGone(ctx context.Context, hash solana.Hash) (bool, error) {
+	valid, err := c.blockhashValid(ctx, hash, c.commitment)
+	if err != nil || valid {
+		return false, err
+	}
+	valid, err = c.blockhashValid(ctx, hash, rpc.CommitmentProcessed)
+	return !valid && err == nil, err
+}
+
+// MultipleAccounts returns the data of each account, in order, at the
+// client's commitment; an entry is nil when the account does not exist.
+// Keys are fetched 100 per call.
+func (c *Client) MultipleAccounts(ctx context.Context, keys []solana.PublicKey) ([][]byte, error) {
+	accs, err := c.Accounts(ctx, keys)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]byte, len(accs))
+	for i, a := range accs {
+		if a != nil {
+			out[i] = a.Data
+		}
+	}
+	return out, nil
+}
+
+// Accounts returns each account's full state, in order, at the client's
+// commitment; an entry is nil when the account does not exist.
+func (c *Client) Accounts(ctx context.Context, keys []solana.PublicKey) ([]*Account, error) {
+	out := make([]*Account, 0, len(keys))
+	for start := 0; start < len(keys); start += maxAccountsBatch {
+		batch := keys[start:min(start+maxAccountsBatch, len(keys))]
+		var res *rpc.GetMultipleAccountsResult
+		err := c.reads.call(ctx, "getMultipleAccounts", func(ctx context.Context, ep *endpoint) error {
+			var err error
+			res, err = ep.rpc.GetMultipleAccountsWithOpts(ctx, batch, &rpc.GetMultipleAccountsOpts{
+				Encoding: solana.EncodingBase64, Commitment: c.commitment,
+			})
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		if len(res.Value) != len(batch) {
+			return nil, fmt.Errorf("getMultipleAccounts: %d accounts for %d keys", len(res.Value), len(batch))
+		}
+		for _, a := range res.Value {
+			out = append(out, toAccount(a))
+		}
+	}
+	return out, nil
+}
+
+// toAccount converts an RPC account (nil: missing).
+func toAccount(a *rpc.Account) *Account {
+	if a == nil {
+		return nil
+	}
+	return &Account{Lamports: a.Lamports, Owner: a.Owner, Data: a.Data.GetBinary(), Executable: a.Executable}
+}
+
+// RecentPrioritizationFees returns the prioritization fees of recent slots
+// for transactions that write-lock all of the given accounts (none: any
+// transaction).
+func (c *Client) RecentPrioritizationFees(ctx context.Context, writable []solana.PublicKey) ([]PrioritizationFee, error) {
+	if writable == nil {
+		writable = []solana.PublicKey{} // sent as [], not null
+	}
+	var res []rpc.PriorizationFeeResult
+	err := c.reads.call(ctx, "getRecentPrioritizationFees", func(ctx context.Context, ep *endpoint) error {
+		var err error
+		res, err = ep.rpc.GetRecentPrioritizationFees(ctx, writable)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]PrioritizationFee, len(res))
+	for i, r := range res {
+		out[i] = PrioritizationFee{Slot: r.Slot, Fee: r.PrioritizationFee}
+	}
+	return out, nil
+}

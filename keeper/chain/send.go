@@ -1,0 +1,136 @@
+package chain
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/rpc"
+)
+
+// SendAndConfirm sends the transactions through RPC in array order, each
+// confirmed at the client's commitment before the next is sent. Each is
+// sent with skipPreflight and maxRetries 0, and its same bytes are sent
+// again every RebroadcastInterval until it is confirmed, lands with an error
+// (OutcomeFailed, terminal) or its blockhash provably expired
+// (OutcomeExpired, or OutcomePartial when earlier ones landed). An "already
+// processed" answer counts as sent; "blockhash not found" is not final.
+//
+// Simulate first: nothing is simulated here. The error is non-nil only when
+// the input is unusable (nothing sent) or ctx ended before the outcome was
+// proven (OutcomeUnknown: settle later).
+func (c *Client) SendAndConfirm(ctx context.Context, txs []Signed) (Result, error) {
+	if err := checkAll(txs); err != nil {
+		return newResult(txs, RouteRPC), fmt.Errorf("send: %w", err)
+	}
+	return c.sendSequential(ctx, txs, RouteRPC)
+}
+
+// sendSequential lands checked transactions one by one.
+func (c *Client) sendSequential(ctx context.Context, txs []Signed, route Route) (Result, error) {
+	res := newResult(txs, route)
+	for i, s := range txs {
+		r, err := c.landOne(ctx, s)
+		res.Txs[i] = r
+		if err != nil {
+			return res, fmt.Errorf("transaction %d of %d: %w", i+1, len(txs), err)
+		}
+		if r.State != TxLanded {
+			break
+		}
+	}
+	res.Outcome = summarize(res.Txs)
+	return res, nil
+}
+
+// landOne broadcasts s until it is confirmed, fails or provably expires.
+func (c *Client) landOne(ctx context.Context, s Signed) (TxResult, error) {
+	w := c.newExpiryWatch([]solana.Hash{s.Blockhash})
+	rejected := c.broadcast(ctx, s)
+	poll := time.NewTicker(c.opts.PollInterval)
+	defer poll.Stop()
+	again := time.NewTicker(c.opts.RebroadcastInterval)
+	defer again.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return TxResult{Signature: s.Signature, State: TxPending}, fmt.Errorf("%s not settled: %w", s.Signature, ctx.Err())
+		case <-again.C:
+			if rejected == nil {
+				rejected = c.broadcast(ctx, s)
+			}
+		case <-poll.C:
+			if r, done := c.checkOne(ctx, s, w); done {
+				if r.State == TxExpired {
+					r.Err = rejected
+				}
+				return r, nil
+			}
+		}
+	}
+}
+
+// checkOne polls s once; done is true when its fate is proven.
+func (c *Client) checkOne(ctx context.Context, s Signed, w *expiryWatch) (TxResult, bool) {
+	sigs := []solana.Signature{s.Signature}
+	st, err := c.statuses(ctx, sigs, false)
+	if err != nil {
+		c.log.Warn("signature status unavailable", "signature", s.Signature, "err", err)
+		return TxResult{}, false
+	}
+	if r, ok := fromStatus(st[0], c.commitment); ok {
+		return r, true
+	}
+	if st[0].Found {
+		return TxResult{}, false // processed, not yet at the commitment
+	}
+	_, allGone, err := w.gone(ctx)
+	if err != nil {
+		c.log.Warn("blockhash check failed", "signature", s.Signature, "err", err)
+		return TxResult{}, false
+	}
+	if !allGone {
+		return TxResult{}, false
+	}
+	final, ok := c.confirmGone(ctx, sigs, w.hashes)
+	if !ok {
+		return TxResult{}, false
+	}
+	if r, ok := fromStatus(final[0], c.commitment); ok {
+		return r, true
+	}
+	c.log.Debug("transaction expired without landing", "signature", s.Signature, "blockhash", s.Blockhash)
+	return TxResult{Signature: s.Signature, State: TxExpired}, true
+}
+
+// broadcast sends s once. It returns the node's error only when the node
+// rejected the transaction outright (a terminal error: rebroadcasting the
+// same bytes cannot help); retryable errors, "already processed" and
+// "blockhash not found" are logged and return nil.
+func (c *Client) broadcast(ctx context.Context, s Signed) error {
+	zero := uint(0)
+	var got solana.Signature
+	err := c.sends.call(ctx, "sendTransaction", func(ctx context.Context, ep *endpoint) error {
+		var err error
+		got, err = ep.rpc.SendRawTransactionWithOpts(ctx, s.Raw, rpc.TransactionOpts{SkipPreflight: true, MaxRetries: &zero})
+		return err
+	})
+	switch classifySend(err) {
+	case sendOK:
+		if got != s.Signature {
+			c.log.Warn("node answered a different signature", "signature", s.Signature, "answered", got)
+		}
+		c.log.Debug("transaction sent", "signature", s.Signature)
+	case sendAlreadyProcessed:
+		c.log.Debug("transaction already processed", "signature", s.Signature)
+	case sendBlockhashNotFound:
+		c.log.Debug("node does not know the blockhash yet", "signature", s.Signature, "blockhash", s.Blockhash)
+	case sendRetryable:
+		c.log.Warn("send failed, will retry", "signature", s.Signature, "err", err)
+	case sendRejected:
+		c.log.Error("node rejected the transaction; watching it until its blockhash expires", "signature", s.Signature, "err", err)
+		return err
+	}
+	return nil
+}

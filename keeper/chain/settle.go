@@ -1,0 +1,99 @@
+package chain
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/gagliardetto/solana-go"
+)
+
+// Verdict is Settle's answer for the attempts of one action.
+type Verdict int
+
+// Verdicts.
+const (
+	// VerdictPending: nothing landed yet, but something still may (a
+	// blockhash is valid, or a signature is seen below the commitment).
+	// Do not build a new attempt; ask again later.
+	VerdictPending Verdict = iota
+	// VerdictLanded: a transaction of Settlement.Attempt reached the
+	// commitment (possibly with an error: see the statuses).
+	VerdictLanded
+	// VerdictDead: no signature landed and every blockhash expired; none
+	// ever can. Only now may a new attempt be built.
+	VerdictDead
+)
+
+// String returns the verdict's name.
+func (v Verdict) String() string {
+	return nameOf(int(v), "pending", "landed", "dead")
+}
+
+// Settlement is Settle's answer.
+type Settlement struct {
+	Verdict Verdict
+	// Attempt indexes the attempt that landed, or is -1.
+	Attempt int
+	// Statuses holds the latest status of every transaction, per attempt.
+	Statuses [][]Status
+}
+
+// Settle tells, for the earlier attempts of one action (each the market
+// transactions it signed, not tip transactions), whether one landed, one may
+// still land, or none ever can. It searches the whole transaction history,
+// checks every blockhash at the commitment and at processed, and searches
+// the history again before answering VerdictDead, so that a transaction
+// landing during the check is not missed. Unlike SendAndConfirm it applies
+// no grace to a blockhash it has never seen valid: call it after the node has
+// caught up (a restart takes longer than the lag it guards against).
+func (c *Client) Settle(ctx context.Context, attempts [][]TxRef) (Settlement, error) {
+	var sigs []solana.Signature
+	var hashes []solana.Hash
+	for _, a := range attempts {
+		for _, r := range a {
+			sigs = append(sigs, r.Signature)
+			hashes = append(hashes, r.Blockhash)
+		}
+	}
+	s, decided, err := c.settleStatuses(ctx, attempts, sigs)
+	if err != nil || decided {
+		return s, err
+	}
+	for _, h := range uniqueHashes(hashes) {
+		gone, err := c.blockhashGone(ctx, h)
+		if err != nil {
+			return s, fmt.Errorf("settle: %w", err)
+		}
+		if !gone {
+			return s, nil
+		}
+	}
+	s, decided, err = c.settleStatuses(ctx, attempts, sigs)
+	if err != nil || decided {
+		return s, err
+	}
+	s.Verdict = VerdictDead
+	return s, nil
+}
+
+// settleStatuses fetches statuses; decided is true when they alone give the
+// verdict (landed, or seen below the commitment: pending).
+func (c *Client) settleStatuses(ctx context.Context, attempts [][]TxRef, sigs []solana.Signature) (Settlement, bool, error) {
+	s := Settlement{Verdict: VerdictPending, Attempt: -1}
+	st, err := c.statuses(ctx, sigs, true)
+	if err != nil {
+		return s, false, fmt.Errorf("settle: %w", err)
+	}
+	seen := false
+	for i, a := range attempts {
+		s.Statuses = append(s.Statuses, st[:len(a)])
+		for _, x := range st[:len(a)] {
+			if x.Reached(c.commitment) && s.Attempt < 0 {
+				s.Verdict, s.Attempt = VerdictLanded, i
+			}
+			seen = seen || x.Found
+		}
+		st = st[len(a):]
+	}
+	return s, s.Verdict == VerdictLanded || seen, nil
+}

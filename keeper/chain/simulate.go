@@ -1,0 +1,130 @@
+package chain
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/rpc"
+)
+
+// SimResult is the outcome of a successful simulation.
+type SimResult struct {
+	Logs          []string
+	UnitsConsumed uint64
+	// Fee is what the fee payer will be charged (see Outflows).
+	Fee Fee
+	// Outflows are the wallet's net outflows had the transaction landed.
+	Outflows Outflows
+}
+
+// Outflows are a wallet's net outflows from one transaction; a negative
+// value is an inflow.
+type Outflows struct {
+	// Lamports is the wallet's balance before minus after, plus the fee when
+	// the wallet pays it: simulateTransaction does not deduct the fee, so
+	// Fee.Total() is added.
+	Lamports int64
+	// Tokens maps each mint of the wallet's token accounts the transaction
+	// references to the sum over those accounts of amount before minus
+	// amount after. A token account closed or handed to another owner counts
+	// as emptied. Token accounts the transaction creates are not seen.
+	Tokens map[solana.PublicKey]int64
+}
+
+// Simulate runs simulateTransaction on the signed wire transaction raw with
+// signature verification at the client's commitment, and computes the
+// wallet's outflows. It fetches the pre-state of the wallet and of every
+// account the message references (static keys and writable lookup-table
+// entries) that is an SPL Token or Token-2022 account owned by the wallet,
+// and asks the simulation for their post-state.
+//
+// A transaction that fails in simulation returns its SimResult (logs, units,
+// fee) together with a *SimError; Outflows are then zero.
+func (c *Client) Simulate(ctx context.Context, raw []byte, wallet solana.PublicKey) (*SimResult, error) {
+	tx, err := decodeTx(raw)
+	if err != nil {
+		return nil, err
+	}
+	fee, err := feeOf(tx.Message)
+	if err != nil {
+		return nil, fmt.Errorf("simulate: %w", err)
+	}
+	addrs, pre, err := c.preState(ctx, tx.Message, wallet)
+	if err != nil {
+		return nil, fmt.Errorf("simulate: %w", err)
+	}
+	v, err := c.simulate(ctx, raw, addrs)
+	if err != nil {
+		return nil, err
+	}
+	res := &SimResult{Logs: v.Logs, Fee: fee}
+	if v.UnitsConsumed != nil {
+		res.UnitsConsumed = *v.UnitsConsumed
+	}
+	if v.Err != nil {
+		return res, &SimError{Err: normalize(v.Err), Logs: v.Logs}
+	}
+	if len(v.Accounts) != len(addrs) {
+		return nil, fmt.Errorf("simulate: %d post-state accounts for %d addresses", len(v.Accounts), len(addrs))
+	}
+	post := make([]*Account, len(v.Accounts))
+	for i, a := range v.Accounts {
+		post[i] = toAccount(a)
+	}
+	res.Outflows, err = outflows(wallet, pre, post, fee)
+	if err != nil {
+		return nil, fmt.Errorf("simulate: %w", err)
+	}
+	return res, nil
+}
+
+// simulate calls simulateTransaction asking for the post-state of addrs.
+func (c *Client) simulate(ctx context.Context, raw []byte, addrs []solana.PublicKey) (*rpc.SimulateTransactionResult, error) {
+	var out *rpc.SimulateTransactionResponse
+	err := c.reads.call(ctx, "simulateTransaction", func(ctx context.Context, ep *endpoint) error {
+		var err error
+		out, err = ep.rpc.SimulateRawTransactionWithOpts(ctx, raw, &rpc.SimulateTransactionOpts{
+			SigVerify:  true,
+			Commitment: c.commitment,
+			Accounts:   &rpc.SimulateTransactionAccountsOpts{Encoding: solana.EncodingBase64, Addresses: addrs},
+		})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if out == nil || out.Value == nil {
+		return nil, fmt.Errorf("simulateTransaction: empty answer")
+	}
+	return out.Value, nil
+}
+
+// preState returns the addresses to watch (the wallet first, then the
+// wallet's token accounts among the message's accounts) and their state now.
+func (c *Client) preState(ctx context.Context, m solana.Message, wallet solana.PublicKey) ([]solana.PublicKey, []*Account, error) {
+	lookups, err := c.writableLookupKeys(ctx, m)
+	if err != nil {
+		return nil, nil, err
+	}
+	keys := []solana.PublicKey{wallet}
+	seen := map[solana.PublicKey]bool{wallet: true}
+	for _, k := range append(append([]solana.PublicKey{}, m.AccountKeys...), lookups...) {
+		if !seen[k] {
+			seen[k] = true
+			keys = append(keys, k)
+		}
+	}
+	accs, err := c.Accounts(ctx, keys)
+	if err != nil {
+		return nil, nil, fmt.Errorf("fetch pre-state: %w", err)
+	}
+	addrs, pre := []solana.PublicKey{wallet}, []*Account{accs[0]}
+	for i := 1; i < len(keys); i++ {
+		if ta, ok := decodeTokenAccount(accs[i]); ok && ta.Owner.Equals(wallet) {
+			addrs = append(addrs, keys[i])
+			pre = append(pre, accs[i])
+		}
+	}
+	return addrs, pre, nil
+}

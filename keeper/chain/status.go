@@ -1,0 +1,102 @@
+package chain
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/rpc"
+)
+
+// maxStatusBatch is getSignatureStatuses' limit on signatures per call.
+const maxStatusBatch = 256
+
+// Status is what the chain knows of one signature.
+type Status struct {
+	Signature solana.Signature
+	// Found is false when the node knows nothing of the signature.
+	Found bool
+	// Slot the transaction was processed in; zero when not found.
+	Slot uint64
+	// Confirmation is processed, confirmed or finalized; empty when not found.
+	Confirmation rpc.ConfirmationStatusType
+	// Err is the chain's TransactionError (decoded JSON) for a transaction
+	// that landed and failed; nil when it succeeded or was not found.
+	Err any
+}
+
+// Reached reports whether the transaction was found at commitment c or a
+// stronger one.
+func (s Status) Reached(c rpc.CommitmentType) bool {
+	return s.Found && rank(string(s.Confirmation)) >= rank(string(c))
+}
+
+// txError returns the landed failure of s as a *TxError, or nil.
+func (s Status) txError() error {
+	if s.Err == nil {
+		return nil
+	}
+	return &TxError{Signature: s.Signature.String(), Slot: s.Slot, Err: s.Err}
+}
+
+// rank orders commitment levels.
+func rank(c string) int {
+	switch c {
+	case string(rpc.CommitmentProcessed):
+		return 1
+	case string(rpc.CommitmentConfirmed):
+		return 2
+	case string(rpc.CommitmentFinalized):
+		return 3
+	}
+	return 0
+}
+
+// Statuses returns what the chain knows of each signature, searching the
+// node's whole transaction history (getSignatureStatuses with
+// searchTransactionHistory), in the order given.
+func (c *Client) Statuses(ctx context.Context, sigs []solana.Signature) ([]Status, error) {
+	return c.statuses(ctx, sigs, true)
+}
+
+// statuses asks getSignatureStatuses in batches; history also searches
+// beyond the node's recent status cache.
+func (c *Client) statuses(ctx context.Context, sigs []solana.Signature, history bool) ([]Status, error) {
+	out := make([]Status, 0, len(sigs))
+	for start := 0; start < len(sigs); start += maxStatusBatch {
+		batch := sigs[start:min(start+maxStatusBatch, len(sigs))]
+		var res *rpc.GetSignatureStatusesResult
+		err := c.reads.call(ctx, "getSignatureStatuses", func(ctx context.Context, ep *endpoint) error {
+			var err error
+			res, err = ep.rpc.GetSignatureStatuses(ctx, history, batch...)
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		if len(res.Value) != len(batch) {
+			return nil, fmt.Errorf("getSignatureStatuses: %d statuses for %d signatures", len(res.Value), len(batch))
+		}
+		for i, sig := range batch {
+			out = append(out, toStatus(sig, res.Value[i]))
+		}
+	}
+	return out, nil
+}
+
+// toStatus converts one getSignatureStatuses entry (nil: unknown). A node
+// that omits confirmationStatus reports confirmations null for rooted
+// transactions.
+func toStatus(sig solana.Signature, v *rpc.SignatureStatusesResult) Status {
+	if v == nil {
+		return Status{Signature: sig}
+	}
+	conf := v.ConfirmationStatus
+	if conf == "" {
+		conf = rpc.ConfirmationStatusProcessed
+		if v.Confirmations == nil {
+			conf = rpc.ConfirmationStatusFinalized
+		}
+	}
+	return Status{Signature: sig, Found: true, Slot: v.Slot, Confirmation: conf, Err: normalize(v.Err)}
+}

@@ -1,0 +1,141 @@
+package chain
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/programs/system"
+)
+
+// MinTipLamports is the block engine's minimum tip.
+const MinTipLamports = 1000
+
+// Tip policy defaults.
+const (
+	DefaultTipRaisePercent = 100 // each drop doubles the tip
+	DefaultTipRaiseAfter   = 5 * time.Second
+)
+
+// TipFunc builds and signs keeper's tip transaction: one System transfer of
+// lamports from the wallet to tipAccount, with the given blockhash. It must
+// sign exactly the message BuildTipMessage(wallet, tipAccount, lamports,
+// blockhash) returns (SendBundle checks), and may journal the signature
+// before returning. It is called once per bundle submission.
+type TipFunc func(ctx context.Context, tipAccount solana.PublicKey, lamports uint64, blockhash solana.Hash) (Signed, error)
+
+// TipPolicy sets the Jito tip and what to do when a bundle cannot work.
+type TipPolicy struct {
+	// Floor is the first tip, at least MinTipLamports.
+	Floor uint64
+	// Cap is never exceeded; at least Floor.
+	Cap uint64
+	// RaisePercent raises the tip after each dropped bundle by this percent
+	// of the current tip (default 100: doubling), capped at Cap.
+	RaisePercent uint64
+	// RaiseAfter: a bundle neither landed nor failed this long after it was
+	// accepted counts as dropped (default 5 s).
+	RaiseAfter time.Duration
+	// FallbackRPC allows sending the transactions one by one through RPC,
+	// losing atomicity, when they leave no room for the tip (5 of them) or
+	// when a bundle at the cap is dropped again. Without it SendBundle refuses
+	// a full bundle and keeps resubmitting at the cap until expiry.
+	FallbackRPC bool
+}
+
+// normalized returns p with defaults applied, or an error.
+func (p TipPolicy) normalized() (TipPolicy, error) {
+	if p.RaisePercent == 0 {
+		p.RaisePercent = DefaultTipRaisePercent
+	}
+	if p.RaiseAfter == 0 {
+		p.RaiseAfter = DefaultTipRaiseAfter
+	}
+	switch {
+	case p.Floor < MinTipLamports:
+		return p, fmt.Errorf("tip floor %d lamports is below the engine's minimum of %d", p.Floor, MinTipLamports)
+	case p.Cap < p.Floor:
+		return p, fmt.Errorf("tip cap %d lamports is below the floor %d", p.Cap, p.Floor)
+	case p.RaisePercent > 10_000:
+		return p, fmt.Errorf("tip raise of %d%% is more than 100-fold", p.RaisePercent)
+	case p.RaiseAfter < 0:
+		return p, errors.New("tip raise-after must not be negative")
+	}
+	return p, nil
+}
+
+// next returns the tip after a drop: raised by RaisePercent (at least one
+// lamport), never above Cap.
+func (p TipPolicy) next(cur uint64) uint64 {
+	step := cur / 100 * p.RaisePercent
+	if step == 0 {
+		step = 1
+	}
+	if cur > p.Cap-min(step, p.Cap) {
+		return p.Cap
+	}
+	return cur + step
+}
+
+// BuildTipMessage returns the serialized legacy message of a tip
+// transaction: one System transfer of lamports from payer (fee payer and
+// only signer) to tipAccount, with the given blockhash. Tip accounts are
+// static keys, never lookup-table entries.
+func BuildTipMessage(payer, tipAccount solana.PublicKey, lamports uint64, blockhash solana.Hash) ([]byte, error) {
+	switch {
+	case payer.IsZero(), tipAccount.IsZero():
+		return nil, errors.New("tip message: payer and tip account are required")
+	case payer.Equals(tipAccount):
+		return nil, errors.New("tip message: payer is the tip account")
+	case lamports == 0:
+		return nil, errors.New("tip message: zero lamports")
+	case blockhash.IsZero():
+		return nil, errors.New("tip message: blockhash is required")
+	}
+	ix := system.NewTransferInstruction(lamports, payer, tipAccount).Build()
+	tx, err := solana.NewTransaction([]solana.Instruction{ix}, blockhash, solana.TransactionPayer(payer))
+	if err != nil {
+		return nil, fmt.Errorf("tip message: %w", err)
+	}
+	msg, err := tx.Message.MarshalBinary()
+	if err != nil {
+		return nil, fmt.Errorf("tip message: %w", err)
+	}
+	return msg, nil
+}
+
+// checkTip verifies that the TipFunc's transaction is the tip asked for:
+// exactly the BuildTipMessage message for its fee payer, fully signed.
+func checkTip(s Signed, tipAccount solana.PublicKey, lamports uint64, blockhash solana.Hash) error {
+	tx, err := s.check()
+	if err != nil {
+		return fmt.Errorf("tip transaction: %w", err)
+	}
+	want, err := BuildTipMessage(tx.Message.AccountKeys[0], tipAccount, lamports, blockhash)
+	if err != nil {
+		return err
+	}
+	if len(s.Raw) != 1+64+len(want) || !bytes.Equal(s.Raw[1+64:], want) {
+		return fmt.Errorf("tip transaction is not the transfer of %d lamports to %s asked for", lamports, tipAccount)
+	}
+	return nil
+}
+
+// tipAccount returns one of the engine's tip accounts at random (fetched
+// once, then cached).
+func (c *Client) tipAccount(ctx context.Context) (solana.PublicKey, error) {
+	c.tipMu.Lock()
+	defer c.tipMu.Unlock()
+	if len(c.tipAccounts) == 0 {
+		accs, err := c.jito.tipAccounts(ctx)
+		if err != nil {
+			return solana.PublicKey{}, err
+		}
+		c.tipAccounts = accs
+	}
+	return c.tipAccounts[rand.IntN(len(c.tipAccounts))], nil
+}
