@@ -30,6 +30,10 @@ type GuardConfig struct {
 	// Token, ComputeBudget, Memo (v1 and v2), the market program and the dex
 	// programs; for tip it is System and ComputeBudget.
 	Programs map[Kind][]string
+	// ExtraPrograms adds program ids to the allowlist of the kinds it names,
+	// after Programs replaced any defaults (the earn vault program for
+	// claim-withdrawals, for example).
+	ExtraPrograms map[Kind][]string
 	// AllowMarketFeePayer lets another required signer pay the fees. When
 	// CoSigners is set, the fee payer must be one of them.
 	AllowMarketFeePayer bool
@@ -116,6 +120,18 @@ func compilePrograms(cfg GuardConfig) (map[Kind]map[solana.PublicKey]bool, error
 			return nil, fmt.Errorf("programs for %s: %w", k, err)
 		}
 		out[k] = set
+	}
+	for _, k := range slices.Sorted(maps.Keys(cfg.ExtraPrograms)) {
+		if _, ok := kindPermissions[k]; !ok {
+			return nil, fmt.Errorf("extra programs: unknown action kind %q", k)
+		}
+		set, err := keySet(cfg.ExtraPrograms[k])
+		if err != nil {
+			return nil, fmt.Errorf("extra programs for %s: %w", k, err)
+		}
+		for pk := range set {
+			out[k][pk] = true
+		}
 	}
 	return out, nil
 }

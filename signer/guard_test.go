@@ -31,6 +31,8 @@ func TestWithGuardConfigErrors(t *testing.T) {
 		{"bad dex-b program", func(c *GuardConfig) { c.DexBProgram = "short" }, "dex-b program"},
 		{"unknown kind", func(c *GuardConfig) { c.Programs = map[Kind][]string{"liquidate": {fixture.MarketProgram.String()}} }, `unknown action kind "liquidate"`},
 		{"bad program in list", func(c *GuardConfig) { c.Programs = map[Kind][]string{KindRepay: {"nope"}} }, "programs for repay"},
+		{"unknown kind in extras", func(c *GuardConfig) { c.ExtraPrograms = map[Kind][]string{"borrow": nil} }, `extra programs: unknown action kind "borrow"`},
+		{"bad extra program", func(c *GuardConfig) { c.ExtraPrograms = map[Kind][]string{KindRepay: {"nope"}} }, "extra programs for repay"},
 		{"bad co-signer", func(c *GuardConfig) { c.CoSigners = []string{"nope"} }, "co-signers"},
 	}
 	for _, tt := range tests {
@@ -98,6 +100,14 @@ func TestGuardOptions(t *testing.T) {
 		{"durable nonce allowed", func(c *GuardConfig) { c.AllowDurableNonce = true }, nonceTx, KindRepay, toBounds(nonceCase.Bounds), ""},
 		{"any co-signer without a list", func(c *GuardConfig) { c.CoSigners = nil }, cosignerTx, KindRepay, toBounds(cosignerCase.Bounds), ""},
 		{"allowlist override drops ComputeBudget", func(c *GuardConfig) { c.Programs = map[Kind][]string{KindRepay: noBudget} }, repayTx, KindRepay, toBounds(repayCase.Bounds), RuleProgramNotAllowed},
+		{"extra program restores ComputeBudget after an override", func(c *GuardConfig) {
+			c.Programs = map[Kind][]string{KindRepay: noBudget}
+			c.ExtraPrograms = map[Kind][]string{KindRepay: {solana.ComputeBudget.String()}}
+		}, repayTx, KindRepay, toBounds(repayCase.Bounds), ""},
+		{"extra program for another kind does not help", func(c *GuardConfig) {
+			c.Programs = map[Kind][]string{KindRepay: noBudget}
+			c.ExtraPrograms = map[Kind][]string{KindClaimFees: {solana.ComputeBudget.String()}}
+		}, repayTx, KindRepay, toBounds(repayCase.Bounds), RuleProgramNotAllowed},
 		{"override of another kind leaves repay alone", func(c *GuardConfig) { c.Programs = map[Kind][]string{KindClaimFees: noBudget} }, repayTx, KindRepay, toBounds(repayCase.Bounds), ""},
 		{"price cap lowered", func(c *GuardConfig) { c.MaxComputeUnitPrice = 49_999 }, repayTx, KindRepay, toBounds(repayCase.Bounds), RuleComputeUnitPrice},
 		{"price cap at the price", func(c *GuardConfig) { c.MaxComputeUnitPrice = 50_000 }, repayTx, KindRepay, toBounds(repayCase.Bounds), ""},
