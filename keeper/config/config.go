@@ -80,7 +80,7 @@ type Chain struct {
 	SendURL    URL           `yaml:"send_url"` // optional separate endpoint for sendTransaction
 	JitoURL    URL           `yaml:"jito_url"`
 	JitoAuth   Auth          `yaml:"jito_auth"`
-	Commitment string        `yaml:"commitment"` // processed, confirmed or finalized
+	Commitment string        `yaml:"commitment"` // confirmed or finalized
 	Timeout    time.Duration `yaml:"timeout"`
 	RateLimit  RateLimit     `yaml:"rate_limit"`
 	Tip        Tip           `yaml:"tip"`

@@ -106,7 +106,7 @@ func TestBadConfigs(t *testing.T) {
 			`semantic.bad.yaml:3:15: market.program_id: "not-a-key" is not a base58 public key`,
 			`semantic.bad.yaml:4:9: market.auth.header is required when a value is set`,
 			`semantic.bad.yaml:6:12: chain.rpc_url must be an http:// or https:// URL`,
-			`semantic.bad.yaml:7:15: chain.commitment must be processed, confirmed or finalized, got "recent"`,
+			`semantic.bad.yaml:7:15: chain.commitment must be confirmed or finalized (a processed transaction may still be rolled back), got "recent"`,
 			`semantic.bad.yaml:8:26: chain.tip.floor_lamports must be at least 1000`,
 			`semantic.bad.yaml:8:45: chain.tip.max_lamports (100) is below floor_lamports (500)`,
 			`semantic.bad.yaml:8:60: chain.tip.fallback must be rpc or refuse, got "maybe"`,

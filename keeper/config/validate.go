@@ -72,8 +72,8 @@ func (v *validator) chain(c *Chain) {
 	v.url([]any{"chain", "send_url"}, "chain.send_url", string(c.SendURL), false)
 	v.url([]any{"chain", "jito_url"}, "chain.jito_url", string(c.JitoURL), false)
 	v.secret([]any{"chain", "jito_auth"}, "chain.jito_auth", &c.JitoAuth)
-	if !slices.Contains([]string{"processed", "confirmed", "finalized"}, c.Commitment) {
-		v.fail([]any{"chain", "commitment"}, "chain.commitment must be processed, confirmed or finalized, got %q", c.Commitment)
+	if c.Commitment != "confirmed" && c.Commitment != "finalized" {
+		v.fail([]any{"chain", "commitment"}, "chain.commitment must be confirmed or finalized (a processed transaction may still be rolled back), got %q", c.Commitment)
 	}
 	v.positive([]any{"chain", "timeout"}, "chain.timeout", c.Timeout > 0)
 	v.positive([]any{"chain", "rebroadcast"}, "chain.rebroadcast", c.Rebroadcast > 0)
