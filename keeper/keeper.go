@@ -1,0 +1,106 @@
+package keeper
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/keeper-project/keeper/keeper/config"
+	"github.com/keeper-project/keeper/keeper/notify"
+)
+
+// Options configure a Keeper. Config is required; every other field has a
+// default, and the dependencies left nil are built from Config.
+type Options struct {
+	Config *config.Config
+	// Logger receives the daemon's log; default: discard.
+	Logger *slog.Logger
+	// Registry receives keeper's metrics and serves /metrics; default: a
+	// new registry.
+	Registry *prometheus.Registry
+	// Version is keeper's version, for the User-Agent and logs.
+	Version string
+	// DryRun forces dry run for every policy, whatever the config says.
+	DryRun bool
+	// Now is the clock; default time.Now.
+	Now func() time.Time
+
+	Market    Market
+	Signer    Signer
+	Submitter Submitter
+	Journal   Journal
+}
+
+// Keeper is the daemon: it owns the dependencies, the schedule and the
+// action path. Create it with New, start it with Run or RunOnce, and Close it.
+type Keeper struct {
+	cfg       *config.Config
+	logger    *slog.Logger
+	registry  *prometheus.Registry
+	metrics   *Metrics
+	version   string
+	dryRunAll bool
+	now       func() time.Time
+
+	market    Market
+	signer    Signer
+	submitter Submitter
+	journal   Journal
+	wallet    solana.PublicKey
+	notifier  *notify.Dispatcher
+	closers   []func() error
+}
+
+// New builds a Keeper from o, creating the market client, signer, chain
+// client and journal that o does not supply.
+func New(o Options) (*Keeper, error) {
+	if o.Config == nil {
+		return nil, errors.New("keeper: Options.Config is required")
+	}
+	k := &Keeper{cfg: o.Config, logger: o.Logger, registry: o.Registry, version: o.Version,
+		dryRunAll: o.DryRun || o.Config.DryRun, now: o.Now,
+		market: o.Market, signer: o.Signer, submitter: o.Submitter, journal: o.Journal}
+	if k.logger == nil {
+		k.logger = slog.New(slog.DiscardHandler)
+	}
+	if k.registry == nil {
+		k.registry = prometheus.NewRegistry()
+	}
+	if k.now == nil {
+		k.now = time.Now
+	}
+	if k.version == "" {
+		k.version = "devel"
+	}
+	k.metrics = NewMetrics(k.registry)
+	if err := k.wire(); err != nil {
+		k.Close()
+		return nil, err
+	}
+	k.wallet = k.signer.PublicKey()
+	k.notifier = k.newDispatcher()
+	return k, nil
+}
+
+// Wallet returns the public key keeper signs with.
+func (k *Keeper) Wallet() solana.PublicKey { return k.wallet }
+
+// Close releases what New opened (the journal, the chain client). It is
+// safe to call more than once.
+func (k *Keeper) Close() error {
+	var errs []error
+	for i := len(k.closers) - 1; i >= 0; i-- {
+		if err := k.closers[i](); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	k.closers = nil
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("keeper: closing: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,206 @@
+package keeper
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"log/slog"
+
+	"github.com/gagliardetto/solana-go"
+
+	"github.com/keeper-project/keeper/keeper/chain"
+	"github.com/keeper-project/keeper/keeper/journal"
+	"github.com/keeper-project/keeper/signer"
+)
+
+// Recover settles every journaled action that is not final by asking the
+// chain, before the first tick: a landed attempt is recorded as landed, one
+// whose blockhash provably expired unseen as expired (a later run may build
+// a new attempt), one still valid is rebroadcast (same bytes) or waited for.
+// It never builds or signs anything new.
+func (k *Keeper) Recover(ctx context.Context) error {
+	pending, err := k.journal.Pending(ctx)
+	if err != nil {
+		return fmt.Errorf("reading unsettled actions: %w", err)
+	}
+	k.metrics.JournalPending.Set(float64(len(pending)))
+	for _, act := range pending {
+		log := k.logger.With("policy", act.Policy, "action", shortID(act.ID), "kind", act.Kind, "target", act.Target)
+		out, _ := k.settleOpen(ctx, log, act)
+		log.Info("Recovered unsettled action", "state_before", act.State, "outcome", out)
+	}
+	return nil
+}
+
+// resume handles an action the journal already holds for a plan's ID. done
+// is true when nothing more may be done for it now.
+func (k *Keeper) resume(ctx context.Context, log *slog.Logger, act journal.Action) (Outcome, bool) {
+	if act.State.Final() {
+		log.Debug("Action already settled", "state", act.State)
+		return OutcomeSettled, true
+	}
+	if out, done := k.settleOpen(ctx, log, act); done {
+		return out, true
+	}
+	return k.checkEarlier(ctx, log, act)
+}
+
+// settleOpen resolves act's open attempt, if any, from the chain. done is
+// false when the action may take a new attempt.
+func (k *Keeper) settleOpen(ctx context.Context, log *slog.Logger, act journal.Action) (Outcome, bool) {
+	att, open := act.OpenAttempt()
+	p := planOf(act, att)
+	if !open {
+		return OutcomeRetry, false
+	}
+	if len(att.Signatures) == 0 {
+		out := k.settle(ctx, log, p, att, journal.Outcome{State: journal.StateExpired, Rule: "abandoned-before-signing"})
+		return out, false
+	}
+	all, err := attemptRefs([]journal.Attempt{att})
+	if err != nil {
+		log.Error("Journaled signatures unreadable; leaving the action for a person", "err", err)
+		return OutcomePending, true
+	}
+	st, err := k.submitter.Settle(ctx, all)
+	if err != nil {
+		log.Warn("Cannot ask the chain about the action's signatures; leaving it for later", "err", err)
+		return OutcomePending, true
+	}
+	switch st.Verdict {
+	case chain.VerdictLanded:
+		return k.settle(ctx, log, p, att, journal.Outcome{State: journal.StateLanded, Detail: "settled from the chain"}), true
+	case chain.VerdictDead:
+		out := k.settle(ctx, log, p, att, journal.Outcome{State: journal.StateExpired, Rule: "blockhash-expired", Detail: "settled from the chain"})
+		return out, false
+	}
+	return k.rebroadcast(ctx, log, p, att), true
+}
+
+// rebroadcast lands an attempt whose blockhash is still valid by sending the
+// journaled bytes again (RPC), or waits for its bundle to land or expire.
+func (k *Keeper) rebroadcast(ctx context.Context, log *slog.Logger, p Plan, att journal.Attempt) Outcome {
+	txs, err := signedFromJournal(att.Signatures)
+	if err != nil || att.Mode == journal.ModeBundle {
+		// Bundle transactions must not go out one by one; without the bytes
+		// nothing can be sent. Either way, wait until the chain decides.
+		return k.awaitSettlement(ctx, log, p, att)
+	}
+	log.Info("Rebroadcasting journaled transactions whose blockhash is still valid")
+	res, err := k.submitter.SendAndConfirm(ctx, txs)
+	if err != nil && res.Outcome == chain.OutcomeUnknown {
+		return OutcomePending
+	}
+	return k.record(ctx, log, p, att, res, nil)
+}
+
+// awaitSettlement polls the chain until att's transactions land or provably
+// expire, or ctx ends.
+func (k *Keeper) awaitSettlement(ctx context.Context, log *slog.Logger, p Plan, att journal.Attempt) Outcome {
+	all, err := attemptRefs([]journal.Attempt{att})
+	if err != nil {
+		return OutcomePending
+	}
+	for {
+		st, err := k.submitter.Settle(ctx, all)
+		switch {
+		case err == nil && st.Verdict == chain.VerdictLanded:
+			return k.settle(ctx, log, p, att, journal.Outcome{State: journal.StateLanded, Detail: "settled from the chain"})
+		case err == nil && st.Verdict == chain.VerdictDead:
+			return k.settle(ctx, log, p, att, journal.Outcome{State: journal.StateExpired, Rule: "blockhash-expired"})
+		}
+		if !sleepCtx(ctx, k.cfg.Chain.Poll) {
+			return OutcomePending
+		}
+	}
+}
+
+// checkEarlier makes sure no earlier attempt of act landed before a new
+// attempt is built: only when every signature ever sent for the action is
+// absent from the chain and every blockhash is invalid may it go again.
+func (k *Keeper) checkEarlier(ctx context.Context, log *slog.Logger, act journal.Action) (Outcome, bool) {
+	all, err := attemptRefs(act.Attempts)
+	if err != nil {
+		log.Error("Journaled signatures unreadable; not building a new attempt", "err", err)
+		return OutcomeRetry, true
+	}
+	if len(all) == 0 {
+		return OutcomeRetry, false
+	}
+	st, err := k.submitter.Settle(ctx, all)
+	if err != nil {
+		log.Warn("Cannot verify earlier attempts on chain; not building a new one", "err", err)
+		return OutcomeRetry, true
+	}
+	switch st.Verdict {
+	case chain.VerdictDead:
+		return OutcomeRetry, false
+	case chain.VerdictLanded:
+		log.Error("An attempt journaled as expired landed after all; not acting again", "attempt", st.Attempt)
+		p := planOf(act, journal.Attempt{})
+		return k.finish(ctx, log, p, journal.Outcome{State: journal.StateFailed, Rule: "late-landing",
+			Detail: fmt.Sprintf("attempt %d landed after it was judged expired; check the wallet", st.Attempt+1)}), true
+	}
+	return OutcomeRetry, true
+}
+
+// planOf rebuilds enough of a plan from the journal to record outcomes.
+func planOf(act journal.Action, att journal.Attempt) Plan {
+	return Plan{ID: act.ID, Policy: act.Policy, Kind: signer.Kind(act.Kind), Target: act.Target,
+		Reason: act.Reason, Mint: act.Mint, Amount: act.Amount, Submit: Submit{Mode: att.Mode}}
+}
+
+// refs parses journaled signatures for the chain. A signature that does not
+// parse is an error: skipping it could make a landed attempt look dead.
+func refs(sigs []journal.SignedTx) ([]chain.TxRef, error) {
+	out := make([]chain.TxRef, len(sigs))
+	for i, s := range sigs {
+		sig, err := solana.SignatureFromBase58(s.Signature)
+		if err != nil {
+			return nil, fmt.Errorf("journaled signature %d: %w", i, err)
+		}
+		hash, err := solana.HashFromBase58(s.Blockhash)
+		if err != nil {
+			return nil, fmt.Errorf("journaled blockhash %d: %w", i, err)
+		}
+		out[i] = chain.TxRef{Signature: sig, Blockhash: hash}
+	}
+	return out, nil
+}
+
+// attemptRefs parses the signatures of every attempt that has any.
+func attemptRefs(atts []journal.Attempt) ([][]chain.TxRef, error) {
+	var all [][]chain.TxRef
+	for _, a := range atts {
+		if len(a.Signatures) == 0 {
+			continue
+		}
+		r, err := refs(a.Signatures)
+		if err != nil {
+			return nil, fmt.Errorf("attempt %d: %w", a.Number, err)
+		}
+		all = append(all, r)
+	}
+	return all, nil
+}
+
+// signedFromJournal restores the signed transactions an attempt journaled.
+func signedFromJournal(sigs []journal.SignedTx) ([]chain.Signed, error) {
+	out := make([]chain.Signed, len(sigs))
+	for i, s := range sigs {
+		raw, err := base64.StdEncoding.DecodeString(s.Transaction)
+		if err != nil || len(raw) == 0 {
+			return nil, fmt.Errorf("transaction %d: signed bytes not journaled", i)
+		}
+		sig, err := solana.SignatureFromBase58(s.Signature)
+		if err != nil {
+			return nil, fmt.Errorf("transaction %d: %w", i, err)
+		}
+		hash, err := solana.HashFromBase58(s.Blockhash)
+		if err != nil {
+			return nil, fmt.Errorf("transaction %d: %w", i, err)
+		}
+		out[i] = chain.Signed{Raw: raw, Signature: sig, Blockhash: hash}
+	}
+	return out, nil
+}

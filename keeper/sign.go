@@ -1,0 +1,87 @@
+package keeper
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/keeper-project/keeper/keeper/chain"
+	"github.com/keeper-project/keeper/keeper/journal"
+	"github.com/keeper-project/keeper/signer"
+)
+
+// guardAndSign decodes, guards and signs every built transaction, then
+// simulates each signed one and checks the wallet's outflows against the
+// plan's bounds. Any refusal settles the attempt as refused; ok is false
+// then and out says what happened.
+func (k *Keeper) guardAndSign(ctx context.Context, log *slog.Logger, p Plan, att journal.Attempt, txs []built) (signed signedSet, out Outcome, ok bool) {
+	for i, t := range txs {
+		tx, err := t.decode()
+		if err != nil {
+			return signed, k.refuse(ctx, log, p, att, "malformed-transaction", fmt.Sprintf("transaction %d: %v", i, err)), false
+		}
+		s, err := k.signer.Sign(tx, p.Kind, p.Bounds)
+		if err != nil {
+			return signed, k.refusal(ctx, log, p, att, i, err), false
+		}
+		signed.txs = append(signed.txs, chain.Signed{Raw: s.Wire, Signature: s.TxID, Blockhash: s.Blockhash})
+	}
+	for i, s := range signed.txs {
+		sim, err := k.submitter.Simulate(ctx, s.Raw, k.wallet)
+		if err != nil {
+			var se *chain.SimError
+			if errors.As(err, &se) {
+				log.Warn("Simulation shows the transaction would fail; not sending", "tx", i, "err", err)
+				return signed, k.settle(ctx, log, p, att, journal.Outcome{State: journal.StateExpired, Rule: "simulation-failed", Detail: err.Error()}), false
+			}
+			log.Warn("Cannot simulate; not sending", "tx", i, "err", err)
+			return signed, k.settle(ctx, log, p, att, journal.Outcome{State: journal.StateExpired, Rule: "simulation-unavailable", Detail: err.Error()}), false
+		}
+		if err := signer.CheckOutflows(p.Kind, p.Bounds, outflows(sim.Outflows)); err != nil {
+			return signed, k.refusal(ctx, log, p, att, i, err), false
+		}
+		signed.fees = append(signed.fees, sim.Fee.Total())
+	}
+	return signed, "", true
+}
+
+// signedSet is an attempt's signed transactions, in landing order, with the
+// fee each costs as simulated.
+type signedSet struct {
+	txs  []chain.Signed
+	fees []uint64
+}
+
+// refusal settles the attempt as refused by the guard's rule.
+func (k *Keeper) refusal(ctx context.Context, log *slog.Logger, p Plan, att journal.Attempt, tx int, err error) Outcome {
+	var r *signer.Refusal
+	if errors.As(err, &r) {
+		return k.refuse(ctx, log, p, att, string(r.Rule), fmt.Sprintf("transaction %d: %s", tx, r.Error()))
+	}
+	return k.refuse(ctx, log, p, att, "sign-error", fmt.Sprintf("transaction %d: %v", tx, err))
+}
+
+func (k *Keeper) refuse(ctx context.Context, log *slog.Logger, p Plan, att journal.Attempt, rule, detail string) Outcome {
+	k.metrics.GuardRefusals.WithLabelValues(rule).Inc()
+	log.Error("Refused to sign", "rule", rule, "detail", detail)
+	return k.settle(ctx, log, p, att, journal.Outcome{State: journal.StateRefused, Rule: rule, Detail: detail})
+}
+
+// outflows converts the chain's outflows to the guard's form.
+func outflows(o chain.Outflows) signer.Outflows {
+	out := signer.Outflows{Lamports: o.Lamports, Tokens: make(map[string]int64, len(o.Tokens))}
+	for mint, v := range o.Tokens {
+		out.Tokens[mint.String()] = v
+	}
+	return out
+}
+
+// signedRecords is the journal form of signed transactions.
+func signedRecords(txs []chain.Signed) []journal.SignedTx {
+	out := make([]journal.SignedTx, len(txs))
+	for i, t := range txs {
+		out[i] = journal.SignedTx{Signature: t.Signature.String(), Blockhash: t.Blockhash.String(), Transaction: encodeBase64(t.Raw)}
+	}
+	return out
+}

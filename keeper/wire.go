@@ -1,0 +1,171 @@
+package keeper
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"time"
+
+	"github.com/gagliardetto/solana-go/rpc"
+
+	"github.com/keeper-project/keeper/keeper/chain"
+	"github.com/keeper-project/keeper/keeper/config"
+	"github.com/keeper-project/keeper/keeper/journal"
+	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/notify"
+	"github.com/keeper-project/keeper/signer"
+)
+
+// wire builds every dependency Options left nil, from the config. The
+// signer comes first: the market client needs the wallet.
+func (k *Keeper) wire() error {
+	c := k.cfg
+	if k.signer == nil {
+		s, err := loadSigner(c)
+		if err != nil {
+			return err
+		}
+		k.signer = s
+	}
+	if k.market == nil {
+		m, err := market.New(marketOptions(c, k.signer.PublicKey().String(), k.version, k.metrics, k.logger))
+		if err != nil {
+			return fmt.Errorf("keeper: market client: %w", err)
+		}
+		k.market = m
+	}
+	if k.submitter == nil {
+		cl, err := chain.New(chainOptions(c, k.metrics, k.logger))
+		if err != nil {
+			return fmt.Errorf("keeper: chain client: %w", err)
+		}
+		k.submitter = cl
+		k.closers = append(k.closers, cl.Close)
+	}
+	if k.journal == nil {
+		j, err := journal.Open(context.Background(), "sqlite:"+c.JournalPath(), journal.Options{Now: k.now, Logger: k.logger})
+		if err != nil {
+			return fmt.Errorf("keeper: %w", err)
+		}
+		k.journal = j
+	}
+	k.closers = append(k.closers, k.journal.Close)
+	return nil
+}
+
+// loadSigner loads the operator's key and arms it with the guard.
+func loadSigner(c *config.Config) (*signer.Signer, error) {
+	src := signer.KeySource{Path: c.Signer.Keypair, Env: c.Signer.SecretEnv, AllowInsecurePermissions: c.Signer.AllowInsecurePermissions}
+	if c.Signer.SecretFile != "" {
+		src.Path = c.Signer.SecretFile
+	}
+	s, err := signer.Load(src)
+	if err != nil {
+		return nil, fmt.Errorf("keeper: %w", err)
+	}
+	armed, err := s.WithGuard(GuardConfig(c))
+	if err != nil {
+		return nil, fmt.Errorf("keeper: %w", err)
+	}
+	return armed, nil
+}
+
+// GuardConfig derives the transaction guard's settings from the config:
+// the market and dex programs for every kind, the earn program for
+// withdrawal claims, and the operator's extra programs.
+func GuardConfig(c *config.Config) signer.GuardConfig {
+	g := signer.GuardConfig{
+		MarketProgram:       c.Market.ProgramID,
+		DexAProgram:         c.Chain.DexAProgram,
+		DexBProgram:         c.Chain.DexBProgram,
+		AllowMarketFeePayer: c.Signer.AllowMarketFeePayer,
+		MaxComputeUnitPrice: c.Signer.MaxComputeUnitPrice,
+		ExtraPrograms:       map[signer.Kind][]string{},
+	}
+	if c.Market.EarnProgramID != "" {
+		g.ExtraPrograms[signer.KindClaimWithdrawals] = []string{c.Market.EarnProgramID}
+	}
+	for kind, ids := range c.Signer.ExtraPrograms {
+		g.ExtraPrograms[signer.Kind(kind)] = append(g.ExtraPrograms[signer.Kind(kind)], ids...)
+	}
+	return g
+}
+
+// marketOptions maps the config onto the market client.
+func marketOptions(c *config.Config, wallet, version string, m *Metrics, logger *slog.Logger) market.Options {
+	mk := c.Market
+	return market.Options{
+		BaseURL:      mk.BaseURL.Reveal(),
+		Timeout:      mk.Timeout,
+		Version:      version,
+		AuthHeader:   mk.Auth.Header,
+		AuthValue:    mk.Auth.Value.Reveal(),
+		WalletHeader: mk.WalletHeader,
+		PayerHeader:  mk.PayerHeader,
+		Wallet:       wallet,
+		Paths: market.Paths{DexA: mk.Paths.DexA, DexB: mk.Paths.DexB, Gateway: mk.Paths.Gateway, Provider: mk.Paths.Provider,
+			EarnPosition: mk.Paths.EarnPosition, EarnWithdrawQueue: mk.Paths.EarnWithdrawalQueue, EarnWithdrawRequest: mk.Paths.EarnWithdrawRequest},
+		RateLimit: market.RateLimit{PerSecond: mk.RateLimit.RPS, Burst: mk.RateLimit.Burst},
+		Retry:     market.RetryPolicy{MaxAttempts: mk.Retry.Attempts, BaseBackoff: mk.Retry.Base, MaxBackoff: mk.Retry.Max},
+		Observe: func(endpoint string, status int, d time.Duration, err error) {
+			m.MarketRequests.WithLabelValues(endpoint, strconv.Itoa(status)).Observe(d.Seconds())
+			if err != nil {
+				m.MarketErrors.WithLabelValues(endpoint).Inc()
+			}
+		},
+		Logger: logger.With("component", "market"),
+	}
+}
+
+// chainOptions maps the config onto the chain client.
+func chainOptions(c *config.Config, m *Metrics, logger *slog.Logger) chain.Options {
+	ch := c.Chain
+	urls := []string{ch.RPCURL.Reveal()}
+	for _, u := range ch.RPCURLs {
+		urls = append(urls, u.Reveal())
+	}
+	return chain.Options{
+		RPCURLs:             urls,
+		SendURL:             ch.SendURL.Reveal(),
+		Commitment:          rpc.CommitmentType(ch.Commitment),
+		RateLimit:           ch.RateLimit.RPS,
+		RateBurst:           ch.RateLimit.Burst,
+		RequestTimeout:      ch.Timeout,
+		RebroadcastInterval: ch.Rebroadcast,
+		PollInterval:        ch.Poll,
+		JitoURL:             ch.JitoURL.Reveal(),
+		JitoAuth:            ch.JitoAuth.Value.Reveal(),
+		Logger:              logger.With("component", "chain"),
+		Observe: func(method string, d time.Duration, err error) {
+			m.RPCRequests.WithLabelValues(method).Observe(d.Seconds())
+			if err != nil {
+				m.RPCErrors.WithLabelValues(method).Inc()
+			}
+		},
+	}
+}
+
+// newDispatcher builds the notification dispatcher from the config's notifiers.
+func (k *Keeper) newDispatcher() *notify.Dispatcher {
+	var senders []notify.Sender
+	window := time.Hour
+	for _, n := range k.cfg.Notifiers {
+		w, err := notify.NewWebhook(n.Name, n.URL.Reveal(), notify.Format(n.Type), nil, n.Timeout)
+		if err != nil {
+			k.logger.Error("Notifier not usable", "notifier", n.Name, "err", err)
+			continue
+		}
+		senders = append(senders, w)
+		window = n.DedupWindow
+	}
+	return notify.New(notify.Options{Senders: senders, DedupWindow: window, Now: k.now,
+		Logger: k.logger.With("component", "notify"),
+		Delivered: func(name string, err error) {
+			outcome := "ok"
+			if err != nil {
+				outcome = "error"
+			}
+			k.metrics.Notifications.WithLabelValues(name, outcome).Inc()
+		}})
+}
