@@ -1,0 +1,108 @@
+package chainsim
+
+import "github.com/gagliardetto/solana-go"
+
+// Authority types of SetAuthority.
+const (
+	authorityMintTokens   = 0
+	authorityFreeze       = 1
+	authorityAccountOwner = 2
+	authorityCloseAccount = 3
+)
+
+// tokenSetAuthority is SetAuthority: account or mint, current authority.
+// Data: tag, authority type, then an optional new authority (a 1-byte flag
+// and 32 bytes when set).
+func tokenSetAuthority(x *Exec, a []solana.AccountMeta, d []byte) error {
+	kind, next, err := setAuthorityArgs(d)
+	if err != nil {
+		return err
+	}
+	if err := writable(a[0]); err != nil {
+		return err
+	}
+	acct := x.get(a[0].PublicKey)
+	if len(acct.Data) == MintSize {
+		return setMintAuthority(x, a[0].PublicKey, a[1], kind, next)
+	}
+	t, err := tokenAccountOf(acct)
+	if err != nil {
+		return err
+	}
+	switch kind {
+	case authorityAccountOwner:
+		if err := checkAuthority(&t.owner, a[1]); err != nil {
+			return err
+		}
+		if next == nil {
+			return CustomError(tokenErrInvalidInstruction)
+		}
+		t.owner, t.delegate, t.delegatedAmount = *next, nil, 0
+	case authorityCloseAccount:
+		current := t.closeAuthority
+		if current == nil {
+			current = &t.owner
+		}
+		if err := checkAuthority(current, a[1]); err != nil {
+			return err
+		}
+		t.closeAuthority = next
+	default:
+		return CustomError(tokenErrAuthorityTypeUnsupported)
+	}
+	x.putToken(a[0].PublicKey, t)
+	return nil
+}
+
+// setAuthorityArgs decodes SetAuthority's data.
+func setAuthorityArgs(d []byte) (byte, *solana.PublicKey, error) {
+	switch {
+	case len(d) == 3 && d[2] == 0:
+		return d[1], nil, nil
+	case len(d) == 35 && d[2] == 1:
+		k := solana.PublicKeyFromBytes(d[3:35])
+		return d[1], &k, nil
+	}
+	return 0, nil, CustomError(tokenErrInvalidInstruction)
+}
+
+// setMintAuthority changes a mint's mint or freeze authority.
+func setMintAuthority(x *Exec, key solana.PublicKey, auth solana.AccountMeta, kind byte, next *solana.PublicKey) error {
+	m, err := mintOf(x.get(key))
+	if err != nil {
+		return err
+	}
+	switch kind {
+	case authorityMintTokens:
+		if m.authority == nil {
+			return CustomError(tokenErrFixedSupply)
+		}
+		if err := checkAuthority(m.authority, auth); err != nil {
+			return err
+		}
+		m.authority = next
+	case authorityFreeze:
+		if m.freeze == nil {
+			return CustomError(tokenErrMintCannotFreeze)
+		}
+		if err := checkAuthority(m.freeze, auth); err != nil {
+			return err
+		}
+		m.freeze = next
+	default:
+		return CustomError(tokenErrAuthorityTypeUnsupported)
+	}
+	x.putMint(key, m)
+	return nil
+}
+
+// checkAuthority requires auth to be the current authority and a signer.
+func checkAuthority(current *solana.PublicKey, auth solana.AccountMeta) error {
+	if *current != auth.PublicKey {
+		return CustomError(tokenErrOwnerMismatch)
+	}
+	if !auth.IsSigner {
+		return ErrMissingRequiredSignature
+	}
+	return nil
+}

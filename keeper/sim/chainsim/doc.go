@@ -1,0 +1,92 @@
+// Package chainsim is an in-memory Solana chain with a JSON-RPC front end and
+// a Jito block engine, for tests, examples and `keeper sim`.
+//
+// It is not a validator. It keeps accounts in memory, derives slots and block
+// heights from an injected [Clock], and executes transactions with a small set
+// of built-in programs plus any [Program] registered by the caller (the
+// simulated lending market registers its own). Everything is deterministic
+// for a given [Options.Seed], clock and sequence of calls.
+//
+// # Time, slots and blockhashes
+//
+// Slot n starts at Genesis + n × 400 ms. Every slot produces a block, so the
+// block height equals the slot, unless a stall ([Chain.Stall] or the stall
+// fault) skips slots: skipped slots produce no block, the height stands
+// still, nothing lands, and transactions and bundles sent meanwhile wait for
+// the first block after the stall. The blockhash of the block in slot n is
+// sha256("chainsim" ‖ seed ‖ n) (seed and n as 8-byte little-endian). A
+// blockhash stays valid while the current block height is at most its own
+// height + 150, which is the lastValidBlockHeight that [Chain.LatestBlockhash]
+// and getLatestBlockhash report.
+//
+// Reads at a commitment use the block that commitment sees: processed is the
+// newest block, confirmed the one before it, finalized the one 32 blocks
+// back. So getLatestBlockhash with the default (finalized) commitment returns
+// an older blockhash, and a preflight at the default (finalized) commitment
+// refuses a blockhash the finalized block has not seen yet, as a real node
+// does. Account reads always see the newest (processed) state.
+//
+// # Transactions
+//
+// A transaction is decoded (legacy or v0; address lookup tables are resolved
+// from lookup-table accounts, see [Chain.CreateLookupTable]), sanitized,
+// every required ed25519 signature is verified over the exact message bytes,
+// the blockhash must be valid (or, with AdvanceNonceAccount first, equal the
+// nonce account's value), the first signature must be new, and the fee payer
+// must be a System account holding the fee: 5000 lamports per signature plus
+// ceil(compute-unit price × compute-unit limit / 1e6). A transaction that
+// fails these checks does not land. One that passes lands in the current
+// slot: its instructions run against a copy-on-write overlay and are
+// committed only if all succeed; the fee is charged either way and a failure
+// is recorded as an instruction error. A landed transaction is processed at
+// once, confirmed one block later and finalized 32 blocks later.
+//
+// Built-in programs: System (Transfer, CreateAccount, AdvanceNonceAccount),
+// ComputeBudget (SetComputeUnitLimit, SetComputeUnitPrice, RequestHeapFrame,
+// SetLoadedAccountsDataSizeLimit; at most one of each), Memo (v1 and v2), SPL
+// Token (Transfer, TransferChecked, Approve, Revoke, SetAuthority,
+// CloseAccount, Burn, BurnChecked) and the Associated Token Account program
+// (Create, CreateIdempotent). Any other program id fails its instruction with
+// UnsupportedProgramId unless it was registered with [Chain.RegisterProgram].
+//
+// Rent is not modelled, except that creating an associated token account
+// charges its payer the rent-exempt minimum of a token account (2,039,280
+// lamports), as the real program does, so fee and outflow checks see it.
+//
+// # Programs
+//
+// A registered [Program] gets an [Exec] per instruction: the instruction's
+// accounts with their signer and writable flags, account reads and writes,
+// lamport and token moves ([Exec.TransferTokens], [Exec.MintTokens],
+// [Exec.BurnTokens], [Exec.EnsureTokenAccount] on associated token
+// accounts), the slot and block time, compute units and logs. The runtime's
+// rules apply: accounts must be passed to the instruction, writes need a
+// writable account owned by the program, debits need ownership or a
+// signature. Tokens may leave a wallet that signed or an off-curve address
+// (a PDA): registered programs are trusted to sign only for their own.
+//
+// # Servers
+//
+// [Chain.RPC] serves Solana JSON-RPC in the wire shapes solana-go's rpc
+// client decodes; [Chain.Jito] serves the Jito block engine's bundle API at
+// /api/v1/bundles. Each has Handler and Serve, so they can run on two ports.
+// [Faults] injects latency, HTTP 5xx, 429, hangs, truncated bodies, accepted
+// but never landed transactions and bundles, and slot stalls, per service and
+// per method, either from seeded probabilities or from explicit scripts.
+//
+// # Differences from a real node
+//
+//   - getSignatureStatuses without searchTransactionHistory, and
+//     getBundleStatuses, see only the last 300 slots; getInflightBundleStatuses
+//     forgets bundles after 5 minutes (750 slots).
+//   - sendTransaction without preflight accepts any decodable transaction and
+//     drops, silently, one that cannot land (bad signature, expired blockhash,
+//     duplicate, unpaid fee); maxRetries has no effect.
+//   - Account data is served as base64 or base58 only (jsonParsed and
+//     base64+zstd are refused with -32602); transactions as json, base64 or
+//     base58. Batch requests are refused.
+//   - Simulations return post-states without the fee deducted (the fee is
+//     checked), no return data and no inner instructions.
+//   - Compute units are rough fixed costs per built-in instruction; a
+//     registered program costs 1,000 units plus what it consumes.
+package chainsim

@@ -1,0 +1,226 @@
+package chainsim
+
+import (
+	"math"
+
+	"github.com/gagliardetto/solana-go"
+)
+
+// The Exec token methods work on associated token accounts (SPL Token) and
+// stand for a CPI to the Token program: every token account and mint they
+// touch must be passed to the instruction, writable where it changes. A
+// wallet whose tokens leave must have signed the transaction, or be an
+// off-curve address (a PDA): only a program can sign for one, and the chain
+// trusts registered programs to derive theirs correctly.
+
+// TokenBalance returns wallet's balance of mint (0 without an account). The
+// associated token account must be passed to the instruction.
+func (x *Exec) TokenBalance(wallet, mint solana.PublicKey) (uint64, error) {
+	ata, err := x.ata(wallet, mint)
+	if err != nil {
+		return 0, err
+	}
+	if err := x.requireAccount(ata); err != nil {
+		return 0, err
+	}
+	a := x.get(ata)
+	if a.isEmpty() {
+		return 0, nil
+	}
+	t, err := tokenAccountOf(a)
+	if err != nil {
+		return 0, err
+	}
+	return t.amount, nil
+}
+
+// TransferTokens moves amount of mint from fromWallet's associated token
+// account to toWallet's, which must exist (see EnsureTokenAccount).
+func (x *Exec) TransferTokens(fromWallet, toWallet, mint solana.PublicKey, amount uint64) error {
+	src, srcT, err := x.debitable(fromWallet, mint)
+	if err != nil {
+		return err
+	}
+	dst, err := x.ata(toWallet, mint)
+	if err != nil {
+		return err
+	}
+	if err := x.requireWritable(dst, ErrReadonlyDataModified); err != nil {
+		return err
+	}
+	dstT, err := tokenAccountOf(x.get(dst))
+	if err != nil {
+		return err
+	}
+	return moveTokens(x, src, dst, srcT, dstT, amount)
+}
+
+// MintTokens mints amount of mint to toWallet's associated token account.
+// The mint and the token account must be writable in the instruction; the
+// mint's authority is not checked (registered programs are trusted).
+func (x *Exec) MintTokens(toWallet, mint solana.PublicKey, amount uint64) error {
+	if err := x.requireWritable(mint, ErrReadonlyDataModified); err != nil {
+		return err
+	}
+	dst, err := x.ata(toWallet, mint)
+	if err != nil {
+		return err
+	}
+	if err := x.requireWritable(dst, ErrReadonlyDataModified); err != nil {
+		return err
+	}
+	m, err := mintOf(x.get(mint))
+	if err != nil {
+		return err
+	}
+	t, err := tokenAccountOf(x.get(dst))
+	if err != nil {
+		return err
+	}
+	if t.mint != mint {
+		return CustomError(tokenErrMintMismatch)
+	}
+	if m.supply > math.MaxUint64-amount || t.amount > math.MaxUint64-amount {
+		return CustomError(tokenErrOverflow)
+	}
+	m.supply += amount
+	t.amount += amount
+	x.putToken(dst, t)
+	x.putMint(mint, m)
+	return nil
+}
+
+// BurnTokens burns amount of mint from fromWallet's associated token account.
+func (x *Exec) BurnTokens(fromWallet, mint solana.PublicKey, amount uint64) error {
+	if err := x.requireWritable(mint, ErrReadonlyDataModified); err != nil {
+		return err
+	}
+	src, t, err := x.debitable(fromWallet, mint)
+	if err != nil {
+		return err
+	}
+	m, err := mintOf(x.get(mint))
+	if err != nil {
+		return err
+	}
+	return burn(x, src, mint, t, m, amount)
+}
+
+// EnsureTokenAccount creates wallet's associated token account for mint if
+// it does not exist, charging payer (a signing, writable System account) the
+// rent-exempt minimum. The mint and the token account must be passed to the
+// instruction, the token account writable.
+func (x *Exec) EnsureTokenAccount(payer, wallet, mint solana.PublicKey) error {
+	ata, err := x.ata(wallet, mint)
+	if err != nil {
+		return err
+	}
+	if err := x.requireWritable(ata, ErrReadonlyDataModified); err != nil {
+		return err
+	}
+	if err := x.requireAccount(mint); err != nil {
+		return err
+	}
+	if !x.get(ata).isEmpty() {
+		return checkExistingATA(x.get(ata), wallet, mint)
+	}
+	if err := x.requireWritable(payer, ErrReadonlyLamportChange); err != nil {
+		return err
+	}
+	if !x.IsSigner(payer) {
+		return ErrMissingRequiredSignature
+	}
+	return createATA(x, payer, ata, wallet, mint)
+}
+
+// debitable returns wallet's token account for mint after checking that the
+// instruction may take tokens out of it.
+func (x *Exec) debitable(wallet, mint solana.PublicKey) (solana.PublicKey, tokenAccount, error) {
+	if err := x.requireAccount(wallet); err != nil {
+		return solana.PublicKey{}, tokenAccount{}, err
+	}
+	if !x.IsSigner(wallet) && wallet.IsOnCurve() {
+		return solana.PublicKey{}, tokenAccount{}, ErrMissingRequiredSignature
+	}
+	src, err := x.ata(wallet, mint)
+	if err != nil {
+		return src, tokenAccount{}, err
+	}
+	if err := x.requireWritable(src, ErrReadonlyDataModified); err != nil {
+		return src, tokenAccount{}, err
+	}
+	t, err := tokenAccountOf(x.get(src))
+	if err != nil {
+		return src, t, err
+	}
+	if t.owner != wallet {
+		return src, t, CustomError(tokenErrOwnerMismatch)
+	}
+	return src, t, nil
+}
+
+// ata derives an associated token address, failing the instruction if it
+// cannot be derived.
+func (x *Exec) ata(wallet, mint solana.PublicKey) (solana.PublicKey, error) {
+	a, err := AssociatedTokenAddress(wallet, mint)
+	if err != nil {
+		return a, ErrInvalidSeeds
+	}
+	return a, nil
+}
+
+// putToken stores a token account's state, keeping its lamports and owner.
+func (x *Exec) putToken(key solana.PublicKey, t tokenAccount) {
+	a := x.get(key)
+	a.Data = t.encode()
+	x.put(key, a)
+}
+
+// putMint stores a mint's state, keeping its lamports and owner.
+func (x *Exec) putMint(key solana.PublicKey, m mintState) {
+	a := x.get(key)
+	a.Data = m.encode()
+	x.put(key, a)
+}
+
+// moveTokens moves amount between two decoded token accounts after the
+// caller checked the authority: mints must match, neither may be frozen.
+func moveTokens(x *Exec, src, dst solana.PublicKey, srcT, dstT tokenAccount, amount uint64) error {
+	switch {
+	case srcT.state == tokenStateFrozen || dstT.state == tokenStateFrozen:
+		return CustomError(tokenErrAccountFrozen)
+	case srcT.mint != dstT.mint:
+		return CustomError(tokenErrMintMismatch)
+	case srcT.amount < amount:
+		return CustomError(tokenErrInsufficientFunds)
+	case src == dst:
+		x.putToken(src, srcT) // keeps a delegate's spend from the caller
+		return nil
+	case dstT.amount > math.MaxUint64-amount:
+		return CustomError(tokenErrOverflow)
+	}
+	srcT.amount -= amount
+	dstT.amount += amount
+	x.putToken(src, srcT)
+	x.putToken(dst, dstT)
+	return nil
+}
+
+// burn removes amount from a token account and its mint's supply.
+func burn(x *Exec, src, mint solana.PublicKey, t tokenAccount, m mintState, amount uint64) error {
+	switch {
+	case t.state == tokenStateFrozen:
+		return CustomError(tokenErrAccountFrozen)
+	case t.mint != mint:
+		return CustomError(tokenErrMintMismatch)
+	case t.amount < amount:
+		return CustomError(tokenErrInsufficientFunds)
+	case m.supply < amount:
+		return CustomError(tokenErrOverflow)
+	}
+	t.amount -= amount
+	m.supply -= amount
+	x.putToken(src, t)
+	x.putMint(mint, m)
+	return nil
+}

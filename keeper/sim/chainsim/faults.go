@@ -1,0 +1,171 @@
+package chainsim
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+)
+
+// Service names one of the simulator's two HTTP services.
+type Service string
+
+// The simulator's services.
+const (
+	// ServiceRPC is the Solana JSON-RPC service.
+	ServiceRPC Service = "rpc"
+	// ServiceJito is the Jito block engine.
+	ServiceJito Service = "jito"
+)
+
+// Fault is one kind of injected failure.
+type Fault int
+
+// The faults, in the order a probability draw tests them.
+const (
+	// FaultNone serves the call normally.
+	FaultNone Fault = iota
+	// FaultServerError answers with Faults.ServerErrorStatus and a text body,
+	// without processing the call.
+	FaultServerError
+	// FaultRateLimit answers 429 with a Retry-After header, without
+	// processing the call.
+	FaultRateLimit
+	// FaultTimeout never answers: the handler waits until the client gives
+	// up (its request context ends) or the server stops.
+	FaultTimeout
+	// FaultTruncate processes the call (state changes stick) and sends only
+	// the first half of the response body.
+	FaultTruncate
+	// FaultNeverLand makes sendTransaction return the signature and
+	// sendBundle the bundle id without landing anything. Other methods are
+	// served normally.
+	FaultNeverLand
+	// FaultStall starts a stall of Faults.StallSlots slots from the next
+	// slot, then serves the call normally.
+	FaultStall
+	faultCount
+)
+
+// String returns the fault's name.
+func (f Fault) String() string {
+	names := [...]string{"none", "server-error", "rate-limit", "timeout", "truncate", "never-land", "stall"}
+	if f < 0 || f >= faultCount {
+		return fmt.Sprintf("fault(%d)", int(f))
+	}
+	return names[f]
+}
+
+// Rates are per-call probabilities of each fault. Each must be in [0, 1]
+// and together they must not exceed 1.
+type Rates struct {
+	ServerError float64 // FaultServerError
+	RateLimit   float64 // FaultRateLimit
+	Timeout     float64 // FaultTimeout
+	Truncate    float64 // FaultTruncate
+	NeverLand   float64 // FaultNeverLand
+	Stall       float64 // FaultStall
+}
+
+// list returns the rates in Fault order, starting at FaultServerError.
+func (r Rates) list() []float64 {
+	return []float64{r.ServerError, r.RateLimit, r.Timeout, r.Truncate, r.NeverLand, r.Stall}
+}
+
+// MethodFaults are the faults of one method (or of every method).
+type MethodFaults struct {
+	// Latency is added to every call, waited on the chain's clock.
+	Latency time.Duration
+	// Jitter adds a seeded random extra latency in [0, Jitter).
+	Jitter time.Duration
+	// Rates are the probabilities of each fault per call.
+	Rates Rates
+	// Script lists the faults of the next calls, one per call, before
+	// Rates apply; FaultNone lets a call through.
+	Script []Fault
+}
+
+// ServiceFaults are the faults of one service.
+type ServiceFaults struct {
+	// All applies to every method that has no entry in Methods. Its Script
+	// is consumed by calls of any method, in arrival order.
+	All MethodFaults
+	// Methods, keyed by JSON-RPC method name, replace All for that method;
+	// a method's own Script is consumed before All's.
+	Methods map[string]MethodFaults
+}
+
+// Faults configure fault injection for both services. Draws come from one
+// seeded stream per service and method, so the same seed and the same
+// sequence of calls of each method give the same faults.
+type Faults struct {
+	// RPC applies to the JSON-RPC service.
+	RPC ServiceFaults
+	// Jito applies to the block engine.
+	Jito ServiceFaults
+	// ServerErrorStatus is the status of FaultServerError; zero means 503.
+	ServerErrorStatus int
+	// RetryAfter is the Retry-After of FaultRateLimit, sent in whole
+	// seconds (at least 1); zero means one second.
+	RetryAfter time.Duration
+	// StallSlots is the length of a FaultStall stall; zero means 25 slots.
+	StallSlots uint64
+}
+
+// Validate reports the first invalid setting, naming service and method.
+func (f Faults) Validate() error {
+	if f.ServerErrorStatus != 0 && (f.ServerErrorStatus < 500 || f.ServerErrorStatus > 599) {
+		return fmt.Errorf("faults: server error status %d is not a 5xx status", f.ServerErrorStatus)
+	}
+	if f.RetryAfter < 0 {
+		return errors.New("faults: negative retry-after")
+	}
+	return errors.Join(f.RPC.validate(ServiceRPC, rpcMethodNames), f.Jito.validate(ServiceJito, jitoMethodNames))
+}
+
+// validate checks one service's faults against its method names.
+func (s ServiceFaults) validate(svc Service, known []string) error {
+	if err := s.All.validate(); err != nil {
+		return fmt.Errorf("faults: %s, all methods: %w", svc, err)
+	}
+	for name, m := range s.Methods {
+		if !slices.Contains(known, name) {
+			return fmt.Errorf("faults: %s: unknown method %q", svc, name)
+		}
+		if err := m.validate(); err != nil {
+			return fmt.Errorf("faults: %s, method %s: %w", svc, name, err)
+		}
+	}
+	return nil
+}
+
+// validate checks one method's faults.
+func (m MethodFaults) validate() error {
+	if m.Latency < 0 || m.Jitter < 0 {
+		return errors.New("negative latency or jitter")
+	}
+	sum := 0.0
+	for _, r := range m.Rates.list() {
+		if r < 0 || r > 1 {
+			return fmt.Errorf("rate %v outside [0, 1]", r)
+		}
+		sum += r
+	}
+	if sum > 1+1e-9 {
+		return fmt.Errorf("rates add up to %v, more than 1", sum)
+	}
+	for i, f := range m.Script {
+		if f < 0 || f >= faultCount {
+			return fmt.Errorf("script entry %d: unknown fault %d", i, int(f))
+		}
+	}
+	return nil
+}
+
+// forMethod returns the faults that apply to method.
+func (s ServiceFaults) forMethod(method string) MethodFaults {
+	if m, ok := s.Methods[method]; ok {
+		return m
+	}
+	return s.All
+}

@@ -1,0 +1,119 @@
+package chainsim
+
+import (
+	"errors"
+)
+
+// maxBundleIDs is the most bundle ids a status call takes.
+const maxBundleIDs = 5
+
+// sendBundle: [[tx], {encoding}] → bundle id. Transactions are base58
+// unless {"encoding": "base64"} is given.
+func (s *Server) sendBundle(in call) (any, *rpcError) {
+	var (
+		encoded []string
+		cfg     struct {
+			Encoding string `json:"encoding"`
+		}
+	)
+	if rerr := in.need(0, &encoded); rerr != nil {
+		return nil, rerr
+	}
+	if rerr := in.arg(1, &cfg); rerr != nil {
+		return nil, rerr
+	}
+	raws := make([][]byte, len(encoded))
+	for i, e := range encoded {
+		raw, rerr := decodeTxString(e, cfg.Encoding)
+		if rerr != nil {
+			return nil, rerr
+		}
+		raws[i] = raw
+	}
+	id, err := s.c.sendBundle(raws, in.neverLand)
+	if err != nil {
+		if errors.Is(err, ErrInvalidBundle) {
+			return nil, invalidParams("%v", err)
+		}
+		return nil, invalidTx(err)
+	}
+	return id, nil
+}
+
+// bundleIDs reads the list of bundle ids of a status call.
+func bundleIDs(in call) ([]string, *rpcError) {
+	var ids []string
+	if rerr := in.need(0, &ids); rerr != nil {
+		return nil, rerr
+	}
+	if len(ids) == 0 || len(ids) > maxBundleIDs {
+		return nil, invalidParams("provide 1 to %d bundle ids, not %d", maxBundleIDs, len(ids))
+	}
+	return ids, nil
+}
+
+// wireBundleStatus is a landed bundle as getBundleStatuses encodes it.
+type wireBundleStatus struct {
+	BundleID           string         `json:"bundle_id"`
+	Transactions       []string       `json:"transactions"`
+	Slot               uint64         `json:"slot"`
+	ConfirmationStatus string         `json:"confirmation_status"`
+	Err                map[string]any `json:"err"`
+}
+
+// getBundleStatuses: [[id]] → [landed bundle or null]. Only bundles that
+// landed within the status cache (300 slots) are found.
+func (s *Server) getBundleStatuses(in call) (any, *rpcError) {
+	ids, rerr := bundleIDs(in)
+	if rerr != nil {
+		return nil, rerr
+	}
+	s.c.lock()
+	defer s.c.unlock()
+	out := make([]*wireBundleStatus, len(ids))
+	for i, id := range ids {
+		b := s.c.bundleStatusLocked(id)
+		if b.State != BundleLanded || b.Slot+statusCacheSlots < s.c.seen {
+			continue
+		}
+		_, level := s.c.confirmation(b.BlockHeight)
+		sigs := make([]string, len(b.Signatures))
+		for j, sig := range b.Signatures {
+			sigs[j] = sig.String()
+		}
+		out[i] = &wireBundleStatus{BundleID: id, Transactions: sigs, Slot: b.Slot, ConfirmationStatus: string(level), Err: map[string]any{"Ok": nil}}
+	}
+	return contextValue(s.c.tip.slot, out), nil
+}
+
+// wireInflight is a bundle as getInflightBundleStatuses encodes it.
+type wireInflight struct {
+	BundleID   string  `json:"bundle_id"`
+	Status     string  `json:"status"`
+	LandedSlot *uint64 `json:"landed_slot"`
+}
+
+// getInflightBundleStatuses: [[id]] → [{bundle_id, status, landed_slot}].
+func (s *Server) getInflightBundleStatuses(in call) (any, *rpcError) {
+	ids, rerr := bundleIDs(in)
+	if rerr != nil {
+		return nil, rerr
+	}
+	s.c.lock()
+	defer s.c.unlock()
+	out := make([]wireInflight, len(ids))
+	for i, id := range ids {
+		b := s.c.bundleStatusLocked(id)
+		out[i] = wireInflight{BundleID: id, Status: string(b.State)}
+		if b.State == BundleLanded {
+			slot := b.Slot
+			out[i].LandedSlot = &slot
+		}
+	}
+	return contextValue(s.c.tip.slot, out), nil
+}
+
+// getTipAccounts: [] → the 8 tip accounts.
+func (s *Server) getTipAccounts(call) (any, *rpcError) {
+	return keyStrings(s.c.tips), nil
+}

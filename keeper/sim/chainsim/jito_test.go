@@ -1,0 +1,207 @@
+package chainsim
+
+import (
+	"context"
+	"encoding/base64"
+	"testing"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/programs/system"
+	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
+	"github.com/mr-tron/base58"
+)
+
+// inflight is getInflightBundleStatuses' result as a client decodes it.
+type inflight struct {
+	Context struct{ Slot uint64 } `json:"context"`
+	Value   []struct {
+		BundleID   string  `json:"bundle_id"`
+		Status     string  `json:"status"`
+		LandedSlot *uint64 `json:"landed_slot"`
+	} `json:"value"`
+}
+
+// bundleStatuses is getBundleStatuses' result as a client decodes it.
+type bundleStatuses struct {
+	Value []*struct {
+		BundleID           string         `json:"bundle_id"`
+		Transactions       []string       `json:"transactions"`
+		Slot               uint64         `json:"slot"`
+		ConfirmationStatus string         `json:"confirmation_status"`
+		Err                map[string]any `json:"err"`
+	} `json:"value"`
+}
+
+// bundleFixture has alice funded; bob and carol are empty.
+type bundleFixture struct {
+	c          *Chain
+	clk        *ManualClock
+	jc         jsonrpc.RPCClient
+	alice, bob solana.PrivateKey
+	carol, tip solana.PublicKey
+}
+
+func newBundleFixture(t *testing.T) *bundleFixture {
+	t.Helper()
+	c, clk := newChain(t, Options{})
+	f := &bundleFixture{c: c, clk: clk, jc: jitoClient(t, c), alice: newKey("alice"), bob: newKey("bob"), carol: newKey("carol").PublicKey()}
+	mustFund(t, c, f.alice.PublicKey(), 10_000_000)
+	var tips []solana.PublicKey
+	if err := f.jc.CallForInto(context.Background(), &tips, "getTipAccounts", []any{}); err != nil || len(tips) != 8 {
+		t.Fatalf("getTipAccounts = %v, %v", tips, err)
+	}
+	f.tip = tips[3]
+	return f
+}
+
+// send sends a bundle and returns its id.
+func (f *bundleFixture) send(t *testing.T, txs []*solana.Transaction, base64Enc bool) (string, error) {
+	t.Helper()
+	enc := make([]string, len(txs))
+	for i, tx := range txs {
+		if base64Enc {
+			enc[i] = base64.StdEncoding.EncodeToString(raw(t, tx))
+		} else {
+			enc[i] = base58.Encode(raw(t, tx))
+		}
+	}
+	params := []any{enc}
+	if base64Enc {
+		params = append(params, map[string]string{"encoding": "base64"})
+	}
+	var id string
+	err := f.jc.CallForInto(context.Background(), &id, "sendBundle", params)
+	return id, err
+}
+
+// inflight returns the in-flight status of id.
+func (f *bundleFixture) inflight(t *testing.T, id string) (string, *uint64) {
+	t.Helper()
+	var out inflight
+	if err := f.jc.CallForInto(context.Background(), &out, "getInflightBundleStatuses", []any{[]string{id}}); err != nil || len(out.Value) != 1 {
+		t.Fatalf("getInflightBundleStatuses: %+v, %v", out, err)
+	}
+	return out.Value[0].Status, out.Value[0].LandedSlot
+}
+
+func TestBundles(t *testing.T) {
+	tests := []struct {
+		name       string
+		txs        func(f *bundleFixture, bh solana.Hash) []*solana.Transaction
+		base64     bool
+		wantLanded bool
+		bob, carol uint64
+	}{
+		{"ordered and atomic, tip paid, base64", func(f *bundleFixture, bh solana.Hash) []*solana.Transaction {
+			return []*solana.Transaction{
+				transfer(t, f.alice, f.bob.PublicKey(), 1_000_000, bh),
+				signTx(t, []solana.Instruction{
+					system.NewTransferInstruction(400_000, f.bob.PublicKey(), f.carol).Build(),
+					system.NewTransferInstruction(1000, f.bob.PublicKey(), f.tip).Build(),
+				}, bh, f.bob),
+			}
+		}, true, true, 1_000_000 - 400_000 - 1000 - 5000, 400_000},
+		{"base58 by default", func(f *bundleFixture, bh solana.Hash) []*solana.Transaction {
+			return []*solana.Transaction{signTx(t, []solana.Instruction{
+				system.NewTransferInstruction(50_000, f.alice.PublicKey(), f.carol).Build(),
+				system.NewTransferInstruction(2000, f.alice.PublicKey(), f.tip).Build(),
+			}, bh, f.alice)}
+		}, false, true, 0, 50_000},
+		{"tip below the minimum", func(f *bundleFixture, bh solana.Hash) []*solana.Transaction {
+			return []*solana.Transaction{signTx(t, []solana.Instruction{
+				system.NewTransferInstruction(50_000, f.alice.PublicKey(), f.carol).Build(),
+				system.NewTransferInstruction(999, f.alice.PublicKey(), f.tip).Build(),
+			}, bh, f.alice)}
+		}, true, false, 0, 0},
+		{"a failing transaction lands nothing", func(f *bundleFixture, bh solana.Hash) []*solana.Transaction {
+			return []*solana.Transaction{
+				transfer(t, f.alice, f.bob.PublicKey(), 1_000_000, bh),
+				transfer(t, f.alice, f.tip, 5000, bh),
+				transfer(t, f.bob, f.carol, 2_000_000, bh),
+			}
+		}, true, false, 0, 0},
+		{"out of order", func(f *bundleFixture, bh solana.Hash) []*solana.Transaction {
+			return []*solana.Transaction{
+				transfer(t, f.bob, f.carol, 400_000, bh),
+				transfer(t, f.alice, f.bob.PublicKey(), 1_000_000, bh),
+				transfer(t, f.alice, f.tip, 5000, bh),
+			}
+		}, true, false, 0, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newBundleFixture(t)
+			txs := tt.txs(f, latest(f.c))
+			id, err := f.send(t, txs, tt.base64)
+			sigs := make([]solana.Signature, len(txs))
+			for i, tx := range txs {
+				sigs[i] = tx.Signatures[0]
+			}
+			if err != nil || id != BundleID(sigs) {
+				t.Fatalf("sendBundle = %q, %v; want %q", id, err, BundleID(sigs))
+			}
+			if st, _ := f.inflight(t, id); st != "Pending" {
+				t.Fatalf("before the next slot: %s, want Pending", st)
+			}
+			advanceSlots(f.clk, 1)
+			st, slot := f.inflight(t, id)
+			if tt.wantLanded != (st == "Landed") || !tt.wantLanded && st != "Failed" {
+				t.Fatalf("after the next slot: %s, want landed %v", st, tt.wantLanded)
+			}
+			if tt.wantLanded && (slot == nil || *slot != 1) {
+				t.Fatalf("landed_slot = %v, want 1", slot)
+			}
+			for _, sig := range sigs {
+				landed, ok := f.c.Transaction(sig)
+				if ok != tt.wantLanded || ok && (landed.BundleID != id || landed.Slot != 1) {
+					t.Fatalf("transaction %s landed %v (%+v), want %v", sig, ok, landed, tt.wantLanded)
+				}
+			}
+			if f.c.Balance(f.bob.PublicKey()) != tt.bob || f.c.Balance(f.carol) != tt.carol {
+				t.Fatalf("bob %d carol %d, want %d %d", f.c.Balance(f.bob.PublicKey()), f.c.Balance(f.carol), tt.bob, tt.carol)
+			}
+		})
+	}
+}
+
+func TestBundleStatusesAndLimits(t *testing.T) {
+	f := newBundleFixture(t)
+	ctx := context.Background()
+	bh := latest(f.c)
+	tx := signTx(t, []solana.Instruction{system.NewTransferInstruction(5000, f.alice.PublicKey(), f.tip).Build()}, bh, f.alice)
+	id, err := f.send(t, []*solana.Transaction{tx}, true)
+	if err != nil {
+		t.Fatalf("sendBundle: %v", err)
+	}
+	var out bundleStatuses
+	if err := f.jc.CallForInto(ctx, &out, "getBundleStatuses", []any{[]string{id}}); err != nil || out.Value[0] != nil {
+		t.Fatalf("pending bundle in getBundleStatuses: %+v, %v", out.Value, err)
+	}
+	advanceSlots(f.clk, 2)
+	if err := f.jc.CallForInto(ctx, &out, "getBundleStatuses", []any{[]string{id, "beef"}}); err != nil {
+		t.Fatalf("getBundleStatuses: %v", err)
+	}
+	got := out.Value[0]
+	if got == nil || got.BundleID != id || got.Slot != 1 || got.ConfirmationStatus != "confirmed" || len(got.Transactions) != 1 ||
+		got.Transactions[0] != tx.Signatures[0].String() || out.Value[1] != nil {
+		t.Fatalf("getBundleStatuses = %+v", out.Value)
+	}
+	if again, err := f.send(t, []*solana.Transaction{tx}, true); err != nil || again != id {
+		t.Fatalf("resending a landed bundle = %q, %v", again, err)
+	}
+	if st, _ := f.inflight(t, "beef"); st != "Invalid" {
+		t.Fatalf("unknown bundle = %s, want Invalid", st)
+	}
+	six := make([]*solana.Transaction, 6)
+	for i := range six {
+		six[i] = transfer(t, f.alice, f.tip, uint64(1000+i), bh)
+	}
+	if _, err := f.send(t, six, true); rpcErr(t, err).Code != -32602 {
+		t.Fatalf("a 6-transaction bundle was accepted")
+	}
+	bad := transfer(t, f.alice, f.tip, 1000, bh)
+	bad.Signatures[0][1] ^= 1
+	if _, err := f.send(t, []*solana.Transaction{bad}, true); rpcErr(t, err).Code != -32602 {
+		t.Fatalf("a badly signed bundle was accepted")
+	}
+}

@@ -1,0 +1,162 @@
+package chainsim
+
+import (
+	"errors"
+	"time"
+
+	"github.com/gagliardetto/solana-go"
+)
+
+// Landed is a transaction that landed, successfully or not. Its slices are
+// shared: do not modify them.
+type Landed struct {
+	// Signature is the transaction id, its first signature.
+	Signature solana.Signature
+	// Transaction is the decoded transaction (static account keys only).
+	Transaction *solana.Transaction
+	// Raw is the wire transaction.
+	Raw []byte
+	// AccountKeys are the static keys followed by those loaded from lookup
+	// tables (writable, then read-only).
+	AccountKeys []solana.PublicKey
+	// Slot, BlockHeight and BlockTime describe the block it landed in.
+	Slot        uint64
+	BlockHeight uint64
+	BlockTime   time.Time
+	// Fee is the fee charged, in lamports.
+	Fee uint64
+	// Err is the instruction error, nil when every instruction succeeded.
+	Err *TxError
+	// Logs are the program logs.
+	Logs []string
+	// UnitsConsumed is the compute units used.
+	UnitsConsumed uint64
+	// BundleID is the Jito bundle it landed in, if any.
+	BundleID string
+}
+
+// record is what the chain keeps of a landed transaction.
+type record struct {
+	Landed
+	version int // -1 legacy, 0 v0
+	loadedW []solana.PublicKey
+	loadedR []solana.PublicKey
+	res     *execResult
+}
+
+// pendingItem is a transaction or bundle waiting for a block.
+type pendingItem struct {
+	target uint64 // the earliest slot it may land in
+	tx     *txn
+	bundle *bundleRecord
+}
+
+// SendTransaction hands a signed wire transaction to the leader, without
+// preflight: it is decoded and its signatures verified, then it lands in
+// the current slot (or, during a stall, in the first block after it). The
+// error is non-nil when the transaction cannot land: ErrInvalidTransaction
+// for a malformed one, or a *TxError such as ErrSignatureFailure,
+// ErrBlockhashNotFound, ErrAlreadyProcessed or ErrInsufficientFundsForFee. A
+// transaction that lands with a failed instruction returns a nil error; its
+// status carries the error.
+func (c *Chain) SendTransaction(raw []byte) (solana.Signature, error) {
+	t, err := parseTx(raw)
+	if err != nil {
+		return solana.Signature{}, err
+	}
+	if err := t.verifySignatures(); err != nil {
+		return t.id(), err
+	}
+	c.lock()
+	defer c.unlock()
+	return t.id(), c.submitLocked(t)
+}
+
+// submitLocked lands a verified transaction now, or queues it during a
+// stall. The caller holds c.mu.
+func (c *Chain) submitLocked(t *txn) error {
+	if c.stalledNow() {
+		c.queue = append(c.queue, &pendingItem{target: c.seen, tx: t})
+		return nil
+	}
+	if terr := c.landTxLocked(t, c.tip); terr != nil {
+		return terr
+	}
+	return nil
+}
+
+// landTxLocked runs t in the block at pos and records it. The caller holds
+// c.mu.
+func (c *Chain) landTxLocked(t *txn, pos blockPos) *TxError {
+	res, terr := c.run(c.accounts, t, runOpts{pos: pos, hashHeight: pos.height})
+	if terr != nil {
+		c.log.Debug("transaction dropped", "signature", t.id(), "reason", terr.Kind())
+		return terr
+	}
+	c.recordLocked(t, pos, res, "")
+	return nil
+}
+
+// recordLocked stores a landed transaction and queues it for the hooks.
+func (c *Chain) recordLocked(t *txn, pos blockPos, res *execResult, bundleID string) {
+	rec := &record{
+		Landed: Landed{
+			Signature:     t.id(),
+			Transaction:   &solana.Transaction{Signatures: t.sigs, Message: t.msg},
+			Raw:           t.raw,
+			AccountKeys:   t.keys,
+			Slot:          pos.slot,
+			BlockHeight:   pos.height,
+			BlockTime:     pos.time,
+			Fee:           res.fee,
+			Err:           res.err,
+			Logs:          res.logs,
+			UnitsConsumed: res.units,
+			BundleID:      bundleID,
+		},
+		version: t.version(),
+		loadedW: t.loadedW,
+		loadedR: t.loadedR,
+		res:     res,
+	}
+	c.txs[t.id()] = rec
+	c.noteFee(t, pos, res)
+	c.emit(rec.Landed)
+}
+
+// processQueue lands, in order, every queued item whose block has come.
+// The caller holds c.mu.
+func (c *Chain) processQueue(now uint64) {
+	for len(c.queue) > 0 {
+		it := c.queue[0]
+		slot := c.firstProduced(it.target)
+		if slot > now {
+			return
+		}
+		c.queue = c.queue[1:]
+		pos := c.posOfSlot(slot)
+		if it.tx != nil {
+			_ = c.landTxLocked(it.tx, pos) // a dropped transaction is logged
+			continue
+		}
+		c.landBundleLocked(it.bundle, pos)
+	}
+}
+
+// Transaction returns a landed transaction.
+func (c *Chain) Transaction(sig solana.Signature) (Landed, bool) {
+	c.lock()
+	defer c.unlock()
+	rec, ok := c.txs[sig]
+	if !ok {
+		return Landed{}, false
+	}
+	return rec.Landed, true
+}
+
+// asTxError returns the *TxError in err's chain, if any.
+func asTxError(err error) (*TxError, bool) {
+	var terr *TxError
+	ok := errors.As(err, &terr)
+	return terr, ok
+}

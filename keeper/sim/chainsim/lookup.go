@@ -1,0 +1,106 @@
+package chainsim
+
+import (
+	"encoding/binary"
+	"slices"
+
+	"github.com/gagliardetto/solana-go"
+)
+
+// lookupTableMetaSize is the size of an address lookup table's header; the
+// addresses follow it, 32 bytes each.
+const lookupTableMetaSize = 56
+
+// resolve loads the message's address lookup tables from st and fills keys
+// and writable. Errors are the runtime's load errors: the transaction does
+// not land.
+func (t *txn) resolve(st store) *TxError {
+	t.loadedW, t.loadedR = nil, nil
+	for _, l := range t.msg.AddressTableLookups {
+		addrs, terr := lookupAddresses(st, l.AccountKey)
+		if terr != nil {
+			return terr
+		}
+		for _, idx := range l.WritableIndexes {
+			if int(idx) >= len(addrs) {
+				return ErrInvalidAddressLookupTableIndex
+			}
+			t.loadedW = append(t.loadedW, addrs[idx])
+		}
+		for _, idx := range l.ReadonlyIndexes {
+			if int(idx) >= len(addrs) {
+				return ErrInvalidAddressLookupTableIndex
+			}
+			t.loadedR = append(t.loadedR, addrs[idx])
+		}
+	}
+	t.keys = slices.Concat(t.msg.AccountKeys, t.loadedW, t.loadedR)
+	seen := make(map[solana.PublicKey]bool, len(t.keys))
+	for _, k := range t.keys {
+		if seen[k] {
+			return ErrAccountLoadedTwice
+		}
+		seen[k] = true
+	}
+	t.writable = t.computeWritable()
+	return nil
+}
+
+// lookupAddresses returns the addresses stored in the lookup table at key.
+func lookupAddresses(st store, key solana.PublicKey) ([]solana.PublicKey, *TxError) {
+	acct, ok := st.get(key)
+	if !ok {
+		return nil, ErrAddressLookupTableNotFound
+	}
+	if acct.Owner != solana.AddressLookupTableProgramID {
+		return nil, ErrInvalidAddressLookupTableOwner
+	}
+	d := acct.Data
+	if len(d) < lookupTableMetaSize || (len(d)-lookupTableMetaSize)%32 != 0 || binary.LittleEndian.Uint32(d) != 1 {
+		return nil, ErrInvalidAddressLookupTableData
+	}
+	addrs := make([]solana.PublicKey, 0, (len(d)-lookupTableMetaSize)/32)
+	for off := lookupTableMetaSize; off < len(d); off += 32 {
+		addrs = append(addrs, solana.PublicKeyFromBytes(d[off:off+32]))
+	}
+	return addrs, nil
+}
+
+// computeWritable returns each key's write flag: the header's, with keys
+// invoked as programs and built-in program ids demoted to read-only.
+func (t *txn) computeWritable() []bool {
+	h := t.msg.Header
+	nSig, nStatic := int(h.NumRequiredSignatures), t.numStatic()
+	programs := map[solana.PublicKey]bool{}
+	for _, ix := range t.msg.Instructions {
+		programs[t.msg.AccountKeys[ix.ProgramIDIndex]] = true
+	}
+	w := make([]bool, len(t.keys))
+	for i, k := range t.keys {
+		switch {
+		case i < nSig:
+			w[i] = i < nSig-int(h.NumReadonlySignedAccounts)
+		case i < nStatic:
+			w[i] = i < nStatic-int(h.NumReadonlyUnsignedAccounts)
+		default:
+			w[i] = i < nStatic+len(t.loadedW)
+		}
+		if programs[k] || isBuiltinID(k) {
+			w[i] = false
+		}
+	}
+	return w
+}
+
+// encodeLookupTable returns the data of an active lookup table account.
+func encodeLookupTable(authority solana.PublicKey, addrs []solana.PublicKey) []byte {
+	d := make([]byte, lookupTableMetaSize, lookupTableMetaSize+32*len(addrs))
+	binary.LittleEndian.PutUint32(d[0:], 1)          // ProgramState::LookupTable
+	binary.LittleEndian.PutUint64(d[4:], ^uint64(0)) // deactivation slot: active
+	d[21] = 1                                        // authority: Some
+	copy(d[22:54], authority[:])                     // authority key
+	for _, a := range addrs {
+		d = append(d, a[:]...)
+	}
+	return d
+}

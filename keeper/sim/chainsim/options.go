@@ -1,0 +1,54 @@
+package chainsim
+
+import (
+	"fmt"
+	"log/slog"
+	"time"
+)
+
+// SlotDuration is the length of one slot.
+const SlotDuration = 400 * time.Millisecond
+
+// DefaultMinTip is the smallest Jito tip, in lamports, a bundle must pay when
+// Options.MinTip is zero.
+const DefaultMinTip = 1000
+
+// Options configure a Chain. The zero value is usable: a real-time clock,
+// genesis at New, seed 0, the default minimum tip and no faults.
+type Options struct {
+	// Clock is the source of time; nil means RealClock.
+	Clock Clock
+	// Genesis is the start of slot 0; the zero time means Clock.Now() at New.
+	Genesis time.Time
+	// Seed makes blockhashes and fault draws differ between chains.
+	Seed uint64
+	// MinTip is the smallest total transfer to Jito tip accounts a bundle
+	// must make; zero means DefaultMinTip.
+	MinTip uint64
+	// Faults are the faults injected from the start (see Chain.SetFaults).
+	Faults Faults
+	// Logger receives debug lines about dropped transactions and bundles;
+	// nil discards them.
+	Logger *slog.Logger
+}
+
+// withDefaults returns o with nil and zero fields filled in, or an error
+// naming the first invalid field.
+func (o Options) withDefaults() (Options, error) {
+	if o.Clock == nil {
+		o.Clock = RealClock{}
+	}
+	if o.Genesis.IsZero() {
+		o.Genesis = o.Clock.Now()
+	}
+	if o.MinTip == 0 {
+		o.MinTip = DefaultMinTip
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if err := o.Faults.Validate(); err != nil {
+		return o, fmt.Errorf("chainsim: options: %w", err)
+	}
+	return o, nil
+}

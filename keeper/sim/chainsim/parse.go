@@ -1,0 +1,170 @@
+package chainsim
+
+import (
+	"errors"
+	"fmt"
+
+	bin "github.com/gagliardetto/binary"
+	"github.com/gagliardetto/solana-go"
+)
+
+// MaxTransactionSize is the largest wire transaction the chain accepts, in
+// bytes (the size of one network packet's payload).
+const MaxTransactionSize = 1232
+
+// txn is a decoded and sanitized wire transaction.
+type txn struct {
+	raw      []byte
+	msgBytes []byte             // the exact signed message bytes
+	sigs     []solana.Signature // one per required signer, in key order
+	msg      solana.Message     // AccountKeys holds the static keys only
+
+	// Filled by resolve:
+	keys     []solana.PublicKey // static keys, then loaded writable, then loaded read-only
+	writable []bool             // per key, after demotion of programs
+	loadedW  []solana.PublicKey
+	loadedR  []solana.PublicKey
+}
+
+// id returns the transaction id, its first signature.
+func (t *txn) id() solana.Signature { return t.sigs[0] }
+
+// numStatic returns the number of static account keys.
+func (t *txn) numStatic() int { return len(t.msg.AccountKeys) }
+
+// isSigner reports whether key index i is a required signer.
+func (t *txn) isSigner(i int) bool { return i < int(t.msg.Header.NumRequiredSignatures) }
+
+// feePayer returns the fee payer, the first static key.
+func (t *txn) feePayer() solana.PublicKey { return t.msg.AccountKeys[0] }
+
+// version returns -1 for a legacy message and 0 for v0.
+func (t *txn) version() int {
+	if t.msg.IsVersioned() {
+		return 0
+	}
+	return -1
+}
+
+// invalidf returns an ErrInvalidTransaction error with a reason.
+func invalidf(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrInvalidTransaction, fmt.Sprintf(format, args...))
+}
+
+// parseTx decodes and sanitizes a wire transaction. It does not verify
+// signatures (see verifySignatures) or look at chain state.
+func parseTx(raw []byte) (*txn, error) {
+	if len(raw) > MaxTransactionSize {
+		return nil, invalidf("%d bytes, more than the maximum of %d", len(raw), MaxTransactionSize)
+	}
+	n, off, err := readShortVec(raw)
+	if err != nil {
+		return nil, invalidf("signature count: %v", err)
+	}
+	if n == 0 || len(raw)-off < n*64 {
+		return nil, invalidf("%d signatures do not fit in %d bytes", n, len(raw))
+	}
+	t := &txn{raw: raw, msgBytes: raw[off+n*64:], sigs: make([]solana.Signature, n)}
+	for i := range t.sigs {
+		copy(t.sigs[i][:], raw[off+i*64:])
+	}
+	if err := t.decodeMessage(); err != nil {
+		return nil, err
+	}
+	if err := t.sanitize(); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// decodeMessage decodes msgBytes, refusing versions other than legacy and
+// v0 and any trailing bytes.
+func (t *txn) decodeMessage() error {
+	if len(t.msgBytes) == 0 {
+		return invalidf("empty message")
+	}
+	switch b := t.msgBytes[0]; {
+	case b&0x80 != 0 && b != 0x80:
+		return invalidf("unsupported message version %d", b&0x7f)
+	case b == 0x7f:
+		return invalidf("127 required signatures cannot fit in a transaction")
+	}
+	dec := bin.NewBinDecoder(t.msgBytes)
+	if err := t.msg.UnmarshalWithDecoder(dec); err != nil {
+		return invalidf("decode message: %v", err)
+	}
+	if dec.Remaining() != 0 {
+		return invalidf("%d trailing bytes after the message", dec.Remaining())
+	}
+	return nil
+}
+
+// sanitize applies the runtime's structural checks to the message.
+func (t *txn) sanitize() error {
+	h := t.msg.Header
+	nStatic := t.numStatic()
+	switch {
+	case int(h.NumRequiredSignatures) != len(t.sigs):
+		return invalidf("%d signatures for %d required signers", len(t.sigs), h.NumRequiredSignatures)
+	case h.NumReadonlySignedAccounts >= h.NumRequiredSignatures:
+		return invalidf("the fee payer must be a writable signer")
+	case int(h.NumRequiredSignatures)+int(h.NumReadonlyUnsignedAccounts) > nStatic:
+		return invalidf("header counts %d signers and %d read-only accounts but the message has %d keys",
+			h.NumRequiredSignatures, h.NumReadonlyUnsignedAccounts, nStatic)
+	}
+	total := nStatic
+	for i, l := range t.msg.AddressTableLookups {
+		if len(l.WritableIndexes)+len(l.ReadonlyIndexes) == 0 {
+			return invalidf("address table lookup %d selects no account", i)
+		}
+		total += len(l.WritableIndexes) + len(l.ReadonlyIndexes)
+	}
+	if total > 256 {
+		return invalidf("%d accounts, more than 256", total)
+	}
+	for i, ix := range t.msg.Instructions {
+		if ix.ProgramIDIndex == 0 || int(ix.ProgramIDIndex) >= nStatic {
+			return invalidf("instruction %d: program id index %d out of range", i, ix.ProgramIDIndex)
+		}
+		for _, a := range ix.Accounts {
+			if int(a) >= total {
+				return invalidf("instruction %d: account index %d out of range", i, a)
+			}
+		}
+	}
+	return nil
+}
+
+// verifySignatures checks every required signature over the message bytes.
+func (t *txn) verifySignatures() error {
+	for i, sig := range t.sigs {
+		key := t.msg.AccountKeys[i]
+		if sig.IsZero() || !key.Verify(t.msgBytes, sig) {
+			return fmt.Errorf("%w: signature %d (signer %s)", ErrSignatureFailure, i, key)
+		}
+	}
+	return nil
+}
+
+// readShortVec decodes a compact-u16 length prefix, returning the value and
+// the number of bytes it used; non-canonical encodings are refused.
+func readShortVec(b []byte) (int, int, error) {
+	val := 0
+	for i := 0; i < 3; i++ {
+		if i >= len(b) {
+			return 0, 0, errors.New("truncated length")
+		}
+		c := int(b[i])
+		val |= (c & 0x7f) << (7 * i)
+		if c&0x80 == 0 {
+			if c == 0 && i > 0 {
+				return 0, 0, errors.New("non-canonical length")
+			}
+			if val > 0xffff {
+				return 0, 0, errors.New("length overflows u16")
+			}
+			return val, i + 1, nil
+		}
+	}
+	return 0, 0, errors.New("length longer than 3 bytes")
+}

@@ -1,0 +1,159 @@
+package chainsim
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/gagliardetto/solana-go"
+)
+
+// Program is on-chain code registered with Chain.RegisterProgram, such as a
+// simulated lending market. Execute runs one instruction addressed to the
+// program. It reads and writes chain state only through x, which enforces
+// what the runtime enforces (accounts must be passed in the instruction,
+// writes need writable accounts, debits need ownership or a signature). An
+// error fails the instruction and rolls back the whole transaction (its fee
+// is still charged): return a *ProgramError (e.g. CustomError(6001)) to
+// choose how the failure appears on the wire; any other error is reported as
+// GenericError with its text in the logs. A panic is recovered and reported
+// as ProgramFailedToComplete.
+//
+// Execute is called with the chain's lock held: it must not call methods of
+// the Chain, only of x.
+type Program interface {
+	Execute(x *Exec, ix Instruction) error
+}
+
+// ProgramFunc adapts a function to the Program interface.
+type ProgramFunc func(x *Exec, ix Instruction) error
+
+// Execute calls f(x, ix).
+func (f ProgramFunc) Execute(x *Exec, ix Instruction) error { return f(x, ix) }
+
+// Instruction is one instruction as its program sees it.
+type Instruction struct {
+	// ProgramID is the program the instruction is addressed to.
+	ProgramID solana.PublicKey
+	// Accounts are the instruction's accounts in order, with the
+	// transaction's signer and writable flags.
+	Accounts []solana.AccountMeta
+	// Data is the instruction data.
+	Data []byte
+}
+
+// Exec is the runtime context of one executing instruction: what an
+// on-chain program can see and do. It is valid only during Execute.
+type Exec struct {
+	st    *overlay
+	ix    Instruction
+	index int      // instruction index in the transaction
+	pos   blockPos // the block the transaction lands in
+	meter *meter
+	logs  *[]string
+}
+
+// blockPos is a block: its slot, height, time and blockhash.
+type blockPos struct {
+	slot   uint64
+	height uint64
+	time   time.Time
+	hash   solana.Hash
+}
+
+// meter counts compute units against a transaction's limit.
+type meter struct {
+	limit, used uint64
+}
+
+// consume charges n units, failing once the limit is passed.
+func (m *meter) consume(n uint64) error {
+	if n > m.limit-m.used {
+		m.used = m.limit
+		return ErrComputationalBudgetExceeded
+	}
+	m.used += n
+	return nil
+}
+
+// ProgramID returns the id of the executing program.
+func (x *Exec) ProgramID() solana.PublicKey { return x.ix.ProgramID }
+
+// Slot returns the slot the transaction lands in.
+func (x *Exec) Slot() uint64 { return x.pos.slot }
+
+// BlockHeight returns the block height the transaction lands at.
+func (x *Exec) BlockHeight() uint64 { return x.pos.height }
+
+// Now returns the block time: the start of the slot, as the Clock sysvar
+// would show it (with sub-second precision).
+func (x *Exec) Now() time.Time { return x.pos.time }
+
+// InstructionIndex returns the index of the instruction in its transaction.
+func (x *Exec) InstructionIndex() int { return x.index }
+
+// Log appends "Program log: msg" to the transaction's logs.
+func (x *Exec) Log(msg string) { x.log("Program log: " + msg) }
+
+// Logf is Log with fmt.Sprintf formatting.
+func (x *Exec) Logf(format string, args ...any) { x.Log(fmt.Sprintf(format, args...)) }
+
+// log appends a raw line to the transaction's logs.
+func (x *Exec) log(line string) { *x.logs = append(*x.logs, line) }
+
+// ConsumeUnits charges n compute units; it fails with
+// ErrComputationalBudgetExceeded once the transaction's limit is passed.
+func (x *Exec) ConsumeUnits(n uint64) error { return x.meter.consume(n) }
+
+// meta returns the instruction's meta of key.
+func (x *Exec) meta(key solana.PublicKey) (solana.AccountMeta, bool) {
+	for _, m := range x.ix.Accounts {
+		if m.PublicKey == key {
+			return m, true
+		}
+	}
+	return solana.AccountMeta{}, false
+}
+
+// IsSigner reports whether key is an account of the instruction that signed
+// the transaction.
+func (x *Exec) IsSigner(key solana.PublicKey) bool {
+	m, ok := x.meta(key)
+	return ok && m.IsSigner
+}
+
+// IsWritable reports whether key is a writable account of the instruction.
+func (x *Exec) IsWritable(key solana.PublicKey) bool {
+	m, ok := x.meta(key)
+	return ok && m.IsWritable
+}
+
+// get returns a copy of key's account, or the empty account.
+func (x *Exec) get(key solana.PublicKey) Account { return load(x.st, key) }
+
+// put stores a (the caller gives up ownership of its data).
+func (x *Exec) put(key solana.PublicKey, a Account) { x.st.put(key, &a) }
+
+// del removes key's account.
+func (x *Exec) del(key solana.PublicKey) { x.st.del(key) }
+
+// requireAccount fails with ErrMissingAccount unless key is passed to the
+// instruction.
+func (x *Exec) requireAccount(key solana.PublicKey) error {
+	if _, ok := x.meta(key); !ok {
+		return ErrMissingAccount
+	}
+	return nil
+}
+
+// requireWritable fails unless key is a writable account of the
+// instruction; err is the runtime error for a read-only one.
+func (x *Exec) requireWritable(key solana.PublicKey, err *ProgramError) error {
+	m, ok := x.meta(key)
+	if !ok {
+		return ErrMissingAccount
+	}
+	if !m.IsWritable {
+		return err
+	}
+	return nil
+}

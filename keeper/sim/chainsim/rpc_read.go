@@ -1,0 +1,159 @@
+package chainsim
+
+import (
+	"github.com/gagliardetto/solana-go"
+)
+
+// getLatestBlockhash: [config] → {blockhash, lastValidBlockHeight}.
+func (s *Server) getLatestBlockhash(in call) (any, *rpcError) {
+	var cfg commitmentConfig
+	if rerr := in.arg(0, &cfg); rerr != nil {
+		return nil, rerr
+	}
+	s.c.lock()
+	defer s.c.unlock()
+	pos, rerr := s.view(cfg.Commitment, cfg.MinContextSlot)
+	if rerr != nil {
+		return nil, rerr
+	}
+	return contextValue(pos.slot, map[string]any{
+		"blockhash":            pos.hash.String(),
+		"lastValidBlockHeight": pos.height + MaxBlockhashAge,
+	}), nil
+}
+
+// isBlockhashValid: [blockhash, config] → bool.
+func (s *Server) isBlockhashValid(in call) (any, *rpcError) {
+	var (
+		hash solana.Hash
+		cfg  commitmentConfig
+	)
+	if rerr := in.need(0, &hash); rerr != nil {
+		return nil, rerr
+	}
+	if rerr := in.arg(1, &cfg); rerr != nil {
+		return nil, rerr
+	}
+	s.c.lock()
+	defer s.c.unlock()
+	pos, rerr := s.view(cfg.Commitment, cfg.MinContextSlot)
+	if rerr != nil {
+		return nil, rerr
+	}
+	return contextValue(pos.slot, s.c.validAt(hash, pos.height)), nil
+}
+
+// getBlockHeight: [config] → height.
+func (s *Server) getBlockHeight(in call) (any, *rpcError) {
+	pos, rerr := s.simpleView(in, 0)
+	if rerr != nil {
+		return nil, rerr
+	}
+	return pos.height, nil
+}
+
+// getSlot: [config] → slot.
+func (s *Server) getSlot(in call) (any, *rpcError) {
+	pos, rerr := s.simpleView(in, 0)
+	if rerr != nil {
+		return nil, rerr
+	}
+	return pos.slot, nil
+}
+
+// simpleView reads a commitment config at parameter i and returns its block.
+func (s *Server) simpleView(in call, i int) (blockPos, *rpcError) {
+	var cfg commitmentConfig
+	if rerr := in.arg(i, &cfg); rerr != nil {
+		return blockPos{}, rerr
+	}
+	s.c.lock()
+	defer s.c.unlock()
+	return s.view(cfg.Commitment, cfg.MinContextSlot)
+}
+
+// getBalance: [pubkey, config] → lamports.
+func (s *Server) getBalance(in call) (any, *rpcError) {
+	var (
+		key solana.PublicKey
+		cfg commitmentConfig
+	)
+	if rerr := in.need(0, &key); rerr != nil {
+		return nil, rerr
+	}
+	if rerr := in.arg(1, &cfg); rerr != nil {
+		return nil, rerr
+	}
+	s.c.lock()
+	defer s.c.unlock()
+	pos, rerr := s.view(cfg.Commitment, cfg.MinContextSlot)
+	if rerr != nil {
+		return nil, rerr
+	}
+	return contextValue(pos.slot, lamportsOf(s.c.accounts, key)), nil
+}
+
+// accountConfig is the config object of account reads.
+type accountConfig struct {
+	Commitment     string     `json:"commitment"`
+	Encoding       string     `json:"encoding"`
+	DataSlice      *dataSlice `json:"dataSlice"`
+	MinContextSlot *uint64    `json:"minContextSlot"`
+}
+
+// getAccountInfo: [pubkey, config] → account or null (default encoding
+// base58, as on a real node).
+func (s *Server) getAccountInfo(in call) (any, *rpcError) {
+	var key solana.PublicKey
+	if rerr := in.need(0, &key); rerr != nil {
+		return nil, rerr
+	}
+	out, rerr := s.readAccounts(in, 1, []solana.PublicKey{key}, "base58")
+	if rerr != nil {
+		return nil, rerr
+	}
+	return contextValue(out.Context.Slot, out.Value.([]*wireAccount)[0]), nil
+}
+
+// maxMultipleAccounts is the most keys getMultipleAccounts takes.
+const maxMultipleAccounts = 100
+
+// getMultipleAccounts: [[pubkey], config] → accounts (default base64).
+func (s *Server) getMultipleAccounts(in call) (any, *rpcError) {
+	var keys []solana.PublicKey
+	if rerr := in.need(0, &keys); rerr != nil {
+		return nil, rerr
+	}
+	if len(keys) > maxMultipleAccounts {
+		return nil, invalidParams("Too many inputs provided; max %d", maxMultipleAccounts)
+	}
+	return s.readAccounts(in, 1, keys, "base64")
+}
+
+// readAccounts reads keys with the account config at parameter i.
+func (s *Server) readAccounts(in call, i int, keys []solana.PublicKey, defEncoding string) (withContext, *rpcError) {
+	cfg := accountConfig{Encoding: defEncoding}
+	if rerr := in.arg(i, &cfg); rerr != nil {
+		return withContext{}, rerr
+	}
+	if cfg.Encoding == "" {
+		cfg.Encoding = defEncoding
+	}
+	if rerr := checkAccountEncoding(cfg.Encoding); rerr != nil {
+		return withContext{}, rerr
+	}
+	s.c.lock()
+	defer s.c.unlock()
+	pos, rerr := s.view(cfg.Commitment, cfg.MinContextSlot)
+	if rerr != nil {
+		return withContext{}, rerr
+	}
+	out := make([]*wireAccount, len(keys))
+	for j, k := range keys {
+		a, _ := s.c.accounts.get(k)
+		if out[j], rerr = encodeAccount(a, cfg.Encoding, cfg.DataSlice); rerr != nil {
+			return withContext{}, rerr
+		}
+	}
+	return contextValue(pos.slot, out), nil
+}

@@ -1,0 +1,184 @@
+package chainsim
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"strconv"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/mr-tron/base58"
+)
+
+// Limits of the status and fee methods.
+const (
+	maxStatusSignatures = 256
+	maxFeeAccounts      = 128
+)
+
+// getSignatureStatuses: [[signature], {searchTransactionHistory}] →
+// [status or null].
+func (s *Server) getSignatureStatuses(in call) (any, *rpcError) {
+	var (
+		sigs []solana.Signature
+		cfg  struct {
+			SearchTransactionHistory bool `json:"searchTransactionHistory"`
+		}
+	)
+	if rerr := in.need(0, &sigs); rerr != nil {
+		return nil, rerr
+	}
+	if len(sigs) > maxStatusSignatures {
+		return nil, invalidParams("Too many inputs provided; max %d", maxStatusSignatures)
+	}
+	if rerr := in.arg(1, &cfg); rerr != nil {
+		return nil, rerr
+	}
+	s.c.lock()
+	defer s.c.unlock()
+	out := make([]*wireStatus, len(sigs))
+	for i, sig := range sigs {
+		if st, ok := s.c.statusLocked(sig, cfg.SearchTransactionHistory); ok {
+			out[i] = encodeStatus(st)
+		}
+	}
+	return contextValue(s.c.tip.slot, out), nil
+}
+
+// getRecentPrioritizationFees: [[pubkey]] → [{slot, prioritizationFee}].
+func (s *Server) getRecentPrioritizationFees(in call) (any, *rpcError) {
+	var keys []solana.PublicKey
+	if rerr := in.arg(0, &keys); rerr != nil {
+		return nil, rerr
+	}
+	if len(keys) > maxFeeAccounts {
+		return nil, invalidParams("Too many inputs provided; max %d", maxFeeAccounts)
+	}
+	fees := s.c.RecentPrioritizationFees(keys)
+	out := make([]map[string]uint64, len(fees))
+	for i, f := range fees {
+		out[i] = map[string]uint64{"slot": f.Slot, "prioritizationFee": f.Fee}
+	}
+	return out, nil
+}
+
+// transactionConfig is getTransaction's config object.
+type transactionConfig struct {
+	Encoding                       string  `json:"encoding"`
+	Commitment                     string  `json:"commitment"`
+	MaxSupportedTransactionVersion *uint64 `json:"maxSupportedTransactionVersion"`
+}
+
+// getTransaction: [signature, config] → the landed transaction, or null if
+// unknown or not yet at the commitment (default finalized). Encodings:
+// json (default), base64, base58.
+func (s *Server) getTransaction(in call) (any, *rpcError) {
+	var (
+		sig solana.Signature
+		cfg transactionConfig
+	)
+	if rerr := in.need(0, &sig); rerr != nil {
+		return nil, rerr
+	}
+	if rerr := in.arg(1, &cfg); rerr != nil {
+		return nil, rerr
+	}
+	cm, rerr := parseCommitment(cfg.Commitment, rpc.CommitmentFinalized)
+	if rerr != nil {
+		return nil, rerr
+	}
+	if cm == rpc.CommitmentProcessed {
+		return nil, invalidParams("Method does not support commitment below `confirmed`")
+	}
+	s.c.lock()
+	defer s.c.unlock()
+	rec, ok := s.c.txs[sig]
+	if !ok || !s.c.meetsCommitment(rec.BlockHeight, cm) {
+		return nil, nil
+	}
+	if rec.version == 0 && cfg.MaxSupportedTransactionVersion == nil {
+		return nil, &rpcError{Code: codeUnsupportedTxVers, Message: "Transaction version (0) is not supported by the requesting client. " +
+			"Please try the request again with the following configuration parameter: \"maxSupportedTransactionVersion\": 0"}
+	}
+	return encodeLanded(rec, cfg.Encoding)
+}
+
+// encodeLanded returns the wire form of a landed transaction.
+func encodeLanded(rec *record, enc string) (any, *rpcError) {
+	var tx any
+	switch enc {
+	case "", "json":
+		tx = rec.Transaction
+	case "base64":
+		tx = [2]string{base64.StdEncoding.EncodeToString(rec.Raw), "base64"}
+	case "base58":
+		tx = [2]string{base58.Encode(rec.Raw), "base58"}
+	default:
+		return nil, invalidParams("chainsim encodes transactions as json, base64 or base58 only, not %q", enc)
+	}
+	var version any = "legacy"
+	if rec.version == 0 {
+		version = 0
+	}
+	return map[string]any{
+		"slot":        rec.Slot,
+		"blockTime":   rec.BlockTime.Unix(),
+		"transaction": tx,
+		"meta":        encodeMeta(rec),
+		"version":     version,
+	}, nil
+}
+
+// encodeMeta returns a landed transaction's status meta.
+func encodeMeta(rec *record) map[string]any {
+	res := rec.res
+	return map[string]any{
+		"err":                  wireErr(res.err),
+		"status":               okOrErr(res.err),
+		"fee":                  res.fee,
+		"preBalances":          res.pre,
+		"postBalances":         res.post,
+		"innerInstructions":    []any{},
+		"preTokenBalances":     encodeTokenBalances(res.preTok),
+		"postTokenBalances":    encodeTokenBalances(res.postTok),
+		"logMessages":          nonNilLogs(res.logs),
+		"rewards":              []any{},
+		"loadedAddresses":      map[string][]string{"writable": keyStrings(rec.loadedW), "readonly": keyStrings(rec.loadedR)},
+		"computeUnitsConsumed": res.units,
+	}
+}
+
+// encodeTokenBalances returns token balances in the RPC's form.
+func encodeTokenBalances(list []tokenBalance) []map[string]any {
+	out := make([]map[string]any, len(list))
+	for i, b := range list {
+		out[i] = map[string]any{
+			"accountIndex":  b.index,
+			"mint":          b.mint.String(),
+			"owner":         b.owner.String(),
+			"programId":     solana.TokenProgramID.String(),
+			"uiTokenAmount": uiAmount(b.amount, b.decimals),
+		}
+	}
+	return out
+}
+
+// uiAmount returns a token amount's UiTokenAmount form.
+func uiAmount(amount uint64, decimals uint8) map[string]any {
+	s := strconv.FormatUint(amount, 10)
+	ui := s
+	if decimals > 0 {
+		for len(ui) <= int(decimals) {
+			ui = "0" + ui
+		}
+		ui = ui[:len(ui)-int(decimals)] + "." + ui[len(ui)-int(decimals):]
+		for ui[len(ui)-1] == '0' {
+			ui = ui[:len(ui)-1]
+		}
+		if ui[len(ui)-1] == '.' {
+			ui = ui[:len(ui)-1]
+		}
+	}
+	f, _ := strconv.ParseFloat(ui, 64)
+	return map[string]any{"amount": s, "decimals": decimals, "uiAmount": json.Number(strconv.FormatFloat(f, 'f', -1, 64)), "uiAmountString": ui}
+}

@@ -1,0 +1,154 @@
+package chainsim
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// maxRequestBody bounds a request body.
+const maxRequestBody = 1 << 20
+
+// Server is one of the chain's HTTP services: Solana JSON-RPC or the Jito
+// block engine. It applies the chain's faults for its service.
+type Server struct {
+	c      *Chain
+	svc    Service
+	routes map[string]map[string]methodFunc // path → method → implementation; "" matches any path
+}
+
+// newServer returns the server of svc.
+func newServer(c *Chain, svc Service) *Server {
+	s := &Server{c: c, svc: svc}
+	if svc == ServiceJito {
+		s.routes = jitoRoutes
+	} else {
+		s.routes = map[string]map[string]methodFunc{"": rpcMethods}
+	}
+	return s
+}
+
+// Handler returns the server's HTTP handler. The RPC service answers POST
+// on any path; the Jito service answers POST /api/v1/bundles (bundle
+// methods) and /api/v1/transactions (sendTransaction).
+func (s *Server) Handler() http.Handler { return s }
+
+// Serve serves HTTP on ln until ctx ends, then shuts down (ending hanging
+// requests) and returns nil; any other serving error is returned.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	srv := &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: 10 * time.Second,
+		BaseContext:       func(net.Listener) context.Context { return ctx },
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	err := srv.Shutdown(shutdownCtx)
+	if serveErr := <-errc; !errors.Is(serveErr, http.ErrServerClosed) {
+		return serveErr
+	}
+	return err
+}
+
+// ServeHTTP answers one JSON-RPC request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		http.Error(w, "chainsim: only POST is supported", http.StatusMethodNotAllowed)
+		return
+	}
+	table, ok := s.routes[r.URL.Path]
+	if !ok {
+		if table, ok = s.routes[""]; !ok {
+			http.NotFound(w, r)
+			return
+		}
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxRequestBody))
+	if err != nil {
+		http.Error(w, "chainsim: request body too large or unreadable", http.StatusRequestEntityTooLarge)
+		return
+	}
+	req, fn, rerr := parseRequest(body, table)
+	if rerr != nil {
+		writeJSON(w, encodeResponse(req.ID, nil, rerr), false)
+		return
+	}
+	s.serveCall(w, r, req, fn)
+}
+
+// parseRequest decodes a request and finds its method.
+func parseRequest(body []byte, table map[string]methodFunc) (rpcRequest, methodFunc, *rpcError) {
+	var req rpcRequest
+	if t := bytes.TrimSpace(body); len(t) > 0 && t[0] == '[' {
+		return req, nil, &rpcError{Code: codeInvalidRequest, Message: "Invalid request: batch requests are not supported by chainsim"}
+	}
+	if err := json.Unmarshal(body, &req); err != nil {
+		return req, nil, &rpcError{Code: codeParseError, Message: "Parse error"}
+	}
+	if req.JSONRPC != "2.0" || req.Method == "" {
+		return req, nil, &rpcError{Code: codeInvalidRequest, Message: "Invalid request"}
+	}
+	fn, ok := table[req.Method]
+	if !ok {
+		return req, nil, &rpcError{Code: codeMethodNotFound, Message: "Method not found"}
+	}
+	return req, fn, nil
+}
+
+// serveCall applies the drawn fault and runs the method.
+func (s *Server) serveCall(w http.ResponseWriter, r *http.Request, req rpcRequest, fn methodFunc) {
+	ctx := r.Context()
+	d := s.c.faults.draw(s.svc, req.Method)
+	if d.delay > 0 {
+		select {
+		case <-s.c.clock.After(d.delay):
+		case <-ctx.Done():
+			return
+		}
+	}
+	switch d.fault {
+	case FaultServerError:
+		http.Error(w, "chainsim: injected server error", s.c.faults.serverErrorStatus())
+		return
+	case FaultRateLimit:
+		w.Header().Set("Retry-After", strconv.FormatInt(s.c.faults.retryAfterSeconds(), 10))
+		http.Error(w, "Too Many Requests", http.StatusTooManyRequests)
+		return
+	case FaultTimeout:
+		<-ctx.Done()
+		return
+	case FaultStall:
+		s.c.Stall(s.c.faults.stallSlots())
+	}
+	params, rerr := splitParams(req.Params)
+	var result any
+	if rerr == nil {
+		result, rerr = fn(s, call{params: params, neverLand: d.fault == FaultNeverLand})
+	}
+	writeJSON(w, encodeResponse(req.ID, result, rerr), d.fault == FaultTruncate)
+}
+
+// writeJSON writes a JSON body; truncated sends only its first half after
+// announcing the full length, like a connection cut mid-response.
+func writeJSON(w http.ResponseWriter, body []byte, truncated bool) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	if truncated {
+		body = body[:len(body)/2]
+	}
+	_, _ = w.Write(body)
+}

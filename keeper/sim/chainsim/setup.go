@@ -1,0 +1,137 @@
+package chainsim
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/gagliardetto/solana-go"
+)
+
+// Fund adds lamports to wallet, creating it as a System account if needed.
+func (c *Chain) Fund(wallet solana.PublicKey, lamports uint64) error {
+	c.lock()
+	defer c.unlock()
+	a := load(c.accounts, wallet)
+	if a.Lamports > math.MaxUint64-lamports {
+		return fmt.Errorf("chainsim: fund %s: balance would overflow", wallet)
+	}
+	a.Lamports += lamports
+	c.accounts[wallet] = &a
+	return nil
+}
+
+// CreateMint creates an SPL Token mint with the given decimals, no mint
+// authority (only MintTo and registered programs mint) and no freeze
+// authority.
+func (c *Chain) CreateMint(mint solana.PublicKey, decimals uint8) error {
+	c.lock()
+	defer c.unlock()
+	if a, ok := c.accounts[mint]; ok && !a.isEmpty() {
+		return fmt.Errorf("chainsim: create mint %s: an account exists at that address", mint)
+	}
+	m := mintState{decimals: decimals, initialized: true}
+	c.accounts[mint] = &Account{Lamports: MintRent, Owner: solana.TokenProgramID, Data: m.encode()}
+	return nil
+}
+
+// MintTo mints amount of mint into wallet's associated token account,
+// creating the account if needed.
+func (c *Chain) MintTo(wallet, mint solana.PublicKey, amount uint64) error {
+	c.lock()
+	defer c.unlock()
+	m, err := mintOf(load(c.accounts, mint))
+	if err != nil {
+		return fmt.Errorf("chainsim: mint to %s: %s is not a mint: %w", wallet, mint, err)
+	}
+	ata, err := AssociatedTokenAddress(wallet, mint)
+	if err != nil {
+		return err
+	}
+	acct := load(c.accounts, ata)
+	if acct.isEmpty() {
+		acct = newTokenAccount(wallet, mint)
+	}
+	t, err := tokenAccountOf(acct)
+	if err != nil || t.mint != mint {
+		return fmt.Errorf("chainsim: mint to %s: %s is not a token account of mint %s", wallet, ata, mint)
+	}
+	if t.amount > math.MaxUint64-amount || m.supply > math.MaxUint64-amount {
+		return fmt.Errorf("chainsim: mint to %s: amount overflows", wallet)
+	}
+	t.amount += amount
+	m.supply += amount
+	acct.Data = t.encode()
+	mintAcct := load(c.accounts, mint)
+	mintAcct.Data = m.encode()
+	c.accounts[ata], c.accounts[mint] = &acct, &mintAcct
+	return nil
+}
+
+// SetAccount stores an account as given (for example a CLMM pool or
+// position laid out by the caller). An account with no lamports, no data
+// and no owner removes the address.
+func (c *Chain) SetAccount(key solana.PublicKey, a Account) {
+	c.lock()
+	defer c.unlock()
+	if a.Lamports == 0 && len(a.Data) == 0 && a.Owner.IsZero() {
+		delete(c.accounts, key)
+		return
+	}
+	cp := a.clone()
+	c.accounts[key] = &cp
+}
+
+// Account returns a copy of key's account.
+func (c *Chain) Account(key solana.PublicKey) (Account, bool) {
+	c.lock()
+	defer c.unlock()
+	a, ok := c.accounts[key]
+	if !ok {
+		return Account{}, false
+	}
+	return a.clone(), true
+}
+
+// Balance returns wallet's lamports (0 without an account).
+func (c *Chain) Balance(wallet solana.PublicKey) uint64 {
+	c.lock()
+	defer c.unlock()
+	return lamportsOf(c.accounts, wallet)
+}
+
+// TokenBalance returns wallet's balance of mint in its associated token
+// account (0 without one).
+func (c *Chain) TokenBalance(wallet, mint solana.PublicKey) uint64 {
+	ata, err := AssociatedTokenAddress(wallet, mint)
+	if err != nil {
+		return 0
+	}
+	c.lock()
+	defer c.unlock()
+	t, ok := decodeTokenAccount(load(c.accounts, ata).Data)
+	if !ok {
+		return 0
+	}
+	return t.amount
+}
+
+// CreateLookupTable stores an active address lookup table at key holding
+// addrs (at most 256), for v0 transactions to load accounts from.
+func (c *Chain) CreateLookupTable(key, authority solana.PublicKey, addrs []solana.PublicKey) error {
+	if len(addrs) > 256 {
+		return fmt.Errorf("chainsim: create lookup table %s: %d addresses, more than 256", key, len(addrs))
+	}
+	c.SetAccount(key, Account{Lamports: 1, Owner: solana.AddressLookupTableProgramID, Data: encodeLookupTable(authority, addrs)})
+	return nil
+}
+
+// CreateNonceAccount stores an initialized durable nonce account at key
+// with the given authority and lamports, and returns its nonce value (the
+// blockhash a nonce transaction must carry).
+func (c *Chain) CreateNonceAccount(key, authority solana.PublicKey, lamports uint64) solana.Hash {
+	c.lock()
+	defer c.unlock()
+	n := nonceState{authority: authority, nonce: durableNonceFrom(c.tip.hash)}
+	c.accounts[key] = &Account{Lamports: lamports, Owner: solana.SystemProgramID, Data: n.encode()}
+	return n.nonce
+}

@@ -1,0 +1,75 @@
+package chainsim
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/gagliardetto/solana-go"
+)
+
+func TestSetupHelpers(t *testing.T) {
+	c, _ := newChain(t, Options{})
+	alice, mint, other := newKey("alice").PublicKey(), newKey("mint").PublicKey(), newKey("other").PublicKey()
+	mustFund(t, c, alice, 10)
+	mustFund(t, c, alice, 5)
+	if c.Balance(alice) != 15 {
+		t.Fatalf("balance = %d, want 15", c.Balance(alice))
+	}
+	if err := c.Fund(alice, math.MaxUint64); err == nil {
+		t.Fatalf("an overflowing Fund succeeded")
+	}
+	if err := c.CreateMint(mint, 9); err != nil {
+		t.Fatalf("CreateMint: %v", err)
+	}
+	if err := c.CreateMint(mint, 9); err == nil {
+		t.Fatalf("CreateMint over an existing account succeeded")
+	}
+	if err := c.MintTo(alice, other, 1); err == nil {
+		t.Fatalf("MintTo of a non-mint succeeded")
+	}
+	for range 2 {
+		if err := c.MintTo(alice, mint, 250); err != nil {
+			t.Fatalf("MintTo: %v", err)
+		}
+	}
+	ata, _ := AssociatedTokenAddress(alice, mint)
+	a, ok := c.Account(ata)
+	ta, _ := decodeTokenAccount(a.Data)
+	if !ok || c.TokenBalance(alice, mint) != 500 || ta.owner != alice || ta.mint != mint || a.Owner != solana.TokenProgramID || len(a.Data) != TokenAccountSize {
+		t.Fatalf("token account = %+v", a)
+	}
+	c.SetAccount(other, Account{Lamports: 3, Owner: vaultProgramID, Data: []byte{1, 2}})
+	if got, ok := c.Account(other); !ok || got.Lamports != 3 || got.Owner != vaultProgramID || string(got.Data) != "\x01\x02" {
+		t.Fatalf("SetAccount/Account = %+v, %v", got, ok)
+	}
+	c.SetAccount(other, Account{})
+	if _, ok := c.Account(other); ok {
+		t.Fatalf("SetAccount of the zero account did not remove it")
+	}
+}
+
+func TestUpdateAccount(t *testing.T) {
+	c, _ := newChain(t, Options{})
+	key := newKey("state").PublicKey()
+	boom := errors.New("boom")
+	err := c.UpdateAccount(key, func(a Account, ok bool) (Account, error) {
+		if ok {
+			t.Errorf("a missing account reported as existing")
+		}
+		return Account{Lamports: 1, Owner: vaultProgramID, Data: []byte{7}}, nil
+	})
+	if err != nil {
+		t.Fatalf("UpdateAccount: %v", err)
+	}
+	err = c.UpdateAccount(key, func(a Account, ok bool) (Account, error) {
+		a.Data[0] = 9 // a copy: must not reach the chain
+		return a, boom
+	})
+	if !errors.Is(err, boom) {
+		t.Fatalf("err = %v, want boom", err)
+	}
+	if got, _ := c.Account(key); got.Data[0] != 7 {
+		t.Fatalf("a failed update changed the account: %v", got.Data)
+	}
+}

@@ -1,0 +1,101 @@
+package chainsim
+
+import (
+	"fmt"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/rpc"
+)
+
+// SimulateOptions configure Chain.Simulate.
+type SimulateOptions struct {
+	// SigVerify verifies every signature first.
+	SigVerify bool
+	// ReplaceRecentBlockhash ignores the transaction's blockhash and reports
+	// the latest one instead; it conflicts with SigVerify.
+	ReplaceRecentBlockhash bool
+	// Commitment is the block whose view of blockhashes the simulation uses;
+	// "" means processed.
+	Commitment rpc.CommitmentType
+	// Accounts are the accounts whose post-simulation state to return.
+	Accounts []solana.PublicKey
+}
+
+// SimResult is the outcome of a simulation.
+type SimResult struct {
+	// Slot is the slot of the block the simulation used.
+	Slot uint64
+	// Err is why the transaction would fail, nil if it would succeed.
+	Err *TxError
+	// Logs are the program logs; nil when it failed before execution.
+	Logs []string
+	// UnitsConsumed is the compute units used.
+	UnitsConsumed uint64
+	// Fee is the fee the transaction would pay; it is checked but, as on
+	// a real node, not deducted from the returned accounts.
+	Fee uint64
+	// Accounts are the post-simulation states of SimulateOptions.Accounts,
+	// nil where there is no account; nil when it failed before execution.
+	Accounts []*Account
+	// ReplacementBlockhash is the blockhash used under
+	// ReplaceRecentBlockhash.
+	ReplacementBlockhash *solana.Hash
+	// LastValidBlockHeight is the last height ReplacementBlockhash is valid at.
+	LastValidBlockHeight uint64
+}
+
+// Simulate runs a transaction against the current state without changing
+// it. The error is non-nil only for a malformed transaction
+// (ErrInvalidTransaction), conflicting options, or, under SigVerify, a bad
+// signature (ErrSignatureFailure); every other failure is in SimResult.Err.
+func (c *Chain) Simulate(raw []byte, opts SimulateOptions) (SimResult, error) {
+	if opts.SigVerify && opts.ReplaceRecentBlockhash {
+		return SimResult{}, fmt.Errorf("chainsim: simulate: sigVerify may not be used with replaceRecentBlockhash")
+	}
+	t, err := parseTx(raw)
+	if err != nil {
+		return SimResult{}, err
+	}
+	if opts.SigVerify {
+		if err := t.verifySignatures(); err != nil {
+			return SimResult{}, err
+		}
+	}
+	c.lock()
+	defer c.unlock()
+	return c.simulateLocked(t, opts), nil
+}
+
+// simulateLocked runs t in a sandbox over the current state. The caller
+// holds c.mu.
+func (c *Chain) simulateLocked(t *txn, opts SimulateOptions) SimResult {
+	view := c.posOfHeight(c.heightAt(opts.Commitment))
+	out := SimResult{Slot: view.slot}
+	if opts.ReplaceRecentBlockhash {
+		h := view.hash
+		out.ReplacementBlockhash, out.LastValidBlockHeight = &h, view.height+MaxBlockhashAge
+	}
+	sandbox := newOverlay(c.accounts)
+	res, terr := c.run(sandbox, t, runOpts{
+		pos:        c.tip,
+		hashHeight: view.height,
+		simulate:   true,
+		skipHash:   opts.ReplaceRecentBlockhash,
+	})
+	if terr != nil {
+		out.Err = terr
+		return out
+	}
+	out.Err, out.Logs, out.UnitsConsumed, out.Fee = res.err, res.logs, res.units, res.fee
+	out.Accounts = make([]*Account, len(opts.Accounts))
+	for i, k := range opts.Accounts {
+		if a, ok := sandbox.get(k); ok {
+			cp := a.clone()
+			out.Accounts[i] = &cp
+		}
+	}
+	if out.Logs == nil {
+		out.Logs = []string{}
+	}
+	return out
+}

@@ -1,0 +1,96 @@
+package chainsim
+
+import (
+	"context"
+	"testing"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/programs/system"
+	"github.com/gagliardetto/solana-go/programs/token"
+	"github.com/gagliardetto/solana-go/rpc"
+)
+
+func TestSimulateReturnsPostStateAndChangesNothing(t *testing.T) {
+	f := newTokenFixture(t)
+	cl := rpcClient(t, f.c)
+	ctx := context.Background()
+	carol := newKey("carol").PublicKey()
+	tx := signTx(t, []solana.Instruction{
+		system.NewTransferInstruction(1000, f.alice.PublicKey(), carol).Build(),
+		token.NewTransferInstruction(300, f.aliceATA, f.bobATA, f.alice.PublicKey(), nil).Build(),
+	}, latest(f.c), f.alice)
+	out, err := cl.SimulateTransactionWithOpts(ctx, tx, &rpc.SimulateTransactionOpts{
+		SigVerify:  true,
+		Commitment: rpc.CommitmentProcessed,
+		Accounts:   &rpc.SimulateTransactionAccountsOpts{Encoding: solana.EncodingBase64, Addresses: []solana.PublicKey{f.alice.PublicKey(), carol, f.bobATA, newKey("nobody").PublicKey()}},
+	})
+	if err != nil {
+		t.Fatalf("SimulateTransaction: %v", err)
+	}
+	v := out.Value
+	if v.Err != nil || v.UnitsConsumed == nil || *v.UnitsConsumed != systemUnits+4644 || len(v.Logs) != 6 {
+		t.Fatalf("simulation = err %v, units %v, logs %q", v.Err, v.UnitsConsumed, v.Logs)
+	}
+	if len(v.Accounts) != 4 || v.Accounts[3] != nil {
+		t.Fatalf("accounts = %+v, want 4 with the last null", v.Accounts)
+	}
+	if got := v.Accounts[0].Lamports; got != f.aliceLamportsStart-1000 {
+		t.Errorf("alice post-state = %d, want %d (the fee is not deducted)", got, f.aliceLamportsStart-1000)
+	}
+	if got := v.Accounts[1].Lamports; got != 1000 {
+		t.Errorf("carol post-state = %d, want 1000", got)
+	}
+	if ta, ok := decodeTokenAccount(v.Accounts[2].Data.GetBinary()); !ok || ta.amount != 300 || v.Accounts[2].Owner != solana.TokenProgramID {
+		t.Errorf("bob's token account post-state = %+v", v.Accounts[2])
+	}
+	if f.c.Balance(carol) != 0 || f.c.TokenBalance(f.bob.PublicKey(), f.mint) != 0 || f.c.Balance(f.alice.PublicKey()) != f.aliceLamportsStart {
+		t.Fatalf("simulation changed state")
+	}
+	if _, err := cl.SendTransactionWithOpts(ctx, tx, rpc.TransactionOpts{PreflightCommitment: rpc.CommitmentProcessed}); err != nil {
+		t.Fatalf("send after simulate: %v", err)
+	}
+}
+
+func TestSimulateOptions(t *testing.T) {
+	alice, bob := newKey("alice"), newKey("bob").PublicKey()
+	unknown := solana.Hash{1, 2, 3}
+	tests := []struct {
+		name     string
+		hash     func(c *Chain) solana.Hash
+		mangle   bool
+		opts     rpc.SimulateTransactionOpts
+		wantCode int // JSON-RPC error code, 0 for none
+		wantErr  any // simulation err
+	}{
+		{"valid", latest, false, rpc.SimulateTransactionOpts{Commitment: rpc.CommitmentProcessed}, 0, nil},
+		{"unknown blockhash", func(*Chain) solana.Hash { return unknown }, false, rpc.SimulateTransactionOpts{Commitment: rpc.CommitmentProcessed}, 0, "BlockhashNotFound"},
+		{"unknown blockhash replaced", func(*Chain) solana.Hash { return unknown }, false, rpc.SimulateTransactionOpts{ReplaceRecentBlockhash: true}, 0, nil},
+		{"bad signature without sigVerify", latest, true, rpc.SimulateTransactionOpts{Commitment: rpc.CommitmentProcessed}, 0, nil},
+		{"bad signature with sigVerify", latest, true, rpc.SimulateTransactionOpts{SigVerify: true, Commitment: rpc.CommitmentProcessed}, -32003, nil},
+		{"sigVerify with replaceRecentBlockhash", latest, false, rpc.SimulateTransactionOpts{SigVerify: true, ReplaceRecentBlockhash: true}, -32602, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, _ := newChain(t, Options{})
+			cl := rpcClient(t, c)
+			mustFund(t, c, alice.PublicKey(), 1_000_000)
+			tx := transfer(t, alice, bob, 1000, tt.hash(c))
+			if tt.mangle {
+				tx.Signatures[0][0] ^= 1
+			}
+			out, err := cl.SimulateTransactionWithOpts(context.Background(), tx, &tt.opts)
+			if tt.wantCode != 0 {
+				if rerr := rpcErr(t, err); rerr.Code != tt.wantCode {
+					t.Fatalf("code = %d (%s), want %d", rerr.Code, rerr.Message, tt.wantCode)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("simulate: %v", err)
+			}
+			if !jsonEqual(t, out.Value.Err, tt.wantErr) {
+				t.Fatalf("err = %v, want %v", out.Value.Err, tt.wantErr)
+			}
+		})
+	}
+}

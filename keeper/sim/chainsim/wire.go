@@ -1,0 +1,197 @@
+package chainsim
+
+import (
+	"encoding/base64"
+	"fmt"
+	"math"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/mr-tron/base58"
+)
+
+// apiVersion is the node version the simulator reports.
+const apiVersion = "2.2.0"
+
+// wireContext is the context of a response with a value.
+type wireContext struct {
+	APIVersion string `json:"apiVersion"`
+	Slot       uint64 `json:"slot"`
+}
+
+// withContext is a response value with its context.
+type withContext struct {
+	Context wireContext `json:"context"`
+	Value   any         `json:"value"`
+}
+
+// contextValue wraps v with the context of slot.
+func contextValue(slot uint64, v any) withContext {
+	return withContext{Context: wireContext{APIVersion: apiVersion, Slot: slot}, Value: v}
+}
+
+// wireAccount is an account as the RPC encodes it.
+type wireAccount struct {
+	Data       [2]string `json:"data"`
+	Executable bool      `json:"executable"`
+	Lamports   uint64    `json:"lamports"`
+	Owner      string    `json:"owner"`
+	RentEpoch  uint64    `json:"rentEpoch"`
+	Space      uint64    `json:"space"`
+}
+
+// dataSlice is the dataSlice option of account reads.
+type dataSlice struct {
+	Offset uint64 `json:"offset"`
+	Length uint64 `json:"length"`
+}
+
+// checkAccountEncoding refuses encodings the simulator does not produce.
+func checkAccountEncoding(enc string) *rpcError {
+	switch enc {
+	case "base64", "base58":
+		return nil
+	}
+	return invalidParams("chainsim encodes account data as base64 or base58 only, not %q", enc)
+}
+
+// encodeAccount returns the wire form of a (nil for no account).
+func encodeAccount(a *Account, enc string, slice *dataSlice) (*wireAccount, *rpcError) {
+	if a == nil {
+		return nil, nil
+	}
+	data := a.Data
+	if slice != nil {
+		start := min(slice.Offset, uint64(len(data)))
+		end := start + min(slice.Length, uint64(len(data))-start)
+		data = data[start:end]
+	}
+	w := &wireAccount{
+		Executable: a.Executable,
+		Lamports:   a.Lamports,
+		Owner:      a.Owner.String(),
+		RentEpoch:  math.MaxUint64,
+		Space:      uint64(len(a.Data)),
+	}
+	switch enc {
+	case "base58":
+		if len(data) > 128 {
+			return nil, &rpcError{Code: codeInvalidRequest, Message: "Encoded binary (base 58) data should be less than 128 bytes, please use Base64 encoding."}
+		}
+		w.Data = [2]string{base58.Encode(data), "base58"}
+	default:
+		w.Data = [2]string{base64.StdEncoding.EncodeToString(data), "base64"}
+	}
+	return w, nil
+}
+
+// parseCommitment normalises a commitment name; "" gives def.
+func parseCommitment(s string, def rpc.CommitmentType) (rpc.CommitmentType, *rpcError) {
+	switch s {
+	case "":
+		return def, nil
+	case "processed", "recent":
+		return rpc.CommitmentProcessed, nil
+	case "confirmed", "single", "singleGossip":
+		return rpc.CommitmentConfirmed, nil
+	case "finalized", "max", "root":
+		return rpc.CommitmentFinalized, nil
+	}
+	return "", invalidParams("unknown commitment %q", s)
+}
+
+// decodeTxString decodes a wire transaction sent as base58 or base64.
+func decodeTxString(s, enc string) ([]byte, *rpcError) {
+	var (
+		raw []byte
+		err error
+	)
+	switch enc {
+	case "", "base58":
+		if len(s) > 1683 {
+			return nil, invalidParams("base58 encoded transaction too large: %d bytes (max: encoded/raw 1683/%d)", len(s), MaxTransactionSize)
+		}
+		raw, err = base58.Decode(s)
+	case "base64":
+		if len(s) > 1644 {
+			return nil, invalidParams("base64 encoded transaction too large: %d bytes (max: encoded/raw 1644/%d)", len(s), MaxTransactionSize)
+		}
+		raw, err = base64.StdEncoding.DecodeString(s)
+	default:
+		return nil, invalidParams("unsupported transaction encoding %q, use base58 or base64", enc)
+	}
+	if err != nil {
+		return nil, invalidParams("invalid %s transaction: %v", enc, err)
+	}
+	return raw, nil
+}
+
+// invalidTx maps a decoding, signature or bundle error to a JSON-RPC error.
+func invalidTx(err error) *rpcError {
+	if terr, ok := asTxError(err); ok && terr.Is(ErrSignatureFailure) {
+		return &rpcError{Code: codeSigVerifyFailure, Message: "Transaction signature verification failure"}
+	}
+	return &rpcError{Code: codeInvalidParams, Message: err.Error()}
+}
+
+// wireStatus is a signature status as the RPC encodes it.
+type wireStatus struct {
+	Slot               uint64         `json:"slot"`
+	Confirmations      *uint64        `json:"confirmations"`
+	Err                any            `json:"err"`
+	ConfirmationStatus string         `json:"confirmationStatus"`
+	Status             map[string]any `json:"status"`
+}
+
+// encodeStatus returns the wire form of a status.
+func encodeStatus(st SignatureStatus) *wireStatus {
+	w := &wireStatus{Slot: st.Slot, Err: wireErr(st.Err), ConfirmationStatus: string(st.ConfirmationStatus), Status: okOrErr(st.Err)}
+	if st.ConfirmationStatus != rpc.ConfirmationStatusFinalized {
+		n := st.Confirmations
+		w.Confirmations = &n
+	}
+	return w
+}
+
+// okOrErr returns the legacy status object {"Ok": null} or {"Err": err}.
+func okOrErr(e *TxError) map[string]any {
+	if e == nil {
+		return map[string]any{"Ok": nil}
+	}
+	return map[string]any{"Err": e.wire()}
+}
+
+// keyStrings returns base58 keys, never nil.
+func keyStrings(keys []solana.PublicKey) []string {
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = k.String()
+	}
+	return out
+}
+
+// simFailureData is the data of a -32002 preflight failure.
+func simFailureData(r SimResult) map[string]any {
+	return map[string]any{
+		"err":                  wireErr(r.Err),
+		"logs":                 nonNilLogs(r.Logs),
+		"accounts":             nil,
+		"unitsConsumed":        r.UnitsConsumed,
+		"returnData":           nil,
+		"innerInstructions":    nil,
+		"replacementBlockhash": nil,
+	}
+}
+
+// nonNilLogs returns logs, or an empty list.
+func nonNilLogs(logs []string) []string {
+	if logs == nil {
+		return []string{}
+	}
+	return logs
+}
+
+// preflightMessage is the message of a -32002 preflight failure.
+func preflightMessage(e *TxError) string {
+	return fmt.Sprintf("Transaction simulation failed: %s", e.Error())
+}
