@@ -42,7 +42,7 @@ var transitions = map[State][]State{
 	StateBuilt:     {StateSigned, StateExpired, StateFailed, StateRefused, StateSkipped},
 	StateSigned:    {StateSubmitted, StateLanded, StateFailed, StateExpired},
 	StateSubmitted: {StateLanded, StateFailed, StateExpired},
-	StateExpired:   {StateBuilt, StateFailed, StateRefused, StateSkipped},
+	StateExpired:   {StateBuilt, StateExpired, StateFailed, StateRefused, StateSkipped},
 	StateLanded:    nil,
 	StateFailed:    nil,
 	StateRefused:   nil,

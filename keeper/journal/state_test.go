@@ -24,6 +24,7 @@ func TestStateTransitions(t *testing.T) {
 		{StateSubmitted, StateFailed}:  true,
 		{StateSubmitted, StateExpired}: true,
 		{StateExpired, StateBuilt}:     true,
+		{StateExpired, StateExpired}:   true, // a later attempt abandoned before signing
 		{StateExpired, StateFailed}:    true,
 		{StateExpired, StateRefused}:   true,
 		{StateExpired, StateSkipped}:   true,
