@@ -1,0 +1,177 @@
+package policies
+
+import (
+	"reflect"
+	"regexp"
+	"strings"
+
+	"github.com/robfig/cron/v3"
+	"gopkg.in/yaml.v3"
+
+	"github.com/keeper-project/keeper/internal/strictyaml"
+)
+
+// builder turns one policy node into a *Policy, reporting every problem.
+type builder struct {
+	r    *reporter
+	node *yaml.Node // the policy's mapping
+	name string     // the policy's name, as far as it is known
+}
+
+// fail reports a problem at the node at path (or the nearest existing one).
+func (b *builder) fail(path []any, format string, args ...any) {
+	b.r.at(strictyaml.Find(b.node, path...), b.name, format, args...)
+}
+
+// has reports whether the policy sets the value at path.
+func (b *builder) has(path ...any) bool {
+	n := b.node
+	for _, p := range path {
+		next := strictyaml.Find(n, p)
+		if next == n {
+			return false
+		}
+		n = next
+	}
+	return true
+}
+
+// build decodes and checks the policy; nil when it has problems.
+func (b *builder) build() *Policy {
+	before := len(b.r.errs)
+	if b.node.Kind != yaml.MappingNode {
+		b.r.at(b.node, "", "a policy must be a mapping, got %s", describe(b.node))
+		return nil
+	}
+	raw := defaultPolicy()
+	if errs := strictyaml.Decode(b.r.file, b.node, &raw, strictyaml.Options{}); len(errs) > 0 {
+		b.r.strict(errs, b.name)
+		b.decodeParamsOnly()
+		return nil
+	}
+	p := &Policy{
+		Name: raw.Name, Kind: Kind(raw.Kind), File: b.r.file, Line: b.node.Line, Column: b.node.Column,
+		Schedule: raw.Schedule, Jitter: raw.Jitter, Select: raw.Select, When: raw.When, For: raw.For,
+		MaxDataAge: raw.MaxDataAge, Limits: raw.Limits, Submit: raw.Submit, Notify: raw.Notify,
+		DryRun: raw.DryRun, Enabled: raw.Enabled == nil || *raw.Enabled,
+	}
+	b.checkName(p)
+	b.checkSchedule(p)
+	b.checkDurations(p)
+	b.checkLimits(p)
+	if b.checkKind(p) {
+		if b.checkSelect(p) {
+			b.compileWhen(p)
+		}
+		p.Params = b.params(p, raw.Params.node)
+		b.checkSubmit(p)
+		b.checkNotify(p)
+	}
+	if len(b.r.errs) > before {
+		return nil
+	}
+	p.checked = true
+	return p
+}
+
+var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$`)
+
+func (b *builder) checkName(p *Policy) {
+	switch {
+	case !b.has("name"):
+		b.fail(nil, "name is required")
+	case !nameRE.MatchString(p.Name):
+		b.fail([]any{"name"}, "name %q must be 1 to 128 letters, digits, '_', '.' or '-', starting with a letter or digit", p.Name)
+	}
+}
+
+func (b *builder) checkKind(p *Policy) bool {
+	if !b.has("kind") {
+		b.fail(nil, "kind is required (one of %s)", kindList())
+		return false
+	}
+	if !p.Kind.Valid() {
+		b.fail([]any{"kind"}, "unknown kind %q (one of %s)", p.Kind, kindList())
+		return false
+	}
+	return true
+}
+
+func kindList() string {
+	s := make([]string, len(Kinds))
+	for i, k := range Kinds {
+		s[i] = string(k)
+	}
+	return strings.Join(s, ", ")
+}
+
+// checkSchedule validates the cron spec. Time-zone prefixes are refused:
+// schedules run in UTC, and loading a zone would read the zone database.
+func (b *builder) checkSchedule(p *Policy) {
+	if !b.has("schedule") {
+		b.fail(nil, "schedule is required (a 5-field cron spec, or @hourly, @every 30s, ...)")
+		return
+	}
+	spec := strings.TrimSpace(p.Schedule)
+	if strings.HasPrefix(spec, "TZ=") || strings.HasPrefix(spec, "CRON_TZ=") {
+		b.fail([]any{"schedule"}, "schedule: time zones are not supported: schedules run in UTC")
+		return
+	}
+	s, err := cron.ParseStandard(spec)
+	if err != nil {
+		b.fail([]any{"schedule"}, "schedule %q: %v", p.Schedule, err)
+		return
+	}
+	p.cron = s
+}
+
+func (b *builder) checkDurations(p *Policy) {
+	if p.Jitter < 0 {
+		b.fail([]any{"jitter"}, "jitter must not be negative, got %s", p.Jitter)
+	}
+	if p.For < 0 {
+		b.fail([]any{"for"}, "for must not be negative, got %s", p.For)
+	}
+	if p.MaxDataAge <= 0 {
+		b.fail([]any{"max_data_age"}, "max_data_age must be positive, got %s", p.MaxDataAge)
+	}
+}
+
+// compileWhen compiles the policy's condition against its target's facts.
+func (b *builder) compileWhen(p *Policy) {
+	if !b.has("when") {
+		if p.Kind == KindAlert {
+			b.fail(nil, "when is required for an alert")
+		}
+		return
+	}
+	n := strictyaml.Find(b.node, "when")
+	if strings.TrimSpace(p.When) == "" {
+		b.r.at(n, b.name, "when must not be empty (leave it out instead)")
+		return
+	}
+	p.when = b.compileAt(n, "when", envFor(p.Target()), reflect.Bool)
+}
+
+// decodeParamsOnly reports the params' own decoding problems when the rest
+// of the policy failed to decode, so every problem shows at once.
+func (b *builder) decodeParamsOnly() {
+	k, params := strictyaml.Find(b.node, "kind"), strictyaml.Find(b.node, "params")
+	if k == b.node || params == b.node || !Kind(k.Value).Valid() {
+		return
+	}
+	if out := newParams(Kind(k.Value)); out != nil {
+		b.decodeParams(params, out)
+	}
+}
+
+// describe names a node's kind for messages.
+func describe(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	}
+	return "a scalar"
+}

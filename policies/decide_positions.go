@@ -1,0 +1,108 @@
+package policies
+
+import (
+	"fmt"
+
+	"github.com/keeper-project/keeper/keeper/clmm"
+	"github.com/keeper-project/keeper/keeper/market"
+)
+
+// rebalanceInputs are what a rebalance decision used.
+type rebalanceInputs struct {
+	Tick      int64      `json:"tick"`
+	Spacing   int64      `json:"spacing"`
+	Old       clmm.Range `json:"old"`
+	New       clmm.Range `json:"new"`
+	Liquidity string     `json:"liquidity"`
+}
+
+// rebalance decides on one dex-a position: when the trigger holds, move it
+// to a range of the configured width centred on the current tick and
+// aligned to the tick spacing (clmm.CenteredRange).
+func (e *evaluator) rebalance(pe *positionEntry, env *positionEnv) {
+	rp := e.p.Params.(*RebalanceParams)
+	f, mint := &pe.facts, pe.facts.PositionMint
+	triggered := !f.InRange || (rp.Trigger.EdgePct > 0 && f.DistancePct <= rp.Trigger.EdgePct)
+	if !triggered || !e.when(mint, env) || !e.ready(mint) {
+		return
+	}
+	st := &pe.obs.State
+	pos, pool := st.Position, st.Pool
+	var (
+		nr  clmm.Range
+		err error
+	)
+	if rp.WidthPct > 0 {
+		nr, err = clmm.CenteredRangePercent(pool.TickCurrent, pool.TickSpacing, rp.WidthPct)
+	} else {
+		nr, err = clmm.CenteredRange(pool.TickCurrent, pool.TickSpacing, rp.WidthTicks)
+	}
+	switch {
+	case err != nil:
+		e.skip(mint, SkipError, "new range: "+err.Error())
+		return
+	case nr == pos.Range:
+		e.skip(mint, SkipNoop, fmt.Sprintf("the range %s is already centred on tick %d", nr, pool.TickCurrent))
+		return
+	case pos.Liquidity.Hi != 0:
+		e.skip(mint, SkipError, "liquidity "+pos.Liquidity.String()+" does not fit the request's 64-bit liquidityAmount")
+		return
+	case pos.Liquidity.IsZero():
+		e.skip(mint, SkipNoop, "the position holds no liquidity")
+		return
+	}
+	e.planRebalance(pe, nr, rp)
+}
+
+// planRebalance plans the E4 transfer_position request.
+// slippageDecimals is slippage_bps / 100: a decimal percentage (50 bps → 0.5).
+func (e *evaluator) planRebalance(pe *positionEntry, nr clmm.Range, rp *RebalanceParams) {
+	f, st := &pe.facts, &pe.obs.State
+	pos, pool := st.Position, st.Pool
+	req := &market.TransferPositionRequest{
+		Loan: f.Loan, PositionMint: f.PositionMint, SlippageDecimals: float64(rp.SlippageBps) / 100,
+		TransferParams: market.TransferParams{
+			CollateralIndex: f.CollateralIndex, LiquidityAmount: market.Amount(pos.Liquidity.Lo),
+			TickLowerIndex: nr.Lower, TickUpperIndex: nr.Upper,
+			Variant: market.TransferMode{Liquidity: &market.LiquidityTransfer{SlippageToleranceBps: rp.SlippageBps}},
+		},
+	}
+	where := fmt.Sprintf("tick %d is out of range %s", pool.TickCurrent, pos.Range)
+	if f.InRange {
+		where = fmt.Sprintf("tick %d is %.1f%% of the width from an edge of %s (trigger %s)", pool.TickCurrent, f.DistancePct, pos.Range, rp.Trigger)
+	}
+	e.plan(Action{
+		Target: f.PositionMint, Request: Request{TransferPosition: req},
+		Reason: fmt.Sprintf("%s: move to %s (width %d ticks, spacing %d)", where, nr, nr.Width(), pool.TickSpacing),
+	}, rebalanceInputs{Tick: f.TickCurrent, Spacing: f.TickSpacing, Old: pos.Range, New: nr, Liquidity: pos.Liquidity.String()})
+}
+
+// claimFeesInputs are what a claim-fees decision used.
+type claimFeesInputs struct {
+	Fees0 uint64 `json:"fees0"`
+	Fees1 uint64 `json:"fees1"`
+}
+
+// claimFees decides on one dex-b position: claim when the fees owed reach
+// min_fees_0 in token 0 or min_fees_1 in token 1.
+func (e *evaluator) claimFees(pe *positionEntry, env *positionEnv) {
+	cp := e.p.Params.(*ClaimFeesParams)
+	f := &pe.facts
+	hit0 := cp.MinFees0 > 0 && f.FeesOwed0 >= cp.MinFees0
+	hit1 := cp.MinFees1 > 0 && f.FeesOwed1 >= cp.MinFees1
+	if !(hit0 || hit1) || !e.when(f.PositionMint, env) || !e.ready(f.PositionMint) {
+		return
+	}
+	pool := &pe.obs.State.Pool
+	var why string
+	if hit0 {
+		why = fmt.Sprintf("fees owed %s ≥ min_fees_0 %s", formatAmount(f.FeesOwed0, pool.Mint0.String(), e.obs.Tokens), formatAmount(cp.MinFees0, pool.Mint0.String(), e.obs.Tokens))
+	} else {
+		why = fmt.Sprintf("fees owed %s ≥ min_fees_1 %s", formatAmount(f.FeesOwed1, pool.Mint1.String(), e.obs.Tokens), formatAmount(cp.MinFees1, pool.Mint1.String(), e.obs.Tokens))
+	}
+	e.plan(Action{
+		Target:  f.PositionMint,
+		Request: Request{ClaimFees: &market.ClaimFeesRequest{Loan: f.Loan, PositionMint: f.PositionMint}},
+		Reason:  why + ": claim fees of position " + shortKey(f.PositionMint),
+	}, claimFeesInputs{Fees0: f.FeesOwed0, Fees1: f.FeesOwed1})
+}

@@ -1,0 +1,192 @@
+package policies
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/keeper-project/keeper/keeper/market"
+)
+
+// repayInputs are what a repay decision used, hashed into the action ID.
+type repayInputs struct {
+	Ledger       int     `json:"ledger"`
+	Mode         string  `json:"mode"` // "health" or "end"
+	Health       float64 `json:"health"`
+	Target       float64 `json:"target"`
+	Debt         float64 `json:"debt"`
+	DebtUSD      float64 `json:"debtUsd"`
+	CapacityUSD  float64 `json:"capacityUsd"`
+	Amount       uint64  `json:"amount"`
+	RepayAll     bool    `json:"repayAll"`
+	WriteVersion int64   `json:"writeVersion"`
+	LastTxn      string  `json:"lastTxn"`
+}
+
+// repay decides on one active loan: act when the weakest selected
+// ledger's health is below trigger_health (and `when` holds), or when a
+// ledger ends within repay_all_within and no refinance is expected.
+func (e *evaluator) repay(le *loanEntry, env *loanEnv) {
+	rp := e.p.Params.(*RepayParams)
+	addr := le.facts.Address
+	weak, ending := repayLedgers(le, rp)
+	if weak < 0 {
+		return
+	}
+	health := le.mf.Ledgers[weak].Health
+	triggered := rp.TriggerHealth == nil || health < *rp.TriggerHealth
+	if !(triggered || ending >= 0) || !e.when(addr, env) || !e.ready(addr) {
+		return
+	}
+	if ending >= 0 {
+		e.repayAll(le, ending, rp)
+		return
+	}
+	e.repayToTarget(le, weak, rp)
+}
+
+// repayLedgers returns, among the active ledgers params.ledgers selects,
+// the one with the lowest health (ties: lowest index), and the one ending
+// first when it ends within repay_all_within and no refinance is expected
+// (-1 for none). Indexes are into the loan's ledger list.
+func repayLedgers(le *loanEntry, rp *RepayParams) (weak, ending int) {
+	weak, ending = -1, -1
+	var soonest time.Duration
+	for i := range le.item.Ledgers {
+		l, lf := &le.item.Ledgers[i], &le.mf.Ledgers[i]
+		if lf.Outstanding == 0 || (len(rp.Ledgers) > 0 && !containsInt(rp.Ledgers, l.LedgerIndex)) {
+			continue
+		}
+		if weak < 0 || lf.Health < le.mf.Ledgers[weak].Health {
+			weak = i
+		}
+		if ending < 0 || lf.TimeToEnd < soonest {
+			ending, soonest = i, lf.TimeToEnd
+		}
+	}
+	if ending >= 0 && (rp.RepayAllWithin <= 0 || soonest >= rp.RepayAllWithin || le.facts.RefinanceExpected) {
+		ending = -1
+	}
+	return weak, ending
+}
+
+func containsInt(xs []int, v int) bool {
+	for _, x := range xs {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// repayToTarget repays ledger li back to the target health:
+// debt' = (1 − target)·capacity, repay USD = debtUsd − debt', converted to
+// principal units at the ledger's own price debtUsd/debt, rounded up, then
+// clamped to [min_amount, max_amount], to the debt repayable now
+// (outstanding principal + interest outstanding) and to the daily cap.
+func (e *evaluator) repayToTarget(le *loanEntry, li int, rp *RepayParams) {
+	addr, l, lf := le.facts.Address, &le.item.Ledgers[li], &le.mf.Ledgers[li]
+	target, err := targetHealth(rp, &le.mf)
+	if err != nil {
+		e.skip(addr, SkipError, err.Error())
+		return
+	}
+	if lf.Health >= target {
+		e.skip(addr, SkipNoop, fmt.Sprintf("ledger %d health %s is already at or above the target %s", l.LedgerIndex, formatRatio(lf.Health), formatRatio(target)))
+		return
+	}
+	need := ceilUnits(lf.Debt * (lf.DebtUSD - (1-target)*lf.CapacityUSD) / lf.DebtUSD)
+	amount, notes := need, []string(nil)
+	if amount < rp.MinAmount {
+		amount, notes = rp.MinAmount, append(notes, "raised to min_amount")
+	}
+	if amount > rp.MaxAmount {
+		amount, notes = rp.MaxAmount, append(notes, "capped at max_amount")
+	}
+	if now := l.OutstandingPrincipal().Uint64() + l.InterestOutstanding.Uint64(); amount > now {
+		amount, notes = now, append(notes, "capped at the debt outstanding now")
+	}
+	amount, notes, ok := e.capDaily(addr, l.PrincipalMint, amount, rp.MinAmount, notes)
+	if !ok {
+		return
+	}
+	after := 1 - (lf.DebtUSD-float64(amount)*lf.DebtUSD/lf.Debt)/lf.CapacityUSD
+	reason := fmt.Sprintf("%s: repay %s on ledger %d to reach %s", e.repayWhy(lf.Health, rp), formatAmount(amount, l.PrincipalMint, e.obs.Tokens), l.LedgerIndex, formatRatio(target))
+	if len(notes) > 0 {
+		reason = fmt.Sprintf("%s: repay %s on ledger %d, reaching %s of target %s (%s)", e.repayWhy(lf.Health, rp), formatAmount(amount, l.PrincipalMint, e.obs.Tokens), l.LedgerIndex, formatRatio(after), formatRatio(target), strings.Join(notes, ", "))
+	}
+	e.planRepay(le, li, amount, false, reason, repayInputs{Mode: "health", Target: target})
+}
+
+// repayWhy says what triggered a health repayment.
+func (e *evaluator) repayWhy(health float64, rp *RepayParams) string {
+	if rp.TriggerHealth != nil {
+		return fmt.Sprintf("health %s < %s", formatRatio(health), formatRatio(*rp.TriggerHealth))
+	}
+	return fmt.Sprintf("when holds at health %s", formatRatio(health))
+}
+
+// targetHealth returns target_health, or the health matching target_ltv
+// at the loan's liquidation LTV: 1 − target_ltv / liquidation_ltv.
+func targetHealth(rp *RepayParams, mf *market.LoanFacts) (float64, error) {
+	if rp.TargetHealth != nil {
+		return *rp.TargetHealth, nil
+	}
+	if !(mf.LiquidationLTV > *rp.TargetLTV) {
+		return 0, fmt.Errorf("target_ltv %s is not below the loan's liquidation LTV %s", formatRatio(*rp.TargetLTV), formatRatio(mf.LiquidationLTV))
+	}
+	return 1 - *rp.TargetLTV/mf.LiquidationLTV, nil
+}
+
+// repayAll repays ledger li in full: its debt including the interest to
+// the end of term, when max_amount and the daily cap allow; otherwise as
+// much as they allow, as a partial repayment.
+func (e *evaluator) repayAll(le *loanEntry, li int, rp *RepayParams) {
+	addr, l, lf := le.facts.Address, &le.item.Ledgers[li], &le.mf.Ledgers[li]
+	why := fmt.Sprintf("ledger %d ends in %s (repay_all_within %s) and no refinance is expected", l.LedgerIndex, max(0, lf.TimeToEnd).Round(time.Second), rp.RepayAllWithin)
+	full := ceilUnits(lf.Debt)
+	left, capped := e.remaining(l.PrincipalMint)
+	if full <= rp.MaxAmount && (!capped || full <= left) {
+		e.planRepay(le, li, full, true, fmt.Sprintf("%s: repay all of ledger %d (at most %s)", why, l.LedgerIndex, formatAmount(full, l.PrincipalMint, e.obs.Tokens)), repayInputs{Mode: "end"})
+		return
+	}
+	amount := min(rp.MaxAmount, l.OutstandingPrincipal().Uint64()+l.InterestOutstanding.Uint64())
+	amount, notes, ok := e.capDaily(addr, l.PrincipalMint, amount, rp.MinAmount, []string{"the full debt exceeds max_amount"})
+	if !ok {
+		return
+	}
+	e.planRepay(le, li, amount, false, fmt.Sprintf("%s: repay %s on ledger %d (%s)", why, formatAmount(amount, l.PrincipalMint, e.obs.Tokens), l.LedgerIndex, strings.Join(notes, ", ")), repayInputs{Mode: "end"})
+}
+
+// capDaily lowers amount to what the daily cap of mint leaves; false (with
+// a skip) when that is below min (or nothing).
+func (e *evaluator) capDaily(target, mint string, amount, minAmount uint64, notes []string) (uint64, []string, bool) {
+	left, capped := e.remaining(mint)
+	if !capped || amount <= left {
+		if amount == 0 {
+			e.skip(target, SkipNoop, "nothing is outstanding to repay")
+			return 0, notes, false
+		}
+		return amount, notes, true
+	}
+	if left == 0 || left < minAmount {
+		e.skip(target, SkipDailyCap, fmt.Sprintf("needs %s but the daily cap leaves %s", formatAmount(amount, mint, e.obs.Tokens), formatAmount(left, mint, e.obs.Tokens)))
+		return 0, notes, false
+	}
+	return left, append(notes, "capped by the daily cap"), true
+}
+
+// planRepay plans the E2 repay request for ledger li.
+func (e *evaluator) planRepay(le *loanEntry, li int, amount uint64, all bool, reason string, in repayInputs) {
+	addr, l, lf := le.facts.Address, &le.item.Ledgers[li], &le.mf.Ledgers[li]
+	in.Ledger, in.Health, in.Debt, in.DebtUSD, in.CapacityUSD = l.LedgerIndex, lf.Health, lf.Debt, lf.DebtUSD, lf.CapacityUSD
+	in.Amount, in.RepayAll, in.WriteVersion, in.LastTxn = amount, all, le.item.Loan.WriteVersion, le.item.Loan.LastInteractedTxn
+	req := &market.BuildLoanRequest{Loan: addr, Steps: []market.Step{{
+		Type:   market.StepRepay,
+		Params: market.StepParams{Loan: addr, RepayParams: []market.RepayParam{{Amount: market.Amount(amount), LedgerIndex: l.LedgerIndex, RepayAll: all}}},
+	}}}
+	e.plan(Action{
+		Target: addr, Request: Request{BuildLoan: req}, Reason: reason,
+		Bounds: Bounds{MaxOutflow: map[string]uint64{l.PrincipalMint: amount}},
+	}, in)
+}

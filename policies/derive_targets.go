@@ -1,0 +1,153 @@
+package policies
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/keeper-project/keeper/keeper/clmm"
+	"github.com/keeper-project/keeper/keeper/market"
+)
+
+// positionEntry is one CLMM position and its facts.
+type positionEntry struct {
+	obs   *PositionObservation
+	facts PositionFacts
+	loan  *loanEntry // the holding loan; nil when it was not observed
+	err   error
+}
+
+func derivePositions(o *Observation, loans map[string]*loanEntry) []positionEntry {
+	out := make([]positionEntry, len(o.Positions))
+	for i := range o.Positions {
+		po := &o.Positions[i]
+		e := &out[i]
+		e.obs, e.loan = po, loans[po.Loan]
+		st := &po.State
+		e.facts = PositionFacts{Loan: po.Loan, PositionMint: st.Request.PositionMint.String(),
+			Pool: st.Request.Pool.String(), Dex: st.Request.Dex.Name(), CollateralIndex: po.CollateralIndex}
+		switch {
+		case st.Err != nil:
+			e.err = st.Err
+		case e.loan == nil:
+			e.err = fmt.Errorf("loan %s holding the position was not observed", po.Loan)
+		default:
+			fillPosition(&e.facts, st, o.Tokens)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b positionEntry) int {
+		return strings.Compare(a.facts.PositionMint, b.facts.PositionMint)
+	})
+	return out
+}
+
+// fillPosition computes the range and price facts with clmm's helpers.
+func fillPosition(f *PositionFacts, st *clmm.PositionState, tokens map[string]Token) {
+	pos, pool := st.Position, st.Pool
+	r := pos.Range
+	dist := r.Distance(pool.TickCurrent)
+	f.TickLower, f.TickUpper, f.TickCurrent = int64(r.Lower), int64(r.Upper), int64(pool.TickCurrent)
+	f.TickSpacing = int64(pool.TickSpacing)
+	f.InRange = pos.InRange(pool)
+	f.DistanceTicks, f.DistancePct = dist.Ticks, dist.Percent
+	f.FeesOwed0, f.FeesOwed1 = pos.FeesOwed()
+	f.Liquidity = pos.Liquidity.Float64()
+	if p, ok := pool.Price(); ok {
+		f.Price = p
+		return
+	}
+	t0, ok0 := tokens[pool.Mint0.String()]
+	t1, ok1 := tokens[pool.Mint1.String()]
+	if ok0 && ok1 {
+		f.Price = clmm.PriceFromSqrtX64(pool.SqrtPriceX64, t0.Decimals, t1.Decimals)
+		return
+	}
+	f.Price = pool.RawPrice()
+}
+
+// vaultEntry is one vault and its facts.
+type vaultEntry struct {
+	vault    *market.Vault
+	facts    VaultFacts
+	strategy StrategyFacts
+	quotes   []QuoteFacts // best quotes for the vault's principal mint
+}
+
+func deriveVaults(o *Observation, now time.Time) []vaultEntry {
+	out := make([]vaultEntry, len(o.Vaults))
+	for i := range o.Vaults {
+		v := &o.Vaults[i]
+		s := v.VaultStrategy.Strategy
+		m := market.ComputeVaultMetrics(*v, now, rewardPrice(o.Tokens, v.PrincipalMint))
+		out[i] = vaultEntry{vault: v, strategy: strategyFacts(v), quotes: quoteFacts(o.Quotes, v.PrincipalMint)}
+		out[i].facts = VaultFacts{Address: v.Address, Strategy: s.Address, PrincipalMint: v.PrincipalMint,
+			TVL: m.TVL, LendingAPY: m.LendingAPY, RewardsAPY: m.RewardsAPY, TotalAPY: m.TotalAPY,
+			Utilisation: ratio(s.CurrentDeployedAmount.Float64(), m.TVL), Idle: s.TokenBalance.Uint64(),
+			OriginationsEnabled: s.OriginationsEnabled}
+	}
+	slices.SortStableFunc(out, func(a, b vaultEntry) int { return strings.Compare(a.facts.Address, b.facts.Address) })
+	return out
+}
+
+// rewardPrice prices reward smallest units in principal smallest units
+// from the Tokens' USD prices and decimals (market.RewardPrice).
+func rewardPrice(tokens map[string]Token, principal string) market.RewardPriceFunc {
+	pt, ok := tokens[principal]
+	if !ok || !(pt.PriceUSD > 0) {
+		return nil
+	}
+	return func(mint string) (float64, bool) {
+		rt, ok := tokens[mint]
+		if !ok || !(rt.PriceUSD > 0) {
+			return 0, false
+		}
+		return market.RewardPrice(rt.PriceUSD, int(rt.Decimals), pt.PriceUSD, int(pt.Decimals)), true
+	}
+}
+
+func strategyFacts(v *market.Vault) StrategyFacts {
+	s := v.VaultStrategy.Strategy
+	f := StrategyFacts{Address: s.Address, Authority: s.Authority, Idle: s.TokenBalance.Uint64(),
+		Deployed: s.CurrentDeployedAmount.Uint64(), External: s.ExternalYieldAmount.Uint64(),
+		OutstandingInterest: s.OutstandingInterestAmount.Uint64(), OriginationsEnabled: s.OriginationsEnabled}
+	for _, t := range v.VaultStrategy.CollateralTerms {
+		tf := TermFacts{Collateral: t.AssetIdentifier, CurrentAllocation: t.CurrentAllocation.Uint64(),
+			APYs: make(map[string]float64, len(t.DurationsAndApys))}
+		tf.MaxAllocationPct, _ = strconv.ParseFloat(t.MaxAllocationPct, 64)
+		for k, apy := range t.DurationsAndApys {
+			if d, err := market.ParseDurationKey(k); err == nil {
+				tf.APYs[d.String()] = apy.Fraction()
+			}
+		}
+		f.Terms = append(f.Terms, tf)
+	}
+	slices.SortFunc(f.Terms, func(a, b TermFacts) int { return strings.Compare(a.Collateral, b.Collateral) })
+	return f
+}
+
+func quoteFacts(qs []QuoteObservation, mint string) []QuoteFacts {
+	var out []QuoteFacts
+	for _, q := range qs {
+		if q.PrincipalMint != mint {
+			continue
+		}
+		out = append(out, QuoteFacts{Collateral: q.Quote.CollateralIdentifier, PrincipalMint: q.PrincipalMint,
+			Duration: q.Duration.String(), APY: q.Quote.Apy.Fraction(), LTV: q.Quote.Ltv.Fraction(),
+			LQT: q.Quote.Lqt.Fraction(), Amount: q.Quote.Amount.Uint64(), Strategy: q.Quote.Strategy})
+	}
+	slices.SortStableFunc(out, func(a, b QuoteFacts) int {
+		return cmp.Or(strings.Compare(a.Collateral, b.Collateral), strings.Compare(a.Duration, b.Duration))
+	})
+	return out
+}
+
+// ratio returns num/den, or 0 when den is not positive.
+func ratio(num, den float64) float64 {
+	if !(den > 0) {
+		return 0
+	}
+	return num / den
+}

@@ -1,0 +1,125 @@
+package policies
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/file"
+	"github.com/expr-lang/expr/vm"
+	"gopkg.in/yaml.v3"
+)
+
+// maxExprNodes bounds the size of one expression.
+const maxExprNodes = 1000
+
+// exprError is a compile error at a position inside the expression.
+type exprError struct {
+	line, col int // 1-based line, 0-based rune column, as expr reports them
+	msg       string
+}
+
+// compileExpr compiles src against env, requiring a result of kind want
+// (reflect.Bool or reflect.Float64). Builtins that read the clock or the
+// time-zone database are disabled, so evaluation stays pure.
+func compileExpr(src string, env any, want reflect.Kind) (*vm.Program, *exprError) {
+	opts := []expr.Option{
+		expr.Env(env),
+		expr.MaxNodes(maxExprNodes),
+		expr.DisableBuiltin("now"),
+		expr.DisableBuiltin("date"),
+		expr.DisableBuiltin("timezone"),
+	}
+	switch want {
+	case reflect.Bool:
+		opts = append(opts, expr.AsBool())
+	case reflect.Float64:
+		opts = append(opts, expr.AsFloat64())
+	}
+	prog, err := expr.Compile(src, opts...)
+	if err == nil {
+		return prog, nil
+	}
+	var fe *file.Error
+	if errors.As(err, &fe) && fe.Line > 0 {
+		return nil, &exprError{line: fe.Line, col: fe.Column, msg: explain(fe.Message, env)}
+	}
+	return nil, &exprError{line: 1, col: 0, msg: explain(err.Error(), env)}
+}
+
+var (
+	noFieldRE     = regexp.MustCompile(`^type (?:\*?[\w]+\.)?(\w+) has no field (\w+)$`)
+	unknownNameRE = regexp.MustCompile(`^unknown name (\w+)$`)
+)
+
+// explain rewords the compiler's messages about unknown names, suggesting
+// the closest known one.
+func explain(msg string, env any) string {
+	if m := noFieldRE.FindStringSubmatch(msg); m != nil {
+		if t, ok := factTypes[m[1]]; ok {
+			return unknownName(fmt.Sprintf("%s has no field", m[1]), m[2], exprNames(t))
+		}
+	}
+	if m := unknownNameRE.FindStringSubmatch(msg); m != nil {
+		return unknownName("unknown name", m[1], exprNames(reflect.TypeOf(env)))
+	}
+	return msg
+}
+
+// unknownName formats an unknown-name message with a suggestion or the
+// list of known names.
+func unknownName(prefix, name string, known []string) string {
+	if best := closest(name, known); best != "" {
+		return fmt.Sprintf("%s %q (did you mean %q?)", prefix, name, best)
+	}
+	known = slices.Clone(known)
+	slices.Sort(known)
+	return fmt.Sprintf("%s %q (known: %s)", prefix, name, strings.Join(known, ", "))
+}
+
+// closest returns the known name within edit distance 2 of name, if any.
+func closest(name string, known []string) string {
+	best, bestD := "", 3
+	for _, k := range known {
+		if d := editDistance(name, k); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// compileAt compiles the expression held by scalar n and reports a compile
+// error at its position in the file, naming what the expression is for.
+func (b *builder) compileAt(n *yaml.Node, what string, env any, want reflect.Kind) *vm.Program {
+	prog, e := compileExpr(n.Value, env, want)
+	if e != nil {
+		line, col := exprPosition(b.r.src, n, e.line, e.col)
+		b.r.atPos(line, col, b.name, "%s: %s", what, e.msg)
+	}
+	return prog
+}

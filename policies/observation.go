@@ -1,0 +1,80 @@
+package policies
+
+import (
+	"sync"
+	"time"
+
+	"github.com/keeper-project/keeper/keeper/clmm"
+	"github.com/keeper-project/keeper/keeper/market"
+)
+
+// Observation is what the runtime read for one policy run, in the market's
+// and clmm's own types. Fill it, then hand it to Evaluate and do not change
+// it afterwards: Evaluate derives facts from it once per evaluation time and
+// keeps them in it (safely for concurrent use), so evaluating several
+// policies over one Observation derives them once.
+type Observation struct {
+	// Wallet is the signer's public key (base58): the default borrower, the
+	// withdrawal requester and the default vault authority.
+	Wallet string
+	// SnapshotTime is when the data was read: the oldest of the reads'
+	// times (the loans' snapshotTs, the chain reads' time). Zero counts as
+	// stale.
+	SnapshotTime time.Time
+	// Loans are loans-info items (E3).
+	Loans []market.LoanItem
+	// Positions are CLMM collateral positions read from chain.
+	Positions []PositionObservation
+	// Withdrawals are earn withdrawal queues.
+	Withdrawals []market.WithdrawalQueue
+	// Vaults are lending vault records (E11).
+	Vaults []market.Vault
+	// Quotes are best quotes (E6), with what they were asked for.
+	Quotes []QuoteObservation
+	// Tokens holds what is known of mints: symbols and decimals for
+	// messages, USD prices for debt (instead of the loan's own ratio) and
+	// for vault rewards.
+	Tokens map[string]Token
+
+	mu      sync.Mutex
+	derived *derived
+}
+
+// PositionObservation is one CLMM collateral position of a loan.
+type PositionObservation struct {
+	// Loan is the loan holding the position as collateral.
+	Loan string
+	// CollateralIndex is the position's collateral slot on the loan.
+	CollateralIndex int
+	// State is what clmm.Reader read; a State with Err set is reported as a
+	// skipped target.
+	State clmm.PositionState
+}
+
+// QuoteObservation is one best quote with the principal mint and duration
+// it was asked for (the quote record carries neither).
+type QuoteObservation struct {
+	PrincipalMint string
+	Duration      market.StrategyDuration
+	Quote         market.Quote
+}
+
+// Token is what is known of one mint.
+type Token struct {
+	// Symbol is shown in messages, e.g. USDC.
+	Symbol string
+	// Decimals scales smallest units to whole tokens.
+	Decimals uint8
+	// PriceUSD is the USD price of one whole token; 0 when unknown.
+	PriceUSD float64
+}
+
+// facts returns the facts derived at now, deriving them on first use.
+func (o *Observation) facts(now time.Time) *derived {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.derived == nil || !o.derived.now.Equal(now) {
+		o.derived = derive(o, now)
+	}
+	return o.derived
+}

@@ -1,0 +1,53 @@
+package policies
+
+// ClaimFeesParams are the params of a claim-fees policy (dex-b positions).
+// Either threshold reached triggers a claim.
+type ClaimFeesParams struct {
+	// MinFees0 is the least fees owed in token 0 (smallest units) worth a
+	// claim; 0 ignores token 0.
+	MinFees0 uint64 `yaml:"min_fees_0"`
+	// MinFees1 is the same for token 1.
+	MinFees1 uint64 `yaml:"min_fees_1"`
+}
+
+// Kind returns KindClaimFees.
+func (*ClaimFeesParams) Kind() Kind { return KindClaimFees }
+
+func (c *ClaimFeesParams) check(b *builder, _ *Policy) {
+	if c.MinFees0 == 0 && c.MinFees1 == 0 {
+		b.fail([]any{"params"}, "params: set min_fees_0 or min_fees_1 (or both) to a positive amount")
+	}
+}
+
+// ClaimWithdrawalsParams are the params of a claim-withdrawals policy: it
+// has none; every fully filled request of the wallet in the selected earn
+// vaults is claimed.
+type ClaimWithdrawalsParams struct{}
+
+// Kind returns KindClaimWithdrawals.
+func (*ClaimWithdrawalsParams) Kind() Kind { return KindClaimWithdrawals }
+
+func (*ClaimWithdrawalsParams) check(*builder, *Policy) {}
+
+// StrategyWithdrawParams are the params of a strategy-withdraw policy.
+// Amounts are in the smallest units of the vault's principal mint.
+type StrategyWithdrawParams struct {
+	// Buffer is what stays idle in the strategy.
+	Buffer uint64 `yaml:"buffer"`
+	// MinAmount is the least amount worth a withdrawal (default 1).
+	MinAmount uint64 `yaml:"min_amount"`
+}
+
+// Kind returns KindStrategyWithdraw.
+func (*StrategyWithdrawParams) Kind() Kind { return KindStrategyWithdraw }
+
+func (s *StrategyWithdrawParams) check(b *builder, _ *Policy) {
+	if !b.has("params", "buffer") {
+		b.fail([]any{"params"}, "params.buffer is required: the idle amount to keep (0 sweeps everything)")
+	}
+	if !b.has("params", "min_amount") {
+		s.MinAmount = 1
+	} else if s.MinAmount == 0 {
+		b.fail([]any{"params", "min_amount"}, "params.min_amount must be positive")
+	}
+}

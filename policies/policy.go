@@ -1,0 +1,195 @@
+package policies
+
+import (
+	"time"
+
+	"github.com/expr-lang/expr/vm"
+	"github.com/robfig/cron/v3"
+)
+
+// Policy is one validated policy. Parse and LoadFiles return policies whose
+// every field is checked and whose expressions are compiled; a Policy is
+// read-only afterwards and safe for concurrent use.
+type Policy struct {
+	// Name is unique across all loaded files.
+	Name string
+	// Kind is what the policy does.
+	Kind Kind
+	// File, Line and Column locate the policy in its file.
+	File         string
+	Line, Column int
+	// Schedule is the cron spec (5 fields or a descriptor such as @every 30s), in UTC.
+	Schedule string
+	// Jitter is the most a run may be delayed after its slot; see JitterDelay.
+	Jitter time.Duration
+	// Select names the targets; see Select.
+	Select Select
+	// When is the source of the condition expression; empty for none.
+	When string
+	// For is how long the condition must hold continuously before acting.
+	For time.Duration
+	// MaxDataAge is the oldest snapshot the policy acts on.
+	MaxDataAge time.Duration
+	// Limits bound how often and how much the policy acts.
+	Limits Limits
+	// Submit says how the policy's transactions land.
+	Submit Submit
+	// Notify says who hears about the policy's actions.
+	Notify Notify
+	// DryRun plans and journals actions but never signs them.
+	DryRun bool
+	// Enabled is false for a policy that is loaded and checked but never run.
+	Enabled bool
+	// Params are the kind's parameters: *RepayParams, *RebalanceParams,
+	// *ClaimFeesParams, *ClaimWithdrawalsParams, *StrategyUpdateParams,
+	// *StrategyWithdrawParams or *AlertParams.
+	Params Params
+
+	checked   bool // built and checked by Parse
+	cron      cron.Schedule
+	when      *vm.Program // nil when When is empty
+	notifyPos []position  // positions of Notify.To entries
+}
+
+// Params are a kind's parameters.
+type Params interface {
+	// Kind returns the kind the parameters belong to.
+	Kind() Kind
+}
+
+// position is a place in a file.
+type position struct{ line, col int }
+
+// Cron returns the parsed schedule.
+func (p *Policy) Cron() cron.Schedule { return p.cron }
+
+// Target returns the type of the policy's targets.
+func (p *Policy) Target() Target {
+	if p.Kind == KindAlert {
+		return p.Select.Target
+	}
+	return p.Kind.target()
+}
+
+// JitterDelay returns the delay to apply after each scheduled slot: a
+// deterministic fraction of Jitter derived from the policy name (FNV-1a), so
+// runs of different policies spread out yet stay at the same offset across
+// restarts. It is zero when Jitter is zero.
+func (p *Policy) JitterDelay() time.Duration {
+	if p.Jitter <= 0 {
+		return 0
+	}
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(p.Name); i++ {
+		h ^= uint64(p.Name[i])
+		h *= 1099511628211
+	}
+	return time.Duration(h % uint64(p.Jitter))
+}
+
+// Select names a policy's targets. Filters of different fields combine with
+// AND; the values of one field with OR. A target is selected when it passes
+// every filter that is set. Filters the market API has are also pushed to it
+// (see LoansQuery).
+type Select struct {
+	// Target is the target type of an alert: loans, positions, withdrawals
+	// or vaults. Other kinds have a fixed target type and must leave it empty.
+	Target Target `yaml:"target"`
+	// Loans are loan addresses.
+	Loans []string `yaml:"loans"`
+	// Borrowers are borrower wallets; empty means the signer's own wallet.
+	Borrowers []string `yaml:"borrowers"`
+	// PrincipalMints keep loans with a ledger in one of these mints.
+	PrincipalMints []string `yaml:"principal_mints"`
+	// CollateralMints keep loans with a collateral entry of one of these asset mints.
+	CollateralMints []string `yaml:"collateral_mints"`
+	// CollateralIdentifiers keep loans with a collateral entry of one of
+	// these asset identifiers (a pool id for CLMM collateral).
+	CollateralIdentifiers []string `yaml:"collateral_identifiers"`
+	// Positions are CLMM position mints.
+	Positions []string `yaml:"positions"`
+	// Vaults are lending vault addresses, or earn vault addresses for
+	// withdrawals (required there: no listing of earn vaults exists).
+	Vaults []string `yaml:"vaults"`
+}
+
+// Limits bound how often and how much a policy acts.
+type Limits struct {
+	// MaxActionsPerRun caps the actions one run plans (default 5).
+	MaxActionsPerRun int `yaml:"max_actions_per_run"`
+	// Cooldown is the least time between two actions on one target
+	// (default 10m; 0 turns it off).
+	Cooldown time.Duration `yaml:"cooldown"`
+	// DailyCaps caps, per mint, the token outflow of the policy's actions in
+	// one UTC day, in the mint's smallest units.
+	DailyCaps map[string]uint64 `yaml:"daily_caps"`
+	// DailyFeeLamports caps the lamports spent on fees and tips in one UTC
+	// day (0: no cap).
+	DailyFeeLamports uint64 `yaml:"daily_fee_lamports"`
+}
+
+// SubmitMode is how transactions land.
+type SubmitMode string
+
+// The submit modes.
+const (
+	// ModeRPC sends each transaction through RPC, in order.
+	ModeRPC SubmitMode = "rpc"
+	// ModeBundle sends the transactions as one Jito bundle with keeper's tip.
+	ModeBundle SubmitMode = "bundle"
+)
+
+// Submit says how a policy's transactions land and what they may cost.
+type Submit struct {
+	// Mode is rpc or bundle; default rpc, bundle for claim-withdrawals.
+	Mode SubmitMode `yaml:"mode"`
+	// TipLamports caps the Jito tip of a bundle (0: the config's
+	// chain.tip.max_lamports). Bundle mode only.
+	TipLamports uint64 `yaml:"tip_lamports"`
+	// MaxComputeUnitPrice refuses transactions whose priority fee exceeds
+	// this many micro-lamports per compute unit (0: the config's signer cap).
+	MaxComputeUnitPrice uint64 `yaml:"max_compute_unit_price"`
+	// MaxFeeLamports bounds the fees (base and priority) of one action's
+	// transactions (default 100000).
+	MaxFeeLamports uint64 `yaml:"max_fee_lamports"`
+	// MaxRentLamports bounds the rent one action may lock in new accounts
+	// (default by kind: rebalance 15000000, claim-fees 4100000,
+	// claim-withdrawals 2100000, others 0).
+	MaxRentLamports uint64 `yaml:"max_rent_lamports"`
+}
+
+// Event is a moment a policy's notifiers hear about.
+type Event string
+
+// The notification events.
+const (
+	// EventLanded fires when an action's transactions landed.
+	EventLanded Event = "landed"
+	// EventFailed fires when an action failed.
+	EventFailed Event = "failed"
+	// EventRefused fires when the guard refused to sign an action.
+	EventRefused Event = "refused"
+	// EventAlert fires when an alert policy's condition holds.
+	EventAlert Event = "alert"
+)
+
+var events = []Event{EventLanded, EventFailed, EventRefused, EventAlert}
+
+// Notify names the notifiers (from the config's notifiers) that hear about
+// the policy's actions, and on which events.
+type Notify struct {
+	// To lists notifier names.
+	To []string `yaml:"to"`
+	// On lists events; default [failed, refused], or [alert] for alerts.
+	On []Event `yaml:"on"`
+}
+
+// Has reports whether the policy notifies on e.
+func (n Notify) Has(e Event) bool {
+	for _, v := range n.On {
+		if v == e {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,97 @@
+package policies
+
+import (
+	"slices"
+
+	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/vm"
+
+	"github.com/keeper-project/keeper/keeper/market"
+)
+
+// Reads says what the runtime must read for one evaluation of a policy.
+// Filters the market API has are pushed into the queries; Evaluate applies
+// every filter again, so reading more than asked is harmless.
+type Reads struct {
+	// Loans is the loans-info (E3) query, nil when the policy needs no loans.
+	Loans *market.LoansQuery
+	// Positions asks for the CLMM collateral positions of the loans read
+	// (pool and position accounts from chain).
+	Positions bool
+	// EarnVaults are the earn vaults whose withdrawal queues to read, for
+	// the wallet.
+	EarnVaults []string
+	// Vaults asks for the lending vault listing (E11), with rewards.
+	Vaults bool
+	// Quotes asks for the best quotes (E6): for the strategies' collaterals
+	// and terms (strategy-update), or the loans' collaterals and ledger terms
+	// (refinance_expected).
+	Quotes bool
+}
+
+// Reads returns what evaluating p needs, for the signer's wallet.
+func (p *Policy) Reads(wallet string) Reads {
+	var r Reads
+	switch p.Target() {
+	case TargetLoans, TargetPositions:
+		r.Loans = p.loansQuery(wallet)
+		r.Positions = p.Target() == TargetPositions
+		r.Quotes = uses(p.when, "refinance_expected")
+		if rp, ok := p.Params.(*RepayParams); ok && rp.RepayAllWithin > 0 {
+			r.Quotes = true
+		}
+	case TargetWithdrawals:
+		r.EarnVaults = slices.Clone(p.Select.Vaults)
+	case TargetVaults:
+		r.Vaults = true
+		r.Quotes = p.Kind == KindStrategyUpdate || uses(p.when, "quotes")
+	}
+	return r
+}
+
+// loansQuery builds the E3 query from Select: loan addresses, borrowers
+// (default the wallet), principal mints, collateral mints and identifiers.
+func (p *Policy) loansQuery(wallet string) *market.LoansQuery {
+	s := &p.Select
+	q := &market.LoansQuery{
+		LoanAddresses:         slices.Clone(s.Loans),
+		Borrowers:             slices.Clone(s.Borrowers),
+		PrincipalMints:        slices.Clone(s.PrincipalMints),
+		CollateralMints:       slices.Clone(s.CollateralMints),
+		CollateralIdentifiers: slices.Clone(s.CollateralIdentifiers),
+	}
+	if len(q.Borrowers) == 0 {
+		q.Borrowers = []string{wallet}
+	}
+	return q
+}
+
+// uses reports whether a compiled expression names name, as a variable or
+// a field.
+func uses(prog *vm.Program, name string) bool {
+	if prog == nil {
+		return false
+	}
+	f := &nameFinder{name: name}
+	root := prog.Node()
+	ast.Walk(&root, f)
+	return f.found
+}
+
+// nameFinder looks for an identifier or a field name in an expression.
+type nameFinder struct {
+	name  string
+	found bool
+}
+
+// Visit notes a matching identifier or member name.
+func (f *nameFinder) Visit(n *ast.Node) {
+	switch n := (*n).(type) {
+	case *ast.IdentifierNode:
+		f.found = f.found || n.Value == f.name
+	case *ast.MemberNode:
+		if s, ok := n.Property.(*ast.StringNode); ok && s.Value == f.name {
+			f.found = true
+		}
+	}
+}

@@ -1,0 +1,158 @@
+package policies
+
+import (
+	"github.com/keeper-project/keeper/keeper/clmm"
+	"github.com/keeper-project/keeper/keeper/market"
+)
+
+// loans evaluates every selected loan (repay, alerts on loans).
+func (e *evaluator) loans() {
+	env := &loanEnv{Now: e.nowUnix}
+	for i := range e.d.loans {
+		le := &e.d.loans[i]
+		if !e.selectLoan(le.item) {
+			continue
+		}
+		e.res.Evaluated++
+		if le.err != nil {
+			e.skip(le.facts.Address, SkipNoData, le.err.Error())
+			continue
+		}
+		env.Loan = &le.facts
+		if e.p.Kind == KindAlert {
+			e.alert(le.facts.Address, env)
+		} else if le.facts.IsActive {
+			e.repay(le, env)
+		}
+	}
+}
+
+// selectLoan applies Select's loan filters; borrowers default to the wallet.
+func (e *evaluator) selectLoan(it *market.LoanItem) bool {
+	s := &e.p.Select
+	if !anyIn(s.Loans, it.Loan.Address) {
+		return false
+	}
+	if len(s.Borrowers) > 0 {
+		if !anyIn(s.Borrowers, it.Loan.Borrower) {
+			return false
+		}
+	} else if it.Loan.Borrower != e.obs.Wallet || e.obs.Wallet == "" {
+		return false
+	}
+	if len(s.PrincipalMints) > 0 && !hasLedgerMint(it, s.PrincipalMints) {
+		return false
+	}
+	if len(s.CollateralMints) > 0 || len(s.CollateralIdentifiers) > 0 {
+		return hasCollateral(it, s.CollateralMints, s.CollateralIdentifiers)
+	}
+	return true
+}
+
+func hasLedgerMint(it *market.LoanItem, mints []string) bool {
+	for _, l := range it.Ledgers {
+		if anyIn(mints, l.PrincipalMint) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasCollateral reports a collateral entry passing both filters.
+func hasCollateral(it *market.LoanItem, mints, ids []string) bool {
+	for _, c := range it.Collateral {
+		if anyIn(mints, c.AssetMint) && anyIn(ids, c.AssetIdentifier) {
+			return true
+		}
+	}
+	return false
+}
+
+// positions evaluates every selected CLMM position (rebalance on dex-a,
+// claim-fees on dex-b, alerts on both).
+func (e *evaluator) positions() {
+	env := &positionEnv{Now: e.nowUnix}
+	for i := range e.d.positions {
+		pe := &e.d.positions[i]
+		if !e.selectPosition(pe) {
+			continue
+		}
+		e.res.Evaluated++
+		if pe.err != nil {
+			e.skip(pe.facts.PositionMint, SkipNoData, pe.err.Error())
+			continue
+		}
+		env.Position, env.Loan = &pe.facts, &pe.loan.facts
+		switch e.p.Kind {
+		case KindRebalance:
+			e.rebalance(pe, env)
+		case KindClaimFees:
+			e.claimFees(pe, env)
+		case KindAlert:
+			e.alert(pe.facts.PositionMint, env)
+		}
+	}
+}
+
+// selectPosition applies the dex of the kind, Select.Positions and the
+// holding loan's filters. A position whose loan was not observed is
+// selected only when listed in Select.Positions (it is then reported).
+func (e *evaluator) selectPosition(pe *positionEntry) bool {
+	switch {
+	case e.p.Kind == KindRebalance && pe.facts.Dex != clmm.DexA,
+		e.p.Kind == KindClaimFees && pe.facts.Dex != clmm.DexB,
+		!anyIn(e.p.Select.Positions, pe.facts.PositionMint):
+		return false
+	case pe.loan == nil:
+		return len(e.p.Select.Positions) > 0
+	}
+	return e.selectLoan(pe.loan.item)
+}
+
+// withdrawals evaluates the wallet's requests in the selected earn vaults.
+func (e *evaluator) withdrawals() {
+	env := &withdrawalEnv{Now: e.nowUnix}
+	for i := range e.d.withdrawals {
+		we := &e.d.withdrawals[i]
+		if !anyIn(e.p.Select.Vaults, we.facts.Vault) || we.facts.Wallet != e.obs.Wallet || e.obs.Wallet == "" {
+			continue
+		}
+		e.res.Evaluated++
+		env.Withdrawal = &we.facts
+		if e.p.Kind == KindAlert {
+			e.alert(we.facts.RequestID, env)
+		} else {
+			e.claimWithdrawal(we, env)
+		}
+	}
+}
+
+// vaults evaluates the selected vaults: those listed, else (for strategy
+// kinds) those whose strategy authority is the wallet, else (for alerts)
+// every observed vault.
+func (e *evaluator) vaults() {
+	for i := range e.d.vaults {
+		ve := &e.d.vaults[i]
+		switch {
+		case len(e.p.Select.Vaults) > 0:
+			if !anyIn(e.p.Select.Vaults, ve.facts.Address) {
+				continue
+			}
+		case e.p.Kind != KindAlert:
+			if ve.strategy.Authority != e.obs.Wallet || e.obs.Wallet == "" {
+				continue
+			}
+		}
+		e.res.Evaluated++
+		facts := ve.facts
+		env := &vaultEnv{Vault: &facts, Strategy: &ve.strategy, Quotes: ve.quotes, Now: e.nowUnix}
+		switch e.p.Kind {
+		case KindStrategyUpdate:
+			e.strategyUpdate(ve, env)
+		case KindStrategyWithdraw:
+			e.strategyWithdraw(ve, env)
+		case KindAlert:
+			e.alert(ve.facts.Address, env)
+		}
+	}
+}
