@@ -62,6 +62,7 @@ type Journal interface {
 	Finish(ctx context.Context, id string, out journal.Outcome) error
 	Get(ctx context.Context, id string) (journal.Action, error)
 	Pending(ctx context.Context) ([]journal.Action, error)
+	List(ctx context.Context, f journal.Filter) ([]journal.Action, error)
 	LastLanded(ctx context.Context, policy, target string) (time.Time, bool, error)
 	SpentSince(ctx context.Context, since time.Time, mint string) (uint64, error)
 	FeesSince(ctx context.Context, since time.Time) (uint64, error)

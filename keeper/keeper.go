@@ -4,13 +4,16 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/keeper-project/keeper/keeper/clmm"
 	"github.com/keeper-project/keeper/keeper/config"
 	"github.com/keeper-project/keeper/keeper/notify"
+	"github.com/keeper-project/keeper/policies"
 )
 
 // Options configure a Keeper. Config is required; every other field has a
@@ -53,6 +56,16 @@ type Keeper struct {
 	wallet    solana.PublicKey
 	notifier  *notify.Dispatcher
 	closers   []func() error
+
+	reads *readCache // reads shared by the policies of one tick
+	dexes []clmm.Dex // dex-a and dex-b, with their programs from config
+
+	alertsMu sync.Mutex
+	firing   map[string]map[string]bool // alert policy → targets with an open incident
+	states   map[string]*policies.State // policy → `for` state, kept across runs and reloads
+
+	scheduler *scheduler // set by Run (or RunOnce)
+	set       *policySet // the running policies, set by Run
 }
 
 // New builds a Keeper from o, creating the market client, signer, chain
@@ -77,13 +90,41 @@ func New(o Options) (*Keeper, error) {
 		k.version = "devel"
 	}
 	k.metrics = NewMetrics(k.registry)
-	if err := k.wire(); err != nil {
+	var err error
+	if err = k.wire(); err != nil {
 		k.Close()
 		return nil, err
 	}
 	k.wallet = k.signer.PublicKey()
 	k.notifier = k.newDispatcher()
+	k.reads = newReadCache(readTTL, k.now)
+	k.firing = map[string]map[string]bool{}
+	k.states = map[string]*policies.State{}
+	if k.dexes, err = newDexes(k.cfg); err != nil {
+		k.Close()
+		return nil, err
+	}
 	return k, nil
+}
+
+// readTTL is how long a read serves the policies of one tick.
+const readTTL = 5 * time.Second
+
+// newDexes returns dex-a and dex-b with their program ids from config.
+func newDexes(c *config.Config) ([]clmm.Dex, error) {
+	var out []clmm.Dex
+	for _, d := range []struct{ layout, program string }{{clmm.DexA, c.Chain.DexAProgram}, {clmm.DexB, c.Chain.DexBProgram}} {
+		pk, err := solana.PublicKeyFromBase58(d.program)
+		if err != nil {
+			return nil, fmt.Errorf("keeper: %s program: %w", d.layout, err)
+		}
+		dex, err := clmm.NewDex(d.layout, pk)
+		if err != nil {
+			return nil, fmt.Errorf("keeper: %w", err)
+		}
+		out = append(out, dex)
+	}
+	return out, nil
 }
 
 // Wallet returns the public key keeper signs with.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/keeper-project/keeper/keeper/journal"
@@ -61,7 +62,7 @@ func (k *Keeper) report(p Plan, out journal.Outcome) Outcome {
 		o = OutcomePending
 	}
 	k.metrics.Actions.WithLabelValues(p.Policy, string(p.Kind), string(o)).Inc()
-	if ev != "" && k.notifier != nil {
+	if ev != "" && k.notifier != nil && p.wants(ev) {
 		k.notifier.Notify(notify.Message{Event: ev, Policy: p.Policy, Kind: string(p.Kind), Target: p.Target,
 			ActionID: p.ID, Reason: p.Reason, Detail: detail(out), To: p.Notify, Time: k.now()})
 	}
@@ -105,4 +106,12 @@ func (k *Keeper) paused() (string, bool) {
 	}
 	k.metrics.Paused.Set(1)
 	return "kill switch " + k.cfg.KillSwitch + " exists", true
+}
+
+// wants reports whether p's notifiers hear of event e.
+func (p Plan) wants(e notify.Event) bool {
+	if len(p.NotifyOn) == 0 {
+		return e == notify.Failed || e == notify.Refused
+	}
+	return slices.Contains(p.NotifyOn, e)
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/keeper-project/keeper/keeper/journal"
+	"github.com/keeper-project/keeper/keeper/notify"
 	"github.com/keeper-project/keeper/signer"
 )
 
@@ -30,8 +31,10 @@ type Plan struct {
 	Inputs json.RawMessage
 	Submit Submit
 	DryRun bool
-	// Notify names the notifiers for this policy's messages (empty: all).
-	Notify []string
+	// Notify names the notifiers for this policy's messages (empty: all),
+	// and NotifyOn the events they hear of (empty: failed and refused).
+	Notify   []string
+	NotifyOn []notify.Event
 }
 
 // Submit says how a plan's transactions land.

@@ -57,7 +57,7 @@ func (k *Keeper) settleOpen(ctx context.Context, log *slog.Logger, act journal.A
 		out := k.settle(ctx, log, p, att, journal.Outcome{State: journal.StateExpired, Rule: "abandoned-before-signing"})
 		return out, false
 	}
-	all, err := attemptRefs([]journal.Attempt{att})
+	all, _, err := attemptRefs([]journal.Attempt{att})
 	if err != nil {
 		log.Error("Journaled signatures unreadable; leaving the action for a person", "err", err)
 		return OutcomePending, true
@@ -69,7 +69,7 @@ func (k *Keeper) settleOpen(ctx context.Context, log *slog.Logger, act journal.A
 	}
 	switch st.Verdict {
 	case chain.VerdictLanded:
-		return k.settle(ctx, log, p, att, journal.Outcome{State: journal.StateLanded, Detail: "settled from the chain"}), true
+		return k.settle(ctx, log, p, att, landedOutcome(st)), true
 	case chain.VerdictDead:
 		out := k.settle(ctx, log, p, att, journal.Outcome{State: journal.StateExpired, Rule: "blockhash-expired", Detail: "settled from the chain"})
 		return out, false
@@ -97,7 +97,7 @@ func (k *Keeper) rebroadcast(ctx context.Context, log *slog.Logger, p Plan, att 
 // awaitSettlement polls the chain until att's transactions land or provably
 // expire, or ctx ends.
 func (k *Keeper) awaitSettlement(ctx context.Context, log *slog.Logger, p Plan, att journal.Attempt) Outcome {
-	all, err := attemptRefs([]journal.Attempt{att})
+	all, _, err := attemptRefs([]journal.Attempt{att})
 	if err != nil {
 		return OutcomePending
 	}
@@ -105,7 +105,7 @@ func (k *Keeper) awaitSettlement(ctx context.Context, log *slog.Logger, p Plan, 
 		st, err := k.submitter.Settle(ctx, all)
 		switch {
 		case err == nil && st.Verdict == chain.VerdictLanded:
-			return k.settle(ctx, log, p, att, journal.Outcome{State: journal.StateLanded, Detail: "settled from the chain"})
+			return k.settle(ctx, log, p, att, landedOutcome(st))
 		case err == nil && st.Verdict == chain.VerdictDead:
 			return k.settle(ctx, log, p, att, journal.Outcome{State: journal.StateExpired, Rule: "blockhash-expired"})
 		}
@@ -119,7 +119,7 @@ func (k *Keeper) awaitSettlement(ctx context.Context, log *slog.Logger, p Plan, 
 // attempt is built: only when every signature ever sent for the action is
 // absent from the chain and every blockhash is invalid may it go again.
 func (k *Keeper) checkEarlier(ctx context.Context, log *slog.Logger, act journal.Action) (Outcome, bool) {
-	all, err := attemptRefs(act.Attempts)
+	all, nums, err := attemptRefs(act.Attempts)
 	if err != nil {
 		log.Error("Journaled signatures unreadable; not building a new attempt", "err", err)
 		return OutcomeRetry, true
@@ -136,10 +136,11 @@ func (k *Keeper) checkEarlier(ctx context.Context, log *slog.Logger, act journal
 	case chain.VerdictDead:
 		return OutcomeRetry, false
 	case chain.VerdictLanded:
-		log.Error("An attempt journaled as expired landed after all; not acting again", "attempt", st.Attempt)
+		n := nums[st.Attempt]
+		log.Error("An attempt journaled as expired landed after all; not acting again", "attempt", n)
 		p := planOf(act, journal.Attempt{})
 		return k.finish(ctx, log, p, journal.Outcome{State: journal.StateFailed, Rule: "late-landing",
-			Detail: fmt.Sprintf("attempt %d landed after it was judged expired; check the wallet", st.Attempt+1)}), true
+			Detail: fmt.Sprintf("attempt %d landed after it was judged expired; check the wallet", n)}), true
 	}
 	return OutcomeRetry, true
 }
@@ -168,20 +169,35 @@ func refs(sigs []journal.SignedTx) ([]chain.TxRef, error) {
 	return out, nil
 }
 
-// attemptRefs parses the signatures of every attempt that has any.
-func attemptRefs(atts []journal.Attempt) ([][]chain.TxRef, error) {
-	var all [][]chain.TxRef
+// attemptRefs parses the signatures of every attempt that has any; nums[i]
+// is the attempt number of all[i] (attempts without signatures are skipped).
+func attemptRefs(atts []journal.Attempt) (all [][]chain.TxRef, nums []int, err error) {
 	for _, a := range atts {
 		if len(a.Signatures) == 0 {
 			continue
 		}
 		r, err := refs(a.Signatures)
 		if err != nil {
-			return nil, fmt.Errorf("attempt %d: %w", a.Number, err)
+			return nil, nil, fmt.Errorf("attempt %d: %w", a.Number, err)
 		}
 		all = append(all, r)
+		nums = append(nums, a.Number)
 	}
-	return all, nil
+	return all, nums, nil
+}
+
+// landedOutcome is the journal outcome of an attempt Settle found on chain:
+// failed when one of its transactions landed with an error, else landed.
+func landedOutcome(st chain.Settlement) journal.Outcome {
+	if st.Attempt >= 0 && st.Attempt < len(st.Statuses) {
+		for i, s := range st.Statuses[st.Attempt] {
+			if s.Err != nil {
+				return journal.Outcome{State: journal.StateFailed, Rule: "chain-failed",
+					Detail: fmt.Sprintf("settled from the chain: transaction %d (%s) landed and failed", i, s.Signature)}
+			}
+		}
+	}
+	return journal.Outcome{State: journal.StateLanded, Detail: "settled from the chain"}
 }
 
 // signedFromJournal restores the signed transactions an attempt journaled.

@@ -40,7 +40,8 @@ func (k *Keeper) record(ctx context.Context, log *slog.Logger, p Plan, att journ
 		log.Warn("Transactions expired without landing; a new attempt is safe", "signatures", signatures(res), "note", res.Note)
 		return k.settle(ctx, log, p, att, journal.Outcome{State: journal.StateExpired, Rule: "blockhash-expired", TipLamports: tip})
 	case chain.OutcomeRefused:
-		return k.settle(ctx, log, p, att, journal.Outcome{State: journal.StateRefused, Rule: "bundle", Detail: res.Note})
+		log.Error("Bundle refused before anything was sent", "note", res.Note)
+		return k.settle(ctx, log, p, att, journal.Outcome{State: journal.StateFailed, Rule: "bundle-refused", Detail: res.Note})
 	case chain.OutcomeFailed, chain.OutcomePartial:
 		detail := fmt.Sprintf("%s: %s", res.Outcome, txErrors(res))
 		log.Error("Action failed on chain", "detail", detail, "signatures", signatures(res))

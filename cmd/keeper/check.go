@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/keeper-project/keeper/keeper"
 	"github.com/keeper-project/keeper/keeper/config"
 )
 
@@ -12,7 +13,7 @@ func checkCommand() command {
 	return command{
 		name:    "check",
 		usage:   "[--config config.yaml]",
-		summary: "validate the config offline; print every error as file:line:col; exit 1 on any",
+		summary: "validate the config and every policy offline; print each error as file:line:col; exit 1 on any",
 		flags: func(fs *flag.FlagSet) func(context.Context, *streams, []string) int {
 			path := fs.String("config", "config.yaml", "config file")
 			return func(_ context.Context, s *streams, args []string) int {
@@ -25,7 +26,22 @@ func checkCommand() command {
 					fmt.Fprintln(s.err, err)
 					return exitFailed
 				}
-				fmt.Fprintf(s.out, "%s: config OK (%d policy globs)\n", cfg.File, len(cfg.Policies))
+				names := make([]string, len(cfg.Notifiers))
+				for i, n := range cfg.Notifiers {
+					names[i] = n.Name
+				}
+				ps, err := keeper.LoadPolicies(cfg.Dir, cfg.Policies, names)
+				if err != nil {
+					fmt.Fprintln(s.err, err)
+					return exitFailed
+				}
+				enabled := 0
+				for _, p := range ps {
+					if p.Enabled {
+						enabled++
+					}
+				}
+				fmt.Fprintf(s.out, "%s: OK: config and %d policies (%d enabled)\n", cfg.File, len(ps), enabled)
 				return exitOK
 			}
 		},

@@ -33,7 +33,9 @@ type command struct {
 // commands lists the subcommands in the order `keeper help` shows them.
 func commands() []command {
 	return []command{
+		runCommand(),
 		checkCommand(),
+		testCommand(),
 		historyCommand(),
 		versionCommand(),
 	}

@@ -51,8 +51,13 @@ func TestUsageAndHelp(t *testing.T) {
 }
 
 func TestCheck(t *testing.T) {
-	code, out, errs := runCLI(t, "check", "--config", "../../config.yaml")
-	if code != exitOK || !strings.Contains(out, "config OK") {
+	dir := t.TempDir()
+	good := writeConfig(t, dir)
+	os.MkdirAll(filepath.Join(dir, "p"), 0o755)
+	policy := "policies:\n  - name: watch\n    kind: alert\n    schedule: \"@every 1m\"\n    select: {target: vaults}\n    when: vault.total_apy < 0.05\n    params: {message: low}\n"
+	os.WriteFile(filepath.Join(dir, "p", "a.yaml"), []byte(policy), 0o600)
+	code, out, errs := runCLI(t, "check", "--config", good)
+	if code != exitOK || !strings.Contains(out, "OK: config and 1 policies (1 enabled)") {
 		t.Fatalf("check committed config: code %d, out %q, stderr %q", code, out, errs)
 	}
 	bad := filepath.Join(t.TempDir(), "bad.yaml")
@@ -67,6 +72,11 @@ func TestCheck(t *testing.T) {
 		if !strings.Contains(errs, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errs)
 		}
+	}
+	os.WriteFile(filepath.Join(dir, "p", "a.yaml"), []byte(strings.Replace(policy, "total_apy", "totl_apy", 1)), 0o600)
+	code, _, errs = runCLI(t, "check", "--config", good)
+	if code != exitFailed || !strings.Contains(errs, "a.yaml:6:") || !strings.Contains(errs, `policy "watch"`) {
+		t.Errorf("bad policy: code %d, stderr %q", code, errs)
 	}
 	if code, _, _ := runCLI(t, "check", "--config", filepath.Join(t.TempDir(), "missing.yaml")); code != exitFailed {
 		t.Errorf("missing config: code %d", code)
@@ -98,5 +108,18 @@ func TestNewLogger(t *testing.T) {
 	}
 	if _, err := newLogger(&b, "info", "xml"); err == nil {
 		t.Error("bad format accepted")
+	}
+}
+
+func TestPolicyTests(t *testing.T) {
+	const dir = "../../policies/policytest/testdata/"
+	if code, out, errs := runCLI(t, "test", dir+"pass.test.yaml"); code != exitOK {
+		t.Errorf("passing file: code %d\n%s%s", code, out, errs)
+	}
+	if code, out, _ := runCLI(t, "test", dir+"pass.test.yaml", dir+"fail.test.yaml"); code != exitFailed || !strings.Contains(out, "FAIL") {
+		t.Errorf("failing file: code %d\n%s", code, out)
+	}
+	if code, _, _ := runCLI(t, "test"); code != exitUsage {
+		t.Errorf("no files: code %d", code)
 	}
 }

@@ -12,5 +12,9 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	go func() {
+		<-ctx.Done()
+		stop() // a second signal now ends the process at once; recovery settles the rest
+	}()
 	os.Exit(run(ctx, os.Args[1:], &streams{out: os.Stdout, err: os.Stderr}))
 }

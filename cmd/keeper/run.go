@@ -1,0 +1,104 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/keeper-project/keeper/keeper"
+	"github.com/keeper-project/keeper/keeper/config"
+)
+
+func runCommand() command {
+	return command{
+		name:    "run",
+		usage:   "[--config config.yaml] [--once] [--dry-run]",
+		summary: "run the daemon: evaluate policies on their schedules and act (--once: one pass, for cron/systemd timers)",
+		flags: func(fs *flag.FlagSet) func(context.Context, *streams, []string) int {
+			path := fs.String("config", "config.yaml", "config file")
+			once := fs.Bool("once", false, "run every enabled policy once, wait for its actions to settle, and exit (1 if any action failed)")
+			dryRun := fs.Bool("dry-run", false, "plan and journal, never sign")
+			logLevel := fs.String("log-level", "", "debug, info, warn or error (default: the config's log.level)")
+			logFormat := fs.String("log-format", "", "auto, text or json (default: the config's log.format)")
+			return func(ctx context.Context, s *streams, args []string) int {
+				if len(args) > 0 {
+					fmt.Fprintf(s.err, "keeper run: unexpected arguments %q\n", args)
+					return exitUsage
+				}
+				opts := runOptions{config: *path, once: *once, dryRun: *dryRun, logLevel: *logLevel, logFormat: *logFormat}
+				return runDaemon(ctx, s, opts)
+			}
+		},
+	}
+}
+
+type runOptions struct {
+	config              string
+	once, dryRun        bool
+	logLevel, logFormat string
+}
+
+// runDaemon loads the config, builds the keeper and runs it.
+func runDaemon(ctx context.Context, s *streams, o runOptions) int {
+	cfg, err := config.LoadFile(o.config)
+	if err != nil {
+		fmt.Fprintln(s.err, err)
+		return exitUsage
+	}
+	logger, err := daemonLogger(s, cfg, o)
+	if err != nil {
+		fmt.Fprintf(s.err, "keeper run: %v\n", err)
+		return exitUsage
+	}
+	k, err := keeper.New(keeper.Options{Config: cfg, Logger: logger, Version: version(), DryRun: o.dryRun})
+	if err != nil {
+		logger.Error("Cannot start", "err", err)
+		return exitUsage
+	}
+	defer k.Close()
+	return runKeeper(ctx, k, logger, o.once)
+}
+
+// runKeeper runs k once or as a daemon that reloads on SIGHUP.
+func runKeeper(ctx context.Context, k *keeper.Keeper, logger *slog.Logger, once bool) int {
+	if once {
+		if err := k.RunOnce(ctx); err != nil {
+			logger.Error("Run finished with failures", "err", err)
+			return exitFailed
+		}
+		return exitOK
+	}
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	reload := make(chan struct{}, 1)
+	go func() {
+		for range hup {
+			select {
+			case reload <- struct{}{}:
+			default:
+			}
+		}
+	}()
+	if err := k.Run(ctx, reload); err != nil {
+		logger.Error("keeper stopped", "err", err)
+		return exitUsage
+	}
+	return exitOK
+}
+
+// daemonLogger builds the logger from the flags, else the config.
+func daemonLogger(s *streams, cfg *config.Config, o runOptions) (*slog.Logger, error) {
+	level, format := cfg.Log.Level, cfg.Log.Format
+	if o.logLevel != "" {
+		level = o.logLevel
+	}
+	if o.logFormat != "" {
+		format = o.logFormat
+	}
+	return newLogger(s.err, level, format)
+}

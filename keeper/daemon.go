@@ -1,0 +1,256 @@
+package keeper
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/keeper-project/keeper/policies"
+)
+
+// shutdownTimeout bounds how long Run waits for runs in progress to reach a
+// safe point after it is told to stop. What is left is journaled and settled
+// by recovery on the next start.
+const shutdownTimeout = 30 * time.Second
+
+// policySet is the loaded policies, by name, with their fingerprints so a
+// reload can tell which changed.
+type policySet struct {
+	mu     sync.RWMutex
+	byName map[string]*policies.Policy
+	prints map[string]string
+	last   map[string]runStatus
+}
+
+// runStatus is a policy's last run, for /status.
+type runStatus struct {
+	At    time.Time `json:"at"`
+	RunID string    `json:"run_id"`
+	Error string    `json:"error,omitempty"`
+}
+
+// LoadPolicies reads the policy files the config names and checks that the
+// notifiers they name exist.
+func LoadPolicies(dir string, globs []string, notifiers []string) ([]*policies.Policy, error) {
+	ps, err := policies.LoadFiles(dir, globs)
+	if err != nil {
+		return nil, err
+	}
+	if err := policies.CheckNotifiers(ps, notifiers); err != nil {
+		return nil, err
+	}
+	return ps, nil
+}
+
+func (k *Keeper) loadPolicies() ([]*policies.Policy, error) {
+	names := make([]string, len(k.cfg.Notifiers))
+	for i, n := range k.cfg.Notifiers {
+		names[i] = n.Name
+	}
+	return LoadPolicies(k.cfg.Dir, k.cfg.Policies, names)
+}
+
+// RunOnce settles unfinished actions, then runs every enabled policy once,
+// one after the other, and returns when their actions have settled. The
+// error wraps ErrActionsFailed when any action failed or was refused.
+func (k *Keeper) RunOnce(ctx context.Context) error {
+	if err := k.Recover(ctx); err != nil {
+		return err
+	}
+	ps, err := k.loadPolicies()
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, p := range ps {
+		if !p.Enabled {
+			continue
+		}
+		tick := k.now().UTC()
+		err := k.sched().runOnce(p.Name, tick, 15*time.Minute, func(ctx context.Context, run RunInfo) error {
+			return k.runPolicy(ctx, run, p)
+		})
+		if err != nil {
+			errs = append(errs, fmt.Errorf("policy %s: %w", p.Name, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Run is the daemon: it settles unfinished actions, schedules every enabled
+// policy, serves the operations endpoints, reloads on a value from reload,
+// and on ctx's end stops scheduling, lets runs in progress reach a safe
+// point (bounded), and returns nil.
+func (k *Keeper) Run(ctx context.Context, reload <-chan struct{}) error {
+	if err := k.Recover(ctx); err != nil {
+		return err
+	}
+	ps, err := k.loadPolicies()
+	if err != nil {
+		return err
+	}
+	runCtx, stopRuns := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopRuns()
+	k.scheduler = newScheduler(runCtx, k.logger, k.metrics)
+	k.set = &policySet{byName: map[string]*policies.Policy{}, prints: map[string]string{}, last: map[string]runStatus{}}
+	k.apply(ps)
+	srv, err := k.serveOps()
+	if err != nil {
+		return err
+	}
+	notifyCtx, stopNotify := context.WithCancel(context.WithoutCancel(ctx))
+	go k.notifier.Run(notifyCtx)
+	k.scheduler.start()
+	k.logger.Info("keeper started", "wallet", k.wallet.String(), "policies", len(ps), "dry_run", k.dryRunAll, "http", k.cfg.HTTP.Listen)
+	k.loop(ctx, reload)
+	k.shutdown(stopRuns, srv)
+	stopNotify()
+	return nil
+}
+
+// loop waits for the end or for reload requests.
+func (k *Keeper) loop(ctx context.Context, reload <-chan struct{}) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-reload:
+			k.Reload()
+		}
+	}
+}
+
+// shutdown stops scheduling, waits for runs in progress up to
+// shutdownTimeout (then cancels them), and stops the HTTP server.
+func (k *Keeper) shutdown(stopRuns context.CancelFunc, srv *http.Server) {
+	k.logger.Info("Stopping: no new runs; waiting for runs in progress", "timeout", shutdownTimeout)
+	done := k.scheduler.stop()
+	select {
+	case <-done.Done():
+	case <-time.After(shutdownTimeout):
+		k.logger.Warn("Runs still in progress at the shutdown deadline; cancelling (recovery settles them on start)")
+		stopRuns()
+		<-done.Done()
+	}
+	if srv != nil {
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(sctx)
+	}
+}
+
+// Reload re-reads the policy files. Unchanged policies keep running with
+// their state; changed ones are rescheduled with their state; removed ones
+// stop. On any error the running set stays as it is.
+func (k *Keeper) Reload() {
+	ps, err := k.loadPolicies()
+	if err != nil {
+		k.metrics.Reloads.WithLabelValues("error").Inc()
+		k.logger.Error("Reload failed; keeping the running policies", "err", err)
+		return
+	}
+	k.apply(ps)
+	k.metrics.Reloads.WithLabelValues("ok").Inc()
+	k.logger.Info("Reloaded policies", "policies", len(ps))
+}
+
+// apply makes ps the running set.
+func (k *Keeper) apply(ps []*policies.Policy) {
+	s := k.set
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	seen := map[string]bool{}
+	enabled := 0
+	for _, p := range ps {
+		seen[p.Name] = true
+		if !p.Enabled {
+			k.scheduler.remove(p.Name)
+			continue
+		}
+		enabled++
+		fp := fingerprint(p)
+		if s.prints[p.Name] == fp {
+			s.byName[p.Name] = p
+			continue
+		}
+		if err := k.scheduler.add(p.Name, p.Schedule, p.Jitter, k.runFunc(p.Name)); err != nil {
+			k.logger.Error("Cannot schedule policy", "policy", p.Name, "err", err)
+			continue
+		}
+		s.byName[p.Name], s.prints[p.Name] = p, fp
+	}
+	for name := range s.byName {
+		if !seen[name] {
+			k.scheduler.remove(name)
+			delete(s.byName, name)
+			delete(s.prints, name)
+			k.metrics.forgetPolicy(name)
+			k.alertsMu.Lock()
+			delete(k.states, name)
+			k.alertsMu.Unlock()
+		}
+	}
+	k.metrics.PoliciesLoaded.Set(float64(enabled))
+}
+
+// runFunc runs the current version of the named policy.
+func (k *Keeper) runFunc(name string) runFunc {
+	return func(ctx context.Context, run RunInfo) error {
+		k.set.mu.RLock()
+		p := k.set.byName[name]
+		k.set.mu.RUnlock()
+		if p == nil {
+			return nil
+		}
+		err := k.runPolicy(ctx, run, p)
+		st := runStatus{At: run.Tick, RunID: run.ID}
+		if err != nil {
+			st.Error = err.Error()
+		}
+		k.set.mu.Lock()
+		k.set.last[name] = st
+		k.set.mu.Unlock()
+		return err
+	}
+}
+
+// fingerprint identifies a policy's settings, to tell a changed policy
+// from an unchanged one on reload.
+func fingerprint(p *policies.Policy) string {
+	b, err := json.Marshal(p) // exported settings, Params included
+	if err != nil {
+		return fmt.Sprintf("%p", p) // unprintable: treat as changed
+	}
+	return string(b)
+}
+
+// sched returns the scheduler, creating an unstarted one for RunOnce.
+func (k *Keeper) sched() *scheduler {
+	if k.scheduler == nil {
+		k.scheduler = newScheduler(context.Background(), k.logger, k.metrics)
+	}
+	return k.scheduler
+}
+
+// serveOps starts the operations endpoint when the config names an address.
+func (k *Keeper) serveOps() (*http.Server, error) {
+	if k.cfg.HTTP.Listen == "" {
+		return nil, nil
+	}
+	ln, err := net.Listen("tcp", k.cfg.HTTP.Listen)
+	if err != nil {
+		return nil, fmt.Errorf("keeper: http.listen: %w", err)
+	}
+	srv := &http.Server{Handler: opsHandler(k.registry, k.readiness, k.status), ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			k.logger.Error("Operations endpoint stopped", "err", err)
+		}
+	}()
+	return srv, nil
+}

@@ -1,0 +1,553 @@
+package keeper
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"github.com/keeper-project/keeper/keeper/chain"
+	"github.com/keeper-project/keeper/keeper/journal"
+	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/notify"
+	"github.com/keeper-project/keeper/signer"
+)
+
+func apiError(status int) *market.APIError {
+	return &market.APIError{Endpoint: "build_loan", Status: status, Message: http.StatusText(status)}
+}
+
+// pathCase is one scripted run of the action path and what it must leave.
+type pathCase struct {
+	name   string
+	market []marketReply
+	simRes []simReply
+	sends  []sendReply
+
+	want   Outcome
+	state  journal.State
+	rule   string
+	builds int // builds, with keys <id>-1 … <id>-n
+	sims   int
+	signed []int // attempts with journaled signatures
+	sent   int   // submissions
+	// outcomes are the attempts' outcomes, oldest first.
+	outcomes []journal.State
+	fee      uint64 // fee recorded on the last attempt
+}
+
+func TestExecutePath(t *testing.T) {
+	expired := sendReply{outcome: chain.OutcomeExpired}
+	cases := []pathCase{
+		{name: "lands on the first attempt",
+			want: OutcomeLanded, state: journal.StateLanded, builds: 1, sims: 1, signed: []int{1}, sent: 1,
+			outcomes: []journal.State{journal.StateLanded}, fee: simFee},
+		{name: "expired attempt is rebuilt with a new key and lands",
+			sends: []sendReply{expired},
+			want:  OutcomeLanded, state: journal.StateLanded, builds: 2, sims: 2, signed: []int{1, 2}, sent: 2,
+			outcomes: []journal.State{journal.StateExpired, journal.StateLanded}, fee: simFee},
+		{name: "five expiries fail the action",
+			sends: []sendReply{expired, expired, expired, expired, expired},
+			want:  OutcomeFailed, state: journal.StateFailed, rule: "max-attempts", builds: 5, sims: 5, signed: []int{1, 2, 3, 4, 5}, sent: 5,
+			outcomes: slices.Repeat([]journal.State{journal.StateExpired}, 5)},
+		{name: "retryable build error expires the attempt unsigned",
+			market: []marketReply{{err: apiError(http.StatusServiceUnavailable)}},
+			want:   OutcomeRetry, state: journal.StateExpired, rule: "build-retryable", builds: 1,
+			outcomes: []journal.State{journal.StateExpired}},
+		{name: "409 is an idempotency bug and fails",
+			market: []marketReply{{err: apiError(http.StatusConflict)}},
+			want:   OutcomeFailed, state: journal.StateFailed, rule: "idempotency-conflict", builds: 1,
+			outcomes: []journal.State{journal.StateFailed}},
+		{name: "400 fails as refused by the market",
+			market: []marketReply{{err: apiError(http.StatusBadRequest)}},
+			want:   OutcomeFailed, state: journal.StateFailed, rule: "build-refused", builds: 1,
+			outcomes: []journal.State{journal.StateFailed}},
+		{name: "failing simulation sends nothing",
+			simRes: []simReply{{err: &chain.SimError{Err: map[string]any{"InstructionError": []any{0, "Custom"}}, Logs: []string{"Program failed"}}}},
+			want:   OutcomeRetry, state: journal.StateExpired, rule: "simulation-failed", builds: 1, sims: 1,
+			outcomes: []journal.State{journal.StateExpired}},
+		{name: "simulation unavailable sends nothing",
+			simRes: []simReply{{err: &chain.TransportError{Method: "simulateTransaction", Endpoint: "rpc", Err: errors.New("connection refused")}}},
+			want:   OutcomeRetry, state: journal.StateExpired, rule: "simulation-unavailable", builds: 1, sims: 1,
+			outcomes: []journal.State{journal.StateExpired}},
+		{name: "transaction failing on chain fails the action",
+			sends: []sendReply{{outcome: chain.OutcomeFailed}},
+			want:  OutcomeFailed, state: journal.StateFailed, rule: "chain-failed", builds: 1, sims: 1, signed: []int{1}, sent: 1,
+			outcomes: []journal.State{journal.StateFailed}, fee: simFee},
+		{name: "partly landed transactions fail the action",
+			market: []marketReply{{txs: 2}},
+			sends:  []sendReply{{outcome: chain.OutcomePartial}},
+			want:   OutcomeFailed, state: journal.StateFailed, rule: "chain-partial", builds: 1, sims: 2, signed: []int{1}, sent: 1,
+			outcomes: []journal.State{journal.StateFailed}, fee: simFee},
+		{name: "unknown outcome stays submitted",
+			sends: []sendReply{{outcome: chain.OutcomeUnknown, err: fmt.Errorf("confirm: %w", errors.New("context deadline exceeded"))}},
+			want:  OutcomePending, state: journal.StateSubmitted, builds: 1, sims: 1, signed: []int{1}, sent: 1,
+			outcomes: []journal.State{""}},
+		{name: "legacy messages land too",
+			market: []marketReply{{legacy: true}},
+			want:   OutcomeLanded, state: journal.StateLanded, builds: 1, sims: 1, signed: []int{1}, sent: 1,
+			outcomes: []journal.State{journal.StateLanded}, fee: simFee},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			w, k := newKeeper(t)
+			w.market.script(tc.market...)
+			w.sub.scriptSims(tc.simRes...)
+			w.sub.scriptSends(tc.sends...)
+			p := repayPlan("act")
+			if got := k.run(p); got != tc.want {
+				t.Errorf("outcome = %s, want %s", got, tc.want)
+			}
+			checkPath(t, w, k, p, tc)
+		})
+	}
+}
+
+// checkPath asserts what one scripted run left in the journal, the market
+// and the chain.
+func checkPath(t *testing.T, w *world, k *testKeeper, p Plan, tc pathCase) {
+	t.Helper()
+	act := k.action(t, p.ID)
+	if act.State != tc.state || act.Rule != tc.rule {
+		t.Errorf("journal state %s rule %q, want %s %q (detail %q)", act.State, act.Rule, tc.state, tc.rule, act.Detail)
+	}
+	if got, want := w.market.keys(), keysOf(p.ID, tc.builds); !slices.Equal(got, want) {
+		t.Errorf("build keys = %v, want %v", got, want)
+	}
+	var outcomes []journal.State
+	var signed []int
+	for _, a := range act.Attempts {
+		outcomes = append(outcomes, a.Outcome)
+		if len(a.Signatures) > 0 {
+			signed = append(signed, a.Number)
+		}
+		if a.IdempotencyKey != fmt.Sprintf("%s-%d", p.ID, a.Number) {
+			t.Errorf("attempt %d key = %q", a.Number, a.IdempotencyKey)
+		}
+	}
+	if !slices.Equal(outcomes, tc.outcomes) || act.AttemptCount != len(tc.outcomes) {
+		t.Errorf("attempt outcomes = %v (count %d), want %v", outcomes, act.AttemptCount, tc.outcomes)
+	}
+	if !slices.Equal(signed, tc.signed) {
+		t.Errorf("attempts with journaled signatures = %v, want %v", signed, tc.signed)
+	}
+	sims, sent, _, _ := w.sub.snapshot()
+	if sims != tc.sims || len(sent) != tc.sent {
+		t.Errorf("simulated %d, sent %d; want %d, %d", sims, len(sent), tc.sims, tc.sent)
+	}
+	for i, s := range sent {
+		journaled := act.Attempts[tc.signed[i]-1].Signatures
+		if len(journaled) != len(s.txs) {
+			t.Fatalf("submission %d sent %d transactions, attempt journaled %d", i, len(s.txs), len(journaled))
+		}
+		for j, tx := range s.txs {
+			if journaled[j].Signature != tx.Signature.String() || journaled[j].Transaction != encodeBase64(tx.Raw) {
+				t.Errorf("submission %d tx %d is not what the journal holds", i, j)
+			}
+		}
+	}
+	if n := len(act.Attempts); n > 0 && act.Attempts[n-1].FeeLamports != tc.fee {
+		t.Errorf("fee = %d, want %d", act.Attempts[n-1].FeeLamports, tc.fee)
+	}
+	wantCount := 1.0
+	if tc.want == OutcomePending {
+		wantCount = 0 // counted once it settles
+	}
+	if got := k.actions(tc.want); got != wantCount {
+		t.Errorf("actions_total{outcome=%s} = %v, want %v", tc.want, got, wantCount)
+	}
+	wantConflicts := 0.0
+	if tc.rule == "idempotency-conflict" {
+		wantConflicts = 1
+	}
+	if got := testutil.ToFloat64(k.metrics.IdempotencyConflicts); got != wantConflicts {
+		t.Errorf("idempotency_conflicts_total = %v, want %v", got, wantConflicts)
+	}
+}
+
+// TestStepOrder checks that nothing leaves the process before the intent,
+// and then the signatures, are journaled.
+func TestStepOrder(t *testing.T) {
+	cases := []struct {
+		name string
+		plan Plan
+		want []string
+	}{
+		{"rpc", repayPlan("order"), []string{"journal.Begin", "journal.NewAttempt", "build order-1", "journal.RecordBuilt",
+			"simulate", "journal.RecordSigned", "journal.RecordSubmitted", "send rpc 1", "journal.Settle"}},
+		{"bundle", bundlePlan("order", 0), []string{"journal.Begin", "journal.NewAttempt", "build order-1", "journal.RecordBuilt",
+			"simulate", "journal.RecordSigned", "journal.RecordSubmitted", "send bundle 1", "journal.Settle"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			w, k := newKeeper(t)
+			if got := k.run(tc.plan); got != OutcomeLanded {
+				t.Fatalf("outcome = %s, want landed", got)
+			}
+			if got := w.log.list(); !slices.Equal(got, tc.want) {
+				t.Errorf("steps = %v\nwant    %v", got, tc.want)
+			}
+			att := k.action(t, tc.plan.ID).Attempts[0]
+			times := []time.Time{att.CreatedAt, att.BuiltAt, att.SignedAt, att.SubmittedAt, att.SettledAt}
+			for i, ts := range times {
+				if ts.IsZero() || i > 0 && ts.Before(times[i-1]) {
+					t.Errorf("attempt step times %v are not all set and in order", times)
+					break
+				}
+			}
+		})
+	}
+}
+
+func TestRetryableBuildResumesWithNextAttempt(t *testing.T) {
+	w, k := newKeeper(t)
+	w.market.script(marketReply{err: apiError(http.StatusServiceUnavailable)})
+	p := repayPlan("retry")
+	if got := k.run(p); got != OutcomeRetry {
+		t.Fatalf("first run = %s, want retry", got)
+	}
+	if got := k.run(p); got != OutcomeLanded {
+		t.Fatalf("second run = %s, want landed", got)
+	}
+	act := k.action(t, p.ID)
+	if act.State != journal.StateLanded || act.AttemptCount != 2 || act.Attempts[1].IdempotencyKey != "retry-2" {
+		t.Errorf("journal: state %s, %d attempts, last key %q; want landed, 2, retry-2", act.State, act.AttemptCount, act.Attempts[act.AttemptCount-1].IdempotencyKey)
+	}
+	if len(act.Attempts[0].Signatures) != 0 {
+		t.Errorf("attempt 1 journaled signatures: %v", act.Attempts[0].Signatures)
+	}
+	if got, want := w.market.keys(), []string{"retry-1", "retry-2"}; !slices.Equal(got, want) {
+		t.Errorf("build keys = %v, want %v", got, want)
+	}
+	_, sent, settled, _ := w.sub.snapshot()
+	if len(sent) != 1 || len(settled) != 0 {
+		t.Errorf("sent %d, settled %d; want 1 send and no chain check (nothing was ever signed)", len(sent), len(settled))
+	}
+}
+
+// A retryable build failure of a later attempt must expire that attempt too,
+// so a later run can try again. The journal refuses expired → expired, so
+// the attempt stays open and the action can never be taken again.
+func TestRepeatedRetryableBuildKeepsRetrying(t *testing.T) {
+	w, k := newKeeper(t)
+	w.market.script(marketReply{err: apiError(http.StatusServiceUnavailable)}, marketReply{err: apiError(http.StatusBadGateway)})
+	p := repayPlan("flaky")
+	for i := range 2 {
+		if got := k.run(p); got != OutcomeRetry {
+			t.Fatalf("run %d = %s, want retry", i+1, got)
+		}
+	}
+	act := k.action(t, p.ID)
+	if _, open := act.OpenAttempt(); open || act.State != journal.StateExpired {
+		t.Errorf("after two retryable build failures: state %s, attempt %d open %v; want expired with no open attempt",
+			act.State, act.AttemptCount, open)
+	}
+	if got := k.run(p); got != OutcomeLanded {
+		t.Errorf("third run = %s, want landed", got)
+	}
+	if got, want := w.market.keys(), keysOf(p.ID, 3); !slices.Equal(got, want) {
+		t.Errorf("build keys = %v, want %v", got, want)
+	}
+}
+
+func TestHostileTransactionIsRefused(t *testing.T) {
+	cases := []struct {
+		hostile string
+		rule    signer.Rule
+	}{
+		{hostileTransfer, signer.RuleSOLTransfer},
+		{hostileProgram, signer.RuleProgramNotAllowed},
+		{hostileNotSigner, signer.RuleNotASigner},
+		{hostileFeePayer, signer.RuleFeePayer},
+	}
+	for _, tc := range cases {
+		t.Run(tc.hostile, func(t *testing.T) {
+			w, k := newKeeper(t)
+			w.market.script(marketReply{hostile: tc.hostile})
+			p := repayPlan("hostile")
+			if got := k.run(p); got != OutcomeRefused {
+				t.Fatalf("outcome = %s, want refused", got)
+			}
+			checkPath(t, w, k, p, pathCase{want: OutcomeRefused, state: journal.StateRefused, rule: string(tc.rule),
+				builds: 1, outcomes: []journal.State{journal.StateRefused}})
+			if got := k.refusals(string(tc.rule)); got != 1 {
+				t.Errorf("guard_refusals_total{rule=%s} = %v, want 1", tc.rule, got)
+			}
+			if act := k.action(t, p.ID); !strings.Contains(act.Detail, "transaction 0") {
+				t.Errorf("detail %q does not name the transaction", act.Detail)
+			}
+		})
+	}
+}
+
+func TestSimulatedOutflowOverBoundsIsRefused(t *testing.T) {
+	usdc := solana.MustPublicKeyFromBase58(usdcMint)
+	other := keyOf("other mint")
+	cases := []struct {
+		name string
+		out  chain.Outflows
+		rule signer.Rule
+	}{
+		{"lamports over the bound", chain.Outflows{Lamports: 50_001}, signer.RuleSimulatedLamports},
+		{"repay mint over its amount", chain.Outflows{Lamports: simFee, Tokens: map[solana.PublicKey]int64{usdc: 1_000_001}}, signer.RuleSimulatedTokens},
+		{"mint without a bound", chain.Outflows{Lamports: simFee, Tokens: map[solana.PublicKey]int64{other: 1}}, signer.RuleSimulatedTokens},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			w, k := newKeeper(t)
+			w.sub.scriptSims(simReply{outflows: tc.out})
+			p := repayPlan("drain")
+			if got := k.run(p); got != OutcomeRefused {
+				t.Fatalf("outcome = %s, want refused", got)
+			}
+			checkPath(t, w, k, p, pathCase{want: OutcomeRefused, state: journal.StateRefused, rule: string(tc.rule),
+				builds: 1, sims: 1, outcomes: []journal.State{journal.StateRefused}})
+			if got := k.refusals(string(tc.rule)); got != 1 {
+				t.Errorf("guard_refusals_total{rule=%s} = %v, want 1", tc.rule, got)
+			}
+		})
+	}
+}
+
+func TestSimulatedOutflowWithinBoundsLands(t *testing.T) {
+	w, k := newKeeper(t)
+	usdc := solana.MustPublicKeyFromBase58(usdcMint)
+	w.sub.scriptSims(simReply{outflows: chain.Outflows{Lamports: 50_000, Tokens: map[solana.PublicKey]int64{usdc: 1_000_000, keyOf("reward mint"): -5}}})
+	if got := k.run(repayPlan("edge")); got != OutcomeLanded {
+		t.Errorf("outcome = %s, want landed (outflows exactly at the bounds, inflows free)", got)
+	}
+}
+
+func TestBundleTipSignedWithinPlanCap(t *testing.T) {
+	cases := []struct {
+		name    string
+		tipCap  uint64
+		wantCap uint64
+	}{
+		{"plan cap below the config's", 50_000, 50_000},
+		{"no plan cap takes the config's", 0, 1_000_000},
+		{"plan cap above the config's is ignored", 5_000_000, 1_000_000},
+		{"plan cap below the floor is raised to it", 2_000, 10_000},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			w, k := newKeeper(t)
+			p := bundlePlan("bundle", tc.tipCap)
+			if got := k.run(p); got != OutcomeLanded {
+				t.Fatalf("outcome = %s, want landed", got)
+			}
+			_, sent, _, _ := w.sub.snapshot()
+			if len(sent) != 1 || sent[0].route != chain.RouteBundle || sent[0].tip == nil {
+				t.Fatalf("submissions = %+v, want one bundle with a tip", sent)
+			}
+			pol := sent[0].pol
+			if pol.Cap != tc.wantCap || pol.Floor != 10_000 || pol.FallbackRPC {
+				t.Errorf("tip policy = %+v, want cap %d, floor 10000, no rpc fallback", pol, tc.wantCap)
+			}
+			act := k.action(t, p.ID)
+			if att := act.Attempts[0]; att.Mode != journal.ModeBundle || att.TipLamports != 10_000 || att.FeeLamports != simFee {
+				t.Errorf("attempt: mode %s tip %d fee %d; want bundle, 10000, %d", att.Mode, att.TipLamports, att.FeeLamports, simFee)
+			}
+			for _, s := range act.Attempts[0].Signatures {
+				if s.Signature == sent[0].tip.Signature.String() {
+					t.Errorf("tip signature journaled among the market's transactions")
+				}
+			}
+		})
+	}
+}
+
+// A bundle the submitter refuses sent nothing; the journal must record the
+// refusal as final, as the outcome says, not keep a phantom submission.
+func TestBundleRefusedIsJournaledFinal(t *testing.T) {
+	cases := []struct {
+		name  string
+		reply sendReply
+	}{
+		{"bundle full and fallback refused", sendReply{outcome: chain.OutcomeRefused, err: chain.ErrBundleFull, nothingSent: true}},
+		{"tip above the plan cap", sendReply{outcome: chain.OutcomeRefused, tip: 50_001}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			w, k := newKeeper(t)
+			w.sub.scriptSends(tc.reply)
+			p := bundlePlan("full", 50_000)
+			got := k.run(p)
+			act := k.action(t, p.ID)
+			if !act.State.Final() || !strings.HasPrefix(act.Rule, "bundle") {
+				t.Errorf("journal state %s rule %q, want a final state with a bundle rule", act.State, act.Rule)
+			}
+			if string(got) != string(act.State) {
+				t.Errorf("outcome %s but journal says %s", got, act.State)
+			}
+			_, sent, _, _ := w.sub.snapshot()
+			if w.sub.landedCount(sigsOf(sent)) != 0 {
+				t.Errorf("something reached the chain")
+			}
+		})
+	}
+}
+
+func sigsOf(sent []sendRecord) []solana.Signature {
+	var out []solana.Signature
+	for _, s := range sent {
+		for _, t := range s.txs {
+			out = append(out, t.Signature)
+		}
+	}
+	return out
+}
+
+func TestEarnClaimWireTransactionsLandAsOneBundle(t *testing.T) {
+	w, k := newKeeper(t)
+	w.market.script(marketReply{txs: 3})
+	p := Plan{ID: "claim", Policy: "claims", Kind: signer.KindClaimWithdrawals, Target: "EarnPos",
+		Request: market.WithdrawClaimRequest{Address: "EarnPos", Wallet: k.Wallet().String(), RequestID: "7"},
+		Bounds:  signer.Bounds{MaxLamports: 100_000}, Reason: "3 withdrawals filled", Submit: Submit{Mode: journal.ModeBundle}}
+	if got := k.run(p); got != OutcomeLanded {
+		t.Fatalf("outcome = %s, want landed", got)
+	}
+	_, sent, _, _ := w.sub.snapshot()
+	if len(sent) != 1 || len(sent[0].txs) != 3 {
+		t.Fatalf("submissions = %d, want one bundle of 3", len(sent))
+	}
+	want, err := w.market.ClaimEarnWithdrawal(t.Context(), "claim-1", p.Request.(market.WithdrawClaimRequest))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, tx := range sent[0].txs {
+		if wantBH := blockhashOf("claim-1", i); tx.Blockhash != wantBH {
+			t.Errorf("bundle position %d holds blockhash %s, want the market's transaction %d", i, tx.Blockhash, i)
+		}
+	}
+	act := k.action(t, p.ID)
+	if !slices.Equal(act.Attempts[0].Transactions, want.TxBase64s) {
+		t.Errorf("journal did not keep the market's wire transactions as built")
+	}
+}
+
+func TestKillSwitchPausesBeforeJournal(t *testing.T) {
+	w, k := newKeeper(t)
+	if err := os.WriteFile(w.cfg.KillSwitch, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := repayPlan("paused")
+	if got := k.run(p); got != OutcomePaused {
+		t.Fatalf("outcome = %s, want paused", got)
+	}
+	if _, err := k.journal.Get(t.Context(), p.ID); !isNotFound(err) {
+		t.Errorf("journal get = %v, want not found", err)
+	}
+	if len(w.log.list()) != 0 {
+		t.Errorf("dependencies called while paused: %v", w.log.list())
+	}
+	if got := testutil.ToFloat64(k.metrics.Paused); got != 1 {
+		t.Errorf("paused gauge = %v, want 1", got)
+	}
+	if err := os.Remove(w.cfg.KillSwitch); err != nil {
+		t.Fatal(err)
+	}
+	if got := k.run(p); got != OutcomeLanded {
+		t.Errorf("after the kill switch is removed: %s, want landed", got)
+	}
+	if got := testutil.ToFloat64(k.metrics.Paused); got != 0 {
+		t.Errorf("paused gauge = %v, want 0", got)
+	}
+}
+
+func TestDryRunJournalsSkippedOnly(t *testing.T) {
+	w, k := newKeeper(t)
+	p := repayPlan("dry")
+	p.DryRun = true
+	for i := range 2 {
+		if got := k.run(p); got != OutcomeDryRun {
+			t.Fatalf("run %d = %s, want dry_run", i+1, got)
+		}
+	}
+	act := k.action(t, "dry-"+p.ID)
+	if act.State != journal.StateSkipped || act.Rule != "dry-run" || !act.DryRun || act.AttemptCount != 0 {
+		t.Errorf("dry-run action: state %s rule %q dry %v attempts %d", act.State, act.Rule, act.DryRun, act.AttemptCount)
+	}
+	if _, err := k.journal.Get(t.Context(), p.ID); !isNotFound(err) {
+		t.Errorf("the real action ID is journaled: %v", err)
+	}
+	if got := w.log.list(); !slices.Equal(got, []string{"journal.Begin", "journal.Begin"}) {
+		t.Errorf("calls in two dry runs = %v, want only the intents", got)
+	}
+	if got := k.actions(OutcomeDryRun); got != 1 {
+		t.Errorf("actions_total{outcome=dry_run} = %v, want 1 (the second run found it journaled)", got)
+	}
+	p.DryRun = false
+	if got := k.run(p); got != OutcomeLanded {
+		t.Errorf("same plan without dry run = %s, want landed", got)
+	}
+}
+
+func TestLandedPlanIsNotTakenAgain(t *testing.T) {
+	w, k := newKeeper(t)
+	p := repayPlan("once")
+	if got := k.run(p); got != OutcomeLanded {
+		t.Fatalf("first run = %s, want landed", got)
+	}
+	before := len(w.log.list())
+	for i := range 2 {
+		if got := k.run(p); got != OutcomeSettled {
+			t.Errorf("run %d = %s, want settled", i+2, got)
+		}
+	}
+	if after := w.log.list()[before:]; !slices.Equal(after, []string{"journal.Begin", "journal.Begin"}) {
+		t.Errorf("calls for a settled action = %v, want only the journal lookups", after)
+	}
+	if got := k.actions(OutcomeLanded); got != 1 {
+		t.Errorf("actions_total{outcome=landed} = %v, want 1", got)
+	}
+}
+
+func TestNotifications(t *testing.T) {
+	cases := []struct {
+		name     string
+		notifyOn []notify.Event
+		hostile  string
+		want     []notify.Event
+		detail   string
+	}{
+		{name: "landed is quiet by default"},
+		{name: "landed when asked", notifyOn: []notify.Event{notify.Landed}, want: []notify.Event{notify.Landed}},
+		{name: "refusal by default", hostile: hostileTransfer, want: []notify.Event{notify.Refused}, detail: "sol-transfer: "},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				w, k := newKeeper(t)
+				got := k.recordNotes(t)
+				w.market.script(marketReply{hostile: tc.hostile})
+				p := repayPlan("noted")
+				p.NotifyOn = tc.notifyOn
+				k.run(p)
+				synctest.Wait()
+				msgs := got.list()
+				var events []notify.Event
+				for _, m := range msgs {
+					events = append(events, m.Event)
+					if m.ActionID != p.ID || m.Policy != p.Policy || m.Target != p.Target || m.Reason != p.Reason {
+						t.Errorf("message %+v does not describe the plan", m)
+					}
+					if !strings.HasPrefix(m.Detail, tc.detail) {
+						t.Errorf("detail %q, want prefix %q", m.Detail, tc.detail)
+					}
+				}
+				if !slices.Equal(events, tc.want) {
+					t.Errorf("events = %v, want %v", events, tc.want)
+				}
+			})
+		})
+	}
+}

@@ -1,0 +1,227 @@
+package keeper
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gagliardetto/solana-go"
+
+	"github.com/keeper-project/keeper/keeper/clmm"
+	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/policies"
+)
+
+// observe reads what policy p needs (policies.Policy.Reads), as of now:
+// loans (every page, the policy's filters pushed to the API), CLMM positions
+// from chain accounts, earn withdrawal queues, vaults and best quotes. Reads
+// are shared through the read cache with the other policies of the tick.
+func (k *Keeper) observe(ctx context.Context, p *policies.Policy) (*policies.Observation, error) {
+	r := p.Reads(k.wallet.String())
+	obs := &policies.Observation{Wallet: k.wallet.String(), SnapshotTime: k.now()}
+	err := k.observeLoans(ctx, r, obs)
+	if err == nil && r.Positions {
+		err = k.observePositions(ctx, obs)
+	}
+	if err == nil {
+		err = k.observeWithdrawals(ctx, r.EarnVaults, obs)
+	}
+	if err == nil && r.Vaults {
+		err = k.observeVaults(ctx, obs)
+	}
+	if err == nil && r.Quotes {
+		err = k.observeQuotes(ctx, p, obs)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("observing for policy %s: %w", p.Name, err)
+	}
+	return obs, nil
+}
+
+func (k *Keeper) observeLoans(ctx context.Context, r policies.Reads, obs *policies.Observation) error {
+	if r.Loans == nil {
+		return nil
+	}
+	q := *r.Loans
+	key, _ := json.Marshal(q)
+	snap, err := cached(ctx, k.reads, "loans:"+string(key), func(ctx context.Context) (*market.LoansSnapshot, error) {
+		return k.market.AllLoans(ctx, q)
+	})
+	if err != nil {
+		return err
+	}
+	obs.Loans = snap.Items
+	if t := snapshotTime(snap.SnapshotTs); !t.IsZero() && t.Before(obs.SnapshotTime) {
+		obs.SnapshotTime = t
+	}
+	return nil
+}
+
+// snapshotTime reads the API's snapshotTs: unix seconds, or milliseconds
+// when the number is too large to be seconds (docs/assumptions.md).
+func snapshotTime(ts float64) time.Time {
+	switch {
+	case ts <= 0 || math.IsNaN(ts) || math.IsInf(ts, 0):
+		return time.Time{}
+	case ts > 1e12:
+		return time.UnixMilli(int64(ts)).UTC()
+	}
+	sec, frac := math.Modf(ts)
+	return time.Unix(int64(sec), int64(frac*1e9)).UTC()
+}
+
+// observePositions reads the CLMM collateral positions of the observed
+// loans from chain in one batch. The API does not say which dex holds a
+// position, so both layouts are asked for and the one that decodes wins.
+func (k *Keeper) observePositions(ctx context.Context, obs *policies.Observation) error {
+	type slot struct {
+		loan  string
+		index int
+	}
+	var reqs []clmm.PositionRequest
+	var slots []slot
+	for _, item := range obs.Loans {
+		for _, c := range item.Collateral {
+			if !c.IsPool() {
+				continue
+			}
+			pool, err1 := solana.PublicKeyFromBase58(c.AssetIdentifier)
+			mint, err2 := solana.PublicKeyFromBase58(c.AssetMint)
+			if err1 != nil || err2 != nil {
+				continue
+			}
+			for _, d := range k.dexes {
+				reqs = append(reqs, clmm.PositionRequest{Dex: d, Pool: pool, PositionMint: mint})
+				slots = append(slots, slot{item.Loan.Address, c.Index})
+			}
+		}
+	}
+	if len(reqs) == 0 {
+		return nil
+	}
+	states, err := clmm.NewReader(k.submitter).Read(ctx, reqs)
+	if err != nil {
+		return err
+	}
+	n := len(k.dexes)
+	for i := 0; i < len(states); i += n {
+		best := pickState(states[i : i+n])
+		obs.Positions = append(obs.Positions, policies.PositionObservation{Loan: slots[i].loan, CollateralIndex: slots[i].index, State: best})
+	}
+	return nil
+}
+
+// pickState keeps the dex whose accounts decoded, else the most telling error.
+func pickState(states []clmm.PositionState) clmm.PositionState {
+	if i := slices.IndexFunc(states, func(s clmm.PositionState) bool { return s.Err == nil }); i >= 0 {
+		return states[i]
+	}
+	return states[0]
+}
+
+func (k *Keeper) observeWithdrawals(ctx context.Context, vaults []string, obs *policies.Observation) error {
+	for _, vault := range vaults {
+		req := market.WithdrawalQueueRequest{Address: vault, Wallet: k.wallet.String()}
+		q, err := cached(ctx, k.reads, "queue:"+vault, func(ctx context.Context) (*market.WithdrawalQueue, error) {
+			return k.market.WithdrawalQueue(ctx, req)
+		})
+		if err != nil {
+			return err
+		}
+		obs.Withdrawals = append(obs.Withdrawals, *q)
+	}
+	return nil
+}
+
+func (k *Keeper) observeVaults(ctx context.Context, obs *policies.Observation) error {
+	vaults, err := cached(ctx, k.reads, "vaults", func(ctx context.Context) ([]market.Vault, error) {
+		return k.market.AllVaults(ctx, market.VaultsQuery{IncludeRewards: true})
+	})
+	obs.Vaults = vaults
+	return err
+}
+
+// observeQuotes asks for the best quote of every collateral and term the
+// selected vaults' strategies offer, and of every observed loan's
+// collaterals at its ledgers' terms (for refinance_expected).
+func (k *Keeper) observeQuotes(ctx context.Context, p *policies.Policy, obs *policies.Observation) error {
+	var reqs []market.QuoteRequest
+	for _, v := range obs.Vaults {
+		if len(p.Select.Vaults) == 0 || slices.Contains(p.Select.Vaults, v.Address) {
+			reqs = append(reqs, quoteRequests(v.PrincipalMint, vaultTerms(v))...)
+		}
+	}
+	for _, item := range obs.Loans {
+		reqs = append(reqs, loanQuoteRequests(item)...)
+	}
+	for _, req := range reqs {
+		key, _ := json.Marshal(req)
+		quotes, err := cached(ctx, k.reads, "quotes:"+string(key), func(ctx context.Context) ([]market.Quote, error) {
+			return k.market.BestQuotes(ctx, req)
+		})
+		if err != nil {
+			return err
+		}
+		d := market.StrategyDuration{DurationType: req.DurationType, Duration: req.Duration}
+		for _, q := range quotes {
+			obs.Quotes = append(obs.Quotes, policies.QuoteObservation{PrincipalMint: req.PrincipalMint, Duration: d, Quote: q})
+		}
+	}
+	return nil
+}
+
+// vaultTerms maps each term v's strategy offers to the collaterals offered at it.
+func vaultTerms(v market.Vault) map[market.StrategyDuration][]string {
+	byTerm := map[market.StrategyDuration][]string{}
+	for _, t := range v.VaultStrategy.CollateralTerms {
+		apys, err := t.APYs()
+		if err != nil {
+			continue
+		}
+		for d := range apys {
+			byTerm[d] = append(byTerm[d], t.AssetIdentifier)
+		}
+	}
+	return byTerm
+}
+
+// loanQuoteRequests asks, per ledger principal and term of item, for quotes
+// against the loan's collaterals.
+func loanQuoteRequests(item market.LoanItem) []market.QuoteRequest {
+	byMint := map[string]map[market.StrategyDuration][]string{}
+	for _, l := range item.Ledgers {
+		d := market.StrategyDuration{DurationType: l.DurationType, Duration: l.Duration}
+		if byMint[l.PrincipalMint] == nil {
+			byMint[l.PrincipalMint] = map[market.StrategyDuration][]string{}
+		}
+		for _, c := range item.Collateral {
+			byMint[l.PrincipalMint][d] = append(byMint[l.PrincipalMint][d], c.AssetIdentifier)
+		}
+	}
+	var out []market.QuoteRequest
+	for _, mint := range slices.Sorted(maps.Keys(byMint)) {
+		out = append(out, quoteRequests(mint, byMint[mint])...)
+	}
+	return out
+}
+
+// quoteRequests is one best-quote request per term, naming every
+// collateral offered at that term, in a stable order.
+func quoteRequests(mint string, byTerm map[market.StrategyDuration][]string) []market.QuoteRequest {
+	terms := slices.SortedFunc(maps.Keys(byTerm), func(a, b market.StrategyDuration) int { return strings.Compare(a.Key(), b.Key()) })
+	out := make([]market.QuoteRequest, 0, len(terms))
+	for _, d := range terms {
+		req := market.QuoteRequest{PrincipalMint: mint, Duration: d.Duration, DurationType: d.DurationType}
+		ids := slices.Compact(slices.Sorted(slices.Values(byTerm[d])))
+		for _, id := range ids {
+			req.CollateralFilter = append(req.CollateralFilter, market.CollateralFilter{AssetData: market.SplAssetData(id)})
+		}
+		out = append(out, req)
+	}
+	return out
+}

@@ -1,0 +1,67 @@
+package keeper
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// readCache shares one market or chain read between the policies of one
+// tick: policies scheduled together ask for the same data, and the first to
+// ask reads it while the others wait for that answer. Entries expire after
+// ttl, so the next tick reads afresh.
+type readCache struct {
+	ttl time.Duration
+	now func() time.Time
+
+	mu      sync.Mutex
+	entries map[string]*cacheEntry
+}
+
+type cacheEntry struct {
+	done chan struct{}
+	at   time.Time
+	val  any
+	err  error
+}
+
+func newReadCache(ttl time.Duration, now func() time.Time) *readCache {
+	return &readCache{ttl: ttl, now: now, entries: map[string]*cacheEntry{}}
+}
+
+// cached returns the value read under key within the cache's ttl, or reads
+// it with read. A failed read is not kept.
+func cached[T any](ctx context.Context, c *readCache, key string, read func(context.Context) (T, error)) (T, error) {
+	c.mu.Lock()
+	e, ok := c.entries[key]
+	if ok && c.now().Sub(e.at) > c.ttl {
+		ok = false
+	}
+	if !ok {
+		e = &cacheEntry{done: make(chan struct{}), at: c.now()}
+		c.entries[key] = e
+		c.mu.Unlock()
+		e.val, e.err = read(ctx)
+		if e.err != nil {
+			c.mu.Lock()
+			if c.entries[key] == e {
+				delete(c.entries, key)
+			}
+			c.mu.Unlock()
+		}
+		close(e.done)
+	} else {
+		c.mu.Unlock()
+		select {
+		case <-e.done:
+		case <-ctx.Done():
+			var zero T
+			return zero, ctx.Err()
+		}
+	}
+	if e.err != nil {
+		var zero T
+		return zero, e.err
+	}
+	return e.val.(T), nil
+}

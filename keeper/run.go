@@ -1,0 +1,149 @@
+package keeper
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"reflect"
+
+	"github.com/keeper-project/keeper/keeper/journal"
+	"github.com/keeper-project/keeper/keeper/notify"
+	"github.com/keeper-project/keeper/policies"
+	"github.com/keeper-project/keeper/signer"
+)
+
+// ErrActionsFailed reports a run in which some action failed or was refused.
+var ErrActionsFailed = errors.New("some actions failed or were refused")
+
+// runPolicy is one run of policy p: observe, evaluate, act on each planned
+// action along the action path, and report.
+func (k *Keeper) runPolicy(ctx context.Context, run RunInfo, p *policies.Policy) error {
+	log := k.logger.With("policy", p.Name, "run", run.ID)
+	obs, err := k.observe(ctx, p)
+	if err != nil {
+		log.Warn("Cannot observe; skipping this run", "err", err)
+		return err
+	}
+	now := k.now()
+	hist, err := k.history(ctx, p, now)
+	if err != nil {
+		log.Error("Cannot read the journal; not acting", "err", err)
+		return err
+	}
+	res, err := policies.Evaluate(p, obs, now, hist, k.policyState(p.Name))
+	if err != nil {
+		log.Error("Evaluation failed", "err", err)
+		return err
+	}
+	k.logSkips(log, p, res)
+	failed := false
+	firing := map[string]bool{}
+	for _, a := range res.Actions {
+		if a.Alert != nil {
+			k.fireAlert(p, a)
+			firing[a.Target] = true
+			continue
+		}
+		switch k.execute(ctx, run, k.planOf(a)) {
+		case OutcomeFailed, OutcomeRefused, OutcomeNotTaken:
+			failed = true
+		}
+	}
+	if p.Kind == policies.KindAlert {
+		k.resolveAlerts(p, firing)
+	}
+	log.Debug("Policy run done", "evaluated", res.Evaluated, "actions", len(res.Actions), "skipped", len(res.Skipped))
+	if failed {
+		return ErrActionsFailed
+	}
+	return nil
+}
+
+func (k *Keeper) logSkips(log *slog.Logger, p *policies.Policy, res policies.Result) {
+	for _, s := range res.Skipped {
+		if s.Reason == policies.SkipStale {
+			k.metrics.RunsSkipped.WithLabelValues(p.Name, "stale_data").Inc()
+			log.Warn("Data too old to act on", "detail", s.Detail)
+			continue
+		}
+		log.Debug("Target not acted on", "target", s.Target, "reason", s.Reason, "detail", s.Detail)
+	}
+}
+
+// planOf turns a planned action into the action path's plan.
+func (k *Keeper) planOf(a policies.Action) Plan {
+	p := Plan{ID: a.ID, Policy: a.Policy, Kind: signer.Kind(a.Kind), Target: a.Target, Request: deref(a.Request.Body()),
+		Bounds: signer.Bounds{MaxLamports: a.Bounds.MaxLamports, MaxTokens: a.Bounds.MaxOutflow},
+		Reason: a.Reason, Submit: Submit{Mode: journal.Mode(a.Submit.Mode), TipCap: a.Submit.TipLamports},
+		DryRun: a.DryRun || k.dryRunAll, Notify: a.Notify.To, NotifyOn: events(a.Notify)}
+	if p.Submit.Mode == "" {
+		p.Submit.Mode = journal.ModeRPC
+	}
+	for mint, amount := range a.Bounds.MaxOutflow {
+		p.Mint, p.Amount = mint, amount // at most one mint is spent by an action
+	}
+	p.Inputs, _ = json.Marshal(a.Request)
+	return p
+}
+
+// deref returns the value a non-nil pointer points to, as the build
+// dispatch expects request values.
+func deref(v any) any {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() == reflect.Pointer && !rv.IsNil() {
+		return rv.Elem().Interface()
+	}
+	return v
+}
+
+func events(n policies.Notify) []notify.Event {
+	out := make([]notify.Event, 0, len(n.On))
+	for _, e := range n.On {
+		out = append(out, notify.Event(e))
+	}
+	return out
+}
+
+// fireAlert opens (or keeps open) the incident of an alert policy's target.
+func (k *Keeper) fireAlert(p *policies.Policy, a policies.Action) {
+	k.metrics.Actions.WithLabelValues(p.Name, string(p.Kind), "alert").Inc()
+	k.alertsMu.Lock()
+	if k.firing[p.Name] == nil {
+		k.firing[p.Name] = map[string]bool{}
+	}
+	k.firing[p.Name][a.Target] = true
+	k.alertsMu.Unlock()
+	k.logger.Info("Alert", "policy", p.Name, "target", a.Target, "severity", a.Alert.Severity, "message", a.Alert.Message)
+	k.notifier.Condition(notify.Message{Policy: p.Name, Kind: string(p.Kind), Target: a.Target, Severity: string(a.Alert.Severity),
+		Reason: a.Alert.Message, To: a.Notify.To, Time: k.now()}, true)
+}
+
+// resolveAlerts closes the incidents of targets that no longer fire.
+func (k *Keeper) resolveAlerts(p *policies.Policy, firing map[string]bool) {
+	k.alertsMu.Lock()
+	var cleared []string
+	for target := range k.firing[p.Name] {
+		if !firing[target] {
+			cleared = append(cleared, target)
+			delete(k.firing[p.Name], target)
+		}
+	}
+	k.alertsMu.Unlock()
+	for _, target := range cleared {
+		k.logger.Info("Alert resolved", "policy", p.Name, "target", target)
+		k.notifier.Condition(notify.Message{Policy: p.Name, Kind: string(p.Kind), Target: target, Time: k.now()}, false)
+	}
+}
+
+// policyState returns the `for` state kept for a policy across runs.
+func (k *Keeper) policyState(name string) *policies.State {
+	k.alertsMu.Lock()
+	defer k.alertsMu.Unlock()
+	s, ok := k.states[name]
+	if !ok {
+		s = &policies.State{}
+		k.states[name] = s
+	}
+	return s
+}
