@@ -35,6 +35,7 @@ func commands() []command {
 	return []command{
 		runCommand(),
 		checkCommand(),
+		planCommand(),
 		testCommand(),
 		historyCommand(),
 		versionCommand(),
