@@ -1,0 +1,163 @@
+package sim
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/keeper-project/keeper/keeper/clmm"
+	"github.com/keeper-project/keeper/keeper/market"
+)
+
+// Kinds of named things Address looks up.
+const (
+	KindMint     = "mint"     // by symbol
+	KindWallet   = "wallet"   // by name; "$wallet" is the operator's
+	KindPool     = "pool"     // the pool account
+	KindPosition = "position" // the position mint (the position account is derived from it)
+	KindStrategy = "strategy" // the strategy account
+	KindVault    = "vault"    // the lending vault
+	KindLoan     = "loan"     // the loan account
+	KindEarn     = "earn"     // the earn vault
+	KindRequest  = "request"  // "earn-vault/request", the withdrawal request account
+)
+
+// Address returns the address of a thing the scenario names: Address(KindLoan, "repay-me").
+func (s *Sim) Address(kind, name string) (solana.PublicKey, bool) {
+	w := s.w
+	switch kind {
+	case KindMint:
+		if m, ok := w.mintBySym[name]; ok {
+			return m.Address, true
+		}
+	case KindWallet:
+		if name == walletPlaceholder {
+			return w.wallet, true
+		}
+		k, ok := w.wallets[name]
+		return k, ok
+	case KindRequest:
+		vault, req, _ := strings.Cut(name, "/")
+		for _, e := range w.earn {
+			if r := requestNamed(e, req); e.Name == vault && r != nil {
+				return r.Address, true
+			}
+		}
+	default:
+		return lookupNamed(w, kind, name)
+	}
+	return solana.PublicKey{}, false
+}
+
+// lookupNamed finds pools, positions, strategies, vaults, loans and earn vaults by name.
+func lookupNamed(w *world, kind, name string) (solana.PublicKey, bool) {
+	type named struct {
+		name string
+		addr solana.PublicKey
+	}
+	var list []named
+	switch kind {
+	case KindPool:
+		for _, p := range w.pools {
+			list = append(list, named{p.Name, p.Address})
+		}
+	case KindPosition:
+		for _, p := range w.positions {
+			list = append(list, named{p.Name, p.Mint})
+		}
+	case KindStrategy:
+		for _, p := range w.strategies {
+			list = append(list, named{p.Name, p.Address})
+		}
+	case KindVault:
+		for _, p := range w.vaults {
+			list = append(list, named{p.Name, p.Address})
+		}
+	case KindLoan:
+		for _, p := range w.loans {
+			list = append(list, named{p.Name, p.Address})
+		}
+	case KindEarn:
+		for _, p := range w.earn {
+			list = append(list, named{p.Name, p.Address})
+		}
+	}
+	for _, n := range list {
+		if n.name == name {
+			return n.addr, true
+		}
+	}
+	return solana.PublicKey{}, false
+}
+
+// Loan returns a loan's summary item as loans-info would show it now.
+func (s *Sim) Loan(address solana.PublicKey) (market.LoanItem, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	info, ok := s.w.loanByAddr[address]
+	if !ok {
+		return market.LoanItem{}, fmt.Errorf("sim: unknown loan %s", address)
+	}
+	st, err := s.loanState(info)
+	if err != nil {
+		return market.LoanItem{}, err
+	}
+	v := &loanView{info: info, st: st, now: s.clock.Now().Unix(), lenders: map[string]bool{}}
+	if err := s.fillLoanItem(v, s.w.snapshot(s.clock.Now())); err != nil {
+		return market.LoanItem{}, err
+	}
+	return v.item, nil
+}
+
+// Position returns a CLMM position (by its mint) and its pool, as their accounts hold them now.
+func (s *Sim) Position(mint solana.PublicKey) (clmm.Position, clmm.Pool, error) {
+	pos, ok := s.w.posByMint[mint]
+	if !ok {
+		return clmm.Position{}, clmm.Pool{}, fmt.Errorf("sim: unknown position mint %s", mint)
+	}
+	return s.positionState(pos)
+}
+
+// WithdrawalRequest returns a queued earn withdrawal as the withdrawal-queue read shows it.
+func (s *Sim) WithdrawalRequest(id solana.PublicKey) (market.WithdrawalRequest, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, ok := s.w.requests[id]
+	if !ok {
+		return market.WithdrawalRequest{}, fmt.Errorf("sim: unknown withdrawal request %s", id)
+	}
+	out := market.WithdrawalRequest{RequestID: id.String(), Wallet: r.Wallet.String(), RequestedAmount: market.Amount(r.Requested),
+		FilledAmount: market.Amount(r.Filled), CreatedTime: market.UnixTime(r.Created)}
+	if st, open := s.requestState(r); open {
+		out.FilledAmount = market.Amount(st.Filled)
+	} else {
+		out.ClaimedAmount = out.FilledAmount
+	}
+	return out, nil
+}
+
+// Strategy returns a strategy's balances and terms as the vault listing shows them now.
+func (s *Sim) Strategy(address solana.PublicKey) (market.VaultStrategy, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	views, err := s.strategyViews(s.clock.Now().Unix())
+	if err != nil {
+		return market.VaultStrategy{}, err
+	}
+	v, ok := views[address]
+	if !ok {
+		return market.VaultStrategy{}, fmt.Errorf("sim: unknown strategy %s", address)
+	}
+	return v.record(&vaultInfo{Strategy: v.info}, false).VaultStrategy, nil
+}
+
+// Price returns a mint's current oracle price in USD per whole token.
+func (s *Sim) Price(mint solana.PublicKey) (float64, bool) { return s.w.price(mint) }
+
+// Balance returns a wallet's lamports on chain.
+func (s *Sim) Balance(wallet solana.PublicKey) uint64 { return s.chain.Balance(wallet) }
+
+// TokenBalance returns a wallet's balance of mint (its associated token account) on chain.
+func (s *Sim) TokenBalance(wallet, mint solana.PublicKey) uint64 {
+	return s.chain.TokenBalance(wallet, mint)
+}

@@ -1,0 +1,158 @@
+package sim
+
+import (
+	"github.com/gagliardetto/solana-go"
+	"github.com/keeper-project/keeper/keeper/market"
+)
+
+// buildLoan serves E2. The simulator builds repay steps: each repayParams entry repays a ledger
+// (principal first, then interest; repayAll pays everything), each collateralWithdrawalParams entry
+// returns plain-token collateral (only once the loan has no debt), and closeIfPossible closes the
+// loan when the steps leave it without debt and collateral. All instructions go into one transaction.
+func (s *Sim) buildLoan(c *call) (any, error) {
+	var q market.BuildLoanRequest
+	if err := decodeBody(c.body, &q); err != nil {
+		return nil, err
+	}
+	info, st, err := s.loanFor(c, q.Loan)
+	if err != nil {
+		return nil, err
+	}
+	if len(q.Steps) == 0 {
+		return nil, badRequest("steps must hold at least one step")
+	}
+	plan := &loanPlan{info: info, st: st, user: c.wallet, payer: c.payer}
+	for i, step := range q.Steps {
+		if err := plan.step(i, step, q.Loan); err != nil {
+			return nil, err
+		}
+	}
+	plan.maybeClose()
+	var mint solana.PublicKey
+	if len(st.Ledgers) > 0 {
+		mint = solana.MustPublicKeyFromBase58(st.Ledgers[0].PrincipalMint)
+	}
+	txs, err := s.buildTxs(c, mint, plan.ixs)
+	if err != nil {
+		return nil, err
+	}
+	return market.BuildLoanResponse{Loan: q.Loan, Transactions: []market.Transaction{txs[0].apiTransaction()}}, nil
+}
+
+// loanPlan collects the instructions of an E2 request and predicts their effect for closeIfPossible.
+type loanPlan struct {
+	info        *loanInfo
+	st          *loanState
+	user, payer solana.PublicKey
+	ixs         []ix
+	repaidAll   map[int]bool
+	withdrawn   map[int]uint64
+	close       bool
+}
+
+// step validates one step and adds its instructions.
+func (p *loanPlan) step(i int, step market.Step, loan string) error {
+	switch step.Type {
+	case market.StepRepay:
+	case market.StepFlashBorrow, market.StepSwapCollateral:
+		return badRequest("steps[%d]: step type %s is not supported by the simulator (only repay)", i, step.Type)
+	default:
+		return badRequest("steps[%d].type %q is not a step type (repay, flashBorrow, swapCollateral)", i, step.Type)
+	}
+	pr := step.Params
+	switch {
+	case pr.Loan != "" && pr.Loan != loan:
+		return badRequest("steps[%d].params.loan %s differs from loan %s", i, pr.Loan, loan)
+	case len(pr.CpiIxs)+len(pr.SetupIxs)+len(pr.CpiLuts)+len(pr.SetupLuts)+len(pr.CpiSigners)+len(pr.SetupSigners) > 0 ||
+		pr.StakeInstructions != nil || len(pr.WeightMatrixUpdates) > 0:
+		return badRequest("steps[%d].params: custom instructions, lookup tables, signers, staking and weight updates are not supported by the simulator", i)
+	case len(pr.RepayParams) == 0 && len(pr.CollateralWithdrawalParams) == 0:
+		return badRequest("steps[%d].params: a repay step needs repayParams or collateralWithdrawalParams", i)
+	}
+	for j, rp := range pr.RepayParams {
+		if err := p.repay(i, j, rp); err != nil {
+			return err
+		}
+	}
+	for j, cw := range pr.CollateralWithdrawalParams {
+		if err := p.withdraw(i, j, cw); err != nil {
+			return err
+		}
+	}
+	if pr.CloseIfPossible != nil && *pr.CloseIfPossible {
+		p.close = true
+	}
+	return nil
+}
+
+// repay adds one repay instruction.
+func (p *loanPlan) repay(i, j int, rp market.RepayParam) error {
+	l, ok := p.st.ledgerAt(rp.LedgerIndex)
+	switch {
+	case !ok:
+		return badRequest("steps[%d].params.repayParams[%d].ledgerIndex %d: loan has no such ledger", i, j, rp.LedgerIndex)
+	case rp.LedgerIndex > 255:
+		return badRequest("steps[%d].params.repayParams[%d].ledgerIndex %d is out of range", i, j, rp.LedgerIndex)
+	case !rp.RepayAll && rp.Amount == 0:
+		return badRequest("steps[%d].params.repayParams[%d].amount must be positive unless repayAll is set", i, j)
+	case l.outstanding() == 0 && l.InterestOutstanding == 0 && l.interestPerSecond() == 0:
+		return badRequest("steps[%d].params.repayParams[%d]: ledger %d owes nothing", i, j, rp.LedgerIndex)
+	}
+	if p.repaidAll == nil {
+		p.repaidAll = map[int]bool{}
+	}
+	p.repaidAll[rp.LedgerIndex] = p.repaidAll[rp.LedgerIndex] || rp.RepayAll
+	strategy := solana.MustPublicKeyFromBase58(l.Strategy)
+	mint := solana.MustPublicKeyFromBase58(l.PrincipalMint)
+	op := repayOp{Ledger: uint8(rp.LedgerIndex), Amount: rp.Amount.Uint64(), All: rp.RepayAll}
+	p.ixs = append(p.ixs, marketIx(p.user, op.encode(), meta(p.info.Address, false, true), meta(strategy, false, false),
+		meta(ata(p.user, mint), false, true), meta(ata(strategy, mint), false, true), meta(mint, false, false),
+		meta(solana.TokenProgramID, false, false)))
+	return nil
+}
+
+// withdraw adds a collateral withdrawal, creating the user's token account if needed.
+func (p *loanPlan) withdraw(i, j int, cw market.CollateralWithdrawal) error {
+	var col *collateralState
+	for k := range p.st.Collateral {
+		if p.st.Collateral[k].AssetMint == cw.CollateralMint && p.st.Collateral[k].Dex == "" {
+			col = &p.st.Collateral[k]
+		}
+	}
+	switch {
+	case col == nil:
+		return badRequest("steps[%d].params.collateralWithdrawalParams[%d].collateralMint %q is not token collateral of the loan", i, j, cw.CollateralMint)
+	case cw.Amount == 0 || cw.Amount.Uint64() > col.Amount-p.withdrawn[col.Index]:
+		return badRequest("steps[%d].params.collateralWithdrawalParams[%d].amount %d must be positive and at most the %d held",
+			i, j, cw.Amount, col.Amount-p.withdrawn[col.Index])
+	}
+	if p.withdrawn == nil {
+		p.withdrawn = map[int]uint64{}
+	}
+	p.withdrawn[col.Index] += cw.Amount.Uint64()
+	mint := solana.MustPublicKeyFromBase58(col.AssetMint)
+	op := withdrawCollateralOp{Index: uint8(col.Index), Amount: cw.Amount.Uint64()}
+	p.ixs = append(p.ixs, createATAIdempotent(p.payer, p.user, mint),
+		marketIx(p.user, op.encode(), meta(p.info.Address, false, true), meta(ata(p.info.Address, mint), false, true),
+			meta(ata(p.user, mint), false, true), meta(mint, false, false), meta(solana.TokenProgramID, false, false)))
+	return nil
+}
+
+// maybeClose adds the close instruction when closeIfPossible was asked and the steps repay every
+// ledger in full and withdraw every collateral.
+func (p *loanPlan) maybeClose() {
+	if !p.close {
+		return
+	}
+	for _, l := range p.st.Ledgers {
+		if l.outstanding() > 0 && !p.repaidAll[l.Index] {
+			return
+		}
+	}
+	for _, col := range p.st.Collateral {
+		if col.Dex != "" || col.Amount != p.withdrawn[col.Index] {
+			return
+		}
+	}
+	p.ixs = append(p.ixs, marketIx(p.user, []byte{opCloseLoan}, meta(p.info.Address, false, true)))
+}

@@ -1,0 +1,76 @@
+package sim
+
+import (
+	"github.com/gagliardetto/solana-go"
+	"github.com/keeper-project/keeper/keeper/market"
+)
+
+// withdrawClaim serves E10 for a fully filled request of the user's own. txBase64s holds full wire
+// transactions (the user's signature slot empty, the co-signer's filled) to be sent in order as one
+// bundle: when the wallet has no token account for the vault's mint, a first transaction creates it;
+// the last one claims. A claimed request answers 400 "request account not found".
+func (s *Sim) withdrawClaim(c *call) (any, error) {
+	var q market.WithdrawClaimRequest
+	if err := decodeBody(c.body, &q); err != nil {
+		return nil, err
+	}
+	for _, f := range []struct{ name, v string }{{"address", q.Address}, {"wallet", q.Wallet}, {"requestId", q.RequestID}} {
+		if f.v == "" {
+			return nil, badRequest("%s is required", f.name)
+		}
+	}
+	v, err := s.earnVault(q.Address, q.Provider)
+	if err != nil {
+		return nil, err
+	}
+	if q.Wallet != c.wallet.String() {
+		return nil, unauthorized("wallet %s does not match the %s header %s", q.Wallet, headerWallet, c.wallet)
+	}
+	r, err := s.claimableRequest(v, q)
+	if err != nil {
+		return nil, err
+	}
+	mint := v.Mint.Address
+	claim := ix{Program: EarnProgramID, Data: []byte{earnOpClaim}, Accounts: []solana.AccountMeta{
+		meta(c.wallet, true, true), meta(CoSigner(), true, false), meta(r.Address, false, true), meta(v.Address, false, false),
+		meta(ata(v.Address, mint), false, true), meta(ata(c.wallet, mint), false, true), meta(mint, false, false),
+		meta(solana.TokenProgramID, false, false)}}
+	groups := [][]ix{{claim}}
+	if _, exists := s.chain.Account(ata(c.wallet, mint)); !exists {
+		groups = [][]ix{{createATAIdempotent(c.payer, c.wallet, mint)}, {claim}}
+	}
+	txs, err := s.buildTxs(c, mint, groups...)
+	if err != nil {
+		return nil, err
+	}
+	amount := market.Amount(r.Filled)
+	out := market.EarnTxResponse{Action: market.EarnActionWithdrawClaim, Address: q.Address, Wallet: q.Wallet,
+		RequestID: q.RequestID, Amount: &amount, TxBase64s: make([]string, len(txs))}
+	for i, t := range txs {
+		out.TxBase64s[i] = t.wireBase64()
+	}
+	return out, nil
+}
+
+// claimableRequest returns the request a claim names, checking that it is the wallet's, unclaimed and
+// fully filled.
+func (s *Sim) claimableRequest(v *earnInfo, q market.WithdrawClaimRequest) (*requestInfo, error) {
+	k, err := solana.PublicKeyFromBase58(q.RequestID)
+	if err != nil {
+		return nil, badRequest("requestId %q is not a base58 address", q.RequestID)
+	}
+	r, ok := s.w.requests[k]
+	if !ok || r.Vault != v {
+		return nil, badRequest("unknown withdrawal request %s for earn vault %s", q.RequestID, q.Address)
+	}
+	st, open := s.requestState(r)
+	switch {
+	case !open:
+		return nil, badRequest("request account not found: %s", q.RequestID)
+	case r.Wallet.String() != q.Wallet:
+		return nil, badRequest("request %s was opened by another wallet", q.RequestID)
+	case st.Filled < st.Requested:
+		return nil, badRequest("request %s is filled %d of %d; only a fully filled request can be claimed", q.RequestID, st.Filled, st.Requested)
+	}
+	return r, nil
+}

@@ -1,0 +1,115 @@
+package sim
+
+import (
+	"github.com/gagliardetto/solana-go"
+	"github.com/keeper-project/keeper/keeper/clmm"
+	"github.com/keeper-project/keeper/keeper/market"
+)
+
+// positionFor resolves a position mint of a loan on a dex and returns its collateral slot.
+func (s *Sim) positionFor(st *loanState, mint, dex string) (*positionInfo, *collateralState, error) {
+	if mint == "" {
+		return nil, nil, badRequest("positionMint is required")
+	}
+	k, err := solana.PublicKeyFromBase58(mint)
+	if err != nil {
+		return nil, nil, badRequest("positionMint %q is not a base58 address", mint)
+	}
+	pos, ok := s.w.posByMint[k]
+	if !ok {
+		return nil, nil, badRequest("unknown position %s", mint)
+	}
+	col, ok := st.collateralByPositionMint(mint)
+	switch {
+	case !ok:
+		return nil, nil, badRequest("position %s is not collateral of this loan", mint)
+	case pos.Pool.Dex.Name != dex:
+		return nil, nil, badRequest("position %s is a %s position, not %s", mint, pos.Pool.Dex.Name, dex)
+	}
+	return pos, col, nil
+}
+
+// transferPosition serves E4: it moves a dex-a collateral position to a new tick range with the same
+// liquidity. The transaction holds the market's transfer instruction and dex-a's set-range.
+func (s *Sim) transferPosition(c *call) (any, error) {
+	var q market.TransferPositionRequest
+	if err := decodeBody(c.body, &q); err != nil {
+		return nil, err
+	}
+	info, st, err := s.loanFor(c, q.Loan)
+	if err != nil {
+		return nil, err
+	}
+	pos, col, err := s.positionFor(st, q.PositionMint, clmm.DexA)
+	if err != nil {
+		return nil, err
+	}
+	tp := q.TransferParams
+	if err := s.checkTransfer(q, pos, col); err != nil {
+		return nil, err
+	}
+	op := transferPositionOp{Index: uint8(col.Index), Lower: tp.TickLowerIndex, Upper: tp.TickUpperIndex,
+		Liquidity: tp.LiquidityAmount.Uint64(), SlippageBps: uint16(tp.Variant.Liquidity.SlippageToleranceBps)}
+	ixs := []ix{
+		marketIx(c.wallet, op.encode(), meta(info.Address, false, true), meta(pos.Address, false, false), meta(pos.Pool.Address, false, false)),
+		{Program: DexAProgramID, Data: encodeTransferRange(tp.TickLowerIndex, tp.TickUpperIndex), Accounts: []solana.AccountMeta{
+			meta(pos.Address, false, true), meta(pos.Pool.Address, false, false), meta(CoSigner(), true, false)}},
+	}
+	return s.buildOne(c, pos.Pool.Mint1.Address, ixs)
+}
+
+// checkTransfer validates E4's transfer parameters against the position and its pool.
+func (s *Sim) checkTransfer(q market.TransferPositionRequest, pos *positionInfo, col *collateralState) error {
+	tp := q.TransferParams
+	ps, _, err := s.positionState(pos)
+	if err != nil {
+		return err
+	}
+	rng := clmm.Range{Lower: tp.TickLowerIndex, Upper: tp.TickUpperIndex}
+	switch {
+	case tp.CollateralIndex != col.Index:
+		return badRequest("transferParams.collateralIndex %d: the position is collateral slot %d", tp.CollateralIndex, col.Index)
+	case clmm.U128From64(tp.LiquidityAmount.Uint64()) != ps.Liquidity:
+		return badRequest("transferParams.liquidityAmount %d does not match the position's liquidity %s", tp.LiquidityAmount, ps.Liquidity)
+	case tp.Variant.Liquidity == nil:
+		return badRequest("transferParams.transferParams.Liquidity is required (the only variant)")
+	case tp.Variant.Liquidity.SlippageToleranceBps > 10_000:
+		return badRequest("transferParams.transferParams.Liquidity.slippageToleranceBps %d exceeds 10000", tp.Variant.Liquidity.SlippageToleranceBps)
+	case q.SlippageDecimals > 100:
+		return badRequest("slippageDecimals %v exceeds 100 (percent)", q.SlippageDecimals)
+	case rng.Validate() != nil:
+		return badRequest("tick range %s: %v", rng, rng.Validate())
+	case !rng.Aligned(pos.Pool.TickSpacing):
+		return badRequest("tick range %s is not aligned to the pool's tick spacing %d", rng, pos.Pool.TickSpacing)
+	}
+	return nil
+}
+
+// claimFees serves E8: it pays a dex-b collateral position's fees owed to the borrower, creating the
+// token accounts it needs.
+func (s *Sim) claimFees(c *call) (any, error) {
+	var q market.ClaimFeesRequest
+	if err := decodeBody(c.body, &q); err != nil {
+		return nil, err
+	}
+	info, st, err := s.loanFor(c, q.Loan)
+	if err != nil {
+		return nil, err
+	}
+	pos, col, err := s.positionFor(st, q.PositionMint, clmm.DexB)
+	if err != nil {
+		return nil, err
+	}
+	m0, m1, pool := pos.Pool.Mint0.Address, pos.Pool.Mint1.Address, pos.Pool.Address
+	ixs := []ix{
+		createATAIdempotent(c.payer, c.wallet, m0),
+		createATAIdempotent(c.payer, c.wallet, m1),
+		marketIx(c.wallet, []byte{opClaimFees, uint8(col.Index)}, meta(info.Address, false, true),
+			meta(pos.Address, false, false), meta(pool, false, false)),
+		{Program: DexBProgramID, Data: []byte{dexOpCollectFees}, Accounts: []solana.AccountMeta{
+			meta(pos.Address, false, true), meta(pool, false, false), meta(CoSigner(), true, false), meta(c.wallet, false, true),
+			meta(ata(pool, m0), false, true), meta(ata(pool, m1), false, true), meta(ata(c.wallet, m0), false, true),
+			meta(ata(c.wallet, m1), false, true), meta(solana.TokenProgramID, false, false)}},
+	}
+	return s.buildOne(c, m1, ixs)
+}

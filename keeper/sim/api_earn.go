@@ -1,0 +1,84 @@
+package sim
+
+import (
+	"github.com/gagliardetto/solana-go"
+	"github.com/keeper-project/keeper/keeper/market"
+)
+
+// earnVault resolves an earn vault address and checks the provider.
+func (s *Sim) earnVault(address, provider string) (*earnInfo, error) {
+	if address == "" {
+		return nil, badRequest("address is required")
+	}
+	if provider != "" && provider != market.DefaultPaths().Provider {
+		return nil, badRequest("provider %q is not supported (only %s)", provider, market.DefaultPaths().Provider)
+	}
+	k, err := solana.PublicKeyFromBase58(address)
+	if err != nil {
+		return nil, badRequest("address %q is not a base58 address", address)
+	}
+	v, ok := s.w.earnByAddr[k]
+	if !ok {
+		return nil, badRequest("unknown earn vault %s", address)
+	}
+	return v, nil
+}
+
+// earnPosition serves the earn-position read: the wallet's shares and assets, and its requests that
+// are not claimed yet.
+func (s *Sim) earnPosition(c *call) (any, error) {
+	var q market.EarnPositionRequest
+	if err := decodeBody(c.body, &q); err != nil {
+		return nil, err
+	}
+	v, err := s.earnVault(q.Address, q.Provider)
+	if err != nil {
+		return nil, err
+	}
+	wallet, err := solana.PublicKeyFromBase58(q.Wallet)
+	if err != nil {
+		return nil, badRequest("wallet %q is not a base58 address", q.Wallet)
+	}
+	out := market.EarnPosition{Address: q.Address, Wallet: q.Wallet, OpenWithdrawalRequests: []market.OpenWithdrawalRequest{}}
+	for _, p := range v.Positions {
+		if p.Wallet == wallet {
+			out.Shares, out.Assets = market.Amount(p.Shares), market.Amount(p.Assets)
+		}
+	}
+	for _, r := range v.Requests {
+		if _, open := s.requestState(r); open && r.Wallet == wallet {
+			out.OpenWithdrawalRequests = append(out.OpenWithdrawalRequests, market.OpenWithdrawalRequest{
+				OnChainRequestAddr: r.Address.String(), RequestedAmount: market.Amount(r.Requested),
+				CreatedTime: market.UnixTime(r.Created)})
+		}
+	}
+	return out, nil
+}
+
+// withdrawalQueue serves the withdrawal-queue read: every request of the vault (or of one wallet)
+// with its filled amount; a claimed request (its account closed) shows its filled amount as claimed.
+func (s *Sim) withdrawalQueue(c *call) (any, error) {
+	var q market.WithdrawalQueueRequest
+	if err := decodeBody(c.body, &q); err != nil {
+		return nil, err
+	}
+	v, err := s.earnVault(q.Address, q.Provider)
+	if err != nil {
+		return nil, err
+	}
+	out := market.WithdrawalQueue{Address: q.Address, Requests: []market.WithdrawalRequest{}}
+	for _, r := range v.Requests {
+		if q.Wallet != "" && q.Wallet != r.Wallet.String() {
+			continue
+		}
+		wr := market.WithdrawalRequest{RequestID: r.Address.String(), Wallet: r.Wallet.String(),
+			RequestedAmount: market.Amount(r.Requested), FilledAmount: market.Amount(r.Filled), CreatedTime: market.UnixTime(r.Created)}
+		if st, open := s.requestState(r); open {
+			wr.FilledAmount = market.Amount(st.Filled)
+		} else {
+			wr.ClaimedAmount = wr.FilledAmount
+		}
+		out.Requests = append(out.Requests, wr)
+	}
+	return out, nil
+}

@@ -1,0 +1,117 @@
+package sim
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/keeper-project/keeper/keeper/market"
+)
+
+// holderEvent is one balance change of a holder for the requested mint.
+type holderEvent struct {
+	time  int64
+	delta float64 // decimal-adjusted
+}
+
+// historicalHolders serves E7 by the spec's rules: AddCollateral adds and RemoveCollateral subtracts
+// the event's amount when its asset identifier is the mint; Liquidate subtracts the sum of its
+// transfers of the mint to the liquidator (its own amount, principal repaid, is ignored). Amounts are
+// divided by 10^decimals of the mint (pool ids count in raw units). Events before rangeStart make up
+// the starting balance; events at or after rangeEnd contribute nothing. pdas false keys the map by
+// borrower wallet (a borrower's loans add up), true by loan address. A mint no event ever touched
+// gives an empty array; otherwise one record lists every holder with an event up to rangeEnd.
+func (s *Sim) historicalHolders(c *call) (any, error) {
+	var q market.HoldersRequest
+	if err := decodeBody(c.body, &q); err != nil {
+		return nil, err
+	}
+	if q.Mint == "" {
+		return nil, badRequest("mint is required")
+	}
+	if _, err := solana.PublicKeyFromBase58(q.Mint); err != nil {
+		return nil, badRequest("mint %q is not a base58 address", q.Mint)
+	}
+	if q.RangeEnd <= q.RangeStart {
+		return nil, badRequest("rangeEnd %d must be after rangeStart %d", q.RangeEnd, q.RangeStart)
+	}
+	byHolder, seen, err := s.holderEvents(q)
+	if err != nil {
+		return nil, err
+	}
+	if !seen {
+		return []market.CollateralHolder{}, nil
+	}
+	rec := market.CollateralHolder{CollateralMint: q.Mint, RangeStart: q.RangeStart, RangeEnd: q.RangeEnd,
+		UserDepositSeconds: map[string]market.Number{}}
+	for holder, evs := range byHolder {
+		rec.UserDepositSeconds[holder] = market.Number(depositSeconds(evs, int64(q.RangeStart), int64(q.RangeEnd)))
+	}
+	return []market.CollateralHolder{rec}, nil
+}
+
+// holderEvents collects the mint's balance changes per holder up to rangeEnd, and whether any event
+// ever touched the mint.
+func (s *Sim) holderEvents(q market.HoldersRequest) (map[string][]holderEvent, bool, error) {
+	scale := pow10(s.w.decimalsOf(q.Mint))
+	out := map[string][]holderEvent{}
+	seen := false
+	for _, info := range s.w.loans {
+		st, err := s.loanState(info)
+		if err != nil {
+			return nil, false, err
+		}
+		holder := st.Borrower
+		if q.Pdas {
+			holder = info.Address.String()
+		}
+		for _, ev := range st.History {
+			delta, ok := eventDelta(ev, q.Mint)
+			if !ok {
+				continue
+			}
+			seen = true
+			if ev.Time <= int64(q.RangeEnd) {
+				out[holder] = append(out[holder], holderEvent{time: ev.Time, delta: delta / scale})
+			}
+		}
+	}
+	return out, seen, nil
+}
+
+// eventDelta returns an event's raw balance change for mint, and whether it concerns the mint.
+func eventDelta(ev historyEvent, mint string) (float64, bool) {
+	switch ev.Kind {
+	case eventAddCollateral:
+		return float64(ev.Amount), ev.AssetIdentifier == mint
+	case eventRemoveCollateral:
+		return -float64(ev.Amount), ev.AssetIdentifier == mint
+	case eventLiquidate:
+		sum, ok := 0.0, false
+		for _, t := range ev.Transfers {
+			if t.AssetMint == mint && t.ToLiquidator {
+				sum, ok = sum+float64(t.Amount), true
+			}
+		}
+		return -sum, ok
+	}
+	return 0, false
+}
+
+// depositSeconds integrates a balance over [start, end): events before start set the opening balance,
+// events at or after end count for nothing.
+func depositSeconds(evs []holderEvent, start, end int64) float64 {
+	slices.SortStableFunc(evs, func(a, b holderEvent) int { return cmp.Compare(a.time, b.time) })
+	balance, total, cursor := 0.0, 0.0, start
+	for _, ev := range evs {
+		switch {
+		case ev.time < start:
+			balance += ev.delta
+		case ev.time < end:
+			total += balance * float64(ev.time-cursor)
+			balance += ev.delta
+			cursor = ev.time
+		}
+	}
+	return total + balance*float64(end-cursor)
+}

@@ -1,0 +1,206 @@
+package sim
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/keeper-project/keeper/keeper/market"
+)
+
+// Paging defaults and bounds of the simulator's listings.
+const (
+	defaultPageSize = 20
+	maxPageSize     = 500
+)
+
+// Loans-info filterType values of the simulator.
+const (
+	filterActive = 0
+	filterClosed = 1
+	filterAll    = 2
+)
+
+// loanSortKeys are the simulator's sortType values: 0 start time, 1 collateralUsd, 2 principalUsd,
+// 3 interestAccruedUsd, 4 pnlUsd. Ties are broken by loan id.
+var loanSortKeys = []func(v *loanView) float64{
+	func(v *loanView) float64 { return float64(v.st.StartTime) },
+	func(v *loanView) float64 { return v.item.CollateralUsd },
+	func(v *loanView) float64 { return v.item.PrincipalUsd },
+	func(v *loanView) float64 { return v.item.InterestAccruedUsd },
+	func(v *loanView) float64 { return v.item.PnlUsd },
+}
+
+// loansInfo serves E3: the filter-matched loans, one page of them, and the aggregate over all of
+// them, with every USD figure from one pinned price snapshot.
+func (s *Sim) loansInfo(c *call) (any, error) {
+	var q market.LoansQuery
+	if err := decodeBody(c.body, &q); err != nil {
+		return nil, err
+	}
+	if err := validateLoansQuery(q); err != nil {
+		return nil, err
+	}
+	sn := s.w.snapshot(s.clock.Now())
+	views, err := s.loanViews(sn)
+	if err != nil {
+		return nil, err
+	}
+	views = slices.DeleteFunc(views, func(v *loanView) bool { return !matchLoan(q, v) })
+	sortLoans(views, q)
+	page, size := paging(q.Page, q.PageSize)
+	out := market.LoansPage{Aggregate: aggregate(views), CollateralMints: []string{}, PrincipalMints: []string{},
+		Items: []market.LoanItem{}, PageInfo: pageInfo(page, size, len(views)), SnapshotTs: float64(sn.at.Unix())}
+	for _, v := range views {
+		for _, col := range v.st.Collateral {
+			out.CollateralMints = appendUnique(out.CollateralMints, col.AssetMint)
+		}
+		for _, l := range v.st.Ledgers {
+			out.PrincipalMints = appendUnique(out.PrincipalMints, l.PrincipalMint)
+		}
+	}
+	slices.Sort(out.CollateralMints)
+	slices.Sort(out.PrincipalMints)
+	for _, v := range pageOf(views, page, size) {
+		item := v.item
+		if q.IncludePnl {
+			item.Pnl = s.pnl(v, sn)
+		}
+		out.Items = append(out.Items, item)
+	}
+	return out, nil
+}
+
+// validateLoansQuery checks the enum and address members.
+func validateLoansQuery(q market.LoansQuery) error {
+	lists := []struct {
+		name string
+		vals []string
+	}{{"loanAddresses", q.LoanAddresses}, {"borrowers", q.Borrowers}, {"lenders", q.Lenders},
+		{"principalMints", q.PrincipalMints}, {"excludePrincipalMints", q.ExcludePrincipalMints},
+		{"collateralMints", q.CollateralMints}, {"collateralIdentifiers", q.CollateralIdentifiers},
+		{"excludeCollateralMints", q.ExcludeCollateralMints}, {"excludeCollateralIdentifiers", q.ExcludeCollateralIdentifiers}}
+	for _, l := range lists {
+		if err := validateAddresses(l.name, l.vals); err != nil {
+			return err
+		}
+	}
+	for i, pr := range q.LoopVaultPrincipalCollateralPairs {
+		if pr.CollateralAssetIdentifier == "" || pr.PrincipalAssetIdentifier == "" {
+			return badRequest("loopVaultPrincipalCollateralPairs[%d]: collateralAssetIdentifier and principalAssetIdentifier are required", i)
+		}
+	}
+	switch {
+	case q.FilterType != nil && *q.FilterType > filterAll:
+		return badRequest("filterType %d is not supported (0 active, 1 closed, 2 all)", *q.FilterType)
+	case q.SortType != nil && int(*q.SortType) >= len(loanSortKeys):
+		return badRequest("sortType %d is not supported (0 start time, 1 collateralUsd, 2 principalUsd, 3 interestAccruedUsd, 4 pnlUsd)", *q.SortType)
+	case q.SortSide != nil && *q.SortSide > market.SortDescending:
+		return badRequest("sortSide %d is not supported (0 ascending, 1 descending)", *q.SortSide)
+	}
+	return nil
+}
+
+// validateAddresses checks that every value of a list is a base58 address.
+func validateAddresses(name string, vals []string) error {
+	for i, v := range vals {
+		if _, err := solana.PublicKeyFromBase58(v); err != nil {
+			return badRequest("%s[%d]: %q is not a base58 address", name, i, v)
+		}
+	}
+	return nil
+}
+
+// matchLoan applies every filter of q.
+func matchLoan(q market.LoansQuery, v *loanView) bool {
+	st := v.st
+	colMints, colIDs, types, prinMints := []string{}, []string{}, []market.AssetType{}, []string{}
+	for _, col := range st.Collateral {
+		colMints, colIDs = append(colMints, col.AssetMint), append(colIDs, col.AssetIdentifier)
+		types = append(types, market.AssetType(col.AssetType))
+	}
+	for _, l := range st.Ledgers {
+		prinMints = append(prinMints, l.PrincipalMint)
+	}
+	ft := filterAll
+	if q.FilterType != nil {
+		ft = int(*q.FilterType)
+	}
+	return (ft == filterAll || (ft == filterActive) == !st.Closed) &&
+		inOrEmpty(q.LoanAddresses, v.info.Address.String()) && inOrEmpty(q.Borrowers, st.Borrower) &&
+		(len(q.Lenders) == 0 || anyIn(q.Lenders, keys(v.lenders))) &&
+		(len(q.PrincipalMints) == 0 || anyIn(q.PrincipalMints, prinMints)) && !anyIn(q.ExcludePrincipalMints, prinMints) &&
+		(len(q.CollateralMints) == 0 || anyIn(q.CollateralMints, colMints)) && !anyIn(q.ExcludeCollateralMints, colMints) &&
+		(len(q.CollateralIdentifiers) == 0 || anyIn(q.CollateralIdentifiers, colIDs)) &&
+		!anyIn(q.ExcludeCollateralIdentifiers, colIDs) &&
+		(len(q.AssetTypes) == 0 || anyIn(q.AssetTypes, types)) &&
+		(q.OrderFundingTypes == nil || int32(*q.OrderFundingTypes) == st.FundingType) &&
+		matchLoopPairs(q.LoopVaultPrincipalCollateralPairs, st)
+}
+
+// matchLoopPairs reports whether a loop ledger of the loan matches one of the pairs (principal mint
+// and collateral identifier); no pairs match everything.
+func matchLoopPairs(pairs []market.LoopPair, st *loanState) bool {
+	if len(pairs) == 0 {
+		return true
+	}
+	for _, pr := range pairs {
+		for _, l := range st.Ledgers {
+			if l.IsLoop == 0 || l.PrincipalMint != pr.PrincipalAssetIdentifier {
+				continue
+			}
+			for _, col := range st.Collateral {
+				if col.AssetIdentifier == pr.CollateralAssetIdentifier {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// sortLoans orders loans by sortType and sortSide, ties by loan id ascending.
+func sortLoans(views []*loanView, q market.LoansQuery) {
+	key := loanSortKeys[0]
+	if q.SortType != nil {
+		key = loanSortKeys[*q.SortType]
+	}
+	desc := q.SortSide != nil && *q.SortSide == market.SortDescending
+	slices.SortStableFunc(views, func(a, b *loanView) int {
+		c := cmp.Compare(key(a), key(b))
+		if desc {
+			c = -c
+		}
+		if c == 0 {
+			c = cmp.Compare(a.st.ID, b.st.ID)
+		}
+		return c
+	})
+}
+
+// aggregate sums the whole matched set (spec aggregate rules 1–4).
+func aggregate(views []*loanView) *market.Aggregate {
+	a := &market.Aggregate{Count: int64(len(views))}
+	var apyW, yieldW float64
+	for _, v := range views {
+		it := v.item
+		a.CollateralUsd += it.CollateralUsd
+		a.PrincipalUsd += it.PrincipalUsd
+		a.InterestAccruedUsd += it.InterestAccruedUsd
+		a.PendingYieldUsd += it.PendingYieldUsd
+		a.DailyInterestUsd += v.dailyInterestUsd
+		a.DailyCollateralYieldUsd += v.dailyCollYieldUsd
+		a.DailyPrincipalYieldUsd += v.dailyPrinYieldUsd
+		a.PnlUsd += it.PnlUsd
+		a.TokenUsdPnl += v.tokenUsdPnl
+		apyW += v.apyWeighted
+		yieldW += v.collYieldWeighted
+	}
+	if a.PrincipalUsd > 0 {
+		a.WAvgApy = apyW / a.PrincipalUsd
+	}
+	if a.CollateralUsd > 0 {
+		a.WAvgCollateralApy = yieldW / a.CollateralUsd
+	}
+	return a
+}

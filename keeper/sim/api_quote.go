@@ -1,0 +1,139 @@
+package sim
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/keeper-project/keeper/keeper/market"
+)
+
+// bestQuote serves E6. For each requested collateral, every strategy lending the principal mint with
+// originations enabled and an APY for the collateral and the duration is a candidate, except those
+// whose external yield source is excluded and, when the user-wallet header is sent, the wallet's own
+// strategies (a wallet is never quoted its own liquidity). A candidate offers
+//
+//	min(idle − liquidityBuffer, maxAllocationPct% × TVL − current allocation, borrow capacity)
+//
+// where the borrow capacity (only when the request gives a collateral amount) is the collateral's USD
+// value (its oracle price, or priceOverride) × ltv, in principal units. Candidates offering nothing
+// are dropped. The best candidate has the lowest APY; ties go to the larger amount, then to the lower
+// strategy address. A collateral without candidates is left out of the answer.
+func (s *Sim) bestQuote(c *call) (any, error) {
+	var q market.QuoteRequest
+	if err := decodeBody(c.body, &q); err != nil {
+		return nil, err
+	}
+	if err := validateQuote(q); err != nil {
+		return nil, err
+	}
+	sn := s.w.snapshot(s.clock.Now())
+	views, err := s.strategyViews(sn.at.Unix())
+	if err != nil {
+		return nil, err
+	}
+	key := market.StrategyDuration{DurationType: q.DurationType, Duration: q.Duration}.Key()
+	out := []market.Quote{}
+	for _, cf := range q.CollateralFilter {
+		var cands []market.Quote
+		for _, info := range s.w.strategies {
+			if qt, ok := s.quoteFrom(views[info.Address], q, cf, key, c.wallet, sn); ok {
+				cands = append(cands, qt)
+			}
+		}
+		if len(cands) == 0 {
+			continue
+		}
+		out = append(out, slices.MinFunc(cands, compareQuotes))
+	}
+	return out, nil
+}
+
+// compareQuotes orders quotes best first.
+func compareQuotes(a, b market.Quote) int {
+	if c := cmp.Compare(a.Apy, b.Apy); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(b.Amount, a.Amount); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Strategy, b.Strategy)
+}
+
+// validateQuote checks an E6 request.
+func validateQuote(q market.QuoteRequest) error {
+	switch {
+	case q.PrincipalMint == "":
+		return badRequest("principalMint is required")
+	case len(q.CollateralFilter) == 0:
+		return badRequest("collateralFilter must name at least one collateral")
+	case q.DurationType > market.DurationYears:
+		return badRequest("durationType %d is not supported (0 days, 1 weeks, 2 months, 3 minutes, 4 years)", q.DurationType)
+	}
+	if err := validateAddresses("principalMint", []string{q.PrincipalMint}); err != nil {
+		return err
+	}
+	for i, cf := range q.CollateralFilter {
+		if cf.AssetData.Spl == nil || cf.AssetData.Spl.Mint == "" {
+			return badRequest("collateralFilter[%d].assetData: the Spl variant with a mint is required", i)
+		}
+		if _, err := solana.PublicKeyFromBase58(cf.AssetData.Spl.Mint); err != nil {
+			return badRequest("collateralFilter[%d].assetData.Spl.mint: %q is not a base58 address", i, cf.AssetData.Spl.Mint)
+		}
+		if cf.PriceOverride != nil && (math.IsNaN(*cf.PriceOverride) || math.IsInf(*cf.PriceOverride, 0)) {
+			return badRequest("collateralFilter[%d].priceOverride must be a finite number", i)
+		}
+	}
+	return nil
+}
+
+// quoteFrom returns what a strategy offers for one collateral, if anything.
+func (s *Sim) quoteFrom(v *strategyView, q market.QuoteRequest, cf market.CollateralFilter, key string,
+	wallet solana.PublicKey, sn *snapshot) (market.Quote, bool) {
+	mint := cf.AssetData.Spl.Mint
+	t, ok := v.st.term(mint)
+	switch {
+	case !ok || v.st.PrincipalMint != q.PrincipalMint || !v.st.OriginationsEnabled:
+		return market.Quote{}, false
+	case slices.Contains(q.ExcludedExternalYield, v.st.ExternalYieldSource):
+		return market.Quote{}, false
+	case !wallet.IsZero() && v.st.Authority == wallet.String():
+		return market.Quote{}, false
+	}
+	apy, ok := t.Apys[key]
+	if !ok {
+		return market.Quote{}, false
+	}
+	amount := float64(v.idle) - float64(v.st.LiquidityBuffer)
+	if pctCap, err := parsePercent(t.MaxAllocationPct); err == nil {
+		amount = min(amount, pctCap/100*float64(v.tvl())-float64(v.alloc[mint]))
+	}
+	if cf.Amount > 0 {
+		amount = min(amount, s.borrowCapacity(cf, v.info.Mint, t.Ltv, sn))
+	}
+	if amount < 1 {
+		return market.Quote{}, false
+	}
+	return market.Quote{Amount: market.Amount(math.Floor(amount)), Apy: market.CBPS(apy), CollateralIdentifier: mint,
+		Lqt: market.CBPS(t.Lqt), Ltv: market.CBPS(t.Ltv), Strategy: v.info.Address.String()}, true
+}
+
+// borrowCapacity returns how much principal (base units) the collateral amount supports at ltv.
+func (s *Sim) borrowCapacity(cf market.CollateralFilter, principal *mintInfo, ltv int64, sn *snapshot) float64 {
+	k := solana.MustPublicKeyFromBase58(cf.AssetData.Spl.Mint)
+	m, ok := s.w.mintByAddr[k]
+	if !ok {
+		return 0
+	}
+	price := sn.price(k)
+	if cf.PriceOverride != nil {
+		price = *cf.PriceOverride
+	}
+	usd := wholeTokens(cf.Amount.Uint64(), m.Decimals) * price * float64(ltv) / 1e6
+	pp := sn.price(principal.Address)
+	if pp <= 0 {
+		return 0
+	}
+	return usd / pp * pow10(principal.Decimals)
+}

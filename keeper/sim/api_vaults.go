@@ -1,0 +1,120 @@
+package sim
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/keeper-project/keeper/keeper/market"
+)
+
+// vaultsInfo serves E11: one page of vault records, in scenario order, with pageInfo.
+func (s *Sim) vaultsInfo(c *call) (any, error) {
+	var q market.VaultsQuery
+	if err := decodeBody(c.body, &q); err != nil {
+		return nil, err
+	}
+	views, err := s.strategyViews(s.clock.Now().Unix())
+	if err != nil {
+		return nil, err
+	}
+	page, size := paging(q.Page, q.PageSize)
+	out := market.VaultsPage{Items: []market.Vault{}, PageInfo: pageInfo(page, size, len(s.w.vaults))}
+	for _, v := range pageOf(s.w.vaults, page, size) {
+		out.Items = append(out.Items, views[v.Strategy.Address].record(v, q.IncludeRewards))
+	}
+	return out, nil
+}
+
+// depositRow is one (vault, depositor) row of E5.
+type depositRow struct {
+	vault *vaultInfo
+	dep   depositInfo
+}
+
+// Vault-depositor sort keys of the simulator: 0 amountSupplied, 1 userAddress.
+const (
+	depositSortAmount = 0
+	depositSortUser   = 1
+)
+
+// vaultDeposits serves E5: depositor rows matching the filters, sorted, paged by rows, and grouped by
+// vault (consecutive rows of one vault form one record).
+func (s *Sim) vaultDeposits(c *call) (any, error) {
+	var q market.VaultDepositsQuery
+	if err := decodeBody(c.body, &q); err != nil {
+		return nil, err
+	}
+	if err := validateDepositsQuery(q); err != nil {
+		return nil, err
+	}
+	var rows []depositRow
+	for _, v := range s.w.vaults {
+		for _, d := range v.Deposits {
+			if matchDeposit(q, v, d) {
+				rows = append(rows, depositRow{vault: v, dep: d})
+			}
+		}
+	}
+	sortDeposits(rows, q)
+	page, size := paging(q.Page, q.PageSize)
+	out := []market.VaultDeposits{}
+	for _, r := range pageOf(rows, page, size) {
+		ud := market.UserDeposit{AmountSupplied: market.Amount(r.dep.Amount), UserAddress: r.dep.User.String()}
+		if n := len(out); n > 0 && out[n-1].VaultAddress == r.vault.Address.String() {
+			out[n-1].UserDeposits = append(out[n-1].UserDeposits, ud)
+			continue
+		}
+		out = append(out, market.VaultDeposits{VaultAddress: r.vault.Address.String(), UserDeposits: []market.UserDeposit{ud}})
+	}
+	return out, nil
+}
+
+// validateDepositsQuery checks the addresses and enum members of an E5 query.
+func validateDepositsQuery(q market.VaultDepositsQuery) error {
+	for name, vals := range map[string][]string{"vaultAddresses": q.VaultAddresses, "lpMints": q.LpMints, "principalMints": q.PrincipalMints} {
+		if err := validateAddresses(name, vals); err != nil {
+			return err
+		}
+	}
+	if q.UserAddress != "" {
+		if err := validateAddresses("userAddress", []string{q.UserAddress}); err != nil {
+			return err
+		}
+	}
+	switch {
+	case q.Sort != nil && *q.Sort > depositSortUser:
+		return badRequest("sort %d is not supported (0 amountSupplied, 1 userAddress)", *q.Sort)
+	case q.SortDirection != nil && *q.SortDirection > market.SortDescending:
+		return badRequest("sortDirection %d is not supported (0 ascending, 1 descending)", *q.SortDirection)
+	}
+	return nil
+}
+
+// matchDeposit applies the E5 filters to one row.
+func matchDeposit(q market.VaultDepositsQuery, v *vaultInfo, d depositInfo) bool {
+	return inOrEmpty(q.VaultAddresses, v.Address.String()) && inOrEmpty(q.LpMints, v.LPMint.String()) &&
+		inOrEmpty(q.PrincipalMints, v.Strategy.Mint.Address.String()) &&
+		(q.UserAddress == "" || q.UserAddress == d.User.String()) &&
+		(q.StakeDuration == nil || int32(*q.StakeDuration) == d.StakeDuration) &&
+		(q.Status == nil || int32(*q.Status) == d.Status)
+}
+
+// sortDeposits sorts rows by the requested key; without one, rows keep scenario order.
+func sortDeposits(rows []depositRow, q market.VaultDepositsQuery) {
+	if q.Sort == nil {
+		return
+	}
+	desc := q.SortDirection != nil && *q.SortDirection == market.SortDescending
+	slices.SortStableFunc(rows, func(a, b depositRow) int {
+		var c int
+		if *q.Sort == depositSortAmount {
+			c = cmp.Compare(a.dep.Amount, b.dep.Amount)
+		} else {
+			c = cmp.Compare(a.dep.User.String(), b.dep.User.String())
+		}
+		if desc {
+			return -c
+		}
+		return c
+	})
+}

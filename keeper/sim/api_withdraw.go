@@ -1,0 +1,37 @@
+package sim
+
+import (
+	"github.com/gagliardetto/solana-go"
+	"github.com/keeper-project/keeper/keeper/market"
+)
+
+// withdrawStrategy serves E9: it pays idle principal (amount, or all of it with withdrawAll, which
+// then ignores amount) from the strategy to its authority, creating the authority's token account if
+// needed. Only the strategy's authority may ask (401 otherwise).
+func (s *Sim) withdrawStrategy(c *call) (any, error) {
+	var q market.WithdrawStrategyRequest
+	if err := decodeBody(c.body, &q); err != nil {
+		return nil, err
+	}
+	info, _, err := s.strategyFor(c, q.Strategy)
+	if err != nil {
+		return nil, err
+	}
+	idle := s.chain.TokenBalance(info.Address, info.Mint.Address)
+	switch {
+	case q.WithdrawAll && idle == 0:
+		return nil, badRequest("strategy %s holds no idle principal", q.Strategy)
+	case !q.WithdrawAll && q.Amount == 0:
+		return nil, badRequest("amount must be positive unless withdrawAll is set")
+	case !q.WithdrawAll && q.Amount.Uint64() > idle:
+		return nil, badRequest("amount %d exceeds the strategy's idle principal %d", q.Amount, idle)
+	}
+	mint := info.Mint.Address
+	op := strategyWithdrawOp{Amount: q.Amount.Uint64(), All: q.WithdrawAll}
+	ixs := []ix{
+		createATAIdempotent(c.payer, c.wallet, mint),
+		marketIx(c.wallet, op.encode(), meta(info.Address, false, false), meta(ata(info.Address, mint), false, true),
+			meta(ata(c.wallet, mint), false, true), meta(mint, false, false), meta(solana.TokenProgramID, false, false)),
+	}
+	return s.buildOne(c, mint, ixs)
+}

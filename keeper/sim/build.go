@@ -1,0 +1,96 @@
+package sim
+
+import (
+	"fmt"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/keeper-project/keeper/keeper/market"
+)
+
+// buildTxs compiles groups of instructions into co-signed transactions with the call's payer as fee
+// payer and the chain's confirmed blockhash. It consumes the next hostile mode, which changes the last
+// transaction, the one carrying the operation; mint is the token a hostile transaction targets. The
+// caller holds s.mu.
+func (s *Sim) buildTxs(c *call, mint solana.PublicKey, groups ...[]ix) ([]*builtTx, error) {
+	bh, _ := s.chain.LatestBlockhash(rpc.CommitmentConfirmed)
+	hostile := s.faults.nextHostile()
+	out := make([]*builtTx, 0, len(groups))
+	for i, g := range groups {
+		payer := c.payer
+		if i == len(groups)-1 {
+			g, payer = hostilize(hostile, c.wallet, payer, mint, g)
+		}
+		t, err := newBuiltTx(payer, bh, g)
+		if err != nil {
+			return nil, fmt.Errorf("build transaction %d: %w", i, err)
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// buildOne builds the single transaction of an operation and returns its API object.
+func (s *Sim) buildOne(c *call, mint solana.PublicKey, ixs []ix) (market.Transaction, error) {
+	txs, err := s.buildTxs(c, mint, ixs)
+	if err != nil {
+		return market.Transaction{}, err
+	}
+	return txs[0].apiTransaction(), nil
+}
+
+// marketIx returns a market-program instruction whose first accounts are the user (signer, writable)
+// and the co-signer (read-only signer).
+func marketIx(user solana.PublicKey, data []byte, rest ...solana.AccountMeta) ix {
+	accts := append([]solana.AccountMeta{meta(user, true, true), meta(CoSigner(), true, false)}, rest...)
+	return ix{Program: MarketProgramID, Data: data, Accounts: accts}
+}
+
+// loanFor resolves a loan address for a write and checks that the caller is its borrower.
+func (s *Sim) loanFor(c *call, address string) (*loanInfo, *loanState, error) {
+	if address == "" {
+		return nil, nil, badRequest("loan is required")
+	}
+	k, err := solana.PublicKeyFromBase58(address)
+	if err != nil {
+		return nil, nil, badRequest("loan %q is not a base58 address", address)
+	}
+	info, ok := s.w.loanByAddr[k]
+	if !ok {
+		return nil, nil, badRequest("unknown loan %s", address)
+	}
+	st, err := s.loanState(info)
+	if err != nil {
+		return nil, nil, err
+	}
+	switch {
+	case st.Borrower != c.wallet.String():
+		return nil, nil, unauthorized("wallet %s is not the borrower of loan %s", c.wallet, address)
+	case st.Closed:
+		return nil, nil, badRequest("loan %s is closed", address)
+	}
+	return info, st, nil
+}
+
+// strategyFor resolves a strategy address for a write and checks that the caller is its authority.
+func (s *Sim) strategyFor(c *call, address string) (*strategyInfo, *strategyState, error) {
+	if address == "" {
+		return nil, nil, badRequest("strategy is required")
+	}
+	k, err := solana.PublicKeyFromBase58(address)
+	if err != nil {
+		return nil, nil, badRequest("strategy %q is not a base58 address", address)
+	}
+	info, ok := s.w.stratByAdr[k]
+	if !ok {
+		return nil, nil, badRequest("unknown strategy %s", address)
+	}
+	st, err := s.strategyState(info)
+	if err != nil {
+		return nil, nil, err
+	}
+	if st.Authority != c.wallet.String() {
+		return nil, nil, unauthorized("wallet %s is not the authority of strategy %s", c.wallet, address)
+	}
+	return info, st, nil
+}

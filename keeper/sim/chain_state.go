@@ -1,0 +1,138 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/keeper-project/keeper/keeper/clmm"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+)
+
+// errMissing is returned by the update helpers when the account does not exist.
+var errMissing = errors.New("account does not exist")
+
+// updateData rewrites an existing account's data atomically on chain.
+func (s *Sim) updateData(key solana.PublicKey, f func(data []byte) ([]byte, error)) error {
+	return s.chain.UpdateAccount(key, func(a chainsim.Account, ok bool) (chainsim.Account, error) {
+		if !ok || len(a.Data) == 0 {
+			return a, errMissing
+		}
+		data, err := f(a.Data)
+		if err != nil {
+			return a, err
+		}
+		a.Data = data
+		return a, nil
+	})
+}
+
+// updatePool changes a pool account.
+func (s *Sim) updatePool(pool *poolInfo, f func(*clmm.Pool)) error {
+	return s.updateData(pool.Address, func(data []byte) ([]byte, error) {
+		st, err := pool.Dex.Layout.DecodePool(data)
+		if err != nil {
+			return nil, err
+		}
+		f(&st)
+		return pool.Dex.Layout.EncodePool(st), nil
+	})
+}
+
+// updatePosition changes a position account.
+func (s *Sim) updatePosition(pos *positionInfo, f func(*clmm.Position)) error {
+	return s.updateData(pos.Address, func(data []byte) ([]byte, error) {
+		st, err := pos.Pool.Dex.Layout.DecodePosition(data)
+		if err != nil {
+			return nil, err
+		}
+		f(&st)
+		return pos.Pool.Dex.Layout.EncodePosition(st), nil
+	})
+}
+
+// updateStrategyAccount changes a strategy account.
+func (s *Sim) updateStrategyAccount(strat *strategyInfo, f func(*strategyState)) error {
+	return s.updateData(strat.Address, func(data []byte) ([]byte, error) {
+		st, err := decodeStrategy(data)
+		if err != nil {
+			return nil, err
+		}
+		f(st)
+		st.WriteVersion++
+		return encodeStrategy(st)
+	})
+}
+
+// fillRequest fills amount more of a request, up to what was requested. A claimed (closed) request is
+// left alone. The caller holds s.mu.
+func (s *Sim) fillRequest(r *requestInfo, amount uint64) error {
+	filled := min(r.Requested, r.Filled+amount)
+	err := s.updateData(r.Address, func(data []byte) ([]byte, error) {
+		st, err := decodeRequest(data)
+		if err != nil {
+			return nil, err
+		}
+		st.Filled = filled
+		return st.encode(), nil
+	})
+	switch {
+	case errors.Is(err, errMissing):
+		return nil
+	case err != nil:
+		return fmt.Errorf("fill request %s: %w", r.Name, err)
+	}
+	r.Filled = filled
+	return nil
+}
+
+// loanState reads a loan's account.
+func (s *Sim) loanState(l *loanInfo) (*loanState, error) {
+	a, ok := s.chain.Account(l.Address)
+	if !ok {
+		return nil, fmt.Errorf("loan %s: %w", l.Address, errMissing)
+	}
+	return decodeLoan(a.Data)
+}
+
+// strategyState reads a strategy's account.
+func (s *Sim) strategyState(st *strategyInfo) (*strategyState, error) {
+	a, ok := s.chain.Account(st.Address)
+	if !ok {
+		return nil, fmt.Errorf("strategy %s: %w", st.Address, errMissing)
+	}
+	return decodeStrategy(a.Data)
+}
+
+// positionState reads a position and its pool from chain.
+func (s *Sim) positionState(pos *positionInfo) (clmm.Position, clmm.Pool, error) {
+	pa, ok := s.chain.Account(pos.Address)
+	if !ok {
+		return clmm.Position{}, clmm.Pool{}, fmt.Errorf("position %s: %w", pos.Address, errMissing)
+	}
+	ps, err := pos.Pool.Dex.Layout.DecodePosition(pa.Data)
+	if err != nil {
+		return clmm.Position{}, clmm.Pool{}, err
+	}
+	pool, err := s.poolState(pos.Pool)
+	return ps, pool, err
+}
+
+// poolState reads a pool account.
+func (s *Sim) poolState(pool *poolInfo) (clmm.Pool, error) {
+	a, ok := s.chain.Account(pool.Address)
+	if !ok {
+		return clmm.Pool{}, fmt.Errorf("pool %s: %w", pool.Address, errMissing)
+	}
+	return pool.Dex.Layout.DecodePool(a.Data)
+}
+
+// requestState reads a request account; ok is false once the request was claimed (closed).
+func (s *Sim) requestState(r *requestInfo) (requestState, bool) {
+	a, exists := s.chain.Account(r.Address)
+	if !exists {
+		return requestState{}, false
+	}
+	st, err := decodeRequest(a.Data)
+	return st, err == nil
+}

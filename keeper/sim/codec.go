@@ -1,0 +1,113 @@
+package sim
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	"github.com/gagliardetto/solana-go"
+)
+
+// errShortData is returned by a dataReader that runs out of bytes.
+var errShortData = errors.New("instruction data too short")
+
+// dataWriter appends little-endian fields to instruction data.
+type dataWriter struct{ b []byte }
+
+func (w *dataWriter) u8(v uint8)   { w.b = append(w.b, v) }
+func (w *dataWriter) u16(v uint16) { w.b = binary.LittleEndian.AppendUint16(w.b, v) }
+func (w *dataWriter) u32(v uint32) { w.b = binary.LittleEndian.AppendUint32(w.b, v) }
+func (w *dataWriter) u64(v uint64) { w.b = binary.LittleEndian.AppendUint64(w.b, v) }
+func (w *dataWriter) i32(v int32)  { w.u32(uint32(v)) }
+func (w *dataWriter) i64(v int64)  { w.u64(uint64(v)) }
+func (w *dataWriter) key(k solana.PublicKey) {
+	w.b = append(w.b, k[:]...)
+}
+func (w *dataWriter) flag(v bool) {
+	if v {
+		w.u8(1)
+		return
+	}
+	w.u8(0)
+}
+
+// str writes a string of at most 255 bytes with a u8 length prefix.
+func (w *dataWriter) str(s string) {
+	w.u8(uint8(len(s)))
+	w.b = append(w.b, s[:min(len(s), 255)]...)
+}
+
+// dataReader reads little-endian fields from instruction data. The first failure sticks in err.
+type dataReader struct {
+	b   []byte
+	err error
+}
+
+// take returns the next n bytes, or nil once the data is exhausted.
+func (r *dataReader) take(n int) []byte {
+	if r.err != nil {
+		return nil
+	}
+	if len(r.b) < n {
+		r.err = errShortData
+		return nil
+	}
+	out := r.b[:n]
+	r.b = r.b[n:]
+	return out
+}
+
+func (r *dataReader) u8() uint8 {
+	if b := r.take(1); b != nil {
+		return b[0]
+	}
+	return 0
+}
+
+func (r *dataReader) u16() uint16 {
+	if b := r.take(2); b != nil {
+		return binary.LittleEndian.Uint16(b)
+	}
+	return 0
+}
+
+func (r *dataReader) u32() uint32 {
+	if b := r.take(4); b != nil {
+		return binary.LittleEndian.Uint32(b)
+	}
+	return 0
+}
+
+func (r *dataReader) u64() uint64 {
+	if b := r.take(8); b != nil {
+		return binary.LittleEndian.Uint64(b)
+	}
+	return 0
+}
+
+func (r *dataReader) i32() int32 { return int32(r.u32()) }
+func (r *dataReader) i64() int64 { return int64(r.u64()) }
+func (r *dataReader) flag() bool { return r.u8() != 0 }
+
+func (r *dataReader) key() solana.PublicKey {
+	if b := r.take(32); b != nil {
+		return solana.PublicKeyFromBytes(b)
+	}
+	return solana.PublicKey{}
+}
+
+func (r *dataReader) str() string {
+	n := int(r.u8())
+	return string(r.take(n))
+}
+
+// done fails when bytes are left over or a read failed.
+func (r *dataReader) done() error {
+	if r.err != nil {
+		return r.err
+	}
+	if len(r.b) != 0 {
+		return fmt.Errorf("%d trailing bytes of instruction data", len(r.b))
+	}
+	return nil
+}

@@ -1,0 +1,279 @@
+package sim
+
+import (
+	"math"
+	"slices"
+	"time"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/keeper-project/keeper/internal/strictyaml"
+	"github.com/keeper-project/keeper/keeper/clmm"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"gopkg.in/yaml.v3"
+)
+
+// defaultWalletSOL is the SOL the operator's wallet gets when the scenario does not say.
+const defaultWalletSOL = "10"
+
+// accountRent is the lamports the simulator puts in the program accounts it creates.
+const accountRent = 2_000_000
+
+// genesis is the chain state a compiled scenario starts from, applied in order: mints, lamports,
+// tokens, accounts.
+type genesis struct {
+	mints    []*mintInfo
+	lamports []grant
+	tokens   []grant
+	accounts []accountInit
+}
+
+// grant gives lamports (Mint zero) or tokens of Mint to Wallet.
+type grant struct {
+	Wallet solana.PublicKey
+	Mint   solana.PublicKey
+	Amount uint64
+}
+
+// accountInit is an account created at genesis.
+type accountInit struct {
+	Key     solana.PublicKey
+	Account chainsim.Account
+}
+
+// scheduled is a compiled scenario event.
+type scheduled struct {
+	At    time.Duration
+	Desc  string
+	Apply func(s *Sim) error
+}
+
+// compiler turns a Scenario into a world, its genesis and its events, collecting every problem with
+// its position in the scenario file.
+type compiler struct {
+	file  string
+	root  *yaml.Node // nil for a scenario built in code
+	sc    *Scenario
+	start time.Time
+	w     *world
+	gen   genesis
+	evs   []scheduled
+	errs  strictyaml.Errors
+
+	poolStates map[*poolInfo]clmm.Pool         // initial pool accounts
+	posStates  map[*positionInfo]clmm.Position // initial position accounts
+}
+
+// compiled is the result of compiling a scenario.
+type compiled struct {
+	world   *world
+	genesis genesis
+	events  []scheduled
+}
+
+// compileScenario compiles sc for wallet, with times relative to start.
+func compileScenario(sc *Scenario, wallet solana.PublicKey, start time.Time) (*compiled, error) {
+	c := &compiler{file: sc.file, root: sc.root, sc: sc, start: start, w: newWorld(wallet),
+		poolStates: map[*poolInfo]clmm.Pool{}, posStates: map[*positionInfo]clmm.Position{}}
+	steps := []func(){c.mints, c.walletsAndFunding, c.pools, c.positions, c.strategies, c.vaults,
+		c.loans, c.loops, c.earn, c.events}
+	for _, step := range steps {
+		step()
+	}
+	if err := c.errs.Err(); err != nil {
+		return nil, err
+	}
+	return &compiled{world: c.w, genesis: c.gen, events: c.evs}, nil
+}
+
+// node returns the YAML node at path, or nil for a scenario built in code.
+func (c *compiler) node(path ...any) *yaml.Node {
+	if c.root == nil {
+		return nil
+	}
+	return strictyaml.Find(c.root, path...)
+}
+
+// failAt records a problem at path.
+func (c *compiler) failAt(path []any, format string, args ...any) {
+	c.errs = append(c.errs, strictyaml.At(c.file, c.node(path...), format, args...))
+}
+
+// p builds a path.
+func p(elems ...any) []any { return elems }
+
+// unix returns the unix time of an offset from the start, failing at path for a bad offset.
+func (c *compiler) unix(s, def string, path []any) int64 {
+	if s == "" {
+		s = def
+	}
+	d, err := parseOffset(s)
+	if err != nil {
+		c.failAt(path, "%v", err)
+		return c.start.Unix()
+	}
+	return c.start.Add(d).Unix()
+}
+
+// units parses a whole-token amount of mint m at path.
+func (c *compiler) units(s string, m *mintInfo, path []any) uint64 {
+	if m == nil {
+		return 0
+	}
+	v, err := parseUnits(s, m.Decimals)
+	if err != nil {
+		c.failAt(path, "%v", err)
+	}
+	return v
+}
+
+// mints compiles the mints and their prices.
+func (c *compiler) mints() {
+	prices := map[solana.PublicKey]float64{}
+	for i, ms := range c.sc.Mints {
+		at := p("mints", i)
+		if ms.Symbol == "" {
+			c.failAt(append(at, "symbol"), "mint %d: symbol is required", i)
+			continue
+		}
+		if _, dup := c.w.mintBySym[ms.Symbol]; dup {
+			c.failAt(append(at, "symbol"), "mint %q is defined twice", ms.Symbol)
+			continue
+		}
+		if ms.Decimals < 0 || ms.Decimals > 18 {
+			c.failAt(append(at, "decimals"), "mint %q: decimals %d outside [0, 18]", ms.Symbol, ms.Decimals)
+		}
+		if ms.Price < 0 || math.IsNaN(ms.Price) || math.IsInf(ms.Price, 0) {
+			c.failAt(append(at, "price"), "mint %q: price must be a non-negative number", ms.Symbol)
+		}
+		addr := derivedKey("mint", ms.Symbol)
+		if ms.Address != "" {
+			addr = c.key(ms.Address, append(at, "address"))
+		}
+		m := &mintInfo{Symbol: ms.Symbol, Address: addr, Decimals: uint8(max(0, min(ms.Decimals, 18))), YieldAPY: ms.YieldAPY}
+		c.w.mints = append(c.w.mints, m)
+		c.w.mintBySym[m.Symbol] = m
+		c.w.mintByAddr[addr] = m
+		c.gen.mints = append(c.gen.mints, m)
+		prices[addr] = ms.Price
+	}
+	c.w.setPrices(prices)
+}
+
+// key parses a base58 address at path.
+func (c *compiler) key(s string, path []any) solana.PublicKey {
+	k, err := solana.PublicKeyFromBase58(s)
+	if err != nil {
+		c.failAt(path, "%q is not a base58 address", s)
+	}
+	return k
+}
+
+// mint resolves a mint symbol at path; an empty or unknown symbol is an error naming what it is.
+func (c *compiler) mint(sym string, path []any, what string) *mintInfo {
+	if sym == "" {
+		c.failAt(path, "%s is required", what)
+		return nil
+	}
+	m, ok := c.w.mintBySym[sym]
+	if !ok {
+		c.failAt(path, "%s: unknown mint %q (mints: %s)", what, sym, c.mintSymbols())
+		return nil
+	}
+	return m
+}
+
+// mintSymbols lists the known symbols for error messages.
+func (c *compiler) mintSymbols() string {
+	out := ""
+	for i, m := range c.w.mints {
+		if i > 0 {
+			out += ", "
+		}
+		out += m.Symbol
+	}
+	return out
+}
+
+// walletsAndFunding compiles the named wallets and the funding of every wallet.
+func (c *compiler) walletsAndFunding() {
+	c.fund(c.w.wallet, c.sc.Wallet, p("wallet"), defaultWalletSOL)
+	for i, ws := range c.sc.Wallets {
+		at := p("wallets", i)
+		if ws.Name == "" || ws.Name == walletPlaceholder {
+			c.failAt(append(at, "name"), "wallet %d: a name other than %s is required", i, walletPlaceholder)
+			continue
+		}
+		if _, dup := c.w.wallets[ws.Name]; dup {
+			c.failAt(append(at, "name"), "wallet %q is defined twice", ws.Name)
+			continue
+		}
+		addr := derivedKey("wallet", ws.Name)
+		if ws.Address != "" {
+			addr = c.key(ws.Address, append(at, "address"))
+		}
+		c.w.wallets[ws.Name] = addr
+		c.fund(addr, ws.Fund, append(at, "fund"), "0")
+	}
+}
+
+// fund adds the grants of f to wallet.
+func (c *compiler) fund(wallet solana.PublicKey, f Funding, at []any, defSOL string) {
+	sol := f.SOL
+	if sol == "" {
+		sol = defSOL
+	}
+	lamports, err := parseUnits(sol, 9)
+	if err != nil {
+		c.failAt(append(at, "sol"), "%v", err)
+	}
+	if lamports > 0 {
+		c.gen.lamports = append(c.gen.lamports, grant{Wallet: wallet, Amount: lamports})
+	}
+	for _, sym := range sortedKeys(f.Tokens) {
+		m := c.mint(sym, append(at, "tokens", sym), "token")
+		if amt := c.units(f.Tokens[sym], m, append(at, "tokens", sym)); amt > 0 {
+			c.gen.tokens = append(c.gen.tokens, grant{Wallet: wallet, Mint: m.Address, Amount: amt})
+		}
+	}
+}
+
+// walletPlaceholder stands for the operator's wallet in scenario files.
+const walletPlaceholder = "$wallet"
+
+// walletRef resolves "$wallet", a wallet name or a base58 address at path.
+func (c *compiler) walletRef(s string, path []any, what string) solana.PublicKey {
+	switch {
+	case s == "":
+		c.failAt(path, "%s is required", what)
+	case s == walletPlaceholder:
+		return c.w.wallet
+	default:
+		if k, ok := c.w.wallets[s]; ok {
+			return k
+		}
+		if k, err := solana.PublicKeyFromBase58(s); err == nil {
+			return k
+		}
+		c.failAt(path, "%s: %q is not %s, a wallet name or a base58 address", what, s, walletPlaceholder)
+	}
+	return solana.PublicKey{}
+}
+
+// derive returns a program address, recording a failure at path.
+func (c *compiler) derive(program solana.PublicKey, kind, name string, path []any) solana.PublicKey {
+	k, _, err := pda(program, kind, name)
+	if err != nil {
+		c.failAt(path, "%v", err)
+	}
+	return k
+}
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,206 @@
+package sim
+
+import (
+	"github.com/keeper-project/keeper/keeper/clmm"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+)
+
+// dexByName returns the simulator's CLMM program of a layout name.
+func dexByName(name string) (dexInfo, bool) {
+	switch name {
+	case clmm.DexA:
+		return dexInfo{Name: clmm.DexA, Program: DexAProgramID, Layout: clmm.LayoutA()}, true
+	case clmm.DexB:
+		return dexInfo{Name: clmm.DexB, Program: DexBProgramID, Layout: clmm.LayoutB()}, true
+	}
+	return dexInfo{}, false
+}
+
+// pools compiles the CLMM pools and their accounts.
+func (c *compiler) pools() {
+	for i, ps := range c.sc.Pools {
+		at := p("pools", i)
+		if ps.Name == "" || c.poolNamed(ps.Name) != nil {
+			c.failAt(append(at, "name"), "pool %d: a unique name is required", i)
+			continue
+		}
+		dex, ok := dexByName(ps.Dex)
+		if !ok {
+			c.failAt(append(at, "dex"), "pool %q: dex %q is not dex-a or dex-b", ps.Name, ps.Dex)
+			continue
+		}
+		m0 := c.mint(ps.Mint0, append(at, "mint0"), "mint0")
+		m1 := c.mint(ps.Mint1, append(at, "mint1"), "mint1")
+		if ps.TickSpacing <= 0 || ps.TickSpacing > 16384 {
+			c.failAt(append(at, "tick_spacing"), "pool %q: tick_spacing %d outside [1, 16384]", ps.Name, ps.TickSpacing)
+			continue
+		}
+		if m0 == nil || m1 == nil {
+			continue
+		}
+		pool := &poolInfo{Name: ps.Name, Dex: dex, Mint0: m0, Mint1: m1, TickSpacing: uint16(ps.TickSpacing),
+			Address: c.derive(dex.Program, "pool", ps.Name, append(at, "name"))}
+		c.w.pools = append(c.w.pools, pool)
+		c.w.poolByAddr[pool.Address] = pool
+		c.poolAccount(pool, ps, at)
+		for _, sym := range sortedKeys(ps.Reserves) {
+			m := c.mint(sym, append(at, "reserves", sym), "reserve")
+			if amt := c.units(ps.Reserves[sym], m, append(at, "reserves", sym)); amt > 0 {
+				c.gen.tokens = append(c.gen.tokens, grant{Wallet: pool.Address, Mint: m.Address, Amount: amt})
+			}
+		}
+	}
+}
+
+// poolAccount builds the initial pool account.
+func (c *compiler) poolAccount(pool *poolInfo, ps PoolSpec, at []any) {
+	liq, err := parseInteger(ps.Liquidity)
+	if err != nil {
+		c.failAt(append(at, "liquidity"), "pool %q: liquidity: %v", ps.Name, err)
+	}
+	if ps.FeeRate < 0 || ps.FeeRate > 1_000_000 {
+		c.failAt(append(at, "fee_rate"), "pool %q: fee_rate %d outside [0, 1000000]", ps.Name, ps.FeeRate)
+	}
+	tick, sqrt, err := priceState(ps.Price, pool)
+	if err != nil {
+		c.failAt(append(at, "price"), "pool %q: %v", ps.Name, err)
+		return
+	}
+	_, bump, _ := pda(pool.Dex.Program, "pool", ps.Name)
+	v0, _ := chainsim.AssociatedTokenAddress(pool.Address, pool.Mint0.Address)
+	v1, _ := chainsim.AssociatedTokenAddress(pool.Address, pool.Mint1.Address)
+	state := clmm.Pool{
+		Config: derivedKey("amm-config", pool.Dex.Name), Bump: bump,
+		Mint0: pool.Mint0.Address, Mint1: pool.Mint1.Address, Vault0: v0, Vault1: v1,
+		HasDecimals: pool.Dex.Name == clmm.DexA, Decimals0: pool.Mint0.Decimals, Decimals1: pool.Mint1.Decimals,
+		TickSpacing: pool.TickSpacing, HasFeeRate: pool.Dex.Name == clmm.DexB, FeeRate: uint32(max(0, ps.FeeRate)),
+		Liquidity: clmm.U128From64(liq), SqrtPriceX64: sqrt, TickCurrent: tick,
+	}
+	c.poolStates[pool] = state
+	c.gen.accounts = append(c.gen.accounts, accountInit{Key: pool.Address, Account: chainsim.Account{
+		Lamports: accountRent, Owner: pool.Dex.Program, Data: pool.Dex.Layout.EncodePool(state)}})
+}
+
+// priceState returns the current tick and sqrt price of a pool at a whole-token price.
+func priceState(price float64, pool *poolInfo) (int32, clmm.U128, error) {
+	raw := clmm.UnscalePrice(price, pool.Mint0.Decimals, pool.Mint1.Decimals)
+	tick, err := clmm.TickAtPrice(raw)
+	if err != nil {
+		return 0, clmm.U128{}, err
+	}
+	sqrt, err := clmm.SqrtPriceX64FromRawPrice(raw)
+	return tick, sqrt, err
+}
+
+// tickState returns the sqrt price at a tick.
+func tickState(tick int32) (clmm.U128, error) {
+	return clmm.SqrtPriceX64FromRawPrice(clmm.PriceAtTick(tick))
+}
+
+// poolNamed returns the pool called name, or nil.
+func (c *compiler) poolNamed(name string) *poolInfo {
+	for _, pl := range c.w.pools {
+		if pl.Name == name {
+			return pl
+		}
+	}
+	return nil
+}
+
+// positionNamed returns the position called name, or nil.
+func (c *compiler) positionNamed(name string) *positionInfo {
+	for _, ps := range c.w.positions {
+		if ps.Name == name {
+			return ps
+		}
+	}
+	return nil
+}
+
+// positions compiles the CLMM positions and their accounts.
+func (c *compiler) positions() {
+	for i, ps := range c.sc.Positions {
+		at := p("positions", i)
+		if ps.Name == "" || c.positionNamed(ps.Name) != nil {
+			c.failAt(append(at, "name"), "position %d: a unique name is required", i)
+			continue
+		}
+		pool := c.poolNamed(ps.Pool)
+		if pool == nil {
+			c.failAt(append(at, "pool"), "position %q: unknown pool %q", ps.Name, ps.Pool)
+			continue
+		}
+		rng, ok := c.positionRange(ps, pool, at)
+		if !ok {
+			continue
+		}
+		liq, err := parseInteger(ps.Liquidity)
+		if err != nil {
+			c.failAt(append(at, "liquidity"), "position %q: liquidity: %v", ps.Name, err)
+		}
+		c.addPosition(ps, pool, rng, liq, at)
+	}
+}
+
+// addPosition records a position and its account.
+func (c *compiler) addPosition(ps PositionSpec, pool *poolInfo, rng clmm.Range, liq uint64, at []any) {
+	mint := derivedKey("position-mint", ps.Name)
+	dex, err := clmm.NewDex(pool.Dex.Name, pool.Dex.Program)
+	if err != nil {
+		c.failAt(append(at, "pool"), "position %q: %v", ps.Name, err)
+		return
+	}
+	addr, bump, err := dex.PositionAddress(mint)
+	if err != nil {
+		c.failAt(append(at, "name"), "position %q: %v", ps.Name, err)
+		return
+	}
+	pos := &positionInfo{Name: ps.Name, Pool: pool, Mint: mint, Address: addr}
+	state := clmm.Position{
+		Pool: pool.Address, Mint: mint, HasBump: pool.Dex.Name == clmm.DexA, Bump: bump, Range: rng,
+		Liquidity: clmm.U128From64(liq),
+		FeesOwed0: c.units(ps.Fees0, pool.Mint0, append(at, "fees_0")),
+		FeesOwed1: c.units(ps.Fees1, pool.Mint1, append(at, "fees_1")),
+	}
+	c.w.positions = append(c.w.positions, pos)
+	c.w.posByMint[mint] = pos
+	c.posStates[pos] = state
+	c.gen.accounts = append(c.gen.accounts, accountInit{Key: addr, Account: chainsim.Account{
+		Lamports: accountRent, Owner: pool.Dex.Program, Data: pool.Dex.Layout.EncodePosition(state)}})
+}
+
+// positionRange returns a position's range from ticks or prices.
+func (c *compiler) positionRange(ps PositionSpec, pool *poolInfo, at []any) (clmm.Range, bool) {
+	var rng clmm.Range
+	switch {
+	case ps.LowerTick != nil && ps.UpperTick != nil:
+		rng = clmm.Range{Lower: *ps.LowerTick, Upper: *ps.UpperTick}
+	case ps.LowerPrice > 0 && ps.UpperPrice > 0:
+		lo, errLo := clmm.TickAtPrice(clmm.UnscalePrice(ps.LowerPrice, pool.Mint0.Decimals, pool.Mint1.Decimals))
+		hi, errHi := clmm.TickAtPrice(clmm.UnscalePrice(ps.UpperPrice, pool.Mint0.Decimals, pool.Mint1.Decimals))
+		if errLo != nil || errHi != nil {
+			c.failAt(append(at, "lower_price"), "position %q: prices outside the tick range", ps.Name)
+			return rng, false
+		}
+		rng = clmm.Range{Lower: floorTo(lo, pool.TickSpacing), Upper: floorTo(hi, pool.TickSpacing)}
+	default:
+		c.failAt(at, "position %q: give lower_tick and upper_tick, or lower_price and upper_price", ps.Name)
+		return rng, false
+	}
+	if err := rng.Validate(); err != nil || !rng.Aligned(pool.TickSpacing) {
+		c.failAt(append(at, "lower_tick"), "position %q: range %s must be ordered, within bounds and aligned to tick spacing %d",
+			ps.Name, rng, pool.TickSpacing)
+		return rng, false
+	}
+	return rng, true
+}
+
+// floorTo rounds a tick down to a multiple of spacing.
+func floorTo(tick int32, spacing uint16) int32 {
+	s := int32(spacing)
+	q := tick / s
+	if tick%s != 0 && tick < 0 {
+		q--
+	}
+	return q * s
+}

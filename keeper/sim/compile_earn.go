@@ -1,0 +1,90 @@
+package sim
+
+import (
+	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+)
+
+// earnRequestRent is the lamports a withdrawal request account holds; a claim returns them to the
+// wallet.
+const earnRequestRent = 1_447_680
+
+// earn compiles the earn vaults, their reserves and their withdrawal request accounts.
+func (c *compiler) earn() {
+	for i, es := range c.sc.Earn {
+		at := p("earn", i)
+		if es.Name == "" || c.earnNamed(es.Name) != nil {
+			c.failAt(append(at, "name"), "earn vault %d: a unique name is required", i)
+			continue
+		}
+		m := c.mint(es.Mint, append(at, "mint"), "mint")
+		if m == nil {
+			continue
+		}
+		v := &earnInfo{Name: es.Name, Mint: m, Address: c.derive(EarnProgramID, "vault", es.Name, append(at, "name"))}
+		if amt := c.units(es.Reserves, m, append(at, "reserves")); amt > 0 {
+			c.gen.tokens = append(c.gen.tokens, grant{Wallet: v.Address, Mint: m.Address, Amount: amt})
+		}
+		for j, ps := range es.Positions {
+			pat := append(at, "positions", j)
+			v.Positions = append(v.Positions, earnPosition{
+				Wallet: c.walletRef(ps.Wallet, append(pat, "wallet"), "wallet"),
+				Shares: c.units(ps.Shares, m, append(pat, "shares")), Assets: c.units(ps.Assets, m, append(pat, "assets"))})
+		}
+		c.w.earn = append(c.w.earn, v)
+		c.w.earnByAddr[v.Address] = v
+		for j, rs := range es.Requests {
+			c.request(v, rs, append(at, "requests", j))
+		}
+	}
+}
+
+// earnNamed returns the earn vault called name, or nil.
+func (c *compiler) earnNamed(name string) *earnInfo {
+	for _, e := range c.w.earn {
+		if e.Name == name {
+			return e
+		}
+	}
+	return nil
+}
+
+// request compiles one withdrawal request and its account.
+func (c *compiler) request(v *earnInfo, rs RequestSpec, at []any) {
+	if rs.Name == "" || requestNamed(v, rs.Name) != nil {
+		c.failAt(append(at, "name"), "earn vault %q: request names must be unique and non-empty", v.Name)
+		return
+	}
+	r := &requestInfo{Name: rs.Name, Vault: v,
+		Address:   c.derive(EarnProgramID, "request", v.Name+"/"+rs.Name, append(at, "name")),
+		Wallet:    c.walletRef(rs.Wallet, append(at, "wallet"), "wallet"),
+		Requested: c.units(rs.Requested, v.Mint, append(at, "requested")),
+		Filled:    c.units(rs.Filled, v.Mint, append(at, "filled")),
+		Created:   c.unix(rs.Created, "-1h", append(at, "created")),
+	}
+	if r.Requested == 0 {
+		c.failAt(append(at, "requested"), "request %q: requested must be positive", rs.Name)
+	}
+	if r.Filled > r.Requested {
+		c.failAt(append(at, "filled"), "request %q: filled exceeds requested", rs.Name)
+	}
+	v.Requests = append(v.Requests, r)
+	c.w.requests[r.Address] = r
+	c.gen.accounts = append(c.gen.accounts, accountInit{Key: r.Address, Account: chainsim.Account{
+		Lamports: earnRequestRent, Owner: EarnProgramID, Data: r.state().encode()}})
+}
+
+// requestNamed returns the request of v called name, or nil.
+func requestNamed(v *earnInfo, name string) *requestInfo {
+	for _, r := range v.Requests {
+		if r.Name == name {
+			return r
+		}
+	}
+	return nil
+}
+
+// state returns the on-chain state of an unclaimed request.
+func (r *requestInfo) state() requestState {
+	return requestState{Vault: r.Vault.Address, Wallet: r.Wallet, Mint: r.Vault.Mint.Address,
+		Requested: r.Requested, Filled: r.Filled, Created: r.Created}
+}

@@ -1,0 +1,187 @@
+package sim
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/keeper-project/keeper/keeper/clmm"
+)
+
+// events compiles the scripted events, sorted by time (stable: same-time events run in file order).
+func (c *compiler) events() {
+	for i, es := range c.sc.Events {
+		at := p("events", i)
+		d, err := parseOffset(es.At)
+		if err != nil || d < 0 {
+			c.failAt(append(at, "at"), "event %d: at must be a non-negative offset such as 15s (got %q)", i, es.At)
+			continue
+		}
+		ev, ok := c.event(es, at)
+		if !ok {
+			continue
+		}
+		ev.At = d
+		c.evs = append(c.evs, ev)
+	}
+	sort.SliceStable(c.evs, func(i, j int) bool { return c.evs[i].At < c.evs[j].At })
+}
+
+// event compiles one event's action; exactly one must be set.
+func (c *compiler) event(es EventSpec, at []any) (scheduled, bool) {
+	n := 0
+	for _, set := range []bool{es.Oracle != nil, es.Pool != nil, es.Fill != nil, es.Fees != nil, es.ExternalAPY != nil, es.Term != nil} {
+		if set {
+			n++
+		}
+	}
+	if n != 1 {
+		c.failAt(at, "an event needs exactly one of oracle, pool, fill, fees, external_apy, term (it has %d)", n)
+		return scheduled{}, false
+	}
+	switch {
+	case es.Oracle != nil:
+		return c.oracleEvent(es.Oracle, append(at, "oracle"))
+	case es.Pool != nil:
+		return c.poolEvent(*es.Pool, append(at, "pool"))
+	case es.Fill != nil:
+		return c.fillEvent(*es.Fill, append(at, "fill"))
+	case es.Fees != nil:
+		return c.feesEvent(*es.Fees, append(at, "fees"))
+	case es.ExternalAPY != nil:
+		return c.externalAPYEvent(*es.ExternalAPY, append(at, "external_apy"))
+	}
+	return c.termEvent(*es.Term, append(at, "term"))
+}
+
+// oracleEvent sets oracle prices.
+func (c *compiler) oracleEvent(prices map[string]float64, at []any) (scheduled, bool) {
+	changes := map[solana.PublicKey]float64{}
+	for _, sym := range sortedKeys(prices) {
+		m := c.mint(sym, append(at, sym), "oracle mint")
+		if m == nil {
+			return scheduled{}, false
+		}
+		if prices[sym] < 0 {
+			c.failAt(append(at, sym), "price of %s is negative", sym)
+			return scheduled{}, false
+		}
+		changes[m.Address] = prices[sym]
+	}
+	return scheduled{Desc: fmt.Sprintf("oracle %v", prices), Apply: func(s *Sim) error {
+		s.w.setPrices(changes)
+		return nil
+	}}, true
+}
+
+// poolEvent moves a pool's price.
+func (c *compiler) poolEvent(pm PoolMove, at []any) (scheduled, bool) {
+	pool := c.poolNamed(pm.Name)
+	if pool == nil {
+		c.failAt(append(at, "name"), "unknown pool %q", pm.Name)
+		return scheduled{}, false
+	}
+	var tick int32
+	var sqrt clmm.U128
+	var err error
+	switch {
+	case pm.Tick != nil && pm.Price == 0:
+		tick = *pm.Tick
+		sqrt, err = tickState(tick)
+	case pm.Tick == nil && pm.Price > 0:
+		tick, sqrt, err = priceState(pm.Price, pool)
+	default:
+		c.failAt(at, "pool event: give either price (positive) or tick")
+		return scheduled{}, false
+	}
+	if err != nil || tick < clmm.MinTick || tick > clmm.MaxTick {
+		c.failAt(at, "pool event: %v", err)
+		return scheduled{}, false
+	}
+	return scheduled{Desc: fmt.Sprintf("pool %s to tick %d", pool.Name, tick), Apply: func(s *Sim) error {
+		return s.updatePool(pool, func(st *clmm.Pool) { st.TickCurrent, st.SqrtPriceX64 = tick, sqrt })
+	}}, true
+}
+
+// fillEvent fills part of a withdrawal request.
+func (c *compiler) fillEvent(fs FillSpec, at []any) (scheduled, bool) {
+	v := c.earnNamed(fs.Vault)
+	if v == nil {
+		c.failAt(append(at, "vault"), "unknown earn vault %q", fs.Vault)
+		return scheduled{}, false
+	}
+	r := requestNamed(v, fs.Request)
+	if r == nil {
+		c.failAt(append(at, "request"), "earn vault %q has no request %q", fs.Vault, fs.Request)
+		return scheduled{}, false
+	}
+	amt := c.units(fs.Amount, v.Mint, append(at, "amount"))
+	return scheduled{Desc: fmt.Sprintf("fill %s/%s by %d", v.Name, r.Name, amt), Apply: func(s *Sim) error {
+		return s.fillRequest(r, amt)
+	}}, true
+}
+
+// feesEvent adds fees owed to a position.
+func (c *compiler) feesEvent(fs FeesSpec, at []any) (scheduled, bool) {
+	pos := c.positionNamed(fs.Position)
+	if pos == nil {
+		c.failAt(append(at, "position"), "unknown position %q", fs.Position)
+		return scheduled{}, false
+	}
+	f0 := c.units(fs.Fees0, pos.Pool.Mint0, append(at, "fees_0"))
+	f1 := c.units(fs.Fees1, pos.Pool.Mint1, append(at, "fees_1"))
+	return scheduled{Desc: fmt.Sprintf("fees on %s +%d/+%d", pos.Name, f0, f1), Apply: func(s *Sim) error {
+		return s.updatePosition(pos, func(st *clmm.Position) { st.FeesOwed0 += f0; st.FeesOwed1 += f1 })
+	}}, true
+}
+
+// externalAPYEvent changes a vault's external yield APY.
+func (c *compiler) externalAPYEvent(es ExternalAPYSpec, at []any) (scheduled, bool) {
+	var vault *vaultInfo
+	for _, v := range c.w.vaults {
+		if v.Name == es.Vault {
+			vault = v
+		}
+	}
+	if vault == nil {
+		c.failAt(append(at, "vault"), "unknown vault %q", es.Vault)
+		return scheduled{}, false
+	}
+	return scheduled{Desc: fmt.Sprintf("external apy of %s to %v", vault.Name, es.APY), Apply: func(*Sim) error {
+		vault.ExternalAPY = es.APY
+		return nil
+	}}, true
+}
+
+// termEvent sets one APY of a strategy's terms.
+func (c *compiler) termEvent(tc TermChange, at []any) (scheduled, bool) {
+	strat := c.strategyNamed(tc.Strategy)
+	if strat == nil {
+		c.failAt(append(at, "strategy"), "unknown strategy %q", tc.Strategy)
+		return scheduled{}, false
+	}
+	asset := c.assetRef(tc.Collateral, append(at, "collateral"), "collateral")
+	d, err := parseTerm(tc.Term)
+	if err != nil {
+		c.failAt(append(at, "term"), "%v", err)
+		return scheduled{}, false
+	}
+	if tc.APY < 0 || asset == "" {
+		c.failAt(append(at, "apy"), "term event: apy must be non-negative")
+		return scheduled{}, false
+	}
+	key := d.Key()
+	return scheduled{Desc: fmt.Sprintf("term %s %s %s to %d", strat.Name, tc.Collateral, tc.Term, tc.APY), Apply: func(s *Sim) error {
+		return s.updateStrategyAccount(strat, func(st *strategyState) {
+			t, ok := st.term(asset)
+			if !ok {
+				st.Terms = append(st.Terms, termState{AssetIdentifier: asset, Apys: map[string]int64{}, MaxAllocationPct: "100"})
+				t = &st.Terms[len(st.Terms)-1]
+			}
+			if t.Apys == nil {
+				t.Apys = map[string]int64{}
+			}
+			t.Apys[key] = tc.APY
+		})
+	}}, true
+}

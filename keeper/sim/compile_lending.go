@@ -1,0 +1,193 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+)
+
+// assetRef resolves a collateral asset (a mint symbol or a pool name) to its asset identifier.
+func (c *compiler) assetRef(s string, path []any, what string) string {
+	if m, ok := c.w.mintBySym[s]; ok {
+		return m.Address.String()
+	}
+	if pl := c.poolNamed(s); pl != nil {
+		return pl.Address.String()
+	}
+	c.failAt(path, "%s: %q is neither a mint symbol nor a pool name", what, s)
+	return ""
+}
+
+// strategyNamed returns the strategy called name, or nil.
+func (c *compiler) strategyNamed(name string) *strategyInfo {
+	for _, s := range c.w.strategies {
+		if s.Name == name {
+			return s
+		}
+	}
+	return nil
+}
+
+// strategies compiles the lending strategies, their accounts and their idle principal.
+func (c *compiler) strategies() {
+	for i, ss := range c.sc.Strategies {
+		at := p("strategies", i)
+		if ss.Name == "" || c.strategyNamed(ss.Name) != nil {
+			c.failAt(append(at, "name"), "strategy %d: a unique name is required", i)
+			continue
+		}
+		m := c.mint(ss.PrincipalMint, append(at, "principal_mint"), "principal_mint")
+		authority := c.walletRef(ss.Authority, append(at, "authority"), "authority")
+		if m == nil {
+			continue
+		}
+		info := &strategyInfo{Name: ss.Name, Mint: m, Address: c.derive(MarketProgramID, "strategy", ss.Name, append(at, "name"))}
+		c.w.strategies = append(c.w.strategies, info)
+		c.w.stratByAdr[info.Address] = info
+		state := &strategyState{
+			Authority: authority.String(), PrincipalMint: m.Address.String(), OriginationsEnabled: true,
+			InterestFee: ss.InterestFee, OriginationFee: ss.OriginationFee, PrincipalFee: ss.PrincipalFee,
+			OriginationCap: ss.OriginationCap, ExternalYieldSource: ss.ExternalYieldSource,
+			LiquidityBuffer:     int64(c.units(ss.LiquidityBuffer, m, append(at, "liquidity_buffer"))),
+			ExternalYieldAmount: c.units(ss.ExternalYield, m, append(at, "external_yield")),
+		}
+		if ss.OriginationsEnabled != nil {
+			state.OriginationsEnabled = *ss.OriginationsEnabled
+		}
+		for j, ts := range ss.Terms {
+			state.Terms = append(state.Terms, c.term(ts, append(at, "terms", j)))
+		}
+		c.putJSONAccount(info.Address, state, at)
+		if idle := c.units(ss.Idle, m, append(at, "idle")); idle > 0 {
+			c.gen.tokens = append(c.gen.tokens, grant{Wallet: info.Address, Mint: m.Address, Amount: idle})
+		}
+	}
+}
+
+// term compiles one collateral's terms.
+func (c *compiler) term(ts TermSpec, at []any) termState {
+	t := termState{AssetIdentifier: c.assetRef(ts.Collateral, append(at, "collateral"), "collateral"),
+		Apys: map[string]int64{}, Ltv: ts.Ltv, Lqt: ts.Lqt, MaxAllocationPct: ts.MaxAllocationPct}
+	if t.MaxAllocationPct == "" {
+		t.MaxAllocationPct = "100"
+	}
+	if _, err := parsePercent(t.MaxAllocationPct); err != nil {
+		c.failAt(append(at, "max_allocation_pct"), "max_allocation_pct: %v", err)
+	}
+	if ts.Ltv < 0 || ts.Lqt < 0 || ts.Ltv > ts.Lqt || ts.Lqt > int64(market.CBPSOne) {
+		c.failAt(append(at, "ltv"), "ltv %d and lqt %d must satisfy 0 <= ltv <= lqt <= 1000000", ts.Ltv, ts.Lqt)
+	}
+	for _, key := range sortedKeys(ts.Apys) {
+		d, err := parseTerm(key)
+		if err != nil {
+			c.failAt(append(at, "apys", key), "%v", err)
+			continue
+		}
+		if ts.Apys[key] < 0 {
+			c.failAt(append(at, "apys", key), "apy %d is negative", ts.Apys[key])
+		}
+		t.Apys[d.Key()] = ts.Apys[key]
+	}
+	return t
+}
+
+// parsePercent parses an allocation percentage in [0, 100].
+func parsePercent(s string) (float64, error) {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(v) || v < 0 || v > 100 {
+		return 0, fmt.Errorf("%q is not a percentage in [0, 100]", s)
+	}
+	return v, nil
+}
+
+// putJSONAccount adds a market-program account holding v (a *loanState or *strategyState).
+func (c *compiler) putJSONAccount(key solana.PublicKey, v any, at []any) {
+	var data []byte
+	var err error
+	switch s := v.(type) {
+	case *loanState:
+		data, err = encodeLoan(s)
+	case *strategyState:
+		data, err = encodeStrategy(s)
+	}
+	if err != nil {
+		c.failAt(at, "encode account: %v", err)
+		return
+	}
+	c.gen.accounts = append(c.gen.accounts, accountInit{Key: key, Account: chainsim.Account{
+		Lamports: accountRent, Owner: MarketProgramID, Data: data}})
+}
+
+// vaults compiles the lending vaults.
+func (c *compiler) vaults() {
+	for i, vs := range c.sc.Vaults {
+		at := p("vaults", i)
+		strat := c.strategyNamed(vs.Strategy)
+		if vs.Name == "" {
+			c.failAt(append(at, "name"), "vault %d: name is required", i)
+			continue
+		}
+		if strat == nil {
+			c.failAt(append(at, "strategy"), "vault %q: unknown strategy %q", vs.Name, vs.Strategy)
+			continue
+		}
+		v := &vaultInfo{Name: vs.Name, Strategy: strat, ExternalAPY: vs.ExternalAPY,
+			Address: c.derive(MarketProgramID, "vault", vs.Name, append(at, "name")),
+			LPMint:  derivedKey("lp-mint", vs.Name)}
+		for j, rs := range vs.Rewards {
+			v.Rewards = append(v.Rewards, c.reward(rs, append(at, "rewards", j)))
+		}
+		for j, ds := range vs.Deposits {
+			dat := append(at, "deposits", j)
+			v.Deposits = append(v.Deposits, depositInfo{
+				User:   c.walletRef(ds.User, append(dat, "user"), "user"),
+				Amount: c.units(ds.Amount, strat.Mint, append(dat, "amount")), StakeDuration: ds.StakeDuration, Status: ds.Status})
+		}
+		c.w.vaults = append(c.w.vaults, v)
+	}
+}
+
+// reward compiles one reward schedule.
+func (c *compiler) reward(rs RewardSpec, at []any) market.RewardSchedule {
+	m := c.mint(rs.Mint, append(at, "mint"), "reward mint")
+	eps, err := strconv.ParseFloat(rs.EmissionsPerSecond, 64)
+	if err != nil || eps < 0 || math.IsInf(eps, 0) {
+		c.failAt(append(at, "emissions_per_second"), "emissions_per_second %q is not a non-negative number", rs.EmissionsPerSecond)
+	}
+	out := market.RewardSchedule{
+		RewardStartTime:    market.UnixTime(c.unix(rs.Start, "-1d", append(at, "start"))),
+		RewardEndTime:      market.UnixTime(c.unix(rs.End, "30d", append(at, "end"))),
+		EmissionsPerSecond: market.Number(eps),
+	}
+	if m != nil {
+		out.RewardMint = m.Address.String()
+	}
+	return out
+}
+
+// loops compiles the loop records.
+func (c *compiler) loops() {
+	for i, ls := range c.sc.Loops {
+		at := p("loops", i)
+		pm := c.mint(ls.PrincipalMint, append(at, "principal_mint"), "principal_mint")
+		cm := c.mint(ls.CollateralMint, append(at, "collateral_mint"), "collateral_mint")
+		if pm == nil || cm == nil {
+			continue
+		}
+		id := ls.Identifier
+		if id == "" {
+			id = pm.Address.String() + "-" + cm.Address.String()
+		}
+		l := market.Loop{Identifier: id, PrincipalMint: pm.Address.String(), CollateralMint: cm.Address.String(),
+			Tags: ls.Tags, CollateralDeposited: market.Number(ls.CollateralDeposited), WAvgApy: market.Number(ls.WAvgApy)}
+		if ls.MaxApy != nil {
+			v := market.Number(*ls.MaxApy)
+			l.MaxApy = &v
+		}
+		c.w.loops = append(c.w.loops, l)
+	}
+}

@@ -1,0 +1,323 @@
+package sim
+
+import (
+	"github.com/gagliardetto/solana-go"
+	"github.com/keeper-project/keeper/keeper/clmm"
+	"github.com/keeper-project/keeper/keeper/market"
+)
+
+// Collateral asset types of the simulator (the spec shows no values).
+const (
+	assetTypeToken int32 = 0
+	assetTypeDexA  int32 = 1
+	assetTypeDexB  int32 = 2
+)
+
+// loans compiles the loans and their accounts.
+func (c *compiler) loans() {
+	names := map[string]bool{}
+	for i, ls := range c.sc.Loans {
+		at := p("loans", i)
+		if ls.Name == "" || names[ls.Name] {
+			c.failAt(append(at, "name"), "loan %d: a unique name is required", i)
+			continue
+		}
+		names[ls.Name] = true
+		info := &loanInfo{Name: ls.Name, Address: c.derive(MarketProgramID, "loan", ls.Name, append(at, "name"))}
+		st := &loanState{
+			Borrower: c.walletRef(ls.Borrower, append(at, "borrower"), "borrower").String(),
+			ID:       int64(i + 1), Nonce: int64(i), StartTime: c.unix(ls.Started, "-1d", append(at, "started")),
+			Closed: ls.Closed, LoanType: ls.LoanType, FundingType: ls.FundingType, WriteVersion: 1,
+		}
+		st.LastInteractedTime, st.Status = st.StartTime, loanStatusActive
+		if ls.Closed {
+			st.Status = loanStatusRepaid
+		}
+		_, bump, _ := pda(MarketProgramID, "loan", ls.Name)
+		st.Bump = int(bump)
+		for j, cs := range ls.Collateral {
+			c.collateral(info, st, cs, j, append(at, "collateral", j))
+		}
+		for j, lg := range ls.Ledgers {
+			c.ledger(st, lg, j, len(ls.Ledgers), append(at, "ledgers", j))
+		}
+		c.history(st, ls, at)
+		for j, r := range ls.Rollovers {
+			c.rollover(st, r, append(at, "rollovers", j))
+		}
+		c.inflows(st)
+		c.w.loans = append(c.w.loans, info)
+		c.w.loanByAddr[info.Address] = info
+		c.putJSONAccount(info.Address, st, at)
+	}
+}
+
+// collateral compiles one collateral slot; plain tokens are minted to the loan's token account.
+func (c *compiler) collateral(info *loanInfo, st *loanState, cs CollateralSpec, j int, at []any) {
+	col := collateralState{Index: j, ID: st.ID*10 + int64(j), WriteVersion: 1, LastInteractedTime: st.StartTime}
+	switch {
+	case cs.Position != "" && cs.Mint == "":
+		pos := c.positionNamed(cs.Position)
+		if pos == nil {
+			c.failAt(append(at, "position"), "unknown position %q", cs.Position)
+			return
+		}
+		if pos.Loan != nil {
+			c.failAt(append(at, "position"), "position %q is already collateral of loan %q", cs.Position, pos.Loan.Name)
+			return
+		}
+		pos.Loan = info
+		col.AssetIdentifier, col.AssetMint, col.Dex = pos.Pool.Address.String(), pos.Mint.String(), pos.Pool.Dex.Name
+		col.AssetType = assetTypeDexA
+		if pos.Pool.Dex.Name == clmm.DexB {
+			col.AssetType = assetTypeDexB
+		}
+		col.Amount = c.posStates[pos].Liquidity.Lo
+	case cs.Mint != "" && cs.Position == "":
+		m := c.mint(cs.Mint, append(at, "mint"), "mint")
+		if m == nil {
+			return
+		}
+		col.AssetIdentifier, col.AssetMint, col.AssetType = m.Address.String(), m.Address.String(), assetTypeToken
+		col.Amount = c.units(cs.Amount, m, append(at, "amount"))
+		if col.Amount > 0 {
+			c.gen.tokens = append(c.gen.tokens, grant{Wallet: info.Address, Mint: m.Address, Amount: col.Amount})
+		}
+	default:
+		c.failAt(at, "collateral %d: give either mint and amount, or position", j)
+		return
+	}
+	st.Collateral = append(st.Collateral, col)
+}
+
+// ledger compiles one ledger.
+func (c *compiler) ledger(st *loanState, lg LedgerSpec, j, n int, at []any) {
+	strat := c.strategyNamed(lg.Strategy)
+	if strat == nil {
+		c.failAt(append(at, "strategy"), "unknown strategy %q", lg.Strategy)
+		return
+	}
+	term, err := parseTerm(lg.Term)
+	if err != nil {
+		c.failAt(append(at, "term"), "%v", err)
+		return
+	}
+	secs, _ := termSeconds(term)
+	l := ledgerState{
+		Index: j, Strategy: strat.Address.String(), PrincipalMint: strat.Mint.Address.String(),
+		PrincipalDue:    c.units(lg.Principal, strat.Mint, append(at, "principal")),
+		PrincipalRepaid: c.units(lg.Repaid, strat.Mint, append(at, "repaid")),
+		Apy:             lg.Apy, Duration: term.Duration, DurationType: int32(term.DurationType),
+		StartTime: st.StartTime, ID: st.ID*10 + int64(j), WriteVersion: 1,
+		MarketInformation: derivedKey("market-information", strat.Name).String(),
+	}
+	if lg.Started != "" {
+		l.StartTime = c.unix(lg.Started, "", append(at, "started"))
+	}
+	l.EndTime, l.LastInterestUpdatedTime, l.LastInteractedTime = l.StartTime+secs, l.StartTime, l.StartTime
+	if lg.Loop {
+		l.IsLoop = 1
+	}
+	if l.PrincipalRepaid > l.PrincipalDue {
+		c.failAt(append(at, "repaid"), "repaid exceeds principal")
+	}
+	l.Status = ledgerStatusActive
+	if l.outstanding() == 0 {
+		l.Status = ledgerStatusRepaid
+	}
+	if l.Apy == 0 {
+		l.Apy = c.defaultAPY(strat, st, term)
+	}
+	l.LtvRatios, l.LqtRatios, l.Weights = c.ratioRows(strat, st, lg, n, at)
+	st.Ledgers = append(st.Ledgers, l)
+}
+
+// defaultAPY returns the strategy's APY for the loan's first collateral and the term, from the
+// scenario's terms.
+func (c *compiler) defaultAPY(strat *strategyInfo, st *loanState, term market.StrategyDuration) int64 {
+	if len(st.Collateral) == 0 {
+		return 0
+	}
+	for _, ss := range c.sc.Strategies {
+		if ss.Name != strat.Name {
+			continue
+		}
+		for _, ts := range ss.Terms {
+			if c.assetRefQuiet(ts.Collateral) != st.Collateral[0].AssetIdentifier {
+				continue
+			}
+			for k, v := range ts.Apys {
+				if d, err := parseTerm(k); err == nil && d == term {
+					return v
+				}
+			}
+		}
+	}
+	return 0
+}
+
+// assetRefQuiet resolves an asset like assetRef without recording failures.
+func (c *compiler) assetRefQuiet(s string) string {
+	if m, ok := c.w.mintBySym[s]; ok {
+		return m.Address.String()
+	}
+	if pl := c.poolNamed(s); pl != nil {
+		return pl.Address.String()
+	}
+	return ""
+}
+
+// ratioRows returns a ledger's LTV, LQT and weight rows, defaulting from the strategy's terms and to
+// an equal share of each collateral among the loan's ledgers.
+func (c *compiler) ratioRows(strat *strategyInfo, st *loanState, lg LedgerSpec, n int, at []any) (ltv, lqt, w []int64) {
+	terms := map[string]TermSpec{}
+	for _, ss := range c.sc.Strategies {
+		if ss.Name == strat.Name {
+			for _, ts := range ss.Terms {
+				terms[c.assetRefQuiet(ts.Collateral)] = ts
+			}
+		}
+	}
+	for _, col := range st.Collateral {
+		ltv = append(ltv, terms[col.AssetIdentifier].Ltv)
+		lqt = append(lqt, terms[col.AssetIdentifier].Lqt)
+		w = append(w, int64(market.CBPSOne)/int64(max(n, 1)))
+	}
+	for _, row := range []struct {
+		name string
+		in   []int64
+		out  *[]int64
+	}{{"ltv", lg.Ltv, &ltv}, {"lqt", lg.Lqt, &lqt}, {"weights", lg.Weights, &w}} {
+		if row.in == nil {
+			continue
+		}
+		if len(row.in) != len(st.Collateral) {
+			c.failAt(append(at, row.name), "%s has %d entries for %d collateral slots", row.name, len(row.in), len(st.Collateral))
+			continue
+		}
+		*row.out = row.in
+	}
+	return ltv, lqt, w
+}
+
+// history compiles a loan's collateral history, by default one AddCollateral per slot at the start.
+func (c *compiler) history(st *loanState, ls LoanSpec, at []any) {
+	if len(ls.History) == 0 {
+		for _, col := range st.Collateral {
+			st.History = append(st.History, historyEvent{Time: st.StartTime, Kind: eventAddCollateral,
+				AssetIdentifier: col.AssetIdentifier, AssetMint: col.AssetMint, Amount: col.Amount})
+		}
+		return
+	}
+	for j, hs := range ls.History {
+		hat := append(at, "history", j)
+		ev := historyEvent{Time: c.unix(hs.At, "", append(hat, "at")), Kind: hs.Kind}
+		switch hs.Kind {
+		case eventAddCollateral, eventRemoveCollateral:
+			ev.AssetIdentifier = c.assetRef(hs.Asset, append(hat, "asset"), "asset")
+			ev.AssetMint = ev.AssetIdentifier
+			for _, col := range st.Collateral {
+				if col.AssetIdentifier == ev.AssetIdentifier {
+					ev.AssetMint = col.AssetMint
+				}
+			}
+			ev.Amount = c.rawAmount(hs.Amount, ev.AssetIdentifier, append(hat, "amount"))
+		case eventLiquidate, eventRepayPrincipal:
+			ev.Amount = c.principalAmount(st, hs.Amount, append(hat, "amount"))
+			for k, ts := range hs.Transfers {
+				id := c.assetRef(ts.Asset, append(hat, "transfers", k, "asset"), "asset")
+				ev.Transfers = append(ev.Transfers, collateralTransfer{AssetMint: id, ToLiquidator: ts.ToLiquidator,
+					Amount: c.rawAmount(ts.Amount, id, append(hat, "transfers", k, "amount"))})
+			}
+		default:
+			c.failAt(append(hat, "kind"), "unknown history kind %q (AddCollateral, RemoveCollateral, Liquidate, RepayPrincipal)", hs.Kind)
+		}
+		st.History = append(st.History, ev)
+	}
+}
+
+// rawAmount parses an amount of an asset: whole tokens of a mint, or a raw integer for a pool
+// (CLMM liquidity).
+func (c *compiler) rawAmount(s, asset string, path []any) uint64 {
+	k, err := solana.PublicKeyFromBase58(asset)
+	if err == nil {
+		if m, ok := c.w.mintByAddr[k]; ok {
+			return c.units(s, m, path)
+		}
+	}
+	v, err := parseInteger(s)
+	if err != nil {
+		c.failAt(path, "%v", err)
+	}
+	return v
+}
+
+// principalAmount parses an amount of the loan's first principal mint.
+func (c *compiler) principalAmount(st *loanState, s string, path []any) uint64 {
+	if len(st.Ledgers) == 0 {
+		return c.rawAmount(s, "", path)
+	}
+	return c.rawAmount(s, st.Ledgers[0].PrincipalMint, path)
+}
+
+// rollover adds a rollover PnL marker.
+func (c *compiler) rollover(st *loanState, at string, path []any) {
+	mint := ""
+	if len(st.Collateral) > 0 {
+		mint = st.Collateral[0].AssetMint
+	}
+	st.Markers = append(st.Markers, market.PnLMarker{Date: float64(c.unix(at, "", path)), Type: market.MarkerRollover,
+		Metadata: market.MarkerMetadata{NewCollateralMint: mint, PreviousCollateralMint: mint}})
+}
+
+// inflows sets the borrower's net inflows from the history and the ledgers, at the initial prices.
+func (c *compiler) inflows(st *loanState) {
+	var first string
+	if len(st.Collateral) > 0 {
+		first = st.Collateral[0].AssetMint
+	}
+	for _, ev := range st.History {
+		usd, tokens := c.eventValue(st, ev, first)
+		switch ev.Kind {
+		case eventAddCollateral:
+			st.Inflow.CollateralUSD += usd
+			st.Inflow.CollateralTokens += tokens
+			if ev.Time == st.StartTime {
+				st.Inflow.InitialCollateralUSD += usd
+				st.Inflow.InitialCollateral += tokens
+			}
+		case eventRemoveCollateral:
+			st.Inflow.CollateralUSD -= usd
+			st.Inflow.CollateralTokens -= tokens
+		}
+	}
+	for _, l := range st.Ledgers {
+		k, _ := solana.PublicKeyFromBase58(l.PrincipalMint)
+		m := c.w.mintByAddr[k]
+		net := float64(l.PrincipalRepaid) - float64(l.PrincipalDue)
+		st.Inflow.PrincipalUSD += c.w.usd(k, l.PrincipalRepaid) - c.w.usd(k, l.PrincipalDue)
+		if m != nil {
+			st.Inflow.PrincipalTokens += net / pow10(m.Decimals)
+		}
+	}
+}
+
+// eventValue returns the USD value of a collateral event at the initial prices, and its amount in
+// whole tokens when it is of the first collateral's mint.
+func (c *compiler) eventValue(st *loanState, ev historyEvent, first string) (usd, tokens float64) {
+	k, err := solana.PublicKeyFromBase58(ev.AssetMint)
+	if err != nil {
+		return 0, 0
+	}
+	if m, ok := c.w.mintByAddr[k]; ok {
+		usd = c.w.usd(k, ev.Amount)
+		if ev.AssetMint == first {
+			tokens = wholeTokens(ev.Amount, m.Decimals)
+		}
+		return usd, tokens
+	}
+	if pos, ok := c.w.posByMint[k]; ok {
+		return c.w.snapshot(c.start).positionUSD(pos.Pool, c.poolStates[pos.Pool], c.posStates[pos]), 0
+	}
+	return 0, 0
+}

@@ -1,0 +1,123 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+)
+
+// Faults configures fault injection for all three services from one place: Chain for the Solana RPC
+// and the Jito block engine (see chainsim.Faults), Market for the market API.
+type Faults struct {
+	Chain  chainsim.Faults
+	Market MarketFaults
+}
+
+// Validate reports the first invalid setting.
+func (f Faults) Validate() error {
+	return errors.Join(f.Chain.Validate(), f.Market.Validate())
+}
+
+// MarketFaults configures the market API's faults. Draws come from one stream per endpoint seeded
+// from Options.Seed, so the same seed and the same sequence of calls of each endpoint give the same
+// faults. The market supports the faults FaultServerError, FaultRateLimit, FaultTimeout and
+// FaultTruncate (a truncated write has still been processed and recorded for idempotent replay), plus
+// latency and jitter waited on the sim clock.
+type MarketFaults struct {
+	// All applies to every endpoint that has no entry in Endpoints; its Script is consumed by calls of
+	// any endpoint, in arrival order.
+	All chainsim.MethodFaults
+	// Endpoints, keyed by endpoint name (market.EndpointLoansInfo, ...), replace All for that endpoint;
+	// an endpoint's own Script is consumed before All's.
+	Endpoints map[string]chainsim.MethodFaults
+	// ServerErrorStatus is the status of FaultServerError; zero means 500.
+	ServerErrorStatus int
+	// RetryAfter is the Retry-After of FaultRateLimit, in whole seconds (at least 1).
+	RetryAfter time.Duration
+	// Hostile lists, in order, what the next transaction-building calls do: each call that builds
+	// transactions (not a replay, not a refused request) consumes one entry and returns its
+	// transactions with that hostile change.
+	Hostile []Hostile
+	// HostileAlways applies to every transaction-building call once Hostile is used up; HostileNone
+	// (the zero value) leaves them honest.
+	HostileAlways Hostile
+}
+
+// endpointNames lists every endpoint the simulated market serves.
+var endpointNames = []string{
+	market.EndpointUpdateStrategy, market.EndpointBuildLoan, market.EndpointLoansInfo,
+	market.EndpointTransferPosition, market.EndpointVaultDeposits, market.EndpointBestQuote,
+	market.EndpointHistoricalHolders, market.EndpointClaimFees, market.EndpointWithdrawStrategy,
+	market.EndpointWithdrawClaim, market.EndpointVaultsInfo, market.EndpointLoopInfo,
+	market.EndpointEarnPosition, market.EndpointWithdrawalQueue,
+}
+
+// Validate reports the first invalid market fault setting, naming the endpoint.
+func (m MarketFaults) Validate() error {
+	if m.ServerErrorStatus != 0 && (m.ServerErrorStatus < 500 || m.ServerErrorStatus > 599) {
+		return fmt.Errorf("sim: market faults: server error status %d is not a 5xx status", m.ServerErrorStatus)
+	}
+	if m.RetryAfter < 0 {
+		return errors.New("sim: market faults: negative retry-after")
+	}
+	if err := validateMethodFaults(m.All); err != nil {
+		return fmt.Errorf("sim: market faults, all endpoints: %w", err)
+	}
+	for name, mf := range m.Endpoints {
+		if !slices.Contains(endpointNames, name) {
+			return fmt.Errorf("sim: market faults: unknown endpoint %q", name)
+		}
+		if err := validateMethodFaults(mf); err != nil {
+			return fmt.Errorf("sim: market faults, endpoint %s: %w", name, err)
+		}
+	}
+	for i, h := range append(slices.Clone(m.Hostile), m.HostileAlways) {
+		if h < HostileNone || h >= hostileCount {
+			return fmt.Errorf("sim: market faults: hostile entry %d: unknown hostile mode %d", i, int(h))
+		}
+	}
+	return nil
+}
+
+// marketFaultKinds are the faults the market API can inject.
+var marketFaultKinds = []chainsim.Fault{chainsim.FaultNone, chainsim.FaultServerError, chainsim.FaultRateLimit,
+	chainsim.FaultTimeout, chainsim.FaultTruncate}
+
+// validateMethodFaults checks one endpoint's faults.
+func validateMethodFaults(m chainsim.MethodFaults) error {
+	if m.Latency < 0 || m.Jitter < 0 {
+		return errors.New("negative latency or jitter")
+	}
+	r := m.Rates
+	if r.NeverLand != 0 || r.Stall != 0 {
+		return errors.New("never-land and stall are chain faults, not market faults")
+	}
+	sum := 0.0
+	for _, v := range []float64{r.ServerError, r.RateLimit, r.Timeout, r.Truncate} {
+		if v < 0 || v > 1 {
+			return fmt.Errorf("rate %v outside [0, 1]", v)
+		}
+		sum += v
+	}
+	if sum > 1+1e-9 {
+		return fmt.Errorf("rates add up to %v, more than 1", sum)
+	}
+	for i, f := range m.Script {
+		if !slices.Contains(marketFaultKinds, f) {
+			return fmt.Errorf("script entry %d: fault %s is not a market fault", i, f)
+		}
+	}
+	return nil
+}
+
+// forEndpoint returns the faults that apply to an endpoint.
+func (m MarketFaults) forEndpoint(name string) chainsim.MethodFaults {
+	if f, ok := m.Endpoints[name]; ok {
+		return f
+	}
+	return m.All
+}

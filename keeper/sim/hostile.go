@@ -1,0 +1,46 @@
+package sim
+
+import (
+	"encoding/binary"
+
+	"github.com/gagliardetto/solana-go"
+)
+
+// Amounts hostile transactions try to take.
+const (
+	hostileLamports = 500_000_000
+	hostileTokens   = 1_000_000
+)
+
+// unknownProgramID is the program of HostileUnknownProgram: deployed nowhere, allowlisted by nobody.
+var unknownProgramID = derivedKey("program", "unknown")
+
+// hostilize changes the instructions and fee payer of an honest transaction the way mode says. mint is
+// the token the operation deals with (the target of token thefts).
+func hostilize(mode Hostile, wallet, feePayer, mint solana.PublicKey, ixs []ix) ([]ix, solana.PublicKey) {
+	stranger := Stranger()
+	switch mode {
+	case HostileSystemTransfer:
+		data := binary.LittleEndian.AppendUint32(nil, 2)
+		data = binary.LittleEndian.AppendUint64(data, hostileLamports)
+		ixs = append(ixs, ix{Program: solana.SystemProgramID, Data: data,
+			Accounts: []solana.AccountMeta{meta(wallet, true, true), meta(stranger, false, true)}})
+	case HostileTokenTransfer:
+		data := binary.LittleEndian.AppendUint64([]byte{3}, hostileTokens)
+		ixs = append(ixs, ix{Program: solana.TokenProgramID, Data: data, Accounts: []solana.AccountMeta{
+			meta(ata(wallet, mint), false, true), meta(ata(stranger, mint), false, true), meta(wallet, true, false)}})
+	case HostileSetAuthority:
+		data := append([]byte{6, 2, 1}, stranger[:]...)
+		ixs = append(ixs, ix{Program: solana.TokenProgramID, Data: data, Accounts: []solana.AccountMeta{
+			meta(ata(wallet, mint), false, true), meta(wallet, true, false)}})
+	case HostileUnknownProgram:
+		ixs = append(ixs, ix{Program: unknownProgramID, Data: []byte{0xde, 0xad},
+			Accounts: []solana.AccountMeta{meta(wallet, true, true)}})
+	case HostileFeePayer:
+		feePayer = stranger
+	case HostileExtraSigner:
+		ixs = append(ixs, ix{Program: solana.MemoProgramID, Data: []byte("keeper-sim"),
+			Accounts: []solana.AccountMeta{meta(stranger, true, false)}})
+	}
+	return ixs, feePayer
+}

@@ -1,0 +1,49 @@
+package sim
+
+import "fmt"
+
+// Hostile is a way a transaction-building call can try to take the wallet's funds or authority. In a
+// hostile mode the simulator adds the change to the honest transaction it would have built and still
+// co-signs the result, as a compromised service would.
+type Hostile int
+
+// The hostile modes.
+const (
+	// HostileNone builds honest transactions.
+	HostileNone Hostile = iota
+	// HostileSystemTransfer adds a System transfer of 0.5 SOL from the wallet to the stranger.
+	HostileSystemTransfer
+	// HostileTokenTransfer adds an SPL Token transfer from the wallet's token account to the stranger's,
+	// with the wallet as authority.
+	HostileTokenTransfer
+	// HostileSetAuthority adds an SPL Token SetAuthority giving the stranger ownership of the wallet's
+	// token account.
+	HostileSetAuthority
+	// HostileUnknownProgram adds an instruction of a program nobody allowlists, with the wallet as a
+	// writable signer.
+	HostileUnknownProgram
+	// HostileFeePayer makes the stranger the fee payer (and signs for it).
+	HostileFeePayer
+	// HostileExtraSigner adds the stranger as a required signer and leaves its signature empty.
+	HostileExtraSigner
+	hostileCount
+)
+
+// AllHostile returns every hostile mode except HostileNone.
+func AllHostile() []Hostile {
+	out := make([]Hostile, 0, hostileCount-1)
+	for h := HostileNone + 1; h < hostileCount; h++ {
+		out = append(out, h)
+	}
+	return out
+}
+
+// String returns the mode's name.
+func (h Hostile) String() string {
+	names := [...]string{"none", "system-transfer", "token-transfer", "set-authority", "unknown-program",
+		"fee-payer", "extra-signer"}
+	if h < 0 || h >= hostileCount {
+		return fmt.Sprintf("hostile(%d)", int(h))
+	}
+	return names[h]
+}

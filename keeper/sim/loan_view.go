@@ -1,0 +1,172 @@
+package sim
+
+import (
+	"fmt"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/keeper-project/keeper/keeper/market"
+)
+
+// secondsPerDay converts per-second figures to daily ones.
+const secondsPerDay = 86_400
+
+// loanView is one loan as the loans-info endpoint sees it at a snapshot.
+type loanView struct {
+	info    *loanInfo
+	st      *loanState
+	item    market.LoanItem
+	lenders map[string]bool // strategy addresses and their authorities
+	now     int64
+	// Aggregate building blocks.
+	dailyInterestUsd, dailyCollYieldUsd, dailyPrinYieldUsd float64
+	apyWeighted, collYieldWeighted, tokenUsdPnl            float64
+}
+
+// loanViews reads every loan at a snapshot. The caller holds s.mu.
+func (s *Sim) loanViews(sn *snapshot) ([]*loanView, error) {
+	out := make([]*loanView, 0, len(s.w.loans))
+	for _, info := range s.w.loans {
+		st, err := s.loanState(info)
+		if err != nil {
+			return nil, err
+		}
+		v := &loanView{info: info, st: st, now: sn.at.Unix(), lenders: map[string]bool{}}
+		if err := s.fillLoanItem(v, sn); err != nil {
+			return nil, fmt.Errorf("loan %s: %w", info.Name, err)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// fillLoanItem computes a loan's summary item.
+func (s *Sim) fillLoanItem(v *loanView, sn *snapshot) error {
+	st := v.st
+	v.item = market.LoanItem{
+		Loan: market.Loan{Address: v.info.Address.String(), Borrower: st.Borrower, Bump: st.Bump, Closed: st.Closed,
+			LastInteractedTime: market.UnixTime(st.LastInteractedTime), LastInteractedTxn: st.LastInteractedTxn,
+			LoanStatus: market.LoanStatus(st.Status), Nonce: st.Nonce, StartTime: market.UnixTime(st.StartTime),
+			WriteVersion: st.WriteVersion, ID: st.ID},
+		LoanType:            market.LoanType(st.LoanType),
+		Collateral:          []market.Collateral{},
+		Ledgers:             []market.Ledger{},
+		CollateralBreakdown: []market.CollateralUSD{},
+	}
+	if err := s.fillCollateral(v, sn); err != nil {
+		return err
+	}
+	s.fillLedgers(v, sn)
+	it := &v.item
+	it.PnlUsd = it.CollateralUsd - it.PrincipalUsd - it.InterestAccruedUsd - (st.Inflow.CollateralUSD + st.Inflow.PrincipalUSD)
+	it.PrincipalUsdRisk = it.PrincipalUsd + it.InterestAccruedUsd
+	if it.CollateralUsd > 0 {
+		it.CollateralYieldPct = v.collYieldWeighted / it.CollateralUsd * 100
+	}
+	if len(st.Collateral) > 0 {
+		first := solana.MustPublicKeyFromBase58(st.Collateral[0].AssetMint)
+		if m, ok := s.w.mintByAddr[first]; ok {
+			v.tokenUsdPnl = (wholeTokens(st.Collateral[0].Amount, m.Decimals) - st.Inflow.CollateralTokens) * sn.price(first)
+		}
+	}
+	return nil
+}
+
+// fillCollateral values the collateral entries.
+func (s *Sim) fillCollateral(v *loanView, sn *snapshot) error {
+	it := &v.item
+	for _, col := range v.st.Collateral {
+		it.Collateral = append(it.Collateral, market.Collateral{
+			Amount: market.Amount(col.Amount), AssetIdentifier: col.AssetIdentifier, AssetMint: col.AssetMint,
+			AssetType: market.AssetType(col.AssetType), Index: col.Index, Loan: v.info.Address.String(), ID: col.ID,
+			LastInteractedTime: market.UnixTime(col.LastInteractedTime), LastInteractedTxn: col.LastInteractedTxn,
+			WriteVersion: col.WriteVersion})
+		usd, yield, err := s.collateralUSD(col, sn)
+		if err != nil {
+			return err
+		}
+		it.CollateralBreakdown = append(it.CollateralBreakdown, market.CollateralUSD{AssetIdentifier: col.AssetIdentifier, Usd: usd})
+		it.CollateralUsd += usd
+		it.CollateralUsdRisk += usd * float64(maxLqt(v.st, col.Index)) / 1e6
+		v.collYieldWeighted += usd * yield
+		v.dailyCollYieldUsd += usd * yield / 365
+		it.PendingYieldUsd += usd * yield * float64(max(0, v.now-col.LastInteractedTime)) / market.SecondsPerYear
+	}
+	return nil
+}
+
+// collateralUSD values one collateral entry and returns its yield APY.
+func (s *Sim) collateralUSD(col collateralState, sn *snapshot) (float64, float64, error) {
+	mint, err := solana.PublicKeyFromBase58(col.AssetMint)
+	if err != nil {
+		return 0, 0, err
+	}
+	if col.Dex == "" {
+		return sn.usd(mint, col.Amount), sn.yieldAPY(mint), nil
+	}
+	pos, ok := s.w.posByMint[mint]
+	if !ok {
+		return 0, 0, fmt.Errorf("unknown position mint %s", mint)
+	}
+	ps, pool, err := s.positionState(pos)
+	if err != nil {
+		return 0, 0, err
+	}
+	return sn.positionUSD(pos.Pool, pool, ps), 0, nil
+}
+
+// maxLqt returns the highest liquidation threshold any ledger gives a collateral slot.
+func maxLqt(st *loanState, index int) int64 {
+	var best int64
+	for _, l := range st.Ledgers {
+		if index < len(l.LqtRatios) {
+			best = max(best, l.LqtRatios[index])
+		}
+	}
+	return best
+}
+
+// fillLedgers reports the ledgers with interest accrued to the snapshot.
+func (s *Sim) fillLedgers(v *loanView, sn *snapshot) {
+	it := &v.item
+	for _, l := range v.st.Ledgers {
+		mint := solana.MustPublicKeyFromBase58(l.PrincipalMint)
+		interest := l.interestAt(v.now)
+		ips := l.interestPerSecond()
+		if v.now >= l.EndTime {
+			ips = 0
+		}
+		it.Ledgers = append(it.Ledgers, market.Ledger{
+			Apy: market.CBPS(l.Apy), Duration: l.Duration, DurationType: market.DurationType(l.DurationType),
+			StartTime: market.UnixTime(l.StartTime), EndTime: market.UnixTime(l.EndTime),
+			InterestOutstanding: market.Amount(interest), InterestPerSecond: market.Number(ips),
+			LastInterestUpdatedTime: market.UnixTime(max(l.LastInterestUpdatedTime, min(v.now, l.EndTime))),
+			LastInteractedTime:      market.UnixTime(l.LastInteractedTime), LastInteractedTxn: l.LastInteractedTxn,
+			LedgerIndex: l.Index, Loan: v.info.Address.String(), LqtRatios: cbpsRow(l.LqtRatios),
+			LtvRatios: cbpsRow(l.LtvRatios), Weights: cbpsRow(l.Weights), MarketInformation: l.MarketInformation,
+			PrincipalDue: market.Amount(l.PrincipalDue), PrincipalMint: l.PrincipalMint,
+			PrincipalRepaid: market.Amount(l.PrincipalRepaid), Status: market.LedgerStatus(l.Status),
+			Strategy: l.Strategy, ID: l.ID, IsLoop: market.Number(l.IsLoop), WriteVersion: l.WriteVersion,
+		})
+		principalUsd := sn.usd(mint, l.outstanding())
+		it.PrincipalUsd += principalUsd
+		it.InterestAccruedUsd += sn.usd(mint, interest)
+		v.dailyInterestUsd += sn.usdf(mint, ips*secondsPerDay)
+		v.dailyPrinYieldUsd += principalUsd * sn.yieldAPY(mint) / 365
+		v.apyWeighted += principalUsd * float64(l.Apy) / 1e6
+		v.lenders[l.Strategy] = true
+		if strat, ok := s.w.stratByAdr[solana.MustPublicKeyFromBase58(l.Strategy)]; ok {
+			if ss, err := s.strategyState(strat); err == nil {
+				v.lenders[ss.Authority] = true
+			}
+		}
+	}
+}
+
+// cbpsRow converts a ratio row.
+func cbpsRow(in []int64) []market.CBPS {
+	out := make([]market.CBPS, len(in))
+	for i, v := range in {
+		out[i] = market.CBPS(v)
+	}
+	return out
+}

@@ -1,0 +1,34 @@
+package sim
+
+import (
+	"log/slog"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+)
+
+// Options configure a Sim. The zero value is usable: a real-time clock, seed 0, the default scenario,
+// a wallet derived from the name "operator", no faults and no logging.
+type Options struct {
+	// Clock drives the chain's slots and the scenario's events. Tests pass a *chainsim.ManualClock and
+	// step it with Sim.Advance; `keeper sim` uses chainsim.RealClock. Nil means chainsim.RealClock.
+	Clock chainsim.Clock
+	// Seed makes blockhashes and fault draws differ between simulators.
+	Seed uint64
+	// Scenario is the initial state and scripted events; nil means DefaultScenario.
+	Scenario *Scenario
+	// Wallet is the operator's wallet: "$wallet" in the scenario. The zero key means DefaultWallet.
+	Wallet solana.PublicKey
+	// Faults are injected from the start (see Sim.SetFaults).
+	Faults Faults
+	// MinTip is the smallest Jito tip a bundle must pay; zero means chainsim.DefaultMinTip.
+	MinTip uint64
+	// Logger receives a debug line per scenario event and per request; nil discards.
+	Logger *slog.Logger
+	// OnUnknownRoute, when set, is called for every market request to an unknown route or with a method
+	// other than POST (after the 404 or 405 answer is chosen). Tests use it to fail loudly.
+	OnUnknownRoute func(method, path string)
+}
+
+// DefaultWallet is the operator's wallet when Options.Wallet is zero.
+func DefaultWallet() solana.PublicKey { return derivedKey("wallet", "operator") }

@@ -1,0 +1,49 @@
+package sim
+
+import (
+	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+)
+
+// Earn claim accounts: wallet (signer, writable), co-signer, request (writable), earn vault, the
+// vault's and the wallet's token accounts of the vault's mint (writable), the mint, the Token program.
+const earnClaimAccounts = 8
+
+// executeEarn runs one instruction of the earn program: withdraw-claim pays a fully filled request's
+// amount to its wallet once and closes the request account (its rent goes to the wallet).
+func executeEarn(x *chainsim.Exec, in chainsim.Instruction) error {
+	if len(in.Data) != 1 || in.Data[0] != earnOpClaim {
+		return chainsim.ErrInvalidInstructionData
+	}
+	if len(in.Accounts) < earnClaimAccounts {
+		return chainsim.ErrNotEnoughAccountKeys
+	}
+	wallet, cosigner, reqKey, vault := in.Accounts[0], in.Accounts[1], in.Accounts[2].PublicKey, in.Accounts[3].PublicKey
+	if !wallet.IsSigner {
+		return chainsim.ErrMissingRequiredSignature
+	}
+	if cosigner.PublicKey != CoSigner() || !cosigner.IsSigner {
+		return programError(errCodeUnauthorized, "the market co-signer must sign earn claims")
+	}
+	a, err := x.Account(reqKey)
+	if err != nil {
+		return err
+	}
+	req, err := decodeRequest(a.Data)
+	if err != nil || a.Owner != EarnProgramID {
+		return programError(errCodeRequestNotFound, "request account not found: %s", reqKey)
+	}
+	switch {
+	case req.Wallet != wallet.PublicKey || req.Vault != vault:
+		return programError(errCodeWrongAccount, "request %s belongs to another wallet or vault", reqKey)
+	case req.Filled < req.Requested:
+		return programError(errCodeRequestNotFilled, "request %s is filled %d of %d", reqKey, req.Filled, req.Requested)
+	}
+	if err := x.TransferTokens(vault, wallet.PublicKey, req.Mint, req.Filled); err != nil {
+		return err
+	}
+	if err := x.TransferLamports(reqKey, wallet.PublicKey, a.Lamports); err != nil {
+		return err
+	}
+	x.Logf("withdraw_claim: paid %d", req.Filled)
+	return x.SetData(reqKey, nil)
+}

@@ -1,0 +1,127 @@
+package sim
+
+import (
+	"github.com/gagliardetto/solana-go"
+)
+
+// Repay accounts: user (signer, writable), co-signer, loan (writable), the ledger's strategy, the
+// user's and the strategy's token accounts of the principal mint (writable), the mint, the Token
+// program.
+const repayAccounts = 8
+
+// execRepay moves principal tokens from the user to the ledger's strategy: principal first, then
+// interest; repayAll pays everything outstanding.
+func (s *Sim) execRepay(c *marketCtx, op repayOp, r *dataReader) error {
+	if err := finish(r); err != nil {
+		return err
+	}
+	key, l, err := c.loadLoan(2)
+	if err != nil {
+		return err
+	}
+	lg, ok := l.ledgerAt(int(op.Ledger))
+	if !ok {
+		return programError(errCodeWrongAccount, "loan %s has no ledger %d", key, op.Ledger)
+	}
+	strategy, err := c.account(3)
+	if err != nil {
+		return err
+	}
+	if strategy.String() != lg.Strategy {
+		return programError(errCodeWrongAccount, "account %s is not ledger %d's strategy", strategy, op.Ledger)
+	}
+	lg.accrue(c.now)
+	owed := lg.outstanding() + lg.InterestOutstanding
+	pay := min(op.Amount, owed)
+	if op.All {
+		pay = owed
+	}
+	if pay == 0 {
+		return programError(errCodeNothingOwed, "ledger %d of loan %s owes nothing", op.Ledger, key)
+	}
+	mint := solana.MustPublicKeyFromBase58(lg.PrincipalMint)
+	if err := c.x.TransferTokens(c.user, strategy, mint, pay); err != nil {
+		return err
+	}
+	principal := min(pay, lg.outstanding())
+	lg.PrincipalRepaid += principal
+	lg.InterestOutstanding -= pay - principal
+	s.recordRepay(c, l, lg, mint, pay)
+	c.x.Logf("repay: ledger %d paid %d (principal %d)", op.Ledger, pay, principal)
+	return c.saveLoan(key, l)
+}
+
+// recordRepay updates a ledger's bookkeeping, the history and the borrower's inflows after a repay.
+func (s *Sim) recordRepay(c *marketCtx, l *loanState, lg *ledgerState, mint solana.PublicKey, pay uint64) {
+	lg.WriteVersion++
+	lg.LastInteractedTime, lg.LastInteractedTxn = c.now, c.txn
+	if lg.outstanding() == 0 && lg.InterestOutstanding == 0 {
+		lg.Status = ledgerStatusRepaid
+	}
+	l.History = append(l.History, historyEvent{Time: c.now, Kind: eventRepayPrincipal, Amount: pay, Txn: c.txn})
+	usd := s.w.usd(mint, pay)
+	l.Inflow.PrincipalUSD += usd
+	if m, ok := s.w.mintByAddr[mint]; ok {
+		l.Inflow.PrincipalTokens += wholeTokens(pay, m.Decimals)
+	}
+}
+
+// Withdraw-collateral accounts: user, co-signer, loan (writable), the loan's and the user's token
+// accounts of the collateral mint (writable), the mint, the Token program.
+const withdrawCollateralAccounts = 7
+
+// execWithdrawCollateral returns plain-token collateral to the borrower. The simulator allows it only
+// once no ledger has debt (earlier instructions of the same transaction may have repaid it).
+func (s *Sim) execWithdrawCollateral(c *marketCtx, op withdrawCollateralOp, r *dataReader) error {
+	if err := finish(r); err != nil {
+		return err
+	}
+	key, l, err := c.loadLoan(2)
+	if err != nil {
+		return err
+	}
+	col, ok := l.collateralAt(int(op.Index))
+	switch {
+	case !ok || col.Dex != "":
+		return programError(errCodeWrongAccount, "loan %s has no token collateral in slot %d", key, op.Index)
+	case l.hasDebt():
+		return programError(errCodeLoanHasDebt, "loan %s still has debt; repay it first", key)
+	case op.Amount > col.Amount:
+		return programError(errCodeWrongAccount, "slot %d holds %d, less than %d", op.Index, col.Amount, op.Amount)
+	}
+	mint := solana.MustPublicKeyFromBase58(col.AssetMint)
+	if err := c.x.TransferTokens(key, c.user, mint, op.Amount); err != nil {
+		return err
+	}
+	col.Amount -= op.Amount
+	col.WriteVersion++
+	col.LastInteractedTime, col.LastInteractedTxn = c.now, c.txn
+	l.History = append(l.History, historyEvent{Time: c.now, Kind: eventRemoveCollateral, AssetIdentifier: col.AssetIdentifier,
+		AssetMint: col.AssetMint, Amount: op.Amount, Txn: c.txn})
+	l.Inflow.CollateralUSD -= s.w.usd(mint, op.Amount)
+	if m, ok := s.w.mintByAddr[mint]; ok && len(l.Collateral) > 0 && l.Collateral[0].AssetMint == col.AssetMint {
+		l.Inflow.CollateralTokens -= wholeTokens(op.Amount, m.Decimals)
+	}
+	return c.saveLoan(key, l)
+}
+
+// execCloseLoan closes a loan without debt or collateral (accounts: user, co-signer, loan).
+func execCloseLoan(c *marketCtx, r *dataReader) error {
+	if err := finish(r); err != nil {
+		return err
+	}
+	key, l, err := c.loadLoan(2)
+	if err != nil {
+		return err
+	}
+	if l.hasDebt() {
+		return programError(errCodeLoanHasDebt, "loan %s still has debt", key)
+	}
+	for _, col := range l.Collateral {
+		if col.Amount > 0 {
+			return programError(errCodeLoanHasDebt, "loan %s still holds collateral in slot %d", key, col.Index)
+		}
+	}
+	l.Closed, l.Status = true, loanStatusRepaid
+	return c.saveLoan(key, l)
+}

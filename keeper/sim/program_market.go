@@ -1,0 +1,136 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+)
+
+// Custom error codes of the simulator's programs (Custom(code) on the wire, with a log line).
+const (
+	errCodeWrongAccount     = 6000 // an account is not the one the instruction needs
+	errCodeUnauthorized     = 6001 // the signer is not the borrower or the strategy's authority
+	errCodeNothingOwed      = 6002 // nothing to repay on the ledger
+	errCodeRequestNotFound  = 6003 // the withdrawal request account does not exist (claimed)
+	errCodeRequestNotFilled = 6004 // the withdrawal request is not fully filled
+	errCodeInvalidRange     = 6005 // a CLMM range is not valid for the pool
+	errCodeLoanHasDebt      = 6006 // collateral withdrawal or close with debt outstanding
+	errCodeInsufficientIdle = 6007 // the strategy holds less idle principal than asked
+	errCodeBadUpdate        = 6008 // a strategy-update item cannot apply
+)
+
+// programError returns a custom program error with a message for the logs.
+func programError(code uint32, format string, args ...any) error {
+	return fmt.Errorf("%s: %w", fmt.Sprintf(format, args...), chainsim.CustomError(code))
+}
+
+// opAccounts is how many accounts each market instruction needs.
+var opAccounts = map[uint8]int{
+	opRepay: repayAccounts, opWithdrawCollateral: withdrawCollateralAccounts, opCloseLoan: 3,
+	opTransferPosition: transferPositionAccounts, opClaimFees: claimFeesAccounts, opStrategyUpdate: 3,
+	opStrategyWithdraw: strategyWithdrawAccounts,
+}
+
+// marketCtx is what every market instruction starts from: the user (account 0), who signed, and the
+// co-signer (account 1), who must have signed too.
+type marketCtx struct {
+	x    *chainsim.Exec
+	in   chainsim.Instruction
+	user solana.PublicKey
+	now  int64
+	txn  string
+}
+
+// executeMarket runs one instruction of the market program.
+func (s *Sim) executeMarket(x *chainsim.Exec, in chainsim.Instruction) error {
+	if len(in.Data) == 0 {
+		return chainsim.ErrInvalidInstructionData
+	}
+	if len(in.Accounts) < 2 {
+		return chainsim.ErrNotEnoughAccountKeys
+	}
+	if in.Accounts[1].PublicKey != CoSigner() || !in.Accounts[1].IsSigner {
+		return programError(errCodeUnauthorized, "the market co-signer %s must sign", CoSigner())
+	}
+	user := in.Accounts[0]
+	if !user.IsSigner {
+		return chainsim.ErrMissingRequiredSignature
+	}
+	c := &marketCtx{x: x, in: in, user: user.PublicKey, now: x.Now().Unix(), txn: fmt.Sprintf("slot-%d-ix-%d", x.Slot(), x.InstructionIndex())}
+	if need := opAccounts[in.Data[0]]; len(in.Accounts) < need {
+		return chainsim.ErrNotEnoughAccountKeys
+	}
+	r := &dataReader{b: in.Data[1:]}
+	switch in.Data[0] {
+	case opRepay:
+		return s.execRepay(c, repayOp{Ledger: r.u8(), Amount: r.u64(), All: r.flag()}, r)
+	case opWithdrawCollateral:
+		return s.execWithdrawCollateral(c, withdrawCollateralOp{Index: r.u8(), Amount: r.u64()}, r)
+	case opCloseLoan:
+		return execCloseLoan(c, r)
+	case opTransferPosition:
+		op := transferPositionOp{Index: r.u8(), Lower: r.i32(), Upper: r.i32(), Liquidity: r.u64(), SlippageBps: r.u16()}
+		return s.execTransferPosition(c, op, r)
+	case opClaimFees:
+		return s.execClaimFees(c, r.u8(), r)
+	case opStrategyUpdate:
+		return execStrategyUpdate(c, r)
+	case opStrategyWithdraw:
+		return execStrategyWithdraw(c, strategyWithdrawOp{Amount: r.u64(), All: r.flag()}, r)
+	}
+	return chainsim.ErrInvalidInstructionData
+}
+
+// account returns instruction account i.
+func (c *marketCtx) account(i int) (solana.PublicKey, error) {
+	if i >= len(c.in.Accounts) {
+		return solana.PublicKey{}, chainsim.ErrNotEnoughAccountKeys
+	}
+	return c.in.Accounts[i].PublicKey, nil
+}
+
+// loadLoan reads the loan at account i and checks that the user is its borrower.
+func (c *marketCtx) loadLoan(i int) (solana.PublicKey, *loanState, error) {
+	key, err := c.account(i)
+	if err != nil {
+		return key, nil, err
+	}
+	a, err := c.x.Account(key)
+	if err != nil {
+		return key, nil, err
+	}
+	if a.Owner != MarketProgramID {
+		return key, nil, programError(errCodeWrongAccount, "account %s is not a loan", key)
+	}
+	l, err := decodeLoan(a.Data)
+	if err != nil {
+		return key, nil, programError(errCodeWrongAccount, "%v", err)
+	}
+	if l.Borrower != c.user.String() {
+		return key, nil, programError(errCodeUnauthorized, "%s is not the borrower of loan %s", c.user, key)
+	}
+	if l.Closed {
+		return key, nil, programError(errCodeWrongAccount, "loan %s is closed", key)
+	}
+	return key, l, nil
+}
+
+// saveLoan writes a loan back.
+func (c *marketCtx) saveLoan(key solana.PublicKey, l *loanState) error {
+	l.touch(c.now, c.txn)
+	data, err := encodeLoan(l)
+	if err != nil {
+		return err
+	}
+	return c.x.SetData(key, data)
+}
+
+// finish checks that the instruction data was read exactly.
+func finish(r *dataReader) error {
+	if err := r.done(); err != nil {
+		return errors.Join(chainsim.ErrInvalidInstructionData, err)
+	}
+	return nil
+}

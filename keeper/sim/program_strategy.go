@@ -1,0 +1,94 @@
+package sim
+
+import (
+	"github.com/gagliardetto/solana-go"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+)
+
+// loadStrategy reads the strategy at account i and checks that the user is its authority.
+func (c *marketCtx) loadStrategy(i int) (solana.PublicKey, *strategyState, error) {
+	key, err := c.account(i)
+	if err != nil {
+		return key, nil, err
+	}
+	a, err := c.x.Account(key)
+	if err != nil {
+		return key, nil, err
+	}
+	if a.Owner != MarketProgramID {
+		return key, nil, programError(errCodeWrongAccount, "account %s is not a strategy", key)
+	}
+	st, err := decodeStrategy(a.Data)
+	if err != nil {
+		return key, nil, programError(errCodeWrongAccount, "%v", err)
+	}
+	if st.Authority != c.user.String() {
+		return key, nil, programError(errCodeUnauthorized, "%s is not the authority of strategy %s", c.user, key)
+	}
+	return key, st, nil
+}
+
+// execStrategyUpdate applies strategy-update items (accounts: authority, co-signer, strategy
+// (writable)).
+func execStrategyUpdate(c *marketCtx, r *dataReader) error {
+	n := int(r.u8())
+	items := make([]termItem, 0, n)
+	for range n {
+		it, err := decodeTermItem(r)
+		if err != nil {
+			return programError(errCodeBadUpdate, "%v", err)
+		}
+		items = append(items, it)
+	}
+	if err := finish(r); err != nil {
+		return err
+	}
+	key, st, err := c.loadStrategy(2)
+	if err != nil {
+		return err
+	}
+	for i, it := range items {
+		if err := st.apply(it); err != nil {
+			return programError(errCodeBadUpdate, "item %d: %v", i, err)
+		}
+	}
+	st.WriteVersion++
+	data, err := encodeStrategy(st)
+	if err != nil {
+		return err
+	}
+	c.x.Logf("strategy_update: %d items", len(items))
+	return c.x.SetData(key, data)
+}
+
+// Strategy-withdraw accounts: authority, co-signer, strategy, the strategy's and the authority's
+// token accounts of the principal mint (writable), the mint, the Token program.
+const strategyWithdrawAccounts = 7
+
+// execStrategyWithdraw pays idle principal from the strategy to its authority.
+func execStrategyWithdraw(c *marketCtx, op strategyWithdrawOp, r *dataReader) error {
+	if err := finish(r); err != nil {
+		return err
+	}
+	key, st, err := c.loadStrategy(2)
+	if err != nil {
+		return err
+	}
+	mint, err := solana.PublicKeyFromBase58(st.PrincipalMint)
+	if err != nil {
+		return chainsim.ErrInvalidAccountData
+	}
+	idle, err := c.x.TokenBalance(key, mint)
+	if err != nil {
+		return err
+	}
+	amount := op.Amount
+	if op.All {
+		amount = idle
+	}
+	if amount == 0 || amount > idle {
+		return programError(errCodeInsufficientIdle, "strategy %s holds %d idle, cannot withdraw %d", key, idle, amount)
+	}
+	c.x.Logf("strategy_withdraw: %d of %d idle", amount, idle)
+	return c.x.TransferTokens(key, c.user, mint, amount)
+}

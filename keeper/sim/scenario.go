@@ -1,0 +1,279 @@
+package sim
+
+import "gopkg.in/yaml.v3"
+
+// Scenario is a scenario file: the simulator's initial state and the events scripted on its clock.
+// Amounts are decimal strings in whole tokens of their mint ("12.5" USDC = 12,500,000 base units)
+// unless a field says otherwise; prices are USD; times are offsets from the simulator's start, the
+// clock's time when New runs ("-10d", "30s",
+// "1h30m"; "d" means 24 h); APYs and ratios of the market are integers in centi-basis points
+// (1,000,000 = 100 %) and vault APYs fractions (0.05 = 5 %). Wherever a wallet is expected, "$wallet"
+// stands for the operator's wallet (Options.Wallet), a name refers to an entry of Wallets, and
+// anything else must be a base58 address. Mints are referred to by symbol, pools by name. Addresses of
+// loans, strategies, vaults, pools and earn vaults are derived from their names (program addresses of
+// the simulator's programs); see the package documentation.
+type Scenario struct {
+	// Name describes the scenario.
+	Name string `yaml:"name"`
+	// Wallet funds the operator's wallet.
+	Wallet Funding `yaml:"wallet"`
+	// Mints are the tokens, with their oracle prices.
+	Mints []MintSpec `yaml:"mints"`
+	// Wallets are other named wallets.
+	Wallets []WalletSpec `yaml:"wallets"`
+	// Pools and Positions are CLMM pools and positions of dex-a and dex-b.
+	Pools     []PoolSpec     `yaml:"pools"`
+	Positions []PositionSpec `yaml:"positions"`
+	// Strategies are lending strategies; Vaults are lending vaults, each over one strategy.
+	Strategies []StrategySpec `yaml:"strategies"`
+	Vaults     []VaultSpec    `yaml:"vaults"`
+	// Loans are loans with their collateral, ledgers and collateral history.
+	Loans []LoanSpec `yaml:"loans"`
+	// Loops are loop records (E12).
+	Loops []LoopSpec `yaml:"loops"`
+	// Earn are earn vaults with positions and queued withdrawal requests.
+	Earn []EarnSpec `yaml:"earn"`
+	// Events are scripted on the sim clock.
+	Events []EventSpec `yaml:"events"`
+
+	file string     // the file it was parsed from, for error positions
+	root *yaml.Node // its document, or nil for a scenario built in code
+}
+
+// Funding is SOL (whole SOL) and tokens (symbol → whole tokens) given to a wallet.
+type Funding struct {
+	SOL    string            `yaml:"sol"`
+	Tokens map[string]string `yaml:"tokens"`
+}
+
+// MintSpec is one token.
+type MintSpec struct {
+	Symbol   string  `yaml:"symbol"`
+	Address  string  `yaml:"address"` // optional; default derived from the symbol
+	Decimals int     `yaml:"decimals"`
+	Price    float64 `yaml:"price"`     // USD per whole token
+	YieldAPY float64 `yaml:"yield_apy"` // the token's own yield (e.g. a staking token), a fraction
+}
+
+// WalletSpec is another wallet.
+type WalletSpec struct {
+	Name    string  `yaml:"name"`
+	Address string  `yaml:"address"` // optional; default derived from the name
+	Fund    Funding `yaml:"fund"`
+}
+
+// PoolSpec is one CLMM pool.
+type PoolSpec struct {
+	Name        string            `yaml:"name"`
+	Dex         string            `yaml:"dex"` // dex-a or dex-b
+	Mint0       string            `yaml:"mint0"`
+	Mint1       string            `yaml:"mint1"`
+	TickSpacing int               `yaml:"tick_spacing"`
+	Price       float64           `yaml:"price"`     // whole mint1 per whole mint0
+	Liquidity   string            `yaml:"liquidity"` // active liquidity, an integer
+	FeeRate     int               `yaml:"fee_rate"`  // millionths (stored by dex-b only)
+	Reserves    map[string]string `yaml:"reserves"`  // tokens in the pool's vaults; they pay claimed fees
+}
+
+// PositionSpec is one CLMM position. Its range is given in ticks or in prices (whole mint1 per whole
+// mint0, rounded down to the pool's tick spacing).
+type PositionSpec struct {
+	Name       string  `yaml:"name"`
+	Pool       string  `yaml:"pool"`
+	LowerTick  *int32  `yaml:"lower_tick"`
+	UpperTick  *int32  `yaml:"upper_tick"`
+	LowerPrice float64 `yaml:"lower_price"`
+	UpperPrice float64 `yaml:"upper_price"`
+	Liquidity  string  `yaml:"liquidity"` // an integer
+	Fees0      string  `yaml:"fees_0"`    // fees owed, whole tokens of mint0
+	Fees1      string  `yaml:"fees_1"`
+}
+
+// StrategySpec is one lending strategy.
+type StrategySpec struct {
+	Name                string     `yaml:"name"`
+	Authority           string     `yaml:"authority"`
+	PrincipalMint       string     `yaml:"principal_mint"`
+	Idle                string     `yaml:"idle"`           // principal held by the strategy
+	ExternalYield       string     `yaml:"external_yield"` // principal deployed to external yield
+	OriginationsEnabled *bool      `yaml:"originations_enabled"`
+	LiquidityBuffer     string     `yaml:"liquidity_buffer"` // principal kept out of quotes
+	InterestFee         int64      `yaml:"interest_fee"`
+	OriginationFee      int64      `yaml:"origination_fee"`
+	PrincipalFee        int64      `yaml:"principal_fee"`
+	OriginationCap      int64      `yaml:"origination_cap"`
+	ExternalYieldSource int32      `yaml:"external_yield_source"`
+	Terms               []TermSpec `yaml:"terms"`
+}
+
+// TermSpec is a strategy's terms for one collateral (a mint symbol or a pool name). Apys maps a loan
+// term ("7d", "2w", "3mo", "90m", "1y") to an APY in cBPS.
+type TermSpec struct {
+	Collateral       string           `yaml:"collateral"`
+	Ltv              int64            `yaml:"ltv"`
+	Lqt              int64            `yaml:"lqt"`
+	MaxAllocationPct string           `yaml:"max_allocation_pct"` // percent; default "100"
+	Apys             map[string]int64 `yaml:"apys"`
+}
+
+// VaultSpec is one lending vault over a strategy.
+type VaultSpec struct {
+	Name        string        `yaml:"name"`
+	Strategy    string        `yaml:"strategy"`
+	ExternalAPY float64       `yaml:"external_apy"`
+	Rewards     []RewardSpec  `yaml:"rewards"`
+	Deposits    []DepositSpec `yaml:"deposits"`
+}
+
+// RewardSpec is one reward emission schedule. EmissionsPerSecond is reward base units per second
+// scaled by 1e9, as the API reports it.
+type RewardSpec struct {
+	Mint               string `yaml:"mint"`
+	Start              string `yaml:"start"`
+	End                string `yaml:"end"`
+	EmissionsPerSecond string `yaml:"emissions_per_second"`
+}
+
+// DepositSpec is one depositor of a vault (E5).
+type DepositSpec struct {
+	User          string `yaml:"user"`
+	Amount        string `yaml:"amount"`
+	StakeDuration int32  `yaml:"stake_duration"`
+	Status        int32  `yaml:"status"`
+}
+
+// LoanSpec is one loan.
+type LoanSpec struct {
+	Name        string           `yaml:"name"`
+	Borrower    string           `yaml:"borrower"`
+	Started     string           `yaml:"started"` // default "-1d"
+	Closed      bool             `yaml:"closed"`
+	LoanType    int32            `yaml:"loan_type"`
+	FundingType int32            `yaml:"funding_type"`
+	Collateral  []CollateralSpec `yaml:"collateral"`
+	Ledgers     []LedgerSpec     `yaml:"ledgers"`
+	History     []HistorySpec    `yaml:"history"`
+	Rollovers   []string         `yaml:"rollovers"` // times of rollover PnL markers
+}
+
+// CollateralSpec is one collateral slot: a plain token (Mint and Amount) or a CLMM position.
+type CollateralSpec struct {
+	Mint     string `yaml:"mint"`
+	Amount   string `yaml:"amount"`
+	Position string `yaml:"position"`
+}
+
+// LedgerSpec is one ledger. LTV, LQT and Weights are rows over the collateral slots in cBPS; they
+// default to the strategy's terms for each collateral and to an equal share of every collateral.
+type LedgerSpec struct {
+	Strategy  string  `yaml:"strategy"`
+	Principal string  `yaml:"principal"` // borrowed, whole tokens of the strategy's principal mint
+	Repaid    string  `yaml:"repaid"`
+	Apy       int64   `yaml:"apy"`  // cBPS; default the strategy's APY for the first collateral and term
+	Term      string  `yaml:"term"` // loan term, e.g. "30d"
+	Started   string  `yaml:"started"`
+	Ltv       []int64 `yaml:"ltv"`
+	Lqt       []int64 `yaml:"lqt"`
+	Weights   []int64 `yaml:"weights"`
+	Loop      bool    `yaml:"loop"`
+}
+
+// HistorySpec is one collateral-history event of a loan. Asset is a mint symbol or pool name; for
+// Liquidate, Amount is principal repaid (whole principal tokens) and Transfers the collateral moved.
+// Without history a loan gets one AddCollateral per collateral slot at its start.
+type HistorySpec struct {
+	At        string         `yaml:"at"`
+	Kind      string         `yaml:"kind"`
+	Asset     string         `yaml:"asset"`
+	Amount    string         `yaml:"amount"`
+	Transfers []TransferSpec `yaml:"transfers"`
+}
+
+// TransferSpec is one collateral transfer of a Liquidate event.
+type TransferSpec struct {
+	Asset        string `yaml:"asset"`
+	Amount       string `yaml:"amount"`
+	ToLiquidator bool   `yaml:"to_liquidator"`
+}
+
+// LoopSpec is one loop record.
+type LoopSpec struct {
+	Identifier          string   `yaml:"identifier"`
+	PrincipalMint       string   `yaml:"principal_mint"`
+	CollateralMint      string   `yaml:"collateral_mint"`
+	Tags                []string `yaml:"tags"`
+	CollateralDeposited float64  `yaml:"collateral_deposited"`
+	WAvgApy             float64  `yaml:"wavg_apy"`
+	MaxApy              *float64 `yaml:"max_apy"`
+}
+
+// EarnSpec is one earn vault.
+type EarnSpec struct {
+	Name      string             `yaml:"name"`
+	Mint      string             `yaml:"mint"`
+	Reserves  string             `yaml:"reserves"` // tokens in the vault; they pay claims
+	Positions []EarnPositionSpec `yaml:"positions"`
+	Requests  []RequestSpec      `yaml:"requests"`
+}
+
+// EarnPositionSpec is a wallet's position in an earn vault.
+type EarnPositionSpec struct {
+	Wallet string `yaml:"wallet"`
+	Shares string `yaml:"shares"`
+	Assets string `yaml:"assets"`
+}
+
+// RequestSpec is one queued withdrawal request.
+type RequestSpec struct {
+	Name      string `yaml:"name"`
+	Wallet    string `yaml:"wallet"`
+	Requested string `yaml:"requested"`
+	Filled    string `yaml:"filled"`
+	Created   string `yaml:"created"` // default "-1h"
+}
+
+// EventSpec is one scripted event: exactly one of its members besides At is set.
+type EventSpec struct {
+	At          string             `yaml:"at"`
+	Oracle      map[string]float64 `yaml:"oracle"` // mint symbol → new USD price
+	Pool        *PoolMove          `yaml:"pool"`
+	Fill        *FillSpec          `yaml:"fill"`
+	Fees        *FeesSpec          `yaml:"fees"`
+	ExternalAPY *ExternalAPYSpec   `yaml:"external_apy"`
+	Term        *TermChange        `yaml:"term"`
+}
+
+// PoolMove sets a pool's price (whole mint1 per whole mint0) or its current tick.
+type PoolMove struct {
+	Name  string  `yaml:"name"`
+	Price float64 `yaml:"price"`
+	Tick  *int32  `yaml:"tick"`
+}
+
+// FillSpec fills Amount more of a withdrawal request (capped at what was requested).
+type FillSpec struct {
+	Vault   string `yaml:"vault"`
+	Request string `yaml:"request"`
+	Amount  string `yaml:"amount"`
+}
+
+// FeesSpec adds fees owed to a position, in whole tokens of the pool's mints.
+type FeesSpec struct {
+	Position string `yaml:"position"`
+	Fees0    string `yaml:"fees_0"`
+	Fees1    string `yaml:"fees_1"`
+}
+
+// ExternalAPYSpec sets a vault's external yield APY (a fraction).
+type ExternalAPYSpec struct {
+	Vault string  `yaml:"vault"`
+	APY   float64 `yaml:"apy"`
+}
+
+// TermChange sets one APY of a strategy's terms, as a strategy update would.
+type TermChange struct {
+	Strategy   string `yaml:"strategy"`
+	Collateral string `yaml:"collateral"`
+	Term       string `yaml:"term"`
+	APY        int64  `yaml:"apy"`
+}

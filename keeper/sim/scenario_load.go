@@ -1,0 +1,53 @@
+package sim
+
+import (
+	_ "embed"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/keeper-project/keeper/internal/strictyaml"
+)
+
+//go:embed default_scenario.yaml
+var defaultScenarioYAML []byte
+
+// DefaultScenarioFile is the name positions in the embedded default scenario refer to.
+const DefaultScenarioFile = "default_scenario.yaml"
+
+// DefaultScenario returns the embedded default scenario, which exercises every policy kind within
+// about a minute of sim time (see the package documentation).
+func DefaultScenario() (*Scenario, error) {
+	return ParseScenario(DefaultScenarioFile, defaultScenarioYAML)
+}
+
+// DefaultScenarioYAML returns the text of the embedded default scenario.
+func DefaultScenarioYAML() []byte { return append([]byte(nil), defaultScenarioYAML...) }
+
+// LoadScenario reads and parses a scenario file.
+func LoadScenario(path string) (*Scenario, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("sim: read scenario: %w", err)
+	}
+	return ParseScenario(path, data)
+}
+
+// ParseScenario parses a scenario strictly: unknown keys, duplicate keys, mistyped values and every
+// semantic problem (unknown references, bad amounts or offsets, impossible values) are reported
+// together, each as file:line:col: message.
+func ParseScenario(file string, data []byte) (*Scenario, error) {
+	root, err := strictyaml.ParseDocument(file, data)
+	if err != nil {
+		return nil, err
+	}
+	sc := &Scenario{}
+	if errs := strictyaml.Decode(file, root, sc, strictyaml.Options{}); len(errs) > 0 {
+		return nil, errs
+	}
+	sc.file, sc.root = file, root
+	if _, err := compileScenario(sc, derivedKey("wallet", walletPlaceholder), time.Unix(0, 0)); err != nil {
+		return nil, err
+	}
+	return sc, nil
+}

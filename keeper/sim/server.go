@@ -1,0 +1,243 @@
+package sim
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+)
+
+// maxBodyBytes bounds a market request body.
+const maxBodyBytes = 1 << 20
+
+// basePath is the version prefix of every market route.
+const basePath = "/v1/"
+
+// Header names of the market API.
+const (
+	headerRequestID   = "x-request-id"
+	headerIdempotency = "Idempotent-Key"
+	headerWallet      = market.DefaultWalletHeader
+	headerPayer       = market.DefaultPayerHeader
+)
+
+// route is one market endpoint.
+type route struct {
+	endpoint string
+	path     string // below /v1/
+	write    bool
+	handle   func(c *call) (any, error)
+}
+
+// call is one market request being served.
+type call struct {
+	body   []byte
+	wallet solana.PublicKey // zero when the header is absent
+	payer  solana.PublicKey // the wallet when the header is absent
+}
+
+// reply is a finished answer.
+type reply struct {
+	status int
+	body   []byte
+}
+
+// MarketHandler returns the market API handler. Routes live under /v1/.
+func (s *Sim) MarketHandler() http.Handler { return s.catchUp(http.HandlerFunc(s.serveMarket)) }
+
+// routeByEndpoint finds the route of an endpoint name.
+func (s *Sim) routeByEndpoint(name string) (route, bool) {
+	for _, r := range s.routes {
+		if r.endpoint == name {
+			return r, true
+		}
+	}
+	return route{}, false
+}
+
+// serveMarket answers one market request.
+func (s *Sim) serveMarket(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set(headerRequestID, fmt.Sprintf("sim-%08x", s.requests.Add(1)))
+	rt, ok := s.routes[strings.TrimPrefix(r.URL.Path, basePath)]
+	switch {
+	case !ok || !strings.HasPrefix(r.URL.Path, basePath):
+		writeReply(w, reply{http.StatusNotFound, envelopeJSON(http.StatusNotFound, "no route "+r.Method+" "+r.URL.Path)})
+		s.unknownRoute(r)
+		return
+	case r.Method != http.MethodPost:
+		w.Header().Set("Allow", http.MethodPost)
+		writeReply(w, reply{http.StatusMethodNotAllowed, envelopeJSON(http.StatusMethodNotAllowed,
+			"method "+r.Method+" not allowed on "+r.URL.Path+"; use POST")})
+		s.unknownRoute(r)
+		return
+	}
+	d := s.faults.draw(rt.endpoint)
+	if d.delay > 0 {
+		select {
+		case <-s.clock.After(d.delay):
+		case <-r.Context().Done():
+			return
+		}
+	}
+	if s.serveFault(w, r, d.fault) {
+		return
+	}
+	rep := s.answer(r, rt)
+	s.log.Debug("Market request", "endpoint", rt.endpoint, "status", rep.status, "fault", d.fault.String())
+	if d.fault == chainsim.FaultTruncate {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Length", strconv.Itoa(len(rep.body)))
+		w.WriteHeader(rep.status)
+		_, _ = w.Write(rep.body[:len(rep.body)/2])
+		return
+	}
+	writeReply(w, rep)
+}
+
+// unknownRoute calls the OnUnknownRoute hook.
+func (s *Sim) unknownRoute(r *http.Request) {
+	s.log.Warn("Unknown market route", "method", r.Method, "path", r.URL.Path)
+	if s.onRoute != nil {
+		s.onRoute(r.Method, r.URL.Path)
+	}
+}
+
+// serveFault answers a fault that replaces the call, reporting whether it did.
+func (s *Sim) serveFault(w http.ResponseWriter, r *http.Request, f chainsim.Fault) bool {
+	switch f {
+	case chainsim.FaultServerError:
+		st := s.faults.serverErrorStatus()
+		writeReply(w, reply{st, envelopeJSON(st, genericMessage)})
+	case chainsim.FaultRateLimit:
+		w.Header().Set("Retry-After", strconv.FormatInt(s.faults.retryAfterSeconds(), 10))
+		writeReply(w, reply{http.StatusTooManyRequests, envelopeJSON(http.StatusTooManyRequests, "rate limit exceeded")})
+	case chainsim.FaultTimeout:
+		<-r.Context().Done()
+	default:
+		return false
+	}
+	return true
+}
+
+// writeReply writes a JSON answer.
+func writeReply(w http.ResponseWriter, rep reply) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(rep.status)
+	_, _ = w.Write(rep.body)
+}
+
+// answer reads, validates and serves the request under the market's lock, replaying or refusing
+// reused idempotency keys.
+func (s *Sim) answer(r *http.Request, rt route) reply {
+	c, err := s.readCall(r, rt)
+	if err != nil {
+		return errorReply(err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	key := r.Header.Get(headerIdempotency)
+	var fp [32]byte
+	if rt.write && key != "" {
+		fp = fingerprint(rt.endpoint, r, c.body)
+		if rep, ok, err := s.idem.lookup(key, fp); err != nil || ok {
+			if err != nil {
+				return errorReply(err)
+			}
+			return rep
+		}
+	}
+	rep := s.run(rt, c)
+	if rt.write && key != "" && rep.status == http.StatusOK {
+		s.idem.store(key, fp, rep)
+	}
+	return rep
+}
+
+// run calls the endpoint and encodes its answer.
+func (s *Sim) run(rt route, c *call) reply {
+	v, err := rt.handle(c)
+	if err != nil {
+		if _, ok := errors.AsType[*apiError](err); !ok {
+			s.log.Error("Market endpoint failed", "endpoint", rt.endpoint, "err", err)
+		}
+		return errorReply(err)
+	}
+	body, err := marshalJSON(v)
+	if err != nil {
+		s.log.Error("Market response encoding failed", "endpoint", rt.endpoint, "err", err)
+		return errorReply(err)
+	}
+	return reply{http.StatusOK, body}
+}
+
+// errorReply turns an error into the envelope: an *apiError keeps its status and message, anything
+// else is a 500 with the generic message.
+func errorReply(err error) reply {
+	if e, ok := errors.AsType[*apiError](err); ok {
+		return reply{e.status, envelopeJSON(e.status, e.msg)}
+	}
+	return reply{http.StatusInternalServerError, envelopeJSON(http.StatusInternalServerError, genericMessage)}
+}
+
+// readCall reads the body and the headers of a request.
+func (s *Sim) readCall(r *http.Request, rt route) (*call, error) {
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
+			return nil, badRequest("content-type %q is not application/json", ct)
+		}
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxBodyBytes+1))
+	if err != nil {
+		return nil, badRequest("reading the request body: %v", err)
+	}
+	if len(body) > maxBodyBytes {
+		return nil, badRequest("request body larger than %d bytes", maxBodyBytes)
+	}
+	c := &call{body: body}
+	if c.wallet, err = headerKey(r, headerWallet); err != nil {
+		return nil, err
+	}
+	if c.payer, err = headerKey(r, headerPayer); err != nil {
+		return nil, err
+	}
+	if rt.write && c.wallet.IsZero() {
+		return nil, badRequest("the %s header is required on transaction-building calls", headerWallet)
+	}
+	if c.payer.IsZero() {
+		c.payer = c.wallet
+	}
+	return c, nil
+}
+
+// headerKey parses an optional base58 key header.
+func headerKey(r *http.Request, name string) (solana.PublicKey, error) {
+	v := r.Header.Get(name)
+	if v == "" {
+		return solana.PublicKey{}, nil
+	}
+	k, err := solana.PublicKeyFromBase58(v)
+	if err != nil {
+		return k, badRequest("the %s header %q is not a base58 public key", name, v)
+	}
+	return k, nil
+}
+
+// fingerprint identifies a write for idempotency: endpoint, wallet and payer headers, and body.
+func fingerprint(endpoint string, r *http.Request, body []byte) [32]byte {
+	var b bytes.Buffer
+	for _, part := range []string{endpoint, r.Header.Get(headerWallet), r.Header.Get(headerPayer)} {
+		b.WriteString(part)
+		b.WriteByte(0)
+	}
+	b.Write(body)
+	return sha256.Sum256(b.Bytes())
+}

@@ -1,0 +1,104 @@
+package sim
+
+import (
+	"github.com/gagliardetto/solana-go"
+	"github.com/keeper-project/keeper/keeper/market"
+)
+
+// strategyView is one strategy's state and balances at a snapshot.
+type strategyView struct {
+	info     *strategyInfo
+	st       *strategyState
+	idle     uint64
+	deployed uint64
+	interest uint64
+	ips      float64
+	alloc    map[string]uint64 // collateral identifier → principal lent against it
+}
+
+// tvl returns idle + external + deployed + outstanding interest.
+func (v *strategyView) tvl() uint64 {
+	return v.idle + v.st.ExternalYieldAmount + v.deployed + v.interest
+}
+
+// strategyViews reads every strategy and adds up its loans. The caller holds s.mu.
+func (s *Sim) strategyViews(now int64) (map[solana.PublicKey]*strategyView, error) {
+	out := map[solana.PublicKey]*strategyView{}
+	for _, info := range s.w.strategies {
+		st, err := s.strategyState(info)
+		if err != nil {
+			return nil, err
+		}
+		out[info.Address] = &strategyView{info: info, st: st, alloc: map[string]uint64{},
+			idle: s.chain.TokenBalance(info.Address, info.Mint.Address)}
+	}
+	for _, l := range s.w.loans {
+		st, err := s.loanState(l)
+		if err != nil {
+			return nil, err
+		}
+		addLoanToStrategies(out, st, now)
+	}
+	return out, nil
+}
+
+// addLoanToStrategies adds a loan's ledgers to their strategies' balances; a ledger's principal is
+// attributed to the loan's collateral by the ledger's weights.
+func addLoanToStrategies(views map[solana.PublicKey]*strategyView, st *loanState, now int64) {
+	if st.Closed {
+		return
+	}
+	for _, l := range st.Ledgers {
+		v, ok := views[solana.MustPublicKeyFromBase58(l.Strategy)]
+		if !ok {
+			continue
+		}
+		out := l.outstanding()
+		v.deployed += out
+		v.interest += l.interestAt(now)
+		if now < l.EndTime {
+			v.ips += l.interestPerSecond()
+		}
+		var total int64
+		for _, w := range l.Weights {
+			total += w
+		}
+		for i, col := range st.Collateral {
+			if i < len(l.Weights) && total > 0 {
+				v.alloc[col.AssetIdentifier] += uint64(float64(out) * float64(l.Weights[i]) / float64(total))
+			}
+		}
+	}
+}
+
+// record returns the vault record of a vault over its strategy view.
+func (v *strategyView) record(vault *vaultInfo, includeRewards bool) market.Vault {
+	out := market.Vault{
+		Address: vault.Address.String(), PrincipalMint: v.info.Mint.Address.String(),
+		VaultStrategy: market.VaultStrategy{Strategy: market.StrategyState{
+			Address: v.info.Address.String(), Authority: v.st.Authority, TokenBalance: market.Amount(v.idle),
+			ExternalYieldAmount: market.Amount(v.st.ExternalYieldAmount), CurrentDeployedAmount: market.Amount(v.deployed),
+			OutstandingInterestAmount: market.Amount(v.interest), InterestPerSecond: market.Number(v.ips),
+			OriginationsEnabled: v.st.OriginationsEnabled,
+		}, CollateralTerms: v.terms()},
+		ExternalYieldInfo: &market.ExternalYieldInfo{Apy: market.ExternalAPY(vault.ExternalAPY)},
+	}
+	if includeRewards {
+		out.VaultRewardsSchedule = append([]market.RewardSchedule{}, vault.Rewards...)
+	}
+	return out
+}
+
+// terms returns the strategy's collateral terms with their current allocations.
+func (v *strategyView) terms() []market.CollateralTerm {
+	out := make([]market.CollateralTerm, 0, len(v.st.Terms))
+	for _, t := range v.st.Terms {
+		apys := make(map[string]market.CBPS, len(t.Apys))
+		for k, a := range t.Apys {
+			apys[k] = market.CBPS(a)
+		}
+		out = append(out, market.CollateralTerm{AssetIdentifier: t.AssetIdentifier, DurationsAndApys: apys,
+			MaxAllocationPct: t.MaxAllocationPct, CurrentAllocation: market.Amount(v.alloc[t.AssetIdentifier])})
+	}
+	return out
+}

@@ -1,0 +1,126 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/keeper-project/keeper/keeper/market"
+)
+
+// parseUnits converts a decimal amount in whole tokens ("12.5") to base units of a mint with the
+// given decimals, exactly. An empty string is zero.
+func parseUnits(s string, decimals uint8) (uint64, error) {
+	s = strings.ReplaceAll(strings.TrimSpace(s), "_", "")
+	if s == "" {
+		return 0, nil
+	}
+	r, ok := new(big.Rat).SetString(s)
+	if !ok || strings.ContainsAny(s, "/eE") {
+		return 0, fmt.Errorf("%q is not a decimal amount", s)
+	}
+	if r.Sign() < 0 {
+		return 0, fmt.Errorf("amount %q is negative", s)
+	}
+	r.Mul(r, new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(decimals)), nil)))
+	if !r.IsInt() {
+		return 0, fmt.Errorf("amount %q has more than %d decimals", s, decimals)
+	}
+	n := r.Num()
+	if !n.IsUint64() {
+		return 0, fmt.Errorf("amount %q is too large", s)
+	}
+	return n.Uint64(), nil
+}
+
+// parseInteger parses a non-negative integer such as a CLMM liquidity. An empty string is zero.
+func parseInteger(s string) (uint64, error) {
+	s = strings.ReplaceAll(strings.TrimSpace(s), "_", "")
+	if s == "" {
+		return 0, nil
+	}
+	v, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a non-negative integer below 2^64", s)
+	}
+	return v, nil
+}
+
+var daysRE = regexp.MustCompile(`^([+-]?)(\d+)d(.*)$`)
+
+// parseOffset parses a time offset: a Go duration ("90s", "-1h30m") optionally starting with whole
+// days ("-10d", "1d12h").
+func parseOffset(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	m := daysRE.FindStringSubmatch(s)
+	if m == nil {
+		d, err := time.ParseDuration(s)
+		if err != nil {
+			return 0, fmt.Errorf("%q is not a time offset (examples: 30s, -1h, -10d, 1d12h)", s)
+		}
+		return d, nil
+	}
+	days, err := strconv.ParseInt(m[2], 10, 32)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a time offset: %w", s, err)
+	}
+	d := time.Duration(days) * 24 * time.Hour
+	if m[3] != "" {
+		rest, err := time.ParseDuration(m[3])
+		if err != nil || strings.HasPrefix(m[3], "-") || strings.HasPrefix(m[3], "+") {
+			return 0, fmt.Errorf("%q is not a time offset (examples: 30s, -1h, -10d, 1d12h)", s)
+		}
+		d += rest
+	}
+	if m[1] == "-" {
+		d = -d
+	}
+	return d, nil
+}
+
+var termRE = regexp.MustCompile(`^(\d+)(m|d|w|mo|y)$`)
+
+// parseTerm parses a loan term such as "7d" (days), "2w", "3mo", "90m" (minutes) or "1y".
+func parseTerm(s string) (market.StrategyDuration, error) {
+	m := termRE.FindStringSubmatch(strings.TrimSpace(s))
+	if m == nil {
+		return market.StrategyDuration{}, fmt.Errorf("%q is not a loan term (examples: 90m, 7d, 2w, 3mo, 1y)", s)
+	}
+	n, err := strconv.ParseInt(m[1], 10, 32)
+	if err != nil {
+		return market.StrategyDuration{}, fmt.Errorf("%q is not a loan term: %w", s, err)
+	}
+	types := map[string]market.DurationType{
+		"d": market.DurationDays, "w": market.DurationWeeks, "mo": market.DurationMonths,
+		"m": market.DurationMinutes, "y": market.DurationYears,
+	}
+	return market.StrategyDuration{DurationType: types[m[2]], Duration: int32(n)}, nil
+}
+
+// termSeconds returns the length of a loan term in seconds (months are 30 days, years 365 days).
+func termSeconds(d market.StrategyDuration) (int64, error) {
+	unit := map[market.DurationType]int64{
+		market.DurationDays: 86_400, market.DurationWeeks: 7 * 86_400, market.DurationMonths: 30 * 86_400,
+		market.DurationMinutes: 60, market.DurationYears: 365 * 86_400,
+	}[d.DurationType]
+	if unit == 0 {
+		return 0, fmt.Errorf("unknown duration type %d", d.DurationType)
+	}
+	if d.Duration < 0 {
+		return 0, errors.New("negative duration")
+	}
+	return unit * int64(d.Duration), nil
+}
+
+// wholeTokens converts base units to whole tokens.
+func wholeTokens(amount uint64, decimals uint8) float64 {
+	return float64(amount) / math.Pow10(int(decimals))
+}
+
+// pow10 returns 10^d.
+func pow10(d uint8) float64 { return math.Pow10(int(d)) }

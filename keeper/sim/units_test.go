@@ -1,0 +1,84 @@
+package sim
+
+import (
+	"testing"
+	"time"
+
+	"github.com/keeper-project/keeper/keeper/market"
+)
+
+func TestParseUnits(t *testing.T) {
+	tests := []struct {
+		in      string
+		dec     uint8
+		want    uint64
+		wantErr bool
+	}{
+		{"12.5", 6, 12_500_000, false},
+		{"0.000001", 6, 1, false},
+		{"1_000", 0, 1000, false},
+		{"", 9, 0, false},
+		{"0.0000001", 6, 0, true},
+		{"-1", 6, 0, true},
+		{"1e3", 6, 0, true},
+		{"abc", 6, 0, true},
+		{"18446744073709551616", 0, 0, true},
+	}
+	for _, tc := range tests {
+		got, err := parseUnits(tc.in, tc.dec)
+		if got != tc.want || (err != nil) != tc.wantErr {
+			t.Errorf("parseUnits(%q, %d) = %d, %v; want %d, error %v", tc.in, tc.dec, got, err, tc.want, tc.wantErr)
+		}
+	}
+}
+
+func TestParseOffsetAndTerm(t *testing.T) {
+	offsets := []struct {
+		in   string
+		want time.Duration
+		ok   bool
+	}{
+		{"30s", 30 * time.Second, true},
+		{"-10d", -240 * time.Hour, true},
+		{"1d12h", 36 * time.Hour, true},
+		{"-1d2h", -26 * time.Hour, true},
+		{"1d-2h", 0, false},
+		{"soon", 0, false},
+	}
+	for _, tc := range offsets {
+		got, err := parseOffset(tc.in)
+		if got != tc.want || (err == nil) != tc.ok {
+			t.Errorf("parseOffset(%q) = %s, %v", tc.in, got, err)
+		}
+	}
+	terms := []struct {
+		in   string
+		want market.StrategyDuration
+		secs int64
+	}{
+		{"7d", market.StrategyDuration{DurationType: market.DurationDays, Duration: 7}, 7 * 86_400},
+		{"2w", market.StrategyDuration{DurationType: market.DurationWeeks, Duration: 2}, 14 * 86_400},
+		{"3mo", market.StrategyDuration{DurationType: market.DurationMonths, Duration: 3}, 90 * 86_400},
+		{"90m", market.StrategyDuration{DurationType: market.DurationMinutes, Duration: 90}, 5400},
+		{"1y", market.StrategyDuration{DurationType: market.DurationYears, Duration: 1}, 365 * 86_400},
+	}
+	for _, tc := range terms {
+		got, err := parseTerm(tc.in)
+		secs, _ := termSeconds(got)
+		if err != nil || got != tc.want || secs != tc.secs {
+			t.Errorf("parseTerm(%q) = %+v (%d s), %v", tc.in, got, secs, err)
+		}
+	}
+	if _, err := parseTerm("7x"); err == nil {
+		t.Errorf("parseTerm accepted 7x")
+	}
+}
+
+func TestDepositSecondsRules(t *testing.T) {
+	evs := []holderEvent{{time: 50, delta: 4}, {time: 5, delta: 1}, {time: 150, delta: 100}, {time: 200, delta: 7}}
+	// Start balance 1 (the event before 10 collapses); 1·40 + 5·100 = 540; the event at 150 (the end)
+	// and the one after it count nothing.
+	if got := depositSeconds(evs, 10, 150); got != 540 {
+		t.Errorf("depositSeconds = %v, want 540", got)
+	}
+}

@@ -1,0 +1,241 @@
+package sim
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/keeper-project/keeper/keeper/market"
+)
+
+// itemList collects strategy-update items and the collaterals the update knows about.
+type itemList struct {
+	items []termItem
+	known map[string]bool // collaterals in the terms or added by this update
+}
+
+// updateItems validates an E1 request against the strategy and turns it into items, in this order:
+// additions, APY and asset-data updates, allocation caps, removals, parameters.
+func updateItems(q market.StrategyUpdateRequest, st *strategyState) ([]termItem, error) {
+	l := &itemList{known: map[string]bool{}}
+	for _, t := range st.Terms {
+		l.known[t.AssetIdentifier] = true
+	}
+	if ct := q.CollateralTerms; ct != nil {
+		for _, step := range []func(*market.CollateralTerms) error{l.adds, l.updates, l.allocations, l.removals} {
+			if err := step(ct); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if q.UpdateParams != nil {
+		l.params(*q.UpdateParams)
+	}
+	return l.items, nil
+}
+
+// asset parses a collateral identifier that must already be known, naming where it came from.
+func (l *itemList) asset(where, id string, mustKnow bool) (solana.PublicKey, error) {
+	k, err := solana.PublicKeyFromBase58(id)
+	if err != nil {
+		return k, badRequest("%s: %q is not a base58 asset identifier", where, id)
+	}
+	if mustKnow && !l.known[id] {
+		return k, badRequest("%s: collateral %s is not in the strategy's terms", where, id)
+	}
+	return k, nil
+}
+
+// adds turns addCollateral into items.
+func (l *itemList) adds(ct *market.CollateralTerms) error {
+	for _, id := range sortedKeys(ct.AddCollateral) {
+		where := "collateralTerms.addCollateral[" + id + "]"
+		k, err := l.asset(where, id, false)
+		if err != nil {
+			return err
+		}
+		ac := ct.AddCollateral[id]
+		if ac.DurationsAndApys == nil {
+			return badRequest("%s.durationsAndApys is required", where)
+		}
+		l.known[id] = true
+		l.items = append(l.items, termItem{Kind: itemAddCollateral, Asset: k})
+		if err := l.apys(where+".durationsAndApys", k, ac.DurationsAndApys); err != nil {
+			return err
+		}
+		if ac.ExternalMarketInformationAddress != nil {
+			l.items = append(l.items, termItem{Kind: itemSetMeta, Asset: k, Key: "externalMarketInformationAddress",
+				Text: *ac.ExternalMarketInformationAddress})
+		}
+		if ac.MarketInformation != nil {
+			if err := l.assetData(where+".marketInformation", k, *ac.MarketInformation); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// apys turns a duration → APY map into setAPY items.
+func (l *itemList) apys(where string, k solana.PublicKey, m map[string]string) error {
+	for _, key := range sortedKeys(m) {
+		d, err := market.ParseDurationKey(key)
+		if err != nil {
+			return badRequest("%s: key %q: %v", where, key, err)
+		}
+		if d.DurationType > market.DurationYears {
+			return badRequest("%s: key %q: durationType %d is not supported (0-4)", where, key, d.DurationType)
+		}
+		apy, err := market.ParseCBPS(m[key])
+		if err != nil || apy < 0 {
+			return badRequest("%s[%s]: %q is not a non-negative APY in centi-basis points", where, key, m[key])
+		}
+		l.items = append(l.items, termItem{Kind: itemSetAPY, Asset: k, DurationType: uint8(d.DurationType),
+			Duration: uint32(d.Duration), Value: int64(apy)})
+	}
+	return nil
+}
+
+// assetData turns an asset-data update into items.
+func (l *itemList) assetData(where string, k solana.PublicKey, a market.ParsedUpdateAssetData) error {
+	if a.AssetIdentifier != "" && a.AssetIdentifier != k.String() {
+		return badRequest("%s.assetIdentifier %s differs from the collateral %s", where, a.AssetIdentifier, k)
+	}
+	for _, r := range []struct {
+		name string
+		v    *int32
+		kind uint8
+	}{{"ltv", a.Ltv, itemSetLTV}, {"liquidationThreshold", a.LiquidationThreshold, itemSetLQT}} {
+		if r.v == nil {
+			continue
+		}
+		if *r.v > int32(market.CBPSOne) {
+			return badRequest("%s.%s %d exceeds 1000000 (100 %%)", where, r.name, *r.v)
+		}
+		l.items = append(l.items, termItem{Kind: r.kind, Asset: k, Value: int64(*r.v)})
+	}
+	if a.MaxCollateralAllocationPct != nil {
+		if _, err := parsePercent(*a.MaxCollateralAllocationPct); err != nil {
+			return badRequest("%s.maxCollateralAllocationPct: %v", where, err)
+		}
+		l.items = append(l.items, termItem{Kind: itemSetAllocation, Asset: k, Text: *a.MaxCollateralAllocationPct})
+	}
+	l.metaItems(k, a)
+	if a.RemoveCollateral != nil && *a.RemoveCollateral {
+		l.items = append(l.items, termItem{Kind: itemRemoveCollateral, Asset: k})
+	}
+	return nil
+}
+
+// metaItems stores the asset-data fields the simulator does not interpret.
+func (l *itemList) metaItems(k solana.PublicKey, a market.ParsedUpdateAssetData) {
+	add := func(key, v string) {
+		l.items = append(l.items, termItem{Kind: itemSetMeta, Asset: k, Key: key, Text: v})
+	}
+	if a.MaxAge != nil {
+		add("maxAge", strconv.Itoa(int(*a.MaxAge)))
+	}
+	if a.MaxUncertainty != nil {
+		add("maxUncertainty", strconv.Itoa(int(*a.MaxUncertainty)))
+	}
+	if a.OracleAccount != nil {
+		add("oracleAccount", *a.OracleAccount)
+	}
+	if a.OracleType != nil {
+		add("oracleType", strconv.Itoa(int(*a.OracleType)))
+	}
+	if a.QuoteMint != nil {
+		add("quoteMint", *a.QuoteMint)
+	}
+}
+
+// updates turns updateCollateral into items.
+func (l *itemList) updates(ct *market.CollateralTerms) error {
+	for _, id := range sortedKeys(ct.UpdateCollateral) {
+		where := "collateralTerms.updateCollateral[" + id + "]"
+		k, err := l.asset(where, id, true)
+		if err != nil {
+			return err
+		}
+		u := ct.UpdateCollateral[id]
+		if err := l.apys(where+".apyUpdate", k, u.ApyUpdate); err != nil {
+			return err
+		}
+		if u.LtvUpdate != nil {
+			if err := l.assetData(where+".ltvUpdate", k, *u.LtvUpdate); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// allocations turns updateAssetAllocation into items.
+func (l *itemList) allocations(ct *market.CollateralTerms) error {
+	for i, a := range ct.UpdateAssetAllocation {
+		where := "collateralTerms.updateAssetAllocation[" + strconv.Itoa(i) + "]"
+		if a.AssetIdentifier == "" || a.MaxAllocationPct == "" {
+			return badRequest("%s: assetIdentifier and maxAllocationPct are required", where)
+		}
+		k, err := l.asset(where, a.AssetIdentifier, true)
+		if err != nil {
+			return err
+		}
+		if _, err := parsePercent(a.MaxAllocationPct); err != nil {
+			return badRequest("%s.maxAllocationPct: %v", where, err)
+		}
+		l.items = append(l.items, termItem{Kind: itemSetAllocation, Asset: k, Text: a.MaxAllocationPct})
+	}
+	return nil
+}
+
+// removals turns removeCollateral into items.
+func (l *itemList) removals(ct *market.CollateralTerms) error {
+	for _, id := range sortedKeys(ct.RemoveCollateral) {
+		where := "collateralTerms.removeCollateral[" + id + "]"
+		k, err := l.asset(where, id, true)
+		if err != nil {
+			return err
+		}
+		rc := ct.RemoveCollateral[id]
+		if rc.Durations == nil {
+			return badRequest("%s.durations is required", where)
+		}
+		for j, d := range rc.Durations {
+			if d.DurationType > market.DurationYears || d.Duration < 0 || int64(d.Duration) > math.MaxUint32 {
+				return badRequest("%s.durations[%d]: %s is not a valid duration", where, j, d)
+			}
+			l.items = append(l.items, termItem{Kind: itemRemoveDuration, Asset: k, DurationType: uint8(d.DurationType), Duration: uint32(d.Duration)})
+		}
+		if rc.RemoveFromMarketInformation {
+			l.items = append(l.items, termItem{Kind: itemRemoveCollateral, Asset: k})
+		}
+	}
+	return nil
+}
+
+// params turns updateParams into items.
+func (l *itemList) params(p market.UpdateParams) {
+	add := func(param uint8, v int64) {
+		l.items = append(l.items, termItem{Kind: itemSetParam, Param: param, Value: v})
+	}
+	for _, f := range []struct {
+		p uint8
+		v *int64
+	}{{paramInterestFee, p.InterestFee}, {paramLiquidityBuffer, p.LiquidityBuffer}, {paramOriginationCap, p.OriginationCap},
+		{paramOriginationFee, p.OriginationFee}, {paramPrincipalFee, p.PrincipalFee}} {
+		if f.v != nil {
+			add(f.p, *f.v)
+		}
+	}
+	if p.OriginationsEnabled != nil {
+		v := int64(0)
+		if *p.OriginationsEnabled {
+			v = 1
+		}
+		add(paramOriginationsEnabled, v)
+	}
+	if p.ExternalYieldSource != nil {
+		add(paramExternalYieldSource, int64(p.ExternalYieldSource.NewExternalYieldSource))
+	}
+}

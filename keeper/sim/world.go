@@ -1,0 +1,184 @@
+package sim
+
+import (
+	"maps"
+	"sync/atomic"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/keeper-project/keeper/keeper/clmm"
+	"github.com/keeper-project/keeper/keeper/market"
+)
+
+// world is the market's catalogue: what exists, under which addresses, and the market's off-chain data
+// (oracle prices, vault yields, deposits, loops). Everything a transaction changes lives on chain.
+// The catalogue is fixed after New; the mutable members say which lock guards them.
+type world struct {
+	wallet solana.PublicKey
+
+	mints      []*mintInfo
+	mintByAddr map[solana.PublicKey]*mintInfo
+	mintBySym  map[string]*mintInfo
+	wallets    map[string]solana.PublicKey // named wallets
+	pools      []*poolInfo
+	poolByAddr map[solana.PublicKey]*poolInfo
+	positions  []*positionInfo
+	posByMint  map[solana.PublicKey]*positionInfo
+	strategies []*strategyInfo
+	stratByAdr map[solana.PublicKey]*strategyInfo
+	vaults     []*vaultInfo
+	loans      []*loanInfo
+	loanByAddr map[solana.PublicKey]*loanInfo
+	loops      []market.Loop
+	earn       []*earnInfo
+	earnByAddr map[solana.PublicKey]*earnInfo
+	requests   map[solana.PublicKey]*requestInfo
+
+	// prices maps mint → USD per whole token. It is replaced as a whole (copy on write) by oracle
+	// events, so programs read it without the market's lock.
+	prices atomic.Pointer[map[solana.PublicKey]float64]
+}
+
+// mintInfo is one token.
+type mintInfo struct {
+	Symbol   string
+	Address  solana.PublicKey
+	Decimals uint8
+	YieldAPY float64
+}
+
+// dexInfo is one CLMM program.
+type dexInfo struct {
+	Name    string
+	Program solana.PublicKey
+	Layout  clmm.Layout
+}
+
+// poolInfo is one CLMM pool; its price and liquidity live in its account on chain.
+type poolInfo struct {
+	Name         string
+	Dex          dexInfo
+	Address      solana.PublicKey
+	Mint0, Mint1 *mintInfo
+	TickSpacing  uint16
+}
+
+// positionInfo is one CLMM position; its range, liquidity and fees live in its account on chain.
+type positionInfo struct {
+	Name    string
+	Pool    *poolInfo
+	Mint    solana.PublicKey
+	Address solana.PublicKey
+	Loan    *loanInfo // the loan holding it as collateral, or nil
+}
+
+// strategyInfo is one lending strategy; its state lives in its account on chain.
+type strategyInfo struct {
+	Name    string
+	Address solana.PublicKey
+	Mint    *mintInfo
+}
+
+// vaultInfo is one lending vault over a strategy.
+type vaultInfo struct {
+	Name        string
+	Address     solana.PublicKey
+	LPMint      solana.PublicKey
+	Strategy    *strategyInfo
+	ExternalAPY float64 // guarded by Sim.mu
+	Rewards     []market.RewardSchedule
+	Deposits    []depositInfo
+}
+
+// depositInfo is one depositor of a vault.
+type depositInfo struct {
+	User          solana.PublicKey
+	Amount        uint64
+	StakeDuration int32
+	Status        int32
+}
+
+// loanInfo is one loan; its state lives in its account on chain.
+type loanInfo struct {
+	Name    string
+	Address solana.PublicKey
+}
+
+// earnInfo is one earn vault.
+type earnInfo struct {
+	Name      string
+	Address   solana.PublicKey
+	Mint      *mintInfo
+	Positions []earnPosition
+	Requests  []*requestInfo
+}
+
+// earnPosition is a wallet's position in an earn vault.
+type earnPosition struct {
+	Wallet         solana.PublicKey
+	Shares, Assets uint64
+}
+
+// requestInfo is one withdrawal request; its fill and claim state live in its account on chain.
+type requestInfo struct {
+	Name      string
+	Vault     *earnInfo
+	Address   solana.PublicKey
+	Wallet    solana.PublicKey
+	Requested uint64
+	Filled    uint64 // guarded by Sim.mu; mirrors the account, which a claim closes
+	Created   int64
+}
+
+// newWorld returns an empty catalogue for wallet.
+func newWorld(wallet solana.PublicKey) *world {
+	w := &world{
+		wallet:     wallet,
+		mintByAddr: map[solana.PublicKey]*mintInfo{},
+		mintBySym:  map[string]*mintInfo{},
+		wallets:    map[string]solana.PublicKey{},
+		poolByAddr: map[solana.PublicKey]*poolInfo{},
+		posByMint:  map[solana.PublicKey]*positionInfo{},
+		stratByAdr: map[solana.PublicKey]*strategyInfo{},
+		loanByAddr: map[solana.PublicKey]*loanInfo{},
+		earnByAddr: map[solana.PublicKey]*earnInfo{},
+		requests:   map[solana.PublicKey]*requestInfo{},
+	}
+	w.prices.Store(&map[solana.PublicKey]float64{})
+	return w
+}
+
+// price returns the USD price of one whole token of mint.
+func (w *world) price(mint solana.PublicKey) (float64, bool) {
+	p, ok := (*w.prices.Load())[mint]
+	return p, ok
+}
+
+// setPrices replaces some prices, copying the table.
+func (w *world) setPrices(changes map[solana.PublicKey]float64) {
+	next := maps.Clone(*w.prices.Load())
+	maps.Copy(next, changes)
+	w.prices.Store(&next)
+}
+
+// usd returns the USD value of amount base units of mint at the current prices (0 when the mint or
+// its price is unknown).
+func (w *world) usd(mint solana.PublicKey, amount uint64) float64 {
+	m, ok := w.mintByAddr[mint]
+	if !ok {
+		return 0
+	}
+	p, _ := w.price(mint)
+	return wholeTokens(amount, m.Decimals) * p
+}
+
+// decimalsOf returns a mint's decimals; unknown assets (pool ids) count in raw units.
+func (w *world) decimalsOf(asset string) uint8 {
+	k, err := solana.PublicKeyFromBase58(asset)
+	if err != nil {
+		return 0
+	}
+	if m, ok := w.mintByAddr[k]; ok {
+		return m.Decimals
+	}
+	return 0
+}
