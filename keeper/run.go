@@ -112,9 +112,14 @@ func (k *Keeper) fireAlert(p *policies.Policy, a policies.Action) {
 	if k.firing[p.Name] == nil {
 		k.firing[p.Name] = map[string]bool{}
 	}
+	already := k.firing[p.Name][a.Target]
 	k.firing[p.Name][a.Target] = true
 	k.alertsMu.Unlock()
-	k.logger.Info("Alert", "policy", p.Name, "target", a.Target, "severity", a.Alert.Severity, "message", a.Alert.Message)
+	level := slog.LevelInfo
+	if already {
+		level = slog.LevelDebug // one Info line per incident, not one per tick
+	}
+	k.logger.Log(context.Background(), level, "Alert", "policy", p.Name, "target", a.Target, "severity", a.Alert.Severity, "message", a.Alert.Message)
 	k.notifier.Condition(notify.Message{Policy: p.Name, Kind: string(p.Kind), Target: a.Target, Severity: string(a.Alert.Severity),
 		Reason: a.Alert.Message, To: a.Notify.To, Time: k.now()}, true)
 }

@@ -38,6 +38,7 @@ func commands() []command {
 		planCommand(),
 		testCommand(),
 		historyCommand(),
+		simCommand(),
 		versionCommand(),
 	}
 }

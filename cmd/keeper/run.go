@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/keeper-project/keeper/keeper"
 	"github.com/keeper-project/keeper/keeper/config"
@@ -16,12 +17,14 @@ import (
 func runCommand() command {
 	return command{
 		name:    "run",
-		usage:   "[--config config.yaml] [--once] [--dry-run]",
+		usage:   "[--config config.yaml] [--once] [--dry-run] [--sim [--sim-for D]]",
 		summary: "run the daemon: evaluate policies on their schedules and act (--once: one pass, for cron/systemd timers)",
 		flags: func(fs *flag.FlagSet) func(context.Context, *streams, []string) int {
 			path := fs.String("config", "config.yaml", "config file")
 			once := fs.Bool("once", false, "run every enabled policy once, wait for its actions to settle, and exit (1 if any action failed)")
 			dryRun := fs.Bool("dry-run", false, "plan and journal, never sign")
+			sim := fs.Bool("sim", false, "run against an in-process simulator playing a scripted scenario, with an ephemeral key, then print what was done")
+			simFor := fs.Duration("sim-for", 75*time.Second, "with --sim: how long to run")
 			logLevel := fs.String("log-level", "", "debug, info, warn or error (default: the config's log.level)")
 			logFormat := fs.String("log-format", "", "auto, text or json (default: the config's log.format)")
 			return func(ctx context.Context, s *streams, args []string) int {
@@ -29,7 +32,7 @@ func runCommand() command {
 					fmt.Fprintf(s.err, "keeper run: unexpected arguments %q\n", args)
 					return exitUsage
 				}
-				opts := runOptions{config: *path, once: *once, dryRun: *dryRun, logLevel: *logLevel, logFormat: *logFormat}
+				opts := runOptions{config: *path, once: *once, dryRun: *dryRun, sim: *sim, simFor: *simFor, logLevel: *logLevel, logFormat: *logFormat}
 				return runDaemon(ctx, s, opts)
 			}
 		},
@@ -38,12 +41,16 @@ func runCommand() command {
 
 type runOptions struct {
 	config              string
-	once, dryRun        bool
+	once, dryRun, sim   bool
+	simFor              time.Duration
 	logLevel, logFormat string
 }
 
 // runDaemon loads the config, builds the keeper and runs it.
 func runDaemon(ctx context.Context, s *streams, o runOptions) int {
+	if o.sim {
+		return runSim(ctx, s, o)
+	}
 	cfg, err := config.LoadFile(o.config)
 	if err != nil {
 		fmt.Fprintln(s.err, err)

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"strconv"
+	"text/tabwriter"
+
+	"github.com/gagliardetto/solana-go"
+
+	"github.com/keeper-project/keeper/keeper/sim"
+	"github.com/keeper-project/keeper/signer"
+)
+
+func simCommand() command {
+	return command{
+		name:    "sim",
+		usage:   "[--listen ADDR] [--scenario FILE] [--wallet PUBKEY | --keypair FILE]",
+		summary: "serve the simulated market API, Solana RPC and Jito engine for manual runs",
+		flags: func(fs *flag.FlagSet) func(context.Context, *streams, []string) int {
+			listen := fs.String("listen", "127.0.0.1:7070", "market API address; RPC listens on the next port, Jito on the one after")
+			scenario := fs.String("scenario", "", "scenario file (default: the built-in scenario exercising every policy kind)")
+			wallet := fs.String("wallet", "", "operator wallet (base58) the scenario's positions belong to")
+			keypair := fs.String("keypair", "sim-keypair.json", "without --wallet: the operator's keypair file; created (mode 0600) when missing")
+			return func(ctx context.Context, s *streams, args []string) int {
+				if len(args) > 0 {
+					fmt.Fprintf(s.err, "keeper sim: unexpected arguments %q\n", args)
+					return exitUsage
+				}
+				addrs, err := simAddrs(*listen)
+				if err != nil {
+					fmt.Fprintf(s.err, "keeper sim: --listen: %v\n", err)
+					return exitUsage
+				}
+				owner, err := simWallet(s, *wallet, *keypair)
+				if err != nil {
+					fmt.Fprintf(s.err, "keeper sim: %v\n", err)
+					return exitUsage
+				}
+				return serveSim(ctx, s, addrs, *scenario, owner)
+			}
+		},
+	}
+}
+
+// simAddrs derives the three listen addresses from the market's.
+func simAddrs(listen string) (sim.Addrs, error) {
+	host, port, err := net.SplitHostPort(listen)
+	if err != nil {
+		return sim.Addrs{}, err
+	}
+	p, err := strconv.Atoi(port)
+	if err != nil || p <= 0 || p > 65533 {
+		return sim.Addrs{}, fmt.Errorf("port %q: want 1-65533 (the next two ports are used too)", port)
+	}
+	at := func(n int) string { return net.JoinHostPort(host, strconv.Itoa(n)) }
+	return sim.Addrs{Market: at(p), RPC: at(p + 1), Jito: at(p + 2)}, nil
+}
+
+// simWallet returns the operator wallet: --wallet, else the keypair file's
+// public key, creating the file with a fresh key when it does not exist.
+func simWallet(s *streams, wallet, keypair string) (solana.PublicKey, error) {
+	if wallet != "" {
+		pk, err := solana.PublicKeyFromBase58(wallet)
+		if err != nil {
+			return solana.PublicKey{}, fmt.Errorf("--wallet: %w", err)
+		}
+		return pk, nil
+	}
+	k, err := signer.Load(signer.KeySource{Path: keypair})
+	if err == nil {
+		return k.PublicKey(), nil
+	}
+	if _, statErr := os.Stat(keypair); !errors.Is(statErr, os.ErrNotExist) {
+		return solana.PublicKey{}, err
+	}
+	if k, err = signer.Generate(); err != nil {
+		return solana.PublicKey{}, err
+	}
+	if err := k.WriteKeypairFile(keypair); err != nil {
+		return solana.PublicKey{}, err
+	}
+	fmt.Fprintf(s.out, "wrote a new operator keypair to %s (simulator use only)\n", keypair)
+	return k.PublicKey(), nil
+}
+
+func loadScenario(path string) (*sim.Scenario, error) {
+	if path == "" {
+		return sim.DefaultScenario()
+	}
+	return sim.LoadScenario(path)
+}
+
+// serveSim runs the simulator until ctx ends.
+func serveSim(ctx context.Context, s *streams, addrs sim.Addrs, scenarioPath string, owner solana.PublicKey) int {
+	sc, err := loadScenario(scenarioPath)
+	if err != nil {
+		fmt.Fprintln(s.err, err)
+		return exitUsage
+	}
+	sm, err := sim.New(sim.Options{Scenario: sc, Wallet: owner})
+	if err != nil {
+		fmt.Fprintf(s.err, "keeper sim: %v\n", err)
+		return exitUsage
+	}
+	urls, err := sm.Start(ctx, addrs)
+	if err != nil {
+		fmt.Fprintf(s.err, "keeper sim: %v\n", err)
+		return exitUsage
+	}
+	printSim(s.out, urls, sm)
+	printAddresses(s.out, sm, sc)
+	<-ctx.Done()
+	if err := sm.Wait(); err != nil {
+		fmt.Fprintf(s.err, "keeper sim: %v\n", err)
+		return exitFailed
+	}
+	return exitOK
+}
+
+// printSim tells the user where the services are and what the scenario holds.
+func printSim(w io.Writer, u sim.URLs, sm *sim.Sim) {
+	fmt.Fprintf(w, "simulated market  %s\nsimulated RPC     %s\nsimulated Jito    %s\noperator wallet   %s\n",
+		u.Market, u.RPC, u.Jito, sm.Wallet())
+	fmt.Fprintf(w, "program ids: market %s, earn %s, dex-a %s, dex-b %s\n",
+		sim.MarketProgramID, sim.EarnProgramID, sim.DexAProgramID, sim.DexBProgramID)
+	fmt.Fprintln(w, "Ctrl-C stops it. In another terminal: keeper run --config config.yaml")
+}
+
+// printAddresses lists the scenario's mints and vaults, which policies name.
+func printAddresses(w io.Writer, sm *sim.Sim, sc *sim.Scenario) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	row := func(kind, name string) {
+		if a, ok := sm.Address(kind, name); ok {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\n", kind, name, a)
+		}
+	}
+	for _, m := range sc.Mints {
+		row(sim.KindMint, m.Symbol)
+	}
+	for _, v := range sc.Vaults {
+		row(sim.KindVault, v.Name)
+	}
+	for _, e := range sc.Earn {
+		row(sim.KindEarn, e.Name)
+	}
+	tw.Flush()
+}
