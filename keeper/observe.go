@@ -23,7 +23,7 @@ import (
 // are shared through the read cache with the other policies of the tick.
 func (k *Keeper) observe(ctx context.Context, p *policies.Policy) (*policies.Observation, error) {
 	r := p.Reads(k.wallet.String())
-	obs := &policies.Observation{Wallet: k.wallet.String(), SnapshotTime: k.now()}
+	obs := &policies.Observation{Wallet: k.wallet.String(), SnapshotTime: k.now(), Tokens: k.tokens()}
 	err := k.observeLoans(ctx, r, obs)
 	if err == nil && r.Positions {
 		err = k.observePositions(ctx, obs)
@@ -222,6 +222,18 @@ func quoteRequests(mint string, byTerm map[market.StrategyDuration][]string) []m
 			req.CollateralFilter = append(req.CollateralFilter, market.CollateralFilter{AssetData: market.SplAssetData(id)})
 		}
 		out = append(out, req)
+	}
+	return out
+}
+
+// tokens is what the config says of mints, for readable amounts.
+func (k *Keeper) tokens() map[string]policies.Token {
+	if len(k.cfg.Tokens) == 0 {
+		return nil
+	}
+	out := make(map[string]policies.Token, len(k.cfg.Tokens))
+	for mint, t := range k.cfg.Tokens {
+		out[mint] = policies.Token{Symbol: t.Symbol, Decimals: t.Decimals}
 	}
 	return out
 }

@@ -5,16 +5,20 @@ import "time"
 // Config holds keeper's daemon settings. Policies live in their own files,
 // named by Policies.
 type Config struct {
-	Market     Market     `yaml:"market"`
-	Chain      Chain      `yaml:"chain"`
-	Signer     Signer     `yaml:"signer"`
-	Journal    Journal    `yaml:"journal"`
-	HTTP       HTTP       `yaml:"http"`
-	Policies   []string   `yaml:"policies"`    // globs, relative to Dir
-	Notifiers  []Notifier `yaml:"notifiers"`   // where landed/failed/refused/alert messages go
-	Log        Log        `yaml:"log"`         // level and format of the daemon's log
-	KillSwitch string     `yaml:"kill_switch"` // while this file exists nothing is signed
-	DryRun     bool       `yaml:"dry_run"`     // plan and journal, never sign
+	Market    Market     `yaml:"market"`
+	Chain     Chain      `yaml:"chain"`
+	Signer    Signer     `yaml:"signer"`
+	Journal   Journal    `yaml:"journal"`
+	HTTP      HTTP       `yaml:"http"`
+	Policies  []string   `yaml:"policies"`  // globs, relative to Dir
+	Notifiers []Notifier `yaml:"notifiers"` // where landed/failed/refused/alert messages go
+	Log       Log        `yaml:"log"`       // level and format of the daemon's log
+	// Tokens names mints for people: symbols and decimals turn smallest
+	// units into "412.50 USDC" in reasons, logs and notifications. Keyed by
+	// base58 mint. Prices are never taken from config.
+	Tokens     map[string]Token `yaml:"tokens"`
+	KillSwitch string           `yaml:"kill_switch"` // while this file exists nothing is signed
+	DryRun     bool             `yaml:"dry_run"`     // plan and journal, never sign
 
 	// File is the path the config was loaded from, and Dir its folder.
 	File string `yaml:"-"`
@@ -150,4 +154,10 @@ type Notifier struct {
 type Log struct {
 	Level  string `yaml:"level"`
 	Format string `yaml:"format"`
+}
+
+// Token is what keeper shows of one mint.
+type Token struct {
+	Symbol   string `yaml:"symbol"`
+	Decimals uint8  `yaml:"decimals"`
 }

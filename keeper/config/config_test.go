@@ -84,6 +84,9 @@ func TestFullConfig(t *testing.T) {
 	if c.Market.Paths.Gateway != "gw" || c.Market.Paths.DexB != "dex-b" {
 		t.Errorf("paths override merged wrongly: %+v", c.Market.Paths)
 	}
+	if tok := c.Tokens["SimMarket1111111111111111111111111111111111"]; tok.Symbol != "MKT" || tok.Decimals != 6 {
+		t.Errorf("tokens = %+v", c.Tokens)
+	}
 	if !c.DryRun || c.Log.Level != "debug" || c.Chain.Tip.Fallback != "rpc" || c.Market.RateLimit.RPS != 2.5 {
 		t.Errorf("values not decoded: %+v", c)
 	}
@@ -121,6 +124,8 @@ func TestBadConfigs(t *testing.T) {
 			`semantic.bad.yaml:18:25: notifiers[].url must be an http:// or https:// URL`,
 			`semantic.bad.yaml:19:15: log.level must be debug, info, warn or error, got "loud"`,
 			`semantic.bad.yaml:19:29: log.format must be auto, text or json, got "xml"`,
+			`semantic.bad.yaml:21:3: tokens: "notamint" is not a base58 public key`,
+			`semantic.bad.yaml:21:13: tokens.notamint needs a symbol and decimals from 0 to 18`,
 		},
 		"env.bad.yaml":     {`env.bad.yaml:2:33: market.auth.value: environment variable NOT_SET_ANYWHERE is not set`},
 		"twodocs.bad.yaml": {`twodocs.bad.yaml:3:1: a second YAML document is not allowed`},

@@ -141,6 +141,12 @@ func (v *validator) misc(c *Config) {
 		v.fail([]any{"log", "format"}, "log.format must be auto, text or json, got %q", c.Log.Format)
 	}
 	c.KillSwitch = resolvePath(v.dir, c.KillSwitch)
+	for mint, t := range c.Tokens {
+		v.pubkey([]any{"tokens"}, "tokens", mint, true)
+		if t.Symbol == "" || t.Decimals > 18 {
+			v.fail([]any{"tokens", mint}, "tokens.%s needs a symbol and decimals from 0 to 18", mint)
+		}
+	}
 }
 
 func (v *validator) notifier(i int, n *Notifier) {
