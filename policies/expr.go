@@ -12,6 +12,8 @@ import (
 	"github.com/expr-lang/expr/file"
 	"github.com/expr-lang/expr/vm"
 	"gopkg.in/yaml.v3"
+
+	"github.com/keeper-project/keeper/internal/strictyaml"
 )
 
 // maxExprNodes bounds the size of one expression.
@@ -73,44 +75,12 @@ func explain(msg string, env any) string {
 // unknownName formats an unknown-name message with a suggestion or the
 // list of known names.
 func unknownName(prefix, name string, known []string) string {
-	if best := closest(name, known); best != "" {
+	if best := strictyaml.Closest(name, known); best != "" {
 		return fmt.Sprintf("%s %q (did you mean %q?)", prefix, name, best)
 	}
 	known = slices.Clone(known)
 	slices.Sort(known)
 	return fmt.Sprintf("%s %q (known: %s)", prefix, name, strings.Join(known, ", "))
-}
-
-// closest returns the known name within edit distance 2 of name, if any.
-func closest(name string, known []string) string {
-	best, bestD := "", 3
-	for _, k := range known {
-		if d := editDistance(name, k); d < bestD {
-			best, bestD = k, d
-		}
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // compileAt compiles the expression held by scalar n and reports a compile

@@ -52,14 +52,16 @@ func unknownField(path, key string, fields map[string]reflect.Type) string {
 		where = "in " + path
 	}
 	msg := fmt.Sprintf("unknown field %q %s", key, where)
-	if best := closest(key, known); best != "" {
+	if best := Closest(key, known); best != "" {
 		return msg + fmt.Sprintf(" (did you mean %q?)", best)
 	}
 	return msg + fmt.Sprintf(" (known: %s)", strings.Join(known, ", "))
 }
 
-// closest returns the known key within edit distance 2 of key, if any.
-func closest(key string, known []string) string {
+// Closest returns the known name within edit distance 2 of name (the
+// nearest, the first on a tie), or "" when none is that close: the "did you
+// mean" of every unknown-name error.
+func Closest(key string, known []string) string {
 	best, bestD := "", 3
 	for _, k := range known {
 		if d := distance(key, k); d < bestD {

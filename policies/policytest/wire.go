@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/keeper-project/keeper/internal/strictyaml"
 )
 
 // toJSON converts a YAML node to JSON text: mappings become objects,
@@ -195,38 +198,9 @@ func unknownField(key string, t reflect.Type, path string, fields map[string]ref
 	if where == "" {
 		where = "the " + t.Name() + " record"
 	}
-	known := make([]string, 0, len(fields))
-	best, bestD := "", 3
-	for k := range fields {
-		known = append(known, k)
-		if d := editDistance(key, k); d < bestD {
-			best, bestD = k, d
-		}
-	}
-	if best != "" {
+	known := slices.Sorted(maps.Keys(fields))
+	if best := strictyaml.Closest(key, known); best != "" {
 		return fmt.Sprintf("unknown field %q in %s (did you mean %q?)", key, where, best)
 	}
-	slices.Sort(known)
 	return fmt.Sprintf("unknown field %q in %s (known: %s)", key, where, strings.Join(known, ", "))
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
