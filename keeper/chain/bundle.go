@@ -13,7 +13,10 @@ import (
 // SendBundle lands the market's transactions as one atomic Jito bundle, in
 // array order, with keeper's tip transaction (made by tip) appended last.
 //
-// The tip starts at pol.Floor. While the blockhashes are valid, a bundle the
+// The tip starts at pol.Floor. A tip transaction is never made twice: when
+// this client already made a tip of those lamports with that blockhash,
+// another tip account is paid, or, all of them taken, a lamport more (never
+// above pol.Cap). While the blockhashes are valid, a bundle the
 // engine reports Failed, or that is neither landed nor failed RaiseAfter
 // after it was accepted, counts as dropped and is resubmitted with the same
 // market transactions and a new tip transaction raised per the policy, never
@@ -234,15 +237,16 @@ func (b *bundleRun) dropped(ctx context.Context) (Result, bool, error) {
 	return Result{}, false, nil
 }
 
-// submitNew makes a tip transaction of lamports and submits a new bundle.
-// A failure to fetch the tip accounts leaves the state as it was (retried on
-// the next round); a failure of the TipFunc freezes submissions.
+// submitNew makes a tip transaction of lamports (or a few more, see
+// pickTip) and submits a new bundle. A failure to fetch the tip accounts
+// leaves the state as it was (retried on the next round); a failure of the
+// TipFunc freezes submissions.
 func (b *bundleRun) submitNew(ctx context.Context, lamports uint64) error {
-	acct, err := b.c.tipAccount(ctx)
+	bh := b.txs[0].Blockhash
+	acct, lamports, err := b.c.pickTip(ctx, lamports, b.pol.Cap, bh)
 	if err != nil {
 		return fmt.Errorf("tip accounts: %w", err)
 	}
-	bh := b.txs[0].Blockhash
 	tx, err := b.tipFn(ctx, acct, lamports, bh)
 	if err == nil {
 		err = checkTip(tx, acct, lamports, bh)

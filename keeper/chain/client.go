@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
@@ -28,7 +29,8 @@ type Client struct {
 	log        *slog.Logger
 
 	tipMu       sync.Mutex
-	tipAccounts []solana.PublicKey // guarded by tipMu; cached getTipAccounts
+	tipAccounts []solana.PublicKey   // guarded by tipMu; cached getTipAccounts
+	tipsMade    map[tipKey]time.Time // guarded by tipMu; tips handed out, see pickTip
 }
 
 // New validates o, applies defaults and returns a Client. It makes no

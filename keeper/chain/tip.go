@@ -125,17 +125,75 @@ func checkTip(s Signed, tipAccount solana.PublicKey, lamports uint64, blockhash 
 	return nil
 }
 
-// tipAccount returns one of the engine's tip accounts at random (fetched
-// once, then cached).
-func (c *Client) tipAccount(ctx context.Context) (solana.PublicKey, error) {
+// tipMemory is how long a tip handed out is remembered: longer than any
+// blockhash lives.
+const tipMemory = 5 * time.Minute
+
+// tipKey identifies a tip transaction of one payer: the same tip account,
+// lamports and blockhash make the very same transaction, signature
+// included (ed25519 signatures are deterministic).
+type tipKey struct {
+	account   solana.PublicKey
+	lamports  uint64
+	blockhash solana.Hash
+}
+
+// pickTip returns, at random, one of the engine's tip accounts (fetched
+// once, then cached) and the lamports to pay it: lamports, or a few more
+// (never above limit), so that this client never makes the same tip
+// transaction twice. Two bundles sharing a blockhash and a tip amount
+// (actions built in the same slot) would otherwise get the same tip
+// transaction one time in eight, and the second bundle could never land,
+// its tip having landed or being in flight already. Another account is
+// used first; one more lamport only when every account is taken.
+func (c *Client) pickTip(ctx context.Context, lamports, limit uint64, bh solana.Hash) (solana.PublicKey, uint64, error) {
 	c.tipMu.Lock()
 	defer c.tipMu.Unlock()
 	if len(c.tipAccounts) == 0 {
 		accs, err := c.jito.tipAccounts(ctx)
 		if err != nil {
-			return solana.PublicKey{}, err
+			return solana.PublicKey{}, 0, err
 		}
 		c.tipAccounts = accs
 	}
-	return c.tipAccounts[rand.IntN(len(c.tipAccounts))], nil
+	now := time.Now()
+	c.forgetTips(now)
+	for l := lamports; l <= limit; l++ {
+		if acct, ok := c.freeTipAccount(l, bh); ok {
+			c.tipsMade[tipKey{acct, l, bh}] = now
+			return acct, l, nil
+		}
+		if l == limit { // l++ would overflow at the largest limit
+			break
+		}
+	}
+	return solana.PublicKey{}, 0, fmt.Errorf("every tip account already has a tip of %d to %d lamports with blockhash %s", lamports, limit, bh)
+}
+
+// forgetTips drops the tips made longer than tipMemory before now. The
+// caller holds tipMu.
+func (c *Client) forgetTips(now time.Time) {
+	if c.tipsMade == nil {
+		c.tipsMade = map[tipKey]time.Time{}
+	}
+	for k, at := range c.tipsMade {
+		if now.Sub(at) > tipMemory {
+			delete(c.tipsMade, k)
+		}
+	}
+}
+
+// freeTipAccount picks at random a tip account without a tip of lamports
+// with blockhash bh. The caller holds tipMu.
+func (c *Client) freeTipAccount(lamports uint64, bh solana.Hash) (solana.PublicKey, bool) {
+	var free []solana.PublicKey
+	for _, a := range c.tipAccounts {
+		if _, used := c.tipsMade[tipKey{a, lamports, bh}]; !used {
+			free = append(free, a)
+		}
+	}
+	if len(free) == 0 {
+		return solana.PublicKey{}, false
+	}
+	return free[rand.IntN(len(free))], true
 }
