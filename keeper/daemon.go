@@ -113,16 +113,43 @@ func (k *Keeper) Run(ctx context.Context, reload <-chan struct{}) error {
 	return nil
 }
 
-// loop waits for the end or for reload requests.
+// gaugeInterval is how often the journal and wallet gauges are refreshed.
+const gaugeInterval = 30 * time.Second
+
+// loop waits for the end or for reload requests, refreshing the gauges.
 func (k *Keeper) loop(ctx context.Context, reload <-chan struct{}) {
+	t := time.NewTicker(gaugeInterval)
+	defer t.Stop()
+	k.refreshGauges(ctx)
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-reload:
 			k.Reload()
+		case <-t.C:
+			k.refreshGauges(ctx)
 		}
 	}
+}
+
+// refreshGauges sets the journal's pending count and lag (the age of the
+// oldest unsettled action) and the wallet's SOL balance.
+func (k *Keeper) refreshGauges(ctx context.Context) {
+	ctx, cancel := context.WithTimeout(ctx, readinessTimeout)
+	defer cancel()
+	if pending, err := k.journal.Pending(ctx); err == nil {
+		k.metrics.JournalPending.Set(float64(len(pending)))
+		lag := 0.0
+		if len(pending) > 0 {
+			lag = k.now().Sub(pending[0].CreatedAt).Seconds() // Pending is oldest first
+		}
+		k.metrics.JournalLag.Set(lag)
+	}
+	if lamports, err := k.submitter.Balance(ctx, k.wallet); err == nil {
+		k.metrics.WalletLamports.Set(float64(lamports))
+	}
+	k.paused()
 }
 
 // shutdown stops scheduling, waits for runs in progress up to

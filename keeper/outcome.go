@@ -61,12 +61,17 @@ func (k *Keeper) report(p Plan, out journal.Outcome) Outcome {
 	default:
 		o = OutcomePending
 	}
-	k.metrics.Actions.WithLabelValues(p.Policy, string(p.Kind), string(o)).Inc()
+	k.count(p, o)
 	if ev != "" && k.notifier != nil && p.wants(ev) {
 		k.notifier.Notify(notify.Message{Event: ev, Policy: p.Policy, Kind: string(p.Kind), Target: p.Target,
 			ActionID: p.ID, Reason: p.Reason, Detail: detail(out), To: p.Notify, Time: k.now()})
 	}
 	return o
+}
+
+// count adds an outcome to the actions metric.
+func (k *Keeper) count(p Plan, o Outcome) {
+	k.metrics.Actions.WithLabelValues(p.Policy, string(p.Kind), string(o)).Inc()
 }
 
 func detail(out journal.Outcome) string {

@@ -24,6 +24,7 @@ func (k *Keeper) submit(ctx context.Context, log *slog.Logger, p Plan, att journ
 	}
 	if err != nil && res.Outcome == chain.OutcomeUnknown {
 		log.Warn("Submission did not settle; the journal keeps it for recovery", "err", err)
+		k.count(p, OutcomePending)
 		return OutcomePending
 	}
 	return k.record(ctx, log, p, att, res, set.fees)
@@ -49,6 +50,7 @@ func (k *Keeper) record(ctx context.Context, log *slog.Logger, p Plan, att journ
 			Detail: detail, FeeLamports: fee, TipLamports: tip})
 	}
 	log.Warn("Submission outcome unknown; the journal keeps it for recovery", "note", res.Note)
+	k.count(p, OutcomePending)
 	return OutcomePending
 }
 
