@@ -3,6 +3,7 @@ package market
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -58,18 +59,19 @@ type LoanFacts struct {
 // is taken to value outstanding principal; see docs/assumptions.md). A ledger with debt and no
 // capacity, or debt that cannot be priced, is an error: health cannot be known.
 func ComputeLoanFacts(item LoanItem, now time.Time, price PrincipalPriceFunc) (LoanFacts, error) {
-	usd, err := collateralUSD(item)
+	var buf [maxCollateral]assetUSD
+	usd, err := collateralUSD(item, buf[:0])
 	if err != nil {
 		return LoanFacts{}, fmt.Errorf("market: loan %s: %w", item.Loan.Address, err)
 	}
-	toUSD := debtPricer(item, price)
-	f := LoanFacts{Health: 1}
+	toUSD := newDebtPricer(item, price)
+	f := LoanFacts{Health: 1, Ledgers: make([]LedgerFacts, 0, len(item.Ledgers))}
 	for _, c := range item.Collateral {
-		f.CollateralUSD += usd[c.AssetIdentifier]
+		f.CollateralUSD += usd.of(c.AssetIdentifier)
 	}
 	first := true
 	for _, l := range item.Ledgers {
-		lf, err := ledgerFacts(l, item.Collateral, usd, now, toUSD)
+		lf, err := ledgerFacts(l, item.Collateral, usd, now, &toUSD)
 		if err != nil {
 			return LoanFacts{}, fmt.Errorf("market: loan %s: %w", item.Loan.Address, err)
 		}
@@ -92,8 +94,7 @@ func ComputeLoanFacts(item LoanItem, now time.Time, price PrincipalPriceFunc) (L
 }
 
 // ledgerFacts computes one ledger's facts.
-func ledgerFacts(l Ledger, coll []Collateral, usd map[string]float64, now time.Time,
-	toUSD func(Ledger, float64) (float64, error)) (LedgerFacts, error) {
+func ledgerFacts(l Ledger, coll []Collateral, usd usdTable, now time.Time, toUSD *debtPricer) (LedgerFacts, error) {
 	end := l.EndTime.Time()
 	lf := LedgerFacts{
 		LedgerIndex: l.LedgerIndex, PrincipalMint: l.PrincipalMint, Outstanding: l.OutstandingPrincipal(),
@@ -102,13 +103,13 @@ func ledgerFacts(l Ledger, coll []Collateral, usd map[string]float64, now time.T
 	remaining := max(0, float64(int64(l.EndTime)-now.Unix()))
 	lf.Debt = lf.Outstanding.Float64() + l.InterestOutstanding.Float64() + l.InterestPerSecond.Float64()*remaining
 	for _, c := range coll {
-		lf.CapacityUSD += usd[c.AssetIdentifier] * cbpsAt(l.Weights, c.Index) * cbpsAt(l.LqtRatios, c.Index)
+		lf.CapacityUSD += usd.of(c.AssetIdentifier) * cbpsAt(l.Weights, c.Index) * cbpsAt(l.LqtRatios, c.Index)
 	}
 	if lf.Debt <= 0 {
 		return lf, nil
 	}
 	var err error
-	if lf.DebtUSD, err = toUSD(l, lf.Debt); err != nil {
+	if lf.DebtUSD, err = toUSD.usd(l, lf.Debt); err != nil {
 		return LedgerFacts{}, err
 	}
 	if !(lf.CapacityUSD > 0) {
@@ -126,39 +127,91 @@ func cbpsAt(row []CBPS, i int) float64 {
 	return row[i].Fraction()
 }
 
-// collateralUSD maps each collateral entry's assetIdentifier to its USD value.
-func collateralUSD(item LoanItem) (map[string]float64, error) {
-	usd := make(map[string]float64, len(item.CollateralBreakdown))
+// maxCollateral is how many collateral slots a loan has (market-facts.md);
+// tables of that size stay off the heap.
+const maxCollateral = 5
+
+// assetUSD is the USD value of one collateral asset.
+type assetUSD struct {
+	id  string
+	usd float64
+}
+
+// usdTable holds the USD value of each of a loan's collateral assets. A loan
+// has at most a handful, so a slice scanned in order beats a map and
+// allocates nothing.
+type usdTable []assetUSD
+
+// of returns the USD value of the asset, or 0.
+func (t usdTable) of(id string) float64 {
+	for _, a := range t {
+		if a.id == id {
+			return a.usd
+		}
+	}
+	return 0
+}
+
+func (t usdTable) add(id string, usd float64) usdTable {
+	for i := range t {
+		if t[i].id == id {
+			t[i].usd += usd
+			return t
+		}
+	}
+	return append(t, assetUSD{id, usd})
+}
+
+// collateralUSD values each collateral entry by its assetIdentifier, from
+// collateralBreakdown (or collateralUsd for a single collateral), appending
+// to buf.
+func collateralUSD(item LoanItem, buf usdTable) (usdTable, error) {
+	usd := buf
 	for _, b := range item.CollateralBreakdown {
-		usd[b.AssetIdentifier] += b.Usd
+		usd = usd.add(b.AssetIdentifier, b.Usd)
 	}
 	for _, c := range item.Collateral {
-		if _, ok := usd[c.AssetIdentifier]; ok {
+		if slices.ContainsFunc(usd, func(a assetUSD) bool { return a.id == c.AssetIdentifier }) {
 			continue
 		}
 		if len(item.Collateral) != 1 {
 			return nil, fmt.Errorf("collateral %s has no collateralBreakdown entry", c.AssetIdentifier)
 		}
-		usd[c.AssetIdentifier] = item.CollateralUsd
+		usd = usd.add(c.AssetIdentifier, item.CollateralUsd)
 	}
 	return usd, nil
 }
 
-// debtPricer returns a function that converts a ledger's debt (principal smallest units) to USD.
-func debtPricer(item LoanItem, price PrincipalPriceFunc) func(Ledger, float64) (float64, error) {
-	perUnit, ratioErr := loanPrincipalRatio(item)
-	return func(l Ledger, debt float64) (float64, error) {
-		if price != nil {
-			if p, ok := price(l.PrincipalMint); ok && finite(p) && p >= 0 {
-				return debt * p, nil
-			}
-		}
-		if ratioErr != nil {
-			return 0, fmt.Errorf("ledger %d: no price for principal mint %s: %w", l.LedgerIndex, l.PrincipalMint, ratioErr)
-		}
-		return debt * perUnit, nil
-	}
+// debtPricer converts a ledger's debt (principal smallest units) to USD:
+// with the injected price of its mint, else with the loan's own
+// principalUsd per outstanding unit.
+type debtPricer struct {
+	price    PrincipalPriceFunc
+	perUnit  float64
+	ratioErr error
 }
+
+func newDebtPricer(item LoanItem, price PrincipalPriceFunc) debtPricer {
+	perUnit, err := loanPrincipalRatio(item)
+	return debtPricer{price: price, perUnit: perUnit, ratioErr: err}
+}
+
+func (p *debtPricer) usd(l Ledger, debt float64) (float64, error) {
+	if p.price != nil {
+		if v, ok := p.price(l.PrincipalMint); ok && finite(v) && v >= 0 {
+			return debt * v, nil
+		}
+	}
+	if p.ratioErr != nil {
+		return 0, fmt.Errorf("ledger %d: no price for principal mint %s: %w", l.LedgerIndex, l.PrincipalMint, p.ratioErr)
+	}
+	return debt * p.perUnit, nil
+}
+
+var (
+	errMixedPrincipal = errors.New("ledgers have different principal mints, so principalUsd cannot price them")
+	errNoPrincipal    = errors.New("no outstanding principal to derive a price from principalUsd")
+)
 
 // loanPrincipalRatio returns the USD value of one principal smallest unit implied by the loan's
 // principalUsd, when all ledgers with outstanding principal share one mint.
@@ -170,13 +223,13 @@ func loanPrincipalRatio(item LoanItem) (float64, error) {
 			continue
 		}
 		if mint != "" && l.PrincipalMint != mint {
-			return 0, errors.New("ledgers have different principal mints, so principalUsd cannot price them")
+			return 0, errMixedPrincipal
 		}
 		mint = l.PrincipalMint
 		outstanding += l.OutstandingPrincipal().Float64()
 	}
 	if outstanding == 0 || !finite(item.PrincipalUsd) || item.PrincipalUsd < 0 {
-		return 0, errors.New("no outstanding principal to derive a price from principalUsd")
+		return 0, errNoPrincipal
 	}
 	return item.PrincipalUsd / outstanding, nil
 }
