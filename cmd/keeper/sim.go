@@ -10,23 +10,27 @@ import (
 	"os"
 	"strconv"
 	"text/tabwriter"
+	"time"
 
 	"github.com/gagliardetto/solana-go"
 
 	"github.com/keeper-project/keeper/keeper/sim"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim"
 	"github.com/keeper-project/keeper/signer"
 )
 
 func simCommand() command {
 	return command{
 		name:    "sim",
-		usage:   "[--listen ADDR] [--scenario FILE] [--wallet PUBKEY | --keypair FILE]",
+		usage:   "[--listen ADDR] [--scenario FILE] [--wallet PUBKEY | --keypair FILE] [--manual-clock] [--control]",
 		summary: "serve the simulated market API, Solana RPC and Jito engine for manual runs",
 		flags: func(fs *flag.FlagSet) func(context.Context, *streams, []string) int {
-			listen := fs.String("listen", "127.0.0.1:7070", "market API address; RPC listens on the next port, Jito on the one after")
+			listen := fs.String("listen", "127.0.0.1:7070", "market API address; RPC listens on the next port, Jito on the one after (port 0: three free ports, printed)")
 			scenario := fs.String("scenario", "", "scenario file (default: the built-in scenario exercising every policy kind)")
 			wallet := fs.String("wallet", "", "operator wallet (base58) the scenario's positions belong to")
 			keypair := fs.String("keypair", "sim-keypair.json", "without --wallet: the operator's keypair file; created (mode 0600) when missing")
+			manual := fs.Bool("manual-clock", false, "stop the sim clock: it moves only through POST /_sim/advance (implies --control); for end-to-end tests")
+			control := fs.Bool("control", false, "serve the control routes /_sim/advance and /_sim/state on the market's address")
 			return func(ctx context.Context, s *streams, args []string) int {
 				if len(args) > 0 {
 					fmt.Fprintf(s.err, "keeper sim: unexpected arguments %q\n", args)
@@ -42,7 +46,7 @@ func simCommand() command {
 					fmt.Fprintf(s.err, "keeper sim: %v\n", err)
 					return exitUsage
 				}
-				return serveSim(ctx, s, addrs, *scenario, owner)
+				return serveSim(ctx, s, simServe{addrs: addrs, scenario: *scenario, owner: owner, manual: *manual, control: *control || *manual})
 			}
 		},
 	}
@@ -55,8 +59,12 @@ func simAddrs(listen string) (sim.Addrs, error) {
 		return sim.Addrs{}, err
 	}
 	p, err := strconv.Atoi(port)
-	if err != nil || p <= 0 || p > 65533 {
-		return sim.Addrs{}, fmt.Errorf("port %q: want 1-65533 (the next two ports are used too)", port)
+	if err != nil || p < 0 || p > 65533 {
+		return sim.Addrs{}, fmt.Errorf("port %q: want 1-65533 (the next two ports are used too), or 0 for three free ports", port)
+	}
+	if p == 0 {
+		free := net.JoinHostPort(host, "0")
+		return sim.Addrs{Market: free, RPC: free, Jito: free}, nil
 	}
 	at := func(n int) string { return net.JoinHostPort(host, strconv.Itoa(n)) }
 	return sim.Addrs{Market: at(p), RPC: at(p + 1), Jito: at(p + 2)}, nil
@@ -96,31 +104,61 @@ func loadScenario(path string) (*sim.Scenario, error) {
 	return sim.LoadScenario(path)
 }
 
+// simServe is what `keeper sim` serves.
+type simServe struct {
+	addrs    sim.Addrs
+	scenario string
+	owner    solana.PublicKey
+	manual   bool // a manual clock, moved only through the control routes
+	control  bool // serve the control routes
+}
+
 // serveSim runs the simulator until ctx ends.
-func serveSim(ctx context.Context, s *streams, addrs sim.Addrs, scenarioPath string, owner solana.PublicKey) int {
-	sc, err := loadScenario(scenarioPath)
+func serveSim(ctx context.Context, s *streams, o simServe) int {
+	sc, err := loadScenario(o.scenario)
 	if err != nil {
 		fmt.Fprintln(s.err, err)
 		return exitUsage
 	}
-	sm, err := sim.New(sim.Options{Scenario: sc, Wallet: owner})
+	opts := sim.Options{Scenario: sc, Wallet: o.owner}
+	if o.manual {
+		opts.Clock = chainsim.NewManualClock(time.Now().UTC().Truncate(time.Second))
+	}
+	sm, err := sim.New(opts)
 	if err != nil {
 		fmt.Fprintf(s.err, "keeper sim: %v\n", err)
 		return exitUsage
 	}
-	urls, err := sm.Start(ctx, addrs)
+	var urls sim.URLs
+	if o.control {
+		urls, err = sm.StartControlled(ctx, o.addrs, sim.NewControl(sm))
+	} else {
+		urls, err = sm.Start(ctx, o.addrs)
+	}
 	if err != nil {
 		fmt.Fprintf(s.err, "keeper sim: %v\n", err)
 		return exitUsage
 	}
 	printSim(s.out, urls, sm)
 	printAddresses(s.out, sm, sc)
+	if o.control {
+		printControl(s.out, urls, o.manual) // last: scripts wait for this line
+	}
 	<-ctx.Done()
 	if err := sm.Wait(); err != nil {
 		fmt.Fprintf(s.err, "keeper sim: %v\n", err)
 		return exitFailed
 	}
 	return exitOK
+}
+
+// printControl tells the user where the control routes are and how the clock moves.
+func printControl(w io.Writer, u sim.URLs, manual bool) {
+	clock := "real time"
+	if manual {
+		clock = "manual: it moves only when told"
+	}
+	fmt.Fprintf(w, "simulator control %s (POST advance {\"seconds\": N}, GET state); clock %s\n", u.Control(), clock)
 }
 
 // printSim tells the user where the services are and what the scenario holds.

@@ -1,0 +1,76 @@
+package examples_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/programs/system"
+	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
+)
+
+// tipCapLamports is claim-withdrawals.yaml's tip_lamports: no tip may pay more.
+const tipCapLamports = 50_000
+
+// tipAccounts asks the simulated block engine for its tip accounts, as keeper does.
+func (s *simProc) tipAccounts(t *testing.T) []solana.PublicKey {
+	t.Helper()
+	var accounts []string
+	cl := jsonrpc.NewClient(s.urls.Jito + "/api/v1/bundles")
+	if err := cl.CallForInto(t.Context(), &accounts, "getTipAccounts", []any{}); err != nil {
+		t.Fatalf("getTipAccounts: %v", err)
+	}
+	out := make([]solana.PublicKey, len(accounts))
+	for i, a := range accounts {
+		out[i] = solana.MustPublicKeyFromBase58(a)
+	}
+	return out
+}
+
+// checkTip fails the test unless the landed transaction sig is keeper's own Jito tip: nothing but
+// one System transfer (beside compute-budget settings) from the wallet to a tip account, of at most
+// tipCapLamports.
+func (s *simProc) checkTip(t *testing.T, sig string) {
+	t.Helper()
+	res, err := rpc.New(s.urls.RPC).GetTransaction(t.Context(), solana.MustSignatureFromBase58(sig),
+		&rpc.GetTransactionOpts{Encoding: solana.EncodingBase64, Commitment: rpc.CommitmentConfirmed})
+	if err != nil || res.Transaction == nil {
+		t.Fatalf("getTransaction %s: %v", sig, err)
+	}
+	tx, err := res.Transaction.GetTransaction()
+	if err != nil {
+		t.Fatalf("decode %s: %v", sig, err)
+	}
+	tips, wallet := s.tipAccounts(t), solana.MustPublicKeyFromBase58(s.wallet)
+	transfers := 0
+	for _, ix := range tx.Message.Instructions {
+		program, err := tx.Message.Program(ix.ProgramIDIndex)
+		if err != nil {
+			t.Fatalf("%s: %v", sig, err)
+		}
+		if program.Equals(solana.ComputeBudget) {
+			continue
+		}
+		accounts, err := ix.ResolveInstructionAccounts(&tx.Message)
+		if err != nil || !program.Equals(solana.SystemProgramID) {
+			t.Errorf("wallet-signed %s, not in the journal, calls %s: it is not a tip", sig, program)
+			continue
+		}
+		inst, err := system.DecodeInstruction(accounts, ix.Data)
+		tr, ok := inst.Impl.(*system.Transfer)
+		if err != nil || !ok || tr.Lamports == nil {
+			t.Errorf("wallet-signed %s, not in the journal, is a System instruction other than a transfer", sig)
+			continue
+		}
+		transfers++
+		from, to := tr.GetFundingAccount().PublicKey, tr.GetRecipientAccount().PublicKey
+		if !from.Equals(wallet) || !slices.Contains(tips, to) || *tr.Lamports > tipCapLamports {
+			t.Errorf("wallet-signed %s, not in the journal, transfers %d lamports from %s to %s: want at most %d to a tip account",
+				sig, *tr.Lamports, from, to, tipCapLamports)
+		}
+	}
+	if transfers != 1 {
+		t.Errorf("wallet-signed %s, not in the journal, holds %d transfers, want one tip", sig, transfers)
+	}
+}

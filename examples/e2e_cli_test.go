@@ -1,0 +1,82 @@
+package examples_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/keeper-project/keeper/keeper/sim"
+)
+
+// TestE2ECheckAndTest checks the exit codes of `keeper check` and `keeper test`.
+func TestE2ECheckAndTest(t *testing.T) {
+	needBinary(t)
+	t.Parallel()
+	dir := t.TempDir()
+	good, err := os.ReadFile(autoRepay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := strings.Replace(string(good), "trigger_health:", "trigger_healht:", 1)
+	writeConfig(t, dir, "good", map[string][]byte{"auto-repay.yaml": good}, nil)
+	writeConfig(t, dir, "bad", map[string][]byte{"auto-repay.yaml": []byte(bad)}, nil)
+	examplesDir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name   string
+		args   []string
+		code   int
+		output string
+	}{
+		{"committed config", []string{"check", "--config", filepath.Join(examplesDir, "..", "config.yaml")}, 0, "OK: config and"},
+		{"good policy", []string{"check", "--config", filepath.Join(dir, "good.yaml")}, 0, "OK: config and 1 policies (1 enabled)"},
+		{"unknown policy key", []string{"check", "--config", filepath.Join(dir, "bad.yaml")}, 1, "auto-repay.yaml:"},
+		{"passing policy test", []string{"test", filepath.Join(examplesDir, "testdata/e2e/healthy-loan.test.yaml")}, 0, "1 passed, 0 failed"},
+		{"failing policy test", []string{"test", filepath.Join(examplesDir, "testdata/e2e/healthy-loan-fails.test.yaml")}, 1, "0 passed, 1 failed"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runKeeper(t, dir, tc.args...).wantExit(t, tc.code)
+			if out := r.stdout + r.stderr; !strings.Contains(out, tc.output) {
+				t.Errorf("output %q, want it to contain %q", out, tc.output)
+			}
+			if tc.name == "unknown policy key" && !strings.Contains(r.stderr, "trigger_healht") {
+				t.Errorf("check names no unknown key: %q", r.stderr)
+			}
+		})
+	}
+}
+
+// TestE2ESimControlRealClock serves the control routes on a real-time simulator: the state reads,
+// the clock refuses to be moved.
+func TestE2ESimControlRealClock(t *testing.T) {
+	needBinary(t)
+	t.Parallel()
+	s := startSimWith(t, "--control")
+	st := s.state(t)
+	if st.Wallet.Address != s.wallet || st.Wallet.Lamports != 10*sol || st.Strategies["alpha"].Idle != alphaIdle {
+		t.Errorf("state of a fresh simulator: wallet %+v, alpha %+v", st.Wallet, st.Strategies["alpha"])
+	}
+	_, err := s.advance(t.Context(), sim.AdvanceRequest{Seconds: 1})
+	if err == nil || !strings.Contains(err.Error(), "409") || !strings.Contains(err.Error(), "not manual") {
+		t.Errorf("advance of a real clock: %v, want 409 saying the clock is not manual", err)
+	}
+}
+
+// TestE2ERunSimSmoke runs `keeper run --sim` briefly: it starts, runs and exits 0.
+func TestE2ERunSimSmoke(t *testing.T) {
+	needBinary(t)
+	t.Parallel()
+	examplesDir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := runKeeper(t, t.TempDir(), "run", "--sim", "--sim-for", "2s", "--config", filepath.Join(examplesDir, "..", "config.yaml"),
+		"--log-format", "json").wantExit(t, 0)
+	if !strings.Contains(r.stdout, "What keeper did in the simulation") || !strings.Contains(r.stderr, "Simulator started") {
+		t.Errorf("keeper run --sim: stdout %q, stderr %.2000s", r.stdout, r.stderr)
+	}
+}

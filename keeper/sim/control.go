@@ -1,0 +1,154 @@
+package sim
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"sync"
+
+	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+)
+
+// ControlPrefix is the path prefix of the control routes that a Control serves beside the market API
+// (see Sim.StartControlled): POST ControlPrefix+"advance" and GET ControlPrefix+"state".
+const ControlPrefix = "/_sim/"
+
+// Control drives and inspects a Sim from another process, for end-to-end tests that run keeper as a
+// real binary: processes cannot share a synctest bubble, so the test moves the simulator's manual
+// clock over HTTP instead.
+//
+// POST /_sim/advance takes an AdvanceRequest and answers an AdvanceResult: it moves a
+// *chainsim.ManualClock forward and runs the scenario events that became due (409 for any other
+// clock). With after_traffic it first waits until the RPC and Jito services have served more requests
+// than that, which paces a test's clock to the traffic of the process under test. GET /_sim/state
+// answers a ControlState: the wallet's balances, every loan's health, every CLMM position's range and
+// fees, every withdrawal request, every strategy's idle principal and terms, and every landed
+// transaction the operator's wallet signed.
+//
+// A Control only exists when a caller makes one: `keeper sim` does so only when asked. It is safe for
+// concurrent use.
+type Control struct {
+	sim       *Sim
+	advanceMu sync.Mutex // serializes the clock moves of Advance
+
+	mu      sync.Mutex
+	traffic uint64        // guarded by mu; RPC and Jito requests counted by CountTraffic
+	changed chan struct{} // guarded by mu; closed (and replaced) when traffic grows
+	signed  []SignedTx    // guarded by mu; landed transactions the wallet signed, in landing order
+}
+
+// NewControl returns a Control of s. It records landed transactions from now on, so make it before
+// anything is sent to s.
+func NewControl(s *Sim) *Control {
+	c := &Control{sim: s, changed: make(chan struct{})}
+	s.chain.OnLanded(c.noteLanded)
+	return c
+}
+
+// noteLanded records a landed transaction when the operator's wallet is one of its signers.
+func (c *Control) noteLanded(l chainsim.Landed) {
+	if l.Transaction == nil {
+		return
+	}
+	msg := l.Transaction.Message
+	n := min(int(msg.Header.NumRequiredSignatures), len(msg.AccountKeys))
+	at := slices.Index(msg.AccountKeys[:n], c.sim.Wallet())
+	if at < 0 {
+		return
+	}
+	tx := SignedTx{Signature: l.Signature.String(), Slot: l.Slot, BlockTime: l.BlockTime.UTC(), Fee: l.Fee,
+		FeePayer: at == 0, BundleID: l.BundleID}
+	if l.Err != nil {
+		tx.Err = l.Err.Error()
+	}
+	c.mu.Lock()
+	c.signed = append(c.signed, tx)
+	c.mu.Unlock()
+}
+
+// CountTraffic wraps a chain service handler (RPC or Jito) so that each request it receives counts
+// towards the traffic that AdvanceRequest.AfterTraffic waits for.
+func (c *Control) CountTraffic(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c.mu.Lock()
+		c.traffic++
+		close(c.changed)
+		c.changed = make(chan struct{})
+		c.mu.Unlock()
+		h.ServeHTTP(w, r)
+	})
+}
+
+// Traffic returns how many chain service requests CountTraffic has seen.
+func (c *Control) Traffic() uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.traffic
+}
+
+// Signed returns the landed transactions that the operator's wallet signed, in landing order.
+func (c *Control) Signed() []SignedTx {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.signed)
+}
+
+// Handler returns the handler of the control routes under ControlPrefix. Other paths are 404s.
+func (c *Control) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST "+ControlPrefix+"advance", c.serveAdvance)
+	mux.HandleFunc("GET "+ControlPrefix+"state", c.serveState)
+	return mux
+}
+
+// serveAdvance handles POST /_sim/advance.
+func (c *Control) serveAdvance(w http.ResponseWriter, r *http.Request) {
+	var req AdvanceRequest
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil {
+		writeControlError(w, http.StatusBadRequest, fmt.Errorf("sim control: advance: bad body: %w", err))
+		return
+	}
+	res, err := c.Advance(r.Context(), req)
+	switch {
+	case errors.Is(err, errNotManual):
+		writeControlError(w, http.StatusConflict, err)
+	case errors.Is(err, errBadAdvance):
+		writeControlError(w, http.StatusBadRequest, err)
+	case r.Context().Err() != nil:
+		writeControlError(w, http.StatusServiceUnavailable, err)
+	case err != nil:
+		writeControlError(w, http.StatusInternalServerError, err)
+	default:
+		writeControlJSON(w, res)
+	}
+}
+
+// serveState handles GET /_sim/state.
+func (c *Control) serveState(w http.ResponseWriter, _ *http.Request) {
+	st, err := c.State()
+	if err != nil {
+		writeControlError(w, http.StatusInternalServerError, err)
+		return
+	}
+	writeControlJSON(w, st)
+}
+
+// controlError is the body of a failed control request.
+type controlError struct {
+	Error string `json:"error"`
+}
+
+func writeControlError(w http.ResponseWriter, status int, err error) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(controlError{Error: err.Error()})
+}
+
+func writeControlJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(v)
+}

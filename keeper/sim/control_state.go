@@ -1,0 +1,251 @@
+package sim
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/keeper-project/keeper/keeper/market"
+)
+
+// ControlState is the answer of GET /_sim/state: what an end-to-end test checks after keeper acted.
+// Things are keyed by their scenario names; amounts are base units of their mint.
+type ControlState struct {
+	// Now is the sim clock's time, Elapsed the seconds since the simulator's start.
+	Now     time.Time `json:"now"`
+	Elapsed float64   `json:"elapsed"`
+	// Slot is the chain's current slot.
+	Slot uint64 `json:"slot"`
+	// PendingEvents is how many scenario events have not run yet.
+	PendingEvents int `json:"pending_events"`
+	// Traffic is the count of RPC and Jito requests served so far (see AdvanceRequest.AfterTraffic).
+	Traffic uint64 `json:"traffic"`
+	// Wallet is the operator's wallet.
+	Wallet ControlWallet `json:"wallet"`
+	// Loans, Positions and Strategies are keyed by name; Requests by "earn-vault/request".
+	Loans      map[string]ControlLoan     `json:"loans"`
+	Positions  map[string]ControlPosition `json:"positions"`
+	Requests   map[string]ControlRequest  `json:"requests"`
+	Strategies map[string]ControlStrategy `json:"strategies"`
+	// Signed lists, in landing order, every landed transaction that the operator's wallet signed since
+	// the Control was made.
+	Signed []SignedTx `json:"signed"`
+}
+
+// ControlWallet is the operator wallet's balances on chain.
+type ControlWallet struct {
+	Address  string `json:"address"`
+	Lamports uint64 `json:"lamports"`
+	// Tokens maps every scenario mint's symbol to the wallet's balance (its associated token account).
+	Tokens map[string]uint64 `json:"tokens"`
+}
+
+// ControlLoan is one loan as loans-info shows it now.
+type ControlLoan struct {
+	Address  string `json:"address"`
+	Borrower string `json:"borrower"`
+	// Active is false once the loan is closed or has no debt.
+	Active bool `json:"active"`
+	// Health is the loan's health by keeper's rules (market.ComputeLoanFacts at the sim clock's time):
+	// 1 − debt / liquidation capacity, the minimum over ledgers with debt.
+	Health float64 `json:"health"`
+	// Outstanding and Repaid sum the principal outstanding and repaid over the ledgers.
+	Outstanding uint64 `json:"outstanding"`
+	Repaid      uint64 `json:"repaid"`
+}
+
+// ControlPosition is one CLMM position and its pool as their accounts hold them now.
+type ControlPosition struct {
+	// Address is the position account; Mint the position (NFT) mint it derives from.
+	Address     string `json:"address"`
+	Mint        string `json:"mint"`
+	Pool        string `json:"pool"`
+	LowerTick   int32  `json:"lower_tick"`
+	UpperTick   int32  `json:"upper_tick"`
+	PoolTick    int32  `json:"pool_tick"`
+	TickSpacing uint16 `json:"tick_spacing"`
+	InRange     bool   `json:"in_range"`
+	Liquidity   string `json:"liquidity"`
+	FeesOwed0   uint64 `json:"fees_owed_0"`
+	FeesOwed1   uint64 `json:"fees_owed_1"`
+}
+
+// ControlRequest is one queued earn withdrawal.
+type ControlRequest struct {
+	Address   string `json:"address"`
+	Wallet    string `json:"wallet"`
+	Requested uint64 `json:"requested"`
+	Filled    uint64 `json:"filled"`
+	Claimed   uint64 `json:"claimed"`
+	// Open is false once the request was claimed (its account closed).
+	Open bool `json:"open"`
+}
+
+// ControlStrategy is one lending strategy's authority, idle principal and terms.
+type ControlStrategy struct {
+	Address   string `json:"address"`
+	Authority string `json:"authority"`
+	// Idle is the principal the strategy holds (its token account's balance).
+	Idle uint64 `json:"idle"`
+	// Terms maps a collateral (a mint symbol, a pool name, else its address) to its APYs in centi-basis
+	// points by loan term, written as policies write it ("7 days").
+	Terms map[string]map[string]int64 `json:"terms"`
+}
+
+// SignedTx is a landed transaction that the operator's wallet signed.
+type SignedTx struct {
+	Signature string    `json:"signature"`
+	Slot      uint64    `json:"slot"`
+	BlockTime time.Time `json:"block_time"`
+	Fee       uint64    `json:"fee"`
+	// FeePayer is true when the wallet paid the fee.
+	FeePayer bool `json:"fee_payer"`
+	// Err is the instruction error of a transaction that landed failed; empty on success.
+	Err string `json:"err,omitempty"`
+	// BundleID is the Jito bundle it landed in, if any.
+	BundleID string `json:"bundle_id,omitempty"`
+}
+
+// State returns what GET /_sim/state answers.
+func (c *Control) State() (ControlState, error) {
+	s := c.sim
+	now := s.Now()
+	st := ControlState{Now: now.UTC(), Elapsed: now.Sub(s.start).Seconds(), Slot: s.chain.Slot(),
+		PendingEvents: s.PendingEvents(), Traffic: c.Traffic(), Wallet: c.wallet(), Signed: c.Signed(),
+		Loans: map[string]ControlLoan{}, Positions: map[string]ControlPosition{},
+		Requests: map[string]ControlRequest{}, Strategies: map[string]ControlStrategy{}}
+	for _, l := range s.w.loans {
+		v, err := c.loan(l.Address, now)
+		if err != nil {
+			return ControlState{}, err
+		}
+		st.Loans[l.Name] = v
+	}
+	for _, p := range s.w.positions {
+		v, err := c.position(p)
+		if err != nil {
+			return ControlState{}, err
+		}
+		st.Positions[p.Name] = v
+	}
+	for _, e := range s.w.earn {
+		for _, r := range e.Requests {
+			v, err := c.request(r)
+			if err != nil {
+				return ControlState{}, err
+			}
+			st.Requests[e.Name+"/"+r.Name] = v
+		}
+	}
+	for _, si := range s.w.strategies {
+		v, err := c.strategy(si.Address)
+		if err != nil {
+			return ControlState{}, err
+		}
+		st.Strategies[si.Name] = v
+	}
+	return st, nil
+}
+
+// wallet returns the operator wallet's balances.
+func (c *Control) wallet() ControlWallet {
+	s := c.sim
+	w := ControlWallet{Address: s.Wallet().String(), Lamports: s.Balance(s.Wallet()), Tokens: map[string]uint64{}}
+	for _, m := range s.w.mints {
+		w.Tokens[m.Symbol] = s.TokenBalance(s.Wallet(), m.Address)
+	}
+	return w
+}
+
+// loan returns a loan's view, its health computed as keeper computes it.
+func (c *Control) loan(addr solana.PublicKey, now time.Time) (ControlLoan, error) {
+	item, err := c.sim.Loan(addr)
+	if err != nil {
+		return ControlLoan{}, err
+	}
+	facts, err := market.ComputeLoanFacts(item, now, c.unitPrice)
+	if err != nil {
+		return ControlLoan{}, err
+	}
+	v := ControlLoan{Address: addr.String(), Borrower: item.Loan.Borrower, Active: facts.Active && !item.Loan.Closed,
+		Health: facts.Health}
+	for _, l := range item.Ledgers {
+		v.Outstanding += l.OutstandingPrincipal().Uint64()
+		v.Repaid += l.PrincipalRepaid.Uint64()
+	}
+	return v, nil
+}
+
+// unitPrice is the USD price of one base unit of a mint, for market.ComputeLoanFacts.
+func (c *Control) unitPrice(mint string) (float64, bool) {
+	k, err := solana.PublicKeyFromBase58(mint)
+	if err != nil {
+		return 0, false
+	}
+	m, ok := c.sim.w.mintByAddr[k]
+	if !ok {
+		return 0, false
+	}
+	p, ok := c.sim.Price(k)
+	return p / pow10(m.Decimals), ok
+}
+
+// position returns a CLMM position's view.
+func (c *Control) position(p *positionInfo) (ControlPosition, error) {
+	pos, pool, err := c.sim.Position(p.Mint)
+	if err != nil {
+		return ControlPosition{}, err
+	}
+	fees0, fees1 := pos.FeesOwed()
+	return ControlPosition{Address: p.Address.String(), Mint: p.Mint.String(), Pool: p.Pool.Address.String(), LowerTick: pos.Range.Lower,
+		UpperTick: pos.Range.Upper, PoolTick: pool.TickCurrent, TickSpacing: pool.TickSpacing,
+		InRange: pos.InRange(pool), Liquidity: pos.Liquidity.String(), FeesOwed0: fees0, FeesOwed1: fees1}, nil
+}
+
+// request returns a withdrawal request's view.
+func (c *Control) request(r *requestInfo) (ControlRequest, error) {
+	wr, err := c.sim.WithdrawalRequest(r.Address)
+	if err != nil {
+		return ControlRequest{}, err
+	}
+	_, open := c.sim.requestState(r)
+	return ControlRequest{Address: wr.RequestID, Wallet: wr.Wallet, Requested: wr.RequestedAmount.Uint64(),
+		Filled: wr.FilledAmount.Uint64(), Claimed: wr.ClaimedAmount.Uint64(), Open: open}, nil
+}
+
+// strategy returns a strategy's view, collaterals named as the scenario names them.
+func (c *Control) strategy(addr solana.PublicKey) (ControlStrategy, error) {
+	vs, err := c.sim.Strategy(addr)
+	if err != nil {
+		return ControlStrategy{}, err
+	}
+	v := ControlStrategy{Address: vs.Strategy.Address, Authority: vs.Strategy.Authority,
+		Idle: vs.Strategy.TokenBalance.Uint64(), Terms: map[string]map[string]int64{}}
+	for _, t := range vs.CollateralTerms {
+		byTerm, err := t.APYs()
+		if err != nil {
+			return ControlStrategy{}, fmt.Errorf("sim control: strategy %s: %w", addr, err)
+		}
+		apys := map[string]int64{}
+		for d, apy := range byTerm {
+			apys[d.String()] = int64(apy)
+		}
+		v.Terms[c.assetName(t.AssetIdentifier)] = apys
+	}
+	return v, nil
+}
+
+// assetName names a collateral identifier: a mint's symbol, a pool's name, else the identifier.
+func (c *Control) assetName(id string) string {
+	k, err := solana.PublicKeyFromBase58(id)
+	if err != nil {
+		return id
+	}
+	if m, ok := c.sim.w.mintByAddr[k]; ok {
+		return m.Symbol
+	}
+	if p, ok := c.sim.w.poolByAddr[k]; ok {
+		return p.Name
+	}
+	return id
+}
