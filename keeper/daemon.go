@@ -79,8 +79,14 @@ func (k *Keeper) RunOnce(ctx context.Context) error {
 			errs = append(errs, fmt.Errorf("policy %s: %w", p.Name, err))
 		}
 	}
+	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), drainTimeout)
+	defer cancel()
+	k.notifier.Drain(dctx)
 	return errors.Join(errs...)
 }
+
+// drainTimeout bounds how long RunOnce spends delivering notifications.
+const drainTimeout = 30 * time.Second
 
 // Run is the daemon: it settles unfinished actions, schedules every enabled
 // policy, serves the operations endpoints, reloads on a value from reload,

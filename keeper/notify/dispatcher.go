@@ -140,6 +140,20 @@ func (d *Dispatcher) Run(ctx context.Context) {
 	}
 }
 
+// Drain delivers the messages queued so far, then returns; ctx bounds it.
+// A process that runs once (keeper run --once) calls it before exiting
+// instead of running Run.
+func (d *Dispatcher) Drain(ctx context.Context) {
+	for ctx.Err() == nil {
+		select {
+		case m := <-d.queue:
+			d.deliver(ctx, m)
+		default:
+			return
+		}
+	}
+}
+
 func (d *Dispatcher) deliver(ctx context.Context, m Message) {
 	for _, s := range d.opts.Senders {
 		if len(m.To) > 0 && !slices.Contains(m.To, s.Name()) {

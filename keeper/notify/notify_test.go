@@ -220,3 +220,23 @@ func TestWebhookErrorsHideURL(t *testing.T) {
 		t.Errorf("bad URL error = %v", err)
 	}
 }
+
+func TestDrainDeliversQueued(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r := &recorder{name: "r"}
+		d := New(Options{Senders: []Sender{r}})
+		d.Notify(Message{Event: Failed, Policy: "p", Target: "1", Reason: "x"})
+		d.Notify(Message{Event: Failed, Policy: "p", Target: "2", Reason: "x"})
+		d.Drain(context.Background())
+		if len(r.got) != 2 {
+			t.Errorf("drained %d messages, want 2", len(r.got))
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		d.Notify(Message{Event: Failed, Policy: "p", Target: "3", Reason: "x"})
+		d.Drain(ctx)
+		if len(r.got) != 2 {
+			t.Errorf("a cancelled drain delivered: %d messages", len(r.got))
+		}
+	})
+}
