@@ -22,6 +22,9 @@ type Bounds struct {
 	TipAccounts []string `json:"tipAccounts,omitempty"`
 	// MaxTip bounds the lamports tipped in one transaction (kind tip).
 	MaxTip uint64 `json:"maxTip,omitempty"`
+	// MaxComputeUnitPrice lowers the guard's compute unit price cap for
+	// this action (micro-lamports per unit); 0 keeps the guard's.
+	MaxComputeUnitPrice uint64 `json:"maxComputeUnitPrice,omitempty"`
 }
 
 // Outflows are our wallet's net outflows as a simulation reports them;
@@ -36,15 +39,17 @@ type Outflows struct {
 
 // bounds is a parsed Bounds.
 type bounds struct {
-	maxLamports uint64
-	maxTokens   map[solana.PublicKey]uint64
-	tipAccounts map[solana.PublicKey]bool
-	maxTip      uint64
+	maxUnitPrice uint64 // 0: the guard's cap
+	maxLamports  uint64
+	maxTokens    map[solana.PublicKey]uint64
+	tipAccounts  map[solana.PublicKey]bool
+	maxTip       uint64
 }
 
 // compileBounds parses b's keys.
 func compileBounds(b Bounds) (*bounds, error) {
-	out := &bounds{maxLamports: b.MaxLamports, maxTip: b.MaxTip, maxTokens: make(map[solana.PublicKey]uint64, len(b.MaxTokens))}
+	out := &bounds{maxUnitPrice: b.MaxComputeUnitPrice, maxLamports: b.MaxLamports, maxTip: b.MaxTip,
+		maxTokens: make(map[solana.PublicKey]uint64, len(b.MaxTokens))}
 	for mint, limit := range b.MaxTokens {
 		pk, err := solana.PublicKeyFromBase58(mint)
 		if err != nil {

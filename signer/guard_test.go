@@ -111,6 +111,9 @@ func TestGuardOptions(t *testing.T) {
 		{"override of another kind leaves repay alone", func(c *GuardConfig) { c.Programs = map[Kind][]string{KindClaimFees: noBudget} }, repayTx, KindRepay, toBounds(repayCase.Bounds), ""},
 		{"price cap lowered", func(c *GuardConfig) { c.MaxComputeUnitPrice = 49_999 }, repayTx, KindRepay, toBounds(repayCase.Bounds), RuleComputeUnitPrice},
 		{"price cap at the price", func(c *GuardConfig) { c.MaxComputeUnitPrice = 50_000 }, repayTx, KindRepay, toBounds(repayCase.Bounds), ""},
+		{"action cap lower than the guard's", func(*GuardConfig) {}, repayTx, KindRepay, withUnitPrice(toBounds(repayCase.Bounds), 49_999), RuleComputeUnitPrice},
+		{"action cap at the price", func(*GuardConfig) {}, repayTx, KindRepay, withUnitPrice(toBounds(repayCase.Bounds), 50_000), ""},
+		{"action cap above the guard's does not raise it", func(c *GuardConfig) { c.MaxComputeUnitPrice = 49_999 }, repayTx, KindRepay, withUnitPrice(toBounds(repayCase.Bounds), 1_000_000), RuleComputeUnitPrice},
 		{"repay bounds on another kind", func(*GuardConfig) {}, repayTx, KindClaimFees, toBounds(repayCase.Bounds), RuleTokenOutflow},
 	}
 	for _, tt := range tests {
@@ -370,4 +373,9 @@ func TestConcurrentSigning(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+func withUnitPrice(b Bounds, price uint64) Bounds {
+	b.MaxComputeUnitPrice = price
+	return b
 }

@@ -45,9 +45,18 @@ func (c *check) computeBudget(i int, ix instruction) error {
 		c.tally.unitLimit = uint64(binary.LittleEndian.Uint32(ix.data[1:]))
 	case budgetSetUnitPrice:
 		c.tally.unitPrice = binary.LittleEndian.Uint64(ix.data[1:])
-		if c.tally.unitPrice > c.g.maxUnitPrice {
-			return refuseIx(RuleComputeUnitPrice, i, prog, "compute unit price %d micro-lamports exceeds the cap of %d", c.tally.unitPrice, c.g.maxUnitPrice)
+		if limit := c.unitPriceCap(); c.tally.unitPrice > limit {
+			return refuseIx(RuleComputeUnitPrice, i, prog, "compute unit price %d micro-lamports exceeds the cap of %d", c.tally.unitPrice, limit)
 		}
 	}
 	return nil
+}
+
+// unitPriceCap is the guard's compute unit price cap, or the action's own
+// when that is lower.
+func (c *check) unitPriceCap() uint64 {
+	if c.bounds != nil && c.bounds.maxUnitPrice > 0 && c.bounds.maxUnitPrice < c.g.maxUnitPrice {
+		return c.bounds.maxUnitPrice
+	}
+	return c.g.maxUnitPrice
 }
