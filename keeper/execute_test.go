@@ -548,3 +548,34 @@ func TestNotifications(t *testing.T) {
 		})
 	}
 }
+
+// TestBoundsCoverTheWholeAction: an action of several transactions may move
+// no more in all than its bounds, each transaction within them or not, and
+// an inflow in one does not pay for an outflow in another.
+func TestBoundsCoverTheWholeAction(t *testing.T) {
+	usdc := solana.MustPublicKeyFromBase58(usdcMint)
+	half := chain.Outflows{Lamports: 10_000, Tokens: map[solana.PublicKey]int64{usdc: 600_000}}
+	refund := chain.Outflows{Lamports: 10_000, Tokens: map[solana.PublicKey]int64{usdc: -600_000}}
+	cases := []struct {
+		name string
+		sims []simReply
+		want Outcome
+	}{
+		{"two halves over the amount", []simReply{{outflows: half}, {outflows: half}}, OutcomeRefused},
+		{"an inflow does not offset", []simReply{{outflows: half}, {outflows: refund}, {outflows: half}}, OutcomeRefused},
+		{"within the amount in all", []simReply{{outflows: half}, {outflows: refund}}, OutcomeLanded},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			w, k := newKeeper(t)
+			w.market.script(marketReply{txs: len(tc.sims)})
+			w.sub.scriptSims(tc.sims...)
+			if got := k.run(repayPlan("split")); got != tc.want {
+				t.Fatalf("outcome = %s, want %s", got, tc.want)
+			}
+			if tc.want == OutcomeRefused && len(w.sub.sent) != 0 {
+				t.Errorf("sent %d submissions after a refusal", len(w.sub.sent))
+			}
+		})
+	}
+}

@@ -107,8 +107,10 @@ func New(o Options) (*Keeper, error) {
 	return k, nil
 }
 
-// readTTL is how long a read serves the policies of one tick.
-const readTTL = 5 * time.Second
+// readTTL is how long a read serves the policies of one tick. It is no
+// longer than the shortest interval between two ticks of a schedule (1 s),
+// so the policies of one tick share a read and the next tick reads afresh.
+const readTTL = time.Second
 
 // newDexes returns dex-a and dex-b with their program ids from config.
 func newDexes(c *config.Config) ([]clmm.Dex, error) {

@@ -34,7 +34,7 @@ func newReadCache(ttl time.Duration, now func() time.Time) *readCache {
 func cached[T any](ctx context.Context, c *readCache, key string, read func(context.Context) (T, error)) (T, error) {
 	c.mu.Lock()
 	e, ok := c.entries[key]
-	if ok && c.now().Sub(e.at) > c.ttl {
+	if ok && c.now().Sub(e.at) >= c.ttl {
 		ok = false
 	}
 	if !ok {

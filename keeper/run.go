@@ -74,7 +74,8 @@ func (k *Keeper) logSkips(log *slog.Logger, p *policies.Policy, res policies.Res
 // planOf turns a planned action into the action path's plan.
 func (k *Keeper) planOf(a policies.Action) Plan {
 	p := Plan{ID: a.ID, Policy: a.Policy, Kind: signer.Kind(a.Kind), Target: a.Target, Request: deref(a.Request.Body()),
-		Bounds: signer.Bounds{MaxLamports: a.Bounds.MaxLamports, MaxTokens: a.Bounds.MaxOutflow},
+		Bounds: signer.Bounds{MaxLamports: a.Bounds.MaxLamports, MaxTokens: a.Bounds.MaxOutflow,
+			MaxComputeUnitPrice: a.Submit.MaxComputeUnitPrice},
 		Reason: a.Reason, Submit: Submit{Mode: journal.Mode(a.Submit.Mode), TipCap: a.Submit.TipLamports},
 		DryRun: a.DryRun || k.dryRunAll, Notify: a.Notify.To, NotifyOn: events(a.Notify)}
 	if p.Submit.Mode == "" {

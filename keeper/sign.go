@@ -27,6 +27,7 @@ func (k *Keeper) guardAndSign(ctx context.Context, log *slog.Logger, p Plan, att
 		}
 		signed.txs = append(signed.txs, chain.Signed{Raw: s.Wire, Signature: s.TxID, Blockhash: s.Blockhash})
 	}
+	total := signer.Outflows{Tokens: map[string]int64{}}
 	for i, s := range signed.txs {
 		sim, err := k.submitter.Simulate(ctx, s.Raw, k.wallet)
 		if err != nil {
@@ -38,7 +39,10 @@ func (k *Keeper) guardAndSign(ctx context.Context, log *slog.Logger, p Plan, att
 			log.Warn("Cannot simulate; not sending", "tx", i, "err", err)
 			return signed, k.settle(ctx, log, p, att, journal.Outcome{State: journal.StateExpired, Rule: "simulation-unavailable", Detail: err.Error()}), false
 		}
-		if err := signer.CheckOutflows(p.Kind, p.Bounds, outflows(sim.Outflows)); err != nil {
+		addOutflows(&total, outflows(sim.Outflows))
+		// The bounds are the whole action's: every transaction's outflows
+		// so far count together, inflows of one never offset another's.
+		if err := signer.CheckOutflows(p.Kind, p.Bounds, total); err != nil {
 			return signed, k.refusal(ctx, log, p, att, i, err), false
 		}
 		signed.fees = append(signed.fees, sim.Fee.Total())
@@ -66,6 +70,14 @@ func (k *Keeper) refuse(ctx context.Context, log *slog.Logger, p Plan, att journ
 	k.metrics.GuardRefusals.WithLabelValues(rule).Inc()
 	log.Error("Refused to sign", "rule", rule, "detail", detail)
 	return k.settle(ctx, log, p, att, journal.Outcome{State: journal.StateRefused, Rule: rule, Detail: detail})
+}
+
+// addOutflows adds o's outflows (never its inflows) to total.
+func addOutflows(total *signer.Outflows, o signer.Outflows) {
+	total.Lamports += max(0, o.Lamports)
+	for mint, v := range o.Tokens {
+		total.Tokens[mint] += max(0, v)
+	}
 }
 
 // outflows converts the chain's outflows to the guard's form.
