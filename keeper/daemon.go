@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/keeper-project/keeper/keeper/journal"
 	"github.com/keeper-project/keeper/policies"
 )
 
@@ -145,12 +146,7 @@ func (k *Keeper) refreshGauges(ctx context.Context) {
 	ctx, cancel := context.WithTimeout(ctx, readinessTimeout)
 	defer cancel()
 	if pending, err := k.journal.Pending(ctx); err == nil {
-		k.metrics.JournalPending.Set(float64(len(pending)))
-		lag := 0.0
-		if len(pending) > 0 {
-			lag = k.now().Sub(pending[0].CreatedAt).Seconds() // Pending is oldest first
-		}
-		k.metrics.JournalLag.Set(lag)
+		k.setJournalGauges(pending)
 	}
 	if lamports, err := k.submitter.Balance(ctx, k.wallet); err == nil {
 		k.metrics.WalletLamports.Set(float64(lamports))
@@ -286,4 +282,19 @@ func (k *Keeper) serveOps() (*http.Server, error) {
 		}
 	}()
 	return srv, nil
+}
+
+// setJournalGauges counts the unsettled actions and the age of the oldest
+// one with an attempt in flight (an expired action waits for its policy to
+// plan it again, or to supersede it, and is not lag).
+func (k *Keeper) setJournalGauges(pending []journal.Action) {
+	k.metrics.JournalPending.Set(float64(len(pending)))
+	lag := 0.0
+	for _, a := range pending { // oldest first
+		if a.State != journal.StateExpired {
+			lag = k.now().Sub(a.CreatedAt).Seconds()
+			break
+		}
+	}
+	k.metrics.JournalLag.Set(lag)
 }

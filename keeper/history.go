@@ -18,6 +18,13 @@ var inFlight = map[journal.State]bool{journal.StatePlanned: true, journal.StateB
 // spend and fees since the start of the UTC day. Dry-run actions do not
 // count.
 func (k *Keeper) history(ctx context.Context, p *policies.Policy, now time.Time) (policies.History, error) {
+	h, _, err := k.historyAndExpired(ctx, p, now)
+	return h, err
+}
+
+// historyAndExpired is history, plus the policy's expired actions (no
+// attempt in flight, a new one allowed) in the same window.
+func (k *Keeper) historyAndExpired(ctx context.Context, p *policies.Policy, now time.Time) (policies.History, []journal.Action, error) {
 	h := policies.History{Targets: map[string]policies.TargetHistory{}, SpentToday: map[string]uint64{}}
 	day := now.UTC().Truncate(24 * time.Hour)
 	since := day
@@ -26,11 +33,15 @@ func (k *Keeper) history(ctx context.Context, p *policies.Policy, now time.Time)
 	}
 	acts, err := k.journal.List(ctx, journal.Filter{Policy: p.Name, Since: since})
 	if err != nil {
-		return h, fmt.Errorf("reading the journal for policy %s: %w", p.Name, err)
+		return h, nil, fmt.Errorf("reading the journal for policy %s: %w", p.Name, err)
 	}
+	var expired []journal.Action
 	for _, a := range acts {
 		if a.DryRun {
 			continue
+		}
+		if a.State == journal.StateExpired {
+			expired = append(expired, a)
 		}
 		t := h.Targets[a.Target]
 		t.LastAction = later(t.LastAction, a.CreatedAt)
@@ -46,7 +57,31 @@ func (k *Keeper) history(ctx context.Context, p *policies.Policy, now time.Time)
 			h.FeesToday += at.FeeLamports + at.TipLamports
 		}
 	}
-	return h, nil
+	return h, expired, nil
+}
+
+// supersede closes the expired actions of targets the policy now plans a
+// different action for: with new inputs, the old intent will never be
+// planned again, so it is final (skipped, rule superseded) rather than
+// pending forever. Only actions whose every attempt provably failed to land
+// are expired, so nothing of theirs can land any more.
+func (k *Keeper) supersede(ctx context.Context, expired []journal.Action, res policies.Result) {
+	planned := map[string]string{} // target → planned action ID
+	for _, a := range res.Actions {
+		if a.Alert == nil {
+			planned[a.Target] = a.ID
+		}
+	}
+	for _, old := range expired {
+		id, ok := planned[old.Target]
+		if !ok || id == old.ID {
+			continue
+		}
+		p := planOf(old, journal.Attempt{})
+		log := k.logger.With("policy", old.Policy, "action", shortID(old.ID), "target", old.Target)
+		log.Info("Closing an expired action superseded by a new plan", "by", shortID(id))
+		k.finish(ctx, log, p, journal.Outcome{State: journal.StateSkipped, Rule: "superseded", Detail: "superseded by " + id})
+	}
 }
 
 func later(a, b time.Time) time.Time {

@@ -23,8 +23,11 @@ func (k *Keeper) Recover(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("reading unsettled actions: %w", err)
 	}
-	k.metrics.JournalPending.Set(float64(len(pending)))
+	k.setJournalGauges(pending)
 	for _, act := range pending {
+		if _, open := act.OpenAttempt(); !open {
+			continue // expired: nothing in flight; its policy resumes or supersedes it
+		}
 		log := k.logger.With("policy", act.Policy, "action", shortID(act.ID), "kind", act.Kind, "target", act.Target)
 		out, _ := k.settleOpen(ctx, log, act)
 		log.Info("Recovered unsettled action", "state_before", act.State, "outcome", out)

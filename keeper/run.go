@@ -26,7 +26,7 @@ func (k *Keeper) runPolicy(ctx context.Context, run RunInfo, p *policies.Policy)
 		return err
 	}
 	now := k.now()
-	hist, err := k.history(ctx, p, now)
+	hist, expired, err := k.historyAndExpired(ctx, p, now)
 	if err != nil {
 		log.Error("Cannot read the journal; not acting", "err", err)
 		return err
@@ -36,6 +36,7 @@ func (k *Keeper) runPolicy(ctx context.Context, run RunInfo, p *policies.Policy)
 		log.Error("Evaluation failed", "err", err)
 		return err
 	}
+	k.supersede(ctx, expired, res)
 	k.logSkips(log, p, res)
 	failed := false
 	firing := map[string]bool{}

@@ -1,0 +1,73 @@
+package keeper
+
+import (
+	"context"
+	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"github.com/keeper-project/keeper/keeper/journal"
+	"github.com/keeper-project/keeper/policies"
+)
+
+// expiredAction journals an action whose only attempt expired.
+func expiredAction(t *testing.T, k *testKeeper, id, target string) {
+	t.Helper()
+	ctx := context.Background()
+	in := journal.Intent{ID: id, Policy: "repay-loans", Kind: "repay", Target: target, Reason: "r"}
+	if _, _, err := k.journal.Begin(ctx, in); err != nil {
+		t.Fatal(err)
+	}
+	att, err := k.journal.NewAttempt(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := k.journal.Settle(ctx, id, att.Number, journal.Outcome{State: journal.StateExpired, Rule: "build-retryable"}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestSupersedeClosesOnlyReplacedExpiredActions(t *testing.T) {
+	_, k := newKeeper(t)
+	expiredAction(t, k, "old-a", "LoanA")  // replaced by new-a: closed
+	expiredAction(t, k, "same-b", "LoanB") // planned again as is: resumed later, kept
+	expiredAction(t, k, "old-c", "LoanC")  // not planned this run: kept
+	ctx := context.Background()
+	acts, err := k.journal.List(ctx, journal.Filter{Policy: "repay-loans"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := policies.Result{Actions: []policies.Action{{ID: "new-a", Target: "LoanA"}, {ID: "same-b", Target: "LoanB"}}}
+	k.supersede(ctx, acts, res)
+	want := map[string]journal.State{"old-a": journal.StateSkipped, "same-b": journal.StateExpired, "old-c": journal.StateExpired}
+	for id, state := range want {
+		if got := k.action(t, id); got.State != state {
+			t.Errorf("%s: state %s, want %s", id, got.State, state)
+		}
+	}
+	if a := k.action(t, "old-a"); a.Rule != "superseded" || a.Detail != "superseded by new-a" {
+		t.Errorf("old-a closed with %q / %q", a.Rule, a.Detail)
+	}
+}
+
+func TestJournalLagIgnoresExpiredActions(t *testing.T) {
+	_, k := newKeeper(t)
+	expiredAction(t, k, "old", "LoanA")
+	pending, err := k.journal.Pending(context.Background())
+	if err != nil || len(pending) != 1 {
+		t.Fatalf("pending = %d, %v", len(pending), err)
+	}
+	k.setJournalGauges(pending)
+	if got := gaugeValue(t, k.metrics.JournalLag); got != 0 {
+		t.Errorf("journal lag = %v, want 0 with only an expired action", got)
+	}
+	if got := gaugeValue(t, k.metrics.JournalPending); got != 1 {
+		t.Errorf("journal pending = %v, want 1", got)
+	}
+}
+
+func gaugeValue(t *testing.T, g prometheus.Collector) float64 {
+	t.Helper()
+	return testutil.ToFloat64(g)
+}
