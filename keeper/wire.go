@@ -149,15 +149,17 @@ func chainOptions(c *config.Config, m *Metrics, logger *slog.Logger) chain.Optio
 // newDispatcher builds the notification dispatcher from the config's notifiers.
 func (k *Keeper) newDispatcher() *notify.Dispatcher {
 	var senders []notify.Sender
-	window := time.Hour
+	window := time.Duration(0) // the smallest dedup window of the notifiers applies to all
 	for _, n := range k.cfg.Notifiers {
 		w, err := notify.NewWebhook(n.Name, n.URL.Reveal(), notify.Format(n.Type), nil, n.Timeout)
 		if err != nil {
 			k.logger.Error("Notifier not usable", "notifier", n.Name, "err", err)
 			continue
 		}
-		senders = append(senders, w)
-		window = n.DedupWindow
+		senders = append(senders, w.WithRetries(n.Retries))
+		if window == 0 || n.DedupWindow < window {
+			window = n.DedupWindow
+		}
 	}
 	return notify.New(notify.Options{Senders: senders, DedupWindow: window, Now: k.now,
 		Logger: k.logger.With("component", "notify"),

@@ -169,10 +169,17 @@ func (d *Dispatcher) deliver(ctx context.Context, m Message) {
 	}
 }
 
+// retrier is a Sender with its own retry count (-1: the default).
+type retrier interface{ Retries() int }
+
 func (d *Dispatcher) sendWithRetry(ctx context.Context, s Sender, m Message) error {
 	delay := d.opts.Backoff
+	retries := d.opts.Retries
+	if r, ok := s.(retrier); ok && r.Retries() >= 0 {
+		retries = r.Retries()
+	}
 	var err error
-	for attempt := 0; attempt <= d.opts.Retries; attempt++ {
+	for attempt := 0; attempt <= retries; attempt++ {
 		if attempt > 0 {
 			t := time.NewTimer(delay)
 			select {

@@ -240,3 +240,29 @@ func TestDrainDeliversQueued(t *testing.T) {
 		}
 	})
 }
+
+type ownRetries struct {
+	*recorder
+	n int
+}
+
+func (o ownRetries) Retries() int { return o.n }
+
+func TestSenderOwnRetries(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r := &recorder{name: "r", fails: 100}
+		d := New(Options{Senders: []Sender{ownRetries{r, 1}}, Retries: 5, Backoff: time.Second})
+		stop := run(t, d)
+		d.Notify(Message{Event: Failed, Policy: "p", Reason: "x"})
+		time.Sleep(time.Minute)
+		synctest.Wait()
+		stop()
+		if r.tries != 2 {
+			t.Errorf("tries = %d, want 2 (the sender's own 1 retry, not the default 5)", r.tries)
+		}
+	})
+	w, _ := NewWebhook("w", "http://127.0.0.1:1/x", JSON, nil, time.Second)
+	if w.Retries() != -1 || w.WithRetries(4).Retries() != 4 || w.WithRetries(-3).Retries() != 0 {
+		t.Errorf("webhook retries = %d", w.Retries())
+	}
+}

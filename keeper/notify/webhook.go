@@ -24,10 +24,11 @@ const (
 
 // Webhook posts messages to one URL.
 type Webhook struct {
-	name   string
-	url    string // may carry a token: never printed
-	format Format
-	client *http.Client
+	retries int // -1: the dispatcher's default
+	name    string
+	url     string // may carry a token: never printed
+	format  Format
+	client  *http.Client
 }
 
 // NewWebhook returns a notifier called name that posts to rawURL in format.
@@ -42,8 +43,18 @@ func NewWebhook(name, rawURL string, format Format, client *http.Client, timeout
 	if client == nil {
 		client = &http.Client{Timeout: timeout}
 	}
-	return &Webhook{name: name, url: rawURL, format: format, client: client}, nil
+	return &Webhook{retries: -1, name: name, url: rawURL, format: format, client: client}, nil
 }
+
+// WithRetries sets how many times a failed delivery to w is tried again,
+// instead of the dispatcher's default.
+func (w *Webhook) WithRetries(n int) *Webhook {
+	w.retries = max(n, 0)
+	return w
+}
+
+// Retries reports w's own retry count, or -1 for the dispatcher's default.
+func (w *Webhook) Retries() int { return w.retries }
 
 // Name returns the notifier's name from config.
 func (w *Webhook) Name() string { return w.name }
