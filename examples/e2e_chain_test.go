@@ -28,10 +28,10 @@ func (s *simProc) tipAccounts(t *testing.T) []solana.PublicKey {
 	return out
 }
 
-// checkTip fails the test unless the landed transaction sig is keeper's own Jito tip: nothing but
-// one System transfer (beside compute-budget settings) from the wallet to a tip account, of at most
-// tipCapLamports.
-func (s *simProc) checkTip(t *testing.T, sig string) {
+// checkTip fails the test unless the landed transaction sig, journaled as a tip of lamports, is
+// that tip: nothing but one System transfer (beside compute-budget settings) of lamports, at most
+// tipCapLamports, from the wallet to a tip account.
+func (s *simProc) checkTip(t *testing.T, sig string, lamports uint64) {
 	t.Helper()
 	res, err := rpc.New(s.urls.RPC).GetTransaction(t.Context(), solana.MustSignatureFromBase58(sig),
 		&rpc.GetTransactionOpts{Encoding: solana.EncodingBase64, Commitment: rpc.CommitmentConfirmed})
@@ -54,23 +54,23 @@ func (s *simProc) checkTip(t *testing.T, sig string) {
 		}
 		accounts, err := ix.ResolveInstructionAccounts(&tx.Message)
 		if err != nil || !program.Equals(solana.SystemProgramID) {
-			t.Errorf("wallet-signed %s, not in the journal, calls %s: it is not a tip", sig, program)
+			t.Errorf("journaled tip %s calls %s: it is not a tip", sig, program)
 			continue
 		}
 		inst, err := system.DecodeInstruction(accounts, ix.Data)
 		tr, ok := inst.Impl.(*system.Transfer)
 		if err != nil || !ok || tr.Lamports == nil {
-			t.Errorf("wallet-signed %s, not in the journal, is a System instruction other than a transfer", sig)
+			t.Errorf("journaled tip %s holds a System instruction other than a transfer", sig)
 			continue
 		}
 		transfers++
 		from, to := tr.GetFundingAccount().PublicKey, tr.GetRecipientAccount().PublicKey
-		if !from.Equals(wallet) || !slices.Contains(tips, to) || *tr.Lamports > tipCapLamports {
-			t.Errorf("wallet-signed %s, not in the journal, transfers %d lamports from %s to %s: want at most %d to a tip account",
-				sig, *tr.Lamports, from, to, tipCapLamports)
+		if !from.Equals(wallet) || !slices.Contains(tips, to) || *tr.Lamports != lamports || lamports > tipCapLamports {
+			t.Errorf("journaled tip %s transfers %d lamports from %s to %s: want the journaled %d (at most %d) from the wallet to a tip account",
+				sig, *tr.Lamports, from, to, lamports, tipCapLamports)
 		}
 	}
 	if transfers != 1 {
-		t.Errorf("wallet-signed %s, not in the journal, holds %d transfers, want one tip", sig, transfers)
+		t.Errorf("journaled tip %s holds %d transfers, want one", sig, transfers)
 	}
 }

@@ -42,7 +42,7 @@ func TestE2EDryRun(t *testing.T) {
 	journal := map[string]action{}
 	for _, a := range w.history(t, cfg) {
 		journal[a.Policy] = a
-		if a.State != "skipped" || !a.DryRun || a.Rule != "dry-run" || len(a.Signatures) != 0 || a.Attempts != 0 {
+		if a.State != "skipped" || !a.DryRun || a.Rule != "dry-run" || len(a.Signatures) != 0 || len(a.Tips) != 0 || a.Attempts != 0 {
 			t.Errorf("dry-run action %+v, want skipped by rule dry-run without attempts or signatures", a)
 		}
 	}

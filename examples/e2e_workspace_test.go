@@ -2,6 +2,8 @@ package examples_test
 
 import (
 	"encoding/json"
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -122,18 +124,26 @@ func (w *workspace) once(t *testing.T, config string, extra ...string) result {
 
 // action is one record of `keeper history --json`.
 type action struct {
-	ID         string    `json:"id"`
-	Policy     string    `json:"policy"`
-	Kind       string    `json:"kind"`
-	Target     string    `json:"target"`
-	State      string    `json:"state"`
-	Reason     string    `json:"reason"`
-	Rule       string    `json:"rule"`
-	DryRun     bool      `json:"dry_run"`
-	Amount     uint64    `json:"amount"`
-	Attempts   int       `json:"attempts"`
-	Signatures []string  `json:"signatures"`
-	CreatedAt  time.Time `json:"created_at"`
+	ID         string         `json:"id"`
+	Policy     string         `json:"policy"`
+	Kind       string         `json:"kind"`
+	Target     string         `json:"target"`
+	State      string         `json:"state"`
+	Reason     string         `json:"reason"`
+	Rule       string         `json:"rule"`
+	DryRun     bool           `json:"dry_run"`
+	Amount     uint64         `json:"amount"`
+	Attempts   int            `json:"attempts"`
+	Signatures []string       `json:"signatures"`
+	Tips       []journaledTip `json:"tips"`
+	CreatedAt  time.Time      `json:"created_at"`
+}
+
+// journaledTip is one of keeper's own Jito tip transactions in `keeper history --json`.
+type journaledTip struct {
+	Attempt   int    `json:"attempt"`
+	Signature string `json:"signature"`
+	Lamports  uint64 `json:"lamports"`
 }
 
 // history runs `keeper history --json` with config and returns every journaled action.
@@ -156,18 +166,18 @@ func (w *workspace) history(t *testing.T, config string) []action {
 
 // landedOnce checks what happened since the last check: the journal gained exactly one landed action
 // of each of policies (on the given targets, when targets are given) and nothing else, and the
-// wallet signed exactly the transactions those actions journaled, each of which landed without
-// error. It returns the new actions by policy.
+// wallet signed exactly the transactions those actions journaled (plus, for a bundle, one of its
+// journaled tips), each of which landed without error. It returns the new actions by policy.
 func (w *workspace) landedOnce(t *testing.T, config string, st sim.ControlState, want map[string]string) map[string]action {
 	t.Helper()
 	got := map[string]action{}
-	var journaled []string
+	var acts []action
 	for _, a := range w.newActions(t, config) {
 		if _, dup := got[a.Policy]; dup {
 			t.Errorf("policy %s journaled a second action: %+v", a.Policy, a)
 		}
 		got[a.Policy] = a
-		journaled = append(journaled, a.Signatures...)
+		acts = append(acts, a)
 		target, expected := want[a.Policy]
 		switch {
 		case !expected:
@@ -183,7 +193,7 @@ func (w *workspace) landedOnce(t *testing.T, config string, st sim.ControlState,
 			t.Errorf("policy %s journaled no action", p)
 		}
 	}
-	w.signedExactly(t, st, journaled)
+	w.signedExactly(t, st, acts)
 	return got
 }
 
@@ -210,51 +220,91 @@ func (w *workspace) newActions(t *testing.T, config string) []action {
 }
 
 // signedExactly checks that the transactions the wallet signed since the last check are exactly
-// journaled (in any order) plus keeper's own Jito tips riding in their bundles, each landed without
-// error, and marks them seen.
-func (w *workspace) signedExactly(t *testing.T, st sim.ControlState, journaled []string) {
+// the signatures acts journaled (in any order) plus tips acts journaled, each landed without error,
+// and marks them seen. It returns the tips that landed.
+func (w *workspace) signedExactly(t *testing.T, st sim.ControlState, acts []action) []string {
 	t.Helper()
 	if len(st.Signed) < w.seenSigned {
 		t.Fatalf("the simulator forgot signed transactions: %d, had %d", len(st.Signed), w.seenSigned)
 	}
 	fresh := st.Signed[w.seenSigned:]
 	w.seenSigned = len(st.Signed)
-	landed, tips := splitTips(fresh, journaled)
 	for _, tx := range fresh {
 		if tx.Err != "" {
 			t.Errorf("transaction %s landed with error %s", tx.Signature, tx.Err)
 		}
 	}
-	for _, sig := range tips {
-		w.sim.checkTip(t, sig)
-	}
-	want := slices.Sorted(slices.Values(journaled))
-	if !slices.Equal(landed, want) {
-		t.Errorf("the wallet signed %v on chain (besides tips %v), the journal holds %v: they must be the same", landed, tips, want)
-	}
+	return w.sim.checkSignedJournaled(t, fresh, acts)
 }
 
-// splitTips splits landed wallet-signed transactions into those that are journaled or stand alone
-// (sorted), and tip candidates: unjournaled ones that landed in the bundle of a journaled one. The
-// journal keeps the tip of an attempt as lamports, not its transaction, so checkTip must prove what
-// a candidate is.
-func splitTips(signed []sim.SignedTx, journaled []string) (landed, tips []string) {
-	inJournal, bundles := map[string]bool{}, map[string]bool{}
-	for _, sig := range journaled {
-		inJournal[sig] = true
-	}
-	for _, tx := range signed {
-		if inJournal[tx.Signature] && tx.BundleID != "" {
-			bundles[tx.BundleID] = true
+// journalIndex is what the journal holds of some actions, by signature.
+type journalIndex struct {
+	// txs maps an action's journaled transaction signature to the action's ID.
+	txs map[string]string
+	// tips maps a journaled tip signature to the tip and its action's ID.
+	tips map[string]indexedTip
+}
+
+// indexedTip is a journaled tip with its action.
+type indexedTip struct {
+	journaledTip
+	action string
+}
+
+// indexJournal indexes the signatures and tips of acts.
+func indexJournal(acts []action) journalIndex {
+	ix := journalIndex{txs: map[string]string{}, tips: map[string]indexedTip{}}
+	for _, a := range acts {
+		for _, sig := range a.Signatures {
+			ix.txs[sig] = a.ID
+		}
+		for _, tip := range a.Tips {
+			ix.tips[tip.Signature] = indexedTip{journaledTip: tip, action: a.ID}
 		}
 	}
+	return ix
+}
+
+// checkSignedJournaled checks landed wallet-signed transactions against the journal of acts: every
+// one must be journaled, as an action's transaction or as a tip (keeper journals every signature
+// before it leaves the process), and every transaction acts journaled must have landed. A tip that
+// landed must be the transfer its journal entry says, in the bundle of its own action's
+// transactions, and the only tip of its attempt on chain. It returns the tips that landed.
+func (s *simProc) checkSignedJournaled(t *testing.T, signed []sim.SignedTx, acts []action) []string {
+	t.Helper()
+	ix := indexJournal(acts)
+	var landed, tips []string
+	bundleOf := map[string]string{} // bundle ID → action whose transaction rode in it
 	for _, tx := range signed {
-		if !inJournal[tx.Signature] && bundles[tx.BundleID] {
+		if id, ok := ix.txs[tx.Signature]; ok {
+			landed = append(landed, tx.Signature)
+			if tx.BundleID != "" {
+				bundleOf[tx.BundleID] = id
+			}
+		}
+	}
+	perAttempt := map[string]int{}
+	for _, tx := range signed {
+		_, isTx := ix.txs[tx.Signature]
+		tip, isTip := ix.tips[tx.Signature]
+		switch {
+		case isTx:
+		case !isTip:
+			t.Errorf("wallet-signed %s landed on chain but is not in the journal", tx.Signature)
+		case bundleOf[tx.BundleID] != tip.action || tx.BundleID == "":
+			t.Errorf("tip %s of action %s landed outside its action's bundle (bundle %q)", tx.Signature, tip.action, tx.BundleID)
+		default:
 			tips = append(tips, tx.Signature)
-			continue
+			s.checkTip(t, tx.Signature, tip.Lamports)
+			key := fmt.Sprintf("%s#%d", tip.action, tip.Attempt)
+			if perAttempt[key]++; perAttempt[key] > 1 {
+				t.Errorf("two tips of attempt %s landed", key)
+			}
 		}
-		landed = append(landed, tx.Signature)
 	}
 	slices.Sort(landed)
-	return landed, tips
+	if want := slices.Sorted(maps.Keys(ix.txs)); !slices.Equal(landed, want) {
+		t.Errorf("the wallet signed %v on chain (besides tips %v), the journal holds %v: they must be the same", landed, tips, want)
+	}
+	return tips
 }

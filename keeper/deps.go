@@ -58,6 +58,7 @@ type Journal interface {
 	RecordBuilt(ctx context.Context, id string, attempt int, b journal.Build) error
 	RecordSigned(ctx context.Context, id string, attempt int, sigs []journal.SignedTx) error
 	RecordSubmitted(ctx context.Context, id string, attempt int) error
+	RecordTip(ctx context.Context, id string, attempt int, t journal.Tip) error
 	Settle(ctx context.Context, id string, attempt int, out journal.Outcome) error
 	Finish(ctx context.Context, id string, out journal.Outcome) error
 	Get(ctx context.Context, id string) (journal.Action, error)

@@ -171,7 +171,8 @@ func checkPath(t *testing.T, w *world, k *testKeeper, p Plan, tc pathCase) {
 }
 
 // TestStepOrder checks that nothing leaves the process before the intent,
-// and then the signatures, are journaled.
+// and then the signatures, are journaled, and that a bundle's tip is
+// journaled before it is handed to the chain.
 func TestStepOrder(t *testing.T) {
 	cases := []struct {
 		name string
@@ -181,7 +182,8 @@ func TestStepOrder(t *testing.T) {
 		{"rpc", repayPlan("order"), []string{"journal.Begin", "journal.NewAttempt", "build order-1", "journal.RecordBuilt",
 			"simulate", "journal.RecordSigned", "journal.RecordSubmitted", "send rpc 1", "journal.Settle"}},
 		{"bundle", bundlePlan("order", 0), []string{"journal.Begin", "journal.NewAttempt", "build order-1", "journal.RecordBuilt",
-			"simulate", "journal.RecordSigned", "journal.RecordSubmitted", "send bundle 1", "journal.Settle"}},
+			"simulate", "journal.RecordSigned", "journal.RecordSubmitted", "journal.RecordTip", "tip 10000", "send bundle 1",
+			"journal.Settle"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -357,6 +359,12 @@ func TestBundleTipSignedWithinPlanCap(t *testing.T) {
 				if s.Signature == sent[0].tip.Signature.String() {
 					t.Errorf("tip signature journaled among the market's transactions")
 				}
+			}
+			tip := sent[0].tip
+			want := []journal.Tip{{Signature: tip.Signature.String(), Blockhash: tip.Blockhash.String(),
+				Account: w.sub.tipAccount.String(), Lamports: 10_000, Transaction: encodeBase64(tip.Raw)}}
+			if got := withoutTimes(act.Attempts[0].Tips); !slices.Equal(got, want) {
+				t.Errorf("journaled tips = %+v\nwant %+v", got, want)
 			}
 		})
 	}

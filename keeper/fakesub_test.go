@@ -11,6 +11,7 @@ import (
 	"github.com/gagliardetto/solana-go/rpc"
 
 	"github.com/keeper-project/keeper/keeper/chain"
+	"github.com/keeper-project/keeper/keeper/journal"
 )
 
 // simReply scripts one Simulate call.
@@ -29,6 +30,9 @@ type sendReply struct {
 	nothingSent bool
 	// tip is the tip a bundle asks the TipFunc for; 0 means the policy's floor.
 	tip uint64
+	// raises are the tips of the bundle's resubmissions, asked for after the
+	// first, as the chain client does when a bundle is dropped.
+	raises []uint64
 }
 
 // settleReply scripts one Settle call.
@@ -46,6 +50,9 @@ type sendRecord struct {
 	pol         chain.TipPolicy
 	tip         *chain.Signed // the tip transaction of a bundle, when one was made
 	tipLamports uint64
+	// tips are every tip transaction the bundle was sent with, in order;
+	// the last is tip.
+	tips []chain.TipAttempt
 }
 
 // landing is what the fake chain knows of one transaction that reached it.
@@ -64,6 +71,9 @@ type fakeSubmitter struct {
 	crash      *crashPoint
 	// verify checks the signatures of every sent transaction (off in benchmarks).
 	verify bool
+	// journaled, when set, reports whether a tip signature is in the
+	// journal; a tip handed over before it is journaled is a problem.
+	journaled func(sig solana.Signature) (bool, error)
 
 	mu        sync.Mutex
 	sims      []simReply
@@ -98,6 +108,32 @@ func (s *fakeSubmitter) locked(fn func()) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	fn()
+}
+
+// watchJournal makes the fake check every tip it is handed against j.
+func (s *fakeSubmitter) watchJournal(j *journal.Journal) {
+	s.locked(func() {
+		s.journaled = func(sig solana.Signature) (bool, error) { return tipJournaled(j, sig) }
+	})
+}
+
+// tipJournaled reports whether an unsettled action of j holds the tip
+// signature sig.
+func tipJournaled(j *journal.Journal, sig solana.Signature) (bool, error) {
+	acts, err := j.Pending(context.Background())
+	if err != nil {
+		return false, err
+	}
+	for _, a := range acts {
+		for _, at := range a.Attempts {
+			for _, t := range at.Tips {
+				if t.Signature == sig.String() {
+					return true, nil
+				}
+			}
+		}
+	}
+	return false, nil
 }
 
 // snapshot returns copies of what the fake recorded.
@@ -180,22 +216,19 @@ func (s *fakeSubmitter) send(route chain.Route, txs []chain.Signed, tip func(uin
 	if len(s.sends) > 0 {
 		r, s.sends = s.sends[0], s.sends[1:]
 	}
-	s.log.add("send %s %d", route, len(txs))
 	rec := sendRecord{route: route, txs: slices.Clone(txs), pol: pol}
 	if r.nothingSent {
+		s.log.add("send %s %d", route, len(txs))
 		s.sent = append(s.sent, rec)
 		return s.result(rec, r.outcome), r.err
 	}
 	if tip != nil {
-		rec.tipLamports = max(r.tip, pol.Floor)
-		t, err := s.withoutLock(func() (chain.Signed, error) { return tip(rec.tipLamports) })
-		if err != nil {
+		if err := s.makeTips(&rec, tip, append([]uint64{max(r.tip, pol.Floor)}, r.raises...)); err != nil {
 			s.sent = append(s.sent, rec)
 			return s.result(rec, chain.OutcomeRefused), fmt.Errorf("send bundle: tip transaction: %w", err)
 		}
-		s.checkTip(t, rec.tipLamports, txs[0].Blockhash)
-		rec.tip = &t
 	}
+	s.log.add("send %s %d", route, len(txs))
 	for _, t := range txs {
 		s.check("send", t.Raw)
 		if prev, ok := s.bytesOf[t.Signature]; ok && !bytes.Equal(prev, t.Raw) {
@@ -207,6 +240,43 @@ func (s *fakeSubmitter) send(route chain.Route, txs []chain.Signed, tip func(uin
 	s.sent = append(s.sent, rec)
 	s.land(txs, r.outcome)
 	return s.result(rec, r.outcome), r.err
+}
+
+// makeTips asks tip for a tip transaction of each of lamports in turn, as
+// the chain client does for a bundle and its resubmissions, and checks that
+// each is the transfer asked for and journaled before it is sent. A failure
+// of the first tip sends nothing; a later one stops the resubmissions.
+func (s *fakeSubmitter) makeTips(rec *sendRecord, tip func(uint64) (chain.Signed, error), lamports []uint64) error {
+	for i, l := range lamports {
+		t, err := s.withoutLock(func() (chain.Signed, error) { return tip(l) })
+		if err != nil {
+			if i == 0 {
+				return err
+			}
+			return nil // resubmissions stop; the bundles already sent stand
+		}
+		s.checkTip(t, l, rec.txs[0].Blockhash)
+		s.checkTipJournaled(t.Signature)
+		s.crash.hit("submitter.tipped")
+		s.log.add("tip %d", l)
+		rec.tip, rec.tipLamports = &t, l
+		rec.tips = append(rec.tips, chain.TipAttempt{Signature: t.Signature, Account: s.tipAccount, Lamports: l, Accepted: true})
+	}
+	return nil
+}
+
+// checkTipJournaled records a problem unless the journal holds the tip
+// signature sig. The caller holds s.mu.
+func (s *fakeSubmitter) checkTipJournaled(sig solana.Signature) {
+	if s.journaled == nil {
+		return
+	}
+	s.mu.Unlock()
+	ok, err := s.journaled(sig)
+	s.mu.Lock()
+	if err != nil || !ok {
+		s.problems = append(s.problems, fmt.Sprintf("tip %s handed over for sending but not journaled (%v)", sig, err))
+	}
 }
 
 // withoutLock runs fn (a callback into keeper) with s.mu released.
@@ -249,10 +319,10 @@ func (s *fakeSubmitter) result(rec sendRecord, out chain.Outcome) chain.Result {
 	}
 	if rec.route == chain.RouteBundle {
 		res.Bundle = &chain.BundleReport{LandedTip: -1}
-		if rec.tip != nil {
-			res.Bundle.Tips = []chain.TipAttempt{{Signature: rec.tip.Signature, Account: s.tipAccount, Lamports: rec.tipLamports, Accepted: true}}
+		if len(rec.tips) > 0 {
+			res.Bundle.Tips = slices.Clone(rec.tips)
 			if out == chain.OutcomeLanded {
-				res.Bundle.LandedTip = 0
+				res.Bundle.LandedTip = len(rec.tips) - 1
 			}
 		}
 	}

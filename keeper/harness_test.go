@@ -47,6 +47,8 @@ type world struct {
 	sub    *fakeSubmitter
 	log    *eventLog
 	crash  *crashPoint
+	// now, when set, is the clock of the journals open opens.
+	now func() time.Time
 }
 
 func newWorld(tb testing.TB) *world {
@@ -88,10 +90,11 @@ type testKeeper struct {
 // the real signer and journal.
 func (w *world) open(tb testing.TB, dsn string) *testKeeper {
 	tb.Helper()
-	j, err := journal.Open(context.Background(), dsn, journal.Options{})
+	j, err := journal.Open(context.Background(), dsn, journal.Options{Now: w.now})
 	if err != nil {
 		tb.Fatalf("journal: %v", err)
 	}
+	w.sub.watchJournal(j)
 	k, err := New(Options{Config: w.cfg, Market: w.market, Signer: w.signer, Submitter: w.sub,
 		Journal: &crashJournal{Journal: j, crash: w.crash, log: w.log}})
 	if err != nil {
@@ -164,7 +167,13 @@ type crashJournal struct {
 	Journal
 	crash *crashPoint
 	log   *eventLog
+	// failTips is how many RecordTip calls fail with errJournalDown
+	// before the journal works again.
+	failTips int
 }
+
+// errJournalDown is the error of a journal write that failed.
+var errJournalDown = errors.New("journal: disk I/O error")
 
 // step logs a journal write and crashes there when armed.
 func (j *crashJournal) step(name string) {
@@ -195,6 +204,15 @@ func (j *crashJournal) RecordSigned(ctx context.Context, id string, attempt int,
 func (j *crashJournal) RecordSubmitted(ctx context.Context, id string, attempt int) error {
 	j.step("journal.RecordSubmitted")
 	return j.Journal.RecordSubmitted(ctx, id, attempt)
+}
+
+func (j *crashJournal) RecordTip(ctx context.Context, id string, attempt int, t journal.Tip) error {
+	j.step("journal.RecordTip")
+	if j.failTips > 0 {
+		j.failTips--
+		return errJournalDown
+	}
+	return j.Journal.RecordTip(ctx, id, attempt, t)
 }
 
 func (j *crashJournal) Settle(ctx context.Context, id string, attempt int, out journal.Outcome) error {

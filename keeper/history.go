@@ -54,7 +54,7 @@ func (k *Keeper) historyAndExpired(ctx context.Context, p *policies.Policy, now 
 			h.SpentToday[a.Mint] += a.Amount
 		}
 		for _, at := range a.Attempts {
-			h.FeesToday += at.FeeLamports + at.TipLamports
+			h.FeesToday += at.FeeLamports + at.CountedTip()
 		}
 	}
 	return h, expired, nil

@@ -3,6 +3,7 @@ package keeper
 import (
 	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"log/slog"
 
@@ -18,9 +19,14 @@ func (k *Keeper) submit(ctx context.Context, log *slog.Logger, p Plan, att journ
 	var res chain.Result
 	var err error
 	if p.Submit.Mode == journal.ModeBundle {
-		res, err = k.submitter.SendBundle(ctx, set.txs, k.tipFunc(p), k.tipPolicy(p))
+		res, err = k.submitter.SendBundle(ctx, set.txs, k.tipFunc(p, att), k.tipPolicy(p))
 	} else {
 		res, err = k.submitter.SendAndConfirm(ctx, set.txs)
+	}
+	if res.Outcome == chain.OutcomeRefused && errors.Is(err, errTipNotJournaled) {
+		// Nothing was sent: the bundle never went out without its first tip.
+		log.Error("Cannot journal the tip transaction; nothing sent", "err", err)
+		return k.settle(ctx, log, p, att, journal.Outcome{State: journal.StateExpired, Rule: "journal", Detail: err.Error()})
 	}
 	if err != nil && res.Outcome == chain.OutcomeUnknown {
 		log.Warn("Submission did not settle; the journal keeps it for recovery", "err", err)
@@ -54,10 +60,15 @@ func (k *Keeper) record(ctx context.Context, log *slog.Logger, p Plan, att journ
 	return OutcomePending
 }
 
-// tipFunc builds and signs keeper's own Jito tip transaction through the guard.
-func (k *Keeper) tipFunc(p Plan) chain.TipFunc {
+// errTipNotJournaled marks a tip transaction that was signed but could not
+// be journaled, so it was not handed to the chain.
+var errTipNotJournaled = errors.New("tip transaction not journaled; not sending it")
+
+// tipFunc builds and signs keeper's own Jito tip transaction through the
+// guard, and journals it for attempt att before the chain may send it.
+func (k *Keeper) tipFunc(p Plan, att journal.Attempt) chain.TipFunc {
 	maxTip := k.tipPolicy(p).Cap
-	return func(_ context.Context, account solana.PublicKey, lamports uint64, blockhash solana.Hash) (chain.Signed, error) {
+	return func(ctx context.Context, account solana.PublicKey, lamports uint64, blockhash solana.Hash) (chain.Signed, error) {
 		msg, err := chain.BuildTipMessage(k.wallet, account, lamports, blockhash)
 		if err != nil {
 			return chain.Signed{}, err
@@ -65,6 +76,11 @@ func (k *Keeper) tipFunc(p Plan) chain.TipFunc {
 		s, err := k.signer.SignTip(msg, []string{account.String()}, maxTip)
 		if err != nil {
 			return chain.Signed{}, fmt.Errorf("tip refused: %w", err)
+		}
+		tip := journal.Tip{Signature: s.TxID.String(), Blockhash: s.Blockhash.String(), Account: account.String(),
+			Lamports: lamports, Transaction: encodeBase64(s.Wire)}
+		if err := k.journal.RecordTip(ctx, p.ID, att.Number, tip); err != nil {
+			return chain.Signed{}, fmt.Errorf("%w: %w", errTipNotJournaled, err)
 		}
 		return chain.Signed{Raw: s.Wire, Signature: s.TxID, Blockhash: s.Blockhash}, nil
 	}

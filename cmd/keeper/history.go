@@ -105,6 +105,9 @@ func printHistory(w io.Writer, actions []journal.Action) {
 			for _, sig := range at.Signatures {
 				fmt.Fprintf(tw, "\t\t\t\t\t#%d\ttx %s\n", at.Number, sig.Signature)
 			}
+			for _, tip := range at.Tips {
+				fmt.Fprintf(tw, "\t\t\t\t\t#%d\ttip %s (%d lamports)\n", at.Number, tip.Signature, tip.Lamports)
+			}
 		}
 	}
 	tw.Flush()
@@ -126,8 +129,18 @@ type historyRecord struct {
 	Inputs     json.RawMessage `json:"inputs,omitempty"`
 	Attempts   int             `json:"attempts"`
 	Signatures []string        `json:"signatures,omitempty"`
+	Tips       []historyTip    `json:"tips,omitempty"`
 	CreatedAt  time.Time       `json:"created_at"`
 	SettledAt  *time.Time      `json:"settled_at,omitempty"`
+}
+
+// historyTip is the JSON shape of one of keeper's own Jito tip
+// transactions: at most one tip of an attempt can land, with its bundle.
+type historyTip struct {
+	Attempt   int    `json:"attempt"`
+	Signature string `json:"signature"`
+	Account   string `json:"account"`
+	Lamports  uint64 `json:"lamports"`
 }
 
 func printHistoryJSON(w io.Writer, actions []journal.Action) int {
@@ -142,6 +155,9 @@ func printHistoryJSON(w io.Writer, actions []journal.Action) int {
 		for _, at := range a.Attempts {
 			for _, sig := range at.Signatures {
 				r.Signatures = append(r.Signatures, sig.Signature)
+			}
+			for _, tip := range at.Tips {
+				r.Tips = append(r.Tips, historyTip{Attempt: at.Number, Signature: tip.Signature, Account: tip.Account, Lamports: tip.Lamports})
 			}
 		}
 		if err := enc.Encode(r); err != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -51,16 +52,26 @@ func TestHistory(t *testing.T) {
 		}
 	}
 	att, _ := j.NewAttempt(ctx, "a1")
-	j.RecordBuilt(ctx, "a1", att.Number, journal.Build{Transactions: []string{"AQ=="}, Mode: journal.ModeRPC})
-	j.RecordSigned(ctx, "a1", att.Number, []journal.SignedTx{{Signature: "5igSig", Blockhash: "BH"}})
-	j.Settle(ctx, "a1", att.Number, journal.Outcome{State: journal.StateLanded})
-	j.Close()
+	steps := []error{
+		j.RecordBuilt(ctx, "a1", att.Number, journal.Build{Transactions: []string{"AQ=="}, Mode: journal.ModeBundle}),
+		j.RecordSigned(ctx, "a1", att.Number, []journal.SignedTx{{Signature: "5igSig", Blockhash: "BH"}}),
+		j.RecordTip(ctx, "a1", att.Number, journal.Tip{Signature: "TipSig1", Blockhash: "BH", Account: "TipAcct", Lamports: 10_000}),
+		j.RecordTip(ctx, "a1", att.Number, journal.Tip{Signature: "TipSig2", Blockhash: "BH", Account: "TipAcct", Lamports: 20_000}),
+		j.Settle(ctx, "a1", att.Number, journal.Outcome{State: journal.StateLanded, TipLamports: 20_000}),
+		j.Close(),
+	}
+	for i, err := range steps {
+		if err != nil {
+			t.Fatalf("journal write %d: %v", i, err)
+		}
+	}
 
 	code, out, errs := runCLI(t, "history", "--config", cfgPath)
 	if code != exitOK {
 		t.Fatalf("code %d, stderr %q", code, errs)
 	}
-	for _, want := range []string{"POLICY", "auto-repay", "landed", "health 0.08 < 0.12: repay 10 USDC", "tx 5igSig", "claims", "planned"} {
+	for _, want := range []string{"POLICY", "auto-repay", "landed", "health 0.08 < 0.12: repay 10 USDC", "tx 5igSig",
+		"tip TipSig1 (10000 lamports)", "tip TipSig2 (20000 lamports)", "claims", "planned"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}
@@ -76,6 +87,14 @@ func TestHistory(t *testing.T) {
 	}
 	if rec.ID != "a1" || rec.State != "landed" || len(rec.Signatures) != 1 || rec.Signatures[0] != "5igSig" || rec.SettledAt == nil || rec.Amount != 10 {
 		t.Errorf("record = %+v", rec)
+	}
+	wantTips := []historyTip{{Attempt: 1, Signature: "TipSig1", Account: "TipAcct", Lamports: 10_000},
+		{Attempt: 1, Signature: "TipSig2", Account: "TipAcct", Lamports: 20_000}}
+	if !slices.Equal(rec.Tips, wantTips) {
+		t.Errorf("json tips = %+v, want %+v", rec.Tips, wantTips)
+	}
+	if !strings.Contains(lines[0], `"tips":[{"attempt":1,"signature":"TipSig1","account":"TipAcct","lamports":10000}`) {
+		t.Errorf("json line lacks the tips array: %s", lines[0])
 	}
 	if code, out, _ := runCLI(t, "history", "--config", cfgPath, "--since", "2099-01-01"); code != exitOK || !strings.Contains(out, "no actions") {
 		t.Errorf("future --since: code %d, out %q", code, out)

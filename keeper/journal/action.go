@@ -76,6 +76,10 @@ type Attempt struct {
 	// Signatures are the signed transactions, in submission order;
 	// journaled before anything is sent.
 	Signatures []SignedTx
+	// Tips are keeper's own Jito tip transactions signed for the attempt's
+	// bundles, in the order they were journaled (each before it was sent).
+	// At most one of them can land; see CountedTip.
+	Tips []Tip
 	// TipLamports is the Jito tip: planned while in flight, paid once
 	// settled.
 	TipLamports uint64

@@ -19,7 +19,9 @@ func TestBeginStoresIntent(t *testing.T) {
 	if err != nil || !created {
 		t.Fatalf("Begin = created %v, %v; want a new action", created, err)
 	}
-	want := Action{Intent: in, State: StatePlanned, CreatedAt: epoch.Add(time.Second), UpdatedAt: epoch.Add(time.Second)}
+	// Open read the clock once per migration; Begin reads it next.
+	at := epoch.Add(time.Duration(len(migrations)) * time.Second)
+	want := Action{Intent: in, State: StatePlanned, CreatedAt: at, UpdatedAt: at}
 	if !reflect.DeepEqual(act, want) {
 		t.Fatalf("Begin returned\n %+v\nwant\n %+v", act, want)
 	}

@@ -144,6 +144,7 @@ func checkRecovered(t *testing.T, dsn string, scenario, k int) {
 		t.Fatalf("state after %q = %s, want %s", step.name, got.State, step.want)
 	}
 	checkSignatures(t, got)
+	checkTips(t, got, scenarios[scenario].steps[:k])
 	if open, ok := got.OpenAttempt(); (step.want == StateSigned || step.want == StateSubmitted) &&
 		(!ok || len(open.Signatures) != 3) {
 		t.Fatalf("after %q the open attempt holds %d signatures, want 3", step.name, len(open.Signatures))
@@ -182,5 +183,30 @@ func checkSignatures(t *testing.T, act Action) {
 		if att.BuiltAt.IsZero() != (att.Transactions == nil) {
 			t.Errorf("attempt %d: built at %v with transactions %v", att.Number, att.BuiltAt, att.Transactions)
 		}
+	}
+}
+
+// checkTips checks that the action holds exactly the tips the steps
+// journaled, in order, each with its journaling time.
+func checkTips(t *testing.T, act Action, steps []pathStep) {
+	t.Helper()
+	want := 0
+	for _, s := range steps {
+		if s.name == "tip" {
+			want++
+		}
+	}
+	got := 0
+	for _, att := range act.Attempts {
+		for i, tip := range att.Tips {
+			if tip.Signature != tipFor(act.ID, att.Number, i, 0).Signature || tip.RecordedAt.IsZero() {
+				t.Errorf("attempt %d tip %d = %+v, want %s with its journaling time", att.Number, i, tip,
+					tipFor(act.ID, att.Number, i, 0).Signature)
+			}
+		}
+		got += len(att.Tips)
+	}
+	if got != want {
+		t.Errorf("%d tips journaled, want %d", got, want)
 	}
 }

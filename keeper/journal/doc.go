@@ -4,11 +4,12 @@
 // the process, and every step of its path is recorded as it happens: the
 // intent (Begin), each attempt and its idempotency key (NewAttempt), the
 // transactions the market API built (RecordBuilt), the signatures and their
-// blockhashes (RecordSigned, always before the transactions are sent), the
+// blockhashes (RecordSigned, always before the transactions are sent),
+// keeper's own Jito tip transactions (RecordTip, each before it is sent), the
 // submission (RecordSubmitted) and the outcome (Settle, Finish). After a crash
-// Pending returns every action that is not final, with its attempts and
-// signatures, so the keeper can ask the chain what happened before it acts
-// again.
+// Pending returns every action that is not final, with its attempts,
+// signatures and tips, so the keeper can ask the chain what happened before
+// it acts again.
 //
 // An action moves through these states:
 //

@@ -10,7 +10,9 @@ var (
 	// ErrNotFound means no action has the given ID.
 	ErrNotFound = errors.New("action not found")
 	// ErrIllegalTransition means the requested step is not allowed from the
-	// action's current state. The error is a *TransitionError.
+	// action's current state. The error is a *TransitionError when the step
+	// would change the state; RecordTip, which does not, says which states
+	// allow it.
 	ErrIllegalTransition = errors.New("illegal state transition")
 	// ErrAttemptNotOpen means the call named an attempt that is not the
 	// action's open attempt, or the action has none (or one is already open

@@ -66,13 +66,20 @@ func addAmount(total uint64, amount string) (uint64, error) {
 }
 
 // FeesSince returns the lamports paid or committed in fees and tips by
-// attempts started at or after since (dry runs excluded): what Settle
-// recorded for settled attempts and the planned tip of attempts in flight.
-// A zero since counts everything.
+// attempts started at or after since (dry runs excluded). A settled attempt
+// counts the fee and tip Settle recorded. An attempt in flight counts its
+// fee so far and the largest of its planned tip and the tips journaled by
+// RecordTip: only one of an attempt's tip transactions can land (each rides
+// with the same market transactions in an atomic bundle), so the largest is
+// the most it can still pay. Attempt.CountedTip is the same rule for one
+// attempt. A zero since counts everything.
 func (j *Journal) FeesSince(ctx context.Context, since time.Time) (uint64, error) {
 	var total int64
-	err := j.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(t.fee_lamports + t.tip_lamports), 0)
+	err := j.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(t.fee_lamports +
+			CASE WHEN t.outcome = '' AND m.top > t.tip_lamports THEN m.top ELSE t.tip_lamports END), 0)
 		FROM attempts t JOIN actions a ON a.id = t.action_id
+		LEFT JOIN (SELECT action_id, attempt, MAX(lamports) AS top FROM tips GROUP BY action_id, attempt) m
+			ON m.action_id = t.action_id AND m.attempt = t.attempt
 		WHERE t.created_at >= ? AND a.dry_run = 0`, lowerBound(since)).Scan(&total)
 	if err != nil {
 		return 0, fmt.Errorf("journal: fees since %s: %w", since.UTC().Format(time.RFC3339), err)

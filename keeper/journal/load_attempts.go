@@ -37,7 +37,7 @@ func attachAttempts(ctx context.Context, q querier, acts []Action) error {
 	return nil
 }
 
-// loadAttempts reads the attempts, transactions and signatures of the
+// loadAttempts reads the attempts, transactions, signatures and tips of the
 // given actions, keyed by action ID, attempts oldest first.
 func loadAttempts(ctx context.Context, q querier, ids []string) (map[string][]Attempt, error) {
 	in, args := inList(ids)
@@ -50,6 +50,9 @@ func loadAttempts(ctx context.Context, q querier, ids []string) (map[string][]At
 		return nil, err
 	}
 	if err := attachSignatures(ctx, q, in, args, byAction); err != nil {
+		return nil, err
+	}
+	if err := attachTips(ctx, q, in, args, byAction); err != nil {
 		return nil, err
 	}
 	return byAction, nil
@@ -136,6 +139,31 @@ func attachSignatures(ctx context.Context, q querier, in string, args []any, byA
 			s.LastValidBlockHeight = uint64(max(lvbh, 0))
 			if att := findAttempt(byAction, id, n); att != nil {
 				att.Signatures = append(att.Signatures, s)
+			}
+			return nil
+		})
+}
+
+// attachTips adds the journaled tip transactions to the attempts.
+func attachTips(ctx context.Context, q querier, in string, args []any, byAction map[string][]Attempt) error {
+	return eachRow(ctx, q, "tips", `SELECT action_id, attempt, signature, blockhash, tip_account, lamports,
+		signed_tx, created_at FROM tips WHERE action_id IN `+in+` ORDER BY action_id, attempt, seq`, args,
+		func(rows *sql.Rows) error {
+			var (
+				id                string
+				n                 int
+				t                 Tip
+				lamports, created int64
+			)
+			if err := rows.Scan(&id, &n, &t.Signature, &t.Blockhash, &t.Account, &lamports, &t.Transaction, &created); err != nil {
+				return err
+			}
+			if lamports < 0 {
+				return fmt.Errorf("tip %s: negative lamports %d", t.Signature, lamports)
+			}
+			t.Lamports, t.RecordedAt = uint64(lamports), fromNanos(created)
+			if att := findAttempt(byAction, id, n); att != nil {
+				att.Tips = append(att.Tips, t)
 			}
 			return nil
 		})

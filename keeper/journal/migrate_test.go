@@ -3,8 +3,12 @@ package journal
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"errors"
+	"fmt"
 	"log/slog"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -45,10 +49,10 @@ func TestFreshDatabaseIsMigrated(t *testing.T) {
 	for _, dsn := range []string{"sqlite::memory:", tempDSN(t)} {
 		t.Run(dsn, func(t *testing.T) {
 			j := openDSN(t, dsn, newClock())
-			if got := versions(t, j); len(got) != 1 || got[0] != 1 {
-				t.Fatalf("schema versions = %v, want [1]", got)
+			if got := versions(t, j); !slices.Equal(got, []int{1, 2}) {
+				t.Fatalf("schema versions = %v, want [1 2]", got)
 			}
-			for _, table := range []string{"actions", "attempts", "attempt_transactions", "signatures"} {
+			for _, table := range []string{"actions", "attempts", "attempt_transactions", "signatures", "tips"} {
 				var n int
 				err := j.db.QueryRowContext(t.Context(),
 					`SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?`, table).Scan(&n)
@@ -79,8 +83,8 @@ func TestReopenKeepsDataAndVersion(t *testing.T) {
 	if got.ID != want.ID || got.Amount != want.Amount || !got.CreatedAt.Equal(want.CreatedAt) {
 		t.Fatalf("after reopen got %+v, want %+v", got, want)
 	}
-	if vs := versions(t, j); len(vs) != 1 {
-		t.Fatalf("schema versions after reopen = %v, want one row", vs)
+	if vs := versions(t, j); len(vs) != latestVersion() {
+		t.Fatalf("schema versions after reopen = %v, want one row per migration", vs)
 	}
 }
 
@@ -104,8 +108,8 @@ func TestNewerSchemaIsRefused(t *testing.T) {
 		t.Fatal("Open of a version 7 database succeeded")
 	}
 	if !errors.Is(err, ErrSchemaTooNew) || !strings.Contains(err.Error(), "version 7") ||
-		!strings.Contains(err.Error(), "up to 1") {
-		t.Fatalf("Open error = %v, want ErrSchemaTooNew naming versions 7 and 1", err)
+		!strings.Contains(err.Error(), "up to 2") {
+		t.Fatalf("Open error = %v, want ErrSchemaTooNew naming versions 7 and 2", err)
 	}
 }
 
@@ -127,12 +131,13 @@ func TestAppendedMigrationUpgradesOldDatabase(t *testing.T) {
 	if err := j.Close(); err != nil {
 		t.Fatal(err)
 	}
-	withMigrations(t, migration{version: 2, name: "add note", statements: []string{
+	next := latestVersion() + 1
+	withMigrations(t, migration{version: next, name: "add note", statements: []string{
 		`ALTER TABLE actions ADD COLUMN note TEXT NOT NULL DEFAULT ''`,
 	}})
 	j = openDSN(t, dsn, newClock())
-	if vs := versions(t, j); len(vs) != 2 || vs[1] != 2 {
-		t.Fatalf("schema versions = %v, want [1 2]", vs)
+	if vs := versions(t, j); len(vs) != next || vs[next-1] != next {
+		t.Fatalf("schema versions = %v, want 1 to %d", vs, next)
 	}
 	var note string
 	if err := j.db.QueryRowContext(ctx, `SELECT note FROM actions WHERE id = 'old'`).Scan(&note); err != nil {
@@ -153,20 +158,21 @@ func TestFailedMigrationRollsBack(t *testing.T) {
 	if err := j.Close(); err != nil {
 		t.Fatal(err)
 	}
-	withMigrations(t, migration{version: 2, name: "broken", statements: []string{
+	known := latestVersion()
+	withMigrations(t, migration{version: known + 1, name: "broken", statements: []string{
 		`CREATE TABLE half_done (x INTEGER)`,
 		`THIS IS NOT SQL`,
 	}})
 	if j, err := Open(ctx, dsn, Options{}); err == nil {
 		j.Close()
 		t.Fatal("Open with a broken migration succeeded")
-	} else if !strings.Contains(err.Error(), "migration 2 (broken), statement 2") {
-		t.Fatalf("Open error = %v, want it to name migration 2 statement 2", err)
+	} else if want := fmt.Sprintf("migration %d (broken), statement 2", known+1); !strings.Contains(err.Error(), want) {
+		t.Fatalf("Open error = %v, want it to name migration %d statement 2", err, known+1)
 	}
-	migrations = migrations[:1]
+	migrations = migrations[:known]
 	j = openDSN(t, dsn, newClock())
-	if vs := versions(t, j); len(vs) != 1 {
-		t.Fatalf("schema versions = %v, want [1]", vs)
+	if vs := versions(t, j); len(vs) != known {
+		t.Fatalf("schema versions = %v, want 1 to %d", vs, known)
 	}
 	var n int
 	if err := j.db.QueryRowContext(ctx,
@@ -207,11 +213,13 @@ func TestMigrationIsLoggedOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if n := strings.Count(buf.String(), "journal schema migrated"); n != 1 {
-		t.Fatalf("migration logged %d times, want once:\n%s", n, buf.String())
+	if n := strings.Count(buf.String(), "journal schema migrated"); n != len(migrations) {
+		t.Fatalf("migrations logged %d times, want once each (%d):\n%s", n, len(migrations), buf.String())
 	}
-	if !strings.Contains(buf.String(), "version=1") {
-		t.Fatalf("migration log lacks the version:\n%s", buf.String())
+	for _, m := range migrations {
+		if !strings.Contains(buf.String(), fmt.Sprintf("version=%d", m.version)) {
+			t.Fatalf("migration log lacks version %d:\n%s", m.version, buf.String())
+		}
 	}
 }
 
@@ -225,5 +233,141 @@ func TestDefaultClockStoresUTC(t *testing.T) {
 	act := mustBegin(t, j, testIntent("a"))
 	if act.CreatedAt.Before(before.Add(-time.Minute)) || act.CreatedAt.Location() != time.UTC {
 		t.Fatalf("CreatedAt = %v, want a UTC time at or after %v", act.CreatedAt, before)
+	}
+}
+
+// upgradeWrites are the writes a version-1 keeper made before the upgrade:
+// an action landed on its second attempt and one in flight.
+var upgradeWrites = []struct {
+	id    string
+	steps []pathStep
+}{
+	{"landed", scenarios[0].steps},
+	{"inflight", upTo(afterSubmitted1)},
+}
+
+// writeUpgradeActions runs upgradeWrites on j with its clock clk restarted.
+func writeUpgradeActions(t *testing.T, j *Journal, clk *clock) {
+	t.Helper()
+	clk.set(epoch)
+	for _, w := range upgradeWrites {
+		if err := runSteps(t.Context(), j, w.id, w.steps); err != nil {
+			t.Fatalf("write %s: %v", w.id, err)
+		}
+	}
+}
+
+// schemaOf returns the database's tables and indexes with their SQL.
+func schemaOf(t *testing.T, j *Journal) []string {
+	t.Helper()
+	var out []string
+	err := eachRow(t.Context(), j.db, "schema", `SELECT type || ' ' || name || ': ' || COALESCE(sql, '')
+		FROM sqlite_master ORDER BY type, name`, nil, func(rows *sql.Rows) error {
+		var s string
+		err := rows.Scan(&s)
+		out = append(out, s)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// versionOneSchema is the schema a keeper that knew only migration 1
+// created.
+func versionOneSchema(t *testing.T) []string {
+	t.Helper()
+	saved := migrations
+	migrations = saved[:1]
+	defer func() { migrations = saved }()
+	j, err := Open(t.Context(), "sqlite::memory:", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	return schemaOf(t, j)
+}
+
+// versionOneDatabase returns a database file holding upgradeWrites as a
+// version-1 keeper left them. The writes use this binary's methods (their
+// statements on the version-1 tables are version 1's); what migration 2
+// added is then dropped, and the schema is checked to be exactly the one
+// migration 1 creates.
+func versionOneDatabase(t *testing.T) string {
+	t.Helper()
+	ctx := t.Context()
+	dsn := tempDSN(t)
+	clk := newClock()
+	j, err := Open(ctx, dsn, Options{Now: clk.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeUpgradeActions(t, j, clk)
+	for _, stmt := range []string{`DROP TABLE tips`, `DELETE FROM schema_version WHERE version > 1`} {
+		if _, err := j.db.ExecContext(ctx, stmt); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
+	got := schemaOf(t, j)
+	if vs := versions(t, j); !slices.Equal(vs, []int{1}) {
+		t.Fatalf("schema versions = %v, want [1]", vs)
+	}
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if want := versionOneSchema(t); !slices.Equal(got, want) {
+		t.Fatalf("database schema differs from version 1's:\n got %q\nwant %q", got, want)
+	}
+	return dsn
+}
+
+func TestVersion1DatabaseUpgradesToTips(t *testing.T) {
+	ctx := t.Context()
+	j := openDSN(t, versionOneDatabase(t), newClock())
+	if vs := versions(t, j); !slices.Equal(vs, []int{1, 2}) {
+		t.Fatalf("schema versions after the upgrade = %v, want [1 2]", vs)
+	}
+	replayClock := newClock()
+	replay := openMemory(t, replayClock)
+	writeUpgradeActions(t, replay, replayClock)
+	for _, w := range upgradeWrites {
+		got, err := j.Get(ctx, w.id)
+		if err != nil {
+			t.Fatalf("Get %s after the upgrade: %v", w.id, err)
+		}
+		want, err := replay.Get(ctx, w.id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s after the upgrade differs from the same writes on version 2:\n got %+v\nwant %+v", w.id, got, want)
+		}
+	}
+	if pending, err := j.Pending(ctx); err != nil || len(pending) != 1 || pending[0].ID != "inflight" {
+		t.Fatalf("Pending after the upgrade = %+v, %v; want the in-flight action", pending, err)
+	}
+
+	// The in-flight attempt of the old keeper takes tips; a signature the old
+	// keeper journaled cannot be one.
+	old := signedFor("inflight", 1, 3)[0].Signature
+	if err := j.RecordTip(ctx, "inflight", 1, Tip{Signature: old, Blockhash: "bh-1", Account: "acct", Lamports: 1}); !errors.Is(err, ErrInvalid) {
+		t.Errorf("tip reusing a version-1 signature: error %v, want ErrInvalid", err)
+	}
+	tip := tipFor("inflight", 1, 0, 25_000)
+	if err := j.RecordTip(ctx, "inflight", 1, tip); err != nil {
+		t.Fatalf("RecordTip after the upgrade: %v", err)
+	}
+	act, err := j.Get(ctx, "inflight")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tips := act.Attempts[0].Tips; len(tips) != 1 || tips[0].Signature != tip.Signature || tips[0].Lamports != 25_000 {
+		t.Errorf("in-flight attempt tips = %+v, want the one recorded", tips)
+	}
+	// landed: attempt 1 expired paying no tip, attempt 2 fee 15000 + tip
+	// 10000; in flight: the 25000 tip, above the planned 10000.
+	if got, err := j.FeesSince(ctx, time.Time{}); err != nil || got != 15_000+10_000+25_000 {
+		t.Errorf("FeesSince = %d, %v; want %d", got, err, 15_000+10_000+25_000)
 	}
 }

@@ -57,6 +57,25 @@ func stepSubmitted(n int) pathStep {
 	}}
 }
 
+// tipFor returns tip k (from 0) of attempt n of action id.
+func tipFor(id string, n, k int, lamports uint64) Tip {
+	return Tip{
+		Signature:   fmt.Sprintf("tip-%s-%d-%d", id, n, k),
+		Blockhash:   fmt.Sprintf("bh-%d", n),
+		Account:     fmt.Sprintf("tip-account-%d", k),
+		Lamports:    lamports,
+		Transaction: fmt.Sprintf("dGlw-%d-%d", n, k),
+	}
+}
+
+// stepTip journals tip k of attempt n; want is the action's state, which a
+// tip does not change.
+func stepTip(n, k int, lamports uint64, want State) pathStep {
+	return pathStep{"tip", want, func(ctx context.Context, j *Journal, id string) error {
+		return j.RecordTip(ctx, id, n, tipFor(id, n, k, lamports))
+	}}
+}
+
 // stepSettle settles attempt n in out.
 func stepSettle(n int, out Outcome) pathStep {
 	return pathStep{"settle " + string(out.State), out.State, func(ctx context.Context, j *Journal, id string) error {
@@ -84,6 +103,11 @@ var scenarios = []struct {
 		stepSettle(1, Outcome{State: StateFailed, Rule: "chain", Detail: "custom program error 0x1771", FeeLamports: 5000}),
 	}},
 	{"skipped by limit", []pathStep{stepBegin, stepFinishSkipped}},
+	{"bundle with a raised tip", []pathStep{
+		stepBegin, stepAttempt(1, StatePlanned), stepBuilt(1), stepSigned(1), stepTip(1, 0, 10_000, StateSigned),
+		stepSubmitted(1), stepTip(1, 1, 20_000, StateSubmitted),
+		stepSettle(1, Outcome{State: StateLanded, Detail: "slot 43", FeeLamports: 15_000, TipLamports: 20_000}),
+	}},
 }
 
 // runSteps runs steps on action id, stopping at the first error.

@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// Get returns action id with its attempts and signatures, or an error
+// Get returns action id with its attempts, signatures and tips, or an error
 // matching ErrNotFound.
 func (j *Journal) Get(ctx context.Context, id string) (Action, error) {
 	var act Action
@@ -23,8 +23,8 @@ func (j *Journal) Get(ctx context.Context, id string) (Action, error) {
 }
 
 // Pending returns every action that is not final (planned, built, signed,
-// submitted or expired), oldest first, with its attempts and signatures:
-// what startup recovery must settle by asking the chain.
+// submitted or expired), oldest first, with its attempts, signatures and
+// tips: what startup recovery must settle by asking the chain.
 func (j *Journal) Pending(ctx context.Context) ([]Action, error) {
 	var open []State
 	for _, s := range States() {
@@ -46,8 +46,8 @@ func (j *Journal) Pending(ctx context.Context) ([]Action, error) {
 	return acts, nil
 }
 
-// List returns the actions f selects, newest first, with their attempts and
-// signatures.
+// List returns the actions f selects, newest first, with their attempts,
+// signatures and tips.
 func (j *Journal) List(ctx context.Context, f Filter) ([]Action, error) {
 	query, args, err := f.query()
 	if err != nil {

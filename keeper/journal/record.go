@@ -65,6 +65,9 @@ func (j *Journal) RecordSigned(ctx context.Context, id string, attempt int, sigs
 			return fmt.Errorf("update attempt: %w", err)
 		}
 		for i, s := range sigs {
+			if err := requireNewSignature(ctx, tx, s.Signature); err != nil {
+				return err
+			}
 			_, err := tx.ExecContext(ctx, `INSERT INTO signatures (action_id, attempt, seq, signature, blockhash,
 				last_valid_block_height, signed_tx) VALUES (?, ?, ?, ?, ?, ?, ?)`,
 				id, attempt, i, s.Signature, s.Blockhash, int64(s.LastValidBlockHeight), s.Transaction)

@@ -5,6 +5,7 @@ package journal
 // with the next version number. Never edit an entry that has shipped.
 var migrations = []migration{
 	{version: 1, name: "initial schema", statements: schemaV1},
+	{version: 2, name: "tip transactions", statements: schemaV2},
 }
 
 // schemaV1 creates the actions, attempts, transactions and signatures
@@ -68,6 +69,26 @@ var schemaV1 = []string{
 		blockhash               TEXT    NOT NULL,
 		last_valid_block_height BIGINT  NOT NULL,
 		signed_tx               TEXT    NOT NULL,
+		PRIMARY KEY (action_id, attempt, seq),
+		FOREIGN KEY (action_id, attempt) REFERENCES attempts (action_id, attempt)
+	)`,
+}
+
+// schemaV2 adds the tips table: keeper's own Jito tip transactions, signed
+// for the bundles of an attempt and journaled before each is sent. A tip's
+// signature is unique here and, checked by RecordTip and RecordSigned,
+// against the signatures table too.
+var schemaV2 = []string{
+	`CREATE TABLE tips (
+		action_id   TEXT    NOT NULL,
+		attempt     INTEGER NOT NULL,
+		seq         INTEGER NOT NULL,
+		signature   TEXT    NOT NULL UNIQUE,
+		blockhash   TEXT    NOT NULL,
+		tip_account TEXT    NOT NULL,
+		lamports    BIGINT  NOT NULL,
+		signed_tx   TEXT    NOT NULL,
+		created_at  BIGINT  NOT NULL,
 		PRIMARY KEY (action_id, attempt, seq),
 		FOREIGN KEY (action_id, attempt) REFERENCES attempts (action_id, attempt)
 	)`,

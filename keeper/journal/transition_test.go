@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -105,6 +106,56 @@ func TestWriteSteps(t *testing.T) {
 			_, err := j.NewAttempt(ctx, id)
 			return err
 		}, ErrNotFound, ""},
+		{"tip without an attempt", upTo(afterBegin), func(ctx context.Context, j *Journal, id string) error {
+			return j.RecordTip(ctx, id, 1, tipFor(id, 1, 0, 10_000))
+		}, ErrAttemptNotOpen, ""},
+		{"tip before signing", upTo(afterBuilt1), func(ctx context.Context, j *Journal, id string) error {
+			return j.RecordTip(ctx, id, 1, tipFor(id, 1, 0, 10_000))
+		}, ErrIllegalTransition, ""},
+		{"tip for another attempt", upTo(afterSigned1), func(ctx context.Context, j *Journal, id string) error {
+			return j.RecordTip(ctx, id, 2, tipFor(id, 2, 0, 10_000))
+		}, ErrAttemptNotOpen, ""},
+		{"tip after expiry", upTo(afterExpired1), func(ctx context.Context, j *Journal, id string) error {
+			return j.RecordTip(ctx, id, 1, tipFor(id, 1, 0, 10_000))
+		}, ErrAttemptNotOpen, ""},
+		{"tip for the expired attempt once the next is open", upTo(afterAttempt2), func(ctx context.Context, j *Journal, id string) error {
+			return j.RecordTip(ctx, id, 1, tipFor(id, 1, 0, 10_000))
+		}, ErrAttemptNotOpen, ""},
+		{"tip after landing", upTo(afterLanded2), func(ctx context.Context, j *Journal, id string) error {
+			return j.RecordTip(ctx, id, 2, tipFor(id, 2, 0, 10_000))
+		}, ErrAttemptNotOpen, ""},
+		{"tip of an unknown action", nil, func(ctx context.Context, j *Journal, id string) error {
+			return j.RecordTip(ctx, id, 1, tipFor(id, 1, 0, 10_000))
+		}, ErrNotFound, ""},
+		{"tip without signature", upTo(afterSigned1), func(ctx context.Context, j *Journal, id string) error {
+			return j.RecordTip(ctx, id, 1, Tip{Blockhash: "bh", Account: "acct", Lamports: 1})
+		}, ErrInvalid, ""},
+		{"tip without blockhash", upTo(afterSigned1), func(ctx context.Context, j *Journal, id string) error {
+			return j.RecordTip(ctx, id, 1, Tip{Signature: "t", Account: "acct", Lamports: 1})
+		}, ErrInvalid, ""},
+		{"tip without account", upTo(afterSigned1), func(ctx context.Context, j *Journal, id string) error {
+			return j.RecordTip(ctx, id, 1, Tip{Signature: "t", Blockhash: "bh", Lamports: 1})
+		}, ErrInvalid, ""},
+		{"tip of zero lamports", upTo(afterSigned1), func(ctx context.Context, j *Journal, id string) error {
+			return j.RecordTip(ctx, id, 1, Tip{Signature: "t", Blockhash: "bh", Account: "acct"})
+		}, ErrInvalid, ""},
+		{"tip beyond int64", upTo(afterSigned1), func(ctx context.Context, j *Journal, id string) error {
+			return j.RecordTip(ctx, id, 1, Tip{Signature: "t", Blockhash: "bh", Account: "acct", Lamports: 1 << 63})
+		}, ErrInvalid, ""},
+		{"tip reusing the attempt's signature", upTo(afterSigned1), func(ctx context.Context, j *Journal, id string) error {
+			tip := tipFor(id, 1, 0, 10_000)
+			tip.Signature = signedFor(id, 1, 3)[2].Signature
+			return j.RecordTip(ctx, id, 1, tip)
+		}, ErrInvalid, ""},
+		{"tip journaled twice", slices.Concat(upTo(afterSigned1), []pathStep{stepTip(1, 0, 10_000, StateSigned)}), func(ctx context.Context, j *Journal, id string) error {
+			return j.RecordTip(ctx, id, 1, tipFor(id, 1, 0, 10_000))
+		}, ErrInvalid, ""},
+		{"tip while signed", upTo(afterSigned1), func(ctx context.Context, j *Journal, id string) error {
+			return j.RecordTip(ctx, id, 1, tipFor(id, 1, 0, 10_000))
+		}, nil, StateSigned},
+		{"tip while submitted", upTo(afterSubmitted1), func(ctx context.Context, j *Journal, id string) error {
+			return j.RecordTip(ctx, id, 1, tipFor(id, 1, 0, 10_000))
+		}, nil, StateSubmitted},
 		{"expire after built, unsigned", upTo(afterBuilt1), func(ctx context.Context, j *Journal, id string) error {
 			return j.Settle(ctx, id, 1, Outcome{State: StateExpired, Detail: "never signed"})
 		}, nil, StateExpired},
