@@ -47,6 +47,7 @@ type Submitter interface {
 	SendAndConfirm(ctx context.Context, txs []chain.Signed) (chain.Result, error)
 	SendBundle(ctx context.Context, txs []chain.Signed, tip chain.TipFunc, pol chain.TipPolicy) (chain.Result, error)
 	Settle(ctx context.Context, attempts [][]chain.TxRef) (chain.Settlement, error)
+	Statuses(ctx context.Context, sigs []solana.Signature) ([]chain.Status, error)
 	Balance(ctx context.Context, wallet solana.PublicKey) (uint64, error)
 	MultipleAccounts(ctx context.Context, keys []solana.PublicKey) ([][]byte, error)
 }

@@ -239,7 +239,24 @@ func (s *fakeSubmitter) send(route chain.Route, txs []chain.Signed, tip func(uin
 	}
 	s.sent = append(s.sent, rec)
 	s.land(txs, r.outcome)
+	if r.outcome == chain.OutcomeLanded && rec.tip != nil {
+		s.onChain[rec.tip.Signature] = landing{} // the tip lands with its bundle
+	}
 	return s.result(rec, r.outcome), r.err
+}
+
+// Statuses implements Submitter from the fake chain.
+func (s *fakeSubmitter) Statuses(_ context.Context, sigs []solana.Signature) ([]chain.Status, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]chain.Status, len(sigs))
+	for i, sig := range sigs {
+		out[i].Signature = sig
+		if l, ok := s.onChain[sig]; ok {
+			out[i] = chain.Status{Signature: sig, Found: true, Slot: 100, Confirmation: rpc.ConfirmationStatusConfirmed, Err: l.err}
+		}
+	}
+	return out, nil
 }
 
 // makeTips asks tip for a tip transaction of each of lamports in turn, as

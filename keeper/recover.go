@@ -72,7 +72,7 @@ func (k *Keeper) settleOpen(ctx context.Context, log *slog.Logger, act journal.A
 	}
 	switch st.Verdict {
 	case chain.VerdictLanded:
-		return k.settle(ctx, log, p, att, landedOutcome(st)), true
+		return k.settle(ctx, log, p, att, k.withTip(ctx, log, att, landedOutcome(st))), true
 	case chain.VerdictDead:
 		out := k.settle(ctx, log, p, att, journal.Outcome{State: journal.StateExpired, Rule: "blockhash-expired", Detail: "settled from the chain"})
 		return out, false
@@ -108,7 +108,7 @@ func (k *Keeper) awaitSettlement(ctx context.Context, log *slog.Logger, p Plan, 
 		st, err := k.submitter.Settle(ctx, all)
 		switch {
 		case err == nil && st.Verdict == chain.VerdictLanded:
-			return k.settle(ctx, log, p, att, landedOutcome(st))
+			return k.settle(ctx, log, p, att, k.withTip(ctx, log, att, landedOutcome(st)))
 		case err == nil && st.Verdict == chain.VerdictDead:
 			return k.settle(ctx, log, p, att, journal.Outcome{State: journal.StateExpired, Rule: "blockhash-expired"})
 		}
@@ -201,6 +201,32 @@ func landedOutcome(st chain.Settlement) journal.Outcome {
 		}
 	}
 	return journal.Outcome{State: journal.StateLanded, Detail: "settled from the chain"}
+}
+
+// withTip adds to out the lamports of att's tip transaction that landed
+// (a bundle's tips are journaled; at most one lands, with its bundle).
+func (k *Keeper) withTip(ctx context.Context, log *slog.Logger, att journal.Attempt, out journal.Outcome) journal.Outcome {
+	if len(att.Tips) == 0 {
+		return out
+	}
+	sigs := make([]solana.Signature, 0, len(att.Tips))
+	for _, t := range att.Tips {
+		if sig, err := solana.SignatureFromBase58(t.Signature); err == nil {
+			sigs = append(sigs, sig)
+		}
+	}
+	st, err := k.submitter.Statuses(ctx, sigs)
+	if err != nil {
+		log.Warn("Cannot tell which tip landed; recording none", "err", err)
+		return out
+	}
+	for i, s := range st {
+		if s.Found && i < len(att.Tips) {
+			out.TipLamports = att.Tips[i].Lamports
+			break
+		}
+	}
+	return out
 }
 
 // signedFromJournal restores the signed transactions an attempt journaled.

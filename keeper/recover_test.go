@@ -11,6 +11,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/gagliardetto/solana-go"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/keeper-project/keeper/keeper/chain"
@@ -296,4 +297,27 @@ func TestRecoverStopsWaitingWhenContextEnds(t *testing.T) {
 			t.Errorf("sent %d, settle calls %d; want 1 and 6 (the first check, then one a second until 4.5 s)", len(sent), len(settled))
 		}
 	})
+}
+
+// TestRecoveredBundleRecordsTheTipThatLanded: a bundle settled from the
+// chain records the lamports of its journaled tip that landed.
+func TestRecoveredBundleRecordsTheTipThatLanded(t *testing.T) {
+	w, k := newKeeper(t)
+	p := bundlePlan("tipped", 0)
+	act := pendingAction(t, w, k, p)
+	tips := act.Attempts[0].Tips
+	if len(tips) != 1 {
+		t.Fatalf("journaled tips = %d, want 1", len(tips))
+	}
+	w.sub.mu.Lock()
+	w.sub.onChain[solana.MustSignatureFromBase58(tips[0].Signature)] = landing{}
+	w.sub.mu.Unlock()
+	w.sub.scriptSettles(settleReply{verdict: chain.VerdictLanded})
+	if err := k.Recover(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	got := k.action(t, p.ID)
+	if got.State != journal.StateLanded || got.Attempts[0].TipLamports != tips[0].Lamports {
+		t.Errorf("state %s, tip %d; want landed with the tip's %d lamports", got.State, got.Attempts[0].TipLamports, tips[0].Lamports)
+	}
 }
