@@ -15,6 +15,7 @@ const (
 	DefaultPayerHeader      = "payer"
 	DefaultMaxResponseBytes = 32 << 20
 	DefaultPageSize         = 100
+	DefaultPagesInFlight    = 2
 	DefaultMaxAttempts      = 4
 	DefaultBaseBackoff      = 250 * time.Millisecond
 	DefaultMaxBackoff       = 8 * time.Second
@@ -55,6 +56,10 @@ type Options struct {
 	Retry RetryPolicy
 	// MaxResponseBytes bounds a response body. Default 32 MiB.
 	MaxResponseBytes int64
+	// PagesInFlight is how many pages of a loans walk (AllLoans) are
+	// requested at once after the first, so decoding one page overlaps the
+	// wait for the next. Default 2; 1 walks strictly one page at a time.
+	PagesInFlight int
 	// Observe, when set, is called after every HTTP attempt with the endpoint name, the HTTP status
 	// (0 when no response arrived), the attempt's duration and its error (nil on success). It must be
 	// safe for concurrent use and must not block.
@@ -106,6 +111,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxResponseBytes == 0 {
 		o.MaxResponseBytes = DefaultMaxResponseBytes
+	}
+	if o.PagesInFlight <= 0 {
+		o.PagesInFlight = DefaultPagesInFlight
 	}
 	if o.RateLimit.PerSecond > 0 && o.RateLimit.Burst == 0 {
 		o.RateLimit.Burst = 1

@@ -3,6 +3,8 @@ package market
 import (
 	"context"
 	"fmt"
+	"sync"
+	"sync/atomic"
 )
 
 // MaxPages bounds how many pages a walk reads before it gives up, so that a service that keeps
@@ -47,28 +49,92 @@ func pageSize(ep string, size *int) (int, error) {
 
 // AllLoans walks every page of E3 from page 0 (q.Page is ignored; q.PageSize or DefaultPageSize is
 // used) until pageInfo.totalPages is reached or a page is empty. A response without pageInfo (an older
-// generation) is a single page.
+// generation) is a single page. After the first page has said how many there are, the rest are
+// requested Options.PagesInFlight at a time and merged in page order, as a strictly sequential walk
+// would: the walk still ends at the first empty page, and an error names the lowest failing page.
 func (c *Client) AllLoans(ctx context.Context, q LoansQuery) (*LoansSnapshot, error) {
 	size, err := pageSize(EndpointLoansInfo, q.PageSize)
 	if err != nil {
 		return nil, err
 	}
+	first, err := c.loansPage(ctx, q, 0, size)
+	if err != nil {
+		return nil, err
+	}
 	snap := &LoansSnapshot{}
 	seen := make(map[string]bool)
-	for page := 0; ; page++ {
-		if page >= MaxPages {
-			return nil, fmt.Errorf("market: %s: more than %d pages", EndpointLoansInfo, MaxPages)
-		}
-		q.Page, q.PageSize = &page, &size
-		p, err := c.LoansInfo(ctx, q)
-		if err != nil {
-			return nil, fmt.Errorf("market: %s: page %d: %w", EndpointLoansInfo, page, err)
-		}
+	snap.addPage(first, seen)
+	if first.PageInfo == nil || len(first.Items) == 0 || first.PageInfo.TotalPages <= 1 {
+		return snap, nil
+	}
+	total := first.PageInfo.TotalPages
+	if total > MaxPages {
+		return nil, fmt.Errorf("market: %s: more than %d pages", EndpointLoansInfo, MaxPages)
+	}
+	pages, err := c.loansPages(ctx, q, size, total)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range pages {
 		snap.addPage(p, seen)
-		if p.PageInfo == nil || len(p.Items) == 0 || page+1 >= p.PageInfo.TotalPages {
-			return snap, nil
+		if len(p.Items) == 0 {
+			break
 		}
 	}
+	return snap, nil
+}
+
+// loansPage reads one page of E3.
+func (c *Client) loansPage(ctx context.Context, q LoansQuery, page, size int) (*LoansPage, error) {
+	q.Page, q.PageSize = &page, &size
+	p, err := c.LoansInfo(ctx, q)
+	if err != nil {
+		return nil, fmt.Errorf("market: %s: page %d: %w", EndpointLoansInfo, page, err)
+	}
+	return p, nil
+}
+
+// loansPages reads pages 1 to total-1, PagesInFlight at a time, and returns them in page order,
+// stopping at the first empty page. After a failure no further page is requested (the pages in
+// flight finish); the lowest failing page before an empty one is the error.
+func (c *Client) loansPages(ctx context.Context, q LoansQuery, size, total int) ([]*LoansPage, error) {
+	pages := make([]*LoansPage, total-1)
+	errs := make([]error, total-1)
+	sem := make(chan struct{}, c.opts.PagesInFlight)
+	var failed atomic.Bool
+	var wg sync.WaitGroup
+	for i := range pages {
+		sem <- struct{}{}
+		if failed.Load() || ctx.Err() != nil {
+			<-sem
+			break
+		}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			pages[i], errs[i] = c.loansPage(ctx, q, i+1, size)
+			if errs[i] != nil || len(pages[i].Items) == 0 {
+				failed.Store(true) // an error, or the end: request nothing further
+			}
+		})
+	}
+	wg.Wait()
+	return inOrder(pages, errs, ctx)
+}
+
+// inOrder returns the pages up to and including the first empty one, or
+// the first error met before it.
+func inOrder(pages []*LoansPage, errs []error, ctx context.Context) ([]*LoansPage, error) {
+	for i, p := range pages {
+		switch {
+		case errs[i] != nil:
+			return nil, errs[i]
+		case p == nil: // never requested: an earlier page failed, or ctx ended
+			return nil, fmt.Errorf("market: %s: page %d: %w", EndpointLoansInfo, i+1, context.Cause(ctx))
+		case len(p.Items) == 0:
+			return pages[:i+1], nil
+		}
+	}
+	return pages, nil
 }
 
 // addPage merges one page into the snapshot.

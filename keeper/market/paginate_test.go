@@ -68,6 +68,9 @@ func TestAllLoans(t *testing.T) {
 			f := &fakeAPI{}
 			f.respond = func(_ int, r recorded) reply {
 				page, _ := pageOf(t, r)
+				if page >= len(tc.pages) { // read ahead past the end of the walk
+					return reply{Status: 500, Body: `{"error":{"code":500,"message":"no such page"}}`}
+				}
 				return reply{Body: tc.pages[page]}
 			}
 			c := newServer(t, f, nil)
@@ -86,12 +89,65 @@ func TestAllLoans(t *testing.T) {
 				t.Errorf("mixed %v dup %d pages %d, want %v %d %d", snap.MixedSnapshots, snap.Duplicates, snap.Pages,
 					tc.wantMixed, tc.wantDup, tc.wantPages)
 			}
-			for i, r := range f.requests() {
-				if page, size := pageOf(t, r); page != i || size != 2 || !strings.Contains(r.Body, `"borrowers":["W"]`) {
-					t.Errorf("request %d body %s, want page %d size 2 with the filter", i, r.Body, i)
-				}
-			}
+			checkPageRequests(t, f.requests(), tc.wantPages)
 		})
+	}
+}
+
+// checkPageRequests checks a walk's requests: page 0 first, then each page
+// at most once, with the size and the filter, every page up to the last one
+// merged requested, and at most DefaultPagesInFlight-1 read ahead beyond it.
+func checkPageRequests(t *testing.T, reqs []recorded, merged int) {
+	t.Helper()
+	seen := map[int]bool{}
+	for i, r := range reqs {
+		page, size := pageOf(t, r)
+		if (i == 0 && page != 0) || seen[page] || size != 2 || !strings.Contains(r.Body, `"borrowers":["W"]`) {
+			t.Errorf("request %d body %s: want page 0 first, each page once, size 2, the filter", i, r.Body)
+		}
+		seen[page] = true
+		if page >= merged+DefaultPagesInFlight-1 {
+			t.Errorf("page %d read, more than %d ahead of the last page merged (%d)", page, DefaultPagesInFlight-1, merged-1)
+		}
+	}
+	for p := range merged {
+		if !seen[p] {
+			t.Errorf("page %d merged but never requested", p)
+		}
+	}
+}
+
+func TestAllLoansOnePageInFlightIsSequential(t *testing.T) {
+	pages := []string{loansPageJSON(0, 3, 5, 100, "A", "B"), loansPageJSON(1, 3, 5, 100, "C", "D"), loansPageJSON(2, 3, 5, 100, "E")}
+	f := &fakeAPI{respond: func(_ int, r recorded) reply {
+		page, _ := pageOf(t, r)
+		return reply{Body: pages[page]}
+	}}
+	c := newServer(t, f, func(o *Options) { o.PagesInFlight = 1 })
+	if _, err := c.AllLoans(bg(t), LoansQuery{Borrowers: []string{"W"}, PageSize: new(2)}); err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range f.requests() {
+		if page, _ := pageOf(t, r); page != i {
+			t.Errorf("request %d asked for page %d: one page in flight must walk in order", i, page)
+		}
+	}
+}
+
+func TestAllLoansStopsRequestingAfterAFailure(t *testing.T) {
+	f := &fakeAPI{respond: func(_ int, r recorded) reply {
+		page, _ := pageOf(t, r)
+		if page == 2 {
+			return reply{Status: 400, Body: `{"error":{"code":400,"message":"bad page"}}`}
+		}
+		return reply{Body: loansPageJSON(page, 50, 100, 100, fmt.Sprint("L", page))}
+	}}
+	_, err := newServer(t, f, nil).AllLoans(bg(t), LoansQuery{Borrowers: []string{"W"}, PageSize: new(2)})
+	if err == nil || !strings.Contains(err.Error(), "page 2") {
+		t.Fatalf("err = %v, want the failing page 2 named", err)
+	}
+	if n := len(f.requests()); n > 2+DefaultPagesInFlight {
+		t.Errorf("%d pages requested of 50: a failure must stop the walk", n)
 	}
 }
 
@@ -167,6 +223,9 @@ func TestAllVaultDeposits(t *testing.T) {
 			f := &fakeAPI{}
 			f.respond = func(_ int, r recorded) reply {
 				page, _ := pageOf(t, r)
+				if page >= len(tc.pages) { // read ahead past the end of the walk
+					return reply{Status: 500, Body: `{"error":{"code":500,"message":"no such page"}}`}
+				}
 				return reply{Body: tc.pages[page]}
 			}
 			got, err := newServer(t, f, nil).AllVaultDeposits(bg(t), VaultDepositsQuery{PageSize: new(2)})
@@ -211,6 +270,9 @@ func TestAllVaults(t *testing.T) {
 			f := &fakeAPI{}
 			f.respond = func(_ int, r recorded) reply {
 				page, _ := pageOf(t, r)
+				if page >= len(tc.pages) { // read ahead past the end of the walk
+					return reply{Status: 500, Body: `{"error":{"code":500,"message":"no such page"}}`}
+				}
 				return reply{Body: tc.pages[page]}
 			}
 			got, err := newServer(t, f, nil).AllVaults(bg(t), VaultsQuery{PageSize: new(2), IncludeRewards: true})
