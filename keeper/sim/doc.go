@@ -146,9 +146,9 @@
 // [Faults] configures all three services: Chain is chainsim's (latency, 5xx, 429, hangs, truncated
 // bodies, transactions and bundles accepted but never landed, slot stalls); Market injects latency,
 // 5xx, 429 with Retry-After, hangs until the client gives up, and truncated bodies per endpoint,
-// from seeded probabilities (one random stream per endpoint) or explicit scripts, plus hostile modes
-// ([Hostile]) in which writes return co-signed transactions that try to take the wallet's funds or
-// authority.
+// from seeded probabilities (one random stream per endpoint, drawn by a chainsim.FaultEngine) or
+// explicit scripts, plus hostile modes ([Hostile]) in which writes return co-signed transactions that
+// try to take the wallet's funds or authority.
 //
 // # Scenarios
 //

@@ -96,15 +96,8 @@ func validateMethodFaults(m chainsim.MethodFaults) error {
 	if r.NeverLand != 0 || r.Stall != 0 {
 		return errors.New("never-land and stall are chain faults, not market faults")
 	}
-	sum := 0.0
-	for _, v := range []float64{r.ServerError, r.RateLimit, r.Timeout, r.Truncate} {
-		if v < 0 || v > 1 {
-			return fmt.Errorf("rate %v outside [0, 1]", v)
-		}
-		sum += v
-	}
-	if sum > 1+1e-9 {
-		return fmt.Errorf("rates add up to %v, more than 1", sum)
+	if err := r.Validate(); err != nil {
+		return err
 	}
 	for i, f := range m.Script {
 		if !slices.Contains(marketFaultKinds, f) {

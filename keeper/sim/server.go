@@ -80,20 +80,20 @@ func (s *Sim) serveMarket(w http.ResponseWriter, r *http.Request) {
 		s.unknownRoute(r)
 		return
 	}
-	d := s.faults.draw(rt.endpoint)
-	if d.delay > 0 {
+	fault, delay := s.faults.engine.Draw(rt.endpoint)
+	if delay > 0 {
 		select {
-		case <-s.clock.After(d.delay):
+		case <-s.clock.After(delay):
 		case <-r.Context().Done():
 			return
 		}
 	}
-	if s.serveFault(w, r, d.fault) {
+	if s.serveFault(w, r, fault) {
 		return
 	}
 	rep := s.answer(r, rt)
-	s.log.Debug("Market request", "endpoint", rt.endpoint, "status", rep.status, "fault", d.fault.String())
-	if d.fault == chainsim.FaultTruncate {
+	s.log.Debug("Market request", "endpoint", rt.endpoint, "status", rep.status, "fault", fault.String())
+	if fault == chainsim.FaultTruncate {
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("Content-Length", strconv.Itoa(len(rep.body)))
 		w.WriteHeader(rep.status)
@@ -115,10 +115,10 @@ func (s *Sim) unknownRoute(r *http.Request) {
 func (s *Sim) serveFault(w http.ResponseWriter, r *http.Request, f chainsim.Fault) bool {
 	switch f {
 	case chainsim.FaultServerError:
-		st := s.faults.serverErrorStatus()
+		st := s.faults.engine.ServerErrorStatus()
 		writeReply(w, reply{st, envelopeJSON(st, genericMessage)})
 	case chainsim.FaultRateLimit:
-		w.Header().Set("Retry-After", strconv.FormatInt(s.faults.retryAfterSeconds(), 10))
+		w.Header().Set("Retry-After", strconv.FormatInt(s.faults.engine.RetryAfterSeconds(), 10))
 		writeReply(w, reply{http.StatusTooManyRequests, envelopeJSON(http.StatusTooManyRequests, "rate limit exceeded")})
 	case chainsim.FaultTimeout:
 		<-r.Context().Done()

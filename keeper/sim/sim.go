@@ -143,7 +143,7 @@ func (s *Sim) InjectMarketFaults(endpoint string, faults ...chainsim.Fault) erro
 	if _, ok := s.routeByEndpoint(endpoint); endpoint != "" && !ok {
 		return fmt.Errorf("sim: inject market faults: unknown endpoint %q", endpoint)
 	}
-	s.faults.inject(endpoint, faults)
+	s.faults.engine.Script(endpoint, faults...)
 	return nil
 }
 

@@ -179,6 +179,6 @@ func (c *Chain) InjectFaults(svc Service, method string, faults ...Fault) error 
 			return fmt.Errorf("chainsim: inject faults: entry %d: unknown fault %d", i, int(f))
 		}
 	}
-	c.faults.inject(svc, method, faults)
+	c.faults.engine(svc).Script(method, faults...)
 	return nil
 }

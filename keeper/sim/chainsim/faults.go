@@ -72,6 +72,22 @@ func (r Rates) list() []float64 {
 	return []float64{r.ServerError, r.RateLimit, r.Timeout, r.Truncate, r.NeverLand, r.Stall}
 }
 
+// Validate reports the first rate outside [0, 1], or rates that add up to
+// more than 1.
+func (r Rates) Validate() error {
+	sum := 0.0
+	for _, v := range r.list() {
+		if v < 0 || v > 1 {
+			return fmt.Errorf("rate %v outside [0, 1]", v)
+		}
+		sum += v
+	}
+	if sum > 1+1e-9 {
+		return fmt.Errorf("rates add up to %v, more than 1", sum)
+	}
+	return nil
+}
+
 // MethodFaults are the faults of one method (or of every method).
 type MethodFaults struct {
 	// Latency is added to every call, waited on the chain's clock.
@@ -144,15 +160,8 @@ func (m MethodFaults) validate() error {
 	if m.Latency < 0 || m.Jitter < 0 {
 		return errors.New("negative latency or jitter")
 	}
-	sum := 0.0
-	for _, r := range m.Rates.list() {
-		if r < 0 || r > 1 {
-			return fmt.Errorf("rate %v outside [0, 1]", r)
-		}
-		sum += r
-	}
-	if sum > 1+1e-9 {
-		return fmt.Errorf("rates add up to %v, more than 1", sum)
+	if err := m.Rates.Validate(); err != nil {
+		return err
 	}
 	for i, f := range m.Script {
 		if f < 0 || f >= faultCount {

@@ -16,10 +16,7 @@ func (s *Server) sendBundle(in call) (any, *rpcError) {
 			Encoding string `json:"encoding"`
 		}
 	)
-	if rerr := in.need(0, &encoded); rerr != nil {
-		return nil, rerr
-	}
-	if rerr := in.arg(1, &cfg); rerr != nil {
+	if rerr := in.needWithConfig(&encoded, &cfg); rerr != nil {
 		return nil, rerr
 	}
 	raws := make([][]byte, len(encoded))

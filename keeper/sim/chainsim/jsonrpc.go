@@ -93,6 +93,15 @@ func (in call) need(i int, v any) *rpcError {
 	return in.arg(i, v)
 }
 
+// needWithConfig decodes the required parameter 0 into v and the optional
+// config object at parameter 1 into cfg.
+func (in call) needWithConfig(v, cfg any) *rpcError {
+	if rerr := in.need(0, v); rerr != nil {
+		return rerr
+	}
+	return in.arg(1, cfg)
+}
+
 // encodeResponse marshals a response to id.
 func encodeResponse(id json.RawMessage, result any, rerr *rpcError) []byte {
 	if len(id) == 0 {

@@ -6,82 +6,51 @@ import (
 
 // getLatestBlockhash: [config] → {blockhash, lastValidBlockHeight}.
 func (s *Server) getLatestBlockhash(in call) (any, *rpcError) {
-	var cfg commitmentConfig
-	if rerr := in.arg(0, &cfg); rerr != nil {
-		return nil, rerr
-	}
-	s.c.lock()
-	defer s.c.unlock()
-	pos, rerr := s.view(cfg.Commitment, cfg.MinContextSlot)
-	if rerr != nil {
-		return nil, rerr
-	}
-	return contextValue(pos.slot, map[string]any{
-		"blockhash":            pos.hash.String(),
-		"lastValidBlockHeight": pos.height + MaxBlockhashAge,
-	}), nil
+	return s.readAt(in, 0, func(pos blockPos) any {
+		return contextValue(pos.slot, map[string]any{
+			"blockhash":            pos.hash.String(),
+			"lastValidBlockHeight": pos.height + MaxBlockhashAge,
+		})
+	})
 }
 
 // isBlockhashValid: [blockhash, config] → bool.
 func (s *Server) isBlockhashValid(in call) (any, *rpcError) {
-	var (
-		hash solana.Hash
-		cfg  commitmentConfig
-	)
+	var hash solana.Hash
 	if rerr := in.need(0, &hash); rerr != nil {
 		return nil, rerr
 	}
-	if rerr := in.arg(1, &cfg); rerr != nil {
-		return nil, rerr
-	}
-	s.c.lock()
-	defer s.c.unlock()
-	pos, rerr := s.view(cfg.Commitment, cfg.MinContextSlot)
-	if rerr != nil {
-		return nil, rerr
-	}
-	return contextValue(pos.slot, s.c.validAt(hash, pos.height)), nil
+	return s.readAt(in, 1, func(pos blockPos) any {
+		return contextValue(pos.slot, s.c.validAt(hash, pos.height))
+	})
 }
 
 // getBlockHeight: [config] → height.
 func (s *Server) getBlockHeight(in call) (any, *rpcError) {
-	pos, rerr := s.simpleView(in, 0)
-	if rerr != nil {
-		return nil, rerr
-	}
-	return pos.height, nil
+	return s.readAt(in, 0, func(pos blockPos) any { return pos.height })
 }
 
 // getSlot: [config] → slot.
 func (s *Server) getSlot(in call) (any, *rpcError) {
-	pos, rerr := s.simpleView(in, 0)
-	if rerr != nil {
-		return nil, rerr
-	}
-	return pos.slot, nil
-}
-
-// simpleView reads a commitment config at parameter i and returns its block.
-func (s *Server) simpleView(in call, i int) (blockPos, *rpcError) {
-	var cfg commitmentConfig
-	if rerr := in.arg(i, &cfg); rerr != nil {
-		return blockPos{}, rerr
-	}
-	s.c.lock()
-	defer s.c.unlock()
-	return s.view(cfg.Commitment, cfg.MinContextSlot)
+	return s.readAt(in, 0, func(pos blockPos) any { return pos.slot })
 }
 
 // getBalance: [pubkey, config] → lamports.
 func (s *Server) getBalance(in call) (any, *rpcError) {
-	var (
-		key solana.PublicKey
-		cfg commitmentConfig
-	)
+	var key solana.PublicKey
 	if rerr := in.need(0, &key); rerr != nil {
 		return nil, rerr
 	}
-	if rerr := in.arg(1, &cfg); rerr != nil {
+	return s.readAt(in, 1, func(pos blockPos) any {
+		return contextValue(pos.slot, lamportsOf(s.c.accounts, key))
+	})
+}
+
+// readAt reads a commitment config at parameter i and returns what read
+// makes of the block it sees, called under the chain's lock.
+func (s *Server) readAt(in call, i int, read func(pos blockPos) any) (any, *rpcError) {
+	var cfg commitmentConfig
+	if rerr := in.arg(i, &cfg); rerr != nil {
 		return nil, rerr
 	}
 	s.c.lock()
@@ -90,7 +59,7 @@ func (s *Server) getBalance(in call) (any, *rpcError) {
 	if rerr != nil {
 		return nil, rerr
 	}
-	return contextValue(pos.slot, lamportsOf(s.c.accounts, key)), nil
+	return read(pos), nil
 }
 
 // accountConfig is the config object of account reads.

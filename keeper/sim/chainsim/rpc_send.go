@@ -21,23 +21,9 @@ type sendConfig struct {
 // accepted and silently dropped, as a leader would. maxRetries is accepted
 // and has no effect: a transaction lands at once or never.
 func (s *Server) sendTransaction(in call) (any, *rpcError) {
-	var (
-		encoded string
-		cfg     sendConfig
-	)
-	if rerr := in.need(0, &encoded); rerr != nil {
-		return nil, rerr
-	}
-	if rerr := in.arg(1, &cfg); rerr != nil {
-		return nil, rerr
-	}
-	raw, rerr := decodeTxString(encoded, cfg.Encoding)
+	t, cfg, rerr := sendArgs(in)
 	if rerr != nil {
 		return nil, rerr
-	}
-	t, err := parseTx(raw)
-	if err != nil {
-		return nil, invalidTx(err)
 	}
 	sigErr := t.verifySignatures()
 	if !cfg.SkipPreflight && sigErr != nil {
@@ -50,6 +36,20 @@ func (s *Server) sendTransaction(in call) (any, *rpcError) {
 	}
 	s.landOrDrop(t, sigErr, in.neverLand)
 	return t.id().String(), nil
+}
+
+// sendArgs reads the parameters of a sendTransaction: the encoded
+// transaction, parsed, and its config.
+func sendArgs(in call) (*txn, sendConfig, *rpcError) {
+	var (
+		encoded string
+		cfg     sendConfig
+	)
+	if rerr := in.needWithConfig(&encoded, &cfg); rerr != nil {
+		return nil, cfg, rerr
+	}
+	t, rerr := parseTxString(encoded, cfg.Encoding)
+	return t, cfg, rerr
 }
 
 // preflight simulates t unless skipped. The caller holds the chain's lock.
@@ -82,23 +82,9 @@ func (s *Server) landOrDrop(t *txn, sigErr error, neverLand bool) {
 // jitoSendTransaction is the block engine's sendTransaction: always
 // without preflight.
 func (s *Server) jitoSendTransaction(in call) (any, *rpcError) {
-	var (
-		encoded string
-		cfg     sendConfig
-	)
-	if rerr := in.need(0, &encoded); rerr != nil {
-		return nil, rerr
-	}
-	if rerr := in.arg(1, &cfg); rerr != nil {
-		return nil, rerr
-	}
-	raw, rerr := decodeTxString(encoded, cfg.Encoding)
+	t, _, rerr := sendArgs(in)
 	if rerr != nil {
 		return nil, rerr
-	}
-	t, err := parseTx(raw)
-	if err != nil {
-		return nil, invalidTx(err)
 	}
 	s.c.lock()
 	defer s.c.unlock()
@@ -126,23 +112,16 @@ func (s *Server) simulateTransaction(in call) (any, *rpcError) {
 		encoded string
 		cfg     simulateConfig
 	)
-	if rerr := in.need(0, &encoded); rerr != nil {
-		return nil, rerr
-	}
-	if rerr := in.arg(1, &cfg); rerr != nil {
+	if rerr := in.needWithConfig(&encoded, &cfg); rerr != nil {
 		return nil, rerr
 	}
 	opts, rerr := simulateOptions(cfg)
 	if rerr != nil {
 		return nil, rerr
 	}
-	raw, rerr := decodeTxString(encoded, cfg.Encoding)
+	t, rerr := parseTxString(encoded, cfg.Encoding)
 	if rerr != nil {
 		return nil, rerr
-	}
-	t, err := parseTx(raw)
-	if err != nil {
-		return nil, invalidTx(err)
 	}
 	if opts.SigVerify {
 		if err := t.verifySignatures(); err != nil {
@@ -178,15 +157,7 @@ func simulateOptions(cfg simulateConfig) (SimulateOptions, *rpcError) {
 
 // encodeSimulation returns the wire form of a simulation.
 func encodeSimulation(r SimResult, withAccounts bool) (any, *rpcError) {
-	v := map[string]any{
-		"err":                  wireErr(r.Err),
-		"logs":                 nonNilLogs(r.Logs),
-		"accounts":             nil,
-		"unitsConsumed":        r.UnitsConsumed,
-		"returnData":           nil,
-		"innerInstructions":    nil,
-		"replacementBlockhash": nil,
-	}
+	v := simFailureData(r)
 	if r.ReplacementBlockhash != nil {
 		v["replacementBlockhash"] = map[string]any{"blockhash": r.ReplacementBlockhash.String(), "lastValidBlockHeight": r.LastValidBlockHeight}
 	}

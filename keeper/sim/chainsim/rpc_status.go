@@ -77,10 +77,7 @@ func (s *Server) getTransaction(in call) (any, *rpcError) {
 		sig solana.Signature
 		cfg transactionConfig
 	)
-	if rerr := in.need(0, &sig); rerr != nil {
-		return nil, rerr
-	}
-	if rerr := in.arg(1, &cfg); rerr != nil {
+	if rerr := in.needWithConfig(&sig, &cfg); rerr != nil {
 		return nil, rerr
 	}
 	cm, rerr := parseCommitment(cfg.Commitment, rpc.CommitmentFinalized)

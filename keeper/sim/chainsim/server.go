@@ -112,20 +112,21 @@ func parseRequest(body []byte, table map[string]methodFunc) (rpcRequest, methodF
 // serveCall applies the drawn fault and runs the method.
 func (s *Server) serveCall(w http.ResponseWriter, r *http.Request, req rpcRequest, fn methodFunc) {
 	ctx := r.Context()
-	d := s.c.faults.draw(s.svc, req.Method)
-	if d.delay > 0 {
+	faults := s.c.faults.engine(s.svc)
+	fault, delay := faults.Draw(req.Method)
+	if delay > 0 {
 		select {
-		case <-s.c.clock.After(d.delay):
+		case <-s.c.clock.After(delay):
 		case <-ctx.Done():
 			return
 		}
 	}
-	switch d.fault {
+	switch fault {
 	case FaultServerError:
-		http.Error(w, "chainsim: injected server error", s.c.faults.serverErrorStatus())
+		http.Error(w, "chainsim: injected server error", faults.ServerErrorStatus())
 		return
 	case FaultRateLimit:
-		w.Header().Set("Retry-After", strconv.FormatInt(s.c.faults.retryAfterSeconds(), 10))
+		w.Header().Set("Retry-After", strconv.FormatInt(faults.RetryAfterSeconds(), 10))
 		http.Error(w, "Too Many Requests", http.StatusTooManyRequests)
 		return
 	case FaultTimeout:
@@ -137,9 +138,9 @@ func (s *Server) serveCall(w http.ResponseWriter, r *http.Request, req rpcReques
 	params, rerr := splitParams(req.Params)
 	var result any
 	if rerr == nil {
-		result, rerr = fn(s, call{params: params, neverLand: d.fault == FaultNeverLand})
+		result, rerr = fn(s, call{params: params, neverLand: fault == FaultNeverLand})
 	}
-	writeJSON(w, encodeResponse(req.ID, result, rerr), d.fault == FaultTruncate)
+	writeJSON(w, encodeResponse(req.ID, result, rerr), fault == FaultTruncate)
 }
 
 // writeJSON writes a JSON body; truncated sends only its first half after

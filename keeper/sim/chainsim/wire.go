@@ -100,6 +100,20 @@ func parseCommitment(s string, def rpc.CommitmentType) (rpc.CommitmentType, *rpc
 	return "", invalidParams("unknown commitment %q", s)
 }
 
+// parseTxString decodes a wire transaction sent as base58 or base64 and
+// parses it.
+func parseTxString(s, enc string) (*txn, *rpcError) {
+	raw, rerr := decodeTxString(s, enc)
+	if rerr != nil {
+		return nil, rerr
+	}
+	t, err := parseTx(raw)
+	if err != nil {
+		return nil, invalidTx(err)
+	}
+	return t, nil
+}
+
 // decodeTxString decodes a wire transaction sent as base58 or base64.
 func decodeTxString(s, enc string) ([]byte, *rpcError) {
 	var (
@@ -170,7 +184,8 @@ func keyStrings(keys []solana.PublicKey) []string {
 	return out
 }
 
-// simFailureData is the data of a -32002 preflight failure.
+// simFailureData is the data of a -32002 preflight failure, and the base of
+// a simulateTransaction result.
 func simFailureData(r SimResult) map[string]any {
 	return map[string]any{
 		"err":                  wireErr(r.Err),
