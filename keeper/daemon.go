@@ -207,7 +207,7 @@ func (k *Keeper) apply(ps []*policies.Policy) {
 			s.byName[p.Name] = p
 			continue
 		}
-		if err := k.scheduler.add(p.Name, p.Schedule, p.Jitter, k.runFunc(p.Name)); err != nil {
+		if err := k.scheduler.add(p.Name, p.Schedule, p.JitterDelay(), k.runFunc(p.Name)); err != nil {
 			k.logger.Error("Cannot schedule policy", "policy", p.Name, "err", err)
 			continue
 		}

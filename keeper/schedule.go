@@ -3,7 +3,6 @@ package keeper
 import (
 	"context"
 	"fmt"
-	"hash/fnv"
 	"log/slog"
 	"runtime/debug"
 	"sync"
@@ -44,7 +43,7 @@ type entry struct {
 	id       cron.EntryID
 	policy   string
 	schedule cron.Schedule
-	jitter   time.Duration
+	delay    time.Duration // after each tick: the policy's stable jitter offset
 	fn       runFunc
 	running  atomic.Bool
 }
@@ -62,14 +61,16 @@ func newScheduler(root context.Context, logger *slog.Logger, m *Metrics) *schedu
 	}
 }
 
-// add schedules fn for policy; a policy already scheduled is replaced.
-func (s *scheduler) add(policy, spec string, jitter time.Duration, fn runFunc) error {
+// add schedules fn for policy, each run delay after its tick (the policy's
+// jitter offset, policies.Policy.JitterDelay); a policy already scheduled
+// is replaced.
+func (s *scheduler) add(policy, spec string, delay time.Duration, fn runFunc) error {
 	sched, err := cronParser.Parse(spec)
 	if err != nil {
 		return fmt.Errorf("policy %s: schedule %q: %w", policy, spec, err)
 	}
 	s.remove(policy)
-	e := &entry{s: s, policy: policy, schedule: sched, jitter: jitter, fn: fn}
+	e := &entry{s: s, policy: policy, schedule: sched, delay: delay, fn: fn}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	e.id = s.cron.Schedule(sched, e)
@@ -113,21 +114,10 @@ func (e *entry) Run() {
 		return
 	}
 	defer e.running.Store(false)
-	if !sleepCtx(e.s.root, e.offset()) {
+	if !sleepCtx(e.s.root, e.delay) {
 		return
 	}
 	e.s.runOnce(e.policy, tick, e.deadline(tick), e.fn)
-}
-
-// offset spreads policies sharing a schedule: a stable value in [0, jitter)
-// derived from the policy name, so restarts keep the same timing.
-func (e *entry) offset() time.Duration {
-	if e.jitter <= 0 {
-		return 0
-	}
-	h := fnv.New64a()
-	h.Write([]byte(e.policy))
-	return time.Duration(h.Sum64() % uint64(e.jitter))
 }
 
 // deadline bounds a run: until the next tick, but at least two minutes (a
