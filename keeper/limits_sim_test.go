@@ -83,7 +83,7 @@ func TestCooldownAndDailyCapOnSim(t *testing.T) {
 			{24*time.Hour + time.Minute, 4, false, "a new UTC day: repaid"},
 		}
 		for _, s := range steps {
-			w.advance(t, start.Add(s.at).Sub(time.Now()))
+			w.advance(t, time.Until(start.Add(s.at)))
 			if err := k.RunOnce(t.Context()); err != nil {
 				t.Fatalf("%s: RunOnce: %v", s.why, err)
 			}

@@ -286,12 +286,3 @@ func (k *simKeeper) actionsOf(tb testing.TB, policy string) []journal.Action {
 	slices.SortFunc(acts, func(a, b journal.Action) int { return a.CreatedAt.Compare(b.CreatedAt) })
 	return acts
 }
-
-// statesOf is the state of each action of policy, oldest first.
-func (k *simKeeper) statesOf(tb testing.TB, policy string) []journal.State {
-	var out []journal.State
-	for _, a := range k.actionsOf(tb, policy) {
-		out = append(out, a.State)
-	}
-	return out
-}

@@ -22,11 +22,11 @@ func newLogger(w io.Writer, level, format string) (*slog.Logger, error) {
 	switch format {
 	case "auto", "":
 		if tty {
-			return slog.New(tint.NewHandler(w, &tint.Options{Level: lv, TimeFormat: time.DateTime})), nil
+			return slog.New(tint.NewTextHandler(w, &tint.Options{Level: lv, TimeFormat: time.DateTime})), nil
 		}
 		return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: lv})), nil
 	case "text":
-		return slog.New(tint.NewHandler(w, &tint.Options{Level: lv, TimeFormat: time.DateTime, NoColor: !tty})), nil
+		return slog.New(tint.NewTextHandler(w, &tint.Options{Level: lv, TimeFormat: time.DateTime, NoColor: !tty})), nil
 	case "json":
 		return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: lv})), nil
 	}

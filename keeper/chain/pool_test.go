@@ -31,12 +31,6 @@ func (s *statusServer) ServeHTTP(w http.ResponseWriter, _ *http.Request) {
 	fmt.Fprint(w, s.body)
 }
 
-func (s *statusServer) count() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.n
-}
-
 // rpcErrorServer answers every request with one JSON-RPC error.
 func rpcErrorServer(code int, msg string) http.Handler {
 	return handlerFunc(func(w http.ResponseWriter, _ *http.Request) {

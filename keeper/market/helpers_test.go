@@ -1,7 +1,6 @@
 package market
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -152,11 +151,6 @@ func sequence(reps ...reply) func(int, recorded) reply {
 	return func(n int, _ recorded) reply {
 		return reps[min(n, len(reps)-1)]
 	}
-}
-
-// jsonEqual reports whether two JSON texts are byte-identical after trimming a final newline.
-func jsonEqual(a, b string) bool {
-	return bytes.Equal(bytes.TrimSpace([]byte(a)), bytes.TrimSpace([]byte(b)))
 }
 
 // bg returns a context for tests that are not about cancellation.

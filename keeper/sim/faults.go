@@ -106,11 +106,3 @@ func validateMethodFaults(m chainsim.MethodFaults) error {
 	}
 	return nil
 }
-
-// forEndpoint returns the faults that apply to an endpoint.
-func (m MarketFaults) forEndpoint(name string) chainsim.MethodFaults {
-	if f, ok := m.Endpoints[name]; ok {
-		return f
-	}
-	return m.All
-}
