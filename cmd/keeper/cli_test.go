@@ -123,3 +123,26 @@ func TestPolicyTests(t *testing.T) {
 		t.Errorf("no files: code %d", code)
 	}
 }
+
+func TestMissingKeyHint(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir) // names no keypair: the default ~/.config path
+	os.MkdirAll(filepath.Join(dir, "p"), 0o755)
+	os.WriteFile(filepath.Join(dir, "p", "a.yaml"), []byte("policies:\n  - name: a\n    kind: alert\n    schedule: \"@hourly\"\n    select: {target: vaults}\n    when: \"true\"\n    params: {message: m}\n"), 0o600)
+	os.WriteFile(cfg, append(mustRead(t, cfg), []byte("signer: {keypair: missing-key.json}\n")...), 0o600)
+	for _, cmd := range [][]string{{"run", "--once", "--log-format", "json"}, {"plan"}} {
+		code, _, errs := runCLI(t, append(cmd, "--config", cfg)...)
+		if code != exitUsage || !strings.Contains(errs, "missing-key.json") || !strings.Contains(errs, "hint: set signer.keypair") {
+			t.Errorf("%v: code %d, stderr %q", cmd, code, errs)
+		}
+	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/keeper-project/keeper/keeper"
 	"github.com/keeper-project/keeper/keeper/config"
@@ -37,6 +39,9 @@ func planCommand() command {
 				k, err := keeper.New(keeper.Options{Config: cfg, Logger: logger, Version: version()})
 				if err != nil {
 					fmt.Fprintln(s.err, err)
+					if errors.Is(err, os.ErrNotExist) {
+						fmt.Fprintln(s.err, keyHint)
+					}
 					return exitUsage
 				}
 				defer k.Close()

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -64,11 +65,18 @@ func runDaemon(ctx context.Context, s *streams, o runOptions) int {
 	k, err := keeper.New(keeper.Options{Config: cfg, Logger: logger, Version: version(), DryRun: o.dryRun})
 	if err != nil {
 		logger.Error("Cannot start", "err", err)
+		if errors.Is(err, os.ErrNotExist) {
+			fmt.Fprintln(s.err, keyHint)
+		}
 		return exitUsage
 	}
 	defer k.Close()
 	return runKeeper(ctx, k, logger, o.once)
 }
+
+// keyHint helps a first run that finds no key file.
+const keyHint = "hint: set signer.keypair in the config to your Solana CLI keypair file; " +
+	"against the simulator, `keeper sim` creates sim-keypair.json, or try `keeper run --sim`"
 
 // runKeeper runs k once or as a daemon that reloads on SIGHUP.
 func runKeeper(ctx context.Context, k *keeper.Keeper, logger *slog.Logger, once bool) int {
