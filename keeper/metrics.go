@@ -39,7 +39,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		RunDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: namespace, Name: "policy_run_duration_seconds",
 			Help: "Time from tick to the end of a policy run, actions included.", Buckets: prometheus.ExponentialBuckets(0.01, 2, 14)}, []string{"policy"}),
 		RunsSkipped: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Name: "policy_runs_skipped_total",
-			Help: "Policy ticks not run, by reason (overlap: the previous run still ran)."}, []string{"policy", "reason"}),
+			Help: "Policy ticks not run as scheduled, by reason: overlap (the previous run still ran), late (fired more than 2 s after its slot), missed (slots that passed without a tick), stale_data."}, []string{"policy", "reason"}),
 		LastSuccess: prometheus.NewGaugeVec(prometheus.GaugeOpts{Namespace: namespace, Name: "policy_last_success_timestamp_seconds",
 			Help: "Unix time of the policy's last run that ended without error."}, []string{"policy"}),
 		Actions: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Name: "actions_total",

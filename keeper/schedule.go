@@ -44,6 +44,7 @@ type entry struct {
 	policy   string
 	schedule cron.Schedule
 	delay    time.Duration // after each tick: the policy's stable jitter offset
+	expected time.Time     // the tick cron should fire next; guarded by running
 	fn       runFunc
 	running  atomic.Bool
 }
@@ -70,7 +71,7 @@ func (s *scheduler) add(policy, spec string, delay time.Duration, fn runFunc) er
 		return fmt.Errorf("policy %s: schedule %q: %w", policy, spec, err)
 	}
 	s.remove(policy)
-	e := &entry{s: s, policy: policy, schedule: sched, delay: delay, fn: fn}
+	e := &entry{s: s, policy: policy, schedule: sched, delay: delay, fn: fn, expected: sched.Next(time.Now().UTC())}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	e.id = s.cron.Schedule(sched, e)
@@ -114,10 +115,41 @@ func (e *entry) Run() {
 		return
 	}
 	defer e.running.Store(false)
+	e.checkLate(tick)
 	if !sleepCtx(e.s.root, e.delay) {
 		return
 	}
 	e.s.runOnce(e.policy, tick, e.deadline(tick), e.fn)
+}
+
+// lateAfter is how far past its slot a tick may fire before it counts as late.
+const lateAfter = 2 * time.Second
+
+// checkLate counts a tick that fired late (the process was suspended or
+// starved) and the slots that passed without one, like Prometheus'
+// missed rule-group iterations, then expects the next slot.
+func (e *entry) checkLate(tick time.Time) {
+	late, missed := lateness(e.schedule, e.expected, tick)
+	if late > lateAfter {
+		e.s.metrics.RunsSkipped.WithLabelValues(e.policy, "late").Inc()
+		e.s.logger.Warn("Tick fired late", "policy", e.policy, "late", late.Round(time.Millisecond), "missed_slots", missed)
+	}
+	if missed > 0 {
+		e.s.metrics.RunsSkipped.WithLabelValues(e.policy, "missed").Add(float64(missed))
+	}
+	e.expected = e.schedule.Next(tick)
+}
+
+// lateness says how long after the expected slot tick came, and how many
+// slots of sched passed in between without a tick.
+func lateness(sched cron.Schedule, expected, tick time.Time) (late time.Duration, missed int) {
+	if expected.IsZero() || !tick.After(expected) {
+		return 0, 0
+	}
+	for next := sched.Next(expected); !next.After(tick) && missed < 1_000_000; next = sched.Next(next) {
+		missed++
+	}
+	return tick.Sub(expected), missed
 }
 
 // deadline bounds a run: until the next tick, but at least two minutes (a

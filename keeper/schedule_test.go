@@ -155,3 +155,41 @@ func TestSchedulerAddRejectsBadSpecAndReplaces(t *testing.T) {
 		t.Error("remove left an entry")
 	}
 }
+
+func TestLateness(t *testing.T) {
+	every, err := cronParser.Parse("@every 1m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)
+	cases := []struct {
+		name       string
+		tick       time.Time
+		wantLate   time.Duration
+		wantMissed int
+	}{
+		{"on time", base, 0, 0},
+		{"early", base.Add(-time.Second), 0, 0},
+		{"a little late", base.Add(1500 * time.Millisecond), 1500 * time.Millisecond, 0},
+		{"after a 5 minute suspension", base.Add(5*time.Minute + 10*time.Second), 5*time.Minute + 10*time.Second, 5},
+	}
+	for _, c := range cases {
+		late, missed := lateness(every, base, c.tick)
+		if late != c.wantLate || missed != c.wantMissed {
+			t.Errorf("%s: late %v missed %d, want %v %d", c.name, late, missed, c.wantLate, c.wantMissed)
+		}
+	}
+	if late, missed := lateness(every, time.Time{}, base); late != 0 || missed != 0 {
+		t.Errorf("no expectation yet: %v %d", late, missed)
+	}
+}
+
+func TestLateTickIsCounted(t *testing.T) {
+	s, m := newTestScheduler(context.Background())
+	s.add("p", "@every 1m", 0, func(context.Context, RunInfo) error { return nil })
+	e := s.entries["p"]
+	e.checkLate(e.expected.Add(3*time.Minute + 5*time.Second))
+	if late, missed := testutil.ToFloat64(m.RunsSkipped.WithLabelValues("p", "late")), testutil.ToFloat64(m.RunsSkipped.WithLabelValues("p", "missed")); late != 1 || missed != 3 {
+		t.Errorf("late %v missed %v, want 1 and 3", late, missed)
+	}
+}
