@@ -49,18 +49,12 @@ type runOptions struct {
 
 // runDaemon loads the config, builds the keeper and runs it.
 func runDaemon(ctx context.Context, s *streams, o runOptions) int {
+	cfg, logger, ok := loadForRun(s, o)
+	if !ok {
+		return exitUsage
+	}
 	if o.sim {
-		return runSim(ctx, s, o)
-	}
-	cfg, err := config.LoadFile(o.config)
-	if err != nil {
-		fmt.Fprintln(s.err, err)
-		return exitUsage
-	}
-	logger, err := daemonLogger(s, cfg, o)
-	if err != nil {
-		fmt.Fprintf(s.err, "keeper run: %v\n", err)
-		return exitUsage
+		return runSim(ctx, s, o, cfg, logger)
 	}
 	k, err := keeper.New(keeper.Options{Config: cfg, Logger: logger, Version: version(), DryRun: o.dryRun})
 	if err != nil {
@@ -104,6 +98,21 @@ func runKeeper(ctx context.Context, k *keeper.Keeper, logger *slog.Logger, once 
 		return exitUsage
 	}
 	return exitOK
+}
+
+// loadForRun loads the config and builds the logger, reporting any error.
+func loadForRun(s *streams, o runOptions) (*config.Config, *slog.Logger, bool) {
+	cfg, err := config.LoadFile(o.config)
+	if err != nil {
+		fmt.Fprintln(s.err, err)
+		return nil, nil, false
+	}
+	logger, err := daemonLogger(s, cfg, o)
+	if err != nil {
+		fmt.Fprintf(s.err, "keeper run: %v\n", err)
+		return nil, nil, false
+	}
+	return cfg, logger, true
 }
 
 // daemonLogger builds the logger from the flags, else the config.

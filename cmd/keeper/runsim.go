@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"time"
@@ -17,17 +18,7 @@ import (
 // runSim runs the whole daemon against an in-process simulator playing the
 // default scenario, with an ephemeral key and a journal in a temporary
 // folder, for o.simFor; then it prints what keeper did.
-func runSim(ctx context.Context, s *streams, o runOptions) int {
-	cfg, err := config.LoadFile(o.config)
-	if err != nil {
-		fmt.Fprintln(s.err, err)
-		return exitUsage
-	}
-	logger, err := daemonLogger(s, cfg, o)
-	if err != nil {
-		fmt.Fprintf(s.err, "keeper run: %v\n", err)
-		return exitUsage
-	}
+func runSim(ctx context.Context, s *streams, o runOptions, cfg *config.Config, logger *slog.Logger) int {
 	key, err := signer.Generate()
 	if err != nil {
 		fmt.Fprintf(s.err, "keeper run: %v\n", err)
