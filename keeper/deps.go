@@ -65,6 +65,7 @@ type Journal interface {
 	Get(ctx context.Context, id string) (journal.Action, error)
 	Pending(ctx context.Context) ([]journal.Action, error)
 	List(ctx context.Context, f journal.Filter) ([]journal.Action, error)
+	Writable(ctx context.Context) error
 	LastLanded(ctx context.Context, policy, target string) (time.Time, bool, error)
 	SpentSince(ctx context.Context, since time.Time, mint string) (uint64, error)
 	FeesSince(ctx context.Context, since time.Time) (uint64, error)

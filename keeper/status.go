@@ -6,14 +6,12 @@ import (
 	"fmt"
 	"sort"
 	"time"
-
-	"github.com/keeper-project/keeper/keeper/journal"
 )
 
 // readinessTimeout bounds each readiness probe.
 const readinessTimeout = 3 * time.Second
 
-// readiness lists what /readyz checks: the journal answers, keeper is not
+// readiness lists what /readyz checks: the journal takes writes, keeper is not
 // paused, and the RPC node answers (which also refreshes the wallet balance
 // metric).
 func (k *Keeper) readiness() []readinessCheck {
@@ -21,8 +19,7 @@ func (k *Keeper) readiness() []readinessCheck {
 		{"journal", func(ctx context.Context) error {
 			ctx, cancel := context.WithTimeout(ctx, readinessTimeout)
 			defer cancel()
-			_, err := k.journal.List(ctx, journal.Filter{Limit: 1})
-			return err
+			return k.journal.Writable(ctx)
 		}},
 		{"paused", func(context.Context) error {
 			if reason, paused := k.paused(); paused {
