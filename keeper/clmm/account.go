@@ -34,7 +34,26 @@ type Pool struct {
 	SqrtPriceX64 U128
 	// TickCurrent is the pool's current tick.
 	TickCurrent int32
+	// FeeGrowthGlobal0 and FeeGrowthGlobal1 are the Q64.64 fees earned per
+	// unit of liquidity over the pool's life, per token; they wrap modulo
+	// 2^128.
+	FeeGrowthGlobal0, FeeGrowthGlobal1 U128
+	// Rewards are the pool's reward slots.
+	Rewards [NumRewards]PoolReward
 }
+
+// PoolReward is one reward slot of a pool.
+type PoolReward struct {
+	// Mint is the reward token; the zero key marks an unused slot.
+	Mint solana.PublicKey
+	// GrowthGlobal is the Q64.64 reward earned per unit of liquidity, as of
+	// the pool's last reward update.
+	GrowthGlobal U128
+}
+
+// Initialized reports whether the slot holds a reward (both programs test
+// the mint against the zero key).
+func (r PoolReward) Initialized() bool { return !r.Mint.IsZero() }
 
 // RawPrice returns the pool price in base units of token 1 per base unit of
 // token 0.
@@ -71,11 +90,23 @@ type Position struct {
 	// FeesOwed0 and FeesOwed1 are the fees stored in the account, in base
 	// units of token 0 and token 1; see [Position.FeesOwed].
 	FeesOwed0, FeesOwed1 uint64
+	// Rewards are the position's reward checkpoints and stored amounts, one
+	// per pool reward slot.
+	Rewards [NumRewards]PositionReward
+}
+
+// PositionReward is one reward slot of a position.
+type PositionReward struct {
+	// GrowthInside is the Q64.64 reward growth checkpoint.
+	GrowthInside U128
+	// Owed is the reward amount stored in the account, in base units.
+	Owed uint64
 }
 
 // FeesOwed returns the fees stored in the position account, in base units of
 // token 0 and token 1. The figure is a lower bound: the programs update it
-// only when the position is touched (see the package documentation).
+// only when the position is touched; [Layout.Owed] computes what a claim
+// made now pays.
 func (p Position) FeesOwed() (token0, token1 uint64) { return p.FeesOwed0, p.FeesOwed1 }
 
 // InRange reports whether the pool's current tick lies in the position's

@@ -82,3 +82,24 @@ func putI32(b []byte, off int, v int32) { binary.LittleEndian.PutUint32(b[off:],
 func getU64(b []byte, off int) uint64 { return binary.LittleEndian.Uint64(b[off:]) }
 
 func putU64(b []byte, off int, v uint64) { binary.LittleEndian.PutUint64(b[off:], v) }
+
+// getPositionRewards reads the three 24-byte position reward slots at off
+// (a u128 growth checkpoint and a u64 amount owed each); both layouts store
+// them the same way.
+func getPositionRewards(b []byte, off int) [NumRewards]PositionReward {
+	var r [NumRewards]PositionReward
+	for i := range r {
+		at := off + 24*i
+		r[i] = PositionReward{GrowthInside: getU128(b[at:]), Owed: getU64(b, at+16)}
+	}
+	return r
+}
+
+// putPositionRewards writes what getPositionRewards reads.
+func putPositionRewards(b []byte, off int, r [NumRewards]PositionReward) {
+	for i, x := range r {
+		at := off + 24*i
+		putU128(b[at:], x.GrowthInside)
+		putU64(b, at+16, x.Owed)
+	}
+}

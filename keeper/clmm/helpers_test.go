@@ -68,7 +68,7 @@ func samplePosition(pool, mint solana.PublicKey, lower, upper int32) Position {
 	return Position{
 		Pool: pool, Mint: mint,
 		Range:            Range{Lower: lower, Upper: upper},
-		Liquidity:        U128{Hi: 7, Lo: 0xdeadbeef},
+		Liquidity:        U128{Lo: 0x7deadbeef},
 		FeeGrowthInside0: U128{Hi: 0x11, Lo: 0x22},
 		FeeGrowthInside1: U128{Hi: 0x33, Lo: 0x44},
 		FeesOwed0:        123456789,

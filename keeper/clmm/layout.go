@@ -32,6 +32,23 @@ type Layout interface {
 	DecodePosition(data []byte) (Position, error)
 	// EncodePosition returns the account bytes for p.
 	EncodePosition(p Position) []byte
+	// TicksPerArray is the number of ticks in one tick array (60 in
+	// layout A, 88 in layout B).
+	TicksPerArray() int32
+	// TickArrayStart returns the start index of the tick array holding
+	// tick in a pool of the given spacing, rounding toward −∞.
+	TickArrayStart(tick int32, spacing uint16) int32
+	// DecodeTickArray decodes a tick-array account (layout B: fixed or
+	// dynamic, told apart by discriminator). Tick indices are filled in
+	// from spacing.
+	DecodeTickArray(data []byte, spacing uint16) (TickArray, error)
+	// EncodeTickArray returns the account bytes for a (layout B: the
+	// dynamic format when a.Dynamic). Ticks beyond the array's size are
+	// ignored; missing ones are uninitialized.
+	EncodeTickArray(a TickArray) []byte
+	// Owed computes what the position is owed at this pool state from the
+	// ticks at its lower and upper bounds, in the program's arithmetic.
+	Owed(pool Pool, pos Position, lower, upper Tick) (Owed, error)
 }
 
 // LayoutA returns layout A ("dex-a"): accounts PoolState and

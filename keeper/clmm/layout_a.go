@@ -17,6 +17,12 @@ const (
 	aPoolLiquidity   = 237 // u128
 	aPoolSqrtPrice   = 253 // sqrt_price_x64 u128
 	aPoolTickCurrent = 269 // i32
+	aPoolFeeGrowth0  = 277 // fee_growth_global_0_x64 u128
+	aPoolFeeGrowth1  = 293 // fee_growth_global_1_x64 u128
+	aPoolRewards     = 397 // reward_infos: 3 × 169 bytes, packed
+	aRewardSize      = 169
+	aRewardMint      = 57  // token_mint, from the reward's start
+	aRewardGrowth    = 153 // reward_growth_global_x64 u128
 
 	aPosSize       = 281
 	aPosBump       = 8   // [u8; 1]
@@ -29,6 +35,7 @@ const (
 	aPosFeeGrowth1 = 113 // fee_growth_inside_1_last_x64 u128
 	aPosFeesOwed0  = 129 // token_fees_owed_0 u64
 	aPosFeesOwed1  = 137 // token_fees_owed_1 u64
+	aPosRewards    = 145 // reward_infos: 3 × (growth_inside_last_x64 u128, reward_amount_owed u64)
 )
 
 var (
@@ -47,19 +54,25 @@ func (layoutA) DecodePool(b []byte) (Pool, error) {
 		return Pool{}, err
 	}
 	p := Pool{
-		Bump:         b[aPoolBump],
-		Config:       getKey(b, aPoolConfig),
-		Mint0:        getKey(b, aPoolMint0),
-		Mint1:        getKey(b, aPoolMint1),
-		Vault0:       getKey(b, aPoolVault0),
-		Vault1:       getKey(b, aPoolVault1),
-		HasDecimals:  true,
-		Decimals0:    b[aPoolDecimals0],
-		Decimals1:    b[aPoolDecimals1],
-		TickSpacing:  getU16(b, aPoolTickSpacing),
-		Liquidity:    getU128(b[aPoolLiquidity:]),
-		SqrtPriceX64: getU128(b[aPoolSqrtPrice:]),
-		TickCurrent:  getI32(b, aPoolTickCurrent),
+		Bump:             b[aPoolBump],
+		Config:           getKey(b, aPoolConfig),
+		Mint0:            getKey(b, aPoolMint0),
+		Mint1:            getKey(b, aPoolMint1),
+		Vault0:           getKey(b, aPoolVault0),
+		Vault1:           getKey(b, aPoolVault1),
+		HasDecimals:      true,
+		Decimals0:        b[aPoolDecimals0],
+		Decimals1:        b[aPoolDecimals1],
+		TickSpacing:      getU16(b, aPoolTickSpacing),
+		Liquidity:        getU128(b[aPoolLiquidity:]),
+		SqrtPriceX64:     getU128(b[aPoolSqrtPrice:]),
+		TickCurrent:      getI32(b, aPoolTickCurrent),
+		FeeGrowthGlobal0: getU128(b[aPoolFeeGrowth0:]),
+		FeeGrowthGlobal1: getU128(b[aPoolFeeGrowth1:]),
+	}
+	for i := range p.Rewards {
+		at := aPoolRewards + aRewardSize*i
+		p.Rewards[i] = PoolReward{Mint: getKey(b, at+aRewardMint), GrowthGlobal: getU128(b[at+aRewardGrowth:])}
 	}
 	if err := aPoolSpec.validatePool(p); err != nil {
 		return Pool{}, err
@@ -81,6 +94,13 @@ func (layoutA) EncodePool(p Pool) []byte {
 	putU128(b[aPoolLiquidity:], p.Liquidity)
 	putU128(b[aPoolSqrtPrice:], p.SqrtPriceX64)
 	putI32(b, aPoolTickCurrent, p.TickCurrent)
+	putU128(b[aPoolFeeGrowth0:], p.FeeGrowthGlobal0)
+	putU128(b[aPoolFeeGrowth1:], p.FeeGrowthGlobal1)
+	for i, r := range p.Rewards {
+		at := aPoolRewards + aRewardSize*i
+		putKey(b, at+aRewardMint, r.Mint)
+		putU128(b[at+aRewardGrowth:], r.GrowthGlobal)
+	}
 	return b
 }
 
@@ -99,6 +119,7 @@ func (layoutA) DecodePosition(b []byte) (Position, error) {
 		FeeGrowthInside1: getU128(b[aPosFeeGrowth1:]),
 		FeesOwed0:        getU64(b, aPosFeesOwed0),
 		FeesOwed1:        getU64(b, aPosFeesOwed1),
+		Rewards:          getPositionRewards(b, aPosRewards),
 	}
 	if err := aPosSpec.validatePosition(p); err != nil {
 		return Position{}, err
@@ -118,5 +139,10 @@ func (layoutA) EncodePosition(p Position) []byte {
 	putU128(b[aPosFeeGrowth1:], p.FeeGrowthInside1)
 	putU64(b, aPosFeesOwed0, p.FeesOwed0)
 	putU64(b, aPosFeesOwed1, p.FeesOwed1)
+	putPositionRewards(b, aPosRewards, p.Rewards)
 	return b
+}
+
+func (layoutA) Owed(pool Pool, pos Position, lower, upper Tick) (Owed, error) {
+	return owedA(pool, pos, lower, upper)
 }

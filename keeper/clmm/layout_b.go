@@ -16,6 +16,12 @@ const (
 	bPoolVault0      = 133 // token_vault_a (fee_growth_global_a at 165)
 	bPoolMint1       = 181 // token_mint_b
 	bPoolVault1      = 213 // token_vault_b
+	bPoolFeeGrowth0  = 165 // fee_growth_global_a u128
+	bPoolFeeGrowth1  = 245 // fee_growth_global_b u128
+	bPoolRewards     = 269 // reward_infos: 3 × 128 bytes
+	bRewardSize      = 128
+	bRewardMint      = 0   // mint, from the reward's start
+	bRewardGrowth    = 112 // growth_global_x64 u128
 
 	bPosSize       = 216
 	bPosPool       = 8   // whirlpool
@@ -27,6 +33,7 @@ const (
 	bPosFeesOwed0  = 112 // fee_owed_a u64
 	bPosFeeGrowth1 = 120 // fee_growth_checkpoint_b u128
 	bPosFeesOwed1  = 136 // fee_owed_b u64
+	bPosRewards    = 144 // reward_infos: 3 × (growth_inside_checkpoint u128, amount_owed u64)
 )
 
 var (
@@ -45,18 +52,24 @@ func (layoutB) DecodePool(b []byte) (Pool, error) {
 		return Pool{}, err
 	}
 	p := Pool{
-		Config:       getKey(b, bPoolConfig),
-		Bump:         b[bPoolBump],
-		TickSpacing:  getU16(b, bPoolTickSpacing),
-		HasFeeRate:   true,
-		FeeRate:      uint32(getU16(b, bPoolFeeRate)),
-		Liquidity:    getU128(b[bPoolLiquidity:]),
-		SqrtPriceX64: getU128(b[bPoolSqrtPrice:]),
-		TickCurrent:  getI32(b, bPoolTickCurrent),
-		Mint0:        getKey(b, bPoolMint0),
-		Vault0:       getKey(b, bPoolVault0),
-		Mint1:        getKey(b, bPoolMint1),
-		Vault1:       getKey(b, bPoolVault1),
+		Config:           getKey(b, bPoolConfig),
+		Bump:             b[bPoolBump],
+		TickSpacing:      getU16(b, bPoolTickSpacing),
+		HasFeeRate:       true,
+		FeeRate:          uint32(getU16(b, bPoolFeeRate)),
+		Liquidity:        getU128(b[bPoolLiquidity:]),
+		SqrtPriceX64:     getU128(b[bPoolSqrtPrice:]),
+		TickCurrent:      getI32(b, bPoolTickCurrent),
+		Mint0:            getKey(b, bPoolMint0),
+		Vault0:           getKey(b, bPoolVault0),
+		Mint1:            getKey(b, bPoolMint1),
+		Vault1:           getKey(b, bPoolVault1),
+		FeeGrowthGlobal0: getU128(b[bPoolFeeGrowth0:]),
+		FeeGrowthGlobal1: getU128(b[bPoolFeeGrowth1:]),
+	}
+	for i := range p.Rewards {
+		at := bPoolRewards + bRewardSize*i
+		p.Rewards[i] = PoolReward{Mint: getKey(b, at+bRewardMint), GrowthGlobal: getU128(b[at+bRewardGrowth:])}
 	}
 	if err := bPoolSpec.validatePool(p); err != nil {
 		return Pool{}, err
@@ -78,6 +91,13 @@ func (layoutB) EncodePool(p Pool) []byte {
 	putKey(b, bPoolVault0, p.Vault0)
 	putKey(b, bPoolMint1, p.Mint1)
 	putKey(b, bPoolVault1, p.Vault1)
+	putU128(b[bPoolFeeGrowth0:], p.FeeGrowthGlobal0)
+	putU128(b[bPoolFeeGrowth1:], p.FeeGrowthGlobal1)
+	for i, r := range p.Rewards {
+		at := bPoolRewards + bRewardSize*i
+		putKey(b, at+bRewardMint, r.Mint)
+		putU128(b[at+bRewardGrowth:], r.GrowthGlobal)
+	}
 	return b
 }
 
@@ -94,6 +114,7 @@ func (layoutB) DecodePosition(b []byte) (Position, error) {
 		FeesOwed0:        getU64(b, bPosFeesOwed0),
 		FeeGrowthInside1: getU128(b[bPosFeeGrowth1:]),
 		FeesOwed1:        getU64(b, bPosFeesOwed1),
+		Rewards:          getPositionRewards(b, bPosRewards),
 	}
 	if err := bPosSpec.validatePosition(p); err != nil {
 		return Position{}, err
@@ -112,5 +133,10 @@ func (layoutB) EncodePosition(p Position) []byte {
 	putU64(b, bPosFeesOwed0, p.FeesOwed0)
 	putU128(b[bPosFeeGrowth1:], p.FeeGrowthInside1)
 	putU64(b, bPosFeesOwed1, p.FeesOwed1)
+	putPositionRewards(b, bPosRewards, p.Rewards)
 	return b
+}
+
+func (layoutB) Owed(pool Pool, pos Position, lower, upper Tick) (Owed, error) {
+	return owedB(pool, pos, lower, upper), nil
 }

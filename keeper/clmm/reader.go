@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/gagliardetto/solana-go"
 )
@@ -18,13 +19,25 @@ type AccountFetcher interface {
 	MultipleAccounts(ctx context.Context, keys []solana.PublicKey) ([][]byte, error)
 }
 
-// Reader reads CLMM positions and their pools from chain.
+// Reader reads CLMM positions, their pools and their boundary tick arrays
+// from chain. It remembers which tick arrays each position needed, so a
+// later read of the same positions fetches everything in one call. A Reader
+// is safe for concurrent use.
 type Reader struct {
 	fetcher AccountFetcher
+
+	mu    sync.Mutex
+	hints map[solana.PublicKey][2]solana.PublicKey // position → its tick arrays, from the last read
 }
 
+// maxHints bounds the remembered tick arrays; past it the memory starts
+// afresh (a read without a hint costs one more fetch, nothing else).
+const maxHints = 4096
+
 // NewReader returns a Reader that reads accounts through f.
-func NewReader(f AccountFetcher) *Reader { return &Reader{fetcher: f} }
+func NewReader(f AccountFetcher) *Reader {
+	return &Reader{fetcher: f, hints: map[solana.PublicKey][2]solana.PublicKey{}}
+}
 
 // PositionRequest names one position to read: the market API gives the pool
 // id (assetIdentifier) and the position mint of a CLMM collateral.
@@ -51,14 +64,29 @@ type PositionState struct {
 	// [*AccountError] (missing account, bad bytes, position of another pool
 	// or mint).
 	Err error
+	// TickArrays are the tick-array accounts holding the position's lower
+	// and upper ticks (the same account twice when one array holds both).
+	TickArrays [2]solana.PublicKey
+	// Owed is what the position is owed, computed as its program computes
+	// it from the pool, the position and the two boundary ticks, all read
+	// at one fetch; valid when Err and OwedErr are nil.
+	Owed Owed
+	// OwedErr is why Owed could not be computed (a missing or foreign tick
+	// array, an amount the program itself cannot compute). The position
+	// and pool are still valid.
+	OwedErr error
 }
 
-// Read reads every requested position and its pool in one
-// [AccountFetcher.MultipleAccounts] call, fetching each distinct account
-// once. It returns one state per request, in order; a problem with one
-// position is reported in its state's Err and does not affect the others.
-// Read itself fails only when the fetch fails or returns the wrong number
-// of accounts.
+// Read reads every requested position, its pool and the tick arrays of its
+// two boundary ticks, and computes what each position is owed. Positions
+// read before are read in one [AccountFetcher.MultipleAccounts] call with
+// their tick arrays; a position read for the first time (or whose range
+// moved to other tick arrays) needs a second call, which reads its
+// position, pool and tick arrays again so all four come from one fetch.
+// Each distinct account is fetched once per call. Read returns one state
+// per request, in order; a problem with one position is reported in its
+// state's Err (or OwedErr) and does not affect the others. Read itself
+// fails only when a fetch fails or returns the wrong number of accounts.
 func (r *Reader) Read(ctx context.Context, reqs []PositionRequest) ([]PositionState, error) {
 	states := make([]PositionState, len(reqs))
 	keys := r.plan(reqs, states)
@@ -70,11 +98,20 @@ func (r *Reader) Read(ctx context.Context, reqs []PositionRequest) ([]PositionSt
 		return nil, err
 	}
 	pools := make(map[poolKey]poolResult)
+	var again []int
 	for i := range states {
-		if states[i].Err == nil {
-			decodeState(&states[i], keys, data, pools)
+		if states[i].Err != nil {
+			continue
+		}
+		decodeState(&states[i], keys, data, pools)
+		if states[i].Err == nil && !owedFromFetch(&states[i], keys, data) {
+			again = append(again, i)
 		}
 	}
+	if err := r.reread(ctx, states, again); err != nil {
+		return nil, err
+	}
+	r.remember(states)
 	return states, nil
 }
 
@@ -105,6 +142,13 @@ func (r *Reader) plan(reqs []PositionRequest, states []PositionState) keySet {
 		states[i].Address = addr
 		keys.add(addr)
 		keys.add(req.Pool)
+		r.mu.Lock()
+		hint, ok := r.hints[addr]
+		r.mu.Unlock()
+		if ok {
+			keys.add(hint[0])
+			keys.add(hint[1])
+		}
 	}
 	return keys
 }

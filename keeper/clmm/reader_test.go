@@ -57,7 +57,35 @@ func (f *fakeChain) addPosition(t *testing.T, d Dex, pool solana.PublicKey, mint
 		t.Fatal(err)
 	}
 	f.accounts[addr] = d.Layout().EncodePosition(samplePosition(pool, mint, r.Lower, r.Upper))
+	if b, ok := f.accounts[pool]; ok {
+		if p, err := d.Layout().DecodePool(b); err == nil {
+			f.initTicks(t, d, pool, p.TickSpacing, r.Lower, r.Upper)
+		}
+	}
 	return PositionRequest{Dex: d, Pool: pool, PositionMint: mint}
+}
+
+// initTicks marks ticks initialized in their tick arrays, creating the
+// arrays as needed.
+func (f *fakeChain) initTicks(t *testing.T, d Dex, pool solana.PublicKey, spacing uint16, ticks ...int32) {
+	t.Helper()
+	l := d.Layout()
+	for _, tick := range ticks {
+		start := l.TickArrayStart(tick, spacing)
+		addr, err := d.TickArrayAddress(pool, start)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := TickArray{Pool: pool, Start: start, Ticks: make([]Tick, l.TicksPerArray())}
+		if b, ok := f.accounts[addr]; ok {
+			if a, err = l.DecodeTickArray(b, spacing); err != nil {
+				t.Fatal(err)
+			}
+		}
+		slot := (tick - start) / int32(spacing)
+		a.Ticks[slot] = Tick{Index: tick, Initialized: true, LiquidityGross: U128From64(1)}
+		f.accounts[addr] = l.EncodeTickArray(a)
+	}
 }
 
 func TestReaderBatchesAndDeduplicates(t *testing.T) {
@@ -75,15 +103,33 @@ func TestReaderBatchesAndDeduplicates(t *testing.T) {
 	}
 	reqs = append(reqs, reqs[0]) // the same position twice
 
-	states, err := NewReader(chain).Read(t.Context(), reqs)
+	reader := NewReader(chain)
+	states, err := reader.Read(t.Context(), reqs)
 	if err != nil {
 		t.Fatalf("Read: %v", err)
 	}
-	if len(chain.calls) != 1 {
-		t.Fatalf("fetch calls = %d, want 1", len(chain.calls))
+	// The first read does not know the ranges: positions and pools first,
+	// then positions, pools and tick arrays together.
+	if len(chain.calls) != 2 {
+		t.Fatalf("fetch calls = %d, want 2", len(chain.calls))
 	}
 	if got := len(chain.calls[0]); got != 8 { // 5 distinct positions + 3 distinct pools
 		t.Fatalf("fetched %d keys, want 8: %v", got, chain.calls[0])
+	}
+	// Tick arrays: a1 and a2 share pool 1's array at -14400, a1's upper
+	// and a2 sit there too (-13200 < -10800); a3 needs [0, 3600); a4 the
+	// same start in pool 2; b1 needs -5632 and 0 of pool 3.
+	if got := len(chain.calls[1]); got != 8+5 {
+		t.Fatalf("second fetch read %d keys, want 13: %v", got, chain.calls[1])
+	}
+	again, err := reader.Read(t.Context(), reqs)
+	if err != nil || len(chain.calls) != 3 || len(chain.calls[2]) != 13 {
+		t.Fatalf("second Read: %v, %d calls; want one call of 13 keys", err, len(chain.calls))
+	}
+	for i := range again {
+		if again[i].OwedErr != nil || again[i].Owed != states[i].Owed || states[i].OwedErr != nil {
+			t.Errorf("state %d: owed %+v (%v) then %+v (%v)", i, states[i].Owed, states[i].OwedErr, again[i].Owed, again[i].OwedErr)
+		}
 	}
 	wantInRange := []bool{true, true, false, true, true, true}
 	wantPool := []Pool{samplePoolA(), samplePoolA(), samplePoolA(), withTick(samplePoolA(), 500), samplePoolB(), samplePoolA()}
@@ -130,8 +176,8 @@ func TestReaderPerAccountErrors(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Read: %v", err)
 	}
-	if len(chain.calls) != 1 {
-		t.Fatalf("fetch calls = %d, want 1", len(chain.calls))
+	if len(chain.calls) != 2 || len(chain.calls[1]) != 3 { // the good position, its pool, one tick array
+		t.Fatalf("fetch calls = %v, want 2 (the second of 3 keys)", chain.calls)
 	}
 	addr := func(r PositionRequest) string { x, _, _ := r.Dex.PositionAddress(r.PositionMint); return x.String() }
 	tests := []struct {
