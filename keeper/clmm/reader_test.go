@@ -267,3 +267,80 @@ func TestReaderContextCancelled(t *testing.T) {
 		t.Fatalf("Read error = %v, want context.Canceled", err)
 	}
 }
+
+// TestReaderOwed reads a dex-b position whose fees accrued since it was
+// last touched: the owed figure is the stored one plus the growth inside
+// its range times its liquidity.
+func TestReaderOwed(t *testing.T) {
+	chain := newFakeChain()
+	b := testDex(t, DexB)
+	pool := samplePoolB()
+	pool.FeeGrowthGlobal0, pool.FeeGrowthGlobal1 = q64(30), q64(4)
+	addr := chain.addPool(b, "pool", pool)
+	req := chain.addPosition(t, b, addr, "m", Range{-64, 64})
+	posAddr, _, _ := b.PositionAddress(req.PositionMint)
+	pos := samplePosition(addr, req.PositionMint, -64, 64)
+	pos.Liquidity, pos.FeeGrowthInside0, pos.FeeGrowthInside1 = U128From64(1000), q64(10), q64(1)
+	chain.accounts[posAddr] = b.Layout().EncodePosition(pos)
+	// Ticks initialized with the price inside: lower's outside is global at
+	// that time (say 5 and 1), upper's 0, so inside = 30-5 and 4-1.
+	lower, _ := b.TickArrayAddress(addr, -5632)
+	la, _ := b.Layout().DecodeTickArray(chain.accounts[lower], 64)
+	la.Ticks[87].FeeGrowthOutside0, la.Ticks[87].FeeGrowthOutside1 = q64(5), q64(1)
+	la.Dynamic = true
+	chain.accounts[lower] = b.Layout().EncodeTickArray(la)
+
+	states, err := NewReader(chain).Read(t.Context(), []PositionRequest{req})
+	if err != nil || states[0].Err != nil || states[0].OwedErr != nil {
+		t.Fatalf("Read: %v, %+v", err, states)
+	}
+	want := Owed{Fees0: 123456789 + 15*1000, Fees1: 987654321 + 2*1000}
+	if states[0].Owed != want {
+		t.Fatalf("owed %+v, want %+v", states[0].Owed, want)
+	}
+
+	// A tick array of another pool at the derived address is refused, the
+	// position itself still reads.
+	la.Pool = testKey("another pool")
+	chain.accounts[lower] = b.Layout().EncodeTickArray(la)
+	states, _ = NewReader(chain).Read(t.Context(), []PositionRequest{req})
+	if states[0].Err != nil || !errors.Is(states[0].OwedErr, ErrMismatch) {
+		t.Fatalf("foreign tick array: %v, %v", states[0].Err, states[0].OwedErr)
+	}
+	delete(chain.accounts, lower)
+	states, _ = NewReader(chain).Read(t.Context(), []PositionRequest{req})
+	if states[0].Err != nil || !errors.Is(states[0].OwedErr, ErrMissing) {
+		t.Fatalf("missing tick array: %v, %v", states[0].Err, states[0].OwedErr)
+	}
+}
+
+// movingChain moves a position's range between the first and the second
+// fetch of a read.
+type movingChain struct {
+	*fakeChain
+	move func()
+}
+
+func (m *movingChain) MultipleAccounts(ctx context.Context, keys []solana.PublicKey) ([][]byte, error) {
+	out, err := m.fakeChain.MultipleAccounts(ctx, keys)
+	if m.move != nil {
+		m.move()
+		m.move = nil
+	}
+	return out, err
+}
+
+func TestReaderRangeMovesBetweenFetches(t *testing.T) {
+	chain := newFakeChain()
+	a := testDex(t, DexA)
+	pool := chain.addPool(a, "pool", samplePoolA())
+	req := chain.addPosition(t, a, pool, "m", Range{0, 60})
+	m := &movingChain{fakeChain: chain, move: func() { chain.addPosition(t, a, pool, "m", Range{-7200, -3600}) }}
+	states, err := NewReader(m).Read(t.Context(), []PositionRequest{req})
+	if err != nil || states[0].Err != nil || !errors.Is(states[0].OwedErr, ErrMismatch) {
+		t.Fatalf("Read: %v, %v, %v", err, states[0].Err, states[0].OwedErr)
+	}
+	if states[0].Position.Range != (Range{-7200, -3600}) {
+		t.Fatalf("range %s: the state must come from the second fetch", states[0].Position.Range)
+	}
+}
