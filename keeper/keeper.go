@@ -59,6 +59,9 @@ type Keeper struct {
 
 	reads *readCache // reads shared by the policies of one tick
 	dexes []clmm.Dex // dex-a and dex-b, with their programs from config
+	// positions reads CLMM positions; it remembers their tick arrays so a
+	// later read takes one getMultipleAccounts call.
+	positions *clmm.Reader
 
 	alertsMu sync.Mutex
 	firing   map[string]map[string]bool // alert policy → targets with an open incident
@@ -104,6 +107,7 @@ func New(o Options) (*Keeper, error) {
 		k.Close()
 		return nil, err
 	}
+	k.positions = clmm.NewReader(k.submitter)
 	return k, nil
 }
 

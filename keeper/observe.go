@@ -76,7 +76,8 @@ func snapshotTime(ts float64) time.Time {
 }
 
 // observePositions reads the CLMM collateral positions of the observed
-// loans from chain in one batch. The API does not say which dex holds a
+// loans from chain in one batch, with their pools and the tick arrays that
+// give what each is owed. The API does not say which dex holds a
 // position, so both layouts are asked for and the one that decodes wins.
 func (k *Keeper) observePositions(ctx context.Context, obs *policies.Observation) error {
 	type slot struct {
@@ -104,7 +105,7 @@ func (k *Keeper) observePositions(ctx context.Context, obs *policies.Observation
 	if len(reqs) == 0 {
 		return nil
 	}
-	states, err := clmm.NewReader(k.submitter).Read(ctx, reqs)
+	states, err := k.positions.Read(ctx, reqs)
 	if err != nil {
 		return err
 	}

@@ -83,11 +83,16 @@ type claimFeesInputs struct {
 	Fees1 uint64 `json:"fees1"`
 }
 
-// claimFees decides on one dex-b position: claim when the fees owed reach
-// min_fees_0 in token 0 or min_fees_1 in token 1.
+// claimFees decides on one dex-b position: claim when the fees owed (stored
+// plus accrued since the position was last touched, see PositionFacts)
+// reach min_fees_0 in token 0 or min_fees_1 in token 1.
 func (e *evaluator) claimFees(pe *positionEntry, env *positionEnv) {
 	cp := e.p.Params.(*ClaimFeesParams)
 	f := &pe.facts
+	if !f.OwedKnown {
+		e.skip(f.PositionMint, SkipNoData, "fees owed are unknown: "+pe.obs.State.OwedErr.Error())
+		return
+	}
 	hit0 := cp.MinFees0 > 0 && f.FeesOwed0 >= cp.MinFees0
 	hit1 := cp.MinFees1 > 0 && f.FeesOwed1 >= cp.MinFees1
 	if !(hit0 || hit1) || !e.when(f.PositionMint, env) || !e.ready(f.PositionMint) {

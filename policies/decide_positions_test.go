@@ -1,6 +1,7 @@
 package policies
 
 import (
+	"errors"
 	"reflect"
 	"slices"
 	"testing"
@@ -98,7 +99,7 @@ func TestRebalanceDecision(t *testing.T) {
 func TestClaimFeesDecision(t *testing.T) {
 	withFees := func(f0, f1 uint64) PositionObservation {
 		po := clmmPosition("a", "p", clmm.DexB, clmm.Range{Lower: -500, Upper: 500}, 0, 64)
-		po.State.Position.FeesOwed0, po.State.Position.FeesOwed1 = f0, f1
+		po.State.Owed.Fees0, po.State.Owed.Fees1 = f0, f1
 		return po
 	}
 	tests := []struct {
@@ -113,7 +114,18 @@ func TestClaimFeesDecision(t *testing.T) {
 		{"an unset minimum never triggers", "{min_fees_1: 5000}", withFees(1_000_000, 0), false},
 		{"dex-a positions are not claimed", "{min_fees_0: 1}", func() PositionObservation {
 			po := clmmPosition("a", "p", clmm.DexA, clmm.Range{Lower: -500, Upper: 500}, 0, 64)
-			po.State.Position.FeesOwed0 = 10
+			po.State.Owed.Fees0 = 10
+			return po
+		}(), false},
+		{"an untouched position: nothing stored, enough accrued", "{min_fees_1: 5000}", withFees(0, 5000), true},
+		{"the stored figure alone does not decide", "{min_fees_1: 5000}", func() PositionObservation {
+			po := withFees(0, 4999)
+			po.State.Position.FeesOwed1 = 6000 // impossible on chain (owed ≥ stored); shows which figure decides
+			return po
+		}(), false},
+		{"unknown owed fees do not act", "{min_fees_0: 1}", func() PositionObservation {
+			po := withFees(1_000_000, 0)
+			po.State.OwedErr = errors.New("clmm: dex-b tick array account X: account not found")
 			return po
 		}(), false},
 	}

@@ -53,7 +53,7 @@ func fillPosition(f *PositionFacts, st *clmm.PositionState, tokens map[string]To
 	f.TickSpacing = int64(pool.TickSpacing)
 	f.InRange = pos.InRange(pool)
 	f.DistanceTicks, f.DistancePct = dist.Ticks, dist.Percent
-	f.FeesOwed0, f.FeesOwed1 = pos.FeesOwed()
+	fillOwed(f, st)
 	f.Liquidity = pos.Liquidity.Float64()
 	if p, ok := pool.Price(); ok {
 		f.Price = p
@@ -66,6 +66,23 @@ func fillPosition(f *PositionFacts, st *clmm.PositionState, tokens map[string]To
 		return
 	}
 	f.Price = pool.RawPrice()
+}
+
+// fillOwed sets the owed fees and rewards facts from what the reader
+// computed, and the stored fees from the position account.
+func fillOwed(f *PositionFacts, st *clmm.PositionState) {
+	f.FeesStored0, f.FeesStored1 = st.Position.FeesOwed()
+	for i, r := range st.Pool.Rewards {
+		if r.Initialized() {
+			f.RewardMints[i] = r.Mint.String()
+		}
+	}
+	if st.OwedErr != nil {
+		return
+	}
+	f.OwedKnown = true
+	f.FeesOwed0, f.FeesOwed1 = st.Owed.Fees0, st.Owed.Fees1
+	f.RewardsOwed = st.Owed.Rewards
 }
 
 // vaultEntry is one vault and its facts.

@@ -1,6 +1,7 @@
 package policies
 
 import (
+	"errors"
 	"math"
 	"sync"
 	"testing"
@@ -76,15 +77,26 @@ func TestLoanFacts(t *testing.T) {
 
 func TestPositionFacts(t *testing.T) {
 	obs := positionObs(clmmPosition("a", "p", clmm.DexA, clmm.Range{Lower: -500, Upper: 500}, 1000, 10))
-	obs.Positions[0].State.Position.FeesOwed0 = 7
+	st := &obs.Positions[0].State
+	st.Position.FeesOwed0 = 7
+	st.Owed = clmm.Owed{Fees0: 7 + 30, Fees1: 2, Rewards: [clmm.NumRewards]uint64{0, 9, 0}}
+	st.Pool.Rewards[1].Mint = pubkey("reward")
 	f := obs.facts(t0).positions[0].facts
 	// tick 1000 is 500 ticks past the upper edge of a 1000-tick range: −500 ticks, −50 %.
 	// sqrt price 2^64 → raw price 1 → ×10^(9−6) = 1000.
 	want := PositionFacts{Loan: key("a"), PositionMint: key("p"), Pool: pubkey("pool p").String(), Dex: clmm.DexA,
 		TickLower: -500, TickUpper: 500, TickCurrent: 1000, TickSpacing: 10, InRange: false,
-		DistanceTicks: -500, DistancePct: -50, FeesOwed0: 7, Liquidity: 123_456, Price: 1000}
+		DistanceTicks: -500, DistancePct: -50, OwedKnown: true, FeesOwed0: 37, FeesOwed1: 2, FeesStored0: 7,
+		RewardsOwed: [clmm.NumRewards]uint64{0, 9, 0}, RewardMints: [clmm.NumRewards]string{1: pubkey("reward").String()},
+		Liquidity: 123_456, Price: 1000}
 	if f != want {
 		t.Errorf("facts = %+v\n want %+v", f, want)
+	}
+	// Owed amounts that could not be computed are unknown, not the stored figure.
+	st.OwedErr = errors.New("tick array missing")
+	f = obs.facts(t0.Add(time.Second)).positions[0].facts
+	if f.OwedKnown || f.FeesOwed0 != 0 || f.FeesStored0 != 7 || f.RewardsOwed != [clmm.NumRewards]uint64{} {
+		t.Errorf("unknown owed: facts %+v", f)
 	}
 }
 

@@ -1,5 +1,7 @@
 package policies
 
+import "github.com/keeper-project/keeper/keeper/clmm"
+
 // The fact structs below are what expressions (`when`, strategy-update rules)
 // and alert templates see. Field names in expressions are the snake_case
 // names of the expr tags (loan.health, position.in_range). Amounts are in
@@ -82,11 +84,27 @@ type PositionFacts struct {
 	DistanceTicks int64 `expr:"distance_ticks"`
 	// DistancePct is DistanceTicks in percent of the range width (at most 50).
 	DistancePct float64 `expr:"distance_pct"`
-	// FeesOwed0 and FeesOwed1 are the fees stored in the position account:
-	// a lower bound of what a claim pays.
-	FeesOwed0 uint64  `expr:"fees_owed_0"`
-	FeesOwed1 uint64  `expr:"fees_owed_1"`
-	Liquidity float64 `expr:"liquidity"`
+	// OwedKnown reports whether the owed amounts below could be computed
+	// (the pool, the position and both boundary tick arrays were read and
+	// decoded). When false they are 0 and claim-fees does not act.
+	OwedKnown bool `expr:"owed_known"`
+	// FeesOwed0 and FeesOwed1 are the fees a claim made now pays, in base
+	// units of token 0 and token 1: the stored amount plus what accrued
+	// since the position was last touched, computed as the position's
+	// program computes it (keeper/clmm).
+	FeesOwed0 uint64 `expr:"fees_owed_0"`
+	FeesOwed1 uint64 `expr:"fees_owed_1"`
+	// FeesStored0 and FeesStored1 are the fees stored in the position
+	// account, which the programs update only when the position is touched.
+	FeesStored0 uint64 `expr:"fees_stored_0"`
+	FeesStored1 uint64 `expr:"fees_stored_1"`
+	// RewardsOwed are the rewards owed per reward slot of the pool, in base
+	// units of RewardMints[i], computed like the fees from the reward
+	// growth as of the pool's last reward update.
+	RewardsOwed [clmm.NumRewards]uint64 `expr:"rewards_owed"`
+	// RewardMints are the reward mints per slot; "" for an unused slot.
+	RewardMints [clmm.NumRewards]string `expr:"reward_mints"`
+	Liquidity   float64                 `expr:"liquidity"`
 	// Price is token 1 per token 0 in whole tokens when the decimals are
 	// known, in base units otherwise.
 	Price float64 `expr:"price"`

@@ -30,24 +30,49 @@
 // spacing wide and within the usable ticks of ±443636 (see [CenteredRange]
 // for the rounding rules).
 //
-// # Fees owed
+// # Fees and rewards owed
 //
-// [Position.FeesOwed] reports the fees stored in the position account. The
-// programs only bring that figure up to date when the position is touched
-// (liquidity change, fee collection, or an explicit update), so it is a lower
-// bound of what a claim would pay out. The exact figure needs the pool's
-// global fee growth, the fee-growth-outside values of the two boundary ticks
-// (held in tick-array accounts, at layout-specific offsets) and the
-// position's fee-growth checkpoint. We use the stored value: it needs no
-// extra account reads, it never overstates what a claim is worth (so a
-// claim-fees threshold never fires on fees that are not there), and a claim
-// made after the figure went stale simply collects more than planned.
+// The fees and rewards stored in a position account ([Position.FeesOwed],
+// [PositionReward.Owed]) are brought up to date by the programs only when
+// the position is touched (a liquidity change, a collection, an explicit
+// update), so an untouched position shows about zero however much it
+// earned. [Layout.Owed] computes what a claim made now would pay, exactly as
+// each program would: the growth inside the range from the pool's global
+// growth and the two boundary ticks' growth outside (held in tick-array
+// accounts), minus the position's checkpoint, times its liquidity, plus the
+// stored amount; the same for each reward slot. All growth values are u128
+// and wrap modulo 2^128 where the programs wrap (checkpoints are often close
+// to 2^128). The layouts differ in details that this package reproduces:
+//
+//   - layout A compares the current tick with the index stored in each tick;
+//     layout B counts all growth as below an uninitialized lower tick and
+//     none as above an uninitialized upper tick;
+//   - layout A divides a 256-bit product by 2^64, turns a quotient of
+//     u64::MAX or more into 0 and aborts on a quotient wider than 128 bits
+//     or an owed sum above u64 (reported as [ErrOverflow]); layout B takes a
+//     128-bit product, accrues nothing when it overflows, and wraps the owed
+//     sum in u64.
+//
+// Reward growth is taken as stored in the pool, that is as of the pool's
+// last reward update: emissions since then are not added, so rewards owed
+// are a lower bound of what a collection pays.
+//
+// Tick arrays are PDAs of seeds ["tick_array", pool, start] where start is
+// the array's first tick, rounded toward −∞ to a multiple of 60 × spacing
+// (layout A, encoded as a big-endian i32) or 88 × spacing (layout B, encoded
+// as a decimal string). Layout B has two account formats at that address,
+// fixed and dynamic (resized as ticks are initialized), told apart by
+// discriminator; [Layout.DecodeTickArray] reads both.
 //
 // # Reading from chain
 //
-// [Reader] fetches every position and pool account of a batch in one
-// [AccountFetcher] call, reading each pool once however many positions share
-// it. Position addresses are derived from the position mint under the dex
+// [Reader] fetches every position, pool and boundary tick array of a batch
+// in one [AccountFetcher] call, reading each account once however many
+// positions share it, so the four accounts of a position are consistent.
+// Which tick arrays a position needs depends on its range, stored in the
+// position: the first read of a position therefore takes a second call,
+// which reads position, pool and tick arrays again together; the Reader
+// remembers the arrays, so later reads take one call. Position addresses are derived from the position mint under the dex
 // program (PDA seeds "position", mint), so only that program can have written
 // them; the pool address the caller supplies is then checked against the pool
 // recorded in the position itself, so a wrong or hostile pool id cannot

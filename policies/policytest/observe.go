@@ -110,6 +110,9 @@ func (l *loader) position(n *yaml.Node, test string, p *positionYAML) (policies.
 		Request:  clmm.PositionRequest{Dex: dex, Pool: pool, PositionMint: mint},
 		Position: clmm.Position{Pool: pool, Mint: mint, Range: r, Liquidity: clmm.U128From64(p.Liquidity), FeesOwed0: p.FeesOwed0, FeesOwed1: p.FeesOwed1},
 		Pool:     clmm.Pool{Mint0: m0, Mint1: m1, TickSpacing: p.TickSpacing, TickCurrent: p.TickCurrent, SqrtPriceX64: sqrt},
+		// A test states what the position is owed; the account is taken
+		// as just touched, so the stored figure is the same.
+		Owed: clmm.Owed{Fees0: p.FeesOwed0, Fees1: p.FeesOwed1},
 	}
 	if p.Decimals0 != nil && p.Decimals1 != nil {
 		st.Pool.HasDecimals, st.Pool.Decimals0, st.Pool.Decimals1 = true, *p.Decimals0, *p.Decimals1
