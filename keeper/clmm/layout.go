@@ -46,6 +46,9 @@ type Layout interface {
 	// dynamic format when a.Dynamic). Ticks beyond the array's size are
 	// ignored; missing ones are uninitialized.
 	EncodeTickArray(a TickArray) []byte
+	// GrowthInside returns the fee and reward growths inside the range
+	// bounded by lower and upper at this pool state, by the layout's rule.
+	GrowthInside(pool Pool, lower, upper Tick) Growths
 	// Owed computes what the position is owed at this pool state from the
 	// ticks at its lower and upper bounds, in the program's arithmetic.
 	Owed(pool Pool, pos Position, lower, upper Tick) (Owed, error)

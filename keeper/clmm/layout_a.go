@@ -143,6 +143,10 @@ func (layoutA) EncodePosition(p Position) []byte {
 	return b
 }
 
-func (layoutA) Owed(pool Pool, pos Position, lower, upper Tick) (Owed, error) {
-	return owedA(pool, pos, lower, upper)
+func (layoutA) GrowthInside(pool Pool, lower, upper Tick) Growths {
+	return growthsInside(insideA, pool, lower, upper)
+}
+
+func (l layoutA) Owed(pool Pool, pos Position, lower, upper Tick) (Owed, error) {
+	return owedA(l.GrowthInside(pool, lower, upper), pos)
 }

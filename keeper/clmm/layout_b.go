@@ -137,6 +137,10 @@ func (layoutB) EncodePosition(p Position) []byte {
 	return b
 }
 
-func (layoutB) Owed(pool Pool, pos Position, lower, upper Tick) (Owed, error) {
-	return owedB(pool, pos, lower, upper), nil
+func (layoutB) GrowthInside(pool Pool, lower, upper Tick) Growths {
+	return growthsInside(insideB, pool, lower, upper)
+}
+
+func (l layoutB) Owed(pool Pool, pos Position, lower, upper Tick) (Owed, error) {
+	return owedB(l.GrowthInside(pool, lower, upper), pos), nil
 }

@@ -71,33 +71,50 @@ func insideB(current int32, global U128, b boundary) U128 {
 	return global.Sub(below).Sub(above)
 }
 
-// growths lists, for one position, every growth the programs track: fee
-// token 0, fee token 1, then each reward slot. For each it returns the
-// global value, the boundary values, the checkpoint, the stored owed
-// amount and whether the slot is live (fees always are; rewards when
-// initialized).
-type growth struct {
-	global     U128
-	b          boundary
-	checkpoint U128
-	stored     uint64
-	live       bool
+// Growths are the Q64.64 growths inside a range: what one unit of
+// liquidity in the range earned over the pool's life, per fee token and
+// reward slot (modulo 2^128). A position's checkpoints are these values at
+// the time it was last touched.
+type Growths struct {
+	Fee0, Fee1 U128
+	Rewards    [NumRewards]U128
 }
 
-func growthsOf(pool Pool, pos Position, lower, upper Tick) [2 + NumRewards]growth {
-	mk := func(global, lo, up, cp U128, stored uint64, live bool) growth {
-		return growth{global: global, checkpoint: cp, stored: stored, live: live, b: boundary{
-			lowerIndex: lower.Index, upperIndex: upper.Index, lowerInit: lower.Initialized, upperInit: upper.Initialized,
-			lower: lo, upper: up}}
+// growthsInside applies one layout's inside rule to every growth of the
+// pool; unused reward slots have a growth of 0.
+func growthsInside(inside func(int32, U128, boundary) U128, pool Pool, lower, upper Tick) Growths {
+	b := func(lo, up U128) boundary {
+		return boundary{lowerIndex: lower.Index, upperIndex: upper.Index, lowerInit: lower.Initialized,
+			upperInit: upper.Initialized, lower: lo, upper: up}
 	}
-	var g [2 + NumRewards]growth
-	g[0] = mk(pool.FeeGrowthGlobal0, lower.FeeGrowthOutside0, upper.FeeGrowthOutside0, pos.FeeGrowthInside0, pos.FeesOwed0, true)
-	g[1] = mk(pool.FeeGrowthGlobal1, lower.FeeGrowthOutside1, upper.FeeGrowthOutside1, pos.FeeGrowthInside1, pos.FeesOwed1, true)
+	g := Growths{
+		Fee0: inside(pool.TickCurrent, pool.FeeGrowthGlobal0, b(lower.FeeGrowthOutside0, upper.FeeGrowthOutside0)),
+		Fee1: inside(pool.TickCurrent, pool.FeeGrowthGlobal1, b(lower.FeeGrowthOutside1, upper.FeeGrowthOutside1)),
+	}
 	for i, r := range pool.Rewards {
-		g[2+i] = mk(r.GrowthGlobal, lower.RewardGrowthsOutside[i], upper.RewardGrowthsOutside[i],
-			pos.Rewards[i].GrowthInside, pos.Rewards[i].Owed, r.Initialized())
+		if r.Initialized() {
+			g.Rewards[i] = inside(pool.TickCurrent, r.GrowthGlobal, b(lower.RewardGrowthsOutside[i], upper.RewardGrowthsOutside[i]))
+		}
 	}
 	return g
+}
+
+// accrual is one owed amount: the growth inside now, the position's
+// checkpoint and the amount stored.
+type accrual struct {
+	inside, checkpoint U128
+	stored             uint64
+}
+
+func accruals(g Growths, pos Position) [2 + NumRewards]accrual {
+	a := [2 + NumRewards]accrual{
+		{g.Fee0, pos.FeeGrowthInside0, pos.FeesOwed0},
+		{g.Fee1, pos.FeeGrowthInside1, pos.FeesOwed1},
+	}
+	for i, r := range pos.Rewards {
+		a[2+i] = accrual{g.Rewards[i], r.GrowthInside, r.Owed}
+	}
+	return a
 }
 
 // owedA computes layout A's amounts owed (calculate_latest_token_fees and
@@ -106,21 +123,16 @@ func growthsOf(pool Pool, pos Position, lower, upper Tick) [2 + NumRewards]growt
 // intermediate, 0 when it is u64::MAX or more; owed = stored + accrued,
 // checked. Fees use a 128-bit quotient, which aborts the program when the
 // quotient needs more than 128 bits; rewards use 256 bits and do not.
-// Unused reward slots have an inside growth of 0.
-func owedA(pool Pool, pos Position, lower, upper Tick) (Owed, error) {
+func owedA(g Growths, pos Position) (Owed, error) {
 	var out [2 + NumRewards]uint64
-	for i, g := range growthsOf(pool, pos, lower, upper) {
-		var inside U128
-		if g.live {
-			inside = insideA(pool.TickCurrent, g.global, g.b)
-		}
-		accrued, fits := mulShr64Wide(inside.Sub(g.checkpoint), pos.Liquidity)
+	for i, a := range accruals(g, pos) {
+		accrued, fits := mulShr64Wide(a.inside.Sub(a.checkpoint), pos.Liquidity)
 		if i < 2 && !fits {
 			return Owed{}, fmt.Errorf("%w: fee growth of token %d times liquidity %s exceeds 2^192", ErrOverflow, i, pos.Liquidity)
 		}
-		sum, carry := bits.Add64(g.stored, accrued, 0)
+		sum, carry := bits.Add64(a.stored, accrued, 0)
 		if carry != 0 {
-			return Owed{}, fmt.Errorf("%w: %s owed %d + %d exceeds u64", ErrOverflow, growthName(i), g.stored, accrued)
+			return Owed{}, fmt.Errorf("%w: %s owed %d + %d exceeds u64", ErrOverflow, growthName(i), a.stored, accrued)
 		}
 		out[i] = sum
 	}
@@ -131,20 +143,16 @@ func owedA(pool Pool, pos Position, lower, upper Tick) (Owed, error) {
 // with next_owed_delta_and_checkpoint): delta = inside - checkpoint
 // (wrapping); accrued = (liquidity × delta) >> 64 when the product fits in
 // 128 bits, 0 when it does not; owed = stored + accrued, wrapping in u64.
-// Unused reward slots have an inside growth of 0. A position without
-// liquidity accrues nothing (the program refuses to update it).
-func owedB(pool Pool, pos Position, lower, upper Tick) Owed {
+// A position without liquidity accrues nothing (the program refuses to
+// update it).
+func owedB(g Growths, pos Position) Owed {
 	var out [2 + NumRewards]uint64
-	for i, g := range growthsOf(pool, pos, lower, upper) {
-		var inside U128
-		if g.live {
-			inside = insideB(pool.TickCurrent, g.global, g.b)
-		}
-		accrued, ok := mulShr64Checked(pos.Liquidity, inside.Sub(g.checkpoint))
+	for i, a := range accruals(g, pos) {
+		accrued, ok := mulShr64Checked(pos.Liquidity, a.inside.Sub(a.checkpoint))
 		if !ok || pos.Liquidity.IsZero() {
 			accrued = 0
 		}
-		out[i] = g.stored + accrued
+		out[i] = a.stored + accrued
 	}
 	return owedFrom(out)
 }
