@@ -50,10 +50,17 @@ func (s *Sim) transferPosition(c *call) (any, error) {
 	}
 	op := transferPositionOp{Index: uint8(col.Index), Lower: tp.TickLowerIndex, Upper: tp.TickUpperIndex,
 		Liquidity: tp.LiquidityAmount.Uint64(), SlippageBps: uint16(tp.Variant.Liquidity.SlippageToleranceBps)}
+	ps, _, err := s.positionState(pos)
+	if err != nil {
+		return nil, err
+	}
+	oldLo, oldUp := tickArrayKeys(pos.Pool, ps.Range)
+	newLo, newUp := tickArrayKeys(pos.Pool, clmm.Range{Lower: tp.TickLowerIndex, Upper: tp.TickUpperIndex})
 	ixs := []ix{
 		marketIx(c.wallet, op.encode(), meta(info.Address, false, true), meta(pos.Address, false, false), meta(pos.Pool.Address, false, false)),
 		{Program: DexAProgramID, Data: encodeTransferRange(tp.TickLowerIndex, tp.TickUpperIndex), Accounts: []solana.AccountMeta{
-			meta(pos.Address, false, true), meta(pos.Pool.Address, false, false), meta(CoSigner(), true, false)}},
+			meta(pos.Address, false, true), meta(pos.Pool.Address, false, true), meta(CoSigner(), true, false),
+			meta(oldLo, false, true), meta(oldUp, false, true), meta(newLo, false, true), meta(newUp, false, true)}},
 	}
 	return s.buildOne(c, pos.Pool.Mint1.Address, ixs)
 }
@@ -85,8 +92,8 @@ func (s *Sim) checkTransfer(q market.TransferPositionRequest, pos *positionInfo,
 	return nil
 }
 
-// claimFees serves E8: it pays a dex-b collateral position's fees owed to the borrower, creating the
-// token accounts it needs.
+// claimFees serves E8: it brings a dex-b collateral position's fees up to date and pays them to the
+// borrower, creating the token accounts it needs.
 func (s *Sim) claimFees(c *call) (any, error) {
 	var q market.ClaimFeesRequest
 	if err := decodeBody(c.body, &q); err != nil {
@@ -101,11 +108,20 @@ func (s *Sim) claimFees(c *call) (any, error) {
 		return nil, err
 	}
 	m0, m1, pool := pos.Pool.Mint0.Address, pos.Pool.Mint1.Address, pos.Pool.Address
+	ps, _, err := s.positionState(pos)
+	if err != nil {
+		return nil, err
+	}
+	lower, upper := tickArrayKeys(pos.Pool, ps.Range)
 	ixs := []ix{
 		createATAIdempotent(c.payer, c.wallet, m0),
 		createATAIdempotent(c.payer, c.wallet, m1),
 		marketIx(c.wallet, []byte{opClaimFees, uint8(col.Index)}, meta(info.Address, false, true),
 			meta(pos.Address, false, false), meta(pool, false, false)),
+		// update_fees_and_rewards first: collect pays only what the position stores.
+		{Program: DexBProgramID, Data: []byte{dexOpUpdateFees}, Accounts: []solana.AccountMeta{
+			meta(pos.Address, false, true), meta(pool, false, false), meta(CoSigner(), true, false),
+			meta(lower, false, false), meta(upper, false, false)}},
 		{Program: DexBProgramID, Data: []byte{dexOpCollectFees}, Accounts: []solana.AccountMeta{
 			meta(pos.Address, false, true), meta(pool, false, false), meta(CoSigner(), true, false), meta(c.wallet, false, true),
 			meta(ata(pool, m0), false, true), meta(ata(pool, m1), false, true), meta(ata(c.wallet, m0), false, true),

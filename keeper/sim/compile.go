@@ -61,6 +61,7 @@ type compiler struct {
 
 	poolStates map[*poolInfo]clmm.Pool         // initial pool accounts
 	posStates  map[*positionInfo]clmm.Position // initial position accounts
+	books      map[*poolInfo]*tickBook         // initial tick arrays
 }
 
 // compiled is the result of compiling a scenario.
@@ -73,8 +74,8 @@ type compiled struct {
 // compileScenario compiles sc for wallet, with times relative to start.
 func compileScenario(sc *Scenario, wallet solana.PublicKey, start time.Time) (*compiled, error) {
 	c := &compiler{file: sc.file, root: sc.root, sc: sc, start: start, w: newWorld(wallet),
-		poolStates: map[*poolInfo]clmm.Pool{}, posStates: map[*positionInfo]clmm.Position{}}
-	steps := []func(){c.mints, c.walletsAndFunding, c.pools, c.positions, c.strategies, c.vaults,
+		poolStates: map[*poolInfo]clmm.Pool{}, posStates: map[*positionInfo]clmm.Position{}, books: map[*poolInfo]*tickBook{}}
+	steps := []func(){c.mints, c.walletsAndFunding, c.pools, c.positions, c.clmmAccounts, c.strategies, c.vaults,
 		c.loans, c.loops, c.earn, c.events}
 	for _, step := range steps {
 		step()

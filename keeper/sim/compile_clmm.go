@@ -1,6 +1,9 @@
 package sim
 
 import (
+	"maps"
+	"slices"
+
 	"github.com/keeper-project/keeper/keeper/clmm"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
 )
@@ -40,6 +43,13 @@ func (c *compiler) pools() {
 		}
 		pool := &poolInfo{Name: ps.Name, Dex: dex, Mint0: m0, Mint1: m1, TickSpacing: uint16(ps.TickSpacing),
 			Address: c.derive(dex.Program, "pool", ps.Name, append(at, "name"))}
+		switch {
+		case ps.TickArrays == "dynamic" && dex.Name == clmm.DexB:
+			pool.DynamicTicks = true
+		case ps.TickArrays != "" && ps.TickArrays != "fixed":
+			c.failAt(append(at, "tick_arrays"), "pool %q: tick_arrays %q: want fixed, or dynamic on dex-b", ps.Name, ps.TickArrays)
+		}
+		c.books[pool] = pool.book()
 		c.w.pools = append(c.w.pools, pool)
 		c.w.poolByAddr[pool.Address] = pool
 		c.poolAccount(pool, ps, at)
@@ -75,10 +85,9 @@ func (c *compiler) poolAccount(pool *poolInfo, ps PoolSpec, at []any) {
 		HasDecimals: pool.Dex.Name == clmm.DexA, Decimals0: pool.Mint0.Decimals, Decimals1: pool.Mint1.Decimals,
 		TickSpacing: pool.TickSpacing, HasFeeRate: pool.Dex.Name == clmm.DexB, FeeRate: uint32(max(0, ps.FeeRate)),
 		Liquidity: clmm.U128From64(liq), SqrtPriceX64: sqrt, TickCurrent: tick,
+		FeeGrowthGlobal0: growthStart, FeeGrowthGlobal1: growthStart,
 	}
 	c.poolStates[pool] = state
-	c.gen.accounts = append(c.gen.accounts, accountInit{Key: pool.Address, Account: chainsim.Account{
-		Lamports: accountRent, Owner: pool.Dex.Program, Data: pool.Dex.Layout.EncodePool(state)}})
 }
 
 // priceState returns the current tick and sqrt price of a pool at a whole-token price.
@@ -162,6 +171,9 @@ func (c *compiler) addPosition(ps PositionSpec, pool *poolInfo, rng clmm.Range, 
 		FeesOwed0: c.units(ps.Fees0, pool.Mint0, append(at, "fees_0")),
 		FeesOwed1: c.units(ps.Fees1, pool.Mint1, append(at, "fees_1")),
 	}
+	pstate := c.poolStates[pool]
+	addLiquidity(pool.Dex.Layout, &state, &pstate, c.books[pool], true)
+	c.poolStates[pool] = pstate
 	c.w.positions = append(c.w.positions, pos)
 	c.w.posByMint[mint] = pos
 	c.posStates[pos] = state
@@ -203,4 +215,20 @@ func floorTo(tick int32, spacing uint16) int32 {
 		q--
 	}
 	return q * s
+}
+
+// clmmAccounts writes the pool and tick-array accounts, once every position
+// has added its liquidity to its pool and boundary ticks. The scenario's
+// pool liquidity is that of other providers, active at the pool's price;
+// the positions in range add theirs.
+func (c *compiler) clmmAccounts() {
+	for _, pool := range c.w.pools {
+		c.gen.accounts = append(c.gen.accounts, accountInit{Key: pool.Address, Account: chainsim.Account{
+			Lamports: accountRent, Owner: pool.Dex.Program, Data: pool.Dex.Layout.EncodePool(c.poolStates[pool])}})
+		b := c.books[pool]
+		for _, start := range slices.Sorted(maps.Keys(b.arrays)) {
+			c.gen.accounts = append(c.gen.accounts, accountInit{Key: b.address(start), Account: chainsim.Account{
+				Lamports: accountRent, Owner: pool.Dex.Program, Data: b.encode(start)}})
+		}
+	}
 }

@@ -84,22 +84,31 @@ func (c *compiler) poolEvent(pm PoolMove, at []any) (scheduled, bool) {
 	var tick int32
 	var sqrt clmm.U128
 	var err error
+	move := true
 	switch {
 	case pm.Tick != nil && pm.Price == 0:
 		tick = *pm.Tick
 		sqrt, err = tickState(tick)
 	case pm.Tick == nil && pm.Price > 0:
 		tick, sqrt, err = priceState(pm.Price, pool)
+	case pm.Tick == nil && pm.Price == 0 && (pm.Fees0 != "" || pm.Fees1 != ""):
+		move = false
 	default:
-		c.failAt(at, "pool event: give either price (positive) or tick")
+		c.failAt(at, "pool event: give either price (positive) or tick, or fees only")
 		return scheduled{}, false
 	}
 	if err != nil || tick < clmm.MinTick || tick > clmm.MaxTick {
 		c.failAt(at, "pool event: %v", err)
 		return scheduled{}, false
 	}
-	return scheduled{Desc: fmt.Sprintf("pool %s to tick %d", pool.Name, tick), Apply: func(s *Sim) error {
-		return s.updatePool(pool, func(st *clmm.Pool) { st.TickCurrent, st.SqrtPriceX64 = tick, sqrt })
+	f0 := c.units(pm.Fees0, pool.Mint0, append(at, "fees_0"))
+	f1 := c.units(pm.Fees1, pool.Mint1, append(at, "fees_1"))
+	desc := fmt.Sprintf("pool %s: swap fees +%d/+%d", pool.Name, f0, f1)
+	if move {
+		desc += fmt.Sprintf(", to tick %d", tick)
+	}
+	return scheduled{Desc: desc, Apply: func(s *Sim) error {
+		return s.swapPool(pool, f0, f1, move, tick, sqrt)
 	}}, true
 }
 
@@ -121,7 +130,7 @@ func (c *compiler) fillEvent(fs FillSpec, at []any) (scheduled, bool) {
 	}}, true
 }
 
-// feesEvent adds fees owed to a position.
+// feesEvent makes a position earn fees through its pool's fee growth; its stored figure is unchanged.
 func (c *compiler) feesEvent(fs FeesSpec, at []any) (scheduled, bool) {
 	pos := c.positionNamed(fs.Position)
 	if pos == nil {
@@ -131,7 +140,7 @@ func (c *compiler) feesEvent(fs FeesSpec, at []any) (scheduled, bool) {
 	f0 := c.units(fs.Fees0, pos.Pool.Mint0, append(at, "fees_0"))
 	f1 := c.units(fs.Fees1, pos.Pool.Mint1, append(at, "fees_1"))
 	return scheduled{Desc: fmt.Sprintf("fees on %s +%d/+%d", pos.Name, f0, f1), Apply: func(s *Sim) error {
-		return s.updatePosition(pos, func(st *clmm.Position) { st.FeesOwed0 += f0; st.FeesOwed1 += f1 })
+		return s.earnFees(pos, f0, f1)
 	}}, true
 }
 

@@ -23,6 +23,7 @@ const (
 	earnOpClaim      uint8 = 1
 	dexOpSetRange    uint8 = 1
 	dexOpCollectFees uint8 = 2
+	dexOpUpdateFees  uint8 = 3
 )
 
 // repayOp repays a ledger: Amount of principal (interest after principal), or everything when All.

@@ -69,10 +69,11 @@ type PoolSpec struct {
 	Mint0       string            `yaml:"mint0"`
 	Mint1       string            `yaml:"mint1"`
 	TickSpacing int               `yaml:"tick_spacing"`
-	Price       float64           `yaml:"price"`     // whole mint1 per whole mint0
-	Liquidity   string            `yaml:"liquidity"` // active liquidity, an integer
-	FeeRate     int               `yaml:"fee_rate"`  // millionths (stored by dex-b only)
-	Reserves    map[string]string `yaml:"reserves"`  // tokens in the pool's vaults; they pay claimed fees
+	Price       float64           `yaml:"price"`       // whole mint1 per whole mint0
+	Liquidity   string            `yaml:"liquidity"`   // active liquidity, an integer
+	FeeRate     int               `yaml:"fee_rate"`    // millionths (stored by dex-b only)
+	Reserves    map[string]string `yaml:"reserves"`    // tokens in the pool's vaults; they pay claimed fees
+	TickArrays  string            `yaml:"tick_arrays"` // dex-b: "fixed" (default) or "dynamic" tick-array accounts
 }
 
 // PositionSpec is one CLMM position. Its range is given in ticks or in prices (whole mint1 per whole
@@ -85,7 +86,7 @@ type PositionSpec struct {
 	LowerPrice float64 `yaml:"lower_price"`
 	UpperPrice float64 `yaml:"upper_price"`
 	Liquidity  string  `yaml:"liquidity"` // an integer
-	Fees0      string  `yaml:"fees_0"`    // fees owed, whole tokens of mint0
+	Fees0      string  `yaml:"fees_0"`    // fees stored in the position account, whole tokens of mint0
 	Fees1      string  `yaml:"fees_1"`
 }
 
@@ -243,11 +244,15 @@ type EventSpec struct {
 	Term        *TermChange        `yaml:"term"`
 }
 
-// PoolMove sets a pool's price (whole mint1 per whole mint0) or its current tick.
+// PoolMove is a swap in a pool: it pays Fees0 and Fees1 (whole tokens, optional) to the liquidity
+// active at the current price, then moves the price (whole mint1 per whole mint0) or the current tick
+// (optional when fees are given), crossing the initialized ticks in between.
 type PoolMove struct {
 	Name  string  `yaml:"name"`
 	Price float64 `yaml:"price"`
 	Tick  *int32  `yaml:"tick"`
+	Fees0 string  `yaml:"fees_0"`
+	Fees1 string  `yaml:"fees_1"`
 }
 
 // FillSpec fills Amount more of a withdrawal request (capped at what was requested).
@@ -257,7 +262,9 @@ type FillSpec struct {
 	Amount  string `yaml:"amount"`
 }
 
-// FeesSpec adds fees owed to a position, in whole tokens of the pool's mints.
+// FeesSpec is swaps that earn a position the given fees (whole tokens of the pool's mints): the pool's
+// fee growth rises so that the position, which must be in range, accrues them (other positions in
+// range accrue their share). The stored figure in the position account does not change.
 type FeesSpec struct {
 	Position string `yaml:"position"`
 	Fees0    string `yaml:"fees_0"`

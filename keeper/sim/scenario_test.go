@@ -25,12 +25,18 @@ func TestDefaultScenarioEvents(t *testing.T) {
 		}
 		return f.Health
 	}
+	// fees is what the position is owed: the fee events raise the pool's fee growth and leave the
+	// stored figure alone, as swaps do on chain.
 	fees := func(name string) (uint64, uint64) {
-		pos, _, err := e.sim.Position(e.addr(t, KindPosition, name))
+		mint := e.addr(t, KindPosition, name)
+		owed, err := e.sim.PositionOwed(mint)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return pos.FeesOwed0, pos.FeesOwed1
+		if pos, _, _ := e.sim.Position(mint); pos.FeesOwed0 != 10_000_000 || pos.FeesOwed1 != 2_000_000 {
+			t.Errorf("%s: stored fees %d/%d changed without the position being touched", name, pos.FeesOwed0, pos.FeesOwed1)
+		}
+		return owed.Fees0, owed.Fees1
 	}
 	inRange := func(name string) bool {
 		pos, pool, err := e.sim.Position(e.addr(t, KindPosition, name))

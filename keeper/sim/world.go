@@ -60,6 +60,14 @@ type poolInfo struct {
 	Address      solana.PublicKey
 	Mint0, Mint1 *mintInfo
 	TickSpacing  uint16
+	// DynamicTicks selects dex-b's dynamic tick-array format for the
+	// arrays of this pool (fixed otherwise).
+	DynamicTicks bool
+}
+
+// book returns an empty tick book of the pool.
+func (p *poolInfo) book() *tickBook {
+	return newTickBook(p.Dex, p.Address, p.TickSpacing, p.DynamicTicks)
 }
 
 // positionInfo is one CLMM position; its range, liquidity and fees live in its account on chain.

@@ -27,3 +27,53 @@ func (c *Chain) UpdateAccount(key solana.PublicKey, f func(a Account, exists boo
 	c.accounts[key] = &cp
 	return nil
 }
+
+// UpdateAccounts replaces several accounts with f's results in one step
+// under the chain's lock, so a reader sees all of them before or all after
+// (a CLMM pool and its tick arrays, say). f gets a copy of each account and
+// whether it exists, in keys' order, and returns the accounts to store in
+// the same order; an account returned without lamports, data or owner is
+// left absent. An error from f leaves every account unchanged and is
+// returned. f must not call the chain.
+func (c *Chain) UpdateAccounts(keys []solana.PublicKey, f func(accts []Account, exists []bool) ([]Account, error)) error {
+	c.lock()
+	defer c.unlock()
+	in := make([]Account, len(keys))
+	exists := make([]bool, len(keys))
+	for i, k := range keys {
+		if cur, ok := c.accounts[k]; ok {
+			in[i], exists[i] = cur.clone(), true
+		}
+	}
+	out, err := f(in, exists)
+	if err != nil {
+		return fmt.Errorf("chainsim: update %d accounts: %w", len(keys), err)
+	}
+	if len(out) != len(keys) {
+		return fmt.Errorf("chainsim: update %d accounts: got %d back", len(keys), len(out))
+	}
+	for i, k := range keys {
+		a := out[i]
+		if a.Lamports == 0 && len(a.Data) == 0 && a.Owner.IsZero() {
+			continue
+		}
+		cp := a.clone()
+		c.accounts[k] = &cp
+	}
+	return nil
+}
+
+// Accounts returns copies of keys' accounts, read in one step under the
+// chain's lock, and whether each exists.
+func (c *Chain) Accounts(keys []solana.PublicKey) ([]Account, []bool) {
+	c.lock()
+	defer c.unlock()
+	out := make([]Account, len(keys))
+	exists := make([]bool, len(keys))
+	for i, k := range keys {
+		if cur, ok := c.accounts[k]; ok {
+			out[i], exists[i] = cur.clone(), true
+		}
+	}
+	return out, exists
+}

@@ -1,0 +1,230 @@
+package sim
+
+import (
+	"fmt"
+	"maps"
+	"math/big"
+	"slices"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/keeper-project/keeper/keeper/clmm"
+)
+
+// The CLMM programs' fee accounting, as the simulator runs it. Swaps add
+// fee growth to the pool's global growth at the active liquidity; a price
+// move crosses initialized ticks, flipping their outside growth (global −
+// outside) and adding or removing their net liquidity; a position's stored
+// fees change only when it is touched (a liquidity change, a fee update
+// before a collection). Both programs do this alike (raydium-clmm
+// TickState::cross and TickState::update, whirlpools tick_manager.rs
+// next_tick_cross_update and next_tick_modify_liquidity_update); the
+// growth inside a range and the amounts owed come from keeper/clmm, whose
+// arithmetic is the programs'.
+
+// growthStart is the fee growth every simulated pool starts with: close to
+// 2^128, so the growth wraps during a scenario as it does on long-lived
+// mainnet pools.
+var growthStart = clmm.U128{}.Sub(clmm.U128{Hi: 1 << 4})
+
+// tickBook holds the decoded tick arrays of one pool that one operation
+// reads or writes, by start index.
+type tickBook struct {
+	dex     clmm.Dex
+	pool    solana.PublicKey
+	spacing uint16
+	dynamic bool // dex-b: the format of arrays this operation creates
+	arrays  map[int32]*clmm.TickArray
+}
+
+func newTickBook(info dexInfo, pool solana.PublicKey, spacing uint16, dynamic bool) *tickBook {
+	dex, _ := clmm.NewDexWithLayout(info.Layout, info.Program)
+	return &tickBook{dex: dex, pool: pool, spacing: spacing, dynamic: dynamic, arrays: map[int32]*clmm.TickArray{}}
+}
+
+// start returns the start of the array holding tick.
+func (b *tickBook) start(tick int32) int32 { return b.dex.TickArrayStart(tick, b.spacing) }
+
+// address returns the account of the array starting at start.
+func (b *tickBook) address(start int32) solana.PublicKey {
+	addr, _ := b.dex.TickArrayAddress(b.pool, start)
+	return addr
+}
+
+// startsBetween lists the array starts covering ticks lo..hi.
+func (b *tickBook) startsBetween(lo, hi int32) []int32 {
+	width := int64(b.dex.Layout().TicksPerArray()) * int64(b.spacing)
+	var out []int32
+	for s := int64(b.start(lo)); s <= int64(hi); s += width {
+		out = append(out, int32(s))
+	}
+	return out
+}
+
+// load decodes an array's account bytes; empty bytes (no account) load
+// nothing.
+func (b *tickBook) load(start int32, data []byte) error {
+	if len(data) == 0 {
+		return nil
+	}
+	a, err := b.dex.Layout().DecodeTickArray(data, b.spacing)
+	if err != nil {
+		return err
+	}
+	if a.Pool != b.pool || a.Start != start {
+		return fmt.Errorf("tick array %s is not array %d of pool %s", b.address(start), start, b.pool)
+	}
+	b.arrays[start] = &a
+	return nil
+}
+
+// tick returns the tick at index, creating its array (empty, as the
+// programs initialize one) when absent.
+func (b *tickBook) tick(index int32) *clmm.Tick {
+	start := b.start(index)
+	a, ok := b.arrays[start]
+	if !ok {
+		a = &clmm.TickArray{Pool: b.pool, Start: start, Dynamic: b.dynamic, Ticks: make([]clmm.Tick, b.dex.Layout().TicksPerArray())}
+		b.arrays[start] = a
+	}
+	return &a.Ticks[(index-start)/int32(b.spacing)]
+}
+
+// encode returns the account bytes of the array starting at start.
+func (b *tickBook) encode(start int32) []byte {
+	return b.dex.Layout().EncodeTickArray(*b.arrays[start])
+}
+
+// crossTo moves the pool's current tick to `to`, crossing every loaded
+// initialized tick in between: upwards a tick t is crossed when
+// current < t <= to, downwards when to < t <= current.
+func crossTo(pool *clmm.Pool, b *tickBook, to int32) {
+	from := pool.TickCurrent
+	for _, start := range slices.Sorted(maps.Keys(b.arrays)) {
+		for k := range b.arrays[start].Ticks {
+			t := &b.arrays[start].Ticks[k]
+			idx := start + int32(k)*int32(b.spacing)
+			if !t.Initialized || t.LiquidityGross.IsZero() {
+				continue
+			}
+			up, down := from < idx && idx <= to, to < idx && idx <= from
+			if !up && !down {
+				continue
+			}
+			t.FeeGrowthOutside0 = pool.FeeGrowthGlobal0.Sub(t.FeeGrowthOutside0)
+			t.FeeGrowthOutside1 = pool.FeeGrowthGlobal1.Sub(t.FeeGrowthOutside1)
+			for i, r := range pool.Rewards {
+				if r.Initialized() {
+					t.RewardGrowthsOutside[i] = r.GrowthGlobal.Sub(t.RewardGrowthsOutside[i])
+				}
+			}
+			if up {
+				pool.Liquidity = pool.Liquidity.Add(t.LiquidityNet)
+			} else {
+				pool.Liquidity = pool.Liquidity.Sub(t.LiquidityNet)
+			}
+		}
+	}
+	pool.TickCurrent = to
+}
+
+// accrue adds swap fees paid at the pool's active liquidity to its global
+// growth: growth += floor(fee × 2^64 / liquidity), nothing without
+// liquidity.
+func accrue(pool *clmm.Pool, fee0, fee1 uint64) {
+	if pool.Liquidity.IsZero() {
+		return
+	}
+	pool.FeeGrowthGlobal0 = pool.FeeGrowthGlobal0.Add(growthPer(fee0, pool.Liquidity, false))
+	pool.FeeGrowthGlobal1 = pool.FeeGrowthGlobal1.Add(growthPer(fee1, pool.Liquidity, false))
+}
+
+// growthPer returns fee × 2^64 / liquidity, rounded down or up.
+func growthPer(fee uint64, liquidity clmm.U128, up bool) clmm.U128 {
+	num := new(big.Int).Lsh(new(big.Int).SetUint64(fee), 64)
+	l := liquidity.Big()
+	if up {
+		num.Add(num, l).Sub(num, big.NewInt(1))
+	}
+	g, _ := clmm.U128FromBig(num.Quo(num, l))
+	return g
+}
+
+// updateTick adds (add) or removes liquidity at a position's boundary tick
+// as the programs do: a tick first referenced takes outside growth = global
+// when index <= current (all earlier growth counts as below it), 0
+// otherwise; liquidity_net moves by +amount at a lower tick and −amount at
+// an upper one; a tick left without liquidity is cleared.
+func updateTick(t *clmm.Tick, index int32, pool clmm.Pool, amount uint64, add, upper bool) {
+	d := clmm.U128From64(amount)
+	if t.LiquidityGross.IsZero() {
+		*t = clmm.Tick{Index: index}
+		if add && index <= pool.TickCurrent {
+			t.FeeGrowthOutside0, t.FeeGrowthOutside1 = pool.FeeGrowthGlobal0, pool.FeeGrowthGlobal1
+			for i, r := range pool.Rewards {
+				t.RewardGrowthsOutside[i] = r.GrowthGlobal
+			}
+		}
+	}
+	net := d
+	if add {
+		t.LiquidityGross = t.LiquidityGross.Add(d)
+	} else {
+		t.LiquidityGross = t.LiquidityGross.Sub(d)
+		net = clmm.U128{}.Sub(d)
+	}
+	if upper {
+		t.LiquidityNet = t.LiquidityNet.Sub(net)
+	} else {
+		t.LiquidityNet = t.LiquidityNet.Add(net)
+	}
+	if t.LiquidityGross.IsZero() {
+		*t = clmm.Tick{Index: index}
+	}
+	t.Index, t.Initialized = index, !t.LiquidityGross.IsZero()
+}
+
+// touch brings a position's stored fees and rewards up to date and moves
+// its checkpoints to the growth inside its range, as a liquidity change or
+// a fee update does. Layout B refuses to update a position without
+// liquidity; its figures are then final.
+func touch(layout clmm.Layout, pos *clmm.Position, pool clmm.Pool, b *tickBook) error {
+	if layout.Name() == clmm.DexB && pos.Liquidity.IsZero() {
+		return nil
+	}
+	lower, upper := *b.tick(pos.Range.Lower), *b.tick(pos.Range.Upper)
+	owed, err := layout.Owed(pool, *pos, lower, upper)
+	if err != nil {
+		return err
+	}
+	g := layout.GrowthInside(pool, lower, upper)
+	pos.FeesOwed0, pos.FeesOwed1 = owed.Fees0, owed.Fees1
+	pos.FeeGrowthInside0, pos.FeeGrowthInside1 = g.Fee0, g.Fee1
+	for i := range pos.Rewards {
+		pos.Rewards[i] = clmm.PositionReward{GrowthInside: g.Rewards[i], Owed: owed.Rewards[i]}
+	}
+	return nil
+}
+
+// addLiquidity adds (add) or removes a position's liquidity at its range:
+// the boundary ticks and, when the range holds the current tick, the
+// pool's active liquidity. A position opened this way takes the growth
+// inside its range as checkpoint.
+func addLiquidity(layout clmm.Layout, pos *clmm.Position, pool *clmm.Pool, b *tickBook, add bool) {
+	amt := pos.Liquidity.Lo
+	updateTick(b.tick(pos.Range.Lower), pos.Range.Lower, *pool, amt, add, false)
+	updateTick(b.tick(pos.Range.Upper), pos.Range.Upper, *pool, amt, add, true)
+	if pos.Range.Contains(pool.TickCurrent) {
+		if add {
+			pool.Liquidity = pool.Liquidity.Add(pos.Liquidity)
+		} else {
+			pool.Liquidity = pool.Liquidity.Sub(pos.Liquidity)
+		}
+	}
+	if add {
+		g := layout.GrowthInside(*pool, *b.tick(pos.Range.Lower), *b.tick(pos.Range.Upper))
+		pos.FeeGrowthInside0, pos.FeeGrowthInside1 = g.Fee0, g.Fee1
+		for i := range pos.Rewards {
+			pos.Rewards[i].GrowthInside = g.Rewards[i]
+		}
+	}
+}
