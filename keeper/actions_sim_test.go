@@ -172,16 +172,23 @@ func verifyRebalance(t *testing.T, w *simWorld, _ *simKeeper, run func()) {
 	}
 }
 
-// verifyClaimFees: the fees owed to pos-b are paid to the wallet and zeroed.
+// verifyClaimFees: the fees owed to pos-b, most of them accrued through the
+// pool's fee growth and not in the account, are paid to the wallet; nothing
+// is owed after.
 func verifyClaimFees(t *testing.T, w *simWorld, _ *simKeeper, run func()) {
 	mint := w.address(t, sim.KindPosition, "pos-b")
 	pos, pool, err := w.sim.Position(mint)
 	if err != nil {
 		t.Fatal(err)
 	}
-	owed0, owed1 := pos.FeesOwed()
-	if owed0 == 0 || owed1 < 10_000_000 {
-		t.Fatalf("pos-b owes %d / %d before: the scenario should have accrued fees", owed0, owed1)
+	owed, err := w.sim.PositionOwed(mint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	owed0, owed1 := owed.Fees0, owed.Fees1
+	if stored0, stored1 := pos.FeesOwed(); owed0 == 0 || owed1 < 10_000_000 || stored1 >= 10_000_000 {
+		t.Fatalf("pos-b owes %d / %d (stores %d / %d) before: the scenario should have accrued fees the account does not show",
+			owed0, owed1, stored0, stored1)
 	}
 	bal0, bal1 := w.sim.TokenBalance(w.wallet(), pool.Mint0), w.sim.TokenBalance(w.wallet(), pool.Mint1)
 	run()
@@ -190,7 +197,10 @@ func verifyClaimFees(t *testing.T, w *simWorld, _ *simKeeper, run func()) {
 		t.Fatal(err)
 	}
 	if a0, a1 := after.FeesOwed(); a0 != 0 || a1 != 0 {
-		t.Errorf("pos-b still owes %d / %d after the claim", a0, a1)
+		t.Errorf("pos-b still stores %d / %d after the claim", a0, a1)
+	}
+	if left, err := w.sim.PositionOwed(mint); err != nil || left.Fees0 != 0 || left.Fees1 != 0 {
+		t.Errorf("pos-b still owes %+v (%v) after the claim", left, err)
 	}
 	got0, got1 := w.sim.TokenBalance(w.wallet(), pool.Mint0)-bal0, w.sim.TokenBalance(w.wallet(), pool.Mint1)-bal1
 	if got0 != owed0 || got1 != owed1 {

@@ -74,8 +74,8 @@ func TestObserveLoansReadsEveryPageWithFiltersPushed(t *testing.T) {
 
 // TestObservePositionsFromChainInOneBatch: a rebalance policy observes the
 // wallet's two CLMM collateral positions (dex-a and dex-b) from their chain
-// accounts, decoded as the simulator holds them, in one getMultipleAccounts
-// call.
+// accounts, decoded as the simulator holds them, with the fees they are
+// owed, in one getMultipleAccounts call once their tick arrays are known.
 func TestObservePositionsFromChainInOneBatch(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		w := newSimWorld(t, simOptions{})
@@ -107,13 +107,25 @@ func TestObservePositionsFromChainInOneBatch(t *testing.T) {
 					st.Pool.SqrtPriceX64 != simPool.SqrtPriceX64 || st.Pool.TickSpacing != simPool.TickSpacing {
 					t.Errorf("%s: observed %+v (err %v), want the chain's %v in pool at %v", pos, st.Position, st.Err, simPos.Range, simPool.SqrtPriceX64)
 				}
+				if owed, err := w.sim.PositionOwed(mint); err != nil || st.OwedErr != nil || st.Owed != owed {
+					t.Errorf("%s: observed owed %+v (%v), want the chain's %+v (%v)", pos, st.Owed, st.OwedErr, owed, err)
+				}
 			}
 			if !found {
 				t.Errorf("no observation of %s on loan %s", pos, loan)
 			}
 		}
-		if got := w.net.count(simRPCHost, "getMultipleAccounts"); got != 1 {
-			t.Errorf("%d getMultipleAccounts calls, want 1 batch", got)
+		// The first read learns the ranges (positions and pools), then reads positions, pools and
+		// tick arrays together; later reads need one call.
+		if got := w.net.count(simRPCHost, "getMultipleAccounts"); got != 2 {
+			t.Errorf("%d getMultipleAccounts calls, want 2 on the first read", got)
+		}
+		w.advance(t, 2*time.Second) // past the read cache
+		if _, err := k.observe(t.Context(), k.policyNamed(t, "rebalance-dex-a")); err != nil {
+			t.Fatal(err)
+		}
+		if got := w.net.count(simRPCHost, "getMultipleAccounts"); got != 3 {
+			t.Errorf("%d getMultipleAccounts calls, want one more for the second read", got)
 		}
 	})
 }
