@@ -66,8 +66,30 @@ type ControlPosition struct {
 	TickSpacing uint16 `json:"tick_spacing"`
 	InRange     bool   `json:"in_range"`
 	Liquidity   string `json:"liquidity"`
+	// FeesOwed0 and FeesOwed1 are what a claim made now pays: stored plus accrued since the position
+	// was last touched, by its program's arithmetic. FeesStored0 and FeesStored1 are what the
+	// position account stores.
 	FeesOwed0   uint64 `json:"fees_owed_0"`
 	FeesOwed1   uint64 `json:"fees_owed_1"`
+	FeesStored0 uint64 `json:"fees_stored_0"`
+	FeesStored1 uint64 `json:"fees_stored_1"`
+	// Growth holds the raw fee accounting the owed fees derive from.
+	Growth ControlGrowth `json:"growth"`
+}
+
+// ControlGrowth is a position's fee accounting as its accounts hold it: Q64.64 u128 values in
+// decimal, per token (index 0 and 1).
+type ControlGrowth struct {
+	Global       [2]string `json:"global"`        // the pool's fee_growth_global
+	LowerOutside [2]string `json:"lower_outside"` // the lower tick's fee_growth_outside
+	UpperOutside [2]string `json:"upper_outside"` // the upper tick's fee_growth_outside
+	Checkpoint   [2]string `json:"checkpoint"`    // the position's fee growth checkpoint
+	// LowerIndex and UpperIndex are the ticks' indices as the program compares them (dex-a: stored
+	// in the tick); LowerInitialized and UpperInitialized their initialized state.
+	LowerIndex       int32 `json:"lower_index"`
+	UpperIndex       int32 `json:"upper_index"`
+	LowerInitialized bool  `json:"lower_initialized"`
+	UpperInitialized bool  `json:"upper_initialized"`
 }
 
 // ControlRequest is one queued earn withdrawal.
@@ -192,14 +214,27 @@ func (c *Control) unitPrice(mint string) (float64, bool) {
 
 // position returns a CLMM position's view.
 func (c *Control) position(p *positionInfo) (ControlPosition, error) {
-	pos, pool, err := c.sim.Position(p.Mint)
+	pos, pool, ticks, err := c.sim.PositionTicks(p.Mint)
 	if err != nil {
 		return ControlPosition{}, err
 	}
-	fees0, fees1 := pos.FeesOwed()
+	owed, err := p.Pool.Dex.Layout.Owed(pool, pos, ticks[0], ticks[1])
+	if err != nil {
+		return ControlPosition{}, err
+	}
+	lo, up := ticks[0], ticks[1]
+	g := ControlGrowth{
+		Global:       [2]string{pool.FeeGrowthGlobal0.String(), pool.FeeGrowthGlobal1.String()},
+		LowerOutside: [2]string{lo.FeeGrowthOutside0.String(), lo.FeeGrowthOutside1.String()},
+		UpperOutside: [2]string{up.FeeGrowthOutside0.String(), up.FeeGrowthOutside1.String()},
+		Checkpoint:   [2]string{pos.FeeGrowthInside0.String(), pos.FeeGrowthInside1.String()},
+		LowerIndex:   lo.Index, UpperIndex: up.Index, LowerInitialized: lo.Initialized, UpperInitialized: up.Initialized,
+	}
+	stored0, stored1 := pos.FeesOwed()
 	return ControlPosition{Address: p.Address.String(), Mint: p.Mint.String(), Pool: p.Pool.Address.String(), LowerTick: pos.Range.Lower,
 		UpperTick: pos.Range.Upper, PoolTick: pool.TickCurrent, TickSpacing: pool.TickSpacing,
-		InRange: pos.InRange(pool), Liquidity: pos.Liquidity.String(), FeesOwed0: fees0, FeesOwed1: fees1}, nil
+		InRange: pos.InRange(pool), Liquidity: pos.Liquidity.String(), FeesOwed0: owed.Fees0, FeesOwed1: owed.Fees1,
+		FeesStored0: stored0, FeesStored1: stored1, Growth: g}, nil
 }
 
 // request returns a withdrawal request's view.

@@ -77,6 +77,10 @@ func TestTransferPositionMovesRange(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	owedBefore, err := e.sim.PositionOwed(mint)
+	if err != nil || owedBefore.Fees1 == 0 || pos.FeesOwed1 != 0 {
+		t.Fatalf("pos-a owes %+v (%v) and stores %d before the move; want accrued fees not yet stored", owedBefore, err, pos.FeesOwed1)
+	}
 	e.landed(t, e.send(t, signAPI(t, *tx, testKey)))
 	after, pool, err := e.sim.Position(mint)
 	if err != nil {
@@ -84,6 +88,14 @@ func TestTransferPositionMovesRange(t *testing.T) {
 	}
 	if after.Range != rng || after.Liquidity != pos.Liquidity || !after.InRange(pool) {
 		t.Errorf("position after transfer: range %s liquidity %s, want %s and %s in range", after.Range, after.Liquidity, rng, pos.Liquidity)
+	}
+	// A liquidity change touches the position: what it was owed is now stored, and nothing is lost.
+	if owed, err := e.sim.PositionOwed(mint); err != nil || owed != owedBefore || after.FeesOwed0 != owedBefore.Fees0 || after.FeesOwed1 != owedBefore.Fees1 {
+		t.Errorf("after the move: owed %+v (%v), stored %d/%d; want %+v owed and stored", owed, err, after.FeesOwed0, after.FeesOwed1, owedBefore)
+	}
+	// The pool's active liquidity now includes the position again (it left with the price at 20s).
+	if want := clmm.U128From64(2_000_000_000_000 + 500_000_000_000); pool.Liquidity != want {
+		t.Errorf("pool liquidity %s, want %s", pool.Liquidity, want)
 	}
 }
 

@@ -1,0 +1,131 @@
+package sim
+
+import (
+	"bytes"
+	"fmt"
+	"math/big"
+	"testing"
+	"time"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/keeper-project/keeper/keeper/clmm"
+)
+
+// crossScenario has one pool per tick-array format, each with a position around tick 0 and other
+// providers' liquidity; the price leaves the range upwards and downwards and comes back, with swap
+// fees paid at every stop.
+const crossScenario = `
+mints:
+  - {symbol: AAA, decimals: 6, price: 1}
+  - {symbol: BBB, decimals: 6, price: 1}
+pools:
+  - {name: pa, dex: dex-a, mint0: AAA, mint1: BBB, tick_spacing: 10, price: 1, liquidity: "3000000000"}
+  - {name: pb, dex: dex-b, mint0: AAA, mint1: BBB, tick_spacing: 64, price: 1, liquidity: "3000000000"}
+  - {name: pd, dex: dex-b, mint0: AAA, mint1: BBB, tick_spacing: 64, price: 1, liquidity: "3000000000", tick_arrays: dynamic}
+positions:
+  - {name: qa, pool: pa, lower_tick: -100, upper_tick: 100, liquidity: "1000000000", fees_1: "1"}
+  - {name: qb, pool: pb, lower_tick: -128, upper_tick: 128, liquidity: "1000000000", fees_1: "1"}
+  - {name: qd, pool: pd, lower_tick: -128, upper_tick: 128, liquidity: "1000000000", fees_1: "1"}
+events:
+`
+
+// crossSteps are the swaps of every pool: fees paid (whole BBB) at the current tick, then the move.
+var crossSteps = []struct {
+	fees    string
+	units   int64
+	to      int32
+	inRange bool // where the fees are paid
+}{
+	{"3", 3_000_000, 500, true}, {"5", 5_000_000, 0, false}, {"7", 7_000_000, -500, true},
+	{"11", 11_000_000, 64, false}, {"13", 13_000_000, 1000, true}, {"17", 17_000_000, 0, false}, {"19", 19_000_000, 0, true},
+}
+
+func crossScenarioYAML() string {
+	y := crossScenario
+	for i, st := range crossSteps {
+		for _, p := range []string{"pa", "pb", "pd"} {
+			y += fmt.Sprintf("  - {at: %ds, pool: {name: %s, fees_1: %q, tick: %d}}\n", (i+1)*10, p, st.fees, st.to)
+		}
+	}
+	return y
+}
+
+// TestPoolsAccrueAndCrossTicks checks the simulator against the programs' fee accounting: the
+// position's owed fees are exactly the fees paid while the price was in its range, shared by
+// liquidity, whatever the tick-array format; the stored figure never moves; the tick-array
+// accounts are in their real layouts.
+func TestPoolsAccrueAndCrossTicks(t *testing.T) {
+	sc, err := ParseScenario("cross.yaml", []byte(crossScenarioYAML()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t, Options{Scenario: sc})
+	e.advance(t, time.Duration(len(crossSteps)+1)*10*time.Second)
+	const posL, otherL = 1_000_000_000, 3_000_000_000
+	// Independent arithmetic: growth += floor(fee · 2^64 / active liquidity) while in range (the
+	// other providers' liquidity is always active), owed = floor(L · Σ growth / 2^64).
+	sum := new(big.Int)
+	for _, st := range crossSteps {
+		if st.inRange {
+			g := new(big.Int).Lsh(big.NewInt(st.units), 64)
+			sum.Add(sum, g.Quo(g, big.NewInt(posL+otherL)))
+		}
+	}
+	want := new(big.Int).Rsh(new(big.Int).Mul(sum, big.NewInt(posL)), 64).Uint64() + 1_000_000
+	for _, name := range []string{"qa", "qb", "qd"} {
+		mint := e.addr(t, KindPosition, name)
+		owed, err := e.sim.PositionOwed(mint)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if owed.Fees1 != want || owed.Fees0 != 0 {
+			t.Errorf("%s: owed %d/%d, want 0/%d", name, owed.Fees0, owed.Fees1, want)
+		}
+		pos, pool, err := e.sim.Position(mint)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pos.FeesOwed1 != 1_000_000 {
+			t.Errorf("%s: stored %d changed without a touch", name, pos.FeesOwed1)
+		}
+		if pool.Liquidity != clmm.U128From64(posL+otherL) || pool.TickCurrent != 0 {
+			t.Errorf("%s: pool liquidity %s at tick %d, want %d at 0", name, pool.Liquidity, pool.TickCurrent, posL+otherL)
+		}
+	}
+	checkTickArrayAccounts(t, e)
+}
+
+// checkTickArrayAccounts checks the accounts at the tick-array addresses: layout A's 10240-byte
+// TickArrayState, layout B's 9988-byte TickArray and a DynamicTickArray of 148 + 112 bytes per
+// initialized tick (one in each of the two arrays).
+func checkTickArrayAccounts(t *testing.T, e *env) {
+	tests := []struct {
+		pool string
+		rng  clmm.Range
+		size int
+		disc string
+	}{
+		{"pa", clmm.Range{Lower: -100, Upper: 100}, 10240, "TickArrayState"},
+		{"pb", clmm.Range{Lower: -128, Upper: 128}, 9988, "TickArray"},
+		{"pd", clmm.Range{Lower: -128, Upper: 128}, 148 + 112, "DynamicTickArray"},
+	}
+	for _, tt := range tests {
+		var pool *poolInfo
+		for _, p := range e.sim.w.pools {
+			if p.Name == tt.pool {
+				pool = p
+			}
+		}
+		lo, up := tickArrayKeys(pool, tt.rng)
+		if lo == up {
+			t.Fatalf("%s: one array holds both ticks; the test wants two", tt.pool)
+		}
+		for _, key := range []solana.PublicKey{lo, up} {
+			a, ok := e.sim.Chain().Account(key)
+			d := clmm.Discriminator(tt.disc)
+			if !ok || a.Owner != pool.Dex.Program || len(a.Data) != tt.size || !bytes.Equal(a.Data[:8], d[:]) {
+				t.Errorf("%s: tick array %s: exists %v, owner %s, %d bytes; want %d bytes of %s", tt.pool, key, ok, a.Owner, len(a.Data), tt.size, tt.disc)
+			}
+		}
+	}
+}
