@@ -67,6 +67,7 @@ func TestE2EUseCases(t *testing.T) {
 	}{
 		{"vault upkeep updates terms and sweeps idle principal", 5, func(t *testing.T) { vaultUpkeepLands(t, w) }},
 		{"auto-repay restores health once; fees below the minimum wait", 10, func(t *testing.T) { autoRepayLands(t, w) }},
+		{"a dex-a position's owed fees match the program formula", 20, func(t *testing.T) { dexAOwedMatchesFormula(t, w) }},
 		{"rebalance moves the out-of-range position", 20, func(t *testing.T) { rebalanceLands(t, w) }},
 		{"a filled withdrawal is claimed once by bundle", 20, func(t *testing.T) { claimWithdrawalLands(t, w) }},
 		{"fees over the minimum are claimed to the wallet", 25, func(t *testing.T) { claimFeesLands(t, w) }},
@@ -140,6 +141,9 @@ func autoRepayLands(t *testing.T, w *workspace) {
 		t.Errorf("second run: repay-me outstanding %d (was %d), pos-b USDC fees %d (want 7 USDC untouched)",
 			st.Loans["repay-me"].Outstanding, loan.Outstanding, st.Positions["pos-b"].FeesOwed1)
 	}
+	if st.Positions["pos-b"].FeesStored1 != 2*usdc {
+		t.Errorf("pos-b stores %d USDC units, want the 2 USDC it opened with (never touched)", st.Positions["pos-b"].FeesStored1)
+	}
 }
 
 // rebalanceLands runs rebalance.yaml once pos-a's pool fell out of its range (20s).
@@ -210,19 +214,25 @@ func claimWithdrawalLands(t *testing.T, w *workspace) {
 	}
 }
 
-// claimFeesLands runs claim-fees.yaml once 17 USDC of fees are owed (25s).
+// claimFeesLands runs claim-fees.yaml once 17 USDC of fees are owed (25s) to a position that was
+// never touched after they accrued.
 func claimFeesLands(t *testing.T, w *workspace) {
 	before := w.sim.state(t)
 	pos := before.Positions["pos-b"]
 	if pos.FeesOwed1 != posBFeesUSDC || pos.FeesOwed0 != posBFeesSOL {
 		t.Fatalf("pos-b fees owed %d/%d, want %d/%d", pos.FeesOwed0, pos.FeesOwed1, posBFeesSOL, posBFeesUSDC)
 	}
+	// Never touched since it opened: the account still stores 2 USDC, under the 10 USDC minimum, so
+	// only the owed figure computed from the pool and tick arrays makes this claim.
+	if pos.FeesStored1 != 2*usdc {
+		t.Fatalf("pos-b stores %d USDC units, want 2 USDC", pos.FeesStored1)
+	}
 	cfg := w.config(t, "fees", []string{claimFees})
 	w.once(t, cfg)
 	after := w.sim.state(t)
 	w.landedOnce(t, cfg, after, map[string]string{"claim-fees-dex-b": pos.Mint})
-	if got := after.Positions["pos-b"]; got.FeesOwed0 != 0 || got.FeesOwed1 != 0 {
-		t.Errorf("pos-b fees owed %d/%d after the claim, want 0/0", got.FeesOwed0, got.FeesOwed1)
+	if got := after.Positions["pos-b"]; got.FeesOwed0 != 0 || got.FeesOwed1 != 0 || got.FeesStored0 != 0 || got.FeesStored1 != 0 {
+		t.Errorf("pos-b fees owed %d/%d, stored %d/%d after the claim, want nothing", got.FeesOwed0, got.FeesOwed1, got.FeesStored0, got.FeesStored1)
 	}
 	if got := after.Wallet.Tokens["USDC"] - before.Wallet.Tokens["USDC"]; got != posBFeesUSDC {
 		t.Errorf("wallet received %d USDC units of fees, want %d", got, posBFeesUSDC)
