@@ -163,3 +163,21 @@ func TestPositionWhen(t *testing.T) {
 		t.Fatal("acted although when is false")
 	}
 }
+
+// TestOwedRewardFactsInExpressions indexes the per-slot reward facts.
+func TestOwedRewardFactsInExpressions(t *testing.T) {
+	p := parseOne(t, policyYAML("name: rw", "kind: alert", `schedule: "@hourly"`, "select: { target: positions }",
+		`when: position.owed_known && position.rewards_owed[1] >= 9 && position.reward_mints[1] != "" && position.fees_stored_0 < position.fees_owed_0`,
+		`params: { message: "reward {{index .position.rewards_owed 1}}" }`))
+	po := clmmPosition("a", "p", clmm.DexB, clmm.Range{Lower: -500, Upper: 500}, 0, 64)
+	po.State.Owed = clmm.Owed{Fees0: 5, Rewards: [clmm.NumRewards]uint64{0, 9, 0}}
+	po.State.Pool.Rewards[1].Mint = pubkey("reward")
+	res := evaluate(t, p, positionObs(po))
+	if len(res.Actions) != 1 || res.Actions[0].Alert == nil || res.Actions[0].Alert.Message != "reward 9" {
+		t.Fatalf("actions %+v, want one alert saying reward 9", res.Actions)
+	}
+	po.State.OwedErr = errors.New("tick array missing")
+	if res := evaluate(t, p, positionObs(po)); len(res.Actions) != 0 {
+		t.Fatalf("unknown owed amounts fired the alert: %+v", res.Actions)
+	}
+}

@@ -130,13 +130,22 @@
 // Earn program: 1 withdraw claim (wallet, co-signer, request, vault, vault and wallet token accounts,
 // mint, Token). Dex programs, which accept instructions only with the co-signer's signature (the
 // market holds the position NFTs): 1 set range (lower i32, upper i32; accounts position, pool,
-// co-signer) and 2 collect fees (accounts position, pool, co-signer, owner, pool token accounts of
-// mint 0 and 1, owner token accounts of mint 0 and 1, Token).
+// co-signer, the tick arrays of the old range's lower and upper ticks and of the new range's), 2
+// collect fees (accounts position, pool, co-signer, owner, pool token accounts of mint 0 and 1, owner
+// token accounts of mint 0 and 1, Token), paying what the position stores, and 3 update fees
+// (accounts position, pool, co-signer, the tick arrays of the lower and upper ticks), bringing the
+// stored fees up to date as dex-b's update_fees_and_rewards does.
+//
+// CLMM fees accrue as on chain: swaps (pool events with fees_0/fees_1, and fees events) raise the
+// pool's global fee growth at its active liquidity, price moves cross initialized ticks and flip their
+// fee growth outside, and tick arrays live at their PDAs in the real layouts (dex-b fixed, or
+// dynamic with tick_arrays: dynamic). A position's stored fees change only when it is touched.
 //
 // When a transaction lands, the programs execute the operation: repay moves principal tokens from the
 // user to the strategy (principal first, then interest; repayAll pays all accrued) and reduces the
-// ledger; transfer position moves the position's range (same liquidity); claim fees pays the fees
-// owed from the pool's token accounts and zeroes them; withdraw claim pays a fully filled request
+// ledger; transfer position moves the position's range (same liquidity; its fees are brought up to
+// date first); claim fees updates the position's fees, pays them from the pool's token accounts and
+// zeroes them; withdraw claim pays a fully filled request
 // once and closes its account, so a second claim fails with "request account not found"; strategy
 // update changes the terms; strategy withdraw pays idle principal to the authority. A landed
 // transaction changes what the API reads next.
@@ -158,7 +167,8 @@
 // to act on within about a minute: the SOL oracle price falls from 150 to 110 at 10 s, taking loan
 // "repay-me" (10 SOL against 800 USDC, liquidation threshold 85 %) from health ~0.37 to ~0.14;
 // dex-a pool "sol-usdc-a" falls to 135 at 20 s, leaving position "pos-a" [145, 155) out of range;
-// dex-b position "pos-b" accrues USDC fees 2 → 7 (10 s) → 17 (25 s); earn request "r-full" becomes
+// dex-b position "pos-b" is owed USDC fees 2 → 7 (10 s) → 17 (25 s) through its pool's fee growth
+// while its account keeps storing 2; earn request "r-full" becomes
 // fully filled at 20 s while "r-partial" stays partial; the wallet's strategy "alpha" quotes SOL 7d at
 // 12 % while the best other quote ("beta") falls from 10 % to 9 % at 5 s, and it holds 60,000 USDC
 // idle; vault "alpha-vault"'s external yield falls from 8 % to 1 % and its JTO rewards end at 30 s,
