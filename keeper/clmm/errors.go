@@ -35,7 +35,7 @@ const (
 type AccountError struct {
 	// Dex is the layout name, "dex-a" or "dex-b".
 	Dex string
-	// Account is AccountPool or AccountPosition.
+	// Account is AccountPool, AccountPosition or AccountTickArray.
 	Account string
 	// Address is the account address; zero when the bytes were decoded
 	// without one.

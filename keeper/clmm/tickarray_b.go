@@ -66,7 +66,11 @@ func (l layoutB) DecodeTickArray(b []byte, spacing uint16) (TickArray, error) {
 	if err != nil {
 		return TickArray{}, err
 	}
-	if err := checkStart(bFixedSpec, a.Start, spacing, l.TickArrayStart); err != nil {
+	spec := bFixedSpec
+	if a.Dynamic {
+		spec = bDynSpec
+	}
+	if err := checkStart(spec, a.Start, spacing, l.TickArrayStart); err != nil {
 		return TickArray{}, err
 	}
 	for k := range a.Ticks {

@@ -7,7 +7,6 @@ import (
 
 var (
 	two128 = new(big.Int).Lsh(big.NewInt(1), 128)
-	two64  = new(big.Int).Lsh(big.NewInt(1), 64)
 	maxU64 = new(big.Int).SetUint64(^uint64(0))
 )
 

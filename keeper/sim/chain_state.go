@@ -27,30 +27,6 @@ func (s *Sim) updateData(key solana.PublicKey, f func(data []byte) ([]byte, erro
 	})
 }
 
-// updatePool changes a pool account.
-func (s *Sim) updatePool(pool *poolInfo, f func(*clmm.Pool)) error {
-	return s.updateData(pool.Address, func(data []byte) ([]byte, error) {
-		st, err := pool.Dex.Layout.DecodePool(data)
-		if err != nil {
-			return nil, err
-		}
-		f(&st)
-		return pool.Dex.Layout.EncodePool(st), nil
-	})
-}
-
-// updatePosition changes a position account.
-func (s *Sim) updatePosition(pos *positionInfo, f func(*clmm.Position)) error {
-	return s.updateData(pos.Address, func(data []byte) ([]byte, error) {
-		st, err := pos.Pool.Dex.Layout.DecodePosition(data)
-		if err != nil {
-			return nil, err
-		}
-		f(&st)
-		return pos.Pool.Dex.Layout.EncodePosition(st), nil
-	})
-}
-
 // updateStrategyAccount changes a strategy account.
 func (s *Sim) updateStrategyAccount(strat *strategyInfo, f func(*strategyState)) error {
 	return s.updateData(strat.Address, func(data []byte) ([]byte, error) {
