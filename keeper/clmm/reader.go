@@ -28,6 +28,7 @@ type Reader struct {
 
 	mu    sync.Mutex
 	hints map[solana.PublicKey][2]solana.PublicKey // position → its tick arrays, from the last read
+	addrs map[addrKey]solana.PublicKey             // derived tick-array addresses
 }
 
 // maxHints bounds the remembered tick arrays; past it the memory starts
@@ -36,7 +37,7 @@ const maxHints = 4096
 
 // NewReader returns a Reader that reads accounts through f.
 func NewReader(f AccountFetcher) *Reader {
-	return &Reader{fetcher: f, hints: map[solana.PublicKey][2]solana.PublicKey{}}
+	return &Reader{fetcher: f, hints: map[solana.PublicKey][2]solana.PublicKey{}, addrs: map[addrKey]solana.PublicKey{}}
 }
 
 // PositionRequest names one position to read: the market API gives the pool
@@ -98,13 +99,14 @@ func (r *Reader) Read(ctx context.Context, reqs []PositionRequest) ([]PositionSt
 		return nil, err
 	}
 	pools := make(map[poolKey]poolResult)
+	f := newFetched(keys, data)
 	var again []int
 	for i := range states {
 		if states[i].Err != nil {
 			continue
 		}
 		decodeState(&states[i], keys, data, pools)
-		if states[i].Err == nil && !owedFromFetch(&states[i], keys, data) {
+		if states[i].Err == nil && !r.owedFromFetch(&states[i], f) {
 			again = append(again, i)
 		}
 	}

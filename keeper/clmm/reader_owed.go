@@ -7,12 +7,43 @@ import (
 	"github.com/gagliardetto/solana-go"
 )
 
+// addrKey identifies one derived tick-array address.
+type addrKey struct {
+	program, pool solana.PublicKey
+	layout        string
+	start         int32
+}
+
+// tickArrayAddress returns the tick-array account of pool starting at
+// start, deriving it once per Reader (a PDA search costs tens of
+// microseconds).
+func (r *Reader) tickArrayAddress(d Dex, pool solana.PublicKey, start int32) (solana.PublicKey, error) {
+	k := addrKey{program: d.ProgramID(), pool: pool, layout: d.Name(), start: start}
+	r.mu.Lock()
+	addr, ok := r.addrs[k]
+	r.mu.Unlock()
+	if ok {
+		return addr, nil
+	}
+	addr, err := d.TickArrayAddress(pool, start)
+	if err != nil {
+		return addr, err
+	}
+	r.mu.Lock()
+	if len(r.addrs) > maxHints {
+		clear(r.addrs)
+	}
+	r.addrs[k] = addr
+	r.mu.Unlock()
+	return addr, nil
+}
+
 // tickArraysOf returns the tick-array accounts holding the position's lower
 // and upper ticks.
-func tickArraysOf(d Dex, pool solana.PublicKey, pos Position, spacing uint16) ([2]solana.PublicKey, error) {
+func (r *Reader) tickArraysOf(d Dex, pool solana.PublicKey, pos Position, spacing uint16) ([2]solana.PublicKey, error) {
 	var out [2]solana.PublicKey
 	for i, tick := range []int32{pos.Range.Lower, pos.Range.Upper} {
-		addr, err := d.TickArrayAddress(pool, d.TickArrayStart(tick, spacing))
+		addr, err := r.tickArrayAddress(d, pool, d.TickArrayStart(tick, spacing))
 		if err != nil {
 			return out, err
 		}
@@ -21,35 +52,67 @@ func tickArraysOf(d Dex, pool solana.PublicKey, pos Position, spacing uint16) ([
 	return out, nil
 }
 
-// owedFromFetch computes st.Owed from one fetch's data when that fetch
-// holds both of the position's tick arrays, and reports whether it did (an
-// error computing Owed counts as done: it is recorded in st.OwedErr).
-func owedFromFetch(st *PositionState, keys keySet, data [][]byte) bool {
-	arrays, err := tickArraysOf(st.Request.Dex, st.Request.Pool, st.Position, st.Pool.TickSpacing)
+// fetched is one fetch's answer, with each tick array decoded at most once
+// however many positions read it.
+type fetched struct {
+	keys   keySet
+	data   [][]byte
+	arrays map[arrayKey]arrayResult
+}
+
+type arrayKey struct {
+	addr    solana.PublicKey
+	layout  string
+	spacing uint16
+}
+
+type arrayResult struct {
+	a   TickArray
+	err error
+}
+
+func newFetched(keys keySet, data [][]byte) *fetched {
+	return &fetched{keys: keys, data: data, arrays: map[arrayKey]arrayResult{}}
+}
+
+// array decodes the tick array at addr (fetched in this call).
+func (f *fetched) array(layout Layout, addr solana.PublicKey, spacing uint16) (TickArray, error) {
+	k := arrayKey{addr: addr, layout: layout.Name(), spacing: spacing}
+	res, ok := f.arrays[k]
+	if !ok {
+		res.a, res.err = decodeAccount(func(b []byte) (TickArray, error) { return layout.DecodeTickArray(b, spacing) },
+			layout.Name(), AccountTickArray, addr, f.data[f.keys.index[addr]])
+		f.arrays[k] = res
+	}
+	return res.a, res.err
+}
+
+// owedFromFetch computes st.Owed from one fetch when that fetch holds both
+// of the position's tick arrays, and reports whether it did (an error
+// computing Owed counts as done: it is recorded in st.OwedErr).
+func (r *Reader) owedFromFetch(st *PositionState, f *fetched) bool {
+	arrays, err := r.tickArraysOf(st.Request.Dex, st.Request.Pool, st.Position, st.Pool.TickSpacing)
 	if err != nil {
 		st.OwedErr = err
 		return true
 	}
 	st.TickArrays = arrays
-	var raw [2][]byte
-	for i, a := range arrays {
-		at, ok := keys.index[a]
-		if !ok {
+	for _, a := range arrays {
+		if _, ok := f.keys.index[a]; !ok {
 			return false
 		}
-		raw[i] = data[at]
 	}
-	st.Owed, st.OwedErr = computeOwed(st, raw)
+	st.Owed, st.OwedErr = computeOwed(st, f)
 	return true
 }
 
-// computeOwed decodes the two tick arrays and computes what the position
+// computeOwed reads the two boundary ticks and computes what the position
 // is owed.
-func computeOwed(st *PositionState, raw [2][]byte) (Owed, error) {
+func computeOwed(st *PositionState, f *fetched) (Owed, error) {
 	layout := st.Request.Dex.Layout()
 	var ticks [2]Tick
 	for i, tick := range []int32{st.Position.Range.Lower, st.Position.Range.Upper} {
-		t, err := tickFrom(layout, st.Request.Pool, st.TickArrays[i], raw[i], tick, st.Pool.TickSpacing)
+		t, err := tickFrom(layout, f, st.Request.Pool, st.TickArrays[i], tick, st.Pool.TickSpacing)
 		if err != nil {
 			return Owed{}, err
 		}
@@ -64,9 +127,8 @@ func computeOwed(st *PositionState, raw [2][]byte) (Owed, error) {
 
 // tickFrom decodes one tick array, checks it belongs to pool, and returns
 // the tick at index.
-func tickFrom(layout Layout, pool, addr solana.PublicKey, b []byte, index int32, spacing uint16) (Tick, error) {
-	a, err := decodeAccount(func(b []byte) (TickArray, error) { return layout.DecodeTickArray(b, spacing) },
-		layout.Name(), AccountTickArray, addr, b)
+func tickFrom(layout Layout, f *fetched, pool, addr solana.PublicKey, index int32, spacing uint16) (Tick, error) {
+	a, err := f.array(layout, addr, spacing)
 	if err != nil {
 		return Tick{}, err
 	}
@@ -107,11 +169,12 @@ func (r *Reader) reread(ctx context.Context, states []PositionState, idx []int) 
 		return err
 	}
 	pools := make(map[poolKey]poolResult)
+	f := newFetched(keys, data)
 	for _, i := range idx {
 		want := states[i].TickArrays
 		st := PositionState{Request: states[i].Request, Address: states[i].Address}
 		decodeState(&st, keys, data, pools)
-		if st.Err == nil && !owedFromFetch(&st, keys, data) {
+		if st.Err == nil && !r.owedFromFetch(&st, f) {
 			st.OwedErr = &AccountError{Dex: st.Request.Dex.Name(), Account: AccountPosition, Address: st.Address,
 				Err: fmt.Errorf("%w: range moved from tick arrays %s, %s while being read", ErrMismatch, want[0], want[1])}
 		}
