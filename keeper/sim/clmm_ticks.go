@@ -183,11 +183,14 @@ func updateTick(t *clmm.Tick, index int32, pool clmm.Pool, amount uint64, add, u
 	t.Index, t.Initialized = index, !t.LiquidityGross.IsZero()
 }
 
-// touch brings a position's stored fees and rewards up to date and moves
-// its checkpoints to the growth inside its range, as a liquidity change or
-// a fee update does. Layout B refuses to update a position without
-// liquidity; its figures are then final.
-func touch(layout clmm.Layout, pos *clmm.Position, pool clmm.Pool, b *tickBook) error {
+// touch brings a position's stored fees and rewards up to date, as a
+// liquidity change (full: the checkpoints move to the growth inside its
+// range) or dex-b's update_fees_and_rewards (partial: a checkpoint advances
+// only by the growth converted into owed units, keeping the remainder;
+// whirlpools position_manager.rs next_owed_delta_and_checkpoint) does.
+// Layout B refuses to update a position without liquidity; its figures are
+// then final.
+func touch(layout clmm.Layout, pos *clmm.Position, pool clmm.Pool, b *tickBook, partial bool) error {
 	if layout.Name() == clmm.DexB && pos.Liquidity.IsZero() {
 		return nil
 	}
@@ -197,12 +200,34 @@ func touch(layout clmm.Layout, pos *clmm.Position, pool clmm.Pool, b *tickBook) 
 		return err
 	}
 	g := layout.GrowthInside(pool, lower, upper)
+	next := func(inside, cp clmm.U128, stored, now uint64) clmm.U128 {
+		if !partial {
+			return inside
+		}
+		return partialCheckpoint(inside, cp, pos.Liquidity, now-stored)
+	}
+	pos.FeeGrowthInside0 = next(g.Fee0, pos.FeeGrowthInside0, pos.FeesOwed0, owed.Fees0)
+	pos.FeeGrowthInside1 = next(g.Fee1, pos.FeeGrowthInside1, pos.FeesOwed1, owed.Fees1)
 	pos.FeesOwed0, pos.FeesOwed1 = owed.Fees0, owed.Fees1
-	pos.FeeGrowthInside0, pos.FeeGrowthInside1 = g.Fee0, g.Fee1
-	for i := range pos.Rewards {
-		pos.Rewards[i] = clmm.PositionReward{GrowthInside: g.Rewards[i], Owed: owed.Rewards[i]}
+	for i, r := range pos.Rewards {
+		pos.Rewards[i] = clmm.PositionReward{GrowthInside: next(g.Rewards[i], r.GrowthInside, r.Owed, owed.Rewards[i]), Owed: owed.Rewards[i]}
 	}
 	return nil
+}
+
+// partialCheckpoint is dex-b's checkpoint after a fee update that accrued
+// `accrued` units: the growth inside when the product liquidity × delta
+// overflowed (the units are lost), unchanged when nothing accrued, else
+// checkpoint + ceil(accrued × 2^64 / liquidity).
+func partialCheckpoint(inside, cp, liquidity clmm.U128, accrued uint64) clmm.U128 {
+	delta := inside.Sub(cp)
+	if new(big.Int).Mul(liquidity.Big(), delta.Big()).BitLen() > 128 {
+		return inside
+	}
+	if accrued == 0 {
+		return cp
+	}
+	return cp.Add(growthPer(accrued, liquidity, true))
 }
 
 // addLiquidity adds (add) or removes a position's liquidity at its range:

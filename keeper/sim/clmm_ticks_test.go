@@ -129,3 +129,21 @@ func checkTickArrayAccounts(t *testing.T, e *env) {
 		}
 	}
 }
+
+// TestPartialCheckpoint follows dex-b's update_fees_and_rewards (whirlpools,
+// programs/whirlpool/src/manager/position_manager.rs, next_owed_delta_and_checkpoint):
+// the checkpoint advances by ceil(owed × 2^64 / liquidity), keeping the growth not yet worth a unit.
+func TestPartialCheckpoint(t *testing.T) {
+	l := clmm.U128From64(3)
+	half := clmm.U128{Lo: 1 << 63}
+	if got, want := partialCheckpoint(half, clmm.U128{}, l, 1), (clmm.U128{Lo: 6148914691236517206}); got != want {
+		t.Errorf("checkpoint %s, want %s", got, want)
+	}
+	if got := partialCheckpoint(half, clmm.U128{Lo: 7}, l, 0); got != (clmm.U128{Lo: 7}) {
+		t.Errorf("nothing accrued: checkpoint %s, want it unchanged", got)
+	}
+	huge := clmm.U128{Hi: 1 << 63}
+	if got := partialCheckpoint(huge, clmm.U128{}, clmm.U128{Hi: 1}, 0); got != huge {
+		t.Errorf("overflow: checkpoint %s, want the growth inside", got)
+	}
+}

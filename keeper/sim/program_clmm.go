@@ -163,7 +163,7 @@ func executeDex(x *chainsim.Exec, in chainsim.Instruction) error {
 		if err != nil {
 			return err
 		}
-		if err := touch(dex.Layout, &pos, pool, b); err != nil {
+		if err := touch(dex.Layout, &pos, pool, b, true); err != nil {
 			return programError(errCodeWrongAccount, "update fees: %v", err)
 		}
 	case dexOpCollectFees:
@@ -226,7 +226,7 @@ func moveRange(x *chainsim.Exec, in chainsim.Instruction, dex dexInfo, pos *clmm
 			b.arrays[start] = a
 		}
 	}
-	if err := touch(dex.Layout, pos, pool, b); err != nil {
+	if err := touch(dex.Layout, pos, pool, b, false); err != nil {
 		return programError(errCodeWrongAccount, "set range: %v", err)
 	}
 	addLiquidity(dex.Layout, pos, &pool, b, false)
