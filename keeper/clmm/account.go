@@ -40,12 +40,18 @@ type Pool struct {
 	FeeGrowthGlobal0, FeeGrowthGlobal1 U128
 	// Rewards are the pool's reward slots.
 	Rewards [NumRewards]PoolReward
+	// RewardLastUpdated is the unix time the reward growth was last brought
+	// up to date (layout B; layout A keeps one time per reward, not read).
+	RewardLastUpdated uint64
 }
 
 // PoolReward is one reward slot of a pool.
 type PoolReward struct {
 	// Mint is the reward token; the zero key marks an unused slot.
 	Mint solana.PublicKey
+	// EmissionsPerSecondX64 is the Q64.64 amount emitted per second to the
+	// liquidity in range.
+	EmissionsPerSecondX64 U128
 	// GrowthGlobal is the Q64.64 reward earned per unit of liquidity, as of
 	// the pool's last reward update.
 	GrowthGlobal U128

@@ -21,7 +21,8 @@ const (
 	aPoolFeeGrowth1  = 293 // fee_growth_global_1_x64 u128
 	aPoolRewards     = 397 // reward_infos: 3 × 169 bytes, packed
 	aRewardSize      = 169
-	aRewardMint      = 57  // token_mint, from the reward's start
+	aRewardEmissions = 25  // emissions_per_second_x64 u128, from the reward's start
+	aRewardMint      = 57  // token_mint
 	aRewardGrowth    = 153 // reward_growth_global_x64 u128
 
 	aPosSize       = 281
@@ -72,7 +73,8 @@ func (layoutA) DecodePool(b []byte) (Pool, error) {
 	}
 	for i := range p.Rewards {
 		at := aPoolRewards + aRewardSize*i
-		p.Rewards[i] = PoolReward{Mint: getKey(b, at+aRewardMint), GrowthGlobal: getU128(b[at+aRewardGrowth:])}
+		p.Rewards[i] = PoolReward{Mint: getKey(b, at+aRewardMint), EmissionsPerSecondX64: getU128(b[at+aRewardEmissions:]),
+			GrowthGlobal: getU128(b[at+aRewardGrowth:])}
 	}
 	if err := aPoolSpec.validatePool(p); err != nil {
 		return Pool{}, err
@@ -99,6 +101,7 @@ func (layoutA) EncodePool(p Pool) []byte {
 	for i, r := range p.Rewards {
 		at := aPoolRewards + aRewardSize*i
 		putKey(b, at+aRewardMint, r.Mint)
+		putU128(b[at+aRewardEmissions:], r.EmissionsPerSecondX64)
 		putU128(b[at+aRewardGrowth:], r.GrowthGlobal)
 	}
 	return b

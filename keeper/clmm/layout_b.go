@@ -18,9 +18,11 @@ const (
 	bPoolVault1      = 213 // token_vault_b
 	bPoolFeeGrowth0  = 165 // fee_growth_global_a u128
 	bPoolFeeGrowth1  = 245 // fee_growth_global_b u128
+	bPoolRewardTime  = 261 // reward_last_updated_timestamp u64
 	bPoolRewards     = 269 // reward_infos: 3 × 128 bytes
 	bRewardSize      = 128
 	bRewardMint      = 0   // mint, from the reward's start
+	bRewardEmissions = 96  // emissions_per_second_x64 u128
 	bRewardGrowth    = 112 // growth_global_x64 u128
 
 	bPosSize       = 216
@@ -52,24 +54,26 @@ func (layoutB) DecodePool(b []byte) (Pool, error) {
 		return Pool{}, err
 	}
 	p := Pool{
-		Config:           getKey(b, bPoolConfig),
-		Bump:             b[bPoolBump],
-		TickSpacing:      getU16(b, bPoolTickSpacing),
-		HasFeeRate:       true,
-		FeeRate:          uint32(getU16(b, bPoolFeeRate)),
-		Liquidity:        getU128(b[bPoolLiquidity:]),
-		SqrtPriceX64:     getU128(b[bPoolSqrtPrice:]),
-		TickCurrent:      getI32(b, bPoolTickCurrent),
-		Mint0:            getKey(b, bPoolMint0),
-		Vault0:           getKey(b, bPoolVault0),
-		Mint1:            getKey(b, bPoolMint1),
-		Vault1:           getKey(b, bPoolVault1),
-		FeeGrowthGlobal0: getU128(b[bPoolFeeGrowth0:]),
-		FeeGrowthGlobal1: getU128(b[bPoolFeeGrowth1:]),
+		Config:            getKey(b, bPoolConfig),
+		Bump:              b[bPoolBump],
+		TickSpacing:       getU16(b, bPoolTickSpacing),
+		HasFeeRate:        true,
+		FeeRate:           uint32(getU16(b, bPoolFeeRate)),
+		Liquidity:         getU128(b[bPoolLiquidity:]),
+		SqrtPriceX64:      getU128(b[bPoolSqrtPrice:]),
+		TickCurrent:       getI32(b, bPoolTickCurrent),
+		Mint0:             getKey(b, bPoolMint0),
+		Vault0:            getKey(b, bPoolVault0),
+		Mint1:             getKey(b, bPoolMint1),
+		Vault1:            getKey(b, bPoolVault1),
+		FeeGrowthGlobal0:  getU128(b[bPoolFeeGrowth0:]),
+		FeeGrowthGlobal1:  getU128(b[bPoolFeeGrowth1:]),
+		RewardLastUpdated: getU64(b, bPoolRewardTime),
 	}
 	for i := range p.Rewards {
 		at := bPoolRewards + bRewardSize*i
-		p.Rewards[i] = PoolReward{Mint: getKey(b, at+bRewardMint), GrowthGlobal: getU128(b[at+bRewardGrowth:])}
+		p.Rewards[i] = PoolReward{Mint: getKey(b, at+bRewardMint), EmissionsPerSecondX64: getU128(b[at+bRewardEmissions:]),
+			GrowthGlobal: getU128(b[at+bRewardGrowth:])}
 	}
 	if err := bPoolSpec.validatePool(p); err != nil {
 		return Pool{}, err
@@ -93,9 +97,11 @@ func (layoutB) EncodePool(p Pool) []byte {
 	putKey(b, bPoolVault1, p.Vault1)
 	putU128(b[bPoolFeeGrowth0:], p.FeeGrowthGlobal0)
 	putU128(b[bPoolFeeGrowth1:], p.FeeGrowthGlobal1)
+	putU64(b, bPoolRewardTime, p.RewardLastUpdated)
 	for i, r := range p.Rewards {
 		at := bPoolRewards + bRewardSize*i
 		putKey(b, at+bRewardMint, r.Mint)
+		putU128(b[at+bRewardEmissions:], r.EmissionsPerSecondX64)
 		putU128(b[at+bRewardGrowth:], r.GrowthGlobal)
 	}
 	return b

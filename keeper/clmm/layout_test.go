@@ -47,8 +47,36 @@ func (b rawAccount) u128(off int, v U128) {
 	binary.LittleEndian.PutUint64(b[off+8:], v.Hi)
 }
 
+// withGrowth sets the fee and reward fields of a pool and a position.
+func withGrowth(pool Pool, pos Position) (Pool, Position) {
+	pool.FeeGrowthGlobal0, pool.FeeGrowthGlobal1 = U128{Hi: 0xa1, Lo: 0xa2}, U128{Hi: 0xa3, Lo: 0xa4}
+	pool.Rewards[0] = PoolReward{Mint: testKey("reward 0"), EmissionsPerSecondX64: U128{Lo: 77}, GrowthGlobal: U128{Hi: 0xb1}}
+	pool.Rewards[2] = PoolReward{Mint: testKey("reward 2"), EmissionsPerSecondX64: U128{Hi: 1}, GrowthGlobal: U128{Hi: ^uint64(0), Lo: 5}}
+	pos.Rewards = [NumRewards]PositionReward{{GrowthInside: U128{Hi: 0xc1}, Owed: 11}, {}, {GrowthInside: U128{Lo: 0xc3}, Owed: 33}}
+	return pool, pos
+}
+
+// rewardsRaw writes pool reward slots at base + size·i: mint, emissions and
+// growth at the given offsets inside a slot.
+func rewardsRaw(b rawAccount, pool Pool, base, size, mint, emissions, growth int) {
+	for i, r := range pool.Rewards {
+		at := base + size*i
+		b.bytes(at+mint, r.Mint[:])
+		b.u128(at+emissions, r.EmissionsPerSecondX64)
+		b.u128(at+growth, r.GrowthGlobal)
+	}
+}
+
+// positionRewardsRaw writes position reward slots of 24 bytes from base.
+func positionRewardsRaw(p rawAccount, pos Position, base int) {
+	for i, r := range pos.Rewards {
+		p.u128(base+24*i, r.GrowthInside)
+		p.u64(base+24*i+16, r.Owed)
+	}
+}
+
 func TestDecodeDocumentedOffsetsA(t *testing.T) {
-	want := samplePoolA()
+	want, wantPos := withGrowth(samplePoolA(), samplePosition(testKey("pool"), testKey("nft"), -120, 360))
 	b := newRaw(1544, "PoolState")
 	b[8] = want.Bump
 	b.bytes(9, want.Config[:])
@@ -63,6 +91,11 @@ func TestDecodeDocumentedOffsetsA(t *testing.T) {
 	b.u128(237, want.Liquidity)
 	b.u128(253, want.SqrtPriceX64)
 	b.i32(269, want.TickCurrent)
+	// shared/research/clmm-fees.md: fee growth @277, @293; reward_infos at 397 + 169·i, packed:
+	// emissions_per_second_x64 +25, token_mint +57, reward_growth_global_x64 +153.
+	b.u128(277, want.FeeGrowthGlobal0)
+	b.u128(293, want.FeeGrowthGlobal1)
+	rewardsRaw(b, want, 397, 169, 57, 25, 153)
 	got, err := LayoutA().DecodePool(b)
 	if err != nil {
 		t.Fatalf("DecodePool: %v", err)
@@ -71,7 +104,6 @@ func TestDecodeDocumentedOffsetsA(t *testing.T) {
 		t.Fatalf("DecodePool =\n%+v\nwant\n%+v", got, want)
 	}
 
-	wantPos := samplePosition(testKey("pool"), testKey("nft"), -120, 360)
 	wantPos.HasBump, wantPos.Bump = true, 251
 	p := newRaw(281, "PersonalPositionState")
 	p[8] = wantPos.Bump
@@ -84,6 +116,7 @@ func TestDecodeDocumentedOffsetsA(t *testing.T) {
 	p.u128(113, wantPos.FeeGrowthInside1)
 	p.u64(129, wantPos.FeesOwed0)
 	p.u64(137, wantPos.FeesOwed1)
+	positionRewardsRaw(p, wantPos, 145)
 	gotPos, err := LayoutA().DecodePosition(p)
 	if err != nil {
 		t.Fatalf("DecodePosition: %v", err)
@@ -94,7 +127,8 @@ func TestDecodeDocumentedOffsetsA(t *testing.T) {
 }
 
 func TestDecodeDocumentedOffsetsB(t *testing.T) {
-	want := samplePoolB()
+	want, wantPos := withGrowth(samplePoolB(), samplePosition(testKey("whirl"), testKey("pos mint"), -443584, 443584))
+	want.RewardLastUpdated = 1_700_000_000
 	b := newRaw(653, "Whirlpool")
 	b.bytes(8, want.Config[:])
 	b[40] = want.Bump
@@ -109,6 +143,12 @@ func TestDecodeDocumentedOffsetsB(t *testing.T) {
 	b.bytes(133, want.Vault0[:])
 	b.bytes(181, want.Mint1[:])
 	b.bytes(213, want.Vault1[:])
+	// shared/research/clmm-fees.md: fee growth @165, @245; reward_last_updated_timestamp @261;
+	// reward_infos at 269 + 128·i: mint +0, emissions_per_second_x64 +96, growth_global_x64 +112.
+	b.u128(165, want.FeeGrowthGlobal0)
+	b.u128(245, want.FeeGrowthGlobal1)
+	b.u64(261, want.RewardLastUpdated)
+	rewardsRaw(b, want, 269, 128, 0, 96, 112)
 	got, err := LayoutB().DecodePool(b)
 	if err != nil {
 		t.Fatalf("DecodePool: %v", err)
@@ -117,7 +157,6 @@ func TestDecodeDocumentedOffsetsB(t *testing.T) {
 		t.Fatalf("DecodePool =\n%+v\nwant\n%+v", got, want)
 	}
 
-	wantPos := samplePosition(testKey("whirl"), testKey("pos mint"), -443584, 443584)
 	p := newRaw(216, "Position")
 	p.bytes(8, wantPos.Pool[:])
 	p.bytes(40, wantPos.Mint[:])
@@ -128,6 +167,7 @@ func TestDecodeDocumentedOffsetsB(t *testing.T) {
 	p.u64(112, wantPos.FeesOwed0)
 	p.u128(120, wantPos.FeeGrowthInside1)
 	p.u64(136, wantPos.FeesOwed1)
+	positionRewardsRaw(p, wantPos, 144)
 	gotPos, err := LayoutB().DecodePosition(p)
 	if err != nil {
 		t.Fatalf("DecodePosition: %v", err)
@@ -149,6 +189,10 @@ func TestRoundTrip(t *testing.T) {
 		{LayoutA(), samplePoolA(), posA},
 		{LayoutB(), samplePoolB(), posB},
 	}
+	for i := range tests {
+		tests[i].pool, tests[i].pos = withGrowth(tests[i].pool, tests[i].pos)
+	}
+	tests[1].pool.RewardLastUpdated = 42
 	for _, tt := range tests {
 		t.Run(tt.layout.Name(), func(t *testing.T) {
 			pb := tt.layout.EncodePool(tt.pool)

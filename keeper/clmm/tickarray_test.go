@@ -177,3 +177,55 @@ func TestTickArrayTick(t *testing.T) {
 		}
 	}
 }
+
+// TestTickArrayDocumentedOffsets builds tick arrays by hand at the offsets
+// of shared/research/clmm-fees.md, independently of the encoders.
+func TestTickArrayDocumentedOffsets(t *testing.T) {
+	pool := testKey("pool")
+	want := Tick{Initialized: true, LiquidityNet: neg(U128From64(5)), LiquidityGross: U128From64(5),
+		FeeGrowthOutside0: U128{Hi: 1, Lo: 2}, FeeGrowthOutside1: U128{Hi: 3, Lo: 4},
+		RewardGrowthsOutside: [NumRewards]U128{{Lo: 5}, {Lo: 6}, {Hi: 7}}}
+	at := func(index int32) Tick { w := want; w.Index = index; return w }
+	fields := func(b rawAccount, at, liqNet int) {
+		b.u128(at+liqNet, want.LiquidityNet)
+		b.u128(at+liqNet+16, want.LiquidityGross)
+		b.u128(at+liqNet+32, want.FeeGrowthOutside0)
+		b.u128(at+liqNet+48, want.FeeGrowthOutside1)
+		for i, r := range want.RewardGrowthsOutside {
+			b.u128(at+liqNet+64+16*i, r)
+		}
+	}
+	// Layout A: pool_id @8, start_tick_index @40, tick k at 44 + 168·k (tick i32 +0, liquidity_net +4).
+	a := newRaw(10240, "TickArrayState")
+	a.bytes(8, pool[:])
+	a.i32(40, -3600)
+	a.i32(44+168*3, -3420)
+	fields(a, 44+168*3, 4)
+	gotA, err := LayoutA().DecodeTickArray(a, 60)
+	if err != nil || gotA.Pool != pool || gotA.Start != -3600 || gotA.Ticks[3] != at(-3420) {
+		t.Fatalf("layout A: %+v, %v", gotA.Ticks[3], err)
+	}
+	// Layout B fixed: start_tick_index @8, tick k at 12 + 113·k (initialized +0, liquidity_net +1),
+	// whirlpool @9956.
+	b := newRaw(9988, "TickArray")
+	b.i32(8, 5632)
+	b.bytes(9956, pool[:])
+	b[12+113*87] = 1
+	fields(b, 12+113*87, 1)
+	gotB, err := LayoutB().DecodeTickArray(b, 64)
+	if err != nil || gotB.Pool != pool || gotB.Start != 5632 || gotB.Ticks[87] != at(5632+87*64) {
+		t.Fatalf("layout B fixed: %+v, %v", gotB.Ticks[87], err)
+	}
+	// Layout B dynamic: whirlpool @12, tick_bitmap @44, ticks from 60; tick 1 initialized follows
+	// tick 0's one-byte tag.
+	d := newRaw(148+112, "DynamicTickArray")
+	d.i32(8, 0)
+	d.bytes(12, pool[:])
+	d.u128(44, U128{Lo: 1 << 1})
+	d[61] = 1
+	fields(d, 61, 1)
+	gotD, err := LayoutB().DecodeTickArray(d, 64)
+	if err != nil || !gotD.Dynamic || gotD.Pool != pool || gotD.Ticks[1] != at(64) {
+		t.Fatalf("layout B dynamic: %+v, %v", gotD.Ticks[1], err)
+	}
+}
