@@ -120,7 +120,7 @@ func (s *Sim) claimFees(c *call) (any, error) {
 			meta(pos.Address, false, false), meta(pool, false, false)),
 		// update_fees_and_rewards first: collect pays only what the position stores.
 		{Program: DexBProgramID, Data: []byte{dexOpUpdateFees}, Accounts: []solana.AccountMeta{
-			meta(pos.Address, false, true), meta(pool, false, false), meta(CoSigner(), true, false),
+			meta(pos.Address, false, true), meta(pool, false, true), meta(CoSigner(), true, false),
 			meta(lower, false, false), meta(upper, false, false)}},
 		{Program: DexBProgramID, Data: []byte{dexOpCollectFees}, Accounts: []solana.AccountMeta{
 			meta(pos.Address, false, true), meta(pool, false, false), meta(CoSigner(), true, false), meta(c.wallet, false, true),

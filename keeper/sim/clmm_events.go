@@ -9,11 +9,11 @@ import (
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
 )
 
-// swapPool runs a swap in pool: fees paid at the active liquidity, then,
+// swapPool runs a swap in pool at unix time when: reward growth brought up to date, fees paid at the active liquidity, then,
 // when move is set, the price moves to tick (sqrt price sqrt), crossing the
 // initialized ticks in between. The pool and the tick arrays it crosses
 // change in one step.
-func (s *Sim) swapPool(pool *poolInfo, fee0, fee1 uint64, move bool, tick int32, sqrt clmm.U128) error {
+func (s *Sim) swapPool(pool *poolInfo, when, fee0, fee1 uint64, move bool, tick int32, sqrt clmm.U128) error {
 	cur, err := s.poolState(pool)
 	if err != nil {
 		return err
@@ -40,6 +40,7 @@ func (s *Sim) swapPool(pool *poolInfo, fee0, fee1 uint64, move bool, tick int32,
 				return nil, err
 			}
 		}
+		accrueRewards(&st, when)
 		accrue(&st, fee0, fee1)
 		if move {
 			crossTo(&st, b, tick)
@@ -55,11 +56,11 @@ func (s *Sim) swapPool(pool *poolInfo, fee0, fee1 uint64, move bool, tick int32,
 	})
 }
 
-// earnFees raises pool's fee growth so that pos, which must be in range,
+// earnFees (a swap at unix time when) raises pool's fee growth so that pos, which must be in range,
 // accrues fee0 and fee1 more (rounding the growth up, so it accrues at
 // least that); other positions in range accrue their share. The position
 // account does not change.
-func (s *Sim) earnFees(pos *positionInfo, fee0, fee1 uint64) error {
+func (s *Sim) earnFees(pos *positionInfo, when, fee0, fee1 uint64) error {
 	keys := []solana.PublicKey{pos.Pool.Address, pos.Address}
 	layout := pos.Pool.Dex.Layout
 	return s.chain.UpdateAccounts(keys, func(accts []chainsim.Account, _ []bool) ([]chainsim.Account, error) {
@@ -74,6 +75,7 @@ func (s *Sim) earnFees(pos *positionInfo, fee0, fee1 uint64) error {
 		if !ps.InRange(st) || ps.Liquidity.IsZero() {
 			return nil, fmt.Errorf("position %s is out of range (tick %d, range %s) or empty: it earns no fees", pos.Name, st.TickCurrent, ps.Range)
 		}
+		accrueRewards(&st, when)
 		st.FeeGrowthGlobal0 = st.FeeGrowthGlobal0.Add(growthPer(fee0, ps.Liquidity, true))
 		st.FeeGrowthGlobal1 = st.FeeGrowthGlobal1.Add(growthPer(fee1, ps.Liquidity, true))
 		accts[0].Data = layout.EncodePool(st)

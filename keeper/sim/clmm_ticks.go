@@ -68,6 +68,30 @@ func accrue(pool *clmm.Pool, fee0, fee1 uint64) {
 	pool.FeeGrowthGlobal1 = pool.FeeGrowthGlobal1.Add(growthPer(fee1, pool.Liquidity, false))
 }
 
+// accrueRewards brings the pool's reward growth up to now, as dex-b does
+// before a swap or a fee update (whirlpools whirlpool_manager.rs,
+// next_whirlpool_reward_infos): each initialized reward grows by
+// floor(Δt × emissions_per_second_x64 / liquidity), 0 when that overflows
+// u128, nothing without liquidity; the update time moves to now.
+func accrueRewards(pool *clmm.Pool, now uint64) {
+	if now <= pool.RewardLastUpdated {
+		return
+	}
+	if !pool.Liquidity.IsZero() {
+		dt := new(big.Int).SetUint64(now - pool.RewardLastUpdated)
+		for i, r := range pool.Rewards {
+			if !r.Initialized() {
+				continue
+			}
+			d := new(big.Int).Mul(dt, r.EmissionsPerSecondX64.Big())
+			if g, err := clmm.U128FromBig(d.Quo(d, pool.Liquidity.Big())); err == nil {
+				pool.Rewards[i].GrowthGlobal = r.GrowthGlobal.Add(g)
+			}
+		}
+	}
+	pool.RewardLastUpdated = now
+}
+
 // growthPer returns fee × 2^64 / liquidity, rounded down or up.
 func growthPer(fee uint64, liquidity clmm.U128, up bool) clmm.U128 {
 	num := new(big.Int).Lsh(new(big.Int).SetUint64(fee), 64)

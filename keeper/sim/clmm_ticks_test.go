@@ -147,3 +147,50 @@ func TestPartialCheckpoint(t *testing.T) {
 		t.Errorf("overflow: checkpoint %s, want the growth inside", got)
 	}
 }
+
+// rewardScenario is a dex-b pool emitting 1000 base units of RWD a second (86.4 RWD a day) to the
+// liquidity in range.
+const rewardScenario = `
+mints:
+  - {symbol: AAA, decimals: 6, price: 1}
+  - {symbol: BBB, decimals: 6, price: 1}
+  - {symbol: RWD, decimals: 6, price: 1}
+pools:
+  - {name: pr, dex: dex-b, mint0: AAA, mint1: BBB, tick_spacing: 64, price: 1, liquidity: "3000000000",
+     rewards: [{mint: RWD, per_day: "86.4"}]}
+positions:
+  - {name: qr, pool: pr, lower_tick: -128, upper_tick: 128, liquidity: "1000000000"}
+events:
+  - {at: 10s, pool: {name: pr, fees_1: "1"}}
+  - {at: 20s, pool: {name: pr, tick: 500}}
+  - {at: 30s, pool: {name: pr, tick: 0}}
+`
+
+// TestPoolRewardsAccrue checks dex-b reward emission: the pool's reward growth moves only when the
+// pool is touched, by floor(Δt × emissions / active liquidity); a position earns it while in range;
+// crossing a tick flips its reward growth outside like the fee growth.
+func TestPoolRewardsAccrue(t *testing.T) {
+	sc, err := ParseScenario("rewards.yaml", []byte(rewardScenario))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t, Options{Scenario: sc})
+	e.advance(t, 35*time.Second)
+	mint := e.addr(t, KindPosition, "qr")
+	// In range from 0 to 20 s (two updates of 10 s at 4e9 active liquidity), out from 20 to 30 s.
+	g := new(big.Int).Lsh(big.NewInt(10*1000), 64)
+	g.Quo(g, big.NewInt(4_000_000_000))
+	sum := new(big.Int).Mul(g, big.NewInt(2))
+	want := new(big.Int).Rsh(sum.Mul(sum, big.NewInt(1_000_000_000)), 64).Uint64()
+	owed, err := e.sim.PositionOwed(mint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if owed.Rewards[0] != want || want < 4990 {
+		t.Errorf("rewards owed %d, want %d (about 5000: 20 s × 1000/s × a quarter of the liquidity)", owed.Rewards[0], want)
+	}
+	_, pool, _ := e.sim.Position(mint)
+	if pool.RewardLastUpdated != uint64(testStart.Unix()+30) {
+		t.Errorf("reward growth updated at %d, want the last swap's time %d", pool.RewardLastUpdated, testStart.Unix()+30)
+	}
+}

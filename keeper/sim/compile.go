@@ -62,6 +62,7 @@ type compiler struct {
 	poolStates map[*poolInfo]clmm.Pool         // initial pool accounts
 	posStates  map[*positionInfo]clmm.Position // initial position accounts
 	books      map[*poolInfo]*tickBook         // initial tick arrays
+	evTime     time.Time                       // the scheduled time of the event being compiled
 }
 
 // compiled is the result of compiling a scenario.

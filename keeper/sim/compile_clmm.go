@@ -2,6 +2,7 @@ package sim
 
 import (
 	"maps"
+	"math/big"
 	"slices"
 
 	"github.com/keeper-project/keeper/keeper/clmm"
@@ -85,9 +86,29 @@ func (c *compiler) poolAccount(pool *poolInfo, ps PoolSpec, at []any) {
 		HasDecimals: pool.Dex.Name == clmm.DexA, Decimals0: pool.Mint0.Decimals, Decimals1: pool.Mint1.Decimals,
 		TickSpacing: pool.TickSpacing, HasFeeRate: pool.Dex.Name == clmm.DexB, FeeRate: uint32(max(0, ps.FeeRate)),
 		Liquidity: clmm.U128From64(liq), SqrtPriceX64: sqrt, TickCurrent: tick,
-		FeeGrowthGlobal0: growthStart, FeeGrowthGlobal1: growthStart,
+		FeeGrowthGlobal0: growthStart, FeeGrowthGlobal1: growthStart, RewardLastUpdated: uint64(c.start.Unix()),
 	}
+	c.poolRewards(&state, pool, ps, at)
 	c.poolStates[pool] = state
+}
+
+// poolRewards compiles a dex-b pool's reward emissions: emissions_per_second_x64 is the daily amount
+// in base units × 2^64 / 86400, rounded down.
+func (c *compiler) poolRewards(state *clmm.Pool, pool *poolInfo, ps PoolSpec, at []any) {
+	if len(ps.Rewards) > 0 && (pool.Dex.Name != clmm.DexB || len(ps.Rewards) > clmm.NumRewards) {
+		c.failAt(append(at, "rewards"), "pool %q: rewards: at most %d, on dex-b pools only", ps.Name, clmm.NumRewards)
+		return
+	}
+	for i, r := range ps.Rewards {
+		m := c.mint(r.Mint, append(at, "rewards", i, "mint"), "reward mint")
+		units := c.units(r.PerDay, m, append(at, "rewards", i, "per_day"))
+		if m == nil {
+			continue
+		}
+		e := new(big.Int).Lsh(new(big.Int).SetUint64(units), 64)
+		emissions, _ := clmm.U128FromBig(e.Quo(e, big.NewInt(86400)))
+		state.Rewards[i] = clmm.PoolReward{Mint: m.Address, EmissionsPerSecondX64: emissions}
+	}
 }
 
 // priceState returns the current tick and sqrt price of a pool at a whole-token price.

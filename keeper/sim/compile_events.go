@@ -17,6 +17,7 @@ func (c *compiler) events() {
 			c.failAt(append(at, "at"), "event %d: at must be a non-negative offset such as 15s (got %q)", i, es.At)
 			continue
 		}
+		c.evTime = c.start.Add(d)
 		ev, ok := c.event(es, at)
 		if !ok {
 			continue
@@ -107,8 +108,9 @@ func (c *compiler) poolEvent(pm PoolMove, at []any) (scheduled, bool) {
 	if move {
 		desc += fmt.Sprintf(", to tick %d", tick)
 	}
+	when := uint64(c.evTime.Unix())
 	return scheduled{Desc: desc, Apply: func(s *Sim) error {
-		return s.swapPool(pool, f0, f1, move, tick, sqrt)
+		return s.swapPool(pool, when, f0, f1, move, tick, sqrt)
 	}}, true
 }
 
@@ -139,8 +141,9 @@ func (c *compiler) feesEvent(fs FeesSpec, at []any) (scheduled, bool) {
 	}
 	f0 := c.units(fs.Fees0, pos.Pool.Mint0, append(at, "fees_0"))
 	f1 := c.units(fs.Fees1, pos.Pool.Mint1, append(at, "fees_1"))
+	when := uint64(c.evTime.Unix())
 	return scheduled{Desc: fmt.Sprintf("fees on %s +%d/+%d", pos.Name, f0, f1), Apply: func(s *Sim) error {
-		return s.earnFees(pos, f0, f1)
+		return s.earnFees(pos, when, f0, f1)
 	}}, true
 }
 

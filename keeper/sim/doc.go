@@ -139,7 +139,8 @@
 // CLMM fees accrue as on chain: swaps (pool events with fees_0/fees_1, and fees events) raise the
 // pool's global fee growth at its active liquidity, price moves cross initialized ticks and flip their
 // fee growth outside, and tick arrays live at their PDAs in the real layouts (dex-b fixed, or
-// dynamic with tick_arrays: dynamic). A position's stored fees change only when it is touched.
+// dynamic with tick_arrays: dynamic). A position's stored fees change only when it is touched. A
+// dex-b pool may emit rewards, accrued by its reward growth whenever the pool is touched.
 //
 // When a transaction lands, the programs execute the operation: repay moves principal tokens from the
 // user to the strategy (principal first, then interest; repayAll pays all accrued) and reduces the

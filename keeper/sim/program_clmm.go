@@ -122,8 +122,9 @@ func (s *Sim) execClaimFees(c *marketCtx, index uint8, r *dataReader) error {
 //   - set-range (accounts: position, pool, co-signer, then the tick arrays of the old range's lower
 //     and upper ticks and of the new range's): a liquidity change, which brings the position's fees
 //     up to date, removes its liquidity from the old range and adds it to the new one;
-//   - update-fees (accounts: position, pool, co-signer, the tick arrays of the lower and upper
-//     ticks): brings the stored fees and rewards up to date (dex-b's update_fees_and_rewards);
+//   - update-fees (accounts: position, pool (writable), co-signer, the tick arrays of the lower and
+//     upper ticks): brings the pool's reward growth and the position's stored fees and rewards up
+//     to date (dex-b's update_fees_and_rewards);
 //   - collect-fees (accounts: position, pool, co-signer, owner, the pool's token accounts of mint 0
 //     and 1, the owner's token accounts of mint 0 and 1, the Token program): pays the stored fees.
 func executeDex(x *chainsim.Exec, in chainsim.Instruction) error {
@@ -163,8 +164,12 @@ func executeDex(x *chainsim.Exec, in chainsim.Instruction) error {
 		if err != nil {
 			return err
 		}
+		accrueRewards(&pool, uint64(x.Now().Unix()))
 		if err := touch(dex.Layout, &pos, pool, b, true); err != nil {
 			return programError(errCodeWrongAccount, "update fees: %v", err)
+		}
+		if err := x.SetData(poolKey, dex.Layout.EncodePool(pool)); err != nil {
+			return err
 		}
 	case dexOpCollectFees:
 		if err := collectFees(x, in, &pos, pool, r); err != nil {

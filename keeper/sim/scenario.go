@@ -74,6 +74,14 @@ type PoolSpec struct {
 	FeeRate     int               `yaml:"fee_rate"`    // millionths (stored by dex-b only)
 	Reserves    map[string]string `yaml:"reserves"`    // tokens in the pool's vaults; they pay claimed fees
 	TickArrays  string            `yaml:"tick_arrays"` // dex-b: "fixed" (default) or "dynamic" tick-array accounts
+	Rewards     []PoolRewardSpec  `yaml:"rewards"`     // dex-b: up to 3 reward emissions
+}
+
+// PoolRewardSpec is one reward emission of a dex-b pool: PerDay whole tokens of Mint a day, shared by
+// the liquidity in range, accrued by the pool's reward growth whenever the pool is touched.
+type PoolRewardSpec struct {
+	Mint   string `yaml:"mint"`
+	PerDay string `yaml:"per_day"`
 }
 
 // PositionSpec is one CLMM position. Its range is given in ticks or in prices (whole mint1 per whole

@@ -126,8 +126,11 @@ func TestClaimFeesPaysAndZeroes(t *testing.T) {
 	if after.FeesOwed0 != 0 || after.FeesOwed1 != 0 {
 		t.Errorf("fees after claim %d/%d, want 0/0", after.FeesOwed0, after.FeesOwed1)
 	}
-	if owed, err := e.sim.PositionOwed(mint); err != nil || owed != (clmm.Owed{}) {
-		t.Errorf("owed after claim %+v, %v; want nothing", owed, err)
+	// Fees are paid; the JTO rewards are not (claim_fees collects fees only), but the fee update
+	// before the collection stored what they had reached.
+	if owed, err := e.sim.PositionOwed(mint); err != nil || owed.Fees0 != 0 || owed.Fees1 != 0 ||
+		owed.Rewards[0] == 0 || owed.Rewards[0] != after.Rewards[0].Owed {
+		t.Errorf("owed after claim %+v, %v, stored rewards %d; want no fees and the rewards stored", owed, err, after.Rewards[0].Owed)
 	}
 	if got := e.sim.TokenBalance(testWallet(), pool.Mint0); got != 160_000_000 {
 		t.Errorf("SOL fees received %d, want 160000000", got)
