@@ -136,7 +136,7 @@ func (r *Reader) plan(reqs []PositionRequest, states []PositionState) keySet {
 	keys := keySet{index: make(map[solana.PublicKey]int, 2*len(reqs))}
 	for i, req := range reqs {
 		states[i].Request = req
-		addr, err := positionAddress(req)
+		addr, err := r.positionAddress(req)
 		if err != nil {
 			states[i].Err = fmt.Errorf("clmm: position request %d: %w", i, err)
 			continue
@@ -155,8 +155,31 @@ func (r *Reader) plan(reqs []PositionRequest, states []PositionState) keySet {
 	return keys
 }
 
-// positionAddress validates req and derives its position address.
-func positionAddress(req PositionRequest) (solana.PublicKey, error) {
+// positionAddress validates req and returns its position address, derived
+// once per Reader and mint (a PDA search costs tens of microseconds).
+func (r *Reader) positionAddress(req PositionRequest) (solana.PublicKey, error) {
+	k := addrKey{program: req.Dex.ProgramID(), key: req.PositionMint, layout: req.Dex.Name(), position: true}
+	r.mu.Lock()
+	addr, ok := r.addrs[k]
+	r.mu.Unlock()
+	if ok {
+		return addr, nil
+	}
+	addr, err := derivePositionAddress(req)
+	if err != nil {
+		return addr, err
+	}
+	r.mu.Lock()
+	if len(r.addrs) > maxHints {
+		clear(r.addrs)
+	}
+	r.addrs[k] = addr
+	r.mu.Unlock()
+	return addr, nil
+}
+
+// derivePositionAddress validates req and derives its position address.
+func derivePositionAddress(req PositionRequest) (solana.PublicKey, error) {
 	if err := req.Dex.valid(); err != nil {
 		return solana.PublicKey{}, err
 	}

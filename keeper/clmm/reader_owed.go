@@ -7,18 +7,20 @@ import (
 	"github.com/gagliardetto/solana-go"
 )
 
-// addrKey identifies one derived tick-array address.
+// addrKey identifies one derived address: a position's (key is the
+// position mint) or a tick array's (key is the pool, start its first tick).
 type addrKey struct {
-	program, pool solana.PublicKey
-	layout        string
-	start         int32
+	program, key solana.PublicKey
+	layout       string
+	start        int32
+	position     bool
 }
 
 // tickArrayAddress returns the tick-array account of pool starting at
 // start, deriving it once per Reader (a PDA search costs tens of
 // microseconds).
 func (r *Reader) tickArrayAddress(d Dex, pool solana.PublicKey, start int32) (solana.PublicKey, error) {
-	k := addrKey{program: d.ProgramID(), pool: pool, layout: d.Name(), start: start}
+	k := addrKey{program: d.ProgramID(), key: pool, layout: d.Name(), start: start}
 	r.mu.Lock()
 	addr, ok := r.addrs[k]
 	r.mu.Unlock()
