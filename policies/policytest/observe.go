@@ -114,6 +114,16 @@ func (l *loader) position(n *yaml.Node, test string, p *positionYAML) (policies.
 		// as just touched, so the stored figure is the same.
 		Owed: clmm.Owed{Fees0: p.FeesOwed0, Fees1: p.FeesOwed1},
 	}
+	if p.FeesStored0 != nil {
+		st.Position.FeesOwed0 = *p.FeesStored0
+	}
+	if p.FeesStored1 != nil {
+		st.Position.FeesOwed1 = *p.FeesStored1
+	}
+	if len(p.RewardsOwed) > clmm.NumRewards {
+		l.fail(strictyaml.Find(n, "rewards_owed"), test, "positions: rewards_owed has %d slots, at most %d", len(p.RewardsOwed), clmm.NumRewards)
+	}
+	copy(st.Owed.Rewards[:], p.RewardsOwed)
 	if p.Decimals0 != nil && p.Decimals1 != nil {
 		st.Pool.HasDecimals, st.Pool.Decimals0, st.Pool.Decimals1 = true, *p.Decimals0, *p.Decimals1
 	}

@@ -65,6 +65,11 @@ type positionYAML struct {
 	Liquidity       uint64 `yaml:"liquidity"`
 	FeesOwed0       uint64 `yaml:"fees_owed_0"`
 	FeesOwed1       uint64 `yaml:"fees_owed_1"`
+	// FeesStored0 and FeesStored1 default to the fees owed (a position
+	// just touched); RewardsOwed holds up to 3 reward slots.
+	FeesStored0 *uint64  `yaml:"fees_stored_0"`
+	FeesStored1 *uint64  `yaml:"fees_stored_1"`
+	RewardsOwed []uint64 `yaml:"rewards_owed"`
 }
 
 type quoteYAML struct {
