@@ -229,3 +229,24 @@ func TestTickArrayDocumentedOffsets(t *testing.T) {
 		t.Fatalf("layout B dynamic: %+v, %v", gotD.Ticks[1], err)
 	}
 }
+
+// FuzzDecodeTickArray feeds arbitrary bytes (seeded with valid arrays of
+// every format) to both layouts' decoders: they must return an error or an
+// array whose ticks all lie in the array, never panic.
+func FuzzDecodeTickArray(f *testing.F) {
+	pool := testKey("pool")
+	f.Add(LayoutA().EncodeTickArray(TickArray{Pool: pool, Ticks: sampleTicks(60, 0, 1, 0, 59)}), uint16(1))
+	f.Add(LayoutB().EncodeTickArray(TickArray{Pool: pool, Ticks: sampleTicks(88, 0, 1, 3)}), uint16(1))
+	f.Add(LayoutB().EncodeTickArray(TickArray{Pool: pool, Dynamic: true, Ticks: sampleTicks(88, 0, 1, 0, 87)}), uint16(1))
+	f.Fuzz(func(t *testing.T, data []byte, spacing uint16) {
+		for _, l := range []Layout{LayoutA(), LayoutB()} {
+			a, err := l.DecodeTickArray(data, spacing)
+			if err != nil {
+				continue
+			}
+			if len(a.Ticks) != int(l.TicksPerArray()) || l.TickArrayStart(a.Start, spacing) != a.Start {
+				t.Fatalf("%s: decoded %d ticks from start %d", l.Name(), len(a.Ticks), a.Start)
+			}
+		}
+	})
+}
