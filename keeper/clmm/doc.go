@@ -72,9 +72,12 @@
 // Which tick arrays a position needs depends on its range, stored in the
 // position: the first read of a position therefore takes a second call,
 // which reads position, pool and tick arrays again together; the Reader
-// remembers the arrays, so later reads take one call. Position addresses are derived from the position mint under the dex
-// program (PDA seeds "position", mint), so only that program can have written
-// them; the pool address the caller supplies is then checked against the pool
-// recorded in the position itself, so a wrong or hostile pool id cannot
-// substitute another account's bytes.
+// remembers the arrays (and every address it derived), so later reads take
+// one call. Position addresses are derived from the position mint under the
+// dex program (PDA seeds "position", mint), so only that program can have
+// written them; the pool address the caller supplies is then checked
+// against the pool recorded in the position itself, so a wrong or hostile
+// pool id cannot substitute another account's bytes. Tick arrays are
+// likewise read only at the addresses derived under the program, and must
+// name the pool and start tick they are read for.
 package clmm
