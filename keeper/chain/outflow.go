@@ -9,13 +9,11 @@ import (
 
 // outflows computes the wallet's net outflows from the watched accounts'
 // pre- and post-state: index 0 is the wallet itself, the rest are token
-// accounts the wallet owned before.
-func outflows(wallet solana.PublicKey, pre, post []*Account, fee Fee) (Outflows, error) {
+// accounts the wallet owned before. The post-state already has the fee
+// deducted from the fee payer, as validators return it, so it is not added.
+func outflows(wallet solana.PublicKey, pre, post []*Account) (Outflows, error) {
 	lam := new(big.Int).SetUint64(lamportsOf(pre[0]))
 	lam.Sub(lam, new(big.Int).SetUint64(lamportsOf(post[0])))
-	if fee.Payer.Equals(wallet) {
-		lam.Add(lam, new(big.Int).SetUint64(fee.Total()))
-	}
 	if !lam.IsInt64() {
 		return Outflows{}, fmt.Errorf("lamport outflow %s out of range", lam)
 	}

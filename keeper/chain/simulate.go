@@ -21,9 +21,10 @@ type SimResult struct {
 // Outflows are a wallet's net outflows from one transaction; a negative
 // value is an inflow.
 type Outflows struct {
-	// Lamports is the wallet's balance before minus after, plus the fee when
-	// the wallet pays it: simulateTransaction does not deduct the fee, so
-	// Fee.Total() is added.
+	// Lamports is the wallet's balance before minus after. The fee is in it
+	// once: validators return simulated accounts with the fee already
+	// charged to the fee payer (Agave's account loader debits it before
+	// execution), so nothing is added.
 	Lamports int64
 	// Tokens maps each mint of the wallet's token accounts the transaction
 	// references to the sum over those accounts of amount before minus
@@ -72,7 +73,7 @@ func (c *Client) Simulate(ctx context.Context, raw []byte, wallet solana.PublicK
 	for i, a := range v.Accounts {
 		post[i] = toAccount(a)
 	}
-	res.Outflows, err = outflows(wallet, pre, post, fee)
+	res.Outflows, err = outflows(wallet, pre, post)
 	if err != nil {
 		return nil, fmt.Errorf("simulate: %w", err)
 	}
