@@ -21,10 +21,11 @@ func (c *check) totals() error {
 	if c.m.keys[0] == c.g.wallet {
 		fees = t.fees(c.m)
 	}
-	total := satAdd(satAdd(fees, t.tips), t.created)
+	rent := t.rent()
+	total := satAdd(satAdd(fees, t.tips), rent)
 	if total > c.bounds.maxLamports {
 		return refuse(RuleLamportsBound, "%d lamports would leave our wallet (fees %d, tips %d, new accounts %d), bound is %d",
-			total, fees, t.tips, t.created, c.bounds.maxLamports)
+			total, fees, t.tips, rent, c.bounds.maxLamports)
 	}
 	return c.tokenTotals()
 }
