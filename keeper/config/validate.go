@@ -70,6 +70,7 @@ func (v *validator) chain(c *Chain) {
 		v.url([]any{"chain", "rpc_urls", i}, "chain.rpc_urls", string(u), true)
 	}
 	v.url([]any{"chain", "send_url"}, "chain.send_url", string(c.SendURL), false)
+	v.url([]any{"chain", "simulate_bundle_url"}, "chain.simulate_bundle_url", string(c.SimulateBundleURL), false)
 	v.url([]any{"chain", "jito_url"}, "chain.jito_url", string(c.JitoURL), false)
 	v.secret([]any{"chain", "jito_auth"}, "chain.jito_auth", &c.JitoAuth)
 	if c.Commitment != "confirmed" && c.Commitment != "finalized" {
