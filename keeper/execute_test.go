@@ -335,6 +335,42 @@ func TestSimulatedOutflowOverBoundsIsRefused(t *testing.T) {
 	}
 }
 
+// TestHostileTransferStoppedAtSimulationIsRefused: a token transfer to a
+// stranger within the static bounds that the chain stops in simulation is a
+// guard refusal, final, counted and notified, not a retryable expiry. A
+// failure at the market's own instruction stays retryable.
+func TestHostileTransferStoppedAtSimulationIsRefused(t *testing.T) {
+	failAt := func(ix int) simReply {
+		return simReply{err: &chain.SimError{Err: map[string]any{"InstructionError": []any{float64(ix), map[string]any{"Custom": float64(1)}}}}}
+	}
+	t.Run("at the transfer", func(t *testing.T) {
+		w, k := newKeeper(t)
+		w.market.script(marketReply{hostile: hostileTokenTransfer})
+		w.sub.scriptSims(failAt(1))
+		p := repayPlan("stopped")
+		if got := k.run(p); got != OutcomeRefused {
+			t.Fatalf("outcome = %s, want refused", got)
+		}
+		rule := string(signer.RuleSimulatedSpendFailed)
+		checkPath(t, w, k, p, pathCase{want: OutcomeRefused, state: journal.StateRefused, rule: rule,
+			builds: 1, sims: 1, outcomes: []journal.State{journal.StateRefused}})
+		if got := k.refusals(rule); got != 1 {
+			t.Errorf("guard_refusals_total{rule=%s} = %v, want 1", rule, got)
+		}
+		if got := k.run(p); got != OutcomeSettled {
+			t.Errorf("second run = %s, want settled: the refusal is final for these inputs", got)
+		}
+	})
+	t.Run("at the market's instruction", func(t *testing.T) {
+		w, k := newKeeper(t)
+		w.market.script(marketReply{hostile: hostileTokenTransfer})
+		w.sub.scriptSims(failAt(0))
+		if got := k.run(repayPlan("honest-failure")); got != OutcomeRetry {
+			t.Fatalf("outcome = %s, want retry", got)
+		}
+	})
+}
+
 func TestSimulatedOutflowWithinBoundsLands(t *testing.T) {
 	w, k := newKeeper(t)
 	usdc := solana.MustPublicKeyFromBase58(usdcMint)

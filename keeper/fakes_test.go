@@ -10,6 +10,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/programs/system"
+	"github.com/gagliardetto/solana-go/programs/token"
 
 	"github.com/keeper-project/keeper/keeper/market"
 )
@@ -68,6 +69,10 @@ const (
 	hostileProgram   = "program"    // an extra instruction of a program on no allowlist
 	hostileNotSigner = "not-signer" // the wallet is not a required signer
 	hostileFeePayer  = "fee-payer"  // the co-signer pays the fees
+	// hostileTokenTransfer: an extra token Transfer of 500,000 units (no
+	// mint named, within the repay's bound) from the wallet's token account
+	// to a stranger's, with the wallet as authority.
+	hostileTokenTransfer = "token-transfer"
 )
 
 // marketReply scripts one build call of the fake market.
@@ -204,6 +209,8 @@ func (m *fakeMarket) transaction(key market.IdempotencyKey, seq int, program sol
 		ixs = append(ixs, system.NewTransferInstruction(1_000_000, m.wallet, stranger).Build())
 	case hostileProgram:
 		ixs = append(ixs, solana.NewInstruction(stranger, solana.AccountMetaSlice{solana.Meta(m.wallet).WRITE().SIGNER()}, []byte{1}))
+	case hostileTokenTransfer:
+		ixs = append(ixs, token.NewTransferInstruction(500_000, keyOf("wallet usdc"), keyOf("stranger usdc"), m.wallet, nil).Build())
 	}
 	tx, err := solana.NewTransaction(ixs, blockhashOf(key, seq), solana.TransactionPayer(payer))
 	if err != nil {
