@@ -1,6 +1,8 @@
 package keeper
 
 import (
+	"encoding/json"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -8,7 +10,10 @@ import (
 	"github.com/gagliardetto/solana-go"
 
 	"github.com/keeper-project/keeper/keeper/journal"
+	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/signer"
 )
 
 // TestClaimIntoWalletWithoutTokenAccount: the wallet has no token account
@@ -77,4 +82,120 @@ func landedOnce(t *testing.T, w *simWorld, act journal.Action) {
 			}
 		}
 	}
+}
+
+// splitUpdatePlan is a strategy update of strategy alpha large enough that
+// the market splits it over several transactions, each applying only after
+// the one before it.
+func splitUpdatePlan(t *testing.T, w *simWorld, mode journal.Mode) Plan {
+	t.Helper()
+	alpha := w.address(t, sim.KindStrategy, "alpha")
+	solMint := w.address(t, sim.KindMint, "SOL").String()
+	apys := map[market.StrategyDuration]market.CBPS{}
+	for d := int32(1); d <= 40; d++ {
+		apys[market.StrategyDuration{DurationType: market.DurationDays, Duration: d}] = market.CBPS(100_000 + d)
+	}
+	req := market.StrategyUpdateRequest{Strategy: alpha.String(), CollateralTerms: &market.CollateralTerms{
+		UpdateCollateral: map[string]market.CollateralParamsUpdate{solMint: {ApyUpdate: market.DurationAPYs(apys)}}}}
+	return Plan{ID: "split-update-" + string(mode), Policy: "split-update", Kind: signer.KindStrategyUpdate, Target: alpha.String(),
+		Request: req, Bounds: signer.Bounds{MaxLamports: 1_000_000}, Reason: "test: 40 durations",
+		Inputs: json.RawMessage(`{}`), Submit: Submit{Mode: mode, TipCap: 100_000}}
+}
+
+// alphaAPY40 is strategy alpha's SOL APY at 40 days, 0 when unset.
+func alphaAPY40(t *testing.T, w *simWorld) market.CBPS {
+	t.Helper()
+	vs, err := w.sim.Strategy(w.address(t, sim.KindStrategy, "alpha"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := market.StrategyDuration{DurationType: market.DurationDays, Duration: 40}.Key()
+	return market.CBPS(vs.CollateralTerms[0].DurationsAndApys[key])
+}
+
+// TestSplitStrategyUpdateLands: an E1 answer of several transactions, each
+// depending on the one before, lands in one attempt by RPC (each simulated
+// right before its own send) and as a bundle (simulated in order).
+func TestSplitStrategyUpdateLands(t *testing.T) {
+	for _, mode := range []journal.Mode{journal.ModeRPC, journal.ModeBundle} {
+		t.Run(string(mode), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				w := newSimWorld(t, simOptions{})
+				k := w.open(t, "")
+				w.advance(t, 2*time.Second)
+				p := splitUpdatePlan(t, w, mode)
+				if got := k.execute(t.Context(), RunInfo{ID: "test"}, p); got != OutcomeLanded {
+					act, _ := k.journal.Get(t.Context(), p.ID)
+					t.Fatalf("outcome %s (%s: %s), want landed", got, act.Rule, act.Detail)
+				}
+				act, err := k.journal.Get(t.Context(), p.ID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if act.AttemptCount != 1 || len(act.Attempts[0].Signatures) < 2 {
+					t.Fatalf("%d attempts, %d transactions; want one attempt of several", act.AttemptCount, len(act.Attempts[0].Signatures))
+				}
+				if got := alphaAPY40(t, w); got != 100_040 {
+					t.Errorf("APY at 40 days %d, want 100040 once every step landed", got)
+				}
+				landedOnce(t, w, act)
+			})
+		})
+	}
+}
+
+// TestSequenceStoppedMidwayContinues: the second transaction of an RPC
+// sequence never lands (the node drops it) after the first landed; the
+// attempt expires saying so, and the next attempt sends only the rest.
+func TestSequenceStoppedMidwayContinues(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		w := newSimWorld(t, simOptions{})
+		k := w.open(t, "")
+		w.advance(t, 2*time.Second)
+		p := splitUpdatePlan(t, w, journal.ModeRPC)
+		drop := chainsim.Faults{RPC: chainsim.ServiceFaults{Methods: map[string]chainsim.MethodFaults{
+			"sendTransaction": {Rates: chainsim.Rates{NeverLand: 1}}}}}
+		armed := false
+		w.sim.Chain().OnLanded(func(l chainsim.Landed) {
+			if !armed && len(l.AccountKeys) > 0 && l.AccountKeys[0] == w.wallet() {
+				armed = true
+				if err := w.sim.Chain().SetFaults(drop); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+		if got := k.execute(t.Context(), RunInfo{ID: "first"}, p); got != OutcomeRetry {
+			t.Fatalf("first run %s, want retry", got)
+		}
+		act, _ := k.journal.Get(t.Context(), p.ID)
+		if act.State != journal.StateExpired || act.Rule != ruleSequencePartial || !strings.Contains(act.Detail, "transactions 0-0") {
+			t.Fatalf("after the stop: %s %s %q", act.State, act.Rule, act.Detail)
+		}
+		if err := w.sim.Chain().SetFaults(chainsim.Faults{}); err != nil {
+			t.Fatal(err)
+		}
+		if got := k.execute(t.Context(), RunInfo{ID: "second"}, p); got != OutcomeLanded {
+			act, _ := k.journal.Get(t.Context(), p.ID)
+			t.Fatalf("second run %s (%s: %s), want landed", got, act.Rule, act.Detail)
+		}
+		act, _ = k.journal.Get(t.Context(), p.ID)
+		first, second := act.Attempts[0], act.Attempts[1]
+		if len(second.Signatures) != len(second.Transactions)-1 {
+			t.Errorf("second attempt signed %d of %d transactions, want all but the one that landed", len(second.Signatures), len(second.Transactions))
+		}
+		if _, ok := w.sim.Chain().Transaction(solana.MustSignatureFromBase58(first.Signatures[0].Signature)); !ok {
+			t.Error("the first attempt's first transaction is not on chain")
+		}
+		for _, s := range second.Signatures {
+			if _, ok := w.sim.Chain().Transaction(solana.MustSignatureFromBase58(s.Signature)); !ok {
+				t.Errorf("second attempt transaction %s did not land", s.Signature)
+			}
+		}
+		if got, want := len(w.landed.paidBy(w.wallet())), len(second.Transactions); got != want {
+			t.Errorf("%d transactions landed, want the %d of the answer, each once", got, want)
+		}
+		if got := alphaAPY40(t, w); got != 100_040 {
+			t.Errorf("APY at 40 days %d, want 100040", got)
+		}
+	})
 }
