@@ -38,6 +38,7 @@ type Signer interface {
 	Check(tx *signer.Tx, kind signer.Kind, b signer.Bounds) error
 	Sign(tx *signer.Tx, kind signer.Kind, b signer.Bounds) (*signer.Signed, error)
 	SignTip(message []byte, tipAccounts []string, maxTip uint64) (*signer.Signed, error)
+	SignSequence(txs []*signer.Tx, kind signer.Kind, b signer.Bounds) ([]*signer.Signed, error)
 	SpendAt(tx *signer.Tx, i int) (string, bool)
 }
 

@@ -23,12 +23,20 @@ func (k *Keeper) guardAndSign(ctx context.Context, log *slog.Logger, p Plan, att
 		if err != nil {
 			return signed, k.refuse(ctx, log, p, att, "malformed-transaction", fmt.Sprintf("transaction %d: %v", i, err)), false
 		}
-		s, err := k.signer.Sign(tx, p.Kind, p.Bounds)
-		if err != nil {
-			return signed, k.refusal(ctx, log, p, att, i, err), false
-		}
-		signed.txs = append(signed.txs, chain.Signed{Raw: s.Wire, Signature: s.TxID, Blockhash: s.Blockhash})
 		signed.decoded = append(signed.decoded, tx)
+	}
+	// The static guard checks each transaction's rules and the bounds over
+	// the whole sequence (fees, tips, rent and tokens add up).
+	all, err := k.signer.SignSequence(signed.decoded, p.Kind, p.Bounds)
+	if err != nil {
+		i := first
+		if sr, ok := errors.AsType[*signer.SequenceRefusal](err); ok {
+			i += sr.Index
+		}
+		return signed, k.refusal(ctx, log, p, att, i, err), false
+	}
+	for _, s := range all {
+		signed.txs = append(signed.txs, chain.Signed{Raw: s.Wire, Signature: s.TxID, Blockhash: s.Blockhash})
 	}
 	signed.total = signer.Outflows{Tokens: map[string]int64{}}
 	if out, ok := k.simulateAnswer(ctx, log, p, att, &signed); !ok {
