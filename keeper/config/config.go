@@ -19,6 +19,10 @@ type Config struct {
 	Tokens     map[string]Token `yaml:"tokens"`
 	KillSwitch string           `yaml:"kill_switch"` // while this file exists nothing is signed
 	DryRun     bool             `yaml:"dry_run"`     // plan and journal, never sign
+	// PolicyConcurrency bounds how many policies run at once, in the daemon
+	// and in run --once, so a repay waiting to land never delays another
+	// policy's claim.
+	PolicyConcurrency int `yaml:"policy_concurrency"`
 
 	// File is the path the config was loaded from, and Dir its folder.
 	File string `yaml:"-"`

@@ -141,6 +141,9 @@ func (v *validator) misc(c *Config) {
 	if !slices.Contains([]string{"auto", "text", "json"}, c.Log.Format) {
 		v.fail([]any{"log", "format"}, "log.format must be auto, text or json, got %q", c.Log.Format)
 	}
+	if c.PolicyConcurrency < 1 || c.PolicyConcurrency > 256 {
+		v.fail([]any{"policy_concurrency"}, "policy_concurrency must be from 1 to 256, got %d", c.PolicyConcurrency)
+	}
 	c.KillSwitch = resolvePath(v.dir, c.KillSwitch)
 	for mint, t := range c.Tokens {
 		v.pubkey([]any{"tokens"}, "tokens", mint, true)
