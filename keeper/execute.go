@@ -130,6 +130,10 @@ func (k *Keeper) buildFailed(ctx context.Context, log *slog.Logger, p Plan, att 
 		log.Warn("Build failed; will retry on a later run", "err", err)
 		return k.settle(ctx, log, p, att, journal.Outcome{State: journal.StateExpired, Rule: "build-retryable", Detail: err.Error()})
 	default:
+		if why, done := k.alreadyClaimed(ctx, p); done {
+			log.Info("Nothing to claim: the chain shows the request claimed", "detail", why, "market", err)
+			return k.settle(ctx, log, p, att, journal.Outcome{State: journal.StateSkipped, Rule: ruleAlreadyClaimed, Detail: why})
+		}
 		log.Error("Market refused to build the action", "err", err)
 		return k.settle(ctx, log, p, att, journal.Outcome{State: journal.StateFailed, Rule: "build-refused", Detail: err.Error()})
 	}

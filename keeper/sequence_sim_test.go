@@ -199,3 +199,37 @@ func TestSequenceStoppedMidwayContinues(t *testing.T) {
 		}
 	})
 }
+
+// TestClaimOfClaimedRequestIsDone: a claim of a request that was claimed
+// after keeper planned it (the market answers 400) is settled as done with
+// the reason, not failed.
+func TestClaimOfClaimedRequestIsDone(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		w := newSimWorld(t, simOptions{})
+		w.usePolicies(t, "claim-withdrawals.yaml")
+		k := w.open(t, "")
+		w.advance(t, 25*time.Second)
+		if err := k.RunOnce(t.Context()); err != nil {
+			t.Fatalf("RunOnce: %v", err)
+		}
+		first := k.actionsOf(t, "claim-earn-withdrawals")[0]
+		if first.State != journal.StateLanded {
+			t.Fatalf("first claim %s", first.State)
+		}
+		p := Plan{ID: "claim-again", Policy: "claim-earn-withdrawals", Kind: signer.KindClaimWithdrawals, Target: first.Target,
+			Request: market.WithdrawClaimRequest{Address: w.address(t, sim.KindEarn, "usdc-earn").String(), Wallet: w.wallet().String(),
+				RequestID: w.address(t, sim.KindRequest, "usdc-earn/r-full").String()},
+			Bounds: signer.Bounds{MaxLamports: 100_000}, Inputs: json.RawMessage(`{}`), Submit: Submit{Mode: journal.ModeBundle, TipCap: 50_000}}
+		if got := k.execute(t.Context(), RunInfo{ID: "again"}, p); got != OutcomeAlreadyDone {
+			act, _ := k.journal.Get(t.Context(), p.ID)
+			t.Fatalf("outcome %s (%s: %s), want %s", got, act.Rule, act.Detail, OutcomeAlreadyDone)
+		}
+		act, err := k.journal.Get(t.Context(), p.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !act.State.Final() || act.Rule != ruleAlreadyClaimed || !strings.Contains(act.Detail, "claimed already") {
+			t.Errorf("journal: %s %s %q; want final, already-claimed, with the reason", act.State, act.Rule, act.Detail)
+		}
+	})
+}
