@@ -153,6 +153,14 @@ func (m *fakeMarket) prepare(key market.IdempotencyKey) error {
 	return err
 }
 
+// prepareN is prepare for an answer of n transactions.
+func (m *fakeMarket) prepareN(key market.IdempotencyKey, n int) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	_, err := m.compose(key, m.program, marketReply{txs: n})
+	return err
+}
+
 // build records a build call and returns its transactions.
 func (m *fakeMarket) build(endpoint string, key market.IdempotencyKey, req any, program solana.PublicKey) ([]*solana.Transaction, error) {
 	m.crash.hit("market.build")
