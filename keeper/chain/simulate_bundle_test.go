@@ -6,8 +6,11 @@ import (
 	"testing/synctest"
 
 	"github.com/gagliardetto/solana-go"
+	ata "github.com/gagliardetto/solana-go/programs/associated-token-account"
+	"github.com/gagliardetto/solana-go/programs/token"
 
 	"github.com/keeper-project/keeper/keeper/chain"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim"
 )
 
 // TestChainsimSimulateSequence simulates a sequence whose second
@@ -41,6 +44,43 @@ func TestChainsimSimulateSequence(t *testing.T) {
 		}
 		if e.sim.Balance(friend.PublicKey()) != 0 {
 			t.Fatal("the simulation changed the chain")
+		}
+	})
+}
+
+// TestChainsimWrappedSOLRepayOutflow: a repay of X wrapped SOL from native
+// SOL (wrap, sync, transfer, close back) is X plus the fee leaving the
+// wallet, counted once, never a second time as wrapped-SOL tokens.
+func TestChainsimWrappedSOLRepayOutflow(t *testing.T) {
+	const x = 2_000_000_000
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, envConfig{})
+		w := e.wallet.PublicKey()
+		vault := newKey(t).PublicKey()
+		e.fund(t, vault, 1_000_000_000)
+		waitSlots(2)
+		wsol, _ := chainsim.AssociatedTokenAddress(w, solana.WrappedSol)
+		vaultWSOL, _ := chainsim.AssociatedTokenAddress(vault, solana.WrappedSol)
+		setup := signTx(t, []solana.Instruction{ata.NewCreateInstruction(w, vault, solana.WrappedSol).Build()}, e.blockhash(t), e.wallet)
+		if res, err := e.client.SendAndConfirm(t.Context(), []chain.Signed{setup}); err != nil || res.Outcome != chain.OutcomeLanded {
+			t.Fatalf("setup: %v %v", res.Outcome, err)
+		}
+		tx := signTx(t, []solana.Instruction{
+			solana.NewInstruction(solana.SPLAssociatedTokenAccountProgramID, ata.NewCreateInstruction(w, w, solana.WrappedSol).Build().Accounts(), []byte{1}),
+			transferIx(w, wsol, x),
+			token.NewSyncNativeInstruction(wsol).Build(),
+			token.NewTransferCheckedInstruction(x, 9, wsol, solana.WrappedSol, vaultWSOL, w, nil).Build(),
+			token.NewCloseAccountInstruction(wsol, w, w, nil).Build(),
+		}, e.blockhash(t), e.wallet)
+		sim, err := e.client.Simulate(t.Context(), tx.Raw, w)
+		if err != nil {
+			t.Fatalf("Simulate: %v", err)
+		}
+		if want := int64(x + chain.LamportsPerSignature); sim.Outflows.Lamports != want {
+			t.Errorf("lamport outflow %d, want %d: the wrapped amount and the fee, once", sim.Outflows.Lamports, want)
+		}
+		if v, ok := sim.Outflows.Tokens[solana.WrappedSol]; ok {
+			t.Errorf("wrapped SOL counted again as tokens: %d", v)
 		}
 	})
 }
