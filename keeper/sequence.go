@@ -110,7 +110,6 @@ type progress struct {
 	failed  bool            // some transaction landed with an error
 	pending bool            // some transaction is seen below the commitment
 	unseen  [][]chain.TxRef // per attempt, the transactions the chain has not seen
-	sigs    []solana.Signature
 }
 
 // prefix is how many leading transactions of the answer landed.
