@@ -98,8 +98,8 @@ func (k *Keeper) attempt(ctx context.Context, log *slog.Logger, p Plan, att jour
 	}
 	if first >= len(txs) {
 		log.Warn("Every transaction of the answer landed in earlier attempts", "landed", first, "built", len(txs))
-		return k.settle(ctx, log, p, att, journal.Outcome{State: journal.StateLanded, Rule: "sequence-landed",
-			Detail: fmt.Sprintf("all %d transactions landed in earlier attempts", first)})
+		return k.settle(ctx, log, p, att, journal.Outcome{State: journal.StateSkipped, Rule: ruleSequenceLanded,
+			Detail: fmt.Sprintf("all %d transactions of the answer landed over earlier attempts", first)})
 	}
 	if first > 0 {
 		log.Info("Continuing a sequence after the transactions earlier attempts landed", "landed", first, "built", len(txs))

@@ -37,23 +37,31 @@ func (l *eventLog) list() []string {
 // crashPoint makes one named step of the action path panic, as if the
 // process were killed just before it. It fires once, then disarms.
 type crashPoint struct {
-	mu sync.Mutex
-	at string
+	mu   sync.Mutex
+	at   string
+	skip int // hits of at to let pass before firing
 }
 
 // crash is the value a crashPoint panics with.
 type crash struct{ step string }
 
-func (c *crashPoint) set(step string) {
+func (c *crashPoint) set(step string) { c.setAfter(step, 0) }
+
+// setAfter arms the crash point at the (skip+1)th hit of step.
+func (c *crashPoint) setAfter(step string, skip int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.at = step
+	c.at, c.skip = step, skip
 }
 
 // hit panics when step is the armed crash point.
 func (c *crashPoint) hit(step string) {
 	c.mu.Lock()
 	fire := c.at != "" && c.at == step
+	if fire && c.skip > 0 {
+		c.skip--
+		fire = false
+	}
 	if fire {
 		c.at = ""
 	}

@@ -17,6 +17,10 @@ const (
 	// ruleSequencePartial: some leading transactions landed, the next did
 	// not; the next attempt continues after the ones that landed.
 	ruleSequencePartial = "sequence-partial"
+	// ruleSequenceLanded: every transaction of the answer landed, over
+	// several attempts; nothing is left to do. (The journal's landed state
+	// belongs to one attempt that landed whole.)
+	ruleSequenceLanded = "sequence-landed"
 )
 
 // submitSequence lands the transactions of one answer over RPC in order:
@@ -208,7 +212,13 @@ func (k *Keeper) checkSequence(ctx context.Context, log *slog.Logger, act journa
 		log.Info("Earlier transactions of the sequence may still land; waiting", "err", err)
 		return OutcomeRetry, true, 0
 	}
-	return OutcomeRetry, false, pr.prefix()
+	n := pr.prefix()
+	if last := act.Attempts[len(act.Attempts)-1]; len(last.Transactions) > 0 && n >= len(last.Transactions) {
+		p := planOf(act, last)
+		return k.finish(ctx, log, p, journal.Outcome{State: journal.StateSkipped, Rule: ruleSequenceLanded,
+			Detail: fmt.Sprintf("all %d transactions of the answer landed over earlier attempts", n)}), true, 0
+	}
+	return OutcomeRetry, false, n
 }
 
 // settleSequence settles the open attempt of an RPC sequence from the chain
@@ -223,6 +233,9 @@ func (k *Keeper) settleSequence(ctx context.Context, log *slog.Logger, p Plan, a
 		return OutcomePending, true
 	}
 	first := max(0, len(att.Transactions)-len(att.Signatures))
+	for i := range first {
+		pr.landed[i] = true // earlier attempts landed these: this one signed only the rest
+	}
 	n := pr.prefix()
 	switch {
 	case n >= len(att.Transactions):
