@@ -656,3 +656,33 @@ func TestBoundsCoverTheWholeAction(t *testing.T) {
 		}
 	}
 }
+
+// TestBundleWithoutBundleSimulation: without simulateBundle, a bundle's
+// later transaction that fails simulation on the state now (it depends on
+// an earlier one) is bounded statically and the bundle lands; the first
+// failing keeps the action retryable; an outflow over the bound found in
+// any transaction that can be simulated is still refused.
+func TestBundleWithoutBundleSimulation(t *testing.T) {
+	dependent := simReply{err: &chain.SimError{Err: map[string]any{"InstructionError": []any{float64(0), "InvalidAccountData"}}}}
+	over := simReply{outflows: chain.Outflows{Lamports: 1_000_000}}
+	cases := []struct {
+		name string
+		sims []simReply
+		want Outcome
+	}{
+		{"a dependent second transaction", []simReply{{}, dependent}, OutcomeLanded},
+		{"a failing first transaction", []simReply{dependent}, OutcomeRetry},
+		{"an outflow over the bound in the second", []simReply{{}, over}, OutcomeRefused},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			w, k := newKeeper(t)
+			w.sub.noBundleSim = true
+			w.market.script(marketReply{txs: 2})
+			w.sub.scriptSims(tc.sims...)
+			if got := k.run(bundlePlan("nosim", 100_000)); got != tc.want {
+				t.Fatalf("outcome = %s, want %s", got, tc.want)
+			}
+		})
+	}
+}
