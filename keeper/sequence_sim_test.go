@@ -233,3 +233,41 @@ func TestClaimOfClaimedRequestIsDone(t *testing.T) {
 		}
 	})
 }
+
+// TestPaidIntoWalletWithoutTokenAccount: E8 fee claims and E9 strategy
+// withdrawals into a wallet without a token account for the mint they pay
+// (E8 and E9 answer one transaction, which creates the account first) land
+// in one attempt.
+func TestPaidIntoWalletWithoutTokenAccount(t *testing.T) {
+	for _, tc := range []struct {
+		file, policy string
+		wait         time.Duration
+	}{
+		{"claim-fees.yaml", "claim-fees-dex-b", 30 * time.Second},
+		{"vault-upkeep.yaml", "sweep-idle-principal", 10 * time.Second},
+	} {
+		t.Run(tc.policy, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				w := newSimWorld(t, simOptions{})
+				w.usePolicies(t, tc.file)
+				k := w.open(t, "")
+				w.advance(t, tc.wait)
+				usdc := w.usdc(t)
+				ata, err := chainsim.AssociatedTokenAddress(w.wallet(), usdc)
+				if err != nil {
+					t.Fatal(err)
+				}
+				w.sim.Chain().SetAccount(ata, chainsim.Account{})
+				_ = k.RunOnce(t.Context())
+				acts := k.actionsOf(t, tc.policy)
+				if len(acts) != 1 || acts[0].State != journal.StateLanded || acts[0].AttemptCount != 1 {
+					t.Fatalf("%s: %+v, want one action landed in one attempt", tc.policy, acts)
+				}
+				if w.sim.TokenBalance(w.wallet(), usdc) == 0 {
+					t.Error("nothing was paid into the new token account")
+				}
+				landedOnce(t, w, acts[0])
+			})
+		})
+	}
+}
