@@ -96,6 +96,7 @@ func (k *Keeper) attempt(ctx context.Context, log *slog.Logger, p Plan, att jour
 		log.Error("Cannot journal the built transactions; not signing", "err", err)
 		return k.settle(ctx, log, p, att, journal.Outcome{State: journal.StateExpired, Rule: "journal", Detail: err.Error()})
 	}
+	first = k.sameShape(ctx, log, p, att, txs, first)
 	if first >= len(txs) {
 		log.Warn("Every transaction of the answer landed in earlier attempts", "landed", first, "built", len(txs))
 		return k.settle(ctx, log, p, att, journal.Outcome{State: journal.StateSkipped, Rule: ruleSequenceLanded,

@@ -686,3 +686,36 @@ func TestBundleWithoutBundleSimulation(t *testing.T) {
 		})
 	}
 }
+
+// TestSequenceContinuesOnlyTheSameAnswer: after an RPC sequence stopped
+// midway, a rebuilt answer of as many transactions is continued after the
+// ones that landed; one of another shape (the market built what is left) is
+// sent whole.
+func TestSequenceContinuesOnlyTheSameAnswer(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		rebuilt    int
+		wantSigned int
+	}{
+		{"same shape: the rest only", 3, 2},
+		{"another shape: all of it", 2, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w, k := newKeeper(t)
+			w.market.script(marketReply{txs: 3}, marketReply{txs: tc.rebuilt})
+			w.sub.scriptSends(sendReply{outcome: chain.OutcomeLanded}, sendReply{outcome: chain.OutcomeExpired})
+			p := repayPlan("reshape")
+			if got := k.run(p); got != OutcomeRetry {
+				t.Fatalf("first run %s, want retry", got)
+			}
+			if got := k.run(p); got != OutcomeLanded {
+				act := k.action(t, p.ID)
+				t.Fatalf("second run %s (%s: %s), want landed", got, act.Rule, act.Detail)
+			}
+			act := k.action(t, p.ID)
+			if n := len(act.Attempts[1].Signatures); n != tc.wantSigned {
+				t.Errorf("second attempt signed %d transactions, want %d", n, tc.wantSigned)
+			}
+		})
+	}
+}

@@ -264,3 +264,31 @@ func rangeOf(n int) string {
 	}
 	return fmt.Sprintf("0-%d", n-1)
 }
+
+// sameShape returns first when the market's answer to attempt att has as
+// many transactions as the answer the earlier attempts landed a part of, so
+// its indexes mean the same; otherwise the market built something else for
+// what is left (the state changed), and all of it is sent: 0.
+func (k *Keeper) sameShape(ctx context.Context, log *slog.Logger, p Plan, att journal.Attempt, txs []built, first int) int {
+	if first == 0 {
+		return 0
+	}
+	act, err := k.journal.Get(ctx, p.ID)
+	if err != nil {
+		log.Warn("Cannot read the earlier attempts; sending the whole answer", "err", err)
+		return 0
+	}
+	for i := len(act.Attempts) - 1; i >= 0; i-- {
+		a := act.Attempts[i]
+		if a.Number >= att.Number || len(a.Transactions) == 0 {
+			continue
+		}
+		if len(a.Transactions) == len(txs) {
+			return first
+		}
+		log.Warn("The market's answer changed shape since the sequence stopped; sending all of it",
+			"landed_before", first, "built_before", len(a.Transactions), "built", len(txs))
+		return 0
+	}
+	return 0
+}
