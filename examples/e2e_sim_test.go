@@ -39,13 +39,15 @@ func startSim(t *testing.T) *simProc {
 	return startSimWith(t, "--manual-clock")
 }
 
-// startSimWith is startSim with clockFlag (--manual-clock or --control) instead.
-func startSimWith(t *testing.T, clockFlag string) *simProc {
+// startSimWith is startSim with clockFlag (--manual-clock or --control) instead, and extra
+// arguments of `keeper sim` (a --scenario).
+func startSimWith(t *testing.T, clockFlag string, extra ...string) *simProc {
 	t.Helper()
 	dir := t.TempDir()
 	kp := filepath.Join(dir, "operator.json")
 	out := &syncBuffer{}
-	d := startKeeper(t, dir, out, "sim", clockFlag, "--listen", "127.0.0.1:0", "--keypair", kp)
+	args := append([]string{"sim", clockFlag, "--listen", "127.0.0.1:0", "--keypair", kp}, extra...)
+	d := startKeeper(t, dir, out, args...)
 	select {
 	case <-out.lineReady("simulator control "):
 	case <-d.exited:

@@ -42,3 +42,40 @@ func BenchmarkActionPath(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSequencePath measures keeper's own time for an action whose
+// answer is a sequence of transactions: by RPC, one simulation and one
+// send per transaction; as a bundle, one sequence simulation and one
+// bundle (with keeper's tip). In-memory journal, instant submitter.
+func BenchmarkSequencePath(b *testing.B) {
+	for _, c := range []struct {
+		name   string
+		txs    int
+		bundle bool
+	}{
+		{"rpc/txs=1", 1, false}, {"rpc/txs=3", 3, false}, {"bundle/txs=3", 3, true},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			w := newWorld(b)
+			w.sub.verify = false
+			k := w.open(b, "sqlite::memory:")
+			plans := make([]Plan, b.N)
+			for i := range plans {
+				plans[i] = repayPlan(fmt.Sprintf("seq%d", i))
+				if c.bundle {
+					plans[i] = bundlePlan(fmt.Sprintf("seq%d", i), 100_000)
+				}
+				if err := w.market.prepareN(market.IdempotencyKey(plans[i].ID+"-1"), c.txs); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := range plans {
+				if got := k.run(plans[i]); got != OutcomeLanded {
+					b.Fatalf("action %d: %s", i, got)
+				}
+			}
+		})
+	}
+}

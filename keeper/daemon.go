@@ -33,6 +33,11 @@ type runStatus struct {
 	At    time.Time `json:"at"`
 	RunID string    `json:"run_id"`
 	Error string    `json:"error,omitempty"`
+	// Failed, Refused and Unsettled name the run's actions that did not
+	// end well.
+	Failed    []string `json:"failed,omitempty"`
+	Refused   []string `json:"refused,omitempty"`
+	Unsettled []string `json:"unsettled,omitempty"`
 }
 
 // LoadPolicies reads the policy files the config names and checks that the
@@ -67,19 +72,7 @@ func (k *Keeper) RunOnce(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	var errs []error
-	for _, p := range ps {
-		if !p.Enabled {
-			continue
-		}
-		tick := k.now().UTC()
-		err := k.sched().runOnce(p.Name, tick, 15*time.Minute, func(ctx context.Context, run RunInfo) error {
-			return k.runPolicy(ctx, run, p)
-		})
-		if err != nil {
-			errs = append(errs, fmt.Errorf("policy %s: %w", p.Name, err))
-		}
-	}
+	errs := k.runPass(ctx, ps)
 	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), drainTimeout)
 	defer cancel()
 	k.notifier.Drain(dctx)
@@ -236,10 +229,18 @@ func (k *Keeper) runFunc(name string) runFunc {
 		if p == nil {
 			return nil
 		}
+		release, ok := k.policySlot(ctx)
+		defer release()
+		if !ok {
+			return ctx.Err()
+		}
 		err := k.runPolicy(ctx, run, p)
 		st := runStatus{At: run.Tick, RunID: run.ID}
 		if err != nil {
 			st.Error = err.Error()
+		}
+		if ae, ok := errors.AsType[*ActionsError](err); ok {
+			st.Failed, st.Refused, st.Unsettled = ae.Failed, ae.Refused, ae.Unsettled
 		}
 		k.set.mu.Lock()
 		k.set.last[name] = st

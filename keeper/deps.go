@@ -38,12 +38,15 @@ type Signer interface {
 	Check(tx *signer.Tx, kind signer.Kind, b signer.Bounds) error
 	Sign(tx *signer.Tx, kind signer.Kind, b signer.Bounds) (*signer.Signed, error)
 	SignTip(message []byte, tipAccounts []string, maxTip uint64) (*signer.Signed, error)
+	SignSequence(txs []*signer.Tx, kind signer.Kind, b signer.Bounds) ([]*signer.Signed, error)
+	SpendAt(tx *signer.Tx, i int) (string, bool)
 }
 
 // Submitter simulates, lands and settles transactions. *chain.Client
 // implements it.
 type Submitter interface {
 	Simulate(ctx context.Context, raw []byte, wallet solana.PublicKey) (*chain.SimResult, error)
+	SimulateSequence(ctx context.Context, raws [][]byte, wallet solana.PublicKey) ([]*chain.SimResult, error)
 	SendAndConfirm(ctx context.Context, txs []chain.Signed) (chain.Result, error)
 	SendBundle(ctx context.Context, txs []chain.Signed, tip chain.TipFunc, pol chain.TipPolicy) (chain.Result, error)
 	Settle(ctx context.Context, attempts [][]chain.TxRef) (chain.Settlement, error)

@@ -47,21 +47,25 @@ func (k *Keeper) execute(ctx context.Context, run RunInfo, p Plan) Outcome {
 		log.Error("Cannot journal the intent; not acting", "err", err)
 		return OutcomeNotTaken
 	}
+	first := 0
 	if !created {
-		if out, done := k.resume(ctx, log, act); done {
+		out, done, landed := k.resume(ctx, log, act)
+		if done {
 			return out
 		}
+		first = landed
 		if act, err = k.journal.Get(ctx, p.ID); err != nil {
 			log.Error("Cannot read the journaled action", "err", err)
 			return OutcomeNotTaken
 		}
 	}
-	return k.attempts(ctx, log, p, act.AttemptCount)
+	return k.attempts(ctx, log, p, act.AttemptCount, first)
 }
 
 // attempts builds and lands p, starting a new attempt after each proven
-// expiry, up to maxAttempts in all.
-func (k *Keeper) attempts(ctx context.Context, log *slog.Logger, p Plan, done int) Outcome {
+// expiry, up to maxAttempts in all. first is how many leading transactions
+// of the answer earlier attempts landed (an RPC sequence stopped midway).
+func (k *Keeper) attempts(ctx context.Context, log *slog.Logger, p Plan, done, first int) Outcome {
 	for n := done; n < maxAttempts; n++ {
 		if ctx.Err() != nil {
 			return OutcomeRetry
@@ -71,7 +75,7 @@ func (k *Keeper) attempts(ctx context.Context, log *slog.Logger, p Plan, done in
 			log.Error("Cannot start an attempt", "err", err)
 			return OutcomeNotTaken
 		}
-		out := k.attempt(ctx, log.With("attempt", att.Number), p, att)
+		out := k.attempt(ctx, log.With("attempt", att.Number), p, att, first)
 		if out != OutcomeExpired {
 			return out
 		}
@@ -81,8 +85,9 @@ func (k *Keeper) attempts(ctx context.Context, log *slog.Logger, p Plan, done in
 	return OutcomeFailed
 }
 
-// attempt is one build → guard → sign → submit pass.
-func (k *Keeper) attempt(ctx context.Context, log *slog.Logger, p Plan, att journal.Attempt) Outcome {
+// attempt is one build → guard → sign → submit pass. The transactions
+// before index first landed in earlier attempts and are not signed again.
+func (k *Keeper) attempt(ctx context.Context, log *slog.Logger, p Plan, att journal.Attempt, first int) Outcome {
 	txs, err := build(ctx, k.market, market.IdempotencyKey(att.IdempotencyKey), p.Request)
 	if err != nil {
 		return k.buildFailed(ctx, log, p, att, err)
@@ -91,7 +96,16 @@ func (k *Keeper) attempt(ctx context.Context, log *slog.Logger, p Plan, att jour
 		log.Error("Cannot journal the built transactions; not signing", "err", err)
 		return k.settle(ctx, log, p, att, journal.Outcome{State: journal.StateExpired, Rule: "journal", Detail: err.Error()})
 	}
-	signed, out, ok := k.guardAndSign(ctx, log, p, att, txs)
+	first = k.sameShape(ctx, log, p, att, txs, first)
+	if first >= len(txs) {
+		log.Warn("Every transaction of the answer landed in earlier attempts", "landed", first, "built", len(txs))
+		return k.settle(ctx, log, p, att, journal.Outcome{State: journal.StateSkipped, Rule: ruleSequenceLanded,
+			Detail: fmt.Sprintf("all %d transactions of the answer landed over earlier attempts", first)})
+	}
+	if first > 0 {
+		log.Info("Continuing a sequence after the transactions earlier attempts landed", "landed", first, "built", len(txs))
+	}
+	signed, out, ok := k.guardAndSign(ctx, log, p, att, txs, first)
 	if !ok {
 		return out
 	}
@@ -117,6 +131,10 @@ func (k *Keeper) buildFailed(ctx context.Context, log *slog.Logger, p Plan, att 
 		log.Warn("Build failed; will retry on a later run", "err", err)
 		return k.settle(ctx, log, p, att, journal.Outcome{State: journal.StateExpired, Rule: "build-retryable", Detail: err.Error()})
 	default:
+		if why, done := k.alreadyClaimed(ctx, p); done {
+			log.Info("Nothing to claim: the chain shows the request claimed", "detail", why, "market", err)
+			return k.settle(ctx, log, p, att, journal.Outcome{State: journal.StateSkipped, Rule: ruleAlreadyClaimed, Detail: why})
+		}
 		log.Error("Market refused to build the action", "err", err)
 		return k.settle(ctx, log, p, att, journal.Outcome{State: journal.StateFailed, Rule: "build-refused", Detail: err.Error()})
 	}

@@ -42,6 +42,9 @@ type pathCase struct {
 	// outcomes are the attempts' outcomes, oldest first.
 	outcomes []journal.State
 	fee      uint64 // fee recorded on the last attempt
+	// seq: an RPC sequence, each submission one transaction of the
+	// attempt, in order.
+	seq bool
 }
 
 func TestExecutePath(t *testing.T) {
@@ -82,10 +85,19 @@ func TestExecutePath(t *testing.T) {
 			sends: []sendReply{{outcome: chain.OutcomeFailed}},
 			want:  OutcomeFailed, state: journal.StateFailed, rule: "chain-failed", builds: 1, sims: 1, signed: []int{1}, sent: 1,
 			outcomes: []journal.State{journal.StateFailed}, fee: simFee},
-		{name: "partly landed transactions fail the action",
+		{name: "a sequence stopped midway expires saying what landed",
 			market: []marketReply{{txs: 2}},
-			sends:  []sendReply{{outcome: chain.OutcomePartial}},
-			want:   OutcomeFailed, state: journal.StateFailed, rule: "chain-partial", builds: 1, sims: 2, signed: []int{1}, sent: 1,
+			sends:  []sendReply{{outcome: chain.OutcomeLanded}, {outcome: chain.OutcomeFailed}},
+			want:   OutcomeRetry, state: journal.StateExpired, rule: "sequence-partial", builds: 1, sims: 2, signed: []int{1}, sent: 2, seq: true,
+			outcomes: []journal.State{journal.StateExpired}, fee: 2 * simFee},
+		{name: "a sequence lands one transaction at a time",
+			market: []marketReply{{txs: 3}},
+			want:   OutcomeLanded, state: journal.StateLanded, builds: 1, sims: 3, signed: []int{1}, sent: 3, seq: true,
+			outcomes: []journal.State{journal.StateLanded}, fee: 3 * simFee},
+		{name: "a sequence whose first transaction fails on chain fails",
+			market: []marketReply{{txs: 2}},
+			sends:  []sendReply{{outcome: chain.OutcomeFailed}},
+			want:   OutcomeFailed, state: journal.StateFailed, rule: "chain-failed", builds: 1, sims: 1, signed: []int{1}, sent: 1, seq: true,
 			outcomes: []journal.State{journal.StateFailed}, fee: simFee},
 		{name: "unknown outcome stays submitted",
 			sends: []sendReply{{outcome: chain.OutcomeUnknown, err: fmt.Errorf("confirm: %w", errors.New("context deadline exceeded"))}},
@@ -144,6 +156,13 @@ func checkPath(t *testing.T, w *world, k *testKeeper, p Plan, tc pathCase) {
 		t.Errorf("simulated %d, sent %d; want %d, %d", sims, len(sent), tc.sims, tc.sent)
 	}
 	for i, s := range sent {
+		if tc.seq {
+			journaled := act.Attempts[tc.signed[0]-1].Signatures
+			if len(s.txs) != 1 || journaled[i].Signature != s.txs[0].Signature.String() {
+				t.Errorf("submission %d is not transaction %d of the journaled sequence", i, i)
+			}
+			continue
+		}
 		journaled := act.Attempts[tc.signed[i]-1].Signatures
 		if len(journaled) != len(s.txs) {
 			t.Fatalf("submission %d sent %d transactions, attempt journaled %d", i, len(s.txs), len(journaled))
@@ -314,6 +333,42 @@ func TestSimulatedOutflowOverBoundsIsRefused(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestHostileTransferStoppedAtSimulationIsRefused: a token transfer to a
+// stranger within the static bounds that the chain stops in simulation is a
+// guard refusal, final, counted and notified, not a retryable expiry. A
+// failure at the market's own instruction stays retryable.
+func TestHostileTransferStoppedAtSimulationIsRefused(t *testing.T) {
+	failAt := func(ix int) simReply {
+		return simReply{err: &chain.SimError{Err: map[string]any{"InstructionError": []any{float64(ix), map[string]any{"Custom": float64(1)}}}}}
+	}
+	t.Run("at the transfer", func(t *testing.T) {
+		w, k := newKeeper(t)
+		w.market.script(marketReply{hostile: hostileTokenTransfer})
+		w.sub.scriptSims(failAt(1))
+		p := repayPlan("stopped")
+		if got := k.run(p); got != OutcomeRefused {
+			t.Fatalf("outcome = %s, want refused", got)
+		}
+		rule := string(signer.RuleSimulatedSpendFailed)
+		checkPath(t, w, k, p, pathCase{want: OutcomeRefused, state: journal.StateRefused, rule: rule,
+			builds: 1, sims: 1, outcomes: []journal.State{journal.StateRefused}})
+		if got := k.refusals(rule); got != 1 {
+			t.Errorf("guard_refusals_total{rule=%s} = %v, want 1", rule, got)
+		}
+		if got := k.run(p); got != OutcomeSettled {
+			t.Errorf("second run = %s, want settled: the refusal is final for these inputs", got)
+		}
+	})
+	t.Run("at the market's instruction", func(t *testing.T) {
+		w, k := newKeeper(t)
+		w.market.script(marketReply{hostile: hostileTokenTransfer})
+		w.sub.scriptSims(failAt(0))
+		if got := k.run(repayPlan("honest-failure")); got != OutcomeRetry {
+			t.Fatalf("outcome = %s, want retry", got)
+		}
+	})
 }
 
 func TestSimulatedOutflowWithinBoundsLands(t *testing.T) {
@@ -574,15 +629,92 @@ func TestBoundsCoverTheWholeAction(t *testing.T) {
 		{"within the amount in all", []simReply{{outflows: half}, {outflows: refund}}, OutcomeLanded},
 	}
 	for _, tc := range cases {
+		for _, mode := range []journal.Mode{journal.ModeRPC, journal.ModeBundle} {
+			t.Run(tc.name+"/"+string(mode), func(t *testing.T) {
+				w, k := newKeeper(t)
+				w.market.script(marketReply{txs: len(tc.sims)})
+				w.sub.scriptSims(tc.sims...)
+				w.sub.scriptSends(sendReply{outcome: chain.OutcomeLanded}, sendReply{outcome: chain.OutcomeLanded})
+				p := repayPlan("split")
+				if mode == journal.ModeBundle {
+					p = bundlePlan("split", 100_000)
+				}
+				if got := k.run(p); got != tc.want {
+					t.Fatalf("outcome = %s, want %s", got, tc.want)
+				}
+				// A bundle is simulated whole before anything is sent; an RPC
+				// sequence simulates each transaction right before its own
+				// send, so the one over the bound is never sent.
+				wantSent := 0
+				if mode == journal.ModeRPC {
+					wantSent = len(tc.sims) - 1
+				}
+				if tc.want == OutcomeRefused && len(w.sub.sent) != wantSent {
+					t.Errorf("sent %d submissions after a refusal, want %d", len(w.sub.sent), wantSent)
+				}
+			})
+		}
+	}
+}
+
+// TestBundleWithoutBundleSimulation: without simulateBundle, a bundle's
+// later transaction that fails simulation on the state now (it depends on
+// an earlier one) is bounded statically and the bundle lands; the first
+// failing keeps the action retryable; an outflow over the bound found in
+// any transaction that can be simulated is still refused.
+func TestBundleWithoutBundleSimulation(t *testing.T) {
+	dependent := simReply{err: &chain.SimError{Err: map[string]any{"InstructionError": []any{float64(0), "InvalidAccountData"}}}}
+	over := simReply{outflows: chain.Outflows{Lamports: 1_000_000}}
+	cases := []struct {
+		name string
+		sims []simReply
+		want Outcome
+	}{
+		{"a dependent second transaction", []simReply{{}, dependent}, OutcomeLanded},
+		{"a failing first transaction", []simReply{dependent}, OutcomeRetry},
+		{"an outflow over the bound in the second", []simReply{{}, over}, OutcomeRefused},
+	}
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			w, k := newKeeper(t)
-			w.market.script(marketReply{txs: len(tc.sims)})
+			w.sub.noBundleSim = true
+			w.market.script(marketReply{txs: 2})
 			w.sub.scriptSims(tc.sims...)
-			if got := k.run(repayPlan("split")); got != tc.want {
+			if got := k.run(bundlePlan("nosim", 100_000)); got != tc.want {
 				t.Fatalf("outcome = %s, want %s", got, tc.want)
 			}
-			if tc.want == OutcomeRefused && len(w.sub.sent) != 0 {
-				t.Errorf("sent %d submissions after a refusal", len(w.sub.sent))
+		})
+	}
+}
+
+// TestSequenceContinuesOnlyTheSameAnswer: after an RPC sequence stopped
+// midway, a rebuilt answer of as many transactions is continued after the
+// ones that landed; one of another shape (the market built what is left) is
+// sent whole.
+func TestSequenceContinuesOnlyTheSameAnswer(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		rebuilt    int
+		wantSigned int
+	}{
+		{"same shape: the rest only", 3, 2},
+		{"another shape: all of it", 2, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w, k := newKeeper(t)
+			w.market.script(marketReply{txs: 3}, marketReply{txs: tc.rebuilt})
+			w.sub.scriptSends(sendReply{outcome: chain.OutcomeLanded}, sendReply{outcome: chain.OutcomeExpired})
+			p := repayPlan("reshape")
+			if got := k.run(p); got != OutcomeRetry {
+				t.Fatalf("first run %s, want retry", got)
+			}
+			if got := k.run(p); got != OutcomeLanded {
+				act := k.action(t, p.ID)
+				t.Fatalf("second run %s (%s: %s), want landed", got, act.Rule, act.Detail)
+			}
+			act := k.action(t, p.ID)
+			if n := len(act.Attempts[1].Signatures); n != tc.wantSigned {
+				t.Errorf("second attempt signed %d transactions, want %d", n, tc.wantSigned)
 			}
 		})
 	}

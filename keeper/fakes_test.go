@@ -10,6 +10,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/programs/system"
+	"github.com/gagliardetto/solana-go/programs/token"
 
 	"github.com/keeper-project/keeper/keeper/market"
 )
@@ -36,23 +37,31 @@ func (l *eventLog) list() []string {
 // crashPoint makes one named step of the action path panic, as if the
 // process were killed just before it. It fires once, then disarms.
 type crashPoint struct {
-	mu sync.Mutex
-	at string
+	mu   sync.Mutex
+	at   string
+	skip int // hits of at to let pass before firing
 }
 
 // crash is the value a crashPoint panics with.
 type crash struct{ step string }
 
-func (c *crashPoint) set(step string) {
+func (c *crashPoint) set(step string) { c.setAfter(step, 0) }
+
+// setAfter arms the crash point at the (skip+1)th hit of step.
+func (c *crashPoint) setAfter(step string, skip int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.at = step
+	c.at, c.skip = step, skip
 }
 
 // hit panics when step is the armed crash point.
 func (c *crashPoint) hit(step string) {
 	c.mu.Lock()
 	fire := c.at != "" && c.at == step
+	if fire && c.skip > 0 {
+		c.skip--
+		fire = false
+	}
 	if fire {
 		c.at = ""
 	}
@@ -68,6 +77,10 @@ const (
 	hostileProgram   = "program"    // an extra instruction of a program on no allowlist
 	hostileNotSigner = "not-signer" // the wallet is not a required signer
 	hostileFeePayer  = "fee-payer"  // the co-signer pays the fees
+	// hostileTokenTransfer: an extra token Transfer of 500,000 units (no
+	// mint named, within the repay's bound) from the wallet's token account
+	// to a stranger's, with the wallet as authority.
+	hostileTokenTransfer = "token-transfer"
 )
 
 // marketReply scripts one build call of the fake market.
@@ -148,6 +161,14 @@ func (m *fakeMarket) prepare(key market.IdempotencyKey) error {
 	return err
 }
 
+// prepareN is prepare for an answer of n transactions.
+func (m *fakeMarket) prepareN(key market.IdempotencyKey, n int) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	_, err := m.compose(key, m.program, marketReply{txs: n})
+	return err
+}
+
 // build records a build call and returns its transactions.
 func (m *fakeMarket) build(endpoint string, key market.IdempotencyKey, req any, program solana.PublicKey) ([]*solana.Transaction, error) {
 	m.crash.hit("market.build")
@@ -204,6 +225,8 @@ func (m *fakeMarket) transaction(key market.IdempotencyKey, seq int, program sol
 		ixs = append(ixs, system.NewTransferInstruction(1_000_000, m.wallet, stranger).Build())
 	case hostileProgram:
 		ixs = append(ixs, solana.NewInstruction(stranger, solana.AccountMetaSlice{solana.Meta(m.wallet).WRITE().SIGNER()}, []byte{1}))
+	case hostileTokenTransfer:
+		ixs = append(ixs, token.NewTransferInstruction(500_000, keyOf("wallet usdc"), keyOf("stranger usdc"), m.wallet, nil).Build())
 	}
 	tx, err := solana.NewTransaction(ixs, blockhashOf(key, seq), solana.TransactionPayer(payer))
 	if err != nil {

@@ -3,6 +3,7 @@ package keeper
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -71,6 +72,9 @@ type fakeSubmitter struct {
 	crash      *crashPoint
 	// verify checks the signatures of every sent transaction (off in benchmarks).
 	verify bool
+	// noBundleSim makes SimulateSequence answer that the endpoint has no
+	// simulateBundle.
+	noBundleSim bool
 	// journaled, when set, reports whether a tip signature is in the
 	// journal; a tip handed over before it is journaled is a problem.
 	journaled func(sig solana.Signature) (bool, error)
@@ -187,6 +191,28 @@ func (s *fakeSubmitter) Simulate(_ context.Context, raw []byte, wallet solana.Pu
 	}
 	res := &chain.SimResult{Fee: chain.Fee{Payer: wallet, Base: simFee}, Outflows: r.outflows}
 	return res, r.err
+}
+
+// SimulateSequence implements Submitter: each transaction as Simulate
+// scripts it, stopping at the first failure.
+func (s *fakeSubmitter) SimulateSequence(ctx context.Context, raws [][]byte, wallet solana.PublicKey) ([]*chain.SimResult, error) {
+	if s.noBundleSim {
+		return nil, chain.ErrBundleSimUnavailable
+	}
+	var out []*chain.SimResult
+	for i, raw := range raws {
+		res, err := s.Simulate(ctx, raw, wallet)
+		out = append(out, res)
+		if se, ok := errors.AsType[*chain.SimError](err); ok {
+			cp := *se
+			cp.Index = i
+			return out, &cp
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // SendAndConfirm implements Submitter.

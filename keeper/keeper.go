@@ -69,6 +69,9 @@ type Keeper struct {
 
 	scheduler *scheduler // set by Run (or RunOnce)
 	set       *policySet // the running policies, set by Run
+
+	slotsOnce sync.Once
+	slots     chan struct{} // policy_concurrency slots, see policySlot
 }
 
 // New builds a Keeper from o, creating the market client, signer, chain

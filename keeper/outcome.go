@@ -58,6 +58,9 @@ func (k *Keeper) report(p Plan, out journal.Outcome) Outcome {
 		}
 	case journal.StateSkipped:
 		o = OutcomeDryRun
+		if out.Rule == ruleAlreadyClaimed || out.Rule == ruleSequenceLanded {
+			o = OutcomeAlreadyDone
+		}
 	default:
 		o = OutcomePending
 	}

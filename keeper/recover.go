@@ -36,16 +36,21 @@ func (k *Keeper) Recover(ctx context.Context) error {
 }
 
 // resume handles an action the journal already holds for a plan's ID. done
-// is true when nothing more may be done for it now.
-func (k *Keeper) resume(ctx context.Context, log *slog.Logger, act journal.Action) (Outcome, bool) {
+// is true when nothing more may be done for it now; landed is how many
+// leading transactions of an RPC sequence earlier attempts landed.
+func (k *Keeper) resume(ctx context.Context, log *slog.Logger, act journal.Action) (out Outcome, done bool, landed int) {
 	if act.State.Final() {
 		log.Debug("Action already settled", "state", act.State)
-		return OutcomeSettled, true
+		return OutcomeSettled, true, 0
 	}
 	if out, done := k.settleOpen(ctx, log, act); done {
-		return out, true
+		return out, true, 0
 	}
-	return k.checkEarlier(ctx, log, act)
+	if hasSequence(act) {
+		return k.checkSequence(ctx, log, act)
+	}
+	out, done = k.checkEarlier(ctx, log, act)
+	return out, done, 0
 }
 
 // settleOpen resolves act's open attempt, if any, from the chain. done is
@@ -59,6 +64,9 @@ func (k *Keeper) settleOpen(ctx context.Context, log *slog.Logger, act journal.A
 	if len(att.Signatures) == 0 {
 		out := k.settle(ctx, log, p, att, journal.Outcome{State: journal.StateExpired, Rule: "abandoned-before-signing"})
 		return out, false
+	}
+	if isSequence(att) {
+		return k.settleSequence(ctx, log, p, att)
 	}
 	all, _, err := attemptRefs([]journal.Attempt{att})
 	if err != nil {

@@ -13,8 +13,9 @@ import (
 	"github.com/keeper-project/keeper/signer"
 )
 
-// ErrActionsFailed reports a run in which some action failed or was refused.
-var ErrActionsFailed = errors.New("some actions failed or were refused")
+// ErrActionsFailed reports a run in which some action failed, was refused
+// or is still unsettled; the error is an *ActionsError saying which.
+var ErrActionsFailed = errors.New("some actions failed, were refused or are unsettled")
 
 // runPolicy is one run of policy p: observe, evaluate, act on each planned
 // action along the action path, and report.
@@ -38,7 +39,7 @@ func (k *Keeper) runPolicy(ctx context.Context, run RunInfo, p *policies.Policy)
 	}
 	k.supersede(ctx, expired, res)
 	k.logSkips(log, p, res)
-	failed := false
+	notDone := &ActionsError{}
 	firing := map[string]bool{}
 	for _, a := range res.Actions {
 		if a.Alert != nil {
@@ -46,19 +47,14 @@ func (k *Keeper) runPolicy(ctx context.Context, run RunInfo, p *policies.Policy)
 			firing[a.Target] = true
 			continue
 		}
-		switch k.execute(ctx, run, k.planOf(a)) {
-		case OutcomeFailed, OutcomeRefused, OutcomeNotTaken:
-			failed = true
-		}
+		plan := k.planOf(a)
+		notDone.add(plan, k.execute(ctx, run, plan))
 	}
 	if p.Kind == policies.KindAlert {
 		k.resolveAlerts(p, firing)
 	}
 	log.Debug("Policy run done", "evaluated", res.Evaluated, "actions", len(res.Actions), "skipped", len(res.Skipped))
-	if failed {
-		return ErrActionsFailed
-	}
-	return nil
+	return notDone.err()
 }
 
 func (k *Keeper) logSkips(log *slog.Logger, p *policies.Policy, res policies.Result) {

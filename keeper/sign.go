@@ -11,41 +11,36 @@ import (
 	"github.com/keeper-project/keeper/signer"
 )
 
-// guardAndSign decodes, guards and signs every built transaction, then
-// simulates each signed one and checks the wallet's outflows against the
-// plan's bounds. Any refusal settles the attempt as refused; ok is false
-// then and out says what happened.
-func (k *Keeper) guardAndSign(ctx context.Context, log *slog.Logger, p Plan, att journal.Attempt, txs []built) (signed signedSet, out Outcome, ok bool) {
-	for i, t := range txs {
-		tx, err := t.decode()
+// guardAndSign decodes, guards and signs every built transaction from
+// index first on (the earlier ones landed in earlier attempts), then
+// simulates what can be simulated now and checks the wallet's outflows
+// against the plan's bounds (see simulateAnswer). Any refusal settles the
+// attempt as refused; ok is false then and out says what happened.
+func (k *Keeper) guardAndSign(ctx context.Context, log *slog.Logger, p Plan, att journal.Attempt, txs []built, first int) (signed signedSet, out Outcome, ok bool) {
+	signed.first = first
+	for i := first; i < len(txs); i++ {
+		tx, err := txs[i].decode()
 		if err != nil {
 			return signed, k.refuse(ctx, log, p, att, "malformed-transaction", fmt.Sprintf("transaction %d: %v", i, err)), false
 		}
-		s, err := k.signer.Sign(tx, p.Kind, p.Bounds)
-		if err != nil {
-			return signed, k.refusal(ctx, log, p, att, i, err), false
+		signed.decoded = append(signed.decoded, tx)
+	}
+	// The static guard checks each transaction's rules and the bounds over
+	// the whole sequence (fees, tips, rent and tokens add up).
+	all, err := k.signer.SignSequence(signed.decoded, p.Kind, p.Bounds)
+	if err != nil {
+		i := first
+		if sr, ok := errors.AsType[*signer.SequenceRefusal](err); ok {
+			i += sr.Index
 		}
+		return signed, k.refusal(ctx, log, p, att, i, err), false
+	}
+	for _, s := range all {
 		signed.txs = append(signed.txs, chain.Signed{Raw: s.Wire, Signature: s.TxID, Blockhash: s.Blockhash})
 	}
-	total := signer.Outflows{Tokens: map[string]int64{}}
-	for i, s := range signed.txs {
-		sim, err := k.submitter.Simulate(ctx, s.Raw, k.wallet)
-		if err != nil {
-			var se *chain.SimError
-			if errors.As(err, &se) {
-				log.Warn("Simulation shows the transaction would fail; not sending", "tx", i, "err", err)
-				return signed, k.settle(ctx, log, p, att, journal.Outcome{State: journal.StateExpired, Rule: "simulation-failed", Detail: err.Error()}), false
-			}
-			log.Warn("Cannot simulate; not sending", "tx", i, "err", err)
-			return signed, k.settle(ctx, log, p, att, journal.Outcome{State: journal.StateExpired, Rule: "simulation-unavailable", Detail: err.Error()}), false
-		}
-		addOutflows(&total, outflows(sim.Outflows))
-		// The bounds are the whole action's: every transaction's outflows
-		// so far count together, inflows of one never offset another's.
-		if err := signer.CheckOutflows(p.Kind, p.Bounds, total); err != nil {
-			return signed, k.refusal(ctx, log, p, att, i, err), false
-		}
-		signed.fees = append(signed.fees, sim.Fee.Total())
+	signed.total = signer.Outflows{Tokens: map[string]int64{}}
+	if out, ok := k.simulateAnswer(ctx, log, p, att, &signed); !ok {
+		return signed, out, false
 	}
 	return signed, "", true
 }
@@ -53,8 +48,17 @@ func (k *Keeper) guardAndSign(ctx context.Context, log *slog.Logger, p Plan, att
 // signedSet is an attempt's signed transactions, in landing order, with the
 // fee each costs as simulated.
 type signedSet struct {
-	txs  []chain.Signed
-	fees []uint64
+	txs     []chain.Signed
+	decoded []*signer.Tx
+	fees    []uint64
+	// first is the index in the market's answer of txs[0]: an RPC sequence
+	// continues after the transactions earlier attempts landed.
+	first int
+	// simulated counts the transactions, from txs[0], already simulated
+	// on the state their predecessors leave.
+	simulated int
+	// total is the wallet's outflows over the simulated transactions.
+	total signer.Outflows
 }
 
 // refusal settles the attempt as refused by the guard's rule.

@@ -18,6 +18,9 @@ import (
 func (k *Keeper) submit(ctx context.Context, log *slog.Logger, p Plan, att journal.Attempt, set signedSet) Outcome {
 	var res chain.Result
 	var err error
+	if p.Submit.Mode != journal.ModeBundle && len(set.txs) > 1 {
+		return k.submitSequence(ctx, log, p, att, set)
+	}
 	if p.Submit.Mode == journal.ModeBundle {
 		res, err = k.submitter.SendBundle(ctx, set.txs, k.tipFunc(p, att), k.tipPolicy(p))
 	} else {

@@ -128,6 +128,7 @@ func chainOptions(c *config.Config, m *Metrics, logger *slog.Logger) chain.Optio
 	return chain.Options{
 		RPCURLs:             urls,
 		SendURL:             ch.SendURL.Reveal(),
+		SimulateBundleURL:   ch.SimulateBundleURL.Reveal(),
 		Commitment:          rpc.CommitmentType(ch.Commitment),
 		RateLimit:           ch.RateLimit.RPS,
 		RateBurst:           ch.RateLimit.Burst,

@@ -61,14 +61,17 @@ func defaultPolicy() rawPolicy {
 // defaultRent returns the rent allowance of an action of kind k: a new
 // position (position NFT mint, its token account and the position account)
 // for rebalance, two associated token accounts for claim-fees, one for
-// claim-withdrawals. An associated token account holds 2039280 lamports.
+// claim-withdrawals and strategy-withdraw. An associated token account holds 2039280 lamports.
 func defaultRent(k Kind) uint64 {
 	switch k {
 	case KindRebalance:
 		return 15_000_000
 	case KindClaimFees:
 		return 4_100_000
-	case KindClaimWithdrawals:
+	case KindClaimWithdrawals, KindStrategyWithdraw:
+		// One token account: the claim or the withdrawal pays into the
+		// wallet's account of the mint, which the answer creates when the
+		// wallet has none.
 		return 2_100_000
 	}
 	return 0

@@ -3,6 +3,7 @@ package signer
 import (
 	"fmt"
 	"maps"
+	"math/big"
 	"slices"
 
 	"github.com/gagliardetto/solana-go"
@@ -15,8 +16,10 @@ type Bounds struct {
 	// tips and rent for accounts we fund.
 	MaxLamports uint64 `json:"maxLamports"`
 	// MaxTokens bounds token amounts leaving the wallet, by base58 mint, in
-	// the mint's smallest unit (a repay: its amount). SOL wrapped into our
-	// wrapped-SOL account counts against the wrapped-SOL mint.
+	// the mint's smallest unit (a repay: its amount). Wrapped SOL is one
+	// asset with SOL: lamports wrapped into our own wrapped-SOL account are
+	// no outflow until the tokens leave it, and the simulation check bounds
+	// SOL and wrapped SOL together by MaxLamports plus this bound.
 	MaxTokens map[string]uint64 `json:"maxTokens,omitempty"`
 	// TipAccounts are the accounts a tip may go to (kind tip), base58.
 	TipAccounts []string `json:"tipAccounts,omitempty"`
@@ -65,11 +68,15 @@ func compileBounds(b Bounds) (*bounds, error) {
 }
 
 // CheckOutflows is the guard's second check, over what a simulation of the
-// signed transaction reports for our wallet: the net SOL outflow must not
-// exceed b.MaxLamports ([RuleSimulatedLamports]), and each mint's net token
-// outflow must not exceed its bound in b.MaxTokens, a mint without a bound
-// allowing none ([RuleSimulatedTokens]). Inflows always pass. Unlike the
-// static check, this sees rent and transfers made inside other programs.
+// signed transaction reports for our wallet. Wrapped SOL is one asset with
+// SOL: the net SOL outflow plus the net wrapped-SOL outflow must not exceed
+// b.MaxLamports plus the wrapped-SOL bound in b.MaxTokens
+// ([RuleSimulatedLamports]), so a repay of X wrapped SOL from native SOL
+// passes with X + fees + rent and one lamport more is refused. Each other
+// mint's net token outflow must not exceed its bound in b.MaxTokens, a mint
+// without a bound allowing none ([RuleSimulatedTokens]). Inflows always
+// pass. Unlike the static check, this sees rent and transfers made inside
+// other programs.
 func CheckOutflows(kind Kind, b Bounds, o Outflows) error {
 	if _, ok := kindPermissions[kind]; !ok {
 		return refuse(RuleUnknownKind, "unknown action kind %q", kind)
@@ -78,13 +85,18 @@ func CheckOutflows(kind Kind, b Bounds, o Outflows) error {
 	if err != nil {
 		return err
 	}
-	if o.Lamports > 0 && uint64(o.Lamports) > cb.maxLamports {
-		return refuse(RuleSimulatedLamports, "%s: simulation shows %d lamports leaving the wallet, bound is %d",
-			kind, o.Lamports, cb.maxLamports)
+	wsol := solana.WrappedSol.String()
+	sol := big.NewInt(o.Lamports)
+	sol.Add(sol, big.NewInt(o.Tokens[wsol]))
+	solBound := new(big.Int).SetUint64(cb.maxLamports)
+	solBound.Add(solBound, new(big.Int).SetUint64(cb.maxTokens[solana.WrappedSol]))
+	if sol.Sign() > 0 && sol.Cmp(solBound) > 0 {
+		return refuse(RuleSimulatedLamports, "%s: simulation shows %s lamports (SOL and wrapped SOL) leaving the wallet, bound is %s",
+			kind, sol, solBound)
 	}
 	for _, mint := range slices.Sorted(maps.Keys(o.Tokens)) {
 		out := o.Tokens[mint]
-		if out <= 0 {
+		if out <= 0 || mint == wsol {
 			continue
 		}
 		pk, err := solana.PublicKeyFromBase58(mint)

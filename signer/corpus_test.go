@@ -94,7 +94,22 @@ func decodeAndSign(s *Signer, c fixture.Case) (*Signed, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.Sign(tx, Kind(c.Kind), toBounds(c.Bounds))
+	if len(c.Sequence) == 0 {
+		return s.Sign(tx, Kind(c.Kind), toBounds(c.Bounds))
+	}
+	txs := []*Tx{tx}
+	for _, next := range c.Sequence {
+		t, err := DecodeAPITransaction(next.Message, toAPISigs(next.Signatures))
+		if err != nil {
+			return nil, err
+		}
+		txs = append(txs, t)
+	}
+	signed, err := s.SignSequence(txs, Kind(c.Kind), toBounds(c.Bounds))
+	if err != nil {
+		return nil, err
+	}
+	return signed[0], nil
 }
 
 func checkSigned(t *testing.T, s *Signer, c fixture.Case, signed *Signed) {

@@ -78,6 +78,9 @@ const (
 	RuleSimulatedLamports Rule = "simulated-lamports"
 	// RuleSimulatedTokens: a simulated net token outflow exceeds its bound.
 	RuleSimulatedTokens Rule = "simulated-tokens"
+	// RuleSimulatedSpendFailed: the simulation failed at an instruction
+	// that spends from our wallet under our authority (see [Signer.SpendAt]).
+	RuleSimulatedSpendFailed Rule = "simulated-spend-failed"
 )
 
 // Refusal is the error the guard returns when a rule forbids signing.

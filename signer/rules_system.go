@@ -20,8 +20,10 @@ var systemNames = map[uint32]string{
 }
 
 // system checks a System instruction that involves our wallet. Allowed: create
-// an account we fund (the lamports count against the bound), transfer SOL to
-// ourselves or, as the kind permits, into our wrapped-SOL account or to a tip
+// an account we fund (the lamports count against the bound unless the answer
+// closes that account back to us), transfer SOL to ourselves or, as the kind
+// permits, into our wrapped-SOL account (not an outflow: the tokens count
+// when they leave it) or to a tip
 // account, and advance a durable nonce in the first instruction (the nonce
 // rule decides). Everything else is refused. The chain ignores trailing data
 // bytes, and so does this parser.
@@ -64,7 +66,12 @@ func (c *check) systemCreate(i int, ix instruction, off int) error {
 	if ix.accounts[0] != c.wallet {
 		return refuseIx(RuleSystemInstruction, i, prog, "account creation uses our wallet but not as the funder")
 	}
-	c.tally.created = satAdd(c.tally.created, binary.LittleEndian.Uint64(ix.data[off:]))
+	lamports := binary.LittleEndian.Uint64(ix.data[off:])
+	if acct, ok := c.m.staticKey(ix.accounts[1]); ok {
+		c.tally.fund(acct, lamports)
+		return nil
+	}
+	c.tally.created = satAdd(c.tally.created, lamports)
 	return nil
 }
 
@@ -100,7 +107,9 @@ func (c *check) systemTransfer(i int, ix instruction) error {
 	case to == c.g.wallet:
 		return nil
 	case c.perm.wrapSOL && to == c.g.wsolATA:
-		c.tally.addToken(solana.WrappedSol, amount)
+		// Wrapped SOL is one asset with SOL: lamports moved into our own
+		// wrapped-SOL account stay ours, and the token instruction that
+		// moves them on counts against the wrapped-SOL bound.
 		return nil
 	case c.perm.tip && c.bounds.tipAccounts[to]:
 		c.tally.tips = satAdd(c.tally.tips, amount)

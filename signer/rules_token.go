@@ -79,6 +79,9 @@ func (c *check) tokenClose(i int, ix instruction, prog solana.PublicKey) error {
 	case dest != c.g.wallet:
 		return refuseIx(RuleCloseAccount, i, prog, "CloseAccount by our wallet sends the rent to %s, not to us", dest)
 	}
+	if acct, ok := c.m.staticKey(ix.accounts[0]); ok {
+		c.tally.closeToUs(acct)
+	}
 	return nil
 }
 

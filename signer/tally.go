@@ -18,8 +18,10 @@ const (
 // tally accumulates what the instructions take from our wallet. Sums saturate
 // at the largest uint64 instead of wrapping.
 type tally struct {
-	created     uint64 // lamports funding accounts we create
-	tips        uint64 // lamports sent to tip accounts
+	created     uint64                      // lamports funding accounts we create, by no static key
+	funded      map[solana.PublicKey]uint64 // lamports funding accounts we create, by account
+	closedToUs  map[solana.PublicKey]bool   // accounts closed with their lamports sent to our wallet
+	tips        uint64                      // lamports sent to tip accounts
 	tokens      map[solana.PublicKey]uint64
 	unknownMint uint64 // token amounts whose mint the instruction does not name
 
@@ -34,6 +36,35 @@ func satAdd(a, b uint64) uint64 {
 		return math.MaxUint64
 	}
 	return s
+}
+
+// fund records lamports our wallet puts into an account it creates.
+func (t *tally) fund(acct solana.PublicKey, lamports uint64) {
+	if t.funded == nil {
+		t.funded = make(map[solana.PublicKey]uint64)
+	}
+	t.funded[acct] = satAdd(t.funded[acct], lamports)
+}
+
+// closeToUs records an account closed with its lamports sent to our wallet.
+func (t *tally) closeToUs(acct solana.PublicKey) {
+	if t.closedToUs == nil {
+		t.closedToUs = make(map[solana.PublicKey]bool)
+	}
+	t.closedToUs[acct] = true
+}
+
+// rent returns the lamports that stay in accounts we funded: a temporary
+// account closed back to our wallet in the same answer returns them all
+// (what left it as tokens is counted as tokens).
+func (t *tally) rent() uint64 {
+	total := t.created
+	for acct, lamports := range t.funded {
+		if !t.closedToUs[acct] {
+			total = satAdd(total, lamports)
+		}
+	}
+	return total
 }
 
 func (t *tally) addToken(mint solana.PublicKey, amount uint64) {

@@ -13,27 +13,36 @@ import (
 // instructions that do not name their mint could be of any mint, so they are
 // added to every mint's total and must fit the smallest bound.
 func (c *check) totals() error {
-	t := &c.tally
-	if t.tips > c.bounds.maxTip {
-		return refuse(RuleTipBound, "tips of %d lamports exceed the maximum tip of %d", t.tips, c.bounds.maxTip)
-	}
-	var fees uint64
-	if c.m.keys[0] == c.g.wallet {
-		fees = t.fees(c.m)
-	}
-	total := satAdd(satAdd(fees, t.tips), t.created)
-	if total > c.bounds.maxLamports {
-		return refuse(RuleLamportsBound, "%d lamports would leave our wallet (fees %d, tips %d, new accounts %d), bound is %d",
-			total, fees, t.tips, t.created, c.bounds.maxLamports)
-	}
-	return c.tokenTotals()
+	return checkTotals(c.bounds, &c.tally, c.ourFees())
 }
 
-func (c *check) tokenTotals() error {
-	t := &c.tally
+// ourFees is the transaction's estimated fee when our wallet pays it.
+func (c *check) ourFees() uint64 {
+	if c.m.keys[0] == c.g.wallet {
+		return c.tally.fees(c.m)
+	}
+	return 0
+}
+
+// checkTotals compares a tally (of one transaction or of a whole sequence)
+// and the fees we pay with the bounds.
+func checkTotals(b *bounds, t *tally, fees uint64) error {
+	if t.tips > b.maxTip {
+		return refuse(RuleTipBound, "tips of %d lamports exceed the maximum tip of %d", t.tips, b.maxTip)
+	}
+	rent := t.rent()
+	total := satAdd(satAdd(fees, t.tips), rent)
+	if total > b.maxLamports {
+		return refuse(RuleLamportsBound, "%d lamports would leave our wallet (fees %d, tips %d, new accounts %d), bound is %d",
+			total, fees, t.tips, rent, b.maxLamports)
+	}
+	return tokenTotals(b, t)
+}
+
+func tokenTotals(b *bounds, t *tally) error {
 	for _, mint := range slices.SortedFunc(maps.Keys(t.tokens), comparePublicKeys) {
 		amount := satAdd(t.tokens[mint], t.unknownMint)
-		limit, ok := c.bounds.maxTokens[mint]
+		limit, ok := b.maxTokens[mint]
 		if !ok || amount > limit {
 			return refuse(RuleTokenBound, "%d of mint %s would leave our wallet, bound is %d", amount, mint, limit)
 		}
@@ -41,11 +50,11 @@ func (c *check) tokenTotals() error {
 	if t.unknownMint == 0 {
 		return nil
 	}
-	if len(c.bounds.maxTokens) == 0 {
+	if len(b.maxTokens) == 0 {
 		return refuse(RuleTokenBound, "%d tokens of an unnamed mint would leave our wallet and no mint has a bound", t.unknownMint)
 	}
-	for _, mint := range slices.SortedFunc(maps.Keys(c.bounds.maxTokens), comparePublicKeys) {
-		if limit := c.bounds.maxTokens[mint]; t.unknownMint > limit {
+	for _, mint := range slices.SortedFunc(maps.Keys(b.maxTokens), comparePublicKeys) {
+		if limit := b.maxTokens[mint]; t.unknownMint > limit {
 			return refuse(RuleTokenBound, "%d tokens of an unnamed mint would leave our wallet, more than the bound %d of mint %s",
 				t.unknownMint, limit, mint)
 		}

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gagliardetto/solana-go"
@@ -25,8 +26,11 @@ type Client struct {
 	hc         *http.Client
 	reads      *pool // RPCURLs
 	sends      *pool // SendURL (if any), then RPCURLs
+	bundleSims *pool // SimulateBundleURL, or RPCURLs
 	jito       *jitoClient
 	log        *slog.Logger
+
+	bundleSimOff atomic.Bool // the bundle simulation endpoint has no simulateBundle
 
 	tipMu       sync.Mutex
 	tipAccounts []solana.PublicKey   // guarded by tipMu; cached getTipAccounts
@@ -59,6 +63,10 @@ func New(o Options) (*Client, error) {
 		opts: o, commitment: o.Commitment, hc: hc, log: log,
 		reads: newPool(reads, lim, o),
 		sends: newPool(sends, lim, o),
+	}
+	c.bundleSims = c.reads
+	if o.SimulateBundleURL != "" {
+		c.bundleSims = newPool([]*endpoint{newEndpoint(o.SimulateBundleURL, hc, nil)}, lim, o)
 	}
 	if o.JitoURL != "" {
 		c.jito = newJitoClient(o, hc)

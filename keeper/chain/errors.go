@@ -120,8 +120,9 @@ func failoverWorthy(err error) bool {
 // SimError is a transaction that failed in simulation: the chain's error and
 // the program logs up to the failure.
 type SimError struct {
-	Err  any      // the chain's TransactionError, decoded from JSON
-	Logs []string // program logs, possibly empty
+	Err   any      // the chain's TransactionError, decoded from JSON
+	Logs  []string // program logs, possibly empty
+	Index int      // which transaction of a simulated sequence failed
 }
 
 // Error implements error.

@@ -32,6 +32,11 @@ type Options struct {
 	// SendURL, if set, receives sendTransaction first (a staked or landing
 	// endpoint); RPCURLs follow it as failover.
 	SendURL string
+	// SimulateBundleURL is a Jito-Solana RPC endpoint offering
+	// simulateBundle, used to simulate the transactions of one answer in
+	// order on accumulated state; empty means RPCURLs. An endpoint without
+	// the method is remembered as such (see ErrBundleSimUnavailable).
+	SimulateBundleURL string
 	// Commitment is what "landed" means: confirmed (default) or finalized.
 	// Processed is refused: a processed transaction may still be rolled back.
 	Commitment rpc.CommitmentType
@@ -113,6 +118,9 @@ func (o Options) validate() error {
 	}
 	for i, u := range o.RPCURLs {
 		errs = append(errs, checkURL(fmt.Sprintf("rpc url #%d", i+1), u))
+	}
+	if o.SimulateBundleURL != "" {
+		errs = append(errs, checkURL("simulate bundle url", o.SimulateBundleURL))
 	}
 	if o.SendURL != "" {
 		errs = append(errs, checkURL("send url", o.SendURL))

@@ -21,14 +21,18 @@ type SimResult struct {
 // Outflows are a wallet's net outflows from one transaction; a negative
 // value is an inflow.
 type Outflows struct {
-	// Lamports is the wallet's balance before minus after, plus the fee when
-	// the wallet pays it: simulateTransaction does not deduct the fee, so
-	// Fee.Total() is added.
+	// Lamports is the wallet's balance before minus after. The fee is in it
+	// once: validators return simulated accounts with the fee already
+	// charged to the fee payer (Agave's account loader debits it before
+	// execution), so nothing is added. The wallet's own wrapped-SOL
+	// accounts count here by their lamports: wrapped SOL is one asset with
+	// SOL.
 	Lamports int64
-	// Tokens maps each mint of the wallet's token accounts the transaction
-	// references to the sum over those accounts of amount before minus
-	// amount after. A token account closed or handed to another owner counts
-	// as emptied. Token accounts the transaction creates are not seen.
+	// Tokens maps each other mint of the wallet's token accounts the
+	// transaction references to the sum over those accounts of amount
+	// before minus amount after. A token account closed or handed to another
+	// owner counts as emptied. Token accounts the transaction creates are not
+	// seen.
 	Tokens map[solana.PublicKey]int64
 }
 
@@ -72,11 +76,20 @@ func (c *Client) Simulate(ctx context.Context, raw []byte, wallet solana.PublicK
 	for i, a := range v.Accounts {
 		post[i] = toAccount(a)
 	}
-	res.Outflows, err = outflows(wallet, pre, post, fee)
+	res.Outflows, err = outflows(wallet, pre, post)
 	if err != nil {
 		return nil, fmt.Errorf("simulate: %w", err)
 	}
 	return res, nil
+}
+
+// wrappedSOLAccount is the wallet's wrapped-SOL associated token account.
+func wrappedSOLAccount(wallet solana.PublicKey) solana.PublicKey {
+	ata, _, err := solana.FindAssociatedTokenAddress(wallet, solana.WrappedSol)
+	if err != nil {
+		return solana.PublicKey{}
+	}
+	return ata
 }
 
 // simulate calls simulateTransaction asking for the post-state of addrs.
@@ -101,7 +114,9 @@ func (c *Client) simulate(ctx context.Context, raw []byte, addrs []solana.Public
 }
 
 // preState returns the addresses to watch (the wallet first, then the
-// wallet's token accounts among the message's accounts) and their state now.
+// wallet's token accounts among the message's accounts, and its
+// wrapped-SOL account even when the transaction creates it) and their state
+// now.
 func (c *Client) preState(ctx context.Context, m solana.Message, wallet solana.PublicKey) ([]solana.PublicKey, []*Account, error) {
 	lookups, err := c.writableLookupKeys(ctx, m)
 	if err != nil {
@@ -119,9 +134,10 @@ func (c *Client) preState(ctx context.Context, m solana.Message, wallet solana.P
 	if err != nil {
 		return nil, nil, fmt.Errorf("fetch pre-state: %w", err)
 	}
+	wsol := wrappedSOLAccount(wallet)
 	addrs, pre := []solana.PublicKey{wallet}, []*Account{accs[0]}
 	for i := 1; i < len(keys); i++ {
-		if ta, ok := decodeTokenAccount(accs[i]); ok && ta.Owner.Equals(wallet) {
+		if ta, ok := decodeTokenAccount(accs[i]); ok && ta.Owner.Equals(wallet) || keys[i].Equals(wsol) {
 			addrs = append(addrs, keys[i])
 			pre = append(pre, accs[i])
 		}

@@ -54,7 +54,7 @@ func newSimFixture(t testing.TB) *simFixture {
 			Data: slices.Concat(make([]byte, lookupTableHeaderLen), solana.NewWallet().PublicKey().Bytes(), f.viaTable.Bytes())},
 	}
 	f.fc.post = map[solana.PublicKey]*Account{
-		w:          {Lamports: 9_000_000},
+		w:          {Lamports: 8_993_000}, // 1,000,000 spent and the 7,000 fee charged
 		f.ta:       {Lamports: 2_039_280, Owner: tok, Data: tokenAccountData(f.mintM, w, 400, 0)},
 		f.viaTable: {Lamports: 2_039_280, Owner: tok, Data: tokenAccountData(f.mintM, w, 100, 0)},
 		// t22 closed: absent after

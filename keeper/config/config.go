@@ -19,6 +19,10 @@ type Config struct {
 	Tokens     map[string]Token `yaml:"tokens"`
 	KillSwitch string           `yaml:"kill_switch"` // while this file exists nothing is signed
 	DryRun     bool             `yaml:"dry_run"`     // plan and journal, never sign
+	// PolicyConcurrency bounds how many policies run at once, in the daemon
+	// and in run --once, so a repay waiting to land never delays another
+	// policy's claim.
+	PolicyConcurrency int `yaml:"policy_concurrency"`
 
 	// File is the path the config was loaded from, and Dir its folder.
 	File string `yaml:"-"`
@@ -79,15 +83,18 @@ type Retry struct {
 
 // Chain configures Solana RPC and the Jito block engine.
 type Chain struct {
-	RPCURL     URL           `yaml:"rpc_url"`
-	RPCURLs    []URL         `yaml:"rpc_urls"` // further endpoints, tried in order on failure
-	SendURL    URL           `yaml:"send_url"` // optional separate endpoint for sendTransaction
-	JitoURL    URL           `yaml:"jito_url"`
-	JitoAuth   Auth          `yaml:"jito_auth"`
-	Commitment string        `yaml:"commitment"` // confirmed or finalized
-	Timeout    time.Duration `yaml:"timeout"`
-	RateLimit  RateLimit     `yaml:"rate_limit"`
-	Tip        Tip           `yaml:"tip"`
+	RPCURL  URL   `yaml:"rpc_url"`
+	RPCURLs []URL `yaml:"rpc_urls"` // further endpoints, tried in order on failure
+	SendURL URL   `yaml:"send_url"` // optional separate endpoint for sendTransaction
+	// SimulateBundleURL is a Jito-Solana RPC endpoint with simulateBundle,
+	// used to simulate an answer's transactions in order; empty: rpc_url.
+	SimulateBundleURL URL           `yaml:"simulate_bundle_url"`
+	JitoURL           URL           `yaml:"jito_url"`
+	JitoAuth          Auth          `yaml:"jito_auth"`
+	Commitment        string        `yaml:"commitment"` // confirmed or finalized
+	Timeout           time.Duration `yaml:"timeout"`
+	RateLimit         RateLimit     `yaml:"rate_limit"`
+	Tip               Tip           `yaml:"tip"`
 	// Rebroadcast is how often an unconfirmed transaction is sent again,
 	// and Poll how often its status is asked.
 	Rebroadcast time.Duration `yaml:"rebroadcast"`

@@ -2,6 +2,10 @@ package config
 
 import "time"
 
+// DefaultPolicyConcurrency is how many policies run at once unless the
+// config says otherwise.
+const DefaultPolicyConcurrency = 4
+
 // Default returns the settings used for every key a config file omits.
 func Default() Config {
 	return Config{
@@ -39,6 +43,8 @@ func Default() Config {
 		Journal: Journal{DSN: "sqlite:keeper.db"},
 		HTTP:    HTTP{Listen: "127.0.0.1:9464"},
 		Log:     Log{Level: "info", Format: "auto"},
+
+		PolicyConcurrency: DefaultPolicyConcurrency,
 	}
 }
 

@@ -70,6 +70,7 @@ func (v *validator) chain(c *Chain) {
 		v.url([]any{"chain", "rpc_urls", i}, "chain.rpc_urls", string(u), true)
 	}
 	v.url([]any{"chain", "send_url"}, "chain.send_url", string(c.SendURL), false)
+	v.url([]any{"chain", "simulate_bundle_url"}, "chain.simulate_bundle_url", string(c.SimulateBundleURL), false)
 	v.url([]any{"chain", "jito_url"}, "chain.jito_url", string(c.JitoURL), false)
 	v.secret([]any{"chain", "jito_auth"}, "chain.jito_auth", &c.JitoAuth)
 	if c.Commitment != "confirmed" && c.Commitment != "finalized" {
@@ -139,6 +140,9 @@ func (v *validator) misc(c *Config) {
 	}
 	if !slices.Contains([]string{"auto", "text", "json"}, c.Log.Format) {
 		v.fail([]any{"log", "format"}, "log.format must be auto, text or json, got %q", c.Log.Format)
+	}
+	if c.PolicyConcurrency < 1 || c.PolicyConcurrency > 256 {
+		v.fail([]any{"policy_concurrency"}, "policy_concurrency must be from 1 to 256, got %d", c.PolicyConcurrency)
 	}
 	c.KillSwitch = resolvePath(v.dir, c.KillSwitch)
 	for mint, t := range c.Tokens {

@@ -21,13 +21,14 @@ func (s *Sim) buildLoan(c *call) (any, error) {
 	if len(q.Steps) == 0 {
 		return nil, badRequest("steps must hold at least one step")
 	}
-	plan := &loanPlan{info: info, st: st, user: c.wallet, payer: c.payer}
+	plan := &loanPlan{info: info, st: st, user: c.wallet, payer: c.payer, now: s.clock.Now().Unix()}
 	for i, step := range q.Steps {
 		if err := plan.step(i, step, q.Loan); err != nil {
 			return nil, err
 		}
 	}
 	plan.maybeClose()
+	s.wrapNative(plan, plan.wrapNeed)
 	var mint solana.PublicKey
 	if len(st.Ledgers) > 0 {
 		mint = solana.MustPublicKeyFromBase58(st.Ledgers[0].PrincipalMint)
@@ -48,6 +49,8 @@ type loanPlan struct {
 	repaidAll   map[int]bool
 	withdrawn   map[int]uint64
 	close       bool
+	now         int64  // unix seconds at build time
+	wrapNeed    uint64 // wrapped SOL the repays take at most
 }
 
 // step validates one step and adds its instructions.
@@ -104,6 +107,9 @@ func (p *loanPlan) repay(i, j int, rp market.RepayParam) error {
 	p.repaidAll[rp.LedgerIndex] = p.repaidAll[rp.LedgerIndex] || rp.RepayAll
 	strategy := solana.MustPublicKeyFromBase58(l.Strategy)
 	mint := solana.MustPublicKeyFromBase58(l.PrincipalMint)
+	if mint == solana.WrappedSol {
+		p.wrapNeed += wrapNeed(l, rp.Amount.Uint64(), rp.RepayAll, p.now)
+	}
 	op := repayOp{Ledger: uint8(rp.LedgerIndex), Amount: rp.Amount.Uint64(), All: rp.RepayAll}
 	p.ixs = append(p.ixs, marketIx(p.user, op.encode(), meta(p.info.Address, false, true), meta(strategy, false, false),
 		meta(ata(p.user, mint), false, true), meta(ata(strategy, mint), false, true), meta(mint, false, false),

@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"crypto/sha256"
+
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
 )
@@ -49,14 +51,15 @@ func updateIx(user, strategy solana.PublicKey, items []termItem) ix {
 }
 
 // packItems splits items into instruction groups, each a transaction that fits the size limit (with
-// room for a hostile change).
+// room for a hostile change). An update of several transactions is made of steps that apply only in
+// order (see execStrategyUpdateStep).
 func (s *Sim) packItems(c *call, info *strategyInfo, items []termItem) ([][]ix, error) {
-	var groups [][]ix
+	var parts [][]termItem
 	var cur []termItem
 	bh := solana.Hash{}
 	for _, it := range items {
 		next := append(append([]termItem(nil), cur...), it)
-		_, err := newBuiltTx(Stranger(), bh, []ix{updateIx(c.wallet, info.Address, next), hostileRoom(c.wallet)})
+		_, err := newBuiltTx(Stranger(), bh, []ix{updateStepIx(c.wallet, info.Address, [8]byte{}, 0, 1, next), hostileRoom(c.wallet)})
 		if err == nil && len(next) <= maxItemsPerInstruction {
 			cur = next
 			continue
@@ -64,10 +67,35 @@ func (s *Sim) packItems(c *call, info *strategyInfo, items []termItem) ([][]ix, 
 		if len(cur) == 0 {
 			return nil, badRequest("a strategy-update item is too large for one transaction")
 		}
-		groups = append(groups, []ix{updateIx(c.wallet, info.Address, cur)})
+		parts = append(parts, cur)
 		cur = []termItem{it}
 	}
-	return append(groups, []ix{updateIx(c.wallet, info.Address, cur)}), nil
+	parts = append(parts, cur)
+	if len(parts) == 1 {
+		return [][]ix{{updateIx(c.wallet, info.Address, cur)}}, nil
+	}
+	id := updateID(info.Address, items)
+	groups := make([][]ix, len(parts))
+	for i, p := range parts {
+		groups[i] = []ix{updateStepIx(c.wallet, info.Address, id, uint8(i), uint8(len(parts)), p)}
+	}
+	return groups, nil
+}
+
+// updateStepIx returns step of a split strategy update.
+func updateStepIx(user, strategy solana.PublicKey, id [8]byte, step, total uint8, items []termItem) ix {
+	return marketIx(user, encodeStrategyUpdateStep(id, step, total, items), meta(strategy, false, true))
+}
+
+// updateID names a split update by its strategy and items: the same update built again has the same
+// id, so its later steps continue one that stopped midway.
+func updateID(strategy solana.PublicKey, items []termItem) [8]byte {
+	h := sha256.New()
+	h.Write(strategy[:])
+	h.Write(encodeStrategyUpdate(items))
+	var id [8]byte
+	copy(id[:], h.Sum(nil))
+	return id
 }
 
 // hostileRoom is an instruction as large as the largest hostile addition, used to leave room for it

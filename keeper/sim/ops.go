@@ -16,6 +16,10 @@ const (
 	opClaimFees          uint8 = 5
 	opStrategyUpdate     uint8 = 6
 	opStrategyWithdraw   uint8 = 7
+	// opStrategyUpdateStep is one transaction of an update split over
+	// several: it carries the update's id, its step and the step count, and
+	// applies only after the step before it (see execStrategyUpdateStep).
+	opStrategyUpdateStep uint8 = 8
 )
 
 // Earn and dex program instructions.
@@ -177,6 +181,21 @@ func decodeTermItem(r *dataReader) (termItem, error) {
 		return it, fmt.Errorf("unknown strategy-update item %d", it.Kind)
 	}
 	return it, r.err
+}
+
+// encodeStrategyUpdateStep returns the data of step of a split update of total steps, id naming the
+// update, carrying items.
+func encodeStrategyUpdateStep(id [8]byte, step, total uint8, items []termItem) []byte {
+	w := dataWriter{}
+	w.u8(opStrategyUpdateStep)
+	w.b = append(w.b, id[:]...)
+	w.u8(step)
+	w.u8(total)
+	w.u8(uint8(len(items)))
+	for _, it := range items {
+		it.encodeTo(&w)
+	}
+	return w.b
 }
 
 // encodeStrategyUpdate returns the data of one strategy-update instruction carrying items.

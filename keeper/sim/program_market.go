@@ -19,6 +19,7 @@ const (
 	errCodeLoanHasDebt      = 6006 // collateral withdrawal or close with debt outstanding
 	errCodeInsufficientIdle = 6007 // the strategy holds less idle principal than asked
 	errCodeBadUpdate        = 6008 // a strategy-update item cannot apply
+	errCodeUpdateOrder      = 6009 // a step of a split strategy update arrived before the step it follows
 )
 
 // programError returns a custom program error with a message for the logs.
@@ -30,7 +31,7 @@ func programError(code uint32, format string, args ...any) error {
 var opAccounts = map[uint8]int{
 	opRepay: repayAccounts, opWithdrawCollateral: withdrawCollateralAccounts, opCloseLoan: 3,
 	opTransferPosition: transferPositionAccounts, opClaimFees: claimFeesAccounts, opStrategyUpdate: 3,
-	opStrategyWithdraw: strategyWithdrawAccounts,
+	opStrategyWithdraw: strategyWithdrawAccounts, opStrategyUpdateStep: 3,
 }
 
 // marketCtx is what every market instruction starts from: the user (account 0), who signed, and the
@@ -77,6 +78,8 @@ func (s *Sim) executeMarket(x *chainsim.Exec, in chainsim.Instruction) error {
 		return s.execClaimFees(c, r.u8(), r)
 	case opStrategyUpdate:
 		return execStrategyUpdate(c, r)
+	case opStrategyUpdateStep:
+		return execStrategyUpdateStep(c, r)
 	case opStrategyWithdraw:
 		return execStrategyWithdraw(c, strategyWithdrawOp{Amount: r.u64(), All: r.flag()}, r)
 	}

@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"fmt"
+
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
 )
@@ -31,22 +33,65 @@ func (c *marketCtx) loadStrategy(i int) (solana.PublicKey, *strategyState, error
 // execStrategyUpdate applies strategy-update items (accounts: authority, co-signer, strategy
 // (writable)).
 func execStrategyUpdate(c *marketCtx, r *dataReader) error {
-	n := int(r.u8())
-	items := make([]termItem, 0, n)
-	for range n {
-		it, err := decodeTermItem(r)
-		if err != nil {
-			return programError(errCodeBadUpdate, "%v", err)
-		}
-		items = append(items, it)
-	}
-	if err := finish(r); err != nil {
+	items, err := decodeItems(r)
+	if err != nil {
 		return err
 	}
 	key, st, err := c.loadStrategy(2)
 	if err != nil {
 		return err
 	}
+	return applyItems(c, key, st, items)
+}
+
+// decodeItems reads a counted list of strategy-update items, the rest of
+// the instruction data.
+func decodeItems(r *dataReader) ([]termItem, error) {
+	n := int(r.u8())
+	items := make([]termItem, 0, n)
+	for range n {
+		it, err := decodeTermItem(r)
+		if err != nil {
+			return nil, programError(errCodeBadUpdate, "%v", err)
+		}
+		items = append(items, it)
+	}
+	return items, finish(r)
+}
+
+// execStrategyUpdateStep applies one step of a split strategy update (data:
+// update id (8 bytes), step, step count, items). Step 0 starts the update;
+// every later step applies only right after the step before it of the same
+// update, as a program that keeps a multi-transaction update consistent
+// does: sent alone or out of order, it fails. A rebuilt update has the same
+// id, so its remaining steps continue one that stopped midway.
+func execStrategyUpdateStep(c *marketCtx, r *dataReader) error {
+	id := fmt.Sprintf("%x", r.take(8))
+	step, total := r.u8(), r.u8()
+	items, err := decodeItems(r)
+	if err != nil {
+		return err
+	}
+	key, st, err := c.loadStrategy(2)
+	if err != nil {
+		return err
+	}
+	if step >= total {
+		return programError(errCodeBadUpdate, "update step %d of %d", step, total)
+	}
+	if step > 0 && (st.PendingUpdate != id || st.NextStep != int(step)) {
+		return programError(errCodeUpdateOrder, "strategy %s: step %d of update %s before step %d (pending update %q, next step %d)",
+			key, step, id, step-1, st.PendingUpdate, st.NextStep)
+	}
+	st.PendingUpdate, st.NextStep = id, int(step)+1
+	if int(step)+1 == int(total) {
+		st.PendingUpdate, st.NextStep = "", 0
+	}
+	return applyItems(c, key, st, items)
+}
+
+// applyItems applies items to the strategy at key and stores it.
+func applyItems(c *marketCtx, key solana.PublicKey, st *strategyState, items []termItem) error {
 	for i, it := range items {
 		if err := st.apply(it); err != nil {
 			return programError(errCodeBadUpdate, "item %d: %v", i, err)

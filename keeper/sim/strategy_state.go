@@ -27,6 +27,10 @@ type strategyState struct {
 	ExternalYieldAmount uint64      `json:"externalYieldAmount"`
 	Terms               []termState `json:"terms"`
 	WriteVersion        int64       `json:"writeVersion"`
+	// PendingUpdate and NextStep track a split update under way: its id
+	// and the step that may apply next.
+	PendingUpdate string `json:"pendingUpdate,omitempty"`
+	NextStep      int    `json:"nextStep,omitempty"`
 }
 
 // termState is a strategy's terms for one collateral: duration-map key → APY in cBPS, the allocation

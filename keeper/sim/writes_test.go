@@ -162,6 +162,12 @@ func TestStrategyUpdateSplitsAndApplies(t *testing.T) {
 	if len(txs) < 2 {
 		t.Fatalf("a 42-item update came back as %d transaction(s), want several", len(txs))
 	}
+	// A later step depends on the one before: sent first, it fails (here in
+	// the send's preflight simulation).
+	if _, err := e.rpc.SendRawTransactionWithOpts(e.ctx, signAPI(t, txs[1], testKey),
+		rpc.TransactionOpts{PreflightCommitment: rpc.CommitmentConfirmed}); err == nil {
+		t.Fatal("the second step of a split update was accepted before the first")
+	}
 	for _, tx := range txs {
 		e.landed(t, e.send(t, signAPI(t, tx, testKey)))
 	}

@@ -84,7 +84,7 @@ func createATA(x *Exec, payer, ata, wallet, mint solana.PublicKey) error {
 	}
 	p.Lamports -= TokenAccountRent
 	x.put(payer, p)
-	x.put(ata, newTokenAccount(wallet, mint))
+	x.put(ata, nativeTokenAccount(newTokenAccount(wallet, mint)))
 	return nil
 }
 

@@ -22,6 +22,7 @@ var tokenOps = map[byte]tokenOp{
 	6:  {"SetAuthority", 3_000, 2, tokenSetAuthority},
 	8:  {"Burn", 4_753, 3, tokenBurn},
 	9:  {"CloseAccount", 2_916, 3, tokenClose},
+	17: {"SyncNative", 3_045, 1, tokenSyncNative},
 	12: {"TransferChecked", 6_200, 4, tokenTransferChecked},
 	15: {"BurnChecked", 4_800, 3, tokenBurnChecked},
 }

@@ -65,6 +65,7 @@ func New(opts Options) (*Chain, error) {
 	for id, b := range builtins {
 		c.accounts[id] = &Account{Lamports: 1, Owner: b.loader, Executable: true}
 	}
+	c.accounts[solana.WrappedSol] = nativeMintAccount()
 	c.tip = c.posOfSlot(0)
 	c.registerBlock(0)
 	c.rpc = newServer(c, ServiceRPC)

@@ -199,6 +199,9 @@ func moveTokens(x *Exec, src, dst solana.PublicKey, srcT, dstT tokenAccount, amo
 	case dstT.amount > math.MaxUint64-amount:
 		return CustomError(tokenErrOverflow)
 	}
+	if err := moveNativeLamports(x, src, dst, srcT, amount); err != nil {
+		return err
+	}
 	srcT.amount -= amount
 	dstT.amount += amount
 	x.putToken(src, srcT)

@@ -11,7 +11,7 @@ import (
 type runOpts struct {
 	pos        blockPos // the block it executes in
 	hashHeight uint64   // the block height at which its blockhash must be valid
-	simulate   bool     // a simulation: the fee is checked but not deducted
+	simulate   bool     // a simulation: nothing it writes is kept
 	skipHash   bool     // do not check the blockhash (replaceRecentBlockhash)
 }
 
@@ -29,7 +29,7 @@ type execResult struct {
 }
 
 // run executes t over parent. A *TxError means t did not run and leaves no
-// trace. Otherwise the fee (unless simulating), a durable nonce advance and,
+// trace. Otherwise the fee, a durable nonce advance and,
 // if every instruction succeeded, the instructions' effects are written to
 // parent. The caller holds c.mu.
 func (c *Chain) run(parent writableStore, t *txn, o runOpts) (*execResult, *TxError) {
@@ -39,12 +39,14 @@ func (c *Chain) run(parent writableStore, t *txn, o runOpts) (*execResult, *TxEr
 	}
 	res := &execResult{fee: b.fee(len(t.sigs)), price: b.price}
 	res.pre, res.preTok = snapshot(parent, t)
+	// The fee is charged before execution, in a simulation too: Agave's
+	// account loader debits the fee payer it hands to the programs, and
+	// simulateTransaction returns those accounts (svm account_loader.rs
+	// validate_fee_payer; runtime bank.rs simulate_transaction_unchecked).
 	feeOv := newOverlay(parent)
-	if !o.simulate {
-		payer := load(feeOv, t.feePayer())
-		payer.Lamports -= res.fee
-		feeOv.put(t.feePayer(), &payer)
-	}
+	payer := load(feeOv, t.feePayer())
+	payer.Lamports -= res.fee
+	feeOv.put(t.feePayer(), &payer)
 	nonceUsed := !o.skipHash && !c.validAt(t.msg.RecentBlockhash, o.hashHeight)
 	if nonceUsed {
 		key, _ := nonceAccountOf(t)

@@ -23,6 +23,7 @@ var rpcMethods = map[string]methodFunc{
 	"getVersion":                        (*Server).getVersion,
 	"isBlockhashValid":                  (*Server).isBlockhashValid,
 	"sendTransaction":                   (*Server).sendTransaction,
+	"simulateBundle":                    (*Server).simulateBundle,
 	"simulateTransaction":               (*Server).simulateTransaction,
 }
 

@@ -26,6 +26,9 @@ func (c *Chain) Fund(wallet solana.PublicKey, lamports uint64) error {
 func (c *Chain) CreateMint(mint solana.PublicKey, decimals uint8) error {
 	c.lock()
 	defer c.unlock()
+	if mint == solana.WrappedSol && decimals == 9 {
+		return nil // the native mint exists from genesis
+	}
 	if a, ok := c.accounts[mint]; ok && !a.isEmpty() {
 		return fmt.Errorf("chainsim: create mint %s: an account exists at that address", mint)
 	}
@@ -35,7 +38,9 @@ func (c *Chain) CreateMint(mint solana.PublicKey, decimals uint8) error {
 }
 
 // MintTo mints amount of mint into wallet's associated token account,
-// creating the account if needed.
+// creating the account if needed. Of the native mint it wraps: the account
+// is a native one and amount lamports back the tokens, as if wallet had
+// wrapped them.
 func (c *Chain) MintTo(wallet, mint solana.PublicKey, amount uint64) error {
 	c.lock()
 	defer c.unlock()
@@ -49,7 +54,10 @@ func (c *Chain) MintTo(wallet, mint solana.PublicKey, amount uint64) error {
 	}
 	acct := load(c.accounts, ata)
 	if acct.isEmpty() {
-		acct = newTokenAccount(wallet, mint)
+		acct = nativeTokenAccount(newTokenAccount(wallet, mint))
+	}
+	if mint == solana.WrappedSol {
+		acct.Lamports += amount
 	}
 	t, err := tokenAccountOf(acct)
 	if err != nil || t.mint != mint {

@@ -31,8 +31,8 @@ type SimResult struct {
 	Logs []string
 	// UnitsConsumed is the compute units used.
 	UnitsConsumed uint64
-	// Fee is the fee the transaction would pay; it is checked but, as on
-	// a real node, not deducted from the returned accounts.
+	// Fee is the fee the transaction would pay. As on a real node it is
+	// already deducted from the fee payer in the returned accounts.
 	Fee uint64
 	// Accounts are the post-simulation states of SimulateOptions.Accounts,
 	// nil where there is no account; nil when it failed before execution.

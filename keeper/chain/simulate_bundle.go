@@ -1,0 +1,182 @@
+package chain
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/rpc"
+)
+
+// MaxSimulateBundle is the most transactions one simulateBundle call takes.
+const MaxSimulateBundle = 20
+
+// ErrBundleSimUnavailable reports that the bundle simulation endpoint does
+// not offer simulateBundle (it is not a Jito-Solana node). The client
+// remembers it and does not ask again.
+var ErrBundleSimUnavailable = errors.New("simulateBundle is not offered by the endpoint")
+
+// codeMethodNotFound is JSON-RPC's "method not found".
+const codeMethodNotFound = -32601
+
+// SimulateSequence simulates signed wire transactions in order on
+// accumulated state with Jito-Solana's simulateBundle: each transaction
+// sees what its predecessors wrote, fees included, and the run stops at the
+// first failure. It returns one SimResult per transaction that ran, with
+// the wallet's outflows measured from that transaction's own pre- and
+// post-execution accounts, so a token account an earlier transaction
+// created is watched in the later ones. A failing transaction's result
+// comes last, with a *SimError whose Index says which it is.
+//
+// It returns ErrBundleSimUnavailable when the endpoint has no
+// simulateBundle; the caller then simulates what it can with Simulate.
+func (c *Client) SimulateSequence(ctx context.Context, raws [][]byte, wallet solana.PublicKey) ([]*SimResult, error) {
+	if len(raws) == 0 || len(raws) > MaxSimulateBundle {
+		return nil, fmt.Errorf("simulate sequence: %d transactions, want 1 to %d", len(raws), MaxSimulateBundle)
+	}
+	if c.bundleSimOff.Load() {
+		return nil, ErrBundleSimUnavailable
+	}
+	fees := make([]Fee, len(raws))
+	watch := make([][]solana.PublicKey, len(raws))
+	for i, raw := range raws {
+		tx, err := decodeTx(raw)
+		if err != nil {
+			return nil, fmt.Errorf("simulate sequence: transaction %d: %w", i, err)
+		}
+		if fees[i], err = feeOf(tx.Message); err != nil {
+			return nil, fmt.Errorf("simulate sequence: transaction %d: %w", i, err)
+		}
+		if watch[i], err = c.watchKeys(ctx, tx.Message, wallet); err != nil {
+			return nil, fmt.Errorf("simulate sequence: transaction %d: %w", i, err)
+		}
+	}
+	v, err := c.simulateBundle(ctx, raws, watch)
+	if err != nil {
+		return nil, err
+	}
+	return sequenceResults(v, wallet, fees)
+}
+
+// watchKeys are the accounts whose pre- and post-state a sequence's
+// transaction reports: the wallet, the writable accounts of the message
+// (lookup-table entries included) and the wallet's wrapped-SOL account.
+func (c *Client) watchKeys(ctx context.Context, m solana.Message, wallet solana.PublicKey) ([]solana.PublicKey, error) {
+	lookups, err := c.writableLookupKeys(ctx, m)
+	if err != nil {
+		return nil, err
+	}
+	keys := []solana.PublicKey{wallet}
+	add := func(k solana.PublicKey) {
+		if !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
+	}
+	for _, k := range m.AccountKeys {
+		if m.IsWritableStatic(k) {
+			add(k)
+		}
+	}
+	for _, k := range lookups {
+		add(k)
+	}
+	add(wrappedSOLAccount(wallet))
+	return keys, nil
+}
+
+// bundleSimValue is simulateBundle's result value.
+type bundleSimValue struct {
+	Summary            any `json:"summary"`
+	TransactionResults []struct {
+		Err           any            `json:"err"`
+		Logs          []string       `json:"logs"`
+		UnitsConsumed *uint64        `json:"unitsConsumed"`
+		Pre           []*rpc.Account `json:"preExecutionAccounts"`
+		Post          []*rpc.Account `json:"postExecutionAccounts"`
+	} `json:"transactionResults"`
+}
+
+// simulateBundle calls simulateBundle asking for the pre- and post-state of
+// watch[i] around transaction i.
+func (c *Client) simulateBundle(ctx context.Context, raws [][]byte, watch [][]solana.PublicKey) (*bundleSimValue, error) {
+	enc := make([]string, len(raws))
+	cfgs := make([]map[string]any, len(raws))
+	for i, raw := range raws {
+		enc[i] = base64.StdEncoding.EncodeToString(raw)
+		cfgs[i] = map[string]any{"addresses": watch[i], "encoding": "base64"}
+	}
+	cfg := map[string]any{
+		"preExecutionAccountsConfigs":  cfgs,
+		"postExecutionAccountsConfigs": cfgs,
+		"transactionEncoding":          "base64",
+		"simulationBank":               map[string]any{"commitment": map[string]any{"commitment": string(c.commitment)}},
+	}
+	var out struct {
+		Value *bundleSimValue `json:"value"`
+	}
+	err := c.bundleSims.call(ctx, "simulateBundle", func(ctx context.Context, ep *endpoint) error {
+		return ep.raw.CallForInto(ctx, &out, "simulateBundle", []any{map[string]any{"encodedTransactions": enc}, cfg})
+	})
+	var re *RPCError
+	if errors.As(err, &re) && re.Code == codeMethodNotFound {
+		c.bundleSimOff.Store(true)
+		c.log.Info("The bundle simulation endpoint has no simulateBundle; later transactions of a bundle are bounded statically", "endpoint", re.Endpoint)
+		return nil, ErrBundleSimUnavailable
+	}
+	if err != nil {
+		return nil, err
+	}
+	if out.Value == nil {
+		return nil, fmt.Errorf("simulateBundle: empty answer")
+	}
+	return out.Value, nil
+}
+
+// sequenceResults turns a bundle simulation into one SimResult per
+// transaction that ran.
+func sequenceResults(v *bundleSimValue, wallet solana.PublicKey, fees []Fee) ([]*SimResult, error) {
+	if len(v.TransactionResults) == 0 || len(v.TransactionResults) > len(fees) {
+		return nil, fmt.Errorf("simulateBundle: %d results for %d transactions", len(v.TransactionResults), len(fees))
+	}
+	out := make([]*SimResult, 0, len(v.TransactionResults))
+	for i, r := range v.TransactionResults {
+		res := &SimResult{Logs: r.Logs, Fee: fees[i]}
+		if r.UnitsConsumed != nil {
+			res.UnitsConsumed = *r.UnitsConsumed
+		}
+		out = append(out, res)
+		if r.Err != nil {
+			return out, &SimError{Err: normalize(r.Err), Logs: r.Logs, Index: i}
+		}
+		if len(r.Pre) == 0 || len(r.Pre) != len(r.Post) {
+			return nil, fmt.Errorf("simulateBundle: transaction %d: %d pre- and %d post-execution accounts", i, len(r.Pre), len(r.Post))
+		}
+		pre, post := ownedPair(wallet, r.Pre, r.Post)
+		var err error
+		if res.Outflows, err = outflows(wallet, pre, post); err != nil {
+			return nil, fmt.Errorf("simulateBundle: transaction %d: %w", i, err)
+		}
+	}
+	if len(out) < len(fees) {
+		return out, fmt.Errorf("simulateBundle: %d results for %d transactions and no failure", len(out), len(fees))
+	}
+	return out, nil
+}
+
+// ownedPair keeps the wallet (index 0) and the accounts that are the
+// wallet's token accounts before or after.
+func ownedPair(wallet solana.PublicKey, pre, post []*rpc.Account) ([]*Account, []*Account) {
+	p, q := []*Account{toAccount(pre[0])}, []*Account{toAccount(post[0])}
+	for i := 1; i < len(pre); i++ {
+		a, b := toAccount(pre[i]), toAccount(post[i])
+		_, ownA := ownTokenAccount(wallet, a)
+		_, ownB := ownTokenAccount(wallet, b)
+		if ownA || ownB {
+			p, q = append(p, a), append(q, b)
+		}
+	}
+	return p, q
+}

@@ -1,0 +1,101 @@
+package keeper
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/keeper-project/keeper/policies"
+)
+
+// ActionsError reports the actions of a pass that did not end well: failed
+// (or not taken), refused, or still unsettled (sent and not yet settled, or
+// left for a later run to try again). errors.Is(err, ErrActionsFailed)
+// holds for it.
+type ActionsError struct {
+	Failed, Refused, Unsettled []string
+}
+
+// Error says which actions, by policy, target and action ID.
+func (e *ActionsError) Error() string {
+	var parts []string
+	for _, g := range []struct {
+		what string
+		list []string
+	}{{"failed", e.Failed}, {"refused", e.Refused}, {"unsettled", e.Unsettled}} {
+		if len(g.list) > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s: %s", len(g.list), g.what, strings.Join(g.list, ", ")))
+		}
+	}
+	return "actions not done: " + strings.Join(parts, "; ")
+}
+
+// Is makes an ActionsError match ErrActionsFailed.
+func (e *ActionsError) Is(target error) bool { return target == ErrActionsFailed }
+
+// add files plan p's outcome o; outcomes that ended well are not kept.
+func (e *ActionsError) add(p Plan, o Outcome) {
+	name := fmt.Sprintf("%s %s (%s, %s)", p.Policy, p.Target, shortID(p.ID), o)
+	switch o {
+	case OutcomeFailed, OutcomeNotTaken:
+		e.Failed = append(e.Failed, name)
+	case OutcomeRefused:
+		e.Refused = append(e.Refused, name)
+	case OutcomePending, OutcomeRetry, OutcomeExpired:
+		e.Unsettled = append(e.Unsettled, name)
+	}
+}
+
+// err returns e, or nil when every action ended well.
+func (e *ActionsError) err() error {
+	if len(e.Failed)+len(e.Refused)+len(e.Unsettled) == 0 {
+		return nil
+	}
+	return e
+}
+
+// policySlot waits for one of the config's policy_concurrency slots; the
+// returned function frees it. ok is false when ctx ended first.
+func (k *Keeper) policySlot(ctx context.Context) (release func(), ok bool) {
+	k.slotsOnce.Do(func() {
+		k.slots = make(chan struct{}, max(1, k.cfg.PolicyConcurrency))
+	})
+	select {
+	case k.slots <- struct{}{}:
+		return func() { <-k.slots }, true
+	case <-ctx.Done():
+		return func() {}, false
+	}
+}
+
+// runPass runs every enabled policy of ps once, at most policy_concurrency
+// at a time, and returns each one's error in ps's order.
+func (k *Keeper) runPass(ctx context.Context, ps []*policies.Policy) []error {
+	sched := k.sched()
+	errs := make([]error, len(ps))
+	var wg sync.WaitGroup
+	for i, p := range ps {
+		if !p.Enabled {
+			continue
+		}
+		wg.Go(func() {
+			release, ok := k.policySlot(ctx)
+			defer release()
+			if !ok {
+				errs[i] = fmt.Errorf("policy %s: %w", p.Name, ctx.Err())
+				return
+			}
+			tick := k.now().UTC()
+			err := sched.runOnce(p.Name, tick, 15*time.Minute, func(ctx context.Context, run RunInfo) error {
+				return k.runPolicy(ctx, run, p)
+			})
+			if err != nil {
+				errs[i] = fmt.Errorf("policy %s: %w", p.Name, err)
+			}
+		})
+	}
+	wg.Wait()
+	return errs
+}

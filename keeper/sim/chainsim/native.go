@@ -1,0 +1,67 @@
+package chainsim
+
+import "github.com/gagliardetto/solana-go"
+
+// Wrapped SOL, as the SPL Token program implements it: a token account of
+// the native mint holds its amount as lamports above its rent-exempt
+// reserve (is_native); SyncNative brings the amount up to the lamports; a
+// transfer out of it moves lamports with the tokens; closing it returns
+// every lamport. The native mint exists from genesis.
+
+// tokenErrNonNativeNotSupported is TokenError::NonNativeNotSupported.
+const tokenErrNonNativeNotSupported = 19
+
+// nativeMintAccount is the native mint as it exists on every cluster: 9
+// decimals, no mint or freeze authority.
+func nativeMintAccount() *Account {
+	m := mintState{decimals: 9, initialized: true}
+	return &Account{Lamports: MintRent, Owner: solana.TokenProgramID, Data: m.encode()}
+}
+
+// nativeTokenAccount marks a new token account of the native mint as
+// native: its rent-exempt reserve is recorded and its amount is what its
+// lamports hold above it.
+func nativeTokenAccount(a Account) Account {
+	t, ok := decodeTokenAccount(a.Data)
+	if !ok || t.mint != solana.WrappedSol {
+		return a
+	}
+	reserve := uint64(TokenAccountRent)
+	t.isNative = &reserve
+	t.amount = a.Lamports - min(a.Lamports, reserve)
+	a.Data = t.encode()
+	return a
+}
+
+// tokenSyncNative is SyncNative: account. The amount of a native account
+// becomes its lamports above the reserve; it never goes down.
+func tokenSyncNative(x *Exec, a []solana.AccountMeta, _ []byte) error {
+	acct := a[0]
+	if !acct.IsWritable {
+		return ErrInvalidArgument
+	}
+	raw := x.get(acct.PublicKey)
+	t, err := tokenAccountOf(raw)
+	if err != nil {
+		return err
+	}
+	if t.isNative == nil {
+		return CustomError(tokenErrNonNativeNotSupported)
+	}
+	amount := raw.Lamports - min(raw.Lamports, *t.isNative)
+	if amount < t.amount {
+		return ErrInvalidAccountData
+	}
+	t.amount = amount
+	x.putToken(acct.PublicKey, t)
+	return nil
+}
+
+// moveNativeLamports moves the lamports behind amount tokens of a native
+// source account, as the Token program does on a transfer.
+func moveNativeLamports(x *Exec, src, dst solana.PublicKey, srcT tokenAccount, amount uint64) error {
+	if srcT.isNative == nil {
+		return nil
+	}
+	return moveLamports(x, src, dst, amount, ErrInsufficientFunds)
+}
