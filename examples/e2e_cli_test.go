@@ -19,8 +19,19 @@ func TestE2ECheckAndTest(t *testing.T) {
 		t.Fatal(err)
 	}
 	bad := strings.Replace(string(good), "trigger_health:", "trigger_healht:", 1)
-	writeConfig(t, dir, "good", map[string][]byte{"auto-repay.yaml": good}, nil)
-	writeConfig(t, dir, "bad", map[string][]byte{"auto-repay.yaml": []byte(bad)}, nil)
+	withKey := func(path string) func(map[string]any) {
+		return func(cfg map[string]any) { cfg["signer"].(map[string]any)["keypair"] = path }
+	}
+	key := writeKeypair(t, filepath.Join(dir, "key.json"), 0o600)
+	writeConfig(t, dir, "good", map[string][]byte{"auto-repay.yaml": good}, withKey(key))
+	writeConfig(t, dir, "bad", map[string][]byte{"auto-repay.yaml": []byte(bad)}, withKey(key))
+	writeConfig(t, dir, "nokey", map[string][]byte{"auto-repay.yaml": good}, withKey(filepath.Join(dir, "absent.json")))
+	writeConfig(t, dir, "openkey", map[string][]byte{"auto-repay.yaml": good},
+		withKey(writeKeypair(t, filepath.Join(dir, "open.json"), 0o644)))
+	if err := os.WriteFile(filepath.Join(dir, "short.json"), []byte("[1,2,3]"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	writeConfig(t, dir, "shortkey", map[string][]byte{"auto-repay.yaml": good}, withKey(filepath.Join(dir, "short.json")))
 	examplesDir, err := os.Getwd()
 	if err != nil {
 		t.Fatal(err)
@@ -31,8 +42,10 @@ func TestE2ECheckAndTest(t *testing.T) {
 		code   int
 		output string
 	}{
-		{"committed config", []string{"check", "--config", filepath.Join(examplesDir, "..", "config.yaml")}, 0, "OK: config and"},
 		{"good policy", []string{"check", "--config", filepath.Join(dir, "good.yaml")}, 0, "OK: config and 1 policies (1 enabled)"},
+		{"missing key file, as run refuses", []string{"check", "--config", filepath.Join(dir, "nokey.yaml")}, 2, "absent.json"},
+		{"group-readable key file, as run refuses", []string{"check", "--config", filepath.Join(dir, "openkey.yaml")}, 2, "open.json"},
+		{"key of the wrong length, as run refuses", []string{"check", "--config", filepath.Join(dir, "shortkey.yaml")}, 2, "short.json"},
 		{"unknown policy key", []string{"check", "--config", filepath.Join(dir, "bad.yaml")}, 1, "auto-repay.yaml:"},
 		{"passing policy test", []string{"test", filepath.Join(examplesDir, "testdata/e2e/healthy-loan.test.yaml")}, 0, "1 passed, 0 failed"},
 		{"failing policy test", []string{"test", filepath.Join(examplesDir, "testdata/e2e/healthy-loan-fails.test.yaml")}, 1, "0 passed, 1 failed"},

@@ -135,8 +135,8 @@ type syncBuffer struct {
 
 // lineWaiter is a pending lineReady.
 type lineWaiter struct {
-	prefix string
-	ch     chan struct{}
+	match func(line string) bool
+	ch    chan struct{}
 }
 
 // Write appends p and wakes the waiters whose line is now complete.
@@ -146,7 +146,7 @@ func (b *syncBuffer) Write(p []byte) (int, error) {
 	b.buf.Write(p)
 	kept := b.waiters[:0]
 	for _, w := range b.waiters {
-		if hasLine(b.buf.String(), w.prefix) {
+		if hasLineWhere(b.buf.String(), w.match) {
 			close(w.ch)
 			continue
 		}
@@ -165,21 +165,32 @@ func (b *syncBuffer) String() string {
 
 // lineReady returns a channel closed once a complete line starting with prefix has been written.
 func (b *syncBuffer) lineReady(prefix string) <-chan struct{} {
+	return b.lineWhere(func(line string) bool { return strings.HasPrefix(line, prefix) })
+}
+
+// lineContaining returns a channel closed once a complete line containing sub has been written
+// (a JSON log line, say, whose message is sub).
+func (b *syncBuffer) lineContaining(sub string) <-chan struct{} {
+	return b.lineWhere(func(line string) bool { return strings.Contains(line, sub) })
+}
+
+// lineWhere returns a channel closed once a complete line that match accepts has been written.
+func (b *syncBuffer) lineWhere(match func(line string) bool) <-chan struct{} {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	ch := make(chan struct{})
-	if hasLine(b.buf.String(), prefix) {
+	if hasLineWhere(b.buf.String(), match) {
 		close(ch)
 		return ch
 	}
-	b.waiters = append(b.waiters, lineWaiter{prefix: prefix, ch: ch})
+	b.waiters = append(b.waiters, lineWaiter{match: match, ch: ch})
 	return ch
 }
 
-// hasLine reports whether text holds a newline-terminated line starting with prefix.
-func hasLine(text, prefix string) bool {
+// hasLineWhere reports whether text holds a newline-terminated line that match accepts.
+func hasLineWhere(text string, match func(line string) bool) bool {
 	for line := range strings.Lines(text) {
-		if strings.HasPrefix(line, prefix) && strings.HasSuffix(line, "\n") {
+		if strings.HasSuffix(line, "\n") && match(line) {
 			return true
 		}
 	}

@@ -19,6 +19,9 @@ import (
 // a new attempt), one still valid is rebroadcast (same bytes) or waited for.
 // It never builds or signs anything new.
 func (k *Keeper) Recover(ctx context.Context) error {
+	if err := k.own(); err != nil {
+		return err
+	}
 	pending, err := k.journal.Pending(ctx)
 	if err != nil {
 		return fmt.Errorf("reading unsettled actions: %w", err)

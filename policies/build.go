@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/robfig/cron/v3"
 	"gopkg.in/yaml.v3"
@@ -116,6 +117,12 @@ func (b *builder) checkSchedule(p *Policy) {
 	if strings.HasPrefix(spec, "TZ=") || strings.HasPrefix(spec, "CRON_TZ=") {
 		b.fail([]any{"schedule"}, "schedule: time zones are not supported: schedules run in UTC")
 		return
+	}
+	if every, ok := strings.CutPrefix(spec, "@every "); ok {
+		if d, err := time.ParseDuration(strings.TrimSpace(every)); err == nil && d < time.Second {
+			b.fail([]any{"schedule"}, "schedule %q: the interval must be at least 1s, got %s", p.Schedule, d)
+			return
+		}
 	}
 	s, err := cron.ParseStandard(spec)
 	if err != nil {

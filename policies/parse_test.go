@@ -30,6 +30,11 @@ func TestBadFiles(t *testing.T) {
 			"expr.bad.yaml:44:16: policy \"rule-apy\": params.rules[0].apy: expected float64, but got bool",
 			"expr.bad.yaml:45:30: policy \"rule-apy\": params.originations_enabled: expected bool, but got float64",
 		},
+		"schedule.bad.yaml": {
+			`schedule.bad.yaml:4:15: policy "zero": schedule "@every 0s": the interval must be at least 1s, got 0s`,
+			`schedule.bad.yaml:10:15: policy "negative": schedule "@every -5s": the interval must be at least 1s, got -5s`,
+			`schedule.bad.yaml:16:15: policy "sub-second": schedule "@every 500ms": the interval must be at least 1s, got 500ms`,
+		},
 		"semantic.bad.yaml": {
 			"semantic.bad.yaml:2:5: name is required",
 			"semantic.bad.yaml:4:13: params.trigger_health is required when the policy has no when",

@@ -13,7 +13,7 @@ func checkCommand() command {
 	return command{
 		name:    "check",
 		usage:   "[--config config.yaml]",
-		summary: "validate the config and every policy offline; print each error as file:line:col; exit 1 on any",
+		summary: "validate the config, the key and every policy offline as run would at start; print each error as file:line:col; exit 2 on a config or key error, 1 on a policy error",
 		flags: func(fs *flag.FlagSet) func(context.Context, *streams, []string) int {
 			path := fs.String("config", "config.yaml", "config file")
 			return func(_ context.Context, s *streams, args []string) int {
@@ -24,7 +24,11 @@ func checkCommand() command {
 				cfg, err := config.LoadFile(*path)
 				if err != nil {
 					fmt.Fprintln(s.err, err)
-					return exitFailed
+					return exitUsage
+				}
+				if err := keeper.CheckSigner(cfg); err != nil {
+					fmt.Fprintln(s.err, err)
+					return exitUsage
 				}
 				names := make([]string, len(cfg.Notifiers))
 				for i, n := range cfg.Notifiers {

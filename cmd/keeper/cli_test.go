@@ -3,8 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/ed25519"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -56,6 +59,14 @@ func TestCheck(t *testing.T) {
 	os.MkdirAll(filepath.Join(dir, "p"), 0o755)
 	policy := "policies:\n  - name: watch\n    kind: alert\n    schedule: \"@every 1m\"\n    select: {target: vaults}\n    when: vault.total_apy < 0.05\n    params: {message: low}\n"
 	os.WriteFile(filepath.Join(dir, "p", "a.yaml"), []byte(policy), 0o600)
+	_, priv, _ := ed25519.GenerateKey(nil)
+	key, _ := json.Marshal(slices.Collect(func(yield func(int) bool) {
+		for _, b := range priv {
+			yield(int(b))
+		}
+	}))
+	os.WriteFile(filepath.Join(dir, "key.json"), key, 0o600)
+	os.WriteFile(good, append(mustRead(t, good), []byte("signer: {keypair: key.json}\n")...), 0o600)
 	code, out, errs := runCLI(t, "check", "--config", good)
 	if code != exitOK || !strings.Contains(out, "OK: config and 1 policies (1 enabled)") {
 		t.Fatalf("check committed config: code %d, out %q, stderr %q", code, out, errs)
@@ -65,8 +76,8 @@ func TestCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, errs = runCLI(t, "check", "--config", bad)
-	if code != exitFailed {
-		t.Errorf("bad config: code %d, want %d", code, exitFailed)
+	if code != exitUsage {
+		t.Errorf("bad config: code %d, want %d (a config error)", code, exitUsage)
 	}
 	for _, want := range []string{bad + `:3:1: unknown field "nope"`} {
 		if !strings.Contains(errs, want) {
@@ -78,8 +89,8 @@ func TestCheck(t *testing.T) {
 	if code != exitFailed || !strings.Contains(errs, "a.yaml:6:") || !strings.Contains(errs, `policy "watch"`) {
 		t.Errorf("bad policy: code %d, stderr %q", code, errs)
 	}
-	if code, _, _ := runCLI(t, "check", "--config", filepath.Join(t.TempDir(), "missing.yaml")); code != exitFailed {
-		t.Errorf("missing config: code %d", code)
+	if code, _, _ := runCLI(t, "check", "--config", filepath.Join(t.TempDir(), "missing.yaml")); code != exitUsage {
+		t.Errorf("missing config: code %d, want %d (a config error)", code, exitUsage)
 	}
 }
 

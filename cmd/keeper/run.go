@@ -13,6 +13,7 @@ import (
 
 	"github.com/keeper-project/keeper/keeper"
 	"github.com/keeper-project/keeper/keeper/config"
+	"github.com/keeper-project/keeper/keeper/journal"
 )
 
 func runCommand() command {
@@ -76,6 +77,10 @@ const keyHint = "hint: set signer.keypair in the config to your Solana CLI keypa
 func runKeeper(ctx context.Context, k *keeper.Keeper, logger *slog.Logger, once bool) int {
 	if once {
 		if err := k.RunOnce(ctx); err != nil {
+			if errors.Is(err, journal.ErrLocked) {
+				logger.Error("Cannot start", "err", err)
+				return exitUsage
+			}
 			logger.Error("Run finished with failures", "err", err)
 			return exitFailed
 		}

@@ -144,19 +144,19 @@ func (w *walker) walkScalar(n *yaml.Node, t reflect.Type, path string) {
 		w.expand(n, path)
 	case reflect.Bool:
 		if n.Tag != "!!bool" {
-			w.fail(n, "%s: expected true or false, got %q", name(path), n.Value)
+			w.fail(n, "%s: expected true or false, got %s", name(path), Excerpt(n.Value))
 		}
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		if _, err := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 0, t.Bits()); err != nil || n.Tag != "!!int" {
-			w.fail(n, "%s: expected an integer that fits %s, got %q", name(path), t.Kind(), n.Value)
+			w.fail(n, "%s: expected an integer that fits %s, got %s", name(path), t.Kind(), Excerpt(n.Value))
 		}
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		if _, err := strconv.ParseUint(strings.ReplaceAll(n.Value, "_", ""), 0, t.Bits()); err != nil || n.Tag != "!!int" {
-			w.fail(n, "%s: expected a non-negative integer that fits %s, got %q", name(path), t.Kind(), n.Value)
+			w.fail(n, "%s: expected a non-negative integer that fits %s, got %s", name(path), t.Kind(), Excerpt(n.Value))
 		}
 	case reflect.Float32, reflect.Float64:
 		if n.Tag != "!!int" && n.Tag != "!!float" {
-			w.fail(n, "%s: expected a number, got %q", name(path), n.Value)
+			w.fail(n, "%s: expected a number, got %s", name(path), Excerpt(n.Value))
 		}
 	}
 }
@@ -205,7 +205,7 @@ func describe(n *yaml.Node) string {
 	case yaml.SequenceNode:
 		return "a list"
 	default:
-		return fmt.Sprintf("%q", n.Value)
+		return Excerpt(n.Value)
 	}
 }
 

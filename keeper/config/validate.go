@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mr-tron/base58"
@@ -43,8 +44,8 @@ func (v *validator) check(c *Config) {
 
 func (v *validator) market(m *Market) {
 	v.url([]any{"market", "base_url"}, "market.base_url", string(m.BaseURL), true)
-	if !strings.HasSuffix(strings.TrimSuffix(string(m.BaseURL), "/"), "/v1") {
-		v.fail([]any{"market", "base_url"}, "market.base_url must end in /v1 (the API version segment), got %s", m.BaseURL)
+	if !basePathIsV1(string(m.BaseURL)) {
+		v.fail([]any{"market", "base_url"}, "market.base_url must end in /v1 (the API version segment), got %s", RedactURL(string(m.BaseURL)))
 	}
 	v.positive([]any{"market", "timeout"}, "market.timeout", m.Timeout > 0)
 	v.secret([]any{"market", "auth"}, "market.auth", &m.Auth)
@@ -59,7 +60,7 @@ func (v *validator) market(m *Market) {
 		{"earn_position", p.EarnPosition}, {"earn_withdrawal_queue", p.EarnWithdrawalQueue}, {"earn_withdraw_request", p.EarnWithdrawRequest}}
 	for _, kv := range paths {
 		if kv.val == "" || strings.HasPrefix(kv.val, "/") || strings.ContainsAny(kv.val, "?# ") {
-			v.fail([]any{"market", "paths", kv.key}, "market.paths.%s must be a relative path without spaces, query or fragment, got %q", kv.key, kv.val)
+			v.fail([]any{"market", "paths", kv.key}, "market.paths.%s must be a relative path without spaces, query or fragment, got %s", kv.key, strictyaml.Excerpt(kv.val))
 		}
 	}
 }
@@ -74,7 +75,7 @@ func (v *validator) chain(c *Chain) {
 	v.url([]any{"chain", "jito_url"}, "chain.jito_url", string(c.JitoURL), false)
 	v.secret([]any{"chain", "jito_auth"}, "chain.jito_auth", &c.JitoAuth)
 	if c.Commitment != "confirmed" && c.Commitment != "finalized" {
-		v.fail([]any{"chain", "commitment"}, "chain.commitment must be confirmed or finalized (a processed transaction may still be rolled back), got %q", c.Commitment)
+		v.fail([]any{"chain", "commitment"}, "chain.commitment must be confirmed or finalized (a processed transaction may still be rolled back), got %s", strictyaml.Excerpt(c.Commitment))
 	}
 	v.positive([]any{"chain", "timeout"}, "chain.timeout", c.Timeout > 0)
 	v.positive([]any{"chain", "rebroadcast"}, "chain.rebroadcast", c.Rebroadcast > 0)
@@ -87,7 +88,7 @@ func (v *validator) chain(c *Chain) {
 		v.fail([]any{"chain", "tip", "max_lamports"}, "chain.tip.max_lamports (%d) is below floor_lamports (%d)", c.Tip.MaxLamports, c.Tip.FloorLamports)
 	}
 	if c.Tip.Fallback != "rpc" && c.Tip.Fallback != "refuse" {
-		v.fail([]any{"chain", "tip", "fallback"}, "chain.tip.fallback must be rpc or refuse, got %q", c.Tip.Fallback)
+		v.fail([]any{"chain", "tip", "fallback"}, "chain.tip.fallback must be rpc or refuse, got %s", strictyaml.Excerpt(c.Tip.Fallback))
 	}
 	v.pubkey([]any{"chain", "dex_a_program"}, "chain.dex_a_program", c.DexAProgram, true)
 	v.pubkey([]any{"chain", "dex_b_program"}, "chain.dex_b_program", c.DexBProgram, true)
@@ -120,11 +121,13 @@ func (v *validator) signer(s *Signer) {
 
 func (v *validator) misc(c *Config) {
 	if !strings.HasPrefix(c.Journal.DSN, "sqlite:") || c.Journal.DSN == "sqlite:" {
-		v.fail([]any{"journal", "dsn"}, "journal.dsn must be sqlite:PATH or sqlite::memory:, got %q", c.Journal.DSN)
+		v.fail([]any{"journal", "dsn"}, "journal.dsn must be sqlite:PATH or sqlite::memory:, got %s", strictyaml.Excerpt(c.Journal.DSN))
 	}
 	if c.HTTP.Listen != "" {
-		if _, _, err := net.SplitHostPort(c.HTTP.Listen); err != nil {
-			v.fail([]any{"http", "listen"}, "http.listen must be host:port, got %q", c.HTTP.Listen)
+		if _, port, err := net.SplitHostPort(c.HTTP.Listen); err != nil {
+			v.fail([]any{"http", "listen"}, "http.listen must be host:port, got %s", strictyaml.Excerpt(c.HTTP.Listen))
+		} else if _, err := strconv.ParseUint(port, 10, 16); err != nil {
+			v.fail([]any{"http", "listen"}, "http.listen: the port must be a number from 0 to 65535, got %s", strictyaml.Excerpt(port))
 		}
 	}
 	if len(c.Policies) == 0 {
@@ -136,10 +139,10 @@ func (v *validator) misc(c *Config) {
 		}
 	}
 	if !slices.Contains([]string{"debug", "info", "warn", "error"}, c.Log.Level) {
-		v.fail([]any{"log", "level"}, "log.level must be debug, info, warn or error, got %q", c.Log.Level)
+		v.fail([]any{"log", "level"}, "log.level must be debug, info, warn or error, got %s", strictyaml.Excerpt(c.Log.Level))
 	}
 	if !slices.Contains([]string{"auto", "text", "json"}, c.Log.Format) {
-		v.fail([]any{"log", "format"}, "log.format must be auto, text or json, got %q", c.Log.Format)
+		v.fail([]any{"log", "format"}, "log.format must be auto, text or json, got %s", strictyaml.Excerpt(c.Log.Format))
 	}
 	if c.PolicyConcurrency < 1 || c.PolicyConcurrency > 256 {
 		v.fail([]any{"policy_concurrency"}, "policy_concurrency must be from 1 to 256, got %d", c.PolicyConcurrency)
@@ -159,7 +162,7 @@ func (v *validator) notifier(i int, n *Notifier) {
 		v.fail(at("name"), "notifiers[%d].name is required", i)
 	}
 	if n.Type != "webhook" && n.Type != "slack" {
-		v.fail(at("type"), "notifiers[%d].type must be webhook or slack, got %q", i, n.Type)
+		v.fail(at("type"), "notifiers[%d].type must be webhook or slack, got %s", i, strictyaml.Excerpt(n.Type))
 	}
 	if n.URLFile != "" {
 		if n.URL != "" {
@@ -257,7 +260,7 @@ func (v *validator) pubkey(path []any, name, s string, required bool) {
 		return
 	}
 	if b, err := base58.Decode(s); err != nil || len(b) != 32 {
-		v.fail(path, "%s: %q is not a base58 public key of 32 bytes", name, s)
+		v.fail(path, "%s: %s is not a base58 public key of 32 bytes", name, strictyaml.Excerpt(s))
 	}
 }
 
@@ -283,4 +286,14 @@ func (v *validator) retry(path []any, r Retry) {
 	if r.Base <= 0 || r.Max < r.Base {
 		v.fail(path, "market.retry needs 0 < base <= max, got base %s, max %s", r.Base, r.Max)
 	}
+}
+
+// basePathIsV1 reports whether raw's path (not its query or fragment) ends in /v1, with or without a
+// trailing slash: a keyed URL such as https://host/v1?key=X is a valid API root.
+func basePathIsV1(raw string) bool {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return false
+	}
+	return strings.HasSuffix(strings.TrimSuffix(u.Path, "/"), "/v1")
 }

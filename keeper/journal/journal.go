@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"time"
 
 	// The pure-Go SQLite driver, registered as "sqlite".
@@ -37,6 +38,10 @@ type Journal struct {
 	now func() time.Time
 	// log is the logger; always non-nil.
 	log *slog.Logger
+	// loc is where the database lives.
+	loc location
+	// lock is the owner lock file while Own holds it, else nil.
+	lock *os.File
 }
 
 // Open opens (creating if needed) the journal at dsn, "sqlite:PATH" or
@@ -58,7 +63,7 @@ func Open(ctx context.Context, dsn string, opts Options) (*Journal, error) {
 	db.SetMaxIdleConns(1)
 	db.SetConnMaxLifetime(0)
 	db.SetConnMaxIdleTime(0)
-	j := &Journal{db: db, now: opts.Now, log: opts.Logger}
+	j := &Journal{db: db, now: opts.Now, log: opts.Logger, loc: loc}
 	if err := j.setUp(ctx, loc); err != nil {
 		return nil, errors.Join(fmt.Errorf("journal: open %s: %w", loc.path, err), db.Close())
 	}
@@ -110,9 +115,14 @@ func (j *Journal) checkDurability(ctx context.Context) error {
 	return nil
 }
 
-// Close closes the database. Every write already returned is on disk.
+// Close closes the database, then releases the owner lock if Own took it. Every write already
+// returned is on disk.
 func (j *Journal) Close() error {
-	if err := j.db.Close(); err != nil {
+	err := j.db.Close()
+	if uerr := j.unlock(); uerr != nil && err == nil {
+		err = uerr
+	}
+	if err != nil {
 		return fmt.Errorf("journal: close: %w", err)
 	}
 	return nil

@@ -16,6 +16,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(crashChildEnv) != "" {
 		os.Exit(runCrashChild())
 	}
+	if os.Getenv(ownerChildEnv) != "" {
+		os.Exit(runOwnerChild())
+	}
 	goleak.VerifyTestMain(m)
 }
 

@@ -25,7 +25,7 @@ func (c *Client) VaultDeposits(ctx context.Context, q VaultDepositsQuery) ([]Vau
 		nonNegative("status", q.Status)); err != nil {
 		return nil, invalid(EndpointVaultDeposits, err)
 	}
-	var out []VaultDeposits
+	var out strictList[VaultDeposits]
 	if err := c.post(ctx, EndpointVaultDeposits, "", q, &out); err != nil {
 		return nil, err
 	}
@@ -38,7 +38,7 @@ func (c *Client) BestQuotes(ctx context.Context, req QuoteRequest) ([]Quote, err
 	if err := req.validate(); err != nil {
 		return nil, invalid(EndpointBestQuote, err)
 	}
-	var out []Quote
+	var out strictList[Quote]
 	if err := c.post(ctx, EndpointBestQuote, "", req, &out); err != nil {
 		return nil, err
 	}
@@ -53,7 +53,7 @@ func (c *Client) HistoricalHolders(ctx context.Context, req HoldersRequest) ([]C
 	if req.RangeEnd < req.RangeStart {
 		return nil, invalid(EndpointHistoricalHolders, errors.New("rangeEnd is before rangeStart"))
 	}
-	var out []CollateralHolder
+	var out strictList[CollateralHolder]
 	if err := c.post(ctx, EndpointHistoricalHolders, "", req, &out); err != nil {
 		return nil, err
 	}

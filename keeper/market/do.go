@@ -72,7 +72,7 @@ func (c *Client) attempt(ctx context.Context, r route, key IdempotencyKey, body 
 	if tooLarge || status < 200 || status > 299 {
 		return c.apiError(r.name, resp, data, tooLarge)
 	}
-	if err := json.Unmarshal(data, out); err != nil {
+	if err := decodeAnswer(data, out); err != nil {
 		return c.decodeError(r.name, resp, data, err)
 	}
 	return nil

@@ -40,6 +40,7 @@ func (c *Client) apiError(ep string, resp *http.Response, data []byte, tooLarge 
 func (c *Client) decodeError(ep string, resp *http.Response, data []byte, err error) error {
 	e := c.baseAPIError(ep, resp, data)
 	e.Message = "cannot decode response: " + c.redactor.redact(err.Error())
+	e.Malformed = e.Status >= 200 && e.Status <= 299
 	return e
 }
 

@@ -65,3 +65,22 @@ func (r WithdrawalRequest) State() WithdrawalState {
 // Claimable reports whether the request is fully filled and not yet claimed: the only state in which
 // it should be claimed.
 func (r WithdrawalRequest) Claimable() bool { return r.State() == WithdrawalFilled }
+
+// checkAnswer requires the queue's list of requests (possibly empty) and an id on every request: an
+// absent list would read as "nothing to claim" and silently stop every claim.
+func (q *WithdrawalQueue) checkAnswer() error {
+	if err := requireMember("requests", q.Requests != nil); err != nil {
+		return err
+	}
+	return requireEach("requests", q.Requests, "requestId", func(r *WithdrawalRequest) string { return r.RequestID })
+}
+
+// checkAnswer requires the position's list of open withdrawal requests (possibly empty) and the
+// request account of each.
+func (p *EarnPosition) checkAnswer() error {
+	if err := requireMember("openWithdrawalRequests", p.OpenWithdrawalRequests != nil); err != nil {
+		return err
+	}
+	return requireEach("openWithdrawalRequests", p.OpenWithdrawalRequests, "onChainRequestAddr",
+		func(r *OpenWithdrawalRequest) string { return r.OnChainRequestAddr })
+}

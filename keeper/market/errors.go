@@ -40,6 +40,10 @@ type APIError struct {
 	RetryAfter time.Duration
 	// Body is a short excerpt of the response body.
 	Body string
+	// Malformed reports a 2xx answer whose body could not be decoded or lacked what it must carry: a
+	// garbled body or one cut short by a proxy. It is transient: the same request (with the same
+	// Idempotent-Key, so the market replays a write) may be sent again.
+	Malformed bool
 }
 
 // Simulation is the transaction simulation attached to some error envelopes.

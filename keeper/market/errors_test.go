@@ -102,19 +102,51 @@ func TestExcerptIsShort(t *testing.T) {
 	}
 }
 
+// TestUndecodable2xx shows a garbled 2xx answer to a build retried with the same Idempotent-Key (the
+// market replays the same answer for it), bounded by the retry policy, and reported as retryable.
 func TestUndecodable2xx(t *testing.T) {
 	f := &fakeAPI{respond: always(reply{Body: `{"loan":"L","transactions":"not-an-array"}`})}
 	c := newServer(t, f, func(o *Options) { o.Retry.MaxAttempts = 3 })
 	_, err := c.BuildLoan(bg(t), testKey, BuildLoanRequest{Loan: "L", Steps: []Step{{Type: StepRepay}}})
 	ae, ok := isAPIError(err)
-	if !ok || ae.Status != 200 || !strings.HasPrefix(ae.Message, "cannot decode response") {
+	if !ok || ae.Status != 200 || !ae.Malformed || !strings.HasPrefix(ae.Message, "cannot decode response") {
 		t.Fatalf("err = %v", err)
 	}
-	if !IsTerminal(err) || IsRetryable(err) {
-		t.Errorf("undecodable 2xx: terminal %v retryable %v, want terminal", IsTerminal(err), IsRetryable(err))
+	if IsTerminal(err) || !IsRetryable(err) {
+		t.Errorf("undecodable 2xx: terminal %v retryable %v, want retryable", IsTerminal(err), IsRetryable(err))
 	}
-	if n := len(f.requests()); n != 1 {
-		t.Errorf("attempts = %d, want 1", n)
+	reqs := f.requests()
+	if len(reqs) != 3 {
+		t.Fatalf("attempts = %d, want 3 (the retry bound)", len(reqs))
+	}
+	for i, r := range reqs {
+		if got := r.Header.Get("Idempotent-Key"); got != string(testKey) {
+			t.Errorf("attempt %d key %q, want the same key %q", i, got, testKey)
+		}
+	}
+}
+
+// TestCutAnswerThenReplay shows a build answer cut short by a proxy followed by the market's replay of
+// the whole answer: the call succeeds on the replay.
+func TestCutAnswerThenReplay(t *testing.T) {
+	whole := `{"loan":"L","transactions":[{"message":"AQ","signatures":[]}]}`
+	f := &fakeAPI{respond: sequence(reply{Body: whole[:17]}, reply{Body: whole})}
+	c := newServer(t, f, func(o *Options) { o.Retry.MaxAttempts = 3 })
+	if _, err := c.BuildLoan(bg(t), testKey, BuildLoanRequest{Loan: "L", Steps: []Step{{Type: StepRepay}}}); err != nil {
+		t.Fatalf("replayed answer: %v", err)
+	}
+	if n := len(f.requests()); n != 2 {
+		t.Errorf("attempts = %d, want 2", n)
+	}
+}
+
+// TestWellFormed4xxIsFinal keeps a well-formed refusal final: it is not sent again.
+func TestWellFormed4xxIsFinal(t *testing.T) {
+	f := &fakeAPI{respond: always(reply{Status: 400, Body: `{"error":{"code":400,"message":"loan is closed"}}`})}
+	c := newServer(t, f, func(o *Options) { o.Retry.MaxAttempts = 3 })
+	_, err := c.BuildLoan(bg(t), testKey, BuildLoanRequest{Loan: "L", Steps: []Step{{Type: StepRepay}}})
+	if !IsTerminal(err) || len(f.requests()) != 1 {
+		t.Errorf("400: terminal %v after %d requests, want terminal after 1", IsTerminal(err), len(f.requests()))
 	}
 }
 

@@ -10,8 +10,11 @@ import (
 // holding the array under the first of keys present.
 func decodeList[T any](b []byte, keys ...string) ([]T, error) {
 	b = bytes.TrimSpace(b)
+	if isNull(b) {
+		return nil, errNullAnswer
+	}
 	if len(b) > 0 && b[0] == '[' {
-		var items []T
+		var items strictList[T]
 		if err := json.Unmarshal(b, &items); err != nil {
 			return nil, err
 		}
@@ -26,7 +29,7 @@ func decodeList[T any](b []byte, keys ...string) ([]T, error) {
 		if !ok {
 			continue
 		}
-		var items []T
+		var items strictList[T]
 		if err := json.Unmarshal(raw, &items); err != nil {
 			return nil, fmt.Errorf("%s: %w", k, err)
 		}

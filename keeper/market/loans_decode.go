@@ -10,11 +10,11 @@ import (
 // object with loanInfos, or a bare array of items.
 func (p *LoansPage) UnmarshalJSON(b []byte) error {
 	b = bytes.TrimSpace(b)
-	if bytes.Equal(b, []byte("null")) {
-		return nil
+	if isNull(b) {
+		return errNullAnswer
 	}
 	if len(b) > 0 && b[0] == '[' {
-		var items []LoanItem
+		var items strictList[LoanItem]
 		if err := json.Unmarshal(b, &items); err != nil {
 			return fmt.Errorf("loans info array: %w", err)
 		}
@@ -34,6 +34,15 @@ func (p *LoansPage) UnmarshalJSON(b []byte) error {
 	}
 	*p = LoansPage(w.plain)
 	return nil
+}
+
+// checkAnswer requires the list of loans (possibly empty) and a loan address on every item: a null
+// item or one without its loan is not a loan keeper can decide on.
+func (p *LoansPage) checkAnswer() error {
+	if err := requireMember("items", p.Items != nil); err != nil {
+		return err
+	}
+	return requireEach("items", p.Items, "loan.address", func(it *LoanItem) string { return it.Loan.Address })
 }
 
 // UnmarshalJSON decodes a ledger record, accepting the older name lastInterestUpdateTime when

@@ -92,7 +92,7 @@ func TestOverriddenPathsAndHeaders(t *testing.T) {
 	if _, err := c.ClaimEarnWithdrawal(bg(t), testKey, WithdrawClaimRequest{Address: "A", Wallet: "W", RequestID: "R"}); err != nil {
 		t.Fatal(err)
 	}
-	f.respond = always(reply{Body: `{}`})
+	f.respond = always(reply{Body: `{"openWithdrawalRequests":[]}`})
 	if _, err := c.EarnPosition(bg(t), EarnPositionRequest{Address: "A", Wallet: "W"}); err != nil {
 		t.Fatal(err)
 	}

@@ -94,26 +94,32 @@ func (c *Client) loansPage(ctx context.Context, q LoansQuery, page, size int) (*
 	return p, nil
 }
 
-// loansPages reads pages 1 to total-1, PagesInFlight at a time, and returns them in page order,
-// stopping at the first empty page. After a failure no further page is requested (the pages in
-// flight finish); the lowest failing page before an empty one is the error.
+// loansPages reads pages 1 to total-1 and returns them in page order, stopping at the first empty
+// page. At most PagesInFlight pages are read ahead of the lowest page not yet answered: page i is
+// requested only once page i-PagesInFlight has been answered, so after a failure or an empty page no
+// page beyond that window is requested, however slow the failing answer was. The lowest failing page
+// before an empty one is the error.
 func (c *Client) loansPages(ctx context.Context, q LoansQuery, size, total int) ([]*LoansPage, error) {
-	pages := make([]*LoansPage, total-1)
-	errs := make([]error, total-1)
-	sem := make(chan struct{}, c.opts.PagesInFlight)
-	var failed atomic.Bool
+	n := total - 1
+	pages := make([]*LoansPage, n)
+	errs := make([]error, n)
+	done := make([]chan struct{}, n)
+	ahead := max(1, c.opts.PagesInFlight)
+	var stop atomic.Bool
 	var wg sync.WaitGroup
 	for i := range pages {
-		sem <- struct{}{}
-		if failed.Load() || ctx.Err() != nil {
-			<-sem
+		if i >= ahead {
+			<-done[i-ahead]
+		}
+		if stop.Load() || ctx.Err() != nil {
 			break
 		}
+		done[i] = make(chan struct{})
 		wg.Go(func() {
-			defer func() { <-sem }()
+			defer close(done[i])
 			pages[i], errs[i] = c.loansPage(ctx, q, i+1, size)
 			if errs[i] != nil || len(pages[i].Items) == 0 {
-				failed.Store(true) // an error, or the end: request nothing further
+				stop.Store(true) // an error, or the end: request nothing further
 			}
 		})
 	}

@@ -9,15 +9,16 @@ import (
 	"syscall"
 )
 
-// IsRetryable reports whether err is worth retrying with the same request: HTTP 5xx, 429 and 408,
-// timeouts, connection refusals and resets, broken pipes, and EOF or a truncated response. A cancelled
-// context, a 409 and every other 4xx are not.
+// IsRetryable reports whether err is worth retrying with the same request: HTTP 5xx, 429 and 408, a
+// 2xx answer that cannot be decoded (garbled, or cut short by a proxy), timeouts, connection refusals
+// and resets, broken pipes, and EOF or a truncated response. A cancelled context, a 409 and every
+// other 4xx are not.
 func IsRetryable(err error) bool {
 	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, ErrInvalidRequest) {
 		return false
 	}
 	if ae, ok := errors.AsType[*APIError](err); ok {
-		return retryableStatus(ae.Status)
+		return ae.Malformed || retryableStatus(ae.Status)
 	}
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 		return true
@@ -38,7 +39,7 @@ func IsRetryable(err error) bool {
 }
 
 // IsTerminal reports whether err is a failure that retrying cannot fix: a 4xx other than 408 and 429
-// (including 400, 401 and 409), an unusable 2xx body, or a request the client refused to send. A
+// (including 400, 401 and 409), or a request the client refused to send. A
 // cancelled or expired context is neither retryable nor terminal.
 func IsTerminal(err error) bool {
 	if err == nil || errors.Is(err, context.Canceled) {

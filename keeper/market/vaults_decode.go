@@ -21,11 +21,11 @@ func (v *Vault) UnmarshalJSON(b []byte) error {
 // UnmarshalJSON decodes a bare array of vault records or an object holding them in items or vaults.
 func (p *VaultsPage) UnmarshalJSON(b []byte) error {
 	b = bytes.TrimSpace(b)
-	if bytes.Equal(b, []byte("null")) {
-		return nil
+	if isNull(b) {
+		return errNullAnswer
 	}
 	if len(b) > 0 && b[0] == '[' {
-		var items []Vault
+		var items strictList[Vault]
 		if err := json.Unmarshal(b, &items); err != nil {
 			return fmt.Errorf("vault listing array: %w", err)
 		}
@@ -45,4 +45,12 @@ func (p *VaultsPage) UnmarshalJSON(b []byte) error {
 	}
 	*p = VaultsPage(w.plain)
 	return nil
+}
+
+// checkAnswer requires the list of vaults (possibly empty) and an address on every vault.
+func (p *VaultsPage) checkAnswer() error {
+	if err := requireMember("items", p.Items != nil); err != nil {
+		return err
+	}
+	return requireEach("items", p.Items, "address", func(v *Vault) string { return v.Address })
 }

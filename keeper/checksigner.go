@@ -1,0 +1,12 @@
+package keeper
+
+import "github.com/keeper-project/keeper/keeper/config"
+
+// CheckSigner loads the operator's key from the config exactly as a run does at start (file or
+// environment, permissions, length, the public half matching the secret one, the guard's
+// settings) and drops it, so that `keeper check` refuses everything `keeper run` would refuse. The
+// key never leaves the signer package; errors name the source, never its contents.
+func CheckSigner(c *config.Config) error {
+	_, err := loadSigner(c)
+	return err
+}

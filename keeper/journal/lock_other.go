@@ -1,0 +1,14 @@
+//go:build !unix
+
+package journal
+
+import (
+	"errors"
+	"os"
+)
+
+// lockFile reports that this platform has no advisory file lock keeper relies on: running without
+// one would let two daemons act on one journal.
+func lockFile(*os.File) error {
+	return errors.New("exclusive journal locks need a Unix system")
+}

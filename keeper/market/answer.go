@@ -1,0 +1,83 @@
+package market
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// errNullAnswer is the decode error of an answer, or a required member of one, that is JSON null.
+var errNullAnswer = errors.New("the answer is null")
+
+// answerChecker is a decoded answer that can say whether every member it requires was present. A
+// listing that is absent or null is an error; an empty listing is a valid answer.
+type answerChecker interface {
+	checkAnswer() error
+}
+
+// isNull reports whether b is the JSON literal null, ignoring surrounding white space.
+func isNull(b []byte) bool {
+	return bytes.Equal(bytes.TrimSpace(b), []byte("null"))
+}
+
+// decodeAnswer decodes a 2xx body into out strictly: a null body is an error, and out's own
+// checks of required members run after decoding.
+func decodeAnswer(data []byte, out any) error {
+	if isNull(data) {
+		return errNullAnswer
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		return err
+	}
+	if c, ok := out.(answerChecker); ok {
+		return c.checkAnswer()
+	}
+	return nil
+}
+
+// strictList is a JSON array whose elements may not be null. It decodes element by element so that a
+// null element, which encoding/json would leave as a zero value, is refused with its index.
+type strictList[T any] []T
+
+// UnmarshalJSON decodes an array of T, refusing null (the array or any element).
+func (l *strictList[T]) UnmarshalJSON(b []byte) error {
+	if isNull(b) {
+		return errNullAnswer
+	}
+	var raw []json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	items := make([]T, len(raw))
+	for i, r := range raw {
+		if isNull(r) {
+			return fmt.Errorf("element %d is null", i)
+		}
+		if err := json.Unmarshal(r, &items[i]); err != nil {
+			return fmt.Errorf("element %d: %w", i, err)
+		}
+	}
+	*l = items
+	return nil
+}
+
+// requireMember returns an error naming member when present is false: the member was absent or
+// null where the answer must carry it (possibly empty).
+func requireMember(member string, present bool) error {
+	if present {
+		return nil
+	}
+	return fmt.Errorf("required member %q is missing or null", member)
+}
+
+// requireEach checks that every element of items names itself (id returns the identifying member's
+// value): an element without it is a record keeper cannot act on.
+func requireEach[T any](list string, items []T, member string, id func(*T) string) error {
+	for i := range items {
+		if id(&items[i]) == "" {
+			return fmt.Errorf("%s[%d]: required member %q is missing or empty", list, i, member)
+		}
+	}
+	return nil
+}
