@@ -42,7 +42,7 @@ func TestE2ECheckAndTest(t *testing.T) {
 		code   int
 		output string
 	}{
-		{"good policy", []string{"check", "--config", filepath.Join(dir, "good.yaml")}, 0, "OK: config and 1 policies (1 enabled)"},
+		{"good policy", []string{"check", "--config", filepath.Join(dir, "good.yaml")}, 0, "OK: config and 2 policies (2 enabled)"},
 		{"missing key file, as run refuses", []string{"check", "--config", filepath.Join(dir, "nokey.yaml")}, 2, "absent.json"},
 		{"group-readable key file, as run refuses", []string{"check", "--config", filepath.Join(dir, "openkey.yaml")}, 2, "open.json"},
 		{"key of the wrong length, as run refuses", []string{"check", "--config", filepath.Join(dir, "shortkey.yaml")}, 2, "short.json"},

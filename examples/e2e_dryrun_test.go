@@ -14,13 +14,14 @@ func TestE2EDryRun(t *testing.T) {
 	t.Parallel()
 	s := startSim(t)
 	w := newWorkspace(t, s)
-	s.until(t, 30)
+	s.until(t, 41)
 	cfg := w.config(t, "all", []string{autoRepay, rebalance, claimFees, claimWithdrawals, vaultUpkeep, alerts})
 	before := s.state(t)
 	vault := s.address(t, "vault", "alpha-vault")
 	loan := before.Loans["repay-me"].Address
 	actions := []struct{ policy, kind, what, target string }{
 		{"auto-repay", "repay", "E2", loan},
+		{"auto-repay-sol", "repay", "E2", before.Loans["repay-sol"].Address},
 		{"rebalance-dex-a", "rebalance", "E4", before.Positions["pos-a"].Mint},
 		{"claim-fees-dex-b", "claim-fees", "E8", before.Positions["pos-b"].Mint},
 		{"claim-earn-withdrawals", "claim-withdrawals", "E10", before.Requests["usdc-earn/r-full"].Address},
@@ -57,8 +58,8 @@ func TestE2EDryRun(t *testing.T) {
 			t.Errorf("dry run printed %q for %s, want its plan on %s", printed[a.policy], a.policy, a.target)
 		}
 	}
-	if len(journal) != 6 {
-		t.Errorf("journal holds %d policies' actions, want 6", len(journal))
+	if len(journal) != 7 {
+		t.Errorf("journal holds %d policies' actions, want 7", len(journal))
 	}
 	after := s.state(t)
 	if len(after.Signed) != 0 || after.Wallet.Lamports != before.Wallet.Lamports || !maps.Equal(after.Wallet.Tokens, before.Wallet.Tokens) {

@@ -48,70 +48,25 @@ func TestE2EClaimIntoWalletWithoutTokenAccount(t *testing.T) {
 	w.nothingNew(t, cfg, s.state(t))
 }
 
-// solLoanScenarioFile writes the default scenario plus a loan of the wallet in wrapped SOL (the
-// native mint): 9 SOL borrowed from strategy delta against 10 JITOSOL, at health ~0.09.
-func solLoanScenarioFile(t *testing.T) string {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "keeper", "sim", "default_scenario.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(data)
-	for _, r := range [][2]string{
-		{"  - {symbol: JTO, decimals: 9, price: 2.5}\n", "  - {symbol: JTO, decimals: 9, price: 2.5}\n" +
-			"  - {symbol: WSOL, decimals: 9, price: 150, address: So11111111111111111111111111111111111111112}\n"},
-		{"vaults:\n  - name: alpha-vault", "  - name: delta\n    authority: lender\n    principal_mint: WSOL\n    idle: \"100\"\n" +
-			"    terms:\n      - collateral: JITOSOL\n        ltv: 850000\n        lqt: 900000\n        apys: {30d: 60000}\n\n" +
-			"vaults:\n  - name: alpha-vault"},
-		{"  - name: alice-sol\n", "  - name: repay-sol\n    borrower: $wallet\n    started: \"-1d\"\n    collateral:\n" +
-			"      - {mint: JITOSOL, amount: \"10\"}\n    ledgers:\n      - {strategy: delta, principal: \"9\", term: 30d}\n" +
-			"  - name: alice-sol\n"},
-	} {
-		if !strings.Contains(text, r[0]) {
-			t.Fatalf("the default scenario changed; cannot find %q", r[0])
-		}
-		text = strings.Replace(text, r[0], r[1], 1)
-	}
-	path := filepath.Join(t.TempDir(), "sol-loan.yaml")
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
-// repaySOLPolicy repays wrapped-SOL loans under health 0.2 back to 0.3.
-const repaySOLPolicy = `policies:
-  - name: repay-sol
-    kind: repay
-    schedule: "@every 5s"
-    select:
-      principal_mints: [So11111111111111111111111111111111111111112]
-    params: { trigger_health: 0.2, target_health: 0.3, min_amount: 10000000, max_amount: 5000000000 }
-    submit: { mode: rpc }
-`
-
-// TestE2ENativeSOLRepay runs the real binary against `keeper sim` with a loan in wrapped SOL: the
+// TestE2ENativeSOLRepay runs the real binary against `keeper sim` on the default scenario, whose
+// loan "repay-sol" borrows wrapped SOL (the native mint) against JITOSOL that depegs at 40s: the
 // market's answer wraps the repay from the wallet's native SOL (wrap, sync, repay, close). keeper
 // lands it once, and the wallet pays exactly the repaid principal and the fee.
 func TestE2ENativeSOLRepay(t *testing.T) {
 	needBinary(t)
 	t.Parallel()
-	s := startSimWith(t, "--manual-clock", "--scenario", solLoanScenarioFile(t))
+	s := startSim(t)
 	w := newWorkspace(t, s)
-	policy := filepath.Join(t.TempDir(), "repay-sol.yaml")
-	if err := os.WriteFile(policy, []byte(repaySOLPolicy), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	s.until(t, 1)
+	s.until(t, 41)
 	before := s.state(t)
 	loan := before.Loans["repay-sol"]
 	if loan.Health >= 0.2 {
 		t.Fatalf("repay-sol health %.3f, want under the trigger", loan.Health)
 	}
-	cfg := w.config(t, "repay-sol", []string{policy})
+	cfg := w.config(t, "repay-sol", []string{autoRepay})
 	w.once(t, cfg)
 	after := s.state(t)
-	w.landedOnce(t, cfg, after, map[string]string{"repay-sol": loan.Address})
+	w.landedOnce(t, cfg, after, map[string]string{"auto-repay-sol": loan.Address, "auto-repay": before.Loans["repay-me"].Address})
 	repaid := after.Loans["repay-sol"].Repaid - loan.Repaid
 	var fees uint64
 	for _, tx := range after.Signed[len(before.Signed):] {

@@ -60,7 +60,7 @@ func (k *simKeeper) runs(policy, outcome string) float64 {
 // examplePolicies are the example files and the action policies they hold.
 var (
 	exampleFiles    = []string{"auto-repay.yaml", "rebalance.yaml", "claim-fees.yaml", "claim-withdrawals.yaml", "vault-upkeep.yaml", "alerts.yaml"}
-	exampleActions  = []string{"auto-repay", "rebalance-dex-a", "claim-fees-dex-b", "claim-earn-withdrawals", "track-best-quote", "sweep-idle-principal"}
+	exampleActions  = []string{"auto-repay", "auto-repay-sol", "rebalance-dex-a", "claim-fees-dex-b", "claim-earn-withdrawals", "track-best-quote", "sweep-idle-principal"}
 	exampleAlerting = []string{"vault-apy-floor", "loan-health-low"}
 )
 

@@ -37,7 +37,7 @@ const cappedRepayPolicy = `policies:
 func scenarioWith(t *testing.T, loans, events string) *sim.Scenario {
 	t.Helper()
 	text := string(sim.DefaultScenarioYAML())
-	if !strings.Contains(text, "\nloans:\n") || !strings.HasSuffix(strings.TrimSpace(text), "apy: 0.01}") {
+	if !strings.Contains(text, "\nloans:\n") || !strings.HasSuffix(strings.TrimSpace(text), "oracle: {JITOSOL: 90}") {
 		t.Fatal("the default scenario changed shape: loans must be a top-level list and events the last one")
 	}
 	text = strings.Replace(text, "\nloans:\n", "\nloans:\n"+loans, 1) + events

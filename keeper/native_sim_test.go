@@ -2,7 +2,6 @@ package keeper
 
 import (
 	"encoding/json"
-	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -15,33 +14,21 @@ import (
 	"github.com/keeper-project/keeper/signer"
 )
 
-// solLoanScenario is the default scenario plus a loan of the wallet that
-// borrowed 9 wrapped SOL (the native mint) from strategy delta against 10
-// JITOSOL, at health ~0.09.
+// solLoanScenario is the default scenario, whose loan "repay-sol" of the
+// wallet borrowed 9 wrapped SOL (the native mint) from strategy gamma
+// against 14 JITOSOL; JITOSOL depegs at solDepeg, bringing its health to
+// ~0.13.
 func solLoanScenario(t *testing.T) *sim.Scenario {
 	t.Helper()
-	text := string(sim.DefaultScenarioYAML())
-	for _, r := range [][2]string{
-		{"  - {symbol: JTO, decimals: 9, price: 2.5}\n", "  - {symbol: JTO, decimals: 9, price: 2.5}\n" +
-			"  - {symbol: WSOL, decimals: 9, price: 150, address: So11111111111111111111111111111111111111112}\n"},
-		{"vaults:\n  - name: alpha-vault", "  - name: delta\n    authority: lender\n    principal_mint: WSOL\n    idle: \"100\"\n" +
-			"    terms:\n      - collateral: JITOSOL\n        ltv: 850000\n        lqt: 900000\n        apys: {30d: 60000}\n\n" +
-			"vaults:\n  - name: alpha-vault"},
-		{"  - name: alice-sol\n", "  - name: repay-sol\n    borrower: $wallet\n    started: \"-1d\"\n    collateral:\n" +
-			"      - {mint: JITOSOL, amount: \"10\"}\n    ledgers:\n      - {strategy: delta, principal: \"9\", term: 30d}\n" +
-			"  - name: alice-sol\n"},
-	} {
-		if !strings.Contains(text, r[0]) {
-			t.Fatalf("the default scenario changed; cannot find %q", r[0])
-		}
-		text = strings.Replace(text, r[0], r[1], 1)
-	}
-	sc, err := sim.ParseScenario("sol-loan.yaml", []byte(text))
+	sc, err := sim.DefaultScenario()
 	if err != nil {
 		t.Fatal(err)
 	}
 	return sc
 }
+
+// solDepeg is just after the default scenario's JITOSOL depeg.
+const solDepeg = 41 * time.Second
 
 // repaySOLPolicy repays wrapped-SOL loans under health 0.2 back to 0.3.
 const repaySOLPolicy = `# Borrower auto-repay of a loan in wrapped SOL, paid from the wallet's native
@@ -75,7 +62,7 @@ func TestNativeSOLRepayLands(t *testing.T) {
 		w := newSimWorld(t, simOptions{scenario: solLoanScenario(t)})
 		w.writePolicy(t, "repay-sol.yaml", repaySOLPolicy)
 		k := w.open(t, "")
-		w.advance(t, time.Second)
+		w.advance(t, solDepeg)
 		before := w.sim.Balance(w.wallet())
 		if err := k.RunOnce(t.Context()); err != nil {
 			t.Fatalf("RunOnce: %v", err)
@@ -101,7 +88,7 @@ func TestNativeSOLRepayBound(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		w := newSimWorld(t, simOptions{scenario: solLoanScenario(t)})
 		k := w.open(t, "")
-		w.advance(t, time.Second)
+		w.advance(t, solDepeg)
 		loan := w.address(t, sim.KindLoan, "repay-sol").String()
 		plan := func(id string, maxLamports, maxTokens uint64) Plan {
 			return Plan{ID: id, Policy: "repay-sol", Kind: signer.KindRepay, Target: loan,

@@ -66,7 +66,7 @@ func TestShutdownLetsActionReachSafePoint(t *testing.T) {
 func TestShutdownBoundThenRecoveryOnStart(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		w := newSimWorld(t, simOptions{})
-		w.usePolicies(t, "auto-repay.yaml")
+		w.useUSDCRepay(t)
 		drop := &neverLandFirst{chain: w.sim.Chain()}
 		var dropping atomic.Bool
 		dropping.Store(true)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -248,6 +249,22 @@ func (w *simWorld) usePolicies(tb testing.TB, files ...string) {
 		}
 		w.writePolicy(tb, f, string(data))
 	}
+}
+
+// useUSDCRepay writes the example auto-repay.yaml without its wrapped-SOL
+// policy, for tests that follow the USDC loan alone past the scenario's
+// JITOSOL depeg.
+func (w *simWorld) useUSDCRepay(tb testing.TB) {
+	tb.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "examples", "policies", "auto-repay.yaml"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	usdc, _, found := strings.Cut(string(data), "\n  # The same for loans in wrapped SOL")
+	if !found {
+		tb.Fatal("examples/policies/auto-repay.yaml changed: its wrapped-SOL policy is not where it was")
+	}
+	w.writePolicy(tb, "auto-repay.yaml", usdc+"\n")
 }
 
 // writePolicy writes (or replaces) one policy file.

@@ -74,6 +74,9 @@ func Retryable(err error) bool {
 	if err == nil || errors.Is(err, context.Canceled) {
 		return false
 	}
+	if errors.Is(err, ErrWalletMoving) {
+		return true
+	}
 	var he *HTTPError
 	if errors.As(err, &he) {
 		return he.Status == http.StatusTooManyRequests || he.Status >= 500

@@ -1,7 +1,9 @@
 package chain
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/gagliardetto/solana-go"
@@ -41,7 +43,11 @@ type Outflows struct {
 // wallet's outflows. It fetches the pre-state of the wallet and of every
 // account the message references (static keys and writable lookup-table
 // entries) that is an SPL Token or Token-2022 account owned by the wallet,
-// and asks the simulation for their post-state.
+// and asks the simulation for their post-state. It reads that state again
+// after the simulation and measures only when both reads agree, so that a
+// transfer landing meanwhile (another action of keeper's, or anyone paying
+// the wallet) can neither hide an outflow nor be charged to this one; after
+// maxSimulateTries moving reads it returns ErrWalletMoving.
 //
 // A transaction that fails in simulation returns its SimResult (logs, units,
 // fee) together with a *SimError; Outflows are then zero.
@@ -54,23 +60,53 @@ func (c *Client) Simulate(ctx context.Context, raw []byte, wallet solana.PublicK
 	if err != nil {
 		return nil, fmt.Errorf("simulate: %w", err)
 	}
-	addrs, pre, err := c.preState(ctx, tx.Message, wallet)
+	for range maxSimulateTries {
+		res, stable, err := c.simulateOnce(ctx, raw, tx.Message, wallet, fee)
+		if err != nil || stable {
+			return res, err
+		}
+	}
+	return nil, fmt.Errorf("simulate: %w", ErrWalletMoving)
+}
+
+// maxSimulateTries bounds how often Simulate starts again because the wallet's accounts changed
+// while it was measuring them.
+const maxSimulateTries = 3
+
+// ErrWalletMoving reports that the wallet's accounts changed between the read of their state before
+// a simulation and the simulation itself on every try: the outflows could not be measured against
+// the state the simulation ran on. It is transient.
+var ErrWalletMoving = errors.New("the wallet's accounts changed while the transaction was simulated")
+
+// simulateOnce reads the watched accounts, simulates raw, and reads them again. The outflows are
+// measured only when both reads agree (stable): otherwise something landed in between, and the
+// simulation may have run on other balances than the first read, which could hide an outflow
+// behind an inflow of the same size, or charge another transaction's outflow to this one.
+func (c *Client) simulateOnce(ctx context.Context, raw []byte, m solana.Message, wallet solana.PublicKey, fee Fee) (*SimResult, bool, error) {
+	addrs, pre, err := c.preState(ctx, m, wallet)
 	if err != nil {
-		return nil, fmt.Errorf("simulate: %w", err)
+		return nil, false, fmt.Errorf("simulate: %w", err)
 	}
 	v, err := c.simulate(ctx, raw, addrs)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	res := &SimResult{Logs: v.Logs, Fee: fee}
 	if v.UnitsConsumed != nil {
 		res.UnitsConsumed = *v.UnitsConsumed
 	}
 	if v.Err != nil {
-		return res, &SimError{Err: normalize(v.Err), Logs: v.Logs}
+		return res, true, &SimError{Err: normalize(v.Err), Logs: v.Logs}
 	}
 	if len(v.Accounts) != len(addrs) {
-		return nil, fmt.Errorf("simulate: %d post-state accounts for %d addresses", len(v.Accounts), len(addrs))
+		return nil, false, fmt.Errorf("simulate: %d post-state accounts for %d addresses", len(v.Accounts), len(addrs))
+	}
+	again, err := c.Accounts(ctx, addrs)
+	if err != nil {
+		return nil, false, fmt.Errorf("simulate: read the state again: %w", err)
+	}
+	if !sameAccounts(pre, again) {
+		return nil, false, nil
 	}
 	post := make([]*Account, len(v.Accounts))
 	for i, a := range v.Accounts {
@@ -78,9 +114,28 @@ func (c *Client) Simulate(ctx context.Context, raw []byte, wallet solana.PublicK
 	}
 	res.Outflows, err = outflows(wallet, pre, post)
 	if err != nil {
-		return nil, fmt.Errorf("simulate: %w", err)
+		return nil, false, fmt.Errorf("simulate: %w", err)
 	}
-	return res, nil
+	return res, true, nil
+}
+
+// sameAccounts reports whether two reads of the same accounts agree on each one's existence,
+// lamports, owner and data.
+func sameAccounts(a, b []*Account) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		switch {
+		case a[i] == nil || b[i] == nil:
+			if a[i] != b[i] {
+				return false
+			}
+		case a[i].Lamports != b[i].Lamports || !a[i].Owner.Equals(b[i].Owner) || !bytes.Equal(a[i].Data, b[i].Data):
+			return false
+		}
+	}
+	return true
 }
 
 // wrappedSOLAccount is the wallet's wrapped-SOL associated token account.

@@ -52,11 +52,11 @@ func TestControlAdvance(t *testing.T) {
 		ran, pending             int
 		errPart                  string
 	}{
-		{"to the first event", "POST", "/_sim/advance", `{"seconds": 5}`, 200, 5, 1, 8, ""},
-		{"relative", "POST", "/_sim/advance", `{"seconds": 5.5}`, 200, 10.5, 2, 6, ""},
-		{"until the past moves nothing", "POST", "/_sim/advance", `{"until": 3}`, 200, 10.5, 0, 6, ""},
-		{"until", "POST", "/_sim/advance", `{"until": 20}`, 200, 20, 4, 2, ""},
-		{"empty body object runs due events only", "POST", "/_sim/advance", `{}`, 200, 20, 0, 2, ""},
+		{"to the first event", "POST", "/_sim/advance", `{"seconds": 5}`, 200, 5, 1, 9, ""},
+		{"relative", "POST", "/_sim/advance", `{"seconds": 5.5}`, 200, 10.5, 2, 7, ""},
+		{"until the past moves nothing", "POST", "/_sim/advance", `{"until": 3}`, 200, 10.5, 0, 7, ""},
+		{"until", "POST", "/_sim/advance", `{"until": 20}`, 200, 20, 4, 3, ""},
+		{"empty body object runs due events only", "POST", "/_sim/advance", `{}`, 200, 20, 0, 3, ""},
 		{"negative", "POST", "/_sim/advance", `{"seconds": -1}`, 400, 0, 0, 0, "seconds must be"},
 		{"too far", "POST", "/_sim/advance", `{"seconds": 86401}`, 400, 0, 0, 0, "seconds must be"},
 		{"both", "POST", "/_sim/advance", `{"seconds": 1, "until": 40}`, 400, 0, 0, 0, "not both"},
@@ -64,7 +64,7 @@ func TestControlAdvance(t *testing.T) {
 		{"not json", "POST", "/_sim/advance", `five`, 400, 0, 0, 0, "bad body"},
 		{"wrong method", "GET", "/_sim/advance", ``, 405, 0, 0, 0, ""},
 		{"unknown route", "POST", "/_sim/rewind", `{}`, 404, 0, 0, 0, ""},
-		{"to the end", "POST", "/_sim/advance", `{"until": 30}`, 200, 30, 2, 0, ""},
+		{"to the end", "POST", "/_sim/advance", `{"until": 40}`, 200, 40, 3, 0, ""},
 	}
 	for _, st := range steps {
 		status, body := serveOnce(t, h, st.method, st.path, st.body)
@@ -220,7 +220,7 @@ func TestControlServedState(t *testing.T) {
 // checkStaticState checks the parts of the default scenario's state that nothing above changed.
 func checkStaticState(t *testing.T, st ControlState) {
 	t.Helper()
-	if st.Elapsed != 0.4 || st.Slot != 1 || st.PendingEvents != 9 || st.Wallet.Address != testWallet().String() {
+	if st.Elapsed != 0.4 || st.Slot != 1 || st.PendingEvents != 10 || st.Wallet.Address != testWallet().String() {
 		t.Errorf("state header %+v", st)
 	}
 	if p := st.Positions["pos-a"]; !p.InRange || p.TickSpacing != 10 || p.LowerTick >= p.PoolTick || p.UpperTick <= p.PoolTick ||

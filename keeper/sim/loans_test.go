@@ -30,7 +30,7 @@ func TestLoansInfoFilters(t *testing.T) {
 	e := newEnv(t, Options{})
 	a := func(kind, name string) string { return e.addr(t, kind, name).String() }
 	wallet := testWallet().String()
-	all := []string{"repay-me", "rebalance-me", "claim-me", "alice-sol", "bob-loop", "alice-closed", "bob-liquidated"}
+	all := []string{"repay-me", "rebalance-me", "claim-me", "repay-sol", "alice-sol", "bob-loop", "alice-closed", "bob-liquidated"}
 	poolA, poolB := a(KindPool, "sol-usdc-a"), a(KindPool, "sol-usdc-b")
 	tests := []struct {
 		name string
@@ -39,24 +39,24 @@ func TestLoansInfoFilters(t *testing.T) {
 	}{
 		{"no filter", market.LoansQuery{}, all},
 		{"loan address", market.LoansQuery{LoanAddresses: []string{a(KindLoan, "claim-me")}}, []string{"claim-me"}},
-		{"borrower wallet", market.LoansQuery{Borrowers: []string{wallet}}, []string{"repay-me", "rebalance-me", "claim-me"}},
+		{"borrower wallet", market.LoansQuery{Borrowers: []string{wallet}}, []string{"repay-me", "rebalance-me", "claim-me", "repay-sol"}},
 		{"borrower alice", market.LoansQuery{Borrowers: []string{a(KindWallet, "alice")}}, []string{"alice-sol", "alice-closed"}},
 		{"lender by authority", market.LoansQuery{Lenders: []string{wallet}}, []string{"alice-sol"}},
-		{"lender by strategy", market.LoansQuery{Lenders: []string{a(KindStrategy, "gamma")}}, []string{"bob-loop"}},
-		{"principal mint", market.LoansQuery{PrincipalMints: []string{a(KindMint, "SOL")}}, []string{"bob-loop"}},
-		{"exclude principal mint", market.LoansQuery{ExcludePrincipalMints: []string{a(KindMint, "USDC")}}, []string{"bob-loop"}},
+		{"lender by strategy", market.LoansQuery{Lenders: []string{a(KindStrategy, "gamma")}}, []string{"bob-loop", "repay-sol"}},
+		{"principal mint", market.LoansQuery{PrincipalMints: []string{a(KindMint, "SOL")}}, []string{"bob-loop", "repay-sol"}},
+		{"exclude principal mint", market.LoansQuery{ExcludePrincipalMints: []string{a(KindMint, "USDC")}}, []string{"bob-loop", "repay-sol"}},
 		{"collateral mint", market.LoansQuery{CollateralMints: []string{a(KindMint, "SOL")}}, []string{"repay-me", "alice-sol", "alice-closed", "bob-liquidated"}},
 		{"collateral mint of a position", market.LoansQuery{CollateralMints: []string{a(KindPosition, "pos-a")}}, []string{"rebalance-me"}},
 		{"collateral identifier", market.LoansQuery{CollateralIdentifiers: []string{poolB}}, []string{"claim-me"}},
-		{"exclude by mint", market.LoansQuery{ExcludeCollateralMints: []string{a(KindMint, "SOL")}}, []string{"rebalance-me", "claim-me", "bob-loop"}},
+		{"exclude by mint", market.LoansQuery{ExcludeCollateralMints: []string{a(KindMint, "SOL")}}, []string{"rebalance-me", "claim-me", "bob-loop", "repay-sol"}},
 		{"exclude pool by mint misses it", market.LoansQuery{ExcludeCollateralMints: []string{poolA}}, all},
 		{"exclude pool by identifier", market.LoansQuery{ExcludeCollateralIdentifiers: []string{poolA}},
-			[]string{"repay-me", "claim-me", "alice-sol", "bob-loop", "alice-closed", "bob-liquidated"}},
+			[]string{"repay-me", "claim-me", "repay-sol", "alice-sol", "bob-loop", "alice-closed", "bob-liquidated"}},
 		{"exclude LP both ways", func() market.LoansQuery { var q market.LoansQuery; q.ExcludeCollateral(poolA, poolB); return q }(),
-			[]string{"repay-me", "alice-sol", "bob-loop", "alice-closed", "bob-liquidated"}},
+			[]string{"repay-me", "repay-sol", "alice-sol", "bob-loop", "alice-closed", "bob-liquidated"}},
 		{"asset types", market.LoansQuery{AssetTypes: []market.AssetType{1, 2}}, []string{"rebalance-me", "claim-me"}},
 		{"active", market.LoansQuery{FilterType: ptr(market.FilterType(0))},
-			[]string{"repay-me", "rebalance-me", "claim-me", "alice-sol", "bob-loop", "bob-liquidated"}},
+			[]string{"repay-me", "rebalance-me", "claim-me", "repay-sol", "alice-sol", "bob-loop", "bob-liquidated"}},
 		{"closed", market.LoansQuery{FilterType: ptr(market.FilterType(1))}, []string{"alice-closed"}},
 		{"all", market.LoansQuery{FilterType: ptr(market.FilterType(2))}, all},
 		{"funding type 3", market.LoansQuery{OrderFundingTypes: ptr(market.OrderFundingType(3))}, nil},
@@ -93,22 +93,22 @@ func TestLoansInfoPagingAndSort(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := e.loanNames(t, page.Items); !slices.Equal(got, []string{"claim-me"}) {
-		t.Errorf("page 1 of 2 = %v, want [claim-me]", got)
+	if got := e.loanNames(t, page.Items); !slices.Equal(got, []string{"repay-sol", "claim-me"}) {
+		t.Errorf("page 1 of 2 = %v, want [repay-sol claim-me]", got)
 	}
-	want := market.PageInfo{Page: 1, PageSize: 2, TotalItems: 3, TotalPages: 2}
+	want := market.PageInfo{Page: 1, PageSize: 2, TotalItems: 4, TotalPages: 2}
 	if *page.PageInfo != want {
 		t.Errorf("pageInfo %+v, want %+v", *page.PageInfo, want)
 	}
-	if page.Aggregate.Count != 3 {
-		t.Errorf("aggregate count %d, want the filter's 3", page.Aggregate.Count)
+	if page.Aggregate.Count != 4 {
+		t.Errorf("aggregate count %d, want the filter's 4", page.Aggregate.Count)
 	}
 	sorted, err := e.market.LoansInfo(e.ctx, market.LoansQuery{SortType: ptr(market.SortType(1)), SortSide: ptr(market.SortDescending)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	byStart, _ := e.market.LoansInfo(e.ctx, market.LoansQuery{})
-	wantStart := []string{"bob-liquidated", "alice-closed", "repay-me", "bob-loop", "rebalance-me", "claim-me", "alice-sol"}
+	wantStart := []string{"bob-liquidated", "alice-closed", "repay-me", "bob-loop", "rebalance-me", "repay-sol", "claim-me", "alice-sol"}
 	if got := e.loanNames(t, byStart.Items); !slices.Equal(got, wantStart) {
 		t.Errorf("default order %v, want by start time %v", got, wantStart)
 	}
@@ -119,7 +119,7 @@ func TestLoansInfoPagingAndSort(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(snap.Items) != 7 || snap.Pages != 4 || snap.MixedSnapshots || snap.SnapshotTs != float64(testStart.Unix()) {
+	if len(snap.Items) != 8 || snap.Pages != 4 || snap.MixedSnapshots || snap.SnapshotTs != float64(testStart.Unix()) {
 		t.Errorf("walk: %d items, %d pages, mixed %v, snapshotTs %v", len(snap.Items), snap.Pages, snap.MixedSnapshots, snap.SnapshotTs)
 	}
 }
@@ -153,8 +153,8 @@ func TestLoansInfoAggregateAndPnl(t *testing.T) {
 	if want := math.Floor(800e6*0.095*(864_000+10)/31_536_000) / 1e6; !near(repay.InterestAccruedUsd, want) {
 		t.Errorf("interestAccruedUsd %v, want %v", repay.InterestAccruedUsd, want)
 	}
-	// Principal-weighted: 800 at 9.5 %, 2000 and 1000 at 9 %.
-	if want := (800*0.095 + 3000*0.09) / 3800; !near(agg.WAvgApy, want) {
+	// Principal-weighted in USD: 800 at 9.5 %, 2000 and 1000 at 9 %, 9 SOL (990 USD at 110) at 6 %.
+	if want := (800*0.095 + 3000*0.09 + 990*0.06) / 4790; !near(agg.WAvgApy, want) {
 		t.Errorf("wAvgApy %v, want %v", agg.WAvgApy, want)
 	}
 	plain, _ := e.market.LoansInfo(e.ctx, market.LoansQuery{Borrowers: []string{testWallet().String()}})

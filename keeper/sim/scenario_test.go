@@ -101,8 +101,14 @@ func TestDefaultScenarioEvents(t *testing.T) {
 			return ""
 		}},
 		{30 * time.Second, func() string {
-			if e.sim.w.vaults[0].ExternalAPY != 0.01 || e.sim.PendingEvents() != 0 {
-				return "alpha-vault external APY not 1 % or events left"
+			if e.sim.w.vaults[0].ExternalAPY != 0.01 || e.sim.PendingEvents() != 1 {
+				return "alpha-vault external APY not 1 % or not just the depeg left"
+			}
+			return ""
+		}},
+		{40 * time.Second, func() string {
+			if e.sim.PendingEvents() != 0 {
+				return "events left after JITOSOL's depeg"
 			}
 			return ""
 		}},

@@ -94,7 +94,7 @@ func TestLoadScenarioFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sc.Name != "default" || len(sc.Events) != 9 {
+	if sc.Name != "default" || len(sc.Events) != 10 {
 		t.Errorf("loaded %q with %d events", sc.Name, len(sc.Events))
 	}
 	if _, err := LoadScenario(filepath.Join(t.TempDir(), "missing.yaml")); err == nil {

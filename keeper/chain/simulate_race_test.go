@@ -1,0 +1,59 @@
+package chain_test
+
+import (
+	"errors"
+	"sync"
+	"testing"
+	"testing/synctest"
+
+	"github.com/keeper-project/keeper/keeper/chain"
+)
+
+// TestSimulateNotMaskedByConcurrentInflow lands an inflow to the wallet between keeper's read of
+// the wallet and the simulation (another action of keeper's landing, or anyone paying the wallet):
+// measured against the stale read, a transfer out of the same size would look free. Simulate must
+// report the transfer's whole outflow.
+func TestSimulateNotMaskedByConcurrentInflow(t *testing.T) {
+	const amount = 1_000_000
+	synctest.Test(t, func(t *testing.T) {
+		var e *env
+		var once sync.Once
+		e = newEnv(t, envConfig{rewrite: func(c *rpcCall) {
+			if c.Method == "simulateTransaction" {
+				once.Do(func() { e.fund(t, e.wallet.PublicKey(), amount) })
+			}
+		}})
+		waitSlots(2)
+		tx := transferTx(t, e.wallet, amount, e.blockhash(t))
+		sim, err := e.client.Simulate(t.Context(), tx.Raw, e.wallet.PublicKey())
+		if err != nil {
+			t.Fatalf("Simulate: %v", err)
+		}
+		if want := int64(amount) + int64(sim.Fee.Total()); sim.Outflows.Lamports != want {
+			t.Errorf("outflow %d lamports, want the transfer and the fee, %d", sim.Outflows.Lamports, want)
+		}
+		e.notLanded(t, tx.Signature)
+	})
+}
+
+// TestSimulateGivesUpOnAWalletThatKeepsMoving: when every try sees the wallet change during the
+// simulation, Simulate measures nothing and says so with a retryable error.
+func TestSimulateGivesUpOnAWalletThatKeepsMoving(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var e *env
+		e = newEnv(t, envConfig{rewrite: func(c *rpcCall) {
+			if c.Method == "simulateTransaction" {
+				e.fund(t, e.wallet.PublicKey(), 1)
+			}
+		}})
+		waitSlots(2)
+		tx := transferTx(t, e.wallet, 1_000, e.blockhash(t))
+		sim, err := e.client.Simulate(t.Context(), tx.Raw, e.wallet.PublicKey())
+		if !errors.Is(err, chain.ErrWalletMoving) || !chain.Retryable(err) || sim != nil {
+			t.Fatalf("Simulate = %+v, %v; want no result and a retryable ErrWalletMoving", sim, err)
+		}
+		if n := e.rpc.count("simulateTransaction"); n != 3 {
+			t.Errorf("%d simulations, want 3 tries", n)
+		}
+	})
+}
