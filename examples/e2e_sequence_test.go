@@ -1,6 +1,7 @@
 package examples_test
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -79,5 +80,36 @@ func TestE2ENativeSOLRepay(t *testing.T) {
 	}
 	if h := after.Loans["repay-sol"].Health; h < 0.29 {
 		t.Errorf("health after the repay %.3f, want back near 0.3", h)
+	}
+}
+
+// TestE2ERepayOneUnitOverItsBoundIsRefused runs `keeper sim --hostile one-over`: every answer moves
+// one unit more of its mint out of the wallet than was asked (one lamport, for the wrapped-SOL
+// loan). Both repays are refused with a rule, nothing is signed onto the chain, the wallet is
+// unchanged and `run --once` exits 1.
+func TestE2ERepayOneUnitOverItsBoundIsRefused(t *testing.T) {
+	needBinary(t)
+	t.Parallel()
+	s := startSimWith(t, "--manual-clock", "--hostile", "one-over")
+	w := newWorkspace(t, s)
+	s.until(t, 41)
+	before := s.state(t)
+	cfg := w.config(t, "one-over", []string{autoRepay})
+	w.sim.runActing(t, w.dir, "run", "--once", "--config", cfg, "--log-format", "json").wantExit(t, 1)
+	after := s.state(t)
+	refused := map[string]string{}
+	for _, a := range w.history(t, cfg) {
+		if a.State != "refused" || a.Rule == "" || len(a.Signatures) != 0 {
+			t.Errorf("action %+v, want refused by a rule, nothing signed", a)
+		}
+		refused[a.Policy] = a.Target
+	}
+	want := map[string]string{"auto-repay": before.Loans["repay-me"].Address, "auto-repay-sol": before.Loans["repay-sol"].Address}
+	if !maps.Equal(refused, want) {
+		t.Errorf("refused %v, want %v", refused, want)
+	}
+	if len(after.Signed) != len(before.Signed) || after.Wallet.Lamports != before.Wallet.Lamports ||
+		!maps.Equal(after.Wallet.Tokens, before.Wallet.Tokens) {
+		t.Errorf("the wallet changed or something was signed: %+v → %+v", before.Wallet, after.Wallet)
 	}
 }

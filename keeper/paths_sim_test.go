@@ -34,6 +34,8 @@ func TestHostileBuildIsRefusedOnSim(t *testing.T) {
 		sim.HostileUnknownProgram: signer.RuleProgramNotAllowed,
 		sim.HostileFeePayer:       signer.RuleFeePayer,
 		sim.HostileExtraSigner:    signer.RuleMissingSignature,
+		// One unit more than the repay's amount: over its bound by one.
+		sim.HostileOneOver: signer.RuleSimulatedTokens,
 	}
 	for _, mode := range sim.AllHostile() {
 		t.Run(mode.String(), func(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -22,7 +23,7 @@ import (
 func simCommand() command {
 	return command{
 		name:    "sim",
-		usage:   "[--listen ADDR] [--scenario FILE] [--wallet PUBKEY | --keypair FILE] [--manual-clock] [--control]",
+		usage:   "[--listen ADDR] [--scenario FILE] [--wallet PUBKEY | --keypair FILE] [--manual-clock] [--control] [--hostile MODE] [--seed N]",
 		summary: "serve the simulated market API, Solana RPC and Jito engine for manual runs",
 		flags: func(fs *flag.FlagSet) func(context.Context, *streams, []string) int {
 			listen := fs.String("listen", "127.0.0.1:7070", "market API address; RPC listens on the next port, Jito on the one after (port 0: three free ports, printed)")
@@ -31,6 +32,8 @@ func simCommand() command {
 			keypair := fs.String("keypair", "sim-keypair.json", "without --wallet: the operator's keypair file; created (mode 0600) when missing")
 			manual := fs.Bool("manual-clock", false, "stop the sim clock: it moves only through POST /_sim/advance (implies --control); for end-to-end tests")
 			control := fs.Bool("control", false, "serve the control routes /_sim/advance and /_sim/state on the market's address")
+			hostile := fs.String("hostile", "none", "make every transaction-building answer hostile in this way, as a compromised market would: "+hostileModes())
+			seed := fs.Uint64("seed", 0, "seed of blockhashes and fault draws, to reproduce a run")
 			return func(ctx context.Context, s *streams, args []string) int {
 				if len(args) > 0 {
 					fmt.Fprintf(s.err, "keeper sim: unexpected arguments %q\n", args)
@@ -46,7 +49,13 @@ func simCommand() command {
 					fmt.Fprintf(s.err, "keeper sim: %v\n", err)
 					return exitUsage
 				}
-				return serveSim(ctx, s, simServe{addrs: addrs, scenario: *scenario, owner: owner, manual: *manual, control: *control || *manual})
+				mode, err := sim.ParseHostile(*hostile)
+				if err != nil {
+					fmt.Fprintf(s.err, "keeper sim: --hostile: %v\n", err)
+					return exitUsage
+				}
+				return serveSim(ctx, s, simServe{addrs: addrs, scenario: *scenario, owner: owner, manual: *manual,
+					control: *control || *manual, hostile: mode, seed: *seed})
 			}
 		},
 	}
@@ -111,6 +120,8 @@ type simServe struct {
 	owner    solana.PublicKey
 	manual   bool // a manual clock, moved only through the control routes
 	control  bool // serve the control routes
+	hostile  sim.Hostile
+	seed     uint64
 }
 
 // serveSim runs the simulator until ctx ends.
@@ -120,7 +131,8 @@ func serveSim(ctx context.Context, s *streams, o simServe) int {
 		fmt.Fprintln(s.err, err)
 		return exitUsage
 	}
-	opts := sim.Options{Scenario: sc, Wallet: o.owner}
+	opts := sim.Options{Scenario: sc, Wallet: o.owner, Seed: o.seed}
+	opts.Faults.Market.HostileAlways = o.hostile
 	if o.manual {
 		opts.Clock = chainsim.NewManualClock(time.Now().UTC().Truncate(time.Second))
 	}
@@ -188,4 +200,13 @@ func printAddresses(w io.Writer, sm *sim.Sim, sc *sim.Scenario) {
 		row(sim.KindEarn, e.Name)
 	}
 	tw.Flush()
+}
+
+// hostileModes lists the names --hostile takes.
+func hostileModes() string {
+	names := []string{sim.HostileNone.String()}
+	for _, h := range sim.AllHostile() {
+		names = append(names, h.String())
+	}
+	return strings.Join(names, ", ")
 }

@@ -38,6 +38,10 @@ func hostilize(mode Hostile, wallet, feePayer, mint solana.PublicKey, ixs []ix) 
 			Accounts: []solana.AccountMeta{meta(wallet, true, true)}})
 	case HostileFeePayer:
 		feePayer = stranger
+	case HostileOneOver:
+		data := binary.LittleEndian.AppendUint64([]byte{3}, 1)
+		ixs = append(ixs, ix{Program: solana.TokenProgramID, Data: data, Accounts: []solana.AccountMeta{
+			meta(ata(wallet, mint), false, true), meta(ata(stranger, mint), false, true), meta(wallet, true, false)}})
 	case HostileExtraSigner:
 		ixs = append(ixs, ix{Program: solana.MemoProgramID, Data: []byte("keeper-sim"),
 			Accounts: []solana.AccountMeta{meta(stranger, true, false)}})

@@ -1,6 +1,9 @@
 package sim
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Hostile is a way a transaction-building call can try to take the wallet's funds or authority. In a
 // hostile mode the simulator adds the change to the honest transaction it would have built and still
@@ -26,6 +29,10 @@ const (
 	HostileFeePayer
 	// HostileExtraSigner adds the stranger as a required signer and leaves its signature empty.
 	HostileExtraSigner
+	// HostileOneOver adds an SPL Token transfer of one more unit of the operation's mint from the
+	// wallet's token account to the stranger: the answer moves one unit (one lamport, for wrapped SOL)
+	// more than was asked.
+	HostileOneOver
 	hostileCount
 )
 
@@ -41,9 +48,23 @@ func AllHostile() []Hostile {
 // String returns the mode's name.
 func (h Hostile) String() string {
 	names := [...]string{"none", "system-transfer", "token-transfer", "set-authority", "unknown-program",
-		"fee-payer", "extra-signer"}
+		"fee-payer", "extra-signer", "one-over"}
 	if h < 0 || h >= hostileCount {
 		return fmt.Sprintf("hostile(%d)", int(h))
 	}
 	return names[h]
+}
+
+// ParseHostile returns the mode named name (as String writes it).
+func ParseHostile(name string) (Hostile, error) {
+	for h := HostileNone; h < hostileCount; h++ {
+		if h.String() == name {
+			return h, nil
+		}
+	}
+	names := make([]string, 0, hostileCount)
+	for h := HostileNone; h < hostileCount; h++ {
+		names = append(names, h.String())
+	}
+	return HostileNone, fmt.Errorf("unknown hostile mode %q (one of %s)", name, strings.Join(names, ", "))
 }
