@@ -31,9 +31,24 @@ type result struct {
 // keeperCmd returns keeper with args in dir; when ctx ends it is interrupted, then killed after
 // waitDelay.
 func keeperCmd(ctx context.Context, dir string, args ...string) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, keeperBin, args...)
+	return keeperCmdWith(ctx, procOptions{}, dir, args...)
+}
+
+// procOptions change how a keeper process is started: another binary, more environment.
+type procOptions struct {
+	bin string   // the binary; keeperBin when empty
+	env []string // added to the environment
+}
+
+// keeperCmdWith is keeperCmd with o.
+func keeperCmdWith(ctx context.Context, o procOptions, dir string, args ...string) *exec.Cmd {
+	bin := o.bin
+	if bin == "" {
+		bin = keeperBin
+	}
+	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "TMPDIR="+dir, "NO_COLOR=1")
+	cmd.Env = append(append(os.Environ(), "TMPDIR="+dir, "NO_COLOR=1"), o.env...)
 	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
 	cmd.WaitDelay = waitDelay
 	return cmd
@@ -54,8 +69,13 @@ func runKeeper(t *testing.T, dir string, args ...string) result {
 // runUntilDone runs keeper with args until it exits or ctx ends. The error says why a process could
 // not start or did not exit by itself.
 func runUntilDone(ctx context.Context, dir string, args ...string) (result, error) {
+	return runUntilDoneWith(ctx, procOptions{}, dir, args...)
+}
+
+// runUntilDoneWith is runUntilDone with o.
+func runUntilDoneWith(ctx context.Context, o procOptions, dir string, args ...string) (result, error) {
 	var out, errb bytes.Buffer
-	cmd := keeperCmd(ctx, dir, args...)
+	cmd := keeperCmdWith(ctx, o, dir, args...)
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
 	r := result{args: args, stdout: out.String(), stderr: errb.String()}

@@ -183,6 +183,12 @@ func ignoreEnded(ctx context.Context, err error) error {
 // runActing runs keeper with args in dir while pace moves the clock, and returns once it exited.
 func (s *simProc) runActing(t *testing.T, dir string, args ...string) result {
 	t.Helper()
+	return s.runActingWith(t, procOptions{}, dir, args...)
+}
+
+// runActingWith is runActing with o.
+func (s *simProc) runActingWith(t *testing.T, o procOptions, dir string, args ...string) result {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), procTimeout)
 	defer cancel()
 	paceCtx, stopPace := context.WithCancel(ctx)
@@ -198,7 +204,7 @@ func (s *simProc) runActing(t *testing.T, dir string, args ...string) result {
 		}
 		paced <- paceResult{steps, err}
 	}()
-	r, runErr := runUntilDone(ctx, dir, args...)
+	r, runErr := runUntilDoneWith(ctx, o, dir, args...)
 	stopPace()
 	p := <-paced
 	if p.err != nil {

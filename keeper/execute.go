@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 
+	"github.com/keeper-project/keeper/internal/failpoint"
 	"github.com/keeper-project/keeper/keeper/journal"
 	"github.com/keeper-project/keeper/keeper/market"
 )
@@ -47,6 +48,7 @@ func (k *Keeper) execute(ctx context.Context, run RunInfo, p Plan) Outcome {
 		log.Error("Cannot journal the intent; not acting", "err", err)
 		return OutcomeNotTaken
 	}
+	failpoint.Hit(failpoint.AfterIntent)
 	first := 0
 	if !created {
 		out, done, landed := k.resume(ctx, log, act)
@@ -96,6 +98,7 @@ func (k *Keeper) attempt(ctx context.Context, log *slog.Logger, p Plan, att jour
 		log.Error("Cannot journal the built transactions; not signing", "err", err)
 		return k.settle(ctx, log, p, att, journal.Outcome{State: journal.StateExpired, Rule: "journal", Detail: err.Error()})
 	}
+	failpoint.Hit(failpoint.AfterBuild)
 	first = k.sameShape(ctx, log, p, att, txs, first)
 	if first >= len(txs) {
 		log.Warn("Every transaction of the answer landed in earlier attempts", "landed", first, "built", len(txs))
@@ -109,10 +112,12 @@ func (k *Keeper) attempt(ctx context.Context, log *slog.Logger, p Plan, att jour
 	if !ok {
 		return out
 	}
+	failpoint.Hit(failpoint.AfterSign)
 	if err := k.journal.RecordSigned(ctx, p.ID, att.Number, signedRecords(signed.txs)); err != nil {
 		log.Error("Cannot journal the signatures; not sending", "err", err)
 		return k.settle(ctx, log, p, att, journal.Outcome{State: journal.StateExpired, Rule: "journal", Detail: err.Error()})
 	}
+	failpoint.Hit(failpoint.AfterSignatures)
 	if err := k.journal.RecordSubmitted(ctx, p.ID, att.Number); err != nil {
 		log.Warn("Cannot journal the submission; sending anyway (the signatures are journaled)", "err", err)
 	}

@@ -43,6 +43,9 @@ func (k *Keeper) historyAndExpired(ctx context.Context, p *policies.Policy, now 
 		if a.State == journal.StateExpired {
 			expired = append(expired, a)
 		}
+		if resumable(a) {
+			continue
+		}
 		t := h.Targets[a.Target]
 		t.LastAction = later(t.LastAction, a.CreatedAt)
 		t.InFlight = t.InFlight || inFlight[a.State]
@@ -58,6 +61,17 @@ func (k *Keeper) historyAndExpired(ctx context.Context, p *policies.Policy, now 
 		}
 	}
 	return h, expired, nil
+}
+
+// resumable reports an action that nothing of is in flight and that its
+// policy carries on as the same action when it plans it again: expired (every
+// attempt provably failed to land), or planned without an attempt (a crash
+// right after the intent was journaled). It neither holds its target as in
+// flight nor starts the target's cooldown, nor counts toward the day's spend:
+// otherwise a crash or an expiry would hold back the action it interrupted
+// for a whole cooldown, or, for a bare intent, forever.
+func resumable(a journal.Action) bool {
+	return a.State == journal.StateExpired || a.State == journal.StatePlanned && a.AttemptCount == 0
 }
 
 // supersede closes the expired actions of targets the policy now plans a

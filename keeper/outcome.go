@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/keeper-project/keeper/internal/failpoint"
 	"github.com/keeper-project/keeper/keeper/journal"
 	"github.com/keeper-project/keeper/keeper/notify"
 )
@@ -22,6 +23,7 @@ const journalTimeout = 10 * time.Second
 // settle records an attempt's outcome in the journal, counts it and
 // notifies.
 func (k *Keeper) settle(ctx context.Context, log *slog.Logger, p Plan, att journal.Attempt, out journal.Outcome) Outcome {
+	failpoint.Hit(failpoint.BeforeOutcome)
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), journalTimeout)
 	defer cancel()
 	if err := k.journal.Settle(wctx, p.ID, att.Number, out); err != nil {
@@ -32,6 +34,7 @@ func (k *Keeper) settle(ctx context.Context, log *slog.Logger, p Plan, att journ
 
 // finish records a final outcome for an action with no open attempt.
 func (k *Keeper) finish(ctx context.Context, log *slog.Logger, p Plan, out journal.Outcome) Outcome {
+	failpoint.Hit(failpoint.BeforeOutcome)
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), journalTimeout)
 	defer cancel()
 	if err := k.journal.Finish(wctx, p.ID, out); err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 
+	"github.com/keeper-project/keeper/internal/failpoint"
 	"github.com/keeper-project/keeper/keeper/chain"
 	"github.com/keeper-project/keeper/keeper/journal"
 	"github.com/keeper-project/keeper/signer"
@@ -32,6 +33,7 @@ func (k *Keeper) Recover(ctx context.Context) error {
 			continue // expired: nothing in flight; its policy resumes or supersedes it
 		}
 		log := k.logger.With("policy", act.Policy, "action", shortID(act.ID), "kind", act.Kind, "target", act.Target)
+		failpoint.Hit(failpoint.InRecovery)
 		out, _ := k.settleOpen(ctx, log, act)
 		log.Info("Recovered unsettled action", "state_before", act.State, "outcome", out)
 	}

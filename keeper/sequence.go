@@ -8,6 +8,7 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
 
+	"github.com/keeper-project/keeper/internal/failpoint"
 	"github.com/keeper-project/keeper/keeper/chain"
 	"github.com/keeper-project/keeper/keeper/journal"
 )
@@ -39,6 +40,7 @@ func (k *Keeper) submitSequence(ctx context.Context, log *slog.Logger, p Plan, a
 			}
 		}
 		res, err := k.submitter.SendAndConfirm(ctx, set.txs[i:i+1])
+		failpoint.Hit(failpoint.AfterConfirm)
 		if err != nil && res.Outcome == chain.OutcomeUnknown {
 			log.Warn("Submission did not settle; the journal keeps it for recovery", "tx", set.first+i, "err", err)
 			k.count(p, OutcomePending)

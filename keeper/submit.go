@@ -9,6 +9,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 
+	"github.com/keeper-project/keeper/internal/failpoint"
 	"github.com/keeper-project/keeper/keeper/chain"
 	"github.com/keeper-project/keeper/keeper/journal"
 )
@@ -26,6 +27,7 @@ func (k *Keeper) submit(ctx context.Context, log *slog.Logger, p Plan, att journ
 	} else {
 		res, err = k.submitter.SendAndConfirm(ctx, set.txs)
 	}
+	failpoint.Hit(failpoint.AfterConfirm)
 	if res.Outcome == chain.OutcomeRefused && errors.Is(err, errTipNotJournaled) {
 		// Nothing was sent: the bundle never went out without its first tip.
 		log.Error("Cannot journal the tip transaction; nothing sent", "err", err)

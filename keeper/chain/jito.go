@@ -12,6 +12,8 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"golang.org/x/time/rate"
+
+	"github.com/keeper-project/keeper/internal/failpoint"
 )
 
 // MaxBundleTxs is the block engine's limit on transactions per bundle.
@@ -72,6 +74,9 @@ func (j *jitoClient) sendBundle(ctx context.Context, raws [][]byte) (string, err
 	})
 	if err == nil && id == "" {
 		err = errors.New("sendBundle: empty bundle id in the answer")
+	}
+	if err == nil {
+		failpoint.Hit(failpoint.AfterSend)
 	}
 	return id, err
 }

@@ -7,6 +7,8 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
+
+	"github.com/keeper-project/keeper/internal/failpoint"
 )
 
 // SendAndConfirm sends the transactions through RPC in array order, each
@@ -118,6 +120,7 @@ func (c *Client) broadcast(ctx context.Context, s Signed) error {
 	})
 	switch classifySend(err) {
 	case sendOK:
+		failpoint.Hit(failpoint.AfterSend)
 		if got != s.Signature {
 			c.log.Warn("node answered a different signature", "signature", s.Signature, "answered", got)
 		}
