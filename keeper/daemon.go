@@ -116,10 +116,13 @@ func (k *Keeper) Run(ctx context.Context, reload <-chan struct{}) error {
 // gaugeInterval is how often the journal and wallet gauges are refreshed.
 const gaugeInterval = 30 * time.Second
 
-// loop waits for the end or for reload requests, refreshing the gauges.
+// loop waits for the end or for reload requests, refreshing the gauges and
+// pruning the journal.
 func (k *Keeper) loop(ctx context.Context, reload <-chan struct{}) {
 	t := time.NewTicker(gaugeInterval)
 	defer t.Stop()
+	pt := time.NewTicker(pruneInterval)
+	defer pt.Stop()
 	k.refreshGauges(ctx)
 	for {
 		select {
@@ -129,6 +132,8 @@ func (k *Keeper) loop(ctx context.Context, reload <-chan struct{}) {
 			k.Reload()
 		case <-t.C:
 			k.refreshGauges(ctx)
+		case <-pt.C:
+			k.prune(ctx)
 		}
 	}
 }

@@ -37,6 +37,7 @@ func (k *Keeper) Recover(ctx context.Context) error {
 		out, _ := k.settleOpen(ctx, log, act)
 		log.Info("Recovered unsettled action", "state_before", act.State, "outcome", out)
 	}
+	k.prune(ctx)
 	return nil
 }
 

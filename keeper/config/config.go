@@ -136,6 +136,9 @@ type Signer struct {
 // Journal configures the durable action journal.
 type Journal struct {
 	DSN string `yaml:"dsn"` // sqlite:PATH; relative paths resolve against the config's folder
+	// Retention is how long actions that reached a final state stay in the journal; 0 keeps them
+	// all. Unsettled and expired actions are never pruned.
+	Retention time.Duration `yaml:"retention"`
 }
 
 // HTTP configures the operations endpoint (/metrics, /healthz, /readyz, /status).

@@ -40,7 +40,7 @@ func Default() Config {
 			Keypair:             "~/.config/solana/id.json",
 			MaxComputeUnitPrice: 1_000_000,
 		},
-		Journal: Journal{DSN: "sqlite:keeper.db"},
+		Journal: Journal{DSN: "sqlite:keeper.db", Retention: DefaultRetention},
 		HTTP:    HTTP{Listen: "127.0.0.1:9464"},
 		Log:     Log{Level: "info", Format: "auto"},
 
@@ -60,3 +60,10 @@ func notifierDefaults(n *Notifier) {
 		n.DedupWindow = time.Hour
 	}
 }
+
+// DefaultRetention is how long final actions stay in the journal by default: 90 days.
+const DefaultRetention = 90 * 24 * time.Hour
+
+// MinRetention is the shortest retention allowed: longer than the day the daily caps count and any
+// sensible cooldown, so pruning never changes a decision.
+const MinRetention = 48 * time.Hour

@@ -123,6 +123,9 @@ func (v *validator) misc(c *Config) {
 	if !strings.HasPrefix(c.Journal.DSN, "sqlite:") || c.Journal.DSN == "sqlite:" {
 		v.fail([]any{"journal", "dsn"}, "journal.dsn must be sqlite:PATH or sqlite::memory:, got %s", strictyaml.Excerpt(c.Journal.DSN))
 	}
+	if r := c.Journal.Retention; r != 0 && r < MinRetention {
+		v.fail([]any{"journal", "retention"}, "journal.retention must be 0 (keep everything) or at least %s, got %s", MinRetention, r)
+	}
 	if c.HTTP.Listen != "" {
 		if _, port, err := net.SplitHostPort(c.HTTP.Listen); err != nil {
 			v.fail([]any{"http", "listen"}, "http.listen must be host:port, got %s", strictyaml.Excerpt(c.HTTP.Listen))
