@@ -35,7 +35,11 @@ func TestHostileBuildIsRefusedOnSim(t *testing.T) {
 		sim.HostileFeePayer:       signer.RuleFeePayer,
 		sim.HostileExtraSigner:    signer.RuleMissingSignature,
 		// One unit more than the repay's amount: over its bound by one.
-		sim.HostileOneOver: signer.RuleSimulatedTokens,
+		sim.HostileOneOver:         signer.RuleSimulatedTokens,
+		sim.HostileCloseToStranger: signer.RuleCloseAccount,
+		sim.HostileApproveDelegate: signer.RuleTokenBound,
+		// The repay's own transaction is honest; the appended one drains.
+		sim.HostileSecondDrains: signer.RuleSOLTransfer,
 	}
 	for _, mode := range sim.AllHostile() {
 		t.Run(mode.String(), func(t *testing.T) {
@@ -62,7 +66,7 @@ func checkHostileRefused(t *testing.T, mode sim.Hostile, rule signer.Rule) {
 	}
 	lamports, tokens := w.sim.Balance(w.wallet()), w.sim.TokenBalance(w.wallet(), usdc)
 	if err := k.RunOnce(t.Context()); !isActionsFailed(err) {
-		t.Fatalf("RunOnce = %v, want ErrActionsFailed", err)
+		t.Fatalf("RunOnce = %v, want ErrActionsFailed; journal %+v", err, k.actionsOf(t, "auto-repay"))
 	}
 	acts := k.actionsOf(t, "auto-repay")
 	if len(acts) != 1 || acts[0].State != journal.StateRefused || acts[0].Rule != string(rule) {

@@ -37,7 +37,7 @@ func (s *Sim) buildLoan(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return market.BuildLoanResponse{Loan: q.Loan, Transactions: []market.Transaction{txs[0].apiTransaction()}}, nil
+	return market.BuildLoanResponse{Loan: q.Loan, Transactions: apiTransactions(txs)}, nil
 }
 
 // loanPlan collects the instructions of an E2 request and predicts their effect for closeIfPossible.

@@ -38,11 +38,7 @@ func (s *Sim) updateStrategy(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]market.Transaction, len(txs))
-	for i, t := range txs {
-		out[i] = t.apiTransaction()
-	}
-	return out, nil
+	return apiTransactions(txs), nil
 }
 
 // updateIx returns the strategy-update instruction carrying items.

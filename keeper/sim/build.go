@@ -10,11 +10,15 @@ import (
 
 // buildTxs compiles groups of instructions into co-signed transactions with the call's payer as fee
 // payer and the chain's confirmed blockhash. It consumes the next hostile mode, which changes the last
-// transaction, the one carrying the operation; mint is the token a hostile transaction targets. The
+// transaction, the one carrying the operation (HostileSecondDrains appends one instead); mint is the token a hostile transaction targets. The
 // caller holds s.mu.
 func (s *Sim) buildTxs(c *call, mint solana.PublicKey, groups ...[]ix) ([]*builtTx, error) {
 	bh, _ := s.chain.LatestBlockhash(rpc.CommitmentConfirmed)
 	hostile := s.faults.nextHostile()
+	if hostile == HostileSecondDrains {
+		groups = append(groups, drainIxs(c.wallet))
+		hostile = HostileNone
+	}
 	out := make([]*builtTx, 0, len(groups))
 	for i, g := range groups {
 		payer := c.payer

@@ -42,9 +42,24 @@ func hostilize(mode Hostile, wallet, feePayer, mint solana.PublicKey, ixs []ix) 
 		data := binary.LittleEndian.AppendUint64([]byte{3}, 1)
 		ixs = append(ixs, ix{Program: solana.TokenProgramID, Data: data, Accounts: []solana.AccountMeta{
 			meta(ata(wallet, mint), false, true), meta(ata(stranger, mint), false, true), meta(wallet, true, false)}})
+	case HostileCloseToStranger:
+		ixs = append(ixs, ix{Program: solana.TokenProgramID, Data: []byte{9}, Accounts: []solana.AccountMeta{
+			meta(ata(wallet, mint), false, true), meta(stranger, false, true), meta(wallet, true, false)}})
+	case HostileApproveDelegate:
+		data := binary.LittleEndian.AppendUint64([]byte{4}, ^uint64(0))
+		ixs = append(ixs, ix{Program: solana.TokenProgramID, Data: data, Accounts: []solana.AccountMeta{
+			meta(ata(wallet, mint), false, true), meta(stranger, false, false), meta(wallet, true, false)}})
 	case HostileExtraSigner:
 		ixs = append(ixs, ix{Program: solana.MemoProgramID, Data: []byte("keeper-sim"),
 			Accounts: []solana.AccountMeta{meta(stranger, true, false)}})
 	}
 	return ixs, feePayer
+}
+
+// drainIxs are the instructions of the transaction HostileSecondDrains appends.
+func drainIxs(wallet solana.PublicKey) []ix {
+	data := binary.LittleEndian.AppendUint32(nil, 2)
+	data = binary.LittleEndian.AppendUint64(data, hostileLamports)
+	return []ix{{Program: solana.SystemProgramID, Data: data,
+		Accounts: []solana.AccountMeta{meta(wallet, true, true), meta(Stranger(), false, true)}}}
 }

@@ -33,6 +33,16 @@ const (
 	// wallet's token account to the stranger: the answer moves one unit (one lamport, for wrapped SOL)
 	// more than was asked.
 	HostileOneOver
+	// HostileCloseToStranger adds an SPL Token CloseAccount of the wallet's token account of the
+	// operation's mint, with the stranger as destination of its lamports.
+	HostileCloseToStranger
+	// HostileApproveDelegate adds an SPL Token Approve making the stranger the delegate of the
+	// wallet's token account for any amount.
+	HostileApproveDelegate
+	// HostileSecondDrains leaves the operation's transactions honest and appends one more to the
+	// answer: a System transfer of 0.5 SOL from the wallet to the stranger, as if it were a later
+	// step of a sequence.
+	HostileSecondDrains
 	hostileCount
 )
 
@@ -48,7 +58,7 @@ func AllHostile() []Hostile {
 // String returns the mode's name.
 func (h Hostile) String() string {
 	names := [...]string{"none", "system-transfer", "token-transfer", "set-authority", "unknown-program",
-		"fee-payer", "extra-signer", "one-over"}
+		"fee-payer", "extra-signer", "one-over", "close-to-stranger", "approve-delegate", "second-drains"}
 	if h < 0 || h >= hostileCount {
 		return fmt.Sprintf("hostile(%d)", int(h))
 	}

@@ -187,3 +187,12 @@ func createATAIdempotent(payer, wallet, mint solana.PublicKey) ix {
 		meta(mint, false, false), meta(solana.SystemProgramID, false, false), meta(solana.TokenProgramID, false, false),
 	}}
 }
+
+// apiTransactions returns the API objects of txs, in order.
+func apiTransactions(txs []*builtTx) []market.Transaction {
+	out := make([]market.Transaction, len(txs))
+	for i, t := range txs {
+		out[i] = t.apiTransaction()
+	}
+	return out
+}
