@@ -23,7 +23,7 @@ import (
 func simCommand() command {
 	return command{
 		name:    "sim",
-		usage:   "[--listen ADDR] [--scenario FILE] [--wallet PUBKEY | --keypair FILE] [--manual-clock] [--control] [--hostile MODE] [--seed N]",
+		usage:   "[--listen ADDR] [--scenario FILE] [--wallet PUBKEY | --keypair FILE] [--manual-clock] [--control] [--hostile MODE] [--faults SPEC] [--seed N]",
 		summary: "serve the simulated market API, Solana RPC and Jito engine for manual runs",
 		flags: func(fs *flag.FlagSet) func(context.Context, *streams, []string) int {
 			listen := fs.String("listen", "127.0.0.1:7070", "market API address; RPC listens on the next port, Jito on the one after (port 0: three free ports, printed)")
@@ -33,6 +33,7 @@ func simCommand() command {
 			manual := fs.Bool("manual-clock", false, "stop the sim clock: it moves only through POST /_sim/advance (implies --control); for end-to-end tests")
 			control := fs.Bool("control", false, "serve the control routes /_sim/advance and /_sim/state on the market's address")
 			hostile := fs.String("hostile", "none", "make every transaction-building answer hostile in this way, as a compromised market would: "+hostileModes())
+			faults := fs.String("faults", "", "inject faults into the market API, RPC and Jito: "+sim.FaultsSpecHelp)
 			seed := fs.Uint64("seed", 0, "seed of blockhashes and fault draws, to reproduce a run")
 			return func(ctx context.Context, s *streams, args []string) int {
 				if len(args) > 0 {
@@ -54,8 +55,14 @@ func simCommand() command {
 					fmt.Fprintf(s.err, "keeper sim: --hostile: %v\n", err)
 					return exitUsage
 				}
+				injected, err := sim.ParseFaults(*faults)
+				if err != nil {
+					fmt.Fprintf(s.err, "keeper sim: --faults: %v\n", err)
+					return exitUsage
+				}
+				injected.Market.HostileAlways = mode
 				return serveSim(ctx, s, simServe{addrs: addrs, scenario: *scenario, owner: owner, manual: *manual,
-					control: *control || *manual, hostile: mode, seed: *seed})
+					control: *control || *manual, faults: injected, seed: *seed})
 			}
 		},
 	}
@@ -118,9 +125,9 @@ type simServe struct {
 	addrs    sim.Addrs
 	scenario string
 	owner    solana.PublicKey
-	manual   bool // a manual clock, moved only through the control routes
-	control  bool // serve the control routes
-	hostile  sim.Hostile
+	manual   bool       // a manual clock, moved only through the control routes
+	control  bool       // serve the control routes
+	faults   sim.Faults // faults and hostile mode to inject
 	seed     uint64
 }
 
@@ -131,8 +138,7 @@ func serveSim(ctx context.Context, s *streams, o simServe) int {
 		fmt.Fprintln(s.err, err)
 		return exitUsage
 	}
-	opts := sim.Options{Scenario: sc, Wallet: o.owner, Seed: o.seed}
-	opts.Faults.Market.HostileAlways = o.hostile
+	opts := sim.Options{Scenario: sc, Wallet: o.owner, Seed: o.seed, Faults: o.faults}
 	if o.manual {
 		opts.Clock = chainsim.NewManualClock(time.Now().UTC().Truncate(time.Second))
 	}

@@ -37,6 +37,7 @@ type Control struct {
 	traffic uint64        // guarded by mu; RPC and Jito requests counted by CountTraffic
 	changed chan struct{} // guarded by mu; closed (and replaced) when traffic grows
 	signed  []SignedTx    // guarded by mu; landed transactions the wallet signed, in landing order
+	market  uint64        // guarded by mu; market API requests counted by CountMarket
 }
 
 // NewControl returns a Control of s. It records landed transactions from now on, so make it before
@@ -79,6 +80,24 @@ func (c *Control) CountTraffic(h http.Handler) http.Handler {
 		c.mu.Unlock()
 		h.ServeHTTP(w, r)
 	})
+}
+
+// CountMarket wraps the market API handler so that each request it receives is counted in
+// ControlState.MarketRequests. Market requests do not pace the clock.
+func (c *Control) CountMarket(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c.mu.Lock()
+		c.market++
+		c.mu.Unlock()
+		h.ServeHTTP(w, r)
+	})
+}
+
+// MarketRequests returns how many market API requests CountMarket has seen.
+func (c *Control) MarketRequests() uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.market
 }
 
 // Traffic returns how many chain service requests CountTraffic has seen.

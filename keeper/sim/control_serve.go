@@ -16,7 +16,7 @@ func (s *Sim) StartControlled(ctx context.Context, a Addrs, c *Control) (URLs, e
 	if c == nil || c.sim != s {
 		return URLs{}, errors.New("sim: start controlled: the control belongs to another simulator")
 	}
-	handlers := []http.Handler{withControl(s.MarketHandler(), c.Handler()),
+	handlers := []http.Handler{withControl(c.CountMarket(s.MarketHandler()), c.Handler()),
 		c.CountTraffic(s.RPCHandler()), c.CountTraffic(s.JitoHandler())}
 	lns, err := listenAll(ctx, []string{a.Market, a.RPC, a.Jito})
 	if err != nil {

@@ -24,9 +24,11 @@ func (f Faults) Validate() error {
 
 // MarketFaults configures the market API's faults. Draws come from one stream per endpoint seeded
 // from Options.Seed, so the same seed and the same sequence of calls of each endpoint give the same
-// faults. The market supports the faults FaultServerError, FaultRateLimit, FaultTimeout and
-// FaultTruncate (a truncated write has still been processed and recorded for idempotent replay), plus
-// latency and jitter waited on the sim clock.
+// faults. The market supports the faults FaultServerError, FaultRateLimit, FaultTimeout,
+// FaultTruncate (a truncated write has still been processed and recorded for idempotent replay),
+// FaultNull and FaultWrongShape (a 200 answer of null or of a JSON string, the call not processed),
+// FaultOversize (a streamed 200 answer of chainsim.OversizeBytes, the call not processed),
+// plus latency and jitter waited on the sim clock.
 type MarketFaults struct {
 	// All applies to every endpoint that has no entry in Endpoints; its Script is consumed by calls of
 	// any endpoint, in arrival order.
@@ -85,7 +87,7 @@ func (m MarketFaults) Validate() error {
 
 // marketFaultKinds are the faults the market API can inject.
 var marketFaultKinds = []chainsim.Fault{chainsim.FaultNone, chainsim.FaultServerError, chainsim.FaultRateLimit,
-	chainsim.FaultTimeout, chainsim.FaultTruncate}
+	chainsim.FaultTimeout, chainsim.FaultTruncate, chainsim.FaultNull, chainsim.FaultWrongShape, chainsim.FaultOversize}
 
 // validateMethodFaults checks one endpoint's faults.
 func validateMethodFaults(m chainsim.MethodFaults) error {

@@ -122,6 +122,12 @@ func (s *Sim) serveFault(w http.ResponseWriter, r *http.Request, f chainsim.Faul
 		writeReply(w, reply{http.StatusTooManyRequests, envelopeJSON(http.StatusTooManyRequests, "rate limit exceeded")})
 	case chainsim.FaultTimeout:
 		<-r.Context().Done()
+	case chainsim.FaultNull:
+		writeReply(w, reply{http.StatusOK, []byte("null")})
+	case chainsim.FaultWrongShape:
+		writeReply(w, reply{http.StatusOK, []byte(`"unexpected"`)})
+	case chainsim.FaultOversize:
+		writeOversize(w)
 	default:
 		return false
 	}
@@ -240,4 +246,38 @@ func fingerprint(endpoint string, r *http.Request, body []byte) [32]byte {
 	}
 	b.Write(body)
 	return sha256.Sum256(b.Bytes())
+}
+
+// writeOversize streams a well-formed JSON answer of chainsim.OversizeBytes, an array of filler
+// strings, without holding it in memory and without announcing its length (chunked), so that a
+// client learns its size only by reading it.
+func writeOversize(w http.ResponseWriter) {
+	const chunk = 1 << 16
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	filler := make([]byte, chunk)
+	for i := range filler {
+		filler[i] = 'x'
+	}
+	filler[0], filler[chunk-1] = '"', '"'
+	// The body is [ chunk , chunk , ... chunk ] padded with spaces to exactly OversizeBytes.
+	written := 0
+	write := func(p []byte) bool {
+		n, err := w.Write(p)
+		written += n
+		return err == nil
+	}
+	if !write([]byte("[")) {
+		return
+	}
+	for written+chunk+2 <= chainsim.OversizeBytes {
+		if !write(filler) || !write([]byte(",")) {
+			return
+		}
+	}
+	pad := make([]byte, chainsim.OversizeBytes-written-len(`"x"]`))
+	for i := range pad {
+		pad[i] = ' '
+	}
+	_ = write(pad) && write([]byte(`"x"]`))
 }

@@ -44,12 +44,25 @@ const (
 	// FaultStall starts a stall of Faults.StallSlots slots from the next
 	// slot, then serves the call normally.
 	FaultStall
+	// FaultNull answers 200 with the JSON body null, without processing
+	// the call: an API that answers but says nothing. Only the market
+	// simulator (package sim) injects it.
+	FaultNull
+	// FaultWrongShape answers 200 with a JSON string where an object or
+	// array is due, without processing the call. Only the market simulator
+	// injects it.
+	FaultWrongShape
+	// FaultOversize answers 200 with a well-formed JSON body of
+	// OversizeBytes, streamed, without processing the call: a broken or
+	// hostile server flooding the client. Only the market simulator injects
+	// it.
+	FaultOversize
 	faultCount
 )
 
 // String returns the fault's name.
 func (f Fault) String() string {
-	names := [...]string{"none", "server-error", "rate-limit", "timeout", "truncate", "never-land", "stall"}
+	names := [...]string{"none", "server-error", "rate-limit", "timeout", "truncate", "never-land", "stall", "null", "wrong-shape", "oversize"}
 	if f < 0 || f >= faultCount {
 		return fmt.Sprintf("fault(%d)", int(f))
 	}
@@ -65,11 +78,14 @@ type Rates struct {
 	Truncate    float64 // FaultTruncate
 	NeverLand   float64 // FaultNeverLand
 	Stall       float64 // FaultStall
+	Null        float64 // FaultNull (market only)
+	WrongShape  float64 // FaultWrongShape (market only)
+	Oversize    float64 // FaultOversize (market only)
 }
 
 // list returns the rates in Fault order, starting at FaultServerError.
 func (r Rates) list() []float64 {
-	return []float64{r.ServerError, r.RateLimit, r.Timeout, r.Truncate, r.NeverLand, r.Stall}
+	return []float64{r.ServerError, r.RateLimit, r.Timeout, r.Truncate, r.NeverLand, r.Stall, r.Null, r.WrongShape, r.Oversize}
 }
 
 // Validate reports the first rate outside [0, 1], or rates that add up to
@@ -163,12 +179,31 @@ func (m MethodFaults) validate() error {
 	if err := m.Rates.Validate(); err != nil {
 		return err
 	}
+	if m.Rates.Null != 0 || m.Rates.WrongShape != 0 || m.Rates.Oversize != 0 {
+		return errors.New("null, wrong-shape and oversize are market faults, not chain faults")
+	}
 	for i, f := range m.Script {
 		if f < 0 || f >= faultCount {
 			return fmt.Errorf("script entry %d: unknown fault %d", i, int(f))
 		}
+		if f == FaultNull || f == FaultWrongShape || f == FaultOversize {
+			return fmt.Errorf("script entry %d: %s is a market fault, not a chain fault", i, f)
+		}
 	}
 	return nil
+}
+
+// OversizeBytes is the length of a FaultOversize body: 300 MB.
+const OversizeBytes = 300_000_000
+
+// ParseFault returns the fault of a name as String writes it.
+func ParseFault(name string) (Fault, error) {
+	for f := FaultNone; f < faultCount; f++ {
+		if f.String() == name {
+			return f, nil
+		}
+	}
+	return FaultNone, fmt.Errorf("unknown fault %q", name)
 }
 
 // forMethod returns the faults that apply to method.

@@ -1,0 +1,154 @@
+package sim
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+)
+
+// FaultsSpecHelp describes the text ParseFaults reads, for command-line help.
+const FaultsSpecHelp = "comma-separated SERVICE[.METHOD]:SETTING=VALUE items; SERVICE is market, rpc or jito, METHOD a market endpoint (loans_info, build_loan, ...) or JSON-RPC method; " +
+	"SETTING is a fault (server-error, rate-limit, timeout, truncate, never-land, stall; market only: null, wrong-shape, oversize) " +
+	"with a probability (0.1 or 10%), latency or jitter with a duration, or script with faults joined by '+' " +
+	"for the next calls; plus retry-after=DURATION and stall-slots=N " +
+	"(e.g. market:server-error=10%,rpc.sendTransaction:never-land=0.2,rpc:latency=20ms)"
+
+// ParseFaults reads a fault configuration written as FaultsSpecHelp describes, so that a run with
+// faults can be reproduced from the command line with the same text and seed. An empty spec injects
+// nothing. The result is validated; an error names the item at fault.
+func ParseFaults(spec string) (Faults, error) {
+	var f Faults
+	for item := range strings.SplitSeq(spec, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		if err := f.apply(item); err != nil {
+			return Faults{}, fmt.Errorf("faults item %q: %w", item, err)
+		}
+	}
+	if err := f.Validate(); err != nil {
+		return Faults{}, err
+	}
+	return f, nil
+}
+
+// apply adds one item of a fault spec.
+func (f *Faults) apply(item string) error {
+	lhs, value, ok := strings.Cut(item, "=")
+	if !ok {
+		return fmt.Errorf("want SERVICE[.METHOD]:SETTING=VALUE or a global setting")
+	}
+	target, setting, scoped := strings.Cut(lhs, ":")
+	if !scoped {
+		return f.applyGlobal(lhs, value)
+	}
+	service, method, _ := strings.Cut(target, ".")
+	var all *chainsim.MethodFaults
+	var methods *map[string]chainsim.MethodFaults
+	switch service {
+	case "market":
+		all, methods = &f.Market.All, &f.Market.Endpoints
+	case "rpc":
+		all, methods = &f.Chain.RPC.All, &f.Chain.RPC.Methods
+	case "jito":
+		all, methods = &f.Chain.Jito.All, &f.Chain.Jito.Methods
+	default:
+		return fmt.Errorf("unknown service %q (want market, rpc or jito)", service)
+	}
+	if method == "" {
+		return applySetting(all, setting, value)
+	}
+	if *methods == nil {
+		*methods = map[string]chainsim.MethodFaults{}
+	}
+	m := (*methods)[method]
+	if err := applySetting(&m, setting, value); err != nil {
+		return err
+	}
+	(*methods)[method] = m
+	return nil
+}
+
+// applyGlobal sets a setting of the whole configuration.
+func (f *Faults) applyGlobal(name, value string) error {
+	switch name {
+	case "retry-after":
+		d, err := time.ParseDuration(value)
+		if err != nil {
+			return err
+		}
+		f.Chain.RetryAfter, f.Market.RetryAfter = d, d
+	case "stall-slots":
+		n, err := strconv.ParseUint(value, 10, 64)
+		if err != nil {
+			return err
+		}
+		f.Chain.StallSlots = n
+	default:
+		return fmt.Errorf("unknown setting %q (want SERVICE[.METHOD]:SETTING=VALUE, retry-after or stall-slots)", name)
+	}
+	return nil
+}
+
+// applySetting sets one setting of a method's faults.
+func applySetting(m *chainsim.MethodFaults, setting, value string) error {
+	switch setting {
+	case "latency", "jitter":
+		d, err := time.ParseDuration(value)
+		if err != nil {
+			return err
+		}
+		if setting == "latency" {
+			m.Latency = d
+		} else {
+			m.Jitter = d
+		}
+		return nil
+	case "script":
+		for name := range strings.SplitSeq(value, "+") {
+			fault, err := chainsim.ParseFault(name)
+			if err != nil {
+				return err
+			}
+			m.Script = append(m.Script, fault)
+		}
+		return nil
+	}
+	fault, err := chainsim.ParseFault(setting)
+	if err != nil || fault == chainsim.FaultNone {
+		return fmt.Errorf("unknown setting %q (want a fault name, latency, jitter or script)", setting)
+	}
+	p, err := parseProbability(value)
+	if err != nil {
+		return err
+	}
+	*rateOf(&m.Rates, fault) = p
+	return nil
+}
+
+// parseProbability reads a probability written as a fraction (0.1) or a percentage (10%).
+func parseProbability(s string) (float64, error) {
+	scale := 1.0
+	if t, ok := strings.CutSuffix(s, "%"); ok {
+		s, scale = t, 100
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return 0, fmt.Errorf("probability %q: want a number such as 0.1 or 10%%", s)
+	}
+	return v / scale, nil
+}
+
+// rateOf returns the field of rates that holds fault's probability.
+func rateOf(r *chainsim.Rates, f chainsim.Fault) *float64 {
+	return map[chainsim.Fault]*float64{
+		chainsim.FaultServerError: &r.ServerError, chainsim.FaultRateLimit: &r.RateLimit,
+		chainsim.FaultTimeout: &r.Timeout, chainsim.FaultTruncate: &r.Truncate,
+		chainsim.FaultNeverLand: &r.NeverLand, chainsim.FaultStall: &r.Stall,
+		chainsim.FaultNull: &r.Null, chainsim.FaultWrongShape: &r.WrongShape, chainsim.FaultOversize: &r.Oversize,
+	}[f]
+}

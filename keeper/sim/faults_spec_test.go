@@ -1,0 +1,91 @@
+package sim
+
+import (
+	"errors"
+	"net/http"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+)
+
+func TestParseFaults(t *testing.T) {
+	got, err := ParseFaults("market:server-error=10%, market.loans_info:null=0.05,market.loans_info:script=timeout+none+wrong-shape," +
+		"rpc.sendTransaction:never-land=0.2,rpc:latency=20ms,rpc:jitter=5ms,jito:rate-limit=0.3,retry-after=2s,stall-slots=7")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Faults{
+		Chain: chainsim.Faults{
+			RPC: chainsim.ServiceFaults{
+				All:     chainsim.MethodFaults{Latency: 20 * time.Millisecond, Jitter: 5 * time.Millisecond},
+				Methods: map[string]chainsim.MethodFaults{"sendTransaction": {Rates: chainsim.Rates{NeverLand: 0.2}}},
+			},
+			Jito:       chainsim.ServiceFaults{All: chainsim.MethodFaults{Rates: chainsim.Rates{RateLimit: 0.3}}},
+			RetryAfter: 2 * time.Second,
+			StallSlots: 7,
+		},
+		Market: MarketFaults{
+			All: chainsim.MethodFaults{Rates: chainsim.Rates{ServerError: 0.1}},
+			Endpoints: map[string]chainsim.MethodFaults{market.EndpointLoansInfo: {
+				Rates:  chainsim.Rates{Null: 0.05},
+				Script: []chainsim.Fault{chainsim.FaultTimeout, chainsim.FaultNone, chainsim.FaultWrongShape},
+			}},
+			RetryAfter: 2 * time.Second,
+		},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("ParseFaults:\n got %+v\nwant %+v", got, want)
+	}
+	if empty, err := ParseFaults(""); err != nil || !reflect.DeepEqual(empty, Faults{}) {
+		t.Errorf("empty spec: %+v, %v", empty, err)
+	}
+}
+
+func TestParseFaultsErrors(t *testing.T) {
+	for spec, want := range map[string]string{
+		"market:server-error":                    "want SERVICE",
+		"db:timeout=0.1":                         `unknown service "db"`,
+		"market:explode=0.1":                     `unknown setting "explode"`,
+		"market:none=0.1":                        `unknown setting "none"`,
+		"market:timeout=lots":                    "want a number",
+		"market:timeout=1.5":                     "outside [0, 1]",
+		"market:timeout=60%,market:truncate=50%": "add up to",
+		"market:never-land=0.1":                  "chain faults, not market faults",
+		"rpc:null=0.1":                           "market faults, not chain faults",
+		"rpc:script=timeout+wrong-shape":         "market fault, not a chain fault",
+		"rpc.getBalanse:timeout=0.1":             `unknown method "getBalanse"`,
+		"market.loan-info:timeout=0.1":           `unknown endpoint "loan-info"`,
+		"rpc:latency=soon":                       "invalid duration",
+		"stall-slots=-1":                         "invalid syntax",
+		"speed=11":                               `unknown setting "speed"`,
+	} {
+		_, err := ParseFaults(spec)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseFaults(%q) = %v, want an error containing %q", spec, err, want)
+		}
+	}
+}
+
+func TestMarketNullWrongShapeOversize(t *testing.T) {
+	e := newEnv(t, Options{})
+	if err := e.sim.InjectMarketFaults(market.EndpointLoansInfo, chainsim.FaultNull, chainsim.FaultWrongShape, chainsim.FaultOversize); err != nil {
+		t.Fatal(err)
+	}
+	if r := e.post(t, http.MethodPost, "markets/loans/info", "", "", `{}`); r.status != 200 || string(r.body) != "null" {
+		t.Errorf("null fault: %d %s", r.status, r.body)
+	}
+	if _, err := e.market.LoansInfo(e.ctx, market.LoansQuery{}); err == nil || !market.IsRetryable(err) {
+		t.Errorf("wrong-shape answer: %v, want a retryable decode error", err)
+	}
+	_, err := e.market.LoansInfo(e.ctx, market.LoansQuery{})
+	if ae, ok := errors.AsType[*market.APIError](err); !ok || !strings.Contains(err.Error(), "response body larger than") {
+		t.Errorf("oversize answer: %v (%+v), want an API error saying the body is too large", err, ae)
+	}
+	if _, err := e.market.LoansInfo(e.ctx, market.LoansQuery{}); err != nil {
+		t.Errorf("after the script: %v", err)
+	}
+}
