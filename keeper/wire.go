@@ -133,6 +133,7 @@ func chainOptions(c *config.Config, m *Metrics, logger *slog.Logger) chain.Optio
 		RateLimit:           ch.RateLimit.RPS,
 		RateBurst:           ch.RateLimit.Burst,
 		RequestTimeout:      ch.Timeout,
+		Retry:               chain.Retry{Rounds: ch.Retry.Attempts, Base: ch.Retry.Base, Max: ch.Retry.Max},
 		RebroadcastInterval: ch.Rebroadcast,
 		PollInterval:        ch.Poll,
 		JitoURL:             ch.JitoURL.Reveal(),

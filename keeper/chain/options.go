@@ -45,6 +45,9 @@ type Options struct {
 	// disables the limit.
 	RateLimit float64
 	RateBurst int
+	// Retry says how often a call that failed transiently on every endpoint
+	// is tried again; zero fields take the Default Retry values.
+	Retry Retry
 	// RequestTimeout bounds every single HTTP request (solana-go's own default
 	// is five minutes).
 	RequestTimeout time.Duration
@@ -92,6 +95,7 @@ func (o Options) withDefaults() Options {
 	if o.RequestTimeout == 0 {
 		o.RequestTimeout = DefaultRequestTimeout
 	}
+	o.Retry = o.Retry.withDefaults()
 	if o.RebroadcastInterval == 0 {
 		o.RebroadcastInterval = DefaultRebroadcastInterval
 	}
@@ -134,6 +138,9 @@ func (o Options) validate() error {
 		errs = append(errs, errors.New("commitment processed is unsafe for confirmation (it may be rolled back): use confirmed or finalized"))
 	default:
 		errs = append(errs, fmt.Errorf("commitment %q: want confirmed or finalized", o.Commitment))
+	}
+	if err := o.Retry.validate(); err != nil {
+		errs = append(errs, err)
 	}
 	if o.RateLimit < 0 || o.RateBurst < 0 || o.JitoRateLimit < 0 {
 		errs = append(errs, errors.New("rate limits and burst must not be negative"))

@@ -24,6 +24,7 @@ type pool struct {
 	eps     []*endpoint
 	limiter *rate.Limiter
 	timeout time.Duration
+	retry   Retry
 	observe func(string, time.Duration, error)
 	log     *slog.Logger
 
@@ -34,15 +35,37 @@ type pool struct {
 // newPool returns a pool over eps.
 func newPool(eps []*endpoint, lim *rate.Limiter, o Options) *pool {
 	return &pool{
-		eps: eps, limiter: lim, timeout: o.RequestTimeout, observe: o.Observe, log: o.Logger,
+		eps: eps, limiter: lim, timeout: o.RequestTimeout, retry: o.Retry, observe: o.Observe, log: o.Logger,
 		downUntil: make([]time.Time, len(eps)),
 	}
 }
 
 // call runs fn against endpoints until one succeeds or fails with an error
-// another endpoint cannot fix. Errors are classified (*HTTPError,
-// *TransportError, *RPCError) and never contain a URL.
+// another endpoint cannot fix; when every endpoint failed so, it tries them
+// all again after a backoff, up to the retry policy's rounds. Errors are
+// classified (*HTTPError, *TransportError, *RPCError) and never contain a
+// URL.
 func (p *pool) call(ctx context.Context, method string, fn func(context.Context, *endpoint) error) error {
+	for round := 1; ; round++ {
+		err := p.round(ctx, method, fn)
+		if err == nil || ctx.Err() != nil || !failoverWorthy(err) || round >= p.retry.Rounds {
+			return err
+		}
+		wait := p.retry.backoff(round)
+		p.log.Warn("rpc call failed, retrying", "method", method, "round", round, "wait", wait, "err", err)
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return err
+		case <-t.C:
+		}
+	}
+}
+
+// round tries each endpoint once, in order of health, until one succeeds or
+// fails with an error another endpoint cannot fix.
+func (p *pool) round(ctx context.Context, method string, fn func(context.Context, *endpoint) error) error {
 	var last error
 	order := p.order()
 	for n, i := range order {

@@ -94,7 +94,10 @@ type Chain struct {
 	Commitment        string        `yaml:"commitment"` // confirmed or finalized
 	Timeout           time.Duration `yaml:"timeout"`
 	RateLimit         RateLimit     `yaml:"rate_limit"`
-	Tip               Tip           `yaml:"tip"`
+	// Retry bounds how often a call that failed transiently on every
+	// endpoint is tried again (Attempts counts rounds over the endpoints).
+	Retry Retry `yaml:"retry"`
+	Tip   Tip   `yaml:"tip"`
 	// Rebroadcast is how often an unconfirmed transaction is sent again,
 	// and Poll how often its status is asked.
 	Rebroadcast time.Duration `yaml:"rebroadcast"`

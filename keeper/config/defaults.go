@@ -32,6 +32,7 @@ func Default() Config {
 			Commitment:  "confirmed",
 			Timeout:     10 * time.Second,
 			RateLimit:   RateLimit{RPS: 20, Burst: 40},
+			Retry:       Retry{Attempts: 3, Base: 200 * time.Millisecond, Max: 2 * time.Second},
 			Tip:         Tip{FloorLamports: 10_000, MaxLamports: 1_000_000, Fallback: "refuse"},
 			Rebroadcast: 2 * time.Second,
 			Poll:        time.Second,

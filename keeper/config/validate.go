@@ -81,6 +81,7 @@ func (v *validator) chain(c *Chain) {
 	v.positive([]any{"chain", "rebroadcast"}, "chain.rebroadcast", c.Rebroadcast > 0)
 	v.positive([]any{"chain", "poll"}, "chain.poll", c.Poll > 0)
 	v.rate([]any{"chain", "rate_limit"}, "chain.rate_limit", c.RateLimit)
+	v.retry([]any{"chain", "retry"}, c.Retry)
 	if c.Tip.FloorLamports < 1000 {
 		v.fail([]any{"chain", "tip", "floor_lamports"}, "chain.tip.floor_lamports must be at least 1000 (the block engine's minimum tip), got %d", c.Tip.FloorLamports)
 	}
@@ -284,10 +285,10 @@ func (v *validator) rate(path []any, name string, r RateLimit) {
 
 func (v *validator) retry(path []any, r Retry) {
 	if r.Attempts < 1 {
-		v.fail(append(path, "attempts"), "market.retry.attempts must be at least 1, got %d", r.Attempts)
+		v.fail(append(path, "attempts"), "%s.retry.attempts must be at least 1, got %d", path[0], r.Attempts)
 	}
 	if r.Base <= 0 || r.Max < r.Base {
-		v.fail(path, "market.retry needs 0 < base <= max, got base %s, max %s", r.Base, r.Max)
+		v.fail(path, "%s.retry needs 0 < base <= max, got base %s, max %s", path[0], r.Base, r.Max)
 	}
 }
 
