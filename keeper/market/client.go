@@ -13,6 +13,7 @@ type Client struct {
 	routes   map[string]route // by endpoint name
 	urls     map[string]string
 	limiter  *limiter
+	bodies   *bodies
 	redactor redactor
 	log      *slog.Logger
 }
@@ -30,6 +31,7 @@ func New(opts Options) (*Client, error) {
 		routes:   make(map[string]route),
 		urls:     make(map[string]string),
 		limiter:  newLimiter(opts.RateLimit),
+		bodies:   newBodies(),
 		redactor: newRedactor(opts.AuthValue, base),
 		log:      opts.Logger.With("component", "market"),
 	}

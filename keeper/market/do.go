@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"time"
@@ -65,7 +64,8 @@ func (c *Client) attempt(ctx context.Context, r route, key IdempotencyKey, body 
 	}
 	defer resp.Body.Close()
 	status = resp.StatusCode
-	data, tooLarge, err := readLimited(resp.Body, c.opts.MaxResponseBytes)
+	data, tooLarge, release, err := c.bodies.read(ctx, resp.Body, resp.ContentLength, c.opts.MaxResponseBytes)
+	defer release()
 	if err != nil {
 		return c.transportError(r.name, fmt.Errorf("read response body: %w", err))
 	}
@@ -95,18 +95,6 @@ func (c *Client) setHeaders(h http.Header, r route, key IdempotencyKey) {
 			h.Set(c.opts.PayerHeader, c.opts.Payer)
 		}
 	}
-}
-
-// readLimited reads at most limit bytes; tooLarge reports a body longer than that.
-func readLimited(r io.Reader, limit int64) (data []byte, tooLarge bool, err error) {
-	data, err = io.ReadAll(io.LimitReader(r, limit+1))
-	if err != nil {
-		return nil, false, err
-	}
-	if int64(len(data)) > limit {
-		return data[:limit], true, nil
-	}
-	return data, false, nil
 }
 
 // transportError wraps a failure to get a response, dropping the URL that *url.Error carries and

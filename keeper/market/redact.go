@@ -50,10 +50,28 @@ func (r redactor) redact(s string) string {
 	return s
 }
 
+// excerptScan bounds how much of a body excerpt looks at: past it, only runs of space could still
+// collapse into the excerpt, and a body that long is cut anyway.
+const excerptScan = 64 << 10
+
+// head returns the start of body that excerpt looks at. When the body is longer, the head is cut
+// further by the longest secret's length, so that no secret that straddles the cut leaves its first
+// part in the head unredacted.
+func (r redactor) head(body []byte) []byte {
+	if len(body) <= excerptScan {
+		return body
+	}
+	longest := 0
+	for _, s := range r.secrets {
+		longest = max(longest, len(s))
+	}
+	return body[:excerptScan-longest]
+}
+
 // excerpt returns a short printable excerpt of a body with secrets redacted: invalid UTF-8 and control
 // characters become spaces, runs of space collapse, and the result is cut at maxExcerpt bytes.
 func (r redactor) excerpt(body []byte) string {
-	s := r.redact(strings.ToValidUTF8(string(body), " "))
+	s := r.redact(strings.ToValidUTF8(string(r.head(body)), " "))
 	var b strings.Builder
 	space := false
 	for _, c := range s {
