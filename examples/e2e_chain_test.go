@@ -1,8 +1,11 @@
 package examples_test
 
 import (
+	"context"
+	"errors"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/programs/system"
@@ -18,9 +21,9 @@ func (s *simProc) tipAccounts(t *testing.T) []solana.PublicKey {
 	t.Helper()
 	var accounts []string
 	cl := jsonrpc.NewClient(s.urls.Jito + "/api/v1/bundles")
-	if err := cl.CallForInto(t.Context(), &accounts, "getTipAccounts", []any{}); err != nil {
-		t.Fatalf("getTipAccounts: %v", err)
-	}
+	readThroughFaults(t, "getTipAccounts", func(ctx context.Context) error {
+		return cl.CallForInto(ctx, &accounts, "getTipAccounts", []any{})
+	})
 	out := make([]solana.PublicKey, len(accounts))
 	for i, a := range accounts {
 		out[i] = solana.MustPublicKeyFromBase58(a)
@@ -28,16 +31,36 @@ func (s *simProc) tipAccounts(t *testing.T) []solana.PublicKey {
 	return out
 }
 
+// readThroughFaults runs a read of the test's own, retrying it (each try bounded in time) while the
+// simulator injects faults into the service it reads; it fails the test when 50 tries all fail.
+func readThroughFaults(t *testing.T, what string, read func(ctx context.Context) error) {
+	t.Helper()
+	var err error
+	for range 50 {
+		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
+		err = read(ctx)
+		cancel()
+		if err == nil {
+			return
+		}
+	}
+	t.Fatalf("%s: %v", what, err)
+}
+
 // checkTip fails the test unless the landed transaction sig, journaled as a tip of lamports, is
 // that tip: nothing but one System transfer (beside compute-budget settings) of lamports, at most
 // tipCapLamports, from the wallet to a tip account.
 func (s *simProc) checkTip(t *testing.T, sig string, lamports uint64) {
 	t.Helper()
-	res, err := rpc.New(s.urls.RPC).GetTransaction(t.Context(), solana.MustSignatureFromBase58(sig),
-		&rpc.GetTransactionOpts{Encoding: solana.EncodingBase64, Commitment: rpc.CommitmentConfirmed})
-	if err != nil || res.Transaction == nil {
-		t.Fatalf("getTransaction %s: %v", sig, err)
-	}
+	var res *rpc.GetTransactionResult
+	readThroughFaults(t, "getTransaction "+sig, func(ctx context.Context) (err error) {
+		res, err = rpc.New(s.urls.RPC).GetTransaction(ctx, solana.MustSignatureFromBase58(sig),
+			&rpc.GetTransactionOpts{Encoding: solana.EncodingBase64, Commitment: rpc.CommitmentConfirmed})
+		if err == nil && res.Transaction == nil {
+			err = errors.New("no transaction in the answer")
+		}
+		return err
+	})
 	tx, err := res.Transaction.GetTransaction()
 	if err != nil {
 		t.Fatalf("decode %s: %v", sig, err)

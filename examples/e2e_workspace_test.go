@@ -39,6 +39,16 @@ func newWorkspace(t *testing.T, s *simProc) *workspace {
 // the config's path.
 func (w *workspace) config(t *testing.T, name string, policyFiles []string, notifiers ...map[string]any) string {
 	t.Helper()
+	return w.configEdited(t, name, policyFiles, func(cfg map[string]any) {
+		if len(notifiers) > 0 {
+			cfg["notifiers"] = notifiers
+		}
+	})
+}
+
+// configEdited is config without notifiers, changed further by edit.
+func (w *workspace) configEdited(t *testing.T, name string, policyFiles []string, edit func(map[string]any)) string {
+	t.Helper()
 	files := map[string][]byte{}
 	for _, f := range policyFiles {
 		data, err := os.ReadFile(f)
@@ -54,9 +64,7 @@ func (w *workspace) config(t *testing.T, name string, policyFiles []string, noti
 		section(cfg, "signer")["keypair"] = w.sim.keypair
 		section(cfg, "journal")["dsn"] = "sqlite:" + filepath.Join(w.dir, "keeper.db")
 		section(cfg, "http")["listen"] = ""
-		if len(notifiers) > 0 {
-			cfg["notifiers"] = notifiers
-		}
+		edit(cfg)
 	})
 	return w.last
 }
