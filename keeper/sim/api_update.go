@@ -56,7 +56,7 @@ func (s *Sim) packItems(c *call, info *strategyInfo, items []termItem) ([][]ix, 
 	for _, it := range items {
 		next := append(append([]termItem(nil), cur...), it)
 		_, err := newBuiltTx(Stranger(), bh, []ix{updateStepIx(c.wallet, info.Address, [8]byte{}, 0, 1, next), hostileRoom(c.wallet)})
-		if err == nil && len(next) <= maxItemsPerInstruction {
+		if err == nil && len(next) <= s.itemsPerTransaction() {
 			cur = next
 			continue
 		}
@@ -99,4 +99,29 @@ func updateID(strategy solana.PublicKey, items []termItem) [8]byte {
 func hostileRoom(wallet solana.PublicKey) ix {
 	return ix{Program: solana.TokenProgramID, Data: make([]byte, 35), Accounts: []solana.AccountMeta{
 		meta(derivedKey("room", "a"), false, true), meta(derivedKey("room", "b"), false, true), meta(wallet, true, false)}}
+}
+
+// itemsPerTransaction is the most term items one strategy-update transaction carries.
+func (s *Sim) itemsPerTransaction() int {
+	if n := s.market.UpdateItemsPerTransaction; n > 0 {
+		return min(n, maxItemsPerInstruction)
+	}
+	return maxItemsPerInstruction
+}
+
+// carriesUpdateStep matches a message with an instruction of the market program that applies step
+// (from 0) of a split strategy update.
+func carriesUpdateStep(step uint8) func(*solana.Message) bool {
+	return func(msg *solana.Message) bool {
+		for _, in := range msg.Instructions {
+			if int(in.ProgramIDIndex) >= len(msg.AccountKeys) || msg.AccountKeys[in.ProgramIDIndex] != MarketProgramID {
+				continue
+			}
+			// op, update id (8 bytes), step, total
+			if d := in.Data; len(d) > 10 && d[0] == opStrategyUpdateStep && d[9] == step {
+				return true
+			}
+		}
+		return false
+	}
 }

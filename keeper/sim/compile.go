@@ -77,7 +77,7 @@ func compileScenario(sc *Scenario, wallet solana.PublicKey, start time.Time) (*c
 	c := &compiler{file: sc.file, root: sc.root, sc: sc, start: start, w: newWorld(wallet),
 		poolStates: map[*poolInfo]clmm.Pool{}, posStates: map[*positionInfo]clmm.Position{}, books: map[*poolInfo]*tickBook{}}
 	steps := []func(){c.mints, c.walletsAndFunding, c.pools, c.positions, c.clmmAccounts, c.strategies, c.vaults,
-		c.loans, c.loops, c.earn, c.events}
+		c.loans, c.loops, c.earn, c.events, c.market}
 	for _, step := range steps {
 		step()
 	}

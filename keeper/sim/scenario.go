@@ -35,6 +35,8 @@ type Scenario struct {
 	Earn []EarnSpec `yaml:"earn"`
 	// Events are scripted on the sim clock.
 	Events []EventSpec `yaml:"events"`
+	// Market sets how the market builds its answers and how the network treats them.
+	Market MarketSpec `yaml:"market"`
 
 	file string     // the file it was parsed from, for error positions
 	root *yaml.Node // its document, or nil for a scenario built in code
@@ -291,4 +293,17 @@ type TermChange struct {
 	Collateral string `yaml:"collateral"`
 	Term       string `yaml:"term"`
 	APY        int64  `yaml:"apy"`
+}
+
+// MarketSpec sets how the simulated market packs its answers, and a drop by the network.
+type MarketSpec struct {
+	// UpdateItemsPerTransaction caps the term items of one strategy-update transaction; 0 packs as
+	// many as fit the transaction size limit. A lower cap makes an update of several terms an answer
+	// of several transactions, each applying only after the one before it, as a large update is.
+	UpdateItemsPerTransaction int `yaml:"update_items_per_transaction"`
+	// DropUpdateStep, from 2, makes the network drop the first transaction sent by sendTransaction
+	// that carries this step of a split strategy update: the sender sees it accepted, it never lands
+	// however often the same bytes are sent, and the steps before it stay applied. Later
+	// transactions (the same step signed again) land.
+	DropUpdateStep int `yaml:"drop_update_step"`
 }

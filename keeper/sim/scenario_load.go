@@ -51,3 +51,17 @@ func ParseScenario(file string, data []byte) (*Scenario, error) {
 	}
 	return sc, nil
 }
+
+// DemoScenario returns the scenario `keeper run --sim` plays: the default one, with a market that
+// packs one term per strategy-update transaction, so that updating a strategy's two terms is an
+// answer of two transactions, the second applying only after the first; and a network that drops
+// the second of them the first time, so that keeper lands the first, sees the second's blockhash
+// expire, and continues with it alone.
+func DemoScenario() (*Scenario, error) {
+	sc, err := DefaultScenario()
+	if err != nil {
+		return nil, err
+	}
+	sc.Market = MarketSpec{UpdateItemsPerTransaction: 1, DropUpdateStep: 2}
+	return sc, nil
+}

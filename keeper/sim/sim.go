@@ -32,6 +32,7 @@ type Sim struct {
 
 	mu     sync.Mutex  // the market's lock
 	events []scheduled // fixed after New
+	market MarketSpec  // fixed after New; validated
 	next   int         // guarded by mu; index of the next event to run
 
 	serveMu sync.Mutex
@@ -72,8 +73,11 @@ func New(opts Options) (*Sim, error) {
 	}
 	s := &Sim{log: opts.Logger, clock: opts.Clock, start: start, chain: chain, w: comp.world,
 		events: comp.events, faults: newMarketFaultState(opts.Seed, opts.Faults.Market),
-		onRoute: opts.OnUnknownRoute, idem: newIdempotencyStore()}
+		onRoute: opts.OnUnknownRoute, idem: newIdempotencyStore(), market: sc.Market}
 	s.routes = s.buildRoutes()
+	if step := sc.Market.DropUpdateStep; step > 0 {
+		chain.DropOnce(carriesUpdateStep(uint8(step - 1)))
+	}
 	if err := s.deploy(comp.genesis); err != nil {
 		return nil, fmt.Errorf("sim: %w", err)
 	}

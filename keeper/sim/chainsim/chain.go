@@ -35,6 +35,8 @@ type Chain struct {
 	queue        []*pendingItem               // guarded by mu; work waiting for a block
 	bundles      map[string]*bundleRecord     // guarded by mu
 	fees         []feeRecord                  // guarded by mu; recent priority fees
+	drops        []func(*solana.Message) bool // guarded by mu; see DropOnce
+	dropped      map[solana.Signature]bool    // guarded by mu; transactions DropOnce drops
 
 	hookMu      sync.Mutex
 	hooks       []func(Landed) // guarded by hookMu

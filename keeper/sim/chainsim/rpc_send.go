@@ -72,6 +72,8 @@ func (s *Server) landOrDrop(t *txn, sigErr error, neverLand bool) {
 	switch {
 	case neverLand:
 		s.c.log.Debug("transaction dropped by fault", "signature", t.id())
+	case s.c.takeDropLocked(t.id(), &t.msg):
+		s.c.log.Info("transaction dropped as scripted", "signature", t.id())
 	case sigErr != nil:
 		s.c.log.Debug("transaction dropped", "signature", t.id(), "reason", "SignatureFailure")
 	default:
