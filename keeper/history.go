@@ -3,6 +3,7 @@ package keeper
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/keeper-project/keeper/keeper/journal"
@@ -78,7 +79,10 @@ func resumable(a journal.Action) bool {
 // different action for: with new inputs, the old intent will never be
 // planned again, so it is final (skipped, rule superseded) rather than
 // pending forever. Only actions whose every attempt provably failed to land
-// are expired, so nothing of theirs can land any more.
+// are expired, so nothing of theirs can land any more. An expired sequence
+// whose leading transactions landed (its rule sequence-partial) is closed
+// with the rule superseded-after-partial and its detail kept, so the journal
+// says that part of it is on chain and the new plan carries the rest.
 func (k *Keeper) supersede(ctx context.Context, expired []journal.Action, res policies.Result) {
 	planned := map[string]string{} // target → planned action ID
 	for _, a := range res.Actions {
@@ -93,8 +97,13 @@ func (k *Keeper) supersede(ctx context.Context, expired []journal.Action, res po
 		}
 		p := planOf(old, journal.Attempt{})
 		log := k.logger.With("policy", old.Policy, "action", shortID(old.ID), "target", old.Target)
-		log.Info("Closing an expired action superseded by a new plan", "by", shortID(id))
-		k.finish(ctx, log, p, journal.Outcome{State: journal.StateSkipped, Rule: "superseded", Detail: "superseded by " + id})
+		log.Info("Closing an expired action superseded by a new plan", "by", shortID(id), "rule", old.Rule)
+		out := journal.Outcome{State: journal.StateSkipped, Rule: ruleSuperseded, Detail: "superseded by " + id}
+		if old.Rule == ruleSequencePartial {
+			out.Rule = ruleSupersededPartial
+			out.Detail = strings.TrimSuffix(old.Detail, continuesNote) + "; the rest superseded by " + id
+		}
+		k.finish(ctx, log, p, out)
 	}
 }
 

@@ -22,7 +22,15 @@ const (
 	// several attempts; nothing is left to do. (The journal's landed state
 	// belongs to one attempt that landed whole.)
 	ruleSequenceLanded = "sequence-landed"
+	// ruleSuperseded closes an expired action that a new plan for its
+	// target replaces; ruleSupersededPartial one whose leading transactions
+	// landed before it expired (see supersede).
+	ruleSuperseded        = "superseded"
+	ruleSupersededPartial = "superseded-after-partial"
 )
+
+// continuesNote ends the detail of a sequence stopped midway.
+const continuesNote = "; the next attempt continues from there"
 
 // submitSequence lands the transactions of one answer over RPC in order:
 // each is simulated right before its own send on the state its
@@ -68,7 +76,7 @@ func (k *Keeper) sequenceStopped(ctx context.Context, log *slog.Logger, p Plan, 
 	if res.Outcome == chain.OutcomeFailed || res.Outcome == chain.OutcomePartial {
 		why += ": " + txErrors(res)
 	}
-	detail := fmt.Sprintf("transactions %s of %d landed; transaction %d %s; the next attempt continues from there",
+	detail := fmt.Sprintf("transactions %s of %d landed; transaction %d %s"+continuesNote,
 		landedRange(set, i), set.first+len(set.txs), set.first+i, why)
 	log.Warn("Sequence stopped midway", "detail", detail)
 	return k.settle(ctx, log, p, att, journal.Outcome{State: journal.StateExpired, Rule: ruleSequencePartial, Detail: detail, FeeLamports: fee})
@@ -226,13 +234,31 @@ func (k *Keeper) checkSequence(ctx context.Context, log *slog.Logger, act journa
 // settleSequence settles the open attempt of an RPC sequence from the chain
 // (recovery after a crash): all landed is landed; a prefix landed and the
 // rest dead is a stop midway (the next attempt continues); anything still
-// able to land is waited for. Recovery never sends a sequence's next
-// transaction: it was not simulated on its predecessors' state.
+// able to land is waited for, polling, until the chain decides or ctx ends.
+// Recovery never sends a sequence's next transaction: it was not simulated
+// on its predecessors' state.
 func (k *Keeper) settleSequence(ctx context.Context, log *slog.Logger, p Plan, att journal.Attempt) (Outcome, bool) {
+	for waited := false; ; waited = true {
+		out, done, decided := k.settleSequenceNow(ctx, log, p, att)
+		if decided {
+			return out, done
+		}
+		if !waited {
+			log.Info("Transactions of the sequence may still land; waiting for the chain to decide")
+		}
+		if !sleepCtx(ctx, k.cfg.Chain.Poll) {
+			return OutcomePending, true
+		}
+	}
+}
+
+// settleSequenceNow is one look of settleSequence at the chain; decided is
+// false while a transaction may still land or the chain cannot be asked.
+func (k *Keeper) settleSequenceNow(ctx context.Context, log *slog.Logger, p Plan, att journal.Attempt) (out Outcome, done, decided bool) {
 	pr, err := k.sequenceProgress(ctx, []journal.Attempt{att})
 	if err != nil {
-		log.Warn("Cannot ask the chain about the sequence; leaving it for later", "err", err)
-		return OutcomePending, true
+		log.Warn("Cannot ask the chain about the sequence; trying again", "err", err)
+		return OutcomePending, true, false
 	}
 	first := max(0, len(att.Transactions)-len(att.Signatures))
 	for i := range first {
@@ -241,23 +267,22 @@ func (k *Keeper) settleSequence(ctx context.Context, log *slog.Logger, p Plan, a
 	n := pr.prefix()
 	switch {
 	case n >= len(att.Transactions):
-		return k.settle(ctx, log, p, att, journal.Outcome{State: journal.StateLanded, Detail: "settled from the chain"}), true
+		return k.settle(ctx, log, p, att, journal.Outcome{State: journal.StateLanded, Detail: "settled from the chain"}), true, true
 	case pr.pending:
-		return OutcomePending, true
+		return OutcomePending, true, false
 	}
-	dead, err := k.unseenDead(ctx, pr)
-	if err != nil || !dead {
-		return OutcomePending, true
+	if dead, err := k.unseenDead(ctx, pr); err != nil || !dead {
+		return OutcomePending, true, false
 	}
 	if n <= first && !pr.failed {
-		return k.settle(ctx, log, p, att, journal.Outcome{State: journal.StateExpired, Rule: "blockhash-expired", Detail: "settled from the chain"}), false
+		return k.settle(ctx, log, p, att, journal.Outcome{State: journal.StateExpired, Rule: "blockhash-expired", Detail: "settled from the chain"}), false, true
 	}
-	detail := fmt.Sprintf("settled from the chain: transactions %s of %d landed; the next attempt continues from there",
+	detail := fmt.Sprintf("settled from the chain: transactions %s of %d landed"+continuesNote,
 		rangeOf(n), len(att.Transactions))
 	if pr.failed {
 		detail += "; a transaction landed and failed"
 	}
-	return k.settle(ctx, log, p, att, journal.Outcome{State: journal.StateExpired, Rule: ruleSequencePartial, Detail: detail}), false
+	return k.settle(ctx, log, p, att, journal.Outcome{State: journal.StateExpired, Rule: ruleSequencePartial, Detail: detail}), false, true
 }
 
 func rangeOf(n int) string {

@@ -14,6 +14,12 @@ import (
 // expiredAction journals an action whose only attempt expired.
 func expiredAction(t *testing.T, k *testKeeper, id, target string) {
 	t.Helper()
+	expiredWith(t, k, id, target, journal.Outcome{State: journal.StateExpired, Rule: "build-retryable"})
+}
+
+// expiredWith journals an action whose only attempt settled with out.
+func expiredWith(t *testing.T, k *testKeeper, id, target string, out journal.Outcome) {
+	t.Helper()
 	ctx := context.Background()
 	in := journal.Intent{ID: id, Policy: "repay-loans", Kind: "repay", Target: target, Reason: "r"}
 	if _, _, err := k.journal.Begin(ctx, in); err != nil {
@@ -23,7 +29,7 @@ func expiredAction(t *testing.T, k *testKeeper, id, target string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := k.journal.Settle(ctx, id, att.Number, journal.Outcome{State: journal.StateExpired, Rule: "build-retryable"}); err != nil {
+	if err := k.journal.Settle(ctx, id, att.Number, out); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -48,6 +54,25 @@ func TestSupersedeClosesOnlyReplacedExpiredActions(t *testing.T) {
 	}
 	if a := k.action(t, "old-a"); a.Rule != "superseded" || a.Detail != "superseded by new-a" {
 		t.Errorf("old-a closed with %q / %q", a.Rule, a.Detail)
+	}
+}
+
+// TestSupersedePartialSequence: an expired sequence whose first transaction landed, replaced by a
+// new plan for the rest, is closed saying that part of it landed, not as a plain supersede.
+func TestSupersedePartialSequence(t *testing.T) {
+	_, k := newKeeper(t)
+	expiredWith(t, k, "half", "VaultA", journal.Outcome{State: journal.StateExpired, Rule: ruleSequencePartial,
+		Detail: "transaction 1 of 2 landed (5sig); the next expired"})
+	ctx := context.Background()
+	acts, err := k.journal.List(ctx, journal.Filter{Policy: "repay-loans"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k.supersede(ctx, acts, policies.Result{Actions: []policies.Action{{ID: "rest", Target: "VaultA"}}})
+	a := k.action(t, "half")
+	if a.State != journal.StateSkipped || a.Rule != ruleSupersededPartial ||
+		a.Detail != "transaction 1 of 2 landed (5sig); the next expired; the rest superseded by rest" {
+		t.Errorf("partial sequence closed as %s / %q / %q", a.State, a.Rule, a.Detail)
 	}
 }
 
