@@ -24,7 +24,12 @@ func runSim(ctx context.Context, s *streams, o runOptions, cfg *config.Config, l
 		fmt.Fprintf(s.err, "keeper run: %v\n", err)
 		return exitUsage
 	}
-	sm, err := sim.New(sim.Options{Wallet: key.PublicKey()})
+	sc, err := sim.DemoScenario()
+	if err != nil {
+		fmt.Fprintf(s.err, "keeper run: simulator: %v\n", err)
+		return exitUsage
+	}
+	sm, err := sim.New(sim.Options{Wallet: key.PublicKey(), Scenario: sc})
 	if err != nil {
 		fmt.Fprintf(s.err, "keeper run: simulator: %v\n", err)
 		return exitUsage
@@ -54,7 +59,7 @@ func runSim(ctx context.Context, s *streams, o runOptions, cfg *config.Config, l
 		return exitUsage
 	}
 	defer k.Close()
-	logger.Info("Simulator started: the default scenario plays for the next minute", "market", urls.Market,
+	logger.Info("Simulator started: the demo scenario plays for "+o.simFor.String(), "market", urls.Market,
 		"rpc", urls.RPC, "jito", urls.Jito, "wallet", key.PublicKey().String(), "journal", cfg.JournalPath(), "for", o.simFor)
 	runCtx, cancel := context.WithTimeout(ctx, o.simFor)
 	defer cancel()
