@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"time"
@@ -77,7 +78,7 @@ func compileScenario(sc *Scenario, wallet solana.PublicKey, start time.Time) (*c
 	c := &compiler{file: sc.file, root: sc.root, sc: sc, start: start, w: newWorld(wallet),
 		poolStates: map[*poolInfo]clmm.Pool{}, posStates: map[*positionInfo]clmm.Position{}, books: map[*poolInfo]*tickBook{}}
 	steps := []func(){c.mints, c.walletsAndFunding, c.pools, c.positions, c.clmmAccounts, c.strategies, c.vaults,
-		c.loans, c.loops, c.earn, c.events, c.market}
+		c.loans, c.loops, c.earn, c.events, c.market, c.token2022Held}
 	for _, step := range steps {
 		step()
 	}
@@ -151,7 +152,15 @@ func (c *compiler) mints() {
 		if ms.Address != "" {
 			addr = c.key(ms.Address, append(at, "address"))
 		}
-		m := &mintInfo{Symbol: ms.Symbol, Address: addr, Decimals: uint8(max(0, min(ms.Decimals, 18))), YieldAPY: ms.YieldAPY}
+		m := &mintInfo{Symbol: ms.Symbol, Name: cmp.Or(ms.Name, ms.Symbol), Address: addr,
+			Decimals: uint8(max(0, min(ms.Decimals, 18))), YieldAPY: ms.YieldAPY}
+		switch ms.Program {
+		case "", "token":
+		case "token-2022":
+			m.Token2022 = true
+		default:
+			c.failAt(append(at, "program"), "mint %q: program must be token or token-2022, got %q", ms.Symbol, ms.Program)
+		}
 		c.w.mints = append(c.w.mints, m)
 		c.w.mintBySym[m.Symbol] = m
 		c.w.mintByAddr[addr] = m

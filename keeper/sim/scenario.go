@@ -55,6 +55,12 @@ type MintSpec struct {
 	Decimals int     `yaml:"decimals"`
 	Price    float64 `yaml:"price"`     // USD per whole token
 	YieldAPY float64 `yaml:"yield_apy"` // the token's own yield (e.g. a staking token), a fraction
+	// Name is the token's name in its metadata; default the symbol.
+	Name string `yaml:"name"`
+	// Program is the mint's token program: "token" (default; with a Metaplex metadata account) or
+	// "token-2022" (with the metadata extension in the mint). The simulated chain does not execute
+	// Token-2022 instructions, so a Token-2022 mint can be read (decimals, metadata) but not held.
+	Program string `yaml:"program"`
 }
 
 // WalletSpec is another wallet.

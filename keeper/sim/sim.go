@@ -99,7 +99,7 @@ func (s *Sim) deploy(g genesis) error {
 	}
 	var errs []error
 	for _, m := range g.mints {
-		errs = append(errs, s.chain.CreateMint(m.Address, m.Decimals))
+		errs = append(errs, s.createMint(m))
 	}
 	for _, gr := range g.lamports {
 		errs = append(errs, s.chain.Fund(gr.Wallet, gr.Amount))

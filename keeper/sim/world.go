@@ -40,10 +40,12 @@ type world struct {
 
 // mintInfo is one token.
 type mintInfo struct {
-	Symbol   string
-	Address  solana.PublicKey
-	Decimals uint8
-	YieldAPY float64
+	Symbol    string
+	Name      string
+	Address   solana.PublicKey
+	Decimals  uint8
+	YieldAPY  float64
+	Token2022 bool // a Token-2022 mint: readable, not held (see MintSpec.Program)
 }
 
 // dexInfo is one CLMM program.
