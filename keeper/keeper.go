@@ -13,6 +13,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/clmm"
 	"github.com/keeper-project/keeper/keeper/config"
 	"github.com/keeper-project/keeper/keeper/notify"
+	"github.com/keeper-project/keeper/keeper/tokens"
 	"github.com/keeper-project/keeper/policies"
 )
 
@@ -62,6 +63,9 @@ type Keeper struct {
 	// positions reads CLMM positions; it remembers their tick arrays so a
 	// later read takes one getMultipleAccounts call.
 	positions *clmm.Reader
+	// tokenBook learns mints' decimals and symbols from the chain (nil
+	// when the submitter cannot read accounts with their owners).
+	tokenBook *tokens.Book
 
 	alertsMu sync.Mutex
 	firing   map[string]map[string]bool // alert policy → targets with an open incident
@@ -111,6 +115,7 @@ func New(o Options) (*Keeper, error) {
 		return nil, err
 	}
 	k.positions = clmm.NewReader(k.submitter)
+	k.tokenBook = newTokenBook(k.submitter)
 	return k, nil
 }
 

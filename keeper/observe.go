@@ -40,6 +40,7 @@ func (k *Keeper) observe(ctx context.Context, p *policies.Policy) (*policies.Obs
 	if err != nil {
 		return nil, fmt.Errorf("observing for policy %s: %w", p.Name, err)
 	}
+	k.learnTokens(ctx, obs)
 	return obs, nil
 }
 

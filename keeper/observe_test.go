@@ -116,15 +116,16 @@ func TestObservePositionsFromChainInOneBatch(t *testing.T) {
 			}
 		}
 		// The first read learns the ranges (positions and pools), then reads positions, pools and
-		// tick arrays together; later reads need one call.
-		if got := w.net.count(simRPCHost, "getMultipleAccounts"); got != 2 {
-			t.Errorf("%d getMultipleAccounts calls, want 2 on the first read", got)
+		// tick arrays together, then learns the mints it names (mints and their metadata, one
+		// call); later reads need one call.
+		if got := w.net.count(simRPCHost, "getMultipleAccounts"); got != 3 {
+			t.Errorf("%d getMultipleAccounts calls, want 3 on the first read", got)
 		}
 		w.advance(t, 2*time.Second) // past the read cache
 		if _, err := k.observe(t.Context(), k.policyNamed(t, "rebalance-dex-a")); err != nil {
 			t.Fatal(err)
 		}
-		if got := w.net.count(simRPCHost, "getMultipleAccounts"); got != 3 {
+		if got := w.net.count(simRPCHost, "getMultipleAccounts"); got != 4 {
 			t.Errorf("%d getMultipleAccounts calls, want one more for the second read", got)
 		}
 	})

@@ -47,7 +47,6 @@ func runSim(ctx context.Context, s *streams, o runOptions, cfg *config.Config, l
 		return exitUsage
 	}
 	pointAtSim(cfg, urls, dir)
-	nameTokens(cfg, sm)
 	armed, err := key.WithGuard(keeper.GuardConfig(cfg))
 	if err != nil {
 		fmt.Fprintf(s.err, "keeper run: %v\n", err)
@@ -80,22 +79,6 @@ func pointAtSim(cfg *config.Config, u sim.URLs, dir string) {
 	cfg.Journal.DSN = "sqlite:" + filepath.Join(dir, "keeper.db")
 	cfg.HTTP.Listen = "127.0.0.1:0"
 	cfg.KillSwitch = filepath.Join(dir, "pause")
-}
-
-// nameTokens tells keeper the symbols and decimals of the scenario's mints.
-func nameTokens(cfg *config.Config, sm *sim.Sim) {
-	sc, err := sim.DefaultScenario()
-	if err != nil {
-		return
-	}
-	if cfg.Tokens == nil {
-		cfg.Tokens = map[string]config.Token{}
-	}
-	for _, m := range sc.Mints {
-		if a, ok := sm.Address(sim.KindMint, m.Symbol); ok {
-			cfg.Tokens[a.String()] = config.Token{Symbol: m.Symbol, Decimals: uint8(m.Decimals)}
-		}
-	}
 }
 
 // summarize prints the journal of the simulated run.

@@ -1,0 +1,107 @@
+package keeper
+
+import (
+	"context"
+
+	"github.com/gagliardetto/solana-go"
+
+	"github.com/keeper-project/keeper/keeper/chain"
+	"github.com/keeper-project/keeper/keeper/tokens"
+	"github.com/keeper-project/keeper/policies"
+)
+
+// accountReader reads accounts with their owners; the chain client is one.
+type accountReader interface {
+	Accounts(ctx context.Context, keys []solana.PublicKey) ([]*chain.Account, error)
+}
+
+// newTokenBook returns a book of mints read through r, or nil when r cannot read accounts.
+func newTokenBook(r any) *tokens.Book {
+	ar, ok := r.(accountReader)
+	if !ok {
+		return nil
+	}
+	return tokens.NewBook(func(ctx context.Context, keys []solana.PublicKey) ([]*tokens.Account, error) {
+		accts, err := ar.Accounts(ctx, keys)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]*tokens.Account, len(accts))
+		for i, a := range accts {
+			if a != nil {
+				out[i] = &tokens.Account{Owner: a.Owner, Data: a.Data}
+			}
+		}
+		return out, nil
+	})
+}
+
+// learnTokens completes obs.Tokens with what the chain says of the mints obs names and the config
+// does not describe (the config's `tokens:` entries override the chain). A mint the chain cannot
+// tell about keeps its amounts in base units; that is logged, never an error of the run.
+func (k *Keeper) learnTokens(ctx context.Context, obs *policies.Observation) {
+	if k.tokenBook == nil {
+		return
+	}
+	var mints []solana.PublicKey
+	for _, m := range observedMints(obs) {
+		if _, ok := obs.Tokens[m]; ok {
+			continue
+		}
+		if pk, err := solana.PublicKeyFromBase58(m); err == nil {
+			mints = append(mints, pk)
+		}
+	}
+	if len(mints) == 0 {
+		return
+	}
+	if err := k.tokenBook.Learn(ctx, mints); err != nil {
+		k.logger.Debug("Some mints are not described by the chain; their amounts stay in base units", "err", err)
+	}
+	if obs.Tokens == nil {
+		obs.Tokens = map[string]policies.Token{}
+	}
+	for _, m := range mints {
+		if t, ok := k.tokenBook.Lookup(m); ok {
+			obs.Tokens[m.String()] = policies.Token{Symbol: t.Symbol, Decimals: t.Decimals}
+		}
+	}
+}
+
+// observedMints lists the mints whose amounts an observation's messages may show: loans' principal
+// and collateral mints, CLMM pools' mints, vaults' principal and reward mints, and quoted principal
+// mints.
+func observedMints(obs *policies.Observation) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(m string) {
+		if m != "" && !seen[m] {
+			seen[m] = true
+			out = append(out, m)
+		}
+	}
+	for _, l := range obs.Loans {
+		for _, c := range l.Collateral {
+			add(c.AssetMint)
+		}
+		for _, lg := range l.Ledgers {
+			add(lg.PrincipalMint)
+		}
+	}
+	for _, p := range obs.Positions {
+		if p.State.Err == nil {
+			add(p.State.Pool.Mint0.String())
+			add(p.State.Pool.Mint1.String())
+		}
+	}
+	for _, v := range obs.Vaults {
+		add(v.PrincipalMint)
+		for _, r := range v.VaultRewardsSchedule {
+			add(r.RewardMint)
+		}
+	}
+	for _, q := range obs.Quotes {
+		add(q.PrincipalMint)
+	}
+	return out
+}
