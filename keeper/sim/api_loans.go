@@ -41,27 +41,17 @@ func (s *Sim) loansInfo(c *call) (any, error) {
 	if err := validateLoansQuery(q); err != nil {
 		return nil, err
 	}
-	sn := s.w.snapshot(s.clock.Now())
-	views, err := s.loanViews(sn)
+	prices := s.w.prices.Load()
+	sn := &snapshot{w: s.w, prices: *prices, at: s.clock.Now()}
+	l, err := s.listing(q, sn, prices)
 	if err != nil {
 		return nil, err
 	}
-	views = slices.DeleteFunc(views, func(v *loanView) bool { return !matchLoan(q, v) })
-	sortLoans(views, q)
 	page, size := paging(q.Page, q.PageSize)
-	out := market.LoansPage{Aggregate: aggregate(views), CollateralMints: []string{}, PrincipalMints: []string{},
-		Items: []market.LoanItem{}, PageInfo: pageInfo(page, size, len(views)), SnapshotTs: float64(sn.at.Unix())}
-	for _, v := range views {
-		for _, col := range v.st.Collateral {
-			out.CollateralMints = appendUnique(out.CollateralMints, col.AssetMint)
-		}
-		for _, l := range v.st.Ledgers {
-			out.PrincipalMints = appendUnique(out.PrincipalMints, l.PrincipalMint)
-		}
-	}
-	slices.Sort(out.CollateralMints)
-	slices.Sort(out.PrincipalMints)
-	for _, v := range pageOf(views, page, size) {
+	out := market.LoansPage{Aggregate: l.aggregate, CollateralMints: slices.Clone(l.collateralMints),
+		PrincipalMints: slices.Clone(l.principalMints), Items: []market.LoanItem{}, PageInfo: pageInfo(page, size, len(l.views)),
+		SnapshotTs: float64(sn.at.Unix())}
+	for _, v := range pageOf(l.views, page, size) {
 		item := v.item
 		if q.IncludePnl {
 			item.Pnl = s.pnl(v, sn)

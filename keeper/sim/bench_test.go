@@ -54,3 +54,52 @@ func BenchmarkBuildRepay(b *testing.B) {
 		serveBench(b, h, "markets/creditbook/build", fmt.Sprintf("bench-%d", i), body)
 	}
 }
+
+// manyLoansScenario returns a scenario of n loans of the wallet (10 SOL against 500 USDC each).
+func manyLoansScenario(b *testing.B, n int) *Scenario {
+	b.Helper()
+	var sb strings.Builder
+	sb.WriteString(`name: many
+wallet: {sol: "10"}
+mints:
+  - {symbol: USDC, decimals: 6, price: 1}
+  - {symbol: SOL, decimals: 9, price: 150}
+wallets:
+  - {name: lender, fund: {sol: "2"}}
+strategies:
+  - name: beta
+    authority: lender
+    principal_mint: USDC
+    idle: "100000"
+    terms:
+      - {collateral: SOL, ltv: 650000, lqt: 850000, apys: {30d: 95000}}
+loans:
+`)
+	for i := range n {
+		fmt.Fprintf(&sb, "  - {name: l%d, borrower: $wallet, collateral: [{mint: SOL, amount: \"10\"}], ledgers: [{strategy: beta, principal: \"500\", term: 30d}]}\n", i)
+	}
+	sc, err := ParseScenario("many.yaml", []byte(sb.String()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return sc
+}
+
+// BenchmarkLoansInfoPage measures one 100-loan page of walks over 10,000 and 100,000 loans at one
+// instant (the pages of one walk share a snapshot time), the first page of a walk included.
+func BenchmarkLoansInfoPage(b *testing.B) {
+	for _, n := range []int{10_000, 100_000} {
+		b.Run(fmt.Sprintf("loans=%d", n), func(b *testing.B) {
+			s, err := New(Options{Clock: chainsim.NewManualClock(testStart), Wallet: testWallet(), Scenario: manyLoansScenario(b, n)})
+			if err != nil {
+				b.Fatal(err)
+			}
+			h := s.MarketHandler()
+			pages, page := n/100, 0
+			for b.Loop() {
+				serveBench(b, h, "markets/loans/info", "", fmt.Sprintf(`{"page":%d,"pageSize":100}`, page%pages))
+				page++
+			}
+		})
+	}
+}

@@ -35,6 +35,8 @@ type Sim struct {
 	market MarketSpec  // fixed after New; validated
 	next   int         // guarded by mu; index of the next event to run
 
+	loans loanCache // loan views of the current state, for loans-info
+
 	serveMu sync.Mutex
 	servers []*server // guarded by serveMu
 }

@@ -37,6 +37,7 @@ type Chain struct {
 	fees         []feeRecord                  // guarded by mu; recent priority fees
 	drops        []func(*solana.Message) bool // guarded by mu; see DropOnce
 	dropped      map[solana.Signature]bool    // guarded by mu; transactions DropOnce drops
+	writes       uint64                       // guarded by mu; see StateVersion
 
 	hookMu      sync.Mutex
 	hooks       []func(Landed) // guarded by hookMu
@@ -106,6 +107,7 @@ func (c *Chain) RegisterProgram(id solana.PublicKey, p Program) error {
 	}
 	c.programs[id] = p
 	c.accounts[id] = &Account{Lamports: 1, Owner: solana.BPFLoaderUpgradeableProgramID, Executable: true}
+	c.writes++
 	return nil
 }
 

@@ -14,6 +14,7 @@ import (
 func (c *Chain) UpdateAccount(key solana.PublicKey, f func(a Account, exists bool) (Account, error)) error {
 	c.lock()
 	defer c.unlock()
+	c.writes++
 	cur, ok := c.accounts[key]
 	var in Account
 	if ok {
@@ -38,6 +39,7 @@ func (c *Chain) UpdateAccount(key solana.PublicKey, f func(a Account, exists boo
 func (c *Chain) UpdateAccounts(keys []solana.PublicKey, f func(accts []Account, exists []bool) ([]Account, error)) error {
 	c.lock()
 	defer c.unlock()
+	c.writes++
 	in := make([]Account, len(keys))
 	exists := make([]bool, len(keys))
 	for i, k := range keys {
@@ -68,6 +70,7 @@ func (c *Chain) UpdateAccounts(keys []solana.PublicKey, f func(accts []Account, 
 func (c *Chain) Accounts(keys []solana.PublicKey) ([]Account, []bool) {
 	c.lock()
 	defer c.unlock()
+	c.writes++
 	out := make([]Account, len(keys))
 	exists := make([]bool, len(keys))
 	for i, k := range keys {

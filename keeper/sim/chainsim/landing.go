@@ -120,6 +120,7 @@ func (c *Chain) recordLocked(t *txn, pos blockPos, res *execResult, bundleID str
 		res:     res,
 	}
 	c.txs[t.id()] = rec
+	c.writes++
 	c.noteFee(t, pos, res)
 	c.emit(rec.Landed)
 }

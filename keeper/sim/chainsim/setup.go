@@ -11,6 +11,7 @@ import (
 func (c *Chain) Fund(wallet solana.PublicKey, lamports uint64) error {
 	c.lock()
 	defer c.unlock()
+	c.writes++
 	a := load(c.accounts, wallet)
 	if a.Lamports > math.MaxUint64-lamports {
 		return fmt.Errorf("chainsim: fund %s: balance would overflow", wallet)
@@ -26,6 +27,7 @@ func (c *Chain) Fund(wallet solana.PublicKey, lamports uint64) error {
 func (c *Chain) CreateMint(mint solana.PublicKey, decimals uint8) error {
 	c.lock()
 	defer c.unlock()
+	c.writes++
 	if mint == solana.WrappedSol && decimals == 9 {
 		return nil // the native mint exists from genesis
 	}
@@ -44,6 +46,7 @@ func (c *Chain) CreateMint(mint solana.PublicKey, decimals uint8) error {
 func (c *Chain) MintTo(wallet, mint solana.PublicKey, amount uint64) error {
 	c.lock()
 	defer c.unlock()
+	c.writes++
 	m, err := mintOf(load(c.accounts, mint))
 	if err != nil {
 		return fmt.Errorf("chainsim: mint to %s: %s is not a mint: %w", wallet, mint, err)
@@ -81,6 +84,7 @@ func (c *Chain) MintTo(wallet, mint solana.PublicKey, amount uint64) error {
 func (c *Chain) SetAccount(key solana.PublicKey, a Account) {
 	c.lock()
 	defer c.unlock()
+	c.writes++
 	if a.Lamports == 0 && len(a.Data) == 0 && a.Owner.IsZero() {
 		delete(c.accounts, key)
 		return
@@ -141,5 +145,15 @@ func (c *Chain) CreateNonceAccount(key, authority solana.PublicKey, lamports uin
 	defer c.unlock()
 	n := nonceState{authority: authority, nonce: durableNonceFrom(c.tip.hash)}
 	c.accounts[key] = &Account{Lamports: lamports, Owner: solana.SystemProgramID, Data: n.encode()}
+	c.writes++
 	return n.nonce
+}
+
+// StateVersion counts the changes of the chain's accounts so far: every landed transaction (which at
+// least charges its fee) and every setup or external write. Two equal versions mean the same
+// accounts, so a reader may cache what it derived from them.
+func (c *Chain) StateVersion() uint64 {
+	c.lock()
+	defer c.unlock()
+	return c.writes
 }

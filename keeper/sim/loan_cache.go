@@ -1,0 +1,86 @@
+package sim
+
+import (
+	"encoding/json"
+	"slices"
+	"sync"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/keeper-project/keeper/keeper/market"
+)
+
+// listingCacheSize bounds the listings (filtered and sorted views) kept per state.
+const listingCacheSize = 16
+
+// loanListing is the answer of loans-info without its page: the matching loans in order, their
+// aggregate and mints.
+type loanListing struct {
+	views           []*loanView
+	aggregate       *market.Aggregate
+	collateralMints []string
+	principalMints  []string
+}
+
+// loanCache keeps the loan views of one state of the market (the chain's accounts, the oracle
+// prices and the second they are valued at), and the listings of the queries asked of it, so that
+// walking the pages of a large loan set costs one valuation, not one per page. It is safe for
+// concurrent use.
+type loanCache struct {
+	mu       sync.Mutex
+	version  uint64                        // guarded by mu; the chain's StateVersion
+	at       int64                         // guarded by mu; the valuation second
+	prices   *map[solana.PublicKey]float64 // guarded by mu; the oracle prices valued with
+	views    []*loanView                   // guarded by mu
+	listings map[string]*loanListing       // guarded by mu; by query without its page
+}
+
+// listing returns the loans-info listing of q at sn, computing what the cache does not hold.
+func (s *Sim) listing(q market.LoansQuery, sn *snapshot, prices *map[solana.PublicKey]float64) (*loanListing, error) {
+	version := s.chain.StateVersion()
+	c := &s.loans
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.views == nil || c.version != version || c.at != sn.at.Unix() || c.prices != prices {
+		views, err := s.loanViews(sn)
+		if err != nil {
+			return nil, err
+		}
+		c.version, c.at, c.prices, c.views = version, sn.at.Unix(), prices, views
+		c.listings = map[string]*loanListing{}
+	}
+	key := listingKey(q)
+	if l, ok := c.listings[key]; ok {
+		return l, nil
+	}
+	l := newListing(q, c.views)
+	if len(c.listings) >= listingCacheSize {
+		clear(c.listings)
+	}
+	c.listings[key] = l
+	return l, nil
+}
+
+// listingKey identifies a query's listing: the query without its page.
+func listingKey(q market.LoansQuery) string {
+	q.Page, q.PageSize = nil, nil
+	b, _ := json.Marshal(q)
+	return string(b)
+}
+
+// newListing filters and sorts views for q.
+func newListing(q market.LoansQuery, all []*loanView) *loanListing {
+	views := slices.DeleteFunc(slices.Clone(all), func(v *loanView) bool { return !matchLoan(q, v) })
+	sortLoans(views, q)
+	l := &loanListing{views: views, aggregate: aggregate(views), collateralMints: []string{}, principalMints: []string{}}
+	for _, v := range views {
+		for _, col := range v.st.Collateral {
+			l.collateralMints = appendUnique(l.collateralMints, col.AssetMint)
+		}
+		for _, lg := range v.st.Ledgers {
+			l.principalMints = appendUnique(l.principalMints, lg.PrincipalMint)
+		}
+	}
+	slices.Sort(l.collateralMints)
+	slices.Sort(l.principalMints)
+	return l
+}
