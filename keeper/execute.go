@@ -43,6 +43,19 @@ func (k *Keeper) execute(ctx context.Context, run RunInfo, p Plan) Outcome {
 		log.Warn("Not acting: keeper is paused", "reason", reason, "plan", p.Reason)
 		return OutcomePaused
 	}
+	release, reason, ok := k.claimTarget(ctx, p)
+	if !ok {
+		log.Info("Not acting: the target is another action's; the next run decides afresh", "reason", reason, "plan", p.Reason)
+		k.count(p, OutcomeBusy)
+		return OutcomeBusy
+	}
+	out := k.take(ctx, log, p)
+	release(out)
+	return out
+}
+
+// take journals p's intent, or finds it journaled, and carries it on.
+func (k *Keeper) take(ctx context.Context, log *slog.Logger, p Plan) Outcome {
 	act, created, err := k.journal.Begin(ctx, p.intent())
 	if err != nil {
 		log.Error("Cannot journal the intent; not acting", "err", err)

@@ -59,7 +59,9 @@ type Keeper struct {
 	closers   []func() error
 
 	reads *readCache // reads shared by the policies of one tick
-	dexes []clmm.Dex // dex-a and dex-b, with their programs from config
+	// claims keeps the actions of different policies off one target at a time.
+	claims *targetClaims
+	dexes  []clmm.Dex // dex-a and dex-b, with their programs from config
 	// positions reads CLMM positions; it remembers their tick arrays so a
 	// later read takes one getMultipleAccounts call.
 	positions *clmm.Reader
@@ -108,6 +110,7 @@ func New(o Options) (*Keeper, error) {
 	k.wallet = k.signer.PublicKey()
 	k.notifier = k.newDispatcher()
 	k.reads = newReadCache(readTTL, k.now)
+	k.claims = newTargetClaims()
 	k.firing = map[string]map[string]bool{}
 	k.states = map[string]*policies.State{}
 	if k.dexes, err = newDexes(k.cfg); err != nil {

@@ -43,7 +43,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		LastSuccess: prometheus.NewGaugeVec(prometheus.GaugeOpts{Namespace: namespace, Name: "policy_last_success_timestamp_seconds",
 			Help: "Unix time of the policy's last run that ended without error."}, []string{"policy"}),
 		Actions: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Name: "actions_total",
-			Help: "Ends of the action path by kind and outcome (landed, failed, refused, retry, expired, pending, settled, dry_run, paused, not_taken, alert)."}, []string{"policy", "kind", "outcome"}),
+			Help: "Ends of the action path by kind and outcome (landed, failed, refused, retry, expired, pending, settled, busy, already_done, dry_run, paused, not_taken, alert)."}, []string{"policy", "kind", "outcome"}),
 		GuardRefusals: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Name: "guard_refusals_total",
 			Help: "Transactions the guard refused to sign, by rule."}, []string{"rule"}),
 		MarketRequests: prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: namespace, Name: "market_request_duration_seconds",

@@ -2,6 +2,7 @@ package keeper
 
 import (
 	"encoding/json"
+	"time"
 
 	"github.com/keeper-project/keeper/keeper/journal"
 	"github.com/keeper-project/keeper/keeper/notify"
@@ -31,6 +32,10 @@ type Plan struct {
 	Inputs json.RawMessage
 	Submit Submit
 	DryRun bool
+	// ReadsFrom is when the run began reading the facts it decided from: an
+	// action on the target that ended after it makes the plan stale. Zero
+	// skips that check.
+	ReadsFrom time.Time
 	// Notify names the notifiers for this policy's messages (empty: all),
 	// and NotifyOn the events they hear of (empty: failed and refused).
 	Notify   []string

@@ -65,3 +65,12 @@ func cached[T any](ctx context.Context, c *readCache, key string, read func(cont
 	}
 	return e.val.(T), nil
 }
+
+// forget drops every entry: after an action may have changed the chain,
+// no policy should decide from what was read before it. A read under way
+// still answers those already waiting for it.
+func (c *readCache) forget() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	clear(c.entries)
+}

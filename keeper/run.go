@@ -21,6 +21,7 @@ var ErrActionsFailed = errors.New("some actions failed, were refused or are unse
 // action along the action path, and report.
 func (k *Keeper) runPolicy(ctx context.Context, run RunInfo, p *policies.Policy) error {
 	log := k.logger.With("policy", p.Name, "run", run.ID)
+	readsFrom := k.now()
 	obs, err := k.observe(ctx, p)
 	if err != nil {
 		log.Warn("Cannot observe; skipping this run", "err", err)
@@ -48,6 +49,7 @@ func (k *Keeper) runPolicy(ctx context.Context, run RunInfo, p *policies.Policy)
 			continue
 		}
 		plan := k.planOf(a)
+		plan.ReadsFrom = readsFrom
 		notDone.add(plan, k.execute(ctx, run, plan))
 	}
 	if p.Kind == policies.KindAlert {

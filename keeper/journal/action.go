@@ -143,6 +143,8 @@ type Outcome struct {
 type Filter struct {
 	// Policy keeps only actions of this policy.
 	Policy string
+	// Target keeps only actions on this target.
+	Target string
 	// Since keeps actions created at or after this time.
 	Since time.Time
 	// Until keeps actions created before this time.

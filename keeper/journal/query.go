@@ -77,6 +77,10 @@ func (f Filter) query() (string, []any, error) {
 		b.WriteString(` AND policy = ?`)
 		args = append(args, f.Policy)
 	}
+	if f.Target != "" {
+		b.WriteString(` AND target = ?`)
+		args = append(args, f.Target)
+	}
 	if len(f.States) > 0 {
 		for _, s := range f.States {
 			if !s.Valid() {

@@ -186,6 +186,9 @@ func TestList(t *testing.T) {
 		{"states", Filter{States: []State{StateLanded}}, []string{"other-policy", "landed-2", "landed-1", "old-landed"}},
 		{"states and policy", Filter{Policy: "repay-sol", States: []State{StateRefused, StateSkipped}},
 			[]string{"dry", "refused"}},
+		{"target", Filter{Target: "L2"}, []string{"landed-2"}},
+		{"target and states", Filter{Target: "L1", States: []State{StateSubmitted, StateExpired}},
+			[]string{"expired", "inflight"}},
 		{"limit", Filter{Limit: 2}, []string{"other-policy", "sol-plan"}},
 		{"nothing", Filter{Policy: "nobody"}, []string{}},
 	}

@@ -1,0 +1,128 @@
+package keeper
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/keeper-project/keeper/keeper/journal"
+)
+
+// OutcomeBusy means another action held the plan's target, or changed it
+// after the run read the facts it decided from: nothing was journaled or
+// sent, and the policy's next run decides afresh from new reads. Two
+// policies that select the same loan therefore never both repay it from
+// the same reading.
+const OutcomeBusy Outcome = "busy"
+
+// targetClaims keeps the actions of one kind by different policies off one
+// target at a time. A policy's own in-flight actions are kept off by its
+// history; a claim covers the others: an action of another policy running
+// now (held), one journaled as possibly still landing (asked of the
+// journal), and one that ended after the run's reads began (changed).
+// Actions of different kinds on one target (a strategy's update and a
+// withdrawal from it) do not wait for each other.
+type targetClaims struct {
+	mu      sync.Mutex
+	held    map[claimKey]string    // the ID of the action acting on it now
+	changed map[claimKey]time.Time // when the last action that may have changed it ended
+}
+
+// claimKey is what a claim holds: one kind of work on one target.
+type claimKey struct{ kind, target string }
+
+func claimOf(p Plan) claimKey { return claimKey{string(p.Kind), p.Target} }
+
+func newTargetClaims() *targetClaims {
+	return &targetClaims{held: map[claimKey]string{}, changed: map[claimKey]time.Time{}}
+}
+
+// take claims p's target for p, or says why it cannot. The reads of p's
+// run began at p.ReadsFrom; a zero ReadsFrom skips the staleness check.
+func (c *targetClaims) take(p Plan) (reason string, ok bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	key := claimOf(p)
+	if id, held := c.held[key]; held && id != p.ID {
+		return "action " + shortID(id) + " of the same kind is acting on the target now", false
+	}
+	if at, seen := c.changed[key]; seen && !p.ReadsFrom.IsZero() && at.After(p.ReadsFrom) {
+		return fmt.Sprintf("an action of the same kind on the target ended at %s, after this run read it at %s",
+			at.UTC().Format(time.RFC3339Nano), p.ReadsFrom.UTC().Format(time.RFC3339Nano)), false
+	}
+	c.held[key] = p.ID
+	return "", true
+}
+
+// release frees p's target; when p's outcome may have changed it, reads
+// taken before now are stale for it.
+func (c *targetClaims) release(p Plan, o Outcome, now time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	key := claimOf(p)
+	if c.held[key] == p.ID {
+		delete(c.held, key)
+	}
+	if mayHaveChanged(o) {
+		c.changed[key] = now
+	}
+	for k, at := range c.changed {
+		if now.Sub(at) > changeMemory {
+			delete(c.changed, k)
+		}
+	}
+}
+
+// changeMemory is how long a change time is kept: far longer than a run
+// lasts (at most fifteen minutes), so no run still deciding began reading
+// before a change it forgot.
+const changeMemory = time.Hour
+
+// mayHaveChanged reports outcomes after which the target may differ from
+// what was read before: something landed, or was sent and may still land.
+func mayHaveChanged(o Outcome) bool {
+	switch o {
+	case OutcomeLanded, OutcomeFailed, OutcomePending, OutcomeRetry, OutcomeExpired, OutcomeAlreadyDone:
+		return true
+	}
+	return false
+}
+
+// claimTarget claims p's kind of work on its target for the action path, asking the journal
+// for another policy's action on it that may still land. It returns the
+// release to call with the outcome, or false and the reason it is busy.
+func (k *Keeper) claimTarget(ctx context.Context, p Plan) (release func(Outcome), reason string, ok bool) {
+	if reason, ok := k.claims.take(p); !ok {
+		return nil, reason, false
+	}
+	release = func(o Outcome) {
+		k.claims.release(p, o, k.now())
+		if mayHaveChanged(o) {
+			k.reads.forget()
+		}
+	}
+	open, err := k.journal.List(ctx, journal.Filter{Target: p.Target, States: inFlightStates()})
+	if err != nil {
+		release(OutcomeBusy)
+		return nil, fmt.Sprintf("cannot read the journal for the target's open actions: %v", err), false
+	}
+	for _, a := range open {
+		if a.ID != p.ID && a.Kind == string(p.Kind) && !a.DryRun && !resumable(a) {
+			release(OutcomeBusy)
+			return nil, fmt.Sprintf("action %s of policy %s on the target is %s and may still land", shortID(a.ID), a.Policy, a.State), false
+		}
+	}
+	return release, "", true
+}
+
+// inFlightStates lists the states of inFlight.
+func inFlightStates() []journal.State {
+	out := make([]journal.State, 0, len(inFlight))
+	for _, s := range journal.States() {
+		if inFlight[s] {
+			out = append(out, s)
+		}
+	}
+	return out
+}
