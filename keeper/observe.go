@@ -21,8 +21,41 @@ import (
 // loans (every page, the policy's filters pushed to the API), CLMM positions
 // from chain accounts, earn withdrawal queues, vaults and best quotes. Reads
 // are shared through the read cache with the other policies of the tick.
+//
+// Policies whose reads are the same share one Observation for the tick, and
+// with it the facts derived from it (policies.Evaluate derives them once per
+// Observation and second), so fifty policies over one loan set derive its
+// facts once.
 func (k *Keeper) observe(ctx context.Context, p *policies.Policy) (*policies.Observation, error) {
 	r := p.Reads(k.wallet.String())
+	key, err := json.Marshal(struct {
+		Reads  policies.Reads
+		Vaults []string `json:",omitempty"`
+	}{r, quoteVaults(r, p)})
+	var obs *policies.Observation
+	if err != nil {
+		obs, err = k.observeAfresh(ctx, p, r)
+	} else {
+		obs, err = cached(ctx, k.reads, "observation:"+string(key), func(ctx context.Context) (*policies.Observation, error) {
+			return k.observeAfresh(ctx, p, r)
+		})
+	}
+	if err != nil {
+		return nil, fmt.Errorf("observing for policy %s: %w", p.Name, err)
+	}
+	return obs, nil
+}
+
+// quoteVaults is what of p, besides its reads, its quotes depend on.
+func quoteVaults(r policies.Reads, p *policies.Policy) []string {
+	if !r.Quotes {
+		return nil
+	}
+	return p.Select.Vaults
+}
+
+// observeAfresh builds the Observation of reads r for policy p.
+func (k *Keeper) observeAfresh(ctx context.Context, p *policies.Policy, r policies.Reads) (*policies.Observation, error) {
 	obs := &policies.Observation{Wallet: k.wallet.String(), SnapshotTime: k.now(), Tokens: k.tokens()}
 	err := k.observeLoans(ctx, r, obs)
 	if err == nil && r.Positions {
@@ -38,7 +71,7 @@ func (k *Keeper) observe(ctx context.Context, p *policies.Policy) (*policies.Obs
 		err = k.observeQuotes(ctx, p, obs)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("observing for policy %s: %w", p.Name, err)
+		return nil, err
 	}
 	k.learnTokens(ctx, obs)
 	return obs, nil

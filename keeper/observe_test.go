@@ -2,6 +2,7 @@ package keeper
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -228,6 +229,42 @@ func TestObservationSharedWithinTickFreshEachTick(t *testing.T) {
 		}
 		if err := r.stop(); err != nil {
 			t.Errorf("Run = %v", err)
+		}
+	})
+}
+
+// TestPoliciesWithTheSameReadsShareOneObservation: low-a and low-b read the
+// same loans, so within a tick they get one Observation (and with it one
+// derivation of the loans' facts); alice-low reads other loans and gets its
+// own; after an action may have changed the chain, the next read is fresh.
+func TestPoliciesWithTheSameReadsShareOneObservation(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		w := newSimWorld(t, simOptions{})
+		w.writePolicy(t, "alerts.yaml", fmt.Sprintf(twoLoanAlerts, w.address(t, sim.KindWallet, "alice")))
+		k := w.open(t, "")
+		ps, err := k.loadPolicies()
+		if err != nil {
+			t.Fatal(err)
+		}
+		obs := map[string]*policies.Observation{}
+		for _, p := range ps {
+			if obs[p.Name], err = k.observe(t.Context(), p); err != nil {
+				t.Fatalf("observe %s: %v", p.Name, err)
+			}
+		}
+		if obs["low-a"] != obs["low-b"] {
+			t.Error("low-a and low-b read the same loans but got two Observations")
+		}
+		if obs["alice-low"] == obs["low-a"] {
+			t.Error("alice-low reads other loans but shared low-a's Observation")
+		}
+		k.reads.forget()
+		again, err := k.observe(t.Context(), ps[slices.IndexFunc(ps, func(p *policies.Policy) bool { return p.Name == "low-a" })])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if again == obs["low-a"] {
+			t.Error("after the cache was dropped, low-a got the old Observation")
 		}
 	})
 }

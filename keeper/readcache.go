@@ -8,8 +8,9 @@ import (
 
 // readCache shares one market or chain read between the policies of one
 // tick: policies scheduled together ask for the same data, and the first to
-// ask reads it while the others wait for that answer. Entries expire after
-// ttl, so the next tick reads afresh.
+// ask reads it while the others wait for that answer. An entry serves for
+// ttl after its read completed (a walk of many loan pages may itself take
+// longer than ttl), so the next tick reads afresh.
 type readCache struct {
 	ttl time.Duration
 	now func() time.Time
@@ -20,9 +21,19 @@ type readCache struct {
 
 type cacheEntry struct {
 	done chan struct{}
-	at   time.Time
+	at   time.Time // when the read completed; written under the cache's lock before done closes
 	val  any
 	err  error
+}
+
+// isDone reports whether the entry's read completed.
+func (e *cacheEntry) isDone() bool {
+	select {
+	case <-e.done:
+		return true
+	default:
+		return false
+	}
 }
 
 func newReadCache(ttl time.Duration, now func() time.Time) *readCache {
@@ -34,21 +45,20 @@ func newReadCache(ttl time.Duration, now func() time.Time) *readCache {
 func cached[T any](ctx context.Context, c *readCache, key string, read func(context.Context) (T, error)) (T, error) {
 	c.mu.Lock()
 	e, ok := c.entries[key]
-	if ok && c.now().Sub(e.at) >= c.ttl {
+	if ok && e.isDone() && c.now().Sub(e.at) >= c.ttl {
 		ok = false
 	}
 	if !ok {
-		e = &cacheEntry{done: make(chan struct{}), at: c.now()}
+		e = &cacheEntry{done: make(chan struct{})}
 		c.entries[key] = e
 		c.mu.Unlock()
 		e.val, e.err = read(ctx)
-		if e.err != nil {
-			c.mu.Lock()
-			if c.entries[key] == e {
-				delete(c.entries, key)
-			}
-			c.mu.Unlock()
+		c.mu.Lock()
+		e.at = c.now()
+		if e.err != nil && c.entries[key] == e {
+			delete(c.entries, key)
 		}
+		c.mu.Unlock()
 		close(e.done)
 	} else {
 		c.mu.Unlock()

@@ -192,3 +192,18 @@ func TestVaultMetricFacts(t *testing.T) {
 		t.Errorf("strategy facts = %+v", s)
 	}
 }
+
+// TestFactsDerivedOncePerSecond: the policies of one tick evaluate one
+// Observation milliseconds apart and share its derived facts; the next
+// second derives them again.
+func TestFactsDerivedOncePerSecond(t *testing.T) {
+	obs := &Observation{}
+	at := time.Date(2026, 11, 25, 12, 0, 7, 0, time.UTC)
+	first := obs.facts(at.Add(120 * time.Millisecond))
+	if again := obs.facts(at.Add(870 * time.Millisecond)); again != first {
+		t.Error("facts derived again within the same second")
+	}
+	if next := obs.facts(at.Add(time.Second)); next == first || !next.now.Equal(at.Add(time.Second)) {
+		t.Errorf("the next second reused the facts of %s", first.now)
+	}
+}

@@ -69,8 +69,11 @@ type Token struct {
 	PriceUSD float64
 }
 
-// facts returns the facts derived at now, deriving them on first use.
+// facts returns the facts derived at now's whole second, deriving them on
+// first use. The chain and the API count time in whole seconds, so the
+// policies of one tick that share an Observation share its facts.
 func (o *Observation) facts(now time.Time) *derived {
+	now = now.Truncate(time.Second)
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.derived == nil || !o.derived.now.Equal(now) {

@@ -31,6 +31,7 @@ type loanCache struct {
 	at       int64                         // guarded by mu; the valuation second
 	prices   *map[solana.PublicKey]float64 // guarded by mu; the oracle prices valued with
 	views    []*loanView                   // guarded by mu
+	decoded  *decodedStates                // guarded by mu; the accounts of state version
 	listings map[string]*loanListing       // guarded by mu; by query without its page
 }
 
@@ -41,7 +42,10 @@ func (s *Sim) listing(q market.LoansQuery, sn *snapshot, prices *map[solana.Publ
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.views == nil || c.version != version || c.at != sn.at.Unix() || c.prices != prices {
-		views, err := s.loanViews(sn)
+		if c.decoded == nil || c.decoded.version != version {
+			c.decoded = newDecodedStates(version)
+		}
+		views, err := s.loanViews(sn, c.decoded)
 		if err != nil {
 			return nil, err
 		}
@@ -83,4 +87,49 @@ func newListing(q market.LoansQuery, all []*loanView) *loanListing {
 	slices.Sort(l.collateralMints)
 	slices.Sort(l.principalMints)
 	return l
+}
+
+// decodedStates keeps the loan accounts decoded at one state of the chain, and the strategies'
+// authorities, so that valuing the loans again in a later second of the same state does not decode
+// every account again. The views only read what it holds. A nil *decodedStates decodes every time.
+type decodedStates struct {
+	version     uint64
+	loans       map[*loanInfo]*loanState
+	authorities map[*strategyInfo]string
+}
+
+func newDecodedStates(version uint64) *decodedStates {
+	return &decodedStates{version: version, loans: map[*loanInfo]*loanState{}, authorities: map[*strategyInfo]string{}}
+}
+
+// loan returns the decoded account of loan l.
+func (d *decodedStates) loan(s *Sim, l *loanInfo) (*loanState, error) {
+	if d == nil {
+		return s.loanState(l)
+	}
+	if st, ok := d.loans[l]; ok {
+		return st, nil
+	}
+	st, err := s.loanState(l)
+	if err == nil {
+		d.loans[l] = st
+	}
+	return st, err
+}
+
+// authority returns the authority of strategy st, false when its account cannot be read.
+func (d *decodedStates) authority(s *Sim, st *strategyInfo) (string, bool) {
+	if d != nil {
+		if a, ok := d.authorities[st]; ok {
+			return a, true
+		}
+	}
+	ss, err := s.strategyState(st)
+	if err != nil {
+		return "", false
+	}
+	if d != nil {
+		d.authorities[st] = ss.Authority
+	}
+	return ss.Authority, true
 }

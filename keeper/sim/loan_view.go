@@ -17,20 +17,23 @@ type loanView struct {
 	item    market.LoanItem
 	lenders map[string]bool // strategy addresses and their authorities
 	now     int64
+	decoded *decodedStates // nil: decode the accounts the view needs
+
 	// Aggregate building blocks.
 	dailyInterestUsd, dailyCollYieldUsd, dailyPrinYieldUsd float64
 	apyWeighted, collYieldWeighted, tokenUsdPnl            float64
 }
 
-// loanViews reads every loan at a snapshot. The caller holds s.mu.
-func (s *Sim) loanViews(sn *snapshot) ([]*loanView, error) {
+// loanViews reads every loan at a snapshot, taking the decoded accounts from
+// decoded. The caller holds s.mu.
+func (s *Sim) loanViews(sn *snapshot, decoded *decodedStates) ([]*loanView, error) {
 	out := make([]*loanView, 0, len(s.w.loans))
 	for _, info := range s.w.loans {
-		st, err := s.loanState(info)
+		st, err := decoded.loan(s, info)
 		if err != nil {
 			return nil, err
 		}
-		v := &loanView{info: info, st: st, now: sn.at.Unix(), lenders: map[string]bool{}}
+		v := &loanView{info: info, st: st, now: sn.at.Unix(), lenders: map[string]bool{}, decoded: decoded}
 		if err := s.fillLoanItem(v, sn); err != nil {
 			return nil, fmt.Errorf("loan %s: %w", info.Name, err)
 		}
@@ -155,8 +158,8 @@ func (s *Sim) fillLedgers(v *loanView, sn *snapshot) {
 		v.apyWeighted += principalUsd * float64(l.Apy) / 1e6
 		v.lenders[l.Strategy] = true
 		if strat, ok := s.w.stratByAdr[solana.MustPublicKeyFromBase58(l.Strategy)]; ok {
-			if ss, err := s.strategyState(strat); err == nil {
-				v.lenders[ss.Authority] = true
+			if authority, ok := v.decoded.authority(s, strat); ok {
+				v.lenders[authority] = true
 			}
 		}
 	}
