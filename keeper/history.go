@@ -23,8 +23,9 @@ func (k *Keeper) history(ctx context.Context, p *policies.Policy, now time.Time)
 	return h, err
 }
 
-// historyAndExpired is history, plus the policy's expired actions (no
-// attempt in flight, a new one allowed) in the same window.
+// historyAndExpired is history, plus the policy's resumable actions in the
+// same window: expired ones (no attempt in flight, a new one allowed) and
+// bare intents (journaled, then a crash before any attempt).
 func (k *Keeper) historyAndExpired(ctx context.Context, p *policies.Policy, now time.Time) (policies.History, []journal.Action, error) {
 	h := policies.History{Targets: map[string]policies.TargetHistory{}, SpentToday: map[string]uint64{}}
 	day := now.UTC().Truncate(24 * time.Hour)
@@ -41,10 +42,8 @@ func (k *Keeper) historyAndExpired(ctx context.Context, p *policies.Policy, now 
 		if a.DryRun {
 			continue
 		}
-		if a.State == journal.StateExpired {
-			expired = append(expired, a)
-		}
 		if resumable(a) {
+			expired = append(expired, a)
 			continue
 		}
 		t := h.Targets[a.Target]
@@ -75,11 +74,12 @@ func resumable(a journal.Action) bool {
 	return a.State == journal.StateExpired || a.State == journal.StatePlanned && a.AttemptCount == 0
 }
 
-// supersede closes the expired actions of targets the policy now plans a
+// supersede closes the resumable actions of targets the policy now plans a
 // different action for: with new inputs, the old intent will never be
 // planned again, so it is final (skipped, rule superseded) rather than
 // pending forever. Only actions whose every attempt provably failed to land
-// are expired, so nothing of theirs can land any more. An expired sequence
+// are expired, and a bare intent never had an attempt, so nothing of theirs
+// can land any more. An expired sequence
 // whose leading transactions landed (its rule sequence-partial) is closed
 // with the rule superseded-after-partial and its detail kept, so the journal
 // says that part of it is on chain and the new plan carries the rest.
@@ -97,7 +97,7 @@ func (k *Keeper) supersede(ctx context.Context, expired []journal.Action, res po
 		}
 		p := planOf(old, journal.Attempt{})
 		log := k.logger.With("policy", old.Policy, "action", shortID(old.ID), "target", old.Target)
-		log.Info("Closing an expired action superseded by a new plan", "by", shortID(id), "rule", old.Rule)
+		log.Info("Closing an interrupted action superseded by a new plan", "by", shortID(id), "state", old.State, "rule", old.Rule)
 		out := journal.Outcome{State: journal.StateSkipped, Rule: ruleSuperseded, Detail: "superseded by " + id}
 		if old.Rule == ruleSequencePartial {
 			out.Rule = ruleSupersededPartial

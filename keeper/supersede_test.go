@@ -96,3 +96,24 @@ func gaugeValue(t *testing.T, g prometheus.Collector) float64 {
 	t.Helper()
 	return testutil.ToFloat64(g)
 }
+
+// TestSupersedeClosesABareIntent: a crash right after an intent was
+// journaled leaves it planned with no attempt; when the policy next plans
+// the target with other inputs (a repay amount that grew with interest), the
+// bare intent is closed as superseded rather than left planned forever.
+func TestSupersedeClosesABareIntent(t *testing.T) {
+	_, k := newKeeper(t)
+	ctx := context.Background()
+	if _, _, err := k.journal.Begin(ctx, journal.Intent{ID: "bare", Policy: "repay-loans", Kind: "repay", Target: "LoanA", Reason: "r"}); err != nil {
+		t.Fatal(err)
+	}
+	p := &policies.Policy{Name: "repay-loans"}
+	_, resumable, err := k.historyAndExpired(ctx, p, k.now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	k.supersede(ctx, resumable, policies.Result{Actions: []policies.Action{{ID: "grown", Target: "LoanA"}}})
+	if a := k.action(t, "bare"); a.State != journal.StateSkipped || a.Rule != ruleSuperseded {
+		t.Errorf("the bare intent is %s (%s), want skipped as superseded", a.State, a.Rule)
+	}
+}
