@@ -2,6 +2,7 @@ package sim
 
 import (
 	"cmp"
+	"github.com/keeper-project/keeper/keeper/prices"
 	"math"
 	"slices"
 	"time"
@@ -161,6 +162,9 @@ func (c *compiler) mints() {
 		default:
 			c.failAt(append(at, "program"), "mint %q: program must be token or token-2022, got %q", ms.Symbol, ms.Program)
 		}
+		if ms.Pyth != "" {
+			m.Pyth = c.pythFeed(ms.Pyth, append(at, "pyth"))
+		}
 		c.w.mints = append(c.w.mints, m)
 		c.w.mintBySym[m.Symbol] = m
 		c.w.mintByAddr[addr] = m
@@ -168,6 +172,21 @@ func (c *compiler) mints() {
 		prices[addr] = ms.Price
 	}
 	c.w.setPrices(prices)
+}
+
+// pythFeed parses a mint's Pyth feed id at path and derives its sponsored account.
+func (c *compiler) pythFeed(id string, at []any) *pythFeed {
+	feed, err := prices.ParseFeedID(id)
+	if err != nil {
+		c.failAt(at, "pyth: %v", err)
+		return nil
+	}
+	acct, err := prices.FeedAccount(feed, 0)
+	if err != nil {
+		c.failAt(at, "pyth: %v", err)
+		return nil
+	}
+	return &pythFeed{id: feed, account: acct}
 }
 
 // key parses a base58 address at path.

@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"sort"
+	"time"
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/clmm"
@@ -31,13 +32,13 @@ func (c *compiler) events() {
 // event compiles one event's action; exactly one must be set.
 func (c *compiler) event(es EventSpec, at []any) (scheduled, bool) {
 	n := 0
-	for _, set := range []bool{es.Oracle != nil, es.Pool != nil, es.Fill != nil, es.Fees != nil, es.ExternalAPY != nil, es.Term != nil} {
+	for _, set := range []bool{es.Oracle != nil, es.Pool != nil, es.Fill != nil, es.Fees != nil, es.ExternalAPY != nil, es.Term != nil, es.Pyth != nil} {
 		if set {
 			n++
 		}
 	}
 	if n != 1 {
-		c.failAt(at, "an event needs exactly one of oracle, pool, fill, fees, external_apy, term (it has %d)", n)
+		c.failAt(at, "an event needs exactly one of oracle, pool, fill, fees, external_apy, term, pyth (it has %d)", n)
 		return scheduled{}, false
 	}
 	switch {
@@ -51,6 +52,8 @@ func (c *compiler) event(es EventSpec, at []any) (scheduled, bool) {
 		return c.feesEvent(*es.Fees, append(at, "fees"))
 	case es.ExternalAPY != nil:
 		return c.externalAPYEvent(*es.ExternalAPY, append(at, "external_apy"))
+	case es.Pyth != nil:
+		return c.pythEvent(*es.Pyth, append(at, "pyth"))
 	}
 	return c.termEvent(*es.Term, append(at, "term"))
 }
@@ -71,6 +74,37 @@ func (c *compiler) oracleEvent(prices map[string]float64, at []any) (scheduled, 
 	}
 	return scheduled{Desc: fmt.Sprintf("oracle %v", prices), Apply: func(s *Sim) error {
 		s.w.setPrices(changes)
+		return nil
+	}}, true
+}
+
+// pythEvent halts or resumes the pushing of mints' Pyth feeds.
+func (c *compiler) pythEvent(pe PythEvent, at []any) (scheduled, bool) {
+	set := map[*pythFeed]bool{}
+	for _, l := range []struct {
+		key  string
+		syms []string
+	}{{"halt", pe.Halt}, {"resume", pe.Resume}} {
+		key := l.key
+		for i, sym := range l.syms {
+			m := c.mint(sym, append(at, key, i), "pyth mint")
+			if m == nil {
+				return scheduled{}, false
+			}
+			if m.Pyth == nil {
+				c.failAt(append(at, key, i), "mint %q has no pyth feed", sym)
+				return scheduled{}, false
+			}
+			set[m.Pyth] = key == "halt"
+		}
+	}
+	return scheduled{Desc: fmt.Sprintf("pyth halt %v resume %v", pe.Halt, pe.Resume), Apply: func(s *Sim) error {
+		for f, halt := range set {
+			f.halted = halt
+			if !halt {
+				f.at = time.Time{} // push at once
+			}
+		}
 		return nil
 	}}, true
 }

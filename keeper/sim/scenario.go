@@ -61,6 +61,10 @@ type MintSpec struct {
 	// "token-2022" (with the metadata extension in the mint). The simulated chain does not execute
 	// Token-2022 instructions, so a Token-2022 mint can be read (decimals, metadata) but not held.
 	Program string `yaml:"program"`
+	// Pyth is the mint's Pyth price feed id (64 hex digits): the simulator pushes the mint's price to
+	// the feed's sponsored account as Pyth's pusher does (on a 60 s heartbeat and on a 0.5 % move).
+	// Empty: no feed on chain.
+	Pyth string `yaml:"pyth"`
 }
 
 // WalletSpec is another wallet.
@@ -258,6 +262,14 @@ type EventSpec struct {
 	Fees        *FeesSpec          `yaml:"fees"`
 	ExternalAPY *ExternalAPYSpec   `yaml:"external_apy"`
 	Term        *TermChange        `yaml:"term"`
+	Pyth        *PythEvent         `yaml:"pyth"`
+}
+
+// PythEvent stops or restarts the pushing of mints' Pyth feeds (by symbol): a halted feed keeps its
+// last price and publish time, and goes stale.
+type PythEvent struct {
+	Halt   []string `yaml:"halt"`
+	Resume []string `yaml:"resume"`
 }
 
 // PoolMove is a swap in a pool: it pays Fees0 and Fees1 (whole tokens, optional) to the liquidity

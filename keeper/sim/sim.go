@@ -83,6 +83,7 @@ func New(opts Options) (*Sim, error) {
 	if err := s.deploy(comp.genesis); err != nil {
 		return nil, fmt.Errorf("sim: %w", err)
 	}
+	s.publishPrices(s.clock.Now())
 	return s, nil
 }
 
@@ -191,7 +192,9 @@ func (s *Sim) RunDue() (int, error) {
 			continue
 		}
 		s.log.Debug("Scenario event", "at", ev.At, "event", ev.Desc)
+		s.publishPrices(s.start.Add(ev.At)) // a price the event moved is pushed when it moved
 	}
+	s.publishPrices(now)
 	return ran, errors.Join(errs...)
 }
 

@@ -46,6 +46,8 @@ type mintInfo struct {
 	Decimals  uint8
 	YieldAPY  float64
 	Token2022 bool // a Token-2022 mint: readable, not held (see MintSpec.Program)
+	// Pyth is the mint's Pyth price feed, nil when the scenario gives none.
+	Pyth *pythFeed
 }
 
 // dexInfo is one CLMM program.

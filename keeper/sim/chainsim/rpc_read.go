@@ -120,6 +120,9 @@ func (s *Server) readAccounts(in call, i int, keys []solana.PublicKey, defEncodi
 	out := make([]*wireAccount, len(keys))
 	for j, k := range keys {
 		a, _ := s.c.accounts.get(k)
+		if k == ClockSysvarID {
+			a = clockAccount(pos)
+		}
 		if out[j], rerr = encodeAccount(a, cfg.Encoding, cfg.DataSlice); rerr != nil {
 			return withContext{}, rerr
 		}

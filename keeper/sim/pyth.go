@@ -1,0 +1,66 @@
+package sim
+
+import (
+	"math"
+	"time"
+
+	"github.com/gagliardetto/solana-go"
+
+	"github.com/keeper-project/keeper/keeper/prices"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+)
+
+// Pyth's sponsored Solana feeds are pushed at least every heartbeat and
+// whenever the price moved by more than the deviation since the last push
+// (pyth-crosschain push-feeds/data/svm/solana-mainnet.json: time_difference
+// 60, price_deviation 0.5).
+const (
+	pythHeartbeat = 60 * time.Second
+	pythDeviation = 0.005
+	// pythExponent and pythConfidence shape the published numbers: prices
+	// in units of 1e-8 USD, a confidence interval of 0.05 % of the price.
+	pythExponent   = -8
+	pythConfidence = 0.0005
+)
+
+// pythFeed is a mint's Pyth price feed as the simulator's pusher keeps it:
+// a PriceUpdateV2 account at the feed's sponsored shard-0 address, owned
+// by the receiver program, rewritten on the heartbeat and on a price move
+// unless the scenario halted it (then it goes stale, as a feed whose
+// pusher stopped does).
+type pythFeed struct {
+	id      prices.FeedID
+	account solana.PublicKey
+	halted  bool
+	price   float64   // the price last pushed
+	at      time.Time // when it was last pushed; zero before the first push
+}
+
+// publishPrices pushes every feed that is due at now: never pushed, past
+// its heartbeat, or off the oracle price by more than the deviation. The
+// caller holds s.mu.
+func (s *Sim) publishPrices(now time.Time) {
+	for _, m := range s.w.mints {
+		f := m.Pyth
+		if f == nil || f.halted {
+			continue
+		}
+		p, _ := s.w.price(m.Address)
+		moved := f.price > 0 && math.Abs(p-f.price)/f.price > pythDeviation
+		if !f.at.IsZero() && now.Sub(f.at) < pythHeartbeat && !moved {
+			continue
+		}
+		if p <= 0 {
+			continue
+		}
+		f.price, f.at = p, now
+		units := math.Round(p * math.Pow10(-pythExponent))
+		s.chain.SetAccount(f.account, chainsim.Account{Lamports: pythRent, Owner: prices.ReceiverProgram,
+			Data: prices.EncodeUpdate(prices.Update{WriteAuthority: f.account, Full: true, Feed: f.id,
+				Price: int64(units), Conf: uint64(math.Round(units * pythConfidence)), Exponent: pythExponent,
+				PublishTime: now, PostedSlot: s.chain.Slot()})})
+	}
+}
+
+// pythRent is the rent-exempt minimum of a 134-byte account.
+const pythRent = 1_823_520
