@@ -11,7 +11,9 @@ import (
 )
 
 // alertPostsWebhook runs the daemon with an alert policy whose notifier is a webhook, once
-// alpha-vault's APY fell (30s), until the webhook hears of alpha-vault.
+// alpha-vault's APY fell (its external yield at 30 s, its JTO rewards after 30 s), until the
+// webhook hears of alpha-vault. While the rewards run, JTO's Pyth price counts them and the total
+// (about 5.2 % after the yield fell) is above the floor.
 func alertPostsWebhook(t *testing.T, w *workspace) {
 	bodies := make(chan []byte, 64)
 	hook := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {

@@ -13,6 +13,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/clmm"
 	"github.com/keeper-project/keeper/keeper/config"
 	"github.com/keeper-project/keeper/keeper/notify"
+	"github.com/keeper-project/keeper/keeper/prices"
 	"github.com/keeper-project/keeper/keeper/tokens"
 	"github.com/keeper-project/keeper/policies"
 )
@@ -61,7 +62,11 @@ type Keeper struct {
 	reads *readCache // reads shared by the policies of one tick
 	// claims keeps the actions of different policies off one target at a time.
 	claims *targetClaims
-	dexes  []clmm.Dex // dex-a and dex-b, with their programs from config
+	// prices values vault rewards; unpriced remembers what was logged of
+	// the mints it could not price.
+	prices   *prices.Book
+	unpriced unpricedLog
+	dexes    []clmm.Dex // dex-a and dex-b, with their programs from config
 	// positions reads CLMM positions; it remembers their tick arrays so a
 	// later read takes one getMultipleAccounts call.
 	positions *clmm.Reader
@@ -119,6 +124,10 @@ func New(o Options) (*Keeper, error) {
 	}
 	k.positions = clmm.NewReader(k.submitter)
 	k.tokenBook = newTokenBook(k.submitter)
+	if k.prices, err = newPriceBook(k.cfg.Prices, k.submitter); err != nil {
+		k.Close()
+		return nil, err
+	}
 	return k, nil
 }
 

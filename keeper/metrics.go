@@ -27,7 +27,8 @@ type Metrics struct {
 	Reloads              *prometheus.CounterVec // outcome
 	Notifications        *prometheus.CounterVec // notifier, outcome
 	PoliciesLoaded       prometheus.Gauge
-	IdempotencyConflicts prometheus.Counter // HTTP 409 from a build: an idempotency bug
+	IdempotencyConflicts prometheus.Counter     // HTTP 409 from a build: an idempotency bug
+	PricesUnknown        *prometheus.CounterVec // reason (no_source, stale, uncertain, unverified, bad_account, read, no_decimals)
 }
 
 // NewMetrics creates keeper's collectors and registers them with reg when it
@@ -44,6 +45,8 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Help: "Unix time of the policy's last run that ended without error."}, []string{"policy"}),
 		Actions: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Name: "actions_total",
 			Help: "Ends of the action path by kind and outcome (landed, failed, refused, retry, expired, pending, settled, busy, already_done, dry_run, paused, not_taken, alert)."}, []string{"policy", "kind", "outcome"}),
+		PricesUnknown: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Name: "prices_unknown_total",
+			Help: "Prices a run needed and could not use, by reason; the facts that needed them were unknown."}, []string{"reason"}),
 		GuardRefusals: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Name: "guard_refusals_total",
 			Help: "Transactions the guard refused to sign, by rule."}, []string{"rule"}),
 		MarketRequests: prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: namespace, Name: "market_request_duration_seconds",
@@ -82,7 +85,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 func (m *Metrics) collectors() []prometheus.Collector {
 	return []prometheus.Collector{m.Runs, m.RunDuration, m.RunsSkipped, m.LastSuccess, m.Actions, m.GuardRefusals,
 		m.MarketRequests, m.MarketErrors, m.RPCRequests, m.RPCErrors, m.JournalPending, m.JournalLag,
-		m.WalletLamports, m.Paused, m.Reloads, m.Notifications, m.PoliciesLoaded, m.IdempotencyConflicts}
+		m.WalletLamports, m.Paused, m.Reloads, m.Notifications, m.PoliciesLoaded, m.IdempotencyConflicts, m.PricesUnknown}
 }
 
 // forgetPolicy deletes a removed policy's label values so its series stop.

@@ -67,6 +67,7 @@ func (k *Keeper) observeAfresh(ctx context.Context, p *policies.Policy, r polici
 	if err == nil && r.Vaults {
 		err = k.observeVaults(ctx, obs)
 	}
+
 	if err == nil && r.Quotes {
 		err = k.observeQuotes(ctx, p, obs)
 	}
@@ -74,6 +75,9 @@ func (k *Keeper) observeAfresh(ctx context.Context, p *policies.Policy, r polici
 		return nil, err
 	}
 	k.learnTokens(ctx, obs)
+	if r.Vaults {
+		k.priceVaults(ctx, obs)
+	}
 	return obs, nil
 }
 

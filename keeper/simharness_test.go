@@ -58,6 +58,12 @@ journal: { dsn: "sqlite::memory:" }
 http: { listen: "" }
 policies: ["policies/*.yaml"]
 kill_switch: pause
+prices:
+  feeds:
+    4LZC4BmvoqqE2PGbnk2cYiJtDCpVcmyRA4kkLQPSAvo4: { pyth: eaa020c61cc479712813461ce153894a96a6c00b21ed0cfc2798d1f9a9e9c94a }
+    So11111111111111111111111111111111111111112: { pyth: ef0d8b6fda2ceba41da15d4095d1da392a0d2f8ed0c6c7bc0f4cfac8c280b56d }
+    7nHb7C2C8MiEzeFPNk3mbnbqcJq1DK8UfTC6eGSDxic: { pyth: 7122c10c349001cbae6f2ca7c4355db676df53a6938450f848a0fc3c2a2ee0a2 }
+    AZ1D9g7XaFSfFTc8D6ajfZ2w5zu5uGesVzbgJMYUGpe4: { pyth: 2c285935c3abc82c558383065e91c812ee06acf061a93394d7f289900f45d864 }
 notifiers:
   - { name: hook, type: webhook, url: "http://` + simHookHost + `/notify", dedup_window: 1m }
 `

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/keeper-project/keeper/keeper/market"
 )
@@ -246,4 +247,34 @@ func indent(lines []string) string {
 		b.WriteString("    " + l + "\n")
 	}
 	return b.String()
+}
+
+// TestUnpricedRewardsAreUnknownNotZero: the vault's reward schedule runs
+// and its reward mint has no price. A `when` over total_apy or rewards_apy
+// is not evaluated (no_data, naming the mint and the runtime's reason), so
+// a floor alert does not fire on a zero that means "unknown"; a `when`
+// over facts that need no price still fires.
+func TestUnpricedRewardsAreUnknownNotZero(t *testing.T) {
+	reward := key("reward mint")
+	v := lendingVault()
+	v.VaultRewardsSchedule = []market.RewardSchedule{{RewardMint: reward, EmissionsPerSecond: 1e12,
+		RewardStartTime: market.UnixTimeOf(t0.Add(-time.Hour)), RewardEndTime: market.UnixTimeOf(t0.Add(time.Hour))}}
+	obs := observe()
+	obs.Vaults = []market.Vault{v}
+	obs.Tokens = map[string]Token{usdc: {Symbol: "USDC", Decimals: 6, PriceUSD: 1}}
+	obs.Unpriced = map[string]string{reward: "stale: published 3m ago"}
+	for _, when := range []string{"vault.total_apy < 0.05", "vault.rewards_apy == 0 || vault.tvl > 0"} {
+		p := parseOne(t, policyYAML("name: floor", "kind: alert", `schedule: "@every 1m"`, "select: {target: vaults}",
+			"when: "+when, `params: {message: "low"}`))
+		res := evaluate(t, p, obs)
+		if len(res.Actions) != 0 || len(res.Skipped) != 1 || res.Skipped[0].Reason != SkipNoData ||
+			!strings.Contains(res.Skipped[0].Detail, "is unknown: no price for the reward mint "+reward+": stale") {
+			t.Errorf("when %s: actions %+v, skips %+v; want a no_data skip naming the reward mint", when, res.Actions, res.Skipped)
+		}
+	}
+	p := parseOne(t, policyYAML("name: big", "kind: alert", `schedule: "@every 1m"`, "select: {target: vaults}",
+		"when: vault.tvl > 1000000000", `params: {message: "big"}`))
+	if res := evaluate(t, p, obs); len(res.Actions) != 1 {
+		t.Errorf("a when over the TVL alone: actions %+v, skips %+v; want it to fire", res.Actions, res.Skipped)
+	}
 }

@@ -91,15 +91,22 @@ type vaultEntry struct {
 	facts    VaultFacts
 	strategy StrategyFacts
 	quotes   []QuoteFacts // best quotes for the vault's principal mint
+	// unknown holds the facts that could not be known (by expression name,
+	// such as "rewards_apy"), each with why.
+	unknown map[string]string
 }
 
 func deriveVaults(o *Observation, now time.Time) []vaultEntry {
+	if !o.ChainTime.IsZero() {
+		now = o.ChainTime
+	}
 	out := make([]vaultEntry, len(o.Vaults))
 	for i := range o.Vaults {
 		v := &o.Vaults[i]
 		s := v.VaultStrategy.Strategy
 		m := market.ComputeVaultMetrics(*v, now, rewardPrice(o.Tokens, v.PrincipalMint))
-		out[i] = vaultEntry{vault: v, strategy: strategyFacts(v), quotes: quoteFacts(o.Quotes, v.PrincipalMint)}
+		out[i] = vaultEntry{vault: v, strategy: strategyFacts(v), quotes: quoteFacts(o.Quotes, v.PrincipalMint),
+			unknown: unknownRewards(o, v.PrincipalMint, m.MissingPrices)}
 		out[i].facts = VaultFacts{Address: v.Address, Strategy: s.Address, PrincipalMint: v.PrincipalMint,
 			TVL: m.TVL, LendingAPY: m.LendingAPY, RewardsAPY: m.RewardsAPY, TotalAPY: m.TotalAPY,
 			Utilisation: ratio(s.CurrentDeployedAmount.Float64(), m.TVL), Idle: s.TokenBalance.Uint64(),
@@ -107,6 +114,41 @@ func deriveVaults(o *Observation, now time.Time) []vaultEntry {
 	}
 	slices.SortStableFunc(out, func(a, b vaultEntry) int { return strings.Compare(a.facts.Address, b.facts.Address) })
 	return out
+}
+
+// unknownRewards returns the vault facts a missing price leaves unknown:
+// rewards APY and with it total APY, when an active reward schedule's mint,
+// or the principal mint they are valued in, has no price.
+func unknownRewards(o *Observation, principal string, missing []string) map[string]string {
+	if len(missing) == 0 {
+		return nil
+	}
+	var why string
+	if pt, ok := o.Tokens[principal]; !ok || !(pt.PriceUSD > 0) {
+		why = "no price for the principal mint " + mintName(o, principal) + unpricedBecause(o, principal)
+	} else {
+		why = "no price for the reward mint " + mintName(o, missing[0]) + unpricedBecause(o, missing[0])
+		if len(missing) > 1 {
+			why += fmt.Sprintf(" (and %d more reward mints)", len(missing)-1)
+		}
+	}
+	return map[string]string{"rewards_apy": why, "total_apy": why}
+}
+
+// mintName is a mint's symbol and address, or its address.
+func mintName(o *Observation, mint string) string {
+	if t, ok := o.Tokens[mint]; ok && t.Symbol != "" {
+		return t.Symbol + " (" + mint + ")"
+	}
+	return mint
+}
+
+// unpricedBecause is ": why" when the runtime said why mint has no price.
+func unpricedBecause(o *Observation, mint string) string {
+	if why, ok := o.Unpriced[mint]; ok {
+		return ": " + why
+	}
+	return ""
 }
 
 // rewardPrice prices reward smallest units in principal smallest units

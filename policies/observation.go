@@ -35,6 +35,14 @@ type Observation struct {
 	// messages, USD prices for debt (instead of the loan's own ratio) and
 	// for vault rewards.
 	Tokens map[string]Token
+	// Unpriced says, per mint the runtime was asked to price and could not
+	// (no source, a stale or uncertain Pyth price, a failed read), why. A
+	// fact that needs such a price is unknown, never zero.
+	Unpriced map[string]string
+	// ChainTime is the chain's clock (the Clock sysvar) when the vaults were
+	// priced; vault facts (which reward schedules are active) are derived at
+	// it when set, as the programs compare schedules with it.
+	ChainTime time.Time
 
 	mu      sync.Mutex
 	derived *derived

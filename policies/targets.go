@@ -1,6 +1,10 @@
 package policies
 
 import (
+	"fmt"
+	"maps"
+	"slices"
+
 	"github.com/keeper-project/keeper/keeper/clmm"
 	"github.com/keeper-project/keeper/keeper/market"
 )
@@ -144,6 +148,10 @@ func (e *evaluator) vaults() {
 			}
 		}
 		e.res.Evaluated++
+		if why, unknown := e.unknownIn("vault", ve.unknown); unknown {
+			e.skip(ve.facts.Address, SkipNoData, why)
+			continue
+		}
 		facts := ve.facts
 		env := &vaultEnv{Vault: &facts, Strategy: &ve.strategy, Quotes: ve.quotes, Now: e.nowUnix}
 		switch e.p.Kind {
@@ -155,4 +163,17 @@ func (e *evaluator) vaults() {
 			e.alert(ve.facts.Address, env)
 		}
 	}
+}
+
+// unknownIn reports the first fact of unknown (names of target's facts)
+// that the policy's `when` reads, and why it is unknown: an expression
+// over a fact keeper does not know is not evaluated, so it cannot fire on
+// a zero that stands for "unknown".
+func (e *evaluator) unknownIn(target string, unknown map[string]string) (string, bool) {
+	for _, name := range slices.Sorted(maps.Keys(unknown)) {
+		if uses(e.p.when, name) {
+			return fmt.Sprintf("%s.%s is unknown: %s", target, name, unknown[name]), true
+		}
+	}
+	return "", false
 }

@@ -15,10 +15,12 @@ type Config struct {
 	Log       Log        `yaml:"log"`       // level and format of the daemon's log
 	// Tokens names mints for people: symbols and decimals turn smallest
 	// units into "412.50 USDC" in reasons, logs and notifications. Keyed by
-	// base58 mint. Prices are never taken from config.
-	Tokens     map[string]Token `yaml:"tokens"`
-	KillSwitch string           `yaml:"kill_switch"` // while this file exists nothing is signed
-	DryRun     bool             `yaml:"dry_run"`     // plan and journal, never sign
+	// base58 mint; the chain's mint and metadata accounts name the rest.
+	Tokens map[string]Token `yaml:"tokens"`
+	// Prices says where the USD price of each mint comes from.
+	Prices     Prices `yaml:"prices"`
+	KillSwitch string `yaml:"kill_switch"` // while this file exists nothing is signed
+	DryRun     bool   `yaml:"dry_run"`     // plan and journal, never sign
 	// PolicyConcurrency bounds how many policies run at once, in the daemon
 	// and in run --once, so a repay waiting to land never delays another
 	// policy's claim.
@@ -167,6 +169,28 @@ type Notifier struct {
 type Log struct {
 	Level  string `yaml:"level"`
 	Format string `yaml:"format"`
+}
+
+// Prices configures the USD prices keeper values rewards with: a Pyth feed
+// read from chain, or a static price, per mint. A mint with neither has no
+// price, and every fact that needs it is unknown.
+type Prices struct {
+	// MaxAge bounds how long ago a Pyth price was published.
+	MaxAge time.Duration `yaml:"max_age"`
+	// MaxConfidence bounds a Pyth price's confidence interval as a
+	// fraction of the price.
+	MaxConfidence float64 `yaml:"max_confidence"`
+	// Feeds are the sources, by base58 mint.
+	Feeds map[string]PriceFeed `yaml:"feeds"`
+}
+
+// PriceFeed is the source of one mint's price: Pyth (a feed id, read from
+// its sponsored shard-0 account unless Account names another price update
+// account) or USD, a static price.
+type PriceFeed struct {
+	Pyth    string  `yaml:"pyth"`
+	Account string  `yaml:"account"`
+	USD     float64 `yaml:"usd"`
 }
 
 // Token is what keeper shows of one mint.

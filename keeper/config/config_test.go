@@ -87,6 +87,10 @@ func TestFullConfig(t *testing.T) {
 	if tok := c.Tokens["SimMarket1111111111111111111111111111111111"]; tok.Symbol != "MKT" || tok.Decimals != 6 {
 		t.Errorf("tokens = %+v", c.Tokens)
 	}
+	if p := c.Prices; p.MaxAge != 90*time.Second || p.MaxConfidence != DefaultPriceMaxConfidence ||
+		p.Feeds["So11111111111111111111111111111111111111112"].Pyth == "" || p.Feeds["SimMarket1111111111111111111111111111111111"].USD != 0.5 {
+		t.Errorf("prices = %+v", p)
+	}
 	if !c.DryRun || c.Log.Level != "debug" || c.Chain.Tip.Fallback != "rpc" || c.Market.RateLimit.RPS != 2.5 {
 		t.Errorf("values not decoded: %+v", c)
 	}
@@ -126,6 +130,12 @@ func TestBadConfigs(t *testing.T) {
 			`semantic.bad.yaml:19:29: log.format must be auto, text or json, got "xml"`,
 			`semantic.bad.yaml:21:3: tokens: "notamint" is not a base58 public key`,
 			`semantic.bad.yaml:21:13: tokens.notamint needs a symbol and decimals from 0 to 18`,
+			`semantic.bad.yaml:23:12: prices.max_age must be positive`,
+			`semantic.bad.yaml:24:19: prices.max_confidence must be a fraction of the price above 0 and at most 1, got 1.5`,
+			`semantic.bad.yaml:26:50: prices.feeds.So11111111111111111111111111111111111111112 needs exactly one of pyth (a feed id) and usd (a static price)`,
+			`semantic.bad.yaml:27:59: prices.feeds.EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v.pyth: a Pyth feed id is 64 hex digits`,
+			`semantic.bad.yaml:28:57: prices.feeds.JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN.usd must be a positive price, got -1`,
+			`semantic.bad.yaml:29:71: prices.feeds.jtojtomepa8beP8AuQc6eXt5FriJwfFMwQx2v2f9mCL: account belongs with pyth, not a static usd price`,
 		},
 		"env.bad.yaml":     {`env.bad.yaml:2:33: market.auth.value: environment variable NOT_SET_ANYWHERE is not set`},
 		"twodocs.bad.yaml": {`twodocs.bad.yaml:3:1: a second YAML document is not allowed`},

@@ -44,6 +44,7 @@ func Default() Config {
 		Journal: Journal{DSN: "sqlite:keeper.db", Retention: DefaultRetention},
 		HTTP:    HTTP{Listen: "127.0.0.1:9464"},
 		Log:     Log{Level: "info", Format: "auto"},
+		Prices:  Prices{MaxAge: DefaultPriceMaxAge, MaxConfidence: DefaultPriceMaxConfidence},
 
 		PolicyConcurrency: DefaultPolicyConcurrency,
 	}
@@ -68,3 +69,13 @@ const DefaultRetention = 90 * 24 * time.Hour
 // MinRetention is the shortest retention allowed: longer than the day the daily caps count and any
 // sensible cooldown, so pruning never changes a decision.
 const MinRetention = 48 * time.Hour
+
+// DefaultPriceMaxAge is the oldest Pyth price taken by default: Pyth's
+// sponsored Solana feeds are updated at least every 60 s (their heartbeat),
+// so a healthy quiet feed can be a minute old.
+const DefaultPriceMaxAge = 2 * time.Minute
+
+// DefaultPriceMaxConfidence is the widest confidence interval taken by
+// default, as a fraction of the price. Pyth publishes no such limit; 2 %
+// is keeper's choice.
+const DefaultPriceMaxConfidence = 0.02

@@ -2,6 +2,8 @@ package config
 
 import (
 	"errors"
+	"maps"
+	"math"
 	"net"
 	"net/url"
 	"os"
@@ -13,6 +15,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/keeper-project/keeper/internal/strictyaml"
+	"github.com/keeper-project/keeper/keeper/prices"
 )
 
 // ActionKinds lists the action kinds whose program allowlists
@@ -156,6 +159,33 @@ func (v *validator) misc(c *Config) {
 		v.pubkey([]any{"tokens"}, "tokens", mint, true)
 		if t.Symbol == "" || t.Decimals > 18 {
 			v.fail([]any{"tokens", mint}, "tokens.%s needs a symbol and decimals from 0 to 18", mint)
+		}
+	}
+	v.prices(&c.Prices)
+}
+
+func (v *validator) prices(p *Prices) {
+	v.positive([]any{"prices", "max_age"}, "prices.max_age", p.MaxAge > 0)
+	if !(p.MaxConfidence > 0 && p.MaxConfidence <= 1) {
+		v.fail([]any{"prices", "max_confidence"}, "prices.max_confidence must be a fraction of the price above 0 and at most 1, got %v", p.MaxConfidence)
+	}
+	for _, mint := range slices.Sorted(maps.Keys(p.Feeds)) {
+		f := p.Feeds[mint]
+		at := []any{"prices", "feeds", mint}
+		v.pubkey([]any{"prices", "feeds"}, "prices.feeds", mint, true)
+		switch {
+		case (f.Pyth == "") == (f.USD == 0):
+			v.fail(at, "prices.feeds.%s needs exactly one of pyth (a feed id) and usd (a static price)", mint)
+		case f.Pyth != "":
+			if _, err := prices.ParseFeedID(f.Pyth); err != nil {
+				v.fail(append(at, "pyth"), "prices.feeds.%s.pyth: %v", mint, err)
+			}
+			v.pubkey(append(at, "account"), "prices.feeds."+mint+".account", f.Account, false)
+		case !(f.USD > 0) || math.IsInf(f.USD, 0):
+			v.fail(append(at, "usd"), "prices.feeds.%s.usd must be a positive price, got %v", mint, f.USD)
+		}
+		if f.USD != 0 && f.Account != "" {
+			v.fail(append(at, "account"), "prices.feeds.%s: account belongs with pyth, not a static usd price", mint)
 		}
 	}
 }

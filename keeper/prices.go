@@ -1,0 +1,169 @@
+package keeper
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/gagliardetto/solana-go"
+
+	"github.com/keeper-project/keeper/keeper/config"
+	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/prices"
+	"github.com/keeper-project/keeper/policies"
+)
+
+// newPriceBook returns the book of the config's price sources, reading
+// Pyth accounts through r when it can read accounts.
+func newPriceBook(c config.Prices, r any) (*prices.Book, error) {
+	sources := make(map[string]prices.Source, len(c.Feeds))
+	for mint, f := range c.Feeds {
+		if f.Pyth == "" {
+			sources[mint] = prices.Source{USD: f.USD}
+			continue
+		}
+		id, err := prices.ParseFeedID(f.Pyth)
+		if err != nil {
+			return nil, fmt.Errorf("prices.feeds.%s: %w", mint, err)
+		}
+		var account solana.PublicKey
+		if f.Account != "" {
+			if account, err = solana.PublicKeyFromBase58(f.Account); err != nil {
+				return nil, fmt.Errorf("prices.feeds.%s.account: %w", mint, err)
+			}
+		}
+		if sources[mint], err = prices.PythSource(id, account); err != nil {
+			return nil, fmt.Errorf("prices.feeds.%s: %w", mint, err)
+		}
+	}
+	var read prices.ReadFunc
+	if ar, ok := r.(accountReader); ok {
+		read = func(ctx context.Context, keys []solana.PublicKey) ([]*prices.Account, error) {
+			accts, err := ar.Accounts(ctx, keys)
+			if err != nil {
+				return nil, err
+			}
+			out := make([]*prices.Account, len(accts))
+			for i, a := range accts {
+				if a != nil {
+					out[i] = &prices.Account{Owner: a.Owner, Data: a.Data}
+				}
+			}
+			return out, nil
+		}
+	}
+	return prices.NewBook(sources, prices.Limits{MaxAge: c.MaxAge, MaxConfidence: c.MaxConfidence}, read), nil
+}
+
+// priceVaults prices the mints obs's vault rewards are valued with: the
+// principal and reward mints of every vault with a reward schedule active
+// on the chain's clock (read with the prices; obs.ChainTime). It runs after
+// learnTokens: a price per whole token needs the mint's decimals. A mint it
+// cannot price is named in obs.Unpriced with why, counted, and logged when
+// why changes; the facts that need it are unknown.
+func (k *Keeper) priceVaults(ctx context.Context, obs *policies.Observation) {
+	candidates := rewardValueMints(obs.Vaults, func(market.RewardSchedule) bool { return true })
+	if len(candidates) == 0 {
+		return
+	}
+	res := k.prices.Prices(ctx, candidates, k.now())
+	now := k.now()
+	if !res.ChainTime.IsZero() {
+		now, obs.ChainTime = res.ChainTime, res.ChainTime
+	}
+	unix := market.UnixTimeOf(now)
+	needed := rewardValueMints(obs.Vaults, func(s market.RewardSchedule) bool {
+		return s.RewardStartTime <= unix && unix <= s.RewardEndTime
+	})
+	for _, mint := range needed {
+		t, described := obs.Tokens[mint]
+		if usd, ok := res.USD[mint]; ok && described {
+			t.PriceUSD = usd
+			obs.Tokens[mint] = t
+			k.unpriced.clear(mint)
+			continue
+		}
+		err := res.Unknown[mint]
+		if err == nil {
+			err = errNoDecimals
+		}
+		k.unknownPrice(obs, mint, err)
+	}
+}
+
+// errNoDecimals reports a priced mint whose decimals neither the config nor
+// the chain gave: a price per whole token cannot be applied to its units.
+var errNoDecimals = fmt.Errorf("%w (neither tokens: in the config nor its mint account says)", prices.ErrNoDecimals)
+
+// unknownPrice records that mint has no usable price, and why.
+func (k *Keeper) unknownPrice(obs *policies.Observation, mint string, err error) {
+	if err == nil {
+		err = prices.ErrNoSource
+	}
+	if obs.Unpriced == nil {
+		obs.Unpriced = map[string]string{}
+	}
+	obs.Unpriced[mint] = err.Error()
+	reason := prices.Reason(err)
+	k.metrics.PricesUnknown.WithLabelValues(reason).Inc()
+	if k.unpriced.changed(mint, reason) {
+		k.logger.Warn("No usable price; facts that need it are unknown", "mint", mint, "reason", reason, "err", err)
+	}
+}
+
+// rewardValueMints lists, once each, the principal and reward mints of the
+// vaults with a reward schedule that keep selects.
+func rewardValueMints(vaults []market.Vault, keep func(market.RewardSchedule) bool) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(m string) {
+		if m != "" && !seen[m] {
+			seen[m] = true
+			out = append(out, m)
+		}
+	}
+	for _, v := range vaults {
+		var kept []market.RewardSchedule
+		for _, s := range v.VaultRewardsSchedule {
+			if keep(s) {
+				kept = append(kept, s)
+			}
+		}
+		if len(kept) == 0 {
+			continue
+		}
+		add(v.PrincipalMint)
+		for _, s := range kept {
+			add(s.RewardMint)
+		}
+	}
+	return out
+}
+
+// unpricedLog remembers, per mint, why its price was last unknown, so a
+// lasting problem is logged once, not every run.
+type unpricedLog struct {
+	mu  sync.Mutex
+	why map[string]string
+}
+
+// changed records reason for mint and reports whether it differs from the last one.
+func (u *unpricedLog) changed(mint, reason string) bool {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.why == nil {
+		u.why = map[string]string{}
+	}
+	if u.why[mint] == reason {
+		return false
+	}
+	u.why[mint] = reason
+	return true
+}
+
+// clear forgets mint's reason once it is priced again.
+func (u *unpricedLog) clear(mint string) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	delete(u.why, mint)
+}
