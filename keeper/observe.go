@@ -78,6 +78,9 @@ func (k *Keeper) observeAfresh(ctx context.Context, p *policies.Policy, r polici
 	if r.Vaults {
 		k.priceVaults(ctx, obs)
 	}
+	if r.PositionValues {
+		k.pricePositions(ctx, obs)
+	}
 	return obs, nil
 }
 

@@ -75,6 +75,37 @@ func (k *Keeper) priceVaults(ctx context.Context, obs *policies.Observation) {
 	needed := rewardValueMints(obs.Vaults, func(s market.RewardSchedule) bool {
 		return s.RewardStartTime <= unix && unix <= s.RewardEndTime
 	})
+	k.applyPrices(obs, needed, res)
+}
+
+// pricePositions prices what claim-fees by value needs: the pool mints of
+// obs's positions, and SOL for the claim's cost.
+func (k *Keeper) pricePositions(ctx context.Context, obs *policies.Observation) {
+	mints := []string{policies.WrappedSOL}
+	seen := map[string]bool{policies.WrappedSOL: true}
+	for _, p := range obs.Positions {
+		if p.State.Err != nil {
+			continue
+		}
+		for _, m := range []string{p.State.Pool.Mint0.String(), p.State.Pool.Mint1.String()} {
+			if !seen[m] {
+				seen[m] = true
+				mints = append(mints, m)
+			}
+		}
+	}
+	if _, ok := obs.Tokens[policies.WrappedSOL]; !ok {
+		if obs.Tokens == nil {
+			obs.Tokens = map[string]policies.Token{}
+		}
+		obs.Tokens[policies.WrappedSOL] = policies.Token{Symbol: "SOL", Decimals: 9} // the native mint's, fixed
+	}
+	k.applyPrices(obs, mints, k.prices.Prices(ctx, mints, k.now()))
+}
+
+// applyPrices sets the prices of the needed mints that res has and whose
+// decimals obs knows, and records every other needed mint as unpriced.
+func (k *Keeper) applyPrices(obs *policies.Observation, needed []string, res prices.Result) {
 	for _, mint := range needed {
 		t, described := obs.Tokens[mint]
 		if usd, ok := res.USD[mint]; ok && described {

@@ -95,14 +95,24 @@ func (e *evaluator) claimFees(pe *positionEntry, env *positionEnv) {
 	}
 	hit0 := cp.MinFees0 > 0 && f.FeesOwed0 >= cp.MinFees0
 	hit1 := cp.MinFees1 > 0 && f.FeesOwed1 >= cp.MinFees1
-	if !(hit0 || hit1) || !e.when(f.PositionMint, env) || !e.ready(f.PositionMint) {
+	var byValue string
+	if !(hit0 || hit1) && cp.MinValueUSD > 0 {
+		var ok bool
+		if byValue, ok = e.worthClaiming(pe, cp); !ok {
+			return
+		}
+	}
+	if !(hit0 || hit1 || byValue != "") || !e.when(f.PositionMint, env) || !e.ready(f.PositionMint) {
 		return
 	}
 	pool := &pe.obs.State.Pool
 	var why string
-	if hit0 {
+	switch {
+	case byValue != "":
+		why = byValue
+	case hit0:
 		why = fmt.Sprintf("fees owed %s ≥ min_fees_0 %s", formatAmount(f.FeesOwed0, pool.Mint0.String(), e.obs.Tokens), formatAmount(cp.MinFees0, pool.Mint0.String(), e.obs.Tokens))
-	} else {
+	default:
 		why = fmt.Sprintf("fees owed %s ≥ min_fees_1 %s", formatAmount(f.FeesOwed1, pool.Mint1.String(), e.obs.Tokens), formatAmount(cp.MinFees1, pool.Mint1.String(), e.obs.Tokens))
 	}
 	e.plan(Action{
@@ -110,4 +120,37 @@ func (e *evaluator) claimFees(pe *positionEntry, env *positionEnv) {
 		Request: Request{ClaimFees: &market.ClaimFeesRequest{Loan: f.Loan, PositionMint: f.PositionMint}},
 		Reason:  why + ": claim fees of position " + shortKey(f.PositionMint),
 	}, claimFeesInputs{Fees0: f.FeesOwed0, Fees1: f.FeesOwed1})
+}
+
+// WrappedSOL is the wrapped-SOL mint: SOL's price is looked up under it.
+const WrappedSOL = "So11111111111111111111111111111111111111112"
+
+// worthClaiming applies min_value_usd: the fees owed must be worth at least
+// the minimum and more than the most the claim can cost (the policy's fee,
+// rent and tip bounds, in SOL at its price). It returns the reason line
+// when they are; when the value or the cost is unknown it records why
+// (no_data) and returns false.
+func (e *evaluator) worthClaiming(pe *positionEntry, cp *ClaimFeesParams) (string, bool) {
+	f := &pe.facts
+	if why, unknown := pe.unknown["fees_owed_usd"]; unknown {
+		e.skip(f.PositionMint, SkipNoData, "the fees' value is unknown: "+why)
+		return "", false
+	}
+	sol, ok := e.obs.Tokens[WrappedSOL]
+	if !ok || !(sol.PriceUSD > 0) {
+		e.skip(f.PositionMint, SkipNoData, "the claim's cost is unknown: no price for SOL"+unpricedBecause(e.obs, WrappedSOL))
+		return "", false
+	}
+	lamports := e.p.Submit.MaxFeeLamports + e.p.Submit.MaxRentLamports
+	if e.p.Submit.Mode == ModeBundle {
+		lamports += e.p.Submit.TipLamports
+	}
+	cost := float64(lamports) / 1e9 * sol.PriceUSD
+	if f.FeesOwedUSD < cp.MinValueUSD || f.FeesOwedUSD <= cost {
+		return "", false
+	}
+	pool := &pe.obs.State.Pool
+	return fmt.Sprintf("fees owed %s + %s = %.2f USD ≥ min_value_usd %.2f and > the claim's cost of at most %s = %.2f USD",
+		formatAmount(f.FeesOwed0, pool.Mint0.String(), e.obs.Tokens), formatAmount(f.FeesOwed1, pool.Mint1.String(), e.obs.Tokens),
+		f.FeesOwedUSD, cp.MinValueUSD, formatAmount(lamports, WrappedSOL, e.obs.Tokens), cost), true
 }

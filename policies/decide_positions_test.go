@@ -4,6 +4,7 @@ import (
 	"errors"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/keeper-project/keeper/keeper/clmm"
@@ -179,5 +180,52 @@ func TestOwedRewardFactsInExpressions(t *testing.T) {
 	po.State.OwedErr = errors.New("tick array missing")
 	if res := evaluate(t, p, positionObs(po)); len(res.Actions) != 0 {
 		t.Fatalf("unknown owed amounts fired the alert: %+v", res.Actions)
+	}
+}
+
+// TestClaimFeesByValue: min_value_usd claims when the fees owed are worth
+// the minimum and more than the most the claim can cost (the fee and rent
+// bounds in SOL at its price); an unknown value or cost acts on nothing.
+func TestClaimFeesByValue(t *testing.T) {
+	tokens := map[string]Token{key("mint0"): {Symbol: "SOL", Decimals: 9, PriceUSD: 100},
+		key("mint1"): {Symbol: "USDC", Decimals: 6, PriceUSD: 1}, WrappedSOL: {Symbol: "SOL", Decimals: 9, PriceUSD: 100}}
+	withFees := func(f0, f1 uint64) PositionObservation {
+		po := clmmPosition("a", "p", clmm.DexB, clmm.Range{Lower: -500, Upper: 500}, 0, 64)
+		po.State.Owed.Fees0, po.State.Owed.Fees1 = f0, f1
+		return po
+	}
+	// The default bounds of a claim: 0.0001 SOL of fees and 0.0041 SOL of rent (two token accounts): 0.42 USD.
+	tests := []struct {
+		name    string
+		params  string
+		fees    [2]uint64
+		tokens  map[string]Token
+		act     bool
+		skipped string
+	}{
+		{"0.05 SOL + 2 USDC = 7 USD ≥ 5", "{min_value_usd: 5}", [2]uint64{50_000_000, 2_000_000}, tokens, true, ""},
+		{"4.99 USD < 5", "{min_value_usd: 5}", [2]uint64{0, 4_990_000}, tokens, false, ""},
+		{"above a tiny minimum but not above the claim's cost", "{min_value_usd: 0.01}", [2]uint64{0, 300_000}, tokens, false, ""},
+		{"a token minimum still claims on its own", "{min_fees_1: 1000000, min_value_usd: 50}", [2]uint64{0, 1_000_000}, tokens, true, ""},
+		{"no price for a token with fees owed", "{min_value_usd: 5}", [2]uint64{50_000_000, 2_000_000},
+			map[string]Token{key("mint1"): tokens[key("mint1")], WrappedSOL: tokens[WrappedSOL]}, false, "the fees' value is unknown: no price for " + key("mint0")},
+		{"no fees in the unpriced token", "{min_value_usd: 5}", [2]uint64{0, 7_000_000},
+			map[string]Token{key("mint1"): tokens[key("mint1")], WrappedSOL: tokens[WrappedSOL]}, true, ""},
+		{"no price for SOL: the cost is unknown", "{min_value_usd: 5}", [2]uint64{0, 7_000_000},
+			map[string]Token{key("mint1"): tokens[key("mint1")]}, false, "the claim's cost is unknown: no price for SOL"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := parseOne(t, policyYAML("name: cf", "kind: claim-fees", `schedule: "@hourly"`, "params: "+tc.params))
+			obs := positionObs(withFees(tc.fees[0], tc.fees[1]))
+			obs.Tokens = tc.tokens
+			res := evaluate(t, p, obs)
+			if got := len(res.Actions) == 1; got != tc.act {
+				t.Fatalf("acted = %v, want %v (skipped %+v)", got, tc.act, res.Skipped)
+			}
+			if tc.skipped != "" && (len(res.Skipped) != 1 || res.Skipped[0].Reason != SkipNoData || !strings.Contains(res.Skipped[0].Detail, tc.skipped)) {
+				t.Errorf("skipped %+v, want no_data saying %q", res.Skipped, tc.skipped)
+			}
+		})
 	}
 }

@@ -18,6 +18,9 @@ type positionEntry struct {
 	facts PositionFacts
 	loan  *loanEntry // the holding loan; nil when it was not observed
 	err   error
+	// unknown holds the facts that could not be known (by expression name),
+	// each with why.
+	unknown map[string]string
 }
 
 func derivePositions(o *Observation, loans map[string]*loanEntry) []positionEntry {
@@ -36,6 +39,7 @@ func derivePositions(o *Observation, loans map[string]*loanEntry) []positionEntr
 			e.err = fmt.Errorf("loan %s holding the position was not observed", po.Loan)
 		default:
 			fillPosition(&e.facts, st, o.Tokens)
+			e.unknown = feesValue(&e.facts, st, o)
 		}
 	}
 	slices.SortStableFunc(out, func(a, b positionEntry) int {
@@ -66,6 +70,29 @@ func fillPosition(f *PositionFacts, st *clmm.PositionState, tokens map[string]To
 		return
 	}
 	f.Price = pool.RawPrice()
+}
+
+// feesValue sets the USD value of the fees owed, or returns why it is
+// unknown: the owed fees are, or a token with fees owed has no price (or no
+// decimals to apply it to).
+func feesValue(f *PositionFacts, st *clmm.PositionState, o *Observation) map[string]string {
+	if !f.OwedKnown {
+		return map[string]string{"fees_owed_usd": "the fees owed are unknown"}
+	}
+	for _, fee := range []struct {
+		mint string
+		owed uint64
+	}{{st.Pool.Mint0.String(), f.FeesOwed0}, {st.Pool.Mint1.String(), f.FeesOwed1}} {
+		if fee.owed == 0 {
+			continue
+		}
+		t, ok := o.Tokens[fee.mint]
+		if !ok || !(t.PriceUSD > 0) {
+			return map[string]string{"fees_owed_usd": "no price for " + mintName(o, fee.mint) + unpricedBecause(o, fee.mint)}
+		}
+		f.FeesOwedUSD += float64(fee.owed) / pow10(t.Decimals) * t.PriceUSD
+	}
+	return nil
 }
 
 // fillOwed sets the owed fees and rewards facts from what the reader

@@ -94,6 +94,11 @@ type PositionFacts struct {
 	// program computes it (keeper/clmm).
 	FeesOwed0 uint64 `expr:"fees_owed_0"`
 	FeesOwed1 uint64 `expr:"fees_owed_1"`
+	// FeesOwedUSD is the USD value of the fees owed at the prices of
+	// prices: (the runtime reads them for claim-fees policies with
+	// min_value_usd, and for expressions that read this fact); unknown when
+	// a token with fees owed has no usable price.
+	FeesOwedUSD float64 `expr:"fees_owed_usd"`
 	// FeesStored0 and FeesStored1 are the fees stored in the position
 	// account, which the programs update only when the position is touched.
 	FeesStored0 uint64 `expr:"fees_stored_0"`

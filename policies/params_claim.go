@@ -1,5 +1,7 @@
 package policies
 
+import "math"
+
 // ClaimFeesParams are the params of a claim-fees policy (dex-b positions).
 // Either threshold reached triggers a claim.
 type ClaimFeesParams struct {
@@ -8,14 +10,21 @@ type ClaimFeesParams struct {
 	MinFees0 uint64 `yaml:"min_fees_0"`
 	// MinFees1 is the same for token 1.
 	MinFees1 uint64 `yaml:"min_fees_1"`
+	// MinValueUSD is the least USD value of the fees owed worth a claim;
+	// the value must also exceed the most the claim can cost (fee, tip and
+	// rent, in SOL at its price). 0 ignores value.
+	MinValueUSD float64 `yaml:"min_value_usd"`
 }
 
 // Kind returns KindClaimFees.
 func (*ClaimFeesParams) Kind() Kind { return KindClaimFees }
 
 func (c *ClaimFeesParams) check(b *builder, _ *Policy) {
-	if c.MinFees0 == 0 && c.MinFees1 == 0 {
-		b.fail([]any{"params"}, "params: set min_fees_0 or min_fees_1 (or both) to a positive amount")
+	if !(c.MinValueUSD >= 0) || math.IsInf(c.MinValueUSD, 0) {
+		b.fail([]any{"params", "min_value_usd"}, "params.min_value_usd must be a USD amount of 0 or more, got %v", c.MinValueUSD)
+	}
+	if c.MinFees0 == 0 && c.MinFees1 == 0 && !(c.MinValueUSD > 0) {
+		b.fail([]any{"params"}, "params: set min_fees_0, min_fees_1 or min_value_usd (any of them) to a positive amount")
 	}
 }
 

@@ -62,7 +62,7 @@ func TestBadFiles(t *testing.T) {
 			"semantic.bad.yaml:21:13: policy \"rebalance\": params: set exactly one of width_ticks and width_pct",
 			"semantic.bad.yaml:21:66: policy \"rebalance\": params.trigger.edge_pct must lie in (0, 50], got 80",
 			"semantic.bad.yaml:21:86: policy \"rebalance\": params.slippage_bps must lie in 1..5000, got 0",
-			"semantic.bad.yaml:25:13: policy \"claim-fees\": params: set min_fees_0 or min_fees_1 (or both) to a positive amount",
+			"semantic.bad.yaml:25:13: policy \"claim-fees\": params: set min_fees_0, min_fees_1 or min_value_usd (any of them) to a positive amount",
 			"semantic.bad.yaml:26:5: policy \"claims\": select.vaults is required for withdrawals: the earn vaults whose queues to read",
 			"semantic.bad.yaml:29:21: policy \"claims\": submit.mode must be bundle for claim-withdrawals: the claim transactions land in order as one bundle",
 			"semantic.bad.yaml:35:25: policy \"strategy\": params.rules[0].collaterals[0]: \"nope\" is neither \"*\" nor a base58 asset identifier",

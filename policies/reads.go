@@ -27,6 +27,9 @@ type Reads struct {
 	// and terms (strategy-update), or the loans' collaterals and ledger terms
 	// (refinance_expected).
 	Quotes bool
+	// PositionValues asks for the USD prices of the positions' pool mints
+	// and of SOL (claim-fees by value, position.fees_owed_usd).
+	PositionValues bool
 }
 
 // Reads returns what evaluating p needs, for the signer's wallet.
@@ -36,6 +39,8 @@ func (p *Policy) Reads(wallet string) Reads {
 	case TargetLoans, TargetPositions:
 		r.Loans = p.loansQuery(wallet)
 		r.Positions = p.Target() == TargetPositions
+		cp, byValue := p.Params.(*ClaimFeesParams)
+		r.PositionValues = r.Positions && (byValue && cp.MinValueUSD > 0 || uses(p.when, "fees_owed_usd"))
 		r.Quotes = uses(p.when, "refinance_expected")
 		if rp, ok := p.Params.(*RepayParams); ok && rp.RepayAllWithin > 0 {
 			r.Quotes = true

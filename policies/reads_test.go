@@ -29,6 +29,14 @@ func TestReads(t *testing.T) {
 		lines: []string{"kind: claim-fees", "params: {min_fees_0: 1}"},
 		want:  Reads{Loans: &market.LoansQuery{Borrowers: []string{wallet}}, Positions: true},
 	}, {
+		name:  "claim-fees by value needs prices",
+		lines: []string{"kind: claim-fees", "params: {min_value_usd: 5}"},
+		want:  Reads{Loans: &market.LoansQuery{Borrowers: []string{wallet}}, Positions: true, PositionValues: true},
+	}, {
+		name:  "an expression on fees_owed_usd needs prices",
+		lines: []string{"kind: alert", "select: {target: positions}", "when: position.fees_owed_usd > 100", "params: {message: m}"},
+		want:  Reads{Loans: &market.LoansQuery{Borrowers: []string{wallet}}, Positions: true, PositionValues: true},
+	}, {
 		name:  "withdrawals",
 		lines: []string{"kind: claim-withdrawals", "select: {vaults: [" + earnVault + "]}"},
 		want:  Reads{EarnVaults: []string{earnVault}},

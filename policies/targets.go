@@ -86,6 +86,10 @@ func (e *evaluator) positions() {
 			e.skip(pe.facts.PositionMint, SkipNoData, pe.err.Error())
 			continue
 		}
+		if why, unknown := e.unknownIn("position", pe.unknown); unknown {
+			e.skip(pe.facts.PositionMint, SkipNoData, why)
+			continue
+		}
 		env.Position, env.Loan = &pe.facts, &pe.loan.facts
 		switch e.p.Kind {
 		case KindRebalance:
