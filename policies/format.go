@@ -22,6 +22,9 @@ func formatAmount(units uint64, mint string, tokens map[string]Token) string {
 	return decimalString(units, t.Decimals) + " " + sym
 }
 
+// FormatSOL renders lamports as SOL: 10000 → "0.00001 SOL".
+func FormatSOL(lamports uint64) string { return decimalString(lamports, 9) + " SOL" }
+
 // decimalString renders units scaled by 10^-decimals exactly, keeping at
 // least two decimals and dropping further trailing zeros.
 func decimalString(units uint64, decimals uint8) string {

@@ -51,3 +51,11 @@ func TestCeilUnits(t *testing.T) {
 		}
 	}
 }
+
+func TestFormatSOL(t *testing.T) {
+	for lamports, want := range map[uint64]string{10_000: "0.00001 SOL", 1_500_000_000: "1.50 SOL", 0: "0.00 SOL", 4_200_000: "0.0042 SOL"} {
+		if got := FormatSOL(lamports); got != want {
+			t.Errorf("FormatSOL(%d) = %q, want %q", lamports, got, want)
+		}
+	}
+}

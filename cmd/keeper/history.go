@@ -14,6 +14,7 @@ import (
 
 	"github.com/keeper-project/keeper/keeper/config"
 	"github.com/keeper-project/keeper/keeper/journal"
+	"github.com/keeper-project/keeper/policies"
 )
 
 func historyCommand() command {
@@ -106,7 +107,7 @@ func printHistory(w io.Writer, actions []journal.Action) {
 				fmt.Fprintf(tw, "\t\t\t\t\t#%d\ttx %s\n", at.Number, sig.Signature)
 			}
 			for _, tip := range at.Tips {
-				fmt.Fprintf(tw, "\t\t\t\t\t#%d\ttip %s (%d lamports)\n", at.Number, tip.Signature, tip.Lamports)
+				fmt.Fprintf(tw, "\t\t\t\t\t#%d\ttip %s (%s)\n", at.Number, tip.Signature, policies.FormatSOL(tip.Lamports))
 			}
 		}
 	}

@@ -71,7 +71,7 @@ func TestHistory(t *testing.T) {
 		t.Fatalf("code %d, stderr %q", code, errs)
 	}
 	for _, want := range []string{"POLICY", "auto-repay", "landed", "health 0.08 < 0.12: repay 10 USDC", "tx 5igSig",
-		"tip TipSig1 (10000 lamports)", "tip TipSig2 (20000 lamports)", "claims", "planned"} {
+		"tip TipSig1 (0.00001 SOL)", "tip TipSig2 (0.00002 SOL)", "claims", "planned"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}
