@@ -110,7 +110,7 @@ func (b *Book) Prices(ctx context.Context, mints []string, now time.Time) Result
 			continue
 		}
 		if v, perr := b.price(b.sources[m], accts[i+1], now); perr != nil {
-			res.Unknown[m] = fmt.Errorf("Pyth feed %s (account %s): %w", b.sources[m].Feed, keys[i+1], perr)
+			res.Unknown[m] = fmt.Errorf("feed %s (Pyth account %s): %w", b.sources[m].Feed, keys[i+1], perr)
 		} else {
 			res.USD[m] = v
 		}
