@@ -7,6 +7,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 
+	"github.com/keeper-project/keeper/keeper/chain"
 	"github.com/keeper-project/keeper/keeper/config"
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/prices"
@@ -38,19 +39,7 @@ func newPriceBook(c config.Prices, r any) (*prices.Book, error) {
 	}
 	var read prices.ReadFunc
 	if ar, ok := r.(accountReader); ok {
-		read = func(ctx context.Context, keys []solana.PublicKey) ([]*prices.Account, error) {
-			accts, err := ar.Accounts(ctx, keys)
-			if err != nil {
-				return nil, err
-			}
-			out := make([]*prices.Account, len(accts))
-			for i, a := range accts {
-				if a != nil {
-					out[i] = &prices.Account{Owner: a.Owner, Data: a.Data}
-				}
-			}
-			return out, nil
-		}
+		read = readAs(ar, func(a *chain.Account) *prices.Account { return &prices.Account{Owner: a.Owner, Data: a.Data} })
 	}
 	return prices.NewBook(sources, prices.Limits{MaxAge: c.MaxAge, MaxConfidence: c.MaxConfidence}, read), nil
 }

@@ -21,19 +21,27 @@ func newTokenBook(r any) *tokens.Book {
 	if !ok {
 		return nil
 	}
-	return tokens.NewBook(func(ctx context.Context, keys []solana.PublicKey) ([]*tokens.Account, error) {
+	return tokens.NewBook(readAs(ar, func(a *chain.Account) *tokens.Account {
+		return &tokens.Account{Owner: a.Owner, Data: a.Data}
+	}))
+}
+
+// readAs adapts ar's account reads to a package's own account type; a
+// missing account stays nil.
+func readAs[T any](ar accountReader, conv func(*chain.Account) *T) func(context.Context, []solana.PublicKey) ([]*T, error) {
+	return func(ctx context.Context, keys []solana.PublicKey) ([]*T, error) {
 		accts, err := ar.Accounts(ctx, keys)
 		if err != nil {
 			return nil, err
 		}
-		out := make([]*tokens.Account, len(accts))
+		out := make([]*T, len(accts))
 		for i, a := range accts {
 			if a != nil {
-				out[i] = &tokens.Account{Owner: a.Owner, Data: a.Data}
+				out[i] = conv(a)
 			}
 		}
 		return out, nil
-	})
+	}
 }
 
 // learnTokens completes obs.Tokens with what the chain says of the mints obs names and the config
