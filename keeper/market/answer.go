@@ -21,13 +21,26 @@ func isNull(b []byte) bool {
 	return bytes.Equal(bytes.TrimSpace(b), []byte("null"))
 }
 
+// answerDecoder is an answer that decodes a whole body itself, validating it as it goes. Handing it
+// the body directly spares encoding/json's validation and skip passes over the whole body that
+// json.Unmarshal makes before it calls a custom decoder: a third of the CPU of a loans page.
+type answerDecoder interface {
+	decodeAnswer(data []byte) error
+}
+
 // decodeAnswer decodes a 2xx body into out strictly: a null body is an error, and out's own
 // checks of required members run after decoding.
 func decodeAnswer(data []byte, out any) error {
 	if isNull(data) {
 		return errNullAnswer
 	}
-	if err := json.Unmarshal(data, out); err != nil {
+	var err error
+	if d, ok := out.(answerDecoder); ok {
+		err = d.decodeAnswer(data)
+	} else {
+		err = json.Unmarshal(data, out)
+	}
+	if err != nil {
 		return err
 	}
 	if c, ok := out.(answerChecker); ok {
