@@ -1,6 +1,7 @@
 package examples_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -91,5 +92,36 @@ func TestE2ERunSimSmoke(t *testing.T) {
 		"--log-format", "json").wantExit(t, 0)
 	if !strings.Contains(r.stdout, "What keeper did in the simulation") || !strings.Contains(r.stderr, "Simulator started") {
 		t.Errorf("keeper run --sim: stdout %q, stderr %.2000s", r.stdout, r.stderr)
+	}
+}
+
+// TestE2ECheckOnline: amounts written with a unit ("1 SOL", "300 USDC") are checked against the
+// chain's mints by `keeper check --online`: a max_amount in SOL for a policy of USDC loans is
+// refused with the policy, the key and why; offline, check cannot know and passes it; in USDC it
+// passes online too.
+func TestE2ECheckOnline(t *testing.T) {
+	needBinary(t)
+	t.Parallel()
+	s := startSim(t)
+	w := newWorkspace(t, s)
+	usdc := s.address(t, "mint", "USDC")
+	policy := func(name, amount string) string {
+		path := filepath.Join(t.TempDir(), name+".yaml")
+		text := fmt.Sprintf("policies:\n  - name: %s\n    kind: repay\n    schedule: \"@every 5s\"\n    select: { principal_mints: [%s] }\n"+
+			"    params: { trigger_health: 0.2, target_health: 0.3, max_amount: %s }\n", name, usdc, amount)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	wrong := w.config(t, "wrong", []string{policy("in-sol", "1 SOL")})
+	runKeeper(t, w.dir, "check", "--config", wrong).wantExit(t, 0)
+	r := runKeeper(t, w.dir, "check", "--online", "--config", wrong).wantExit(t, 1)
+	if !strings.Contains(r.stderr, "policy in-sol: params.max_amount 1 SOL is in SOL, but the amount is spent in USDC") {
+		t.Errorf("check --online: %q", r.stderr)
+	}
+	right := w.config(t, "right", []string{policy("in-usdc", "300 USDC")})
+	if r := runKeeper(t, w.dir, "check", "--online", "--config", right).wantExit(t, 0); !strings.Contains(r.stdout, "amounts checked against the chain") {
+		t.Errorf("check --online: %q", r.stdout)
 	}
 }

@@ -61,6 +61,20 @@ func (k *Keeper) loadPolicies() ([]*policies.Policy, error) {
 	return LoadPolicies(k.cfg.Dir, k.cfg.Policies, names)
 }
 
+// loadCheckedPolicies loads the policies and checks their amounts written
+// with a unit against the mints they name, as run does at start and on a
+// reload.
+func (k *Keeper) loadCheckedPolicies(ctx context.Context) ([]*policies.Policy, error) {
+	ps, err := k.loadPolicies()
+	if err != nil {
+		return nil, err
+	}
+	if err := k.checkPolicyAmounts(ctx, ps); err != nil {
+		return nil, err
+	}
+	return ps, nil
+}
+
 // RunOnce settles unfinished actions, then runs every enabled policy once,
 // one after the other, and returns when their actions have settled. The
 // error wraps ErrActionsFailed when any action failed or was refused.
@@ -68,7 +82,7 @@ func (k *Keeper) RunOnce(ctx context.Context) error {
 	if err := k.Recover(ctx); err != nil {
 		return err
 	}
-	ps, err := k.loadPolicies()
+	ps, err := k.loadCheckedPolicies(ctx)
 	if err != nil {
 		return err
 	}
@@ -90,7 +104,7 @@ func (k *Keeper) Run(ctx context.Context, reload <-chan struct{}) error {
 	if err := k.Recover(ctx); err != nil {
 		return err
 	}
-	ps, err := k.loadPolicies()
+	ps, err := k.loadCheckedPolicies(ctx)
 	if err != nil {
 		return err
 	}
@@ -112,6 +126,9 @@ func (k *Keeper) Run(ctx context.Context, reload <-chan struct{}) error {
 	stopNotify()
 	return nil
 }
+
+// reloadTimeout bounds the chain reads of a reload's amount check.
+const reloadTimeout = 30 * time.Second
 
 // gaugeInterval is how often the journal and wallet gauges are refreshed.
 const gaugeInterval = 30 * time.Second
@@ -175,7 +192,9 @@ func (k *Keeper) shutdown(stopRuns context.CancelFunc, srv *http.Server) {
 // their state; changed ones are rescheduled with their state; removed ones
 // stop. On any error the running set stays as it is.
 func (k *Keeper) Reload() {
-	ps, err := k.loadPolicies()
+	ctx, cancel := context.WithTimeout(context.Background(), reloadTimeout)
+	defer cancel()
+	ps, err := k.loadCheckedPolicies(ctx)
 	if err != nil {
 		k.metrics.Reloads.WithLabelValues("error").Inc()
 		k.logger.Error("Reload failed; keeping the running policies", "err", err)

@@ -86,6 +86,10 @@ func containsInt(xs []int, v int) bool {
 // (outstanding principal + interest outstanding) and to the daily cap.
 func (e *evaluator) repayToTarget(le *loanEntry, li int, rp *RepayParams) {
 	addr, l, lf := le.facts.Address, &le.item.Ledgers[li], &le.mf.Ledgers[li]
+	minAmount, maxAmount, ok := e.repayBounds(addr, l.PrincipalMint, rp)
+	if !ok {
+		return
+	}
 	target, err := targetHealth(rp, &le.mf)
 	if err != nil {
 		e.skip(addr, SkipError, err.Error())
@@ -97,16 +101,16 @@ func (e *evaluator) repayToTarget(le *loanEntry, li int, rp *RepayParams) {
 	}
 	need := ceilUnits(lf.Debt * (lf.DebtUSD - (1-target)*lf.CapacityUSD) / lf.DebtUSD)
 	amount, notes := need, []string(nil)
-	if amount < rp.MinAmount {
-		amount, notes = rp.MinAmount, append(notes, "raised to min_amount")
+	if amount < minAmount {
+		amount, notes = minAmount, append(notes, "raised to min_amount")
 	}
-	if amount > rp.MaxAmount {
-		amount, notes = rp.MaxAmount, append(notes, "capped at max_amount")
+	if amount > maxAmount {
+		amount, notes = maxAmount, append(notes, "capped at max_amount")
 	}
 	if now := l.OutstandingPrincipal().Uint64() + l.InterestOutstanding.Uint64(); amount > now {
 		amount, notes = now, append(notes, "capped at the debt outstanding now")
 	}
-	amount, notes, ok := e.capDaily(addr, l.PrincipalMint, amount, rp.MinAmount, notes)
+	amount, notes, ok = e.capDaily(addr, l.PrincipalMint, amount, minAmount, notes)
 	if !ok {
 		return
 	}
@@ -145,13 +149,17 @@ func (e *evaluator) repayAll(le *loanEntry, li int, rp *RepayParams) {
 	addr, l, lf := le.facts.Address, &le.item.Ledgers[li], &le.mf.Ledgers[li]
 	why := fmt.Sprintf("ledger %d ends in %s (repay_all_within %s) and no refinance is expected", l.LedgerIndex, max(0, lf.TimeToEnd).Round(time.Second), rp.RepayAllWithin)
 	full := ceilUnits(lf.Debt)
+	minAmount, maxAmount, ok := e.repayBounds(addr, l.PrincipalMint, rp)
+	if !ok {
+		return
+	}
 	left, capped := e.remaining(l.PrincipalMint)
-	if full <= rp.MaxAmount && (!capped || full <= left) {
+	if full <= maxAmount && (!capped || full <= left) {
 		e.planRepay(le, li, full, true, fmt.Sprintf("%s: repay all of ledger %d (at most %s)", why, l.LedgerIndex, formatAmount(full, l.PrincipalMint, e.obs.Tokens)), repayInputs{Mode: "end"})
 		return
 	}
-	amount := min(rp.MaxAmount, l.OutstandingPrincipal().Uint64()+l.InterestOutstanding.Uint64())
-	amount, notes, ok := e.capDaily(addr, l.PrincipalMint, amount, rp.MinAmount, []string{"the full debt exceeds max_amount"})
+	amount := min(maxAmount, l.OutstandingPrincipal().Uint64()+l.InterestOutstanding.Uint64())
+	amount, notes, ok := e.capDaily(addr, l.PrincipalMint, amount, minAmount, []string{"the full debt exceeds max_amount"})
 	if !ok {
 		return
 	}
@@ -189,4 +197,25 @@ func (e *evaluator) planRepay(le *loanEntry, li int, amount uint64, all bool, re
 		Target: addr, Request: Request{BuildLoan: req}, Reason: reason,
 		Bounds: Bounds{MaxOutflow: map[string]uint64{l.PrincipalMint: amount}},
 	}, in)
+}
+
+// repayBounds resolves min_amount and max_amount in mint, the ledger's
+// principal; an amount written in another token, or in one whose decimals
+// are unknown, skips the target (no_data) rather than spend a guess.
+func (e *evaluator) repayBounds(target, mint string, rp *RepayParams) (minAmount, maxAmount uint64, ok bool) {
+	minAmount, err := rp.MinAmount.Units(mint, e.obs.Tokens)
+	if err != nil {
+		e.skip(target, SkipNoData, "params.min_amount "+err.Error())
+		return 0, 0, false
+	}
+	if maxAmount, err = rp.MaxAmount.Units(mint, e.obs.Tokens); err != nil {
+		e.skip(target, SkipNoData, "params.max_amount "+err.Error())
+		return 0, 0, false
+	}
+	if minAmount > maxAmount {
+		e.skip(target, SkipError, fmt.Sprintf("params.min_amount (%s) is above max_amount (%s)",
+			formatAmount(minAmount, mint, e.obs.Tokens), formatAmount(maxAmount, mint, e.obs.Tokens)))
+		return 0, 0, false
+	}
+	return minAmount, maxAmount, true
 }

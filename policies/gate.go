@@ -37,11 +37,16 @@ func (e *evaluator) ready(target string) bool {
 }
 
 // remaining returns what mint's daily cap still allows, and false when the
-// policy has no cap for mint.
+// policy has no cap for mint. A cap that cannot be resolved in mint (its
+// decimals unknown) allows nothing: the cap fails closed.
 func (e *evaluator) remaining(mint string) (uint64, bool) {
-	limit, ok := e.p.Limits.DailyCaps[mint]
+	c, ok := e.p.Limits.DailyCaps[mint]
 	if !ok {
 		return 0, false
+	}
+	limit, err := c.Units(mint, e.obs.Tokens)
+	if err != nil {
+		return 0, true
 	}
 	used := e.hist.SpentToday[mint] + e.spent[mint]
 	if used >= limit {

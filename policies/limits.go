@@ -25,7 +25,7 @@ func (b *builder) checkLimits(p *Policy) {
 		if !looksLikeAddress(k.Value) {
 			b.r.at(k, b.name, "limits.daily_caps: %q is not a base58 mint address", k.Value)
 		}
-		if l.DailyCaps[k.Value] == 0 {
+		if l.DailyCaps[k.Value].isZero() {
 			b.r.at(v, b.name, "limits.daily_caps.%s must be positive (leave the mint out for no cap)", k.Value)
 		}
 	}

@@ -39,12 +39,13 @@ func (*ClaimWithdrawalsParams) Kind() Kind { return KindClaimWithdrawals }
 func (*ClaimWithdrawalsParams) check(*builder, *Policy) {}
 
 // StrategyWithdrawParams are the params of a strategy-withdraw policy.
-// Amounts are in the smallest units of the vault's principal mint.
+// Amounts are in the vault's principal mint: smallest units, or whole
+// tokens with its symbol.
 type StrategyWithdrawParams struct {
 	// Buffer is what stays idle in the strategy.
-	Buffer uint64 `yaml:"buffer"`
-	// MinAmount is the least amount worth a withdrawal (default 1).
-	MinAmount uint64 `yaml:"min_amount"`
+	Buffer Amount `yaml:"buffer"`
+	// MinAmount is the least amount worth a withdrawal (default 1 unit).
+	MinAmount Amount `yaml:"min_amount"`
 }
 
 // Kind returns KindStrategyWithdraw.
@@ -55,8 +56,8 @@ func (s *StrategyWithdrawParams) check(b *builder, _ *Policy) {
 		b.fail([]any{"params"}, "params.buffer is required: the idle amount to keep (0 sweeps everything)")
 	}
 	if !b.has("params", "min_amount") {
-		s.MinAmount = 1
-	} else if s.MinAmount == 0 {
+		s.MinAmount = UnitsOf(1)
+	} else if s.MinAmount.isZero() {
 		b.fail([]any{"params", "min_amount"}, "params.min_amount must be positive")
 	}
 }

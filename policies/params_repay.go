@@ -8,8 +8,8 @@ import (
 // maxLedgers is the most ledgers a loan holds.
 const maxLedgers = 5
 
-// RepayParams are the params of a repay policy. Amounts are in the smallest
-// units of the ledger's principal mint.
+// RepayParams are the params of a repay policy. Amounts are in the ledger's
+// principal mint: smallest units, or whole tokens with its symbol.
 type RepayParams struct {
 	// TriggerHealth acts when loan.health is below it. Required when the
 	// policy has no `when`; with a `when`, both must hold.
@@ -20,9 +20,9 @@ type RepayParams struct {
 	// the chosen ledger is repaid back to.
 	TargetLTV *float64 `yaml:"target_ltv"`
 	// MinAmount raises a smaller repayment to this amount.
-	MinAmount uint64 `yaml:"min_amount"`
+	MinAmount Amount `yaml:"min_amount"`
 	// MaxAmount caps one repayment; required.
-	MaxAmount uint64 `yaml:"max_amount"`
+	MaxAmount Amount `yaml:"max_amount"`
 	// RepayAllWithin repays everything once a ledger ends within this
 	// duration and the loan is not expected to refinance (0: never).
 	RepayAllWithin time.Duration `yaml:"repay_all_within"`
@@ -50,10 +50,11 @@ func (r *RepayParams) check(b *builder, p *Policy) {
 	if r.TriggerHealth != nil && r.TargetHealth != nil && *r.TargetHealth <= *r.TriggerHealth {
 		b.fail([]any{"params", "target_health"}, "params.target_health (%g) must be above trigger_health (%g)", *r.TargetHealth, *r.TriggerHealth)
 	}
-	if !b.has("params", "max_amount") || r.MaxAmount == 0 {
+	switch {
+	case !b.has("params", "max_amount") || r.MaxAmount.isZero():
 		b.fail([]any{"params", "max_amount"}, "params.max_amount is required and must be positive: the most one repayment may spend")
-	} else if r.MinAmount > r.MaxAmount {
-		b.fail([]any{"params", "min_amount"}, "params.min_amount (%d) is above max_amount (%d)", r.MinAmount, r.MaxAmount)
+	case !r.MinAmount.HasUnit() && !r.MaxAmount.HasUnit() && r.MinAmount.units > r.MaxAmount.units:
+		b.fail([]any{"params", "min_amount"}, "params.min_amount (%s) is above max_amount (%s)", r.MinAmount, r.MaxAmount)
 	}
 	if r.RepayAllWithin < 0 {
 		b.fail([]any{"params", "repay_all_within"}, "params.repay_all_within must not be negative, got %s", r.RepayAllWithin)

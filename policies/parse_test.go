@@ -89,7 +89,7 @@ func TestBadFiles(t *testing.T) {
 			"types.bad.yaml:5:10: policy \"types\": for: \"soon\" is not a duration (examples: 30s, 5m, 1h30m)",
 			"types.bad.yaml:6:14: policy \"types\": dry_run: expected true or false, got \"maybe\"",
 			"types.bad.yaml:7:31: policy \"types\": params.trigger_health: expected a number, got \"low\"",
-			"types.bad.yaml:7:68: policy \"types\": params.max_amount: expected a non-negative integer that fits uint64, got \"-1\"",
+			"types.bad.yaml:7:68: policy \"types\": params.max_amount: \"-1\" is not an amount in smallest units (0 to 18446744073709551615)",
 			"types.bad.yaml:7:81: policy \"types\": params.ledgers: expected a list, got \"0\"",
 			"types.bad.yaml:8:36: policy \"types\": limits.max_actions_per_run: expected an integer that fits int, got \"1.5\"",
 			"types.bad.yaml:9:5: a policy must be a mapping, got a scalar",
@@ -175,10 +175,10 @@ func TestParsedValues(t *testing.T) {
 		t.Errorf("durations/flags = %v %v %v %v %v", r.Jitter, r.For, r.MaxDataAge, r.DryRun, r.Enabled)
 	case !slices.Equal(r.Select.PrincipalMints, []string{mint}) || r.When != "loan.health < 0.15 && loan.debt_usd > 100":
 		t.Errorf("select/when = %+v %q", r.Select, r.When)
-	case *rp.TriggerHealth != 0.1 || *rp.TargetHealth != 0.25 || rp.TargetLTV != nil || rp.MinAmount != 1_000_000 ||
-		rp.MaxAmount != 5_000_000_000 || rp.RepayAllWithin != 24*time.Hour || !slices.Equal(rp.Ledgers, []int{0, 1}):
+	case *rp.TriggerHealth != 0.1 || *rp.TargetHealth != 0.25 || rp.TargetLTV != nil || rp.MinAmount != UnitsOf(1_000_000) ||
+		rp.MaxAmount != UnitsOf(5_000_000_000) || rp.RepayAllWithin != 24*time.Hour || !slices.Equal(rp.Ledgers, []int{0, 1}):
 		t.Errorf("params = %+v", rp)
-	case r.Limits.MaxActionsPerRun != 3 || r.Limits.Cooldown != 15*time.Minute || r.Limits.DailyCaps[mint] != 20_000_000_000 || r.Limits.DailyFeeLamports != 5_000_000:
+	case r.Limits.MaxActionsPerRun != 3 || r.Limits.Cooldown != 15*time.Minute || r.Limits.DailyCaps[mint] != UnitsOf(20_000_000_000) || r.Limits.DailyFeeLamports != 5_000_000:
 		t.Errorf("limits = %+v", r.Limits)
 	case r.Submit != (Submit{Mode: ModeBundle, TipLamports: 10_000, MaxComputeUnitPrice: 50_000, MaxFeeLamports: DefaultMaxFeeLamports}):
 		t.Errorf("submit = %+v", r.Submit)
@@ -199,7 +199,7 @@ func TestParsedValues(t *testing.T) {
 	if su.MinChangeBps != 25 || len(su.Rules) != 2 || su.Rules[0].durations[1] != days(30) || *su.Rules[1].MaxAllocationPct != 30 || su.originations == nil {
 		t.Errorf("strategy-update params = %+v", su)
 	}
-	if sw := ps[5].Params.(*StrategyWithdrawParams); sw.Buffer != 1_000_000_000 || sw.MinAmount != 100_000_000 {
+	if sw := ps[5].Params.(*StrategyWithdrawParams); sw.Buffer != UnitsOf(1_000_000_000) || sw.MinAmount != UnitsOf(100_000_000) {
 		t.Errorf("strategy-withdraw params = %+v", sw)
 	}
 	al := ps[6]

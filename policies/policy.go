@@ -121,8 +121,9 @@ type Limits struct {
 	// (default 10m; 0 turns it off).
 	Cooldown time.Duration `yaml:"cooldown"`
 	// DailyCaps caps, per mint, the token outflow of the policy's actions in
-	// one UTC day, in the mint's smallest units.
-	DailyCaps map[string]uint64 `yaml:"daily_caps"`
+	// one UTC day: the mint's smallest units, or whole tokens with its
+	// symbol.
+	DailyCaps map[string]Amount `yaml:"daily_caps"`
 	// DailyFeeLamports caps the lamports spent on fees and tips in one UTC
 	// day (0: no cap).
 	DailyFeeLamports uint64 `yaml:"daily_fee_lamports"`

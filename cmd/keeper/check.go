@@ -12,11 +12,12 @@ import (
 func checkCommand() command {
 	return command{
 		name:    "check",
-		usage:   "[--config config.yaml]",
-		summary: "validate the config, the key and every policy offline as run would at start; print each error as file:line:col; exit 2 on a config or key error, 1 on a policy error",
+		usage:   "[--config config.yaml] [--online]",
+		summary: "validate the config, the key and every policy as run would at start (offline unless --online); print each error as file:line:col; exit 2 on a config or key error, 1 on a policy error",
 		flags: func(fs *flag.FlagSet) func(context.Context, *streams, []string) int {
 			path := fs.String("config", "config.yaml", "config file")
-			return func(_ context.Context, s *streams, args []string) int {
+			online := fs.Bool("online", false, "also read the mints the policies name from chain.rpc_url and check the amounts written with a unit (\"300 USDC\") against their symbols and decimals")
+			return func(ctx context.Context, s *streams, args []string) int {
 				if len(args) > 0 {
 					fmt.Fprintf(s.err, "keeper check: unexpected arguments %q\n", args)
 					return exitUsage
@@ -39,13 +40,23 @@ func checkCommand() command {
 					fmt.Fprintln(s.err, err)
 					return exitFailed
 				}
+				if *online {
+					if err := keeper.CheckAmountsOnline(ctx, cfg, ps); err != nil {
+						fmt.Fprintln(s.err, err)
+						return exitFailed
+					}
+				}
 				enabled := 0
 				for _, p := range ps {
 					if p.Enabled {
 						enabled++
 					}
 				}
-				fmt.Fprintf(s.out, "%s: OK: config and %d policies (%d enabled)\n", cfg.File, len(ps), enabled)
+				how := "offline"
+				if *online {
+					how = "amounts checked against the chain"
+				}
+				fmt.Fprintf(s.out, "%s: OK: config and %d policies (%d enabled), %s\n", cfg.File, len(ps), enabled, how)
 				return exitOK
 			}
 		},

@@ -42,7 +42,15 @@ type walker struct {
 	errs Errors
 }
 
+// Checker is a type that decodes itself (a yaml.Unmarshaler) and can say
+// of a node, before anything is decoded, why it is not a value of the type.
+// Decode reports that at the node with every other problem it finds.
+type Checker interface {
+	CheckYAML(n *yaml.Node) error
+}
+
 var (
+	checkerType     = reflect.TypeOf((*Checker)(nil)).Elem()
 	unmarshalerType = reflect.TypeOf((*yaml.Unmarshaler)(nil)).Elem()
 	durationType    = reflect.TypeOf(time.Duration(0))
 )
@@ -58,7 +66,16 @@ func (w *walker) walk(n *yaml.Node, t reflect.Type, path string) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	if isNull(n) || reflect.PointerTo(t).Implements(unmarshalerType) {
+	if isNull(n) {
+		return
+	}
+	if pt := reflect.PointerTo(t); pt.Implements(checkerType) {
+		if err := reflect.New(t).Interface().(Checker).CheckYAML(n); err != nil {
+			w.fail(n, "%s: %v", name(path), err)
+		}
+		return
+	}
+	if reflect.PointerTo(t).Implements(unmarshalerType) {
 		return
 	}
 	switch t.Kind() {

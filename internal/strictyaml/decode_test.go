@@ -1,9 +1,12 @@
 package strictyaml
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
+
+	"gopkg.in/yaml.v3"
 )
 
 type inner struct {
@@ -128,5 +131,44 @@ func TestFind(t *testing.T) {
 	}
 	if k := FindKey(Find(node, "a"), "b"); k.Line != 2 || k.Column != 3 || k.Value != "b" {
 		t.Errorf("FindKey = %q at %d:%d", k.Value, k.Line, k.Column)
+	}
+}
+
+// checked is a type that checks its own nodes: only "ok" is one.
+type checked struct{ v string }
+
+func (c *checked) CheckYAML(n *yaml.Node) error {
+	if n.Value != "ok" {
+		return fmt.Errorf("%q is not ok", n.Value)
+	}
+	return nil
+}
+
+func (c *checked) UnmarshalYAML(n *yaml.Node) error { c.v = n.Value; return nil }
+
+// TestDecodeAsksCheckers: a Checker's complaint is reported at its node
+// with the walk's other problems, and a good value decodes.
+func TestDecodeAsksCheckers(t *testing.T) {
+	var n yaml.Node
+	if err := yaml.Unmarshal([]byte("a: bad\nb: 1\nc: ok\n"), &n); err != nil {
+		t.Fatal(err)
+	}
+	var out struct {
+		A checked `yaml:"a"`
+		B bool    `yaml:"b"`
+		C checked `yaml:"c"`
+	}
+	errs := Decode("f.yaml", n.Content[0], &out, Options{})
+	if len(errs) != 2 || errs[0].Error() != `f.yaml:1:4: a: "bad" is not ok` || !strings.Contains(errs[1].Error(), "f.yaml:2:4: b:") {
+		t.Fatalf("errors %v", errs)
+	}
+	var good struct {
+		C checked `yaml:"c"`
+	}
+	if err := yaml.Unmarshal([]byte("c: ok\n"), &n); err != nil {
+		t.Fatal(err)
+	}
+	if errs := Decode("f.yaml", n.Content[0], &good, Options{}); len(errs) != 0 || good.C.v != "ok" {
+		t.Errorf("good value: %v, %+v", errs, good)
 	}
 }
