@@ -12,7 +12,7 @@ import (
 // settled (or continued) instead.
 func (j *Journal) NewAttempt(ctx context.Context, id string) (Attempt, error) {
 	var att Attempt
-	err := j.write(ctx, func(tx *sql.Tx) error {
+	err := j.writeLazy(ctx, func(tx *sql.Tx) error {
 		h, err := loadHead(ctx, tx, id)
 		if err != nil {
 			return err

@@ -25,7 +25,11 @@
 //
 // The default store is an embedded SQLite database (modernc.org/sqlite, no
 // cgo) opened in WAL mode with synchronous=FULL, so a write is on disk when
-// its method returns. The SQL is kept plain (no SQLite-only semantics) so
+// its method returns; except a new attempt, its built transactions and its
+// submission, which commit without an fsync (nothing outside the process
+// depends on them yet, and the next durable commit, the signatures before
+// any send, syncs the log with them). Begin, RecordSigned, RecordTip, Settle
+// and Finish are durable: three fsyncs per action that lands. The SQL is kept plain (no SQLite-only semantics) so
 // another database could implement the same methods. Schema changes are
 // numbered migrations recorded in a version table; a database written by a
 // newer binary is refused with ErrSchemaTooNew.

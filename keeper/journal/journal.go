@@ -3,6 +3,7 @@ package journal
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -133,10 +134,50 @@ func (j *Journal) stamp() int64 {
 	return j.now().UnixNano()
 }
 
-// write runs fn in a write transaction and commits it; on any error the
-// transaction is rolled back and nothing is written.
+// write runs fn in a write transaction and commits it durably (fsync'd);
+// on any error the transaction is rolled back and nothing is written.
 func (j *Journal) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	tx, err := j.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin transaction: %w", err)
+	}
+	if err := fn(tx); err != nil {
+		return abort(tx, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// writeLazy is write for a record nothing outside the process depends on
+// yet: its commit is not fsync'd (synchronous=NORMAL for that transaction).
+// In WAL mode a later durable commit syncs the log up to and including it,
+// so the records an action needs durable before it reaches the network
+// (the intent before the build, the signatures before the send) still
+// carry every lazy record written before them; a crash may lose only lazy
+// records written after the last durable one, which recovery treats as if
+// the crash had come before them.
+func (j *Journal) writeLazy(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	if j.loc.memory() {
+		return j.write(ctx, fn)
+	}
+	conn, err := j.db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("connection: %w", err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "PRAGMA synchronous = NORMAL"); err != nil {
+		return fmt.Errorf("lazy commit: %w", err)
+	}
+	defer func() {
+		// The connection goes back to the pool durable again; failing that,
+		// it is discarded so no later write commits lazily by mistake.
+		if _, rerr := conn.ExecContext(context.WithoutCancel(ctx), "PRAGMA synchronous = FULL"); rerr != nil {
+			_ = conn.Raw(func(any) error { return driver.ErrBadConn })
+		}
+	}()
+	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin transaction: %w", err)
 	}

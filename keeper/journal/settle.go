@@ -16,7 +16,7 @@ func (j *Journal) Settle(ctx context.Context, id string, attempt int, out Outcom
 	if err := out.validate(StateLanded, StateFailed, StateExpired, StateRefused, StateSkipped); err != nil {
 		return fmt.Errorf("journal: settle %q attempt %d: %w", id, attempt, err)
 	}
-	err := j.step(ctx, id, attempt, out, func(tx *sql.Tx, now int64) error {
+	err := j.step(ctx, id, attempt, out, true, func(tx *sql.Tx, now int64) error {
 		_, err := tx.ExecContext(ctx, `UPDATE attempts SET outcome = ?, rule = ?, detail = ?, fee_lamports = ?,
 			tip_lamports = ?, settled_at = ? WHERE action_id = ? AND attempt = ?`,
 			string(out.State), out.Rule, out.Detail, int64(out.FeeLamports), int64(out.TipLamports), now, id, attempt)
