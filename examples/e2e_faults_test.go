@@ -32,6 +32,9 @@ var faultCases = []faultCase{
 	{"tx-dropped", "rpc.sendTransaction:never-land=50%"},
 	{"bundle-dropped", "jito.sendBundle:never-land=50%"},
 	{"slot-stall", "rpc.sendTransaction:stall=50%,stall-slots=20"},
+	// Statuses from a node 30 slots behind the others, with 30 % of the sends dropped so that some
+	// transactions land late in their blockhash's life: none may be taken for expired.
+	{"lagging-statuses", "rpc.getSignatureStatuses:lag=30,rpc.sendTransaction:never-land=30%"},
 	{"mixed-30", "market:server-error=10%,market:timeout=5%,market:truncate=5%,market:null=5%,market:wrong-shape=5%," +
 		"rpc:server-error=10%,rpc:rate-limit=5%,rpc:timeout=5%,rpc:truncate=5%," +
 		"rpc.sendTransaction:never-land=30%,rpc.sendTransaction:stall=10%,jito.sendBundle:never-land=30%,jito:server-error=10%," +

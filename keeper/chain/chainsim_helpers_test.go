@@ -610,22 +610,23 @@ func sigs(txs ...chain.Signed) []solana.Signature {
 }
 
 // checkFinalHistorySearch asserts that the last requests before an
-// expiry verdict were a getSignatureStatuses searching the whole history,
-// then isBlockhashValid at confirmed and processed for hash.
+// expiry verdict were isBlockhashValid at confirmed and processed for hash,
+// then a getSignatureStatuses searching the whole history (whose answer
+// must have seen the slot the hash was gone at).
 func checkFinalHistorySearch(t *testing.T, calls []rpcCall, hash solana.Hash) {
 	t.Helper()
 	if len(calls) < 3 {
 		t.Fatalf("%d requests, want the final checks", len(calls))
 	}
 	last := calls[len(calls)-3:]
-	if last[0].Method != "getSignatureStatuses" || paramObject(t, last[0], 1)["searchTransactionHistory"] != true {
-		t.Errorf("final status check %s %s, want getSignatureStatuses with searchTransactionHistory", last[0].Method, last[0].Params)
-	}
 	for i, cm := range []string{"confirmed", "processed"} {
-		c := last[1+i]
+		c := last[i]
 		if c.Method != "isBlockhashValid" || string(c.Params[0]) != `"`+hash.String()+`"` || paramObject(t, c, 1)["commitment"] != cm {
 			t.Errorf("final check %d: %s %s, want isBlockhashValid of %s at %s", i+1, c.Method, c.Params, hash, cm)
 		}
+	}
+	if last[2].Method != "getSignatureStatuses" || paramObject(t, last[2], 1)["searchTransactionHistory"] != true {
+		t.Errorf("final status check %s %s, want getSignatureStatuses with searchTransactionHistory", last[2].Method, last[2].Params)
 	}
 }
 

@@ -32,6 +32,8 @@ type Client struct {
 
 	bundleSimOff atomic.Bool // the bundle simulation endpoint has no simulateBundle
 
+	gone goneMemory // the earliest slot each blockhash was seen gone
+
 	tipMu       sync.Mutex
 	tipAccounts []solana.PublicKey   // guarded by tipMu; cached getTipAccounts
 	tipsMade    map[tipKey]time.Time // guarded by tipMu; tips handed out, see pickTip

@@ -42,7 +42,7 @@ func (w *expiryWatch) gone(ctx context.Context) (anyGone, allGone bool, err erro
 	now := time.Now()
 	allGone = true
 	for _, h := range w.hashes {
-		g, err := w.c.blockhashGone(ctx, h)
+		g, _, err := w.c.blockhashGone(ctx, h)
 		if err != nil {
 			return false, false, err
 		}
@@ -68,14 +68,27 @@ func (w *expiryWatch) gone(ctx context.Context) (anyGone, allGone bool, err erro
 }
 
 // confirmGone is the final check once every blockhash looked gone: the
-// signatures are searched in the node's whole history, then the hashes are
-// asked again. ok is false when the answer must wait (a signature seen
-// below the commitment, a hash valid again, an error); otherwise st are the
-// final statuses: a signature not found there can never land.
+// hashes are asked again, then the signatures are searched in the whole
+// history by a node that has seen at least the slot at which the hashes
+// were gone. ok is false when the answer must wait (a hash valid again, a
+// status answer from a node that lags, a signature seen below the
+// commitment, an error); otherwise st are the final statuses: a signature
+// not found there can never land.
 func (c *Client) confirmGone(ctx context.Context, sigs []solana.Signature, hashes []solana.Hash) (st []Status, ok bool) {
-	st, err := c.statuses(ctx, sigs, true)
+	goneAt, ok := c.allGone(ctx, hashes)
+	if !ok {
+		return nil, false
+	}
+	st, seen, err := c.statusesAt(ctx, sigs, true)
 	if err != nil {
 		c.log.Warn("final signature status check failed", "err", err)
+		return nil, false
+	}
+	if seen < goneAt {
+		// The status node has not seen every slot a transaction could
+		// have landed in (it lags the node that saw the hashes gone): its
+		// "not found" proves nothing yet.
+		c.log.Debug("signature statuses lag behind the expiry; waiting", "status_slot", seen, "expired_by_slot", goneAt)
 		return nil, false
 	}
 	for _, s := range st {
@@ -83,15 +96,22 @@ func (c *Client) confirmGone(ctx context.Context, sigs []solana.Signature, hashe
 			return nil, false
 		}
 	}
+	return st, true
+}
+
+// allGone checks every hash again; ok is true when all are gone, and at is
+// the latest slot at which one was seen gone.
+func (c *Client) allGone(ctx context.Context, hashes []solana.Hash) (at uint64, ok bool) {
 	for _, h := range hashes {
-		gone, err := c.blockhashGone(ctx, h)
+		gone, slot, err := c.blockhashGone(ctx, h)
 		if err != nil {
 			c.log.Warn("final blockhash check failed", "blockhash", h, "err", err)
-			return nil, false
+			return 0, false
 		}
 		if !gone {
-			return nil, false
+			return 0, false
 		}
+		at = max(at, slot)
 	}
-	return st, true
+	return at, true
 }

@@ -67,36 +67,49 @@ func (c *Client) LatestBlockhash(ctx context.Context) (Blockhash, error) {
 // BlockhashValid reports whether a transaction using hash can still land,
 // as the node sees it at the client's commitment.
 func (c *Client) BlockhashValid(ctx context.Context, hash solana.Hash) (bool, error) {
-	return c.blockhashValid(ctx, hash, c.commitment)
+	valid, _, err := c.blockhashValid(ctx, hash, c.commitment)
+	return valid, err
 }
 
 // blockhashValid asks isBlockhashValid at commitment cm.
-func (c *Client) blockhashValid(ctx context.Context, hash solana.Hash, cm rpc.CommitmentType) (bool, error) {
+func (c *Client) blockhashValid(ctx context.Context, hash solana.Hash, cm rpc.CommitmentType) (valid bool, slot uint64, err error) {
 	var out *rpc.IsValidBlockhashResult
-	err := c.reads.call(ctx, "isBlockhashValid", func(ctx context.Context, ep *endpoint) error {
+	err = c.reads.call(ctx, "isBlockhashValid", func(ctx context.Context, ep *endpoint) error {
 		var err error
 		out, err = ep.rpc.IsBlockhashValid(ctx, hash, cm)
 		return err
 	})
 	if err != nil {
-		return false, err
+		return false, 0, err
 	}
 	if out == nil {
-		return false, fmt.Errorf("isBlockhashValid: empty answer")
+		return false, 0, fmt.Errorf("isBlockhashValid: empty answer")
 	}
-	return out.Value, nil
+	return out.Value, out.Context.Slot, nil
 }
 
 // blockhashGone reports whether hash is invalid both at the client's
 // commitment and at processed: a hash merely too new for the confirmed bank
-// is valid at processed, so only an expired hash is invalid at both.
-func (c *Client) blockhashGone(ctx context.Context, hash solana.Hash) (bool, error) {
-	valid, err := c.blockhashValid(ctx, hash, c.commitment)
-	if err != nil || valid {
-		return false, err
+// is valid at processed, so only an expired hash is invalid at both. at is
+// the earliest slot of a processed answer that found it gone: no
+// transaction using hash can land in a later slot, so a status answer that
+// has seen at has seen any landing.
+func (c *Client) blockhashGone(ctx context.Context, hash solana.Hash) (gone bool, at uint64, err error) {
+	valid, _, err := c.blockhashValid(ctx, hash, c.commitment)
+	if err != nil {
+		return false, 0, err
 	}
-	valid, err = c.blockhashValid(ctx, hash, rpc.CommitmentProcessed)
-	return !valid && err == nil, err
+	if !valid {
+		valid, at, err = c.blockhashValid(ctx, hash, rpc.CommitmentProcessed)
+		if err != nil {
+			return false, 0, err
+		}
+	}
+	if valid {
+		c.gone.valid(hash)
+		return false, 0, nil
+	}
+	return true, c.gone.seen(hash, at), nil
 }
 
 // MultipleAccounts returns the data of each account, in order, at the

@@ -55,45 +55,54 @@ func (c *Client) Settle(ctx context.Context, attempts [][]TxRef) (Settlement, er
 			hashes = append(hashes, r.Blockhash)
 		}
 	}
-	s, decided, err := c.settleStatuses(ctx, attempts, sigs)
+	s, decided, _, err := c.settleStatusesAt(ctx, attempts, sigs)
 	if err != nil || decided {
 		return s, err
 	}
+	var goneAt uint64
 	for _, h := range uniqueHashes(hashes) {
-		gone, err := c.blockhashGone(ctx, h)
+		gone, at, err := c.blockhashGone(ctx, h)
 		if err != nil {
 			return s, fmt.Errorf("settle: %w", err)
 		}
 		if !gone {
 			return s, nil
 		}
+		goneAt = max(goneAt, at)
 	}
-	s, decided, err = c.settleStatuses(ctx, attempts, sigs)
+	s, decided, seen, err := c.settleStatusesAt(ctx, attempts, sigs)
 	if err != nil || decided {
 		return s, err
+	}
+	if seen < goneAt {
+		// The status node lags the one that saw the hashes gone: a landing
+		// in the slots it has not seen would be missed. Still pending.
+		return s, nil
 	}
 	s.Verdict = VerdictDead
 	return s, nil
 }
 
-// settleStatuses fetches statuses; decided is true when they alone give the
-// verdict (landed, or seen below the commitment: pending).
-func (c *Client) settleStatuses(ctx context.Context, attempts [][]TxRef, sigs []solana.Signature) (Settlement, bool, error) {
-	s := Settlement{Verdict: VerdictPending, Attempt: -1}
-	st, err := c.statuses(ctx, sigs, true)
+// settleStatusesAt fetches statuses; decided is true when they alone give
+// the verdict (landed, or seen below the commitment: pending). seen is the
+// last slot the answering nodes had seen.
+func (c *Client) settleStatusesAt(ctx context.Context, attempts [][]TxRef, sigs []solana.Signature) (s Settlement, decided bool, seen uint64, err error) {
+	s = Settlement{Verdict: VerdictPending, Attempt: -1}
+	var st []Status
+	st, seen, err = c.statusesAt(ctx, sigs, true)
 	if err != nil {
-		return s, false, fmt.Errorf("settle: %w", err)
+		return s, false, 0, fmt.Errorf("settle: %w", err)
 	}
-	seen := false
+	found := false
 	for i, a := range attempts {
 		s.Statuses = append(s.Statuses, st[:len(a)])
 		for _, x := range st[:len(a)] {
 			if x.Reached(c.commitment) && s.Attempt < 0 {
 				s.Verdict, s.Attempt = VerdictLanded, i
 			}
-			seen = seen || x.Found
+			found = found || x.Found
 		}
 		st = st[len(a):]
 	}
-	return s, s.Verdict == VerdictLanded || seen, nil
+	return s, s.Verdict == VerdictLanded || found, seen, nil
 }

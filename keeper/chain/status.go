@@ -3,6 +3,7 @@ package chain
 import (
 	"context"
 	"fmt"
+	"math"
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
@@ -62,7 +63,16 @@ func (c *Client) Statuses(ctx context.Context, sigs []solana.Signature) ([]Statu
 // statuses asks getSignatureStatuses in batches; history also searches
 // beyond the node's recent status cache.
 func (c *Client) statuses(ctx context.Context, sigs []solana.Signature, history bool) ([]Status, error) {
+	st, _, err := c.statusesAt(ctx, sigs, history)
+	return st, err
+}
+
+// statusesAt is statuses, with the lowest context slot of the answers: the
+// last slot every answering node had seen. A node behind a load balancer
+// may answer from far behind the one that answered another call.
+func (c *Client) statusesAt(ctx context.Context, sigs []solana.Signature, history bool) ([]Status, uint64, error) {
 	out := make([]Status, 0, len(sigs))
+	seen := uint64(math.MaxUint64)
 	for start := 0; start < len(sigs); start += maxStatusBatch {
 		batch := sigs[start:min(start+maxStatusBatch, len(sigs))]
 		var res *rpc.GetSignatureStatusesResult
@@ -72,16 +82,20 @@ func (c *Client) statuses(ctx context.Context, sigs []solana.Signature, history 
 			return err
 		})
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		if len(res.Value) != len(batch) {
-			return nil, fmt.Errorf("getSignatureStatuses: %d statuses for %d signatures", len(res.Value), len(batch))
+			return nil, 0, fmt.Errorf("getSignatureStatuses: %d statuses for %d signatures", len(res.Value), len(batch))
 		}
+		seen = min(seen, res.Context.Slot)
 		for i, sig := range batch {
 			out = append(out, toStatus(sig, res.Value[i]))
 		}
 	}
-	return out, nil
+	if len(sigs) == 0 {
+		seen = 0
+	}
+	return out, seen, nil
 }
 
 // toStatus converts one getSignatureStatuses entry (nil: unknown). A node

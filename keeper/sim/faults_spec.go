@@ -12,7 +12,7 @@ import (
 // FaultsSpecHelp describes the text ParseFaults reads, for command-line help.
 const FaultsSpecHelp = "comma-separated SERVICE[.METHOD]:SETTING=VALUE items; SERVICE is market, rpc or jito, METHOD a market endpoint (loans_info, build_loan, ...) or JSON-RPC method; " +
 	"SETTING is a fault (server-error, rate-limit, timeout, truncate, never-land, stall; market only: null, wrong-shape, oversize) " +
-	"with a probability (0.1 or 10%), latency or jitter with a duration, or script with faults joined by '+' " +
+	"with a probability (0.1 or 10%), latency or jitter with a duration, lag with a number of slots (getSignatureStatuses answers as a node that far behind), or script with faults joined by '+' " +
 	"for the next calls; plus retry-after=DURATION and stall-slots=N " +
 	"(e.g. market:server-error=10%,rpc.sendTransaction:never-land=0.2,rpc:latency=20ms)"
 
@@ -108,6 +108,13 @@ func applySetting(m *chainsim.MethodFaults, setting, value string) error {
 			m.Jitter = d
 		}
 		return nil
+	case "lag":
+		n, err := strconv.ParseUint(value, 10, 64)
+		if err != nil {
+			return fmt.Errorf("lag: want a number of slots: %w", err)
+		}
+		m.LagSlots = n
+		return nil
 	case "script":
 		for name := range strings.SplitSeq(value, "+") {
 			fault, err := chainsim.ParseFault(name)
@@ -120,7 +127,7 @@ func applySetting(m *chainsim.MethodFaults, setting, value string) error {
 	}
 	fault, err := chainsim.ParseFault(setting)
 	if err != nil || fault == chainsim.FaultNone {
-		return fmt.Errorf("unknown setting %q (want a fault name, latency, jitter or script)", setting)
+		return fmt.Errorf("unknown setting %q (want a fault name, latency, jitter, lag or script)", setting)
 	}
 	p, err := parseProbability(value)
 	if err != nil {

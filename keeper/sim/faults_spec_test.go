@@ -14,7 +14,7 @@ import (
 
 func TestParseFaults(t *testing.T) {
 	got, err := ParseFaults("market:server-error=10%, market.loans_info:null=0.05,market.loans_info:script=timeout+none+wrong-shape," +
-		"rpc.sendTransaction:never-land=0.2,rpc:latency=20ms,rpc:jitter=5ms,jito:rate-limit=0.3,retry-after=2s,stall-slots=7")
+		"rpc.sendTransaction:never-land=0.2,rpc.getSignatureStatuses:lag=60,rpc:latency=20ms,rpc:jitter=5ms,jito:rate-limit=0.3,retry-after=2s,stall-slots=7")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,7 +22,7 @@ func TestParseFaults(t *testing.T) {
 		Chain: chainsim.Faults{
 			RPC: chainsim.ServiceFaults{
 				All:     chainsim.MethodFaults{Latency: 20 * time.Millisecond, Jitter: 5 * time.Millisecond},
-				Methods: map[string]chainsim.MethodFaults{"sendTransaction": {Rates: chainsim.Rates{NeverLand: 0.2}}},
+				Methods: map[string]chainsim.MethodFaults{"sendTransaction": {Rates: chainsim.Rates{NeverLand: 0.2}}, "getSignatureStatuses": {LagSlots: 60}},
 			},
 			Jito:       chainsim.ServiceFaults{All: chainsim.MethodFaults{Rates: chainsim.Rates{RateLimit: 0.3}}},
 			RetryAfter: 2 * time.Second,
@@ -53,6 +53,7 @@ func TestParseFaultsErrors(t *testing.T) {
 		"market:none=0.1":                        `unknown setting "none"`,
 		"market:timeout=lots":                    "want a number",
 		"market:timeout=1.5":                     "outside [0, 1]",
+		"rpc.getSignatureStatuses:lag=soon":      "want a number of slots",
 		"market:timeout=60%,market:truncate=50%": "add up to",
 		"market:never-land=0.1":                  "chain faults, not market faults",
 		"rpc:null=0.1":                           "market faults, not chain faults",

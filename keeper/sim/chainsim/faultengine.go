@@ -85,6 +85,13 @@ func (e *FaultEngine) Draw(key string) (Fault, time.Duration) {
 	return pickFault(mf.Rates, rng), delay
 }
 
+// Lag returns how many slots behind the cluster key's answers are.
+func (e *FaultEngine) Lag(key string) uint64 {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.cfg.forMethod(key).LagSlots
+}
+
 // ServerErrorStatus returns the HTTP status of FaultServerError.
 func (e *FaultEngine) ServerErrorStatus() int {
 	e.mu.Lock()

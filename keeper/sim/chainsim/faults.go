@@ -115,6 +115,11 @@ type MethodFaults struct {
 	// Script lists the faults of the next calls, one per call, before
 	// Rates apply; FaultNone lets a call through.
 	Script []Fault
+	// LagSlots makes the node answer as one that many slots behind the
+	// cluster, as a lagging node behind a load balancer does. Only
+	// getSignatureStatuses lags: it does not know the transactions that
+	// landed in the last LagSlots slots, and its context slot is that old.
+	LagSlots uint64
 }
 
 // ServiceFaults are the faults of one service.

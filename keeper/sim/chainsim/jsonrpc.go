@@ -49,7 +49,8 @@ func invalidParams(format string, args ...any) *rpcError {
 // call is one method invocation.
 type call struct {
 	params    []json.RawMessage
-	neverLand bool // a FaultNeverLand draw: accept, do not land
+	neverLand bool   // a FaultNeverLand draw: accept, do not land
+	lag       uint64 // MethodFaults.LagSlots of the method
 }
 
 // methodFunc implements one JSON-RPC method.

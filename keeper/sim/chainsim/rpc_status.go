@@ -36,13 +36,14 @@ func (s *Server) getSignatureStatuses(in call) (any, *rpcError) {
 	}
 	s.c.lock()
 	defer s.c.unlock()
+	view := s.c.tip.slot - min(in.lag, s.c.tip.slot) // a lagging node has seen up to here
 	out := make([]*wireStatus, len(sigs))
 	for i, sig := range sigs {
-		if st, ok := s.c.statusLocked(sig, cfg.SearchTransactionHistory); ok {
+		if st, ok := s.c.statusLocked(sig, cfg.SearchTransactionHistory); ok && st.Slot <= view {
 			out[i] = encodeStatus(st)
 		}
 	}
-	return contextValue(s.c.tip.slot, out), nil
+	return contextValue(view, out), nil
 }
 
 // getRecentPrioritizationFees: [[pubkey]] → [{slot, prioritizationFee}].

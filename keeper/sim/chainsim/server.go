@@ -138,7 +138,7 @@ func (s *Server) serveCall(w http.ResponseWriter, r *http.Request, req rpcReques
 	params, rerr := splitParams(req.Params)
 	var result any
 	if rerr == nil {
-		result, rerr = fn(s, call{params: params, neverLand: fault == FaultNeverLand})
+		result, rerr = fn(s, call{params: params, neverLand: fault == FaultNeverLand, lag: faults.Lag(req.Method)})
 	}
 	writeJSON(w, encodeResponse(req.ID, result, rerr), fault == FaultTruncate)
 }
