@@ -18,7 +18,7 @@ import (
 )
 
 // observe reads what policy p needs (policies.Policy.Reads), as of now:
-// loans (every page, the policy's filters pushed to the API), CLMM positions
+// loans (every page of the selected borrowers or loans), CLMM positions
 // from chain accounts, earn withdrawal queues, vaults and best quotes. Reads
 // are shared through the read cache with the other policies of the tick.
 //

@@ -54,16 +54,17 @@ func (p *Policy) Reads(wallet string) Reads {
 	return r
 }
 
-// loansQuery builds the E3 query from Select: loan addresses, borrowers
-// (default the wallet), principal mints, collateral mints and identifiers.
+// loansQuery builds the E3 query from Select: loan addresses and
+// borrowers (default the wallet). The mint and collateral filters are
+// applied by Evaluate, not sent: policies that select the same borrowers
+// then make the same query, so one walk of the loans (and one derivation of
+// their facts) serves all of them in a tick, however their mint filters
+// differ.
 func (p *Policy) loansQuery(wallet string) *market.LoansQuery {
 	s := &p.Select
 	q := &market.LoansQuery{
-		LoanAddresses:         slices.Clone(s.Loans),
-		Borrowers:             slices.Clone(s.Borrowers),
-		PrincipalMints:        slices.Clone(s.PrincipalMints),
-		CollateralMints:       slices.Clone(s.CollateralMints),
-		CollateralIdentifiers: slices.Clone(s.CollateralIdentifiers),
+		LoanAddresses: slices.Clone(s.Loans),
+		Borrowers:     slices.Clone(s.Borrowers),
 	}
 	if len(q.Borrowers) == 0 {
 		q.Borrowers = []string{wallet}

@@ -13,9 +13,9 @@ func TestReads(t *testing.T) {
 		lines []string
 		want  Reads
 	}{{
-		name:  "repay pushes its filters and defaults the borrower",
+		name:  "repay sends its borrowers (default the wallet), not its mint filters",
 		lines: []string{"kind: repay", "select: {principal_mints: [" + usdc + "], collateral_identifiers: [" + coll + "]}", "params: {trigger_health: 0.1, target_health: 0.2, max_amount: 1}"},
-		want:  Reads{Loans: &market.LoansQuery{Borrowers: []string{wallet}, PrincipalMints: []string{usdc}, CollateralIdentifiers: []string{coll}}},
+		want:  Reads{Loans: &market.LoansQuery{Borrowers: []string{wallet}}},
 	}, {
 		name:  "repay near the end of term needs quotes",
 		lines: []string{"kind: repay", "select: {borrowers: [" + key("b") + "]}", "params: {trigger_health: 0.1, target_health: 0.2, max_amount: 1, repay_all_within: 1h}"},
