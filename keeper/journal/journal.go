@@ -141,6 +141,11 @@ func (j *Journal) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	if err != nil {
 		return fmt.Errorf("begin transaction: %w", err)
 	}
+	return commit(tx, fn)
+}
+
+// commit runs fn in tx and commits it, or rolls it back when fn fails.
+func commit(tx *sql.Tx, fn func(tx *sql.Tx) error) error {
 	if err := fn(tx); err != nil {
 		return abort(tx, err)
 	}
@@ -181,13 +186,7 @@ func (j *Journal) writeLazy(ctx context.Context, fn func(tx *sql.Tx) error) erro
 	if err != nil {
 		return fmt.Errorf("begin transaction: %w", err)
 	}
-	if err := fn(tx); err != nil {
-		return abort(tx, err)
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit: %w", err)
-	}
-	return nil
+	return commit(tx, fn)
 }
 
 // read runs fn in a read-only transaction, so it sees one snapshot.
