@@ -114,7 +114,7 @@ func marketOptions(c *config.Config, wallet, version string, m *Metrics, logger 
 				m.MarketErrors.WithLabelValues(endpoint).Inc()
 			}
 		},
-		Logger: logger.With("component", "market"),
+		Logger: logger, // the client adds component=market
 	}
 }
 
@@ -138,7 +138,7 @@ func chainOptions(c *config.Config, m *Metrics, logger *slog.Logger) chain.Optio
 		PollInterval:        ch.Poll,
 		JitoURL:             ch.JitoURL.Reveal(),
 		JitoAuth:            ch.JitoAuth.Value.Reveal(),
-		Logger:              logger.With("component", "chain"),
+		Logger:              logger, // the client adds component=chain
 		Observe: func(method string, d time.Duration, err error) {
 			m.RPCRequests.WithLabelValues(method).Observe(d.Seconds())
 			if err != nil {
