@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/keeper-project/keeper/keeper"
 	"github.com/keeper-project/keeper/keeper/config"
 	"github.com/keeper-project/keeper/keeper/journal"
 	"github.com/keeper-project/keeper/policies"
@@ -58,6 +59,12 @@ func historyCommand() command {
 					fmt.Fprintf(s.err, "keeper history: %v\n", err)
 					return exitFailed
 				}
+				if len(actions) == 0 && *policy != "" {
+					if msg := unknownPolicy(ctx, j, cfg, *policy); msg != "" {
+						fmt.Fprintf(s.err, "keeper history: --policy: %s\n", msg)
+						return exitUsage
+					}
+				}
 				if *asJSON {
 					return printHistoryJSON(s.out, actions)
 				}
@@ -66,6 +73,31 @@ func historyCommand() command {
 			}
 		},
 	}
+}
+
+// unknownPolicy says why name is no policy: neither the config's policy
+// files nor the journal know it. It returns "" for a known name.
+func unknownPolicy(ctx context.Context, j *journal.Journal, cfg *config.Config, name string) string {
+	if ever, err := j.List(ctx, journal.Filter{Policy: name, Limit: 1}); err != nil || len(ever) > 0 {
+		return ""
+	}
+	notifiers := make([]string, len(cfg.Notifiers))
+	for i, n := range cfg.Notifiers {
+		notifiers[i] = n.Name
+	}
+	var names []string
+	if ps, err := keeper.LoadPolicies(cfg.Dir, cfg.Policies, notifiers); err == nil {
+		for _, p := range ps {
+			if p.Name == name {
+				return ""
+			}
+			names = append(names, p.Name)
+		}
+	}
+	if len(names) == 0 {
+		return fmt.Sprintf("no policy %q in the config's policy files or the journal", name)
+	}
+	return fmt.Sprintf("no policy %q in the config's policy files or the journal (the files name %s)", name, strings.Join(names, ", "))
 }
 
 // parseSince reads --since: empty (all), a duration back from now, a date

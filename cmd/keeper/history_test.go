@@ -102,6 +102,24 @@ func TestHistory(t *testing.T) {
 	if code, _, errs := runCLI(t, "history", "--config", cfgPath, "--since", "yesterday"); code != exitUsage || !strings.Contains(errs, "not a duration") {
 		t.Errorf("bad --since: code %d, stderr %q", code, errs)
 	}
+	// A policy the journal knows, with nothing in the window, is not an error; a name nobody knows is.
+	if code, out, _ := runCLI(t, "history", "--config", cfgPath, "--policy", "claims", "--since", "2099-01-01"); code != exitOK || !strings.Contains(out, "no actions") {
+		t.Errorf("known policy, empty window: code %d, out %q", code, out)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "p"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	policy := "policies:\n  - name: sweep\n    kind: strategy-withdraw\n    schedule: \"@hourly\"\n    params: { buffer: 0 }\n"
+	if err := os.WriteFile(filepath.Join(dir, "p", "sweep.yaml"), []byte(policy), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, _ := runCLI(t, "history", "--config", cfgPath, "--policy", "sweep"); code != exitOK || !strings.Contains(out, "no actions") {
+		t.Errorf("a configured policy that never acted: code %d, out %q", code, out)
+	}
+	if code, _, errs := runCLI(t, "history", "--config", cfgPath, "--policy", "auto-rapay"); code != exitUsage ||
+		!strings.Contains(errs, `no policy "auto-rapay" in the config's policy files or the journal (the files name sweep)`) {
+		t.Errorf("unknown --policy: code %d, stderr %q", code, errs)
+	}
 }
 
 func TestParseSince(t *testing.T) {
