@@ -113,14 +113,14 @@ func (k *Keeper) Run(ctx context.Context, reload <-chan struct{}) error {
 	k.scheduler = newScheduler(runCtx, k.logger, k.metrics)
 	k.set = &policySet{byName: map[string]*policies.Policy{}, prints: map[string]string{}, last: map[string]runStatus{}}
 	k.apply(ps)
-	srv, err := k.serveOps()
+	srv, addr, err := k.serveOps()
 	if err != nil {
 		return err
 	}
 	notifyCtx, stopNotify := context.WithCancel(context.WithoutCancel(ctx))
 	go k.notifier.Run(notifyCtx)
 	k.scheduler.start()
-	k.logger.Info("keeper started", "wallet", k.wallet.String(), "policies", len(ps), "dry_run", k.dryRunAll, "http", k.cfg.HTTP.Listen)
+	k.logger.Info("keeper started", "wallet", k.wallet.String(), "policies", len(ps), "dry_run", k.dryRunAll, "http", addr)
 	k.loop(ctx, reload)
 	k.shutdown(stopRuns, srv)
 	stopNotify()
@@ -291,14 +291,16 @@ func (k *Keeper) sched() *scheduler {
 	return k.scheduler
 }
 
-// serveOps starts the operations endpoint when the config names an address.
-func (k *Keeper) serveOps() (*http.Server, error) {
+// serveOps starts the operations endpoint when the config names an address,
+// and returns the address it listens on (the port chosen when the config
+// says 0).
+func (k *Keeper) serveOps() (*http.Server, string, error) {
 	if k.cfg.HTTP.Listen == "" {
-		return nil, nil
+		return nil, "", nil
 	}
 	ln, err := net.Listen("tcp", k.cfg.HTTP.Listen)
 	if err != nil {
-		return nil, fmt.Errorf("keeper: http.listen: %w", err)
+		return nil, "", fmt.Errorf("keeper: http.listen: %w", err)
 	}
 	srv := &http.Server{Handler: opsHandler(k.registry, k.readiness, k.status), ReadHeaderTimeout: 10 * time.Second}
 	go func() {
@@ -306,7 +308,7 @@ func (k *Keeper) serveOps() (*http.Server, error) {
 			k.logger.Error("Operations endpoint stopped", "err", err)
 		}
 	}()
-	return srv, nil
+	return srv, ln.Addr().String(), nil
 }
 
 // setJournalGauges counts the unsettled actions and the age of the oldest
