@@ -125,3 +125,18 @@ func TestE2ECheckOnline(t *testing.T) {
 		t.Errorf("check --online: %q", r.stdout)
 	}
 }
+
+// TestE2ESimLogsEvents: `keeper sim` logs each scenario event as it applies it.
+func TestE2ESimLogsEvents(t *testing.T) {
+	needBinary(t)
+	t.Parallel()
+	s := startSim(t)
+	s.until(t, 11)
+	s.state(t) // a request after the clock moved applies the events due
+	log := s.proc.stderr.String()
+	for _, want := range []string{"Scenario event", "at=10s", "oracle map[SOL:110]"} {
+		if !strings.Contains(log, want) {
+			t.Errorf("keeper sim's log lacks %q:\n%s", want, log)
+		}
+	}
+}

@@ -30,6 +30,7 @@ type simProc struct {
 	keypair string            // the operator's keypair file it wrote
 	named   map[string]string // "vault alpha-vault" → address, from its listing
 	client  *http.Client
+	proc    *daemon // the `keeper sim` process
 }
 
 // startSim starts `keeper sim` with a manual clock on free ports and a fresh keypair, and waits
@@ -55,7 +56,7 @@ func startSimWith(t *testing.T, clockFlag string, extra ...string) *simProc {
 	case <-time.After(startTimeout):
 		t.Fatalf("keeper sim printed no control line within %s\nstdout:\n%s", startTimeout, out.String())
 	}
-	s := &simProc{keypair: kp, named: map[string]string{}, client: &http.Client{}}
+	s := &simProc{keypair: kp, named: map[string]string{}, client: &http.Client{}, proc: d}
 	if err := s.parse(out.String()); err != nil {
 		t.Fatalf("keeper sim output: %v\n%s", err, out.String())
 	}

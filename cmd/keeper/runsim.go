@@ -29,7 +29,7 @@ func runSim(ctx context.Context, s *streams, o runOptions, cfg *config.Config, l
 		fmt.Fprintf(s.err, "keeper run: simulator: %v\n", err)
 		return exitUsage
 	}
-	sm, err := sim.New(sim.Options{Wallet: key.PublicKey(), Scenario: sc})
+	sm, err := sim.New(sim.Options{Wallet: key.PublicKey(), Scenario: sc, Logger: logger.With("component", "sim")})
 	if err != nil {
 		fmt.Fprintf(s.err, "keeper run: simulator: %v\n", err)
 		return exitUsage

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"os"
 	"strconv"
@@ -138,7 +139,8 @@ func serveSim(ctx context.Context, s *streams, o simServe) int {
 		fmt.Fprintln(s.err, err)
 		return exitUsage
 	}
-	opts := sim.Options{Scenario: sc, Wallet: o.owner, Seed: o.seed, Faults: o.faults}
+	opts := sim.Options{Scenario: sc, Wallet: o.owner, Seed: o.seed, Faults: o.faults,
+		Logger: slog.New(slog.NewTextHandler(s.err, nil))} // each scenario event as it is applied
 	if o.manual {
 		opts.Clock = chainsim.NewManualClock(time.Now().UTC().Truncate(time.Second))
 	}

@@ -191,7 +191,7 @@ func (s *Sim) RunDue() (int, error) {
 			errs = append(errs, fmt.Errorf("sim: event at %s (%s): %w", ev.At, ev.Desc, err))
 			continue
 		}
-		s.log.Debug("Scenario event", "at", ev.At, "event", ev.Desc)
+		s.log.Info("Scenario event", "at", ev.At, "event", ev.Desc)
 		s.publishPrices(s.start.Add(ev.At)) // a price the event moved is pushed when it moved
 	}
 	s.publishPrices(now)
