@@ -32,7 +32,15 @@ type policySet struct {
 type runStatus struct {
 	At    time.Time `json:"at"`
 	RunID string    `json:"run_id"`
-	Error string    `json:"error,omitempty"`
+	// Outcome is ok, actions_not_done (some action failed, was refused or
+	// is unsettled: see below) or error (the run could not observe,
+	// evaluate or read the journal).
+	Outcome string `json:"outcome"`
+	// Evaluated counts the targets the run evaluated; Actions, per outcome
+	// (landed, busy, dry_run, alert, ...), the actions it planned.
+	Evaluated int            `json:"evaluated"`
+	Actions   map[string]int `json:"actions,omitempty"`
+	Error     string         `json:"error,omitempty"`
 	// Failed, Refused and Unsettled name the run's actions that did not
 	// end well.
 	Failed    []string `json:"failed,omitempty"`
@@ -258,12 +266,19 @@ func (k *Keeper) runFunc(name string) runFunc {
 		if !ok {
 			return ctx.Err()
 		}
-		err := k.runPolicy(ctx, run, p)
-		st := runStatus{At: run.Tick, RunID: run.ID}
+		sum, err := k.runPolicy(ctx, run, p)
+		st := runStatus{At: run.Tick, RunID: run.ID, Outcome: "ok", Evaluated: sum.Evaluated}
+		for o, n := range sum.Actions {
+			if st.Actions == nil {
+				st.Actions = map[string]int{}
+			}
+			st.Actions[string(o)] = n
+		}
 		if err != nil {
-			st.Error = err.Error()
+			st.Outcome, st.Error = "error", err.Error()
 		}
 		if ae, ok := errors.AsType[*ActionsError](err); ok {
+			st.Outcome = "actions_not_done"
 			st.Failed, st.Refused, st.Unsettled = ae.Failed, ae.Refused, ae.Unsettled
 		}
 		k.set.mu.Lock()

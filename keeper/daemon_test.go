@@ -116,7 +116,7 @@ func checkStatus(t *testing.T, k *simKeeper, started time.Time) {
 		if !p.NextRun.After(time.Now()) || next%(5*time.Second) != 0 {
 			t.Errorf("/status: %s next run %v in, want a future tick of its 5 s schedule", p.Name, next)
 		}
-		if p.LastRun == nil || p.LastRun.Error != "" || p.LastRun.RunID == "" {
+		if p.LastRun == nil || p.LastRun.Error != "" || p.LastRun.RunID == "" || p.LastRun.Outcome != "ok" {
 			t.Errorf("/status: %s last run %+v", p.Name, p.LastRun)
 		}
 	}
@@ -354,3 +354,28 @@ type signal struct {
 func newSignal() *signal { return &signal{ch: make(chan struct{})} }
 
 func (s *signal) fire() { s.once.Do(func() { close(s.ch) }) }
+
+// TestStatusSaysWhatTheLastRunDid: /status's last run of an alert policy
+// whose condition holds says it ran ok, how many loans it evaluated and
+// that one alert fired.
+func TestStatusSaysWhatTheLastRunDid(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		w := newSimWorld(t, simOptions{})
+		w.usePolicies(t, "alerts.yaml")
+		k := w.open(t, "")
+		r := k.start(t)
+		time.Sleep(16 * time.Second) // SOL falls at 10 s: repay-me's health drops under 0.25
+		synctest.Wait()
+		for _, p := range statusPolicies(t, k) {
+			if p.Name != "loan-health-low" {
+				continue
+			}
+			if l := p.LastRun; l == nil || l.Outcome != "ok" || l.Evaluated < 2 || l.Actions["alert"] != 1 {
+				t.Errorf("loan-health-low last run %+v, want ok, the wallet's loans evaluated and one alert", l)
+			}
+		}
+		if err := r.stop(); err != nil {
+			t.Errorf("Run = %v", err)
+		}
+	})
+}

@@ -89,7 +89,8 @@ func (k *Keeper) runPass(ctx context.Context, ps []*policies.Policy) []error {
 			}
 			tick := k.now().UTC()
 			err := sched.runOnce(p.Name, tick, 15*time.Minute, func(ctx context.Context, run RunInfo) error {
-				return k.runPolicy(ctx, run, p)
+				_, err := k.runPolicy(ctx, run, p)
+				return err
 			})
 			if err != nil {
 				errs[i] = fmt.Errorf("policy %s: %w", p.Name, err)

@@ -17,26 +17,42 @@ import (
 // or is still unsettled; the error is an *ActionsError saying which.
 var ErrActionsFailed = errors.New("some actions failed, were refused or are unsettled")
 
+// runSummary is what one run of a policy did: how many targets it
+// evaluated, and how many of its planned actions ended each way (alerts
+// fired count as "alert").
+type runSummary struct {
+	Evaluated int
+	Actions   map[Outcome]int
+}
+
 // runPolicy is one run of policy p: observe, evaluate, act on each planned
 // action along the action path, and report.
-func (k *Keeper) runPolicy(ctx context.Context, run RunInfo, p *policies.Policy) error {
+func (k *Keeper) runPolicy(ctx context.Context, run RunInfo, p *policies.Policy) (runSummary, error) {
+	var sum runSummary
 	log := k.logger.With("policy", p.Name, "run", run.ID)
 	readsFrom := k.now()
 	obs, err := k.observe(ctx, p)
 	if err != nil {
 		log.Warn("Cannot observe; skipping this run", "err", err)
-		return err
+		return sum, err
 	}
 	now := k.now()
 	hist, expired, err := k.historyAndExpired(ctx, p, now)
 	if err != nil {
 		log.Error("Cannot read the journal; not acting", "err", err)
-		return err
+		return sum, err
 	}
 	res, err := policies.Evaluate(p, obs, now, hist, k.policyState(p.Name))
 	if err != nil {
 		log.Error("Evaluation failed", "err", err)
-		return err
+		return sum, err
+	}
+	sum.Evaluated = res.Evaluated
+	count := func(o Outcome) {
+		if sum.Actions == nil {
+			sum.Actions = map[Outcome]int{}
+		}
+		sum.Actions[o]++
 	}
 	k.supersede(ctx, expired, res)
 	k.logSkips(log, p, res)
@@ -46,18 +62,24 @@ func (k *Keeper) runPolicy(ctx context.Context, run RunInfo, p *policies.Policy)
 		if a.Alert != nil {
 			k.fireAlert(p, a)
 			firing[a.Target] = true
+			count(outcomeAlert)
 			continue
 		}
 		plan := k.planOf(a)
 		plan.ReadsFrom = readsFrom
-		notDone.add(plan, k.execute(ctx, run, plan))
+		o := k.execute(ctx, run, plan)
+		count(o)
+		notDone.add(plan, o)
 	}
 	if p.Kind == policies.KindAlert {
 		k.resolveAlerts(p, firing)
 	}
 	log.Debug("Policy run done", "evaluated", res.Evaluated, "actions", len(res.Actions), "skipped", len(res.Skipped))
-	return notDone.err()
+	return sum, notDone.err()
 }
+
+// outcomeAlert counts an alert fired in a run summary.
+const outcomeAlert Outcome = "alert"
 
 func (k *Keeper) logSkips(log *slog.Logger, p *policies.Policy, res policies.Result) {
 	for _, s := range res.Skipped {
@@ -107,7 +129,7 @@ func events(n policies.Notify) []notify.Event {
 
 // fireAlert opens (or keeps open) the incident of an alert policy's target.
 func (k *Keeper) fireAlert(p *policies.Policy, a policies.Action) {
-	k.metrics.Actions.WithLabelValues(p.Name, string(p.Kind), "alert").Inc()
+	k.metrics.Actions.WithLabelValues(p.Name, string(p.Kind), string(outcomeAlert)).Inc()
 	k.alertsMu.Lock()
 	if k.firing[p.Name] == nil {
 		k.firing[p.Name] = map[string]bool{}
