@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestE2EOneOwnerPerJournal starts the daemon, then a second `keeper run` on the same journal: the
@@ -16,13 +15,7 @@ func TestE2EOneOwnerPerJournal(t *testing.T) {
 	w := newWorkspace(t, startSim(t))
 	cfg := w.config(t, "lock", []string{autoRepay})
 	d := startKeeper(t, w.dir, &syncBuffer{}, "run", "--config", cfg, "--log-format", "json")
-	select {
-	case <-d.stderr.lineContaining(`"msg":"keeper started"`):
-	case <-d.exited:
-		t.Fatalf("daemon exited early; stderr:\n%s", d.stderr.String())
-	case <-time.After(procTimeout):
-		t.Fatalf("daemon did not start within %s; stderr:\n%s", procTimeout, d.stderr.String())
-	}
+	d.waitStarted(t)
 	for _, args := range [][]string{{"run", "--once"}, {"run"}} {
 		r := runKeeper(t, w.dir, append(args, "--config", cfg, "--log-format", "json")...).wantExit(t, 2)
 		holder := fmt.Sprintf("pid %d", d.cmd.Process.Pid)

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestE2EOpsOnPortZero: with http.listen on port 0 the daemon logs the address it really listens
@@ -19,13 +18,7 @@ func TestE2EOpsOnPortZero(t *testing.T) {
 	})
 	d := startKeeper(t, w.dir, &syncBuffer{}, "run", "--config", cfg, "--log-format", "json")
 	defer d.stop(t)
-	select {
-	case <-d.stderr.lineContaining(`"msg":"keeper started"`):
-	case <-d.exited:
-		t.Fatalf("daemon exited early; stderr:\n%s", d.stderr.String())
-	case <-time.After(procTimeout):
-		t.Fatalf("daemon did not start within %s; stderr:\n%s", procTimeout, d.stderr.String())
-	}
+	d.waitStarted(t)
 	var started struct {
 		HTTP string `json:"http"`
 	}

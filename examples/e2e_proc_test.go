@@ -216,3 +216,16 @@ func hasLineWhere(text string, match func(line string) bool) bool {
 	}
 	return false
 }
+
+// waitStarted waits for the daemon's "keeper started" line; the test fails if the daemon exits
+// or does not start in time.
+func (d *daemon) waitStarted(t *testing.T) {
+	t.Helper()
+	select {
+	case <-d.stderr.lineContaining(`"msg":"keeper started"`):
+	case <-d.exited:
+		t.Fatalf("daemon exited early; stderr:\n%s", d.stderr.String())
+	case <-time.After(procTimeout):
+		t.Fatalf("daemon did not start within %s; stderr:\n%s", procTimeout, d.stderr.String())
+	}
+}

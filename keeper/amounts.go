@@ -34,17 +34,15 @@ func (e *AmountsError) Error() string {
 // Unless strict, a mint nothing describes is passed over (its read may have
 // failed for now); strict reports it.
 func checkAmounts(ctx context.Context, ps []*policies.Policy, cfgTokens map[string]config.Token, book *tokens.Book, strict bool) error {
-	var uses []struct {
+	type use struct {
 		policy string
-		use    policies.AmountUse
+		policies.AmountUse
 	}
+	var uses []use
 	var mints []solana.PublicKey
 	for _, p := range ps {
 		for _, u := range p.AmountsWithUnits() {
-			uses = append(uses, struct {
-				policy string
-				use    policies.AmountUse
-			}{p.Name, u})
+			uses = append(uses, use{p.Name, u})
 			for _, m := range u.Mints {
 				if pk, err := solana.PublicKeyFromBase58(m); err == nil {
 					mints = append(mints, pk)
@@ -55,26 +53,18 @@ func checkAmounts(ctx context.Context, ps []*policies.Policy, cfgTokens map[stri
 	if len(uses) == 0 {
 		return nil
 	}
-	known := map[string]policies.Token{}
-	if book != nil && len(mints) > 0 {
-		_ = book.Learn(ctx, mints) // a mint the chain cannot describe is reported below
-		for _, m := range mints {
-			if t, ok := book.Lookup(m); ok {
-				known[m.String()] = policies.Token{Symbol: t.Symbol, Decimals: t.Decimals}
-			}
-		}
-	}
+	known, _ := describeMints(ctx, book, mints) // a mint the chain cannot describe is reported below
 	for m, t := range cfgTokens {
 		known[m] = policies.Token{Symbol: t.Symbol, Decimals: t.Decimals}
 	}
 	var bad AmountsError
 	for _, u := range uses {
-		for _, m := range u.use.Mints {
+		for _, m := range u.Mints {
 			if _, described := known[m]; !described && !strict {
 				continue
 			}
-			if _, err := u.use.Amount.Units(m, known); err != nil {
-				bad.Problems = append(bad.Problems, fmt.Sprintf("policy %s: %s %v", u.policy, u.use.Path, err))
+			if _, err := u.Amount.Units(m, known); err != nil {
+				bad.Problems = append(bad.Problems, fmt.Sprintf("policy %s: %s %v", u.policy, u.Path, err))
 			}
 		}
 	}

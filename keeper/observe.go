@@ -67,7 +67,6 @@ func (k *Keeper) observeAfresh(ctx context.Context, p *policies.Policy, r polici
 	if err == nil && r.Vaults {
 		err = k.observeVaults(ctx, obs)
 	}
-
 	if err == nil && r.Quotes {
 		err = k.observeQuotes(ctx, p, obs)
 	}

@@ -2,6 +2,7 @@ package keeper
 
 import (
 	"context"
+	"maps"
 
 	"github.com/gagliardetto/solana-go"
 
@@ -63,17 +64,30 @@ func (k *Keeper) learnTokens(ctx context.Context, obs *policies.Observation) {
 	if len(mints) == 0 {
 		return
 	}
-	if err := k.tokenBook.Learn(ctx, mints); err != nil {
+	learned, err := describeMints(ctx, k.tokenBook, mints)
+	if err != nil {
 		k.logger.Debug("Some mints are not described by the chain; their amounts stay in base units", "err", err)
 	}
 	if obs.Tokens == nil {
 		obs.Tokens = map[string]policies.Token{}
 	}
+	maps.Copy(obs.Tokens, learned)
+}
+
+// describeMints learns mints through book (nil: none) and returns what the
+// chain says of each it could describe, with the error of what it could not.
+func describeMints(ctx context.Context, book *tokens.Book, mints []solana.PublicKey) (map[string]policies.Token, error) {
+	out := map[string]policies.Token{}
+	if book == nil || len(mints) == 0 {
+		return out, nil
+	}
+	err := book.Learn(ctx, mints)
 	for _, m := range mints {
-		if t, ok := k.tokenBook.Lookup(m); ok {
-			obs.Tokens[m.String()] = policies.Token{Symbol: t.Symbol, Decimals: t.Decimals}
+		if t, ok := book.Lookup(m); ok {
+			out[m.String()] = policies.Token{Symbol: t.Symbol, Decimals: t.Decimals}
 		}
 	}
+	return out, err
 }
 
 // observedMints lists the mints whose amounts an observation's messages may show: loans' principal

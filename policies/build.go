@@ -158,6 +158,14 @@ func (b *builder) compileWhen(p *Policy) {
 		return
 	}
 	p.when = b.compileAt(n, "when", envFor(p.Target()), reflect.Bool)
+	for _, name := range mayBeUnknown {
+		if uses(p.when, name) {
+			if p.whenReads == nil {
+				p.whenReads = map[string]bool{}
+			}
+			p.whenReads[name] = true
+		}
+	}
 }
 
 // decodeParamsOnly reports the params' own decoding problems when the rest

@@ -132,7 +132,7 @@ const WrappedSOL = "So11111111111111111111111111111111111111112"
 // (no_data) and returns false.
 func (e *evaluator) worthClaiming(pe *positionEntry, cp *ClaimFeesParams) (string, bool) {
 	f := &pe.facts
-	if why, unknown := pe.unknown["fees_owed_usd"]; unknown {
+	if why, unknown := pe.unknown[factFeesOwedUSD]; unknown {
 		e.skip(f.PositionMint, SkipNoData, "the fees' value is unknown: "+why)
 		return "", false
 	}

@@ -97,12 +97,14 @@ func TestRebalanceDecision(t *testing.T) {
 	}
 }
 
+// withFees is dex-b position "p" of loan "a", in range, owed f0 and f1.
+func withFees(f0, f1 uint64) PositionObservation {
+	po := clmmPosition("a", "p", clmm.DexB, clmm.Range{Lower: -500, Upper: 500}, 0, 64)
+	po.State.Owed.Fees0, po.State.Owed.Fees1 = f0, f1
+	return po
+}
+
 func TestClaimFeesDecision(t *testing.T) {
-	withFees := func(f0, f1 uint64) PositionObservation {
-		po := clmmPosition("a", "p", clmm.DexB, clmm.Range{Lower: -500, Upper: 500}, 0, 64)
-		po.State.Owed.Fees0, po.State.Owed.Fees1 = f0, f1
-		return po
-	}
 	tests := []struct {
 		name   string
 		params string
@@ -189,11 +191,6 @@ func TestOwedRewardFactsInExpressions(t *testing.T) {
 func TestClaimFeesByValue(t *testing.T) {
 	tokens := map[string]Token{key("mint0"): {Symbol: "SOL", Decimals: 9, PriceUSD: 100},
 		key("mint1"): {Symbol: "USDC", Decimals: 6, PriceUSD: 1}, WrappedSOL: {Symbol: "SOL", Decimals: 9, PriceUSD: 100}}
-	withFees := func(f0, f1 uint64) PositionObservation {
-		po := clmmPosition("a", "p", clmm.DexB, clmm.Range{Lower: -500, Upper: 500}, 0, 64)
-		po.State.Owed.Fees0, po.State.Owed.Fees1 = f0, f1
-		return po
-	}
 	// The default bounds of a claim: 0.0001 SOL of fees and 0.0041 SOL of rent (two token accounts): 0.42 USD.
 	tests := []struct {
 		name    string

@@ -77,7 +77,7 @@ func fillPosition(f *PositionFacts, st *clmm.PositionState, tokens map[string]To
 // decimals to apply it to).
 func feesValue(f *PositionFacts, st *clmm.PositionState, o *Observation) map[string]string {
 	if !f.OwedKnown {
-		return map[string]string{"fees_owed_usd": "the fees owed are unknown"}
+		return map[string]string{factFeesOwedUSD: "the fees owed are unknown"}
 	}
 	for _, fee := range []struct {
 		mint string
@@ -88,7 +88,7 @@ func feesValue(f *PositionFacts, st *clmm.PositionState, o *Observation) map[str
 		}
 		t, ok := o.Tokens[fee.mint]
 		if !ok || !(t.PriceUSD > 0) {
-			return map[string]string{"fees_owed_usd": "no price for " + mintName(o, fee.mint) + unpricedBecause(o, fee.mint)}
+			return map[string]string{factFeesOwedUSD: "no price for " + mintName(o, fee.mint) + unpricedBecause(o, fee.mint)}
 		}
 		f.FeesOwedUSD += float64(fee.owed) / pow10(t.Decimals) * t.PriceUSD
 	}
@@ -159,7 +159,7 @@ func unknownRewards(o *Observation, principal string, missing []string) map[stri
 			why += fmt.Sprintf(" (and %d more reward mints)", len(missing)-1)
 		}
 	}
-	return map[string]string{"rewards_apy": why, "total_apy": why}
+	return map[string]string{factRewardsAPY: why, factTotalAPY: why}
 }
 
 // mintName is a mint's symbol and address, or its address.

@@ -45,10 +45,13 @@ type Policy struct {
 	// *StrategyWithdrawParams or *AlertParams.
 	Params Params
 
-	checked   bool // built and checked by Parse
-	cron      cron.Schedule
-	when      *vm.Program // nil when When is empty
-	notifyPos []position  // positions of Notify.To entries
+	checked bool // built and checked by Parse
+	cron    cron.Schedule
+	when    *vm.Program // nil when When is empty
+	// whenReads are the facts that may be unknown (mayBeUnknown) that
+	// `when` reads, found once when it compiles.
+	whenReads map[string]bool
+	notifyPos []position // positions of Notify.To entries
 }
 
 // Params are a kind's parameters.

@@ -40,7 +40,7 @@ func (p *Policy) Reads(wallet string) Reads {
 		r.Loans = p.loansQuery(wallet)
 		r.Positions = p.Target() == TargetPositions
 		cp, byValue := p.Params.(*ClaimFeesParams)
-		r.PositionValues = r.Positions && (byValue && cp.MinValueUSD > 0 || uses(p.when, "fees_owed_usd"))
+		r.PositionValues = r.Positions && (byValue && cp.MinValueUSD > 0 || p.whenReads[factFeesOwedUSD])
 		r.Quotes = uses(p.when, "refinance_expected")
 		if rp, ok := p.Params.(*RepayParams); ok && rp.RepayAllWithin > 0 {
 			r.Quotes = true

@@ -169,13 +169,26 @@ func (e *evaluator) vaults() {
 	}
 }
 
+// The facts a missing price can leave unknown, by expression name.
+const (
+	factRewardsAPY  = "rewards_apy"
+	factTotalAPY    = "total_apy"
+	factFeesOwedUSD = "fees_owed_usd"
+)
+
+// mayBeUnknown lists them.
+var mayBeUnknown = []string{factRewardsAPY, factTotalAPY, factFeesOwedUSD}
+
 // unknownIn reports the first fact of unknown (names of target's facts)
 // that the policy's `when` reads, and why it is unknown: an expression
 // over a fact keeper does not know is not evaluated, so it cannot fire on
 // a zero that stands for "unknown".
 func (e *evaluator) unknownIn(target string, unknown map[string]string) (string, bool) {
+	if len(unknown) == 0 || len(e.p.whenReads) == 0 {
+		return "", false
+	}
 	for _, name := range slices.Sorted(maps.Keys(unknown)) {
-		if uses(e.p.when, name) {
+		if e.p.whenReads[name] {
 			return fmt.Sprintf("%s.%s is unknown: %s", target, name, unknown[name]), true
 		}
 	}
