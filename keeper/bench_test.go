@@ -2,6 +2,7 @@ package keeper
 
 import (
 	"fmt"
+	"github.com/keeper-project/keeper/keeper/internal/action"
 	"path/filepath"
 	"testing"
 
@@ -25,7 +26,7 @@ func BenchmarkActionPath(b *testing.B) {
 				dsn = "sqlite:" + filepath.Join(b.TempDir(), "bench.db")
 			}
 			k := w.open(b, dsn)
-			plans := make([]Plan, b.N)
+			plans := make([]action.Plan, b.N)
 			for i := range plans {
 				plans[i] = repayPlan(fmt.Sprintf("bench%d", i))
 				if err := w.market.prepare(market.IdempotencyKey(plans[i].ID + "-1")); err != nil {
@@ -35,7 +36,7 @@ func BenchmarkActionPath(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := range plans {
-				if got := k.run(plans[i]); got != OutcomeLanded {
+				if got := k.run(plans[i]); got != action.OutcomeLanded {
 					b.Fatalf("action %d: %s", i, got)
 				}
 			}
@@ -59,7 +60,7 @@ func BenchmarkSequencePath(b *testing.B) {
 			w := newWorld(b)
 			w.sub.verify = false
 			k := w.open(b, "sqlite::memory:")
-			plans := make([]Plan, b.N)
+			plans := make([]action.Plan, b.N)
 			for i := range plans {
 				plans[i] = repayPlan(fmt.Sprintf("seq%d", i))
 				if c.bundle {
@@ -72,7 +73,7 @@ func BenchmarkSequencePath(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := range plans {
-				if got := k.run(plans[i]); got != OutcomeLanded {
+				if got := k.run(plans[i]); got != action.OutcomeLanded {
 					b.Fatalf("action %d: %s", i, got)
 				}
 			}

@@ -2,6 +2,7 @@ package keeper
 
 import (
 	"fmt"
+	"github.com/keeper-project/keeper/keeper/internal/action"
 	"regexp"
 	"testing"
 
@@ -62,10 +63,10 @@ func TestKillBetweenAnyTwoSteps(t *testing.T) {
 				if err := second.Recover(t.Context()); err != nil {
 					t.Fatalf("Recover: %v", err)
 				}
-				if got := second.run(p); got != OutcomeLanded && got != OutcomeSettled {
+				if got := second.run(p); got != action.OutcomeLanded && got != action.OutcomeSettled {
 					t.Fatalf("run after restart = %s, want landed or settled", got)
 				}
-				if got := second.run(p); got != OutcomeSettled {
+				if got := second.run(p); got != action.OutcomeSettled {
 					t.Errorf("third run = %s, want settled", got)
 				}
 				checkLandedOnce(t, w, second, p)
@@ -80,7 +81,7 @@ func TestCompletedRunSurvivesRestart(t *testing.T) {
 	dsn := dsnIn(t.TempDir())
 	p := repayPlan("done")
 	first := w.open(t, dsn)
-	if got := first.run(p); got != OutcomeLanded {
+	if got := first.run(p); got != action.OutcomeLanded {
 		t.Fatalf("run = %s, want landed", got)
 	}
 	if err := first.Close(); err != nil {
@@ -90,7 +91,7 @@ func TestCompletedRunSurvivesRestart(t *testing.T) {
 	if err := second.Recover(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	if got := second.run(p); got != OutcomeSettled {
+	if got := second.run(p); got != action.OutcomeSettled {
 		t.Errorf("run after restart = %s, want settled", got)
 	}
 	checkLandedOnce(t, w, second, p)
@@ -101,7 +102,7 @@ var keyPattern = regexp.MustCompile(`^(.+)-([0-9]+)$`)
 // checkLandedOnce asserts that p's action is journaled landed, that exactly
 // one attempt's transactions are on chain, that it is the attempt the
 // journal says landed, and that builds used increasing keys of p's ID.
-func checkLandedOnce(t *testing.T, w *world, k *testKeeper, p Plan) {
+func checkLandedOnce(t *testing.T, w *world, k *testKeeper, p action.Plan) {
 	t.Helper()
 	act := k.action(t, p.ID)
 	if act.State != journal.StateLanded {

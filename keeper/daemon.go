@@ -174,7 +174,7 @@ func (k *Keeper) refreshGauges(ctx context.Context) {
 	if lamports, err := k.submitter.Balance(ctx, k.wallet); err == nil {
 		k.metrics.WalletLamports.Set(float64(lamports))
 	}
-	k.paused()
+	k.exec.Paused()
 }
 
 // shutdown stops scheduling, waits for runs in progress up to

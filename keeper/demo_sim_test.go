@@ -1,6 +1,7 @@
 package keeper
 
 import (
+	"github.com/keeper-project/keeper/keeper/internal/action"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -37,7 +38,7 @@ func TestDemoScenarioSequence(t *testing.T) {
 		var partial, rest *journal.Action
 		for i := range acts {
 			switch a := &acts[i]; {
-			case a.State == journal.StateSkipped && a.Rule == ruleSupersededPartial:
+			case a.State == journal.StateSkipped && a.Rule == journal.RuleSupersededPartial:
 				partial = a
 			case a.State == journal.StateLanded:
 				rest = a
@@ -45,7 +46,7 @@ func TestDemoScenarioSequence(t *testing.T) {
 		}
 		if len(acts) != 2 || partial == nil || rest == nil {
 			for _, a := range acts {
-				t.Logf("track-best-quote action %s: %s %s %q", shortID(a.ID), a.State, a.Rule, a.Detail)
+				t.Logf("track-best-quote action %s: %s %s %q", action.ShortID(a.ID), a.State, a.Rule, a.Detail)
 			}
 			t.Fatalf("track-best-quote journaled %d actions, want one closed after part of it landed and one that landed the rest", len(acts))
 		}

@@ -1,8 +1,11 @@
 package keeper
 
 import (
+	"encoding/base64"
 	"errors"
 	"fmt"
+	"github.com/keeper-project/keeper/keeper/internal/action"
+	"github.com/keeper-project/keeper/policies"
 	"net/http"
 	"os"
 	"slices"
@@ -32,9 +35,9 @@ type pathCase struct {
 	simRes []simReply
 	sends  []sendReply
 
-	want   Outcome
+	want   action.Outcome
 	state  journal.State
-	rule   string
+	rule   journal.Rule
 	builds int // builds, with keys <id>-1 … <id>-n
 	sims   int
 	signed []int // attempts with journaled signatures
@@ -51,65 +54,65 @@ func TestExecutePath(t *testing.T) {
 	expired := sendReply{outcome: chain.OutcomeExpired}
 	cases := []pathCase{
 		{name: "lands on the first attempt",
-			want: OutcomeLanded, state: journal.StateLanded, builds: 1, sims: 1, signed: []int{1}, sent: 1,
+			want: action.OutcomeLanded, state: journal.StateLanded, builds: 1, sims: 1, signed: []int{1}, sent: 1,
 			outcomes: []journal.State{journal.StateLanded}, fee: simFee},
 		{name: "expired attempt is rebuilt with a new key and lands",
 			sends: []sendReply{expired},
-			want:  OutcomeLanded, state: journal.StateLanded, builds: 2, sims: 2, signed: []int{1, 2}, sent: 2,
+			want:  action.OutcomeLanded, state: journal.StateLanded, builds: 2, sims: 2, signed: []int{1, 2}, sent: 2,
 			outcomes: []journal.State{journal.StateExpired, journal.StateLanded}, fee: simFee},
 		{name: "five expiries fail the action",
 			sends: []sendReply{expired, expired, expired, expired, expired},
-			want:  OutcomeFailed, state: journal.StateFailed, rule: "max-attempts", builds: 5, sims: 5, signed: []int{1, 2, 3, 4, 5}, sent: 5,
+			want:  action.OutcomeFailed, state: journal.StateFailed, rule: "max-attempts", builds: 5, sims: 5, signed: []int{1, 2, 3, 4, 5}, sent: 5,
 			outcomes: slices.Repeat([]journal.State{journal.StateExpired}, 5)},
 		{name: "retryable build error expires the attempt unsigned",
 			market: []marketReply{{err: apiError(http.StatusServiceUnavailable)}},
-			want:   OutcomeRetry, state: journal.StateExpired, rule: "build-retryable", builds: 1,
+			want:   action.OutcomeRetry, state: journal.StateExpired, rule: "build-retryable", builds: 1,
 			outcomes: []journal.State{journal.StateExpired}},
 		{name: "409 is an idempotency bug and fails",
 			market: []marketReply{{err: apiError(http.StatusConflict)}},
-			want:   OutcomeFailed, state: journal.StateFailed, rule: "idempotency-conflict", builds: 1,
+			want:   action.OutcomeFailed, state: journal.StateFailed, rule: "idempotency-conflict", builds: 1,
 			outcomes: []journal.State{journal.StateFailed}},
 		{name: "400 fails as refused by the market",
 			market: []marketReply{{err: apiError(http.StatusBadRequest)}},
-			want:   OutcomeFailed, state: journal.StateFailed, rule: "build-refused", builds: 1,
+			want:   action.OutcomeFailed, state: journal.StateFailed, rule: "build-refused", builds: 1,
 			outcomes: []journal.State{journal.StateFailed}},
 		{name: "garbled 200 answer expires the attempt unsigned, for a new one",
 			market: []marketReply{{err: &market.APIError{Endpoint: "build_loan", Status: http.StatusOK, Malformed: true, Message: "cannot decode response"}}},
-			want:   OutcomeRetry, state: journal.StateExpired, rule: "build-retryable", builds: 1,
+			want:   action.OutcomeRetry, state: journal.StateExpired, rule: "build-retryable", builds: 1,
 			outcomes: []journal.State{journal.StateExpired}},
 		{name: "failing simulation sends nothing",
 			simRes: []simReply{{err: &chain.SimError{Err: map[string]any{"InstructionError": []any{0, "Custom"}}, Logs: []string{"Program failed"}}}},
-			want:   OutcomeRetry, state: journal.StateExpired, rule: "simulation-failed", builds: 1, sims: 1,
+			want:   action.OutcomeRetry, state: journal.StateExpired, rule: "simulation-failed", builds: 1, sims: 1,
 			outcomes: []journal.State{journal.StateExpired}},
 		{name: "simulation unavailable sends nothing",
 			simRes: []simReply{{err: &chain.TransportError{Method: "simulateTransaction", Endpoint: "rpc", Err: errors.New("connection refused")}}},
-			want:   OutcomeRetry, state: journal.StateExpired, rule: "simulation-unavailable", builds: 1, sims: 1,
+			want:   action.OutcomeRetry, state: journal.StateExpired, rule: "simulation-unavailable", builds: 1, sims: 1,
 			outcomes: []journal.State{journal.StateExpired}},
 		{name: "transaction failing on chain fails the action",
 			sends: []sendReply{{outcome: chain.OutcomeFailed}},
-			want:  OutcomeFailed, state: journal.StateFailed, rule: "chain-failed", builds: 1, sims: 1, signed: []int{1}, sent: 1,
+			want:  action.OutcomeFailed, state: journal.StateFailed, rule: "chain-failed", builds: 1, sims: 1, signed: []int{1}, sent: 1,
 			outcomes: []journal.State{journal.StateFailed}, fee: simFee},
 		{name: "a sequence stopped midway expires saying what landed",
 			market: []marketReply{{txs: 2}},
 			sends:  []sendReply{{outcome: chain.OutcomeLanded}, {outcome: chain.OutcomeFailed}},
-			want:   OutcomeRetry, state: journal.StateExpired, rule: "sequence-partial", builds: 1, sims: 2, signed: []int{1}, sent: 2, seq: true,
+			want:   action.OutcomeRetry, state: journal.StateExpired, rule: "sequence-partial", builds: 1, sims: 2, signed: []int{1}, sent: 2, seq: true,
 			outcomes: []journal.State{journal.StateExpired}, fee: 2 * simFee},
 		{name: "a sequence lands one transaction at a time",
 			market: []marketReply{{txs: 3}},
-			want:   OutcomeLanded, state: journal.StateLanded, builds: 1, sims: 3, signed: []int{1}, sent: 3, seq: true,
+			want:   action.OutcomeLanded, state: journal.StateLanded, builds: 1, sims: 3, signed: []int{1}, sent: 3, seq: true,
 			outcomes: []journal.State{journal.StateLanded}, fee: 3 * simFee},
 		{name: "a sequence whose first transaction fails on chain fails",
 			market: []marketReply{{txs: 2}},
 			sends:  []sendReply{{outcome: chain.OutcomeFailed}},
-			want:   OutcomeFailed, state: journal.StateFailed, rule: "chain-failed", builds: 1, sims: 1, signed: []int{1}, sent: 1, seq: true,
+			want:   action.OutcomeFailed, state: journal.StateFailed, rule: "chain-failed", builds: 1, sims: 1, signed: []int{1}, sent: 1, seq: true,
 			outcomes: []journal.State{journal.StateFailed}, fee: simFee},
 		{name: "unknown outcome stays submitted",
 			sends: []sendReply{{outcome: chain.OutcomeUnknown, err: fmt.Errorf("confirm: %w", errors.New("context deadline exceeded"))}},
-			want:  OutcomePending, state: journal.StateSubmitted, builds: 1, sims: 1, signed: []int{1}, sent: 1,
+			want:  action.OutcomePending, state: journal.StateSubmitted, builds: 1, sims: 1, signed: []int{1}, sent: 1,
 			outcomes: []journal.State{""}},
 		{name: "legacy messages land too",
 			market: []marketReply{{legacy: true}},
-			want:   OutcomeLanded, state: journal.StateLanded, builds: 1, sims: 1, signed: []int{1}, sent: 1,
+			want:   action.OutcomeLanded, state: journal.StateLanded, builds: 1, sims: 1, signed: []int{1}, sent: 1,
 			outcomes: []journal.State{journal.StateLanded}, fee: simFee},
 	}
 	for _, tc := range cases {
@@ -129,7 +132,7 @@ func TestExecutePath(t *testing.T) {
 
 // checkPath asserts what one scripted run left in the journal, the market
 // and the chain.
-func checkPath(t *testing.T, w *world, k *testKeeper, p Plan, tc pathCase) {
+func checkPath(t *testing.T, w *world, k *testKeeper, p action.Plan, tc pathCase) {
 	t.Helper()
 	act := k.action(t, p.ID)
 	if act.State != tc.state || act.Rule != tc.rule {
@@ -172,7 +175,7 @@ func checkPath(t *testing.T, w *world, k *testKeeper, p Plan, tc pathCase) {
 			t.Fatalf("submission %d sent %d transactions, attempt journaled %d", i, len(s.txs), len(journaled))
 		}
 		for j, tx := range s.txs {
-			if journaled[j].Signature != tx.Signature.String() || journaled[j].Transaction != encodeBase64(tx.Raw) {
+			if journaled[j].Signature != tx.Signature.String() || journaled[j].Transaction != base64.StdEncoding.EncodeToString(tx.Raw) {
 				t.Errorf("submission %d tx %d is not what the journal holds", i, j)
 			}
 		}
@@ -199,7 +202,7 @@ func checkPath(t *testing.T, w *world, k *testKeeper, p Plan, tc pathCase) {
 func TestStepOrder(t *testing.T) {
 	cases := []struct {
 		name string
-		plan Plan
+		plan action.Plan
 		want []string
 	}{
 		{"rpc", repayPlan("order"), []string{"journal.Begin", "journal.NewAttempt", "build order-1", "journal.RecordBuilt",
@@ -211,7 +214,7 @@ func TestStepOrder(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			w, k := newKeeper(t)
-			if got := k.run(tc.plan); got != OutcomeLanded {
+			if got := k.run(tc.plan); got != action.OutcomeLanded {
 				t.Fatalf("outcome = %s, want landed", got)
 			}
 			if got := w.log.list(); !slices.Equal(got, tc.want) {
@@ -233,10 +236,10 @@ func TestRetryableBuildResumesWithNextAttempt(t *testing.T) {
 	w, k := newKeeper(t)
 	w.market.script(marketReply{err: apiError(http.StatusServiceUnavailable)})
 	p := repayPlan("retry")
-	if got := k.run(p); got != OutcomeRetry {
+	if got := k.run(p); got != action.OutcomeRetry {
 		t.Fatalf("first run = %s, want retry", got)
 	}
-	if got := k.run(p); got != OutcomeLanded {
+	if got := k.run(p); got != action.OutcomeLanded {
 		t.Fatalf("second run = %s, want landed", got)
 	}
 	act := k.action(t, p.ID)
@@ -263,7 +266,7 @@ func TestRepeatedRetryableBuildKeepsRetrying(t *testing.T) {
 	w.market.script(marketReply{err: apiError(http.StatusServiceUnavailable)}, marketReply{err: apiError(http.StatusBadGateway)})
 	p := repayPlan("flaky")
 	for i := range 2 {
-		if got := k.run(p); got != OutcomeRetry {
+		if got := k.run(p); got != action.OutcomeRetry {
 			t.Fatalf("run %d = %s, want retry", i+1, got)
 		}
 	}
@@ -272,7 +275,7 @@ func TestRepeatedRetryableBuildKeepsRetrying(t *testing.T) {
 		t.Errorf("after two retryable build failures: state %s, attempt %d open %v; want expired with no open attempt",
 			act.State, act.AttemptCount, open)
 	}
-	if got := k.run(p); got != OutcomeLanded {
+	if got := k.run(p); got != action.OutcomeLanded {
 		t.Errorf("third run = %s, want landed", got)
 	}
 	if got, want := w.market.keys(), keysOf(p.ID, 3); !slices.Equal(got, want) {
@@ -295,10 +298,10 @@ func TestHostileTransactionIsRefused(t *testing.T) {
 			w, k := newKeeper(t)
 			w.market.script(marketReply{hostile: tc.hostile})
 			p := repayPlan("hostile")
-			if got := k.run(p); got != OutcomeRefused {
+			if got := k.run(p); got != action.OutcomeRefused {
 				t.Fatalf("outcome = %s, want refused", got)
 			}
-			checkPath(t, w, k, p, pathCase{want: OutcomeRefused, state: journal.StateRefused, rule: string(tc.rule),
+			checkPath(t, w, k, p, pathCase{want: action.OutcomeRefused, state: journal.StateRefused, rule: journal.Rule(tc.rule),
 				builds: 1, outcomes: []journal.State{journal.StateRefused}})
 			if got := k.refusals(string(tc.rule)); got != 1 {
 				t.Errorf("guard_refusals_total{rule=%s} = %v, want 1", tc.rule, got)
@@ -327,10 +330,10 @@ func TestSimulatedOutflowOverBoundsIsRefused(t *testing.T) {
 			w, k := newKeeper(t)
 			w.sub.scriptSims(simReply{outflows: tc.out})
 			p := repayPlan("drain")
-			if got := k.run(p); got != OutcomeRefused {
+			if got := k.run(p); got != action.OutcomeRefused {
 				t.Fatalf("outcome = %s, want refused", got)
 			}
-			checkPath(t, w, k, p, pathCase{want: OutcomeRefused, state: journal.StateRefused, rule: string(tc.rule),
+			checkPath(t, w, k, p, pathCase{want: action.OutcomeRefused, state: journal.StateRefused, rule: journal.Rule(tc.rule),
 				builds: 1, sims: 1, outcomes: []journal.State{journal.StateRefused}})
 			if got := k.refusals(string(tc.rule)); got != 1 {
 				t.Errorf("guard_refusals_total{rule=%s} = %v, want 1", tc.rule, got)
@@ -352,16 +355,16 @@ func TestHostileTransferStoppedAtSimulationIsRefused(t *testing.T) {
 		w.market.script(marketReply{hostile: hostileTokenTransfer})
 		w.sub.scriptSims(failAt(1))
 		p := repayPlan("stopped")
-		if got := k.run(p); got != OutcomeRefused {
+		if got := k.run(p); got != action.OutcomeRefused {
 			t.Fatalf("outcome = %s, want refused", got)
 		}
-		rule := string(signer.RuleSimulatedSpendFailed)
-		checkPath(t, w, k, p, pathCase{want: OutcomeRefused, state: journal.StateRefused, rule: rule,
+		rule := journal.Rule(signer.RuleSimulatedSpendFailed)
+		checkPath(t, w, k, p, pathCase{want: action.OutcomeRefused, state: journal.StateRefused, rule: rule,
 			builds: 1, sims: 1, outcomes: []journal.State{journal.StateRefused}})
-		if got := k.refusals(rule); got != 1 {
+		if got := k.refusals(string(rule)); got != 1 {
 			t.Errorf("guard_refusals_total{rule=%s} = %v, want 1", rule, got)
 		}
-		if got := k.run(p); got != OutcomeSettled {
+		if got := k.run(p); got != action.OutcomeSettled {
 			t.Errorf("second run = %s, want settled: the refusal is final for these inputs", got)
 		}
 	})
@@ -369,7 +372,7 @@ func TestHostileTransferStoppedAtSimulationIsRefused(t *testing.T) {
 		w, k := newKeeper(t)
 		w.market.script(marketReply{hostile: hostileTokenTransfer})
 		w.sub.scriptSims(failAt(0))
-		if got := k.run(repayPlan("honest-failure")); got != OutcomeRetry {
+		if got := k.run(repayPlan("honest-failure")); got != action.OutcomeRetry {
 			t.Fatalf("outcome = %s, want retry", got)
 		}
 	})
@@ -379,7 +382,7 @@ func TestSimulatedOutflowWithinBoundsLands(t *testing.T) {
 	w, k := newKeeper(t)
 	usdc := solana.MustPublicKeyFromBase58(usdcMint)
 	w.sub.scriptSims(simReply{outflows: chain.Outflows{Lamports: 50_000, Tokens: map[solana.PublicKey]int64{usdc: 1_000_000, keyOf("reward mint"): -5}}})
-	if got := k.run(repayPlan("edge")); got != OutcomeLanded {
+	if got := k.run(repayPlan("edge")); got != action.OutcomeLanded {
 		t.Errorf("outcome = %s, want landed (outflows exactly at the bounds, inflows free)", got)
 	}
 }
@@ -399,7 +402,7 @@ func TestBundleTipSignedWithinPlanCap(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			w, k := newKeeper(t)
 			p := bundlePlan("bundle", tc.tipCap)
-			if got := k.run(p); got != OutcomeLanded {
+			if got := k.run(p); got != action.OutcomeLanded {
 				t.Fatalf("outcome = %s, want landed", got)
 			}
 			_, sent, _, _ := w.sub.snapshot()
@@ -421,7 +424,7 @@ func TestBundleTipSignedWithinPlanCap(t *testing.T) {
 			}
 			tip := sent[0].tip
 			want := []journal.Tip{{Signature: tip.Signature.String(), Blockhash: tip.Blockhash.String(),
-				Account: w.sub.tipAccount.String(), Lamports: 10_000, Transaction: encodeBase64(tip.Raw)}}
+				Account: w.sub.tipAccount.String(), Lamports: 10_000, Transaction: base64.StdEncoding.EncodeToString(tip.Raw)}}
 			if got := withoutTimes(act.Attempts[0].Tips); !slices.Equal(got, want) {
 				t.Errorf("journaled tips = %+v\nwant %+v", got, want)
 			}
@@ -446,7 +449,7 @@ func TestBundleRefusedIsJournaledFinal(t *testing.T) {
 			p := bundlePlan("full", 50_000)
 			got := k.run(p)
 			act := k.action(t, p.ID)
-			if !act.State.Final() || !strings.HasPrefix(act.Rule, "bundle") {
+			if !act.State.Final() || !strings.HasPrefix(string(act.Rule), "bundle") {
 				t.Errorf("journal state %s rule %q, want a final state with a bundle rule", act.State, act.Rule)
 			}
 			if string(got) != string(act.State) {
@@ -473,17 +476,17 @@ func sigsOf(sent []sendRecord) []solana.Signature {
 func TestEarnClaimWireTransactionsLandAsOneBundle(t *testing.T) {
 	w, k := newKeeper(t)
 	w.market.script(marketReply{txs: 3})
-	p := Plan{ID: "claim", Policy: "claims", Kind: signer.KindClaimWithdrawals, Target: "EarnPos",
-		Request: market.WithdrawClaimRequest{Address: "EarnPos", Wallet: k.Wallet().String(), RequestID: "7"},
-		Bounds:  signer.Bounds{MaxLamports: 100_000}, Reason: "3 withdrawals filled", Submit: Submit{Mode: journal.ModeBundle}}
-	if got := k.run(p); got != OutcomeLanded {
+	p := action.Plan{ID: "claim", Policy: "claims", Kind: signer.KindClaimWithdrawals, Target: "EarnPos",
+		Request: policies.Request{WithdrawClaim: &market.WithdrawClaimRequest{Address: "EarnPos", Wallet: k.Wallet().String(), RequestID: "7"}},
+		Bounds:  signer.Bounds{MaxLamports: 100_000}, Reason: "3 withdrawals filled", Submit: action.Submit{Mode: journal.ModeBundle}}
+	if got := k.run(p); got != action.OutcomeLanded {
 		t.Fatalf("outcome = %s, want landed", got)
 	}
 	_, sent, _, _ := w.sub.snapshot()
 	if len(sent) != 1 || len(sent[0].txs) != 3 {
 		t.Fatalf("submissions = %d, want one bundle of 3", len(sent))
 	}
-	want, err := w.market.ClaimEarnWithdrawal(t.Context(), "claim-1", p.Request.(market.WithdrawClaimRequest))
+	want, err := w.market.ClaimEarnWithdrawal(t.Context(), "claim-1", *p.Request.WithdrawClaim)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -504,7 +507,7 @@ func TestKillSwitchPausesBeforeJournal(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := repayPlan("paused")
-	if got := k.run(p); got != OutcomePaused {
+	if got := k.run(p); got != action.OutcomePaused {
 		t.Fatalf("outcome = %s, want paused", got)
 	}
 	if _, err := k.journal.Get(t.Context(), p.ID); !isNotFound(err) {
@@ -519,7 +522,7 @@ func TestKillSwitchPausesBeforeJournal(t *testing.T) {
 	if err := os.Remove(w.cfg.KillSwitch); err != nil {
 		t.Fatal(err)
 	}
-	if got := k.run(p); got != OutcomeLanded {
+	if got := k.run(p); got != action.OutcomeLanded {
 		t.Errorf("after the kill switch is removed: %s, want landed", got)
 	}
 	if got := testutil.ToFloat64(k.metrics.Paused); got != 0 {
@@ -532,7 +535,7 @@ func TestDryRunJournalsSkippedOnly(t *testing.T) {
 	p := repayPlan("dry")
 	p.DryRun = true
 	for i := range 2 {
-		if got := k.run(p); got != OutcomeDryRun {
+		if got := k.run(p); got != action.OutcomeDryRun {
 			t.Fatalf("run %d = %s, want dry_run", i+1, got)
 		}
 	}
@@ -546,11 +549,11 @@ func TestDryRunJournalsSkippedOnly(t *testing.T) {
 	if got := w.log.list(); !slices.Equal(got, []string{"journal.Begin", "journal.Begin"}) {
 		t.Errorf("calls in two dry runs = %v, want only the intents", got)
 	}
-	if got := k.actions(OutcomeDryRun); got != 1 {
+	if got := k.actions(action.OutcomeDryRun); got != 1 {
 		t.Errorf("actions_total{outcome=dry_run} = %v, want 1 (the second run found it journaled)", got)
 	}
 	p.DryRun = false
-	if got := k.run(p); got != OutcomeLanded {
+	if got := k.run(p); got != action.OutcomeLanded {
 		t.Errorf("same plan without dry run = %s, want landed", got)
 	}
 }
@@ -558,19 +561,19 @@ func TestDryRunJournalsSkippedOnly(t *testing.T) {
 func TestLandedPlanIsNotTakenAgain(t *testing.T) {
 	w, k := newKeeper(t)
 	p := repayPlan("once")
-	if got := k.run(p); got != OutcomeLanded {
+	if got := k.run(p); got != action.OutcomeLanded {
 		t.Fatalf("first run = %s, want landed", got)
 	}
 	before := len(w.log.list())
 	for i := range 2 {
-		if got := k.run(p); got != OutcomeSettled {
+		if got := k.run(p); got != action.OutcomeSettled {
 			t.Errorf("run %d = %s, want settled", i+2, got)
 		}
 	}
 	if after := w.log.list()[before:]; !slices.Equal(after, []string{"journal.Begin", "journal.Begin"}) {
 		t.Errorf("calls for a settled action = %v, want only the journal lookups", after)
 	}
-	if got := k.actions(OutcomeLanded); got != 1 {
+	if got := k.actions(action.OutcomeLanded); got != 1 {
 		t.Errorf("actions_total{outcome=landed} = %v, want 1", got)
 	}
 }
@@ -626,11 +629,11 @@ func TestBoundsCoverTheWholeAction(t *testing.T) {
 	cases := []struct {
 		name string
 		sims []simReply
-		want Outcome
+		want action.Outcome
 	}{
-		{"two halves over the amount", []simReply{{outflows: half}, {outflows: half}}, OutcomeRefused},
-		{"an inflow does not offset", []simReply{{outflows: half}, {outflows: refund}, {outflows: half}}, OutcomeRefused},
-		{"within the amount in all", []simReply{{outflows: half}, {outflows: refund}}, OutcomeLanded},
+		{"two halves over the amount", []simReply{{outflows: half}, {outflows: half}}, action.OutcomeRefused},
+		{"an inflow does not offset", []simReply{{outflows: half}, {outflows: refund}, {outflows: half}}, action.OutcomeRefused},
+		{"within the amount in all", []simReply{{outflows: half}, {outflows: refund}}, action.OutcomeLanded},
 	}
 	for _, tc := range cases {
 		for _, mode := range []journal.Mode{journal.ModeRPC, journal.ModeBundle} {
@@ -653,7 +656,7 @@ func TestBoundsCoverTheWholeAction(t *testing.T) {
 				if mode == journal.ModeRPC {
 					wantSent = len(tc.sims) - 1
 				}
-				if tc.want == OutcomeRefused && len(w.sub.sent) != wantSent {
+				if tc.want == action.OutcomeRefused && len(w.sub.sent) != wantSent {
 					t.Errorf("sent %d submissions after a refusal, want %d", len(w.sub.sent), wantSent)
 				}
 			})
@@ -672,11 +675,11 @@ func TestBundleWithoutBundleSimulation(t *testing.T) {
 	cases := []struct {
 		name string
 		sims []simReply
-		want Outcome
+		want action.Outcome
 	}{
-		{"a dependent second transaction", []simReply{{}, dependent}, OutcomeLanded},
-		{"a failing first transaction", []simReply{dependent}, OutcomeRetry},
-		{"an outflow over the bound in the second", []simReply{{}, over}, OutcomeRefused},
+		{"a dependent second transaction", []simReply{{}, dependent}, action.OutcomeLanded},
+		{"a failing first transaction", []simReply{dependent}, action.OutcomeRetry},
+		{"an outflow over the bound in the second", []simReply{{}, over}, action.OutcomeRefused},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -709,10 +712,10 @@ func TestSequenceContinuesOnlyTheSameAnswer(t *testing.T) {
 			w.market.script(marketReply{txs: 3}, marketReply{txs: tc.rebuilt})
 			w.sub.scriptSends(sendReply{outcome: chain.OutcomeLanded}, sendReply{outcome: chain.OutcomeExpired})
 			p := repayPlan("reshape")
-			if got := k.run(p); got != OutcomeRetry {
+			if got := k.run(p); got != action.OutcomeRetry {
 				t.Fatalf("first run %s, want retry", got)
 			}
-			if got := k.run(p); got != OutcomeLanded {
+			if got := k.run(p); got != action.OutcomeLanded {
 				act := k.action(t, p.ID)
 				t.Fatalf("second run %s (%s: %s), want landed", got, act.Rule, act.Detail)
 			}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/keeper-project/keeper/keeper/internal/action"
+	"github.com/keeper-project/keeper/policies"
 	"path/filepath"
 	"strconv"
 	"sync"
@@ -100,7 +102,7 @@ func (w *world) open(tb testing.TB, dsn string) *testKeeper {
 	if err != nil {
 		tb.Fatalf("New: %v", err)
 	}
-	tb.Cleanup(func() { _ = k.Close() })
+	tb.Cleanup(func() { _ = k.Close(); _ = j.Close() })
 	return &testKeeper{Keeper: k, journal: j}
 }
 
@@ -121,7 +123,7 @@ func (k *testKeeper) action(t testing.TB, id string) journal.Action {
 }
 
 // actions is the value of keeper_actions_total for the test plans.
-func (k *testKeeper) actions(o Outcome) float64 {
+func (k *testKeeper) actions(o action.Outcome) float64 {
 	return testutil.ToFloat64(k.metrics.Actions.WithLabelValues("repay-loans", string(signer.KindRepay), string(o)))
 }
 
@@ -131,24 +133,24 @@ func (k *testKeeper) refusals(rule string) float64 {
 }
 
 // run executes p in the test run.
-func (k *testKeeper) run(p Plan) Outcome {
-	return k.execute(context.Background(), testRun, p)
+func (k *testKeeper) run(p action.Plan) action.Outcome {
+	return k.exec.Execute(context.Background(), testRun.ID, p)
 }
 
 // repayPlan is a repay of 1 USDC on a loan, landed by RPC.
-func repayPlan(id string) Plan {
+func repayPlan(id string) action.Plan {
 	loan := "Loan" + id
-	return Plan{ID: id, Policy: "repay-loans", Kind: signer.KindRepay, Target: loan,
-		Request: market.BuildLoanRequest{Loan: loan, Steps: []market.Step{{Type: market.StepRepay, Params: market.StepParams{Loan: loan}}}},
+	return action.Plan{ID: id, Policy: "repay-loans", Kind: signer.KindRepay, Target: loan,
+		Request: policies.Request{BuildLoan: &market.BuildLoanRequest{Loan: loan, Steps: []market.Step{{Type: market.StepRepay, Params: market.StepParams{Loan: loan}}}}},
 		Bounds:  signer.Bounds{MaxLamports: 50_000, MaxTokens: map[string]uint64{usdcMint: 1_000_000}},
 		Mint:    usdcMint, Amount: 1_000_000, Reason: "ltv 0.91 above 0.90",
-		Inputs: json.RawMessage(`{"ltv":0.91}`), Submit: Submit{Mode: journal.ModeRPC}}
+		Inputs: json.RawMessage(`{"ltv":0.91}`), Submit: action.Submit{Mode: journal.ModeRPC}}
 }
 
 // bundlePlan is repayPlan landed as a Jito bundle with a tip cap.
-func bundlePlan(id string, tipCap uint64) Plan {
+func bundlePlan(id string, tipCap uint64) action.Plan {
 	p := repayPlan(id)
-	p.Submit = Submit{Mode: journal.ModeBundle, TipCap: tipCap}
+	p.Submit = action.Submit{Mode: journal.ModeBundle, TipCap: tipCap}
 	return p
 }
 
@@ -222,7 +224,7 @@ func (j *crashJournal) Settle(ctx context.Context, id string, attempt int, out j
 
 // executeUntilCrash runs p and reports the crash point that killed it, or
 // "" when it ran to the end.
-func (k *testKeeper) executeUntilCrash(p Plan) (step string, out Outcome) {
+func (k *testKeeper) executeUntilCrash(p action.Plan) (step string, out action.Outcome) {
 	defer func() {
 		if r := recover(); r != nil {
 			c, ok := r.(crash)
@@ -261,6 +263,7 @@ func (n *notes) list() []notify.Message {
 func (k *testKeeper) recordNotes(t *testing.T) *notes {
 	n := &notes{}
 	k.notifier = notify.New(notify.Options{Senders: []notify.Sender{n}, Now: k.now})
+	k.exec = k.newExecutor() // with the test's notifier
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
@@ -279,3 +282,8 @@ func isNotFound(err error) bool { return errors.Is(err, journal.ErrNotFound) }
 
 // dsnIn is a journal file in dir.
 func dsnIn(dir string) string { return "sqlite:" + filepath.Join(dir, "journal.db") }
+
+// Close stops the keeper and closes its journal, as a process exit would.
+func (k *testKeeper) Close() error {
+	return errors.Join(k.Keeper.Close(), k.journal.Close())
+}

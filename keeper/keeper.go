@@ -12,6 +12,7 @@ import (
 
 	"github.com/keeper-project/keeper/keeper/clmm"
 	"github.com/keeper-project/keeper/keeper/config"
+	"github.com/keeper-project/keeper/keeper/internal/action"
 	"github.com/keeper-project/keeper/keeper/notify"
 	"github.com/keeper-project/keeper/keeper/prices"
 	"github.com/keeper-project/keeper/keeper/tokens"
@@ -60,8 +61,7 @@ type Keeper struct {
 	closers   []func() error
 
 	reads *readCache // reads shared by the policies of one tick
-	// claims keeps the actions of different policies off one target at a time.
-	claims *targetClaims
+	exec  *action.Executor
 	// prices values vault rewards; unpriced remembers what was logged of
 	// the mints it could not price.
 	prices   *prices.Book
@@ -115,7 +115,7 @@ func New(o Options) (*Keeper, error) {
 	k.wallet = k.signer.PublicKey()
 	k.notifier = k.newDispatcher()
 	k.reads = newReadCache(readTTL, k.now)
-	k.claims = newTargetClaims()
+	k.exec = k.newExecutor()
 	k.firing = map[string]map[string]bool{}
 	k.states = map[string]*policies.State{}
 	if k.dexes, err = newDexes(k.cfg); err != nil {

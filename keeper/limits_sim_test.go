@@ -2,6 +2,7 @@ package keeper
 
 import (
 	"fmt"
+	"github.com/keeper-project/keeper/keeper/internal/action"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -93,7 +94,7 @@ func TestCooldownAndDailyCapOnSim(t *testing.T) {
 			}
 			for _, a := range acts {
 				if a.State != journal.StateLanded || a.Target != loan {
-					t.Errorf("%s: action %s on %s is %s (%s)", s.why, shortID(a.ID), a.Target, a.State, a.Detail)
+					t.Errorf("%s: action %s on %s is %s (%s)", s.why, action.ShortID(a.ID), a.Target, a.State, a.Detail)
 				}
 			}
 			if h := loanHealth(t, w, "repay-me"); (h < 0.2) != s.low {

@@ -2,6 +2,8 @@ package keeper
 
 import (
 	"encoding/json"
+	"github.com/keeper-project/keeper/keeper/internal/action"
+	"github.com/keeper-project/keeper/policies"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -90,27 +92,27 @@ func TestNativeSOLRepayBound(t *testing.T) {
 		k := w.open(t, "")
 		w.advance(t, solDepeg)
 		loan := w.address(t, sim.KindLoan, "repay-sol").String()
-		plan := func(id string, maxLamports, maxTokens uint64) Plan {
-			return Plan{ID: id, Policy: "repay-sol", Kind: signer.KindRepay, Target: loan,
-				Request: market.BuildLoanRequest{Loan: loan, Steps: []market.Step{{Type: market.StepRepay,
-					Params: market.StepParams{Loan: loan, RepayParams: []market.RepayParam{{LedgerIndex: 0, Amount: market.Amount(x)}}}}}},
+		plan := func(id string, maxLamports, maxTokens uint64) action.Plan {
+			return action.Plan{ID: id, Policy: "repay-sol", Kind: signer.KindRepay, Target: loan,
+				Request: policies.Request{BuildLoan: &market.BuildLoanRequest{Loan: loan, Steps: []market.Step{{Type: market.StepRepay,
+					Params: market.StepParams{Loan: loan, RepayParams: []market.RepayParam{{LedgerIndex: 0, Amount: market.Amount(x)}}}}}}},
 				Bounds: signer.Bounds{MaxLamports: maxLamports, MaxTokens: map[string]uint64{solana.WrappedSol.String(): maxTokens}},
-				Mint:   solana.WrappedSol.String(), Amount: x, Reason: "test", Inputs: json.RawMessage(`{}`), Submit: Submit{Mode: journal.ModeRPC}}
+				Mint:   solana.WrappedSol.String(), Amount: x, Reason: "test", Inputs: json.RawMessage(`{}`), Submit: action.Submit{Mode: journal.ModeRPC}}
 		}
-		if got := k.execute(t.Context(), RunInfo{ID: "fee"}, plan("first", 100_000, x)); got != OutcomeLanded {
+		if got := k.exec.Execute(t.Context(), "fee", plan("first", 100_000, x)); got != action.OutcomeLanded {
 			t.Fatalf("first repay: %s", got)
 		}
 		first, _ := k.journal.Get(t.Context(), "first")
 		fee := first.Attempts[0].FeeLamports
 		before := w.sim.Balance(w.wallet())
-		if got := k.execute(t.Context(), RunInfo{ID: "over"}, plan("over", fee, x-1)); got != OutcomeRefused {
+		if got := k.exec.Execute(t.Context(), "over", plan("over", fee, x-1)); got != action.OutcomeRefused {
 			t.Fatalf("repay one lamport over its bound: %s, want refused", got)
 		}
 		over, _ := k.journal.Get(t.Context(), "over")
-		if over.Rule != string(signer.RuleSimulatedLamports) || w.sim.Balance(w.wallet()) != before {
+		if over.Rule != journal.Rule(signer.RuleSimulatedLamports) || w.sim.Balance(w.wallet()) != before {
 			t.Errorf("refusal %s (%s); wallet %d → %d", over.Rule, over.Detail, before, w.sim.Balance(w.wallet()))
 		}
-		if got := k.execute(t.Context(), RunInfo{ID: "exact"}, plan("exact", fee, x)); got != OutcomeLanded {
+		if got := k.exec.Execute(t.Context(), "exact", plan("exact", fee, x)); got != action.OutcomeLanded {
 			act, _ := k.journal.Get(t.Context(), "exact")
 			t.Fatalf("repay at its bound: %s (%s: %s), want landed", got, act.Rule, act.Detail)
 		}

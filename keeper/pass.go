@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/keeper-project/keeper/keeper/internal/action"
 	"github.com/keeper-project/keeper/policies"
 )
 
@@ -36,14 +37,14 @@ func (e *ActionsError) Error() string {
 func (e *ActionsError) Is(target error) bool { return target == ErrActionsFailed }
 
 // add files plan p's outcome o; outcomes that ended well are not kept.
-func (e *ActionsError) add(p Plan, o Outcome) {
-	name := fmt.Sprintf("%s %s (%s, %s)", p.Policy, p.Target, shortID(p.ID), o)
+func (e *ActionsError) add(p action.Plan, o action.Outcome) {
+	name := fmt.Sprintf("%s %s (%s, %s)", p.Policy, p.Target, action.ShortID(p.ID), o)
 	switch o {
-	case OutcomeFailed, OutcomeNotTaken:
+	case action.OutcomeFailed, action.OutcomeNotTaken:
 		e.Failed = append(e.Failed, name)
-	case OutcomeRefused:
+	case action.OutcomeRefused:
 		e.Refused = append(e.Refused, name)
-	case OutcomePending, OutcomeRetry, OutcomeExpired:
+	case action.OutcomePending, action.OutcomeRetry, action.OutcomeExpired:
 		e.Unsettled = append(e.Unsettled, name)
 	}
 }

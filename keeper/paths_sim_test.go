@@ -2,6 +2,7 @@ package keeper
 
 import (
 	"encoding/json"
+	"github.com/keeper-project/keeper/keeper/internal/action"
 	"net/http"
 	"os"
 	"strings"
@@ -69,7 +70,7 @@ func checkHostileRefused(t *testing.T, mode sim.Hostile, rule signer.Rule) {
 		t.Fatalf("RunOnce = %v, want ErrActionsFailed; journal %+v", err, k.actionsOf(t, "auto-repay"))
 	}
 	acts := k.actionsOf(t, "auto-repay")
-	if len(acts) != 1 || acts[0].State != journal.StateRefused || acts[0].Rule != string(rule) {
+	if len(acts) != 1 || acts[0].State != journal.StateRefused || acts[0].Rule != journal.Rule(rule) {
 		t.Fatalf("journal %+v, want one action refused by rule %s", acts, rule)
 	}
 	if got := testutil.ToFloat64(k.metrics.GuardRefusals.WithLabelValues(string(rule))); got != 1 {
@@ -258,7 +259,7 @@ func TestDryRunSignsNothingOnSim(t *testing.T) {
 						a.ID, a.State, a.Rule, a.DryRun, a.AttemptCount)
 				}
 				// The second run finds the same plan journaled and records nothing new.
-				if got := testutil.ToFloat64(k.metrics.Actions.WithLabelValues("auto-repay", "repay", string(OutcomeDryRun))); got != 1 {
+				if got := testutil.ToFloat64(k.metrics.Actions.WithLabelValues("auto-repay", "repay", string(action.OutcomeDryRun))); got != 1 {
 					t.Errorf("dry_run outcomes = %v, want 1", got)
 				}
 				if b, s := len(w.net.buildKeys()), w.net.count(simRPCHost, "simulateTransaction"); b != 0 || s != 0 {

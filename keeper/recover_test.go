@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/keeper-project/keeper/keeper/internal/action"
 	"net/http"
 	"slices"
 	"strings"
@@ -23,10 +24,10 @@ var unknownSend = sendReply{outcome: chain.OutcomeUnknown, err: context.Deadline
 
 // pendingAction runs p with an unknown submission outcome and checks that
 // it stays submitted.
-func pendingAction(t *testing.T, w *world, k *testKeeper, p Plan) journal.Action {
+func pendingAction(t *testing.T, w *world, k *testKeeper, p action.Plan) journal.Action {
 	t.Helper()
 	w.sub.scriptSends(unknownSend)
-	if got := k.run(p); got != OutcomePending {
+	if got := k.run(p); got != action.OutcomePending {
 		t.Fatalf("run = %s, want pending", got)
 	}
 	act := k.action(t, p.ID)
@@ -41,7 +42,7 @@ func TestRecoverSettlesFromChain(t *testing.T) {
 		name   string
 		settle settleReply
 		state  journal.State
-		rule   string
+		rule   journal.Rule
 		open   bool
 	}{
 		{"landed", settleReply{verdict: chain.VerdictLanded}, journal.StateLanded, "", false},
@@ -86,7 +87,7 @@ func TestPendingThenLandedIsSettledNotRetaken(t *testing.T) {
 	if err := k.Recover(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	if got := k.run(p); got != OutcomeSettled {
+	if got := k.run(p); got != action.OutcomeSettled {
 		t.Errorf("run after recovery = %s, want settled", got)
 	}
 	if got := w.market.keys(); len(got) != 1 {
@@ -99,7 +100,7 @@ func TestPendingSettledByNextRun(t *testing.T) {
 	p := repayPlan("next")
 	pendingAction(t, w, k, p)
 	w.sub.scriptSettles(settleReply{verdict: chain.VerdictLanded})
-	if got := k.run(p); got != OutcomeLanded {
+	if got := k.run(p); got != action.OutcomeLanded {
 		t.Errorf("next run = %s, want landed from the chain", got)
 	}
 	if act := k.action(t, p.ID); act.State != journal.StateLanded || act.AttemptCount != 1 {
@@ -116,7 +117,7 @@ func TestDeadAttemptRebuiltOnlyAfterChainCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	mark := len(w.log.list())
-	if got := k.run(p); got != OutcomeLanded {
+	if got := k.run(p); got != action.OutcomeLanded {
 		t.Fatalf("run after recovery = %s, want landed", got)
 	}
 	events := w.log.list()[mark:]
@@ -153,7 +154,7 @@ func TestNoRebuildWhileChainUnsure(t *testing.T) {
 			if err := k.Recover(t.Context()); err != nil {
 				t.Fatal(err)
 			}
-			if got := k.run(p); got != OutcomeRetry {
+			if got := k.run(p); got != action.OutcomeRetry {
 				t.Errorf("run = %s, want retry", got)
 			}
 			if got := w.market.keys(); len(got) != 1 {
@@ -171,7 +172,7 @@ func TestLateLandingFailsWithoutRebuild(t *testing.T) {
 	if err := k.Recover(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	if got := k.run(p); got != OutcomeFailed {
+	if got := k.run(p); got != action.OutcomeFailed {
 		t.Fatalf("run = %s, want failed", got)
 	}
 	act := k.action(t, p.ID)
@@ -181,7 +182,7 @@ func TestLateLandingFailsWithoutRebuild(t *testing.T) {
 	if got := w.market.keys(); len(got) != 1 {
 		t.Errorf("builds = %v, want none after the late landing", got)
 	}
-	if got := k.actions(OutcomeFailed); got != 1 {
+	if got := k.actions(action.OutcomeFailed); got != 1 {
 		t.Errorf("actions_total{outcome=failed} = %v, want 1", got)
 	}
 }
@@ -193,7 +194,7 @@ func TestLateLandingNamesTheAttemptThatLanded(t *testing.T) {
 	w, k := newKeeper(t)
 	p := repayPlan("which")
 	w.market.script(marketReply{err: apiError(http.StatusServiceUnavailable)})
-	if got := k.run(p); got != OutcomeRetry {
+	if got := k.run(p); got != action.OutcomeRetry {
 		t.Fatalf("run 1 = %s, want retry", got)
 	}
 	pendingAction(t, w, k, p)
@@ -201,7 +202,7 @@ func TestLateLandingNamesTheAttemptThatLanded(t *testing.T) {
 	if err := k.Recover(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	if got := k.run(p); got != OutcomeFailed {
+	if got := k.run(p); got != action.OutcomeFailed {
 		t.Fatalf("run 3 = %s, want failed", got)
 	}
 	if act := k.action(t, p.ID); !strings.Contains(act.Detail, "attempt 2 ") {

@@ -2,15 +2,12 @@ package keeper
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"log/slog"
-	"reflect"
 
-	"github.com/keeper-project/keeper/keeper/journal"
+	"github.com/keeper-project/keeper/keeper/internal/action"
 	"github.com/keeper-project/keeper/keeper/notify"
 	"github.com/keeper-project/keeper/policies"
-	"github.com/keeper-project/keeper/signer"
 )
 
 // ErrActionsFailed reports a run in which some action failed, was refused
@@ -22,7 +19,7 @@ var ErrActionsFailed = errors.New("some actions failed, were refused or are unse
 // fired count as "alert").
 type runSummary struct {
 	Evaluated int
-	Actions   map[Outcome]int
+	Actions   map[action.Outcome]int
 }
 
 // runPolicy is one run of policy p: observe, evaluate, act on each planned
@@ -48,13 +45,13 @@ func (k *Keeper) runPolicy(ctx context.Context, run RunInfo, p *policies.Policy)
 		return sum, err
 	}
 	sum.Evaluated = res.Evaluated
-	count := func(o Outcome) {
+	count := func(o action.Outcome) {
 		if sum.Actions == nil {
-			sum.Actions = map[Outcome]int{}
+			sum.Actions = map[action.Outcome]int{}
 		}
 		sum.Actions[o]++
 	}
-	k.supersede(ctx, expired, res)
+	k.exec.Supersede(ctx, expired, plannedTargets(res))
 	k.logSkips(log, p, res)
 	notDone := &ActionsError{}
 	firing := map[string]bool{}
@@ -62,12 +59,12 @@ func (k *Keeper) runPolicy(ctx context.Context, run RunInfo, p *policies.Policy)
 		if a.Alert != nil {
 			k.fireAlert(p, a)
 			firing[a.Target] = true
-			count(outcomeAlert)
+			count(action.OutcomeAlert)
 			continue
 		}
-		plan := k.planOf(a)
+		plan := action.FromAction(a, k.dryRunAll)
 		plan.ReadsFrom = readsFrom
-		o := k.execute(ctx, run, plan)
+		o := k.exec.Execute(ctx, run.ID, plan)
 		count(o)
 		notDone.add(plan, o)
 	}
@@ -77,9 +74,6 @@ func (k *Keeper) runPolicy(ctx context.Context, run RunInfo, p *policies.Policy)
 	log.Debug("Policy run done", "evaluated", res.Evaluated, "actions", len(res.Actions), "skipped", len(res.Skipped))
 	return sum, notDone.err()
 }
-
-// outcomeAlert counts an alert fired in a run summary.
-const outcomeAlert Outcome = "alert"
 
 func (k *Keeper) logSkips(log *slog.Logger, p *policies.Policy, res policies.Result) {
 	for _, s := range res.Skipped {
@@ -92,44 +86,9 @@ func (k *Keeper) logSkips(log *slog.Logger, p *policies.Policy, res policies.Res
 	}
 }
 
-// planOf turns a planned action into the action path's plan.
-func (k *Keeper) planOf(a policies.Action) Plan {
-	p := Plan{ID: a.ID, Policy: a.Policy, Kind: signer.Kind(a.Kind), Target: a.Target, Request: deref(a.Request.Body()),
-		Bounds: signer.Bounds{MaxLamports: a.Bounds.MaxLamports, MaxTokens: a.Bounds.MaxOutflow,
-			MaxComputeUnitPrice: a.Submit.MaxComputeUnitPrice},
-		Reason: a.Reason, Submit: Submit{Mode: journal.Mode(a.Submit.Mode), TipCap: a.Submit.TipLamports},
-		DryRun: a.DryRun || k.dryRunAll, Notify: a.Notify.To, NotifyOn: events(a.Notify)}
-	if p.Submit.Mode == "" {
-		p.Submit.Mode = journal.ModeRPC
-	}
-	for mint, amount := range a.Bounds.MaxOutflow {
-		p.Mint, p.Amount = mint, amount // at most one mint is spent by an action
-	}
-	p.Inputs, _ = json.Marshal(a.Request)
-	return p
-}
-
-// deref returns the value a non-nil pointer points to, as the build
-// dispatch expects request values.
-func deref(v any) any {
-	rv := reflect.ValueOf(v)
-	if rv.Kind() == reflect.Pointer && !rv.IsNil() {
-		return rv.Elem().Interface()
-	}
-	return v
-}
-
-func events(n policies.Notify) []notify.Event {
-	out := make([]notify.Event, 0, len(n.On))
-	for _, e := range n.On {
-		out = append(out, notify.Event(e))
-	}
-	return out
-}
-
 // fireAlert opens (or keeps open) the incident of an alert policy's target.
 func (k *Keeper) fireAlert(p *policies.Policy, a policies.Action) {
-	k.metrics.Actions.WithLabelValues(p.Name, string(p.Kind), string(outcomeAlert)).Inc()
+	k.metrics.Actions.WithLabelValues(p.Name, string(p.Kind), string(action.OutcomeAlert)).Inc()
 	k.alertsMu.Lock()
 	if k.firing[p.Name] == nil {
 		k.firing[p.Name] = map[string]bool{}

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/robfig/cron/v3"
+
+	"github.com/keeper-project/keeper/internal/wait"
 )
 
 // RunInfo identifies one policy run.
@@ -116,7 +118,7 @@ func (e *entry) Run() {
 	}
 	defer e.running.Store(false)
 	e.checkLate(tick)
-	if !sleepCtx(e.s.root, e.delay) {
+	if !wait.For(e.s.root, e.delay) {
 		return
 	}
 	e.s.runOnce(e.policy, tick, e.deadline(tick), e.fn)
@@ -183,19 +185,4 @@ func (s *scheduler) runOnce(policy string, tick time.Time, timeout time.Duration
 		outcome = "error"
 	}
 	return err
-}
-
-// sleepCtx waits d or until ctx ends, reporting whether the full wait passed.
-func sleepCtx(ctx context.Context, d time.Duration) bool {
-	if d <= 0 {
-		return ctx.Err() == nil
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-t.C:
-		return true
-	}
 }

@@ -2,6 +2,7 @@ package keeper
 
 import (
 	"fmt"
+	"github.com/keeper-project/keeper/keeper/internal/action"
 	"testing"
 
 	"github.com/gagliardetto/solana-go"
@@ -47,12 +48,12 @@ func TestKillMidSequence(t *testing.T) {
 					t.Fatalf("Recover: %v", err)
 				}
 				for range 3 {
-					if out := second.run(p); out == OutcomeSettled {
+					if out := second.run(p); out == action.OutcomeSettled {
 						break
 					}
 				}
 				act := second.action(t, p.ID)
-				if !act.State.Final() || act.State != journal.StateLanded && act.Rule != ruleSequenceLanded {
+				if !act.State.Final() || act.State != journal.StateLanded && act.Rule != journal.RuleSequenceLanded {
 					t.Fatalf("journal: %s %s (%s), want landed", act.State, act.Rule, act.Detail)
 				}
 				checkEachIndexOnce(t, w)

@@ -2,6 +2,8 @@ package keeper
 
 import (
 	"encoding/json"
+	"github.com/keeper-project/keeper/keeper/internal/action"
+	"github.com/keeper-project/keeper/policies"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -87,7 +89,7 @@ func landedOnce(t *testing.T, w *simWorld, act journal.Action) {
 // splitUpdatePlan is a strategy update of strategy alpha large enough that
 // the market splits it over several transactions, each applying only after
 // the one before it.
-func splitUpdatePlan(t *testing.T, w *simWorld, mode journal.Mode) Plan {
+func splitUpdatePlan(t *testing.T, w *simWorld, mode journal.Mode) action.Plan {
 	t.Helper()
 	alpha := w.address(t, sim.KindStrategy, "alpha")
 	solMint := w.address(t, sim.KindMint, "SOL").String()
@@ -97,9 +99,9 @@ func splitUpdatePlan(t *testing.T, w *simWorld, mode journal.Mode) Plan {
 	}
 	req := market.StrategyUpdateRequest{Strategy: alpha.String(), CollateralTerms: &market.CollateralTerms{
 		UpdateCollateral: map[string]market.CollateralParamsUpdate{solMint: {ApyUpdate: market.DurationAPYs(apys)}}}}
-	return Plan{ID: "split-update-" + string(mode), Policy: "split-update", Kind: signer.KindStrategyUpdate, Target: alpha.String(),
-		Request: req, Bounds: signer.Bounds{MaxLamports: 1_000_000}, Reason: "test: 40 durations",
-		Inputs: json.RawMessage(`{}`), Submit: Submit{Mode: mode, TipCap: 100_000}}
+	return action.Plan{ID: "split-update-" + string(mode), Policy: "split-update", Kind: signer.KindStrategyUpdate, Target: alpha.String(),
+		Request: policies.Request{StrategyUpdate: &req}, Bounds: signer.Bounds{MaxLamports: 1_000_000}, Reason: "test: 40 durations",
+		Inputs: json.RawMessage(`{}`), Submit: action.Submit{Mode: mode, TipCap: 100_000}}
 }
 
 // alphaAPY40 is strategy alpha's SOL APY at 40 days, 0 when unset.
@@ -124,7 +126,7 @@ func TestSplitStrategyUpdateLands(t *testing.T) {
 				k := w.open(t, "")
 				w.advance(t, 2*time.Second)
 				p := splitUpdatePlan(t, w, mode)
-				if got := k.execute(t.Context(), RunInfo{ID: "test"}, p); got != OutcomeLanded {
+				if got := k.exec.Execute(t.Context(), "test", p); got != action.OutcomeLanded {
 					act, _ := k.journal.Get(t.Context(), p.ID)
 					t.Fatalf("outcome %s (%s: %s), want landed", got, act.Rule, act.Detail)
 				}
@@ -164,17 +166,17 @@ func TestSequenceStoppedMidwayContinues(t *testing.T) {
 				}
 			}
 		})
-		if got := k.execute(t.Context(), RunInfo{ID: "first"}, p); got != OutcomeRetry {
+		if got := k.exec.Execute(t.Context(), "first", p); got != action.OutcomeRetry {
 			t.Fatalf("first run %s, want retry", got)
 		}
 		act, _ := k.journal.Get(t.Context(), p.ID)
-		if act.State != journal.StateExpired || act.Rule != ruleSequencePartial || !strings.Contains(act.Detail, "transactions 0-0") {
+		if act.State != journal.StateExpired || act.Rule != journal.RuleSequencePartial || !strings.Contains(act.Detail, "transactions 0-0") {
 			t.Fatalf("after the stop: %s %s %q", act.State, act.Rule, act.Detail)
 		}
 		if err := w.sim.Chain().SetFaults(chainsim.Faults{}); err != nil {
 			t.Fatal(err)
 		}
-		if got := k.execute(t.Context(), RunInfo{ID: "second"}, p); got != OutcomeLanded {
+		if got := k.exec.Execute(t.Context(), "second", p); got != action.OutcomeLanded {
 			act, _ := k.journal.Get(t.Context(), p.ID)
 			t.Fatalf("second run %s (%s: %s), want landed", got, act.Rule, act.Detail)
 		}
@@ -216,19 +218,19 @@ func TestClaimOfClaimedRequestIsDone(t *testing.T) {
 		if first.State != journal.StateLanded {
 			t.Fatalf("first claim %s", first.State)
 		}
-		p := Plan{ID: "claim-again", Policy: "claim-earn-withdrawals", Kind: signer.KindClaimWithdrawals, Target: first.Target,
-			Request: market.WithdrawClaimRequest{Address: w.address(t, sim.KindEarn, "usdc-earn").String(), Wallet: w.wallet().String(),
-				RequestID: w.address(t, sim.KindRequest, "usdc-earn/r-full").String()},
-			Bounds: signer.Bounds{MaxLamports: 100_000}, Inputs: json.RawMessage(`{}`), Submit: Submit{Mode: journal.ModeBundle, TipCap: 50_000}}
-		if got := k.execute(t.Context(), RunInfo{ID: "again"}, p); got != OutcomeAlreadyDone {
+		p := action.Plan{ID: "claim-again", Policy: "claim-earn-withdrawals", Kind: signer.KindClaimWithdrawals, Target: first.Target,
+			Request: policies.Request{WithdrawClaim: &market.WithdrawClaimRequest{Address: w.address(t, sim.KindEarn, "usdc-earn").String(), Wallet: w.wallet().String(),
+				RequestID: w.address(t, sim.KindRequest, "usdc-earn/r-full").String()}},
+			Bounds: signer.Bounds{MaxLamports: 100_000}, Inputs: json.RawMessage(`{}`), Submit: action.Submit{Mode: journal.ModeBundle, TipCap: 50_000}}
+		if got := k.exec.Execute(t.Context(), "again", p); got != action.OutcomeAlreadyDone {
 			act, _ := k.journal.Get(t.Context(), p.ID)
-			t.Fatalf("outcome %s (%s: %s), want %s", got, act.Rule, act.Detail, OutcomeAlreadyDone)
+			t.Fatalf("outcome %s (%s: %s), want %s", got, act.Rule, act.Detail, action.OutcomeAlreadyDone)
 		}
 		act, err := k.journal.Get(t.Context(), p.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !act.State.Final() || act.Rule != ruleAlreadyClaimed || !strings.Contains(act.Detail, "claimed already") {
+		if !act.State.Final() || act.Rule != journal.RuleAlreadyClaimed || !strings.Contains(act.Detail, "claimed already") {
 			t.Errorf("journal: %s %s %q; want final, already-claimed, with the reason", act.State, act.Rule, act.Detail)
 		}
 	})

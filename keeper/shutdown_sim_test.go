@@ -2,6 +2,7 @@ package keeper
 
 import (
 	"context"
+	"github.com/keeper-project/keeper/keeper/internal/action"
 	"path/filepath"
 	"sync/atomic"
 	"testing"
@@ -145,6 +146,6 @@ func awaitSettled(t *testing.T, k *simKeeper, id string) journal.Action {
 			return act
 		}
 	}
-	t.Fatalf("action %s not settled within a minute", shortID(id))
+	t.Fatalf("action %s not settled within a minute", action.ShortID(id))
 	return journal.Action{}
 }

@@ -3,6 +3,7 @@ package keeper
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"net/http"
 	"os"
@@ -229,7 +230,8 @@ func (w *simWorld) open(tb testing.TB, dsn string) *simKeeper {
 		tb.Fatalf("New: %v", err)
 	}
 	k.notifier = w.notifier(tb, k)
-	tb.Cleanup(func() { _ = k.Close() })
+	k.exec = k.newExecutor() // with the world's notifier
+	tb.Cleanup(func() { _ = k.Close(); _ = j.Close() })
 	return &simKeeper{Keeper: k, journal: j}
 }
 
@@ -308,4 +310,9 @@ func (k *simKeeper) actionsOf(tb testing.TB, policy string) []journal.Action {
 	}
 	slices.SortFunc(acts, func(a, b journal.Action) int { return a.CreatedAt.Compare(b.CreatedAt) })
 	return acts
+}
+
+// Close stops the keeper and closes its journal, as a process exit would.
+func (k *simKeeper) Close() error {
+	return errors.Join(k.Keeper.Close(), k.journal.Close())
 }

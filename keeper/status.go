@@ -22,7 +22,7 @@ func (k *Keeper) readiness() []readinessCheck {
 			return k.journal.Writable(ctx)
 		}},
 		{"paused", func(context.Context) error {
-			if reason, paused := k.paused(); paused {
+			if reason, paused := k.exec.Paused(); paused {
 				return errors.New(reason)
 			}
 			return nil
@@ -52,7 +52,7 @@ type policyStatus struct {
 
 // status is the /status document.
 func (k *Keeper) status() any {
-	reason, paused := k.paused()
+	reason, paused := k.exec.Paused()
 	out := struct {
 		Wallet   string         `json:"wallet"`
 		Version  string         `json:"version"`

@@ -45,7 +45,7 @@ func TestSupersedeClosesOnlyReplacedExpiredActions(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := policies.Result{Actions: []policies.Action{{ID: "new-a", Target: "LoanA"}, {ID: "same-b", Target: "LoanB"}}}
-	k.supersede(ctx, acts, res)
+	k.exec.Supersede(ctx, acts, plannedTargets(res))
 	want := map[string]journal.State{"old-a": journal.StateSkipped, "same-b": journal.StateExpired, "old-c": journal.StateExpired}
 	for id, state := range want {
 		if got := k.action(t, id); got.State != state {
@@ -61,16 +61,16 @@ func TestSupersedeClosesOnlyReplacedExpiredActions(t *testing.T) {
 // new plan for the rest, is closed saying that part of it landed, not as a plain supersede.
 func TestSupersedePartialSequence(t *testing.T) {
 	_, k := newKeeper(t)
-	expiredWith(t, k, "half", "VaultA", journal.Outcome{State: journal.StateExpired, Rule: ruleSequencePartial,
+	expiredWith(t, k, "half", "VaultA", journal.Outcome{State: journal.StateExpired, Rule: journal.RuleSequencePartial,
 		Detail: "transaction 1 of 2 landed (5sig); the next expired"})
 	ctx := context.Background()
 	acts, err := k.journal.List(ctx, journal.Filter{Policy: "repay-loans"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	k.supersede(ctx, acts, policies.Result{Actions: []policies.Action{{ID: "rest", Target: "VaultA"}}})
+	k.exec.Supersede(ctx, acts, plannedTargets(policies.Result{Actions: []policies.Action{{ID: "rest", Target: "VaultA"}}}))
 	a := k.action(t, "half")
-	if a.State != journal.StateSkipped || a.Rule != ruleSupersededPartial ||
+	if a.State != journal.StateSkipped || a.Rule != journal.RuleSupersededPartial ||
 		a.Detail != "transaction 1 of 2 landed (5sig); the next expired; the rest superseded by rest" {
 		t.Errorf("partial sequence closed as %s / %q / %q", a.State, a.Rule, a.Detail)
 	}
@@ -112,8 +112,8 @@ func TestSupersedeClosesABareIntent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	k.supersede(ctx, resumable, policies.Result{Actions: []policies.Action{{ID: "grown", Target: "LoanA"}}})
-	if a := k.action(t, "bare"); a.State != journal.StateSkipped || a.Rule != ruleSuperseded {
+	k.exec.Supersede(ctx, resumable, plannedTargets(policies.Result{Actions: []policies.Action{{ID: "grown", Target: "LoanA"}}}))
+	if a := k.action(t, "bare"); a.State != journal.StateSkipped || a.Rule != journal.RuleSuperseded {
 		t.Errorf("the bare intent is %s (%s), want skipped as superseded", a.State, a.Rule)
 	}
 }

@@ -2,7 +2,9 @@ package keeper
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
+	"github.com/keeper-project/keeper/keeper/internal/action"
 	"slices"
 	"strings"
 	"testing"
@@ -67,7 +69,7 @@ func TestEveryTipIsJournaledBeforeSending(t *testing.T) {
 			if !slices.Equal(got, want) {
 				t.Errorf("journaled tips = %+v\nwant %+v", got, want)
 			}
-			if last := att.Tips[len(att.Tips)-1]; last.Transaction != encodeBase64(sent[0].tip.Raw) {
+			if last := att.Tips[len(att.Tips)-1]; last.Transaction != base64.StdEncoding.EncodeToString(sent[0].tip.Raw) {
 				t.Errorf("last tip journaled with other bytes than were sent")
 			}
 			if att.Outcome == "" || att.TipLamports != tc.paid {
@@ -92,7 +94,7 @@ func TestTipNotJournaledIsNotSent(t *testing.T) {
 	w, k := newKeeper(t)
 	k.Keeper.journal.(*crashJournal).failTips = 1
 	p := bundlePlan("nojournal", 50_000)
-	if got := k.run(p); got != OutcomeRetry {
+	if got := k.run(p); got != action.OutcomeRetry {
 		t.Fatalf("run with the journal failing = %s, want retry", got)
 	}
 	_, sent, _, _ := w.sub.snapshot()
@@ -111,7 +113,7 @@ func TestTipNotJournaledIsNotSent(t *testing.T) {
 	if !strings.Contains(att.Detail, "tip transaction not journaled") || !strings.Contains(att.Detail, errJournalDown.Error()) {
 		t.Errorf("detail %q does not say the tip was not journaled and why", att.Detail)
 	}
-	if got := k.run(p); got != OutcomeLanded {
+	if got := k.run(p); got != action.OutcomeLanded {
 		t.Fatalf("next run = %s, want landed", got)
 	}
 	act = k.action(t, p.ID)
@@ -132,10 +134,10 @@ func TestDailyFeesCountInFlightTips(t *testing.T) {
 		sendReply{outcome: chain.OutcomeUnknown, err: context.DeadlineExceeded, raises: []uint64{30_000, 20_000}},
 		sendReply{outcome: chain.OutcomeLanded, raises: []uint64{25_000}},
 	)
-	if got := k.run(bundlePlan("inflight", 50_000)); got != OutcomePending {
+	if got := k.run(bundlePlan("inflight", 50_000)); got != action.OutcomePending {
 		t.Fatalf("first plan = %s, want pending", got)
 	}
-	if got := k.run(bundlePlan("landed", 50_000)); got != OutcomeLanded {
+	if got := k.run(bundlePlan("landed", 50_000)); got != action.OutcomeLanded {
 		t.Fatalf("second plan = %s, want landed", got)
 	}
 	h, err := k.history(t.Context(), &policies.Policy{Name: "repay-loans"}, now)

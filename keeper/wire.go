@@ -11,6 +11,7 @@ import (
 
 	"github.com/keeper-project/keeper/keeper/chain"
 	"github.com/keeper-project/keeper/keeper/config"
+	"github.com/keeper-project/keeper/keeper/internal/action"
 	"github.com/keeper-project/keeper/keeper/journal"
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/notify"
@@ -49,9 +50,23 @@ func (k *Keeper) wire() error {
 			return fmt.Errorf("keeper: %w", err)
 		}
 		k.journal = j
+		k.closers = append(k.closers, j.Close) // an injected journal is its owner's to close
 	}
-	k.closers = append(k.closers, k.journal.Close)
 	return nil
+}
+
+// newExecutor builds the action path over keeper's dependencies.
+func (k *Keeper) newExecutor() *action.Executor {
+	t := k.cfg.Chain.Tip
+	return action.New(action.Config{
+		Builder: k.market, Signer: k.signer, Submitter: k.submitter, Journal: k.journal, Notifier: k.notifier,
+		Metrics: action.Metrics{Actions: k.metrics.Actions, GuardRefusals: k.metrics.GuardRefusals,
+			IdempotencyConflicts: k.metrics.IdempotencyConflicts, Paused: k.metrics.Paused},
+		Logger: k.logger, Now: k.now, Commitment: rpc.CommitmentType(k.cfg.Chain.Commitment), Poll: k.cfg.Chain.Poll,
+		Tip:        action.TipConfig{Floor: t.FloorLamports, Max: t.MaxLamports, FallbackRPC: t.Fallback == "rpc"},
+		KillSwitch: k.cfg.KillSwitch,
+		Changed:    k.reads.forget,
+	})
 }
 
 // loadSigner loads the operator's key and arms it with the guard.

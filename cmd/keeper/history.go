@@ -127,7 +127,7 @@ func printHistory(w io.Writer, actions []journal.Action) {
 	for _, a := range actions {
 		reason := a.Reason
 		if a.Rule != "" || a.Detail != "" {
-			reason += " [" + strings.TrimSpace(a.Rule+" "+a.Detail) + "]"
+			reason += " [" + strings.TrimSpace(string(a.Rule)+" "+a.Detail) + "]"
 		}
 		if a.DryRun {
 			reason = "(dry run) " + reason
@@ -180,7 +180,7 @@ func printHistoryJSON(w io.Writer, actions []journal.Action) int {
 	enc := json.NewEncoder(w)
 	for _, a := range actions {
 		r := historyRecord{ID: a.ID, Policy: a.Policy, Kind: a.Kind, Target: a.Target, State: string(a.State),
-			Reason: a.Reason, Rule: a.Rule, Detail: a.Detail, DryRun: a.DryRun, Mint: a.Mint, Amount: a.Amount,
+			Reason: a.Reason, Rule: string(a.Rule), Detail: a.Detail, DryRun: a.DryRun, Mint: a.Mint, Amount: a.Amount,
 			Inputs: a.Inputs, Attempts: a.AttemptCount, CreatedAt: a.CreatedAt}
 		if !a.SettledAt.IsZero() {
 			r.SettledAt = &a.SettledAt

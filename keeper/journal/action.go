@@ -38,7 +38,7 @@ type Action struct {
 	AttemptCount int
 	// Rule names the guard, limit or error class behind a refusal or
 	// failure; empty otherwise.
-	Rule string
+	Rule Rule
 	// Detail explains the last settlement in words.
 	Detail string
 	// CreatedAt is when Begin journaled the intent (UTC).
@@ -49,6 +49,18 @@ type Action struct {
 	SettledAt time.Time
 	// Attempts holds every attempt, oldest first.
 	Attempts []Attempt
+}
+
+// Resumable reports an action that nothing of is in flight and that its
+// policy carries on as the same action when it plans it again: expired
+// (every attempt provably failed to land), or planned without an attempt
+// (a crash right after the intent was journaled). Such an action neither
+// holds its target as in flight nor starts the target's cooldown, nor
+// counts toward the day's spend: otherwise a crash or an expiry would hold
+// back the action it interrupted for a whole cooldown, or, for a bare
+// intent, forever.
+func (a Action) Resumable() bool {
+	return a.State == StateExpired || a.State == StatePlanned && a.AttemptCount == 0
 }
 
 // OpenAttempt returns the attempt that has not been settled yet, if any.
@@ -88,7 +100,8 @@ type Attempt struct {
 	// Outcome is the state the attempt settled in; empty while open.
 	Outcome State
 	// Rule and Detail explain the outcome, as given to Settle.
-	Rule, Detail string
+	Rule   Rule
+	Detail string
 	// CreatedAt is when NewAttempt started the attempt (UTC).
 	CreatedAt time.Time
 	// BuiltAt, SignedAt, SubmittedAt and SettledAt are when each step was
@@ -130,7 +143,7 @@ type Outcome struct {
 	State State
 	// Rule names the guard, limit or error class behind a refusal or
 	// failure.
-	Rule string
+	Rule Rule
 	// Detail explains the outcome in words.
 	Detail string
 	// FeeLamports is the network fee paid by the attempt.

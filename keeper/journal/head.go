@@ -74,14 +74,14 @@ func (h head) requireTransition(to State) error {
 // moveTo sets the action's state and explanation, guarded by its current
 // state so a concurrent change is detected rather than overwritten. A final
 // state also sets settled_at.
-func (h head) moveTo(ctx context.Context, tx *sql.Tx, to State, rule, detail string, now int64) error {
+func (h head) moveTo(ctx context.Context, tx *sql.Tx, to State, rule Rule, detail string, now int64) error {
 	var settled sql.NullInt64
 	if to.Final() {
 		settled = sql.NullInt64{Int64: now, Valid: true}
 	}
 	res, err := tx.ExecContext(ctx, `UPDATE actions SET state = ?, rule = ?, detail = ?, updated_at = ?, settled_at = ?
 		WHERE id = ? AND state = ? AND attempts = ?`,
-		string(to), rule, detail, now, settled, h.id, string(h.state), h.attempts)
+		string(to), string(rule), detail, now, settled, h.id, string(h.state), h.attempts)
 	if err != nil {
 		return fmt.Errorf("update action: %w", err)
 	}

@@ -69,6 +69,21 @@ func (s State) Final() bool {
 	return ok && len(next) == 0
 }
 
+// InFlight reports whether an action in state s may still land: it is
+// planned, built, signed or submitted.
+func (s State) InFlight() bool {
+	switch s {
+	case StatePlanned, StateBuilt, StateSigned, StateSubmitted:
+		return true
+	}
+	return false
+}
+
+// InFlightStates lists the states for which InFlight holds, in path order.
+func InFlightStates() []State {
+	return []State{StatePlanned, StateBuilt, StateSigned, StateSubmitted}
+}
+
 // CanBecome reports whether an action in state s may move to state to.
 func (s State) CanBecome(to State) bool {
 	return slices.Contains(transitions[s], to)

@@ -1,4 +1,4 @@
-package keeper
+package action
 
 import (
 	"context"
@@ -8,13 +8,6 @@ import (
 
 	"github.com/keeper-project/keeper/keeper/journal"
 )
-
-// OutcomeBusy means another action held the plan's target, or changed it
-// after the run read the facts it decided from: nothing was journaled or
-// sent, and the policy's next run decides afresh from new reads. Two
-// policies that select the same loan therefore never both repay it from
-// the same reading.
-const OutcomeBusy Outcome = "busy"
 
 // targetClaims keeps the actions of one kind by different policies off one
 // target at a time. A policy's own in-flight actions are kept off by its
@@ -45,7 +38,7 @@ func (c *targetClaims) take(p Plan) (reason string, ok bool) {
 	defer c.mu.Unlock()
 	key := claimOf(p)
 	if id, held := c.held[key]; held && id != p.ID {
-		return "action " + shortID(id) + " of the same kind is acting on the target now", false
+		return "action " + ShortID(id) + " of the same kind is acting on the target now", false
 	}
 	if at, seen := c.changed[key]; seen && !p.ReadsFrom.IsZero() && at.After(p.ReadsFrom) {
 		return fmt.Sprintf("an action of the same kind on the target ended at %s, after this run read it at %s",
@@ -79,50 +72,29 @@ func (c *targetClaims) release(p Plan, o Outcome, now time.Time) {
 // before a change it forgot.
 const changeMemory = time.Hour
 
-// mayHaveChanged reports outcomes after which the target may differ from
-// what was read before: something landed, or was sent and may still land.
-func mayHaveChanged(o Outcome) bool {
-	switch o {
-	case OutcomeLanded, OutcomeFailed, OutcomePending, OutcomeRetry, OutcomeExpired, OutcomeAlreadyDone:
-		return true
-	}
-	return false
-}
-
 // claimTarget claims p's kind of work on its target for the action path, asking the journal
 // for another policy's action on it that may still land. It returns the
 // release to call with the outcome, or false and the reason it is busy.
-func (k *Keeper) claimTarget(ctx context.Context, p Plan) (release func(Outcome), reason string, ok bool) {
-	if reason, ok := k.claims.take(p); !ok {
+func (e *Executor) claimTarget(ctx context.Context, p Plan) (release func(Outcome), reason string, ok bool) {
+	if reason, ok := e.claims.take(p); !ok {
 		return nil, reason, false
 	}
 	release = func(o Outcome) {
-		k.claims.release(p, o, k.now())
+		e.claims.release(p, o, e.cfg.Now())
 		if mayHaveChanged(o) {
-			k.reads.forget()
+			e.cfg.Changed()
 		}
 	}
-	open, err := k.journal.List(ctx, journal.Filter{Target: p.Target, States: inFlightStates()})
+	open, err := e.cfg.Journal.List(ctx, journal.Filter{Target: p.Target, States: journal.InFlightStates()})
 	if err != nil {
 		release(OutcomeBusy)
 		return nil, fmt.Sprintf("cannot read the journal for the target's open actions: %v", err), false
 	}
 	for _, a := range open {
-		if a.ID != p.ID && a.Kind == string(p.Kind) && !a.DryRun && !resumable(a) {
+		if a.ID != p.ID && a.Kind == string(p.Kind) && !a.DryRun && !a.Resumable() {
 			release(OutcomeBusy)
-			return nil, fmt.Sprintf("action %s of policy %s on the target is %s and may still land", shortID(a.ID), a.Policy, a.State), false
+			return nil, fmt.Sprintf("action %s of policy %s on the target is %s and may still land", ShortID(a.ID), a.Policy, a.State), false
 		}
 	}
 	return release, "", true
-}
-
-// inFlightStates lists the states of inFlight.
-func inFlightStates() []journal.State {
-	out := make([]journal.State, 0, len(inFlight))
-	for _, s := range journal.States() {
-		if inFlight[s] {
-			out = append(out, s)
-		}
-	}
-	return out
 }

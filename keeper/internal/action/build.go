@@ -1,10 +1,11 @@
-package keeper
+package action
 
 import (
 	"context"
-	"fmt"
+	"errors"
 
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/policies"
 	"github.com/keeper-project/keeper/signer"
 )
 
@@ -39,28 +40,28 @@ func (t built) decode() (*signer.Tx, error) {
 
 // build asks the market to build req's transactions, in the order they must
 // land.
-func build(ctx context.Context, m Market, key market.IdempotencyKey, req any) ([]built, error) {
-	switch r := req.(type) {
-	case market.BuildLoanRequest:
-		resp, err := m.BuildLoan(ctx, key, r)
+func build(ctx context.Context, m Builder, key market.IdempotencyKey, req policies.Request) ([]built, error) {
+	switch {
+	case req.BuildLoan != nil:
+		resp, err := m.BuildLoan(ctx, key, *req.BuildLoan)
 		if err != nil {
 			return nil, err
 		}
 		return objects(resp.Transactions), nil
-	case market.TransferPositionRequest:
-		return one(m.TransferPosition(ctx, key, r))
-	case market.ClaimFeesRequest:
-		return one(m.ClaimFees(ctx, key, r))
-	case market.WithdrawStrategyRequest:
-		return one(m.WithdrawFromStrategy(ctx, key, r))
-	case market.StrategyUpdateRequest:
-		txs, err := m.UpdateStrategy(ctx, key, r)
+	case req.TransferPosition != nil:
+		return one(m.TransferPosition(ctx, key, *req.TransferPosition))
+	case req.ClaimFees != nil:
+		return one(m.ClaimFees(ctx, key, *req.ClaimFees))
+	case req.WithdrawStrategy != nil:
+		return one(m.WithdrawFromStrategy(ctx, key, *req.WithdrawStrategy))
+	case req.StrategyUpdate != nil:
+		txs, err := m.UpdateStrategy(ctx, key, *req.StrategyUpdate)
 		if err != nil {
 			return nil, err
 		}
 		return objects(txs), nil
-	case market.WithdrawClaimRequest:
-		resp, err := m.ClaimEarnWithdrawal(ctx, key, r)
+	case req.WithdrawClaim != nil:
+		resp, err := m.ClaimEarnWithdrawal(ctx, key, *req.WithdrawClaim)
 		if err != nil {
 			return nil, err
 		}
@@ -70,7 +71,7 @@ func build(ctx context.Context, m Market, key market.IdempotencyKey, req any) ([
 		}
 		return out, nil
 	}
-	return nil, fmt.Errorf("no market build for request type %T", req)
+	return nil, errors.New("the plan carries no market request to build")
 }
 
 func objects(txs []market.Transaction) []built {

@@ -1,0 +1,129 @@
+package action
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/keeper-project/keeper/internal/failpoint"
+	"github.com/keeper-project/keeper/keeper/journal"
+	"github.com/keeper-project/keeper/keeper/market"
+)
+
+// attempt is one journaled attempt of a plan: its build, guard, signing,
+// submission and settlement.
+type attempt struct {
+	e   *Executor
+	log *slog.Logger
+	p   Plan
+	att journal.Attempt
+}
+
+// run is one build → guard → sign → submit pass. The transactions before
+// index first landed in earlier attempts and are not signed again.
+func (a *attempt) run(ctx context.Context, first int) Outcome {
+	j := a.e.cfg.Journal
+	txs, err := build(ctx, a.e.cfg.Builder, market.IdempotencyKey(a.att.IdempotencyKey), a.p.Request)
+	if err != nil {
+		return a.buildFailed(ctx, err)
+	}
+	if err := j.RecordBuilt(ctx, a.p.ID, a.att.Number, buildRecord(txs, a.p.Submit)); err != nil {
+		a.log.Error("Cannot journal the built transactions; not signing", "err", err)
+		return a.settle(ctx, journal.Outcome{State: journal.StateExpired, Rule: journal.RuleJournal, Detail: err.Error()})
+	}
+	failpoint.Hit(failpoint.AfterBuild)
+	first = a.sameShape(ctx, txs, first)
+	if first >= len(txs) {
+		a.log.Warn("Every transaction of the answer landed in earlier attempts", "landed", first, "built", len(txs))
+		return a.settle(ctx, journal.Outcome{State: journal.StateSkipped, Rule: journal.RuleSequenceLanded,
+			Detail: fmt.Sprintf("all %d transactions of the answer landed over earlier attempts", first)})
+	}
+	if first > 0 {
+		a.log.Info("Continuing a sequence after the transactions earlier attempts landed", "landed", first, "built", len(txs))
+	}
+	ans, out, ok := a.sign(ctx, txs, first)
+	if !ok {
+		return out
+	}
+	failpoint.Hit(failpoint.AfterSign)
+	if err := j.RecordSigned(ctx, a.p.ID, a.att.Number, signedRecords(ans.txs)); err != nil {
+		a.log.Error("Cannot journal the signatures; not sending", "err", err)
+		return a.settle(ctx, journal.Outcome{State: journal.StateExpired, Rule: journal.RuleJournal, Detail: err.Error()})
+	}
+	failpoint.Hit(failpoint.AfterSignatures)
+	if err := j.RecordSubmitted(ctx, a.p.ID, a.att.Number); err != nil {
+		a.log.Warn("Cannot journal the submission; sending anyway (the signatures are journaled)", "err", err)
+	}
+	return ans.submit(ctx)
+}
+
+// buildFailed settles an attempt whose build failed: a retryable failure
+// expires it (a later run tries again), anything else fails the action.
+func (a *attempt) buildFailed(ctx context.Context, err error) Outcome {
+	switch {
+	case errors.Is(err, market.ErrIdempotencyConflict):
+		a.e.cfg.Metrics.IdempotencyConflicts.Inc()
+		a.log.Error("Market answered 409 to a build: idempotency key reused with another body (a bug)", "err", err)
+		return a.settle(ctx, journal.Outcome{State: journal.StateFailed, Rule: journal.RuleIdempotencyConflict, Detail: err.Error()})
+	case market.IsRetryable(err) || ctx.Err() != nil:
+		a.log.Warn("Build failed; will retry on a later run", "err", err)
+		return a.settle(ctx, journal.Outcome{State: journal.StateExpired, Rule: journal.RuleBuildRetryable, Detail: err.Error()})
+	default:
+		if why, done := a.alreadyClaimed(ctx); done {
+			a.log.Info("Nothing to claim: the chain shows the request claimed", "detail", why, "market", err)
+			return a.settle(ctx, journal.Outcome{State: journal.StateSkipped, Rule: journal.RuleAlreadyClaimed, Detail: why})
+		}
+		a.log.Error("Market refused to build the action", "err", err)
+		return a.settle(ctx, journal.Outcome{State: journal.StateFailed, Rule: journal.RuleBuildRefused, Detail: err.Error()})
+	}
+}
+
+// settle records the attempt's outcome in the journal, counts it and
+// notifies.
+func (a *attempt) settle(ctx context.Context, out journal.Outcome) Outcome {
+	failpoint.Hit(failpoint.BeforeOutcome)
+	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), journalTimeout)
+	defer cancel()
+	if err := a.e.cfg.Journal.Settle(wctx, a.p.ID, a.att.Number, out); err != nil {
+		a.log.Error("Cannot journal the outcome", "state", out.State, "err", err)
+	}
+	return a.e.report(a.p, out)
+}
+
+// sameShape returns first when the market's answer to this attempt has as
+// many transactions as the answer the earlier attempts landed a part of, so
+// its indexes mean the same; otherwise the market built something else for
+// what is left (the state changed), and all of it is sent: 0.
+func (a *attempt) sameShape(ctx context.Context, txs []built, first int) int {
+	if first == 0 {
+		return 0
+	}
+	act, err := a.e.cfg.Journal.Get(ctx, a.p.ID)
+	if err != nil {
+		a.log.Warn("Cannot read the earlier attempts; sending the whole answer", "err", err)
+		return 0
+	}
+	for i := len(act.Attempts) - 1; i >= 0; i-- {
+		prev := act.Attempts[i]
+		if prev.Number >= a.att.Number || len(prev.Transactions) == 0 {
+			continue
+		}
+		if len(prev.Transactions) == len(txs) {
+			return first
+		}
+		a.log.Warn("The market's answer changed shape since the sequence stopped; sending all of it",
+			"landed_before", first, "built_before", len(prev.Transactions), "built", len(txs))
+		return 0
+	}
+	return 0
+}
+
+// buildRecord is the journal form of a build.
+func buildRecord(txs []built, s Submit) journal.Build {
+	b := journal.Build{Mode: s.Mode}
+	for _, t := range txs {
+		b.Transactions = append(b.Transactions, t.journalForm())
+	}
+	return b
+}

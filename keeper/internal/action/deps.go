@@ -1,0 +1,68 @@
+package action
+
+import (
+	"context"
+
+	"github.com/gagliardetto/solana-go"
+
+	"github.com/keeper-project/keeper/keeper/chain"
+	"github.com/keeper-project/keeper/keeper/journal"
+	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/signer"
+)
+
+// Builder is the part of the market API that builds transactions. Each
+// build takes the attempt's idempotency key; a retried build with the same
+// key replays. *market.Client implements it.
+type Builder interface {
+	BuildLoan(ctx context.Context, key market.IdempotencyKey, req market.BuildLoanRequest) (*market.BuildLoanResponse, error)
+	TransferPosition(ctx context.Context, key market.IdempotencyKey, req market.TransferPositionRequest) (*market.Transaction, error)
+	ClaimFees(ctx context.Context, key market.IdempotencyKey, req market.ClaimFeesRequest) (*market.Transaction, error)
+	ClaimEarnWithdrawal(ctx context.Context, key market.IdempotencyKey, req market.WithdrawClaimRequest) (*market.EarnTxResponse, error)
+	UpdateStrategy(ctx context.Context, key market.IdempotencyKey, req market.StrategyUpdateRequest) ([]market.Transaction, error)
+	WithdrawFromStrategy(ctx context.Context, key market.IdempotencyKey, req market.WithdrawStrategyRequest) (*market.Transaction, error)
+}
+
+// Signer guards and signs transactions with the operator's key; nothing is
+// signed unless the guard passes. *signer.Signer implements it.
+type Signer interface {
+	PublicKey() solana.PublicKey
+	SignTip(message []byte, tipAccounts []string, maxTip uint64) (*signer.Signed, error)
+	SignSequence(txs []*signer.Tx, kind signer.Kind, b signer.Bounds) ([]*signer.Signed, error)
+	SpendAt(tx *signer.Tx, i int) (string, bool)
+}
+
+// Submitter simulates, lands and settles transactions. *chain.Client
+// implements it.
+type Submitter interface {
+	Simulate(ctx context.Context, raw []byte, wallet solana.PublicKey) (*chain.SimResult, error)
+	SimulateSequence(ctx context.Context, raws [][]byte, wallet solana.PublicKey) ([]*chain.SimResult, error)
+	SendAndConfirm(ctx context.Context, txs []chain.Signed) (chain.Result, error)
+	SendBundle(ctx context.Context, txs []chain.Signed, tip chain.TipFunc, pol chain.TipPolicy) (chain.Result, error)
+	Settle(ctx context.Context, attempts [][]chain.TxRef) (chain.Settlement, error)
+	Statuses(ctx context.Context, sigs []solana.Signature) ([]chain.Status, error)
+	MultipleAccounts(ctx context.Context, keys []solana.PublicKey) ([][]byte, error)
+}
+
+// Log is the journal as the action path writes and reads it: every step
+// of an action is durable before the next one leaves the process.
+// *journal.Journal implements it.
+type Log interface {
+	Begin(ctx context.Context, in journal.Intent) (journal.Action, bool, error)
+	NewAttempt(ctx context.Context, id string) (journal.Attempt, error)
+	RecordBuilt(ctx context.Context, id string, attempt int, b journal.Build) error
+	RecordSigned(ctx context.Context, id string, attempt int, sigs []journal.SignedTx) error
+	RecordSubmitted(ctx context.Context, id string, attempt int) error
+	RecordTip(ctx context.Context, id string, attempt int, t journal.Tip) error
+	Settle(ctx context.Context, id string, attempt int, out journal.Outcome) error
+	Finish(ctx context.Context, id string, out journal.Outcome) error
+	Get(ctx context.Context, id string) (journal.Action, error)
+	List(ctx context.Context, f journal.Filter) ([]journal.Action, error)
+}
+
+var (
+	_ Builder   = (*market.Client)(nil)
+	_ Signer    = (*signer.Signer)(nil)
+	_ Submitter = (*chain.Client)(nil)
+	_ Log       = (*journal.Journal)(nil)
+)

@@ -1,0 +1,229 @@
+// Package action is keeper's action path: it takes a plan from a durable
+// journal entry through a build by the market API (with the attempt's
+// idempotency key), the transaction guard, signing, simulation, submission
+// and confirmation to a recorded outcome, and settles from the chain what a
+// crash left unsettled. Nothing leaves the process before the intent and
+// then the signatures are durable.
+package action
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/keeper-project/keeper/internal/failpoint"
+	"github.com/keeper-project/keeper/keeper/journal"
+	"github.com/keeper-project/keeper/keeper/notify"
+)
+
+// maxAttempts bounds the builds of one action; after that it fails and a
+// person looks at it.
+const maxAttempts = 5
+
+// journalTimeout bounds a journal write made after the run's context ended:
+// an outcome is recorded even when the run ran out of time.
+const journalTimeout = 10 * time.Second
+
+// Config is what an Executor works with. Every field but Notifier and
+// Changed is required.
+type Config struct {
+	Builder   Builder
+	Signer    Signer
+	Submitter Submitter
+	Journal   Log
+	// Notifier hears of landed, failed and refused actions; nil: nobody.
+	Notifier *notify.Dispatcher
+	Metrics  Metrics
+	Logger   *slog.Logger
+	Now      func() time.Time
+	// Commitment is the level at which a transaction counts as landed.
+	Commitment rpc.CommitmentType
+	// Poll is how often recovery asks the chain while it waits.
+	Poll time.Duration
+	Tip  TipConfig
+	// KillSwitch is a file whose existence pauses every action; empty: none.
+	KillSwitch string
+	// Changed is called when an action may have changed its target, so the
+	// reads taken before are dropped.
+	Changed func()
+}
+
+// TipConfig is the config's Jito tip settings.
+type TipConfig struct {
+	Floor, Max  uint64
+	FallbackRPC bool
+}
+
+// Metrics are the collectors the action path counts in; keeper registers
+// them.
+type Metrics struct {
+	Actions              *prometheus.CounterVec // policy, kind, outcome
+	GuardRefusals        *prometheus.CounterVec // rule
+	IdempotencyConflicts prometheus.Counter
+	Paused               prometheus.Gauge
+}
+
+// Executor takes plans along the action path. It is safe for concurrent
+// use: plans of different targets run side by side, and one kind of work
+// on one target runs one at a time.
+type Executor struct {
+	cfg    Config
+	wallet solana.PublicKey
+	claims *targetClaims
+}
+
+// New returns an Executor working with c.
+func New(c Config) *Executor {
+	if c.Changed == nil {
+		c.Changed = func() {}
+	}
+	return &Executor{cfg: c, wallet: c.Signer.PublicKey(), claims: newTargetClaims()}
+}
+
+// Execute takes p along the action path: journal the intent, build, guard,
+// sign, journal the signatures, submit, confirm, record. A dry-run plan is
+// journaled as skipped; nothing is done while the kill switch is on or
+// while another action holds p's target.
+func (e *Executor) Execute(ctx context.Context, runID string, p Plan) Outcome {
+	log := e.cfg.Logger.With("policy", p.Policy, "run", runID, "action", ShortID(p.ID), "kind", p.Kind, "target", p.Target)
+	if p.DryRun {
+		return e.dryRun(ctx, log, p)
+	}
+	if reason, paused := e.Paused(); paused {
+		log.Warn("Not acting: keeper is paused", "reason", reason, "plan", p.Reason)
+		return OutcomePaused
+	}
+	release, reason, ok := e.claimTarget(ctx, p)
+	if !ok {
+		log.Info("Not acting: the target is another action's; the next run decides afresh", "reason", reason, "plan", p.Reason)
+		e.Count(p, OutcomeBusy)
+		return OutcomeBusy
+	}
+	out := e.take(ctx, log, p)
+	release(out)
+	return out
+}
+
+// take journals p's intent, or finds it journaled, and carries it on.
+func (e *Executor) take(ctx context.Context, log *slog.Logger, p Plan) Outcome {
+	act, created, err := e.cfg.Journal.Begin(ctx, p.intent())
+	if err != nil {
+		log.Error("Cannot journal the intent; not acting", "err", err)
+		return OutcomeNotTaken
+	}
+	failpoint.Hit(failpoint.AfterIntent)
+	first := 0
+	if !created {
+		out, done, landed := e.resume(ctx, log, act)
+		if done {
+			return out
+		}
+		first = landed
+		if act, err = e.cfg.Journal.Get(ctx, p.ID); err != nil {
+			log.Error("Cannot read the journaled action", "err", err)
+			return OutcomeNotTaken
+		}
+	}
+	return e.attempts(ctx, log, p, act.AttemptCount, first)
+}
+
+// attempts builds and lands p, starting a new attempt after each proven
+// expiry, up to maxAttempts in all. first is how many leading transactions
+// of the answer earlier attempts landed (an RPC sequence stopped midway).
+func (e *Executor) attempts(ctx context.Context, log *slog.Logger, p Plan, done, first int) Outcome {
+	for n := done; n < maxAttempts; n++ {
+		if ctx.Err() != nil {
+			return OutcomeRetry
+		}
+		att, err := e.cfg.Journal.NewAttempt(ctx, p.ID)
+		if err != nil {
+			log.Error("Cannot start an attempt", "err", err)
+			return OutcomeNotTaken
+		}
+		a := &attempt{e: e, log: log.With("attempt", att.Number), p: p, att: att}
+		if out := a.run(ctx, first); out != OutcomeExpired {
+			return out
+		}
+	}
+	return e.finish(ctx, log, p, journal.Outcome{State: journal.StateFailed, Rule: journal.RuleMaxAttempts,
+		Detail: fmt.Sprintf("%d attempts expired without landing", maxAttempts)})
+}
+
+// dryRun journals p as skipped under a dry-run ID (so turning dry run off
+// later does not find the action already settled) and logs the plan.
+func (e *Executor) dryRun(ctx context.Context, log *slog.Logger, p Plan) Outcome {
+	p.ID = "dry-" + p.ID
+	p.DryRun = true
+	log.Info("Dry run: would act", "reason", p.Reason)
+	if _, created, err := e.cfg.Journal.Begin(ctx, p.intent()); err != nil {
+		log.Error("Cannot journal the dry-run plan", "err", err)
+		return OutcomeDryRun
+	} else if !created {
+		return OutcomeDryRun
+	}
+	e.finish(ctx, log, p, journal.Outcome{State: journal.StateSkipped, Rule: journal.RuleDryRun})
+	return OutcomeDryRun
+}
+
+// Paused reports whether the kill switch file exists, says why, and keeps
+// the paused gauge current.
+func (e *Executor) Paused() (string, bool) {
+	if e.cfg.KillSwitch == "" {
+		return "", false
+	}
+	if _, err := os.Stat(e.cfg.KillSwitch); err != nil {
+		e.cfg.Metrics.Paused.Set(0)
+		return "", false
+	}
+	e.cfg.Metrics.Paused.Set(1)
+	return "kill switch " + e.cfg.KillSwitch + " exists", true
+}
+
+// finish records a final outcome for an action with no open attempt.
+func (e *Executor) finish(ctx context.Context, log *slog.Logger, p Plan, out journal.Outcome) Outcome {
+	failpoint.Hit(failpoint.BeforeOutcome)
+	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), journalTimeout)
+	defer cancel()
+	if err := e.cfg.Journal.Finish(wctx, p.ID, out); err != nil {
+		log.Error("Cannot journal the outcome", "state", out.State, "err", err)
+	}
+	return e.report(p, out)
+}
+
+// report counts an outcome and sends the notifications it calls for.
+func (e *Executor) report(p Plan, out journal.Outcome) Outcome {
+	o := outcomeOf(out.State, out.Rule)
+	e.Count(p, o)
+	ev := map[Outcome]notify.Event{OutcomeLanded: notify.Landed, OutcomeFailed: notify.Failed, OutcomeRefused: notify.Refused}[o]
+	if ev != "" && e.cfg.Notifier != nil && p.wants(ev) {
+		e.cfg.Notifier.Notify(notify.Message{Event: ev, Policy: p.Policy, Kind: string(p.Kind), Target: p.Target,
+			ActionID: p.ID, Reason: p.Reason, Detail: detail(out), To: p.Notify, Time: e.cfg.Now()})
+	}
+	return o
+}
+
+// Count adds an outcome of p to the actions metric.
+func (e *Executor) Count(p Plan, o Outcome) {
+	e.cfg.Metrics.Actions.WithLabelValues(p.Policy, string(p.Kind), string(o)).Inc()
+}
+
+func detail(out journal.Outcome) string {
+	switch {
+	case out.Rule != "" && out.Detail != "":
+		return string(out.Rule) + ": " + out.Detail
+	case out.Rule != "":
+		return string(out.Rule)
+	}
+	return out.Detail
+}
+
+// errTipNotJournaled marks a tip transaction that was signed but could not
+// be journaled, so it was not handed to the chain.
+var errTipNotJournaled = errors.New("tip transaction not journaled; not sending it")

@@ -1,0 +1,74 @@
+package action
+
+import "github.com/keeper-project/keeper/keeper/journal"
+
+// Outcome is what became of one plan on the action path.
+type Outcome string
+
+// The outcomes of the action path.
+const (
+	OutcomeLanded  Outcome = "landed"
+	OutcomeFailed  Outcome = "failed"
+	OutcomeRefused Outcome = "refused"
+	// OutcomeRetry: nothing landed; a later run may try again.
+	OutcomeRetry Outcome = "retry"
+	// OutcomeExpired: an attempt provably expired without landing, so the
+	// next attempt may be built at once.
+	OutcomeExpired Outcome = "expired"
+	// OutcomePending: sent, not yet settled (the run ended first).
+	OutcomePending Outcome = "pending"
+	// OutcomeSettled: journaled as final by an earlier run.
+	OutcomeSettled Outcome = "settled"
+	// OutcomeAlreadyDone: the chain shows the action's work done already
+	// (a withdrawal request claimed before keeper's claim was built, every
+	// transaction of a sequence landed over earlier attempts); it is
+	// journaled as final with the reason.
+	OutcomeAlreadyDone Outcome = "already_done"
+	// OutcomeBusy: another action held the plan's target, or changed it
+	// after the run read the facts it decided from: nothing was journaled
+	// or sent, and the policy's next run decides afresh from new reads. Two
+	// policies that select the same loan therefore never both repay it
+	// from the same reading.
+	OutcomeBusy   Outcome = "busy"
+	OutcomeDryRun Outcome = "dry_run"
+	OutcomePaused Outcome = "paused"
+	// OutcomeNotTaken: the journal could not record the intent.
+	OutcomeNotTaken Outcome = "not_taken"
+	// OutcomeAlert counts an alert fired in a run summary; it never comes
+	// from the action path.
+	OutcomeAlert Outcome = "alert"
+)
+
+// outcomeOf is the outcome of a journal settlement: its state, and for the
+// states that end more than one way, its rule.
+func outcomeOf(state journal.State, rule journal.Rule) Outcome {
+	switch state {
+	case journal.StateLanded:
+		return OutcomeLanded
+	case journal.StateFailed:
+		return OutcomeFailed
+	case journal.StateRefused:
+		return OutcomeRefused
+	case journal.StateExpired:
+		if rule == journal.RuleBlockhashExpired {
+			return OutcomeExpired
+		}
+		return OutcomeRetry
+	case journal.StateSkipped:
+		if rule == journal.RuleAlreadyClaimed || rule == journal.RuleSequenceLanded {
+			return OutcomeAlreadyDone
+		}
+		return OutcomeDryRun
+	}
+	return OutcomePending
+}
+
+// mayHaveChanged reports outcomes after which the target may differ from
+// what was read before: something landed, or was sent and may still land.
+func mayHaveChanged(o Outcome) bool {
+	switch o {
+	case OutcomeLanded, OutcomeFailed, OutcomePending, OutcomeRetry, OutcomeExpired, OutcomeAlreadyDone:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,135 @@
+package action
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/keeper-project/keeper/keeper/chain"
+	"github.com/keeper-project/keeper/keeper/journal"
+	"github.com/keeper-project/keeper/signer"
+)
+
+// simulate simulates the signed transactions of one answer as an
+// ordered sequence and checks the wallet's outflows over all of them
+// against the plan's bounds:
+//
+//   - one transaction: simulated now;
+//   - a bundle: simulated in order on accumulated state with simulateBundle;
+//     where the endpoint lacks it, each transaction is simulated on the
+//     state now, and one that fails there (it may depend on an earlier one)
+//     is bounded by the static guard only;
+//   - an RPC sequence: the first transaction now, each later one right
+//     before its own send, on the state its predecessors left (see
+//     submitSequence).
+func (ans *answer) simulate(ctx context.Context) (Outcome, bool) {
+	switch {
+	case len(ans.txs) > 1 && ans.p.Submit.Mode == journal.ModeBundle:
+		return ans.simulateBundle(ctx)
+	default:
+		return ans.simulateNext(ctx)
+	}
+}
+
+// simulateNext simulates the next unsimulated transaction of set on the
+// state now and adds its outflows to the total.
+func (ans *answer) simulateNext(ctx context.Context) (Outcome, bool) {
+	i := ans.simulated
+	sim, err := ans.e.cfg.Submitter.Simulate(ctx, ans.txs[i].Raw, ans.e.wallet)
+	if err != nil {
+		return ans.simFailed(ctx, i, err), false
+	}
+	ans.simulated++
+	return ans.checkTotal(ctx, i, sim)
+}
+
+// simulateBundle simulates a bundle's transactions in order.
+func (ans *answer) simulateBundle(ctx context.Context) (Outcome, bool) {
+	raws := make([][]byte, len(ans.txs))
+	for i, t := range ans.txs {
+		raws[i] = t.Raw
+	}
+	sims, err := ans.e.cfg.Submitter.SimulateSequence(ctx, raws, ans.e.wallet)
+	if errors.Is(err, chain.ErrBundleSimUnavailable) {
+		return ans.simulateEach(ctx)
+	}
+	var se *chain.SimError
+	if errors.As(err, &se) && se.Index < len(sims) {
+		sims = sims[:se.Index]
+	} else if err != nil {
+		return ans.simFailed(ctx, 0, err), false
+	}
+	for i, sim := range sims {
+		ans.simulated++
+		if out, ok := ans.checkTotal(ctx, i, sim); !ok {
+			return out, false
+		}
+	}
+	if se != nil {
+		return ans.simFailed(ctx, se.Index, se), false
+	}
+	return "", true
+}
+
+// simulateEach simulates a bundle's transactions one by one on the state
+// now, when no endpoint simulates bundles: the first must pass; a later one
+// that fails may depend on an earlier one and is left to the static guard.
+func (ans *answer) simulateEach(ctx context.Context) (Outcome, bool) {
+	for i := range ans.txs {
+		sim, err := ans.e.cfg.Submitter.Simulate(ctx, ans.txs[i].Raw, ans.e.wallet)
+		var se *chain.SimError
+		switch {
+		case err == nil:
+		case i > 0 && errors.As(err, &se):
+			ans.log.Info("Transaction cannot be simulated before the ones it follows; bounded statically only", "tx", ans.first+i, "err", err)
+			ans.fees = append(ans.fees, 0)
+			continue
+		default:
+			return ans.simFailed(ctx, i, err), false
+		}
+		if out, ok := ans.checkTotal(ctx, i, sim); !ok {
+			return out, false
+		}
+	}
+	ans.simulated = len(ans.txs)
+	return "", true
+}
+
+// checkTotal adds transaction i's simulated outflows to the answer's total
+// and checks the total against the bounds: the bounds are the whole
+// action's, and inflows of one transaction never offset another's outflows.
+func (ans *answer) checkTotal(ctx context.Context, i int, sim *chain.SimResult) (Outcome, bool) {
+	addOutflows(&ans.total, outflows(sim.Outflows))
+	if err := signer.CheckOutflows(ans.p.Kind, ans.p.Bounds, ans.total); err != nil {
+		return ans.refusal(ctx, ans.first+i, err), false
+	}
+	if i < len(ans.fees) {
+		ans.fees[i] = sim.Fee.Total()
+	} else {
+		ans.fees = append(ans.fees, sim.Fee.Total())
+	}
+	return "", true
+}
+
+// simFailed settles an attempt whose transaction i did not pass simulation.
+// Failing at an instruction that spends from our wallet under our
+// authority is a guard refusal: the static guard let it through within the
+// bounds and the chain stopped it, so the answer tries to take more than
+// the wallet has or to send it where it cannot go. Any other failure
+// leaves the action retryable.
+func (ans *answer) simFailed(ctx context.Context, i int, err error) Outcome {
+	var se *chain.SimError
+	if !errors.As(err, &se) {
+		ans.log.Warn("Cannot simulate; not sending", "tx", ans.first+i, "err", err)
+		return ans.settle(ctx, journal.Outcome{State: journal.StateExpired, Rule: journal.RuleSimUnavailable, Detail: err.Error()})
+	}
+	if ix, ok := se.Instruction(); ok && i < len(ans.decoded) {
+		if what, spend := ans.e.cfg.Signer.SpendAt(ans.decoded[i], ix); spend {
+			return ans.refuse(ctx, journal.Rule(signer.RuleSimulatedSpendFailed),
+				fmt.Sprintf("transaction %d: %s fails in simulation: %v", ans.first+i, what, err))
+		}
+	}
+	ans.log.Warn("Simulation shows the transaction would fail; not sending", "tx", ans.first+i, "err", err)
+	return ans.settle(ctx, journal.Outcome{State: journal.StateExpired, Rule: journal.RuleSimFailed,
+		Detail: fmt.Sprintf("transaction %d: %v", ans.first+i, err)})
+}
