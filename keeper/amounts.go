@@ -90,5 +90,5 @@ func CheckAmountsOnline(ctx context.Context, cfg *config.Config, ps []*policies.
 // would; a mint the chain could not describe now is left to the runs, which
 // resolve amounts per target and fail closed.
 func (k *Keeper) checkPolicyAmounts(ctx context.Context, ps []*policies.Policy) error {
-	return checkAmounts(ctx, ps, k.cfg.Tokens, k.tokenBook, false)
+	return checkAmounts(ctx, ps, k.cfg.Tokens, k.obs.tokenBook, false)
 }

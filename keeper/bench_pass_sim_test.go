@@ -28,7 +28,7 @@ func BenchmarkPassFiftyAlerts(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
-		k.reads.forget()
+		k.obs.reads.forget()
 		if err := k.RunOnce(context.Background()); err != nil {
 			b.Fatal(err)
 		}

@@ -14,8 +14,6 @@ import (
 	"github.com/keeper-project/keeper/keeper/config"
 	"github.com/keeper-project/keeper/keeper/internal/action"
 	"github.com/keeper-project/keeper/keeper/notify"
-	"github.com/keeper-project/keeper/keeper/prices"
-	"github.com/keeper-project/keeper/keeper/tokens"
 	"github.com/keeper-project/keeper/policies"
 )
 
@@ -60,19 +58,8 @@ type Keeper struct {
 	notifier  *notify.Dispatcher
 	closers   []func() error
 
-	reads *readCache // reads shared by the policies of one tick
-	exec  *action.Executor
-	// prices values vault rewards; unpriced remembers what was logged of
-	// the mints it could not price.
-	prices   *prices.Book
-	unpriced unpricedLog
-	dexes    []clmm.Dex // dex-a and dex-b, with their programs from config
-	// positions reads CLMM positions; it remembers their tick arrays so a
-	// later read takes one getMultipleAccounts call.
-	positions *clmm.Reader
-	// tokenBook learns mints' decimals and symbols from the chain (nil
-	// when the submitter cannot read accounts with their owners).
-	tokenBook *tokens.Book
+	obs  *observer
+	exec *action.Executor
 
 	alertsMu sync.Mutex
 	firing   map[string]map[string]bool // alert policy → targets with an open incident
@@ -114,21 +101,37 @@ func New(o Options) (*Keeper, error) {
 	}
 	k.wallet = k.signer.PublicKey()
 	k.notifier = k.newDispatcher()
-	k.reads = newReadCache(readTTL, k.now)
+	if k.obs, err = k.newObserver(); err != nil {
+		k.Close()
+		return nil, err
+	}
 	k.exec = k.newExecutor()
 	k.firing = map[string]map[string]bool{}
 	k.states = map[string]*policies.State{}
-	if k.dexes, err = newDexes(k.cfg); err != nil {
-		k.Close()
-		return nil, err
-	}
-	k.positions = clmm.NewReader(k.submitter)
-	k.tokenBook = newTokenBook(k.submitter)
-	if k.prices, err = newPriceBook(k.cfg.Prices, k.submitter); err != nil {
-		k.Close()
-		return nil, err
-	}
 	return k, nil
+}
+
+// newObserver builds the observer over keeper's market and chain client.
+func (k *Keeper) newObserver() (*observer, error) {
+	dexes, err := newDexes(k.cfg)
+	if err != nil {
+		return nil, err
+	}
+	book, err := newPriceBook(k.cfg.Prices, k.submitter)
+	if err != nil {
+		return nil, err
+	}
+	o := &observer{market: k.market, wallet: k.wallet, now: k.now, logger: k.logger,
+		reads: newReadCache(readTTL, k.now), dexes: dexes, positions: clmm.NewReader(k.submitter),
+		tokenBook: newTokenBook(k.submitter),
+		prices:    &pricer{book: book, unknown: k.metrics.PricesUnknown, logger: k.logger, now: k.now}}
+	if len(k.cfg.Tokens) > 0 {
+		o.configTokens = make(map[string]policies.Token, len(k.cfg.Tokens))
+		for mint, t := range k.cfg.Tokens {
+			o.configTokens[mint] = policies.Token{Symbol: t.Symbol, Decimals: t.Decimals}
+		}
+	}
+	return o, nil
 }
 
 // readTTL is how long a read serves the policies of one tick. It is no

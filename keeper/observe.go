@@ -26,18 +26,18 @@ import (
 // with it the facts derived from it (policies.Evaluate derives them once per
 // Observation and second), so fifty policies over one loan set derive its
 // facts once.
-func (k *Keeper) observe(ctx context.Context, p *policies.Policy) (*policies.Observation, error) {
-	r := p.Reads(k.wallet.String())
+func (o *observer) observe(ctx context.Context, p *policies.Policy) (*policies.Observation, error) {
+	r := p.Reads(o.wallet.String())
 	key, err := json.Marshal(struct {
 		Reads  policies.Reads
 		Vaults []string `json:",omitempty"`
 	}{r, quoteVaults(r, p)})
 	var obs *policies.Observation
 	if err != nil {
-		obs, err = k.observeAfresh(ctx, p, r)
+		obs, err = o.observeAfresh(ctx, p, r)
 	} else {
-		obs, err = cached(ctx, k.reads, "observation:"+string(key), func(ctx context.Context) (*policies.Observation, error) {
-			return k.observeAfresh(ctx, p, r)
+		obs, err = cached(ctx, o.reads, "observation:"+string(key), func(ctx context.Context) (*policies.Observation, error) {
+			return o.observeAfresh(ctx, p, r)
 		})
 	}
 	if err != nil {
@@ -55,42 +55,42 @@ func quoteVaults(r policies.Reads, p *policies.Policy) []string {
 }
 
 // observeAfresh builds the Observation of reads r for policy p.
-func (k *Keeper) observeAfresh(ctx context.Context, p *policies.Policy, r policies.Reads) (*policies.Observation, error) {
-	obs := &policies.Observation{Wallet: k.wallet.String(), SnapshotTime: k.now(), Tokens: k.tokens()}
-	err := k.observeLoans(ctx, r, obs)
+func (o *observer) observeAfresh(ctx context.Context, p *policies.Policy, r policies.Reads) (*policies.Observation, error) {
+	obs := &policies.Observation{Wallet: o.wallet.String(), SnapshotTime: o.now(), Tokens: o.tokens()}
+	err := o.observeLoans(ctx, r, obs)
 	if err == nil && r.Positions {
-		err = k.observePositions(ctx, obs)
+		err = o.observePositions(ctx, obs)
 	}
 	if err == nil {
-		err = k.observeWithdrawals(ctx, r.EarnVaults, obs)
+		err = o.observeWithdrawals(ctx, r.EarnVaults, obs)
 	}
 	if err == nil && r.Vaults {
-		err = k.observeVaults(ctx, obs)
+		err = o.observeVaults(ctx, obs)
 	}
 	if err == nil && r.Quotes {
-		err = k.observeQuotes(ctx, p, obs)
+		err = o.observeQuotes(ctx, p, obs)
 	}
 	if err != nil {
 		return nil, err
 	}
-	k.learnTokens(ctx, obs)
+	o.learnTokens(ctx, obs)
 	if r.Vaults {
-		k.priceVaults(ctx, obs)
+		o.prices.priceVaults(ctx, obs)
 	}
 	if r.PositionValues {
-		k.pricePositions(ctx, obs)
+		o.prices.pricePositions(ctx, obs)
 	}
 	return obs, nil
 }
 
-func (k *Keeper) observeLoans(ctx context.Context, r policies.Reads, obs *policies.Observation) error {
+func (o *observer) observeLoans(ctx context.Context, r policies.Reads, obs *policies.Observation) error {
 	if r.Loans == nil {
 		return nil
 	}
 	q := *r.Loans
 	key, _ := json.Marshal(q)
-	snap, err := cached(ctx, k.reads, "loans:"+string(key), func(ctx context.Context) (*market.LoansSnapshot, error) {
-		return k.market.AllLoans(ctx, q)
+	snap, err := cached(ctx, o.reads, "loans:"+string(key), func(ctx context.Context) (*market.LoansSnapshot, error) {
+		return o.market.AllLoans(ctx, q)
 	})
 	if err != nil {
 		return err
@@ -119,7 +119,7 @@ func snapshotTime(ts float64) time.Time {
 // loans from chain in one batch, with their pools and the tick arrays that
 // give what each is owed. The API does not say which dex holds a
 // position, so both layouts are asked for and the one that decodes wins.
-func (k *Keeper) observePositions(ctx context.Context, obs *policies.Observation) error {
+func (o *observer) observePositions(ctx context.Context, obs *policies.Observation) error {
 	type slot struct {
 		loan  string
 		index int
@@ -136,7 +136,7 @@ func (k *Keeper) observePositions(ctx context.Context, obs *policies.Observation
 			if err1 != nil || err2 != nil {
 				continue
 			}
-			for _, d := range k.dexes {
+			for _, d := range o.dexes {
 				reqs = append(reqs, clmm.PositionRequest{Dex: d, Pool: pool, PositionMint: mint})
 				slots = append(slots, slot{item.Loan.Address, c.Index})
 			}
@@ -145,11 +145,11 @@ func (k *Keeper) observePositions(ctx context.Context, obs *policies.Observation
 	if len(reqs) == 0 {
 		return nil
 	}
-	states, err := k.positions.Read(ctx, reqs)
+	states, err := o.positions.Read(ctx, reqs)
 	if err != nil {
 		return err
 	}
-	n := len(k.dexes)
+	n := len(o.dexes)
 	for i := 0; i < len(states); i += n {
 		best := pickState(states[i : i+n])
 		obs.Positions = append(obs.Positions, policies.PositionObservation{Loan: slots[i].loan, CollateralIndex: slots[i].index, State: best})
@@ -165,11 +165,11 @@ func pickState(states []clmm.PositionState) clmm.PositionState {
 	return states[0]
 }
 
-func (k *Keeper) observeWithdrawals(ctx context.Context, vaults []string, obs *policies.Observation) error {
+func (o *observer) observeWithdrawals(ctx context.Context, vaults []string, obs *policies.Observation) error {
 	for _, vault := range vaults {
-		req := market.WithdrawalQueueRequest{Address: vault, Wallet: k.wallet.String()}
-		q, err := cached(ctx, k.reads, "queue:"+vault, func(ctx context.Context) (*market.WithdrawalQueue, error) {
-			return k.market.WithdrawalQueue(ctx, req)
+		req := market.WithdrawalQueueRequest{Address: vault, Wallet: o.wallet.String()}
+		q, err := cached(ctx, o.reads, "queue:"+vault, func(ctx context.Context) (*market.WithdrawalQueue, error) {
+			return o.market.WithdrawalQueue(ctx, req)
 		})
 		if err != nil {
 			return err
@@ -179,9 +179,9 @@ func (k *Keeper) observeWithdrawals(ctx context.Context, vaults []string, obs *p
 	return nil
 }
 
-func (k *Keeper) observeVaults(ctx context.Context, obs *policies.Observation) error {
-	vaults, err := cached(ctx, k.reads, "vaults", func(ctx context.Context) ([]market.Vault, error) {
-		return k.market.AllVaults(ctx, market.VaultsQuery{IncludeRewards: true})
+func (o *observer) observeVaults(ctx context.Context, obs *policies.Observation) error {
+	vaults, err := cached(ctx, o.reads, "vaults", func(ctx context.Context) ([]market.Vault, error) {
+		return o.market.AllVaults(ctx, market.VaultsQuery{IncludeRewards: true})
 	})
 	obs.Vaults = vaults
 	return err
@@ -190,7 +190,7 @@ func (k *Keeper) observeVaults(ctx context.Context, obs *policies.Observation) e
 // observeQuotes asks for the best quote of every collateral and term the
 // selected vaults' strategies offer, and of every observed loan's
 // collaterals at its ledgers' terms (for refinance_expected).
-func (k *Keeper) observeQuotes(ctx context.Context, p *policies.Policy, obs *policies.Observation) error {
+func (o *observer) observeQuotes(ctx context.Context, p *policies.Policy, obs *policies.Observation) error {
 	var reqs []market.QuoteRequest
 	for _, v := range obs.Vaults {
 		if len(p.Select.Vaults) == 0 || slices.Contains(p.Select.Vaults, v.Address) {
@@ -202,8 +202,8 @@ func (k *Keeper) observeQuotes(ctx context.Context, p *policies.Policy, obs *pol
 	}
 	for _, req := range reqs {
 		key, _ := json.Marshal(req)
-		quotes, err := cached(ctx, k.reads, "quotes:"+string(key), func(ctx context.Context) ([]market.Quote, error) {
-			return k.market.BestQuotes(ctx, req)
+		quotes, err := cached(ctx, o.reads, "quotes:"+string(key), func(ctx context.Context) ([]market.Quote, error) {
+			return o.market.BestQuotes(ctx, req)
 		})
 		if err != nil {
 			return err
@@ -267,14 +267,11 @@ func quoteRequests(mint string, byTerm map[market.StrategyDuration][]string) []m
 	return out
 }
 
-// tokens is what the config says of mints, for readable amounts.
-func (k *Keeper) tokens() map[string]policies.Token {
-	if len(k.cfg.Tokens) == 0 {
+// tokens is what the config says of mints, for readable amounts: a copy
+// each Observation may complete with what the chain says.
+func (o *observer) tokens() map[string]policies.Token {
+	if len(o.configTokens) == 0 {
 		return nil
 	}
-	out := make(map[string]policies.Token, len(k.cfg.Tokens))
-	for mint, t := range k.cfg.Tokens {
-		out[mint] = policies.Token{Symbol: t.Symbol, Decimals: t.Decimals}
-	}
-	return out
+	return maps.Clone(o.configTokens)
 }

@@ -41,7 +41,7 @@ func (k *Keeper) Plan(ctx context.Context) ([]PolicyPlan, error) {
 
 func (k *Keeper) planPolicy(ctx context.Context, p *policies.Policy) PolicyPlan {
 	pp := PolicyPlan{Policy: p.Name, Kind: string(p.Kind), DryRun: p.DryRun || k.dryRunAll}
-	obs, err := k.observe(ctx, p)
+	obs, err := k.obs.observe(ctx, p)
 	if err != nil {
 		pp.Err = err.Error()
 		return pp

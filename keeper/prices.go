@@ -3,9 +3,12 @@ package keeper
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/gagliardetto/solana-go"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/keeper-project/keeper/keeper/chain"
 	"github.com/keeper-project/keeper/keeper/config"
@@ -50,13 +53,13 @@ func newPriceBook(c config.Prices, r any) (*prices.Book, error) {
 // learnTokens: a price per whole token needs the mint's decimals. A mint it
 // cannot price is named in obs.Unpriced with why, counted, and logged when
 // why changes; the facts that need it are unknown.
-func (k *Keeper) priceVaults(ctx context.Context, obs *policies.Observation) {
+func (p *pricer) priceVaults(ctx context.Context, obs *policies.Observation) {
 	candidates := rewardValueMints(obs.Vaults, func(market.RewardSchedule) bool { return true })
 	if len(candidates) == 0 {
 		return
 	}
-	res := k.prices.Prices(ctx, candidates, k.now())
-	now := k.now()
+	res := p.book.Prices(ctx, candidates, p.now())
+	now := p.now()
 	if !res.ChainTime.IsZero() {
 		now, obs.ChainTime = res.ChainTime, res.ChainTime
 	}
@@ -64,19 +67,19 @@ func (k *Keeper) priceVaults(ctx context.Context, obs *policies.Observation) {
 	needed := rewardValueMints(obs.Vaults, func(s market.RewardSchedule) bool {
 		return s.RewardStartTime <= unix && unix <= s.RewardEndTime
 	})
-	k.applyPrices(obs, needed, res)
+	p.applyPrices(obs, needed, res)
 }
 
 // pricePositions prices what claim-fees by value needs: the pool mints of
 // obs's positions, and SOL for the claim's cost.
-func (k *Keeper) pricePositions(ctx context.Context, obs *policies.Observation) {
+func (p *pricer) pricePositions(ctx context.Context, obs *policies.Observation) {
 	mints := []string{policies.WrappedSOL}
 	seen := map[string]bool{policies.WrappedSOL: true}
-	for _, p := range obs.Positions {
-		if p.State.Err != nil {
+	for _, pos := range obs.Positions {
+		if pos.State.Err != nil {
 			continue
 		}
-		for _, m := range []string{p.State.Pool.Mint0.String(), p.State.Pool.Mint1.String()} {
+		for _, m := range []string{pos.State.Pool.Mint0.String(), pos.State.Pool.Mint1.String()} {
 			if !seen[m] {
 				seen[m] = true
 				mints = append(mints, m)
@@ -89,25 +92,25 @@ func (k *Keeper) pricePositions(ctx context.Context, obs *policies.Observation) 
 		}
 		obs.Tokens[policies.WrappedSOL] = policies.Token{Symbol: "SOL", Decimals: 9} // the native mint's, fixed
 	}
-	k.applyPrices(obs, mints, k.prices.Prices(ctx, mints, k.now()))
+	p.applyPrices(obs, mints, p.book.Prices(ctx, mints, p.now()))
 }
 
 // applyPrices sets the prices of the needed mints that res has and whose
 // decimals obs knows, and records every other needed mint as unpriced.
-func (k *Keeper) applyPrices(obs *policies.Observation, needed []string, res prices.Result) {
+func (p *pricer) applyPrices(obs *policies.Observation, needed []string, res prices.Result) {
 	for _, mint := range needed {
 		t, described := obs.Tokens[mint]
 		if usd, ok := res.USD[mint]; ok && described {
 			t.PriceUSD = usd
 			obs.Tokens[mint] = t
-			k.unpriced.clear(mint)
+			p.unpriced.clear(mint)
 			continue
 		}
 		err := res.Unknown[mint]
 		if err == nil {
 			err = errNoDecimals
 		}
-		k.unknownPrice(obs, mint, err)
+		p.unknownPrice(obs, mint, err)
 	}
 }
 
@@ -116,7 +119,7 @@ func (k *Keeper) applyPrices(obs *policies.Observation, needed []string, res pri
 var errNoDecimals = fmt.Errorf("%w (neither tokens: in the config nor its mint account says)", prices.ErrNoDecimals)
 
 // unknownPrice records that mint has no usable price, and why.
-func (k *Keeper) unknownPrice(obs *policies.Observation, mint string, err error) {
+func (p *pricer) unknownPrice(obs *policies.Observation, mint string, err error) {
 	if err == nil {
 		err = prices.ErrNoSource
 	}
@@ -125,9 +128,9 @@ func (k *Keeper) unknownPrice(obs *policies.Observation, mint string, err error)
 	}
 	obs.Unpriced[mint] = err.Error()
 	reason := prices.Reason(err)
-	k.metrics.PricesUnknown.WithLabelValues(reason).Inc()
-	if k.unpriced.changed(mint, reason) {
-		k.logger.Warn("No usable price; facts that need it are unknown", "mint", mint, "reason", reason, "err", err)
+	p.unknown.WithLabelValues(reason).Inc()
+	if p.unpriced.changed(mint, reason) {
+		p.logger.Warn("No usable price; facts that need it are unknown", "mint", mint, "reason", reason, "err", err)
 	}
 }
 
@@ -158,6 +161,16 @@ func rewardValueMints(vaults []market.Vault, keep func(market.RewardSchedule) bo
 		}
 	}
 	return out
+}
+
+// pricer prices the mints a run values things in, and remembers what it
+// could not price so a lasting problem is logged once.
+type pricer struct {
+	book     *prices.Book
+	unpriced unpricedLog
+	unknown  *prometheus.CounterVec // reason
+	logger   *slog.Logger
+	now      func() time.Time
 }
 
 // unpricedLog remembers, per mint, why its price was last unknown, so a

@@ -28,7 +28,7 @@ func (k *Keeper) runPolicy(ctx context.Context, run RunInfo, p *policies.Policy)
 	var sum runSummary
 	log := k.logger.With("policy", p.Name, "run", run.ID)
 	readsFrom := k.now()
-	obs, err := k.observe(ctx, p)
+	obs, err := k.obs.observe(ctx, p)
 	if err != nil {
 		log.Warn("Cannot observe; skipping this run", "err", err)
 		return sum, err

@@ -48,8 +48,8 @@ func readAs[T any](ar accountReader, conv func(*chain.Account) *T) func(context.
 // learnTokens completes obs.Tokens with what the chain says of the mints obs names and the config
 // does not describe (the config's `tokens:` entries override the chain). A mint the chain cannot
 // tell about keeps its amounts in base units; that is logged, never an error of the run.
-func (k *Keeper) learnTokens(ctx context.Context, obs *policies.Observation) {
-	if k.tokenBook == nil {
+func (o *observer) learnTokens(ctx context.Context, obs *policies.Observation) {
+	if o.tokenBook == nil {
 		return
 	}
 	var mints []solana.PublicKey
@@ -64,9 +64,9 @@ func (k *Keeper) learnTokens(ctx context.Context, obs *policies.Observation) {
 	if len(mints) == 0 {
 		return
 	}
-	learned, err := describeMints(ctx, k.tokenBook, mints)
+	learned, err := describeMints(ctx, o.tokenBook, mints)
 	if err != nil {
-		k.logger.Debug("Some mints are not described by the chain; their amounts stay in base units", "err", err)
+		o.logger.Debug("Some mints are not described by the chain; their amounts stay in base units", "err", err)
 	}
 	if obs.Tokens == nil {
 		obs.Tokens = map[string]policies.Token{}

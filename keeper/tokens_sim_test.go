@@ -19,7 +19,7 @@ func TestTokensFromChain(t *testing.T) {
 		w := newSimWorld(t, simOptions{})
 		w.usePolicies(t, "auto-repay.yaml")
 		k := w.open(t, "")
-		if k.tokenBook == nil {
+		if k.obs.tokenBook == nil {
 			t.Fatal("no token book over the chain client")
 		}
 		var mints []solana.PublicKey
@@ -28,12 +28,12 @@ func TestTokensFromChain(t *testing.T) {
 			m := w.address(t, sim.KindMint, sym)
 			mints, want[m] = append(mints, m), sym
 		}
-		if err := k.tokenBook.Learn(t.Context(), mints); err != nil {
+		if err := k.obs.tokenBook.Learn(t.Context(), mints); err != nil {
 			t.Fatal(err)
 		}
 		decimals := map[string]uint8{"USDC": 6, "SOL": 9, "JITOSOL": 9, "JTO": 9}
 		for m, sym := range want {
-			if got, ok := k.tokenBook.Lookup(m); !ok || got.Symbol != sym || got.Decimals != decimals[sym] {
+			if got, ok := k.obs.tokenBook.Lookup(m); !ok || got.Symbol != sym || got.Decimals != decimals[sym] {
 				t.Errorf("%s: learned %+v, %v; want %s with %d decimals", m, got, ok, sym, decimals[sym])
 			}
 		}

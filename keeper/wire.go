@@ -65,7 +65,7 @@ func (k *Keeper) newExecutor() *action.Executor {
 		Logger: k.logger, Now: k.now, Commitment: rpc.CommitmentType(k.cfg.Chain.Commitment), Poll: k.cfg.Chain.Poll,
 		Tip:        action.TipConfig{Floor: t.FloorLamports, Max: t.MaxLamports, FallbackRPC: t.Fallback == "rpc"},
 		KillSwitch: k.cfg.KillSwitch,
-		Changed:    k.reads.forget,
+		Changed:    k.obs.reads.forget,
 	})
 }
 
