@@ -2,12 +2,10 @@ package keeper
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
 	"net/http"
-	"sync"
 	"time"
 
 	"github.com/keeper-project/keeper/keeper/journal"
@@ -18,35 +16,6 @@ import (
 // safe point after it is told to stop. What is left is journaled and settled
 // by recovery on the next start.
 const shutdownTimeout = 30 * time.Second
-
-// policySet is the loaded policies, by name, with their fingerprints so a
-// reload can tell which changed.
-type policySet struct {
-	mu     sync.RWMutex
-	byName map[string]*policies.Policy
-	prints map[string]string
-	last   map[string]runStatus
-}
-
-// runStatus is a policy's last run, for /status.
-type runStatus struct {
-	At    time.Time `json:"at"`
-	RunID string    `json:"run_id"`
-	// Outcome is ok, actions_not_done (some action failed, was refused or
-	// is unsettled: see below) or error (the run could not observe,
-	// evaluate or read the journal).
-	Outcome string `json:"outcome"`
-	// Evaluated counts the targets the run evaluated; Actions, per outcome
-	// (landed, busy, dry_run, alert, ...), the actions it planned.
-	Evaluated int            `json:"evaluated"`
-	Actions   map[string]int `json:"actions,omitempty"`
-	Error     string         `json:"error,omitempty"`
-	// Failed, Refused and Unsettled name the run's actions that did not
-	// end well.
-	Failed    []string `json:"failed,omitempty"`
-	Refused   []string `json:"refused,omitempty"`
-	Unsettled []string `json:"unsettled,omitempty"`
-}
 
 // LoadPolicies reads the policy files the config names and checks that the
 // notifiers they name exist.
@@ -119,7 +88,6 @@ func (k *Keeper) Run(ctx context.Context, reload <-chan struct{}) error {
 	runCtx, stopRuns := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopRuns()
 	k.scheduler = newScheduler(runCtx, k.logger, k.metrics)
-	k.set = &policySet{byName: map[string]*policies.Policy{}, prints: map[string]string{}, last: map[string]runStatus{}}
 	k.apply(ps)
 	srv, addr, err := k.serveOps()
 	if err != nil {
@@ -213,89 +181,35 @@ func (k *Keeper) Reload() {
 	k.logger.Info("Reloaded policies", "policies", len(ps))
 }
 
-// apply makes ps the running set.
+// apply makes ps the running set: a new or rescheduled policy gets a
+// scheduler entry, an unchanged one keeps its entry, a changed one keeps its
+// runner and with it its state, and a disabled or removed one stops.
 func (k *Keeper) apply(ps []*policies.Policy) {
-	s := k.set
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	seen := map[string]bool{}
 	enabled := 0
 	for _, p := range ps {
-		seen[p.Name] = true
 		if !p.Enabled {
-			k.scheduler.remove(p.Name)
 			continue
 		}
+		seen[p.Name] = true
 		enabled++
-		fp := fingerprint(p)
-		if s.prints[p.Name] == fp {
-			s.byName[p.Name] = p
+		r, created, rescheduled := k.runners.use(k, p)
+		if !created && !rescheduled {
 			continue
 		}
-		if err := k.scheduler.add(p.Name, p.Schedule, p.JitterDelay(), k.runFunc(p.Name)); err != nil {
+		if err := k.scheduler.add(p.Name, p.Schedule, p.JitterDelay(), r.tick); err != nil {
 			k.logger.Error("Cannot schedule policy", "policy", p.Name, "err", err)
-			continue
+			k.runners.remove(p.Name)
 		}
-		s.byName[p.Name], s.prints[p.Name] = p, fp
 	}
-	for name := range s.byName {
+	for _, name := range k.runners.names() {
 		if !seen[name] {
 			k.scheduler.remove(name)
-			delete(s.byName, name)
-			delete(s.prints, name)
+			k.runners.remove(name)
 			k.metrics.forgetPolicy(name)
-			k.alertsMu.Lock()
-			delete(k.states, name)
-			k.alertsMu.Unlock()
 		}
 	}
 	k.metrics.PoliciesLoaded.Set(float64(enabled))
-}
-
-// runFunc runs the current version of the named policy.
-func (k *Keeper) runFunc(name string) runFunc {
-	return func(ctx context.Context, run RunInfo) error {
-		k.set.mu.RLock()
-		p := k.set.byName[name]
-		k.set.mu.RUnlock()
-		if p == nil {
-			return nil
-		}
-		release, ok := k.policySlot(ctx)
-		defer release()
-		if !ok {
-			return ctx.Err()
-		}
-		sum, err := k.runPolicy(ctx, run, p)
-		st := runStatus{At: run.Tick, RunID: run.ID, Outcome: "ok", Evaluated: sum.Evaluated}
-		for o, n := range sum.Actions {
-			if st.Actions == nil {
-				st.Actions = map[string]int{}
-			}
-			st.Actions[string(o)] = n
-		}
-		if err != nil {
-			st.Outcome, st.Error = "error", err.Error()
-		}
-		if ae, ok := errors.AsType[*ActionsError](err); ok {
-			st.Outcome = "actions_not_done"
-			st.Failed, st.Refused, st.Unsettled = ae.Failed, ae.Refused, ae.Unsettled
-		}
-		k.set.mu.Lock()
-		k.set.last[name] = st
-		k.set.mu.Unlock()
-		return err
-	}
-}
-
-// fingerprint identifies a policy's settings, to tell a changed policy
-// from an unchanged one on reload.
-func fingerprint(p *policies.Policy) string {
-	b, err := json.Marshal(p) // exported settings, Params included
-	if err != nil {
-		return fmt.Sprintf("%p", p) // unprintable: treat as changed
-	}
-	return string(b)
 }
 
 // sched returns the scheduler, creating an unstarted one for RunOnce.

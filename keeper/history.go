@@ -9,26 +9,24 @@ import (
 	"github.com/keeper-project/keeper/policies"
 )
 
-// history builds the journal snapshot Evaluate applies limits from: per
-// target the last action and whether one may still land, and the policy's
-// spend and fees since the start of the UTC day. Dry-run actions do not
-// count.
-func (k *Keeper) history(ctx context.Context, p *policies.Policy, now time.Time) (policies.History, error) {
-	h, _, err := k.historyAndExpired(ctx, p, now)
-	return h, err
+// historyReader is the journal as a policy run reads it.
+type historyReader interface {
+	List(ctx context.Context, f journal.Filter) ([]journal.Action, error)
 }
 
-// historyAndExpired is history, plus the policy's resumable actions in the
-// same window: expired ones (no attempt in flight, a new one allowed) and
-// bare intents (journaled, then a crash before any attempt).
-func (k *Keeper) historyAndExpired(ctx context.Context, p *policies.Policy, now time.Time) (policies.History, []journal.Action, error) {
+// historyAndResumable builds the journal snapshot Evaluate applies limits
+// from: per target the last action and whether one may still land, and the
+// policy's spend and fees since the start of the UTC day (dry-run actions
+// do not count). It also returns the policy's resumable actions in the same
+// window (journal.Action.Resumable), which count toward none of that.
+func historyAndResumable(ctx context.Context, j historyReader, p *policies.Policy, now time.Time) (policies.History, []journal.Action, error) {
 	h := policies.History{Targets: map[string]policies.TargetHistory{}, SpentToday: map[string]uint64{}}
 	day := now.UTC().Truncate(24 * time.Hour)
 	since := day
 	if c := now.Add(-p.Limits.Cooldown); c.Before(since) {
 		since = c
 	}
-	acts, err := k.journal.List(ctx, journal.Filter{Policy: p.Name, Since: since})
+	acts, err := j.List(ctx, journal.Filter{Policy: p.Name, Since: since})
 	if err != nil {
 		return h, nil, fmt.Errorf("reading the journal for policy %s: %w", p.Name, err)
 	}

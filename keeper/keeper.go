@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"sync"
 	"time"
 
 	"github.com/gagliardetto/solana-go"
@@ -61,15 +60,9 @@ type Keeper struct {
 	obs  *observer
 	exec *action.Executor
 
-	alertsMu sync.Mutex
-	firing   map[string]map[string]bool // alert policy → targets with an open incident
-	states   map[string]*policies.State // policy → `for` state, kept across runs and reloads
-
+	runners   *runnerSet
 	scheduler *scheduler // set by Run (or RunOnce)
-	set       *policySet // the running policies, set by Run
-
-	slotsOnce sync.Once
-	slots     chan struct{} // policy_concurrency slots, see policySlot
+	slots     slots
 }
 
 // New builds a Keeper from o, creating the market client, signer, chain
@@ -106,8 +99,8 @@ func New(o Options) (*Keeper, error) {
 		return nil, err
 	}
 	k.exec = k.newExecutor()
-	k.firing = map[string]map[string]bool{}
-	k.states = map[string]*policies.State{}
+	k.runners = newRunnerSet()
+	k.slots = newSlots(k.cfg.PolicyConcurrency)
 	return k, nil
 }
 

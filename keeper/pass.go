@@ -36,6 +36,41 @@ func (e *ActionsError) Error() string {
 // Is makes an ActionsError match ErrActionsFailed.
 func (e *ActionsError) Is(target error) bool { return target == ErrActionsFailed }
 
+// Plan reads live state and evaluates every enabled policy against it, with
+// the journal's history, as a run would now. It signs, builds and journals
+// nothing, and leaves the policies' `for` state untouched.
+func (k *Keeper) Plan(ctx context.Context) ([]PolicyPlan, error) {
+	ps, err := k.loadPolicies()
+	if err != nil {
+		return nil, err
+	}
+	var out []PolicyPlan
+	for _, p := range ps {
+		if !p.Enabled {
+			continue
+		}
+		r := newRunner(k, p)
+		if running := k.runners.find(p.Name); running != nil {
+			r.state.PendingSince = running.pendingSince()
+		}
+		out = append(out, r.plan(ctx))
+	}
+	return out, nil
+}
+
+// PolicyPlan is what one policy would do now: its planned actions and the
+// targets it would leave alone, with why. Err is set when the policy could
+// not be evaluated (its data could not be read, for example).
+type PolicyPlan struct {
+	Policy  string            `json:"policy"`
+	Kind    string            `json:"kind"`
+	DryRun  bool              `json:"dry_run"`
+	Actions []policies.Action `json:"actions"`
+	Skipped []policies.Skip   `json:"skipped"`
+	Err     string            `json:"error,omitempty"`
+	Result  *policies.Result  `json:"-"`
+}
+
 // add files plan p's outcome o; outcomes that ended well are not kept.
 func (e *ActionsError) add(p action.Plan, o action.Outcome) {
 	name := fmt.Sprintf("%s %s (%s, %s)", p.Policy, p.Target, action.ShortID(p.ID), o)
@@ -57,20 +92,6 @@ func (e *ActionsError) err() error {
 	return e
 }
 
-// policySlot waits for one of the config's policy_concurrency slots; the
-// returned function frees it. ok is false when ctx ended first.
-func (k *Keeper) policySlot(ctx context.Context) (release func(), ok bool) {
-	k.slotsOnce.Do(func() {
-		k.slots = make(chan struct{}, max(1, k.cfg.PolicyConcurrency))
-	})
-	select {
-	case k.slots <- struct{}{}:
-		return func() { <-k.slots }, true
-	case <-ctx.Done():
-		return func() {}, false
-	}
-}
-
 // runPass runs every enabled policy of ps once, at most policy_concurrency
 // at a time, and returns each one's error in ps's order.
 func (k *Keeper) runPass(ctx context.Context, ps []*policies.Policy) []error {
@@ -82,15 +103,16 @@ func (k *Keeper) runPass(ctx context.Context, ps []*policies.Policy) []error {
 			continue
 		}
 		wg.Go(func() {
-			release, ok := k.policySlot(ctx)
+			release, ok := k.slots.acquire(ctx)
 			defer release()
 			if !ok {
 				errs[i] = fmt.Errorf("policy %s: %w", p.Name, ctx.Err())
 				return
 			}
 			tick := k.now().UTC()
+			r, _, _ := k.runners.use(k, p)
 			err := sched.runOnce(p.Name, tick, 15*time.Minute, func(ctx context.Context, run RunInfo) error {
-				_, err := k.runPolicy(ctx, run, p)
+				_, err := r.run(ctx, run)
 				return err
 			})
 			if err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"time"
 )
 
@@ -61,19 +60,56 @@ func (k *Keeper) status() any {
 		Reason   string         `json:"paused_reason,omitempty"`
 		Policies []policyStatus `json:"policies"`
 	}{Wallet: k.wallet.String(), Version: k.version, DryRun: k.dryRunAll, Paused: paused, Reason: reason}
-	if k.set == nil {
-		return out
-	}
-	k.set.mu.RLock()
-	defer k.set.mu.RUnlock()
-	for name, p := range k.set.byName {
-		ps := policyStatus{Name: name, Kind: string(p.Kind), Schedule: p.Schedule, DryRun: p.DryRun || k.dryRunAll,
-			NextRun: k.scheduler.next(name)}
-		if last, ok := k.set.last[name]; ok {
-			ps.LastRun = &last
+	for _, name := range k.runners.names() {
+		r := k.runners.find(name)
+		if r == nil {
+			continue
+		}
+		p, last := r.status()
+		ps := policyStatus{Name: name, Kind: string(p.Kind), Schedule: p.Schedule, DryRun: p.DryRun || k.dryRunAll, LastRun: last}
+		if k.scheduler != nil {
+			ps.NextRun = k.scheduler.next(name)
 		}
 		out.Policies = append(out.Policies, ps)
 	}
-	sort.Slice(out.Policies, func(i, j int) bool { return out.Policies[i].Name < out.Policies[j].Name })
 	return out
+}
+
+// runStatus is a policy's last run, for /status.
+type runStatus struct {
+	At    time.Time `json:"at"`
+	RunID string    `json:"run_id"`
+	// Outcome is ok, actions_not_done (some action failed, was refused or
+	// is unsettled: see below) or error (the run could not observe,
+	// evaluate or read the journal).
+	Outcome string `json:"outcome"`
+	// Evaluated counts the targets the run evaluated; Actions, per outcome
+	// (landed, busy, dry_run, alert, ...), the actions it planned.
+	Evaluated int            `json:"evaluated"`
+	Actions   map[string]int `json:"actions,omitempty"`
+	Error     string         `json:"error,omitempty"`
+	// Failed, Refused and Unsettled name the run's actions that did not
+	// end well.
+	Failed    []string `json:"failed,omitempty"`
+	Refused   []string `json:"refused,omitempty"`
+	Unsettled []string `json:"unsettled,omitempty"`
+}
+
+// statusOf is the status of a run that did sum and returned err.
+func statusOf(run RunInfo, sum runSummary, err error) runStatus {
+	st := runStatus{At: run.Tick, RunID: run.ID, Outcome: "ok", Evaluated: sum.Evaluated}
+	for o, n := range sum.Actions {
+		if st.Actions == nil {
+			st.Actions = map[string]int{}
+		}
+		st.Actions[string(o)] = n
+	}
+	if err != nil {
+		st.Outcome, st.Error = "error", err.Error()
+	}
+	if ae, ok := errors.AsType[*ActionsError](err); ok {
+		st.Outcome = "actions_not_done"
+		st.Failed, st.Refused, st.Unsettled = ae.Failed, ae.Refused, ae.Unsettled
+	}
+	return st
 }

@@ -108,7 +108,7 @@ func TestSupersedeClosesABareIntent(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := &policies.Policy{Name: "repay-loans"}
-	_, resumable, err := k.historyAndExpired(ctx, p, k.now())
+	_, resumable, err := historyAndResumable(ctx, k.journal, p, k.now())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -140,7 +140,7 @@ func TestDailyFeesCountInFlightTips(t *testing.T) {
 	if got := k.run(bundlePlan("landed", 50_000)); got != action.OutcomeLanded {
 		t.Fatalf("second plan = %s, want landed", got)
 	}
-	h, err := k.history(t.Context(), &policies.Policy{Name: "repay-loans"}, now)
+	h, _, err := historyAndResumable(t.Context(), k.journal, &policies.Policy{Name: "repay-loans"}, now)
 	if err != nil {
 		t.Fatal(err)
 	}

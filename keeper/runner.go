@@ -1,0 +1,229 @@
+package keeper
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"maps"
+	"sync"
+	"time"
+
+	"github.com/keeper-project/keeper/keeper/internal/action"
+	"github.com/keeper-project/keeper/keeper/notify"
+	"github.com/keeper-project/keeper/policies"
+)
+
+// ErrActionsFailed reports a run in which some action failed, was refused
+// or is still unsettled; the error is an *ActionsError saying which.
+var ErrActionsFailed = errors.New("some actions failed, were refused or are unsettled")
+
+// runner runs one policy, as Prometheus' rule group runs its rules: it owns
+// the policy, its `for` state, its open alert incidents and its last run's
+// status. A reload hands it the policy's new version (setPolicy); the state
+// carries across. Runs of one runner never overlap (the scheduler skips a
+// tick while the previous run runs).
+type runner struct {
+	k *Keeper // the observer, the executor and the journal the runs use
+
+	mu     sync.Mutex
+	policy *policies.Policy
+	state  *policies.State // `for` state, kept across runs and reloads
+	firing map[string]bool // targets with an open alert incident
+	last   *runStatus      // nil before the first scheduled run
+}
+
+func newRunner(k *Keeper, p *policies.Policy) *runner {
+	return &runner{k: k, policy: p, state: &policies.State{}, firing: map[string]bool{}}
+}
+
+// current returns the policy the next run runs.
+func (r *runner) current() *policies.Policy {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.policy
+}
+
+// setPolicy makes p the policy the next run runs and reports whether its
+// schedule changed (the scheduler entry must then be replaced).
+func (r *runner) setPolicy(p *policies.Policy) (rescheduled bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	old := r.policy
+	r.policy = p
+	return old.Schedule != p.Schedule || old.JitterDelay() != p.JitterDelay()
+}
+
+// tick is the scheduler's run of the policy: it waits for a
+// policy_concurrency slot, runs, and keeps the run's status for /status.
+func (r *runner) tick(ctx context.Context, run RunInfo) error {
+	release, ok := r.k.slots.acquire(ctx)
+	defer release()
+	if !ok {
+		return ctx.Err()
+	}
+	sum, err := r.run(ctx, run)
+	st := statusOf(run, sum, err)
+	r.mu.Lock()
+	r.last = &st
+	r.mu.Unlock()
+	return err
+}
+
+// run is one run of the policy: observe, evaluate, act on each planned
+// action along the action path, and report.
+func (r *runner) run(ctx context.Context, run RunInfo) (runSummary, error) {
+	k, p := r.k, r.current()
+	var sum runSummary
+	log := k.logger.With("policy", p.Name, "run", run.ID)
+	readsFrom := k.now()
+	obs, err := k.obs.observe(ctx, p)
+	if err != nil {
+		log.Warn("Cannot observe; skipping this run", "err", err)
+		return sum, err
+	}
+	now := k.now()
+	hist, resumable, err := historyAndResumable(ctx, k.journal, p, now)
+	if err != nil {
+		log.Error("Cannot read the journal; not acting", "err", err)
+		return sum, err
+	}
+	res, err := policies.Evaluate(p, obs, now, hist, r.state)
+	if err != nil {
+		log.Error("Evaluation failed", "err", err)
+		return sum, err
+	}
+	sum.Evaluated = res.Evaluated
+	k.exec.Supersede(ctx, resumable, plannedTargets(res))
+	r.logSkips(log, res)
+	notDone := &ActionsError{}
+	firing := map[string]bool{}
+	for _, a := range res.Actions {
+		if a.Alert != nil {
+			r.fireAlert(a)
+			firing[a.Target] = true
+			sum.add(action.OutcomeAlert)
+			continue
+		}
+		plan := action.FromAction(a, k.dryRunAll)
+		plan.ReadsFrom = readsFrom
+		o := k.exec.Execute(ctx, run.ID, plan)
+		sum.add(o)
+		notDone.add(plan, o)
+	}
+	if p.Kind == policies.KindAlert {
+		r.resolveAlerts(firing)
+	}
+	log.Debug("Policy run done", "evaluated", res.Evaluated, "actions", len(res.Actions), "skipped", len(res.Skipped))
+	return sum, notDone.err()
+}
+
+// plan evaluates the policy against live state as a run would now, and
+// acts on nothing: the `for` state is evaluated on a copy.
+func (r *runner) plan(ctx context.Context) PolicyPlan {
+	k, p := r.k, r.current()
+	pp := PolicyPlan{Policy: p.Name, Kind: string(p.Kind), DryRun: p.DryRun || k.dryRunAll}
+	obs, err := k.obs.observe(ctx, p)
+	if err != nil {
+		pp.Err = err.Error()
+		return pp
+	}
+	now := k.now()
+	hist, _, err := historyAndResumable(ctx, k.journal, p, now)
+	if err != nil {
+		pp.Err = err.Error()
+		return pp
+	}
+	r.mu.Lock()
+	state := &policies.State{PendingSince: maps.Clone(r.state.PendingSince)}
+	r.mu.Unlock()
+	if state.PendingSince == nil {
+		state.PendingSince = map[string]time.Time{}
+	}
+	res, err := policies.Evaluate(p, obs, now, hist, state)
+	if err != nil {
+		pp.Err = fmt.Sprintf("evaluating: %v", err)
+		return pp
+	}
+	pp.Actions, pp.Skipped, pp.Result = res.Actions, res.Skipped, &res
+	return pp
+}
+
+// pendingSince copies the `for` state's pending times.
+func (r *runner) pendingSince() map[string]time.Time {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return maps.Clone(r.state.PendingSince)
+}
+
+// status returns the policy and its last scheduled run, for /status.
+func (r *runner) status() (*policies.Policy, *runStatus) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.last == nil {
+		return r.policy, nil
+	}
+	last := *r.last
+	return r.policy, &last
+}
+
+func (r *runner) logSkips(log *slog.Logger, res policies.Result) {
+	for _, s := range res.Skipped {
+		if s.Reason == policies.SkipStale {
+			r.k.metrics.RunsSkipped.WithLabelValues(res.Policy, "stale_data").Inc()
+			log.Warn("Data too old to act on", "detail", s.Detail)
+			continue
+		}
+		log.Debug("Target not acted on", "target", s.Target, "reason", s.Reason, "detail", s.Detail)
+	}
+}
+
+// fireAlert opens (or keeps open) the incident of an alert policy's target.
+func (r *runner) fireAlert(a policies.Action) {
+	k := r.k
+	k.metrics.Actions.WithLabelValues(a.Policy, string(a.Kind), string(action.OutcomeAlert)).Inc()
+	r.mu.Lock()
+	already := r.firing[a.Target]
+	r.firing[a.Target] = true
+	r.mu.Unlock()
+	level := slog.LevelInfo
+	if already {
+		level = slog.LevelDebug // one Info line per incident, not one per tick
+	}
+	k.logger.Log(context.Background(), level, "Alert", "policy", a.Policy, "target", a.Target, "severity", a.Alert.Severity, "message", a.Alert.Message)
+	k.notifier.Condition(notify.Message{Policy: a.Policy, Kind: string(a.Kind), Target: a.Target, Severity: string(a.Alert.Severity),
+		Reason: a.Alert.Message, To: a.Notify.To, Time: k.now()}, true)
+}
+
+// resolveAlerts closes the incidents of targets that no longer fire.
+func (r *runner) resolveAlerts(firing map[string]bool) {
+	k, p := r.k, r.current()
+	r.mu.Lock()
+	var cleared []string
+	for target := range r.firing {
+		if !firing[target] {
+			cleared = append(cleared, target)
+			delete(r.firing, target)
+		}
+	}
+	r.mu.Unlock()
+	for _, target := range cleared {
+		k.logger.Info("Alert resolved", "policy", p.Name, "target", target)
+		k.notifier.Condition(notify.Message{Policy: p.Name, Kind: string(p.Kind), Target: target, Time: k.now()}, false)
+	}
+}
+
+// runSummary is what one run of a policy did: how many targets it
+// evaluated, and how many of its planned actions ended each way (alerts
+// fired count as "alert").
+type runSummary struct {
+	Evaluated int
+	Actions   map[action.Outcome]int
+}
+
+func (s *runSummary) add(o action.Outcome) {
+	if s.Actions == nil {
+		s.Actions = map[action.Outcome]int{}
+	}
+	s.Actions[o]++
+}
