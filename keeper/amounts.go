@@ -84,11 +84,3 @@ func CheckAmountsOnline(ctx context.Context, cfg *config.Config, ps []*policies.
 	}
 	return checkAmounts(ctx, ps, cfg.Tokens, newTokenBook(c), true)
 }
-
-// checkPolicyAmounts is the check at start: a definite mismatch (another
-// token's symbol, too many decimals) refuses to start, as `check --online`
-// would; a mint the chain could not describe now is left to the runs, which
-// resolve amounts per target and fail closed.
-func (k *Keeper) checkPolicyAmounts(ctx context.Context, ps []*policies.Policy) error {
-	return checkAmounts(ctx, ps, k.cfg.Tokens, k.obs.tokenBook, false)
-}

@@ -88,7 +88,7 @@ func TestOtherPolicysOpenActionHoldsTargetOnSim(t *testing.T) {
 		loan := w.address(t, sim.KindLoan, "repay-me").String()
 		openBuiltAction(t, k, "retired-policy", loan)
 		w.advance(t, 15*time.Second)
-		ps, err := k.loadPolicies()
+		ps, err := k.policies.load()
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/keeper-project/keeper/keeper/journal"
 	"github.com/keeper-project/keeper/policies"
 )
 
@@ -17,41 +16,6 @@ import (
 // by recovery on the next start.
 const shutdownTimeout = 30 * time.Second
 
-// LoadPolicies reads the policy files the config names and checks that the
-// notifiers they name exist.
-func LoadPolicies(dir string, globs []string, notifiers []string) ([]*policies.Policy, error) {
-	ps, err := policies.LoadFiles(dir, globs)
-	if err != nil {
-		return nil, err
-	}
-	if err := policies.CheckNotifiers(ps, notifiers); err != nil {
-		return nil, err
-	}
-	return ps, nil
-}
-
-func (k *Keeper) loadPolicies() ([]*policies.Policy, error) {
-	names := make([]string, len(k.cfg.Notifiers))
-	for i, n := range k.cfg.Notifiers {
-		names[i] = n.Name
-	}
-	return LoadPolicies(k.cfg.Dir, k.cfg.Policies, names)
-}
-
-// loadCheckedPolicies loads the policies and checks their amounts written
-// with a unit against the mints they name, as run does at start and on a
-// reload.
-func (k *Keeper) loadCheckedPolicies(ctx context.Context) ([]*policies.Policy, error) {
-	ps, err := k.loadPolicies()
-	if err != nil {
-		return nil, err
-	}
-	if err := k.checkPolicyAmounts(ctx, ps); err != nil {
-		return nil, err
-	}
-	return ps, nil
-}
-
 // RunOnce settles unfinished actions, then runs every enabled policy once,
 // one after the other, and returns when their actions have settled. The
 // error wraps ErrActionsFailed when any action failed or was refused.
@@ -59,7 +23,7 @@ func (k *Keeper) RunOnce(ctx context.Context) error {
 	if err := k.Recover(ctx); err != nil {
 		return err
 	}
-	ps, err := k.loadCheckedPolicies(ctx)
+	ps, err := k.policies.loadChecked(ctx)
 	if err != nil {
 		return err
 	}
@@ -81,7 +45,7 @@ func (k *Keeper) Run(ctx context.Context, reload <-chan struct{}) error {
 	if err := k.Recover(ctx); err != nil {
 		return err
 	}
-	ps, err := k.loadCheckedPolicies(ctx)
+	ps, err := k.policies.loadChecked(ctx)
 	if err != nil {
 		return err
 	}
@@ -98,7 +62,8 @@ func (k *Keeper) Run(ctx context.Context, reload <-chan struct{}) error {
 	k.scheduler.start()
 	k.logger.Info("keeper started", "wallet", k.wallet.String(), "policies", len(ps), "dry_run", k.dryRunAll, "http", addr)
 	k.loop(ctx, reload)
-	k.shutdown(stopRuns, srv)
+	k.scheduler.shutdown(shutdownTimeout, stopRuns)
+	stopServer(srv)
 	stopNotify()
 	return nil
 }
@@ -116,7 +81,7 @@ func (k *Keeper) loop(ctx context.Context, reload <-chan struct{}) {
 	defer t.Stop()
 	pt := time.NewTicker(pruneInterval)
 	defer pt.Stop()
-	k.refreshGauges(ctx)
+	k.upkeep.refresh(ctx)
 	for {
 		select {
 		case <-ctx.Done():
@@ -124,43 +89,10 @@ func (k *Keeper) loop(ctx context.Context, reload <-chan struct{}) {
 		case <-reload:
 			k.Reload()
 		case <-t.C:
-			k.refreshGauges(ctx)
+			k.upkeep.refresh(ctx)
 		case <-pt.C:
-			k.prune(ctx)
+			k.upkeep.prune(ctx)
 		}
-	}
-}
-
-// refreshGauges sets the journal's pending count and lag (the age of the
-// oldest unsettled action) and the wallet's SOL balance.
-func (k *Keeper) refreshGauges(ctx context.Context) {
-	ctx, cancel := context.WithTimeout(ctx, readinessTimeout)
-	defer cancel()
-	if pending, err := k.journal.Pending(ctx); err == nil {
-		k.setJournalGauges(pending)
-	}
-	if lamports, err := k.submitter.Balance(ctx, k.wallet); err == nil {
-		k.metrics.WalletLamports.Set(float64(lamports))
-	}
-	k.exec.Paused()
-}
-
-// shutdown stops scheduling, waits for runs in progress up to
-// shutdownTimeout (then cancels them), and stops the HTTP server.
-func (k *Keeper) shutdown(stopRuns context.CancelFunc, srv *http.Server) {
-	k.logger.Info("Stopping: no new runs; waiting for runs in progress", "timeout", shutdownTimeout)
-	done := k.scheduler.stop()
-	select {
-	case <-done.Done():
-	case <-time.After(shutdownTimeout):
-		k.logger.Warn("Runs still in progress at the shutdown deadline; cancelling (recovery settles them on start)")
-		stopRuns()
-		<-done.Done()
-	}
-	if srv != nil {
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(sctx)
 	}
 }
 
@@ -170,7 +102,7 @@ func (k *Keeper) shutdown(stopRuns context.CancelFunc, srv *http.Server) {
 func (k *Keeper) Reload() {
 	ctx, cancel := context.WithTimeout(context.Background(), reloadTimeout)
 	defer cancel()
-	ps, err := k.loadCheckedPolicies(ctx)
+	ps, err := k.policies.loadChecked(ctx)
 	if err != nil {
 		k.metrics.Reloads.WithLabelValues("error").Inc()
 		k.logger.Error("Reload failed; keeping the running policies", "err", err)
@@ -212,12 +144,14 @@ func (k *Keeper) apply(ps []*policies.Policy) {
 	k.metrics.PoliciesLoaded.Set(float64(enabled))
 }
 
-// sched returns the scheduler, creating an unstarted one for RunOnce.
-func (k *Keeper) sched() *scheduler {
-	if k.scheduler == nil {
-		k.scheduler = newScheduler(context.Background(), k.logger, k.metrics)
+// stopServer stops the operations endpoint, if it runs.
+func stopServer(srv *http.Server) {
+	if srv == nil {
+		return
 	}
-	return k.scheduler
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = srv.Shutdown(ctx)
 }
 
 // serveOps starts the operations endpoint when the config names an address,
@@ -231,26 +165,11 @@ func (k *Keeper) serveOps() (*http.Server, string, error) {
 	if err != nil {
 		return nil, "", fmt.Errorf("keeper: http.listen: %w", err)
 	}
-	srv := &http.Server{Handler: opsHandler(k.registry, k.readiness, k.status), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: opsHandler(k.registry, k.upkeep.readiness, k.status), ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			k.logger.Error("Operations endpoint stopped", "err", err)
 		}
 	}()
 	return srv, ln.Addr().String(), nil
-}
-
-// setJournalGauges counts the unsettled actions and the age of the oldest
-// one with an attempt in flight (an expired action waits for its policy to
-// plan it again, or to supersede it, and is not lag).
-func (k *Keeper) setJournalGauges(pending []journal.Action) {
-	k.metrics.JournalPending.Set(float64(len(pending)))
-	lag := 0.0
-	for _, a := range pending { // oldest first
-		if a.State != journal.StateExpired {
-			lag = k.now().Sub(a.CreatedAt).Seconds()
-			break
-		}
-	}
-	k.metrics.JournalLag.Set(lag)
 }

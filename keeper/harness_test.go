@@ -263,7 +263,7 @@ func (n *notes) list() []notify.Message {
 func (k *testKeeper) recordNotes(t *testing.T) *notes {
 	n := &notes{}
 	k.notifier = notify.New(notify.Options{Senders: []notify.Sender{n}, Now: k.now})
-	k.exec = k.newExecutor() // with the test's notifier
+	k.exec = newExecutor(k.env, k.deps, k.notifier, k.obs.reads.forget) // with the test's notifier
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {

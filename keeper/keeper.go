@@ -9,11 +9,9 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/keeper-project/keeper/keeper/clmm"
 	"github.com/keeper-project/keeper/keeper/config"
 	"github.com/keeper-project/keeper/keeper/internal/action"
 	"github.com/keeper-project/keeper/keeper/notify"
-	"github.com/keeper-project/keeper/policies"
 )
 
 // Options configure a Keeper. Config is required; every other field has a
@@ -38,21 +36,22 @@ type Options struct {
 	Journal   Journal
 }
 
+// env is what every part of keeper is built with.
+type env struct {
+	cfg     *config.Config
+	logger  *slog.Logger
+	metrics *Metrics
+	now     func() time.Time
+}
+
 // Keeper is the daemon: it owns the dependencies, the schedule and the
 // action path. Create it with New, start it with Run or RunOnce, and Close it.
 type Keeper struct {
-	cfg       *config.Config
-	logger    *slog.Logger
+	env
+	deps
 	registry  *prometheus.Registry
-	metrics   *Metrics
 	version   string
 	dryRunAll bool
-	now       func() time.Time
-
-	market    Market
-	signer    Signer
-	submitter Submitter
-	journal   Journal
 	wallet    solana.PublicKey
 	notifier  *notify.Dispatcher
 	closers   []func() error
@@ -60,6 +59,8 @@ type Keeper struct {
 	obs  *observer
 	exec *action.Executor
 
+	policies  policySource
+	upkeep    *upkeep
 	runners   *runnerSet
 	scheduler *scheduler // set by Run (or RunOnce)
 	slots     slots
@@ -71,9 +72,9 @@ func New(o Options) (*Keeper, error) {
 	if o.Config == nil {
 		return nil, errors.New("keeper: Options.Config is required")
 	}
-	k := &Keeper{cfg: o.Config, logger: o.Logger, registry: o.Registry, version: o.Version,
-		dryRunAll: o.DryRun || o.Config.DryRun, now: o.Now,
-		market: o.Market, signer: o.Signer, submitter: o.Submitter, journal: o.Journal}
+	k := &Keeper{env: env{cfg: o.Config, logger: o.Logger, now: o.Now}, registry: o.Registry, version: o.Version,
+		dryRunAll: o.DryRun || o.Config.DryRun,
+		deps:      deps{market: o.Market, signer: o.Signer, submitter: o.Submitter, journal: o.Journal}}
 	if k.logger == nil {
 		k.logger = slog.New(slog.DiscardHandler)
 	}
@@ -88,65 +89,23 @@ func New(o Options) (*Keeper, error) {
 	}
 	k.metrics = NewMetrics(k.registry)
 	var err error
-	if err = k.wire(); err != nil {
+	if k.closers, err = k.deps.wire(k.env, k.version); err != nil {
 		k.Close()
 		return nil, err
 	}
 	k.wallet = k.signer.PublicKey()
-	k.notifier = k.newDispatcher()
-	if k.obs, err = k.newObserver(); err != nil {
+	k.notifier = newDispatcher(k.env)
+	if k.obs, err = newObserver(k.env, k.deps, k.wallet); err != nil {
 		k.Close()
 		return nil, err
 	}
-	k.exec = k.newExecutor()
+	k.exec = newExecutor(k.env, k.deps, k.notifier, k.obs.reads.forget)
+	k.upkeep = &upkeep{journal: k.journal, submitter: k.submitter, wallet: k.wallet, metrics: k.metrics,
+		logger: k.logger, now: k.now, retention: k.cfg.Journal.Retention, paused: k.exec.Paused}
+	k.policies = policySource{cfg: k.cfg, tokens: k.obs.tokenBook}
 	k.runners = newRunnerSet()
 	k.slots = newSlots(k.cfg.PolicyConcurrency)
 	return k, nil
-}
-
-// newObserver builds the observer over keeper's market and chain client.
-func (k *Keeper) newObserver() (*observer, error) {
-	dexes, err := newDexes(k.cfg)
-	if err != nil {
-		return nil, err
-	}
-	book, err := newPriceBook(k.cfg.Prices, k.submitter)
-	if err != nil {
-		return nil, err
-	}
-	o := &observer{market: k.market, wallet: k.wallet, now: k.now, logger: k.logger,
-		reads: newReadCache(readTTL, k.now), dexes: dexes, positions: clmm.NewReader(k.submitter),
-		tokenBook: newTokenBook(k.submitter),
-		prices:    &pricer{book: book, unknown: k.metrics.PricesUnknown, logger: k.logger, now: k.now}}
-	if len(k.cfg.Tokens) > 0 {
-		o.configTokens = make(map[string]policies.Token, len(k.cfg.Tokens))
-		for mint, t := range k.cfg.Tokens {
-			o.configTokens[mint] = policies.Token{Symbol: t.Symbol, Decimals: t.Decimals}
-		}
-	}
-	return o, nil
-}
-
-// readTTL is how long a read serves the policies of one tick. It is no
-// longer than the shortest interval between two ticks of a schedule (1 s),
-// so the policies of one tick share a read and the next tick reads afresh.
-const readTTL = time.Second
-
-// newDexes returns dex-a and dex-b with their program ids from config.
-func newDexes(c *config.Config) ([]clmm.Dex, error) {
-	var out []clmm.Dex
-	for _, d := range []struct{ layout, program string }{{clmm.DexA, c.Chain.DexAProgram}, {clmm.DexB, c.Chain.DexBProgram}} {
-		pk, err := solana.PublicKeyFromBase58(d.program)
-		if err != nil {
-			return nil, fmt.Errorf("keeper: %s program: %w", d.layout, err)
-		}
-		dex, err := clmm.NewDex(d.layout, pk)
-		if err != nil {
-			return nil, fmt.Errorf("keeper: %w", err)
-		}
-		out = append(out, dex)
-	}
-	return out, nil
 }
 
 // Wallet returns the public key keeper signs with.

@@ -16,7 +16,7 @@ import (
 // policyNamed loads the world's policies and returns the named one.
 func (k *simKeeper) policyNamed(t *testing.T, name string) *policies.Policy {
 	t.Helper()
-	ps, err := k.loadPolicies()
+	ps, err := k.policies.load()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +244,7 @@ func TestPoliciesWithTheSameReadsShareOneObservation(t *testing.T) {
 		w := newSimWorld(t, simOptions{})
 		w.writePolicy(t, "alerts.yaml", fmt.Sprintf(twoLoanAlerts, w.address(t, sim.KindWallet, "alice")))
 		k := w.open(t, "")
-		ps, err := k.loadPolicies()
+		ps, err := k.policies.load()
 		if err != nil {
 			t.Fatal(err)
 		}

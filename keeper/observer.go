@@ -1,12 +1,14 @@
 package keeper
 
 import (
+	"fmt"
 	"log/slog"
 	"time"
 
 	"github.com/gagliardetto/solana-go"
 
 	"github.com/keeper-project/keeper/keeper/clmm"
+	"github.com/keeper-project/keeper/keeper/config"
 	"github.com/keeper-project/keeper/keeper/tokens"
 	"github.com/keeper-project/keeper/policies"
 )
@@ -31,4 +33,49 @@ type observer struct {
 	// configTokens is what the config's tokens: says of mints.
 	configTokens map[string]policies.Token
 	prices       *pricer
+}
+
+// newObserver builds the observer over keeper's market and chain client.
+func newObserver(e env, d deps, wallet solana.PublicKey) (*observer, error) {
+	dexes, err := newDexes(e.cfg)
+	if err != nil {
+		return nil, err
+	}
+	book, err := newPriceBook(e.cfg.Prices, d.submitter)
+	if err != nil {
+		return nil, err
+	}
+	o := &observer{market: d.market, wallet: wallet, now: e.now, logger: e.logger,
+		reads: newReadCache(readTTL, e.now), dexes: dexes, positions: clmm.NewReader(d.submitter),
+		tokenBook: newTokenBook(d.submitter),
+		prices:    &pricer{book: book, unknown: e.metrics.PricesUnknown, logger: e.logger, now: e.now}}
+	if len(e.cfg.Tokens) > 0 {
+		o.configTokens = make(map[string]policies.Token, len(e.cfg.Tokens))
+		for mint, t := range e.cfg.Tokens {
+			o.configTokens[mint] = policies.Token{Symbol: t.Symbol, Decimals: t.Decimals}
+		}
+	}
+	return o, nil
+}
+
+// readTTL is how long a read serves the policies of one tick. It is no
+// longer than the shortest interval between two ticks of a schedule (1 s),
+// so the policies of one tick share a read and the next tick reads afresh.
+const readTTL = time.Second
+
+// newDexes returns dex-a and dex-b with their program ids from config.
+func newDexes(c *config.Config) ([]clmm.Dex, error) {
+	var out []clmm.Dex
+	for _, d := range []struct{ layout, program string }{{clmm.DexA, c.Chain.DexAProgram}, {clmm.DexB, c.Chain.DexBProgram}} {
+		pk, err := solana.PublicKeyFromBase58(d.program)
+		if err != nil {
+			return nil, fmt.Errorf("keeper: %s program: %w", d.layout, err)
+		}
+		dex, err := clmm.NewDex(d.layout, pk)
+		if err != nil {
+			return nil, fmt.Errorf("keeper: %w", err)
+		}
+		out = append(out, dex)
+	}
+	return out, nil
 }

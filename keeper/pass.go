@@ -40,7 +40,7 @@ func (e *ActionsError) Is(target error) bool { return target == ErrActionsFailed
 // the journal's history, as a run would now. It signs, builds and journals
 // nothing, and leaves the policies' `for` state untouched.
 func (k *Keeper) Plan(ctx context.Context) ([]PolicyPlan, error) {
-	ps, err := k.loadPolicies()
+	ps, err := k.policies.load()
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +95,10 @@ func (e *ActionsError) err() error {
 // runPass runs every enabled policy of ps once, at most policy_concurrency
 // at a time, and returns each one's error in ps's order.
 func (k *Keeper) runPass(ctx context.Context, ps []*policies.Policy) []error {
-	sched := k.sched()
+	if k.scheduler == nil {
+		k.scheduler = newScheduler(context.Background(), k.logger, k.metrics) // unstarted: runs on demand
+	}
+	sched := k.scheduler
 	errs := make([]error, len(ps))
 	var wg sync.WaitGroup
 	for i, p := range ps {

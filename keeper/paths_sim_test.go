@@ -296,7 +296,7 @@ func TestKillSwitchOnSim(t *testing.T) {
 		w := newSimWorld(t, simOptions{})
 		w.usePolicies(t, "auto-repay.yaml")
 		k := w.open(t, "")
-		ops := opsHandler(k.registry, k.readiness, k.status)
+		ops := opsHandler(k.registry, k.upkeep.readiness, k.status)
 		w.advance(t, 15*time.Second)
 		if err := os.WriteFile(w.cfg.KillSwitch, nil, 0o600); err != nil {
 			t.Fatal(err)

@@ -32,9 +32,8 @@ func TestPruneAtRetention(t *testing.T) {
 		{0, nil},
 	} {
 		j := &recordingPruner{}
-		cfg := &config.Config{Journal: config.Journal{Retention: c.retention}}
-		k := &Keeper{cfg: cfg, journal: j, now: func() time.Time { return now }, logger: slog.New(slog.DiscardHandler)}
-		k.prune(t.Context())
+		u := &upkeep{journal: j, retention: c.retention, now: func() time.Time { return now }, logger: slog.New(slog.DiscardHandler)}
+		u.prune(t.Context())
 		if len(j.cutoffs) != len(c.want) || len(c.want) == 1 && !j.cutoffs[0].Equal(c.want[0]) {
 			t.Errorf("retention %s: pruned at %v, want %v", c.retention, j.cutoffs, c.want)
 		}

@@ -10,15 +10,15 @@ import (
 // tick (see action.Executor.Recover), and prunes the journal. It never
 // builds or signs anything new.
 func (k *Keeper) Recover(ctx context.Context) error {
-	if err := k.own(); err != nil {
+	if err := k.upkeep.own(); err != nil {
 		return err
 	}
 	pending, err := k.journal.Pending(ctx)
 	if err != nil {
 		return fmt.Errorf("reading unsettled actions: %w", err)
 	}
-	k.setJournalGauges(pending)
+	k.upkeep.setJournalGauges(pending)
 	k.exec.Recover(ctx, pending)
-	k.prune(ctx)
+	k.upkeep.prune(ctx)
 	return nil
 }

@@ -108,6 +108,20 @@ func (s *scheduler) start() { s.cron.Start() }
 // progress have returned.
 func (s *scheduler) stop() context.Context { return s.cron.Stop() }
 
+// shutdown stops firing new runs and waits for the runs in progress up to
+// timeout; then it cancels them with stopRuns and waits for them to return.
+func (s *scheduler) shutdown(timeout time.Duration, stopRuns context.CancelFunc) {
+	s.logger.Info("Stopping: no new runs; waiting for runs in progress", "timeout", timeout)
+	done := s.stop()
+	select {
+	case <-done.Done():
+	case <-time.After(timeout):
+		s.logger.Warn("Runs still in progress at the shutdown deadline; cancelling (recovery settles them on start)")
+		stopRuns()
+		<-done.Done()
+	}
+}
+
 // Run is called by cron at each tick.
 func (e *entry) Run() {
 	tick := time.Now().UTC()

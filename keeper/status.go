@@ -13,15 +13,15 @@ const readinessTimeout = 3 * time.Second
 // readiness lists what /readyz checks: the journal takes writes, keeper is not
 // paused, and the RPC node answers (which also refreshes the wallet balance
 // metric).
-func (k *Keeper) readiness() []readinessCheck {
+func (u *upkeep) readiness() []readinessCheck {
 	return []readinessCheck{
 		{"journal", func(ctx context.Context) error {
 			ctx, cancel := context.WithTimeout(ctx, readinessTimeout)
 			defer cancel()
-			return k.journal.Writable(ctx)
+			return u.journal.Writable(ctx)
 		}},
 		{"paused", func(context.Context) error {
-			if reason, paused := k.exec.Paused(); paused {
+			if reason, paused := u.paused(); paused {
 				return errors.New(reason)
 			}
 			return nil
@@ -29,11 +29,11 @@ func (k *Keeper) readiness() []readinessCheck {
 		{"rpc", func(ctx context.Context) error {
 			ctx, cancel := context.WithTimeout(ctx, readinessTimeout)
 			defer cancel()
-			lamports, err := k.submitter.Balance(ctx, k.wallet)
+			lamports, err := u.submitter.Balance(ctx, u.wallet)
 			if err != nil {
 				return fmt.Errorf("wallet balance: %w", err)
 			}
-			k.metrics.WalletLamports.Set(float64(lamports))
+			u.metrics.WalletLamports.Set(float64(lamports))
 			return nil
 		}},
 	}

@@ -83,7 +83,7 @@ func TestJournalLagIgnoresExpiredActions(t *testing.T) {
 	if err != nil || len(pending) != 1 {
 		t.Fatalf("pending = %d, %v", len(pending), err)
 	}
-	k.setJournalGauges(pending)
+	k.upkeep.setJournalGauges(pending)
 	if got := gaugeValue(t, k.metrics.JournalLag); got != 0 {
 		t.Errorf("journal lag = %v, want 0 with only an expired action", got)
 	}

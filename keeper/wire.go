@@ -18,54 +18,64 @@ import (
 	"github.com/keeper-project/keeper/signer"
 )
 
-// wire builds every dependency Options left nil, from the config. The
-// signer comes first: the market client needs the wallet.
-func (k *Keeper) wire() error {
-	c := k.cfg
-	if k.signer == nil {
-		s, err := loadSigner(c)
-		if err != nil {
-			return err
-		}
-		k.signer = s
-	}
-	if k.market == nil {
-		m, err := market.New(marketOptions(c, k.signer.PublicKey().String(), k.version, k.metrics, k.logger))
-		if err != nil {
-			return fmt.Errorf("keeper: market client: %w", err)
-		}
-		k.market = m
-	}
-	if k.submitter == nil {
-		cl, err := chain.New(chainOptions(c, k.metrics, k.logger))
-		if err != nil {
-			return fmt.Errorf("keeper: chain client: %w", err)
-		}
-		k.submitter = cl
-		k.closers = append(k.closers, cl.Close)
-	}
-	if k.journal == nil {
-		j, err := journal.Open(context.Background(), "sqlite:"+c.JournalPath(), journal.Options{Now: k.now, Logger: k.logger})
-		if err != nil {
-			return fmt.Errorf("keeper: %w", err)
-		}
-		k.journal = j
-		k.closers = append(k.closers, j.Close) // an injected journal is its owner's to close
-	}
-	return nil
+// deps are the services keeper works through.
+type deps struct {
+	market    Market
+	signer    Signer
+	submitter Submitter
+	journal   Journal
 }
 
-// newExecutor builds the action path over keeper's dependencies.
-func (k *Keeper) newExecutor() *action.Executor {
-	t := k.cfg.Chain.Tip
+// wire builds every dependency left nil, from the config, and returns how
+// to close what it opened. The signer comes first: the market client needs
+// the wallet.
+func (d *deps) wire(e env, version string) (closers []func() error, err error) {
+	c := e.cfg
+	if d.signer == nil {
+		s, err := loadSigner(c)
+		if err != nil {
+			return closers, err
+		}
+		d.signer = s
+	}
+	if d.market == nil {
+		m, err := market.New(marketOptions(c, d.signer.PublicKey().String(), version, e.metrics, e.logger))
+		if err != nil {
+			return closers, fmt.Errorf("keeper: market client: %w", err)
+		}
+		d.market = m
+	}
+	if d.submitter == nil {
+		cl, err := chain.New(chainOptions(c, e.metrics, e.logger))
+		if err != nil {
+			return closers, fmt.Errorf("keeper: chain client: %w", err)
+		}
+		d.submitter = cl
+		closers = append(closers, cl.Close)
+	}
+	if d.journal == nil {
+		j, err := journal.Open(context.Background(), "sqlite:"+c.JournalPath(), journal.Options{Now: e.now, Logger: e.logger})
+		if err != nil {
+			return closers, fmt.Errorf("keeper: %w", err)
+		}
+		d.journal = j
+		closers = append(closers, j.Close) // an injected journal is its owner's to close
+	}
+	return closers, nil
+}
+
+// newExecutor builds the action path over d; changed is called when an
+// action may have changed its target.
+func newExecutor(e env, d deps, n *notify.Dispatcher, changed func()) *action.Executor {
+	t := e.cfg.Chain.Tip
 	return action.New(action.Config{
-		Builder: k.market, Signer: k.signer, Submitter: k.submitter, Journal: k.journal, Notifier: k.notifier,
-		Metrics: action.Metrics{Actions: k.metrics.Actions, GuardRefusals: k.metrics.GuardRefusals,
-			IdempotencyConflicts: k.metrics.IdempotencyConflicts, Paused: k.metrics.Paused},
-		Logger: k.logger, Now: k.now, Commitment: rpc.CommitmentType(k.cfg.Chain.Commitment), Poll: k.cfg.Chain.Poll,
+		Builder: d.market, Signer: d.signer, Submitter: d.submitter, Journal: d.journal, Notifier: n,
+		Metrics: action.Metrics{Actions: e.metrics.Actions, GuardRefusals: e.metrics.GuardRefusals,
+			IdempotencyConflicts: e.metrics.IdempotencyConflicts, Paused: e.metrics.Paused},
+		Logger: e.logger, Now: e.now, Commitment: rpc.CommitmentType(e.cfg.Chain.Commitment), Poll: e.cfg.Chain.Poll,
 		Tip:        action.TipConfig{Floor: t.FloorLamports, Max: t.MaxLamports, FallbackRPC: t.Fallback == "rpc"},
-		KillSwitch: k.cfg.KillSwitch,
-		Changed:    k.obs.reads.forget,
+		KillSwitch: e.cfg.KillSwitch,
+		Changed:    changed,
 	})
 }
 
@@ -164,13 +174,13 @@ func chainOptions(c *config.Config, m *Metrics, logger *slog.Logger) chain.Optio
 }
 
 // newDispatcher builds the notification dispatcher from the config's notifiers.
-func (k *Keeper) newDispatcher() *notify.Dispatcher {
+func newDispatcher(e env) *notify.Dispatcher {
 	var senders []notify.Sender
 	window := time.Duration(0) // the smallest dedup window of the notifiers applies to all
-	for _, n := range k.cfg.Notifiers {
+	for _, n := range e.cfg.Notifiers {
 		w, err := notify.NewWebhook(n.Name, n.URL.Reveal(), notify.Format(n.Type), nil, n.Timeout)
 		if err != nil {
-			k.logger.Error("Notifier not usable", "notifier", n.Name, "err", err)
+			e.logger.Error("Notifier not usable", "notifier", n.Name, "err", err)
 			continue
 		}
 		senders = append(senders, w.WithRetries(n.Retries))
@@ -178,13 +188,13 @@ func (k *Keeper) newDispatcher() *notify.Dispatcher {
 			window = n.DedupWindow
 		}
 	}
-	return notify.New(notify.Options{Senders: senders, DedupWindow: window, Now: k.now,
-		Logger: k.logger.With("component", "notify"),
+	return notify.New(notify.Options{Senders: senders, DedupWindow: window, Now: e.now,
+		Logger: e.logger.With("component", "notify"),
 		Delivered: func(name string, err error) {
 			outcome := "ok"
 			if err != nil {
 				outcome = "error"
 			}
-			k.metrics.Notifications.WithLabelValues(name, outcome).Inc()
+			e.metrics.Notifications.WithLabelValues(name, outcome).Inc()
 		}})
 }
