@@ -57,8 +57,6 @@ func (fc *fakeChain) dispatchLocked(method string, p []any) (any, *fakeRPCError)
 		return map[string]any{"context": ctx, "value": fc.accountsJSON(fc.accounts, p[0].([]any))}, nil
 	case "simulateTransaction":
 		return fc.simulateLocked(p), nil
-	case "getRecentPrioritizationFees":
-		return []any{map[string]any{"slot": 7, "prioritizationFee": 1500}, map[string]any{"slot": 8, "prioritizationFee": 0}}, nil
 	case "getTipAccounts":
 		out := make([]string, len(fc.tipAccounts))
 		for i, k := range fc.tipAccounts {

@@ -26,13 +26,6 @@ type Blockhash struct {
 	LastValidBlockHeight uint64
 }
 
-// PrioritizationFee is the lowest per-compute-unit price (micro-lamports)
-// paid by a landed transaction in a recent slot.
-type PrioritizationFee struct {
-	Slot uint64
-	Fee  uint64
-}
-
 // Balance returns the wallet's lamports at the client's commitment.
 func (c *Client) Balance(ctx context.Context, wallet solana.PublicKey) (uint64, error) {
 	var out *rpc.GetBalanceResult
@@ -162,27 +155,4 @@ func toAccount(a *rpc.Account) *Account {
 		return nil
 	}
 	return &Account{Lamports: a.Lamports, Owner: a.Owner, Data: a.Data.GetBinary(), Executable: a.Executable}
-}
-
-// RecentPrioritizationFees returns the prioritization fees of recent slots
-// for transactions that write-lock all of the given accounts (none: any
-// transaction).
-func (c *Client) RecentPrioritizationFees(ctx context.Context, writable []solana.PublicKey) ([]PrioritizationFee, error) {
-	if writable == nil {
-		writable = []solana.PublicKey{} // sent as [], not null
-	}
-	var res []rpc.PriorizationFeeResult
-	err := c.reads.call(ctx, "getRecentPrioritizationFees", func(ctx context.Context, ep *endpoint) error {
-		var err error
-		res, err = ep.rpc.GetRecentPrioritizationFees(ctx, writable)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	out := make([]PrioritizationFee, len(res))
-	for i, r := range res {
-		out[i] = PrioritizationFee{Slot: r.Slot, Fee: r.PrioritizationFee}
-	}
-	return out, nil
 }

@@ -63,13 +63,6 @@ func TestReads(t *testing.T) {
 	if ok, err := c.BlockhashValid(t.Context(), solana.Hash{9}); err != nil || ok {
 		t.Errorf("BlockhashValid(unknown) = %v, %v; want false", ok, err)
 	}
-	fees, err := c.RecentPrioritizationFees(t.Context(), nil)
-	if err != nil || len(fees) != 2 || fees[0] != (PrioritizationFee{Slot: 7, Fee: 1500}) {
-		t.Errorf("RecentPrioritizationFees = %+v, %v", fees, err)
-	}
-	if p := fc.callsOf("getRecentPrioritizationFees")[0].params; len(p[0].([]any)) != 0 {
-		t.Errorf("params %v, want an empty account list", p)
-	}
 	for _, m := range []string{"getBalance", "getLatestBlockhash", "isBlockhashValid"} {
 		p := fc.callsOf(m)[0].params
 		o := p[len(p)-1].(map[string]any)

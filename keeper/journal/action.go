@@ -117,7 +117,7 @@ type Build struct {
 	// Mode is how they will be submitted. Required.
 	Mode Mode
 	// TipLamports is the tip the keeper plans to pay (bundle mode); it
-	// counts towards FeesSince while the attempt is in flight.
+	// counts towards the daily fees while the attempt is in flight.
 	TipLamports uint64
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"reflect"
 	"testing"
 	"time"
@@ -61,113 +60,6 @@ func queryFixture(t *testing.T) *Journal {
 		}
 	}
 	return j
-}
-
-func TestLastLanded(t *testing.T) {
-	j := queryFixture(t)
-	tests := []struct {
-		policy, target string
-		want           time.Time
-		ok             bool
-	}{
-		{"repay-sol", "L1", dayStart.Add(2 * time.Hour), true},
-		{"repay-sol", "L2", dayStart.Add(3*time.Hour + time.Minute), true},
-		{"repay-sol", "L3", time.Time{}, false},
-		{"claim", "L1", dayStart.Add(11 * time.Hour), true},
-		{"claim", "L2", time.Time{}, false},
-	}
-	for _, tt := range tests {
-		got, ok, err := j.LastLanded(t.Context(), tt.policy, tt.target)
-		if err != nil || ok != tt.ok || !got.Equal(tt.want) || (ok && got.Location() != time.UTC) {
-			t.Errorf("LastLanded(%s, %s) = %v, %v, %v; want %v, %v", tt.policy, tt.target, got, ok, err, tt.want, tt.ok)
-		}
-	}
-}
-
-func TestSpentSince(t *testing.T) {
-	j := queryFixture(t)
-	tests := []struct {
-		name  string
-		since time.Time
-		mint  string
-		want  uint64
-	}{
-		{"today usdc: landed, in flight and expired", dayStart, "usdc", 200 + 300 + 400 + 500},
-		{"all time usdc", time.Time{}, "usdc", 100 + 200 + 300 + 400 + 500},
-		{"later today", dayStart.Add(4 * time.Hour), "usdc", 400 + 500},
-		{"sol planned", dayStart, "sol", 50},
-		{"unknown mint", dayStart, "bonk", 0},
-	}
-	for _, tt := range tests {
-		got, err := j.SpentSince(t.Context(), tt.since, tt.mint)
-		if err != nil || got != tt.want {
-			t.Errorf("%s: SpentSince = %d, %v; want %d", tt.name, got, err, tt.want)
-		}
-	}
-}
-
-func TestSpentSinceRefusesOverflow(t *testing.T) {
-	j := openMemory(t, newClock())
-	for _, id := range []string{"a", "b"} {
-		in := testIntent(id)
-		in.Amount = math.MaxUint64/2 + 1
-		mustBegin(t, j, in)
-	}
-	if got, err := j.SpentSince(t.Context(), time.Time{}, "mint-usdc"); err == nil {
-		t.Fatalf("SpentSince = %d, want an overflow error", got)
-	}
-}
-
-func TestFeesSince(t *testing.T) {
-	j := queryFixture(t)
-	tests := []struct {
-		name  string
-		since time.Time
-		want  uint64
-	}{
-		// landed-1 7000, landed-2 6000, inflight planned tip 10000,
-		// expired 0, failed 5000, refused 0, dry excluded, other 5000.
-		{"today", dayStart, 7000 + 6000 + 10_000 + 5000 + 5000},
-		{"all time", time.Time{}, 6000 + 7000 + 6000 + 10_000 + 5000 + 5000},
-		{"after the last attempt", dayStart.Add(12 * time.Hour), 0},
-	}
-	for _, tt := range tests {
-		got, err := j.FeesSince(t.Context(), tt.since)
-		if err != nil || got != tt.want {
-			t.Errorf("%s: FeesSince = %d, %v; want %d", tt.name, got, err, tt.want)
-		}
-	}
-}
-
-func TestCountSince(t *testing.T) {
-	j := queryFixture(t)
-	tests := []struct {
-		policy string
-		since  time.Time
-		want   int
-	}{
-		// landed-1, landed-2, inflight, expired, failed, sol-plan.
-		{"repay-sol", dayStart, 6},
-		{"repay-sol", time.Time{}, 7},
-		{"repay-sol", dayStart.Add(6 * time.Hour), 2},
-		{"claim", dayStart, 1},
-		{"nobody", dayStart, 0},
-	}
-	for _, tt := range tests {
-		got, err := j.CountSince(t.Context(), tt.policy, tt.since)
-		if err != nil || got != tt.want {
-			t.Errorf("CountSince(%s, %v) = %d, %v; want %d", tt.policy, tt.since, got, err, tt.want)
-		}
-	}
-}
-
-// ids returns the IDs of acts in order.
-func ids(acts []Action) []string {
-	out := make([]string, len(acts))
-	for i, a := range acts {
-		out[i] = a.ID
-	}
-	return out
 }
 
 func TestList(t *testing.T) {
@@ -265,4 +157,13 @@ func TestListLoadsAttemptsBeyondOneChunk(t *testing.T) {
 			t.Fatalf("action %s attempts = %+v, want its one built attempt", a.ID, a.Attempts)
 		}
 	}
+}
+
+// ids returns the IDs of acts in order.
+func ids(acts []Action) []string {
+	out := make([]string, len(acts))
+	for i, a := range acts {
+		out[i] = a.ID
+	}
+	return out
 }

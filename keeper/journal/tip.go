@@ -120,7 +120,7 @@ func requireNewSignature(ctx context.Context, tx *sql.Tx, sig string) error {
 }
 
 // CountedTip returns the tip lamports the attempt counts against fee caps
-// (FeesSince). A settled attempt counts the tip Settle recorded as paid. An
+// (a policy's daily fee limit). A settled attempt counts the tip Settle recorded as paid. An
 // open one counts the largest of its planned tip and the tips journaled for
 // it: each tip transaction rides in a bundle with the same market
 // transactions, so at most one of them can land, and the largest is the most
