@@ -9,11 +9,12 @@ import (
 	"github.com/keeper-project/keeper/keeper/internal/action"
 	"github.com/keeper-project/keeper/keeper/journal"
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/market/api"
 	"github.com/keeper-project/keeper/signer"
 )
 
 // Market is the part of the lending market API keeper calls: the reads a
-// run observes, and the builds of the action path. *market.Client
+// run observes, and the builds of the action path. *api.Client
 // implements it.
 type Market interface {
 	AllLoans(ctx context.Context, q market.LoansQuery) (*market.LoansSnapshot, error)
@@ -46,7 +47,7 @@ type Journal interface {
 }
 
 var (
-	_ Market    = (*market.Client)(nil)
+	_ Market    = (*api.Client)(nil)
 	_ Signer    = (*signer.Signer)(nil)
 	_ Submitter = (*chain.Client)(nil)
 	_ Journal   = (*journal.Journal)(nil)

@@ -20,12 +20,13 @@ import (
 	"github.com/keeper-project/keeper/keeper/chain"
 	"github.com/keeper-project/keeper/keeper/journal"
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/market/api"
 	"github.com/keeper-project/keeper/keeper/notify"
 	"github.com/keeper-project/keeper/signer"
 )
 
-func apiError(status int) *market.APIError {
-	return &market.APIError{Endpoint: "build_loan", Status: status, Message: http.StatusText(status)}
+func apiError(status int) *api.APIError {
+	return &api.APIError{Endpoint: "build_loan", Status: status, Message: http.StatusText(status)}
 }
 
 // pathCase is one scripted run of the action path and what it must leave.
@@ -77,7 +78,7 @@ func TestExecutePath(t *testing.T) {
 			want:   action.OutcomeFailed, state: journal.StateFailed, rule: "build-refused", builds: 1,
 			outcomes: []journal.State{journal.StateFailed}},
 		{name: "garbled 200 answer expires the attempt unsigned, for a new one",
-			market: []marketReply{{err: &market.APIError{Endpoint: "build_loan", Status: http.StatusOK, Malformed: true, Message: "cannot decode response"}}},
+			market: []marketReply{{err: &api.APIError{Endpoint: "build_loan", Status: http.StatusOK, Malformed: true, Message: "cannot decode response"}}},
 			want:   action.OutcomeRetry, state: journal.StateExpired, rule: "build-retryable", builds: 1,
 			outcomes: []journal.State{journal.StateExpired}},
 		{name: "failing simulation sends nothing",

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/market/api"
 	"github.com/keeper-project/keeper/keeper/sim"
 	"github.com/keeper-project/keeper/policies"
 )
@@ -66,7 +67,7 @@ func TestObserveLoansReadsEveryPageWithFiltersPushed(t *testing.T) {
 			}
 			seen[l.Loan.Address] = true
 		}
-		if got, want := w.net.countPath("/loans/info"), (254+market.DefaultPageSize-1)/market.DefaultPageSize; got != want {
+		if got, want := w.net.countPath("/loans/info"), (254+api.DefaultPageSize-1)/api.DefaultPageSize; got != want {
 			t.Errorf("%d loans-info calls, want %d pages", got, want)
 		}
 		if !obs.SnapshotTime.Equal(time.Now()) {

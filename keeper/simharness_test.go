@@ -19,7 +19,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/chain"
 	"github.com/keeper-project/keeper/keeper/config"
 	"github.com/keeper-project/keeper/keeper/journal"
-	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/market/api"
 	"github.com/keeper-project/keeper/keeper/notify"
 	"github.com/keeper-project/keeper/keeper/sim"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
@@ -215,7 +215,7 @@ func (w *simWorld) open(tb testing.TB, dsn string) *simKeeper {
 	client := w.net.client()
 	mo := marketOptions(w.cfg, w.wallet().String(), "test", NewMetrics(nil), slog.New(slog.DiscardHandler))
 	mo.HTTPClient = client
-	mk, err := market.New(mo)
+	mk, err := api.New(mo)
 	if err != nil {
 		tb.Fatalf("market client: %v", err)
 	}

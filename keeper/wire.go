@@ -13,7 +13,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/config"
 	"github.com/keeper-project/keeper/keeper/internal/action"
 	"github.com/keeper-project/keeper/keeper/journal"
-	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/market/api"
 	"github.com/keeper-project/keeper/keeper/notify"
 	"github.com/keeper-project/keeper/signer"
 )
@@ -39,7 +39,7 @@ func (d *deps) wire(e env, version string) (closers []func() error, err error) {
 		d.signer = s
 	}
 	if d.market == nil {
-		m, err := market.New(marketOptions(c, d.signer.PublicKey().String(), version, e.metrics, e.logger))
+		m, err := api.New(marketOptions(c, d.signer.PublicKey().String(), version, e.metrics, e.logger))
 		if err != nil {
 			return closers, fmt.Errorf("keeper: market client: %w", err)
 		}
@@ -118,9 +118,9 @@ func GuardConfig(c *config.Config) signer.GuardConfig {
 }
 
 // marketOptions maps the config onto the market client.
-func marketOptions(c *config.Config, wallet, version string, m *Metrics, logger *slog.Logger) market.Options {
+func marketOptions(c *config.Config, wallet, version string, m *Metrics, logger *slog.Logger) api.Options {
 	mk := c.Market
-	return market.Options{
+	return api.Options{
 		BaseURL:      mk.BaseURL.Reveal(),
 		Timeout:      mk.Timeout,
 		Version:      version,
@@ -129,10 +129,10 @@ func marketOptions(c *config.Config, wallet, version string, m *Metrics, logger 
 		WalletHeader: mk.WalletHeader,
 		PayerHeader:  mk.PayerHeader,
 		Wallet:       wallet,
-		Paths: market.Paths{DexA: mk.Paths.DexA, DexB: mk.Paths.DexB, Gateway: mk.Paths.Gateway, Provider: mk.Paths.Provider,
+		Paths: api.Paths{DexA: mk.Paths.DexA, DexB: mk.Paths.DexB, Gateway: mk.Paths.Gateway, Provider: mk.Paths.Provider,
 			EarnPosition: mk.Paths.EarnPosition, EarnWithdrawQueue: mk.Paths.EarnWithdrawalQueue, EarnWithdrawRequest: mk.Paths.EarnWithdrawRequest},
-		RateLimit: market.RateLimit{PerSecond: mk.RateLimit.RPS, Burst: mk.RateLimit.Burst},
-		Retry:     market.RetryPolicy{MaxAttempts: mk.Retry.Attempts, BaseBackoff: mk.Retry.Base, MaxBackoff: mk.Retry.Max},
+		RateLimit: api.RateLimit{PerSecond: mk.RateLimit.RPS, Burst: mk.RateLimit.Burst},
+		Retry:     api.RetryPolicy{MaxAttempts: mk.Retry.Attempts, BaseBackoff: mk.Retry.Base, MaxBackoff: mk.Retry.Max},
 		Observe: func(endpoint string, status int, d time.Duration, err error) {
 			m.MarketRequests.WithLabelValues(endpoint, strconv.Itoa(status)).Observe(d.Seconds())
 			if err != nil {

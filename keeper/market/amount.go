@@ -54,13 +54,13 @@ func ParseAmount(s string) (Amount, error) {
 	f, err := strconv.ParseFloat(s, 64)
 	switch {
 	case err != nil || math.IsNaN(f) || math.IsInf(f, 0):
-		return 0, fmt.Errorf("amount: %q is not an integer", echo(s))
+		return 0, fmt.Errorf("amount: %q is not an integer", Echo(s))
 	case f < 0:
-		return 0, fmt.Errorf("amount: %q is negative", echo(s))
+		return 0, fmt.Errorf("amount: %q is negative", Echo(s))
 	case f != math.Trunc(f):
-		return 0, fmt.Errorf("amount: %q is not an integer", echo(s))
+		return 0, fmt.Errorf("amount: %q is not an integer", Echo(s))
 	case f >= math.MaxUint64:
-		return 0, fmt.Errorf("amount: %q overflows 64 bits", echo(s))
+		return 0, fmt.Errorf("amount: %q overflows 64 bits", Echo(s))
 	}
 	return Amount(f), nil
 }

@@ -28,9 +28,9 @@ type answerDecoder interface {
 	decodeAnswer(data []byte) error
 }
 
-// decodeAnswer decodes a 2xx body into out strictly: a null body is an error, and out's own
+// DecodeAnswer decodes a 2xx body into out strictly: a null body is an error, and out's own
 // checks of required members run after decoding.
-func decodeAnswer(data []byte, out any) error {
+func DecodeAnswer(data []byte, out any) error {
 	if isNull(data) {
 		return errNullAnswer
 	}
@@ -49,12 +49,12 @@ func decodeAnswer(data []byte, out any) error {
 	return nil
 }
 
-// strictList is a JSON array whose elements may not be null. It decodes element by element so that a
+// StrictList is a JSON array whose elements may not be null. It decodes element by element so that a
 // null element, which encoding/json would leave as a zero value, is refused with its index.
-type strictList[T any] []T
+type StrictList[T any] []T
 
 // UnmarshalJSON decodes an array of T, refusing null (the array or any element).
-func (l *strictList[T]) UnmarshalJSON(b []byte) error {
+func (l *StrictList[T]) UnmarshalJSON(b []byte) error {
 	if isNull(b) {
 		return errNullAnswer
 	}

@@ -32,7 +32,7 @@ func (a *ExternalAPY) UnmarshalJSON(b []byte) error {
 	if quoted && isDigits(text) {
 		v, err := strconv.ParseInt(text, 10, 64)
 		if err != nil {
-			return fmt.Errorf("external apy: %q is out of range", echo(text))
+			return fmt.Errorf("external apy: %q is out of range", Echo(text))
 		}
 		*a = ExternalAPY(CBPS(v).Fraction())
 		return nil

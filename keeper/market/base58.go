@@ -3,8 +3,8 @@ package market
 // base58Alphabet is the Bitcoin/Solana base58 alphabet.
 const base58Alphabet = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
 
-// isPublicKey reports whether s is the base58 text of exactly 32 bytes, a Solana public key.
-func isPublicKey(s string) bool {
+// IsPublicKey reports whether s is the base58 text of exactly 32 bytes, a Solana public key.
+func IsPublicKey(s string) bool {
 	n, ok := base58Len(s)
 	return ok && n == 32
 }

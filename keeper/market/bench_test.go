@@ -22,7 +22,7 @@ func BenchmarkDecodeLoansPage100(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
 		var p LoansPage
-		if err := decodeAnswer(data, &p); err != nil {
+		if err := DecodeAnswer(data, &p); err != nil {
 			b.Fatal(err)
 		}
 	}

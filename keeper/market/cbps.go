@@ -51,7 +51,7 @@ func ParseCBPS(s string) (CBPS, error) {
 	}
 	f, err := parseFinite(s)
 	if err != nil || f != math.Trunc(f) || math.Abs(f) >= math.MaxInt64 {
-		return 0, fmt.Errorf("cbps: %q is not an integer", echo(s))
+		return 0, fmt.Errorf("cbps: %q is not an integer", Echo(s))
 	}
 	return CBPS(f), nil
 }

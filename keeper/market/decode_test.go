@@ -145,7 +145,7 @@ func TestDecodeLoopShapes(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			var got loopList
+			var got LoopList
 			err := json.Unmarshal([]byte(tc.in), &got)
 			if (err != nil) != tc.wantErr {
 				t.Fatalf("err = %v, wantErr %v", err, tc.wantErr)

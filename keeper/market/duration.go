@@ -44,10 +44,10 @@ func ParseDurationKey(key string) (StrategyDuration, error) {
 		Duration     *int32        `json:"duration"`
 	}
 	if err := strictUnmarshal([]byte(key), &raw); err != nil {
-		return StrategyDuration{}, fmt.Errorf("duration key %q: %w", echo(key), err)
+		return StrategyDuration{}, fmt.Errorf("duration key %q: %w", Echo(key), err)
 	}
 	if raw.DurationType == nil || raw.Duration == nil {
-		return StrategyDuration{}, fmt.Errorf("duration key %q: durationType and duration are both required", echo(key))
+		return StrategyDuration{}, fmt.Errorf("duration key %q: durationType and duration are both required", Echo(key))
 	}
 	d := StrategyDuration{DurationType: *raw.DurationType, Duration: *raw.Duration}
 	return d, d.Validate()

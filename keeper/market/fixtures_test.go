@@ -9,6 +9,8 @@ const (
 	solMint  = "So11111111111111111111111111111111111111112"
 	usdcMint = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"
 	loan1    = "Loan1111111111111111111111111111111111111111"
+	// testWallet is the borrower of the fixtures' loans.
+	testWallet = "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU"
 )
 
 // readFixture returns a testdata file's content.

@@ -17,30 +17,30 @@ func FuzzDecodeAnswers(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
 		var loans LoansPage
-		if decodeAnswer(body, &loans) == nil && loans.Items == nil {
+		if DecodeAnswer(body, &loans) == nil && loans.Items == nil {
 			t.Fatalf("loans answer %q accepted without a list", body)
 		}
 		var vaults VaultsPage
-		if decodeAnswer(body, &vaults) == nil && vaults.Items == nil {
+		if DecodeAnswer(body, &vaults) == nil && vaults.Items == nil {
 			t.Fatalf("vaults answer %q accepted without a list", body)
 		}
 		var queue WithdrawalQueue
-		if decodeAnswer(body, &queue) == nil && queue.Requests == nil {
+		if DecodeAnswer(body, &queue) == nil && queue.Requests == nil {
 			t.Fatalf("queue answer %q accepted without a list", body)
 		}
 		var pos EarnPosition
-		if decodeAnswer(body, &pos) == nil && pos.OpenWithdrawalRequests == nil {
+		if DecodeAnswer(body, &pos) == nil && pos.OpenWithdrawalRequests == nil {
 			t.Fatalf("earn position %q accepted without its requests", body)
 		}
-		var loops loopList
-		_ = decodeAnswer(body, &loops)
-		var quotes strictList[Quote]
-		_ = decodeAnswer(body, &quotes)
-		var deposits strictList[VaultDeposits]
-		_ = decodeAnswer(body, &deposits)
-		var holders strictList[CollateralHolder]
-		_ = decodeAnswer(body, &holders)
+		var loops LoopList
+		_ = DecodeAnswer(body, &loops)
+		var quotes StrictList[Quote]
+		_ = DecodeAnswer(body, &quotes)
+		var deposits StrictList[VaultDeposits]
+		_ = DecodeAnswer(body, &deposits)
+		var holders StrictList[CollateralHolder]
+		_ = DecodeAnswer(body, &holders)
 		var earnTx EarnTxResponse
-		_ = decodeAnswer(body, &earnTx)
+		_ = DecodeAnswer(body, &earnTx)
 	})
 }

@@ -10,8 +10,8 @@ type IdempotencyKey string
 // maxKeyLen bounds an idempotency key.
 const maxKeyLen = 255
 
-// validate checks that the key is 1–255 visible ASCII characters.
-func (k IdempotencyKey) validate() error {
+// Validate checks that the key is 1–255 visible ASCII characters.
+func (k IdempotencyKey) Validate() error {
 	if k == "" || len(k) > maxKeyLen {
 		return fmt.Errorf("%w: idempotency key must be 1 to %d characters", ErrInvalidRequest, maxKeyLen)
 	}

@@ -14,7 +14,7 @@ func decodeList[T any](b []byte, keys ...string) ([]T, error) {
 		return nil, errNullAnswer
 	}
 	if len(b) > 0 && b[0] == '[' {
-		var items strictList[T]
+		var items StrictList[T]
 		if err := json.Unmarshal(b, &items); err != nil {
 			return nil, err
 		}
@@ -29,7 +29,7 @@ func decodeList[T any](b []byte, keys ...string) ([]T, error) {
 		if !ok {
 			continue
 		}
-		var items strictList[T]
+		var items StrictList[T]
 		if err := json.Unmarshal(raw, &items); err != nil {
 			return nil, fmt.Errorf("%s: %w", k, err)
 		}
@@ -38,11 +38,11 @@ func decodeList[T any](b []byte, keys ...string) ([]T, error) {
 	return nil, fmt.Errorf("want an array or an object with one of %q", keys)
 }
 
-// loopList is the E12 response: a bare array of loop records or an object holding them.
-type loopList []Loop
+// LoopList is the E12 response: a bare array of loop records or an object holding them.
+type LoopList []Loop
 
 // UnmarshalJSON decodes a bare array or an object with items, loops or loopInfos.
-func (l *loopList) UnmarshalJSON(b []byte) error {
+func (l *LoopList) UnmarshalJSON(b []byte) error {
 	items, err := decodeList[Loop](b, "items", "loops", "loopInfos")
 	if err != nil {
 		return fmt.Errorf("loop info: %w", err)

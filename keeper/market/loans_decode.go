@@ -18,7 +18,7 @@ func (p *LoansPage) UnmarshalJSON(b []byte) error {
 		return errNullAnswer
 	}
 	if len(b) > 0 && b[0] == '[' {
-		var items strictList[loanItemWire]
+		var items StrictList[loanItemWire]
 		if err := json.Unmarshal(b, &items); err != nil {
 			return fmt.Errorf("loans info array: %w", err)
 		}

@@ -46,7 +46,7 @@ func (n *Number) UnmarshalJSON(b []byte) error {
 func parseFinite(s string) (float64, error) {
 	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0, fmt.Errorf("%q is not a finite number", echo(s))
+		return 0, fmt.Errorf("%q is not a finite number", Echo(s))
 	}
 	return f, nil
 }

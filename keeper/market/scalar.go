@@ -52,8 +52,8 @@ func jsonKind(c byte) string {
 	}
 }
 
-// echo returns s shortened for an error message.
-func echo(s string) string {
+// Echo returns s shortened for an error message.
+func Echo(s string) string {
 	if len(s) > maxScalarEcho {
 		return s[:maxScalarEcho] + "…"
 	}

@@ -40,7 +40,7 @@ func (u *UnixTime) UnmarshalJSON(b []byte) error {
 	}
 	f, err := parseFinite(text)
 	if err != nil || math.Abs(f) >= math.MaxInt64 {
-		return fmt.Errorf("timestamp: %q is not a unix time", echo(text))
+		return fmt.Errorf("timestamp: %q is not a unix time", Echo(text))
 	}
 	*u = UnixTime(math.Trunc(f))
 	return nil

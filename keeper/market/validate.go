@@ -5,10 +5,10 @@ import (
 	"fmt"
 )
 
-// invalid wraps a request check failure for endpoint ep.
-func invalid(ep string, err error) error {
-	return fmt.Errorf("market: %s: %w: %w", ep, ErrInvalidRequest, err)
-}
+// ErrInvalidRequest is wrapped by errors for requests that must not be sent
+// (missing required fields, negative values, a bad idempotency key, no
+// wallet for a transaction-building call).
+var ErrInvalidRequest = errors.New("invalid request")
 
 // required returns an error naming each empty field; pairs are name, value.
 func required(pairs ...string) error {
@@ -29,8 +29,8 @@ func nonNegative[T ~int | ~int32 | ~int64](name string, v *T) error {
 	return nil
 }
 
-// validate checks E1's required members and non-negative numbers.
-func (r StrategyUpdateRequest) validate() error {
+// Validate checks E1's required members and non-negative numbers.
+func (r StrategyUpdateRequest) Validate() error {
 	errs := []error{required("strategy", r.Strategy)}
 	if t := r.CollateralTerms; t != nil {
 		errs = append(errs, t.validate())
@@ -41,7 +41,7 @@ func (r StrategyUpdateRequest) validate() error {
 	return errors.Join(errs...)
 }
 
-// validate checks the collateral maps: keys present, duration keys and cBPS values well-formed.
+// Validate checks the collateral maps: keys present, duration keys and cBPS values well-formed.
 func (t CollateralTerms) validate() error {
 	var errs []error
 	for id, add := range t.AddCollateral {
@@ -89,7 +89,7 @@ func durationMap(name string, m map[string]string, needed bool) error {
 	return nil
 }
 
-// validate checks an asset-data update.
+// Validate checks an asset-data update.
 func (a ParsedUpdateAssetData) validate() error {
 	return errors.Join(required("assetIdentifier", a.AssetIdentifier),
 		nonNegative("ltv", a.Ltv), nonNegative("liquidationThreshold", a.LiquidationThreshold),
@@ -97,7 +97,7 @@ func (a ParsedUpdateAssetData) validate() error {
 		nonNegative("oracleType", a.OracleType))
 }
 
-// validate checks updateParams' non-negative members.
+// Validate checks updateParams' non-negative members.
 func (p UpdateParams) validate() error {
 	var yield error
 	if p.ExternalYieldSource != nil {

@@ -6,8 +6,8 @@ import (
 	"math"
 )
 
-// validate checks that E2 has steps and each step a type.
-func (r BuildLoanRequest) validate() error {
+// Validate checks that E2 has steps and each step a type.
+func (r BuildLoanRequest) Validate() error {
 	if len(r.Steps) == 0 {
 		return errors.New("steps is required")
 	}
@@ -19,8 +19,8 @@ func (r BuildLoanRequest) validate() error {
 	return nil
 }
 
-// validate checks E4's identifiers, tick range and slippage.
-func (r TransferPositionRequest) validate() error {
+// Validate checks E4's identifiers, tick range and slippage.
+func (r TransferPositionRequest) Validate() error {
 	var errs []error
 	errs = append(errs, required("loan", r.Loan, "positionMint", r.PositionMint))
 	if r.TransferParams.TickLowerIndex >= r.TransferParams.TickUpperIndex {
@@ -36,13 +36,13 @@ func (r TransferPositionRequest) validate() error {
 	return errors.Join(errs...)
 }
 
-// validate checks E8's identifiers.
-func (r ClaimFeesRequest) validate() error {
+// Validate checks E8's identifiers.
+func (r ClaimFeesRequest) Validate() error {
 	return required("loan", r.Loan, "positionMint", r.PositionMint)
 }
 
-// validate checks E9: a strategy, and a positive amount unless withdrawing all.
-func (r WithdrawStrategyRequest) validate() error {
+// Validate checks E9: a strategy, and a positive amount unless withdrawing all.
+func (r WithdrawStrategyRequest) Validate() error {
 	if err := required("strategy", r.Strategy); err != nil {
 		return err
 	}
@@ -52,13 +52,13 @@ func (r WithdrawStrategyRequest) validate() error {
 	return nil
 }
 
-// validate checks E10's required members.
-func (r WithdrawClaimRequest) validate() error {
+// Validate checks E10's required members.
+func (r WithdrawClaimRequest) Validate() error {
 	return required("address", r.Address, "wallet", r.Wallet, "requestId", r.RequestID)
 }
 
-// validate checks the withdraw-request builder's members.
-func (r EarnWithdrawRequest) validate() error {
+// Validate checks the withdraw-request builder's members.
+func (r EarnWithdrawRequest) Validate() error {
 	if err := required("address", r.Address, "wallet", r.Wallet); err != nil {
 		return err
 	}
@@ -68,8 +68,8 @@ func (r EarnWithdrawRequest) validate() error {
 	return nil
 }
 
-// validate checks E6's principal mint, duration and collateral list.
-func (r QuoteRequest) validate() error {
+// Validate checks E6's principal mint, duration and collateral list.
+func (r QuoteRequest) Validate() error {
 	errs := []error{required("principalMint", r.PrincipalMint),
 		StrategyDuration{DurationType: r.DurationType, Duration: r.Duration}.Validate()}
 	if len(r.CollateralFilter) == 0 {
@@ -82,3 +82,38 @@ func (r QuoteRequest) validate() error {
 func validatePage(page, size *int) error {
 	return errors.Join(nonNegative("page", page), nonNegative("pageSize", size))
 }
+
+// Validate checks E3's paging and sort members.
+func (q LoansQuery) Validate() error {
+	return errors.Join(validatePage(q.Page, q.PageSize), nonNegative("sortSide", q.SortSide),
+		nonNegative("sortType", q.SortType))
+}
+
+// Validate checks E5's paging and filter members.
+func (q VaultDepositsQuery) Validate() error {
+	return errors.Join(validatePage(q.Page, q.PageSize), nonNegative("sort", q.Sort),
+		nonNegative("sortDirection", q.SortDirection), nonNegative("stakeDuration", q.StakeDuration),
+		nonNegative("status", q.Status))
+}
+
+// Validate checks E6's paging members.
+func (q VaultsQuery) Validate() error { return validatePage(q.Page, q.PageSize) }
+
+// Validate checks E7's mint and range.
+func (r HoldersRequest) Validate() error {
+	if err := required("mint", r.Mint); err != nil {
+		return err
+	}
+	if r.RangeEnd < r.RangeStart {
+		return errors.New("rangeEnd is before rangeStart")
+	}
+	return nil
+}
+
+// Validate checks the earn position read's address and wallet.
+func (r EarnPositionRequest) Validate() error {
+	return required("address", r.Address, "wallet", r.Wallet)
+}
+
+// Validate checks the withdrawal queue read's address.
+func (r WithdrawalQueueRequest) Validate() error { return required("address", r.Address) }

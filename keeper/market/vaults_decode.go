@@ -25,7 +25,7 @@ func (p *VaultsPage) UnmarshalJSON(b []byte) error {
 		return errNullAnswer
 	}
 	if len(b) > 0 && b[0] == '[' {
-		var items strictList[Vault]
+		var items StrictList[Vault]
 		if err := json.Unmarshal(b, &items); err != nil {
 			return fmt.Errorf("vault listing array: %w", err)
 		}

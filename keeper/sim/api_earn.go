@@ -3,6 +3,7 @@ package sim
 import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/market/api"
 )
 
 // earnVault resolves an earn vault address and checks the provider.
@@ -10,8 +11,8 @@ func (s *Sim) earnVault(address, provider string) (*earnInfo, error) {
 	if address == "" {
 		return nil, badRequest("address is required")
 	}
-	if provider != "" && provider != market.DefaultPaths().Provider {
-		return nil, badRequest("provider %q is not supported (only %s)", provider, market.DefaultPaths().Provider)
+	if provider != "" && provider != api.DefaultPaths().Provider {
+		return nil, badRequest("provider %q is not supported (only %s)", provider, api.DefaultPaths().Provider)
 	}
 	k, err := solana.PublicKeyFromBase58(address)
 	if err != nil {

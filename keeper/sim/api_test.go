@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/market/api"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
 )
 
@@ -79,7 +80,7 @@ func TestIdempotencyReplayAndConflict(t *testing.T) {
 	}
 	_, err := e.market.BuildLoan(e.ctx, "idem-1", market.BuildLoanRequest{Loan: e.addr(t, KindLoan, "repay-me").String(),
 		Steps: []market.Step{{Type: market.StepRepay, Params: market.StepParams{RepayParams: []market.RepayParam{{Amount: 3}}}}}})
-	if !errors.Is(err, market.ErrIdempotencyConflict) {
+	if !errors.Is(err, api.ErrIdempotencyConflict) {
 		t.Errorf("client sees %v, want ErrIdempotencyConflict", err)
 	}
 }
@@ -109,7 +110,7 @@ func TestUnauthorized(t *testing.T) {
 	}
 	_, err := e.market.UpdateStrategy(e.ctx, "k-client", market.StrategyUpdateRequest{Strategy: a(KindStrategy, "gamma"),
 		UpdateParams: &market.UpdateParams{OriginationsEnabled: ptr(false)}})
-	if !errors.Is(err, market.ErrUnauthorized) {
+	if !errors.Is(err, api.ErrUnauthorized) {
 		t.Errorf("client sees %v, want ErrUnauthorized", err)
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/gagliardetto/solana-go/programs/system"
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/market/api"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
 )
 
@@ -173,7 +174,7 @@ func TestControlServedState(t *testing.T) {
 			t.Errorf("Wait: %v", err)
 		}
 	})
-	mc, err := market.New(market.Options{BaseURL: urls.Market, Wallet: testWallet().String(), Retry: market.RetryPolicy{MaxAttempts: 1}})
+	mc, err := api.New(api.Options{BaseURL: urls.Market, Wallet: testWallet().String(), Retry: api.RetryPolicy{MaxAttempts: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}

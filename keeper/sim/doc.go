@@ -1,6 +1,6 @@
 // Package sim is a simulated lending market (the HTTP API of
 // shared/spec/lending-market-interface.md, endpoints E1–E12 plus the assumed earn reads of
-// market.DefaultPaths) running against a simulated Solana chain and Jito block engine
+// api.DefaultPaths) running against a simulated Solana chain and Jito block engine
 // (package chainsim), all on one clock. Tests, the examples, `keeper run --sim` and `keeper sim` act
 // against it instead of real money.
 //

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/market/api"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
 )
 
@@ -79,11 +80,11 @@ func TestMarketNullWrongShapeOversize(t *testing.T) {
 	if r := e.post(t, http.MethodPost, "markets/loans/info", "", "", `{}`); r.status != 200 || string(r.body) != "null" {
 		t.Errorf("null fault: %d %s", r.status, r.body)
 	}
-	if _, err := e.market.LoansInfo(e.ctx, market.LoansQuery{}); err == nil || !market.IsRetryable(err) {
+	if _, err := e.market.LoansInfo(e.ctx, market.LoansQuery{}); err == nil || !api.IsRetryable(err) {
 		t.Errorf("wrong-shape answer: %v, want a retryable decode error", err)
 	}
 	_, err := e.market.LoansInfo(e.ctx, market.LoansQuery{})
-	if ae, ok := errors.AsType[*market.APIError](err); !ok || !strings.Contains(err.Error(), "response body larger than") {
+	if ae, ok := errors.AsType[*api.APIError](err); !ok || !strings.Contains(err.Error(), "response body larger than") {
 		t.Errorf("oversize answer: %v (%+v), want an API error saying the body is too large", err, ae)
 	}
 	if _, err := e.market.LoansInfo(e.ctx, market.LoansQuery{}); err != nil {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/market/api"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
 )
 
@@ -67,7 +68,7 @@ func TestMarketFaultKinds(t *testing.T) {
 		t.Errorf("rate limit: %d Retry-After %q", r.status, r.header.Get("Retry-After"))
 	}
 	_, err := e.market.LoansInfo(e.ctx, market.LoansQuery{})
-	if err == nil || !market.IsRetryable(err) {
+	if err == nil || !api.IsRetryable(err) {
 		t.Errorf("truncated body: %v, want a retryable error", err)
 	}
 	if _, err := e.market.LoansInfo(e.ctx, market.LoansQuery{}); err != nil {

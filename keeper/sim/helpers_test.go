@@ -14,6 +14,7 @@ import (
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/market/api"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
 )
 
@@ -31,7 +32,7 @@ type env struct {
 	sim    *Sim
 	clock  *chainsim.ManualClock
 	urls   URLs
-	market *market.Client
+	market *api.Client
 	rpc    *rpc.Client
 	ctx    context.Context
 }
@@ -63,10 +64,10 @@ func newEnv(t *testing.T, opts Options) *env {
 			t.Errorf("Wait: %v", err)
 		}
 	})
-	mc, err := market.New(market.Options{BaseURL: urls.Market, Wallet: opts.Wallet.String(),
-		Retry: market.RetryPolicy{MaxAttempts: 1}})
+	mc, err := api.New(api.Options{BaseURL: urls.Market, Wallet: opts.Wallet.String(),
+		Retry: api.RetryPolicy{MaxAttempts: 1}})
 	if err != nil {
-		t.Fatalf("market.New: %v", err)
+		t.Fatalf("api.New: %v", err)
 	}
 	return &env{sim: s, clock: clock, urls: urls, market: mc, rpc: rpc.New(urls.RPC), ctx: ctx}
 }

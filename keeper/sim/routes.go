@@ -1,11 +1,14 @@
 package sim
 
-import "github.com/keeper-project/keeper/keeper/market"
+import (
+	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/market/api"
+)
 
 // buildRoutes returns the market's routes, keyed by path below /v1/, on the stand-in paths of
-// market.DefaultPaths.
+// api.DefaultPaths.
 func (s *Sim) buildRoutes() map[string]route {
-	p := market.DefaultPaths()
+	p := api.DefaultPaths()
 	g := p.Gateway + "/"
 	list := []route{
 		{market.EndpointUpdateStrategy, "markets/strategy/update", true, s.updateStrategy},

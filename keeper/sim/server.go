@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"github.com/gagliardetto/solana-go"
-	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/market/api"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
 )
 
@@ -26,8 +26,8 @@ const basePath = "/v1/"
 const (
 	headerRequestID   = "x-request-id"
 	headerIdempotency = "Idempotent-Key"
-	headerWallet      = market.DefaultWalletHeader
-	headerPayer       = market.DefaultPayerHeader
+	headerWallet      = api.DefaultWalletHeader
+	headerPayer       = api.DefaultPayerHeader
 )
 
 // route is one market endpoint.

@@ -11,6 +11,7 @@ import (
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/keeper-project/keeper/keeper/clmm"
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/market/api"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
 )
 
@@ -310,7 +311,7 @@ func TestPayerHeaderPaysFees(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := newEnv(t, Options{Scenario: sc})
-	mc, err := market.New(market.Options{BaseURL: e.urls.Market, Wallet: testWallet().String(), Payer: publicKeyOf(payerKey).String()})
+	mc, err := api.New(api.Options{BaseURL: e.urls.Market, Wallet: testWallet().String(), Payer: publicKeyOf(payerKey).String()})
 	if err != nil {
 		t.Fatal(err)
 	}

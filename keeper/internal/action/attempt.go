@@ -9,6 +9,7 @@ import (
 	"github.com/keeper-project/keeper/internal/failpoint"
 	"github.com/keeper-project/keeper/keeper/journal"
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/market/api"
 )
 
 // attempt is one journaled attempt of a plan: its build, guard, signing,
@@ -62,11 +63,11 @@ func (a *attempt) run(ctx context.Context, first int) Outcome {
 // expires it (a later run tries again), anything else fails the action.
 func (a *attempt) buildFailed(ctx context.Context, err error) Outcome {
 	switch {
-	case errors.Is(err, market.ErrIdempotencyConflict):
+	case errors.Is(err, api.ErrIdempotencyConflict):
 		a.e.cfg.Metrics.IdempotencyConflicts.Inc()
 		a.log.Error("Market answered 409 to a build: idempotency key reused with another body (a bug)", "err", err)
 		return a.settle(ctx, journal.Outcome{State: journal.StateFailed, Rule: journal.RuleIdempotencyConflict, Detail: err.Error()})
-	case market.IsRetryable(err) || ctx.Err() != nil:
+	case api.IsRetryable(err) || ctx.Err() != nil:
 		a.log.Warn("Build failed; will retry on a later run", "err", err)
 		return a.settle(ctx, journal.Outcome{State: journal.StateExpired, Rule: journal.RuleBuildRetryable, Detail: err.Error()})
 	default:

@@ -8,12 +8,13 @@ import (
 	"github.com/keeper-project/keeper/keeper/chain"
 	"github.com/keeper-project/keeper/keeper/journal"
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/market/api"
 	"github.com/keeper-project/keeper/signer"
 )
 
 // Builder is the part of the market API that builds transactions. Each
 // build takes the attempt's idempotency key; a retried build with the same
-// key replays. *market.Client implements it.
+// key replays. *api.Client implements it.
 type Builder interface {
 	BuildLoan(ctx context.Context, key market.IdempotencyKey, req market.BuildLoanRequest) (*market.BuildLoanResponse, error)
 	TransferPosition(ctx context.Context, key market.IdempotencyKey, req market.TransferPositionRequest) (*market.Transaction, error)
@@ -61,7 +62,7 @@ type Log interface {
 }
 
 var (
-	_ Builder   = (*market.Client)(nil)
+	_ Builder   = (*api.Client)(nil)
 	_ Signer    = (*signer.Signer)(nil)
 	_ Submitter = (*chain.Client)(nil)
 	_ Log       = (*journal.Journal)(nil)

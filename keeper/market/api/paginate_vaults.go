@@ -1,26 +1,27 @@
-package market
+package api
 
 import (
 	"context"
 	"fmt"
+	"github.com/keeper-project/keeper/keeper/market"
 )
 
 // AllVaultDeposits walks E5 from page 0 (q.Page is ignored) until a short page. E5 answers with a bare
 // array and no pageInfo, and whether pageSize counts vault records or user deposits is not shown, so a
 // page is short only when both its records and its user deposits number fewer than the page size.
 // Records of one vault split across pages are merged, in first-seen order.
-func (c *Client) AllVaultDeposits(ctx context.Context, q VaultDepositsQuery) ([]VaultDeposits, error) {
-	size, err := pageSize(EndpointVaultDeposits, q.PageSize)
+func (c *Client) AllVaultDeposits(ctx context.Context, q market.VaultDepositsQuery) ([]market.VaultDeposits, error) {
+	size, err := pageSize(market.EndpointVaultDeposits, q.PageSize)
 	if err != nil {
 		return nil, err
 	}
-	var out []VaultDeposits
+	var out []market.VaultDeposits
 	index := make(map[string]int)
 	for page := 0; page < MaxPages; page++ {
 		q.Page, q.PageSize = &page, &size
 		recs, err := c.VaultDeposits(ctx, q)
 		if err != nil {
-			return nil, fmt.Errorf("market: %s: page %d: %w", EndpointVaultDeposits, page, err)
+			return nil, fmt.Errorf("market: %s: page %d: %w", market.EndpointVaultDeposits, page, err)
 		}
 		users := 0
 		for _, r := range recs {
@@ -36,23 +37,23 @@ func (c *Client) AllVaultDeposits(ctx context.Context, q VaultDepositsQuery) ([]
 			return out, nil
 		}
 	}
-	return nil, fmt.Errorf("market: %s: more than %d pages", EndpointVaultDeposits, MaxPages)
+	return nil, fmt.Errorf("market: %s: more than %d pages", market.EndpointVaultDeposits, MaxPages)
 }
 
 // AllVaults walks E11 from page 0 (q.Page is ignored) until pageInfo.totalPages when the service sends
 // pageInfo, else until a short page. Records repeating an already seen vault address are dropped.
-func (c *Client) AllVaults(ctx context.Context, q VaultsQuery) ([]Vault, error) {
-	size, err := pageSize(EndpointVaultsInfo, q.PageSize)
+func (c *Client) AllVaults(ctx context.Context, q market.VaultsQuery) ([]market.Vault, error) {
+	size, err := pageSize(market.EndpointVaultsInfo, q.PageSize)
 	if err != nil {
 		return nil, err
 	}
-	var out []Vault
+	var out []market.Vault
 	seen := make(map[string]bool)
 	for page := 0; page < MaxPages; page++ {
 		q.Page, q.PageSize = &page, &size
 		p, err := c.Vaults(ctx, q)
 		if err != nil {
-			return nil, fmt.Errorf("market: %s: page %d: %w", EndpointVaultsInfo, page, err)
+			return nil, fmt.Errorf("market: %s: page %d: %w", market.EndpointVaultsInfo, page, err)
 		}
 		for _, v := range p.Items {
 			if v.Address != "" && seen[v.Address] {
@@ -69,5 +70,5 @@ func (c *Client) AllVaults(ctx context.Context, q VaultsQuery) ([]Vault, error) 
 			return out, nil
 		}
 	}
-	return nil, fmt.Errorf("market: %s: more than %d pages", EndpointVaultsInfo, MaxPages)
+	return nil, fmt.Errorf("market: %s: more than %d pages", market.EndpointVaultsInfo, MaxPages)
 }

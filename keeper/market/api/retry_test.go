@@ -1,8 +1,9 @@
-package market
+package api
 
 import (
 	"context"
 	"errors"
+	"github.com/keeper-project/keeper/keeper/market"
 	"net"
 	"net/http"
 	"sync"
@@ -81,7 +82,7 @@ func TestReadRetries(t *testing.T) {
 					}
 				})
 				start := time.Now()
-				_, err := c.Loops(t.Context(), LoopsQuery{})
+				_, err := c.Loops(t.Context(), market.LoopsQuery{})
 				elapsed := time.Since(start)
 				if got := len(f.requests()); got != tc.wantCalls {
 					t.Errorf("calls = %d, want %d", got, tc.wantCalls)
@@ -134,7 +135,7 @@ func TestRetryAfterHonoured(t *testing.T) {
 					return reply{Body: `[]`}
 				}}
 				c := newInProcess(t, f, nil, func(o *Options) { o.Retry = fastRetry })
-				if _, err := c.Loops(t.Context(), LoopsQuery{}); err != nil {
+				if _, err := c.Loops(t.Context(), market.LoopsQuery{}); err != nil {
 					t.Fatal(err)
 				}
 				if got := time.Since(start); got != tc.want {
@@ -156,7 +157,7 @@ func TestRetryStopsOnContext(t *testing.T) {
 			cancel()
 		}()
 		start := time.Now()
-		_, err := c.Loops(ctx, LoopsQuery{})
+		_, err := c.Loops(ctx, market.LoopsQuery{})
 		if got := time.Since(start); got != time.Second {
 			t.Errorf("returned after %v, want 1s (at cancel)", got)
 		}
@@ -179,7 +180,7 @@ func TestRetryGivesUpBeforeDeadline(t *testing.T) {
 		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 		defer cancel()
 		start := time.Now()
-		_, err := c.Loops(ctx, LoopsQuery{})
+		_, err := c.Loops(ctx, market.LoopsQuery{})
 		if got := time.Since(start); got != 0 {
 			t.Errorf("returned after %v, want at once (the wait would pass the deadline)", got)
 		}
@@ -198,7 +199,7 @@ func TestWriteRetriesKeepKeyAndBody(t *testing.T) {
 			return nil
 		}
 		c := newInProcess(t, f, transportErr, func(o *Options) { o.Retry = fastRetry })
-		got, err := c.ClaimFees(t.Context(), "act-1-1", ClaimFeesRequest{Loan: "L", PositionMint: "P"})
+		got, err := c.ClaimFees(t.Context(), "act-1-1", market.ClaimFeesRequest{Loan: "L", PositionMint: "P"})
 		if err != nil || got.Message != "AQAB" {
 			t.Fatalf("ClaimFees = %v, %v", got, err)
 		}
@@ -221,7 +222,7 @@ func TestWriteConflictNotRetried(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := &fakeAPI{respond: always(reply{Status: 409, Body: `{"error":{"code":409,"message":"key reused"}}`})}
 		c := newInProcess(t, f, nil, func(o *Options) { o.Retry = fastRetry })
-		_, err := c.WithdrawFromStrategy(t.Context(), "k", WithdrawStrategyRequest{Strategy: "S", Amount: 5})
+		_, err := c.WithdrawFromStrategy(t.Context(), "k", market.WithdrawStrategyRequest{Strategy: "S", Amount: 5})
 		if !errors.Is(err, ErrIdempotencyConflict) || !IsTerminal(err) {
 			t.Errorf("err = %v, want a terminal ErrIdempotencyConflict", err)
 		}
@@ -257,7 +258,7 @@ func TestAttemptTimeoutRetried(t *testing.T) {
 			t.Fatal(err)
 		}
 		start := time.Now()
-		if _, err := c.Loops(t.Context(), LoopsQuery{}); err != nil {
+		if _, err := c.Loops(t.Context(), market.LoopsQuery{}); err != nil {
 			t.Fatalf("Loops: %v", err)
 		}
 		if got, want := time.Since(start), 2*time.Second+100*time.Millisecond; got != want {

@@ -1,7 +1,8 @@
-package market
+package api
 
 import (
 	"errors"
+	"github.com/keeper-project/keeper/keeper/market"
 	"net/http"
 	"strings"
 	"testing"
@@ -81,19 +82,19 @@ func TestOverriddenPathsAndHeaders(t *testing.T) {
 			EarnPosition: "earn/v2/position"}
 		o.WalletHeader, o.PayerHeader, o.Payer, o.UserAgent = "x-wallet", "x-payer", "", "custom/9"
 	})
-	if _, err := c.TransferPosition(bg(t), testKey, TransferPositionRequest{Loan: "L", PositionMint: "P",
-		TransferParams: TransferParams{TickLowerIndex: 1, TickUpperIndex: 2}}); err != nil {
+	if _, err := c.TransferPosition(bg(t), testKey, market.TransferPositionRequest{Loan: "L", PositionMint: "P",
+		TransferParams: market.TransferParams{TickLowerIndex: 1, TickUpperIndex: 2}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.ClaimFees(bg(t), testKey, ClaimFeesRequest{Loan: "L", PositionMint: "P"}); err != nil {
+	if _, err := c.ClaimFees(bg(t), testKey, market.ClaimFeesRequest{Loan: "L", PositionMint: "P"}); err != nil {
 		t.Fatal(err)
 	}
 	f.respond = always(reply{Body: `{"action":"withdrawClaim","txBase64s":["AQ"]}`})
-	if _, err := c.ClaimEarnWithdrawal(bg(t), testKey, WithdrawClaimRequest{Address: "A", Wallet: "W", RequestID: "R"}); err != nil {
+	if _, err := c.ClaimEarnWithdrawal(bg(t), testKey, market.WithdrawClaimRequest{Address: "A", Wallet: "W", RequestID: "R"}); err != nil {
 		t.Fatal(err)
 	}
 	f.respond = always(reply{Body: `{"openWithdrawalRequests":[]}`})
-	if _, err := c.EarnPosition(bg(t), EarnPositionRequest{Address: "A", Wallet: "W"}); err != nil {
+	if _, err := c.EarnPosition(bg(t), market.EarnPositionRequest{Address: "A", Wallet: "W"}); err != nil {
 		t.Fatal(err)
 	}
 	reqs := f.requests()
@@ -125,7 +126,7 @@ func TestKeyedBaseURLQueryKept(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Loops(bg(t), LoopsQuery{}); err != nil {
+	if _, err := c.Loops(bg(t), market.LoopsQuery{}); err != nil {
 		t.Fatal(err)
 	}
 	if gotQuery != "api-key=k123" || f.requests()[0].Path != "/markets/loop/info" {
@@ -144,76 +145,76 @@ func TestRequestChecks(t *testing.T) {
 		want string
 	}{
 		{"empty key", func() error {
-			_, err := c.ClaimFees(ctx, "", ClaimFeesRequest{Loan: "L", PositionMint: "P"})
+			_, err := c.ClaimFees(ctx, "", market.ClaimFeesRequest{Loan: "L", PositionMint: "P"})
 			return err
 		}, "idempotency key"},
 		{"key with space", func() error {
-			_, err := c.ClaimFees(ctx, "a b", ClaimFeesRequest{Loan: "L", PositionMint: "P"})
+			_, err := c.ClaimFees(ctx, "a b", market.ClaimFeesRequest{Loan: "L", PositionMint: "P"})
 			return err
 		}, "visible ASCII"},
 		{"long key", func() error {
-			_, err := c.ClaimFees(ctx, IdempotencyKey(strings.Repeat("k", 256)), ClaimFeesRequest{Loan: "L", PositionMint: "P"})
+			_, err := c.ClaimFees(ctx, market.IdempotencyKey(strings.Repeat("k", 256)), market.ClaimFeesRequest{Loan: "L", PositionMint: "P"})
 			return err
 		}, "1 to 255"},
 		{"no wallet", func() error {
-			_, err := noWallet.ClaimFees(ctx, "k", ClaimFeesRequest{Loan: "L", PositionMint: "P"})
+			_, err := noWallet.ClaimFees(ctx, "k", market.ClaimFeesRequest{Loan: "L", PositionMint: "P"})
 			return err
 		}, "no wallet configured"},
-		{"E1 strategy", func() error { _, err := c.UpdateStrategy(ctx, "k", StrategyUpdateRequest{}); return err }, "strategy is required"},
+		{"E1 strategy", func() error { _, err := c.UpdateStrategy(ctx, "k", market.StrategyUpdateRequest{}); return err }, "strategy is required"},
 		{"E1 bad duration key", func() error {
-			_, err := c.UpdateStrategy(ctx, "k", StrategyUpdateRequest{Strategy: "S", CollateralTerms: &CollateralTerms{
-				AddCollateral: map[string]AddCollateral{"M": {DurationsAndApys: map[string]string{"7d": "1"}}}}})
+			_, err := c.UpdateStrategy(ctx, "k", market.StrategyUpdateRequest{Strategy: "S", CollateralTerms: &market.CollateralTerms{
+				AddCollateral: map[string]market.AddCollateral{"M": {DurationsAndApys: map[string]string{"7d": "1"}}}}})
 			return err
 		}, "duration key"},
 		{"E1 empty durations", func() error {
-			_, err := c.UpdateStrategy(ctx, "k", StrategyUpdateRequest{Strategy: "S", CollateralTerms: &CollateralTerms{
-				AddCollateral: map[string]AddCollateral{"M": {}}}})
+			_, err := c.UpdateStrategy(ctx, "k", market.StrategyUpdateRequest{Strategy: "S", CollateralTerms: &market.CollateralTerms{
+				AddCollateral: map[string]market.AddCollateral{"M": {}}}})
 			return err
 		}, "durationsAndApys is required"},
 		{"E1 negative fee", func() error {
-			_, err := c.UpdateStrategy(ctx, "k", StrategyUpdateRequest{Strategy: "S", UpdateParams: &UpdateParams{InterestFee: new(int64(-1))}})
+			_, err := c.UpdateStrategy(ctx, "k", market.StrategyUpdateRequest{Strategy: "S", UpdateParams: &market.UpdateParams{InterestFee: new(int64(-1))}})
 			return err
 		}, "interestFee must be >= 0"},
 		{"E1 negative ltv", func() error {
-			_, err := c.UpdateStrategy(ctx, "k", StrategyUpdateRequest{Strategy: "S", CollateralTerms: &CollateralTerms{
-				UpdateCollateral: map[string]CollateralParamsUpdate{"M": {LtvUpdate: &ParsedUpdateAssetData{AssetIdentifier: "M", Ltv: new(int32(-5))}}}}})
+			_, err := c.UpdateStrategy(ctx, "k", market.StrategyUpdateRequest{Strategy: "S", CollateralTerms: &market.CollateralTerms{
+				UpdateCollateral: map[string]market.CollateralParamsUpdate{"M": {LtvUpdate: &market.ParsedUpdateAssetData{AssetIdentifier: "M", Ltv: new(int32(-5))}}}}})
 			return err
 		}, "ltv must be >= 0"},
 		{"E1 negative remove duration", func() error {
-			_, err := c.UpdateStrategy(ctx, "k", StrategyUpdateRequest{Strategy: "S", CollateralTerms: &CollateralTerms{
-				RemoveCollateral: map[string]RemoveCollateral{"M": {Durations: []StrategyDuration{{DurationDays, -1}}}}}})
+			_, err := c.UpdateStrategy(ctx, "k", market.StrategyUpdateRequest{Strategy: "S", CollateralTerms: &market.CollateralTerms{
+				RemoveCollateral: map[string]market.RemoveCollateral{"M": {Durations: []market.StrategyDuration{{DurationType: market.DurationDays, Duration: -1}}}}}})
 			return err
 		}, "must be >= 0"},
-		{"E2 no steps", func() error { _, err := c.BuildLoan(ctx, "k", BuildLoanRequest{Loan: "L"}); return err }, "steps is required"},
+		{"E2 no steps", func() error { _, err := c.BuildLoan(ctx, "k", market.BuildLoanRequest{Loan: "L"}); return err }, "steps is required"},
 		{"E4 tick order", func() error {
-			_, err := c.TransferPosition(ctx, "k", TransferPositionRequest{Loan: "L", PositionMint: "P",
-				TransferParams: TransferParams{TickLowerIndex: 5, TickUpperIndex: 5}})
+			_, err := c.TransferPosition(ctx, "k", market.TransferPositionRequest{Loan: "L", PositionMint: "P",
+				TransferParams: market.TransferParams{TickLowerIndex: 5, TickUpperIndex: 5}})
 			return err
 		}, "tickLowerIndex 5 must be below"},
 		{"E9 zero amount", func() error {
-			_, err := c.WithdrawFromStrategy(ctx, "k", WithdrawStrategyRequest{Strategy: "S"})
+			_, err := c.WithdrawFromStrategy(ctx, "k", market.WithdrawStrategyRequest{Strategy: "S"})
 			return err
 		}, "amount must be positive"},
 		{"E10 request id", func() error {
-			_, err := c.ClaimEarnWithdrawal(ctx, "k", WithdrawClaimRequest{Address: "A", Wallet: "W"})
+			_, err := c.ClaimEarnWithdrawal(ctx, "k", market.WithdrawClaimRequest{Address: "A", Wallet: "W"})
 			return err
 		}, "requestId is required"},
-		{"E3 negative page", func() error { _, err := c.LoansInfo(ctx, LoansQuery{Page: new(-1)}); return err }, "page must be >= 0"},
-		{"E6 no principal", func() error { _, err := c.BestQuotes(ctx, QuoteRequest{}); return err }, "principalMint is required"},
+		{"E3 negative page", func() error { _, err := c.LoansInfo(ctx, market.LoansQuery{Page: new(-1)}); return err }, "page must be >= 0"},
+		{"E6 no principal", func() error { _, err := c.BestQuotes(ctx, market.QuoteRequest{}); return err }, "principalMint is required"},
 		{"E7 range", func() error {
-			_, err := c.HistoricalHolders(ctx, HoldersRequest{Mint: "M", RangeStart: 10, RangeEnd: 5})
+			_, err := c.HistoricalHolders(ctx, market.HoldersRequest{Mint: "M", RangeStart: 10, RangeEnd: 5})
 			return err
 		}, "rangeEnd is before rangeStart"},
 		{"withdraw request amount", func() error {
-			_, err := c.RequestEarnWithdrawal(ctx, "k", EarnWithdrawRequest{Address: "A", Wallet: "W"})
+			_, err := c.RequestEarnWithdrawal(ctx, "k", market.EarnWithdrawRequest{Address: "A", Wallet: "W"})
 			return err
 		}, "amount must be positive"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.call()
-			if !errors.Is(err, ErrInvalidRequest) || !strings.Contains(err.Error(), tc.want) || !IsTerminal(err) {
-				t.Errorf("err = %v, want ErrInvalidRequest containing %q", err, tc.want)
+			if !errors.Is(err, market.ErrInvalidRequest) || !strings.Contains(err.Error(), tc.want) || !IsTerminal(err) {
+				t.Errorf("err = %v, want market.ErrInvalidRequest containing %q", err, tc.want)
 			}
 		})
 	}

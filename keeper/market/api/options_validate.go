@@ -1,8 +1,9 @@
-package market
+package api
 
 import (
 	"errors"
 	"fmt"
+	"github.com/keeper-project/keeper/keeper/market"
 	"net/url"
 	"strings"
 )
@@ -29,8 +30,8 @@ func (o Options) validate() (*url.URL, error) {
 	check(validHeaderValue(o.UserAgent), "user agent must be printable text")
 	check(o.AuthValue == "" || validToken(o.AuthHeader), "auth header name must be an HTTP token when an auth value is set")
 	check(validHeaderValue(o.AuthValue), "auth value must be printable text")
-	check(o.Wallet == "" || isPublicKey(o.Wallet), "wallet %q is not a base58 public key", echo(o.Wallet))
-	check(o.Payer == "" || isPublicKey(o.Payer), "payer %q is not a base58 public key", echo(o.Payer))
+	check(o.Wallet == "" || market.IsPublicKey(o.Wallet), "wallet %q is not a base58 public key", market.Echo(o.Wallet))
+	check(o.Payer == "" || market.IsPublicKey(o.Payer), "payer %q is not a base58 public key", market.Echo(o.Payer))
 	if err := o.Paths.validate(); err != nil {
 		errs = append(errs, err)
 	}

@@ -1,8 +1,9 @@
-package market
+package api
 
 import (
 	"context"
 	"errors"
+	"github.com/keeper-project/keeper/keeper/market"
 	"io"
 	"net"
 	"net/http"
@@ -14,7 +15,7 @@ import (
 // and resets, broken pipes, and EOF or a truncated response. A cancelled context, a 409 and every
 // other 4xx are not.
 func IsRetryable(err error) bool {
-	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, ErrInvalidRequest) {
+	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, market.ErrInvalidRequest) {
 		return false
 	}
 	if ae, ok := errors.AsType[*APIError](err); ok {

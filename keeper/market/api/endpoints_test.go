@@ -1,7 +1,8 @@
-package market
+package api
 
 import (
 	"context"
+	"github.com/keeper-project/keeper/keeper/market"
 	"net/http"
 	"reflect"
 	"testing"
@@ -19,31 +20,31 @@ type endpointCase struct {
 	want     any
 }
 
-const testKey IdempotencyKey = "action-7f3a-1"
+const testKey market.IdempotencyKey = "action-7f3a-1"
 
 func endpointCases(t *testing.T) []endpointCase {
 	oneTx := `{"message":"AQAB","signatures":[{"publicKey":"CoSigner","signature":"c2ln"}]}`
-	wantTx := &Transaction{Message: "AQAB", Signatures: []Signature{{PublicKey: "CoSigner", Signature: "c2ln"}}}
+	wantTx := &market.Transaction{Message: "AQAB", Signatures: []market.Signature{{PublicKey: "CoSigner", Signature: "c2ln"}}}
 	return []endpointCase{
 		{
 			name: "E1 update strategy",
 			call: func(ctx context.Context, c *Client) (any, error) {
-				return c.UpdateStrategy(ctx, testKey, StrategyUpdateRequest{
+				return c.UpdateStrategy(ctx, testKey, market.StrategyUpdateRequest{
 					Strategy: "Strat1",
-					CollateralTerms: &CollateralTerms{
-						AddCollateral: map[string]AddCollateral{"MintA": {
-							DurationsAndApys: DurationAPYs(map[StrategyDuration]CBPS{{DurationDays, 7}: 100000}),
+					CollateralTerms: &market.CollateralTerms{
+						AddCollateral: map[string]market.AddCollateral{"MintA": {
+							DurationsAndApys: market.DurationAPYs(map[market.StrategyDuration]market.CBPS{{DurationType: market.DurationDays, Duration: 7}: 100000}),
 						}},
-						RemoveCollateral: map[string]RemoveCollateral{"MintB": {
-							Durations: []StrategyDuration{{DurationWeeks, 2}},
+						RemoveCollateral: map[string]market.RemoveCollateral{"MintB": {
+							Durations: []market.StrategyDuration{{DurationType: market.DurationWeeks, Duration: 2}},
 						}},
-						UpdateAssetAllocation: []AssetAllocation{{AssetIdentifier: "MintA", MaxAllocationPct: "25"}},
-						UpdateCollateral: map[string]CollateralParamsUpdate{"MintC": {
-							ApyUpdate: DurationAPYs(map[StrategyDuration]CBPS{{DurationMonths, 1}: 120000}),
-							LtvUpdate: &ParsedUpdateAssetData{AssetIdentifier: "MintC", Ltv: new(int32(600000))},
+						UpdateAssetAllocation: []market.AssetAllocation{{AssetIdentifier: "MintA", MaxAllocationPct: "25"}},
+						UpdateCollateral: map[string]market.CollateralParamsUpdate{"MintC": {
+							ApyUpdate: market.DurationAPYs(map[market.StrategyDuration]market.CBPS{{DurationType: market.DurationMonths, Duration: 1}: 120000}),
+							LtvUpdate: &market.ParsedUpdateAssetData{AssetIdentifier: "MintC", Ltv: new(int32(600000))},
 						}},
 					},
-					UpdateParams: &UpdateParams{LiquidityBuffer: new(int64(5)), OriginationsEnabled: new(false)},
+					UpdateParams: &market.UpdateParams{LiquidityBuffer: new(int64(5)), OriginationsEnabled: new(false)},
 				})
 			},
 			path: "/markets/strategy/update",
@@ -55,14 +56,14 @@ func endpointCases(t *testing.T) []endpointCase {
 				`"updateParams":{"liquidityBuffer":5,"originationsEnabled":false}}`,
 			write: true, wallet: true,
 			response: `[` + oneTx + `,{"message":"AgAC","signatures":[]}]`,
-			want:     []Transaction{*wantTx, {Message: "AgAC", Signatures: []Signature{}}},
+			want:     []market.Transaction{*wantTx, {Message: "AgAC", Signatures: []market.Signature{}}},
 		},
 		{
 			name: "E2 build loan",
 			call: func(ctx context.Context, c *Client) (any, error) {
-				return c.BuildLoan(ctx, testKey, BuildLoanRequest{Loan: "Loan1", Steps: []Step{{
-					Type: StepRepay,
-					Params: StepParams{Loan: "Loan1", RepayParams: []RepayParam{{Amount: 1_500_000}},
+				return c.BuildLoan(ctx, testKey, market.BuildLoanRequest{Loan: "Loan1", Steps: []market.Step{{
+					Type: market.StepRepay,
+					Params: market.StepParams{Loan: "Loan1", RepayParams: []market.RepayParam{{Amount: 1_500_000}},
 						CloseIfPossible: new(false)},
 				}}})
 			},
@@ -71,28 +72,28 @@ func endpointCases(t *testing.T) []endpointCase {
 				`[{"amount":1500000,"ledgerIndex":0,"repayAll":false}],"closeIfPossible":false}}]}`,
 			write: true, wallet: true,
 			response: `{"loan":"Loan1","transactions":[` + oneTx + `],"unknownField":1}`,
-			want:     &BuildLoanResponse{Loan: "Loan1", Transactions: []Transaction{*wantTx}},
+			want:     &market.BuildLoanResponse{Loan: "Loan1", Transactions: []market.Transaction{*wantTx}},
 		},
 		{
 			name: "E3 loans info",
 			call: func(ctx context.Context, c *Client) (any, error) {
-				return c.LoansInfo(ctx, LoansQuery{Borrowers: []string{testWallet}, FilterType: new(FilterActive),
+				return c.LoansInfo(ctx, market.LoansQuery{Borrowers: []string{testWallet}, FilterType: new(market.FilterActive),
 					IncludePnl: true, Page: new(0), PageSize: new(50)})
 			},
 			path:     "/markets/loans/info",
 			body:     `{"borrowers":["` + testWallet + `"],"filterType":0,"includePnl":true,"page":0,"pageSize":50}`,
-			response: readFixture(t, "loans_info.json"),
-			want:     wantLoansPage(),
+			response: fixture(t, "loans_info.json"),
+			want:     decoded[market.LoansPage](t, fixture(t, "loans_info.json")),
 		},
 		{
 			name: "E4 transfer position",
 			call: func(ctx context.Context, c *Client) (any, error) {
-				return c.TransferPosition(ctx, testKey, TransferPositionRequest{
+				return c.TransferPosition(ctx, testKey, market.TransferPositionRequest{
 					Loan: "Loan1", PositionMint: "PosMint", SlippageDecimals: 0.5,
-					TransferParams: TransferParams{
+					TransferParams: market.TransferParams{
 						AssetIndexGuidance: []int{0, 1}, CollateralIndex: 1, LiquidityAmount: 123456789,
 						TickLowerIndex: -100, TickUpperIndex: 200,
-						Variant: TransferMode{Liquidity: &LiquidityTransfer{SlippageToleranceBps: 50}},
+						Variant: market.TransferMode{Liquidity: &market.LiquidityTransfer{SlippageToleranceBps: 50}},
 					},
 				})
 			},
@@ -105,22 +106,22 @@ func endpointCases(t *testing.T) []endpointCase {
 		{
 			name: "E5 vault depositors",
 			call: func(ctx context.Context, c *Client) (any, error) {
-				return c.VaultDeposits(ctx, VaultDepositsQuery{VaultAddresses: []string{"VaultA"}, Page: new(0),
-					PageSize: new(2), Status: new(PositionStatus(1))})
+				return c.VaultDeposits(ctx, market.VaultDepositsQuery{VaultAddresses: []string{"VaultA"}, Page: new(0),
+					PageSize: new(2), Status: new(market.PositionStatus(1))})
 			},
 			path: "/markets/lending_vaults/deposits",
 			body: `{"vaultAddresses":["VaultA"],"page":0,"pageSize":2,"status":1}`,
 			response: `[{"vaultAddress":"VaultA","userDeposits":[{"amountSupplied":"5000000000","userAddress":"U1"},` +
 				`{"amountSupplied":12,"userAddress":"U2"}]}]`,
-			want: []VaultDeposits{{VaultAddress: "VaultA", UserDeposits: []UserDeposit{
+			want: []market.VaultDeposits{{VaultAddress: "VaultA", UserDeposits: []market.UserDeposit{
 				{AmountSupplied: 5_000_000_000, UserAddress: "U1"}, {AmountSupplied: 12, UserAddress: "U2"}}}},
 		},
 		{
 			name: "E6 best quote",
 			call: func(ctx context.Context, c *Client) (any, error) {
-				return c.BestQuotes(ctx, QuoteRequest{
-					CollateralFilter: []CollateralFilter{{Amount: 1_000_000_000, AssetData: SplAssetData(solMint)}},
-					Duration:         7, DurationType: DurationDays, PrincipalMint: usdcMint,
+				return c.BestQuotes(ctx, market.QuoteRequest{
+					CollateralFilter: []market.CollateralFilter{{Amount: 1_000_000_000, AssetData: market.SplAssetData(solMint)}},
+					Duration:         7, DurationType: market.DurationDays, PrincipalMint: usdcMint,
 				})
 			},
 			path: "/markets/quote/max",
@@ -129,26 +130,26 @@ func endpointCases(t *testing.T) []endpointCase {
 			wallet: true,
 			response: `[{"amount":250000000,"apy":"85000","collateralIdentifier":"` + solMint +
 				`","lqt":850000,"ltv":750000,"strategy":"Strat1"}]`,
-			want: []Quote{{Amount: 250_000_000, Apy: 85000, CollateralIdentifier: solMint, Lqt: 850000, Ltv: 750000,
+			want: []market.Quote{{Amount: 250_000_000, Apy: 85000, CollateralIdentifier: solMint, Lqt: 850000, Ltv: 750000,
 				Strategy: "Strat1"}},
 		},
 		{
 			name: "E7 historical holders",
 			call: func(ctx context.Context, c *Client) (any, error) {
-				return c.HistoricalHolders(ctx, HoldersRequest{Mint: "PoolId", RangeStart: 1700000000,
+				return c.HistoricalHolders(ctx, market.HoldersRequest{Mint: "PoolId", RangeStart: 1700000000,
 					RangeEnd: 1700086400, Pdas: true})
 			},
 			path: "/markets/collateral/holders/historical",
 			body: `{"mint":"PoolId","rangeStart":1700000000,"rangeEnd":1700086400,"pdas":true}`,
 			response: `[{"collateralMint":"PoolId","rangeStart":1700000000,"rangeEnd":1700086400,` +
 				`"userDepositSeconds":{"Loan1":"86400.5","Loan2":1200}}]`,
-			want: []CollateralHolder{{CollateralMint: "PoolId", RangeStart: 1700000000, RangeEnd: 1700086400,
-				UserDepositSeconds: map[string]Number{"Loan1": 86400.5, "Loan2": 1200}}},
+			want: []market.CollateralHolder{{CollateralMint: "PoolId", RangeStart: 1700000000, RangeEnd: 1700086400,
+				UserDepositSeconds: map[string]market.Number{"Loan1": 86400.5, "Loan2": 1200}}},
 		},
 		{
 			name: "E8 claim fees",
 			call: func(ctx context.Context, c *Client) (any, error) {
-				return c.ClaimFees(ctx, testKey, ClaimFeesRequest{Loan: "Loan1", PositionMint: "PosMint"})
+				return c.ClaimFees(ctx, testKey, market.ClaimFeesRequest{Loan: "Loan1", PositionMint: "PosMint"})
 			},
 			path:  "/markets/creditbook/collateral/dex-b/claim_fees",
 			body:  `{"loan":"Loan1","positionMint":"PosMint"}`,
@@ -157,7 +158,7 @@ func endpointCases(t *testing.T) []endpointCase {
 		{
 			name: "E9 withdraw from strategy",
 			call: func(ctx context.Context, c *Client) (any, error) {
-				return c.WithdrawFromStrategy(ctx, testKey, WithdrawStrategyRequest{Strategy: "Strat1", WithdrawAll: true})
+				return c.WithdrawFromStrategy(ctx, testKey, market.WithdrawStrategyRequest{Strategy: "Strat1", WithdrawAll: true})
 			},
 			path:  "/markets/strategy/withdraw",
 			body:  `{"amount":0,"strategy":"Strat1","withdrawAll":true}`,
@@ -166,73 +167,73 @@ func endpointCases(t *testing.T) []endpointCase {
 		{
 			name: "E10 claim earn withdrawal",
 			call: func(ctx context.Context, c *Client) (any, error) {
-				return c.ClaimEarnWithdrawal(ctx, testKey, WithdrawClaimRequest{Address: "EarnVault", Wallet: testWallet,
+				return c.ClaimEarnWithdrawal(ctx, testKey, market.WithdrawClaimRequest{Address: "EarnVault", Wallet: testWallet,
 					RequestID: "Req1"})
 			},
 			path:  "/gateway/earn/vaults/withdraw_claim/tx",
 			body:  `{"address":"EarnVault","wallet":"` + testWallet + `","requestId":"Req1","provider":"provider-a"}`,
 			write: true, wallet: true,
 			response: `{"action":"withdrawClaim","requestId":"Req1","txBase64s":["AQID","BAUG"],"lastValidBlockHeight":123}`,
-			want:     &EarnTxResponse{Action: EarnActionWithdrawClaim, RequestID: "Req1", TxBase64s: []string{"AQID", "BAUG"}},
+			want:     &market.EarnTxResponse{Action: market.EarnActionWithdrawClaim, RequestID: "Req1", TxBase64s: []string{"AQID", "BAUG"}},
 		},
 		{
 			name: "E11 vaults",
 			call: func(ctx context.Context, c *Client) (any, error) {
-				return c.Vaults(ctx, VaultsQuery{Page: new(0), PageSize: new(10), IncludeRewards: true})
+				return c.Vaults(ctx, market.VaultsQuery{Page: new(0), PageSize: new(10), IncludeRewards: true})
 			},
 			path:     "/markets/lending_vaults/info",
 			body:     `{"page":0,"pageSize":10,"includeRewards":true}`,
-			response: readFixture(t, "vaults_info.json"),
-			want:     wantVaultsPage(),
+			response: fixture(t, "vaults_info.json"),
+			want:     clearRaw(decoded[market.VaultsPage](t, fixture(t, "vaults_info.json"))),
 		},
 		{
 			name: "E12 loops",
 			call: func(ctx context.Context, c *Client) (any, error) {
-				return c.Loops(ctx, LoopsQuery{Identifiers: []string{"jitosol-sol"}})
+				return c.Loops(ctx, market.LoopsQuery{Identifiers: []string{"jitosol-sol"}})
 			},
 			path: "/markets/loop/info",
 			body: `{"identifiers":["jitosol-sol"]}`,
 			response: `[{"identifier":"jitosol-sol","principalMint":"` + solMint + `","collateralMint":"J1to",` +
 				`"collateralDeposited":"12345.67","wAvgApy":0.12,"maxApy":null,"newField":true}]`,
-			want: []Loop{{Identifier: "jitosol-sol", PrincipalMint: solMint, CollateralMint: "J1to",
+			want: []market.Loop{{Identifier: "jitosol-sol", PrincipalMint: solMint, CollateralMint: "J1to",
 				CollateralDeposited: 12345.67, WAvgApy: 0.12}},
 		},
 		{
 			name: "earn position",
 			call: func(ctx context.Context, c *Client) (any, error) {
-				return c.EarnPosition(ctx, EarnPositionRequest{Address: "EarnVault", Wallet: testWallet})
+				return c.EarnPosition(ctx, market.EarnPositionRequest{Address: "EarnVault", Wallet: testWallet})
 			},
 			path: "/gateway/earn/vaults/position",
 			body: `{"address":"EarnVault","wallet":"` + testWallet + `","provider":"provider-a"}`,
 			response: `{"address":"EarnVault","wallet":"` + testWallet + `","shares":"1000","assets":"1010",` +
 				`"openWithdrawalRequests":[{"onChainRequestAddr":"Req1","requestedAmount":"500","createdTime":1700000000}]}`,
-			want: &EarnPosition{Address: "EarnVault", Wallet: testWallet, Shares: 1000, Assets: 1010,
-				OpenWithdrawalRequests: []OpenWithdrawalRequest{{OnChainRequestAddr: "Req1", RequestedAmount: 500,
+			want: &market.EarnPosition{Address: "EarnVault", Wallet: testWallet, Shares: 1000, Assets: 1010,
+				OpenWithdrawalRequests: []market.OpenWithdrawalRequest{{OnChainRequestAddr: "Req1", RequestedAmount: 500,
 					CreatedTime: 1700000000}}},
 		},
 		{
 			name: "withdrawal queue",
 			call: func(ctx context.Context, c *Client) (any, error) {
-				return c.WithdrawalQueue(ctx, WithdrawalQueueRequest{Address: "EarnVault"})
+				return c.WithdrawalQueue(ctx, market.WithdrawalQueueRequest{Address: "EarnVault"})
 			},
 			path: "/gateway/earn/vaults/withdraw_queue",
 			body: `{"address":"EarnVault","provider":"provider-a"}`,
 			response: `{"address":"EarnVault","requests":[{"requestId":"Req1","wallet":"W","requestedAmount":"500",` +
 				`"filledAmount":"500","claimedAmount":"0","cancelled":false,"createdTime":1700000000}]}`,
-			want: &WithdrawalQueue{Address: "EarnVault", Requests: []WithdrawalRequest{{RequestID: "Req1", Wallet: "W",
+			want: &market.WithdrawalQueue{Address: "EarnVault", Requests: []market.WithdrawalRequest{{RequestID: "Req1", Wallet: "W",
 				RequestedAmount: 500, FilledAmount: 500, CreatedTime: 1700000000}}},
 		},
 		{
 			name: "earn withdraw request",
 			call: func(ctx context.Context, c *Client) (any, error) {
-				return c.RequestEarnWithdrawal(ctx, testKey, EarnWithdrawRequest{Address: "EarnVault", Wallet: testWallet,
+				return c.RequestEarnWithdrawal(ctx, testKey, market.EarnWithdrawRequest{Address: "EarnVault", Wallet: testWallet,
 					Amount: 500})
 			},
 			path:  "/gateway/earn/vaults/withdraw_request/tx",
 			body:  `{"address":"EarnVault","wallet":"` + testWallet + `","amount":500,"provider":"provider-a"}`,
 			write: true, wallet: true,
 			response: `{"action":"withdrawRequest","requestId":"Req2","txBase64s":["AQID"]}`,
-			want:     &EarnTxResponse{Action: EarnActionWithdrawRequest, RequestID: "Req2", TxBase64s: []string{"AQID"}},
+			want:     &market.EarnTxResponse{Action: market.EarnActionWithdrawRequest, RequestID: "Req2", TxBase64s: []string{"AQID"}},
 		},
 	}
 }

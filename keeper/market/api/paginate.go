@@ -1,8 +1,9 @@
-package market
+package api
 
 import (
 	"context"
 	"fmt"
+	"github.com/keeper-project/keeper/keeper/market"
 	"sync"
 	"sync/atomic"
 )
@@ -10,31 +11,6 @@ import (
 // MaxPages bounds how many pages a walk reads before it gives up, so that a service that keeps
 // reporting more pages cannot hold a run forever.
 const MaxPages = 10_000
-
-// LoansSnapshot is every loan matching a query, read page by page from page 0.
-//
-// The USD fields of one page use one pinned oracle snapshot. A walk cannot pin one snapshot across
-// pages, so SnapshotTs is the first page's and MixedSnapshots reports that a later page carried a
-// different snapshotTs (the walk does not refuse: each item's USD fields stay consistent with
-// themselves; a caller that compares USD values across loans may re-read or skip the run).
-type LoansSnapshot struct {
-	Items []LoanItem
-	// Aggregate, CollateralMints and PrincipalMints are the first page's (they are filter-scoped).
-	Aggregate       *Aggregate
-	CollateralMints []string
-	PrincipalMints  []string
-	// SnapshotTs is the first page's snapshotTs.
-	SnapshotTs float64
-	// MixedSnapshots reports that some later page carried another snapshotTs.
-	MixedSnapshots bool
-	// Pages is the number of pages read.
-	Pages int
-	// TotalItems is the first page's pageInfo.totalItems (len(Items) when the service sent none).
-	TotalItems int
-	// Duplicates counts items dropped because a loan address was already seen (loans shifting between
-	// pages while the walk ran).
-	Duplicates int
-}
 
 // pageSize returns *size, or DefaultPageSize when nil; a zero size cannot be walked.
 func pageSize(ep string, size *int) (int, error) {
@@ -52,8 +28,8 @@ func pageSize(ep string, size *int) (int, error) {
 // generation) is a single page. After the first page has said how many there are, the rest are
 // requested Options.PagesInFlight at a time and merged in page order, as a strictly sequential walk
 // would: the walk still ends at the first empty page, and an error names the lowest failing page.
-func (c *Client) AllLoans(ctx context.Context, q LoansQuery) (*LoansSnapshot, error) {
-	size, err := pageSize(EndpointLoansInfo, q.PageSize)
+func (c *Client) AllLoans(ctx context.Context, q market.LoansQuery) (*market.LoansSnapshot, error) {
+	size, err := pageSize(market.EndpointLoansInfo, q.PageSize)
 	if err != nil {
 		return nil, err
 	}
@@ -61,22 +37,22 @@ func (c *Client) AllLoans(ctx context.Context, q LoansQuery) (*LoansSnapshot, er
 	if err != nil {
 		return nil, err
 	}
-	snap := &LoansSnapshot{}
+	snap := &market.LoansSnapshot{}
 	seen := make(map[string]bool)
-	snap.addPage(first, seen)
+	snap.AddPage(first, seen)
 	if first.PageInfo == nil || len(first.Items) == 0 || first.PageInfo.TotalPages <= 1 {
 		return snap, nil
 	}
 	total := first.PageInfo.TotalPages
 	if total > MaxPages {
-		return nil, fmt.Errorf("market: %s: more than %d pages", EndpointLoansInfo, MaxPages)
+		return nil, fmt.Errorf("market: %s: more than %d pages", market.EndpointLoansInfo, MaxPages)
 	}
 	pages, err := c.loansPages(ctx, q, size, total)
 	if err != nil {
 		return nil, err
 	}
 	for _, p := range pages {
-		snap.addPage(p, seen)
+		snap.AddPage(p, seen)
 		if len(p.Items) == 0 {
 			break
 		}
@@ -85,11 +61,11 @@ func (c *Client) AllLoans(ctx context.Context, q LoansQuery) (*LoansSnapshot, er
 }
 
 // loansPage reads one page of E3.
-func (c *Client) loansPage(ctx context.Context, q LoansQuery, page, size int) (*LoansPage, error) {
+func (c *Client) loansPage(ctx context.Context, q market.LoansQuery, page, size int) (*market.LoansPage, error) {
 	q.Page, q.PageSize = &page, &size
 	p, err := c.LoansInfo(ctx, q)
 	if err != nil {
-		return nil, fmt.Errorf("market: %s: page %d: %w", EndpointLoansInfo, page, err)
+		return nil, fmt.Errorf("market: %s: page %d: %w", market.EndpointLoansInfo, page, err)
 	}
 	return p, nil
 }
@@ -99,9 +75,9 @@ func (c *Client) loansPage(ctx context.Context, q LoansQuery, page, size int) (*
 // requested only once page i-PagesInFlight has been answered, so after a failure or an empty page no
 // page beyond that window is requested, however slow the failing answer was. The lowest failing page
 // before an empty one is the error.
-func (c *Client) loansPages(ctx context.Context, q LoansQuery, size, total int) ([]*LoansPage, error) {
+func (c *Client) loansPages(ctx context.Context, q market.LoansQuery, size, total int) ([]*market.LoansPage, error) {
 	n := total - 1
-	pages := make([]*LoansPage, n)
+	pages := make([]*market.LoansPage, n)
 	errs := make([]error, n)
 	done := make([]chan struct{}, n)
 	ahead := max(1, c.opts.PagesInFlight)
@@ -129,41 +105,16 @@ func (c *Client) loansPages(ctx context.Context, q LoansQuery, size, total int) 
 
 // inOrder returns the pages up to and including the first empty one, or
 // the first error met before it.
-func inOrder(pages []*LoansPage, errs []error, ctx context.Context) ([]*LoansPage, error) {
+func inOrder(pages []*market.LoansPage, errs []error, ctx context.Context) ([]*market.LoansPage, error) {
 	for i, p := range pages {
 		switch {
 		case errs[i] != nil:
 			return nil, errs[i]
 		case p == nil: // never requested: an earlier page failed, or ctx ended
-			return nil, fmt.Errorf("market: %s: page %d: %w", EndpointLoansInfo, i+1, context.Cause(ctx))
+			return nil, fmt.Errorf("market: %s: page %d: %w", market.EndpointLoansInfo, i+1, context.Cause(ctx))
 		case len(p.Items) == 0:
 			return pages[:i+1], nil
 		}
 	}
 	return pages, nil
-}
-
-// addPage merges one page into the snapshot.
-func (s *LoansSnapshot) addPage(p *LoansPage, seen map[string]bool) {
-	if s.Pages == 0 {
-		s.Aggregate, s.CollateralMints, s.PrincipalMints = p.Aggregate, p.CollateralMints, p.PrincipalMints
-		s.SnapshotTs = p.SnapshotTs
-		s.TotalItems = len(p.Items)
-		if p.PageInfo != nil {
-			s.TotalItems = p.PageInfo.TotalItems
-		}
-	} else if p.SnapshotTs != s.SnapshotTs {
-		s.MixedSnapshots = true
-	}
-	s.Pages++
-	for _, it := range p.Items {
-		if addr := it.Loan.Address; addr != "" {
-			if seen[addr] {
-				s.Duplicates++
-				continue
-			}
-			seen[addr] = true
-		}
-		s.Items = append(s.Items, it)
-	}
 }

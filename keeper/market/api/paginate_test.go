@@ -1,8 +1,9 @@
-package market
+package api
 
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/keeper-project/keeper/keeper/market"
 	"reflect"
 	"strings"
 	"testing"
@@ -74,7 +75,7 @@ func TestAllLoans(t *testing.T) {
 				return reply{Body: tc.pages[page]}
 			}
 			c := newServer(t, f, nil)
-			snap, err := c.AllLoans(bg(t), LoansQuery{Borrowers: []string{"W"}, Page: new(7), PageSize: new(2)})
+			snap, err := c.AllLoans(bg(t), market.LoansQuery{Borrowers: []string{"W"}, Page: new(7), PageSize: new(2)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -124,7 +125,7 @@ func TestAllLoansOnePageInFlightIsSequential(t *testing.T) {
 		return reply{Body: pages[page]}
 	}}
 	c := newServer(t, f, func(o *Options) { o.PagesInFlight = 1 })
-	if _, err := c.AllLoans(bg(t), LoansQuery{Borrowers: []string{"W"}, PageSize: new(2)}); err != nil {
+	if _, err := c.AllLoans(bg(t), market.LoansQuery{Borrowers: []string{"W"}, PageSize: new(2)}); err != nil {
 		t.Fatal(err)
 	}
 	for i, r := range f.requests() {
@@ -142,7 +143,7 @@ func TestAllLoansStopsRequestingAfterAFailure(t *testing.T) {
 		}
 		return reply{Body: loansPageJSON(page, 50, 100, 100, fmt.Sprint("L", page))}
 	}}
-	_, err := newServer(t, f, nil).AllLoans(bg(t), LoansQuery{Borrowers: []string{"W"}, PageSize: new(2)})
+	_, err := newServer(t, f, nil).AllLoans(bg(t), market.LoansQuery{Borrowers: []string{"W"}, PageSize: new(2)})
 	if err == nil || !strings.Contains(err.Error(), "page 2") {
 		t.Fatalf("err = %v, want the failing page 2 named", err)
 	}
@@ -156,7 +157,7 @@ func TestAllLoansSnapshotFields(t *testing.T) {
 		page, _ := pageOf(t, r)
 		return reply{Body: []string{loansPageJSON(0, 2, 3, 100, "A", "B"), loansPageJSON(1, 2, 3, 100, "C")}[page]}
 	}}
-	snap, err := newServer(t, f, nil).AllLoans(bg(t), LoansQuery{PageSize: new(2)})
+	snap, err := newServer(t, f, nil).AllLoans(bg(t), market.LoansQuery{PageSize: new(2)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,18 +170,18 @@ func TestAllLoansSnapshotFields(t *testing.T) {
 func TestAllLoansErrors(t *testing.T) {
 	f := &fakeAPI{respond: sequence(reply{Body: loansPageJSON(0, 3, 6, 1, "A", "B")}, reply{Status: 400})}
 	c := newServer(t, f, nil)
-	_, err := c.AllLoans(bg(t), LoansQuery{PageSize: new(2)})
+	_, err := c.AllLoans(bg(t), market.LoansQuery{PageSize: new(2)})
 	if err == nil || !strings.Contains(err.Error(), "page 1") || !IsTerminal(err) {
 		t.Errorf("err = %v, want a terminal error naming page 1", err)
 	}
-	if _, err := c.AllLoans(bg(t), LoansQuery{PageSize: new(0)}); err == nil || !IsTerminal(err) {
+	if _, err := c.AllLoans(bg(t), market.LoansQuery{PageSize: new(0)}); err == nil || !IsTerminal(err) {
 		t.Errorf("page size 0: err = %v", err)
 	}
 }
 
 func TestAllLoansDefaultPageSize(t *testing.T) {
 	f := &fakeAPI{respond: always(reply{Body: loansPageJSON(0, 1, 0, 1)})}
-	if _, err := newServer(t, f, nil).AllLoans(bg(t), LoansQuery{}); err != nil {
+	if _, err := newServer(t, f, nil).AllLoans(bg(t), market.LoansQuery{}); err != nil {
 		t.Fatal(err)
 	}
 	if _, size := pageOf(t, f.requests()[0]); size != DefaultPageSize {
@@ -228,7 +229,7 @@ func TestAllVaultDeposits(t *testing.T) {
 				}
 				return reply{Body: tc.pages[page]}
 			}
-			got, err := newServer(t, f, nil).AllVaultDeposits(bg(t), VaultDepositsQuery{PageSize: new(2)})
+			got, err := newServer(t, f, nil).AllVaultDeposits(bg(t), market.VaultDepositsQuery{PageSize: new(2)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -275,7 +276,7 @@ func TestAllVaults(t *testing.T) {
 				}
 				return reply{Body: tc.pages[page]}
 			}
-			got, err := newServer(t, f, nil).AllVaults(bg(t), VaultsQuery{PageSize: new(2), IncludeRewards: true})
+			got, err := newServer(t, f, nil).AllVaults(bg(t), market.VaultsQuery{PageSize: new(2), IncludeRewards: true})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,6 +1,7 @@
-package market
+package api
 
 import (
+	"github.com/keeper-project/keeper/keeper/market"
 	"strings"
 	"testing"
 )
@@ -8,31 +9,31 @@ import (
 // strictReads calls every read of the client once; each returns the error of its decoding.
 var strictReads = map[string]func(c *Client, t *testing.T) error{
 	"loans": func(c *Client, t *testing.T) error {
-		_, err := c.LoansInfo(bg(t), LoansQuery{})
+		_, err := c.LoansInfo(bg(t), market.LoansQuery{})
 		return err
 	},
 	"vaults": func(c *Client, t *testing.T) error {
-		_, err := c.Vaults(bg(t), VaultsQuery{})
+		_, err := c.Vaults(bg(t), market.VaultsQuery{})
 		return err
 	},
 	"deposits": func(c *Client, t *testing.T) error {
-		_, err := c.VaultDeposits(bg(t), VaultDepositsQuery{})
+		_, err := c.VaultDeposits(bg(t), market.VaultDepositsQuery{})
 		return err
 	},
 	"holders": func(c *Client, t *testing.T) error {
-		_, err := c.HistoricalHolders(bg(t), HoldersRequest{Mint: "M"})
+		_, err := c.HistoricalHolders(bg(t), market.HoldersRequest{Mint: "M"})
 		return err
 	},
 	"loops": func(c *Client, t *testing.T) error {
-		_, err := c.Loops(bg(t), LoopsQuery{})
+		_, err := c.Loops(bg(t), market.LoopsQuery{})
 		return err
 	},
 	"earn position": func(c *Client, t *testing.T) error {
-		_, err := c.EarnPosition(bg(t), EarnPositionRequest{Address: "A", Wallet: "W"})
+		_, err := c.EarnPosition(bg(t), market.EarnPositionRequest{Address: "A", Wallet: "W"})
 		return err
 	},
 	"withdrawal queue": func(c *Client, t *testing.T) error {
-		_, err := c.WithdrawalQueue(bg(t), WithdrawalQueueRequest{Address: "A"})
+		_, err := c.WithdrawalQueue(bg(t), market.WithdrawalQueueRequest{Address: "A"})
 		return err
 	},
 }

@@ -1,9 +1,10 @@
-package market
+package api
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/keeper-project/keeper/keeper/market"
 	"io"
 	"net"
 	"reflect"
@@ -27,7 +28,7 @@ func TestAPIErrors(t *testing.T) {
 				Body: `{"error":{"code":400,"message":"Request could not be processed.","simulation":` +
 					`{"decoded":"custom program error: 0x1","logs":["Program X invoke [1]","Program X failed"],` +
 					`"serializedTransaction":"AQID"}}}`},
-			want: APIError{Endpoint: EndpointVaultDeposits, Status: 400, Code: 400,
+			want: APIError{Endpoint: market.EndpointVaultDeposits, Status: 400, Code: 400,
 				Message: "Request could not be processed.", RequestID: "req-123",
 				Simulation: &Simulation{Decoded: "custom program error: 0x1",
 					Logs: []string{"Program X invoke [1]", "Program X failed"}, SerializedTransaction: "AQID"}},
@@ -35,25 +36,25 @@ func TestAPIErrors(t *testing.T) {
 		{
 			name: "envelope without simulation",
 			rep:  reply{Status: 401, Body: `{"error":{"code":401,"message":"Unauthorized"}}`},
-			want: APIError{Endpoint: EndpointVaultDeposits, Status: 401, Code: 401, Message: "Unauthorized"},
+			want: APIError{Endpoint: market.EndpointVaultDeposits, Status: 401, Code: 401, Message: "Unauthorized"},
 		},
 		{
 			name: "non-JSON body",
 			rep:  reply{Status: 502, Body: "<html>\n<h1>502 Bad\tGateway</h1>\x00</html>"},
-			want: APIError{Endpoint: EndpointVaultDeposits, Status: 502, Body: "<html> <h1>502 Bad Gateway</h1> </html>"},
+			want: APIError{Endpoint: market.EndpointVaultDeposits, Status: 502, Body: "<html> <h1>502 Bad Gateway</h1> </html>"},
 		},
 		{
 			name:     "oversized body",
 			rep:      reply{Status: 500, Body: big},
 			maxBytes: 64,
-			want: APIError{Endpoint: EndpointVaultDeposits, Status: 500, Message: "response body larger than 64 bytes",
+			want: APIError{Endpoint: market.EndpointVaultDeposits, Status: 500, Message: "response body larger than 64 bytes",
 				Body: big[:64]},
 		},
 		{
 			name:     "oversized 200",
 			rep:      reply{Status: 200, Body: `[` + strings.Repeat(`{"vaultAddress":"V"},`, 10) + `{}]`},
 			maxBytes: 32,
-			want: APIError{Endpoint: EndpointVaultDeposits, Status: 200, Message: "response body larger than 32 bytes",
+			want: APIError{Endpoint: market.EndpointVaultDeposits, Status: 200, Message: "response body larger than 32 bytes",
 				Body: `[{"vaultAddress":"V"},{"vaultAdd`},
 		},
 	}
@@ -61,7 +62,7 @@ func TestAPIErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := &fakeAPI{respond: always(tc.rep)}
 			c := newServer(t, f, func(o *Options) { o.MaxResponseBytes = tc.maxBytes })
-			_, err := c.VaultDeposits(bg(t), VaultDepositsQuery{})
+			_, err := c.VaultDeposits(bg(t), market.VaultDepositsQuery{})
 			ae, ok := isAPIError(err)
 			if !ok {
 				t.Fatalf("err = %v (%T), want *APIError", err, err)
@@ -92,7 +93,7 @@ func TestExcerptIsShort(t *testing.T) {
 	body := strings.Repeat("é", 400)
 	f := &fakeAPI{respond: always(reply{Status: 500, Body: body})}
 	c := newServer(t, f, nil)
-	_, err := c.Loops(bg(t), LoopsQuery{})
+	_, err := c.Loops(bg(t), market.LoopsQuery{})
 	ae, ok := isAPIError(err)
 	if !ok {
 		t.Fatalf("err = %v", err)
@@ -107,7 +108,7 @@ func TestExcerptIsShort(t *testing.T) {
 func TestUndecodable2xx(t *testing.T) {
 	f := &fakeAPI{respond: always(reply{Body: `{"loan":"L","transactions":"not-an-array"}`})}
 	c := newServer(t, f, func(o *Options) { o.Retry.MaxAttempts = 3 })
-	_, err := c.BuildLoan(bg(t), testKey, BuildLoanRequest{Loan: "L", Steps: []Step{{Type: StepRepay}}})
+	_, err := c.BuildLoan(bg(t), testKey, market.BuildLoanRequest{Loan: "L", Steps: []market.Step{{Type: market.StepRepay}}})
 	ae, ok := isAPIError(err)
 	if !ok || ae.Status != 200 || !ae.Malformed || !strings.HasPrefix(ae.Message, "cannot decode response") {
 		t.Fatalf("err = %v", err)
@@ -132,7 +133,7 @@ func TestCutAnswerThenReplay(t *testing.T) {
 	whole := `{"loan":"L","transactions":[{"message":"AQ","signatures":[]}]}`
 	f := &fakeAPI{respond: sequence(reply{Body: whole[:17]}, reply{Body: whole})}
 	c := newServer(t, f, func(o *Options) { o.Retry.MaxAttempts = 3 })
-	if _, err := c.BuildLoan(bg(t), testKey, BuildLoanRequest{Loan: "L", Steps: []Step{{Type: StepRepay}}}); err != nil {
+	if _, err := c.BuildLoan(bg(t), testKey, market.BuildLoanRequest{Loan: "L", Steps: []market.Step{{Type: market.StepRepay}}}); err != nil {
 		t.Fatalf("replayed answer: %v", err)
 	}
 	if n := len(f.requests()); n != 2 {
@@ -144,7 +145,7 @@ func TestCutAnswerThenReplay(t *testing.T) {
 func TestWellFormed4xxIsFinal(t *testing.T) {
 	f := &fakeAPI{respond: always(reply{Status: 400, Body: `{"error":{"code":400,"message":"loan is closed"}}`})}
 	c := newServer(t, f, func(o *Options) { o.Retry.MaxAttempts = 3 })
-	_, err := c.BuildLoan(bg(t), testKey, BuildLoanRequest{Loan: "L", Steps: []Step{{Type: StepRepay}}})
+	_, err := c.BuildLoan(bg(t), testKey, market.BuildLoanRequest{Loan: "L", Steps: []market.Step{{Type: market.StepRepay}}})
 	if !IsTerminal(err) || len(f.requests()) != 1 {
 		t.Errorf("400: terminal %v after %d requests, want terminal after 1", IsTerminal(err), len(f.requests()))
 	}
@@ -157,23 +158,23 @@ func TestEmptyTransactionResponsesRefused(t *testing.T) {
 		call func(c *Client) error
 	}{
 		{"E1 empty array", `[]`, func(c *Client) error {
-			_, err := c.UpdateStrategy(t.Context(), testKey, StrategyUpdateRequest{Strategy: "S"})
+			_, err := c.UpdateStrategy(t.Context(), testKey, market.StrategyUpdateRequest{Strategy: "S"})
 			return err
 		}},
 		{"E9 no message", `{"message":"","signatures":[]}`, func(c *Client) error {
-			_, err := c.WithdrawFromStrategy(t.Context(), testKey, WithdrawStrategyRequest{Strategy: "S", Amount: 1})
+			_, err := c.WithdrawFromStrategy(t.Context(), testKey, market.WithdrawStrategyRequest{Strategy: "S", Amount: 1})
 			return err
 		}},
 		{"E10 no txs", `{"action":"withdrawClaim","requestId":"R","txBase64s":[]}`, func(c *Client) error {
-			_, err := c.ClaimEarnWithdrawal(t.Context(), testKey, WithdrawClaimRequest{Address: "A", Wallet: "W", RequestID: "R"})
+			_, err := c.ClaimEarnWithdrawal(t.Context(), testKey, market.WithdrawClaimRequest{Address: "A", Wallet: "W", RequestID: "R"})
 			return err
 		}},
 		{"E10 other request", `{"action":"withdrawClaim","requestId":"Other","txBase64s":["AQ"]}`, func(c *Client) error {
-			_, err := c.ClaimEarnWithdrawal(t.Context(), testKey, WithdrawClaimRequest{Address: "A", Wallet: "W", RequestID: "R"})
+			_, err := c.ClaimEarnWithdrawal(t.Context(), testKey, market.WithdrawClaimRequest{Address: "A", Wallet: "W", RequestID: "R"})
 			return err
 		}},
 		{"E10 other action", `{"action":"deposit","requestId":"R","txBase64s":["AQ"]}`, func(c *Client) error {
-			_, err := c.ClaimEarnWithdrawal(t.Context(), testKey, WithdrawClaimRequest{Address: "A", Wallet: "W", RequestID: "R"})
+			_, err := c.ClaimEarnWithdrawal(t.Context(), testKey, market.WithdrawClaimRequest{Address: "A", Wallet: "W", RequestID: "R"})
 			return err
 		}},
 	}

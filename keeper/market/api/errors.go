@@ -1,8 +1,9 @@
-package market
+package api
 
 import (
 	"errors"
 	"fmt"
+	"github.com/keeper-project/keeper/keeper/market"
 	"net/http"
 	"strings"
 	"time"
@@ -14,10 +15,6 @@ var ErrIdempotencyConflict = errors.New("market: idempotency key reused with a d
 
 // ErrUnauthorized matches (with errors.Is) an *APIError of status 401.
 var ErrUnauthorized = errors.New("market: unauthorized")
-
-// ErrInvalidRequest is wrapped by errors for requests the client refuses to send (missing required
-// fields, negative values, a bad idempotency key, no wallet for a transaction-building call).
-var ErrInvalidRequest = errors.New("invalid request")
 
 // APIError is a failure the service answered with: a non-2xx status, or a 2xx body that could not be
 // used (not JSON, wrong shape, larger than Options.MaxResponseBytes). Code, Message and Simulation come
@@ -99,3 +96,9 @@ func (e *TransportError) Error() string { return "market: " + e.Endpoint + ": " 
 
 // Unwrap returns the underlying error.
 func (e *TransportError) Unwrap() error { return e.Err }
+
+// invalid is the error of a request to endpoint ep that the client refuses
+// to send; it wraps market.ErrInvalidRequest and err.
+func invalid(ep string, err error) error {
+	return fmt.Errorf("market: %s: %w: %w", ep, market.ErrInvalidRequest, err)
+}

@@ -1,8 +1,9 @@
-package market
+package api
 
 import (
 	"context"
 	"errors"
+	"github.com/keeper-project/keeper/keeper/market"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -35,7 +36,7 @@ func TestRateLimiterPaces(t *testing.T) {
 				}}
 				c := newInProcess(t, f, nil, func(o *Options) { o.RateLimit = tc.limit })
 				for range tc.calls {
-					if _, err := c.Loops(t.Context(), LoopsQuery{}); err != nil {
+					if _, err := c.Loops(t.Context(), market.LoopsQuery{}); err != nil {
 						t.Fatal(err)
 					}
 				}

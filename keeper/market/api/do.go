@@ -1,4 +1,4 @@
-package market
+package api
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/keeper-project/keeper/keeper/market"
 	"net/http"
 	"net/url"
 	"time"
@@ -13,7 +14,7 @@ import (
 
 // post sends one call to endpoint ep: it checks the key (writes) and wallet, encodes in once, and
 // runs attempts under the retry policy, decoding a 2xx body into out.
-func (c *Client) post(ctx context.Context, ep string, key IdempotencyKey, in, out any) error {
+func (c *Client) post(ctx context.Context, ep string, key market.IdempotencyKey, in, out any) error {
 	r, ok := c.routes[ep]
 	if !ok {
 		return fmt.Errorf("market: unknown endpoint %q", ep)
@@ -31,21 +32,21 @@ func (c *Client) post(ctx context.Context, ep string, key IdempotencyKey, in, ou
 }
 
 // precheck refuses a write without a valid key and a wallet-carrying write without a wallet.
-func (c *Client) precheck(r route, key IdempotencyKey) error {
+func (c *Client) precheck(r route, key market.IdempotencyKey) error {
 	if !r.write {
 		return nil
 	}
-	if err := key.validate(); err != nil {
+	if err := key.Validate(); err != nil {
 		return err
 	}
 	if c.opts.Wallet == "" {
-		return fmt.Errorf("%w: no wallet configured; transaction-building calls need one", ErrInvalidRequest)
+		return fmt.Errorf("%w: no wallet configured; transaction-building calls need one", market.ErrInvalidRequest)
 	}
 	return nil
 }
 
 // attempt performs one HTTP exchange.
-func (c *Client) attempt(ctx context.Context, r route, key IdempotencyKey, body []byte, out any) (err error) {
+func (c *Client) attempt(ctx context.Context, r route, key market.IdempotencyKey, body []byte, out any) (err error) {
 	if err := c.limiter.wait(ctx); err != nil {
 		return c.transportError(r.name, fmt.Errorf("rate limiter: %w", err))
 	}
@@ -72,14 +73,14 @@ func (c *Client) attempt(ctx context.Context, r route, key IdempotencyKey, body 
 	if tooLarge || status < 200 || status > 299 {
 		return c.apiError(r.name, resp, data, tooLarge)
 	}
-	if err := decodeAnswer(data, out); err != nil {
+	if err := market.DecodeAnswer(data, out); err != nil {
 		return c.decodeError(r.name, resp, data, err)
 	}
 	return nil
 }
 
 // setHeaders sets the headers every call carries, plus the key and wallet headers where they apply.
-func (c *Client) setHeaders(h http.Header, r route, key IdempotencyKey) {
+func (c *Client) setHeaders(h http.Header, r route, key market.IdempotencyKey) {
 	h.Set("Content-Type", "application/json")
 	h.Set("Accept", "application/json")
 	h.Set("User-Agent", c.opts.UserAgent)

@@ -1,6 +1,7 @@
-package market
+package api
 
 import (
+	"github.com/keeper-project/keeper/keeper/market"
 	"net"
 	"net/http"
 	"net/url"
@@ -37,7 +38,7 @@ func TestAuthValueNeverInErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			c := newServer(t, &fakeAPI{respond: tc.respond}, nil)
-			_, err := c.VaultDeposits(bg(t), VaultDepositsQuery{})
+			_, err := c.VaultDeposits(bg(t), market.VaultDepositsQuery{})
 			if err == nil {
 				t.Fatal("want an error")
 			}
@@ -67,7 +68,7 @@ func TestKeyedURLNeverInErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = c.Loops(bg(t), LoopsQuery{})
+	_, err = c.Loops(bg(t), market.LoopsQuery{})
 	if err == nil || !IsRetryable(err) {
 		t.Fatalf("err = %v, want a retryable connection error", err)
 	}

@@ -1,0 +1,91 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"github.com/keeper-project/keeper/keeper/market"
+)
+
+// ClaimEarnWithdrawal calls E10 (gateway/earn/vaults/withdraw_claim/tx) for a filled withdrawal
+// request. An empty Provider is sent as the configured provider. The response's txBase64s are to be
+// signed and sent in array order as one bundle. A response for another request id or action is refused.
+func (c *Client) ClaimEarnWithdrawal(ctx context.Context, key market.IdempotencyKey, req market.WithdrawClaimRequest) (*market.EarnTxResponse, error) {
+	if req.Provider == "" {
+		req.Provider = c.Provider()
+	}
+	if err := req.Validate(); err != nil {
+		return nil, invalid(market.EndpointWithdrawClaim, err)
+	}
+	var out market.EarnTxResponse
+	if err := c.post(ctx, market.EndpointWithdrawClaim, key, req, &out); err != nil {
+		return nil, err
+	}
+	return &out, checkEarnTx(market.EndpointWithdrawClaim, &out, market.EarnActionWithdrawClaim, req.RequestID)
+}
+
+// RequestEarnWithdrawal calls the withdraw-request builder (assumed path, see Paths) to queue a
+// withdrawal. The response's RequestID is the new request account.
+func (c *Client) RequestEarnWithdrawal(ctx context.Context, key market.IdempotencyKey, req market.EarnWithdrawRequest) (*market.EarnTxResponse, error) {
+	if req.Provider == "" {
+		req.Provider = c.Provider()
+	}
+	if err := req.Validate(); err != nil {
+		return nil, invalid(market.EndpointEarnWithdrawRequest, err)
+	}
+	var out market.EarnTxResponse
+	if err := c.post(ctx, market.EndpointEarnWithdrawRequest, key, req, &out); err != nil {
+		return nil, err
+	}
+	return &out, checkEarnTx(market.EndpointEarnWithdrawRequest, &out, market.EarnActionWithdrawRequest, "")
+}
+
+// EarnPosition reads a wallet's earn position (assumed path, see Paths), including the open
+// withdrawal requests' onChainRequestAddr.
+func (c *Client) EarnPosition(ctx context.Context, req market.EarnPositionRequest) (*market.EarnPosition, error) {
+	if req.Provider == "" {
+		req.Provider = c.Provider()
+	}
+	if err := req.Validate(); err != nil {
+		return nil, invalid(market.EndpointEarnPosition, err)
+	}
+	var out market.EarnPosition
+	if err := c.post(ctx, market.EndpointEarnPosition, "", req, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// WithdrawalQueue reads an earn vault's withdrawal queue (assumed path, see Paths), showing how much of
+// each request is filled.
+func (c *Client) WithdrawalQueue(ctx context.Context, req market.WithdrawalQueueRequest) (*market.WithdrawalQueue, error) {
+	if req.Provider == "" {
+		req.Provider = c.Provider()
+	}
+	if err := req.Validate(); err != nil {
+		return nil, invalid(market.EndpointWithdrawalQueue, err)
+	}
+	var out market.WithdrawalQueue
+	if err := c.post(ctx, market.EndpointWithdrawalQueue, "", req, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// checkEarnTx refuses an earn transaction response without transactions, with another action, or
+// echoing another request id.
+func checkEarnTx(ep string, r *market.EarnTxResponse, action, requestID string) error {
+	switch {
+	case len(r.TxBase64s) == 0:
+		return fmt.Errorf("market: %s: response holds no transaction", ep)
+	case r.Action != "" && r.Action != action:
+		return fmt.Errorf("market: %s: response action is %q, want %q", ep, market.Echo(r.Action), action)
+	case requestID != "" && r.RequestID != "" && r.RequestID != requestID:
+		return fmt.Errorf("market: %s: response is for request %q, want %q", ep, market.Echo(r.RequestID), requestID)
+	}
+	for i, tx := range r.TxBase64s {
+		if tx == "" {
+			return fmt.Errorf("market: %s: transaction %d is empty", ep, i)
+		}
+	}
+	return nil
+}
