@@ -1,0 +1,84 @@
+package policies
+
+import (
+	"fmt"
+
+	"github.com/keeper-project/keeper/keeper/market"
+)
+
+// alertInputs are what an alert decision used.
+type alertInputs struct {
+	Message string `json:"message"`
+}
+
+// alert plans a notification when `when` holds.
+func (e *evaluator) alert(target string, env any) {
+	ap := e.p.Params.(*AlertParams)
+	if !e.when(target, env) || !e.ready(target) {
+		return
+	}
+	msg, err := renderAlert(ap.tmpl, env)
+	if err != nil {
+		e.skip(target, SkipError, err.Error())
+		return
+	}
+	e.plan(Action{Target: target, Reason: msg, Alert: &Alert{Severity: ap.Severity, Message: msg}}, alertInputs{Message: msg})
+}
+
+// claimInputs are what a claim-withdrawals decision used.
+type claimInputs struct {
+	Vault     string `json:"vault"`
+	Requested uint64 `json:"requested"`
+	Filled    uint64 `json:"filled"`
+}
+
+// claimWithdrawal claims one request when it is fully filled and not yet
+// claimed. The provider is left to the market client's configured one.
+func (e *evaluator) claimWithdrawal(we *withdrawalEntry, env *withdrawalEnv) {
+	f := &we.facts
+	if !we.req.Claimable() || !e.when(f.RequestID, env) || !e.ready(f.RequestID) {
+		return
+	}
+	e.plan(Action{
+		Target:  f.RequestID,
+		Request: Request{WithdrawClaim: &market.WithdrawClaimRequest{Address: f.Vault, Wallet: e.obs.Wallet, RequestID: f.RequestID}},
+		Reason: fmt.Sprintf("request %s in earn vault %s is fully filled (%d of %d requested units): claim it",
+			shortKey(f.RequestID), shortKey(f.Vault), f.Filled, f.Requested),
+	}, claimInputs{Vault: f.Vault, Requested: f.Requested, Filled: f.Filled})
+}
+
+// withdrawInputs are what a strategy-withdraw decision used.
+type withdrawInputs struct {
+	Idle   uint64 `json:"idle"`
+	Buffer uint64 `json:"buffer"`
+}
+
+// strategyWithdraw sweeps idle − buffer when it reaches min_amount.
+func (e *evaluator) strategyWithdraw(ve *vaultEntry, env *vaultEnv) {
+	wp := e.p.Params.(*StrategyWithdrawParams)
+	f := env.Vault
+	mint := f.PrincipalMint
+	buffer, err := wp.Buffer.Units(mint, e.obs.Tokens)
+	if err != nil {
+		e.skip(f.Address, SkipNoData, "params.buffer "+err.Error())
+		return
+	}
+	minAmount, err := wp.MinAmount.Units(mint, e.obs.Tokens)
+	if err != nil {
+		e.skip(f.Address, SkipNoData, "params.min_amount "+err.Error())
+		return
+	}
+	if f.Idle > buffer {
+		f.IdleAboveBuffer = f.Idle - buffer
+	}
+	if f.IdleAboveBuffer < minAmount || !e.when(f.Address, env) || !e.ready(f.Address) {
+		return
+	}
+	e.plan(Action{
+		Target:  f.Address,
+		Request: Request{WithdrawStrategy: &market.WithdrawStrategyRequest{Amount: market.Amount(f.IdleAboveBuffer), Strategy: f.Strategy}},
+		Reason: fmt.Sprintf("idle %s is above the buffer %s: withdraw %s from strategy %s",
+			formatAmount(f.Idle, mint, e.obs.Tokens), formatAmount(buffer, mint, e.obs.Tokens),
+			formatAmount(f.IdleAboveBuffer, mint, e.obs.Tokens), shortKey(f.Strategy)),
+	}, withdrawInputs{Idle: f.Idle, Buffer: buffer})
+}
