@@ -24,22 +24,11 @@ type Error struct {
 // Error formats the problem as `file:line:col: policy "x": message`,
 // leaving out the parts that are unknown.
 func (e *Error) Error() string {
-	var b strings.Builder
-	if e.File != "" {
-		b.WriteString(e.File)
-		b.WriteByte(':')
-	}
-	if e.Line > 0 {
-		fmt.Fprintf(&b, "%d:%d:", e.Line, e.Column)
-	}
-	if b.Len() > 0 {
-		b.WriteByte(' ')
-	}
+	prefix := strictyaml.Prefix(e.File, e.Line, e.Column)
 	if e.Policy != "" {
-		fmt.Fprintf(&b, "policy %q: ", e.Policy)
+		prefix += fmt.Sprintf("policy %q: ", e.Policy)
 	}
-	b.WriteString(e.Msg)
-	return b.String()
+	return prefix + e.Msg
 }
 
 // Errors is every problem found in a set of policy files, sorted by file,

@@ -16,19 +16,23 @@ type Error struct {
 }
 
 // Error formats the problem as file:line:col: msg, leaving out what is unknown.
-func (e *Error) Error() string {
+func (e *Error) Error() string { return Prefix(e.File, e.Line, e.Column) + e.Msg }
+
+// Prefix is the position part of a positioned message, "file:line:col: ",
+// leaving out what is unknown (a line of 0, an empty file): "" when nothing
+// is known.
+func Prefix(file string, line, column int) string {
 	var b strings.Builder
-	if e.File != "" {
-		b.WriteString(e.File)
+	if file != "" {
+		b.WriteString(file)
 		b.WriteByte(':')
 	}
-	if e.Line > 0 {
-		fmt.Fprintf(&b, "%d:%d:", e.Line, e.Column)
+	if line > 0 {
+		fmt.Fprintf(&b, "%d:%d:", line, column)
 	}
 	if b.Len() > 0 {
 		b.WriteByte(' ')
 	}
-	b.WriteString(e.Msg)
 	return b.String()
 }
 

@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/keeper-project/keeper/internal/pipenet"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -52,96 +52,13 @@ const (
 	requestTimeout = 2 * time.Second
 )
 
-// pipeNet is an in-memory network: httptest servers listen on it by host
-// name and the client's transport dials it.
-type pipeNet struct {
-	mu        sync.Mutex
-	listeners map[string]*pipeListener // by "host:port"
-}
-
-// newPipeNet returns an empty network.
-func newPipeNet() *pipeNet { return &pipeNet{listeners: map[string]*pipeListener{}} }
-
-// listen returns a listener for host (port 80).
-func (n *pipeNet) listen(host string) *pipeListener {
-	l := &pipeListener{addr: pipeAddr(host + ":80"), conns: make(chan net.Conn), done: make(chan struct{})}
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	n.listeners[string(l.addr)] = l
-	return l
-}
-
-// dial connects to a listener; an unknown address is a refused connection.
-func (n *pipeNet) dial(ctx context.Context, _, addr string) (net.Conn, error) {
-	n.mu.Lock()
-	l, ok := n.listeners[addr]
-	n.mu.Unlock()
-	if !ok {
-		return nil, &net.OpError{Op: "dial", Net: "pipe", Err: errConnRefused}
-	}
-	server, client := net.Pipe()
-	select {
-	case l.conns <- server:
-		return client, nil
-	case <-l.done:
-		return nil, &net.OpError{Op: "dial", Net: "pipe", Err: errConnRefused}
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-}
-
-// httpClient returns an HTTP client whose connections go through n.
-func (n *pipeNet) httpClient() *http.Client {
-	return &http.Client{Transport: &http.Transport{DialContext: n.dial, MaxIdleConnsPerHost: 8}}
-}
-
-// errConnRefused is the error of a dial nobody listens to.
-var errConnRefused = connRefused{}
-
-type connRefused struct{}
-
-func (connRefused) Error() string { return "connection refused" }
-
-// pipeListener is a net.Listener whose connections are net.Pipe ends.
-type pipeListener struct {
-	addr  pipeAddr
-	conns chan net.Conn
-	done  chan struct{}
-	once  sync.Once
-}
-
-// Accept implements net.Listener.
-func (l *pipeListener) Accept() (net.Conn, error) {
-	select {
-	case c := <-l.conns:
-		return c, nil
-	case <-l.done:
-		return nil, net.ErrClosed
-	}
-}
-
-// Close implements net.Listener.
-func (l *pipeListener) Close() error {
-	l.once.Do(func() { close(l.done) })
-	return nil
-}
-
-// Addr implements net.Listener.
-func (l *pipeListener) Addr() net.Addr { return l.addr }
-
-// pipeAddr is a pipe listener's "host:port".
-type pipeAddr string
-
-func (a pipeAddr) Network() string { return "pipe" }
-func (a pipeAddr) String() string  { return string(a) }
-
 // serve starts an httptest server of h on the pipe network under host and
 // closes it when the test ends. It returns the server's base URL.
-func serve(t *testing.T, n *pipeNet, host string, h http.Handler) string {
+func serve(t *testing.T, n *pipenet.Network, host string, h http.Handler) string {
 	t.Helper()
 	srv := httptest.NewUnstartedServer(h)
 	_ = srv.Listener.Close() // the loopback socket it opened is not used
-	srv.Listener = n.listen(host)
+	srv.Listener = n.Listen(host + ":80")
 	srv.Start()
 	t.Cleanup(srv.Close)
 	return srv.URL
@@ -297,7 +214,7 @@ type node struct {
 
 // startNode starts a chain on the bubble's clock and serves it as
 // rpc.<name>.test and jito.<name>.test.
-func startNode(t *testing.T, n *pipeNet, name string, opts chainsim.Options, rewrite func(*rpcCall)) *node {
+func startNode(t *testing.T, n *pipenet.Network, name string, opts chainsim.Options, rewrite func(*rpcCall)) *node {
 	t.Helper()
 	opts.Clock = chainsim.RealClock{}
 	sim, err := chainsim.New(opts)
@@ -314,7 +231,7 @@ func startNode(t *testing.T, n *pipeNet, name string, opts chainsim.Options, rew
 // wallet. Create it inside a synctest bubble.
 type env struct {
 	*node
-	net     *pipeNet
+	net     *pipenet.Network
 	client  *chain.Client
 	obs     *observer
 	logs    *logBuffer // the client's
@@ -329,7 +246,7 @@ const walletFunds = 10_000_000_000
 // holds walletFunds lamports.
 func newEnv(t *testing.T, cfg envConfig) *env {
 	t.Helper()
-	n := newPipeNet()
+	n := &pipenet.Network{}
 	simLogs := &logBuffer{}
 	cfg.sim.Logger = slog.New(slog.NewJSONHandler(simLogs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	e := &env{node: startNode(t, n, "sim", cfg.sim, cfg.rewrite), net: n, obs: &observer{}, logs: &logBuffer{}, simLogs: simLogs, wallet: newKey(t)}
@@ -352,7 +269,7 @@ func (e *env) options() chain.Options {
 		RebroadcastInterval: rebroadcast,
 		PollInterval:        pollInterval,
 		BlockhashGrace:      blockhashGrace,
-		HTTPClient:          e.net.httpClient(),
+		HTTPClient:          e.net.Client(),
 		Logger:              slog.New(slog.NewJSONHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Observe:             e.obs.observe,
 	}
@@ -677,7 +594,7 @@ func mustLand(t *testing.T, e *env, tx chain.Signed) {
 // preflight, as keeper does) without waiting for it.
 func sendOnce(t *testing.T, e *env, tx chain.Signed) {
 	t.Helper()
-	cl := rpc.NewWithCustomRPCClient(jsonrpc.NewClientWithOpts(e.rpcURL, &jsonrpc.RPCClientOpts{HTTPClient: e.net.httpClient()}))
+	cl := rpc.NewWithCustomRPCClient(jsonrpc.NewClientWithOpts(e.rpcURL, &jsonrpc.RPCClientOpts{HTTPClient: e.net.Client()}))
 	zero := uint(0)
 	if _, err := cl.SendRawTransactionWithOpts(t.Context(), tx.Raw, rpc.TransactionOpts{SkipPreflight: true, MaxRetries: &zero}); err != nil {
 		t.Fatalf("sendTransaction: %v", err)

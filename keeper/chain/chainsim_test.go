@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/keeper-project/keeper/internal/pipenet"
 	"log/slog"
 	"slices"
 	"strings"
@@ -903,7 +904,7 @@ func TestChainsimFailover(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				// Two nodes of one cluster: same seed and genesis, so the
 				// same blockhashes; only the second is healthy.
-				n := newPipeNet()
+				n := &pipenet.Network{}
 				bad := startNode(t, n, "bad", chainsim.Options{Seed: 7, Faults: tt.faults}, nil)
 				good := startNode(t, n, "good", chainsim.Options{Seed: 7}, nil)
 				wallet := newKey(t)
@@ -914,7 +915,7 @@ func TestChainsimFailover(t *testing.T) {
 				client := newClient(t, chain.Options{
 					RPCURLs: []string{bad.rpcURL, good.rpcURL}, RequestTimeout: requestTimeout,
 					RebroadcastInterval: rebroadcast, PollInterval: pollInterval, BlockhashGrace: blockhashGrace,
-					HTTPClient: n.httpClient(), Observe: obs.observe,
+					HTTPClient: n.Client(), Observe: obs.observe,
 					Logger: slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 				})
 				waitSlots(2)

@@ -44,48 +44,8 @@ func (s *Sim) Address(kind, name string) (solana.PublicKey, bool) {
 			}
 		}
 	default:
-		return lookupNamed(w, kind, name)
-	}
-	return solana.PublicKey{}, false
-}
-
-// lookupNamed finds pools, positions, strategies, vaults, loans and earn vaults by name.
-func lookupNamed(w *world, kind, name string) (solana.PublicKey, bool) {
-	type named struct {
-		name string
-		addr solana.PublicKey
-	}
-	var list []named
-	switch kind {
-	case KindPool:
-		for _, p := range w.pools {
-			list = append(list, named{p.Name, p.Address})
-		}
-	case KindPosition:
-		for _, p := range w.positions {
-			list = append(list, named{p.Name, p.Mint})
-		}
-	case KindStrategy:
-		for _, p := range w.strategies {
-			list = append(list, named{p.Name, p.Address})
-		}
-	case KindVault:
-		for _, p := range w.vaults {
-			list = append(list, named{p.Name, p.Address})
-		}
-	case KindLoan:
-		for _, p := range w.loans {
-			list = append(list, named{p.Name, p.Address})
-		}
-	case KindEarn:
-		for _, p := range w.earn {
-			list = append(list, named{p.Name, p.Address})
-		}
-	}
-	for _, n := range list {
-		if n.name == name {
-			return n.addr, true
-		}
+		addr, ok := w.named[kind][name]
+		return addr, ok
 	}
 	return solana.PublicKey{}, false
 }

@@ -37,6 +37,28 @@ func (w *dataWriter) str(s string) {
 	w.b = append(w.b, s[:min(len(s), 255)]...)
 }
 
+// encodeOp returns the data of an instruction: its tag, then op's fields in
+// order, little-endian, a bool as one byte: encoding/binary's layout of a
+// struct of fixed-size fields, which every op struct is.
+func encodeOp(tag uint8, op any) []byte {
+	b, err := binary.Append([]byte{tag}, binary.LittleEndian, op)
+	if err != nil {
+		panic(fmt.Sprintf("sim: instruction %T is not of fixed size: %v", op, err))
+	}
+	return b
+}
+
+// readOp reads an op struct laid out as encodeOp writes it.
+func readOp[T any](r *dataReader) T {
+	var v T
+	if b := r.take(binary.Size(&v)); b != nil {
+		if _, err := binary.Decode(b, binary.LittleEndian, &v); err != nil {
+			r.err = err
+		}
+	}
+	return v
+}
+
 // dataReader reads little-endian fields from instruction data. The first failure sticks in err.
 type dataReader struct {
 	b   []byte

@@ -52,6 +52,7 @@ func (c *compiler) pools() {
 		}
 		c.books[pool] = pool.book()
 		c.w.pools = append(c.w.pools, pool)
+		c.w.name(KindPool, pool.Name, pool.Address)
 		c.w.poolByAddr[pool.Address] = pool
 		c.poolAccount(pool, ps, at)
 		for _, sym := range sortedKeys(ps.Reserves) {
@@ -196,6 +197,7 @@ func (c *compiler) addPosition(ps PositionSpec, pool *poolInfo, rng clmm.Range, 
 	addLiquidity(pool.Dex.Layout, &state, &pstate, c.books[pool], true)
 	c.poolStates[pool] = pstate
 	c.w.positions = append(c.w.positions, pos)
+	c.w.name(KindPosition, pos.Name, pos.Mint)
 	c.w.posByMint[mint] = pos
 	c.posStates[pos] = state
 	c.gen.accounts = append(c.gen.accounts, accountInit{Key: addr, Account: chainsim.Account{

@@ -31,6 +31,7 @@ func (c *compiler) earn() {
 				Shares: c.units(ps.Shares, m, append(pat, "shares")), Assets: c.units(ps.Assets, m, append(pat, "assets"))})
 		}
 		c.w.earn = append(c.w.earn, v)
+		c.w.name(KindEarn, v.Name, v.Address)
 		c.w.earnByAddr[v.Address] = v
 		for j, rs := range es.Requests {
 			c.request(v, rs, append(at, "requests", j))

@@ -47,6 +47,7 @@ func (c *compiler) strategies() {
 		}
 		info := &strategyInfo{Name: ss.Name, Mint: m, Address: c.derive(MarketProgramID, "strategy", ss.Name, append(at, "name"))}
 		c.w.strategies = append(c.w.strategies, info)
+		c.w.name(KindStrategy, info.Name, info.Address)
 		c.w.stratByAdr[info.Address] = info
 		state := &strategyState{
 			Authority: authority.String(), PrincipalMint: m.Address.String(), OriginationsEnabled: true,
@@ -148,6 +149,7 @@ func (c *compiler) vaults() {
 				Amount: c.units(ds.Amount, strat.Mint, append(dat, "amount")), StakeDuration: ds.StakeDuration, Status: ds.Status})
 		}
 		c.w.vaults = append(c.w.vaults, v)
+		c.w.name(KindVault, v.Name, v.Address)
 	}
 }
 

@@ -47,6 +47,7 @@ func (c *compiler) loans() {
 		}
 		c.inflows(st)
 		c.w.loans = append(c.w.loans, info)
+		c.w.name(KindLoan, info.Name, info.Address)
 		c.w.loanByAddr[info.Address] = info
 		c.putJSONAccount(info.Address, st, at)
 	}

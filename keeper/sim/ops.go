@@ -37,14 +37,7 @@ type repayOp struct {
 	All    bool
 }
 
-func (o repayOp) encode() []byte {
-	w := dataWriter{}
-	w.u8(opRepay)
-	w.u8(o.Ledger)
-	w.u64(o.Amount)
-	w.flag(o.All)
-	return w.b
-}
+func (o repayOp) encode() []byte { return encodeOp(opRepay, o) }
 
 // withdrawCollateralOp returns Amount of the plain-token collateral in slot Index to the borrower.
 type withdrawCollateralOp struct {
@@ -52,13 +45,7 @@ type withdrawCollateralOp struct {
 	Amount uint64
 }
 
-func (o withdrawCollateralOp) encode() []byte {
-	w := dataWriter{}
-	w.u8(opWithdrawCollateral)
-	w.u8(o.Index)
-	w.u64(o.Amount)
-	return w.b
-}
+func (o withdrawCollateralOp) encode() []byte { return encodeOp(opWithdrawCollateral, o) }
 
 // transferPositionOp records the move of the CLMM collateral in slot Index to a new range.
 type transferPositionOp struct {
@@ -68,16 +55,7 @@ type transferPositionOp struct {
 	SlippageBps  uint16
 }
 
-func (o transferPositionOp) encode() []byte {
-	w := dataWriter{}
-	w.u8(opTransferPosition)
-	w.u8(o.Index)
-	w.i32(o.Lower)
-	w.i32(o.Upper)
-	w.u64(o.Liquidity)
-	w.u16(o.SlippageBps)
-	return w.b
-}
+func (o transferPositionOp) encode() []byte { return encodeOp(opTransferPosition, o) }
 
 // strategyWithdrawOp pays Amount of idle principal, or all of it, to the strategy's authority.
 type strategyWithdrawOp struct {
@@ -85,13 +63,7 @@ type strategyWithdrawOp struct {
 	All    bool
 }
 
-func (o strategyWithdrawOp) encode() []byte {
-	w := dataWriter{}
-	w.u8(opStrategyWithdraw)
-	w.u64(o.Amount)
-	w.flag(o.All)
-	return w.b
-}
+func (o strategyWithdrawOp) encode() []byte { return encodeOp(opStrategyWithdraw, o) }
 
 // Strategy-update item kinds.
 const (

@@ -66,14 +66,13 @@ func (s *Sim) executeMarket(x *chainsim.Exec, in chainsim.Instruction) error {
 	r := &dataReader{b: in.Data[1:]}
 	switch in.Data[0] {
 	case opRepay:
-		return s.execRepay(c, repayOp{Ledger: r.u8(), Amount: r.u64(), All: r.flag()}, r)
+		return s.execRepay(c, readOp[repayOp](r), r)
 	case opWithdrawCollateral:
-		return s.execWithdrawCollateral(c, withdrawCollateralOp{Index: r.u8(), Amount: r.u64()}, r)
+		return s.execWithdrawCollateral(c, readOp[withdrawCollateralOp](r), r)
 	case opCloseLoan:
 		return execCloseLoan(c, r)
 	case opTransferPosition:
-		op := transferPositionOp{Index: r.u8(), Lower: r.i32(), Upper: r.i32(), Liquidity: r.u64(), SlippageBps: r.u16()}
-		return s.execTransferPosition(c, op, r)
+		return s.execTransferPosition(c, readOp[transferPositionOp](r), r)
 	case opClaimFees:
 		return s.execClaimFees(c, r.u8(), r)
 	case opStrategyUpdate:
@@ -81,7 +80,7 @@ func (s *Sim) executeMarket(x *chainsim.Exec, in chainsim.Instruction) error {
 	case opStrategyUpdateStep:
 		return execStrategyUpdateStep(c, r)
 	case opStrategyWithdraw:
-		return execStrategyWithdraw(c, strategyWithdrawOp{Amount: r.u64(), All: r.flag()}, r)
+		return execStrategyWithdraw(c, readOp[strategyWithdrawOp](r), r)
 	}
 	return chainsim.ErrInvalidInstructionData
 }
@@ -94,8 +93,10 @@ func (c *marketCtx) account(i int) (solana.PublicKey, error) {
 	return c.in.Accounts[i].PublicKey, nil
 }
 
-// loadLoan reads the loan at account i and checks that the user is its borrower.
-func (c *marketCtx) loadLoan(i int) (solana.PublicKey, *loanState, error) {
+// loadOwned reads the market program's account i and decodes it as what;
+// an account of another owner or data that does not decode is the wrong
+// account.
+func loadOwned[T any](c *marketCtx, i int, what string, decode func([]byte) (*T, error)) (solana.PublicKey, *T, error) {
 	key, err := c.account(i)
 	if err != nil {
 		return key, nil, err
@@ -105,11 +106,20 @@ func (c *marketCtx) loadLoan(i int) (solana.PublicKey, *loanState, error) {
 		return key, nil, err
 	}
 	if a.Owner != MarketProgramID {
-		return key, nil, programError(errCodeWrongAccount, "account %s is not a loan", key)
+		return key, nil, programError(errCodeWrongAccount, "account %s is not a %s", key, what)
 	}
-	l, err := decodeLoan(a.Data)
+	v, err := decode(a.Data)
 	if err != nil {
 		return key, nil, programError(errCodeWrongAccount, "%v", err)
+	}
+	return key, v, nil
+}
+
+// loadLoan reads the loan at account i and checks that the user is its borrower.
+func (c *marketCtx) loadLoan(i int) (solana.PublicKey, *loanState, error) {
+	key, l, err := loadOwned(c, i, "loan", decodeLoan)
+	if err != nil {
+		return key, nil, err
 	}
 	if l.Borrower != c.user.String() {
 		return key, nil, programError(errCodeUnauthorized, "%s is not the borrower of loan %s", c.user, key)

@@ -9,20 +9,9 @@ import (
 
 // loadStrategy reads the strategy at account i and checks that the user is its authority.
 func (c *marketCtx) loadStrategy(i int) (solana.PublicKey, *strategyState, error) {
-	key, err := c.account(i)
+	key, st, err := loadOwned(c, i, "strategy", decodeStrategy)
 	if err != nil {
 		return key, nil, err
-	}
-	a, err := c.x.Account(key)
-	if err != nil {
-		return key, nil, err
-	}
-	if a.Owner != MarketProgramID {
-		return key, nil, programError(errCodeWrongAccount, "account %s is not a strategy", key)
-	}
-	st, err := decodeStrategy(a.Data)
-	if err != nil {
-		return key, nil, programError(errCodeWrongAccount, "%v", err)
 	}
 	if st.Authority != c.user.String() {
 		return key, nil, programError(errCodeUnauthorized, "%s is not the authority of strategy %s", c.user, key)

@@ -32,6 +32,9 @@ type world struct {
 	earn       []*earnInfo
 	earnByAddr map[solana.PublicKey]*earnInfo
 	requests   map[solana.PublicKey]*requestInfo
+	// named maps a kind of thing (KindPool, KindLoan, ...) and the
+	// scenario's name for it to its address; see world.name.
+	named map[string]map[string]solana.PublicKey
 
 	// prices maps mint → USD per whole token. It is replaced as a whole (copy on write) by oracle
 	// events, so programs read it without the market's lock.
@@ -154,9 +157,19 @@ func newWorld(wallet solana.PublicKey) *world {
 		loanByAddr: map[solana.PublicKey]*loanInfo{},
 		earnByAddr: map[solana.PublicKey]*earnInfo{},
 		requests:   map[solana.PublicKey]*requestInfo{},
+		named:      map[string]map[string]solana.PublicKey{},
 	}
 	w.prices.Store(&map[solana.PublicKey]float64{})
 	return w
+}
+
+// name records the scenario's name for a thing of kind at addr, for
+// Sim.Address.
+func (w *world) name(kind, name string, addr solana.PublicKey) {
+	if w.named[kind] == nil {
+		w.named[kind] = map[string]solana.PublicKey{}
+	}
+	w.named[kind][name] = addr
 }
 
 // price returns the USD price of one whole token of mint.

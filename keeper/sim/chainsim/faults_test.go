@@ -3,6 +3,7 @@ package chainsim
 import (
 	"context"
 	"errors"
+	"github.com/keeper-project/keeper/internal/pipenet"
 	"net/http"
 	"strings"
 	"testing"
@@ -169,11 +170,11 @@ func TestTimeoutFaultHangsUntilTheClientGivesUp(t *testing.T) {
 func TestTimeoutFaultEndsWhenTheServerStops(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		c, _ := New(Options{Faults: Faults{RPC: ServiceFaults{All: MethodFaults{Script: []Fault{FaultTimeout}}}}})
-		ln := newPipeListener()
+		ln := pipenet.NewListener("pipe")
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
 		go func() { done <- c.RPC().Serve(ctx, ln) }()
-		hc := &http.Client{Transport: &http.Transport{DialContext: ln.dial}}
+		hc := &http.Client{Transport: &http.Transport{DialContext: ln.DialContext}}
 		cl := rpc.NewWithCustomRPCClient(jsonrpc.NewClientWithOpts("http://pipe/", &jsonrpc.RPCClientOpts{HTTPClient: hc}))
 		callErr := make(chan error, 1)
 		go func() { _, err := cl.GetHealth(context.Background()); callErr <- err }()
@@ -235,11 +236,11 @@ func withPipeServerInBubble(t *testing.T, opts Options, f func(t *testing.T, c *
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
-	ln := newPipeListener()
+	ln := pipenet.NewListener("pipe")
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- c.RPC().Serve(ctx, ln) }()
-	hc := &http.Client{Transport: &http.Transport{DialContext: ln.dial}}
+	hc := &http.Client{Transport: &http.Transport{DialContext: ln.DialContext}}
 	f(t, c, rpc.NewWithCustomRPCClient(jsonrpc.NewClientWithOpts("http://pipe/", &jsonrpc.RPCClientOpts{HTTPClient: hc})))
 	hc.CloseIdleConnections()
 	cancel()
