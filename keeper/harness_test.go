@@ -38,7 +38,7 @@ kill_switch: pause
 const usdcMint = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"
 
 // testRun is the run every test executes plans in.
-var testRun = RunInfo{Policy: "repay-loans", ID: "run-1", Tick: time.Date(2026, 1, 2, 3, 4, 0, 0, time.UTC)}
+var testRun = runInfo{Policy: "repay-loans", ID: "run-1", Tick: time.Date(2026, 1, 2, 3, 4, 0, 0, time.UTC)}
 
 // world is what outlives a keeper process: the config, the operator's key,
 // the market and the chain.

@@ -56,7 +56,7 @@ func (r *runner) setPolicy(p *policies.Policy) (rescheduled bool) {
 
 // tick is the scheduler's run of the policy: it waits for a
 // policy_concurrency slot, runs, and keeps the run's status for /status.
-func (r *runner) tick(ctx context.Context, run RunInfo) error {
+func (r *runner) tick(ctx context.Context, run runInfo) error {
 	release, ok := r.k.slots.acquire(ctx)
 	defer release()
 	if !ok {
@@ -72,7 +72,7 @@ func (r *runner) tick(ctx context.Context, run RunInfo) error {
 
 // run is one run of the policy: observe, evaluate, act on each planned
 // action along the action path, and report.
-func (r *runner) run(ctx context.Context, run RunInfo) (runSummary, error) {
+func (r *runner) run(ctx context.Context, run runInfo) (runSummary, error) {
 	k, p := r.k, r.current()
 	var sum runSummary
 	log := k.logger.With("policy", p.Name, "run", run.ID)

@@ -14,15 +14,15 @@ import (
 	"github.com/keeper-project/keeper/internal/wait"
 )
 
-// RunInfo identifies one policy run.
-type RunInfo struct {
+// runInfo identifies one policy run.
+type runInfo struct {
 	Policy string
 	ID     string    // unique per run, in every log line of the run
 	Tick   time.Time // when cron fired, UTC
 }
 
 // runFunc is one policy run; ctx carries the run's deadline.
-type runFunc func(ctx context.Context, run RunInfo) error
+type runFunc func(ctx context.Context, run runInfo) error
 
 // scheduler fires policy runs on their cron schedules (UTC), each at a
 // stable per-policy offset within its jitter, skipping a tick while the
@@ -178,7 +178,7 @@ func (e *entry) deadline(tick time.Time) time.Duration {
 // runOnce runs fn with a run ID, a deadline and panic recovery, recording
 // metrics. It returns fn's error (a panic becomes an error).
 func (s *scheduler) runOnce(policy string, tick time.Time, timeout time.Duration, fn runFunc) (err error) {
-	run := RunInfo{Policy: policy, Tick: tick, ID: fmt.Sprintf("%s-%d", tick.Format("20060102T150405Z"), s.seq.Add(1))}
+	run := runInfo{Policy: policy, Tick: tick, ID: fmt.Sprintf("%s-%d", tick.Format("20060102T150405Z"), s.seq.Add(1))}
 	ctx, cancel := context.WithTimeout(s.root, timeout)
 	defer cancel()
 	start := time.Now()

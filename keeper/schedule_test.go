@@ -15,11 +15,11 @@ import (
 
 type runLog struct {
 	mu   sync.Mutex
-	runs []RunInfo
+	runs []runInfo
 	at   []time.Time
 }
 
-func (l *runLog) add(r RunInfo) {
+func (l *runLog) add(r runInfo) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.runs = append(l.runs, r)
@@ -41,7 +41,7 @@ func TestSchedulerFiresOnSchedule(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s, m := newTestScheduler(t.Context())
 		var l runLog
-		if err := s.add("p", "@every 30s", 0, func(_ context.Context, r RunInfo) error { l.add(r); return nil }); err != nil {
+		if err := s.add("p", "@every 30s", 0, func(_ context.Context, r runInfo) error { l.add(r); return nil }); err != nil {
 			t.Fatal(err)
 		}
 		start := time.Now()
@@ -71,7 +71,7 @@ func TestSchedulerSkipsOverlap(t *testing.T) {
 		s, m := newTestScheduler(t.Context())
 		release := make(chan struct{})
 		var l runLog
-		s.add("slow", "@every 10s", 0, func(ctx context.Context, r RunInfo) error {
+		s.add("slow", "@every 10s", 0, func(ctx context.Context, r runInfo) error {
 			l.add(r)
 			<-release
 			return nil
@@ -96,7 +96,7 @@ func TestSchedulerRecoversPanicAndCountsErrors(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s, m := newTestScheduler(t.Context())
 		n := 0
-		s.add("bad", "@every 10s", 0, func(context.Context, RunInfo) error {
+		s.add("bad", "@every 10s", 0, func(context.Context, runInfo) error {
 			n++
 			if n == 1 {
 				panic("boom")
@@ -119,7 +119,7 @@ func TestRunDeadlineAndJitter(t *testing.T) {
 		var deadline time.Duration
 		var l runLog
 		const off = 7*time.Minute + 13*time.Second
-		s.add("j", "@every 1h", off, func(ctx context.Context, r RunInfo) error {
+		s.add("j", "@every 1h", off, func(ctx context.Context, r runInfo) error {
 			d, _ := ctx.Deadline()
 			deadline = time.Until(d)
 			l.add(r)
@@ -144,7 +144,7 @@ func TestSchedulerAddRejectsBadSpecAndReplaces(t *testing.T) {
 	if err := s.add("x", "every minute", 0, nil); err == nil {
 		t.Error("bad spec accepted")
 	}
-	noop := func(context.Context, RunInfo) error { return nil }
+	noop := func(context.Context, runInfo) error { return nil }
 	s.add("x", "@hourly", 0, noop)
 	s.add("x", "@daily", 0, noop)
 	if len(s.cron.Entries()) != 1 {
@@ -186,7 +186,7 @@ func TestLateness(t *testing.T) {
 
 func TestLateTickIsCounted(t *testing.T) {
 	s, m := newTestScheduler(context.Background())
-	s.add("p", "@every 1m", 0, func(context.Context, RunInfo) error { return nil })
+	s.add("p", "@every 1m", 0, func(context.Context, runInfo) error { return nil })
 	e := s.entries["p"]
 	e.checkLate(e.expected.Add(3*time.Minute + 5*time.Second))
 	if late, missed := testutil.ToFloat64(m.RunsSkipped.WithLabelValues("p", "late")), testutil.ToFloat64(m.RunsSkipped.WithLabelValues("p", "missed")); late != 1 || missed != 3 {

@@ -96,7 +96,7 @@ type runStatus struct {
 }
 
 // statusOf is the status of a run that did sum and returned err.
-func statusOf(run RunInfo, sum runSummary, err error) runStatus {
+func statusOf(run runInfo, sum runSummary, err error) runStatus {
 	st := runStatus{At: run.Tick, RunID: run.ID, Outcome: "ok", Evaluated: sum.Evaluated}
 	for o, n := range sum.Actions {
 		if st.Actions == nil {
