@@ -36,22 +36,10 @@ func (e *Error) Error() string {
 type Errors []*Error
 
 // Error joins the problems, one per line.
-func (es Errors) Error() string {
-	msgs := make([]string, len(es))
-	for i, e := range es {
-		msgs[i] = e.Error()
-	}
-	return strings.Join(msgs, "\n")
-}
+func (es Errors) Error() string { return strictyaml.Lines(es) }
 
 // Unwrap exposes the single problems to errors.Is and errors.As.
-func (es Errors) Unwrap() []error {
-	out := make([]error, len(es))
-	for i, e := range es {
-		out[i] = e
-	}
-	return out
-}
+func (es Errors) Unwrap() []error { return strictyaml.Each(es) }
 
 // err returns es sorted as an error, or nil when it is empty.
 func (es Errors) err() error {

@@ -92,29 +92,27 @@ func (w *walker) walk(n *yaml.Node, t reflect.Type, path string) {
 }
 
 func (w *walker) walkStruct(n *yaml.Node, t reflect.Type, path string) {
-	if n.Kind != yaml.MappingNode {
-		w.fail(n, "%s: expected a mapping, got %s", name(path), describe(n))
-		return
-	}
 	fields := structFields(t)
-	seen := map[string]bool{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		if seen[k.Value] {
-			w.fail(k, "%s: duplicate key %q", name(path), k.Value)
-			continue
-		}
-		seen[k.Value] = true
+	w.eachPair(n, path, func(k, v *yaml.Node) {
 		ft, ok := fields[k.Value]
 		if !ok {
 			w.fail(k, "%s", unknownField(path, k.Value, fields))
-			continue
+			return
 		}
-		w.walk(v, ft, join(path, k.Value))
-	}
+		w.walk(v, ft, JoinPath(path, k.Value))
+	})
 }
 
 func (w *walker) walkMap(n *yaml.Node, t reflect.Type, path string) {
+	w.eachPair(n, path, func(k, v *yaml.Node) {
+		w.walkScalar(k, t.Key(), JoinPath(path, k.Value))
+		w.walk(v, t.Elem(), JoinPath(path, k.Value))
+	})
+}
+
+// eachPair calls f with each key and value of mapping n, reporting a node
+// that is not a mapping and every duplicate key (which f does not see).
+func (w *walker) eachPair(n *yaml.Node, path string, f func(k, v *yaml.Node)) {
 	if n.Kind != yaml.MappingNode {
 		w.fail(n, "%s: expected a mapping, got %s", name(path), describe(n))
 		return
@@ -127,8 +125,7 @@ func (w *walker) walkMap(n *yaml.Node, t reflect.Type, path string) {
 			continue
 		}
 		seen[k.Value] = true
-		w.walkScalar(k, t.Key(), join(path, k.Value))
-		w.walk(v, t.Elem(), join(path, k.Value))
+		f(k, v)
 	}
 }
 
@@ -201,7 +198,8 @@ func isNull(n *yaml.Node) bool {
 	return n.Kind == yaml.ScalarNode && n.Tag == "!!null"
 }
 
-func join(path, key string) string {
+// JoinPath appends key to a dotted path ("" is the root).
+func JoinPath(path, key string) string {
 	if path == "" {
 		return key
 	}

@@ -49,12 +49,24 @@ func At(file string, n *yaml.Node, format string, args ...any) *Error {
 type Errors []*Error
 
 // Error joins the problems, one per line.
-func (es Errors) Error() string {
-	msgs := make([]string, len(es))
-	for i, e := range es {
+func (es Errors) Error() string { return Lines(es) }
+
+// Lines joins the messages of errs, one per line.
+func Lines[E error](errs []E) string {
+	msgs := make([]string, len(errs))
+	for i, e := range errs {
 		msgs[i] = e.Error()
 	}
 	return strings.Join(msgs, "\n")
+}
+
+// Each returns errs as a []error, for an Unwrap method.
+func Each[E error](errs []E) []error {
+	out := make([]error, len(errs))
+	for i, e := range errs {
+		out[i] = e
+	}
+	return out
 }
 
 // Err returns es as an error, or nil when it is empty.
@@ -66,10 +78,4 @@ func (es Errors) Err() error {
 }
 
 // Unwrap exposes the single problems to errors.Is and errors.As.
-func (es Errors) Unwrap() []error {
-	out := make([]error, len(es))
-	for i, e := range es {
-		out[i] = e
-	}
-	return out
-}
+func (es Errors) Unwrap() []error { return Each(es) }

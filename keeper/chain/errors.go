@@ -77,12 +77,7 @@ func Retryable(err error) bool {
 	if errors.Is(err, ErrWalletMoving) {
 		return true
 	}
-	var he *HTTPError
-	if errors.As(err, &he) {
-		return he.Status == http.StatusTooManyRequests || he.Status >= 500
-	}
-	var te *TransportError
-	if errors.As(err, &te) {
+	if unreachable(err) {
 		return true
 	}
 	var re *RPCError
@@ -94,6 +89,17 @@ func Retryable(err error) bool {
 		return se.BlockhashNotFound()
 	}
 	return false
+}
+
+// unreachable reports an endpoint that did not answer usefully: HTTP 429 or
+// 5xx, a timeout or a connection error.
+func unreachable(err error) bool {
+	var he *HTTPError
+	if errors.As(err, &he) {
+		return he.Status == http.StatusTooManyRequests || he.Status >= 500
+	}
+	var te *TransportError
+	return errors.As(err, &te)
 }
 
 // nodeBehind reports whether code means the node cannot answer yet.
@@ -108,12 +114,7 @@ func nodeBehind(code int) bool {
 // failoverWorthy reports whether another endpoint may answer where this one
 // did not: 429, 5xx, timeouts, connection errors and nodes that are behind.
 func failoverWorthy(err error) bool {
-	var he *HTTPError
-	if errors.As(err, &he) {
-		return he.Status == http.StatusTooManyRequests || he.Status >= 500
-	}
-	var te *TransportError
-	if errors.As(err, &te) {
+	if unreachable(err) {
 		return true
 	}
 	var re *RPCError

@@ -159,23 +159,7 @@ func (r *Reader) plan(reqs []PositionRequest, states []PositionState) keySet {
 // once per Reader and mint (a PDA search costs tens of microseconds).
 func (r *Reader) positionAddress(req PositionRequest) (solana.PublicKey, error) {
 	k := addrKey{program: req.Dex.ProgramID(), key: req.PositionMint, layout: req.Dex.Name(), position: true}
-	r.mu.Lock()
-	addr, ok := r.addrs[k]
-	r.mu.Unlock()
-	if ok {
-		return addr, nil
-	}
-	addr, err := derivePositionAddress(req)
-	if err != nil {
-		return addr, err
-	}
-	r.mu.Lock()
-	if len(r.addrs) > maxHints {
-		clear(r.addrs)
-	}
-	r.addrs[k] = addr
-	r.mu.Unlock()
-	return addr, nil
+	return r.address(k, func() (solana.PublicKey, error) { return derivePositionAddress(req) })
 }
 
 // derivePositionAddress validates req and derives its position address.

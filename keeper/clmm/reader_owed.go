@@ -21,13 +21,19 @@ type addrKey struct {
 // microseconds).
 func (r *Reader) tickArrayAddress(d Dex, pool solana.PublicKey, start int32) (solana.PublicKey, error) {
 	k := addrKey{program: d.ProgramID(), key: pool, layout: d.Name(), start: start}
+	return r.address(k, func() (solana.PublicKey, error) { return d.TickArrayAddress(pool, start) })
+}
+
+// address returns the address remembered under k, deriving and
+// remembering it on first use.
+func (r *Reader) address(k addrKey, derive func() (solana.PublicKey, error)) (solana.PublicKey, error) {
 	r.mu.Lock()
 	addr, ok := r.addrs[k]
 	r.mu.Unlock()
 	if ok {
 		return addr, nil
 	}
-	addr, err := d.TickArrayAddress(pool, start)
+	addr, err := derive()
 	if err != nil {
 		return addr, err
 	}

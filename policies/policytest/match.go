@@ -3,6 +3,7 @@ package policytest
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/keeper-project/keeper/internal/strictyaml"
 	"math/big"
 	"slices"
 	"strings"
@@ -27,10 +28,10 @@ func mismatches(want, got any, path string, out *[]string) {
 		for _, k := range keys {
 			gv, ok := g[k]
 			if !ok && w[k] != nil {
-				*out = append(*out, fmt.Sprintf("%s: want %s, got nothing", join(path, k), show(w[k])))
+				*out = append(*out, fmt.Sprintf("%s: want %s, got nothing", strictyaml.JoinPath(path, k), show(w[k])))
 				continue
 			}
-			mismatches(w[k], gv, join(path, k), out)
+			mismatches(w[k], gv, strictyaml.JoinPath(path, k), out)
 		}
 	case []any:
 		g, ok := got.([]any)
@@ -84,13 +85,6 @@ func show(v any) string {
 		return fmt.Sprint(v)
 	}
 	return string(b)
-}
-
-func join(path, key string) string {
-	if path == "" {
-		return key
-	}
-	return path + "." + key
 }
 
 func name(path string) string {

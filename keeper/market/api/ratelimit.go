@@ -43,15 +43,11 @@ func (l *limiter) wait(ctx context.Context) error {
 		l.release()
 		return context.DeadlineExceeded
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
+	if err := sleep(ctx, d); err != nil {
 		l.release()
-		return ctx.Err()
+		return err
 	}
+	return nil
 }
 
 // reserve takes a token and returns how long until it is covered.

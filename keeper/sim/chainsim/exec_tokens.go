@@ -41,18 +41,25 @@ func (x *Exec) TransferTokens(fromWallet, toWallet, mint solana.PublicKey, amoun
 	if err != nil {
 		return err
 	}
-	dst, err := x.ata(toWallet, mint)
-	if err != nil {
-		return err
-	}
-	if err := x.requireWritable(dst, ErrReadonlyDataModified); err != nil {
-		return err
-	}
-	dstT, err := tokenAccountOf(x.get(dst))
+	dst, dstT, err := x.creditable(toWallet, mint)
 	if err != nil {
 		return err
 	}
 	return moveTokens(x, src, dst, srcT, dstT, amount)
+}
+
+// creditable returns wallet's associated token account of mint, which must
+// exist and be writable in the instruction, and its state.
+func (x *Exec) creditable(wallet, mint solana.PublicKey) (solana.PublicKey, tokenAccount, error) {
+	dst, err := x.ata(wallet, mint)
+	if err != nil {
+		return dst, tokenAccount{}, err
+	}
+	if err := x.requireWritable(dst, ErrReadonlyDataModified); err != nil {
+		return dst, tokenAccount{}, err
+	}
+	t, err := tokenAccountOf(x.get(dst))
+	return dst, t, err
 }
 
 // MintTokens mints amount of mint to toWallet's associated token account.
@@ -62,18 +69,11 @@ func (x *Exec) MintTokens(toWallet, mint solana.PublicKey, amount uint64) error 
 	if err := x.requireWritable(mint, ErrReadonlyDataModified); err != nil {
 		return err
 	}
-	dst, err := x.ata(toWallet, mint)
+	dst, t, err := x.creditable(toWallet, mint)
 	if err != nil {
-		return err
-	}
-	if err := x.requireWritable(dst, ErrReadonlyDataModified); err != nil {
 		return err
 	}
 	m, err := mintOf(x.get(mint))
-	if err != nil {
-		return err
-	}
-	t, err := tokenAccountOf(x.get(dst))
 	if err != nil {
 		return err
 	}
