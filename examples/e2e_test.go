@@ -119,10 +119,13 @@ func autoRepayLands(t *testing.T, w *workspace) {
 	if loanBefore.Health >= repayTrigger {
 		t.Fatalf("repay-me health %v before the run, want under the trigger %v", loanBefore.Health, repayTrigger)
 	}
-	cfg := w.config(t, "repay", []string{autoRepay})
+	hook, bodies := webhookReceiver(t)
+	cfg := w.config(t, "repay", []string{notifyingCopy(t, autoRepay, "{ to: [hook], on: [landed] }")},
+		map[string]any{"name": "hook", "type": "webhook", "url": hook})
 	w.once(t, cfg)
 	after := w.sim.state(t)
 	acts := w.landedOnce(t, cfg, after, map[string]string{"auto-repay": loanBefore.Address})
+	landedMessageLinks(t, w, bodies, acts["auto-repay"])
 	loan := after.Loans["repay-me"]
 	if loan.Health < repayTarget || loan.Health > repayTarget+0.01 {
 		t.Errorf("repay-me health %v → %v, want back at the target %v (just above)", loanBefore.Health, loan.Health, repayTarget)

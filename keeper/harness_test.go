@@ -134,7 +134,7 @@ func (k *testKeeper) refusals(rule string) float64 {
 
 // run executes p in the test run.
 func (k *testKeeper) run(p action.Plan) action.Outcome {
-	return k.exec.Execute(context.Background(), testRun.ID, p)
+	return k.exec.Execute(context.Background(), testRun.ID, p).Outcome
 }
 
 // repayPlan is a repay of 1 USDC on a loan, landed by RPC.
@@ -263,7 +263,7 @@ func (n *notes) list() []notify.Message {
 func (k *testKeeper) recordNotes(t *testing.T) *notes {
 	n := &notes{}
 	k.notifier = notify.New(notify.Options{Senders: []notify.Sender{n}, Now: k.now})
-	k.exec = newExecutor(k.env, k.deps, k.notifier, k.obs.reads.forget) // with the test's notifier
+	k.exec = newExecutor(k.env, k.deps, k.notifier, k.obs) // with the test's notifier
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {

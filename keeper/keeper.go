@@ -99,7 +99,7 @@ func New(o Options) (*Keeper, error) {
 		k.Close()
 		return nil, err
 	}
-	k.exec = newExecutor(k.env, k.deps, k.notifier, k.obs.reads.forget)
+	k.exec = newExecutor(k.env, k.deps, k.notifier, k.obs)
 	k.upkeep = &upkeep{journal: k.journal, submitter: k.submitter, wallet: k.wallet, metrics: k.metrics,
 		logger: k.logger, now: k.now, retention: k.cfg.Journal.Retention, paused: k.exec.Paused}
 	k.policies = policySource{cfg: k.cfg, tokens: k.obs.tokenBook}

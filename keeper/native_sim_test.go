@@ -99,20 +99,20 @@ func TestNativeSOLRepayBound(t *testing.T) {
 				Bounds: signer.Bounds{MaxLamports: maxLamports, MaxTokens: map[string]uint64{solana.WrappedSol.String(): maxTokens}},
 				Mint:   solana.WrappedSol.String(), Amount: x, Reason: "test", Inputs: json.RawMessage(`{}`), Submit: action.Submit{Mode: journal.ModeRPC}}
 		}
-		if got := k.exec.Execute(t.Context(), "fee", plan("first", 100_000, x)); got != action.OutcomeLanded {
+		if got := k.exec.Execute(t.Context(), "fee", plan("first", 100_000, x)).Outcome; got != action.OutcomeLanded {
 			t.Fatalf("first repay: %s", got)
 		}
 		first, _ := k.journal.Get(t.Context(), "first")
 		fee := first.Attempts[0].FeeLamports
 		before := w.sim.Balance(w.wallet())
-		if got := k.exec.Execute(t.Context(), "over", plan("over", fee, x-1)); got != action.OutcomeRefused {
+		if got := k.exec.Execute(t.Context(), "over", plan("over", fee, x-1)).Outcome; got != action.OutcomeRefused {
 			t.Fatalf("repay one lamport over its bound: %s, want refused", got)
 		}
 		over, _ := k.journal.Get(t.Context(), "over")
 		if over.Rule != journal.Rule(signer.RuleSimulatedLamports) || w.sim.Balance(w.wallet()) != before {
 			t.Errorf("refusal %s (%s); wallet %d → %d", over.Rule, over.Detail, before, w.sim.Balance(w.wallet()))
 		}
-		if got := k.exec.Execute(t.Context(), "exact", plan("exact", fee, x)); got != action.OutcomeLanded {
+		if got := k.exec.Execute(t.Context(), "exact", plan("exact", fee, x)).Outcome; got != action.OutcomeLanded {
 			act, _ := k.journal.Get(t.Context(), "exact")
 			t.Fatalf("repay at its bound: %s (%s: %s), want landed", got, act.Rule, act.Detail)
 		}

@@ -79,3 +79,20 @@ func newDexes(c *config.Config) ([]clmm.Dex, error) {
 	}
 	return out, nil
 }
+
+// amountText writes units of mint for people, with the symbol and decimals
+// the config or the chain gave ("412.5 USDC"), else in base units.
+func (o *observer) amountText(mint string, units uint64) string {
+	toks := o.tokens()
+	if _, ok := toks[mint]; !ok && o.tokenBook != nil {
+		if pk, err := solana.PublicKeyFromBase58(mint); err == nil {
+			if t, ok := o.tokenBook.Lookup(pk); ok {
+				if toks == nil {
+					toks = map[string]policies.Token{}
+				}
+				toks[mint] = policies.Token{Symbol: t.Symbol, Decimals: t.Decimals}
+			}
+		}
+	}
+	return policies.FormatAmount(units, mint, toks)
+}

@@ -107,9 +107,13 @@ func (r *runner) run(ctx context.Context, run runInfo) (runSummary, error) {
 		}
 		plan := action.FromAction(a, k.dryRunAll)
 		plan.ReadsFrom = readsFrom
-		o := k.exec.Execute(ctx, run.ID, plan)
-		sum.add(o)
-		notDone.add(plan, o)
+		res := k.exec.Execute(ctx, run.ID, plan)
+		sum.add(res.Outcome)
+		notDone.add(plan, res.Outcome)
+		if len(res.Signatures) > 0 {
+			sum.Transactions = append(sum.Transactions, statusTx{Action: action.ShortID(plan.ID), Target: plan.Target,
+				Outcome: string(res.Outcome), Signatures: res.Signatures, Links: res.Links})
+		}
 	}
 	if p.Kind == policies.KindAlert {
 		r.resolveAlerts(firing)
@@ -219,6 +223,8 @@ func (r *runner) resolveAlerts(firing map[string]bool) {
 type runSummary struct {
 	Evaluated int
 	Actions   map[action.Outcome]int
+	// Transactions are the run's actions that signed something.
+	Transactions []statusTx
 }
 
 func (s *runSummary) add(o action.Outcome) {

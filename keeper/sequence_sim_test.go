@@ -126,7 +126,7 @@ func TestSplitStrategyUpdateLands(t *testing.T) {
 				k := w.open(t, "")
 				w.advance(t, 2*time.Second)
 				p := splitUpdatePlan(t, w, mode)
-				if got := k.exec.Execute(t.Context(), "test", p); got != action.OutcomeLanded {
+				if got := k.exec.Execute(t.Context(), "test", p).Outcome; got != action.OutcomeLanded {
 					act, _ := k.journal.Get(t.Context(), p.ID)
 					t.Fatalf("outcome %s (%s: %s), want landed", got, act.Rule, act.Detail)
 				}
@@ -166,7 +166,7 @@ func TestSequenceStoppedMidwayContinues(t *testing.T) {
 				}
 			}
 		})
-		if got := k.exec.Execute(t.Context(), "first", p); got != action.OutcomeRetry {
+		if got := k.exec.Execute(t.Context(), "first", p).Outcome; got != action.OutcomeRetry {
 			t.Fatalf("first run %s, want retry", got)
 		}
 		act, _ := k.journal.Get(t.Context(), p.ID)
@@ -176,7 +176,7 @@ func TestSequenceStoppedMidwayContinues(t *testing.T) {
 		if err := w.sim.Chain().SetFaults(chainsim.Faults{}); err != nil {
 			t.Fatal(err)
 		}
-		if got := k.exec.Execute(t.Context(), "second", p); got != action.OutcomeLanded {
+		if got := k.exec.Execute(t.Context(), "second", p).Outcome; got != action.OutcomeLanded {
 			act, _ := k.journal.Get(t.Context(), p.ID)
 			t.Fatalf("second run %s (%s: %s), want landed", got, act.Rule, act.Detail)
 		}
@@ -222,7 +222,7 @@ func TestClaimOfClaimedRequestIsDone(t *testing.T) {
 			Request: policies.Request{WithdrawClaim: &market.WithdrawClaimRequest{Address: w.address(t, sim.KindEarn, "usdc-earn").String(), Wallet: w.wallet().String(),
 				RequestID: w.address(t, sim.KindRequest, "usdc-earn/r-full").String()}},
 			Bounds: signer.Bounds{MaxLamports: 100_000}, Inputs: json.RawMessage(`{}`), Submit: action.Submit{Mode: journal.ModeBundle, TipCap: 50_000}}
-		if got := k.exec.Execute(t.Context(), "again", p); got != action.OutcomeAlreadyDone {
+		if got := k.exec.Execute(t.Context(), "again", p).Outcome; got != action.OutcomeAlreadyDone {
 			act, _ := k.journal.Get(t.Context(), p.ID)
 			t.Fatalf("outcome %s (%s: %s), want %s", got, act.Rule, act.Detail, action.OutcomeAlreadyDone)
 		}

@@ -93,11 +93,23 @@ type runStatus struct {
 	Failed    []string `json:"failed,omitempty"`
 	Refused   []string `json:"refused,omitempty"`
 	Unsettled []string `json:"unsettled,omitempty"`
+	// Transactions are the run's actions that signed something: their
+	// signatures and explorer links.
+	Transactions []statusTx `json:"transactions,omitempty"`
+}
+
+// statusTx is one action of a run that signed transactions.
+type statusTx struct {
+	Action     string   `json:"action"`
+	Target     string   `json:"target"`
+	Outcome    string   `json:"outcome"`
+	Signatures []string `json:"signatures"`
+	Links      []string `json:"links,omitempty"`
 }
 
 // statusOf is the status of a run that did sum and returned err.
 func statusOf(run runInfo, sum runSummary, err error) runStatus {
-	st := runStatus{At: run.Tick, RunID: run.ID, Outcome: "ok", Evaluated: sum.Evaluated}
+	st := runStatus{At: run.Tick, RunID: run.ID, Outcome: "ok", Evaluated: sum.Evaluated, Transactions: sum.Transactions}
 	for o, n := range sum.Actions {
 		if st.Actions == nil {
 			st.Actions = map[string]int{}

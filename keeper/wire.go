@@ -64,10 +64,11 @@ func (d *deps) wire(e env, version string) (closers []func() error, err error) {
 	return closers, nil
 }
 
-// newExecutor builds the action path over d; changed is called when an
-// action may have changed its target.
-func newExecutor(e env, d deps, n *notify.Dispatcher, changed func()) *action.Executor {
+// newExecutor builds the action path over d; o drops its reads when an
+// action may have changed its target, and writes amounts for people.
+func newExecutor(e env, d deps, n *notify.Dispatcher, o *observer) *action.Executor {
 	t := e.cfg.Chain.Tip
+	links, _ := e.cfg.Explorer.Links(e.cfg.Chain.RPCURL) // checked when the config loaded
 	return action.New(action.Config{
 		Builder: d.market, Signer: d.signer, Submitter: d.submitter, Journal: d.journal, Notifier: n,
 		Metrics: action.Metrics{Actions: e.metrics.Actions, GuardRefusals: e.metrics.GuardRefusals,
@@ -75,7 +76,9 @@ func newExecutor(e env, d deps, n *notify.Dispatcher, changed func()) *action.Ex
 		Logger: e.logger, Now: e.now, Commitment: rpc.CommitmentType(e.cfg.Chain.Commitment), Poll: e.cfg.Chain.Poll,
 		Tip:        action.TipConfig{Floor: t.FloorLamports, Max: t.MaxLamports, FallbackRPC: t.Fallback == "rpc"},
 		KillSwitch: e.cfg.KillSwitch,
-		Changed:    changed,
+		Changed:    o.reads.forget,
+		Links:      links,
+		Amount:     o.amountText,
 	})
 }
 

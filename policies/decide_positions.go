@@ -111,9 +111,9 @@ func (e *evaluator) claimFees(pe *positionEntry, env *positionEnv) {
 	case byValue != "":
 		why = byValue
 	case hit0:
-		why = fmt.Sprintf("fees owed %s ≥ min_fees_0 %s", formatAmount(f.FeesOwed0, pool.Mint0.String(), e.obs.Tokens), formatAmount(cp.MinFees0, pool.Mint0.String(), e.obs.Tokens))
+		why = fmt.Sprintf("fees owed %s ≥ min_fees_0 %s", FormatAmount(f.FeesOwed0, pool.Mint0.String(), e.obs.Tokens), FormatAmount(cp.MinFees0, pool.Mint0.String(), e.obs.Tokens))
 	default:
-		why = fmt.Sprintf("fees owed %s ≥ min_fees_1 %s", formatAmount(f.FeesOwed1, pool.Mint1.String(), e.obs.Tokens), formatAmount(cp.MinFees1, pool.Mint1.String(), e.obs.Tokens))
+		why = fmt.Sprintf("fees owed %s ≥ min_fees_1 %s", FormatAmount(f.FeesOwed1, pool.Mint1.String(), e.obs.Tokens), FormatAmount(cp.MinFees1, pool.Mint1.String(), e.obs.Tokens))
 	}
 	e.plan(Action{
 		Target:  f.PositionMint,
@@ -151,6 +151,6 @@ func (e *evaluator) worthClaiming(pe *positionEntry, cp *ClaimFeesParams) (strin
 	}
 	pool := &pe.obs.State.Pool
 	return fmt.Sprintf("fees owed %s + %s = %.2f USD ≥ min_value_usd %.2f and > the claim's cost of at most %s = %.2f USD",
-		formatAmount(f.FeesOwed0, pool.Mint0.String(), e.obs.Tokens), formatAmount(f.FeesOwed1, pool.Mint1.String(), e.obs.Tokens),
-		f.FeesOwedUSD, cp.MinValueUSD, formatAmount(lamports, WrappedSOL, e.obs.Tokens), cost), true
+		FormatAmount(f.FeesOwed0, pool.Mint0.String(), e.obs.Tokens), FormatAmount(f.FeesOwed1, pool.Mint1.String(), e.obs.Tokens),
+		f.FeesOwedUSD, cp.MinValueUSD, FormatAmount(lamports, WrappedSOL, e.obs.Tokens), cost), true
 }

@@ -115,9 +115,9 @@ func (e *evaluator) repayToTarget(le *loanEntry, li int, rp *RepayParams) {
 		return
 	}
 	after := 1 - (lf.DebtUSD-float64(amount)*lf.DebtUSD/lf.Debt)/lf.CapacityUSD
-	reason := fmt.Sprintf("%s: repay %s on ledger %d to reach %s", e.repayWhy(lf.Health, rp), formatAmount(amount, l.PrincipalMint, e.obs.Tokens), l.LedgerIndex, formatRatio(target))
+	reason := fmt.Sprintf("%s: repay %s on ledger %d to reach %s", e.repayWhy(lf.Health, rp), FormatAmount(amount, l.PrincipalMint, e.obs.Tokens), l.LedgerIndex, formatRatio(target))
 	if len(notes) > 0 {
-		reason = fmt.Sprintf("%s: repay %s on ledger %d, reaching %s of target %s (%s)", e.repayWhy(lf.Health, rp), formatAmount(amount, l.PrincipalMint, e.obs.Tokens), l.LedgerIndex, formatRatio(after), formatRatio(target), strings.Join(notes, ", "))
+		reason = fmt.Sprintf("%s: repay %s on ledger %d, reaching %s of target %s (%s)", e.repayWhy(lf.Health, rp), FormatAmount(amount, l.PrincipalMint, e.obs.Tokens), l.LedgerIndex, formatRatio(after), formatRatio(target), strings.Join(notes, ", "))
 	}
 	e.planRepay(le, li, amount, false, reason, repayInputs{Mode: "health", Target: target})
 }
@@ -155,7 +155,7 @@ func (e *evaluator) repayAll(le *loanEntry, li int, rp *RepayParams) {
 	}
 	left, capped := e.remaining(l.PrincipalMint)
 	if full <= maxAmount && (!capped || full <= left) {
-		e.planRepay(le, li, full, true, fmt.Sprintf("%s: repay all of ledger %d (at most %s)", why, l.LedgerIndex, formatAmount(full, l.PrincipalMint, e.obs.Tokens)), repayInputs{Mode: "end"})
+		e.planRepay(le, li, full, true, fmt.Sprintf("%s: repay all of ledger %d (at most %s)", why, l.LedgerIndex, FormatAmount(full, l.PrincipalMint, e.obs.Tokens)), repayInputs{Mode: "end"})
 		return
 	}
 	amount := min(maxAmount, l.OutstandingPrincipal().Uint64()+l.InterestOutstanding.Uint64())
@@ -163,7 +163,7 @@ func (e *evaluator) repayAll(le *loanEntry, li int, rp *RepayParams) {
 	if !ok {
 		return
 	}
-	e.planRepay(le, li, amount, false, fmt.Sprintf("%s: repay %s on ledger %d (%s)", why, formatAmount(amount, l.PrincipalMint, e.obs.Tokens), l.LedgerIndex, strings.Join(notes, ", ")), repayInputs{Mode: "end"})
+	e.planRepay(le, li, amount, false, fmt.Sprintf("%s: repay %s on ledger %d (%s)", why, FormatAmount(amount, l.PrincipalMint, e.obs.Tokens), l.LedgerIndex, strings.Join(notes, ", ")), repayInputs{Mode: "end"})
 }
 
 // capDaily lowers amount to what the daily cap of mint leaves; false (with
@@ -178,7 +178,7 @@ func (e *evaluator) capDaily(target, mint string, amount, minAmount uint64, note
 		return amount, notes, true
 	}
 	if left == 0 || left < minAmount {
-		e.skip(target, SkipDailyCap, fmt.Sprintf("needs %s but the daily cap leaves %s", formatAmount(amount, mint, e.obs.Tokens), formatAmount(left, mint, e.obs.Tokens)))
+		e.skip(target, SkipDailyCap, fmt.Sprintf("needs %s but the daily cap leaves %s", FormatAmount(amount, mint, e.obs.Tokens), FormatAmount(left, mint, e.obs.Tokens)))
 		return 0, notes, false
 	}
 	return left, append(notes, "capped by the daily cap"), true
@@ -214,7 +214,7 @@ func (e *evaluator) repayBounds(target, mint string, rp *RepayParams) (minAmount
 	}
 	if minAmount > maxAmount {
 		e.skip(target, SkipError, fmt.Sprintf("params.min_amount (%s) is above max_amount (%s)",
-			formatAmount(minAmount, mint, e.obs.Tokens), formatAmount(maxAmount, mint, e.obs.Tokens)))
+			FormatAmount(minAmount, mint, e.obs.Tokens), FormatAmount(maxAmount, mint, e.obs.Tokens)))
 		return 0, 0, false
 	}
 	return minAmount, maxAmount, true

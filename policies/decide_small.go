@@ -78,7 +78,7 @@ func (e *evaluator) strategyWithdraw(ve *vaultEntry, env *vaultEnv) {
 		Target:  f.Address,
 		Request: Request{WithdrawStrategy: &market.WithdrawStrategyRequest{Amount: market.Amount(f.IdleAboveBuffer), Strategy: f.Strategy}},
 		Reason: fmt.Sprintf("idle %s is above the buffer %s: withdraw %s from strategy %s",
-			formatAmount(f.Idle, mint, e.obs.Tokens), formatAmount(buffer, mint, e.obs.Tokens),
-			formatAmount(f.IdleAboveBuffer, mint, e.obs.Tokens), shortKey(f.Strategy)),
+			FormatAmount(f.Idle, mint, e.obs.Tokens), FormatAmount(buffer, mint, e.obs.Tokens),
+			FormatAmount(f.IdleAboveBuffer, mint, e.obs.Tokens), shortKey(f.Strategy)),
 	}, withdrawInputs{Idle: f.Idle, Buffer: buffer})
 }

@@ -21,8 +21,8 @@ func TestFormatAmount(t *testing.T) {
 		{42, "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", "42 units of EPjF…Dt1v"},
 	}
 	for _, tc := range tests {
-		if got := formatAmount(tc.units, tc.mint, toks); got != tc.want {
-			t.Errorf("formatAmount(%d, %s) = %q, want %q", tc.units, tc.mint, got, tc.want)
+		if got := FormatAmount(tc.units, tc.mint, toks); got != tc.want {
+			t.Errorf("FormatAmount(%d, %s) = %q, want %q", tc.units, tc.mint, got, tc.want)
 		}
 	}
 }

@@ -152,9 +152,9 @@ func toMap(v reflect.Value) any {
 // quote returns s in Go double quotes.
 func quote(s string) string { return strconv.Quote(s) }
 
-// formatAmount renders units of mint for a reason: "412.50 USDC" when the
+// FormatAmount renders units of mint for a reason: "412.50 USDC" when the
 // token is known, "412500000 units of EPjF…Dt1v" otherwise.
-func formatAmount(units uint64, mint string, tokens map[string]Token) string {
+func FormatAmount(units uint64, mint string, tokens map[string]Token) string {
 	t, ok := tokens[mint]
 	if !ok {
 		return strconv.FormatUint(units, 10) + " units of " + shortKey(mint)

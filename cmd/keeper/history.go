@@ -14,6 +14,7 @@ import (
 
 	"github.com/keeper-project/keeper/keeper"
 	"github.com/keeper-project/keeper/keeper/config"
+	"github.com/keeper-project/keeper/keeper/explorer"
 	"github.com/keeper-project/keeper/keeper/journal"
 	"github.com/keeper-project/keeper/policies"
 )
@@ -65,10 +66,11 @@ func historyCommand() command {
 						return exitUsage
 					}
 				}
+				links, _ := cfg.Explorer.Links(cfg.Chain.RPCURL) // checked when the config loaded
 				if *asJSON {
-					return printHistoryJSON(s.out, actions)
+					return printHistoryJSON(s.out, actions, links)
 				}
-				printHistory(s.out, actions)
+				printHistory(s.out, actions, links)
 				return exitOK
 			}
 		},
@@ -117,7 +119,7 @@ func parseSince(v string, now time.Time) (time.Time, error) {
 	return time.Time{}, fmt.Errorf("%q is not a duration (24h), a date (2026-11-01) or an RFC 3339 time", v)
 }
 
-func printHistory(w io.Writer, actions []journal.Action) {
+func printHistory(w io.Writer, actions []journal.Action, links explorer.Explorer) {
 	if len(actions) == 0 {
 		fmt.Fprintln(w, "no actions journaled")
 		return
@@ -136,7 +138,11 @@ func printHistory(w io.Writer, actions []journal.Action) {
 			a.Target, a.State, a.AttemptCount, reason)
 		for _, at := range a.Attempts {
 			for _, sig := range at.Signatures {
-				fmt.Fprintf(tw, "\t\t\t\t\t#%d\ttx %s\n", at.Number, sig.Signature)
+				tx := sig.Signature
+				if link := links.Tx(tx); link != "" {
+					tx += " " + link
+				}
+				fmt.Fprintf(tw, "\t\t\t\t\t#%d\ttx %s\n", at.Number, tx)
 			}
 			for _, tip := range at.Tips {
 				fmt.Fprintf(tw, "\t\t\t\t\t#%d\ttip %s (%s)\n", at.Number, tip.Signature, policies.FormatSOL(tip.Lamports))
@@ -162,6 +168,7 @@ type historyRecord struct {
 	Inputs     json.RawMessage `json:"inputs,omitempty"`
 	Attempts   int             `json:"attempts"`
 	Signatures []string        `json:"signatures,omitempty"`
+	Links      []string        `json:"links,omitempty"` // the signatures' explorer links, in order
 	Tips       []historyTip    `json:"tips,omitempty"`
 	CreatedAt  time.Time       `json:"created_at"`
 	SettledAt  *time.Time      `json:"settled_at,omitempty"`
@@ -176,7 +183,7 @@ type historyTip struct {
 	Lamports  uint64 `json:"lamports"`
 }
 
-func printHistoryJSON(w io.Writer, actions []journal.Action) int {
+func printHistoryJSON(w io.Writer, actions []journal.Action, links explorer.Explorer) int {
 	enc := json.NewEncoder(w)
 	for _, a := range actions {
 		r := historyRecord{ID: a.ID, Policy: a.Policy, Kind: a.Kind, Target: a.Target, State: string(a.State),
@@ -193,6 +200,7 @@ func printHistoryJSON(w io.Writer, actions []journal.Action) int {
 				r.Tips = append(r.Tips, historyTip{Attempt: at.Number, Signature: tip.Signature, Account: tip.Account, Lamports: tip.Lamports})
 			}
 		}
+		r.Links = links.Txs(r.Signatures)
 		if err := enc.Encode(r); err != nil {
 			return exitFailed
 		}

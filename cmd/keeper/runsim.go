@@ -97,6 +97,7 @@ func summarize(s *streams, cfg *config.Config, code int) int {
 		return code
 	}
 	fmt.Fprintf(s.out, "\nWhat keeper did in the simulation (journal %s):\n", cfg.JournalPath())
-	printHistory(s.out, actions)
+	links, _ := cfg.Explorer.Links(cfg.Chain.RPCURL)
+	printHistory(s.out, actions, links)
 	return code
 }

@@ -1,6 +1,13 @@
 package config
 
-import "time"
+import (
+	"net"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/keeper-project/keeper/keeper/explorer"
+)
 
 // Config holds keeper's daemon settings. Policies live in their own files,
 // named by Policies.
@@ -18,9 +25,12 @@ type Config struct {
 	// base58 mint; the chain's mint and metadata accounts name the rest.
 	Tokens map[string]Token `yaml:"tokens"`
 	// Prices says where the USD price of each mint comes from.
-	Prices     Prices `yaml:"prices"`
-	KillSwitch string `yaml:"kill_switch"` // while this file exists nothing is signed
-	DryRun     bool   `yaml:"dry_run"`     // plan and journal, never sign
+	Prices Prices `yaml:"prices"`
+	// Explorer says where the links to transactions in logs, history,
+	// notifications and /status point.
+	Explorer   Explorer `yaml:"explorer"`
+	KillSwitch string   `yaml:"kill_switch"` // while this file exists nothing is signed
+	DryRun     bool     `yaml:"dry_run"`     // plan and journal, never sign
 	// PolicyConcurrency bounds how many policies run at once, in the daemon
 	// and in run --once, so a repay waiting to land never delays another
 	// policy's claim.
@@ -197,4 +207,53 @@ type PriceFeed struct {
 type Token struct {
 	Symbol   string `yaml:"symbol"`
 	Decimals uint8  `yaml:"decimals"`
+}
+
+// Explorer names the block explorer links point at.
+type Explorer struct {
+	// Name is solscan, solana (explorer.solana.com), solanafm, or an
+	// http(s) URL template with {signature} (and optionally {cluster});
+	// default solscan, or solana for a custom cluster.
+	Name string `yaml:"name"`
+	// Cluster is mainnet-beta, devnet, testnet or custom (a cluster of
+	// one's own: links carry chain.rpc_url's scheme and host, never its
+	// path, query or user info); default from chain.rpc_url.
+	Cluster string `yaml:"cluster"`
+}
+
+// Links returns the explorer that e and the RPC URL describe.
+func (e Explorer) Links(rpc URL) (explorer.Explorer, error) {
+	return explorer.New(e.Name, e.Cluster, linkableRPC(rpc.Reveal()))
+}
+
+// linkableRPC is the part of an RPC URL that may appear in a link: its
+// scheme and host, as a keyed URL keeps its key in the path or query.
+func linkableRPC(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host
+}
+
+// clusterOf guesses the cluster of an RPC URL: devnet or testnet when its
+// host says so, custom for a loopback or private host, else mainnet-beta.
+func clusterOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return explorer.Mainnet
+	}
+	host := u.Hostname()
+	switch {
+	case strings.Contains(host, "devnet"):
+		return explorer.Devnet
+	case strings.Contains(host, "testnet"):
+		return explorer.Testnet
+	case host == "localhost":
+		return explorer.Custom
+	}
+	if ip := net.ParseIP(host); ip != nil && (ip.IsLoopback() || ip.IsPrivate()) {
+		return explorer.Custom
+	}
+	return explorer.Mainnet
 }

@@ -15,6 +15,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/keeper-project/keeper/internal/strictyaml"
+	"github.com/keeper-project/keeper/keeper/explorer"
 	"github.com/keeper-project/keeper/keeper/prices"
 )
 
@@ -162,6 +163,25 @@ func (v *validator) misc(c *Config) {
 		}
 	}
 	v.prices(&c.Prices)
+	v.explorer(c)
+}
+
+// explorer fills the explorer's defaults from chain.rpc_url and checks that
+// it can make links.
+func (v *validator) explorer(c *Config) {
+	e := &c.Explorer
+	if e.Cluster == "" {
+		e.Cluster = clusterOf(c.Chain.RPCURL.Reveal())
+	}
+	if e.Name == "" {
+		e.Name = explorer.Solscan
+		if e.Cluster == explorer.Custom {
+			e.Name = explorer.Solana // solscan shows no custom cluster
+		}
+	}
+	if _, err := e.Links(c.Chain.RPCURL); err != nil {
+		v.fail([]any{"explorer"}, "explorer: %v", err)
+	}
 }
 
 func (v *validator) prices(p *Prices) {

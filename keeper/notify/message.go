@@ -2,6 +2,7 @@ package notify
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -20,16 +21,24 @@ const (
 
 // Message is one notification. Every field is safe to publish.
 type Message struct {
-	Event      Event     `json:"event"`
-	Policy     string    `json:"policy"`
-	Kind       string    `json:"kind"`
-	Target     string    `json:"target"`
-	ActionID   string    `json:"action_id,omitempty"`
-	Severity   string    `json:"severity,omitempty"`
-	Reason     string    `json:"reason"`           // the plan's reason text
-	Detail     string    `json:"detail,omitempty"` // the error or refusal rule, when any
-	Signatures []string  `json:"signatures,omitempty"`
-	Time       time.Time `json:"time"`
+	Event      Event    `json:"event"`
+	Policy     string   `json:"policy"`
+	Kind       string   `json:"kind"`
+	Target     string   `json:"target"`
+	ActionID   string   `json:"action_id,omitempty"`
+	Severity   string   `json:"severity,omitempty"`
+	Reason     string   `json:"reason"`           // the plan's reason text
+	Detail     string   `json:"detail,omitempty"` // the error or refusal rule, when any
+	Signatures []string `json:"signatures,omitempty"`
+	// Links are the signatures' explorer links, in the same order.
+	Links []string `json:"links,omitempty"`
+	// Amount is what the action spent at most, for people ("412.5 USDC").
+	Amount string `json:"amount,omitempty"`
+	// FeeLamports and TipLamports are what the action paid the chain and
+	// a Jito validator.
+	FeeLamports uint64    `json:"fee_lamports,omitempty"`
+	TipLamports uint64    `json:"tip_lamports,omitempty"`
+	Time        time.Time `json:"time"`
 	// To names the notifiers that should receive the message; empty means all.
 	To []string `json:"-"`
 }
@@ -45,10 +54,28 @@ func (m Message) Text() string {
 	if m.Detail != "" {
 		fmt.Fprintf(&b, " (%s)", m.Detail)
 	}
-	if len(m.Signatures) > 0 {
+	if m.Amount != "" {
+		fmt.Fprintf(&b, "; amount %s", m.Amount)
+	}
+	if m.FeeLamports+m.TipLamports > 0 {
+		fmt.Fprintf(&b, "; paid %s SOL fee + %s SOL tip", sol(m.FeeLamports), sol(m.TipLamports))
+	}
+	switch {
+	case len(m.Links) > 0:
+		fmt.Fprintf(&b, " tx %s", strings.Join(m.Links, " "))
+	case len(m.Signatures) > 0:
 		fmt.Fprintf(&b, " tx %s", strings.Join(m.Signatures, ", "))
 	}
 	return b.String()
+}
+
+// sol writes lamports as SOL with up to nine decimals and no trailing zeros.
+func sol(lamports uint64) string {
+	s := strconv.FormatUint(lamports/1e9, 10)
+	if frac := lamports % 1e9; frac != 0 {
+		s += "." + strings.TrimRight(fmt.Sprintf("%09d", frac), "0")
+	}
+	return s
 }
 
 // key identifies "the same message" for deduplication.

@@ -266,3 +266,13 @@ func TestSenderOwnRetries(t *testing.T) {
 		t.Errorf("webhook retries = %d", w.Retries())
 	}
 }
+
+func TestTextCarriesLinksAmountAndCosts(t *testing.T) {
+	m := Message{Event: Landed, Policy: "auto-repay", Target: "Loan1", Reason: "health low",
+		Signatures: []string{"5sig", "6sig"}, Links: []string{"https://x/tx/5sig", "https://x/tx/6sig"},
+		Amount: "412.5 USDC", FeeLamports: 10_000, TipLamports: 1_500_000}
+	want := "[keeper] LANDED auto-repay on Loan1: health low; amount 412.5 USDC; paid 0.00001 SOL fee + 0.0015 SOL tip tx https://x/tx/5sig https://x/tx/6sig"
+	if got := m.Text(); got != want {
+		t.Errorf("Text() =\n %s\nwant\n %s", got, want)
+	}
+}

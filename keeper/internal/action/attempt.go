@@ -19,6 +19,9 @@ type attempt struct {
 	log *slog.Logger
 	p   Plan
 	att journal.Attempt
+	// sigs are the signatures the attempt journaled, once it has: what its
+	// notifications link to.
+	sigs []string
 }
 
 // run is one build → guard → sign → submit pass. The transactions before
@@ -52,6 +55,7 @@ func (a *attempt) run(ctx context.Context, first int) Outcome {
 		a.log.Error("Cannot journal the signatures; not sending", "err", err)
 		return a.settle(ctx, journal.Outcome{State: journal.StateExpired, Rule: journal.RuleJournal, Detail: err.Error()})
 	}
+	a.sigs = signatureStrings(signedRecords(ans.txs))
 	failpoint.Hit(failpoint.AfterSignatures)
 	if err := j.RecordSubmitted(ctx, a.p.ID, a.att.Number); err != nil {
 		a.log.Warn("Cannot journal the submission; sending anyway (the signatures are journaled)", "err", err)
@@ -89,7 +93,7 @@ func (a *attempt) settle(ctx context.Context, out journal.Outcome) Outcome {
 	if err := a.e.cfg.Journal.Settle(wctx, a.p.ID, a.att.Number, out); err != nil {
 		a.log.Error("Cannot journal the outcome", "state", out.State, "err", err)
 	}
-	return a.e.report(a.p, out)
+	return a.e.report(a.p, out, a.sigs)
 }
 
 // sameShape returns first when the market's answer to this attempt has as
@@ -127,4 +131,13 @@ func buildRecord(txs []built, s Submit) journal.Build {
 		b.Transactions = append(b.Transactions, t.journalForm())
 	}
 	return b
+}
+
+// signatureStrings lists the signatures of journaled transactions.
+func signatureStrings(txs []journal.SignedTx) []string {
+	out := make([]string, len(txs))
+	for i, t := range txs {
+		out[i] = t.Signature
+	}
+	return out
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/keeper-project/keeper/internal/failpoint"
+	"github.com/keeper-project/keeper/keeper/explorer"
 	"github.com/keeper-project/keeper/keeper/journal"
 	"github.com/keeper-project/keeper/keeper/notify"
 )
@@ -53,6 +54,12 @@ type Config struct {
 	// Changed is called when an action may have changed its target, so the
 	// reads taken before are dropped.
 	Changed func()
+	// Links turns signatures into explorer links for logs and
+	// notifications; the zero Explorer makes none.
+	Links explorer.Explorer
+	// Amount writes an amount of a mint for people ("412.5 USDC"); nil
+	// writes base units.
+	Amount func(mint string, units uint64) string
 }
 
 // TipConfig is the config's Jito tip settings.
@@ -84,14 +91,53 @@ func New(c Config) *Executor {
 	if c.Changed == nil {
 		c.Changed = func() {}
 	}
+	if c.Amount == nil {
+		c.Amount = func(mint string, units uint64) string { return fmt.Sprintf("%d units of %s", units, mint) }
+	}
 	return &Executor{cfg: c, wallet: c.Signer.PublicKey(), claims: newTargetClaims()}
 }
 
-// Execute takes p along the action path: journal the intent, build, guard,
+// Result is what became of one plan: its outcome and the signatures of the
+// transactions its last attempt signed (none when nothing was signed), with
+// their explorer links.
+type Result struct {
+	Outcome    Outcome
+	Signatures []string
+	Links      []string
+}
+
+// Execute takes p along the action path (see execute) and says what became
+// of it.
+func (e *Executor) Execute(ctx context.Context, runID string, p Plan) Result {
+	r := Result{Outcome: e.execute(ctx, runID, p)}
+	switch r.Outcome {
+	case OutcomeLanded, OutcomeFailed, OutcomePending, OutcomeRetry, OutcomeExpired:
+		r.Signatures = e.signatures(ctx, p.ID)
+		r.Links = e.cfg.Links.Txs(r.Signatures)
+	}
+	return r
+}
+
+// signatures reads the signatures of id's last signed attempt from the
+// journal: what is durable is what may be on chain.
+func (e *Executor) signatures(ctx context.Context, id string) []string {
+	act, err := e.cfg.Journal.Get(context.WithoutCancel(ctx), id)
+	if err != nil {
+		return nil
+	}
+	for i := len(act.Attempts) - 1; i >= 0; i-- {
+		if sigs := act.Attempts[i].Signatures; len(sigs) > 0 {
+			return signatureStrings(sigs)
+		}
+	}
+	return nil
+}
+
+// execute takes p along the action path: journal the intent, build, guard,
 // sign, journal the signatures, submit, confirm, record. A dry-run plan is
 // journaled as skipped; nothing is done while the kill switch is on or
 // while another action holds p's target.
-func (e *Executor) Execute(ctx context.Context, runID string, p Plan) Outcome {
+func (e *Executor) execute(ctx context.Context, runID string, p Plan) Outcome {
 	log := e.cfg.Logger.With("policy", p.Policy, "run", runID, "action", ShortID(p.ID), "kind", p.Kind, "target", p.Target)
 	if p.DryRun {
 		return e.dryRun(ctx, log, p)
@@ -194,17 +240,23 @@ func (e *Executor) finish(ctx context.Context, log *slog.Logger, p Plan, out jou
 	if err := e.cfg.Journal.Finish(wctx, p.ID, out); err != nil {
 		log.Error("Cannot journal the outcome", "state", out.State, "err", err)
 	}
-	return e.report(p, out)
+	return e.report(p, out, nil)
 }
 
-// report counts an outcome and sends the notifications it calls for.
-func (e *Executor) report(p Plan, out journal.Outcome) Outcome {
+// report counts an outcome and sends the notifications it calls for, with
+// the signatures of the transactions the attempt sent.
+func (e *Executor) report(p Plan, out journal.Outcome, sigs []string) Outcome {
 	o := outcomeOf(out.State, out.Rule)
 	e.Count(p, o)
 	ev := map[Outcome]notify.Event{OutcomeLanded: notify.Landed, OutcomeFailed: notify.Failed, OutcomeRefused: notify.Refused}[o]
 	if ev != "" && e.cfg.Notifier != nil && p.wants(ev) {
-		e.cfg.Notifier.Notify(notify.Message{Event: ev, Policy: p.Policy, Kind: string(p.Kind), Target: p.Target,
-			ActionID: p.ID, Reason: p.Reason, Detail: detail(out), To: p.Notify, Time: e.cfg.Now()})
+		m := notify.Message{Event: ev, Policy: p.Policy, Kind: string(p.Kind), Target: p.Target,
+			ActionID: p.ID, Reason: p.Reason, Detail: detail(out), To: p.Notify, Time: e.cfg.Now(),
+			Signatures: sigs, Links: e.cfg.Links.Txs(sigs), FeeLamports: out.FeeLamports, TipLamports: out.TipLamports}
+		if p.Mint != "" && p.Amount > 0 {
+			m.Amount = e.cfg.Amount(p.Mint, p.Amount)
+		}
+		e.cfg.Notifier.Notify(m)
 	}
 	return o
 }

@@ -44,7 +44,8 @@ func (ans *answer) submitSequence(ctx context.Context) Outcome {
 		}
 		ans.log.Debug("Sequence transaction landed", "tx", ans.first+i, "signature", ans.txs[i].Signature)
 	}
-	ans.log.Info("Action landed", "reason", ans.p.Reason, "signatures", sequenceSignatures(ans.txs), "route", chain.RouteRPC.String(),
+	ans.log.Info("Action landed", "reason", ans.p.Reason, "signatures", sequenceSignatures(ans.txs),
+		"links", ans.e.cfg.Links.Txs(sequenceSignatures(ans.txs)), "route", chain.RouteRPC.String(),
 		"transactions", len(ans.txs))
 	return ans.settle(ctx, journal.Outcome{State: journal.StateLanded, FeeLamports: fee})
 }
