@@ -39,7 +39,43 @@ func alertPostsWebhook(t *testing.T, w *workspace) {
 		!strings.Contains(msg.Reason, "vault "+vault+" total APY") || !strings.Contains(msg.Reason, "is under 5%") {
 		t.Errorf("webhook body for alpha-vault: %+v (bodies seen: %d)", msg, seen)
 	}
+	// The incident is in the journal: a restarted keeper, or each pass of a
+	// cron deployment, does not page again while it stays open.
+	for pass := range 2 {
+		w.once(t, cfg)
+		select {
+		case b := <-bodies:
+			t.Errorf("run --once pass %d paged again for an open incident: %s", pass+1, b)
+		default:
+		}
+	}
 	w.nothingNew(t, cfg, w.sim.state(t))
+	incidentInHistory(t, w.dir, cfg, vault)
+}
+
+// incidentInHistory checks that `keeper history` lists the open incident of
+// target beside the actions, in the table and as JSON.
+func incidentInHistory(t *testing.T, dir, cfg, target string) {
+	t.Helper()
+	out := runKeeper(t, dir, "history", "--config", cfg).wantExit(t, 0).stdout
+	if !strings.Contains(out, "ALERT") || !strings.Contains(out, target) || !strings.Contains(out, "open") {
+		t.Errorf("history lacks the open incident of %s:\n%s", target, out)
+	}
+	js := runKeeper(t, dir, "history", "--config", cfg, "--json").wantExit(t, 0).stdout
+	found := false
+	for line := range strings.Lines(js) {
+		var rec struct {
+			Incident int64  `json:"incident"`
+			Target   string `json:"target"`
+			Resolved string `json:"resolved_at"`
+		}
+		if json.Unmarshal([]byte(line), &rec) == nil && rec.Incident != 0 && rec.Target == target && rec.Resolved == "" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("history --json lacks the open incident of %s:\n%s", target, js)
+	}
 }
 
 // webhookMessage is the generic webhook's JSON body.

@@ -44,6 +44,10 @@ type Journal interface {
 	Pending(ctx context.Context) ([]journal.Action, error)
 	// Writable reports whether the journal takes writes, for /readyz.
 	Writable(ctx context.Context) error
+	// OpenIncident and ResolveIncidents keep alert incidents across
+	// restarts and passes.
+	OpenIncident(ctx context.Context, in journal.Incident) (journal.Incident, bool, error)
+	ResolveIncidents(ctx context.Context, policy string, firing []string) ([]journal.Incident, error)
 }
 
 var (

@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"slices"
 	"sync"
 	"time"
 
 	"github.com/keeper-project/keeper/keeper/internal/action"
+	"github.com/keeper-project/keeper/keeper/journal"
 	"github.com/keeper-project/keeper/keeper/notify"
 	"github.com/keeper-project/keeper/policies"
 )
@@ -19,8 +21,8 @@ import (
 var ErrActionsFailed = errors.New("some actions failed, were refused or are unsettled")
 
 // runner runs one policy, as Prometheus' rule group runs its rules: it owns
-// the policy, its `for` state, its open alert incidents and its last run's
-// status. A reload hands it the policy's new version (setPolicy); the state
+// the policy, its `for` state and its last run's status (alert incidents
+// live in the journal, so they outlive the process). A reload hands it the policy's new version (setPolicy); the state
 // carries across. Runs of one runner never overlap (the scheduler skips a
 // tick while the previous run runs).
 type runner struct {
@@ -34,7 +36,7 @@ type runner struct {
 }
 
 func newRunner(k *Keeper, p *policies.Policy) *runner {
-	return &runner{k: k, policy: p, state: &policies.State{}, firing: map[string]bool{}}
+	return &runner{k: k, policy: p, state: &policies.State{}}
 }
 
 // current returns the policy the next run runs.
@@ -100,7 +102,7 @@ func (r *runner) run(ctx context.Context, run runInfo) (runSummary, error) {
 	firing := map[string]bool{}
 	for _, a := range res.Actions {
 		if a.Alert != nil {
-			r.fireAlert(a)
+			r.fireAlert(ctx, a)
 			firing[a.Target] = true
 			sum.add(action.OutcomeAlert)
 			continue
@@ -116,7 +118,7 @@ func (r *runner) run(ctx context.Context, run runInfo) (runSummary, error) {
 		}
 	}
 	if p.Kind == policies.KindAlert {
-		r.resolveAlerts(firing)
+		r.resolveAlerts(ctx, firing)
 	}
 	log.Debug("Policy run done", "evaluated", res.Evaluated, "actions", len(res.Actions), "skipped", len(res.Skipped))
 	return sum, notDone.err()
@@ -182,39 +184,60 @@ func (r *runner) logSkips(log *slog.Logger, res policies.Result) {
 	}
 }
 
-// fireAlert opens (or keeps open) the incident of an alert policy's target.
-func (r *runner) fireAlert(a policies.Action) {
+// fireAlert opens the incident of an alert policy's target in the journal,
+// or finds it open: only a new incident is logged at its severity's level
+// and paged, so neither a restart nor each pass of a cron deployment pages
+// again for an incident that is still open.
+func (r *runner) fireAlert(ctx context.Context, a policies.Action) {
 	k := r.k
 	k.metrics.Actions.WithLabelValues(a.Policy, string(a.Kind), string(action.OutcomeAlert)).Inc()
-	r.mu.Lock()
-	already := r.firing[a.Target]
-	r.firing[a.Target] = true
-	r.mu.Unlock()
-	level := slog.LevelInfo
-	if already {
-		level = slog.LevelDebug // one Info line per incident, not one per tick
+	in, opened, err := k.journal.OpenIncident(context.WithoutCancel(ctx), journal.Incident{Policy: a.Policy, Target: a.Target,
+		Severity: string(a.Alert.Severity), Message: a.Alert.Message})
+	if err != nil {
+		// The journal cannot tell whether the incident is new: page rather
+		// than stay silent.
+		k.logger.Error("Cannot journal the alert incident; paging anyway", "policy", a.Policy, "target", a.Target, "err", err)
+		opened = true
 	}
-	k.logger.Log(context.Background(), level, "Alert", "policy", a.Policy, "target", a.Target, "severity", a.Alert.Severity, "message", a.Alert.Message)
-	k.notifier.Condition(notify.Message{Policy: a.Policy, Kind: string(a.Kind), Target: a.Target, Severity: string(a.Alert.Severity),
-		Reason: a.Alert.Message, To: a.Notify.To, Time: k.now()}, true)
+	level := severityLevel(a.Alert.Severity)
+	if !opened {
+		level = slog.LevelDebug // one line per incident, not one per tick
+	}
+	k.logger.Log(ctx, level, "Alert", "policy", a.Policy, "target", a.Target, "severity", a.Alert.Severity,
+		"message", a.Alert.Message, "incident", in.ID, "since", in.OpenedAt)
+	if opened {
+		k.notifier.Page(notify.Message{Event: notify.Alert, Policy: a.Policy, Kind: string(a.Kind), Target: a.Target,
+			Severity: string(a.Alert.Severity), Reason: a.Alert.Message, To: a.Notify.To, Time: k.now()})
+	}
 }
 
-// resolveAlerts closes the incidents of targets that no longer fire.
-func (r *runner) resolveAlerts(firing map[string]bool) {
+// resolveAlerts resolves, in the journal, the incidents of the policy's
+// targets that no longer fire, and pages each resolution once.
+func (r *runner) resolveAlerts(ctx context.Context, firing map[string]bool) {
 	k, p := r.k, r.current()
-	r.mu.Lock()
-	var cleared []string
-	for target := range r.firing {
-		if !firing[target] {
-			cleared = append(cleared, target)
-			delete(r.firing, target)
-		}
+	resolved, err := k.journal.ResolveIncidents(context.WithoutCancel(ctx), p.Name, slices.Collect(maps.Keys(firing)))
+	if err != nil {
+		k.logger.Error("Cannot journal resolved alert incidents; they stay open", "policy", p.Name, "err", err)
+		return
 	}
-	r.mu.Unlock()
-	for _, target := range cleared {
-		k.logger.Info("Alert resolved", "policy", p.Name, "target", target)
-		k.notifier.Condition(notify.Message{Policy: p.Name, Kind: string(p.Kind), Target: target, Time: k.now()}, false)
+	for _, in := range resolved {
+		k.logger.Info("Alert resolved", "policy", p.Name, "target", in.Target, "incident", in.ID,
+			"open_for", in.ResolvedAt.Sub(in.OpenedAt).Round(time.Second))
+		k.notifier.Page(notify.Message{Event: notify.Resolved, Policy: p.Name, Kind: string(p.Kind), Target: in.Target,
+			Severity: in.Severity, Reason: "condition cleared: " + in.Message, To: p.Notify.To, Time: k.now()})
 	}
+}
+
+// severityLevel is the log level of an alert's severity: critical alerts
+// log at ERROR, warnings at WARN, the rest at INFO.
+func severityLevel(s policies.Severity) slog.Level {
+	switch s {
+	case policies.SeverityCritical:
+		return slog.LevelError
+	case policies.SeverityWarning:
+		return slog.LevelWarn
+	}
+	return slog.LevelInfo
 }
 
 // runSummary is what one run of a policy did: how many targets it

@@ -23,7 +23,7 @@ func historyCommand() command {
 	return command{
 		name:    "history",
 		usage:   "[--config config.yaml] [--policy P] [--since D] [--json]",
-		summary: "show the action journal: what keeper decided and did, newest first",
+		summary: "show the journal: what keeper decided and did, and its alert incidents, newest first",
 		flags: func(fs *flag.FlagSet) func(context.Context, *streams, []string) int {
 			path := fs.String("config", "config.yaml", "config file (names the journal)")
 			policy := fs.String("policy", "", "only this policy's actions")
@@ -60,7 +60,12 @@ func historyCommand() command {
 					fmt.Fprintf(s.err, "keeper history: %v\n", err)
 					return exitFailed
 				}
-				if len(actions) == 0 && *policy != "" {
+				incidents, err := j.Incidents(ctx, journal.IncidentFilter{Policy: *policy, Since: from, Limit: *limit})
+				if err != nil {
+					fmt.Fprintf(s.err, "keeper history: %v\n", err)
+					return exitFailed
+				}
+				if len(actions)+len(incidents) == 0 && *policy != "" {
 					if msg := unknownPolicy(ctx, j, cfg, *policy); msg != "" {
 						fmt.Fprintf(s.err, "keeper history: --policy: %s\n", msg)
 						return exitUsage
@@ -68,9 +73,13 @@ func historyCommand() command {
 				}
 				links, _ := cfg.Explorer.Links(cfg.Chain.RPCURL) // checked when the config loaded
 				if *asJSON {
-					return printHistoryJSON(s.out, actions, links)
+					if code := printHistoryJSON(s.out, actions, links); code != exitOK {
+						return code
+					}
+					return printIncidentsJSON(s.out, incidents)
 				}
 				printHistory(s.out, actions, links)
+				printIncidents(s.out, incidents)
 				return exitOK
 			}
 		},
@@ -201,6 +210,51 @@ func printHistoryJSON(w io.Writer, actions []journal.Action, links explorer.Expl
 			}
 		}
 		r.Links = links.Txs(r.Signatures)
+		if err := enc.Encode(r); err != nil {
+			return exitFailed
+		}
+	}
+	return exitOK
+}
+
+// printIncidents writes the alert incidents as a table after the actions.
+func printIncidents(w io.Writer, incidents []journal.Incident) {
+	if len(incidents) == 0 {
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "\nALERT OPENED (UTC)\tRESOLVED (UTC)\tPOLICY\tSEVERITY\tTARGET\tMESSAGE")
+	for _, in := range incidents {
+		resolved := "open"
+		if !in.Open() {
+			resolved = in.ResolvedAt.UTC().Format(time.DateTime)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", in.OpenedAt.UTC().Format(time.DateTime), resolved, in.Policy,
+			in.Severity, in.Target, in.Message)
+	}
+	tw.Flush()
+}
+
+// incidentRecord is the JSON shape of one alert incident; "incident" (its
+// number) tells it from an action's line.
+type incidentRecord struct {
+	Incident   int64      `json:"incident"`
+	Policy     string     `json:"policy"`
+	Target     string     `json:"target"`
+	Severity   string     `json:"severity"`
+	Message    string     `json:"message"`
+	OpenedAt   time.Time  `json:"opened_at"`
+	ResolvedAt *time.Time `json:"resolved_at,omitempty"`
+}
+
+func printIncidentsJSON(w io.Writer, incidents []journal.Incident) int {
+	enc := json.NewEncoder(w)
+	for _, in := range incidents {
+		r := incidentRecord{Incident: in.ID, Policy: in.Policy, Target: in.Target, Severity: in.Severity,
+			Message: in.Message, OpenedAt: in.OpenedAt}
+		if !in.Open() {
+			r.ResolvedAt = &in.ResolvedAt
+		}
 		if err := enc.Encode(r); err != nil {
 			return exitFailed
 		}

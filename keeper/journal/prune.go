@@ -15,8 +15,8 @@ var finalStates = []State{StateLanded, StateFailed, StateRefused, StateSkipped}
 var pruneTables = []string{"tips", "signatures", "attempt_transactions", "attempts"}
 
 // Prune deletes the actions that reached a final state (landed, failed, refused, skipped) before
-// cutoff, with their attempts, transactions, signatures and tips, in one transaction, and returns
-// how many actions it deleted. An action that is not final is never deleted, however old: it may
+// cutoff, with their attempts, transactions, signatures and tips, and the alert incidents resolved
+// before cutoff, in one transaction, and returns how many actions it deleted. An action that is not final is never deleted, however old: it may
 // still land, or be resumed. Limits read the journal for at most a day and a cooldown, so a
 // retention longer than both changes no decision.
 func (j *Journal) Prune(ctx context.Context, cutoff time.Time) (int, error) {
@@ -38,6 +38,10 @@ func (j *Journal) Prune(ctx context.Context, cutoff time.Time) (int, error) {
 		res, err := tx.ExecContext(ctx, `DELETE FROM actions WHERE id IN (`+sel+`)`, args...)
 		if err != nil {
 			return fmt.Errorf("prune actions: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM incidents WHERE resolved_at IS NOT NULL AND resolved_at < ?`,
+			cutoff.UnixNano()); err != nil {
+			return fmt.Errorf("prune incidents: %w", err)
 		}
 		rows, err := res.RowsAffected()
 		n = int(rows)

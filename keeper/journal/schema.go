@@ -6,6 +6,7 @@ package journal
 var migrations = []migration{
 	{version: 1, name: "initial schema", statements: schemaV1},
 	{version: 2, name: "tip transactions", statements: schemaV2},
+	{version: 3, name: "alert incidents", statements: schemaV3},
 }
 
 // schemaV1 creates the actions, attempts, transactions and signatures
@@ -92,4 +93,21 @@ var schemaV2 = []string{
 		PRIMARY KEY (action_id, attempt, seq),
 		FOREIGN KEY (action_id, attempt) REFERENCES attempts (action_id, attempt)
 	)`,
+}
+
+// schemaV3 adds the incidents table: one row per alert incident, from the
+// run that found its condition holding to the run that found it cleared.
+// At most one incident of a policy and target is open at a time.
+var schemaV3 = []string{
+	`CREATE TABLE incidents (
+		id          INTEGER PRIMARY KEY,
+		policy      TEXT    NOT NULL,
+		target      TEXT    NOT NULL,
+		severity    TEXT    NOT NULL,
+		message     TEXT    NOT NULL,
+		opened_at   BIGINT  NOT NULL,
+		resolved_at BIGINT
+	)`,
+	`CREATE UNIQUE INDEX incidents_open ON incidents (policy, target) WHERE resolved_at IS NULL`,
+	`CREATE INDEX incidents_opened ON incidents (opened_at)`,
 }

@@ -34,9 +34,8 @@ type Dispatcher struct {
 	opts  Options
 	queue chan Message
 
-	mu     sync.Mutex
-	sent   map[string]time.Time // dedup key → last enqueued
-	firing map[string]Message   // incident → the alert that opened it
+	mu   sync.Mutex
+	sent map[string]time.Time // dedup key → last enqueued
 }
 
 // New returns a Dispatcher; call Run to deliver.
@@ -59,7 +58,7 @@ func New(o Options) *Dispatcher {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Dispatcher{opts: o, queue: make(chan Message, o.QueueSize), sent: map[string]time.Time{}, firing: map[string]Message{}}
+	return &Dispatcher{opts: o, queue: make(chan Message, o.QueueSize), sent: map[string]time.Time{}}
 }
 
 // Notify queues m unless the same message for the same target was queued
@@ -80,40 +79,15 @@ func (d *Dispatcher) Notify(m Message) bool {
 	return d.enqueue(m)
 }
 
-// Condition reports the state of an alert condition for m's policy and
-// target. The first time it holds, an Alert message opens an incident; while
-// it keeps holding nothing more is sent; when it stops holding, a Resolved
-// message closes the incident.
-func (d *Dispatcher) Condition(m Message, holds bool) {
+// Page queues m without deduplication: an incident's opening and its
+// resolution, which the journal already sends once each. It never blocks:
+// when the queue is full the message is dropped, logged, and Page returns
+// false.
+func (d *Dispatcher) Page(m Message) bool {
 	if m.Time.IsZero() {
 		m.Time = d.opts.Now()
 	}
-	d.mu.Lock()
-	opened, isFiring := d.firing[m.incident()]
-	switch {
-	case holds && !isFiring:
-		d.firing[m.incident()] = m
-		m.Event = Alert
-	case !holds && isFiring:
-		delete(d.firing, m.incident())
-		m.Event, m.To, m.Severity = Resolved, opened.To, opened.Severity
-		if m.Reason == "" {
-			m.Reason = "condition cleared: " + opened.Reason
-		}
-	default:
-		d.mu.Unlock()
-		return
-	}
-	d.mu.Unlock()
-	d.enqueue(m)
-}
-
-// Firing reports whether an incident is open for policy and target.
-func (d *Dispatcher) Firing(policy, target string) bool {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	_, ok := d.firing[Message{Policy: policy, Target: target}.incident()]
-	return ok
+	return d.enqueue(m)
 }
 
 func (d *Dispatcher) enqueue(m Message) bool {

@@ -82,8 +82,3 @@ func sol(lamports uint64) string {
 func (m Message) key() string {
 	return string(m.Event) + "\x00" + m.Policy + "\x00" + m.Target + "\x00" + m.Reason + "\x00" + m.Detail
 }
-
-// incident identifies an alert's incident: one per policy and target.
-func (m Message) incident() string {
-	return m.Policy + "\x00" + m.Target
-}

@@ -1,0 +1,156 @@
+package journal
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Incident is one alert incident: an alert policy's condition holding for a
+// target, from the run that found it to the run that found it cleared.
+type Incident struct {
+	ID       int64
+	Policy   string
+	Target   string
+	Severity string
+	// Message is the alert's rendered message when the incident opened.
+	Message  string
+	OpenedAt time.Time
+	// ResolvedAt is when a run found the condition cleared; zero while open.
+	ResolvedAt time.Time
+}
+
+// Open reports whether the incident has not been resolved.
+func (in Incident) Open() bool { return in.ResolvedAt.IsZero() }
+
+// OpenIncident journals an open incident for in's policy and target, unless
+// one is open already; opened reports whether this call opened it (the
+// time to page), and the incident returned is the open one.
+func (j *Journal) OpenIncident(ctx context.Context, in Incident) (Incident, bool, error) {
+	if in.Policy == "" || in.Target == "" {
+		return Incident{}, false, invalidf("an incident needs a policy and a target")
+	}
+	var opened bool
+	err := j.write(ctx, func(tx *sql.Tx) error {
+		now := j.stamp()
+		res, err := tx.ExecContext(ctx, `INSERT INTO incidents (policy, target, severity, message, opened_at)
+			VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, in.Policy, in.Target, in.Severity, in.Message, now)
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		opened = n == 1
+		if err != nil {
+			return err
+		}
+		row := tx.QueryRowContext(ctx, `SELECT `+incidentColumns+` FROM incidents
+			WHERE policy = ? AND target = ? AND resolved_at IS NULL`, in.Policy, in.Target)
+		in, err = scanIncident(row)
+		return err
+	})
+	if err != nil {
+		return Incident{}, false, fmt.Errorf("journal: open incident %s/%s: %w", in.Policy, in.Target, err)
+	}
+	return in, opened, nil
+}
+
+// ResolveIncidents resolves policy's open incidents whose target is not in
+// firing, and returns them: each is resolved once, whichever process or
+// run finds it cleared.
+func (j *Journal) ResolveIncidents(ctx context.Context, policy string, firing []string) ([]Incident, error) {
+	var resolved []Incident
+	err := j.write(ctx, func(tx *sql.Tx) error {
+		open, err := queryIncidents(ctx, tx, `WHERE policy = ? AND resolved_at IS NULL ORDER BY id`, policy)
+		if err != nil {
+			return err
+		}
+		now := j.stamp()
+		for _, in := range open {
+			if slices.Contains(firing, in.Target) {
+				continue
+			}
+			if _, err := tx.ExecContext(ctx, `UPDATE incidents SET resolved_at = ? WHERE id = ?`, now, in.ID); err != nil {
+				return err
+			}
+			in.ResolvedAt = fromNanos(now)
+			resolved = append(resolved, in)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("journal: resolve incidents of %s: %w", policy, err)
+	}
+	return resolved, nil
+}
+
+// IncidentFilter selects incidents; the zero value selects all.
+type IncidentFilter struct {
+	Policy string
+	// Since keeps incidents open at or after it, or resolved at or after it.
+	Since time.Time
+	Limit int
+}
+
+// Incidents lists incidents, newest first.
+func (j *Journal) Incidents(ctx context.Context, f IncidentFilter) ([]Incident, error) {
+	var where []string
+	var args []any
+	if f.Policy != "" {
+		where, args = append(where, "policy = ?"), append(args, f.Policy)
+	}
+	if !f.Since.IsZero() {
+		where = append(where, "(resolved_at IS NULL OR resolved_at >= ? OR opened_at >= ?)")
+		args = append(args, f.Since.UnixNano(), f.Since.UnixNano())
+	}
+	q := ""
+	if len(where) > 0 {
+		q = "WHERE " + strings.Join(where, " AND ")
+	}
+	q += " ORDER BY opened_at DESC, id DESC"
+	if f.Limit > 0 {
+		q += fmt.Sprintf(" LIMIT %d", f.Limit)
+	}
+	out, err := queryIncidents(ctx, j.db, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("journal: incidents: %w", err)
+	}
+	return out, nil
+}
+
+const incidentColumns = `id, policy, target, severity, message, opened_at, resolved_at`
+
+func queryIncidents(ctx context.Context, db querier, where string, args ...any) ([]Incident, error) {
+	rows, err := db.QueryContext(ctx, `SELECT `+incidentColumns+` FROM incidents `+where, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Incident
+	for rows.Next() {
+		in, err := scanIncident(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, in)
+	}
+	return out, rows.Err()
+}
+
+func scanIncident(s scanner) (Incident, error) {
+	var in Incident
+	var opened int64
+	var resolved sql.NullInt64
+	if err := s.Scan(&in.ID, &in.Policy, &in.Target, &in.Severity, &in.Message, &opened, &resolved); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return in, fmt.Errorf("incident vanished: %w", err)
+		}
+		return in, err
+	}
+	in.OpenedAt, in.ResolvedAt = fromNanos(opened), fromNullNanos(resolved)
+	return in, nil
+}
+
