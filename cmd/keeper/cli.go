@@ -53,6 +53,9 @@ func run(ctx context.Context, args []string, s *streams) int {
 	switch name {
 	case "help", "-h", "-help", "--help":
 		return help(s, args[1:])
+	case "--version", "-version", "-V":
+		fmt.Fprintln(s.out, versionLine())
+		return exitOK
 	}
 	for _, c := range commands() {
 		if c.name == name {

@@ -25,7 +25,7 @@ func historyCommand() command {
 		usage:   "[--config config.yaml] [--policy P] [--since D] [--json]",
 		summary: "show the journal: what keeper decided and did, and its alert incidents, newest first",
 		flags: func(fs *flag.FlagSet) func(context.Context, *streams, []string) int {
-			path := fs.String("config", "config.yaml", "config file (names the journal)")
+			cf := addConfigFlags(fs)
 			policy := fs.String("policy", "", "only this policy's actions")
 			since := fs.String("since", "", "only actions since: a duration back (24h), a date (2026-11-01) or an RFC 3339 time")
 			asJSON := fs.Bool("json", false, "print JSON, one action per line")
@@ -40,7 +40,7 @@ func historyCommand() command {
 					fmt.Fprintf(s.err, "keeper history: --since: %v\n", err)
 					return exitUsage
 				}
-				cfg, err := config.LoadFile(*path)
+				cfg, err := cf.load(s)
 				if err != nil {
 					fmt.Fprintln(s.err, err)
 					return exitUsage

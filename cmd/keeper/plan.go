@@ -10,7 +10,6 @@ import (
 	"os"
 
 	"github.com/keeper-project/keeper/keeper"
-	"github.com/keeper-project/keeper/keeper/config"
 )
 
 func planCommand() command {
@@ -19,14 +18,14 @@ func planCommand() command {
 		usage:   "[--config config.yaml] [--json]",
 		summary: "read live state and print what each policy would do now, and why; signs nothing",
 		flags: func(fs *flag.FlagSet) func(context.Context, *streams, []string) int {
-			path := fs.String("config", "config.yaml", "config file")
+			cf := addConfigFlags(fs)
 			asJSON := fs.Bool("json", false, "print JSON")
 			return func(ctx context.Context, s *streams, args []string) int {
 				if len(args) > 0 {
 					fmt.Fprintf(s.err, "keeper plan: unexpected arguments %q\n", args)
 					return exitUsage
 				}
-				cfg, err := config.LoadFile(*path)
+				cfg, err := cf.load(s)
 				if err != nil {
 					fmt.Fprintln(s.err, err)
 					return exitUsage

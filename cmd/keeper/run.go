@@ -22,7 +22,7 @@ func runCommand() command {
 		usage:   "[--config config.yaml] [--once] [--dry-run] [--sim [--sim-for D]]",
 		summary: "run the daemon: evaluate policies on their schedules and act (--once: one pass, for cron/systemd timers)",
 		flags: func(fs *flag.FlagSet) func(context.Context, *streams, []string) int {
-			path := fs.String("config", "config.yaml", "config file")
+			cf := addConfigFlags(fs)
 			once := fs.Bool("once", false, "run every enabled policy once, wait for its actions to settle, and exit (1 if any action failed)")
 			dryRun := fs.Bool("dry-run", false, "plan and journal, never sign")
 			sim := fs.Bool("sim", false, "run against an in-process simulator playing a scripted scenario, with an ephemeral key, then print what was done")
@@ -34,7 +34,7 @@ func runCommand() command {
 					fmt.Fprintf(s.err, "keeper run: unexpected arguments %q\n", args)
 					return exitUsage
 				}
-				opts := runOptions{config: *path, once: *once, dryRun: *dryRun, sim: *sim, simFor: *simFor, logLevel: *logLevel, logFormat: *logFormat}
+				opts := runOptions{config: cf, once: *once, dryRun: *dryRun, sim: *sim, simFor: *simFor, logLevel: *logLevel, logFormat: *logFormat}
 				return runDaemon(ctx, s, opts)
 			}
 		},
@@ -42,7 +42,7 @@ func runCommand() command {
 }
 
 type runOptions struct {
-	config              string
+	config              *configFlags
 	once, dryRun, sim   bool
 	simFor              time.Duration
 	logLevel, logFormat string
@@ -107,7 +107,7 @@ func runKeeper(ctx context.Context, k *keeper.Keeper, logger *slog.Logger, once 
 
 // loadForRun loads the config and builds the logger, reporting any error.
 func loadForRun(s *streams, o runOptions) (*config.Config, *slog.Logger, bool) {
-	cfg, err := config.LoadFile(o.config)
+	cfg, err := o.config.load(s)
 	if err != nil {
 		fmt.Fprintln(s.err, err)
 		return nil, nil, false

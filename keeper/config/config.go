@@ -39,6 +39,14 @@ type Config struct {
 	// File is the path the config was loaded from, and Dir its folder.
 	File string `yaml:"-"`
 	Dir  string `yaml:"-"`
+	// FromSolanaCLI names the keys the config file left out that keeper
+	// took from the Solana CLI's config (chain.rpc_url, signer.keypair),
+	// and SolanaCLIPath that file; the commands say so when they start.
+	FromSolanaCLI []string `yaml:"-"`
+	SolanaCLIPath string   `yaml:"-"`
+	// explorerDefaults is set when the explorer's name and cluster both
+	// come from defaults, so they follow a changed RPC URL.
+	explorerDefaults bool
 }
 
 // Market configures the lending market API client.

@@ -42,6 +42,7 @@ func Load(file, dir string, data []byte, lookupEnv func(string) (string, bool)) 
 		notifierDefaults(&cfg.Notifiers[i])
 	}
 	v := validator{file: file, root: root, dir: dir}
+	v.solanaCLI(&cfg, lookupEnv)
 	v.check(&cfg)
 	sortByPosition(v.errs)
 	if err := v.errs.Err(); err != nil {

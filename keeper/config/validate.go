@@ -70,9 +70,11 @@ func (v *validator) market(m *Market) {
 }
 
 func (v *validator) chain(c *Chain) {
+	c.RPCURL = URL(ResolveURL(string(c.RPCURL)))
 	v.url([]any{"chain", "rpc_url"}, "chain.rpc_url", string(c.RPCURL), true)
 	for i, u := range c.RPCURLs {
-		v.url([]any{"chain", "rpc_urls", i}, "chain.rpc_urls", string(u), true)
+		c.RPCURLs[i] = URL(ResolveURL(string(u)))
+		v.url([]any{"chain", "rpc_urls", i}, "chain.rpc_urls", string(c.RPCURLs[i]), true)
 	}
 	v.url([]any{"chain", "send_url"}, "chain.send_url", string(c.SendURL), false)
 	v.url([]any{"chain", "simulate_bundle_url"}, "chain.simulate_bundle_url", string(c.SimulateBundleURL), false)
@@ -170,6 +172,7 @@ func (v *validator) misc(c *Config) {
 // it can make links.
 func (v *validator) explorer(c *Config) {
 	e := &c.Explorer
+	c.explorerDefaults = e.Name == "" && e.Cluster == ""
 	if e.Cluster == "" {
 		e.Cluster = clusterOf(c.Chain.RPCURL.Reveal())
 	}
@@ -290,7 +293,49 @@ func (v *validator) url(path []any, name, raw string, required bool) {
 	}
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		v.fail(path, "%s must be an http:// or https:// URL, got %s", name, RedactURL(raw))
+		got := RedactURL(raw)
+		if !strings.Contains(raw, "://") && !strings.ContainsAny(raw, "/?@") {
+			got = strictyaml.Excerpt(raw) // a plain word is no keyed URL: show it
+		}
+		v.fail(path, "%s must be an http:// or https:// URL%s, got %s", name, monikerHint(name), got)
+	}
+}
+
+// monikerHint names the monikers an RPC URL key also takes.
+func monikerHint(name string) string {
+	if strings.HasPrefix(name, "chain.rpc_url") {
+		return " or one of mainnet-beta, devnet, testnet, localhost"
+	}
+	return ""
+}
+
+// solanaCLI takes chain.rpc_url and signer.keypair from the Solana CLI's
+// config file when the config file sets neither the key nor (for the
+// keypair) another key source, as the Solana tools do.
+func (v *validator) solanaCLI(c *Config, lookupEnv func(string) (string, bool)) {
+	needRPC := !v.written("chain", "rpc_url")
+	needKey := !v.written("signer", "keypair") && !v.written("signer", "secret_env") && !v.written("signer", "secret_file")
+	if !needRPC && !needKey {
+		return
+	}
+	cli, err := readSolanaCLI(solanaCLIPath(lookupEnv))
+	if err != nil {
+		v.fail([]any{}, "%v", err)
+		return
+	}
+	if cli == nil {
+		return
+	}
+	if needRPC && cli.RPCURL != "" {
+		c.Chain.RPCURL = URL(cli.RPCURL)
+		c.FromSolanaCLI = append(c.FromSolanaCLI, "chain.rpc_url")
+	}
+	if needKey && cli.Keypair != "" {
+		c.Signer.Keypair = cli.Keypair
+		c.FromSolanaCLI = append(c.FromSolanaCLI, "signer.keypair")
+	}
+	if len(c.FromSolanaCLI) > 0 {
+		c.SolanaCLIPath = cli.Path
 	}
 }
 
