@@ -7,6 +7,11 @@ import "github.com/keeper-project/keeper/keeper/config"
 // settings) and drops it, so that `keeper check` refuses everything `keeper run` would refuse. The
 // key never leaves the signer package; errors name the source, never its contents.
 func CheckSigner(c *config.Config) error {
+	s := c.Signer
+	if s.Keypair == "" && s.SecretEnv == "" && s.SecretFile == "" {
+		_, err := newSigner(c, true) // read-only: only signer.pubkey to check
+		return err
+	}
 	_, err := loadSigner(c)
 	return err
 }

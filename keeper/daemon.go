@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/keeper-project/keeper/policies"
 )
 
 // shutdownTimeout bounds how long Run waits for runs in progress to reach a
@@ -52,7 +51,7 @@ func (k *Keeper) Run(ctx context.Context, reload <-chan struct{}) error {
 	runCtx, stopRuns := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopRuns()
 	k.scheduler = newScheduler(runCtx, k.logger, k.metrics)
-	k.apply(ps)
+	k.runners.apply(k, ps)
 	srv, addr, err := k.serveOps()
 	if err != nil {
 		return err
@@ -108,40 +107,9 @@ func (k *Keeper) Reload() {
 		k.logger.Error("Reload failed; keeping the running policies", "err", err)
 		return
 	}
-	k.apply(ps)
+	k.runners.apply(k, ps)
 	k.metrics.Reloads.WithLabelValues("ok").Inc()
 	k.logger.Info("Reloaded policies", "policies", len(ps))
-}
-
-// apply makes ps the running set: a new or rescheduled policy gets a
-// scheduler entry, an unchanged one keeps its entry, a changed one keeps its
-// runner and with it its state, and a disabled or removed one stops.
-func (k *Keeper) apply(ps []*policies.Policy) {
-	seen := map[string]bool{}
-	enabled := 0
-	for _, p := range ps {
-		if !p.Enabled {
-			continue
-		}
-		seen[p.Name] = true
-		enabled++
-		r, created, rescheduled := k.runners.use(k, p)
-		if !created && !rescheduled {
-			continue
-		}
-		if err := k.scheduler.add(p.Name, p.Schedule, p.JitterDelay(), r.tick); err != nil {
-			k.logger.Error("Cannot schedule policy", "policy", p.Name, "err", err)
-			k.runners.remove(p.Name)
-		}
-	}
-	for _, name := range k.runners.names() {
-		if !seen[name] {
-			k.scheduler.remove(name)
-			k.runners.remove(name)
-			k.metrics.forgetPolicy(name)
-		}
-	}
-	k.metrics.PoliciesLoaded.Set(float64(enabled))
 }
 
 // stopServer stops the operations endpoint, if it runs.

@@ -27,6 +27,10 @@ type Options struct {
 	Version string
 	// DryRun forces dry run for every policy, whatever the config says.
 	DryRun bool
+	// ReadOnly is for the commands that only read (plan, wallet): the
+	// wallet is signer.pubkey when set, and no key is loaded; nothing can
+	// be signed.
+	ReadOnly bool
 	// Now is the clock; default time.Now.
 	Now func() time.Time
 
@@ -89,7 +93,7 @@ func New(o Options) (*Keeper, error) {
 	}
 	k.metrics = NewMetrics(k.registry)
 	var err error
-	if k.closers, err = k.deps.wire(k.env, k.version); err != nil {
+	if k.closers, err = k.deps.wire(k.env, k.version, o.ReadOnly); err != nil {
 		k.Close()
 		return nil, err
 	}

@@ -57,6 +57,37 @@ func (s *runnerSet) names() []string {
 	return out
 }
 
+// apply makes ps the running set: a new or rescheduled policy gets a
+// scheduler entry, an unchanged one keeps its entry, a changed one keeps its
+// runner and with it its state, and a disabled or removed one stops.
+func (s *runnerSet) apply(k *Keeper, ps []*policies.Policy) {
+	seen := map[string]bool{}
+	enabled := 0
+	for _, p := range ps {
+		if !p.Enabled {
+			continue
+		}
+		seen[p.Name] = true
+		enabled++
+		r, created, rescheduled := s.use(k, p)
+		if !created && !rescheduled {
+			continue
+		}
+		if err := k.scheduler.add(p.Name, p.Schedule, p.JitterDelay(), r.tick); err != nil {
+			k.logger.Error("Cannot schedule policy", "policy", p.Name, "err", err)
+			s.remove(p.Name)
+		}
+	}
+	for _, name := range s.names() {
+		if !seen[name] {
+			k.scheduler.remove(name)
+			s.remove(name)
+			k.metrics.forgetPolicy(name)
+		}
+	}
+	k.metrics.PoliciesLoaded.Set(float64(enabled))
+}
+
 // slots are the config's policy_concurrency: how many policies run at once.
 type slots chan struct{}
 

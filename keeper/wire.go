@@ -2,11 +2,13 @@ package keeper
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strconv"
 	"time"
 
+	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
 
 	"github.com/keeper-project/keeper/keeper/chain"
@@ -29,10 +31,10 @@ type deps struct {
 // wire builds every dependency left nil, from the config, and returns how
 // to close what it opened. The signer comes first: the market client needs
 // the wallet.
-func (d *deps) wire(e env, version string) (closers []func() error, err error) {
+func (d *deps) wire(e env, version string, readOnly bool) (closers []func() error, err error) {
 	c := e.cfg
 	if d.signer == nil {
-		s, err := loadSigner(c)
+		s, err := newSigner(c, readOnly)
 		if err != nil {
 			return closers, err
 		}
@@ -82,7 +84,29 @@ func newExecutor(e env, d deps, n *notify.Dispatcher, o *observer) *action.Execu
 	})
 }
 
-// loadSigner loads the operator's key and arms it with the guard.
+// newSigner returns the signer of the config: for a read-only command with
+// signer.pubkey, a read-only signer (no key is loaded); else the operator's
+// key, armed with the guard, which must match signer.pubkey when that is
+// set.
+func newSigner(c *config.Config, readOnly bool) (Signer, error) {
+	s := c.Signer
+	keyless := s.Keypair == "" && s.SecretEnv == "" && s.SecretFile == ""
+	if s.PublicKey != "" && (readOnly || keyless) {
+		if !readOnly {
+			return nil, errors.New("keeper: signer: only signer.pubkey is configured; keeper run needs a key to sign " +
+				"(signer.keypair, secret_env or secret_file)")
+		}
+		pk, err := solana.PublicKeyFromBase58(s.PublicKey)
+		if err != nil {
+			return nil, fmt.Errorf("keeper: signer.pubkey: %w", err)
+		}
+		return signer.NewReadOnly(pk), nil
+	}
+	return loadSigner(c)
+}
+
+// loadSigner loads the operator's key and arms it with the guard; the key's
+// public half must be signer.pubkey when that is set.
 func loadSigner(c *config.Config) (*signer.Signer, error) {
 	src := signer.KeySource{Path: c.Signer.Keypair, Env: c.Signer.SecretEnv, AllowInsecurePermissions: c.Signer.AllowInsecurePermissions}
 	if c.Signer.SecretFile != "" {
@@ -95,6 +119,9 @@ func loadSigner(c *config.Config) (*signer.Signer, error) {
 	armed, err := s.WithGuard(GuardConfig(c))
 	if err != nil {
 		return nil, fmt.Errorf("keeper: %w", err)
+	}
+	if want := c.Signer.PublicKey; want != "" && armed.PublicKey().String() != want {
+		return nil, fmt.Errorf("keeper: signer.pubkey %s is not the public key of the configured key (%s)", want, armed.PublicKey())
 	}
 	return armed, nil
 }

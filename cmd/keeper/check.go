@@ -14,7 +14,7 @@ func checkCommand() command {
 		usage:   "[--config config.yaml] [--online]",
 		summary: "validate the config, the key and every policy as run would at start (offline unless --online); print each error as file:line:col; exit 2 on a config or key error, 1 on a policy error",
 		flags: func(fs *flag.FlagSet) func(context.Context, *streams, []string) int {
-			cf := addConfigFlags(fs)
+			cf := addReadOnlyFlags(fs)
 			online := fs.Bool("online", false, "also read the mints the policies name from chain.rpc_url and check the amounts written with a unit (\"300 USDC\") against their symbols and decimals")
 			return func(ctx context.Context, s *streams, args []string) int {
 				if len(args) > 0 {

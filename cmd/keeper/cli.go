@@ -36,6 +36,7 @@ func commands() []command {
 		runCommand(),
 		checkCommand(),
 		planCommand(),
+		walletCommand(),
 		testCommand(),
 		historyCommand(),
 		simCommand(),

@@ -5,14 +5,20 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gagliardetto/solana-go"
+
+	"github.com/keeper-project/keeper/internal/strictyaml"
 	"github.com/keeper-project/keeper/keeper/config"
 )
 
 // configFlags are the flags of every command that reads the config: the
 // file, and the RPC in the Solana CLI's manner (-u devnet).
 type configFlags struct {
-	path string
-	url  string
+	path   string
+	url    string
+	wallet string // read-only commands: the wallet to read for, no key
+	// quiet loads without the notifiers' secrets (the command sends nothing).
+	quiet bool
 }
 
 // addConfigFlags defines --config, --url and -u on fs.
@@ -25,10 +31,18 @@ func addConfigFlags(fs *flag.FlagSet) *configFlags {
 	return c
 }
 
+// addReadOnlyFlags is addConfigFlags plus --wallet, for the commands that
+// only read: they need no key.
+func addReadOnlyFlags(fs *flag.FlagSet) *configFlags {
+	c := addConfigFlags(fs)
+	fs.StringVar(&c.wallet, "wallet", "", "the wallet's public key (base58), instead of signer.pubkey or the key's; no key is loaded")
+	return c
+}
+
 // load reads the config, applies --url, and says on stderr which keys came
 // from the Solana CLI's config file.
 func (c *configFlags) load(s *streams) (*config.Config, error) {
-	cfg, err := config.LoadFile(c.path)
+	cfg, err := config.LoadFileWith(c.path, config.LoadOptions{Quiet: c.quiet})
 	if err != nil {
 		return nil, err
 	}
@@ -36,6 +50,13 @@ func (c *configFlags) load(s *streams) (*config.Config, error) {
 		if err := cfg.SetRPC(c.url); err != nil {
 			return nil, fmt.Errorf("--url: %w", err)
 		}
+	}
+	if c.wallet != "" {
+		if _, err := solana.PublicKeyFromBase58(c.wallet); err != nil {
+			return nil, fmt.Errorf("--wallet %s is not a base58 public key", strictyaml.Excerpt(c.wallet))
+		}
+		cfg.Signer.PublicKey = c.wallet
+		cfg.Signer.Keypair, cfg.Signer.SecretEnv, cfg.Signer.SecretFile = "", "", "" // read only: no key
 	}
 	if len(cfg.FromSolanaCLI) > 0 {
 		fmt.Fprintf(s.err, "keeper: %s from the Solana CLI config %s (the config file sets neither)\n",

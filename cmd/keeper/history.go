@@ -26,6 +26,7 @@ func historyCommand() command {
 		summary: "show the journal: what keeper decided and did, and its alert incidents, newest first",
 		flags: func(fs *flag.FlagSet) func(context.Context, *streams, []string) int {
 			cf := addConfigFlags(fs)
+			cf.quiet = true // history sends nothing: the notifiers' secrets may be absent
 			policy := fs.String("policy", "", "only this policy's actions")
 			since := fs.String("since", "", "only actions since: a duration back (24h), a date (2026-11-01) or an RFC 3339 time")
 			asJSON := fs.Bool("json", false, "print JSON, one action per line")

@@ -18,7 +18,8 @@ func planCommand() command {
 		usage:   "[--config config.yaml] [--json]",
 		summary: "read live state and print what each policy would do now, and why; signs nothing",
 		flags: func(fs *flag.FlagSet) func(context.Context, *streams, []string) int {
-			cf := addConfigFlags(fs)
+			cf := addReadOnlyFlags(fs)
+			cf.quiet = true // plan sends nothing: the notifiers' secrets may be absent
 			asJSON := fs.Bool("json", false, "print JSON")
 			return func(ctx context.Context, s *streams, args []string) int {
 				if len(args) > 0 {
@@ -35,7 +36,7 @@ func planCommand() command {
 					fmt.Fprintln(s.err, err)
 					return exitUsage
 				}
-				k, err := keeper.New(keeper.Options{Config: cfg, Logger: logger, Version: version()})
+				k, err := keeper.New(keeper.Options{Config: cfg, Logger: logger, Version: version(), ReadOnly: true})
 				if err != nil {
 					fmt.Fprintln(s.err, err)
 					if errors.Is(err, os.ErrNotExist) {

@@ -17,6 +17,9 @@ type Options struct {
 	// a name it does not know is an error at the value's position. Nil
 	// leaves string values untouched.
 	LookupEnv func(name string) (string, bool)
+	// Optional, when set, names the value paths (dotted, as in errors) at
+	// which an unknown name expands to "" without an error.
+	Optional func(path string) bool
 }
 
 // Decode checks node against the type of out (a non-nil pointer), collecting
@@ -185,7 +188,7 @@ func (w *walker) expand(n *yaml.Node, path string) {
 	n.Value = envRE.ReplaceAllStringFunc(n.Value, func(ref string) string {
 		key := ref[2 : len(ref)-1]
 		v, ok := w.opts.LookupEnv(key)
-		if !ok {
+		if !ok && (w.opts.Optional == nil || !w.opts.Optional(path)) {
 			w.fail(n, "%s: environment variable %s is not set", name(path), key)
 		}
 		return v

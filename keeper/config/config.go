@@ -146,6 +146,10 @@ type Signer struct {
 	Keypair    string `yaml:"keypair"`
 	SecretEnv  string `yaml:"secret_env"`
 	SecretFile string `yaml:"secret_file"`
+	// PublicKey is the wallet's public key (base58). Alone, it is enough
+	// for the commands that only read (plan, wallet, history, check); with
+	// a key, it must be that key's public half.
+	PublicKey string `yaml:"pubkey"`
 	// AllowInsecurePermissions accepts a key file readable by others.
 	AllowInsecurePermissions bool `yaml:"allow_insecure_permissions"`
 	// AllowMarketFeePayer lets the market's transactions name another fee payer.

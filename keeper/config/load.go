@@ -14,7 +14,18 @@ import (
 
 // LoadFile reads and validates the config at path. Every problem is reported
 // at once, each as file:line:col: message (a strictyaml.Errors).
-func LoadFile(path string) (*Config, error) {
+func LoadFile(path string) (*Config, error) { return LoadFileWith(path, LoadOptions{}) }
+
+// LoadOptions say what a command needs of the config.
+type LoadOptions struct {
+	// Quiet is for commands that send nothing to notifiers (history): the
+	// notifiers' URLs and files may be unset or unreadable there; the
+	// notifiers load by name only.
+	Quiet bool
+}
+
+// LoadFileWith is LoadFile for a command that needs less of the config.
+func LoadFileWith(path string, o LoadOptions) (*Config, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading config: %w", err)
@@ -23,25 +34,34 @@ func LoadFile(path string) (*Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading config: %w", err)
 	}
-	return Load(path, filepath.Dir(abs), data, os.LookupEnv)
+	return loadConfig(path, filepath.Dir(abs), data, os.LookupEnv, o)
 }
 
 // Load parses data as the config named file, whose relative paths resolve
 // against dir, expanding ${NAME} through lookupEnv.
 func Load(file, dir string, data []byte, lookupEnv func(string) (string, bool)) (*Config, error) {
+	return loadConfig(file, dir, data, lookupEnv, LoadOptions{})
+}
+
+func loadConfig(file, dir string, data []byte, lookupEnv func(string) (string, bool), o LoadOptions) (*Config, error) {
 	root, err := strictyaml.ParseDocument(file, data)
 	if err != nil {
 		return nil, err
 	}
 	cfg := Default()
-	if errs := strictyaml.Decode(file, root, &cfg, strictyaml.Options{LookupEnv: lookupEnv}); len(errs) > 0 {
+	opts := strictyaml.Options{LookupEnv: lookupEnv}
+	if o.Quiet {
+		opts.Optional = func(path string) bool { return strings.HasPrefix(path, "notifiers") }
+	}
+	if errs := strictyaml.Decode(file, root, &cfg, opts); len(errs) > 0 {
 		return nil, errs
 	}
+
 	cfg.File, cfg.Dir = file, dir
 	for i := range cfg.Notifiers {
 		notifierDefaults(&cfg.Notifiers[i])
 	}
-	v := validator{file: file, root: root, dir: dir}
+	v := validator{file: file, root: root, dir: dir, quiet: o.Quiet}
 	v.solanaCLI(&cfg, lookupEnv)
 	v.check(&cfg)
 	sortByPosition(v.errs)

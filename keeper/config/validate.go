@@ -30,6 +30,10 @@ type validator struct {
 	root *yaml.Node
 	dir  string
 	errs strictyaml.Errors
+	// quiet skips the notifiers' URLs: the command sends nothing.
+	quiet bool
+	// fromCLI are the keys taken from the Solana CLI's config.
+	fromCLI []string
 }
 
 func (v *validator) fail(path []any, format string, args ...any) {
@@ -42,6 +46,10 @@ func (v *validator) check(c *Config) {
 	v.signer(&c.Signer)
 	v.misc(c)
 	for i := range c.Notifiers {
+		if v.quiet {
+			c.Notifiers[i].URL, c.Notifiers[i].URLFile = "", "" // named for the policies, never sent to
+			continue
+		}
 		v.notifier(i, &c.Notifiers[i])
 	}
 }
@@ -102,6 +110,10 @@ func (v *validator) chain(c *Chain) {
 }
 
 func (v *validator) signer(s *Signer) {
+	v.pubkey([]any{"signer", "pubkey"}, "signer.pubkey", s.PublicKey, false)
+	if s.PublicKey != "" && !v.written("signer", "keypair") && s.SecretEnv == "" && s.SecretFile == "" && !slices.Contains(v.fromCLI, "signer.keypair") {
+		s.Keypair = "" // read-only: the default keypair path is not assumed
+	}
 	if s.SecretEnv != "" || s.SecretFile != "" {
 		if v.written("signer", "keypair") {
 			v.fail([]any{"signer", "keypair"}, "signer: set only one of keypair, secret_env and secret_file")
@@ -111,8 +123,8 @@ func (v *validator) signer(s *Signer) {
 	if s.SecretEnv != "" && s.SecretFile != "" {
 		v.fail([]any{"signer", "secret_file"}, "signer: set only one of secret_env and secret_file")
 	}
-	if s.Keypair == "" && s.SecretEnv == "" && s.SecretFile == "" {
-		v.fail([]any{"signer"}, "signer: one of keypair, secret_env or secret_file is required")
+	if s.Keypair == "" && s.SecretEnv == "" && s.SecretFile == "" && s.PublicKey == "" {
+		v.fail([]any{"signer"}, "signer: one of keypair, secret_env, secret_file or (to only read) pubkey is required")
 	}
 	s.Keypair = resolvePath(v.dir, s.Keypair)
 	s.SecretFile = resolvePath(v.dir, s.SecretFile)
@@ -314,7 +326,8 @@ func monikerHint(name string) string {
 // keypair) another key source, as the Solana tools do.
 func (v *validator) solanaCLI(c *Config, lookupEnv func(string) (string, bool)) {
 	needRPC := !v.written("chain", "rpc_url")
-	needKey := !v.written("signer", "keypair") && !v.written("signer", "secret_env") && !v.written("signer", "secret_file")
+	needKey := !v.written("signer", "keypair") && !v.written("signer", "secret_env") && !v.written("signer", "secret_file") &&
+		!v.written("signer", "pubkey")
 	if !needRPC && !needKey {
 		return
 	}
@@ -337,6 +350,7 @@ func (v *validator) solanaCLI(c *Config, lookupEnv func(string) (string, bool)) 
 	if len(c.FromSolanaCLI) > 0 {
 		c.SolanaCLIPath = cli.Path
 	}
+	v.fromCLI = c.FromSolanaCLI
 }
 
 func (v *validator) header(path []any, name, h string, required bool) {

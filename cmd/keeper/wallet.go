@@ -1,0 +1,139 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/keeper-project/keeper/keeper"
+	"github.com/keeper-project/keeper/policies"
+)
+
+// stringList is a flag that may be given more than once.
+type stringList []string
+
+func (l *stringList) String() string     { return strings.Join(*l, ",") }
+func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
+
+func walletCommand() command {
+	return command{
+		name:    "wallet",
+		usage:   "[--config config.yaml] [--wallet PUBKEY] [--earn-vault ADDR]... [--json]",
+		summary: "show what the wallet owns: loans, CLMM positions, earn withdrawal requests and SOL, with the addresses policies select; needs no key",
+		flags: func(fs *flag.FlagSet) func(context.Context, *streams, []string) int {
+			cf := addReadOnlyFlags(fs)
+			cf.quiet = true // wallet sends nothing: the notifiers' secrets may be absent
+			var earn stringList
+			fs.Var(&earn, "earn-vault", "an earn vault whose withdrawal queue to read (repeatable; the claim-withdrawals policies' vaults are read too)")
+			asJSON := fs.Bool("json", false, "print JSON")
+			return func(ctx context.Context, s *streams, args []string) int {
+				if len(args) > 0 {
+					fmt.Fprintf(s.err, "keeper wallet: unexpected arguments %q\n", args)
+					return exitUsage
+				}
+				cfg, err := cf.load(s)
+				if err != nil {
+					fmt.Fprintln(s.err, err)
+					return exitUsage
+				}
+				logger, err := newLogger(s.err, "warn", cfg.Log.Format)
+				if err != nil {
+					fmt.Fprintln(s.err, err)
+					return exitUsage
+				}
+				k, err := keeper.New(keeper.Options{Config: cfg, Logger: logger, Version: version(), ReadOnly: true})
+				if err != nil {
+					fmt.Fprintln(s.err, err)
+					if errors.Is(err, os.ErrNotExist) {
+						fmt.Fprintln(s.err, keyHint)
+					}
+					return exitUsage
+				}
+				defer k.Close()
+				rep, err := k.Holdings(ctx, earn)
+				if err != nil {
+					fmt.Fprintf(s.err, "keeper wallet: %v\n", err)
+					return exitFailed
+				}
+				if *asJSON {
+					enc := json.NewEncoder(s.out)
+					enc.SetIndent("", "  ")
+					if err := enc.Encode(rep); err != nil {
+						return exitFailed
+					}
+					return exitOK
+				}
+				writeWallet(s.out, rep, time.Now())
+				return exitOK
+			}
+		},
+	}
+}
+
+// writeWallet prints the report as tables, amounts in whole tokens where
+// the mint is known, with full addresses (what a policy's select takes).
+func writeWallet(w io.Writer, r *keeper.WalletReport, now time.Time) {
+	fmt.Fprintf(w, "Wallet %s: %s\n", r.Wallet, policies.FormatSOL(r.Lamports))
+	if link := r.Links[r.Wallet]; link != "" {
+		fmt.Fprintf(w, "  %s\n", link)
+	}
+	amount := func(units uint64, mint string) string { return policies.FormatAmount(units, mint, r.Tokens) }
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "\nLOANS (%d)\tHEALTH\tLTV\tDEBT USD\tCOLLATERAL USD\tOWED\tCOLLATERAL\tENDS\n", len(r.Loans))
+	for _, l := range r.Loans {
+		var owed, coll, end []string
+		for _, g := range l.Ledgers {
+			owed = append(owed, amount(g.PrincipalDue-min(g.PrincipalRepaid, g.PrincipalDue), g.PrincipalMint))
+			end = append(end, ends(g.EndTime, now))
+		}
+		for _, c := range l.Collateral {
+			what := amount(c.Amount, c.Mint)
+			if c.IsCLMM {
+				what = "CLMM position " + c.Identifier
+			}
+			coll = append(coll, what)
+		}
+		fmt.Fprintf(tw, "%s\t%.3f\t%.3f\t%.2f\t%.2f\t%s\t%s\t%s\n", l.Address, l.Health, l.LTV, l.DebtUSD, l.CollateralUSD,
+			strings.Join(owed, ", "), strings.Join(coll, ", "), strings.Join(end, ", "))
+	}
+	fmt.Fprintf(tw, "\nPOSITIONS (%d)\tLOAN\tDEX\tRANGE\tCURRENT\tIN RANGE\tFEES OWED\n", len(r.Positions))
+	for _, p := range r.Positions {
+		fees := "unknown"
+		if p.OwedKnown {
+			fees = fmt.Sprintf("%d + %d (token 0 + 1)", p.FeesOwed0, p.FeesOwed1)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t[%d, %d)\t%d\t%v\t%s\n", p.PositionMint, p.Loan, p.Dex, p.TickLower, p.TickUpper,
+			p.TickCurrent, p.InRange, fees)
+	}
+	fmt.Fprintf(tw, "\nWITHDRAWALS (%d)\tVAULT\tSTATE\tFILLED / REQUESTED\n", len(r.Withdrawals))
+	for _, q := range r.Withdrawals {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d / %d\n", q.RequestID, q.Vault, q.State, q.Filled, q.Requested)
+	}
+	tw.Flush()
+	if len(r.EarnVaults) == 0 {
+		fmt.Fprintln(w, "(no earn vault read: name one with --earn-vault, or select it in a claim-withdrawals policy)")
+	}
+	for what, why := range r.Problems {
+		fmt.Fprintf(w, "! %s: %s\n", what, why)
+	}
+}
+
+// ends says when a unix time is, and how far from now, in days or hours.
+func ends(unix int64, now time.Time) string {
+	t := time.Unix(unix, 0).UTC()
+	d := t.Sub(now)
+	switch {
+	case d < 0:
+		return t.Format(time.DateOnly) + " (ended)"
+	case d >= 48*time.Hour:
+		return fmt.Sprintf("%s (in %dd)", t.Format(time.DateOnly), int(d.Hours()/24))
+	}
+	return fmt.Sprintf("%s (in %dh)", t.Format(time.DateTime), int(d.Hours()))
+}
