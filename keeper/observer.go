@@ -67,6 +67,9 @@ const readTTL = time.Second
 func newDexes(c *config.Config) ([]clmm.Dex, error) {
 	var out []clmm.Dex
 	for _, d := range []struct{ layout, program string }{{clmm.DexA, c.Chain.DexAProgram}, {clmm.DexB, c.Chain.DexBProgram}} {
+		if d.program == "" {
+			continue // no policy reads its positions (CheckPrograms)
+		}
 		pk, err := solana.PublicKeyFromBase58(d.program)
 		if err != nil {
 			return nil, fmt.Errorf("keeper: %s program: %w", d.layout, err)

@@ -45,8 +45,11 @@ func (b *builder) build() *Policy {
 		return nil
 	}
 	raw := defaultPolicy()
-	if errs := strictyaml.Decode(b.r.file, b.node, &raw, strictyaml.Options{}); len(errs) > 0 {
+	errs, decoded := strictyaml.DecodeAll(b.r.file, b.node, &raw, strictyaml.Options{})
+	if len(errs) > 0 {
 		b.r.strict(errs, b.name)
+	}
+	if !decoded {
 		b.decodeParamsOnly()
 		return nil
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/keeper-project/keeper/keeper"
+	"github.com/keeper-project/keeper/keeper/config"
 )
 
 func checkCommand() command {
@@ -21,29 +22,44 @@ func checkCommand() command {
 					fmt.Fprintf(s.err, "keeper check: unexpected arguments %q\n", args)
 					return exitUsage
 				}
+				// Every problem at once: the config's, the key's and the
+				// policies' (those even when the config has problems).
+				code := exitOK
+				fail := func(err error, c int) {
+					fmt.Fprintln(s.err, err)
+					code = max(code, c)
+				}
 				cfg, err := cf.load(s)
+				var dir string
+				var globs, notifiers []string
 				if err != nil {
-					fmt.Fprintln(s.err, err)
-					return exitUsage
-				}
-				if err := keeper.CheckSigner(cfg); err != nil {
-					fmt.Fprintln(s.err, err)
-					return exitUsage
-				}
-				names := make([]string, len(cfg.Notifiers))
-				for i, n := range cfg.Notifiers {
-					names[i] = n.Name
-				}
-				ps, err := keeper.LoadPolicies(cfg.Dir, cfg.Policies, names)
-				if err != nil {
-					fmt.Fprintln(s.err, err)
-					return exitFailed
-				}
-				if *online {
-					if err := keeper.CheckAmountsOnline(ctx, cfg, ps); err != nil {
-						fmt.Fprintln(s.err, err)
-						return exitFailed
+					fail(err, exitUsage)
+					dir, globs, notifiers, _ = config.PolicyFiles(cf.path)
+				} else {
+					if err := keeper.CheckSigner(cfg); err != nil {
+						fail(err, exitUsage)
 					}
+					dir, globs = cfg.Dir, cfg.Policies
+					for _, n := range cfg.Notifiers {
+						notifiers = append(notifiers, n.Name)
+					}
+				}
+				ps, err := keeper.LoadPolicies(dir, globs, notifiers)
+				if err != nil && len(globs) > 0 {
+					fail(err, exitFailed)
+				}
+				if cfg != nil && err == nil {
+					if err := keeper.CheckPrograms(cfg, ps); err != nil {
+						fail(err, exitFailed)
+					}
+					if *online && code == exitOK {
+						if err := keeper.CheckAmountsOnline(ctx, cfg, ps); err != nil {
+							fail(err, exitFailed)
+						}
+					}
+				}
+				if code != exitOK {
+					return code
 				}
 				enabled := 0
 				for _, p := range ps {

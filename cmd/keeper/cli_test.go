@@ -157,3 +157,36 @@ func mustRead(t *testing.T, path string) []byte {
 	}
 	return b
 }
+
+// TestCheckReportsEverything: a config problem, a policy problem and an
+// unset dex program are reported by one check, with the config's exit code.
+func TestCheckReportsEverything(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "keeper.yaml")
+	text := "policies: [\"p/*.yaml\"]\nmarket: { program_id: SimMarket1111111111111111111111111111111111, base_url: \"http://127.0.0.1:7070/v1\" }\n" +
+		"chain: { dex_b_program: SimDexB111111111111111111111111111111111111 }\nsigner: { pubkey: FpWLpfMQYMpJA5Y6dGEaff2dS8N3mHKfhe3s12LvVewo }\n"
+	if err := os.WriteFile(cfg, []byte(text+"log: { levl: info }\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(dir, "p"), 0o755)
+	rebalance := "policies:\n  - name: move\n    kind: rebalance\n    schedule: \"@every 1m\"\n    params: {width_ticks: 100}\n"
+	broken := "policies:\n  - name: broken\n    kind: alert\n    schedul: \"@every 1m\"\n    select: {target: vaults}\n    when: vault.total_apy < 0.05\n    params: {message: low}\n"
+	os.WriteFile(filepath.Join(dir, "p", "a.yaml"), []byte(rebalance), 0o600)
+	os.WriteFile(filepath.Join(dir, "p", "b.yaml"), []byte(broken), 0o600)
+	code, _, errs := runCLI(t, "check", "--config", cfg)
+	if code != exitUsage {
+		t.Errorf("check: exit %d, want %d for the config's problem", code, exitUsage)
+	}
+	for _, want := range []string{`unknown field "levl"`, `b.yaml:4:5: policy "broken": unknown field "schedul"`, `policy "broken": schedule is required`} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errs)
+		}
+	}
+	// With the config fixed, the rebalance policy lacks chain.dex_a_program.
+	os.WriteFile(cfg, []byte(text), 0o600)
+	os.Remove(filepath.Join(dir, "p", "b.yaml"))
+	code, _, errs = runCLI(t, "check", "--config", cfg)
+	if code != exitFailed || !strings.Contains(errs, `policy "move" reads dex-a positions: set chain.dex_a_program`) {
+		t.Errorf("check without dex_a_program: exit %d, stderr:\n%s", code, errs)
+	}
+}

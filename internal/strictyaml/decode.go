@@ -28,21 +28,33 @@ type Options struct {
 // into out. Fields already set in out keep their values when node omits them,
 // so callers pre-fill defaults. It returns all problems found.
 func Decode(file string, node *yaml.Node, out any, opts Options) Errors {
+	errs, _ := DecodeAll(file, node, out, opts)
+	return errs
+}
+
+// DecodeAll is Decode that still decodes node into out when every problem
+// is an unknown key (which decoding skips), so the caller can check the
+// values and report its problems with these: decoded says whether out was
+// filled.
+func DecodeAll(file string, node *yaml.Node, out any, opts Options) (errs Errors, decoded bool) {
 	w := walker{file: file, opts: opts}
 	w.walk(node, reflect.TypeOf(out).Elem(), "")
-	if len(w.errs) > 0 {
-		return w.errs
+	if w.hard {
+		return w.errs, false
 	}
 	if err := node.Decode(out); err != nil {
-		return Errors{decodeError(file, node, err)}
+		return append(w.errs, decodeError(file, node, err)), false
 	}
-	return nil
+	return w.errs, true
 }
 
 type walker struct {
 	file string
 	opts Options
 	errs Errors
+	// hard is set by a problem that leaves a value undecodable (all but
+	// unknown keys).
+	hard bool
 }
 
 // Checker is a type that decodes itself (a yaml.Unmarshaler) and can say
@@ -60,6 +72,13 @@ var (
 
 func (w *walker) fail(n *yaml.Node, format string, args ...any) {
 	w.errs = append(w.errs, At(w.file, n, format, args...))
+	w.hard = true
+}
+
+// unknown reports an unknown key: decoding skips it, so values can still
+// be checked.
+func (w *walker) unknown(n *yaml.Node, msg string) {
+	w.errs = append(w.errs, At(w.file, n, "%s", msg))
 }
 
 func (w *walker) walk(n *yaml.Node, t reflect.Type, path string) {
@@ -99,7 +118,7 @@ func (w *walker) walkStruct(n *yaml.Node, t reflect.Type, path string) {
 	w.eachPair(n, path, func(k, v *yaml.Node) {
 		ft, ok := fields[k.Value]
 		if !ok {
-			w.fail(k, "%s", unknownField(path, k.Value, fields))
+			w.unknown(k, unknownField(path, k.Value, fields))
 			return
 		}
 		w.walk(v, ft, JoinPath(path, k.Value))

@@ -117,7 +117,6 @@ func TestBadConfigs(t *testing.T) {
 			`semantic.bad.yaml:8:26: chain.tip.floor_lamports must be at least 1000`,
 			`semantic.bad.yaml:8:45: chain.tip.max_lamports (100) is below floor_lamports (500)`,
 			`semantic.bad.yaml:8:60: chain.tip.fallback must be rpc or refuse, got "maybe"`,
-			`semantic.bad.yaml:6:3: chain.dex_b_program is required`,
 			`semantic.bad.yaml:11:12: signer: set only one of keypair, secret_env and secret_file`,
 			`semantic.bad.yaml:13:29: signer.extra_programs: unknown action kind "borrow"`,
 			`semantic.bad.yaml:14:17: journal.dsn must be sqlite:PATH`,

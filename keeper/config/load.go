@@ -53,7 +53,8 @@ func loadConfig(file, dir string, data []byte, lookupEnv func(string) (string, b
 	if o.Quiet {
 		opts.Optional = func(path string) bool { return strings.HasPrefix(path, "notifiers") }
 	}
-	if errs := strictyaml.Decode(file, root, &cfg, opts); len(errs) > 0 {
+	errs, decoded := strictyaml.DecodeAll(file, root, &cfg, opts)
+	if !decoded {
 		return nil, errs
 	}
 
@@ -61,7 +62,7 @@ func loadConfig(file, dir string, data []byte, lookupEnv func(string) (string, b
 	for i := range cfg.Notifiers {
 		notifierDefaults(&cfg.Notifiers[i])
 	}
-	v := validator{file: file, root: root, dir: dir, quiet: o.Quiet}
+	v := validator{file: file, root: root, dir: dir, quiet: o.Quiet, errs: errs}
 	v.solanaCLI(&cfg, lookupEnv)
 	v.check(&cfg)
 	sortByPosition(v.errs)
@@ -69,6 +70,33 @@ func loadConfig(file, dir string, data []byte, lookupEnv func(string) (string, b
 		return nil, err
 	}
 	return &cfg, nil
+}
+
+// PolicyFiles reads only where the config at path says the policies are and
+// the names of its notifiers, without checking anything else: `keeper check`
+// checks the policies even when the rest of the config has problems.
+func PolicyFiles(path string) (dir string, globs, notifiers []string, err error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", nil, nil, fmt.Errorf("reading config: %w", err)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", nil, nil, fmt.Errorf("reading config: %w", err)
+	}
+	var c struct {
+		Policies  []string `yaml:"policies"`
+		Notifiers []struct {
+			Name string `yaml:"name"`
+		} `yaml:"notifiers"`
+	}
+	if err := yaml.Unmarshal(data, &c); err != nil {
+		return "", nil, nil, fmt.Errorf("%s: not YAML", path)
+	}
+	for _, n := range c.Notifiers {
+		notifiers = append(notifiers, n.Name)
+	}
+	return filepath.Dir(abs), c.Policies, notifiers, nil
 }
 
 // Path resolves p against the config's folder after expanding a leading ~.

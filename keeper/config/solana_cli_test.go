@@ -106,3 +106,15 @@ func TestSetRPC(t *testing.T) {
 		t.Errorf("SetRPC(mainnet) = %v, want an error showing the word", err)
 	}
 }
+
+func TestUnknownAndMissingKeysTogether(t *testing.T) {
+	_, err := loadWith(t, "policies: [\"*.yaml\"]\nmarket: { program_idd: X }\nchain: { rpc_url: devnet }\n", nil)
+	if err == nil {
+		t.Fatal("a config with an unknown key and missing program ids loaded")
+	}
+	for _, want := range []string{`unknown field "program_idd"`, "market.program_id is required"} { // dex programs are not
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("errors lack %q:\n%v", want, err)
+		}
+	}
+}

@@ -105,8 +105,10 @@ func (v *validator) chain(c *Chain) {
 	if c.Tip.Fallback != "rpc" && c.Tip.Fallback != "refuse" {
 		v.fail([]any{"chain", "tip", "fallback"}, "chain.tip.fallback must be rpc or refuse, got %s", strictyaml.Excerpt(c.Tip.Fallback))
 	}
-	v.pubkey([]any{"chain", "dex_a_program"}, "chain.dex_a_program", c.DexAProgram, true)
-	v.pubkey([]any{"chain", "dex_b_program"}, "chain.dex_b_program", c.DexBProgram, true)
+	// The dex programs are needed by the policies that act on or read CLMM
+	// positions; keeper.CheckPrograms says which lack one.
+	v.pubkey([]any{"chain", "dex_a_program"}, "chain.dex_a_program", c.DexAProgram, false)
+	v.pubkey([]any{"chain", "dex_b_program"}, "chain.dex_b_program", c.DexBProgram, false)
 }
 
 func (v *validator) signer(s *Signer) {
