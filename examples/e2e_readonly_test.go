@@ -13,20 +13,20 @@ type walletJSON struct {
 	Wallet   string `json:"wallet"`
 	Lamports uint64 `json:"lamports"`
 	Loans    []struct {
-		Address string  `json:"Address"`
-		Health  float64 `json:"Health"`
+		Address string  `json:"address"`
+		Health  float64 `json:"health"`
 	} `json:"loans"`
 	Positions []struct {
-		PositionMint string `json:"PositionMint"`
-		InRange      bool   `json:"InRange"`
-		OwedKnown    bool   `json:"OwedKnown"`
-		FeesOwed0    uint64 `json:"FeesOwed0"`
-		FeesOwed1    uint64 `json:"FeesOwed1"`
+		PositionMint string `json:"position_mint"`
+		InRange      bool   `json:"in_range"`
+		OwedKnown    bool   `json:"owed_known"`
+		FeesOwed0    uint64 `json:"fees_owed_0"`
+		FeesOwed1    uint64 `json:"fees_owed_1"`
 	} `json:"positions"`
 	Withdrawals []struct {
-		RequestID string `json:"RequestID"`
-		Filled    uint64 `json:"Filled"`
-		Requested uint64 `json:"Requested"`
+		RequestID string `json:"request_id"`
+		Filled    uint64 `json:"filled"`
+		Requested uint64 `json:"requested"`
 	} `json:"withdrawals"`
 }
 

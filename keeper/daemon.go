@@ -7,7 +7,6 @@ import (
 	"net"
 	"net/http"
 	"time"
-
 )
 
 // shutdownTimeout bounds how long Run waits for runs in progress to reach a

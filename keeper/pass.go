@@ -3,12 +3,15 @@ package keeper
 import (
 	"context"
 	"fmt"
+	"io"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/keeper-project/keeper/keeper/internal/action"
 	"github.com/keeper-project/keeper/policies"
+	"github.com/keeper-project/keeper/policies/policytest"
 )
 
 // ActionsError reports the actions of a pass that did not end well: failed
@@ -69,6 +72,32 @@ type PolicyPlan struct {
 	Skipped []policies.Skip   `json:"skipped"`
 	Err     string            `json:"error,omitempty"`
 	Result  *policies.Result  `json:"-"`
+
+	// What the evaluation read, for Capture.
+	policy  *policies.Policy
+	obs     *policies.Observation
+	hist    policies.History
+	pending map[string]time.Time
+}
+
+// Capture writes pp as a `keeper test` file in dir (where the test file
+// goes, so that it names the policy's file relative to it): the state the
+// plan read and what the policy decided, as expectations.
+func (pp PolicyPlan) Capture(w io.Writer, dir string) error {
+	if pp.obs == nil || pp.Result == nil {
+		return fmt.Errorf("policy %s was not evaluated: nothing to capture", pp.Policy)
+	}
+	file := pp.policy.File
+	if abs, err := filepath.Abs(file); err == nil {
+		file = abs
+		if d, err := filepath.Abs(dir); err == nil {
+			if rel, err := filepath.Rel(d, abs); err == nil {
+				file = rel
+			}
+		}
+	}
+	return policytest.Capture{PolicyFile: file, Policy: pp.Policy, Now: pp.Result.Now, Obs: pp.obs, History: pp.hist,
+		PendingSince: pp.pending, Result: *pp.Result}.Write(w)
 }
 
 // add files plan p's outcome o; outcomes that ended well are not kept.

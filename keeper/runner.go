@@ -146,12 +146,14 @@ func (r *runner) plan(ctx context.Context) PolicyPlan {
 	if state.PendingSince == nil {
 		state.PendingSince = map[string]time.Time{}
 	}
+	before := maps.Clone(state.PendingSince) // what a capture replays from
 	res, err := policies.Evaluate(p, obs, now, hist, state)
 	if err != nil {
 		pp.Err = fmt.Sprintf("evaluating: %v", err)
 		return pp
 	}
 	pp.Actions, pp.Skipped, pp.Result = res.Actions, res.Skipped, &res
+	pp.policy, pp.obs, pp.hist, pp.pending = p, obs, hist, before
 	return pp
 }
 

@@ -8,19 +8,28 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/keeper-project/keeper/keeper"
+	"github.com/keeper-project/keeper/policies"
 )
+
+// exitWouldAct is plan --detailed-exitcode's status when some policy would
+// act: 0 then means nothing to do, 1 a policy could not be evaluated.
+const exitWouldAct = 3
 
 func planCommand() command {
 	return command{
 		name:    "plan",
-		usage:   "[--config config.yaml] [--json]",
+		usage:   "[--config config.yaml] [--wallet PUBKEY] [--json] [--detailed-exitcode] [--capture DIR]",
 		summary: "read live state and print what each policy would do now, and why; signs nothing",
 		flags: func(fs *flag.FlagSet) func(context.Context, *streams, []string) int {
 			cf := addReadOnlyFlags(fs)
 			cf.quiet = true // plan sends nothing: the notifiers' secrets may be absent
 			asJSON := fs.Bool("json", false, "print JSON")
+			detailed := fs.Bool("detailed-exitcode", false, "exit 3 when some policy would act, 0 when none would (1 and 2 as usual)")
+			capture := fs.String("capture", "", "write a `keeper test` file per policy into this folder, from the state read and what the policy would do")
 			return func(ctx context.Context, s *streams, args []string) int {
 				if len(args) > 0 {
 					fmt.Fprintf(s.err, "keeper plan: unexpected arguments %q\n", args)
@@ -45,31 +54,42 @@ func planCommand() command {
 					return exitUsage
 				}
 				defer k.Close()
-				return printPlan(ctx, s, k, *asJSON)
+				plans, err := k.Plan(ctx)
+				if err != nil {
+					fmt.Fprintln(s.err, err)
+					return exitUsage
+				}
+				if *capture != "" {
+					if code := capturePlans(s, plans, *capture); code != exitOK {
+						return code
+					}
+				}
+				return printPlan(s, plans, *asJSON, *detailed)
 			}
 		},
 	}
 }
 
-func printPlan(ctx context.Context, s *streams, k *keeper.Keeper, asJSON bool) int {
-	plans, err := k.Plan(ctx)
-	if err != nil {
-		fmt.Fprintln(s.err, err)
-		return exitUsage
-	}
+// printPlan prints plans and returns plan's exit status.
+func printPlan(s *streams, plans []keeper.PolicyPlan, asJSON, detailed bool) int {
 	if asJSON {
 		enc := json.NewEncoder(s.out)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(plans); err != nil {
+		if err := enc.Encode(planJSON(plans)); err != nil {
 			return exitFailed
 		}
 	} else {
 		writePlan(s.out, plans)
 	}
+	acting := 0
 	for _, p := range plans {
 		if p.Err != "" {
 			return exitFailed
 		}
+		acting += len(p.Actions)
+	}
+	if detailed && acting > 0 {
+		return exitWouldAct
 	}
 	return exitOK
 }
@@ -102,4 +122,106 @@ func writePlan(w io.Writer, plans []keeper.PolicyPlan) {
 			fmt.Fprintf(w, "  - %s %s: %s\n", sk.Reason, sk.Target, sk.Detail)
 		}
 	}
+	if len(plans) > 0 {
+		fmt.Fprintln(w, "\n"+planSummary(plans))
+	}
+}
+
+// planSummary is the last line of a plan, in Terraform's manner: "3
+// actions: 1 repay, 2 claim-withdrawals; 5 policies nothing to do".
+func planSummary(plans []keeper.PolicyPlan) string {
+	byKind := map[string]int{}
+	actions, idle, failed := 0, 0, 0
+	for _, p := range plans {
+		switch {
+		case p.Err != "":
+			failed++
+		case len(p.Actions) == 0:
+			idle++
+		}
+		for _, a := range p.Actions {
+			byKind[string(a.Kind)]++
+			actions++
+		}
+	}
+	var parts []string
+	for _, kind := range slices.Sorted(func(yield func(string) bool) {
+		for k := range byKind {
+			if !yield(k) {
+				return
+			}
+		}
+	}) {
+		parts = append(parts, fmt.Sprintf("%d %s", byKind[kind], kind))
+	}
+	out := fmt.Sprintf("%d %s", actions, plural(actions, "action", "actions"))
+	if actions > 0 {
+		out += ": " + strings.Join(parts, ", ")
+	}
+	out += fmt.Sprintf("; %d %s nothing to do", idle, plural(idle, "policy", "policies"))
+	if failed > 0 {
+		out += fmt.Sprintf("; %d could not be evaluated", failed)
+	}
+	return out
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// The JSON of a plan, in snake_case. A request keeps the market API's own
+// body, as it would be sent.
+type (
+	policyPlanJSON struct {
+		Policy  string       `json:"policy"`
+		Kind    string       `json:"kind"`
+		DryRun  bool         `json:"dry_run"`
+		Actions []actionJSON `json:"actions"`
+		Skipped []skipJSON   `json:"skipped"`
+		Error   string       `json:"error,omitempty"`
+	}
+	actionJSON struct {
+		ID          string            `json:"id"`
+		Kind        string            `json:"kind"`
+		Target      string            `json:"target"`
+		Reason      string            `json:"reason"`
+		DryRun      bool              `json:"dry_run"`
+		Endpoint    string            `json:"endpoint,omitempty"`
+		Request     policies.Request  `json:"request"`
+		MaxLamports uint64            `json:"max_lamports"`
+		MaxOutflow  map[string]uint64 `json:"max_outflow,omitempty"`
+		SubmitMode  string            `json:"submit_mode,omitempty"`
+		Severity    string            `json:"severity,omitempty"`
+		Message     string            `json:"message,omitempty"`
+		NotifyTo    []string          `json:"notify_to,omitempty"`
+	}
+	skipJSON struct {
+		Target string `json:"target"`
+		Reason string `json:"reason"`
+		Detail string `json:"detail"`
+	}
+)
+
+func planJSON(plans []keeper.PolicyPlan) []policyPlanJSON {
+	out := make([]policyPlanJSON, 0, len(plans))
+	for _, p := range plans {
+		pj := policyPlanJSON{Policy: p.Policy, Kind: p.Kind, DryRun: p.DryRun, Actions: []actionJSON{}, Skipped: []skipJSON{}, Error: p.Err}
+		for _, a := range p.Actions {
+			aj := actionJSON{ID: a.ID, Kind: string(a.Kind), Target: a.Target, Reason: a.Reason, DryRun: a.DryRun,
+				Endpoint: a.Request.Endpoint(), Request: a.Request, MaxLamports: a.Bounds.MaxLamports,
+				MaxOutflow: a.Bounds.MaxOutflow, SubmitMode: string(a.Submit.Mode), NotifyTo: a.Notify.To}
+			if a.Alert != nil {
+				aj.Severity, aj.Message = string(a.Alert.Severity), a.Alert.Message
+			}
+			pj.Actions = append(pj.Actions, aj)
+		}
+		for _, sk := range p.Skipped {
+			pj.Skipped = append(pj.Skipped, skipJSON{Target: sk.Target, Reason: string(sk.Reason), Detail: sk.Detail})
+		}
+		out = append(out, pj)
+	}
+	return out
 }

@@ -23,6 +23,7 @@ type testCase struct {
 	expect    []expectation
 	skipped   []skipExpect // nil: not checked
 	checkSkip bool
+	only      []string // the policies to evaluate; nil: all
 }
 
 // expectation is one expected action.
@@ -70,6 +71,10 @@ func (l *loader) build(tn *yaml.Node, ty *testYAML) *testCase {
 	} else {
 		tc.now = l.parseTime(tn, ty.Name, ty.Now, "now")
 	}
+	for i, name := range ty.Policies {
+		l.checkPolicy(strictyaml.Find(tn, "policies", i), ty.Name, name)
+	}
+	tc.only = ty.Policies
 	tc.obs = l.observations(strictyaml.Find(tn, "observations"), ty.Name, &ty.Observations, tc.now)
 	tc.history = l.history(tn, ty)
 	tc.pending = l.pending(tn, ty)

@@ -150,7 +150,7 @@ func runTest(tc *testCase, ps []*policies.Policy) TestResult {
 	var skips []policies.Skip
 	var skipPolicy []string
 	for _, p := range ps {
-		if !p.Enabled {
+		if !p.Enabled || tc.only != nil && !slices.Contains(tc.only, p.Name) {
 			continue
 		}
 		state := &policies.State{PendingSince: tc.pending[p.Name]}

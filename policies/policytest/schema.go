@@ -20,7 +20,10 @@ type fileYAML struct {
 }
 
 type testYAML struct {
-	Name         string                       `yaml:"name"`
+	Name string `yaml:"name"`
+	// Policies, when set, are the only policies of the files the test
+	// evaluates.
+	Policies     []string                     `yaml:"policies"`
 	Now          string                       `yaml:"now"`
 	Observations observationsYAML             `yaml:"observations"`
 	History      map[string]historyYAML       `yaml:"history"`
