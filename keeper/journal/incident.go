@@ -153,4 +153,3 @@ func scanIncident(s scanner) (Incident, error) {
 	in.OpenedAt, in.ResolvedAt = fromNanos(opened), fromNullNanos(resolved)
 	return in, nil
 }
-
