@@ -213,7 +213,7 @@ func newDispatcher(e env) *notify.Dispatcher {
 			e.logger.Error("Notifier not usable", "notifier", n.Name, "err", err)
 			continue
 		}
-		senders = append(senders, w.WithRetries(n.Retries))
+		senders = append(senders, w.WithRetries(n.Retries).WithTelegramChat(n.ChatID).WithRoutingKey(n.RoutingKey.Reveal()))
 		if window == 0 || n.DedupWindow < window {
 			window = n.DedupWindow
 		}

@@ -175,12 +175,18 @@ type HTTP struct {
 
 // Notifier is one destination for notifications.
 type Notifier struct {
-	Name    string        `yaml:"name"`
-	Type    string        `yaml:"type"` // webhook (generic JSON) or slack
-	URL     URL           `yaml:"url"`
-	URLFile string        `yaml:"url_file"`
-	Timeout time.Duration `yaml:"timeout"`
-	Retries int           `yaml:"retries"`
+	Name string `yaml:"name"`
+	// Type is webhook (generic JSON), slack, discord, telegram or pagerduty.
+	Type    string `yaml:"type"`
+	URL     URL    `yaml:"url"`
+	URLFile string `yaml:"url_file"`
+	// ChatID is the Telegram chat a telegram notifier posts to.
+	ChatID string `yaml:"chat_id"`
+	// RoutingKey is a pagerduty notifier's Events API v2 integration key.
+	RoutingKey     Secret        `yaml:"routing_key"`
+	RoutingKeyFile string        `yaml:"routing_key_file"`
+	Timeout        time.Duration `yaml:"timeout"`
+	Retries        int           `yaml:"retries"`
 	// DedupWindow suppresses a repeat of the same message for the same
 	// policy and target within the window.
 	DedupWindow time.Duration `yaml:"dedup_window"`

@@ -16,6 +16,7 @@ import (
 
 	"github.com/keeper-project/keeper/internal/strictyaml"
 	"github.com/keeper-project/keeper/keeper/explorer"
+	"github.com/keeper-project/keeper/keeper/notify"
 	"github.com/keeper-project/keeper/keeper/prices"
 )
 
@@ -232,8 +233,27 @@ func (v *validator) notifier(i int, n *Notifier) {
 	if n.Name == "" {
 		v.fail(at("name"), "notifiers[%d].name is required", i)
 	}
-	if n.Type != "webhook" && n.Type != "slack" {
-		v.fail(at("type"), "notifiers[%d].type must be webhook or slack, got %s", i, strictyaml.Excerpt(n.Type))
+	if !slices.Contains(notify.Formats, notify.Format(n.Type)) {
+		v.fail(at("type"), "notifiers[%d].type must be webhook, slack, discord, telegram or pagerduty, got %s", i, strictyaml.Excerpt(n.Type))
+	}
+	switch n.Type {
+	case "telegram":
+		if n.ChatID == "" {
+			v.fail(at("chat_id"), "notifiers[%d].chat_id is required for telegram (the chat the bot posts to)", i)
+		}
+	case "pagerduty":
+		if n.RoutingKeyFile != "" {
+			if n.RoutingKey != "" {
+				v.fail(at("routing_key_file"), "notifiers[%d]: set routing_key or routing_key_file, not both", i)
+			}
+			n.RoutingKey = Secret(v.readSecretFile(at("routing_key_file"), n.RoutingKeyFile))
+		}
+		if n.RoutingKey == "" {
+			v.fail(at("routing_key"), "notifiers[%d].routing_key (or routing_key_file) is required for pagerduty", i)
+		}
+		if n.URL == "" && n.URLFile == "" {
+			n.URL = notify.PagerDutyEventsURL
+		}
 	}
 	if n.URLFile != "" {
 		if n.URL != "" {

@@ -264,3 +264,64 @@ func TestTextCarriesLinksAmountAndCosts(t *testing.T) {
 		t.Errorf("Text() =\n %s\nwant\n %s", got, want)
 	}
 }
+
+func TestChannelPayloads(t *testing.T) {
+	at := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	alert := Message{Event: Alert, Policy: "health", Kind: "alert", Target: "Loan1", Severity: "critical", Reason: "health 0.1 < 0.2", Time: at}
+	failed := Message{Event: Failed, Policy: "repay", Kind: "repay", Target: "Loan1", ActionID: "abc", Reason: "r", Detail: "chain-failed",
+		Links: []string{"https://x/tx/5sig"}, Time: at}
+	decode := func(w *Webhook, m Message) map[string]any {
+		t.Helper()
+		b, skip, err := w.payload(m)
+		if err != nil || skip {
+			t.Fatalf("%s payload of %s: skip %v, %v", w.format, m.Event, skip, err)
+		}
+		var v map[string]any
+		if err := json.Unmarshal(b, &v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	mk := func(f Format) *Webhook {
+		w, err := NewWebhook("n", "https://example.invalid/hook", f, nil, time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return w
+	}
+	pd := mk(PagerDuty).WithRoutingKey("R0UT1NG")
+	trig := decode(pd, alert)
+	payload, _ := trig["payload"].(map[string]any)
+	if trig["event_action"] != "trigger" || trig["routing_key"] != "R0UT1NG" || trig["dedup_key"] != "keeper/health/Loan1" ||
+		payload["severity"] != "critical" || payload["source"] != "keeper" || !strings.Contains(payload["summary"].(string), "health 0.1 < 0.2") {
+		t.Errorf("pagerduty trigger = %v", trig)
+	}
+	res := decode(pd, Message{Event: Resolved, Policy: "health", Target: "Loan1", Time: at})
+	if res["event_action"] != "resolve" || res["dedup_key"] != "keeper/health/Loan1" || res["payload"] != nil {
+		t.Errorf("pagerduty resolve = %v", res)
+	}
+	fail := decode(pd, failed)
+	if fail["dedup_key"] != "keeper/action/abc" || fail["payload"].(map[string]any)["severity"] != "error" ||
+		fail["links"].([]any)[0].(map[string]any)["href"] != "https://x/tx/5sig" {
+		t.Errorf("pagerduty failed action = %v", fail)
+	}
+	if _, skip, err := pd.payload(Message{Event: Landed}); !skip || err != nil {
+		t.Errorf("pagerduty landed: skip %v, %v; want skipped", skip, err)
+	}
+	if _, _, err := mk(PagerDuty).payload(alert); err == nil {
+		t.Error("pagerduty without a routing key made a payload")
+	}
+	tg := decode(mk(Telegram).WithTelegramChat("-1001"), alert)
+	if tg["chat_id"] != "-1001" || !strings.HasPrefix(tg["text"].(string), "[keeper] ALERT health on Loan1") {
+		t.Errorf("telegram = %v", tg)
+	}
+	long := alert
+	long.Reason = strings.Repeat("x", 3000)
+	dc := decode(mk(Discord), long)
+	if n := len([]rune(dc["content"].(string))); n != discordMax {
+		t.Errorf("discord content has %d runes, want it cut to %d", n, discordMax)
+	}
+	if mentions := dc["allowed_mentions"].(map[string]any)["parse"].([]any); len(mentions) != 0 {
+		t.Errorf("discord allows mentions: %v", mentions)
+	}
+}

@@ -3,11 +3,11 @@ package notify
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"time"
 )
 
@@ -29,12 +29,15 @@ type Webhook struct {
 	url     string // may carry a token: never printed
 	format  Format
 	client  *http.Client
+	// chatID is the Telegram chat, routingKey the PagerDuty integration
+	// key (a secret: never printed).
+	chatID, routingKey string
 }
 
 // NewWebhook returns a notifier called name that posts to rawURL in format.
 // A nil client gets one with the given timeout.
 func NewWebhook(name, rawURL string, format Format, client *http.Client, timeout time.Duration) (*Webhook, error) {
-	if format != JSON && format != Slack {
+	if !slices.Contains(Formats, format) {
 		return nil, fmt.Errorf("notifier %s: unknown format %q", name, format)
 	}
 	if u, err := url.Parse(rawURL); err != nil || u.Host == "" {
@@ -62,9 +65,12 @@ func (w *Webhook) Name() string { return w.name }
 // Send delivers m once. The error names the notifier and the HTTP status but
 // never the URL.
 func (w *Webhook) Send(ctx context.Context, m Message) error {
-	body, err := w.payload(m)
+	body, skip, err := w.payload(m)
 	if err != nil {
 		return fmt.Errorf("notifier %s: encoding: %w", w.name, err)
+	}
+	if skip {
+		return nil
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, w.url, bytes.NewReader(body))
 	if err != nil {
@@ -81,13 +87,6 @@ func (w *Webhook) Send(ctx context.Context, m Message) error {
 		return fmt.Errorf("notifier %s: HTTP %d", w.name, resp.StatusCode)
 	}
 	return nil
-}
-
-func (w *Webhook) payload(m Message) ([]byte, error) {
-	if w.format == Slack {
-		return json.Marshal(map[string]string{"text": m.Text()})
-	}
-	return json.Marshal(m)
 }
 
 // stripURL drops the URL that net/http puts into its errors.
