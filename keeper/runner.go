@@ -31,7 +31,6 @@ type runner struct {
 	mu     sync.Mutex
 	policy *policies.Policy
 	state  *policies.State // `for` state, kept across runs and reloads
-	firing map[string]bool // targets with an open alert incident
 	last   *runStatus      // nil before the first scheduled run
 }
 

@@ -34,12 +34,6 @@ func ResolveURL(s string) string {
 	return s
 }
 
-// isMoniker reports whether s names a cluster rather than giving a URL.
-func isMoniker(s string) bool {
-	_, ok := monikers[s]
-	return ok
-}
-
 // SolanaCLI is what the Solana CLI's config file says keeper can use.
 type SolanaCLI struct {
 	// Path is the file read.

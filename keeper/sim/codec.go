@@ -15,20 +15,12 @@ var errShortData = errors.New("instruction data too short")
 type dataWriter struct{ b []byte }
 
 func (w *dataWriter) u8(v uint8)   { w.b = append(w.b, v) }
-func (w *dataWriter) u16(v uint16) { w.b = binary.LittleEndian.AppendUint16(w.b, v) }
 func (w *dataWriter) u32(v uint32) { w.b = binary.LittleEndian.AppendUint32(w.b, v) }
 func (w *dataWriter) u64(v uint64) { w.b = binary.LittleEndian.AppendUint64(w.b, v) }
 func (w *dataWriter) i32(v int32)  { w.u32(uint32(v)) }
 func (w *dataWriter) i64(v int64)  { w.u64(uint64(v)) }
 func (w *dataWriter) key(k solana.PublicKey) {
 	w.b = append(w.b, k[:]...)
-}
-func (w *dataWriter) flag(v bool) {
-	if v {
-		w.u8(1)
-		return
-	}
-	w.u8(0)
 }
 
 // str writes a string of at most 255 bytes with a u8 length prefix.
@@ -86,13 +78,6 @@ func (r *dataReader) u8() uint8 {
 	return 0
 }
 
-func (r *dataReader) u16() uint16 {
-	if b := r.take(2); b != nil {
-		return binary.LittleEndian.Uint16(b)
-	}
-	return 0
-}
-
 func (r *dataReader) u32() uint32 {
 	if b := r.take(4); b != nil {
 		return binary.LittleEndian.Uint32(b)
@@ -109,7 +94,6 @@ func (r *dataReader) u64() uint64 {
 
 func (r *dataReader) i32() int32 { return int32(r.u32()) }
 func (r *dataReader) i64() int64 { return int64(r.u64()) }
-func (r *dataReader) flag() bool { return r.u8() != 0 }
 
 func (r *dataReader) key() solana.PublicKey {
 	if b := r.take(32); b != nil {
