@@ -208,12 +208,12 @@ func newDispatcher(e env) *notify.Dispatcher {
 	var senders []notify.Sender
 	window := time.Duration(0) // the smallest dedup window of the notifiers applies to all
 	for _, n := range e.cfg.Notifiers {
-		w, err := notify.NewWebhook(n.Name, n.URL.Reveal(), notify.Format(n.Type), nil, n.Timeout)
+		s, err := newSender(n)
 		if err != nil {
 			e.logger.Error("Notifier not usable", "notifier", n.Name, "err", err)
 			continue
 		}
-		senders = append(senders, w.WithRetries(n.Retries).WithTelegramChat(n.ChatID).WithRoutingKey(n.RoutingKey.Reveal()))
+		senders = append(senders, s)
 		if window == 0 || n.DedupWindow < window {
 			window = n.DedupWindow
 		}
@@ -227,4 +227,21 @@ func newDispatcher(e env) *notify.Dispatcher {
 			}
 			e.metrics.Notifications.WithLabelValues(name, outcome).Inc()
 		}})
+}
+
+// newSender builds the notifier n describes.
+func newSender(n config.Notifier) (notify.Sender, error) {
+	if n.Type == string(notify.EmailFormat) {
+		m, err := notify.NewEmail(n.Name, notify.EmailOptions{URL: n.URL.Reveal(), From: n.From, To: n.To,
+			Username: n.Username, Password: n.Password.Reveal(), Timeout: n.Timeout})
+		if err != nil {
+			return nil, err
+		}
+		return m.WithRetries(n.Retries), nil
+	}
+	w, err := notify.NewWebhook(n.Name, n.URL.Reveal(), notify.Format(n.Type), nil, n.Timeout)
+	if err != nil {
+		return nil, err
+	}
+	return w.WithRetries(n.Retries).WithTelegramChat(n.ChatID).WithRoutingKey(n.RoutingKey.Reveal()), nil
 }

@@ -183,10 +183,17 @@ type Notifier struct {
 	// ChatID is the Telegram chat a telegram notifier posts to.
 	ChatID string `yaml:"chat_id"`
 	// RoutingKey is a pagerduty notifier's Events API v2 integration key.
-	RoutingKey     Secret        `yaml:"routing_key"`
-	RoutingKeyFile string        `yaml:"routing_key_file"`
-	Timeout        time.Duration `yaml:"timeout"`
-	Retries        int           `yaml:"retries"`
+	RoutingKey     Secret `yaml:"routing_key"`
+	RoutingKeyFile string `yaml:"routing_key_file"`
+	// From, To, Username and Password are an email notifier's sender,
+	// recipients and SMTP login (url: smtp://host:587 or smtps://host:465).
+	From         string        `yaml:"from"`
+	To           []string      `yaml:"to"`
+	Username     string        `yaml:"username"`
+	Password     Secret        `yaml:"password"`
+	PasswordFile string        `yaml:"password_file"`
+	Timeout      time.Duration `yaml:"timeout"`
+	Retries      int           `yaml:"retries"`
 	// DedupWindow suppresses a repeat of the same message for the same
 	// policy and target within the window.
 	DedupWindow time.Duration `yaml:"dedup_window"`

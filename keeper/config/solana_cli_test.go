@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -115,6 +116,36 @@ func TestUnknownAndMissingKeysTogether(t *testing.T) {
 	for _, want := range []string{`unknown field "program_idd"`, "market.program_id is required"} { // dex programs are not
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("errors lack %q:\n%v", want, err)
+		}
+	}
+}
+
+func TestNotifierChannels(t *testing.T) {
+	good := bareConfig("", `notifiers:
+  - { name: pd, type: pagerduty, routing_key: R0UTE }
+  - { name: tg, type: telegram, url: "https://api.telegram.org/botT0KEN/sendMessage", chat_id: "-1001" }
+  - { name: dc, type: discord, url: "https://discord.example/api/webhooks/1/x" }
+  - { name: mail, type: email, url: "smtp://mail.example:587", from: keeper@example.com, to: [ops@example.com], username: k, password: pw }
+`)
+	c, err := loadWith(t, good, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Notifiers[0].URL.Reveal() != "https://events.pagerduty.com/v2/enqueue" || c.Notifiers[0].RoutingKey.Reveal() != "R0UTE" {
+		t.Errorf("pagerduty = %+v", c.Notifiers[0])
+	}
+	if strings.Contains(fmt.Sprintf("%+v %v", c.Notifiers, c.Dump()), "R0UTE") || strings.Contains(c.Dump(), "pw") && strings.Contains(c.Dump(), "password: pw") {
+		t.Error("a notifier secret is printed")
+	}
+	bad := bareConfig("", `notifiers:
+  - { name: pd, type: pagerduty }
+  - { name: tg, type: telegram, url: "https://api.telegram.org/botT0KEN/sendMessage" }
+  - { name: mail, type: email, url: "https://mail.example", from: nobody, to: [] }
+`)
+	_, err = loadWith(t, bad, nil)
+	for _, want := range []string{"routing_key (or routing_key_file) is required", "chat_id is required", "smtp://host[:port]"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("errors lack %q: %v", want, err)
 		}
 	}
 }

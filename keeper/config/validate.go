@@ -234,7 +234,7 @@ func (v *validator) notifier(i int, n *Notifier) {
 		v.fail(at("name"), "notifiers[%d].name is required", i)
 	}
 	if !slices.Contains(notify.Formats, notify.Format(n.Type)) {
-		v.fail(at("type"), "notifiers[%d].type must be webhook, slack, discord, telegram or pagerduty, got %s", i, strictyaml.Excerpt(n.Type))
+		v.fail(at("type"), "notifiers[%d].type must be webhook, slack, discord, telegram, pagerduty or email, got %s", i, strictyaml.Excerpt(n.Type))
 	}
 	switch n.Type {
 	case "telegram":
@@ -261,10 +261,33 @@ func (v *validator) notifier(i int, n *Notifier) {
 		}
 		n.URL = URL(v.readSecretFile(at("url_file"), n.URLFile))
 	}
-	v.url(at("url"), "notifiers[].url", string(n.URL), true)
+	if n.Type == "email" {
+		v.emailNotifier(i, n)
+	} else {
+		v.url(at("url"), "notifiers[].url", string(n.URL), true)
+	}
 	v.positive(at("timeout"), "notifiers[].timeout", n.Timeout > 0)
 	if n.Retries < 0 {
 		v.fail(at("retries"), "notifiers[%d].retries must not be negative", i)
+	}
+}
+
+// emailNotifier checks an email notifier: an smtp:// or smtps:// server, a
+// sender, recipients, and a password only with a username.
+func (v *validator) emailNotifier(i int, n *Notifier) {
+	at := func(k string) []any { return []any{"notifiers", i, k} }
+	if n.PasswordFile != "" {
+		if n.Password != "" {
+			v.fail(at("password_file"), "notifiers[%d]: set password or password_file, not both", i)
+		}
+		n.Password = Secret(v.readSecretFile(at("password_file"), n.PasswordFile))
+	}
+	_, err := notify.NewEmail(n.Name, notify.EmailOptions{URL: n.URL.Reveal(), From: n.From, To: n.To})
+	if err != nil {
+		v.fail(at("url"), "%v", err)
+	}
+	if n.Password != "" && n.Username == "" {
+		v.fail(at("username"), "notifiers[%d].username is required with a password", i)
 	}
 }
 

@@ -23,8 +23,11 @@ const (
 	PagerDuty Format = "pagerduty"
 )
 
-// Formats lists every payload format, for config validation.
-var Formats = []Format{JSON, Slack, Discord, Telegram, PagerDuty}
+// EmailFormat names the email notifier (Email), which is no webhook.
+const EmailFormat Format = "email"
+
+// Formats lists every notifier type, for config validation.
+var Formats = []Format{JSON, Slack, Discord, Telegram, PagerDuty, EmailFormat}
 
 // PagerDutyEventsURL is the Events API v2 endpoint.
 const PagerDutyEventsURL = "https://events.pagerduty.com/v2/enqueue"

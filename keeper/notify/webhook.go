@@ -37,7 +37,7 @@ type Webhook struct {
 // NewWebhook returns a notifier called name that posts to rawURL in format.
 // A nil client gets one with the given timeout.
 func NewWebhook(name, rawURL string, format Format, client *http.Client, timeout time.Duration) (*Webhook, error) {
-	if !slices.Contains(Formats, format) {
+	if !slices.Contains(Formats, format) || format == EmailFormat {
 		return nil, fmt.Errorf("notifier %s: unknown format %q", name, format)
 	}
 	if u, err := url.Parse(rawURL); err != nil || u.Host == "" {
