@@ -123,7 +123,7 @@ func TestBadConfigs(t *testing.T) {
 			`semantic.bad.yaml:15:17: http.listen must be host:port, got "9464"`,
 			`semantic.bad.yaml:16:11: policies: at least one policy file glob is required`,
 			`semantic.bad.yaml:18:5: notifiers[0].name is required`,
-			`semantic.bad.yaml:18:13: notifiers[0].type must be webhook or slack, got "email"`,
+			`semantic.bad.yaml:18:13: notifiers[0].type must be webhook, slack, discord, telegram, pagerduty or email, got "pager"`,
 			`semantic.bad.yaml:18:25: notifiers[].url must be an http:// or https:// URL`,
 			`semantic.bad.yaml:19:15: log.level must be debug, info, warn or error, got "loud"`,
 			`semantic.bad.yaml:19:29: log.format must be auto, text or json, got "xml"`,
