@@ -46,11 +46,12 @@ func dexAOwedMatchesFormula(t *testing.T, w *workspace) {
 	cfg := w.config(t, "owed-a", []string{file})
 	out := runKeeper(t, w.dir, "plan", "--config", cfg, "--json").wantExit(t, 0).stdout
 	var plans []struct {
-		Policy  string
+		Policy  string `json:"policy"`
 		Actions []struct {
-			Target string
-			Alert  *struct{ Message string }
-		}
+			Target   string `json:"target"`
+			Severity string `json:"severity"`
+			Message  string `json:"message"`
+		} `json:"actions"`
 	}
 	if err := json.Unmarshal([]byte(out), &plans); err != nil {
 		t.Fatalf("plan --json: %v\n%s", err, out)
@@ -58,8 +59,8 @@ func dexAOwedMatchesFormula(t *testing.T, w *workspace) {
 	var got string
 	for _, p := range plans {
 		for _, a := range p.Actions {
-			if p.Policy == "owed-dex-a" && a.Target == pos.Mint && a.Alert != nil {
-				got = a.Alert.Message
+			if p.Policy == "owed-dex-a" && a.Target == pos.Mint && a.Severity != "" {
+				got = a.Message
 			}
 		}
 	}
