@@ -2,9 +2,6 @@ package examples_test
 
 import (
 	"encoding/json"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -15,20 +12,9 @@ import (
 // webhook hears of alpha-vault. While the rewards run, JTO's Pyth price counts them and the total
 // (about 5.2 % after the yield fell) is above the floor.
 func alertPostsWebhook(t *testing.T, w *workspace) {
-	bodies := make(chan []byte, 64)
-	hook := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-		b, err := io.ReadAll(r.Body)
-		if err == nil && r.Method == http.MethodPost {
-			select {
-			case bodies <- b:
-			default:
-			}
-		}
-		rw.WriteHeader(http.StatusNoContent)
-	}))
-	defer hook.Close()
+	hook, bodies := webhookReceiver(t)
 	cfg := w.config(t, "alert", []string{"testdata/e2e/alert-webhook.yaml"},
-		map[string]any{"name": "hook", "type": "webhook", "url": hook.URL})
+		map[string]any{"name": "hook", "type": "webhook", "url": hook})
 	d := startKeeper(t, w.dir, &syncBuffer{}, "run", "--config", cfg, "--log-format", "json")
 	vault := w.sim.address(t, "vault", "alpha-vault")
 	msg, seen := waitAlert(t, d, bodies, vault)

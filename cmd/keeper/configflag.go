@@ -1,13 +1,16 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/gagliardetto/solana-go"
 
 	"github.com/keeper-project/keeper/internal/strictyaml"
+	"github.com/keeper-project/keeper/keeper"
 	"github.com/keeper-project/keeper/keeper/config"
 )
 
@@ -63,4 +66,28 @@ func (c *configFlags) load(s *streams) (*config.Config, error) {
 			strings.Join(cfg.FromSolanaCLI, " and "), cfg.SolanaCLIPath)
 	}
 	return cfg, nil
+}
+
+// openReadOnly loads the config and builds a keeper that reads and never
+// signs (plan, wallet), saying on stderr what went wrong; ok is false then.
+func (c *configFlags) openReadOnly(s *streams) (*keeper.Keeper, bool) {
+	cfg, err := c.load(s)
+	if err != nil {
+		fmt.Fprintln(s.err, err)
+		return nil, false
+	}
+	logger, err := newLogger(s.err, "warn", cfg.Log.Format)
+	if err != nil {
+		fmt.Fprintln(s.err, err)
+		return nil, false
+	}
+	k, err := keeper.New(keeper.Options{Config: cfg, Logger: logger, Version: version(), ReadOnly: true})
+	if err != nil {
+		fmt.Fprintln(s.err, err)
+		if errors.Is(err, os.ErrNotExist) {
+			fmt.Fprintln(s.err, keyHint)
+		}
+		return nil, false
+	}
+	return k, true
 }

@@ -3,11 +3,9 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 
@@ -35,22 +33,8 @@ func planCommand() command {
 					fmt.Fprintf(s.err, "keeper plan: unexpected arguments %q\n", args)
 					return exitUsage
 				}
-				cfg, err := cf.load(s)
-				if err != nil {
-					fmt.Fprintln(s.err, err)
-					return exitUsage
-				}
-				logger, err := newLogger(s.err, "warn", cfg.Log.Format)
-				if err != nil {
-					fmt.Fprintln(s.err, err)
-					return exitUsage
-				}
-				k, err := keeper.New(keeper.Options{Config: cfg, Logger: logger, Version: version(), ReadOnly: true})
-				if err != nil {
-					fmt.Fprintln(s.err, err)
-					if errors.Is(err, os.ErrNotExist) {
-						fmt.Fprintln(s.err, keyHint)
-					}
+				k, ok := cf.openReadOnly(s)
+				if !ok {
 					return exitUsage
 				}
 				defer k.Close()
