@@ -58,8 +58,11 @@ func (k *Keeper) Run(ctx context.Context, reload <-chan struct{}) error {
 	notifyCtx, stopNotify := context.WithCancel(context.WithoutCancel(ctx))
 	go k.notifier.Run(notifyCtx)
 	k.scheduler.start()
+	sd := systemd{logger: k.logger}
+	sd.ready()
 	k.logger.Info("keeper started", "wallet", k.wallet.String(), "policies", len(ps), "dry_run", k.dryRunAll, "http", addr)
-	k.loop(ctx, reload)
+	k.loop(ctx, reload, sd)
+	sd.stopping()
 	k.scheduler.shutdown(shutdownTimeout, stopRuns)
 	stopServer(srv)
 	stopNotify()
@@ -74,11 +77,18 @@ const gaugeInterval = 30 * time.Second
 
 // loop waits for the end or for reload requests, refreshing the gauges and
 // pruning the journal.
-func (k *Keeper) loop(ctx context.Context, reload <-chan struct{}) {
+func (k *Keeper) loop(ctx context.Context, reload <-chan struct{}, sd systemd) {
 	t := time.NewTicker(gaugeInterval)
 	defer t.Stop()
 	pt := time.NewTicker(pruneInterval)
 	defer pt.Stop()
+	var watchdog <-chan time.Time
+	if every := sd.watchdogEvery(); every > 0 {
+		wt := time.NewTicker(every)
+		defer wt.Stop()
+		watchdog = wt.C
+		sd.ping(k.scheduler, k.now())
+	}
 	k.upkeep.refresh(ctx)
 	for {
 		select {
@@ -90,6 +100,8 @@ func (k *Keeper) loop(ctx context.Context, reload <-chan struct{}) {
 			k.upkeep.refresh(ctx)
 		case <-pt.C:
 			k.upkeep.prune(ctx)
+		case <-watchdog:
+			sd.ping(k.scheduler, k.now())
 		}
 	}
 }

@@ -82,14 +82,15 @@ func New(o Options) (*Keeper, error) {
 	if k.logger == nil {
 		k.logger = slog.New(slog.DiscardHandler)
 	}
+	if k.version == "" {
+		k.version = "devel"
+	}
 	if k.registry == nil {
 		k.registry = prometheus.NewRegistry()
+		registerProcess(k.registry, k.version)
 	}
 	if k.now == nil {
 		k.now = time.Now
-	}
-	if k.version == "" {
-		k.version = "devel"
 	}
 	k.metrics = NewMetrics(k.registry)
 	var err error

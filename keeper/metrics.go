@@ -1,7 +1,11 @@
 package keeper
 
 import (
+	"runtime"
+	"runtime/debug"
+
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
 )
 
 const namespace = "keeper"
@@ -29,6 +33,9 @@ type Metrics struct {
 	PoliciesLoaded       prometheus.Gauge
 	IdempotencyConflicts prometheus.Counter     // HTTP 409 from a build: an idempotency bug
 	PricesUnknown        *prometheus.CounterVec // reason (no_source, stale, uncertain, unverified, bad_account, read, no_decimals)
+	// PolicyInterval is each scheduled policy's interval between two
+	// ticks, so one alert rule can ask for a success within N intervals.
+	PolicyInterval *prometheus.GaugeVec // policy
 }
 
 // NewMetrics creates keeper's collectors and registers them with reg when it
@@ -73,6 +80,8 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Help: "Enabled policies currently scheduled."}),
 		IdempotencyConflicts: prometheus.NewCounter(prometheus.CounterOpts{Namespace: namespace, Name: "idempotency_conflicts_total",
 			Help: "HTTP 409 answers to builds: an idempotency key reused with another body (a bug)."}),
+		PolicyInterval: prometheus.NewGaugeVec(prometheus.GaugeOpts{Namespace: namespace, Name: "policy_interval_seconds",
+			Help: "Seconds between two ticks of the policy's schedule (the next two, for a cron expression)."}, []string{"policy"}),
 	}
 	if reg != nil {
 		for _, c := range m.collectors() {
@@ -85,14 +94,45 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 func (m *Metrics) collectors() []prometheus.Collector {
 	return []prometheus.Collector{m.Runs, m.RunDuration, m.RunsSkipped, m.LastSuccess, m.Actions, m.GuardRefusals,
 		m.MarketRequests, m.MarketErrors, m.RPCRequests, m.RPCErrors, m.JournalPending, m.JournalLag,
-		m.WalletLamports, m.Paused, m.Reloads, m.Notifications, m.PoliciesLoaded, m.IdempotencyConflicts, m.PricesUnknown}
+		m.WalletLamports, m.Paused, m.Reloads, m.Notifications, m.PoliciesLoaded, m.IdempotencyConflicts, m.PricesUnknown,
+		m.PolicyInterval}
 }
 
 // forgetPolicy deletes a removed policy's label values so its series stop.
 func (m *Metrics) forgetPolicy(name string) {
 	for _, v := range []interface {
 		DeletePartialMatch(prometheus.Labels) int
-	}{m.Runs, m.RunDuration, m.RunsSkipped, m.LastSuccess, m.Actions} {
+	}{m.Runs, m.RunDuration, m.RunsSkipped, m.LastSuccess, m.Actions, m.PolicyInterval} {
 		v.DeletePartialMatch(prometheus.Labels{"policy": name})
 	}
+}
+
+// registerProcess adds to reg what every Go service exports: the Go
+// runtime's and the process's collectors, and keeper_build_info.
+func registerProcess(reg prometheus.Registerer, version string) {
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	build := prometheus.NewGaugeVec(prometheus.GaugeOpts{Namespace: namespace, Name: "build_info",
+		Help: "Always 1; the labels say which keeper runs."}, []string{"version", "revision", "goversion"})
+	build.WithLabelValues(version, Revision(), runtime.Version()).Set(1)
+	reg.MustRegister(build)
+}
+
+// Revision is the VCS revision the binary was built from ("unknown"
+// without build info), "+dirty" when the tree had changes.
+func Revision() string {
+	rev, dirty := "unknown", false
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				dirty = s.Value == "true"
+			}
+		}
+	}
+	if dirty {
+		rev += "+dirty"
+	}
+	return rev
 }

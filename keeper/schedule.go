@@ -47,8 +47,11 @@ type entry struct {
 	schedule cron.Schedule
 	delay    time.Duration // after each tick: the policy's stable jitter offset
 	expected time.Time     // the tick cron should fire next; guarded by running
-	fn       runFunc
-	running  atomic.Bool
+	// due mirrors expected (unix nanoseconds) for stalled, which reads it
+	// without the running guard.
+	due     atomic.Int64
+	fn      runFunc
+	running atomic.Bool
 }
 
 // cronParser accepts 5-field specs and descriptors such as @hourly and @every 30s.
@@ -74,10 +77,13 @@ func (s *scheduler) add(policy, spec string, delay time.Duration, fn runFunc) er
 	}
 	s.remove(policy)
 	e := &entry{s: s, policy: policy, schedule: sched, delay: delay, fn: fn, expected: sched.Next(time.Now().UTC())}
+	e.due.Store(e.expected.UnixNano())
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	e.id = s.cron.Schedule(sched, e)
 	s.entries[policy] = e
+	first := sched.Next(time.Now().UTC())
+	s.metrics.PolicyInterval.WithLabelValues(policy).Set(sched.Next(first).Sub(first).Seconds())
 	return nil
 }
 
@@ -122,6 +128,24 @@ func (s *scheduler) shutdown(timeout time.Duration, stopRuns context.CancelFunc)
 	}
 }
 
+// stallAfter is how long past its slot a tick may not have fired before the
+// scheduler counts as stalled (a wedged process is not pinging systemd's
+// watchdog, which then restarts it).
+const stallAfter = time.Minute
+
+// stalled names a policy whose tick is more than stallAfter overdue while
+// no run of it is in progress: cron stopped firing. "" when all is well.
+func (s *scheduler) stalled(now time.Time) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for name, e := range s.entries {
+		if due := time.Unix(0, e.due.Load()); !e.running.Load() && now.Sub(due) > stallAfter {
+			return name
+		}
+	}
+	return ""
+}
+
 // Run is called by cron at each tick.
 func (e *entry) Run() {
 	tick := time.Now().UTC()
@@ -154,6 +178,7 @@ func (e *entry) checkLate(tick time.Time) {
 		e.s.metrics.RunsSkipped.WithLabelValues(e.policy, "missed").Add(float64(missed))
 	}
 	e.expected = e.schedule.Next(tick)
+	e.due.Store(e.expected.UnixNano())
 }
 
 // lateness says how long after the expected slot tick came, and how many

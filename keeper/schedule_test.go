@@ -193,3 +193,27 @@ func TestLateTickIsCounted(t *testing.T) {
 		t.Errorf("late %v missed %v, want 1 and 3", late, missed)
 	}
 }
+
+// TestSchedulerStalled: a tick more than a minute overdue with no run in
+// progress is a stalled scheduler (the watchdog is then not pinged); a run
+// in progress, or a tick due soon, is not.
+func TestSchedulerStalled(t *testing.T) {
+	s := newScheduler(context.Background(), slog.New(slog.DiscardHandler), NewMetrics(nil))
+	if err := s.add("p", "@every 1m", 0, func(context.Context, runInfo) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	e := s.entries["p"]
+	e.due.Store(now.Add(-30 * time.Second).UnixNano())
+	if got := s.stalled(now); got != "" {
+		t.Errorf("30 s overdue: stalled = %q, want none", got)
+	}
+	e.due.Store(now.Add(-2 * time.Minute).UnixNano())
+	if got := s.stalled(now); got != "p" {
+		t.Errorf("2 min overdue: stalled = %q, want p", got)
+	}
+	e.running.Store(true)
+	if got := s.stalled(now); got != "" {
+		t.Errorf("2 min overdue with a run in progress: stalled = %q, want none", got)
+	}
+}

@@ -190,3 +190,17 @@ func TestCheckReportsEverything(t *testing.T) {
 		t.Errorf("check without dex_a_program: exit %d, stderr:\n%s", code, errs)
 	}
 }
+
+func TestPubkey(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "keeper.yaml")
+	text := "policies: [\"p/*.yaml\"]\nmarket: { program_id: SimMarket1111111111111111111111111111111111 }\n" +
+		"signer: { pubkey: FpWLpfMQYMpJA5Y6dGEaff2dS8N3mHKfhe3s12LvVewo }\n"
+	if err := os.WriteFile(cfg, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCLI(t, "pubkey", "--config", cfg)
+	if code != exitOK || out != "FpWLpfMQYMpJA5Y6dGEaff2dS8N3mHKfhe3s12LvVewo\n" {
+		t.Errorf("pubkey: exit %d, out %q, stderr %q", code, out, errs)
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+
+	"github.com/keeper-project/keeper/keeper"
 )
 
 func versionCommand() command {
@@ -38,19 +40,5 @@ func version() string {
 // versionLine describes the build: version, revision (when the binary was
 // built from a VCS checkout), and Go version.
 func versionLine() string {
-	rev, modified := "unknown", false
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				rev = s.Value
-			case "vcs.modified":
-				modified = s.Value == "true"
-			}
-		}
-	}
-	if modified {
-		rev += "+dirty"
-	}
-	return fmt.Sprintf("keeper %s (revision %s, %s %s/%s)", version(), rev, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	return fmt.Sprintf("keeper %s (revision %s, %s %s/%s)", version(), keeper.Revision(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
 }
