@@ -91,6 +91,9 @@ func TestE2EReadOnlyCommands(t *testing.T) {
 		}
 	}
 
+	var raw any
+	_ = json.Unmarshal([]byte(out), &raw)
+	checkSnakeKeys(t, raw, "wallet")
 	table := runKeeper(t, w.dir, "wallet", "--config", cfg, "--wallet", s.wallet).wantExit(t, 0).stdout
 	for _, want := range []string{"Wallet " + s.wallet, "LOANS", "POSITIONS", "WITHDRAWALS"} {
 		if !strings.Contains(table, want) {

@@ -70,11 +70,11 @@ type QuoteObservation struct {
 // Token is what is known of one mint.
 type Token struct {
 	// Symbol is shown in messages, e.g. USDC.
-	Symbol string
+	Symbol string `json:"symbol"`
 	// Decimals scales smallest units to whole tokens.
-	Decimals uint8
+	Decimals uint8 `json:"decimals"`
 	// PriceUSD is the USD price of one whole token; 0 when unknown.
-	PriceUSD float64
+	PriceUSD float64 `json:"price_usd"`
 }
 
 // facts returns the facts derived at now's whole second, deriving them on
