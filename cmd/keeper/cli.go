@@ -41,6 +41,8 @@ func commands() []command {
 		testCommand(),
 		historyCommand(),
 		simCommand(),
+		completionCommand(),
+		manCommand(),
 		versionCommand(),
 	}
 }
@@ -92,9 +94,42 @@ func (c command) printUsage(w io.Writer, fs *flag.FlagSet) {
 	fs.VisitAll(func(*flag.Flag) { hasFlags = true })
 	if hasFlags {
 		fmt.Fprintf(w, "\nFlags:\n")
-		fs.SetOutput(w)
-		fs.PrintDefaults()
+		printFlags(w, fs)
 	}
+}
+
+// printFlags lists fs's flags as the docs write them: --name for words, -x
+// for single letters, with the value's kind and the default.
+func printFlags(w io.Writer, fs *flag.FlagSet) {
+	fs.VisitAll(func(f *flag.Flag) {
+		kind, usage := flag.UnquoteUsage(f)
+		fmt.Fprintf(w, "  %s", flagName(f.Name))
+		if kind != "" {
+			fmt.Fprintf(w, " %s", kind)
+		}
+		fmt.Fprintf(w, "\n    \t%s", strings.ReplaceAll(usage, "\n", "\n    \t"))
+		if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "0" && f.DefValue != "[]" && f.DefValue != "0s" {
+			fmt.Fprintf(w, " (default %q)", f.DefValue)
+		}
+		fmt.Fprintln(w)
+	})
+}
+
+// flagName writes a flag as the docs do: -u, --config.
+func flagName(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
+
+// flagsOf lists a command's flags, by defining them on a throwaway set.
+func (c command) flagsOf() []*flag.Flag {
+	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+	c.flags(fs)
+	var out []*flag.Flag
+	fs.VisitAll(func(f *flag.Flag) { out = append(out, f) })
+	return out
 }
 
 func help(s *streams, args []string) int {

@@ -6,6 +6,7 @@ import (
 	"crypto/ed25519"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -202,5 +203,37 @@ func TestPubkey(t *testing.T) {
 	code, out, errs := runCLI(t, "pubkey", "--config", cfg)
 	if code != exitOK || out != "FpWLpfMQYMpJA5Y6dGEaff2dS8N3mHKfhe3s12LvVewo\n" {
 		t.Errorf("pubkey: exit %d, out %q, stderr %q", code, out, errs)
+	}
+}
+
+// TestCompletionAndMan: the completion scripts and the manual page come from
+// the command definitions: every command and its flags are in them.
+func TestCompletionAndMan(t *testing.T) {
+	_, bash, _ := runCLI(t, "completion", "bash")
+	_, fish, _ := runCLI(t, "completion", "fish")
+	_, man, _ := runCLI(t, "man")
+	for _, c := range commands() {
+		if !strings.Contains(bash, " "+c.name+") ") || !strings.Contains(fish, "-a "+c.name+" ") || !strings.Contains(man, ".SS keeper "+roff(c.name)) {
+			t.Errorf("command %s missing from a completion script or the man page", c.name)
+		}
+		for _, f := range c.flagsOf() {
+			if !strings.Contains(bash, flagName(f.Name)) || !strings.Contains(man, ".B "+roff(flagName(f.Name))) {
+				t.Errorf("flag %s of %s missing from bash completion or the man page", flagName(f.Name), c.name)
+			}
+		}
+	}
+	if sh, err := exec.LookPath("bash"); err == nil {
+		script := bash + "\nCOMP_WORDS=(keeper plan --w); COMP_CWORD=2; _keeper; echo \"${COMPREPLY[@]}\"\n"
+		out, err := exec.Command(sh, "-c", script).CombinedOutput()
+		if err != nil || strings.TrimSpace(string(out)) != "--wallet" {
+			t.Errorf("bash completes `keeper plan --w` to %q (%v), want --wallet", out, err)
+		}
+	}
+	if code, _, _ := runCLI(t, "completion", "tcsh"); code != exitUsage {
+		t.Errorf("completion tcsh: exit %d, want %d", code, exitUsage)
+	}
+	_, help, _ := runCLI(t, "run", "-h")
+	if !strings.Contains(help, "  --config string") || !strings.Contains(help, "  -u string") {
+		t.Errorf("run -h does not write flags as the docs do:\n%s", help)
 	}
 }

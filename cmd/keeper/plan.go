@@ -27,7 +27,7 @@ func planCommand() command {
 			cf.quiet = true // plan sends nothing: the notifiers' secrets may be absent
 			asJSON := fs.Bool("json", false, "print JSON")
 			detailed := fs.Bool("detailed-exitcode", false, "exit 3 when some policy would act, 0 when none would (1 and 2 as usual)")
-			capture := fs.String("capture", "", "write a `keeper test` file per policy into this folder, from the state read and what the policy would do")
+			capture := fs.String("capture", "", "write into `DIR` a test file (run it with keeper test) per policy, from the state read and what the policy would do")
 			return func(ctx context.Context, s *streams, args []string) int {
 				if len(args) > 0 {
 					fmt.Fprintf(s.err, "keeper plan: unexpected arguments %q\n", args)
