@@ -56,6 +56,9 @@ func checkCommand() command {
 						if err := keeper.CheckAmountsOnline(ctx, cfg, ps); err != nil {
 							fail(err, exitFailed)
 						}
+						if err := keeper.CheckOnline(ctx, cfg, ps); err != nil {
+							fail(err, exitFailed)
+						}
 					}
 				}
 				if code != exitOK {
@@ -69,7 +72,7 @@ func checkCommand() command {
 				}
 				how := "offline"
 				if *online {
-					how = "amounts checked against the chain"
+					how = "RPC, block engine and market answering, mints and programs on chain, amounts checked"
 				}
 				fmt.Fprintf(s.out, "%s: OK: config and %d policies (%d enabled), %s\n", cfg.File, len(ps), enabled, how)
 				return exitOK

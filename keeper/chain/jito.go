@@ -158,3 +158,12 @@ func (j *jitoClient) tipAccounts(ctx context.Context) ([]solana.PublicKey, error
 	}
 	return keys, nil
 }
+
+// TipAccounts asks the block engine for its tip accounts, which shows that it
+// answers.
+func (c *Client) TipAccounts(ctx context.Context) ([]solana.PublicKey, error) {
+	if c.jito == nil {
+		return nil, errors.New("no block engine configured (chain.jito_url)")
+	}
+	return c.jito.tipAccounts(ctx)
+}

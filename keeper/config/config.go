@@ -150,6 +150,9 @@ type Signer struct {
 	// for the commands that only read (plan, wallet, history, check); with
 	// a key, it must be that key's public half.
 	PublicKey string `yaml:"pubkey"`
+	// MinLamports is the SOL balance below which `keeper check --online`
+	// fails: fees, rent and tips need SOL.
+	MinLamports uint64 `yaml:"min_lamports"`
 	// AllowInsecurePermissions accepts a key file readable by others.
 	AllowInsecurePermissions bool `yaml:"allow_insecure_permissions"`
 	// AllowMarketFeePayer lets the market's transactions name another fee payer.

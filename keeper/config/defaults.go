@@ -40,6 +40,7 @@ func Default() Config {
 		Signer: Signer{
 			Keypair:             "~/.config/solana/id.json",
 			MaxComputeUnitPrice: 1_000_000,
+			MinLamports:         10_000_000,
 		},
 		Journal: Journal{DSN: "sqlite:keeper.db", Retention: DefaultRetention},
 		HTTP:    HTTP{Listen: "127.0.0.1:9464"},

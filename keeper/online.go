@@ -1,0 +1,135 @@
+package keeper
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+
+	"github.com/gagliardetto/solana-go"
+
+	"github.com/keeper-project/keeper/keeper/chain"
+	"github.com/keeper-project/keeper/keeper/config"
+	"github.com/keeper-project/keeper/keeper/journal"
+	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/market/api"
+	"github.com/keeper-project/keeper/policies"
+)
+
+// OnlineError lists what `keeper check --online` found wrong with the
+// services and the chain.
+type OnlineError struct{ Problems []string }
+
+func (e *OnlineError) Error() string {
+	return fmt.Sprintf("%d online checks failed:\n  %s", len(e.Problems), strings.Join(e.Problems, "\n  "))
+}
+
+// CheckOnline is `keeper check --online` beyond the amounts: the RPC node
+// answers and the wallet holds at least signer.min_lamports, the block
+// engine answers when a policy lands bundles, the market answers, and every
+// mint and program the config and the policies name exists on chain (a
+// mint as a token mint, a program as an executable account).
+func CheckOnline(ctx context.Context, cfg *config.Config, ps []*policies.Policy) error {
+	var bad OnlineError
+	fail := func(format string, args ...any) { bad.Problems = append(bad.Problems, fmt.Sprintf(format, args...)) }
+	c, err := chain.New(chainOptions(cfg, NewMetrics(nil), slog.New(slog.DiscardHandler)))
+	if err != nil {
+		return fmt.Errorf("chain client: %w", err)
+	}
+	defer c.Close()
+	wallet, err := WalletOf(cfg)
+	if err != nil {
+		return err
+	}
+	if lamports, err := c.Balance(ctx, wallet); err != nil {
+		fail("chain.rpc_url (%s) does not answer: %v", cfg.Chain.RPCURL, err)
+	} else if min := cfg.Signer.MinLamports; lamports < min {
+		fail("the wallet %s holds %s, under signer.min_lamports %s: fees, rent and tips need SOL",
+			wallet, policies.FormatSOL(lamports), policies.FormatSOL(min))
+	}
+	if usesBundles(ps) {
+		if _, err := c.TipAccounts(ctx); err != nil {
+			fail("chain.jito_url (%s) does not answer, and a policy lands bundles: %v", cfg.Chain.JitoURL, err)
+		}
+	}
+	if err := pingMarket(ctx, cfg, wallet.String()); err != nil {
+		fail("market.base_url (%s) does not answer: %v", cfg.Market.BaseURL, err)
+	}
+	checkNamedAccounts(ctx, c, cfg, ps, fail)
+	if len(bad.Problems) > 0 {
+		return &bad
+	}
+	return nil
+}
+
+// usesBundles reports whether an enabled policy submits by Jito bundle.
+func usesBundles(ps []*policies.Policy) bool {
+	return slices.ContainsFunc(ps, func(p *policies.Policy) bool {
+		return p.Enabled && journal.Mode(p.Submit.Mode) == journal.ModeBundle
+	})
+}
+
+// pingMarket asks the market for one page of one vault.
+func pingMarket(ctx context.Context, cfg *config.Config, wallet string) error {
+	m, err := api.New(marketOptions(cfg, wallet, "check", NewMetrics(nil), slog.New(slog.DiscardHandler)))
+	if err != nil {
+		return err
+	}
+	one := 1
+	_, err = m.Vaults(ctx, market.VaultsQuery{Page: new(0), PageSize: &one})
+	return err
+}
+
+// checkNamedAccounts reads every mint and program the config and the policies
+// name, in one getMultipleAccounts, and reports the missing or wrong ones.
+func checkNamedAccounts(ctx context.Context, c *chain.Client, cfg *config.Config, ps []*policies.Policy, fail func(string, ...any)) {
+	type want struct {
+		what    string
+		program bool
+	}
+	named := map[string]want{}
+	for key, id := range map[string]string{"market.program_id": cfg.Market.ProgramID, "market.earn_program_id": cfg.Market.EarnProgramID,
+		"chain.dex_a_program": cfg.Chain.DexAProgram, "chain.dex_b_program": cfg.Chain.DexBProgram} {
+		if id != "" {
+			named[id] = want{key, true}
+		}
+	}
+	for _, p := range ps {
+		for _, m := range slices.Concat(p.Select.PrincipalMints, p.Select.CollateralMints, mapKeys(p.Limits.DailyCaps)) {
+			named[m] = want{"policy " + p.Name + " mint", false}
+		}
+	}
+	var keys []solana.PublicKey
+	for k := range named {
+		if pk, err := solana.PublicKeyFromBase58(k); err == nil {
+			keys = append(keys, pk)
+		}
+	}
+	slices.SortFunc(keys, func(a, b solana.PublicKey) int { return strings.Compare(a.String(), b.String()) })
+	accs, err := c.Accounts(ctx, keys)
+	if err != nil {
+		fail("cannot read the named mints and programs: %v", errors.Unwrap(err))
+		return
+	}
+	for i, k := range keys {
+		w, a := named[k.String()], accs[i]
+		switch {
+		case a == nil:
+			fail("%s %s does not exist on chain", w.what, k)
+		case w.program && !a.Executable:
+			fail("%s %s is not a program (not executable)", w.what, k)
+		case !w.program && a.Owner != solana.TokenProgramID && a.Owner != solana.Token2022ProgramID:
+			fail("%s %s is not a token mint (owner %s)", w.what, k, a.Owner)
+		}
+	}
+}
+
+func mapKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
