@@ -40,6 +40,7 @@ func commands() []command {
 		pubkeyCommand(),
 		testCommand(),
 		historyCommand(),
+		backupCommand(),
 		simCommand(),
 		completionCommand(),
 		manCommand(),
