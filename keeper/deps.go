@@ -48,6 +48,7 @@ type Journal interface {
 	// restarts and passes.
 	OpenIncident(ctx context.Context, in journal.Incident) (journal.Incident, bool, error)
 	ResolveIncidents(ctx context.Context, policy string, firing []string) ([]journal.Incident, error)
+	Incidents(ctx context.Context, f journal.IncidentFilter) ([]journal.Incident, error)
 }
 
 var (

@@ -32,6 +32,10 @@ type runner struct {
 	policy *policies.Policy
 	state  *policies.State // `for` state, kept across runs and reloads
 	last   *runStatus      // nil before the first scheduled run
+	// open mirrors the journal's open incidents of an alert policy, by
+	// target (nil until the first alert run reads them), so that a run
+	// writes to the journal only when an incident opens or resolves.
+	open map[string]bool
 }
 
 func newRunner(k *Keeper, p *policies.Policy) *runner {
@@ -192,6 +196,10 @@ func (r *runner) logSkips(log *slog.Logger, res policies.Result) {
 func (r *runner) fireAlert(ctx context.Context, a policies.Action) {
 	k := r.k
 	k.metrics.Actions.WithLabelValues(a.Policy, string(a.Kind), string(action.OutcomeAlert)).Inc()
+	if r.knownOpen(ctx, a.Policy, a.Target) {
+		k.logger.Debug("Alert", "policy", a.Policy, "target", a.Target, "severity", a.Alert.Severity, "message", a.Alert.Message)
+		return // one line and one page per incident, not one per tick
+	}
 	in, opened, err := k.journal.OpenIncident(context.WithoutCancel(ctx), journal.Incident{Policy: a.Policy, Target: a.Target,
 		Severity: string(a.Alert.Severity), Message: a.Alert.Message})
 	if err != nil {
@@ -199,10 +207,14 @@ func (r *runner) fireAlert(ctx context.Context, a policies.Action) {
 		// than stay silent.
 		k.logger.Error("Cannot journal the alert incident; paging anyway", "policy", a.Policy, "target", a.Target, "err", err)
 		opened = true
+	} else {
+		r.mu.Lock()
+		r.open[a.Target] = true
+		r.mu.Unlock()
 	}
 	level := severityLevel(a.Alert.Severity)
 	if !opened {
-		level = slog.LevelDebug // one line per incident, not one per tick
+		level = slog.LevelDebug
 	}
 	k.logger.Log(ctx, level, "Alert", "policy", a.Policy, "target", a.Target, "severity", a.Alert.Severity,
 		"message", a.Alert.Message, "incident", in.ID, "since", in.OpenedAt)
@@ -216,17 +228,63 @@ func (r *runner) fireAlert(ctx context.Context, a policies.Action) {
 // targets that no longer fire, and pages each resolution once.
 func (r *runner) resolveAlerts(ctx context.Context, firing map[string]bool) {
 	k, p := r.k, r.current()
+	r.knownOpen(ctx, p.Name, "") // read the journal's open incidents once
+	r.mu.Lock()
+	clearing := false
+	for target := range r.open {
+		if !firing[target] {
+			clearing = true
+			break
+		}
+	}
+	r.mu.Unlock()
+	if !clearing {
+		return // nothing open stopped firing: no journal write
+	}
 	resolved, err := k.journal.ResolveIncidents(context.WithoutCancel(ctx), p.Name, slices.Collect(maps.Keys(firing)))
 	if err != nil {
 		k.logger.Error("Cannot journal resolved alert incidents; they stay open", "policy", p.Name, "err", err)
 		return
 	}
+	r.mu.Lock()
+	for _, in := range resolved {
+		delete(r.open, in.Target)
+	}
+	r.mu.Unlock()
 	for _, in := range resolved {
 		k.logger.Info("Alert resolved", "policy", p.Name, "target", in.Target, "incident", in.ID,
 			"open_for", in.ResolvedAt.Sub(in.OpenedAt).Round(time.Second))
 		k.notifier.Page(notify.Message{Event: notify.Resolved, Policy: p.Name, Kind: string(p.Kind), Target: in.Target,
 			Severity: in.Severity, Reason: "condition cleared: " + in.Message, To: p.Notify.To, Time: k.now()})
 	}
+}
+
+// knownOpen reports whether target has an open incident as the journal
+// last said, reading the policy's open incidents on first use (after a
+// start, so a restart does not page again). A failed read leaves the set
+// empty: OpenIncident then asks the journal target by target.
+func (r *runner) knownOpen(ctx context.Context, policy, target string) bool {
+	r.mu.Lock()
+	loaded := r.open != nil
+	r.mu.Unlock()
+	if !loaded {
+		open := map[string]bool{}
+		ins, err := r.k.journal.Incidents(context.WithoutCancel(ctx), journal.IncidentFilter{Policy: policy, Open: true})
+		if err != nil {
+			r.k.logger.Warn("Cannot read the open alert incidents", "policy", policy, "err", err)
+		}
+		for _, in := range ins {
+			open[in.Target] = true
+		}
+		r.mu.Lock()
+		if r.open == nil {
+			r.open = open
+		}
+		r.mu.Unlock()
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.open[target]
 }
 
 // severityLevel is the log level of an alert's severity: critical alerts

@@ -90,6 +90,8 @@ func (j *Journal) ResolveIncidents(ctx context.Context, policy string, firing []
 // IncidentFilter selects incidents; the zero value selects all.
 type IncidentFilter struct {
 	Policy string
+	// Open keeps only the incidents not resolved yet.
+	Open bool
 	// Since keeps incidents open at or after it, or resolved at or after it.
 	Since time.Time
 	Limit int
@@ -101,6 +103,9 @@ func (j *Journal) Incidents(ctx context.Context, f IncidentFilter) ([]Incident, 
 	var args []any
 	if f.Policy != "" {
 		where, args = append(where, "policy = ?"), append(args, f.Policy)
+	}
+	if f.Open {
+		where = append(where, "resolved_at IS NULL")
 	}
 	if !f.Since.IsZero() {
 		where = append(where, "(resolved_at IS NULL OR resolved_at >= ? OR opened_at >= ?)")
