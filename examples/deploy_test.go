@@ -42,6 +42,7 @@ func TestDeployUnitsAreHardened(t *testing.T) {
 func TestDeployCommandsExist(t *testing.T) {
 	needBinary(t)
 	keeperLine := regexp.MustCompile(`/usr/local/bin/keeper ([^>]*)`)
+	absPath := regexp.MustCompile(`/(?:etc|var|usr)/[A-Za-z0-9_./-]+`)
 	docs, err := os.ReadFile(filepath.Join("..", "docs", "operations.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -59,6 +60,11 @@ func TestDeployCommandsExist(t *testing.T) {
 			}
 			if m := keeperLine.FindStringSubmatch(line); m != nil {
 				checkCommandLine(t, file, strings.Fields(m[1]))
+			}
+			for _, path := range absPath.FindAllString(line, -1) {
+				if !strings.HasPrefix(path, "/bin/") && !strings.Contains(string(docs), path) {
+					t.Errorf("%s uses %s, which docs/operations.md never names", file, path)
+				}
 			}
 			if cred, ok := strings.CutPrefix(line, "LoadCredential="); ok {
 				name, _, _ := strings.Cut(cred, ":")
