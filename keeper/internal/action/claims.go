@@ -72,20 +72,20 @@ func (c *targetClaims) release(p Plan, o Outcome, now time.Time) {
 // before a change it forgot.
 const changeMemory = time.Hour
 
-// claimTarget claims p's kind of work on its target for the action path, asking the journal
+// claim claims p's kind of work on its target for the action path, asking the journal
 // for another policy's action on it that may still land. It returns the
 // release to call with the outcome, or false and the reason it is busy.
-func (e *Executor) claimTarget(ctx context.Context, p Plan) (release func(Outcome), reason string, ok bool) {
-	if reason, ok := e.claims.take(p); !ok {
+func (c *targetClaims) claim(ctx context.Context, j Log, p Plan, now func() time.Time, changed func()) (release func(Outcome), reason string, ok bool) {
+	if reason, ok := c.take(p); !ok {
 		return nil, reason, false
 	}
 	release = func(o Outcome) {
-		e.claims.release(p, o, e.cfg.Now())
+		c.release(p, o, now())
 		if mayHaveChanged(o) {
-			e.cfg.Changed()
+			changed()
 		}
 	}
-	open, err := e.cfg.Journal.List(ctx, journal.Filter{Target: p.Target, States: journal.InFlightStates()})
+	open, err := j.List(ctx, journal.Filter{Target: p.Target, States: journal.InFlightStates()})
 	if err != nil {
 		release(OutcomeBusy)
 		return nil, fmt.Sprintf("cannot read the journal for the target's open actions: %v", err), false

@@ -112,16 +112,16 @@ func (e *Executor) Execute(ctx context.Context, runID string, p Plan) Result {
 	r := Result{Outcome: e.execute(ctx, runID, p)}
 	switch r.Outcome {
 	case OutcomeLanded, OutcomeFailed, OutcomePending, OutcomeRetry, OutcomeExpired:
-		r.Signatures = e.signatures(ctx, p.ID)
+		r.Signatures = journaledSignatures(ctx, e.cfg.Journal, p.ID)
 		r.Links = e.cfg.Links.Txs(r.Signatures)
 	}
 	return r
 }
 
-// signatures reads the signatures of id's last signed attempt from the
-// journal: what is durable is what may be on chain.
-func (e *Executor) signatures(ctx context.Context, id string) []string {
-	act, err := e.cfg.Journal.Get(context.WithoutCancel(ctx), id)
+// journaledSignatures reads the signatures of id's last signed attempt
+// from the journal: what is durable is what may be on chain.
+func journaledSignatures(ctx context.Context, j Log, id string) []string {
+	act, err := j.Get(context.WithoutCancel(ctx), id)
 	if err != nil {
 		return nil
 	}
@@ -146,7 +146,7 @@ func (e *Executor) execute(ctx context.Context, runID string, p Plan) Outcome {
 		log.Warn("Not acting: keeper is paused", "reason", reason, "plan", p.Reason)
 		return OutcomePaused
 	}
-	release, reason, ok := e.claimTarget(ctx, p)
+	release, reason, ok := e.claims.claim(ctx, e.cfg.Journal, p, e.cfg.Now, e.cfg.Changed)
 	if !ok {
 		log.Info("Not acting: the target is another action's; the next run decides afresh", "reason", reason, "plan", p.Reason)
 		e.Count(p, OutcomeBusy)
