@@ -40,8 +40,8 @@ type HoldersRequest struct {
 // CollateralHolder is one E7 response element: per holder, the integral of its collateral balance over
 // the window in deposit-seconds (decimal-adjusted collateral units × seconds held).
 type CollateralHolder struct {
-	CollateralMint     string            `json:"collateralMint"`
-	RangeStart         UnixTime          `json:"rangeStart"`
-	RangeEnd           UnixTime          `json:"rangeEnd"`
-	UserDepositSeconds map[string]Number `json:"userDepositSeconds"`
+	CollateralMint     string             `json:"collateralMint"`
+	RangeStart         UnixTime           `json:"rangeStart"`
+	RangeEnd           UnixTime           `json:"rangeEnd"`
+	UserDepositSeconds map[string]Decimal `json:"userDepositSeconds"`
 }

@@ -43,9 +43,9 @@ func (s *Sim) historicalHolders(c *call) (any, error) {
 		return []market.CollateralHolder{}, nil
 	}
 	rec := market.CollateralHolder{CollateralMint: q.Mint, RangeStart: q.RangeStart, RangeEnd: q.RangeEnd,
-		UserDepositSeconds: map[string]market.Number{}}
+		UserDepositSeconds: map[string]market.Decimal{}}
 	for holder, evs := range byHolder {
-		rec.UserDepositSeconds[holder] = market.Number(depositSeconds(evs, int64(q.RangeStart), int64(q.RangeEnd)))
+		rec.UserDepositSeconds[holder] = market.DecimalOf(depositSeconds(evs, int64(q.RangeStart), int64(q.RangeEnd)))
 	}
 	return []market.CollateralHolder{rec}, nil
 }

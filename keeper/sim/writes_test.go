@@ -362,7 +362,7 @@ func TestRepayAllWithdrawAndClose(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := h[0].UserDepositSeconds[loan.String()]; got != 0 {
+	if got := h[0].UserDepositSeconds[loan.String()]; got.Float64() != 0 {
 		t.Errorf("deposit-seconds after the removal at the start: %v, want 0", got)
 	}
 }

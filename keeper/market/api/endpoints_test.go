@@ -144,7 +144,7 @@ func endpointCases(t *testing.T) []endpointCase {
 			response: `[{"collateralMint":"PoolId","rangeStart":1700000000,"rangeEnd":1700086400,` +
 				`"userDepositSeconds":{"Loan1":"86400.5","Loan2":1200}}]`,
 			want: []market.CollateralHolder{{CollateralMint: "PoolId", RangeStart: 1700000000, RangeEnd: 1700086400,
-				UserDepositSeconds: map[string]market.Number{"Loan1": 86400.5, "Loan2": 1200}}},
+				UserDepositSeconds: map[string]market.Decimal{"Loan1": market.DecimalOf(86400.5), "Loan2": market.DecimalOf(1200)}}},
 		},
 		{
 			name: "E8 claim fees",
