@@ -20,6 +20,9 @@ type Market interface {
 	AllLoans(ctx context.Context, q market.LoansQuery) (*market.LoansSnapshot, error)
 	AllVaults(ctx context.Context, q market.VaultsQuery) ([]market.Vault, error)
 	BestQuotes(ctx context.Context, req market.QuoteRequest) ([]market.Quote, error)
+	Loops(ctx context.Context, q market.LoopsQuery) ([]market.Loop, error)
+	AllVaultDeposits(ctx context.Context, q market.VaultDepositsQuery) ([]market.VaultDeposits, error)
+	HistoricalHolders(ctx context.Context, req market.HoldersRequest) ([]market.CollateralHolder, error)
 	EarnPosition(ctx context.Context, req market.EarnPositionRequest) (*market.EarnPosition, error)
 	WithdrawalQueue(ctx context.Context, req market.WithdrawalQueueRequest) (*market.WithdrawalQueue, error)
 	action.Builder

@@ -378,6 +378,16 @@ func (m *fakeMarket) Loops(context.Context, market.LoopsQuery) ([]market.Loop, e
 	return nil, errNotScripted
 }
 
+// AllVaultDeposits implements Market; the action path does not read.
+func (m *fakeMarket) AllVaultDeposits(context.Context, market.VaultDepositsQuery) ([]market.VaultDeposits, error) {
+	return nil, errNotScripted
+}
+
+// HistoricalHolders implements Market; the action path does not read.
+func (m *fakeMarket) HistoricalHolders(context.Context, market.HoldersRequest) ([]market.CollateralHolder, error) {
+	return nil, errNotScripted
+}
+
 // EarnPosition implements Market; the action path does not read.
 func (m *fakeMarket) EarnPosition(context.Context, market.EarnPositionRequest) (*market.EarnPosition, error) {
 	return nil, errNotScripted

@@ -67,6 +67,9 @@ func (o *observer) observeAfresh(ctx context.Context, p *policies.Policy, r poli
 	if err == nil && r.Vaults {
 		err = o.observeVaults(ctx, obs)
 	}
+	if err == nil && r.Loops {
+		err = o.observeLoops(ctx, obs)
+	}
 	if err == nil && r.Quotes {
 		err = o.observeQuotes(ctx, p, obs)
 	}

@@ -91,8 +91,8 @@ func describeMints(ctx context.Context, book *tokens.Book, mints []solana.Public
 }
 
 // observedMints lists the mints whose amounts an observation's messages may show: loans' principal
-// and collateral mints, CLMM pools' mints, vaults' principal and reward mints, and quoted principal
-// mints.
+// and collateral mints, CLMM pools' mints, vaults' principal and reward mints, quoted principal
+// mints and loops' collateral mints.
 func observedMints(obs *policies.Observation) []string {
 	seen := map[string]bool{}
 	var out []string
@@ -125,5 +125,29 @@ func observedMints(obs *policies.Observation) []string {
 	for _, q := range obs.Quotes {
 		add(q.PrincipalMint)
 	}
+	for _, l := range obs.Loops {
+		add(l.CollateralMint)
+	}
+	return out
+}
+
+// describe returns what is known of mints: the config's tokens, completed
+// with what the chain says of the others. A mint neither describes is left
+// out, and its amounts show in base units.
+func (o *observer) describe(ctx context.Context, mints []string) map[string]policies.Token {
+	out := map[string]policies.Token{}
+	var ask []solana.PublicKey
+	for _, m := range mints {
+		if t, ok := o.configTokens[m]; ok {
+			out[m] = t
+		} else if pk, err := solana.PublicKeyFromBase58(m); err == nil {
+			ask = append(ask, pk)
+		}
+	}
+	learned, err := describeMints(ctx, o.tokenBook, ask)
+	if err != nil {
+		o.logger.Debug("Some mints are not described by the chain; their amounts stay in base units", "err", err)
+	}
+	maps.Copy(out, learned)
 	return out
 }

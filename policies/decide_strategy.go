@@ -121,6 +121,8 @@ func (e *evaluator) termChange(ve *vaultEntry, env *termEnv, sp *StrategyUpdateP
 	q, hasQuote := findQuote(ve.quotes, id, d.String())
 	env.Collateral, env.Duration, env.DurationSeconds = id, d.String(), termSeconds(d)
 	env.CurrentAPY, env.HasQuote, env.Quote = cur.Fraction(), hasQuote, &q
+	l, hasLoop := findLoop(ve.loops, id)
+	env.HasLoop, env.Loop = hasLoop, &l
 	var apy float64
 	if f := rule.FollowBestQuote; f != nil {
 		if !hasQuote {

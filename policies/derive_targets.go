@@ -118,6 +118,7 @@ type vaultEntry struct {
 	facts    VaultFacts
 	strategy StrategyFacts
 	quotes   []QuoteFacts // best quotes for the vault's principal mint
+	loops    []LoopFacts  // the loops borrowing the vault's principal mint
 	// unknown holds the facts that could not be known (by expression name,
 	// such as "rewards_apy"), each with why.
 	unknown map[string]string
@@ -128,11 +129,13 @@ func deriveVaults(o *Observation, now time.Time) []vaultEntry {
 		now = o.ChainTime
 	}
 	out := make([]vaultEntry, len(o.Vaults))
+	loops := deriveLoops(o)
 	for i := range o.Vaults {
 		v := &o.Vaults[i]
 		s := v.VaultStrategy.Strategy
 		m := market.ComputeVaultMetrics(*v, now, rewardPrice(o.Tokens, v.PrincipalMint))
 		out[i] = vaultEntry{vault: v, strategy: strategyFacts(v), quotes: quoteFacts(o.Quotes, v.PrincipalMint),
+			loops:   loopsOf(loops, v.PrincipalMint),
 			unknown: unknownRewards(o, v.PrincipalMint, m.MissingPrices)}
 		out[i].facts = VaultFacts{Address: v.Address, Strategy: s.Address, PrincipalMint: v.PrincipalMint,
 			TVL: m.TVL, LendingAPY: m.LendingAPY, RewardsAPY: m.RewardsAPY, TotalAPY: m.TotalAPY,

@@ -31,11 +31,13 @@ type withdrawalEnv struct {
 }
 
 // vaultEnv is the environment of strategy policies and alerts on vaults:
-// the vault, its strategy, and the best quotes for its principal mint.
+// the vault, its strategy, the best quotes for its principal mint and the
+// loops that borrow it.
 type vaultEnv struct {
 	Vault    *VaultFacts    `expr:"vault"`
 	Strategy *StrategyFacts `expr:"strategy"`
 	Quotes   []QuoteFacts   `expr:"quotes"`
+	Loops    []LoopFacts    `expr:"loops"`
 	Now      int64          `expr:"now"`
 }
 
@@ -53,7 +55,11 @@ type termEnv struct {
 	// HasQuote tells whether Quote holds the best quote for the term.
 	HasQuote bool        `expr:"has_quote"`
 	Quote    *QuoteFacts `expr:"quote"`
-	Now      int64       `expr:"now"`
+	// HasLoop tells whether Loop holds the loop of the vault's principal
+	// and this collateral (E12).
+	HasLoop bool       `expr:"has_loop"`
+	Loop    *LoopFacts `expr:"loop"`
+	Now     int64      `expr:"now"`
 }
 
 // envFor returns the zero environment of a target type, for compiling.
@@ -110,7 +116,7 @@ var factTypes = map[string]reflect.Type{}
 
 func init() {
 	for _, v := range []any{LoanFacts{}, LedgerFacts{}, CollateralFacts{}, PositionFacts{}, WithdrawalFacts{},
-		VaultFacts{}, StrategyFacts{}, TermFacts{}, QuoteFacts{}} {
+		VaultFacts{}, StrategyFacts{}, TermFacts{}, QuoteFacts{}, LoopFacts{}} {
 		t := reflect.TypeOf(v)
 		factTypes[t.Name()] = t
 	}

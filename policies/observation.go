@@ -32,6 +32,8 @@ type Observation struct {
 	Vaults []market.Vault
 	// Quotes are best quotes (E6), with what they were asked for.
 	Quotes []QuoteObservation
+	// Loops are loop records (E12), with the pair each was asked for.
+	Loops []LoopObservation
 	// Tokens holds what is known of mints: symbols and decimals for
 	// messages, USD prices for debt (instead of the loan's own ratio) and
 	// for vault rewards.

@@ -30,6 +30,9 @@ type Reads struct {
 	// PositionValues asks for the USD prices of the positions' pool mints
 	// and of SOL (claim-fees by value, position.fees_owed_usd).
 	PositionValues bool
+	// Loops asks for the loops (E12) of the vaults' principal mints and
+	// their strategies' collaterals, when an expression reads them.
+	Loops bool
 }
 
 // Reads returns what evaluating p needs, for the signer's wallet.
@@ -50,24 +53,53 @@ func (p *Policy) Reads(wallet string) Reads {
 	case TargetVaults:
 		r.Vaults = true
 		r.Quotes = p.Kind == KindStrategyUpdate || uses(p.when, "quotes")
+		r.Loops = p.readsLoops()
 	}
 	return r
 }
 
-// loansQuery builds the E3 query from Select: loan addresses and
-// borrowers (default the wallet). The mint and collateral filters are
-// applied by Evaluate, not sent: policies that select the same borrowers
-// then make the same query, so one walk of the loans (and one derivation of
-// their facts) serves all of them in a tick, however their mint filters
-// differ.
+// readsLoops reports whether an expression of p reads loops: its when, or
+// a strategy-update's originations_enabled or rules' apy.
+func (p *Policy) readsLoops() bool {
+	progs := []*vm.Program{p.when}
+	if sp, ok := p.Params.(*StrategyUpdateParams); ok {
+		progs = append(progs, sp.originations)
+		for _, r := range sp.Rules {
+			progs = append(progs, r.apy)
+		}
+	}
+	for _, prog := range progs {
+		for _, name := range loopNames {
+			if uses(prog, name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// loansQuery builds the E3 query from Select: loan addresses, borrowers
+// (default the wallet) and exclusions. The mint and collateral filters that
+// keep loans are applied by Evaluate, not sent: policies that select the
+// same borrowers then make the same query, so one walk of the loans (and
+// one derivation of their facts) serves all of them in a tick, however
+// their mint filters differ. Exclusions are sent, so that the market does
+// not page through what the operator excluded; excluded collateral goes in
+// both excludeCollateralMints and excludeCollateralIdentifiers, because the
+// identifier of pool collateral is the pool id, not a mint (spec, E3).
+// Evaluate applies them again.
 func (p *Policy) loansQuery(wallet string) *market.LoansQuery {
 	s := &p.Select
 	q := &market.LoansQuery{
-		LoanAddresses: slices.Clone(s.Loans),
-		Borrowers:     slices.Clone(s.Borrowers),
+		LoanAddresses:         slices.Clone(s.Loans),
+		Borrowers:             slices.Clone(s.Borrowers),
+		ExcludePrincipalMints: slices.Clone(s.ExcludePrincipalMints),
 	}
 	if len(q.Borrowers) == 0 {
 		q.Borrowers = []string{wallet}
+	}
+	if len(s.ExcludeCollateral) > 0 {
+		q.ExcludeCollateral(s.ExcludeCollateral...)
 	}
 	return q
 }

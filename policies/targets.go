@@ -47,6 +47,9 @@ func (e *evaluator) selectLoan(it *market.LoanItem) bool {
 	if len(s.PrincipalMints) > 0 && !hasLedgerMint(it, s.PrincipalMints) {
 		return false
 	}
+	if excluded(it, s) {
+		return false
+	}
 	if len(s.CollateralMints) > 0 || len(s.CollateralIdentifiers) > 0 {
 		return hasCollateral(it, s.CollateralMints, s.CollateralIdentifiers)
 	}
@@ -56,6 +59,22 @@ func (e *evaluator) selectLoan(it *market.LoanItem) bool {
 func hasLedgerMint(it *market.LoanItem, mints []string) bool {
 	for _, l := range it.Ledgers {
 		if anyIn(mints, l.PrincipalMint) {
+			return true
+		}
+	}
+	return false
+}
+
+// excluded reports a loan that Select's exclusions drop: a ledger in an
+// excluded principal mint, or a collateral entry whose mint or identifier
+// is excluded. The market applies them too; applying them here keeps a
+// loan the market failed to drop from being acted on.
+func excluded(it *market.LoanItem, s *Select) bool {
+	if len(s.ExcludePrincipalMints) > 0 && hasLedgerMint(it, s.ExcludePrincipalMints) {
+		return true
+	}
+	for _, c := range it.Collateral {
+		if len(s.ExcludeCollateral) > 0 && (slices.Contains(s.ExcludeCollateral, c.AssetMint) || slices.Contains(s.ExcludeCollateral, c.AssetIdentifier)) {
 			return true
 		}
 	}
@@ -157,7 +176,7 @@ func (e *evaluator) vaults() {
 			continue
 		}
 		facts := ve.facts
-		env := &vaultEnv{Vault: &facts, Strategy: &ve.strategy, Quotes: ve.quotes, Now: e.nowUnix}
+		env := &vaultEnv{Vault: &facts, Strategy: &ve.strategy, Quotes: ve.quotes, Loops: ve.loops, Now: e.nowUnix}
 		switch e.p.Kind {
 		case KindStrategyUpdate:
 			e.strategyUpdate(ve, env)

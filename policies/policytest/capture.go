@@ -129,6 +129,17 @@ func (c Capture) observations() (map[string]any, error) {
 	if len(quotes) > 0 {
 		out["quotes"] = quotes
 	}
+	var loops []any
+	for _, lo := range o.Loops {
+		w, err := viaJSON(lo.Loop)
+		if err != nil {
+			return nil, fmt.Errorf("loops: %w", err)
+		}
+		loops = append(loops, map[string]any{"principal_mint": lo.PrincipalMint, "collateral_mint": lo.CollateralMint, "loop": w})
+	}
+	if len(loops) > 0 {
+		out["loops"] = loops
+	}
 	return out, nil
 }
 

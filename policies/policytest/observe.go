@@ -36,6 +36,11 @@ func (l *loader) observations(on *yaml.Node, test string, o *observationsYAML, n
 			obs.Quotes = append(obs.Quotes, q)
 		}
 	}
+	for i := range o.Loops {
+		if lo, ok := l.loop(strictyaml.Find(on, "loops", i), test, &o.Loops[i]); ok {
+			obs.Loops = append(obs.Loops, lo)
+		}
+	}
 	for i := range o.Positions {
 		if p, ok := l.position(strictyaml.Find(on, "positions", i), test, &o.Positions[i]); ok {
 			obs.Positions = append(obs.Positions, p)
@@ -56,15 +61,30 @@ func (l *loader) quote(n *yaml.Node, test string, q *quoteYAML) (policies.QuoteO
 		l.fail(n, test, "quotes: quote is required (a quote record in the wire shape)")
 		return out, false
 	}
-	if err := decodeWire(q.Quote.n, &out.Quote); err != nil {
-		at := q.Quote.n
+	return out, l.decodeRecord(q.Quote.n, test, "quotes", &out.Quote)
+}
+
+// decodeRecord decodes a wire-shape record, reporting a problem at the
+// offending key.
+func (l *loader) decodeRecord(n *yaml.Node, test, what string, dst any) bool {
+	if err := decodeWire(n, dst); err != nil {
+		at := n
 		if ke, ok := err.(*keyError); ok {
 			at = ke.node
 		}
-		l.fail(at, test, "quotes: %v", err)
+		l.fail(at, test, "%s: %v", what, err)
+		return false
+	}
+	return true
+}
+
+func (l *loader) loop(n *yaml.Node, test string, lo *loopYAML) (policies.LoopObservation, bool) {
+	out := policies.LoopObservation{PrincipalMint: lo.PrincipalMint, CollateralMint: lo.CollateralMint}
+	if lo.PrincipalMint == "" || lo.CollateralMint == "" || lo.Loop.n == nil {
+		l.fail(n, test, "loops: principal_mint, collateral_mint and loop (a loop record in the wire shape) are required")
 		return out, false
 	}
-	return out, true
+	return out, l.decodeRecord(lo.Loop.n, test, "loops", &out.Loop)
 }
 
 // testProgram is the made-up program id of a test dex.

@@ -41,6 +41,7 @@ type observationsYAML struct {
 	Withdrawals  []node               `yaml:"withdrawals"`
 	Vaults       []node               `yaml:"vaults"`
 	Quotes       []quoteYAML          `yaml:"quotes"`
+	Loops        []loopYAML           `yaml:"loops"`
 }
 
 type tokenYAML struct {
@@ -79,6 +80,14 @@ type quoteYAML struct {
 	PrincipalMint string `yaml:"principal_mint"`
 	Duration      string `yaml:"duration"`
 	Quote         node   `yaml:"quote"`
+}
+
+// loopYAML is one loop record (E12, wire shape) with the pair it was asked
+// for.
+type loopYAML struct {
+	PrincipalMint  string `yaml:"principal_mint"`
+	CollateralMint string `yaml:"collateral_mint"`
+	Loop           node   `yaml:"loop"`
 }
 
 type historyYAML struct {
