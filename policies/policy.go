@@ -109,6 +109,14 @@ type Select struct {
 	// CollateralIdentifiers keep loans with a collateral entry of one of
 	// these asset identifiers (a pool id for CLMM collateral).
 	CollateralIdentifiers []string `yaml:"collateral_identifiers"`
+	// ExcludePrincipalMints drop loans with a ledger in one of these mints.
+	ExcludePrincipalMints []string `yaml:"exclude_principal_mints"`
+	// ExcludeCollateral drops loans with a collateral entry whose asset
+	// mint or asset identifier is one of these: token mints, or the pool
+	// ids of LP/CLMM collateral (whose identifier is the pool, not a mint).
+	// Each is sent to the market as both an excluded collateral mint and an
+	// excluded collateral identifier, as the market requires for pools.
+	ExcludeCollateral []string `yaml:"exclude_collateral"`
 	// Positions are CLMM position mints.
 	Positions []string `yaml:"positions"`
 	// Vaults are lending vault addresses, or earn vault addresses for

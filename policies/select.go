@@ -18,6 +18,8 @@ var selectFields = []selectField{
 	{"principal_mints", func(s *Select) []string { return s.PrincipalMints }, []Target{TargetLoans, TargetPositions}},
 	{"collateral_mints", func(s *Select) []string { return s.CollateralMints }, []Target{TargetLoans, TargetPositions}},
 	{"collateral_identifiers", func(s *Select) []string { return s.CollateralIdentifiers }, []Target{TargetLoans, TargetPositions}},
+	{"exclude_principal_mints", func(s *Select) []string { return s.ExcludePrincipalMints }, []Target{TargetLoans, TargetPositions}},
+	{"exclude_collateral", func(s *Select) []string { return s.ExcludeCollateral }, []Target{TargetLoans, TargetPositions}},
 	{"positions", func(s *Select) []string { return s.Positions }, []Target{TargetPositions}},
 	{"vaults", func(s *Select) []string { return s.Vaults }, []Target{TargetWithdrawals, TargetVaults}},
 }
