@@ -6,9 +6,17 @@ import (
 	"github.com/keeper-project/keeper/keeper/market"
 )
 
+// loopInfo is one loop record of the scenario: the pair, and the figures the scenario fixes (nil:
+// computed from the loop's loans at each request).
+type loopInfo struct {
+	market.Loop
+	principal, collateral *mintInfo
+	deposited, wAvgApy    *float64
+}
+
 // loopInfo serves E12: the loops whose identifier (slug, or "{PRINCIPAL_MINT}-{COLLATERAL_MINT}") is
 // among identifiers and that carry one of tags; an empty filter matches everything, and the two
-// filters combine.
+// filters combine. Figures the scenario does not fix are computed from the loans (loopFigures).
 func (s *Sim) loopInfo(c *call) (any, error) {
 	var q market.LoopsQuery
 	if err := decodeBody(c.body, &q); err != nil {
@@ -19,9 +27,81 @@ func (s *Sim) loopInfo(c *call) (any, error) {
 		pair := l.PrincipalMint + "-" + l.CollateralMint
 		idOK := len(q.Identifiers) == 0 || slices.Contains(q.Identifiers, l.Identifier) || slices.Contains(q.Identifiers, pair)
 		tagOK := len(q.Tags) == 0 || anyIn(q.Tags, l.Tags)
-		if idOK && tagOK {
-			out = append(out, l)
+		if !idOK || !tagOK {
+			continue
 		}
+		rec, err := s.loopFigures(l)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, rec)
 	}
 	return out, nil
+}
+
+// loopFigures fills a loop record's collateralDeposited and wAvgApy from the loop's open loans: those
+// with a ledger in the loop's principal mint and a collateral entry of its collateral mint.
+// collateralDeposited is their collateral of that mint in whole tokens. wAvgApy is the average of each
+// loan's net APY weighted by its collateral's USD value, where a loan's net APY is what its equity
+// earns: (collateral USD · the collateral's own yield − debt USD · the ledger's APY) / (collateral USD
+// − debt USD); loans without positive equity are left out of the average.
+func (s *Sim) loopFigures(l loopInfo) (market.Loop, error) {
+	rec := l.Loop
+	sn := s.w.snapshot(s.clock.Now())
+	var deposited, weighted, weight float64
+	for _, info := range s.w.loans {
+		st, err := s.loanState(info)
+		if err != nil {
+			return rec, err
+		}
+		coll, debtUSD, apy, ok := loopPosition(st, l)
+		if !ok {
+			continue
+		}
+		deposited += float64(coll) / pow10(l.collateral.Decimals)
+		collUSD := sn.usd(l.collateral.Address, coll)
+		debtUSD = debtUSD / pow10(l.principal.Decimals) * sn.price(l.principal.Address)
+		if equity := collUSD - debtUSD; equity > 0 {
+			weighted += collUSD * (collUSD*sn.yieldAPY(l.collateral.Address) - debtUSD*apy) / equity
+			weight += collUSD
+		}
+	}
+	rec.CollateralDeposited = market.Number(deposited)
+	if l.deposited != nil {
+		rec.CollateralDeposited = market.Number(*l.deposited)
+	}
+	if weight > 0 {
+		rec.WAvgApy = market.Number(weighted / weight)
+	}
+	if l.wAvgApy != nil {
+		rec.WAvgApy = market.Number(*l.wAvgApy)
+	}
+	return rec, nil
+}
+
+// loopPosition returns, for an open loan in the loop's pair, its collateral of the loop's collateral
+// mint (base units), its outstanding debt in the principal mint (base units) and that debt's APY
+// weighted by amount (a fraction).
+func loopPosition(st *loanState, l loopInfo) (coll uint64, debt, apy float64, ok bool) {
+	if st.Closed {
+		return 0, 0, 0, false
+	}
+	for _, c := range st.Collateral {
+		if c.AssetMint == l.CollateralMint && c.AssetIdentifier == l.CollateralMint {
+			coll += c.Amount
+		}
+	}
+	var apyDebt float64
+	for _, g := range st.Ledgers {
+		if g.PrincipalMint != l.PrincipalMint || g.PrincipalDue <= g.PrincipalRepaid {
+			continue
+		}
+		owed := float64(g.PrincipalDue - g.PrincipalRepaid + g.InterestOutstanding)
+		debt += owed
+		apyDebt += owed * float64(g.Apy) / 1e6
+	}
+	if coll == 0 || debt == 0 {
+		return 0, 0, 0, false
+	}
+	return coll, debt, apyDebt / debt, true
 }

@@ -184,8 +184,8 @@ func (c *compiler) loops() {
 		if id == "" {
 			id = pm.Address.String() + "-" + cm.Address.String()
 		}
-		l := market.Loop{Identifier: id, PrincipalMint: pm.Address.String(), CollateralMint: cm.Address.String(),
-			Tags: ls.Tags, CollateralDeposited: market.Number(ls.CollateralDeposited), WAvgApy: market.Number(ls.WAvgApy)}
+		l := loopInfo{Loop: market.Loop{Identifier: id, PrincipalMint: pm.Address.String(), CollateralMint: cm.Address.String(),
+			Tags: ls.Tags}, principal: pm, collateral: cm, deposited: ls.CollateralDeposited, wAvgApy: ls.WAvgApy}
 		if ls.MaxApy != nil {
 			v := market.Number(*ls.MaxApy)
 			l.MaxApy = &v

@@ -223,8 +223,10 @@ type LoopSpec struct {
 	PrincipalMint       string   `yaml:"principal_mint"`
 	CollateralMint      string   `yaml:"collateral_mint"`
 	Tags                []string `yaml:"tags"`
-	CollateralDeposited float64  `yaml:"collateral_deposited"`
-	WAvgApy             float64  `yaml:"wavg_apy"`
+	// CollateralDeposited and WAvgApy, when set, are served as given; unset, they are computed from
+	// the loop's open loans at each request (see loopFigures).
+	CollateralDeposited *float64 `yaml:"collateral_deposited"`
+	WAvgApy             *float64 `yaml:"wavg_apy"`
 	MaxApy              *float64 `yaml:"max_apy"`
 }
 

@@ -28,7 +28,7 @@ type world struct {
 	vaults     []*vaultInfo
 	loans      []*loanInfo
 	loanByAddr map[solana.PublicKey]*loanInfo
-	loops      []market.Loop
+	loops      []loopInfo
 	earn       []*earnInfo
 	earnByAddr map[solana.PublicKey]*earnInfo
 	requests   map[solana.PublicKey]*requestInfo
