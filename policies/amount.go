@@ -46,6 +46,16 @@ func (a *Amount) UnmarshalYAML(n *yaml.Node) error {
 	return nil
 }
 
+// ParseAmount reads an amount written on a command line: an integer of
+// smallest units, or "NUMBER UNIT" as in a policy.
+func ParseAmount(s string) (Amount, error) {
+	n := &yaml.Node{Kind: yaml.ScalarNode, Value: strings.TrimSpace(s), Tag: "!!str"}
+	if n.Value != "" && strings.Trim(n.Value, "0123456789_") == "" {
+		n.Tag = "!!int"
+	}
+	return parseAmount(n)
+}
+
 // parseAmount reads an amount node.
 func parseAmount(n *yaml.Node) (Amount, error) {
 	if n.Kind != yaml.ScalarNode {
@@ -85,6 +95,9 @@ func isDecimal(s string) bool {
 
 // HasUnit reports an amount written with a unit.
 func (a Amount) HasUnit() bool { return a.unit != "" }
+
+// Unit returns the symbol or mint the amount was written with, or "".
+func (a Amount) Unit() string { return a.unit }
 
 // String is the amount as written.
 func (a Amount) String() string {

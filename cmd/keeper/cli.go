@@ -37,6 +37,7 @@ func commands() []command {
 		checkCommand(),
 		planCommand(),
 		walletCommand(),
+		reportCommand(),
 		pubkeyCommand(),
 		testCommand(),
 		historyCommand(),

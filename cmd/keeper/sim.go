@@ -190,7 +190,8 @@ func printSim(w io.Writer, u sim.URLs, sm *sim.Sim) {
 	fmt.Fprintln(w, "Ctrl-C stops it. In another terminal: keeper run --config config.yaml")
 }
 
-// printAddresses lists the scenario's mints and vaults, which policies name.
+// printAddresses lists the scenario's mints, vaults, earn vaults, other
+// wallets and loans, which policies and reports name.
 func printAddresses(w io.Writer, sm *sim.Sim, sc *sim.Scenario) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	row := func(kind, name string) {
@@ -206,6 +207,12 @@ func printAddresses(w io.Writer, sm *sim.Sim, sc *sim.Scenario) {
 	}
 	for _, e := range sc.Earn {
 		row(sim.KindEarn, e.Name)
+	}
+	for _, wl := range sc.Wallets {
+		row(sim.KindWallet, wl.Name)
+	}
+	for _, l := range sc.Loans {
+		row(sim.KindLoan, l.Name)
 	}
 	tw.Flush()
 }
