@@ -219,10 +219,10 @@ type TransferSpec struct {
 
 // LoopSpec is one loop record.
 type LoopSpec struct {
-	Identifier          string   `yaml:"identifier"`
-	PrincipalMint       string   `yaml:"principal_mint"`
-	CollateralMint      string   `yaml:"collateral_mint"`
-	Tags                []string `yaml:"tags"`
+	Identifier     string   `yaml:"identifier"`
+	PrincipalMint  string   `yaml:"principal_mint"`
+	CollateralMint string   `yaml:"collateral_mint"`
+	Tags           []string `yaml:"tags"`
 	// CollateralDeposited and WAvgApy, when set, are served as given; unset, they are computed from
 	// the loop's open loans at each request (see loopFigures).
 	CollateralDeposited *float64 `yaml:"collateral_deposited"`
