@@ -22,6 +22,10 @@ func (e *evaluator) loans() {
 			e.skip(le.facts.Address, SkipNoData, le.err.Error())
 			continue
 		}
+		if why, unknown := e.unknownIn("loan", le.unknown); unknown {
+			e.skip(le.facts.Address, SkipNoData, why)
+			continue
+		}
 		env.Loan = &le.facts
 		if e.p.Kind == KindAlert {
 			e.alert(le.facts.Address, env)
@@ -87,6 +91,10 @@ func (e *evaluator) positions() {
 			continue
 		}
 		if why, unknown := e.unknownIn("position", pe.unknown); unknown {
+			e.skip(pe.facts.PositionMint, SkipNoData, why)
+			continue
+		}
+		if why, unknown := e.unknownIn("loan", pe.loan.unknownFacts()); unknown {
 			e.skip(pe.facts.PositionMint, SkipNoData, why)
 			continue
 		}
@@ -169,15 +177,17 @@ func (e *evaluator) vaults() {
 	}
 }
 
-// The facts a missing price can leave unknown, by expression name.
+// The facts a missing price (or, for refinance_expected, a quote keeper
+// does not ask for) can leave unknown, by expression name.
 const (
-	factRewardsAPY  = "rewards_apy"
-	factTotalAPY    = "total_apy"
-	factFeesOwedUSD = "fees_owed_usd"
+	factRewardsAPY        = "rewards_apy"
+	factTotalAPY          = "total_apy"
+	factFeesOwedUSD       = "fees_owed_usd"
+	factRefinanceExpected = "refinance_expected"
 )
 
 // mayBeUnknown lists them.
-var mayBeUnknown = []string{factRewardsAPY, factTotalAPY, factFeesOwedUSD}
+var mayBeUnknown = []string{factRewardsAPY, factTotalAPY, factFeesOwedUSD, factRefinanceExpected}
 
 // unknownIn reports the first fact of unknown (names of target's facts)
 // that the policy's `when` reads, and why it is unknown: an expression
