@@ -16,7 +16,7 @@ import (
 // benchScenario is a market with no scripted events: healthy loans of the
 // wallet (10 SOL against 500 USDC, health ~0.61) and unhealthy ones (10 SOL
 // against 1,100 USDC, health ~0.14, under auto-repay's trigger 0.2).
-func benchScenario(b *testing.B, healthy, unhealthy int) *sim.Scenario {
+func benchScenario(b testing.TB, healthy, unhealthy int) *sim.Scenario {
 	b.Helper()
 	var sb strings.Builder
 	sb.WriteString(`name: bench

@@ -191,8 +191,9 @@ func (o *observer) observeVaults(ctx context.Context, obs *policies.Observation)
 }
 
 // observeQuotes asks for the best quote of every collateral and term the
-// selected vaults' strategies offer, and of every observed loan's
-// collaterals at its ledgers' terms (for refinance_expected).
+// selected vaults' strategies offer, and of every observed loan's token
+// collaterals at its ledgers' terms (for refinance_expected; pool
+// collateral is not quoted, see loanQuoteRequests).
 func (o *observer) observeQuotes(ctx context.Context, p *policies.Policy, obs *policies.Observation) error {
 	var reqs []market.QuoteRequest
 	for _, v := range obs.Vaults {
@@ -235,16 +236,22 @@ func vaultTerms(v market.Vault) map[market.StrategyDuration][]string {
 }
 
 // loanQuoteRequests asks, per ledger principal and term of item, for quotes
-// against the loan's collaterals.
+// against the loan's token collaterals. Pool (CLMM) collateral is not
+// quoted: E6 names a collateral by SPL mint ({Spl: {mint}}), and a pool
+// collateral's identifier is its pool id, not a mint; the facts its quote
+// would decide are unknown (policies: refinance_expected).
 func loanQuoteRequests(item market.LoanItem) []market.QuoteRequest {
 	byMint := map[string]map[market.StrategyDuration][]string{}
 	for _, l := range item.Ledgers {
 		d := market.StrategyDuration{DurationType: l.DurationType, Duration: l.Duration}
-		if byMint[l.PrincipalMint] == nil {
-			byMint[l.PrincipalMint] = map[market.StrategyDuration][]string{}
-		}
 		for _, c := range item.Collateral {
-			byMint[l.PrincipalMint][d] = append(byMint[l.PrincipalMint][d], c.AssetIdentifier)
+			if c.IsPool() {
+				continue
+			}
+			if byMint[l.PrincipalMint] == nil {
+				byMint[l.PrincipalMint] = map[market.StrategyDuration][]string{}
+			}
+			byMint[l.PrincipalMint][d] = append(byMint[l.PrincipalMint][d], c.AssetMint)
 		}
 	}
 	var out []market.QuoteRequest

@@ -16,6 +16,9 @@ type loanEntry struct {
 	mf    market.LoanFacts // from market.ComputeLoanFacts; Ledgers parallel to item.Ledgers
 	facts LoanFacts
 	err   error // why the facts could not be computed
+	// unknown maps facts of mayBeUnknown that keeper does not know for
+	// this loan to why (nil when it knows them all).
+	unknown map[string]string
 }
 
 // deriveLoans computes every loan's facts, sorted by address. Fact slices of
@@ -82,6 +85,9 @@ func deriveLoan(e *loanEntry, now time.Time, price market.PrincipalPriceFunc, qu
 	// interest; collateralYieldPct is read as an annual percentage.
 	f.DailyCarryUSD = mf.CollateralUSD*it.CollateralYieldPct/100/365 - interestPerDay
 	f.RefinanceExpected = refinanceExpected(e, quotes)
+	if why := refinanceUnknown(e); why != "" {
+		e.unknown = map[string]string{factRefinanceExpected: why}
+	}
 }
 
 // collateralUSD returns the USD value of a collateral identifier from the

@@ -22,6 +22,10 @@ func (e *evaluator) loans() {
 			e.skip(le.facts.Address, SkipNoData, le.err.Error())
 			continue
 		}
+		if why, unknown := e.unknownIn("loan", le.unknown); unknown {
+			e.skip(le.facts.Address, SkipNoData, why)
+			continue
+		}
 		env.Loan = &le.facts
 		if e.p.Kind == KindAlert {
 			e.alert(le.facts.Address, env)
@@ -109,6 +113,10 @@ func (e *evaluator) positions() {
 			e.skip(pe.facts.PositionMint, SkipNoData, why)
 			continue
 		}
+		if why, unknown := e.unknownIn("loan", pe.loan.unknownFacts()); unknown {
+			e.skip(pe.facts.PositionMint, SkipNoData, why)
+			continue
+		}
 		env.Position, env.Loan = &pe.facts, &pe.loan.facts
 		switch e.p.Kind {
 		case KindRebalance:
@@ -188,15 +196,17 @@ func (e *evaluator) vaults() {
 	}
 }
 
-// The facts a missing price can leave unknown, by expression name.
+// The facts a missing price (or, for refinance_expected, a quote keeper
+// does not ask for) can leave unknown, by expression name.
 const (
-	factRewardsAPY  = "rewards_apy"
-	factTotalAPY    = "total_apy"
-	factFeesOwedUSD = "fees_owed_usd"
+	factRewardsAPY        = "rewards_apy"
+	factTotalAPY          = "total_apy"
+	factFeesOwedUSD       = "fees_owed_usd"
+	factRefinanceExpected = "refinance_expected"
 )
 
 // mayBeUnknown lists them.
-var mayBeUnknown = []string{factRewardsAPY, factTotalAPY, factFeesOwedUSD}
+var mayBeUnknown = []string{factRewardsAPY, factTotalAPY, factFeesOwedUSD, factRefinanceExpected}
 
 // unknownIn reports the first fact of unknown (names of target's facts)
 // that the policy's `when` reads, and why it is unknown: an expression

@@ -1,5 +1,7 @@
 package market
 
+import "slices"
+
 // LoansQuery is the body of E3 (POST markets/loans/info). Every field is an optional filter: nil slices
 // and pointers are omitted from the body. To exclude LP/pool collateral set both ExcludeCollateralMints
 // and ExcludeCollateralIdentifiers (see [LoansQuery.ExcludeCollateral]).
@@ -79,9 +81,9 @@ type Aggregate struct {
 // LoansSnapshot is every loan matching a query, read page by page from page 0.
 //
 // The USD fields of one page use one pinned oracle snapshot. A walk cannot pin one snapshot across
-// pages, so SnapshotTs is the first page's and MixedSnapshots reports that a later page carried a
-// different snapshotTs (the walk does not refuse: each item's USD fields stay consistent with
-// themselves; a caller that compares USD values across loans may re-read or skip the run).
+// pages, so SnapshotTs is the first page's and SnapshotsSeen lists every snapshotTs the pages carried;
+// MixedSnapshots reports that there was more than one. A mixed walk is not one observation: the
+// client's AllLoans reads it again and refuses one that stays mixed.
 type LoansSnapshot struct {
 	Items []LoanItem
 	// Aggregate, CollateralMints and PrincipalMints are the first page's (they are filter-scoped).
@@ -90,6 +92,8 @@ type LoansSnapshot struct {
 	PrincipalMints  []string
 	// SnapshotTs is the first page's snapshotTs.
 	SnapshotTs float64
+	// SnapshotsSeen lists the distinct snapshotTs values of the pages merged, in the order first met.
+	SnapshotsSeen []float64
 	// MixedSnapshots reports that some later page carried another snapshotTs.
 	MixedSnapshots bool
 	// Pages is the number of pages read.
@@ -111,9 +115,11 @@ func (s *LoansSnapshot) AddPage(p *LoansPage, seen map[string]bool) {
 		if p.PageInfo != nil {
 			s.TotalItems = p.PageInfo.TotalItems
 		}
-	} else if p.SnapshotTs != s.SnapshotTs {
-		s.MixedSnapshots = true
 	}
+	if !slices.Contains(s.SnapshotsSeen, p.SnapshotTs) {
+		s.SnapshotsSeen = append(s.SnapshotsSeen, p.SnapshotTs)
+	}
+	s.MixedSnapshots = len(s.SnapshotsSeen) > 1
 	s.Pages++
 	for _, it := range p.Items {
 		if addr := it.Loan.Address; addr != "" {

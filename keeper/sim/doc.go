@@ -158,7 +158,8 @@
 // 5xx, 429 with Retry-After, hangs until the client gives up, and truncated bodies per endpoint,
 // from seeded probabilities (one random stream per endpoint, drawn by a chainsim.FaultEngine) or
 // explicit scripts, plus hostile modes ([Hostile]) in which writes return co-signed transactions that
-// try to take the wallet's funds or authority.
+// try to take the wallet's funds or authority, and snapshot skews ([SnapshotSkew]) in which E3 pages
+// after the first carry another snapshotTs, once or always, so a walk of pages is mixed.
 //
 // # Scenarios
 //

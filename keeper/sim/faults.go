@@ -28,7 +28,8 @@ func (f Faults) Validate() error {
 // FaultTruncate (a truncated write has still been processed and recorded for idempotent replay),
 // FaultNull and FaultWrongShape (a 200 answer of null or of a JSON string, the call not processed),
 // FaultOversize (a streamed 200 answer of chainsim.OversizeBytes, the call not processed),
-// plus latency and jitter waited on the sim clock.
+// plus latency and jitter waited on the sim clock, hostile transaction-building answers and E3 pages
+// whose snapshotTs values differ.
 type MarketFaults struct {
 	// All applies to every endpoint that has no entry in Endpoints; its Script is consumed by calls of
 	// any endpoint, in arrival order.
@@ -47,6 +48,10 @@ type MarketFaults struct {
 	// HostileAlways applies to every transaction-building call once Hostile is used up; HostileNone
 	// (the zero value) leaves them honest.
 	HostileAlways Hostile
+	// SnapshotSkew makes E3 answers for pages after the first carry a snapshotTs other than their
+	// snapshot's (once, or always), so a walk of pages is mixed; SnapshotSkewNone (the zero value)
+	// leaves them honest.
+	SnapshotSkew SnapshotSkew
 }
 
 // endpointNames lists every endpoint the simulated market serves.
@@ -81,6 +86,9 @@ func (m MarketFaults) Validate() error {
 		if h < HostileNone || h >= hostileCount {
 			return fmt.Errorf("sim: market faults: hostile entry %d: unknown hostile mode %d", i, int(h))
 		}
+	}
+	if m.SnapshotSkew < SnapshotSkewNone || m.SnapshotSkew >= snapshotSkewCount {
+		return fmt.Errorf("sim: market faults: unknown snapshot skew %d", int(m.SnapshotSkew))
 	}
 	return nil
 }

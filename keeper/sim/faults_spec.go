@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
 )
 
@@ -13,7 +14,8 @@ import (
 const FaultsSpecHelp = "comma-separated SERVICE[.METHOD]:SETTING=VALUE items; SERVICE is market, rpc or jito, METHOD a market endpoint (loans_info, build_loan, ...) or JSON-RPC method; " +
 	"SETTING is a fault (server-error, rate-limit, timeout, truncate, never-land, stall; market only: null, wrong-shape, oversize) " +
 	"with a probability (0.1 or 10%), latency or jitter with a duration, lag with a number of slots (getSignatureStatuses answers as a node that far behind), or script with faults joined by '+' " +
-	"for the next calls; plus retry-after=DURATION and stall-slots=N " +
+	"for the next calls; market.loans_info:mixed-snapshots=once|always makes E3 pages after the first carry another snapshotTs (the first such answer, or every one); " +
+	"plus retry-after=DURATION and stall-slots=N " +
 	"(e.g. market:server-error=10%,rpc.sendTransaction:never-land=0.2,rpc:latency=20ms)"
 
 // ParseFaults reads a fault configuration written as FaultsSpecHelp describes, so that a run with
@@ -47,6 +49,9 @@ func (f *Faults) apply(item string) error {
 		return f.applyGlobal(lhs, value)
 	}
 	service, method, _ := strings.Cut(target, ".")
+	if setting == mixedSnapshotsSetting {
+		return f.applyMixedSnapshots(service, method, value)
+	}
 	var all *chainsim.MethodFaults
 	var methods *map[string]chainsim.MethodFaults
 	switch service {
@@ -70,6 +75,22 @@ func (f *Faults) apply(item string) error {
 		return err
 	}
 	(*methods)[method] = m
+	return nil
+}
+
+// mixedSnapshotsSetting names the market's snapshot skew in a fault spec.
+const mixedSnapshotsSetting = "mixed-snapshots"
+
+// applyMixedSnapshots sets the market's snapshot skew (market[.loans_info]:mixed-snapshots=WHEN).
+func (f *Faults) applyMixedSnapshots(service, method, value string) error {
+	if service != "market" || (method != "" && method != market.EndpointLoansInfo) {
+		return fmt.Errorf("%s is a fault of market.%s only", mixedSnapshotsSetting, market.EndpointLoansInfo)
+	}
+	k, err := ParseSnapshotSkew(value)
+	if err != nil {
+		return err
+	}
+	f.Market.SnapshotSkew = k
 	return nil
 }
 

@@ -46,6 +46,20 @@ func TestParseFaults(t *testing.T) {
 	}
 }
 
+func TestParseFaultsMixedSnapshots(t *testing.T) {
+	for spec, want := range map[string]SnapshotSkew{
+		"market.loans_info:mixed-snapshots=once":         SnapshotSkewOnce,
+		"market:mixed-snapshots=always":                  SnapshotSkewAlways,
+		"market.loans_info:mixed-snapshots=none":         SnapshotSkewNone,
+		"market:timeout=0.1,market:mixed-snapshots=once": SnapshotSkewOnce,
+	} {
+		got, err := ParseFaults(spec)
+		if err != nil || got.Market.SnapshotSkew != want {
+			t.Errorf("ParseFaults(%q) = %v, %v; want snapshot skew %v", spec, got.Market.SnapshotSkew, err, want)
+		}
+	}
+}
+
 func TestParseFaultsErrors(t *testing.T) {
 	for spec, want := range map[string]string{
 		"market:server-error":                    "want SERVICE",
@@ -64,6 +78,9 @@ func TestParseFaultsErrors(t *testing.T) {
 		"rpc:latency=soon":                       "invalid duration",
 		"stall-slots=-1":                         "invalid syntax",
 		"speed=11":                               `unknown setting "speed"`,
+		"market:mixed-snapshots=sometimes":       `unknown snapshot skew "sometimes"`,
+		"market.build_loan:mixed-snapshots=once": "fault of market.loans_info only",
+		"rpc:mixed-snapshots=once":               "fault of market.loans_info only",
 	} {
 		_, err := ParseFaults(spec)
 		if err == nil || !strings.Contains(err.Error(), want) {

@@ -11,14 +11,16 @@ import (
 // marketService names the market's random fault streams (see chainsim.FaultEngine).
 const marketService = "market"
 
-// marketFaultState holds the market's fault injection: the fault engine of its endpoints and the
-// queue of hostile modes. It is safe for concurrent use.
+// marketFaultState holds the market's fault injection: the fault engine of its endpoints, the
+// queue of hostile modes and the snapshot skew of E3 pages. It is safe for concurrent use.
 type marketFaultState struct {
 	engine *chainsim.FaultEngine
 
 	mu      sync.Mutex
-	hostile []Hostile // guarded by mu
-	always  Hostile   // guarded by mu; applies once hostile is used up
+	hostile []Hostile    // guarded by mu
+	always  Hostile      // guarded by mu; applies once hostile is used up
+	skew    SnapshotSkew // guarded by mu
+	skewed  bool         // guarded by mu; a SnapshotSkewOnce answer was given
 }
 
 // newMarketFaultState returns the state of a validated configuration.
@@ -36,6 +38,22 @@ func (s *marketFaultState) set(cfg MarketFaults) {
 	defer s.mu.Unlock()
 	s.hostile = append([]Hostile(nil), cfg.Hostile...)
 	s.always = cfg.HostileAlways
+	s.skew, s.skewed = cfg.SnapshotSkew, false
+}
+
+// snapshotSkew returns how many seconds to add to the snapshotTs of an E3 answer for page.
+func (s *marketFaultState) snapshotSkew(page int) float64 {
+	if page == 0 {
+		return 0
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.skew == SnapshotSkewAlways, s.skew == SnapshotSkewOnce && !s.skewed:
+		s.skewed = true
+		return snapshotSkewStep
+	}
+	return 0
 }
 
 // injectHostile appends hostile modes for the next transaction-building calls.

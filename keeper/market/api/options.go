@@ -60,11 +60,15 @@ type Options struct {
 	// requested at once after the first, so decoding one page overlaps the
 	// wait for the next. Default 2; 1 walks strictly one page at a time.
 	PagesInFlight int
+	// SnapshotWalks is how many whole walks of E3 AllLoans reads, at most, to get one whose pages all
+	// carry the same snapshotTs; 1 refuses a mixed walk without reading it again. Default
+	// DefaultSnapshotWalks (3).
+	SnapshotWalks int
 	// Observe, when set, is called after every HTTP attempt with the endpoint name, the HTTP status
 	// (0 when no response arrived), the attempt's duration and its error (nil on success). It must be
 	// safe for concurrent use and must not block.
 	Observe func(endpoint string, status int, d time.Duration, err error)
-	// Logger receives a Warn line per retried failure. Default: discard.
+	// Logger receives a Warn line per retried failure and per walk read again. Default: discard.
 	Logger *slog.Logger
 }
 
@@ -114,6 +118,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.PagesInFlight <= 0 {
 		o.PagesInFlight = DefaultPagesInFlight
+	}
+	if o.SnapshotWalks <= 0 {
+		o.SnapshotWalks = DefaultSnapshotWalks
 	}
 	if o.RateLimit.PerSecond > 0 && o.RateLimit.Burst == 0 {
 		o.RateLimit.Burst = 1

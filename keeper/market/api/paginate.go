@@ -28,11 +28,35 @@ func pageSize(ep string, size *int) (int, error) {
 // generation) is a single page. After the first page has said how many there are, the rest are
 // requested Options.PagesInFlight at a time and merged in page order, as a strictly sequential walk
 // would: the walk still ends at the first empty page, and an error names the lowest failing page.
+//
+// Each page pins its own oracle snapshot. A walk whose pages carry different snapshotTs values is
+// read again from page 0, up to Options.SnapshotWalks walks in all; when the last is still mixed the
+// result is a *MixedSnapshotsError (errors.Is ErrMixedSnapshots) and no snapshot.
 func (c *Client) AllLoans(ctx context.Context, q market.LoansQuery) (*market.LoansSnapshot, error) {
 	size, err := pageSize(market.EndpointLoansInfo, q.PageSize)
 	if err != nil {
 		return nil, err
 	}
+	walks := c.opts.SnapshotWalks
+	for walk := 1; ; walk++ {
+		snap, err := c.walkLoans(ctx, q, size)
+		if err != nil {
+			return nil, err
+		}
+		err = mixedSnapshots(market.EndpointLoansInfo, walk, snap)
+		if err == nil {
+			return snap, nil
+		}
+		if walk >= walks {
+			return nil, err
+		}
+		c.opts.Logger.Warn("Pages of a walk carry different oracle snapshots; reading it again",
+			"endpoint", market.EndpointLoansInfo, "walk", walk, "of", walks, "err", err)
+	}
+}
+
+// walkLoans reads one walk of E3 pages of size items (see AllLoans).
+func (c *Client) walkLoans(ctx context.Context, q market.LoansQuery, size int) (*market.LoansSnapshot, error) {
 	first, err := c.loansPage(ctx, q, 0, size)
 	if err != nil {
 		return nil, err
