@@ -168,6 +168,11 @@ func pickState(states []clmm.PositionState) clmm.PositionState {
 	return states[0]
 }
 
+// observeWithdrawals reads, for each earn vault, its withdrawal queue and
+// the wallet's earn position beside it: the position's open withdrawal
+// requests (onChainRequestAddr, named by the spec) say which queued
+// requests policies may claim. Without a wallet there is nothing to claim
+// and no position to read.
 func (o *observer) observeWithdrawals(ctx context.Context, vaults []string, obs *policies.Observation) error {
 	for _, vault := range vaults {
 		req := market.WithdrawalQueueRequest{Address: vault, Wallet: o.wallet.String()}
@@ -178,8 +183,34 @@ func (o *observer) observeWithdrawals(ctx context.Context, vaults []string, obs 
 			return err
 		}
 		obs.Withdrawals = append(obs.Withdrawals, *q)
+		if o.wallet.IsZero() {
+			continue
+		}
+		pos, err := cached(ctx, o.reads, "earn-position:"+vault, func(ctx context.Context) (*market.EarnPosition, error) {
+			return o.earnPosition(ctx, vault)
+		})
+		if err != nil {
+			return err
+		}
+		obs.EarnPositions = append(obs.EarnPositions, *pos)
 	}
 	return nil
+}
+
+// earnPosition reads the wallet's position in earn vault, naming the vault
+// when the answer does not and refusing an answer for another vault, so
+// that its open requests are matched against that vault's queue only.
+func (o *observer) earnPosition(ctx context.Context, vault string) (*market.EarnPosition, error) {
+	p, err := o.market.EarnPosition(ctx, market.EarnPositionRequest{Address: vault, Wallet: o.wallet.String()})
+	if err != nil {
+		return nil, err
+	}
+	if p.Address != "" && p.Address != vault {
+		return nil, fmt.Errorf("earn position of vault %s: the answer is for vault %s", vault, market.Echo(p.Address))
+	}
+	out := *p
+	out.Address = vault
+	return &out, nil
 }
 
 func (o *observer) observeVaults(ctx context.Context, obs *policies.Observation) error {

@@ -15,6 +15,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/config"
 	"github.com/keeper-project/keeper/keeper/internal/action"
 	"github.com/keeper-project/keeper/keeper/journal"
+	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/market/api"
 	"github.com/keeper-project/keeper/keeper/notify"
 	"github.com/keeper-project/keeper/signer"
@@ -161,6 +162,7 @@ func marketOptions(c *config.Config, wallet, version string, m *Metrics, logger 
 		Wallet:       wallet,
 		Paths: api.Paths{DexA: mk.Paths.DexA, DexB: mk.Paths.DexB, Gateway: mk.Paths.Gateway, Provider: mk.Paths.Provider,
 			EarnPosition: mk.Paths.EarnPosition, EarnWithdrawQueue: mk.Paths.EarnWithdrawalQueue, EarnWithdrawRequest: mk.Paths.EarnWithdrawRequest},
+		Fields:    api.Fields{WithdrawalQueue: queueFields(mk.Fields.WithdrawalQueue)},
 		RateLimit: api.RateLimit{PerSecond: mk.RateLimit.RPS, Burst: mk.RateLimit.Burst},
 		Retry:     api.RetryPolicy{MaxAttempts: mk.Retry.Attempts, BaseBackoff: mk.Retry.Base, MaxBackoff: mk.Retry.Max},
 		Observe: func(endpoint string, status int, d time.Duration, err error) {
@@ -171,6 +173,13 @@ func marketOptions(c *config.Config, wallet, version string, m *Metrics, logger 
 		},
 		Logger: logger, // the client adds component=market
 	}
+}
+
+// queueFields maps the config's withdrawal-queue member names onto the
+// market client's.
+func queueFields(f config.WithdrawalQueueFields) market.WithdrawalQueueFields {
+	return market.WithdrawalQueueFields{Requests: f.Requests, RequestID: f.RequestID, Wallet: f.Wallet, Requested: f.Requested,
+		Filled: f.Filled, Claimed: f.Claimed, Cancelled: f.Cancelled, CreatedTime: f.CreatedTime}
 }
 
 // chainOptions maps the config onto the chain client.

@@ -33,10 +33,21 @@ type claimInputs struct {
 }
 
 // claimWithdrawal claims one request when it is fully filled and not yet
-// claimed. The provider is left to the market client's configured one.
+// claimed, and the earn position of its vault lists it among its open
+// withdrawal requests: the requestId E10 takes is then an
+// onChainRequestAddr, as the spec names it, not only the assumed queue
+// shape's id. The provider is left to the market client's configured one.
 func (e *evaluator) claimWithdrawal(we *withdrawalEntry, env *withdrawalEnv) {
 	f := &we.facts
-	if !we.req.Claimable() || !e.when(f.RequestID, env) || !e.ready(f.RequestID) {
+	if !we.req.Claimable() || !e.when(f.RequestID, env) {
+		return
+	}
+	if !we.listed {
+		e.skip(f.RequestID, SkipNoData, fmt.Sprintf("request %s in earn vault %s is filled but not among the earn position's open withdrawal requests: not claimed",
+			shortKey(f.RequestID), shortKey(f.Vault)))
+		return
+	}
+	if !e.ready(f.RequestID) {
 		return
 	}
 	e.plan(Action{

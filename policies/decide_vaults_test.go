@@ -29,6 +29,9 @@ func TestClaimWithdrawalsDecision(t *testing.T) {
 		req("open", 1000, 0, 0, wallet),
 		req("not ours", 1000, 1000, 0, key("someone")),
 	}}}
+	obs.EarnPositions = []market.EarnPosition{{Address: earnVault, Wallet: wallet, OpenWithdrawalRequests: []market.OpenWithdrawalRequest{
+		{OnChainRequestAddr: key("filled")}, {OnChainRequestAddr: key("partial")}, {OnChainRequestAddr: key("open")},
+	}}}
 	p := parseOne(t, policyYAML("name: cw", "kind: claim-withdrawals", `schedule: "@every 5m"`, "select: {vaults: ["+earnVault+"]}"))
 	if p.Submit.Mode != ModeBundle {
 		t.Errorf("mode = %q, want bundle by default", p.Submit.Mode)
@@ -50,6 +53,55 @@ func TestClaimWithdrawalsDecision(t *testing.T) {
 	}
 	if !strings.Contains(a.Reason, "is fully filled (1000 of 1000 requested units): claim it") {
 		t.Errorf("reason = %q", a.Reason)
+	}
+}
+
+// TestClaimOnlyWhatThePositionLists: a filled request the withdrawal queue
+// shows but the earn position does not list among its open withdrawal
+// requests (or listed under another vault, or with no position read) is
+// skipped with the reason, never claimed; the listed one is claimed.
+func TestClaimOnlyWhatThePositionLists(t *testing.T) {
+	filled := func(id string) market.WithdrawalRequest {
+		return market.WithdrawalRequest{RequestID: key(id), Wallet: wallet, RequestedAmount: 1000, FilledAmount: 1000}
+	}
+	open := func(ids ...string) []market.OpenWithdrawalRequest {
+		var out []market.OpenWithdrawalRequest
+		for _, id := range ids {
+			out = append(out, market.OpenWithdrawalRequest{OnChainRequestAddr: key(id)})
+		}
+		return out
+	}
+	p := parseOne(t, policyYAML("name: cw", "kind: claim-withdrawals", `schedule: "@every 5m"`, "select: {vaults: ["+earnVault+"]}"))
+	cases := []struct {
+		name      string
+		positions []market.EarnPosition
+		claimed   []string
+	}{
+		{"listed and unlisted", []market.EarnPosition{{Address: earnVault, OpenWithdrawalRequests: open("listed")}}, []string{key("listed")}},
+		{"listed under another vault", []market.EarnPosition{{Address: key("other vault"), OpenWithdrawalRequests: open("listed", "unlisted")}}, nil},
+		{"no position read", nil, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			obs := observe()
+			obs.Withdrawals = []market.WithdrawalQueue{{Address: earnVault, Requests: []market.WithdrawalRequest{filled("listed"), filled("unlisted")}}}
+			obs.EarnPositions = tc.positions
+			res := evaluate(t, p, obs)
+			var claimed []string
+			for _, a := range res.Actions {
+				claimed = append(claimed, a.Request.WithdrawClaim.RequestID)
+			}
+			if !slices.Equal(claimed, tc.claimed) {
+				t.Errorf("claimed %v, want %v", claimed, tc.claimed)
+			}
+			unlisted := slices.IndexFunc(res.Skipped, func(s Skip) bool { return s.Target == key("unlisted") })
+			if unlisted < 0 {
+				t.Fatalf("skipped %+v, want the unlisted request skipped", res.Skipped)
+			}
+			if s := res.Skipped[unlisted]; s.Reason != SkipNoData || !strings.Contains(s.Detail, "not among the earn position's open withdrawal requests") {
+				t.Errorf("skip %+v, want no_data naming the earn position", s)
+			}
+		})
 	}
 }
 

@@ -32,7 +32,7 @@ func derive(o *Observation, now time.Time) *derived {
 		}
 		d.positions = derivePositions(o, d.loanByAddr)
 	}
-	d.withdrawals = deriveWithdrawals(o.Withdrawals)
+	d.withdrawals = deriveWithdrawals(o.Withdrawals, o.EarnPositions)
 	d.vaults = deriveVaults(o, now)
 	return d
 }
@@ -93,20 +93,32 @@ func sortedBy(n int, key func(i int) string) []int {
 	return idx
 }
 
-// withdrawalEntry is one withdrawal request and its facts.
+// withdrawalEntry is one withdrawal request and its facts. Listed says
+// the earn position of its vault lists it among its open withdrawal
+// requests (by onChainRequestAddr, the spec's name for the id E10 takes).
 type withdrawalEntry struct {
-	req   *market.WithdrawalRequest
-	facts WithdrawalFacts
+	req    *market.WithdrawalRequest
+	facts  WithdrawalFacts
+	listed bool
 }
 
-func deriveWithdrawals(queues []market.WithdrawalQueue) []withdrawalEntry {
+// deriveWithdrawals derives the facts of every queued request, and whether
+// the earn position of its vault lists it.
+func deriveWithdrawals(queues []market.WithdrawalQueue, positions []market.EarnPosition) []withdrawalEntry {
+	type key struct{ vault, request string }
+	open := map[key]bool{}
+	for _, p := range positions {
+		for _, r := range p.OpenWithdrawalRequests {
+			open[key{p.Address, r.OnChainRequestAddr}] = true
+		}
+	}
 	var out []withdrawalEntry
 	for qi := range queues {
 		q := &queues[qi]
 		for ri := range q.Requests {
 			r := &q.Requests[ri]
 			st := r.State()
-			out = append(out, withdrawalEntry{req: r, facts: WithdrawalFacts{
+			out = append(out, withdrawalEntry{req: r, listed: open[key{q.Address, r.RequestID}], facts: WithdrawalFacts{
 				Vault: q.Address, RequestID: r.RequestID, Wallet: r.Wallet,
 				Requested: r.RequestedAmount.Uint64(), Filled: r.FilledAmount.Uint64(),
 				Claimed: r.ClaimedAmount.Uint64(), Claimable: r.FilledAmount.Uint64(),

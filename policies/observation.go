@@ -28,6 +28,12 @@ type Observation struct {
 	Positions []PositionObservation
 	// Withdrawals are earn withdrawal queues.
 	Withdrawals []market.WithdrawalQueue
+	// EarnPositions are the wallet's positions in the earn vaults whose
+	// queues were read. A queued request is claimed only when the position
+	// of its vault (by Address) lists its id among OpenWithdrawalRequests'
+	// onChainRequestAddr, the id the spec names for E10: the queue's shape
+	// is assumed, the position's request address is not.
+	EarnPositions []market.EarnPosition
 	// Vaults are lending vault records (E11).
 	Vaults []market.Vault
 	// Quotes are best quotes (E6), with what they were asked for.

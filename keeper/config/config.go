@@ -57,6 +57,7 @@ type Market struct {
 	WalletHeader string        `yaml:"wallet_header"`
 	PayerHeader  string        `yaml:"payer_header"`
 	Paths        Paths         `yaml:"paths"`
+	Fields       Fields        `yaml:"fields"`
 	RateLimit    RateLimit     `yaml:"rate_limit"`
 	Retry        Retry         `yaml:"retry"`
 	// ProgramID is the market's on-chain program, allowed in every
@@ -84,6 +85,26 @@ type Paths struct {
 	EarnPosition        string `yaml:"earn_position"`
 	EarnWithdrawalQueue string `yaml:"earn_withdrawal_queue"`
 	EarnWithdrawRequest string `yaml:"earn_withdraw_request"`
+}
+
+// Fields overrides the assumed member names of market answers the spec
+// does not show.
+type Fields struct {
+	WithdrawalQueue WithdrawalQueueFields `yaml:"withdrawal_queue"`
+}
+
+// WithdrawalQueueFields names the members of the withdrawal-queue answer:
+// its list of requests, and each request's id, wallet, amounts, cancelled
+// flag and creation time.
+type WithdrawalQueueFields struct {
+	Requests    string `yaml:"requests"`
+	RequestID   string `yaml:"request_id"`
+	Wallet      string `yaml:"wallet"`
+	Requested   string `yaml:"requested"`
+	Filled      string `yaml:"filled"`
+	Claimed     string `yaml:"claimed"`
+	Cancelled   string `yaml:"cancelled"`
+	CreatedTime string `yaml:"created_time"`
 }
 
 // RateLimit is a client-side token bucket: RPS requests per second on

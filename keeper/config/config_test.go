@@ -84,6 +84,10 @@ func TestFullConfig(t *testing.T) {
 	if c.Market.Paths.Gateway != "gw" || c.Market.Paths.DexB != "dex-b" {
 		t.Errorf("paths override merged wrongly: %+v", c.Market.Paths)
 	}
+	if f := c.Market.Fields.WithdrawalQueue; f.Requests != "items" || f.RequestID != "id" || f.Filled != "filled_amount" ||
+		f.Requested != "requestedAmount" || f.CreatedTime != "createdTime" {
+		t.Errorf("withdrawal queue fields merged wrongly: %+v", f)
+	}
 	if tok := c.Tokens["SimMarket1111111111111111111111111111111111"]; tok.Symbol != "MKT" || tok.Decimals != 6 {
 		t.Errorf("tokens = %+v", c.Tokens)
 	}
@@ -135,6 +139,13 @@ func TestBadConfigs(t *testing.T) {
 			`semantic.bad.yaml:27:59: prices.feeds.EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v.pyth: a Pyth feed id is 64 hex digits`,
 			`semantic.bad.yaml:28:57: prices.feeds.JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN.usd must be a positive price, got -1`,
 			`semantic.bad.yaml:29:71: prices.feeds.jtojtomepa8beP8AuQc6eXt5FriJwfFMwQx2v2f9mCL: account belongs with pyth, not a static usd price`,
+		},
+		"fields.bad.yaml": {
+			`fields.bad.yaml:5:17: market.fields.withdrawal_queue.requests must not be "address", the queue's own member`,
+			`fields.bad.yaml:6:19: market.fields.withdrawal_queue.request_id must be a JSON member name without dots or spaces, got "request.id"`,
+			`fields.bad.yaml:7:15: market.fields.withdrawal_queue.wallet must be a JSON member name without dots or spaces, got "the wallet"`,
+			`fields.bad.yaml:8:15: market.fields.withdrawal_queue.filled is "requestedAmount", as requested is: each member of a request needs its own name`,
+			`fields.bad.yaml:9:16: market.fields.withdrawal_queue.claimed must be a JSON member name without dots or spaces, got ""`,
 		},
 		"env.bad.yaml":     {`env.bad.yaml:2:33: market.auth.value: environment variable NOT_SET_ANYWHERE is not set`},
 		"twodocs.bad.yaml": {`twodocs.bad.yaml:3:1: a second YAML document is not allowed`},

@@ -16,6 +16,7 @@ import (
 
 	"github.com/keeper-project/keeper/internal/strictyaml"
 	"github.com/keeper-project/keeper/keeper/explorer"
+	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/notify"
 	"github.com/keeper-project/keeper/keeper/prices"
 )
@@ -74,6 +75,31 @@ func (v *validator) market(m *Market) {
 	for _, kv := range paths {
 		if kv.val == "" || strings.HasPrefix(kv.val, "/") || strings.ContainsAny(kv.val, "?# ") {
 			v.fail([]any{"market", "paths", kv.key}, "market.paths.%s must be a relative path without spaces, query or fragment, got %s", kv.key, strictyaml.Excerpt(kv.val))
+		}
+	}
+	v.queueFields(m.Fields.WithdrawalQueue)
+}
+
+// queueFields checks the withdrawal queue's member names: each a plain JSON
+// member name, the list not the queue's own address, and a request's
+// members all different.
+func (v *validator) queueFields(f WithdrawalQueueFields) {
+	at := func(key string) []any { return []any{"market", "fields", "withdrawal_queue", key} }
+	if f.Requests == "address" {
+		v.fail(at("requests"), `market.fields.withdrawal_queue.requests must not be "address", the queue's own member`)
+	}
+	seen := map[string]string{}
+	for _, kv := range []struct{ key, val string }{{"requests", f.Requests}, {"request_id", f.RequestID}, {"wallet", f.Wallet},
+		{"requested", f.Requested}, {"filled", f.Filled}, {"claimed", f.Claimed}, {"cancelled", f.Cancelled}, {"created_time", f.CreatedTime}} {
+		other, dup := seen[kv.val]
+		switch {
+		case !market.ValidMemberName(kv.val):
+			v.fail(at(kv.key), "market.fields.withdrawal_queue.%s must be a JSON member name without dots or spaces, got %s", kv.key, strictyaml.Excerpt(kv.val))
+		case dup && kv.key != "requests":
+			v.fail(at(kv.key), "market.fields.withdrawal_queue.%s is %s, as %s is: each member of a request needs its own name", kv.key, strictyaml.Excerpt(kv.val), other)
+		}
+		if kv.key != "requests" {
+			seen[kv.val] = kv.key
 		}
 	}
 }

@@ -9,7 +9,7 @@ import (
 // listings are errors; only a present list, possibly empty, is an answer).
 func FuzzDecodeAnswers(f *testing.F) {
 	for _, body := range []string{"null", "{}", "[]", `{"items":[]}`, `{"items":[null]}`, `{"items":{}}`,
-		`{"requests":[{"requestId":"R","requestedAmount":"1","filledAmount":1}]}`,
+		`{"requests":[{"requestId":"R","requestedAmount":"1","filledAmount":1}]}`, `{"items":[{"id":"R"}]}`,
 		`{"openWithdrawalRequests":[{"onChainRequestAddr":"A"}]}`,
 		`{"loanInfos":[{"loan":{"address":"L"},"ledgers":[{"lastInterestUpdateTime":5}]}],"snapshotTs":1}`,
 		`[{"address":"V","vaultStrategy":{}}]`, `{"loops":[{"identifier":"x","wAvgApy":"0.1"}]}`} {
@@ -27,6 +27,10 @@ func FuzzDecodeAnswers(f *testing.F) {
 		var queue WithdrawalQueue
 		if DecodeAnswer(body, &queue) == nil && queue.Requests == nil {
 			t.Fatalf("queue answer %q accepted without a list", body)
+		}
+		named := WithdrawalQueueAnswer{Fields: WithdrawalQueueFields{Requests: "items", RequestID: "id"}}
+		if DecodeAnswer(body, &named) == nil && named.Queue.Requests == nil {
+			t.Fatalf("renamed queue answer %q accepted without a list", body)
 		}
 		var pos EarnPosition
 		if DecodeAnswer(body, &pos) == nil && pos.OpenWithdrawalRequests == nil {

@@ -58,6 +58,7 @@ func (s *Sim) earnPosition(c *call) (any, error) {
 
 // withdrawalQueue serves the withdrawal-queue read: every request of the vault (or of one wallet)
 // with its filled amount; a claimed request (its account closed) shows its filled amount as claimed.
+// The members carry the scenario's names (queueAnswer).
 func (s *Sim) withdrawalQueue(c *call) (any, error) {
 	var q market.WithdrawalQueueRequest
 	if err := decodeBody(c.body, &q); err != nil {
@@ -81,5 +82,5 @@ func (s *Sim) withdrawalQueue(c *call) (any, error) {
 		}
 		out.Requests = append(out.Requests, wr)
 	}
-	return out, nil
+	return s.queueAnswer(out), nil
 }

@@ -1,6 +1,10 @@
 package sim
 
-import "gopkg.in/yaml.v3"
+import (
+	"gopkg.in/yaml.v3"
+
+	"github.com/keeper-project/keeper/keeper/market"
+)
 
 // Scenario is a scenario file: the simulator's initial state and the events scripted on its clock.
 // Amounts are decimal strings in whole tokens of their mint ("12.5" USDC = 12,500,000 base units)
@@ -326,4 +330,26 @@ type MarketSpec struct {
 	// however often the same bytes are sent, and the steps before it stay applied. Later
 	// transactions (the same step signed again) land.
 	DropUpdateStep int `yaml:"drop_update_step"`
+	// WithdrawalQueueFields renames the members of the withdrawal-queue answer, as a service whose
+	// shape differs from keeper's assumed one would answer; a key left out keeps the assumed name.
+	WithdrawalQueueFields QueueFieldsSpec `yaml:"withdrawal_queue_fields"`
+}
+
+// QueueFieldsSpec names the members of the withdrawal-queue answer, with the keys of keeper's
+// market.fields.withdrawal_queue.
+type QueueFieldsSpec struct {
+	Requests    string `yaml:"requests"`
+	RequestID   string `yaml:"request_id"`
+	Wallet      string `yaml:"wallet"`
+	Requested   string `yaml:"requested"`
+	Filled      string `yaml:"filled"`
+	Claimed     string `yaml:"claimed"`
+	Cancelled   string `yaml:"cancelled"`
+	CreatedTime string `yaml:"created_time"`
+}
+
+// Names returns the member names, the assumed ones where the spec leaves a key empty.
+func (q QueueFieldsSpec) Names() market.WithdrawalQueueFields {
+	return market.WithdrawalQueueFields{Requests: q.Requests, RequestID: q.RequestID, Wallet: q.Wallet, Requested: q.Requested,
+		Filled: q.Filled, Claimed: q.Claimed, Cancelled: q.Cancelled, CreatedTime: q.CreatedTime}.WithDefaults()
 }

@@ -99,7 +99,7 @@ func (c Capture) observations() (map[string]any, error) {
 		}
 		out["tokens"] = toks
 	}
-	for key, v := range map[string]any{"loans": o.Loans, "withdrawals": o.Withdrawals, "vaults": o.Vaults} {
+	for key, v := range map[string]any{"loans": o.Loans, "withdrawals": o.Withdrawals, "earn_positions": o.EarnPositions, "vaults": o.Vaults} {
 		w, err := viaJSON(v)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", key, err)

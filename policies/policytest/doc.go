@@ -16,6 +16,7 @@
 //	      loans: [ <loans-info item, wire shape> ]
 //	      positions: [ <simplified CLMM position> ]
 //	      withdrawals: [ <earn withdrawal queue, wire shape> ]
+//	      earn_positions: [ <earn position, wire shape> ]   # a request is claimed only if listed here
 //	      vaults: [ <vault record, wire shape> ]
 //	      quotes: [ { principal_mint, duration: 7 days, quote: <quote record, wire shape> } ]
 //	    history: { <policy>: { targets: { <target>: { last_action, in_flight } },

@@ -30,6 +30,7 @@ func (l *loader) observations(on *yaml.Node, test string, o *observationsYAML, n
 	}
 	obs.Loans = wire[market.LoanItem](l, strictyaml.Find(on, "loans"), test, "loans", o.Loans)
 	obs.Withdrawals = wire[market.WithdrawalQueue](l, strictyaml.Find(on, "withdrawals"), test, "withdrawals", o.Withdrawals)
+	obs.EarnPositions = wire[market.EarnPosition](l, strictyaml.Find(on, "earn_positions"), test, "earn_positions", o.EarnPositions)
 	obs.Vaults = wire[market.Vault](l, strictyaml.Find(on, "vaults"), test, "vaults", o.Vaults)
 	for i := range o.Quotes {
 		if q, ok := l.quote(strictyaml.Find(on, "quotes", i), test, &o.Quotes[i]); ok {

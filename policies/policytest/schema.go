@@ -39,9 +39,12 @@ type observationsYAML struct {
 	Loans        []node               `yaml:"loans"`
 	Positions    []positionYAML       `yaml:"positions"`
 	Withdrawals  []node               `yaml:"withdrawals"`
-	Vaults       []node               `yaml:"vaults"`
-	Quotes       []quoteYAML          `yaml:"quotes"`
-	Loops        []loopYAML           `yaml:"loops"`
+	// EarnPositions are earn positions in the wire shape, whose open
+	// withdrawal requests say which queued requests may be claimed.
+	EarnPositions []node      `yaml:"earn_positions"`
+	Vaults        []node      `yaml:"vaults"`
+	Quotes        []quoteYAML `yaml:"quotes"`
+	Loops         []loopYAML  `yaml:"loops"`
 }
 
 type tokenYAML struct {

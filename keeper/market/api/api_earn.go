@@ -56,7 +56,8 @@ func (c *Client) EarnPosition(ctx context.Context, req market.EarnPositionReques
 }
 
 // WithdrawalQueue reads an earn vault's withdrawal queue (assumed path, see Paths), showing how much of
-// each request is filled.
+// each request is filled. The answer is decoded by the member names of Options.Fields.WithdrawalQueue;
+// an answer that lacks the list or a request's id under those names is a decode error.
 func (c *Client) WithdrawalQueue(ctx context.Context, req market.WithdrawalQueueRequest) (*market.WithdrawalQueue, error) {
 	if req.Provider == "" {
 		req.Provider = c.Provider()
@@ -64,11 +65,11 @@ func (c *Client) WithdrawalQueue(ctx context.Context, req market.WithdrawalQueue
 	if err := req.Validate(); err != nil {
 		return nil, invalid(market.EndpointWithdrawalQueue, err)
 	}
-	var out market.WithdrawalQueue
+	out := market.WithdrawalQueueAnswer{Fields: c.opts.Fields.WithdrawalQueue}
 	if err := c.post(ctx, market.EndpointWithdrawalQueue, "", req, &out); err != nil {
 		return nil, err
 	}
-	return &out, nil
+	return &out.Queue, nil
 }
 
 // checkEarnTx refuses an earn transaction response without transactions, with another action, or

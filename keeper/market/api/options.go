@@ -50,6 +50,8 @@ type Options struct {
 	Payer  string
 	// Paths overrides the stand-in path segments, the earn provider and the assumed earn paths.
 	Paths Paths
+	// Fields overrides the assumed member names of the withdrawal-queue answer.
+	Fields Fields
 	// RateLimit limits requests (every attempt counts). Zero means unlimited.
 	RateLimit RateLimit
 	// Retry configures retries of retryable failures.
@@ -132,6 +134,7 @@ func (o Options) withDefaults() Options {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
 	o.Paths = o.Paths.withDefaults()
+	o.Fields = o.Fields.withDefaults()
 	o.Retry = o.Retry.withDefaults()
 	return o
 }

@@ -35,6 +35,9 @@ func (o Options) validate() (*url.URL, error) {
 	if err := o.Paths.validate(); err != nil {
 		errs = append(errs, err)
 	}
+	if err := o.Fields.validate(); err != nil {
+		errs = append(errs, err)
+	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, fmt.Errorf("market: options: %w", err)
 	}

@@ -1,0 +1,110 @@
+package market
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unicode"
+)
+
+// WithdrawalQueueFields names the members of the withdrawal-queue answer. The spec does not show that
+// answer, so every name is an assumption (docs/assumptions.md M-24) that a deployment can override.
+// An empty member takes its default from DefaultWithdrawalQueueFields.
+type WithdrawalQueueFields struct {
+	// Requests is the answer's list of requests. Default "requests".
+	Requests string
+	// RequestID is a request's id, the request account. Default "requestId".
+	RequestID string
+	// Wallet is the wallet that opened a request. Default "wallet".
+	Wallet string
+	// Requested, Filled and Claimed are a request's amounts. Defaults "requestedAmount",
+	// "filledAmount" and "claimedAmount".
+	Requested string
+	Filled    string
+	Claimed   string
+	// Cancelled says a request was cancelled. Default "cancelled".
+	Cancelled string
+	// CreatedTime is when a request was opened. Default "createdTime".
+	CreatedTime string
+}
+
+// DefaultWithdrawalQueueFields returns the assumed member names, those of WithdrawalQueue's JSON tags.
+func DefaultWithdrawalQueueFields() WithdrawalQueueFields {
+	return WithdrawalQueueFields{
+		Requests:    "requests",
+		RequestID:   "requestId",
+		Wallet:      "wallet",
+		Requested:   "requestedAmount",
+		Filled:      "filledAmount",
+		Claimed:     "claimedAmount",
+		Cancelled:   "cancelled",
+		CreatedTime: "createdTime",
+	}
+}
+
+// WithDefaults returns f with empty members set to their defaults.
+func (f WithdrawalQueueFields) WithDefaults() WithdrawalQueueFields {
+	d := DefaultWithdrawalQueueFields()
+	for _, m := range []struct {
+		v   *string
+		def string
+	}{
+		{&f.Requests, d.Requests}, {&f.RequestID, d.RequestID}, {&f.Wallet, d.Wallet},
+		{&f.Requested, d.Requested}, {&f.Filled, d.Filled}, {&f.Claimed, d.Claimed},
+		{&f.Cancelled, d.Cancelled}, {&f.CreatedTime, d.CreatedTime},
+	} {
+		if *m.v == "" {
+			*m.v = m.def
+		}
+	}
+	return f
+}
+
+// requestMembers returns the names of a request's members, by the Go name of each.
+func (f WithdrawalQueueFields) requestMembers() []struct{ field, name string } {
+	return []struct{ field, name string }{
+		{"RequestID", f.RequestID}, {"Wallet", f.Wallet}, {"Requested", f.Requested}, {"Filled", f.Filled},
+		{"Claimed", f.Claimed}, {"Cancelled", f.Cancelled}, {"CreatedTime", f.CreatedTime},
+	}
+}
+
+// Validate checks defaulted names: each a plain JSON member name (ValidMemberName) and a request's
+// members all different, so that no member of the answer is read as two things.
+func (f WithdrawalQueueFields) Validate() error {
+	var errs []error
+	switch {
+	case !ValidMemberName(f.Requests):
+		errs = append(errs, fmt.Errorf("Requests %q is not a plain JSON member name", Echo(f.Requests)))
+	case f.Requests == "address":
+		errs = append(errs, errors.New(`Requests must not be "address", the queue's own member`))
+	}
+	seen := map[string]string{}
+	for _, m := range f.requestMembers() {
+		switch other, dup := seen[m.name]; {
+		case !ValidMemberName(m.name):
+			errs = append(errs, fmt.Errorf("%s %q is not a plain JSON member name", m.field, Echo(m.name)))
+		case dup:
+			errs = append(errs, fmt.Errorf("%s and %s are both %q", other, m.field, m.name))
+		}
+		seen[m.name] = m.field
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("withdrawal queue fields: %w", err)
+	}
+	return nil
+}
+
+// ValidMemberName reports whether name is a plain JSON member name: not empty, at most 64 characters,
+// printable, without spaces, dots, quotes or backslashes (a dot would read as a path, which the
+// decoding does not follow).
+func ValidMemberName(name string) bool {
+	if name == "" || len(name) > 64 {
+		return false
+	}
+	for _, c := range name {
+		if !unicode.IsPrint(c) || unicode.IsSpace(c) || strings.ContainsRune(`."\`, c) {
+			return false
+		}
+	}
+	return true
+}
