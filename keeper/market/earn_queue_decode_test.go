@@ -91,12 +91,12 @@ func TestWithdrawalQueueFieldsValidate(t *testing.T) {
 		f    WithdrawalQueueFields
 		want string
 	}{
-		{WithdrawalQueueFields{RequestID: "request.id"}, `RequestID "request.id" is not a plain JSON member name`},
-		{WithdrawalQueueFields{Wallet: "the wallet"}, `Wallet "the wallet" is not`},
-		{WithdrawalQueueFields{Requests: "a\tb"}, "Requests"},
+		{WithdrawalQueueFields{RequestID: "request.id"}, `request_id "request.id" is not a plain JSON member name`},
+		{WithdrawalQueueFields{Wallet: "the wallet"}, `wallet "the wallet" is not`},
+		{WithdrawalQueueFields{Requests: "a\tb"}, `requests "a\tb"`},
 		{WithdrawalQueueFields{Requests: "address"}, `must not be "address"`},
-		{WithdrawalQueueFields{Filled: "requestedAmount"}, `Requested and Filled are both "requestedAmount"`},
-		{WithdrawalQueueFields{Claimed: strings.Repeat("x", 65)}, "Claimed"},
+		{WithdrawalQueueFields{Filled: "requestedAmount"}, `requested and filled are both "requestedAmount"`},
+		{WithdrawalQueueFields{Claimed: strings.Repeat("x", 65)}, `claimed "xxx`},
 	}
 	for _, tc := range bad {
 		err := tc.f.WithDefaults().Validate()

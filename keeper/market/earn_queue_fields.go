@@ -63,8 +63,8 @@ func (f WithdrawalQueueFields) WithDefaults() WithdrawalQueueFields {
 // requestMembers returns the names of a request's members, by the Go name of each.
 func (f WithdrawalQueueFields) requestMembers() []struct{ field, name string } {
 	return []struct{ field, name string }{
-		{"RequestID", f.RequestID}, {"Wallet", f.Wallet}, {"Requested", f.Requested}, {"Filled", f.Filled},
-		{"Claimed", f.Claimed}, {"Cancelled", f.Cancelled}, {"CreatedTime", f.CreatedTime},
+		{"request_id", f.RequestID}, {"wallet", f.Wallet}, {"requested", f.Requested}, {"filled", f.Filled},
+		{"claimed", f.Claimed}, {"cancelled", f.Cancelled}, {"created_time", f.CreatedTime},
 	}
 }
 
@@ -74,9 +74,9 @@ func (f WithdrawalQueueFields) Validate() error {
 	var errs []error
 	switch {
 	case !ValidMemberName(f.Requests):
-		errs = append(errs, fmt.Errorf("Requests %q is not a plain JSON member name", Echo(f.Requests)))
+		errs = append(errs, fmt.Errorf("requests %q is not a plain JSON member name", Echo(f.Requests)))
 	case f.Requests == "address":
-		errs = append(errs, errors.New(`Requests must not be "address", the queue's own member`))
+		errs = append(errs, errors.New(`requests must not be "address", the queue's own member`))
 	}
 	seen := map[string]string{}
 	for _, m := range f.requestMembers() {

@@ -45,7 +45,7 @@ func TestQueueAnswerUnderOtherNames(t *testing.T) {
 func TestQueueFieldsAreChecked(t *testing.T) {
 	_, err := ParseScenario("bad.yaml", append(DefaultScenarioYAML(),
 		"\nmarket:\n  withdrawal_queue_fields: { filled: requestedAmount }\n"...))
-	if err == nil || !strings.Contains(err.Error(), `Requested and Filled are both "requestedAmount"`) {
+	if err == nil || !strings.Contains(err.Error(), `requested and filled are both "requestedAmount"`) {
 		t.Errorf("err = %v, want the duplicate name refused", err)
 	}
 }
