@@ -42,7 +42,7 @@ func (s *Sim) loansInfo(c *call) (any, error) {
 		return nil, err
 	}
 	prices := s.w.prices.Load()
-	sn := &snapshot{w: s.w, prices: prices.byMint, at: s.clock.Now()}
+	sn := &snapshot{w: s.w, prices: *prices, at: s.clock.Now()}
 	l, err := s.listing(q, sn, prices)
 	if err != nil {
 		return nil, err
@@ -50,7 +50,7 @@ func (s *Sim) loansInfo(c *call) (any, error) {
 	page, size := paging(q.Page, q.PageSize)
 	out := market.LoansPage{Aggregate: l.aggregate, CollateralMints: slices.Clone(l.collateralMints),
 		PrincipalMints: slices.Clone(l.principalMints), Items: []market.LoanItem{}, PageInfo: pageInfo(page, size, len(l.views)),
-		SnapshotTs: float64(prices.at.Unix()) + s.faults.snapshotSkew(page)}
+		SnapshotTs: float64(sn.at.Unix()) + s.faults.snapshotSkew(page)}
 	for _, v := range pageOf(l.views, page, size) {
 		item := v.item
 		if q.IncludePnl {

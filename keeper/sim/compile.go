@@ -171,7 +171,7 @@ func (c *compiler) mints() {
 		c.gen.mints = append(c.gen.mints, m)
 		prices[addr] = ms.Price
 	}
-	c.w.setPrices(prices, c.start)
+	c.w.setPrices(prices)
 }
 
 // pythFeed parses a mint's Pyth feed id at path and derives its sponsored account.

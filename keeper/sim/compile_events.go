@@ -73,7 +73,7 @@ func (c *compiler) oracleEvent(prices map[string]float64, at []any) (scheduled, 
 		changes[m.Address] = prices[sym]
 	}
 	return scheduled{Desc: fmt.Sprintf("oracle %v", prices), Apply: func(s *Sim) error {
-		s.w.setPrices(changes, s.eventAt)
+		s.w.setPrices(changes)
 		return nil
 	}}, true
 }

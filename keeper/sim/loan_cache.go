@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
 )
 
@@ -26,16 +27,16 @@ type loanListing struct {
 // concurrent use.
 type loanCache struct {
 	mu       sync.Mutex
-	version  uint64                  // guarded by mu; the chain's StateVersion
-	at       int64                   // guarded by mu; the valuation second
-	prices   *priceTable             // guarded by mu; the oracle prices valued with
-	views    []*loanView             // guarded by mu
-	decoded  *decodedStates          // guarded by mu; the accounts of state version
-	listings map[string]*loanListing // guarded by mu; by query without its page
+	version  uint64                        // guarded by mu; the chain's StateVersion
+	at       int64                         // guarded by mu; the valuation second
+	prices   *map[solana.PublicKey]float64 // guarded by mu; the oracle prices valued with
+	views    []*loanView                   // guarded by mu
+	decoded  *decodedStates                // guarded by mu; the accounts of state version
+	listings map[string]*loanListing       // guarded by mu; by query without its page
 }
 
 // listing returns the loans-info listing of q at sn, computing what the cache does not hold.
-func (s *Sim) listing(q market.LoansQuery, sn *snapshot, prices *priceTable) (*loanListing, error) {
+func (s *Sim) listing(q market.LoansQuery, sn *snapshot, prices *map[solana.PublicKey]float64) (*loanListing, error) {
 	version := s.chain.StateVersion()
 	c := &s.loans
 	c.mu.Lock()

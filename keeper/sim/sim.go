@@ -34,9 +34,6 @@ type Sim struct {
 	events []scheduled // fixed after New
 	market MarketSpec  // fixed after New; validated
 	next   int         // guarded by mu; index of the next event to run
-	// eventAt is the scheduled time of the event being applied (guarded by mu): an event takes
-	// effect at its time, however late the clock reached it.
-	eventAt time.Time
 
 	loans loanCache // loan views of the current state, for loans-info
 
@@ -190,7 +187,6 @@ func (s *Sim) RunDue() (int, error) {
 		ev := s.events[s.next]
 		s.next++
 		ran++
-		s.eventAt = s.start.Add(ev.At)
 		if err := ev.Apply(s); err != nil {
 			errs = append(errs, fmt.Errorf("sim: event at %s (%s): %w", ev.At, ev.Desc, err))
 			continue

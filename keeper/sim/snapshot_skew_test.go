@@ -4,7 +4,6 @@ import (
 	"errors"
 	"reflect"
 	"testing"
-	"time"
 
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/market/api"
@@ -61,22 +60,5 @@ func TestSnapshotSkewWalks(t *testing.T) {
 	_, err = e.market.AllLoans(e.ctx, market.LoansQuery{PageSize: ptr(2)})
 	if !errors.Is(err, api.ErrMixedSnapshots) {
 		t.Errorf("always: AllLoans error %v, want ErrMixedSnapshots", err)
-	}
-}
-
-// TestSnapshotTsIsTheOracles: snapshotTs names the pinned oracle snapshot, so it moves when prices
-// change (the default scenario's oracle event at 10 s), not with every request: a walk that crosses a
-// second boundary between price changes is one snapshot, as it is on the real service.
-func TestSnapshotTsIsTheOracles(t *testing.T) {
-	e := newEnv(t, Options{})
-	start := float64(testStart.Unix())
-	before := pageTs(t, e, 0)
-	e.advance(t, 5*time.Second)
-	quiet := pageTs(t, e, 1)
-	e.advance(t, 6*time.Second)
-	after := pageTs(t, e, 0)
-	if before != start || quiet != start || after != start+10 {
-		t.Errorf("snapshotTs at 0 s, 5 s and 11 s = %v, %v, %v; want %v, %v, %v (the oracle moves at 10 s)",
-			before, quiet, after, start, start, start+10)
 	}
 }

@@ -17,7 +17,7 @@ type snapshot struct {
 
 // snapshot pins the current prices.
 func (w *world) snapshot(at time.Time) *snapshot {
-	return &snapshot{w: w, prices: w.prices.Load().byMint, at: at}
+	return &snapshot{w: w, prices: *w.prices.Load(), at: at}
 }
 
 // price returns the USD price of one whole token of mint.

@@ -3,7 +3,6 @@ package sim
 import (
 	"maps"
 	"sync/atomic"
-	"time"
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/clmm"
@@ -39,14 +38,7 @@ type world struct {
 
 	// prices maps mint → USD per whole token. It is replaced as a whole (copy on write) by oracle
 	// events, so programs read it without the market's lock.
-	prices atomic.Pointer[priceTable]
-}
-
-// priceTable is the oracle's prices of every mint and when they were last changed: the snapshot
-// E3's snapshotTs names.
-type priceTable struct {
-	byMint map[solana.PublicKey]float64
-	at     time.Time
+	prices atomic.Pointer[map[solana.PublicKey]float64]
 }
 
 // mintInfo is one token.
@@ -167,7 +159,7 @@ func newWorld(wallet solana.PublicKey) *world {
 		requests:   map[solana.PublicKey]*requestInfo{},
 		named:      map[string]map[string]solana.PublicKey{},
 	}
-	w.prices.Store(&priceTable{byMint: map[solana.PublicKey]float64{}})
+	w.prices.Store(&map[solana.PublicKey]float64{})
 	return w
 }
 
@@ -182,15 +174,15 @@ func (w *world) name(kind, name string, addr solana.PublicKey) {
 
 // price returns the USD price of one whole token of mint.
 func (w *world) price(mint solana.PublicKey) (float64, bool) {
-	p, ok := w.prices.Load().byMint[mint]
+	p, ok := (*w.prices.Load())[mint]
 	return p, ok
 }
 
-// setPrices replaces some prices at time at, copying the table.
-func (w *world) setPrices(changes map[solana.PublicKey]float64, at time.Time) {
-	next := maps.Clone(w.prices.Load().byMint)
+// setPrices replaces some prices, copying the table.
+func (w *world) setPrices(changes map[solana.PublicKey]float64) {
+	next := maps.Clone(*w.prices.Load())
 	maps.Copy(next, changes)
-	w.prices.Store(&priceTable{byMint: next, at: at})
+	w.prices.Store(&next)
 }
 
 // usd returns the USD value of amount base units of mint at the current prices (0 when the mint or
