@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -25,6 +26,9 @@ var faultCases = []faultCase{
 	{"market-truncated", "market:truncate=30%"},
 	{"market-null", "market:null=30%"},
 	{"market-wrong-shape", "market:wrong-shape=30%"},
+	// 409 to a build: the market took the attempt's Idempotent-Key for another request. Nothing was
+	// signed under it, so a later attempt builds afresh under a new key. (Reads take no key.)
+	{"market-409", conflictOnBuilds("30%")},
 	{"rpc-5xx", "rpc:server-error=30%"},
 	{"rpc-429", "rpc:rate-limit=20%,retry-after=1s"},
 	{"rpc-timeout", "rpc:timeout=20%"},
@@ -39,6 +43,16 @@ var faultCases = []faultCase{
 		"rpc:server-error=10%,rpc:rate-limit=5%,rpc:timeout=5%,rpc:truncate=5%," +
 		"rpc.sendTransaction:never-land=30%,rpc.sendTransaction:stall=10%,jito.sendBundle:never-land=30%,jito:server-error=10%," +
 		"retry-after=1s,stall-slots=10"},
+}
+
+// conflictOnBuilds is a spec answering 409 to rate of the calls of every transaction-building
+// endpoint.
+func conflictOnBuilds(rate string) string {
+	var items []string
+	for _, ep := range []string{"update_strategy", "build_loan", "transfer_position", "claim_fees", "withdraw_strategy", "withdraw_claim"} {
+		items = append(items, "market."+ep+":conflict="+rate)
+	}
+	return strings.Join(items, ",")
 }
 
 // Bounds of the fault matrix: passes of `run --once` until every intended action landed, and

@@ -31,7 +31,7 @@ type Metrics struct {
 	Reloads              *prometheus.CounterVec // outcome
 	Notifications        *prometheus.CounterVec // notifier, outcome
 	PoliciesLoaded       prometheus.Gauge
-	IdempotencyConflicts prometheus.Counter     // HTTP 409 from a build: an idempotency bug
+	IdempotencyConflicts prometheus.Counter     // HTTP 409 from a build: the key taken for another request
 	PricesUnknown        *prometheus.CounterVec // reason (no_source, stale, uncertain, unverified, bad_account, read, no_decimals)
 	// PolicyInterval is each scheduled policy's interval between two
 	// ticks, so one alert rule can ask for a success within N intervals.
@@ -79,7 +79,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		PoliciesLoaded: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: namespace, Name: "policies_loaded",
 			Help: "Enabled policies currently scheduled."}),
 		IdempotencyConflicts: prometheus.NewCounter(prometheus.CounterOpts{Namespace: namespace, Name: "idempotency_conflicts_total",
-			Help: "HTTP 409 answers to builds: an idempotency key reused with another body (a bug)."}),
+			Help: "HTTP 409 answers to builds: the market took an attempt's idempotency key for another request; the attempt is rebuilt under a new key."}),
 		PolicyInterval: prometheus.NewGaugeVec(prometheus.GaugeOpts{Namespace: namespace, Name: "policy_interval_seconds",
 			Help: "Seconds between two ticks of the policy's schedule (the next two, for a cron expression)."}, []string{"policy"}),
 	}

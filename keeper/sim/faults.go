@@ -28,6 +28,7 @@ func (f Faults) Validate() error {
 // FaultTruncate (a truncated write has still been processed and recorded for idempotent replay),
 // FaultNull and FaultWrongShape (a 200 answer of null or of a JSON string, the call not processed),
 // FaultOversize (a streamed 200 answer of chainsim.OversizeBytes, the call not processed),
+// FaultConflict (a 409 envelope, the call not processed),
 // plus latency and jitter waited on the sim clock, hostile transaction-building answers and E3 pages
 // whose snapshotTs values differ.
 type MarketFaults struct {
@@ -95,7 +96,8 @@ func (m MarketFaults) Validate() error {
 
 // marketFaultKinds are the faults the market API can inject.
 var marketFaultKinds = []chainsim.Fault{chainsim.FaultNone, chainsim.FaultServerError, chainsim.FaultRateLimit,
-	chainsim.FaultTimeout, chainsim.FaultTruncate, chainsim.FaultNull, chainsim.FaultWrongShape, chainsim.FaultOversize}
+	chainsim.FaultTimeout, chainsim.FaultTruncate, chainsim.FaultNull, chainsim.FaultWrongShape, chainsim.FaultOversize,
+	chainsim.FaultConflict}
 
 // validateMethodFaults checks one endpoint's faults.
 func validateMethodFaults(m chainsim.MethodFaults) error {

@@ -12,7 +12,7 @@ import (
 
 // FaultsSpecHelp describes the text ParseFaults reads, for command-line help.
 const FaultsSpecHelp = "comma-separated SERVICE[.METHOD]:SETTING=VALUE items; SERVICE is market, rpc or jito, METHOD a market endpoint (loans_info, build_loan, ...) or JSON-RPC method; " +
-	"SETTING is a fault (server-error, rate-limit, timeout, truncate, never-land, stall; market only: null, wrong-shape, oversize) " +
+	"SETTING is a fault (server-error, rate-limit, timeout, truncate, never-land, stall; market only: null, wrong-shape, oversize, conflict) " +
 	"with a probability (0.1 or 10%), latency or jitter with a duration, lag with a number of slots (getSignatureStatuses answers as a node that far behind), or script with faults joined by '+' " +
 	"for the next calls; market.loans_info:mixed-snapshots=once|always makes E3 pages after the first carry another snapshotTs (the first such answer, or every one); " +
 	"plus retry-after=DURATION and stall-slots=N " +
@@ -177,6 +177,6 @@ func rateOf(r *chainsim.Rates, f chainsim.Fault) *float64 {
 		chainsim.FaultServerError: &r.ServerError, chainsim.FaultRateLimit: &r.RateLimit,
 		chainsim.FaultTimeout: &r.Timeout, chainsim.FaultTruncate: &r.Truncate,
 		chainsim.FaultNeverLand: &r.NeverLand, chainsim.FaultStall: &r.Stall,
-		chainsim.FaultNull: &r.Null, chainsim.FaultWrongShape: &r.WrongShape, chainsim.FaultOversize: &r.Oversize,
+		chainsim.FaultNull: &r.Null, chainsim.FaultWrongShape: &r.WrongShape, chainsim.FaultOversize: &r.Oversize, chainsim.FaultConflict: &r.Conflict,
 	}[f]
 }

@@ -128,6 +128,8 @@ func (s *Sim) serveFault(w http.ResponseWriter, r *http.Request, f chainsim.Faul
 		writeReply(w, reply{http.StatusOK, []byte(`"unexpected"`)})
 	case chainsim.FaultOversize:
 		writeOversize(w)
+	case chainsim.FaultConflict:
+		writeReply(w, reply{http.StatusConflict, envelopeJSON(http.StatusConflict, "a request with this Idempotent-Key is being processed")})
 	default:
 		return false
 	}

@@ -65,12 +65,19 @@ func (a *attempt) run(ctx context.Context, first int) Outcome {
 
 // buildFailed settles an attempt whose build failed: a retryable failure
 // expires it (a later run tries again), anything else fails the action.
+//
+// A 409 (the market took the attempt's Idempotent-Key for another body, or
+// for a request it is still processing) expires the attempt too: nothing
+// was signed under that key, so no transaction of it can land, and the next
+// attempt builds afresh under a new key. It is logged at ERROR and counted,
+// since it should not happen; an action that meets it on every attempt
+// fails after the attempts run out.
 func (a *attempt) buildFailed(ctx context.Context, err error) Outcome {
 	switch {
 	case errors.Is(err, api.ErrIdempotencyConflict):
 		a.e.cfg.Metrics.IdempotencyConflicts.Inc()
-		a.log.Error("Market answered 409 to a build: idempotency key reused with another body (a bug)", "err", err)
-		return a.settle(ctx, journal.Outcome{State: journal.StateFailed, Rule: journal.RuleIdempotencyConflict, Detail: err.Error()})
+		a.log.Error("Market answered 409 to a build: it took the idempotency key for another request; a new attempt builds under a new key", "err", err)
+		return a.settle(ctx, journal.Outcome{State: journal.StateExpired, Rule: journal.RuleIdempotencyConflict, Detail: err.Error()})
 	case api.IsRetryable(err) || ctx.Err() != nil:
 		a.log.Warn("Build failed; will retry on a later run", "err", err)
 		return a.settle(ctx, journal.Outcome{State: journal.StateExpired, Rule: journal.RuleBuildRetryable, Detail: err.Error()})

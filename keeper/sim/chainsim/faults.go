@@ -57,12 +57,16 @@ const (
 	// hostile server flooding the client. Only the market simulator injects
 	// it.
 	FaultOversize
+	// FaultConflict answers 409 with the error envelope, without processing
+	// the call: a market that takes the Idempotent-Key for one still being
+	// processed. Only the market simulator injects it.
+	FaultConflict
 	faultCount
 )
 
 // String returns the fault's name.
 func (f Fault) String() string {
-	names := [...]string{"none", "server-error", "rate-limit", "timeout", "truncate", "never-land", "stall", "null", "wrong-shape", "oversize"}
+	names := [...]string{"none", "server-error", "rate-limit", "timeout", "truncate", "never-land", "stall", "null", "wrong-shape", "oversize", "conflict"}
 	if f < 0 || f >= faultCount {
 		return fmt.Sprintf("fault(%d)", int(f))
 	}
@@ -81,11 +85,12 @@ type Rates struct {
 	Null        float64 // FaultNull (market only)
 	WrongShape  float64 // FaultWrongShape (market only)
 	Oversize    float64 // FaultOversize (market only)
+	Conflict    float64 // FaultConflict (market only)
 }
 
 // list returns the rates in Fault order, starting at FaultServerError.
 func (r Rates) list() []float64 {
-	return []float64{r.ServerError, r.RateLimit, r.Timeout, r.Truncate, r.NeverLand, r.Stall, r.Null, r.WrongShape, r.Oversize}
+	return []float64{r.ServerError, r.RateLimit, r.Timeout, r.Truncate, r.NeverLand, r.Stall, r.Null, r.WrongShape, r.Oversize, r.Conflict}
 }
 
 // Validate reports the first rate outside [0, 1], or rates that add up to
@@ -184,14 +189,14 @@ func (m MethodFaults) validate() error {
 	if err := m.Rates.Validate(); err != nil {
 		return err
 	}
-	if m.Rates.Null != 0 || m.Rates.WrongShape != 0 || m.Rates.Oversize != 0 {
-		return errors.New("null, wrong-shape and oversize are market faults, not chain faults")
+	if m.Rates.Null != 0 || m.Rates.WrongShape != 0 || m.Rates.Oversize != 0 || m.Rates.Conflict != 0 {
+		return errors.New("null, wrong-shape, oversize and conflict are market faults, not chain faults")
 	}
 	for i, f := range m.Script {
 		if f < 0 || f >= faultCount {
 			return fmt.Errorf("script entry %d: unknown fault %d", i, int(f))
 		}
-		if f == FaultNull || f == FaultWrongShape || f == FaultOversize {
+		if f == FaultNull || f == FaultWrongShape || f == FaultOversize || f == FaultConflict {
 			return fmt.Errorf("script entry %d: %s is a market fault, not a chain fault", i, f)
 		}
 	}
