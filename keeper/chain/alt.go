@@ -19,20 +19,13 @@ func (c *Client) writableLookupKeys(ctx context.Context, m solana.Message) ([]so
 	if len(lookups) == 0 {
 		return nil, nil
 	}
-	tables := make([]solana.PublicKey, len(lookups))
-	for i, l := range lookups {
-		tables[i] = l.AccountKey
-	}
-	accs, err := c.Accounts(ctx, tables)
+	tables, err := c.lookupTables(ctx, lookups)
 	if err != nil {
-		return nil, fmt.Errorf("fetch address lookup tables: %w", err)
+		return nil, err
 	}
 	var out []solana.PublicKey
 	for i, l := range lookups {
-		addrs, err := lookupAddresses(l.AccountKey, accs[i])
-		if err != nil {
-			return nil, err
-		}
+		addrs := tables[i]
 		for _, idx := range l.WritableIndexes {
 			if int(idx) >= len(addrs) {
 				return nil, fmt.Errorf("address lookup table %s: index %d out of %d addresses", l.AccountKey, idx, len(addrs))

@@ -34,6 +34,8 @@ type Client struct {
 
 	gone goneMemory // the earliest slot each blockhash was seen gone
 
+	tables lookupCache // address lookup tables' addresses, which only grow
+
 	tipMu       sync.Mutex
 	tipAccounts []solana.PublicKey   // guarded by tipMu; cached getTipAccounts
 	tipsMade    map[tipKey]time.Time // guarded by tipMu; tips handed out, see pickTip

@@ -29,6 +29,16 @@ type txn struct {
 // id returns the transaction id, its first signature.
 func (t *txn) id() solana.Signature { return t.sigs[0] }
 
+// accountKeyCount returns the number of account keys the message names: its static keys and every
+// address its lookups load, as the validator counts them before loading.
+func (t *txn) accountKeyCount() int {
+	n := len(t.msg.AccountKeys)
+	for _, l := range t.msg.AddressTableLookups {
+		n += len(l.WritableIndexes) + len(l.ReadonlyIndexes)
+	}
+	return n
+}
+
 // numStatic returns the number of static account keys.
 func (t *txn) numStatic() int { return len(t.msg.AccountKeys) }
 

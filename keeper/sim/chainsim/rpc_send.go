@@ -130,6 +130,10 @@ func (s *Server) simulateTransaction(in call) (any, *rpcError) {
 			return nil, invalidTx(err)
 		}
 	}
+	// As agave's simulate_transaction: no more post-state accounts than the message has account keys.
+	if n := t.accountKeyCount(); len(opts.Accounts) > n {
+		return nil, invalidParams("Too many accounts provided; max %d", n)
+	}
 	s.c.lock()
 	defer s.c.unlock()
 	if _, rerr := s.view(cfg.Commitment, cfg.MinContextSlot); rerr != nil {

@@ -2,6 +2,7 @@ package chainsim
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/gagliardetto/solana-go"
@@ -92,5 +93,30 @@ func TestSimulateOptions(t *testing.T) {
 				t.Fatalf("err = %v, want %v", out.Value.Err, tt.wantErr)
 			}
 		})
+	}
+}
+
+// TestSimulateRefusesMoreAccountsThanKeys asks for the post-state of more accounts than the
+// transaction names, which agave refuses ("Too many accounts provided; max N"), and of exactly as
+// many, which it serves.
+func TestSimulateRefusesMoreAccountsThanKeys(t *testing.T) {
+	c, _ := newChain(t, Options{})
+	cl := rpcClient(t, c)
+	alice, bob := newKey("alice"), newKey("bob").PublicKey()
+	mustFund(t, c, alice.PublicKey(), 1_000_000)
+	tx := transfer(t, alice, bob, 5, latest(c)) // alice, bob and the system program
+	keys := []solana.PublicKey{alice.PublicKey(), bob, solana.SystemProgramID}
+	ask := func(addrs []solana.PublicKey) error {
+		_, err := cl.SimulateRawTransactionWithOpts(t.Context(), raw(t, tx), &rpc.SimulateTransactionOpts{
+			SigVerify: true, Commitment: rpc.CommitmentProcessed,
+			Accounts: &rpc.SimulateTransactionAccountsOpts{Encoding: solana.EncodingBase64, Addresses: addrs}})
+		return err
+	}
+	if err := ask(keys); err != nil {
+		t.Fatalf("as many accounts as keys: %v", err)
+	}
+	err := ask(append(keys, newKey("carol").PublicKey()))
+	if rerr := rpcErr(t, err); rerr.Code != -32602 || !strings.HasSuffix(rerr.Message, "Too many accounts provided; max 3") {
+		t.Errorf("one account too many: %+v, want -32602 Too many accounts provided; max 3", rerr)
 	}
 }
