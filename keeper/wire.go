@@ -200,6 +200,8 @@ func chainOptions(c *config.Config, m *Metrics, logger *slog.Logger) chain.Optio
 		Retry:               chain.Retry{Rounds: ch.Retry.Attempts, Base: ch.Retry.Base, Max: ch.Retry.Max},
 		RebroadcastInterval: ch.Rebroadcast,
 		PollInterval:        ch.Poll,
+		WSURL:               ch.WSURL.Reveal(),
+		PollOnly:            ch.Confirm == "poll",
 		JitoURL:             ch.JitoURL.Reveal(),
 		JitoAuth:            ch.JitoAuth.Value.Reveal(),
 		Logger:              logger, // the client adds component=chain

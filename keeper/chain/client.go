@@ -36,6 +36,8 @@ type Client struct {
 
 	tables lookupCache // address lookup tables' addresses, which only grow
 
+	sigs *sigWatcher // wakes confirmations on the node's notification; nil: poll alone
+
 	tipMu       sync.Mutex
 	tipAccounts []solana.PublicKey   // guarded by tipMu; cached getTipAccounts
 	tipsMade    map[tipKey]time.Time // guarded by tipMu; tips handed out, see pickTip
@@ -75,11 +77,16 @@ func New(o Options) (*Client, error) {
 	if o.JitoURL != "" {
 		c.jito = newJitoClient(o, hc)
 	}
+	if u := o.wsEndpoint(); u != "" {
+		c.sigs = &sigWatcher{url: u, secrets: secretParts(u), commitment: o.Commitment, log: log}
+	}
 	return c, nil
 }
 
-// Close releases idle connections. The Client must not be used afterwards.
+// Close releases idle connections and the websocket. The Client must not be
+// used afterwards.
 func (c *Client) Close() error {
+	c.sigs.close()
 	c.hc.CloseIdleConnections()
 	return nil
 }

@@ -55,6 +55,15 @@ type Options struct {
 	// sent again; PollInterval how often statuses are asked.
 	RebroadcastInterval time.Duration
 	PollInterval        time.Duration
+	// WSURL is the RPC's websocket endpoint, on which signatureSubscribe
+	// wakes a confirmation as soon as the node confirms (statuses are still
+	// polled, and decide); empty derives it from the first of RPCURLs (ws://
+	// for http://, wss:// for https://, same host, path and query) unless
+	// HTTPClient is set: an injected client may reach the RPC by a route a
+	// plain websocket dial cannot. Secret like the RPC URLs.
+	WSURL string
+	// PollOnly turns the websocket off: confirmations are polled alone.
+	PollOnly bool
 	// BlockhashGrace is how long a blockhash this client never saw valid must
 	// stay invalid before it counts as expired: a node that lags behind the
 	// builder's node does not know a fresh blockhash yet.
@@ -132,6 +141,9 @@ func (o Options) validate() error {
 	if o.JitoURL != "" {
 		errs = append(errs, checkURL("jito url", o.JitoURL))
 	}
+	if u, err := url.Parse(o.WSURL); o.WSURL != "" && (err != nil || (u.Scheme != "ws" && u.Scheme != "wss") || u.Host == "") {
+		errs = append(errs, fmt.Errorf("websocket url %s: want ws:// or wss://", RedactURL(o.WSURL)))
+	}
 	switch o.Commitment {
 	case rpc.CommitmentConfirmed, rpc.CommitmentFinalized:
 	case rpc.CommitmentProcessed:
@@ -195,4 +207,17 @@ func redactOptional(raw string) string {
 		return "none"
 	}
 	return RedactURL(raw)
+}
+
+// wsEndpoint is the websocket to watch confirmations on, or "" for none.
+func (o Options) wsEndpoint() string {
+	switch {
+	case o.PollOnly:
+		return ""
+	case o.WSURL != "":
+		return o.WSURL
+	case o.HTTPClient != nil:
+		return ""
+	}
+	return wsURL(o.RPCURLs[0])
 }

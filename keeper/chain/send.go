@@ -47,11 +47,17 @@ func (c *Client) sendSequential(ctx context.Context, txs []Signed, route Route) 
 }
 
 // landOne broadcasts s until it is confirmed, fails or provably expires.
+// Its status is checked when the websocket says the node confirmed it, and
+// polled from right after the send, at intervals doubling up to
+// PollInterval (see pollBackoff).
 func (c *Client) landOne(ctx context.Context, s Signed) (TxResult, error) {
+	wctx, stopWatch := context.WithCancel(ctx)
+	defer stopWatch()
+	wake := c.sigs.watch(wctx, s.Signature)
 	w := c.newExpiryWatch([]solana.Hash{s.Blockhash})
 	rejected := c.broadcast(ctx, s)
-	poll := time.NewTicker(c.opts.PollInterval)
-	defer poll.Stop()
+	poll := newPollBackoff(c.opts.PollInterval)
+	defer poll.stop()
 	again := time.NewTicker(c.opts.RebroadcastInterval)
 	defer again.Stop()
 	for {
@@ -62,13 +68,17 @@ func (c *Client) landOne(ctx context.Context, s Signed) (TxResult, error) {
 			if rejected == nil {
 				rejected = c.broadcast(ctx, s)
 			}
-		case <-poll.C:
-			if r, done := c.checkOne(ctx, s, w); done {
-				if r.State == TxExpired {
-					r.Err = rejected
-				}
-				return r, nil
+			continue
+		case <-wake:
+			wake = nil
+		case <-poll.c():
+			poll.next()
+		}
+		if r, done := c.checkOne(ctx, s, w); done {
+			if r.State == TxExpired {
+				r.Err = rejected
 			}
+			return r, nil
 		}
 	}
 }

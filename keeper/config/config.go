@@ -140,9 +140,17 @@ type Chain struct {
 	Retry Retry `yaml:"retry"`
 	Tip   Tip   `yaml:"tip"`
 	// Rebroadcast is how often an unconfirmed transaction is sent again,
-	// and Poll how often its status is asked.
+	// and Poll how often at most its status is asked (the first polls come
+	// sooner, backing off up to Poll).
 	Rebroadcast time.Duration `yaml:"rebroadcast"`
 	Poll        time.Duration `yaml:"poll"`
+	// Confirm is how keeper learns that a sent transaction is confirmed:
+	// "websocket" (default) subscribes to its signature on WSURL and polls
+	// besides; "poll" polls alone.
+	Confirm string `yaml:"confirm"`
+	// WSURL is the RPC's websocket endpoint; empty derives it from rpc_url
+	// (ws:// for http://, wss:// for https://).
+	WSURL URL `yaml:"ws_url"`
 	// DexAProgram and DexBProgram are the CLMM programs whose pool and
 	// position accounts keeper reads and whose instructions it allows.
 	DexAProgram string `yaml:"dex_a_program"`

@@ -147,6 +147,10 @@ func TestBadConfigs(t *testing.T) {
 			`fields.bad.yaml:8:15: market.fields.withdrawal_queue.filled is "requestedAmount", as requested is: each member of a request needs its own name`,
 			`fields.bad.yaml:9:16: market.fields.withdrawal_queue.claimed must be a JSON member name without dots or spaces, got ""`,
 		},
+		"confirm.bad.yaml": {
+			`confirm.bad.yaml:4:12: chain.confirm must be websocket or poll, got "push"`,
+			`confirm.bad.yaml:5:11: chain.ws_url must be a ws:// or wss:// URL, got https://rpc.example.com`,
+		},
 		"env.bad.yaml":     {`env.bad.yaml:2:33: market.auth.value: environment variable NOT_SET_ANYWHERE is not set`},
 		"twodocs.bad.yaml": {`twodocs.bad.yaml:3:1: a second YAML document is not allowed`},
 		"empty.bad.yaml":   {`empty.bad.yaml: file is empty`},
@@ -161,6 +165,9 @@ func TestBadConfigs(t *testing.T) {
 				if !strings.Contains(err.Error(), w) {
 					t.Errorf("error lacks %q; got:\n%v", w, err)
 				}
+			}
+			if strings.Contains(err.Error(), "SECRETKEY") {
+				t.Errorf("the error echoes a keyed URL's secret:\n%v", err)
 			}
 		})
 	}

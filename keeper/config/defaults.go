@@ -46,6 +46,7 @@ func Default() Config {
 			Tip:         Tip{FloorLamports: 10_000, MaxLamports: 1_000_000, Fallback: "refuse"},
 			Rebroadcast: 2 * time.Second,
 			Poll:        time.Second,
+			Confirm:     "websocket",
 		},
 		Signer: Signer{
 			Keypair:             "~/.config/solana/id.json",

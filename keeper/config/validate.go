@@ -121,6 +121,10 @@ func (v *validator) chain(c *Chain) {
 	v.positive([]any{"chain", "timeout"}, "chain.timeout", c.Timeout > 0)
 	v.positive([]any{"chain", "rebroadcast"}, "chain.rebroadcast", c.Rebroadcast > 0)
 	v.positive([]any{"chain", "poll"}, "chain.poll", c.Poll > 0)
+	if c.Confirm != "websocket" && c.Confirm != "poll" {
+		v.fail([]any{"chain", "confirm"}, "chain.confirm must be websocket or poll, got %s", strictyaml.Excerpt(c.Confirm))
+	}
+	v.wsURL([]any{"chain", "ws_url"}, "chain.ws_url", string(c.WSURL))
 	v.rate([]any{"chain", "rate_limit"}, "chain.rate_limit", c.RateLimit)
 	v.retry([]any{"chain", "retry"}, c.Retry)
 	if c.Tip.FloorLamports < 1000 {
@@ -381,6 +385,16 @@ func (v *validator) url(path []any, name, raw string, required bool) {
 			got = strictyaml.Excerpt(raw) // a plain word is no keyed URL: show it
 		}
 		v.fail(path, "%s must be an http:// or https:// URL%s, got %s", name, monikerHint(name), got)
+	}
+}
+
+// wsURL checks an optional websocket URL: ws:// or wss:// with a host.
+func (v *validator) wsURL(path []any, name, raw string) {
+	if raw == "" {
+		return
+	}
+	if u, err := url.Parse(raw); err != nil || (u.Scheme != "ws" && u.Scheme != "wss") || u.Host == "" {
+		v.fail(path, "%s must be a ws:// or wss:// URL, got %s", name, RedactURL(raw))
 	}
 }
 

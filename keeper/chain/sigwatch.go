@@ -1,0 +1,156 @@
+package chain
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"sync"
+	"time"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/gagliardetto/solana-go/rpc/ws"
+)
+
+// sigWatcher wakes a transaction's confirmation loop the moment the node
+// says the signature reached the client's commitment (signatureSubscribe
+// over the RPC's websocket), so that keeper does not wait for its next
+// status poll. It only wakes: the outcome is still read from
+// getSignatureStatuses, so a lost, late or lying notification changes
+// nothing but timing, and polling goes on whatever the websocket does.
+//
+// One connection serves every watch. It is made on first use; when it cannot
+// be made, or breaks, watches fall back to polling alone and a new connection
+// is tried at most once per wsRetry.
+type sigWatcher struct {
+	url        string // ws:// or wss://; "" disables the watcher
+	secrets    []string
+	commitment rpc.CommitmentType
+	log        logger
+
+	mu       sync.Mutex
+	conn     *ws.Client // guarded by mu; nil when not connected
+	downTill time.Time  // guarded by mu; no new connection before it
+}
+
+// logger is the part of *slog.Logger the watcher uses.
+type logger interface {
+	Debug(msg string, args ...any)
+	Info(msg string, args ...any)
+}
+
+// wsRetry is the least time between two attempts to connect the websocket.
+const wsRetry = 30 * time.Second
+
+// wsConnectTimeout bounds one attempt to connect the websocket.
+const wsConnectTimeout = 5 * time.Second
+
+// wsURL derives the RPC's websocket endpoint from its HTTP one, as Solana's
+// clients do: the same host, port, path and query with ws:// for http:// and
+// wss:// for https://. It returns "" for any other scheme.
+func wsURL(rpcURL string) string {
+	u, err := url.Parse(rpcURL)
+	if err != nil {
+		return ""
+	}
+	switch u.Scheme {
+	case "http":
+		u.Scheme = "ws"
+	case "https":
+		u.Scheme = "wss"
+	case "ws", "wss":
+	default:
+		return ""
+	}
+	return u.String()
+}
+
+// watch returns a channel closed when the node notifies that sig reached
+// the commitment (or failed), or nil when no websocket serves: a nil
+// channel never fires, and the caller's polling decides alone. The watch
+// ends with ctx.
+func (w *sigWatcher) watch(ctx context.Context, sig solana.Signature) <-chan struct{} {
+	if w == nil || w.url == "" {
+		return nil
+	}
+	conn := w.connect(ctx)
+	if conn == nil {
+		return nil
+	}
+	sub, err := conn.SignatureSubscribe(sig, w.commitment)
+	if err != nil {
+		w.broken(conn, err)
+		return nil
+	}
+	fired := make(chan struct{})
+	go func() {
+		defer sub.Unsubscribe()
+		if _, err := sub.Recv(ctx); err != nil && ctx.Err() == nil {
+			w.broken(conn, err)
+			return
+		}
+		close(fired)
+	}()
+	return fired
+}
+
+// connect returns the connection, making it when there is none and the last
+// failure is older than wsRetry.
+func (w *sigWatcher) connect(ctx context.Context) *ws.Client {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.conn != nil || time.Now().Before(w.downTill) {
+		return w.conn
+	}
+	cctx, cancel := context.WithTimeout(ctx, wsConnectTimeout)
+	defer cancel()
+	conn, err := ws.Connect(cctx, w.url)
+	if err != nil {
+		w.downTill = time.Now().Add(wsRetry)
+		w.log.Info("No websocket for confirmations; polling signature statuses alone",
+			"endpoint", RedactURL(w.url), "err", w.clean(err), "retry_in", wsRetry)
+		return nil
+	}
+	w.conn = conn
+	w.log.Debug("Websocket for confirmations connected", "endpoint", RedactURL(w.url))
+	return conn
+}
+
+// broken drops conn after a failure, so the next watch connects anew.
+func (w *sigWatcher) broken(conn *ws.Client, err error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.conn != conn {
+		return
+	}
+	w.conn = nil
+	w.downTill = time.Now().Add(wsRetry)
+	conn.Close()
+	w.log.Info("Websocket for confirmations lost; polling signature statuses alone",
+		"endpoint", RedactURL(w.url), "err", w.clean(err), "retry_in", wsRetry)
+}
+
+// close ends the connection, if any.
+func (w *sigWatcher) close() {
+	if w == nil {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.conn != nil {
+		w.conn.Close()
+		w.conn = nil
+	}
+}
+
+// clean returns err's text without the secret parts of the endpoint's URL.
+func (w *sigWatcher) clean(err error) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, ws.ErrSubscriptionClosed) {
+		return err
+	}
+	return fmt.Errorf("%s", scrubText(err.Error(), w.secrets))
+}
