@@ -47,6 +47,9 @@ type scheduled struct {
 	At    time.Duration
 	Desc  string
 	Apply func(s *Sim) error
+	// Setup, when set, runs once the simulator is built, to schedule what the chain itself must do at
+	// the event's slot.
+	Setup func(s *Sim)
 }
 
 // compiler turns a Scenario into a world, its genesis and its events, collecting every problem with

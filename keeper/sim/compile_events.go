@@ -7,15 +7,15 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/clmm"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim"
 )
 
 // events compiles the scripted events, sorted by time (stable: same-time events run in file order).
 func (c *compiler) events() {
 	for i, es := range c.sc.Events {
 		at := p("events", i)
-		d, err := parseOffset(es.At)
-		if err != nil || d < 0 {
-			c.failAt(append(at, "at"), "event %d: at must be a non-negative offset such as 15s (got %q)", i, es.At)
+		d, ok := c.eventTime(es, i, at)
+		if !ok {
 			continue
 		}
 		c.evTime = c.start.Add(d)
@@ -29,16 +29,44 @@ func (c *compiler) events() {
 	sort.SliceStable(c.evs, func(i, j int) bool { return c.evs[i].At < c.evs[j].At })
 }
 
+// eventTime returns an event's offset from the start: its at, or the start of its at_slot.
+func (c *compiler) eventTime(es EventSpec, i int, at []any) (time.Duration, bool) {
+	if es.AtSlot != nil {
+		if es.At != "" {
+			c.failAt(at, "event %d: give at or at_slot, not both", i)
+			return 0, false
+		}
+		if *es.AtSlot > uint64(maxEventSlot) {
+			c.failAt(append(at, "at_slot"), "event %d: at_slot %d is past slot %d (a year)", i, *es.AtSlot, maxEventSlot)
+			return 0, false
+		}
+		return time.Duration(*es.AtSlot) * chainsim.SlotDuration, true
+	}
+	if es.PriceMove != nil {
+		c.failAt(at, "event %d: price_move happens at a slot: give at_slot", i)
+		return 0, false
+	}
+	d, err := parseOffset(es.At)
+	if err != nil || d < 0 {
+		c.failAt(append(at, "at"), "event %d: at must be a non-negative offset such as 15s (got %q)", i, es.At)
+		return 0, false
+	}
+	return d, true
+}
+
+// maxEventSlot bounds at_slot: a year of slots.
+const maxEventSlot = 365 * 24 * time.Hour / chainsim.SlotDuration
+
 // event compiles one event's action; exactly one must be set.
 func (c *compiler) event(es EventSpec, at []any) (scheduled, bool) {
 	n := 0
-	for _, set := range []bool{es.Oracle != nil, es.Pool != nil, es.Fill != nil, es.Fees != nil, es.ExternalAPY != nil, es.Term != nil, es.Pyth != nil} {
+	for _, set := range []bool{es.Oracle != nil, es.Pool != nil, es.Fill != nil, es.Fees != nil, es.ExternalAPY != nil, es.Term != nil, es.Pyth != nil, es.PriceMove != nil} {
 		if set {
 			n++
 		}
 	}
 	if n != 1 {
-		c.failAt(at, "an event needs exactly one of oracle, pool, fill, fees, external_apy, term, pyth (it has %d)", n)
+		c.failAt(at, "an event needs exactly one of oracle, pool, fill, fees, external_apy, term, pyth, price_move (it has %d)", n)
 		return scheduled{}, false
 	}
 	switch {
@@ -54,6 +82,8 @@ func (c *compiler) event(es EventSpec, at []any) (scheduled, bool) {
 		return c.externalAPYEvent(*es.ExternalAPY, append(at, "external_apy"))
 	case es.Pyth != nil:
 		return c.pythEvent(*es.Pyth, append(at, "pyth"))
+	case es.PriceMove != nil:
+		return c.priceMoveEvent(*es.PriceMove, *es.AtSlot, append(at, "price_move"))
 	}
 	return c.termEvent(*es.Term, append(at, "term"))
 }

@@ -15,7 +15,7 @@ const FaultsSpecHelp = "comma-separated SERVICE[.METHOD]:SETTING=VALUE items; SE
 	"SETTING is a fault (server-error, rate-limit, timeout, truncate, never-land, stall; market only: null, wrong-shape, oversize, conflict) " +
 	"with a probability (0.1 or 10%), latency or jitter with a duration, lag with a number of slots (getSignatureStatuses answers as a node that far behind), or script with faults joined by '+' " +
 	"for the next calls; market.loans_info:mixed-snapshots=once|always makes E3 pages after the first carry another snapshotTs (the first such answer, or every one); " +
-	"plus retry-after=DURATION and stall-slots=N " +
+	"plus retry-after=DURATION and stall-slots=N; ws:refuse=true answers every websocket (pubsub) upgrade on the RPC port with 503, ws:drop-after=N closes each websocket connection after N notifications " +
 	"(e.g. market:server-error=10%,rpc.sendTransaction:never-land=0.2,rpc:latency=20ms)"
 
 // ParseFaults reads a fault configuration written as FaultsSpecHelp describes, so that a run with
@@ -49,6 +49,9 @@ func (f *Faults) apply(item string) error {
 		return f.applyGlobal(lhs, value)
 	}
 	service, method, _ := strings.Cut(target, ".")
+	if service == "ws" && method == "" {
+		return applyPubsub(&f.Chain.Pubsub, setting, value)
+	}
 	if setting == mixedSnapshotsSetting {
 		return f.applyMixedSnapshots(service, method, value)
 	}
@@ -179,4 +182,25 @@ func rateOf(r *chainsim.Rates, f chainsim.Fault) *float64 {
 		chainsim.FaultNeverLand: &r.NeverLand, chainsim.FaultStall: &r.Stall,
 		chainsim.FaultNull: &r.Null, chainsim.FaultWrongShape: &r.WrongShape, chainsim.FaultOversize: &r.Oversize, chainsim.FaultConflict: &r.Conflict,
 	}[f]
+}
+
+// applyPubsub sets one fault of the RPC's websocket endpoint.
+func applyPubsub(p *chainsim.PubsubFaults, setting, value string) error {
+	switch setting {
+	case "refuse":
+		b, err := strconv.ParseBool(value)
+		if err != nil {
+			return fmt.Errorf("ws:refuse: %w", err)
+		}
+		p.RefuseUpgrade = b
+	case "drop-after":
+		n, err := strconv.Atoi(value)
+		if err != nil || n < 0 {
+			return fmt.Errorf("ws:drop-after wants a number of notifications, got %q", value)
+		}
+		p.DropAfter = n
+	default:
+		return fmt.Errorf("unknown ws setting %q (want refuse or drop-after)", setting)
+	}
+	return nil
 }

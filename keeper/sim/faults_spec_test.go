@@ -108,3 +108,18 @@ func TestMarketNullWrongShapeOversize(t *testing.T) {
 		t.Errorf("after the script: %v", err)
 	}
 }
+
+func TestParseFaultsPubsub(t *testing.T) {
+	got, err := ParseFaults("ws:refuse=true,ws:drop-after=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := got.Chain.Pubsub; !p.RefuseUpgrade || p.DropAfter != 3 {
+		t.Fatalf("pubsub faults = %+v", p)
+	}
+	for _, bad := range []string{"ws:drop-after=-1", "ws:refuse=maybe", "ws:latency=1s"} {
+		if _, err := ParseFaults(bad); err == nil {
+			t.Errorf("%q parsed", bad)
+		}
+	}
+}

@@ -259,9 +259,13 @@ type RequestSpec struct {
 	Created   string `yaml:"created"` // default "-1h"
 }
 
-// EventSpec is one scripted event: exactly one of its members besides At is set.
+// EventSpec is one scripted event: exactly one of its members besides At and AtSlot is set. At is an
+// offset from the start; AtSlot, instead of At, is a chain slot (slot n starts n × 400 ms after the
+// start).
 type EventSpec struct {
 	At          string             `yaml:"at"`
+	AtSlot      *uint64            `yaml:"at_slot"`
+	PriceMove   *PriceMove         `yaml:"price_move"`
 	Oracle      map[string]float64 `yaml:"oracle"` // mint symbol → new USD price
 	Pool        *PoolMove          `yaml:"pool"`
 	Fill        *FillSpec          `yaml:"fill"`
@@ -269,6 +273,14 @@ type EventSpec struct {
 	ExternalAPY *ExternalAPYSpec   `yaml:"external_apy"`
 	Term        *TermChange        `yaml:"term"`
 	Pyth        *PythEvent         `yaml:"pyth"`
+}
+
+// PriceMove moves a mint's oracle price by a fraction (By -0.05 is 5 % down): the chain rewrites the
+// mint's Pyth price account with the moved price exactly when it reaches the event's slot (so it needs
+// at_slot and a mint with a pyth feed), and the market prices the mint at the moved price from then on.
+type PriceMove struct {
+	Mint string  `yaml:"mint"`
+	By   float64 `yaml:"by"`
 }
 
 // PythEvent stops or restarts the pushing of mints' Pyth feeds (by symbol): a halted feed keeps its

@@ -63,7 +63,10 @@ func localAddr(addr string) string {
 
 // serve runs one server on ln until ctx ends; closing it also ends hanging (timeout-fault) requests.
 func (s *Sim) serve(ctx context.Context, ln net.Listener, h http.Handler) {
-	sv := &server{srv: &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}, done: make(chan error, 1)}
+	// Requests' contexts derive from ctx, so websocket connections, which the server does not track
+	// once upgraded, end with it too.
+	sv := &server{srv: &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second,
+		BaseContext: func(net.Listener) context.Context { return ctx }}, done: make(chan error, 1)}
 	s.serveMu.Lock()
 	s.servers = append(s.servers, sv)
 	s.serveMu.Unlock()

@@ -84,6 +84,11 @@ func New(opts Options) (*Sim, error) {
 		return nil, fmt.Errorf("sim: %w", err)
 	}
 	s.publishPrices(s.clock.Now())
+	for _, ev := range s.events {
+		if ev.Setup != nil {
+			ev.Setup(s)
+		}
+	}
 	return s, nil
 }
 

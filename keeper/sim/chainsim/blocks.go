@@ -107,6 +107,7 @@ func (c *Chain) syncLocked() {
 	if now <= c.seen {
 		return
 	}
+	prev := c.seen
 	c.seen = now
 	tip := c.posOfSlot(c.lastProduced(now))
 	if tip.height > c.registeredTo {
@@ -118,6 +119,7 @@ func (c *Chain) syncLocked() {
 			c.registerBlock(h)
 		}
 	}
+	c.applyUpdatesLocked(now)
 	c.processQueue(now)
 	c.tip = tip
 	for len(c.blockOrder) > 0 && c.blockOrder[0].height+keepBlocks <= tip.height {
@@ -125,6 +127,7 @@ func (c *Chain) syncLocked() {
 		c.blockOrder = c.blockOrder[1:]
 	}
 	c.pruneFees()
+	c.notifyLocked(prev)
 }
 
 // registerBlock remembers the blockhash of the block at height h.

@@ -38,6 +38,8 @@ type Chain struct {
 	drops        []func(*solana.Message) bool // guarded by mu; see DropOnce
 	dropped      map[solana.Signature]bool    // guarded by mu; transactions DropOnce drops
 	writes       uint64                       // guarded by mu; see StateVersion
+	pubsub       *hub                         // its tables guarded by mu
+	updates      []scheduledUpdate            // guarded by mu; see ScheduleUpdate, sorted by slot
 
 	hookMu      sync.Mutex
 	hooks       []func(Landed) // guarded by hookMu
@@ -64,6 +66,7 @@ func New(opts Options) (*Chain, error) {
 		blocks:   map[solana.Hash]uint64{},
 		txs:      map[solana.Signature]*record{},
 		bundles:  map[string]*bundleRecord{},
+		pubsub:   newHub(),
 	}
 	for id, b := range builtins {
 		c.accounts[id] = &Account{Lamports: 1, Owner: b.loader, Executable: true}
@@ -82,8 +85,10 @@ func (c *Chain) lock() {
 	c.syncLocked()
 }
 
-// unlock releases the lock, then runs the landing hooks of what landed.
+// unlock observes what changed for the pubsub subscribers, releases the
+// lock, then runs the landing hooks of what landed.
 func (c *Chain) unlock() {
+	c.observeLocked(c.seen)
 	c.mu.Unlock()
 	c.dispatchHooks()
 }

@@ -76,6 +76,35 @@
 // Each service decides its faults with a [FaultEngine], which other
 // simulated services (the market simulator in package sim) reuse.
 //
+// # Pubsub
+//
+// The RPC service also serves Solana's pubsub protocol: a websocket upgrade
+// on any path of the RPC port (a validator uses the next port; providers the
+// same host). accountSubscribe (encoding base64, base58 or the default
+// binary; jsonParsed and base64+zstd are refused with -32602; dataSlice
+// applies), signatureSubscribe and slotSubscribe answer with a subscription
+// id; accountUnsubscribe, signatureUnsubscribe and slotUnsubscribe answer
+// true, or -32602 "Invalid subscription id." for an id the connection does
+// not hold. The default commitment is finalized, as on a validator.
+// Notifications carry context.slot: an account subscriber gets one
+// accountNotification per slot that changed the account's lamports, owner,
+// data or executable flag (with its state at the end of that slot), once the
+// subscription's commitment has seen that slot complete (processed when the
+// slot is over, confirmed at the same moment, finalized 32 blocks later);
+// changes made before subscribing are not sent. A signature subscriber gets
+// one signatureNotification ({err: null} or the transaction error) when the
+// transaction's block reaches the commitment, and the subscription ends. A
+// slot subscriber gets {parent, root, slot} for every block as its slot
+// starts. While a websocket client is connected, the chain follows its clock
+// slot by slot on its own, so notifications go out as slots pass; on a
+// [ManualClock] they go out when the clock is advanced past a slot boundary
+// (or at the next call of the chain). Each connection has a queue of
+// [WSQueueLimit] messages; a client that falls further behind is
+// disconnected and its subscriptions end, so no client can hold up the
+// chain. A closed connection's subscriptions end with it.
+// [PubsubFaults] refuse upgrades or close connections after N
+// notifications. [Chain.ScheduleUpdate] writes an account at an exact slot.
+//
 // # Differences from a real node
 //
 //   - getSignatureStatuses without searchTransactionHistory, and
@@ -89,6 +118,10 @@
 //     base58. Batch requests are refused.
 //   - Simulations return post-states without the fee deducted (the fee is
 //     checked), no return data and no inner instructions.
+//   - Pubsub serves only accountSubscribe, signatureSubscribe and
+//     slotSubscribe (no program, logs, root, block or vote subscriptions, no
+//     receivedSignature notifications); a signature that reached its
+//     commitment before the subscription is notified at the next block.
 //   - Compute units are rough fixed costs per built-in instruction; a
 //     registered program costs 1,000 units plus what it consumes.
 package chainsim

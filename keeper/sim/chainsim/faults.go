@@ -152,6 +152,20 @@ type Faults struct {
 	RetryAfter time.Duration
 	// StallSlots is the length of a FaultStall stall; zero means 25 slots.
 	StallSlots uint64
+	// Pubsub applies to the RPC service's websocket endpoint.
+	Pubsub PubsubFaults
+}
+
+// PubsubFaults are the faults of the pubsub (websocket) endpoint of the RPC
+// service, for testing a client's fallback to polling.
+type PubsubFaults struct {
+	// RefuseUpgrade answers every websocket upgrade with 503, as an RPC
+	// provider without websocket support does.
+	RefuseUpgrade bool
+	// DropAfter closes each connection once it has been sent this many
+	// notifications; zero never does. The client sees a read error and its
+	// subscriptions are gone, as after a provider's disconnect.
+	DropAfter int
 }
 
 // Validate reports the first invalid setting, naming service and method.
@@ -161,6 +175,9 @@ func (f Faults) Validate() error {
 	}
 	if f.RetryAfter < 0 {
 		return errors.New("faults: negative retry-after")
+	}
+	if f.Pubsub.DropAfter < 0 {
+		return errors.New("faults: pubsub: negative drop-after")
 	}
 	return errors.Join(f.RPC.validate(ServiceRPC, rpcMethodNames), f.Jito.validate(ServiceJito, jitoMethodNames))
 }

@@ -10,7 +10,8 @@ import (
 // the length of a stall. It is safe for concurrent use.
 type faultState struct {
 	rpc, jito *FaultEngine
-	stall     atomic.Uint64 // slots of a FaultStall stall
+	stall     atomic.Uint64                // slots of a FaultStall stall
+	ps        atomic.Pointer[PubsubFaults] // the websocket endpoint's faults
 }
 
 // newFaultState returns the state of a validated configuration.
@@ -26,7 +27,12 @@ func (s *faultState) set(cfg Faults) {
 	s.rpc.Reset(cfg.RPC, status, cfg.RetryAfter)
 	s.jito.Reset(cfg.Jito, status, cfg.RetryAfter)
 	s.stall.Store(cmp.Or(cfg.StallSlots, 25))
+	ps := cfg.Pubsub
+	s.ps.Store(&ps)
 }
+
+// pubsub returns the faults of the websocket endpoint.
+func (s *faultState) pubsub() PubsubFaults { return *s.ps.Load() }
 
 // engine returns the engine of svc.
 func (s *faultState) engine(svc Service) *FaultEngine {

@@ -122,6 +122,7 @@ func (c *Chain) recordLocked(t *txn, pos blockPos, res *execResult, bundleID str
 	c.txs[t.id()] = rec
 	c.writes++
 	c.noteFee(t, pos, res)
+	c.observeLocked(pos.slot)
 	c.emit(rec.Landed)
 }
 

@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/gorilla/websocket"
 )
 
 // maxRequestBody bounds a request body.
@@ -65,6 +67,10 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 
 // ServeHTTP answers one JSON-RPC request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.svc == ServiceRPC && websocket.IsWebSocketUpgrade(r) {
+		s.serveWS(w, r)
+		return
+	}
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
 		http.Error(w, "chainsim: only POST is supported", http.StatusMethodNotAllowed)

@@ -60,12 +60,7 @@ func encodeAccount(a *Account, enc string, slice *dataSlice) (*wireAccount, *rpc
 	if a == nil {
 		return nil, nil
 	}
-	data := a.Data
-	if slice != nil {
-		start := min(slice.Offset, uint64(len(data)))
-		end := start + min(slice.Length, uint64(len(data))-start)
-		data = data[start:end]
-	}
+	data := sliceData(a.Data, slice)
 	w := &wireAccount{
 		Executable: a.Executable,
 		Lamports:   a.Lamports,
@@ -209,4 +204,43 @@ func nonNilLogs(logs []string) []string {
 // preflightMessage is the message of a -32002 preflight failure.
 func preflightMessage(e *TxError) string {
 	return fmt.Sprintf("Transaction simulation failed: %s", e.Error())
+}
+
+// legacyAccount is an account in the binary encoding of accountSubscribe:
+// the data as a bare base58 string.
+type legacyAccount struct {
+	Data       string `json:"data"`
+	Executable bool   `json:"executable"`
+	Lamports   uint64 `json:"lamports"`
+	Owner      string `json:"owner"`
+	RentEpoch  uint64 `json:"rentEpoch"`
+	Space      uint64 `json:"space"`
+}
+
+// encodeSubAccount returns the wire form of an account notification's
+// value in enc: base64, or base58 either as [data, "base58"] or as the bare
+// string of the legacy binary encoding. Unlike a read, a notification has
+// no 128-byte limit on base58 data.
+func encodeSubAccount(a *Account, enc string, slice *dataSlice) (any, *rpcError) {
+	w, rerr := encodeAccount(a, "base64", slice)
+	if rerr != nil || enc == "base64" {
+		return w, rerr
+	}
+	b58 := base58.Encode(sliceData(a.Data, slice))
+	if enc == "base58" {
+		w.Data = [2]string{b58, "base58"}
+		return w, nil
+	}
+	return legacyAccount{Data: b58, Executable: w.Executable, Lamports: w.Lamports, Owner: w.Owner, RentEpoch: w.RentEpoch, Space: w.Space}, nil
+}
+
+// sliceData returns the part of data a dataSlice selects (all of it for
+// nil).
+func sliceData(data []byte, slice *dataSlice) []byte {
+	if slice == nil {
+		return data
+	}
+	start := min(slice.Offset, uint64(len(data)))
+	end := start + min(slice.Length, uint64(len(data))-start)
+	return data[start:end]
 }

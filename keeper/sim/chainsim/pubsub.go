@@ -1,0 +1,158 @@
+package chainsim
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/rpc"
+)
+
+// subKind is what a subscription watches.
+type subKind int
+
+// The subscription kinds.
+const (
+	subAccount subKind = iota
+	subSignature
+	subSlot
+)
+
+// subscription is one pubsub subscription of one connection.
+type subscription struct {
+	id   uint64
+	conn *wsConn
+	kind subKind
+	cm   rpc.CommitmentType // account and signature subscriptions
+	next uint64             // the first slot not yet examined at cm
+
+	key      solana.PublicKey // account
+	encoding string           // account: base64, base58 or binary
+	slice    *dataSlice       // account: the part of the data to send, nil for all
+	minSeq   uint64           // account: the first change made after subscribing
+
+	sig solana.Signature // signature
+}
+
+// watch is the change history of an account some subscription watches.
+type watch struct {
+	last    *Account // the state last observed; nil when absent
+	changes []accountChange
+	subs    map[uint64]*subscription
+}
+
+// accountChange is a state an account took in a slot.
+type accountChange struct {
+	slot uint64
+	seq  uint64
+	acct *Account // nil when the account was deleted
+}
+
+// hub holds the chain's pubsub subscriptions: the websocket connections of
+// the RPC service and what each one subscribed to. Its tables are guarded
+// by the chain's mu, so notifications are computed from the state the chain
+// commits; sending them never blocks (see wsConn.send).
+type hub struct {
+	lastID   uint64                      // the last subscription id handed out
+	seq      uint64                      // the last account change observed
+	conns    map[*wsConn]bool            // open connections
+	subs     map[uint64]*subscription    // by id
+	watches  map[solana.PublicKey]*watch // accounts some subscription watches
+	stopTick chan struct{}               // ends the slot driver; nil while it is not running
+	tickDone chan struct{}               // closed when the slot driver has ended
+	changed  chan struct{}               // closed and replaced when subscriptions come or go
+}
+
+// newHub returns an empty hub.
+func newHub() *hub {
+	return &hub{conns: map[*wsConn]bool{}, subs: map[uint64]*subscription{}, watches: map[solana.PublicKey]*watch{},
+		changed: make(chan struct{})}
+}
+
+// addLocked registers sub under a new id and returns the id. The caller
+// holds the chain's mu.
+func (c *Chain) addSubLocked(sub *subscription) uint64 {
+	h := c.pubsub
+	h.lastID++
+	sub.id = h.lastID
+	h.subs[sub.id] = sub
+	h.signal()
+	if sub.kind == subSlot {
+		return sub.id
+	}
+	if slot, ok := c.frontier(sub.cm); ok {
+		sub.next = slot + 1
+	}
+	if sub.kind == subAccount {
+		w := h.watches[sub.key]
+		if w == nil {
+			w = &watch{last: c.accounts[sub.key], subs: map[uint64]*subscription{}}
+			h.watches[sub.key] = w
+		}
+		w.subs[sub.id] = sub
+		sub.minSeq = h.seq + 1
+	}
+	return sub.id
+}
+
+// removeSubLocked ends subscription id, reporting whether it existed. The
+// caller holds the chain's mu.
+func (c *Chain) removeSubLocked(id uint64) bool {
+	h := c.pubsub
+	sub, ok := h.subs[id]
+	if !ok {
+		return false
+	}
+	delete(h.subs, id)
+	h.signal()
+	if w := h.watches[sub.key]; sub.kind == subAccount && w != nil {
+		delete(w.subs, id)
+		if len(w.subs) == 0 {
+			delete(h.watches, sub.key)
+		}
+	}
+	return true
+}
+
+// sortedSubs returns the subscriptions in id order, so notifications go
+// out in a deterministic order.
+func sortedSubs(subs map[uint64]*subscription) []*subscription {
+	out := slices.Collect(maps.Values(subs))
+	slices.SortFunc(out, func(a, b *subscription) int { return cmp.Compare(a.id, b.id) })
+	return out
+}
+
+// signal wakes the callers of WaitSubscriptions.
+func (h *hub) signal() {
+	close(h.changed)
+	h.changed = make(chan struct{})
+}
+
+// Subscriptions returns how many pubsub subscriptions are open.
+func (c *Chain) Subscriptions() int {
+	c.lock()
+	defer c.unlock()
+	return len(c.pubsub.subs)
+}
+
+// WaitSubscriptions blocks until exactly n pubsub subscriptions are open,
+// so a test can move the clock only once a client has subscribed (or has
+// gone), or until ctx ends.
+func (c *Chain) WaitSubscriptions(ctx context.Context, n int) error {
+	for {
+		c.lock()
+		got, changed := len(c.pubsub.subs), c.pubsub.changed
+		c.unlock()
+		if got == n {
+			return nil
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return fmt.Errorf("chainsim: waiting for %d subscriptions (%d open): %w", n, got, ctx.Err())
+		}
+	}
+}

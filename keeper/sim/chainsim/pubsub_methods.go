@@ -1,0 +1,131 @@
+package chainsim
+
+import (
+	"encoding/json"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/rpc"
+)
+
+// pubsubMethods are the methods a pubsub connection serves.
+var pubsubMethods = map[string]func(s *Server, wc *wsConn, in call) (any, *rpcError){
+	"accountSubscribe":     (*Server).accountSubscribe,
+	"signatureSubscribe":   (*Server).signatureSubscribe,
+	"slotSubscribe":        (*Server).slotSubscribe,
+	"accountUnsubscribe":   (*Server).unsubscribe,
+	"signatureUnsubscribe": (*Server).unsubscribe,
+	"slotUnsubscribe":      (*Server).unsubscribe,
+}
+
+// handlePubsub answers one request of a pubsub connection. A subscription
+// is registered and answered under the chain's lock, so its id reaches the
+// client before any of its notifications.
+func (s *Server) handlePubsub(wc *wsConn, msg []byte) {
+	var req rpcRequest
+	if err := json.Unmarshal(msg, &req); err != nil {
+		wc.reply(nil, nil, &rpcError{Code: codeParseError, Message: "Parse error"})
+		return
+	}
+	if req.JSONRPC != "2.0" || req.Method == "" {
+		wc.reply(req.ID, nil, &rpcError{Code: codeInvalidRequest, Message: "Invalid request"})
+		return
+	}
+	fn, ok := pubsubMethods[req.Method]
+	if !ok {
+		wc.reply(req.ID, nil, &rpcError{Code: codeMethodNotFound, Message: "Method not found"})
+		return
+	}
+	params, rerr := splitParams(req.Params)
+	if rerr != nil {
+		wc.reply(req.ID, nil, rerr)
+		return
+	}
+	s.c.lock()
+	defer s.c.unlock()
+	result, rerr := fn(s, wc, call{params: params})
+	wc.reply(req.ID, result, rerr)
+}
+
+// accountSubConfig is the config object of accountSubscribe.
+type accountSubConfig struct {
+	Commitment string     `json:"commitment"`
+	Encoding   string     `json:"encoding"`
+	DataSlice  *dataSlice `json:"dataSlice"`
+}
+
+// accountSubscribe: [pubkey, config] → subscription id. The default
+// commitment is finalized and the default encoding binary (a bare base58
+// string), as on a validator. The caller holds the chain's lock.
+func (s *Server) accountSubscribe(wc *wsConn, in call) (any, *rpcError) {
+	var key solana.PublicKey
+	var cfg accountSubConfig
+	if rerr := in.needWithConfig(&key, &cfg); rerr != nil {
+		return nil, rerr
+	}
+	switch cfg.Encoding {
+	case "", "binary":
+		cfg.Encoding = "binary"
+	case "base58", "base64":
+	default:
+		return nil, invalidParams("chainsim's accountSubscribe encodes account data as base64, base58 or binary only, not %q", cfg.Encoding)
+	}
+	cm, rerr := parseCommitment(cfg.Commitment, rpc.CommitmentFinalized)
+	if rerr != nil {
+		return nil, rerr
+	}
+	sub := &subscription{conn: wc, kind: subAccount, cm: cm, key: key, encoding: cfg.Encoding, slice: cfg.DataSlice}
+	return s.c.addConnSubLocked(wc, sub), nil
+}
+
+// signatureSubConfig is the config object of signatureSubscribe.
+type signatureSubConfig struct {
+	Commitment                 string `json:"commitment"`
+	EnableReceivedNotification bool   `json:"enableReceivedNotification"`
+}
+
+// signatureSubscribe: [signature, config] → subscription id. The default
+// commitment is finalized, as on a validator. The caller holds the chain's
+// lock.
+func (s *Server) signatureSubscribe(wc *wsConn, in call) (any, *rpcError) {
+	var sig solana.Signature
+	var cfg signatureSubConfig
+	if rerr := in.needWithConfig(&sig, &cfg); rerr != nil {
+		return nil, rerr
+	}
+	if cfg.EnableReceivedNotification {
+		return nil, invalidParams("chainsim does not send receivedSignature notifications")
+	}
+	cm, rerr := parseCommitment(cfg.Commitment, rpc.CommitmentFinalized)
+	if rerr != nil {
+		return nil, rerr
+	}
+	return s.c.addConnSubLocked(wc, &subscription{conn: wc, kind: subSignature, cm: cm, sig: sig}), nil
+}
+
+// slotSubscribe: [] → subscription id. The caller holds the chain's lock.
+func (s *Server) slotSubscribe(wc *wsConn, _ call) (any, *rpcError) {
+	return s.c.addConnSubLocked(wc, &subscription{conn: wc, kind: subSlot}), nil
+}
+
+// unsubscribe: [subscription id] → true, or -32602 for an id this
+// connection does not hold (ended, never given, or another connection's),
+// as on a validator. The caller holds the chain's lock.
+func (s *Server) unsubscribe(wc *wsConn, in call) (any, *rpcError) {
+	var id uint64
+	if rerr := in.need(0, &id); rerr != nil {
+		return nil, rerr
+	}
+	if !wc.subs[id] {
+		return nil, &rpcError{Code: codeInvalidParams, Message: "Invalid subscription id."}
+	}
+	wc.forget(id)
+	return s.c.removeSubLocked(id), nil
+}
+
+// addConnSubLocked registers sub for its connection and returns its id.
+// The caller holds c.mu.
+func (c *Chain) addConnSubLocked(wc *wsConn, sub *subscription) uint64 {
+	id := c.addSubLocked(sub)
+	wc.subs[id] = true
+	return id
+}

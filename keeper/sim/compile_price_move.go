@@ -1,0 +1,75 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/gagliardetto/solana-go"
+
+	"github.com/keeper-project/keeper/keeper/prices"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+)
+
+// priceMoveEvent moves a mint's oracle price by a fraction at a slot. The chain rewrites the mint's
+// Pyth account when it reaches the slot (the chain is the truth, and a subscriber of that account is
+// notified at that slot); when the sim's clock reaches the slot's time the market takes the price the
+// account then holds, and the pusher counts it as pushed, so it does not push it again.
+func (c *compiler) priceMoveEvent(pm PriceMove, slot uint64, at []any) (scheduled, bool) {
+	m := c.mint(pm.Mint, append(at, "mint"), "price_move mint")
+	if m == nil {
+		return scheduled{}, false
+	}
+	if m.Pyth == nil {
+		c.failAt(append(at, "mint"), "mint %q has no pyth feed to move", pm.Mint)
+		return scheduled{}, false
+	}
+	if math.IsNaN(pm.By) || math.IsInf(pm.By, 0) || pm.By <= -1 {
+		c.failAt(append(at, "by"), "by must be a fraction above -1 (-0.05 is 5 %% down), got %v", pm.By)
+		return scheduled{}, false
+	}
+	feed, mint, by := m.Pyth, m.Address, pm.By
+	return scheduled{
+		Desc: fmt.Sprintf("price of %s moves by %+.4g at slot %d", pm.Mint, by, slot),
+		Setup: func(s *Sim) {
+			when := s.start.Add(time.Duration(slot) * chainsim.SlotDuration)
+			s.chain.ScheduleUpdate(slot, feed.account, func(a chainsim.Account, exists bool) (chainsim.Account, error) {
+				return movePythAccount(a, exists, by, slot, when)
+			})
+		},
+		Apply: func(s *Sim) error {
+			a, ok := s.chain.Account(feed.account)
+			if !ok {
+				return fmt.Errorf("price move: no price account at %s", feed.account)
+			}
+			u, err := prices.DecodeUpdate(a.Data)
+			if err != nil {
+				return fmt.Errorf("price move: %w", err)
+			}
+			p := u.Value()
+			s.w.setPrices(map[solana.PublicKey]float64{mint: p})
+			feed.price, feed.at = p, s.start.Add(time.Duration(slot)*chainsim.SlotDuration)
+			return nil
+		},
+	}, true
+}
+
+// movePythAccount returns a PriceUpdateV2 account with its price (and confidence) moved by the
+// fraction by, published at when and posted in slot.
+func movePythAccount(a chainsim.Account, exists bool, by float64, slot uint64, when time.Time) (chainsim.Account, error) {
+	if !exists {
+		return a, fmt.Errorf("price move at slot %d: the price account does not exist", slot)
+	}
+	u, err := prices.DecodeUpdate(a.Data)
+	if err != nil {
+		return a, fmt.Errorf("price move at slot %d: %w", slot, err)
+	}
+	units := math.Round(float64(u.Price) * (1 + by))
+	if units < 1 || units > math.MaxInt64 {
+		return a, fmt.Errorf("price move at slot %d: price %v out of range", slot, units)
+	}
+	u.Price, u.Conf = int64(units), uint64(math.Round(units*pythConfidence))
+	u.PublishTime, u.PostedSlot = when, slot
+	a.Data = prices.EncodeUpdate(u)
+	return a, nil
+}
