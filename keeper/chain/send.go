@@ -47,9 +47,9 @@ func (c *Client) sendSequential(ctx context.Context, txs []Signed, route Route) 
 }
 
 // landOne broadcasts s until it is confirmed, fails or provably expires.
-// Its status is checked when the websocket says the node confirmed it, and
-// polled from right after the send, at intervals doubling up to
-// PollInterval (see pollBackoff).
+// It is settled by the node's notification on the websocket when one
+// comes, and meanwhile its status is polled from right after the send, at
+// intervals doubling up to PollInterval (see pollBackoff).
 func (c *Client) landOne(ctx context.Context, s Signed) (TxResult, error) {
 	wctx, stopWatch := context.WithCancel(ctx)
 	defer stopWatch()
@@ -69,8 +69,11 @@ func (c *Client) landOne(ctx context.Context, s Signed) (TxResult, error) {
 				rejected = c.broadcast(ctx, s)
 			}
 			continue
-		case <-wake:
+		case st := <-wake:
 			wake = nil
+			if r, ok := fromStatus(st, c.commitment); ok {
+				return r, nil
+			}
 		case <-poll.c():
 			poll.next()
 		}

@@ -13,12 +13,14 @@ import (
 	"github.com/gagliardetto/solana-go/rpc/ws"
 )
 
-// sigWatcher wakes a transaction's confirmation loop the moment the node
+// sigWatcher tells a transaction's confirmation loop the moment the node
 // says the signature reached the client's commitment (signatureSubscribe
 // over the RPC's websocket), so that keeper does not wait for its next
-// status poll. It only wakes: the outcome is still read from
-// getSignatureStatuses, so a lost, late or lying notification changes
-// nothing but timing, and polling goes on whatever the websocket does.
+// status poll. The notification is the node's word at that commitment, as
+// a getSignatureStatuses answer is, and settles the transaction the same
+// way (landed, or failed with the error it carries); until one comes,
+// polling goes on whatever the websocket does, so a lost or late
+// notification changes nothing but timing.
 //
 // One connection serves every watch. It is made on first use; when it cannot
 // be made, or breaks, watches fall back to polling alone and a new connection
@@ -66,11 +68,11 @@ func wsURL(rpcURL string) string {
 	return u.String()
 }
 
-// watch returns a channel closed when the node notifies that sig reached
-// the commitment (or failed), or nil when no websocket serves: a nil
+// watch returns a channel that receives sig's status when the node notifies
+// that it reached the commitment, or nil when no websocket serves: a nil
 // channel never fires, and the caller's polling decides alone. The watch
 // ends with ctx.
-func (w *sigWatcher) watch(ctx context.Context, sig solana.Signature) <-chan struct{} {
+func (w *sigWatcher) watch(ctx context.Context, sig solana.Signature) <-chan Status {
 	if w == nil || w.url == "" {
 		return nil
 	}
@@ -83,14 +85,18 @@ func (w *sigWatcher) watch(ctx context.Context, sig solana.Signature) <-chan str
 		w.broken(conn, err)
 		return nil
 	}
-	fired := make(chan struct{})
+	fired := make(chan Status, 1)
 	go func() {
 		defer sub.Unsubscribe()
-		if _, err := sub.Recv(ctx); err != nil && ctx.Err() == nil {
-			w.broken(conn, err)
+		res, err := sub.Recv(ctx)
+		if err != nil {
+			if ctx.Err() == nil {
+				w.broken(conn, err)
+			}
 			return
 		}
-		close(fired)
+		fired <- Status{Signature: sig, Found: true, Slot: res.Context.Slot,
+			Confirmation: rpc.ConfirmationStatusType(w.commitment), Err: normalize(res.Value.Err)}
 	}()
 	return fired
 }

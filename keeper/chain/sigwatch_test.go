@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -23,31 +24,44 @@ import (
 const wsGuard = 30 * time.Second
 
 // TestConfirmationWakesOnTheWebsocket lands a transaction with status polls an hour apart: only the
-// node's signatureNotification can tell keeper it confirmed. The simulated chain is served on a
-// real loopback socket (a websocket dial does not go through an injected HTTP client); its manual
-// clock moves three slots when the transaction is sent, enough to land and confirm it.
+// node's signatureNotification can tell keeper it confirmed, and it settles the transaction without
+// a status read. The simulated chain is served on a real loopback socket (a websocket dial does not
+// go through an injected HTTP client); its manual clock moves three slots when the transaction is
+// sent, enough to land and confirm it. A transfer of more than the wallet holds lands failed, and
+// the notification's error says so.
 func TestConfirmationWakesOnTheWebsocket(t *testing.T) {
-	res := landOnPacedChain(t, chain.Options{PollInterval: time.Hour, RebroadcastInterval: time.Hour}, chainsim.Faults{},
-		map[string]int{"sendTransaction": 3})
-	if res.Outcome != chain.OutcomeLanded {
-		t.Fatalf("outcome %v, want landed", res.Outcome)
+	for _, tc := range []struct {
+		name     string
+		lamports uint64
+		want     chain.Outcome
+	}{{"landed", 1000, chain.OutcomeLanded}, {"failed", 10 * walletFunds, chain.OutcomeFailed}} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := &pacer{slots: map[string]int{"sendTransaction": 3}}
+			res := landOn(t, p, chain.Options{PollInterval: time.Hour, RebroadcastInterval: time.Hour}, chainsim.Faults{}, tc.lamports)
+			st, ok := p.sim.SignatureStatus(res.Txs[0].Signature, true)
+			if res.Outcome != tc.want || !ok || res.Txs[0].Slot != st.Slot {
+				t.Fatalf("outcome %v in slot %d, want %v in slot %d (known %v)", res.Outcome, res.Txs[0].Slot, tc.want, st.Slot, ok)
+			}
+			if n := p.count("getSignatureStatuses"); n != 0 {
+				t.Errorf("%d status reads, want none: the notification settles it", n)
+			}
+		})
 	}
 }
 
 // TestConfirmationPollsWhenTheWebsocketIsRefused confirms by polling alone when the node refuses
 // the websocket upgrade: the refusal costs the notification, nothing else.
 func TestConfirmationPollsWhenTheWebsocketIsRefused(t *testing.T) {
-	res := landOnPacedChain(t, chain.Options{PollInterval: 100 * time.Millisecond, RebroadcastInterval: time.Hour},
-		chainsim.Faults{Pubsub: chainsim.PubsubFaults{RefuseUpgrade: true}}, map[string]int{"getSignatureStatuses": 1})
+	res := landOn(t, &pacer{slots: map[string]int{"getSignatureStatuses": 1}}, chain.Options{PollInterval: 100 * time.Millisecond,
+		RebroadcastInterval: time.Hour}, chainsim.Faults{Pubsub: chainsim.PubsubFaults{RefuseUpgrade: true}}, 1000)
 	if res.Outcome != chain.OutcomeLanded {
 		t.Fatalf("outcome %v, want landed by polling", res.Outcome)
 	}
 }
 
-// landOnPacedChain sends one transfer through a client with o's timing to a chain served on
-// loopback with faults, whose clock moves by pace[method] slots after each call of method, and
-// returns the result.
-func landOnPacedChain(t *testing.T, o chain.Options, faults chainsim.Faults, pace map[string]int) chain.Result {
+// landOn sends a transfer of lamports through a client with o's timing to a chain served on
+// loopback with faults, through p, and returns the result.
+func landOn(t *testing.T, p *pacer, o chain.Options, faults chainsim.Faults, lamports uint64) chain.Result {
 	t.Helper()
 	clk := chainsim.NewManualClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	sim, err := chainsim.New(chainsim.Options{Clock: clk, Faults: faults})
@@ -58,7 +72,8 @@ func landOnPacedChain(t *testing.T, o chain.Options, faults chainsim.Faults, pac
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := &http.Server{Handler: &pacer{next: sim.RPC(), clk: clk, slots: pace}}
+	p.next, p.clk, p.sim = sim.RPC(), clk, sim
+	srv := &http.Server{Handler: p}
 	go func() { _ = srv.Serve(ln) }()
 	t.Cleanup(func() { _ = srv.Close() })
 	wallet := newKey(t)
@@ -70,18 +85,30 @@ func landOnPacedChain(t *testing.T, o chain.Options, faults chainsim.Faults, pac
 	bh, _ := sim.LatestBlockhash(rpc.CommitmentConfirmed)
 	ctx, cancel := context.WithTimeout(t.Context(), wsGuard)
 	defer cancel()
-	res, err := client.SendAndConfirm(ctx, []chain.Signed{transferTx(t, wallet, 1000, bh)})
+	res, err := client.SendAndConfirm(ctx, []chain.Signed{transferTx(t, wallet, lamports, bh)})
 	if err != nil {
 		t.Fatalf("SendAndConfirm: %v", err)
 	}
 	return res
 }
 
-// pacer serves JSON-RPC calls and then moves the chain's clock by slots[method] slots.
+// pacer serves JSON-RPC calls, then moves the chain's clock by slots[method] slots; it counts the
+// calls of each method.
 type pacer struct {
 	next  http.Handler
 	clk   *chainsim.ManualClock
+	sim   *chainsim.Chain
 	slots map[string]int
+
+	mu    sync.Mutex
+	calls map[string]int // guarded by mu
+}
+
+// count returns how often method was called.
+func (p *pacer) count(method string) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.calls[method]
 }
 
 // ServeHTTP serves the request, then paces the clock.
@@ -95,6 +122,12 @@ func (p *pacer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r.Body = io.NopCloser(bytes.NewReader(body))
 	}
 	p.next.ServeHTTP(w, r)
+	p.mu.Lock()
+	if p.calls == nil {
+		p.calls = map[string]int{}
+	}
+	p.calls[call.Method]++
+	p.mu.Unlock()
 	p.clk.Advance(time.Duration(p.slots[call.Method]) * chainsim.SlotDuration)
 }
 
@@ -102,9 +135,9 @@ func (p *pacer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // query: keeper confirms by polling, says at INFO that it polls alone, and prints no part of the key.
 func TestUnreachableWebsocketKeepsItsKeySecret(t *testing.T) {
 	logs := &logBuffer{}
-	res := landOnPacedChain(t, chain.Options{PollInterval: 100 * time.Millisecond, RebroadcastInterval: time.Hour,
-		WSURL: "ws://127.0.0.1:1/ws?api-key=" + apiKey, Logger: slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))},
-		chainsim.Faults{}, map[string]int{"getSignatureStatuses": 1})
+	res := landOn(t, &pacer{slots: map[string]int{"getSignatureStatuses": 1}}, chain.Options{PollInterval: 100 * time.Millisecond,
+		RebroadcastInterval: time.Hour, WSURL: "ws://127.0.0.1:1/ws?api-key=" + apiKey,
+		Logger: slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))}, chainsim.Faults{}, 1000)
 	if res.Outcome != chain.OutcomeLanded {
 		t.Fatalf("outcome %v, want landed by polling", res.Outcome)
 	}
