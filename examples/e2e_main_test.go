@@ -52,7 +52,7 @@ func buildKeeper(dir string) (string, error) {
 }
 
 // needBinary skips an end-to-end test under -short and fails it when the binary could not be built.
-func needBinary(t *testing.T) {
+func needBinary(t testing.TB) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("end-to-end test: builds and runs the keeper binary (skipped under -short)")

@@ -55,7 +55,7 @@ func keeperCmdWith(ctx context.Context, o procOptions, dir string, args ...strin
 }
 
 // runKeeper runs keeper with args in dir to its end.
-func runKeeper(t *testing.T, dir string, args ...string) result {
+func runKeeper(t testing.TB, dir string, args ...string) result {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), procTimeout)
 	defer cancel()
@@ -91,7 +91,7 @@ func runUntilDoneWith(ctx context.Context, o procOptions, dir string, args ...st
 }
 
 // wantExit fails the test unless r exited with code.
-func (r result) wantExit(t *testing.T, code int) result {
+func (r result) wantExit(t testing.TB, code int) result {
 	t.Helper()
 	if r.code != code {
 		t.Fatalf("keeper %s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", strings.Join(r.args, " "), r.code, code, r.stdout, r.stderr)
@@ -108,7 +108,7 @@ type daemon struct {
 }
 
 // startKeeper starts keeper with args in dir and leaves it running.
-func startKeeper(t *testing.T, dir string, stdout *syncBuffer, args ...string) *daemon {
+func startKeeper(t testing.TB, dir string, stdout *syncBuffer, args ...string) *daemon {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	d := &daemon{cmd: keeperCmd(ctx, dir, args...), exited: make(chan struct{}), stderr: &syncBuffer{}}
@@ -130,7 +130,7 @@ func startKeeper(t *testing.T, dir string, stdout *syncBuffer, args ...string) *
 
 // stop interrupts the process as Ctrl-C would and returns its exit code once it has exited (or was
 // killed after procTimeout).
-func (d *daemon) stop(t *testing.T) int {
+func (d *daemon) stop(t testing.TB) int {
 	t.Helper()
 	if err := d.cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Errorf("interrupt: %v", err)

@@ -35,14 +35,14 @@ type simProc struct {
 
 // startSim starts `keeper sim` with a manual clock on free ports and a fresh keypair, and waits
 // until it has printed where it listens. t.Cleanup stops it.
-func startSim(t *testing.T) *simProc {
+func startSim(t testing.TB) *simProc {
 	t.Helper()
 	return startSimWith(t, "--manual-clock")
 }
 
 // startSimWith is startSim with clockFlag (--manual-clock or --control) instead, and extra
 // arguments of `keeper sim` (a --scenario).
-func startSimWith(t *testing.T, clockFlag string, extra ...string) *simProc {
+func startSimWith(t testing.TB, clockFlag string, extra ...string) *simProc {
 	t.Helper()
 	dir := t.TempDir()
 	kp := filepath.Join(dir, "operator.json")
@@ -90,7 +90,7 @@ func (s *simProc) parse(out string) error {
 }
 
 // address returns the address of a thing the simulator listed ("vault", "alpha-vault").
-func (s *simProc) address(t *testing.T, kind, name string) string {
+func (s *simProc) address(t testing.TB, kind, name string) string {
 	t.Helper()
 	a, ok := s.named[kind+" "+name]
 	if !ok {
@@ -144,7 +144,7 @@ func (s *simProc) until(t *testing.T, secs float64) {
 }
 
 // state reads the simulator's state.
-func (s *simProc) state(t *testing.T) sim.ControlState {
+func (s *simProc) state(t testing.TB) sim.ControlState {
 	t.Helper()
 	var st sim.ControlState
 	if err := s.call(t.Context(), http.MethodGet, "state", nil, &st); err != nil {

@@ -29,7 +29,7 @@ type workspace struct {
 }
 
 // newWorkspace returns an empty workspace on s.
-func newWorkspace(t *testing.T, s *simProc) *workspace {
+func newWorkspace(t testing.TB, s *simProc) *workspace {
 	return &workspace{sim: s, dir: t.TempDir(), seenActions: map[string]bool{}}
 }
 
@@ -37,7 +37,7 @@ func newWorkspace(t *testing.T, s *simProc) *workspace {
 // the simulator's keypair, the workspace's journal, a fast status poll, no ops listener, the given
 // notifiers, and copies of policyFiles (paths relative to examples/) as its only policies. It returns
 // the config's path.
-func (w *workspace) config(t *testing.T, name string, policyFiles []string, notifiers ...map[string]any) string {
+func (w *workspace) config(t testing.TB, name string, policyFiles []string, notifiers ...map[string]any) string {
 	t.Helper()
 	return w.configEdited(t, name, policyFiles, func(cfg map[string]any) {
 		if len(notifiers) > 0 {
@@ -47,7 +47,7 @@ func (w *workspace) config(t *testing.T, name string, policyFiles []string, noti
 }
 
 // configEdited is config without notifiers, changed further by edit.
-func (w *workspace) configEdited(t *testing.T, name string, policyFiles []string, edit func(map[string]any)) string {
+func (w *workspace) configEdited(t testing.TB, name string, policyFiles []string, edit func(map[string]any)) string {
 	t.Helper()
 	files := map[string][]byte{}
 	for _, f := range policyFiles {
@@ -71,7 +71,7 @@ func (w *workspace) configEdited(t *testing.T, name string, policyFiles []string
 
 // writeConfig writes dir/name.yaml, the committed ../config.yaml changed by edit (when not nil) whose
 // only policies are files (base name → content), written to dir/name/. It returns the config's path.
-func writeConfig(t *testing.T, dir, name string, files map[string][]byte, edit func(map[string]any)) string {
+func writeConfig(t testing.TB, dir, name string, files map[string][]byte, edit func(map[string]any)) string {
 	t.Helper()
 	folder := filepath.Join(dir, name)
 	if err := os.MkdirAll(folder, 0o755); err != nil {
@@ -99,7 +99,7 @@ func writeConfig(t *testing.T, dir, name string, files map[string][]byte, edit f
 }
 
 // committedConfig reads the repository's config.yaml.
-func committedConfig(t *testing.T) map[string]any {
+func committedConfig(t testing.TB) map[string]any {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("..", "config.yaml"))
 	if err != nil {
@@ -155,7 +155,7 @@ type journaledTip struct {
 }
 
 // history runs `keeper history --json` with config and returns every journaled action.
-func (w *workspace) history(t *testing.T, config string) []action {
+func (w *workspace) history(t testing.TB, config string) []action {
 	t.Helper()
 	r := runKeeper(t, w.dir, "history", "--json", "--limit", "0", "--config", config).wantExit(t, 0)
 	var out []action

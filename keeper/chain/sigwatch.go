@@ -69,36 +69,43 @@ func wsURL(rpcURL string) string {
 }
 
 // watch returns a channel that receives sig's status when the node notifies
-// that it reached the commitment, or nil when no websocket serves: a nil
-// channel never fires, and the caller's polling decides alone. The watch
-// ends with ctx.
+// that it reached the commitment, or nil when the websocket is off: a nil
+// channel never fires, and the caller's polling decides alone. The
+// connection and the subscription are made in the background, so the send
+// does not wait for them (a signature that reaches the commitment before
+// the subscription does is notified at the next block, as on a validator).
+// The watch ends with ctx.
 func (w *sigWatcher) watch(ctx context.Context, sig solana.Signature) <-chan Status {
 	if w == nil || w.url == "" {
 		return nil
 	}
+	fired := make(chan Status, 1)
+	go w.await(ctx, sig, fired)
+	return fired
+}
+
+// await subscribes to sig and sends its notified status on fired; it gives
+// up quietly when no websocket serves or ctx ends.
+func (w *sigWatcher) await(ctx context.Context, sig solana.Signature, fired chan<- Status) {
 	conn := w.connect(ctx)
 	if conn == nil {
-		return nil
+		return
 	}
 	sub, err := conn.SignatureSubscribe(sig, w.commitment)
 	if err != nil {
 		w.broken(conn, err)
-		return nil
+		return
 	}
-	fired := make(chan Status, 1)
-	go func() {
-		defer sub.Unsubscribe()
-		res, err := sub.Recv(ctx)
-		if err != nil {
-			if ctx.Err() == nil {
-				w.broken(conn, err)
-			}
-			return
+	defer sub.Unsubscribe()
+	res, err := sub.Recv(ctx)
+	if err != nil {
+		if ctx.Err() == nil {
+			w.broken(conn, err)
 		}
-		fired <- Status{Signature: sig, Found: true, Slot: res.Context.Slot,
-			Confirmation: rpc.ConfirmationStatusType(w.commitment), Err: normalize(res.Value.Err)}
-	}()
-	return fired
+		return
+	}
+	fired <- Status{Signature: sig, Found: true, Slot: res.Context.Slot,
+		Confirmation: rpc.ConfirmationStatusType(w.commitment), Err: normalize(res.Value.Err)}
 }
 
 // connect returns the connection, making it when there is none and the last

@@ -26,9 +26,9 @@ const wsGuard = 30 * time.Second
 // TestConfirmationWakesOnTheWebsocket lands a transaction with status polls an hour apart: only the
 // node's signatureNotification can tell keeper it confirmed, and it settles the transaction without
 // a status read. The simulated chain is served on a real loopback socket (a websocket dial does not
-// go through an injected HTTP client); its manual clock moves three slots when the transaction is
-// sent, enough to land and confirm it. A transfer of more than the wallet holds lands failed, and
-// the notification's error says so.
+// go through an injected HTTP client); once the transaction is sent and keeper has subscribed to
+// it, its manual clock moves three slots, enough to land and confirm it. A transfer of more than the
+// wallet holds lands failed, and the notification's error says so.
 func TestConfirmationWakesOnTheWebsocket(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
@@ -36,7 +36,17 @@ func TestConfirmationWakesOnTheWebsocket(t *testing.T) {
 		want     chain.Outcome
 	}{{"landed", 1000, chain.OutcomeLanded}, {"failed", 10 * walletFunds, chain.OutcomeFailed}} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := &pacer{slots: map[string]int{"sendTransaction": 3}}
+			p := &pacer{sent: make(chan struct{}, 1)}
+			p.after = func(ctx context.Context) {
+				select {
+				case <-p.sent:
+				case <-ctx.Done():
+					return
+				}
+				if err := p.sim.WaitSubscriptions(ctx, 1); err == nil {
+					p.clk.Advance(3 * chainsim.SlotDuration)
+				}
+			}
 			res := landOn(t, p, chain.Options{PollInterval: time.Hour, RebroadcastInterval: time.Hour}, chainsim.Faults{}, tc.lamports)
 			st, ok := p.sim.SignatureStatus(res.Txs[0].Signature, true)
 			if res.Outcome != tc.want || !ok || res.Txs[0].Slot != st.Slot {
@@ -74,6 +84,9 @@ func landOn(t *testing.T, p *pacer, o chain.Options, faults chainsim.Faults, lam
 	}
 	p.next, p.clk, p.sim = sim.RPC(), clk, sim
 	srv := &http.Server{Handler: p}
+	if p.after != nil {
+		go p.after(t.Context())
+	}
 	go func() { _ = srv.Serve(ln) }()
 	t.Cleanup(func() { _ = srv.Close() })
 	wallet := newKey(t)
@@ -99,6 +112,10 @@ type pacer struct {
 	clk   *chainsim.ManualClock
 	sim   *chainsim.Chain
 	slots map[string]int
+	// sent, if set, receives a value when sendTransaction was served; after, if set, runs beside
+	// the send (it paces the clock itself).
+	sent  chan struct{}
+	after func(context.Context)
 
 	mu    sync.Mutex
 	calls map[string]int // guarded by mu
@@ -128,6 +145,12 @@ func (p *pacer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	p.calls[call.Method]++
 	p.mu.Unlock()
+	if call.Method == "sendTransaction" && p.sent != nil {
+		select {
+		case p.sent <- struct{}{}:
+		default:
+		}
+	}
 	p.clk.Advance(time.Duration(p.slots[call.Method]) * chainsim.SlotDuration)
 }
 

@@ -60,7 +60,7 @@ func (c *Control) noteLanded(l chainsim.Landed) {
 		return
 	}
 	tx := SignedTx{Signature: l.Signature.String(), Slot: l.Slot, BlockTime: l.BlockTime.UTC(), Fee: l.Fee,
-		FeePayer: at == 0, BundleID: l.BundleID}
+		LandedAt: l.At.UTC(), ConfirmedAt: l.BlockTime.Add(chainsim.SlotDuration).UTC(), FeePayer: at == 0, BundleID: l.BundleID}
 	if l.Err != nil {
 		tx.Err = l.Err.Error()
 	}

@@ -121,6 +121,10 @@ type SignedTx struct {
 	Signature string    `json:"signature"`
 	Slot      uint64    `json:"slot"`
 	BlockTime time.Time `json:"block_time"`
+	// LandedAt is when the chain executed it (for an RPC send, when the send was served), and
+	// ConfirmedAt when it reached confirmed: the end of its slot, when a block is built on it.
+	LandedAt    time.Time `json:"landed_at"`
+	ConfirmedAt time.Time `json:"confirmed_at"`
 	Fee       uint64    `json:"fee"`
 	// FeePayer is true when the wallet paid the fee.
 	FeePayer bool `json:"fee_payer"`

@@ -23,6 +23,9 @@ type Landed struct {
 	Slot        uint64
 	BlockHeight uint64
 	BlockTime   time.Time
+	// At is when the chain executed it, on the chain's clock: for a
+	// transaction sent by RPC, the moment the send was served.
+	At time.Time
 	// Fee is the fee charged, in lamports.
 	Fee uint64
 	// Err is the instruction error, nil when every instruction succeeded.
@@ -108,6 +111,7 @@ func (c *Chain) recordLocked(t *txn, pos blockPos, res *execResult, bundleID str
 			Slot:          pos.slot,
 			BlockHeight:   pos.height,
 			BlockTime:     pos.time,
+			At:            c.clock.Now(),
 			Fee:           res.fee,
 			Err:           res.err,
 			Logs:          res.logs,

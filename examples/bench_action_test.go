@@ -1,0 +1,118 @@
+package examples_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/keeper-project/keeper/keeper/journal"
+)
+
+// benchActionScenario is one loan of the wallet under auto-repay's trigger: 10 SOL against 1,100
+// USDC (health ~0.14).
+const benchActionScenario = `
+name: action-bench
+wallet: {sol: "10", tokens: {USDC: "100000"}}
+mints:
+  - {symbol: USDC, decimals: 6, price: 1}
+  - {symbol: SOL, decimals: 9, price: 150}
+wallets:
+  - {name: lender, fund: {sol: "2"}}
+strategies:
+  - name: beta
+    authority: lender
+    principal_mint: USDC
+    idle: "100000"
+    terms:
+      - {collateral: SOL, ltv: 650000, lqt: 850000, apys: {30d: 95000}}
+loans:
+  - {name: low, borrower: $wallet, collateral: [{mint: SOL, amount: "10"}], ledgers: [{strategy: beta, principal: "1100", term: 30d}]}
+`
+
+// benchActionLatency is injected on every market, RPC and Jito request.
+const benchActionLatency = 20 * time.Millisecond
+
+// BenchmarkE2EActionPath measures one repay's action path against `keeper sim` as a separate
+// process over loopback sockets, with benchActionLatency on every request and keeper's default chain
+// settings (chain.poll 1s; chain.confirm websocket or poll), one fresh simulator per iteration:
+//
+//   - keeper-ms: from the intent journaled to the outcome journaled (keeper's journal);
+//   - floor-ms: what no client can avoid, from the simulator's own record: the build's and the
+//     send's injected latency, and the chain time from the moment the simulator executed the sent
+//     transaction to the moment it was confirmed (the end of its slot);
+//   - ratio: keeper-ms / floor-ms (the goal is 1.05).
+//
+// Run: go test ./examples -run '^$' -bench BenchmarkE2EActionPath -benchtime 5x
+func BenchmarkE2EActionPath(b *testing.B) {
+	needBinary(b)
+	scenario := filepath.Join(b.TempDir(), "action.yaml")
+	if err := os.WriteFile(scenario, []byte(benchActionScenario), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	for _, confirm := range []string{"websocket", "poll"} {
+		b.Run("confirm="+confirm, func(b *testing.B) {
+			var keeperTotal, floorTotal time.Duration
+			for range b.N {
+				k, f := actionOnce(b, scenario, confirm)
+				keeperTotal, floorTotal = keeperTotal+k, floorTotal+f
+			}
+			n := float64(b.N)
+			b.ReportMetric(float64(keeperTotal.Milliseconds())/n, "keeper-ms")
+			b.ReportMetric(float64(floorTotal.Milliseconds())/n, "floor-ms")
+			b.ReportMetric(keeperTotal.Seconds()/floorTotal.Seconds(), "ratio")
+		})
+	}
+}
+
+// actionOnce runs `keeper run --once` on a fresh simulator and returns the repay's keeper time and
+// its floor.
+func actionOnce(b *testing.B, scenario, confirm string) (keeper, floor time.Duration) {
+	b.StopTimer()
+	l := benchActionLatency.String()
+	s := startSimWith(b, "--control", "--scenario", scenario,
+		"--faults", "market:latency="+l+",rpc:latency="+l+",jito:latency="+l)
+	w := newWorkspace(b, s)
+	cfg := w.configEdited(b, "bench", []string{autoRepay}, func(c map[string]any) {
+		ch := section(c, "chain")
+		delete(ch, "poll") // the default
+		ch["confirm"] = confirm
+	})
+	b.StartTimer()
+	runKeeper(b, w.dir, "run", "--once", "--config", cfg).wantExit(b, 0)
+	b.StopTimer()
+	st := s.state(b)
+	if len(st.Signed) != 1 || st.Signed[0].Err != "" {
+		b.Fatalf("the simulator saw %+v, want one landed repay", st.Signed)
+	}
+	landed := st.Signed[0]
+	act := journaledAction(b, filepath.Join(w.dir, "keeper.db"))
+	keeper = act.SettledAt.Sub(act.CreatedAt)
+	floor = 2*benchActionLatency + landed.ConfirmedAt.Sub(landed.LandedAt)
+	if testing.Verbose() && len(act.Attempts) > 0 {
+		a := act.Attempts[len(act.Attempts)-1]
+		ms := func(t time.Time) int64 { return t.Sub(act.CreatedAt).Milliseconds() }
+		for _, e := range act.Attempts[:len(act.Attempts)-1] {
+			b.Logf("earlier attempt %d: %s %s %s", e.Number, e.Outcome, e.Rule, e.Detail)
+		}
+		b.Logf("intent 0, attempt %d, built %d, signed %d, submitted %d, executed %d, confirmed %d, settled %d ms",
+			ms(a.CreatedAt), ms(a.BuiltAt), ms(a.SignedAt), ms(a.SubmittedAt), ms(landed.LandedAt), ms(landed.ConfirmedAt), ms(act.SettledAt))
+	}
+	return keeper, floor
+}
+
+// journaledAction returns the one action of the journal at path.
+func journaledAction(b *testing.B, path string) journal.Action {
+	ctx := context.Background()
+	j, err := journal.Open(ctx, "sqlite:"+path, journal.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer j.Close()
+	acts, err := j.List(ctx, journal.Filter{})
+	if err != nil || len(acts) != 1 || acts[0].State != journal.StateLanded {
+		b.Fatalf("journal: %+v, %v; want one landed action", acts, err)
+	}
+	return acts[0]
+}
