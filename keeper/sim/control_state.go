@@ -125,7 +125,7 @@ type SignedTx struct {
 	// ConfirmedAt when it reached confirmed: the end of its slot, when a block is built on it.
 	LandedAt    time.Time `json:"landed_at"`
 	ConfirmedAt time.Time `json:"confirmed_at"`
-	Fee       uint64    `json:"fee"`
+	Fee         uint64    `json:"fee"`
 	// FeePayer is true when the wallet paid the fee.
 	FeePayer bool `json:"fee_payer"`
 	// Err is the instruction error of a transaction that landed failed; empty on success.
