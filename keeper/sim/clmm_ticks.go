@@ -2,6 +2,7 @@ package sim
 
 import (
 	"maps"
+	"math"
 	"math/big"
 	"slices"
 
@@ -21,8 +22,8 @@ import (
 
 // growthStart is the fee growth every simulated pool starts with: close to
 // 2^128, so the growth wraps during a scenario as it does on long-lived
-// mainnet pools.
-var growthStart = clmm.U128{}.Sub(clmm.U128{Hi: 1 << 4})
+// mainnet pools: 2^128 - 2^68, that is 0 - 2^68 wrapped.
+var growthStart = clmm.U128{Hi: math.MaxUint64 - 15}
 
 // crossTo moves the pool's current tick to `to`, crossing every loaded
 // initialized tick in between: upwards a tick t is crossed when

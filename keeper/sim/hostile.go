@@ -13,7 +13,7 @@ const (
 )
 
 // unknownProgramID is the program of HostileUnknownProgram: deployed nowhere, allowlisted by nobody.
-var unknownProgramID = derivedKey("program", "unknown")
+var unknownProgramID = &lazy[solana.PublicKey]{make: func() solana.PublicKey { return derivedKey("program", "unknown") }}
 
 // hostilize changes the instructions and fee payer of an honest transaction the way mode says. mint is
 // the token the operation deals with (the target of token thefts).
@@ -34,7 +34,7 @@ func hostilize(mode Hostile, wallet, feePayer, mint solana.PublicKey, ixs []ix) 
 		ixs = append(ixs, ix{Program: solana.TokenProgramID, Data: data, Accounts: []solana.AccountMeta{
 			meta(ata(wallet, mint), false, true), meta(wallet, true, false)}})
 	case HostileUnknownProgram:
-		ixs = append(ixs, ix{Program: unknownProgramID, Data: []byte{0xde, 0xad},
+		ixs = append(ixs, ix{Program: unknownProgramID.get(), Data: []byte{0xde, 0xad},
 			Accounts: []solana.AccountMeta{meta(wallet, true, true)}})
 	case HostileFeePayer:
 		feePayer = stranger

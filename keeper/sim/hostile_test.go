@@ -87,7 +87,7 @@ func TestHostileModes(t *testing.T) {
 				return data[0] == 6 && solana.PublicKeyFromBytes(data[3:35]) == stranger && a[1] == w
 			})
 		}},
-		{HostileUnknownProgram, func(e *env, d decodedTx) bool { return d.hasIx(unknownProgramID, any) }},
+		{HostileUnknownProgram, func(e *env, d decodedTx) bool { return d.hasIx(unknownProgramID.get(), any) }},
 		{HostileFeePayer, func(e *env, d decodedTx) bool {
 			return d.msg.AccountKeys[0] == stranger && d.sigs[stranger] && d.isSigner(w)
 		}},

@@ -4,20 +4,28 @@ import (
 	"crypto/ed25519"
 	"crypto/sha256"
 	"fmt"
+	"sync"
 
 	"github.com/gagliardetto/solana-go"
 )
 
-// The simulator's fixed program ids. The committed config.yaml names them.
+// The simulator's fixed program ids. The committed config.yaml names them. They are written as
+// bytes, not decoded from base58 at start-up, so that the package does no work when the binary
+// starts: every keeper command links the simulator, and most never run it (TestProgramIDs checks
+// the bytes against the base58).
 var (
-	// MarketProgramID is the simulated lending market's program.
-	MarketProgramID = solana.MustPublicKeyFromBase58("SimMarket1111111111111111111111111111111111")
-	// EarnProgramID is the simulated earn vaults' program (withdrawal claims).
-	EarnProgramID = solana.MustPublicKeyFromBase58("SimEarn111111111111111111111111111111111111")
-	// DexAProgramID is the simulated dex-a CLMM program (layout A accounts).
-	DexAProgramID = solana.MustPublicKeyFromBase58("SimDexA111111111111111111111111111111111111")
-	// DexBProgramID is the simulated dex-b CLMM program (layout B accounts).
-	DexBProgramID = solana.MustPublicKeyFromBase58("SimDexB111111111111111111111111111111111111")
+	// MarketProgramID is the simulated lending market's program, SimMarket1111111111111111111111111111111111.
+	MarketProgramID = solana.PublicKey{0x06, 0x96, 0xbe, 0x67, 0x9b, 0x32, 0x7f, 0xfb, 0x7c, 0x45, 0x44, 0x9c, 0x88, 0x28, 0xb9, 0x95,
+		0x46, 0xc8, 0xa8, 0x9e, 0x76, 0x9e, 0x61, 0x16, 0x8c, 0xc4, 0x9f, 0x84}
+	// EarnProgramID is the simulated earn vaults' program (withdrawal claims), SimEarn111111111111111111111111111111111111.
+	EarnProgramID = solana.PublicKey{0x06, 0x96, 0xbd, 0xcd, 0x69, 0x46, 0x08, 0xc9, 0x0c, 0x76, 0xd9, 0x68, 0x4d, 0x81, 0xd1, 0x17,
+		0x11, 0xa5, 0x32, 0xf0, 0xcd, 0xa9, 0x71, 0x51, 0x4b, 0x58, 0xf8, 0x30}
+	// DexAProgramID is the simulated dex-a CLMM program (layout A accounts), SimDexA111111111111111111111111111111111111.
+	DexAProgramID = solana.PublicKey{0x06, 0x96, 0xbd, 0xb8, 0xf0, 0x0f, 0x3d, 0x65, 0x11, 0x46, 0x6d, 0x69, 0x7a, 0x4a, 0x3c, 0x66,
+		0xec, 0x86, 0xd8, 0x27, 0xea, 0xc4, 0xa8, 0xaa, 0xd3, 0x38, 0xd2, 0x30}
+	// DexBProgramID is the simulated dex-b CLMM program (layout B accounts), SimDexB111111111111111111111111111111111111.
+	DexBProgramID = solana.PublicKey{0x06, 0x96, 0xbd, 0xb8, 0xf0, 0x16, 0xa3, 0x85, 0x11, 0x0e, 0x0b, 0x2e, 0xa2, 0x16, 0x21, 0xeb,
+		0x16, 0x27, 0x94, 0x7b, 0xb5, 0x06, 0x1e, 0xab, 0x04, 0x9b, 0x27, 0x40}
 )
 
 // CoSignerSeedText is the text whose SHA-256 is the ed25519 seed of the market's co-signer key. The
@@ -34,18 +42,34 @@ func keyFromSeedText(text string) ed25519.PrivateKey {
 	return ed25519.NewKeyFromSeed(seed[:])
 }
 
+// lazy is a value made when first used. Every keeper command links the simulator and most never
+// run it, so the package keeps its start-up work at none: a package-level lazy is laid out by the
+// linker, where a package-level sync.OnceValue(...) or a value computed in its initializer would run
+// when any keeper command starts (and touch the code that computes it).
+type lazy[T any] struct {
+	once sync.Once
+	make func() T
+	v    T
+}
+
+// get returns the value, making it on first use.
+func (l *lazy[T]) get() T {
+	l.once.Do(func() { l.v = l.make() })
+	return l.v
+}
+
 var (
-	coSignerKey = keyFromSeedText(CoSignerSeedText)
-	strangerKey = keyFromSeedText(strangerSeedText)
+	coSignerKey = &lazy[ed25519.PrivateKey]{make: func() ed25519.PrivateKey { return keyFromSeedText(CoSignerSeedText) }}
+	strangerKey = &lazy[ed25519.PrivateKey]{make: func() ed25519.PrivateKey { return keyFromSeedText(strangerSeedText) }}
 )
 
 // CoSigner returns the public key of the market's co-signer, a read-only signer of every market
 // instruction that has already signed every transaction the simulator builds.
-func CoSigner() solana.PublicKey { return publicKeyOf(coSignerKey) }
+func CoSigner() solana.PublicKey { return publicKeyOf(coSignerKey.get()) }
 
 // Stranger returns the public key hostile transactions name as the thief, the foreign fee payer or
 // the extra signer.
-func Stranger() solana.PublicKey { return publicKeyOf(strangerKey) }
+func Stranger() solana.PublicKey { return publicKeyOf(strangerKey.get()) }
 
 // publicKeyOf returns the solana public key of an ed25519 private key.
 func publicKeyOf(k ed25519.PrivateKey) solana.PublicKey {

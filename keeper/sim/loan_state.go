@@ -8,7 +8,6 @@ import (
 	"math"
 
 	"github.com/gagliardetto/solana-go"
-	"github.com/keeper-project/keeper/keeper/clmm"
 	"github.com/keeper-project/keeper/keeper/market"
 )
 
@@ -16,7 +15,7 @@ import (
 // sha256("account:SimLoan")[:8], followed by the JSON of loanState: the simulator's own layout, which
 // keeps everything a transaction changes on chain so that a transaction's effects commit or roll back
 // with it.
-var loanDisc = clmm.Discriminator("SimLoan")
+var loanDisc = [8]byte{0x0c, 0x1d, 0xda, 0x5c, 0xce, 0xae, 0x0c, 0x5c} // clmm.Discriminator("SimLoan"), written out: see lazy
 
 // Loan statuses and ledger statuses of the simulator (the spec shows no values).
 const (

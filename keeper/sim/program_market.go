@@ -27,11 +27,21 @@ func programError(code uint32, format string, args ...any) error {
 	return fmt.Errorf("%s: %w", fmt.Sprintf(format, args...), chainsim.CustomError(code))
 }
 
-// opAccounts is how many accounts each market instruction needs.
-var opAccounts = map[uint8]int{
+// opAccounts is how many accounts each market instruction needs, by tag (an array, not a map, so
+// that it is laid out by the linker rather than built at start-up: see lazy).
+var opAccounts = [...]int{
 	opRepay: repayAccounts, opWithdrawCollateral: withdrawCollateralAccounts, opCloseLoan: 3,
 	opTransferPosition: transferPositionAccounts, opClaimFees: claimFeesAccounts, opStrategyUpdate: 3,
 	opStrategyWithdraw: strategyWithdrawAccounts, opStrategyUpdateStep: 3,
+}
+
+// accountsFor returns how many accounts the market instruction with tag op needs: none for an
+// unknown tag, which fails later as unknown.
+func accountsFor(op uint8) int {
+	if int(op) < len(opAccounts) {
+		return opAccounts[op]
+	}
+	return 0
 }
 
 // marketCtx is what every market instruction starts from: the user (account 0), who signed, and the
@@ -60,7 +70,7 @@ func (s *Sim) executeMarket(x *chainsim.Exec, in chainsim.Instruction) error {
 		return chainsim.ErrMissingRequiredSignature
 	}
 	c := &marketCtx{x: x, in: in, user: user.PublicKey, now: x.Now().Unix(), txn: fmt.Sprintf("slot-%d-ix-%d", x.Slot(), x.InstructionIndex())}
-	if need := opAccounts[in.Data[0]]; len(in.Accounts) < need {
+	if need := accountsFor(in.Data[0]); len(in.Accounts) < need {
 		return chainsim.ErrNotEnoughAccountKeys
 	}
 	r := &dataReader{b: in.Data[1:]}

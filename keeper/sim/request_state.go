@@ -6,14 +6,13 @@ import (
 	"fmt"
 
 	"github.com/gagliardetto/solana-go"
-	"github.com/keeper-project/keeper/keeper/clmm"
 )
 
 // Withdrawal request accounts are owned by the earn program. Layout (128 bytes): discriminator
 // sha256("account:SimWithdrawRequest")[:8] @0, earn vault @8, wallet @40, mint @72, requested u64 @104,
 // filled u64 @112, created unix seconds i64 @120. A claim pays out and closes the account (its data is
 // emptied), so a second claim fails with "request account not found".
-var requestDisc = clmm.Discriminator("SimWithdrawRequest")
+var requestDisc = [8]byte{0xca, 0x44, 0x31, 0xb9, 0x69, 0x77, 0xa9, 0x95} // clmm.Discriminator("SimWithdrawRequest"), written out: see lazy
 
 // requestSize is the size of a withdrawal request account.
 const requestSize = 128

@@ -4,14 +4,13 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/keeper-project/keeper/keeper/clmm"
 	"github.com/keeper-project/keeper/keeper/market"
 )
 
 // Strategy accounts are owned by the market program: discriminator sha256("account:SimStrategy")[:8]
 // followed by the JSON of strategyState. The strategy's idle principal is not in it: it is the token
 // balance of the strategy's associated token account.
-var strategyDisc = clmm.Discriminator("SimStrategy")
+var strategyDisc = [8]byte{0x72, 0xb1, 0x22, 0x90, 0xb8, 0xe9, 0xb1, 0x99} // clmm.Discriminator("SimStrategy"), written out: see lazy
 
 // strategyState is the on-chain state of one lending strategy.
 type strategyState struct {

@@ -131,10 +131,10 @@ func newBuiltTx(feePayer solana.PublicKey, bh solana.Hash, ixs []ix) (*builtTx, 
 	for i, k := range signers {
 		switch k {
 		case CoSigner():
-			copy(t.sigs[i][:], ed25519.Sign(coSignerKey, msg))
+			copy(t.sigs[i][:], ed25519.Sign(coSignerKey.get(), msg))
 		case Stranger():
 			if feePayer == Stranger() {
-				copy(t.sigs[i][:], ed25519.Sign(strangerKey, msg))
+				copy(t.sigs[i][:], ed25519.Sign(strangerKey.get(), msg))
 			}
 		}
 	}

@@ -51,13 +51,13 @@ func parseInteger(s string) (uint64, error) {
 	return v, nil
 }
 
-var daysRE = regexp.MustCompile(`^([+-]?)(\d+)d(.*)$`)
+var daysRE = &lazy[*regexp.Regexp]{make: func() *regexp.Regexp { return regexp.MustCompile(`^([+-]?)(\d+)d(.*)$`) }}
 
 // parseOffset parses a time offset: a Go duration ("90s", "-1h30m") optionally starting with whole
 // days ("-10d", "1d12h").
 func parseOffset(s string) (time.Duration, error) {
 	s = strings.TrimSpace(s)
-	m := daysRE.FindStringSubmatch(s)
+	m := daysRE.get().FindStringSubmatch(s)
 	if m == nil {
 		d, err := time.ParseDuration(s)
 		if err != nil {
@@ -83,11 +83,11 @@ func parseOffset(s string) (time.Duration, error) {
 	return d, nil
 }
 
-var termRE = regexp.MustCompile(`^(\d+)(m|d|w|mo|y)$`)
+var termRE = &lazy[*regexp.Regexp]{make: func() *regexp.Regexp { return regexp.MustCompile(`^(\d+)(m|d|w|mo|y)$`) }}
 
 // parseTerm parses a loan term such as "7d" (days), "2w", "3mo", "90m" (minutes) or "1y".
 func parseTerm(s string) (market.StrategyDuration, error) {
-	m := termRE.FindStringSubmatch(strings.TrimSpace(s))
+	m := termRE.get().FindStringSubmatch(strings.TrimSpace(s))
 	if m == nil {
 		return market.StrategyDuration{}, fmt.Errorf("%q is not a loan term (examples: 90m, 7d, 2w, 3mo, 1y)", s)
 	}

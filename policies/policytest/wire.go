@@ -113,10 +113,15 @@ func decodeWire(n *yaml.Node, out any) error {
 	return nil
 }
 
-// legacyKeys are names the market types accept besides their JSON tags.
-var legacyKeys = map[string][]string{"Ledger": {"lastInterestUpdateTime"}}
-
-var unmarshalerType = reflect.TypeOf((*json.Unmarshaler)(nil)).Elem()
+// legacyKeys returns the names the market type called typeName accepts
+// besides its JSON tags. It is a function, not a package-level map, so that
+// the package does no work when keeper starts: only `keeper test` uses it.
+func legacyKeys(typeName string) []string {
+	if typeName == "Ledger" {
+		return []string{"lastInterestUpdateTime"}
+	}
+	return nil
+}
 
 // checkKeys reports the first mapping key that t's JSON fields do not
 // know, as a *keyError positioned at the key.
@@ -136,7 +141,7 @@ func checkKeys(n *yaml.Node, t reflect.Type, path string) error {
 				return err
 			}
 		}
-	case t.Kind() == reflect.Slice && n.Kind == yaml.SequenceNode && !reflect.PointerTo(t).Implements(unmarshalerType):
+	case t.Kind() == reflect.Slice && n.Kind == yaml.SequenceNode && !reflect.PointerTo(t).Implements(reflect.TypeFor[json.Unmarshaler]()):
 		for i, c := range n.Content {
 			if err := checkKeys(c, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); err != nil {
 				return err
@@ -178,7 +183,7 @@ func jsonFields(t reflect.Type) map[string]reflect.Type {
 		}
 		out[name] = f.Type
 	}
-	for _, k := range legacyKeys[t.Name()] {
+	for _, k := range legacyKeys(t.Name()) {
 		out[k] = nil
 	}
 	return out
