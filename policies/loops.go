@@ -84,7 +84,8 @@ func loopsOf(loops []LoopFacts, mint string) []LoopFacts {
 	return out
 }
 
-// findLoop returns the loop of a principal and collateral mint.
+// findLoop returns the loop of collateral among the loops of one principal
+// mint.
 func findLoop(loops []LoopFacts, collateral string) (LoopFacts, bool) {
 	for _, l := range loops {
 		if l.CollateralMint == collateral {

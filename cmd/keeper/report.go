@@ -14,12 +14,12 @@ import (
 
 // reportFlags are the flags of `keeper report`; each report kind takes some.
 type reportFlags struct {
-	cf                   *configFlags
-	mint, from, to       string
-	budget, rewardMint   string
-	byLoan, asJSON, asCS bool
-	vaults               stringList
-	user                 string
+	cf                    *configFlags
+	mint, from, to        string
+	budget, rewardMint    string
+	byLoan, asJSON, asCSV bool
+	vaults                stringList
+	user                  string
 }
 
 func reportCommand() command {
@@ -39,7 +39,7 @@ func reportCommand() command {
 			fs.Var(&f.vaults, "vault", "depositors: a vault address to list (repeatable; default every vault)")
 			fs.StringVar(&f.user, "user", "", "depositors: only this depositor's wallet")
 			fs.BoolVar(&f.asJSON, "json", false, "print JSON")
-			fs.BoolVar(&f.asCS, "csv", false, "print CSV (one row per holder, depositor or vault)")
+			fs.BoolVar(&f.asCSV, "csv", false, "print CSV (one row per holder, depositor or vault)")
 			return func(ctx context.Context, s *streams, args []string) int {
 				if len(args) == 0 {
 					fmt.Fprintln(s.err, "keeper report: name a report: rewards, depositors or vaults")
@@ -59,7 +59,7 @@ func reportCommand() command {
 // run checks the flags for kind, opens keeper read-only and prints the
 // report.
 func (f *reportFlags) run(ctx context.Context, s *streams, kind string) int {
-	if f.asJSON && f.asCS {
+	if f.asJSON && f.asCSV {
 		fmt.Fprintln(s.err, "keeper report: choose one of --json and --csv")
 		return exitUsage
 	}
@@ -108,7 +108,7 @@ func (f *reportFlags) format() string {
 	switch {
 	case f.asJSON:
 		return "json"
-	case f.asCS:
+	case f.asCSV:
 		return "csv"
 	}
 	return "table"

@@ -104,6 +104,7 @@ func (c *compiler) oracleEvent(prices map[string]float64, at []any) (scheduled, 
 	}
 	return scheduled{Desc: fmt.Sprintf("oracle %v", prices), Apply: func(s *Sim) error {
 		s.w.setPrices(changes)
+		s.w.pricesAt.Store(s.clock.Now().UnixNano())
 		return nil
 	}}, true
 }

@@ -48,6 +48,7 @@ func (c *compiler) priceMoveEvent(pm PriceMove, slot uint64, at []any) (schedule
 			}
 			p := u.Value()
 			s.w.setPrices(map[solana.PublicKey]float64{mint: p})
+			s.w.pricesAt.Store(s.clock.Now().UnixNano())
 			feed.price, feed.at = p, s.start.Add(time.Duration(slot)*chainsim.SlotDuration)
 			return nil
 		},

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/market/api"
@@ -60,5 +61,24 @@ func TestSnapshotSkewWalks(t *testing.T) {
 	_, err = e.market.AllLoans(e.ctx, market.LoansQuery{PageSize: ptr(2)})
 	if !errors.Is(err, api.ErrMixedSnapshots) {
 		t.Errorf("always: AllLoans error %v, want ErrMixedSnapshots", err)
+	}
+}
+
+// TestSnapshotTsIsThePinnedSnapshot: the market pins an oracle snapshot every SnapshotRefresh from its
+// start and a new one when an event moves a price (the default scenario's oracle event at 10 s,
+// applied when the first request after it arrives), so honest pages read within one snapshot agree
+// however many seconds they straddle.
+func TestSnapshotTsIsThePinnedSnapshot(t *testing.T) {
+	e := newEnv(t, Options{})
+	start := float64(testStart.Unix())
+	var got []float64
+	for _, d := range []time.Duration{0, 5 * time.Second, 6 * time.Second, 4 * time.Second, 6 * time.Second} {
+		e.advance(t, d)
+		got = append(got, pageTs(t, e, 1))
+	}
+	// At 0 s and 5 s the start's snapshot; at 11 s the price moved (applied at 11 s); at 15 s still
+	// that one; at 21 s the refresh at 20 s.
+	if want := []float64{start, start, start + 11, start + 11, start + 20}; !reflect.DeepEqual(got, want) {
+		t.Errorf("snapshotTs at 0, 5, 11, 15 and 21 s = %v, want %v", got, want)
 	}
 }

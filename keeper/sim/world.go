@@ -39,6 +39,8 @@ type world struct {
 	// prices maps mint → USD per whole token. It is replaced as a whole (copy on write) by oracle
 	// events, so programs read it without the market's lock.
 	prices atomic.Pointer[map[solana.PublicKey]float64]
+	// pricesAt is when an event last changed prices (unix nanoseconds; 0: never since the start).
+	pricesAt atomic.Int64
 }
 
 // mintInfo is one token.
