@@ -1,9 +1,11 @@
 package market
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 )
@@ -49,4 +51,82 @@ func parseFinite(s string) (float64, error) {
 		return 0, fmt.Errorf("%q is not a finite number", Echo(s))
 	}
 	return f, nil
+}
+
+// Decimal is a real value kept exactly as the service wrote it, a JSON number or a string holding one,
+// for figures that are divided up exactly, such as E7's deposit-seconds. The zero Decimal is 0. null
+// and "" leave it unchanged; NaN, infinities and anything that is not a decimal number are refused.
+type Decimal struct {
+	text string // a decimal literal big.Rat accepts; "" is 0
+}
+
+// DecimalOf returns the Decimal of f (for the simulator and tests).
+func DecimalOf(f float64) Decimal {
+	return Decimal{text: strconv.FormatFloat(f, 'g', -1, 64)}
+}
+
+// ParseDecimal reads a decimal number written as JSON writes numbers, such as "86400.5" or "1.2e9".
+func ParseDecimal(s string) (Decimal, error) {
+	if _, ok := new(big.Rat).SetString(s); !ok || !isNumberLiteral(s) || !json.Valid([]byte(s)) {
+		return Decimal{}, fmt.Errorf("%q is not a decimal number", Echo(s))
+	}
+	return Decimal{text: s}, nil
+}
+
+// isNumberLiteral reports whether s is written as a number (sign, digits, point, exponent): big.Rat
+// also takes fractions such as "1/3", which no JSON number is.
+func isNumberLiteral(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9', c == '.', c == '-', c == '+', c == 'e', c == 'E':
+		default:
+			return false
+		}
+	}
+	return s != ""
+}
+
+// Rat returns the exact value.
+func (d Decimal) Rat() *big.Rat {
+	r := new(big.Rat)
+	if d.text != "" {
+		r.SetString(d.text)
+	}
+	return r
+}
+
+// Float64 returns the nearest float64.
+func (d Decimal) Float64() float64 {
+	f, _ := d.Rat().Float64()
+	return f
+}
+
+// String returns the literal as written, or "0".
+func (d Decimal) String() string {
+	if d.text == "" {
+		return "0"
+	}
+	return d.text
+}
+
+// MarshalJSON encodes the value as the JSON number it was written as.
+func (d Decimal) MarshalJSON() ([]byte, error) {
+	return []byte(d.String()), nil
+}
+
+// UnmarshalJSON decodes a JSON number or a string holding a number.
+func (d *Decimal) UnmarshalJSON(b []byte) error {
+	text, null, err := scalarText(b)
+	if err != nil {
+		return fmt.Errorf("decimal: %w", err)
+	}
+	if null {
+		return nil
+	}
+	v, err := ParseDecimal(text)
+	if err != nil {
+		return fmt.Errorf("decimal: %w", err)
+	}
+	*d = v
+	return nil
 }
