@@ -129,6 +129,11 @@ func TestE2EReport(t *testing.T) {
 		if !strings.Contains(table, "0.737 RWD *") || !strings.Contains(table, "0.263 RWD") {
 			t.Errorf("the table shows no amounts in RWD:\n%s", table)
 		}
+		plain := runKeeper(t, w.dir, "report", "rewards", "--config", cfg, "--mint", x, "--from", unix(-900*time.Second),
+			"--to", unix(-400*time.Second), "--budget", "1000").wantExit(t, 0).stdout
+		if !strings.Contains(plain, "737 units *") || strings.Contains(plain, "units of") {
+			t.Errorf("a budget in units without a reward mint is not shown in units:\n%s", plain)
+		}
 	})
 
 	t.Run("depositors", func(t *testing.T) {

@@ -46,7 +46,12 @@ func (o reportOutput) rewards(r *keeper.RewardsReport, err error) error {
 	if err != nil {
 		return err
 	}
-	amount := func(u uint64) string { return policies.FormatAmount(u, r.RewardMint, r.Tokens) }
+	amount := func(u uint64) string {
+		if r.RewardMint == "" {
+			return strconv.FormatUint(u, 10) + " units" // a budget in units, no reward mint named
+		}
+		return policies.FormatAmount(u, r.RewardMint, r.Tokens)
+	}
 	holder := "wallet"
 	if r.ByLoan {
 		holder = "loan"
