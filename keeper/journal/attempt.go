@@ -2,7 +2,6 @@ package journal
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 )
 
@@ -12,7 +11,7 @@ import (
 // settled (or continued) instead.
 func (j *Journal) NewAttempt(ctx context.Context, id string) (Attempt, error) {
 	var att Attempt
-	err := j.writeLazy(ctx, func(tx *sql.Tx) error {
+	err := j.writeLazy(ctx, func(tx dbtx) error {
 		h, err := loadHead(ctx, tx, id)
 		if err != nil {
 			return err
@@ -43,7 +42,7 @@ func (h head) requireNewAttempt() error {
 
 // insertAttempt adds attempt h.attempts+1 at time at and bumps the
 // action's count, guarded against a concurrent change.
-func insertAttempt(ctx context.Context, tx *sql.Tx, h head, at int64) (Attempt, error) {
+func insertAttempt(ctx context.Context, tx dbtx, h head, at int64) (Attempt, error) {
 	n := h.attempts + 1
 	res, err := tx.ExecContext(ctx, `UPDATE actions SET attempts = ?, updated_at = ?
 		WHERE id = ? AND state = ? AND attempts = ?`, n, at, h.id, string(h.state), h.attempts)

@@ -2,7 +2,6 @@ package journal
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -28,7 +27,7 @@ func (j *Journal) Begin(ctx context.Context, in Intent) (Action, bool, error) {
 		act     Action
 		created bool
 	)
-	err := j.write(ctx, func(tx *sql.Tx) error {
+	err := j.write(ctx, func(tx dbtx) error {
 		var err error
 		created, err = insertIntent(ctx, tx, in, j.stamp())
 		if err != nil {
@@ -62,7 +61,7 @@ func (in Intent) validate() error {
 
 // insertIntent inserts in as a planned action at time now and reports
 // whether it was new.
-func insertIntent(ctx context.Context, tx *sql.Tx, in Intent, now int64) (bool, error) {
+func insertIntent(ctx context.Context, tx dbtx, in Intent, now int64) (bool, error) {
 	inputs := string(in.Inputs)
 	if inputs == "" {
 		inputs = "null"

@@ -19,7 +19,7 @@ type head struct {
 }
 
 // loadHead reads the state and attempt bookkeeping of action id.
-func loadHead(ctx context.Context, tx *sql.Tx, id string) (head, error) {
+func loadHead(ctx context.Context, tx dbtx, id string) (head, error) {
 	h := head{id: id}
 	var state string
 	err := tx.QueryRowContext(ctx, `SELECT state, attempts FROM actions WHERE id = ?`, id).Scan(&state, &h.attempts)
@@ -74,7 +74,7 @@ func (h head) requireTransition(to State) error {
 // moveTo sets the action's state and explanation, guarded by its current
 // state so a concurrent change is detected rather than overwritten. A final
 // state also sets settled_at.
-func (h head) moveTo(ctx context.Context, tx *sql.Tx, to State, rule Rule, detail string, now int64) error {
+func (h head) moveTo(ctx context.Context, tx dbtx, to State, rule Rule, detail string, now int64) error {
 	var settled sql.NullInt64
 	if to.Final() {
 		settled = sql.NullInt64{Int64: now, Valid: true}

@@ -35,7 +35,7 @@ func (j *Journal) OpenIncident(ctx context.Context, in Incident) (Incident, bool
 		return Incident{}, false, invalidf("an incident needs a policy and a target")
 	}
 	var opened bool
-	err := j.write(ctx, func(tx *sql.Tx) error {
+	err := j.write(ctx, func(tx dbtx) error {
 		now := j.stamp()
 		res, err := tx.ExecContext(ctx, `INSERT INTO incidents (policy, target, severity, message, opened_at)
 			VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, in.Policy, in.Target, in.Severity, in.Message, now)
@@ -63,7 +63,7 @@ func (j *Journal) OpenIncident(ctx context.Context, in Incident) (Incident, bool
 // run finds it cleared.
 func (j *Journal) ResolveIncidents(ctx context.Context, policy string, firing []string) ([]Incident, error) {
 	var resolved []Incident
-	err := j.write(ctx, func(tx *sql.Tx) error {
+	err := j.write(ctx, func(tx dbtx) error {
 		open, err := queryIncidents(ctx, tx, `WHERE policy = ? AND resolved_at IS NULL ORDER BY id`, policy)
 		if err != nil {
 			return err

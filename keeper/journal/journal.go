@@ -43,6 +43,8 @@ type Journal struct {
 	loc location
 	// lock is the owner lock file while Own holds it, else nil.
 	lock *os.File
+	// stmts are the prepared statements of the journal's reads and writes.
+	stmts stmtCache
 }
 
 // Open opens (creating if needed) the journal at dsn, "sqlite:PATH" or
@@ -64,7 +66,7 @@ func Open(ctx context.Context, dsn string, opts Options) (*Journal, error) {
 	db.SetMaxIdleConns(1)
 	db.SetConnMaxLifetime(0)
 	db.SetConnMaxIdleTime(0)
-	j := &Journal{db: db, now: opts.Now, log: opts.Logger, loc: loc}
+	j := &Journal{db: db, now: opts.Now, log: opts.Logger, loc: loc, stmts: stmtCache{db: db}}
 	if err := j.setUp(ctx, loc); err != nil {
 		return nil, errors.Join(fmt.Errorf("journal: open %s: %w", loc.path, err), db.Close())
 	}
@@ -119,6 +121,7 @@ func (j *Journal) checkDurability(ctx context.Context) error {
 // Close closes the database, then releases the owner lock if Own took it. Every write already
 // returned is on disk.
 func (j *Journal) Close() error {
+	j.stmts.close()
 	err := j.db.Close()
 	if uerr := j.unlock(); uerr != nil && err == nil {
 		err = uerr
@@ -136,17 +139,20 @@ func (j *Journal) stamp() int64 {
 
 // write runs fn in a write transaction and commits it durably (fsync'd);
 // on any error the transaction is rolled back and nothing is written.
-func (j *Journal) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
+func (j *Journal) write(ctx context.Context, fn func(tx dbtx) error) error {
 	tx, err := j.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin transaction: %w", err)
 	}
-	return commit(tx, fn)
+	err = commit(tx, &j.stmts, fn)
+	j.stmts.prepare(ctx)
+	return err
 }
 
-// commit runs fn in tx and commits it, or rolls it back when fn fails.
-func commit(tx *sql.Tx, fn func(tx *sql.Tx) error) error {
-	if err := fn(tx); err != nil {
+// commit runs fn in tx, its statements prepared through stmts, and commits
+// it, or rolls it back when fn fails.
+func commit(tx *sql.Tx, stmts *stmtCache, fn func(tx dbtx) error) error {
+	if err := fn(dbtx{tx: tx, stmts: stmts}); err != nil {
 		return abort(tx, err)
 	}
 	if err := tx.Commit(); err != nil {
@@ -163,10 +169,18 @@ func commit(tx *sql.Tx, fn func(tx *sql.Tx) error) error {
 // carry every lazy record written before them; a crash may lose only lazy
 // records written after the last durable one, which recovery treats as if
 // the crash had come before them.
-func (j *Journal) writeLazy(ctx context.Context, fn func(tx *sql.Tx) error) error {
+func (j *Journal) writeLazy(ctx context.Context, fn func(tx dbtx) error) error {
 	if j.loc.memory() {
 		return j.write(ctx, fn)
 	}
+	err := j.lazyTx(ctx, fn)
+	j.stmts.prepare(ctx) // the connection is back in the pool
+	return err
+}
+
+// lazyTx runs fn in a transaction committed with synchronous=NORMAL on a
+// connection of its own.
+func (j *Journal) lazyTx(ctx context.Context, fn func(tx dbtx) error) error {
 	conn, err := j.db.Conn(ctx)
 	if err != nil {
 		return fmt.Errorf("connection: %w", err)
@@ -186,19 +200,23 @@ func (j *Journal) writeLazy(ctx context.Context, fn func(tx *sql.Tx) error) erro
 	if err != nil {
 		return fmt.Errorf("begin transaction: %w", err)
 	}
-	return commit(tx, fn)
+	return commit(tx, &j.stmts, fn)
 }
 
 // read runs fn in a read-only transaction, so it sees one snapshot.
-func (j *Journal) read(ctx context.Context, fn func(tx *sql.Tx) error) error {
+func (j *Journal) read(ctx context.Context, fn func(tx dbtx) error) error {
 	tx, err := j.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return fmt.Errorf("begin read transaction: %w", err)
 	}
-	if err := fn(tx); err != nil {
-		return abort(tx, err)
+	err = fn(dbtx{tx: tx, stmts: &j.stmts})
+	if err != nil {
+		err = abort(tx, err)
+	} else {
+		err = rollback(tx)
 	}
-	return rollback(tx)
+	j.stmts.prepare(ctx)
+	return err
 }
 
 // abort rolls tx back after err and returns err, joined with any rollback

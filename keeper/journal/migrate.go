@@ -94,7 +94,7 @@ func apply(ctx context.Context, db *sql.DB, m migration, now func() time.Time) (
 	if err != nil {
 		return false, fmt.Errorf("migration %d: begin: %w", m.version, err)
 	}
-	applied, err := applyIn(ctx, tx, m, now)
+	applied, err := applyIn(ctx, dbtx{tx: tx}, m, now)
 	if err != nil {
 		return false, abort(tx, err)
 	}
@@ -105,7 +105,7 @@ func apply(ctx context.Context, db *sql.DB, m migration, now func() time.Time) (
 }
 
 // applyIn runs m inside tx unless another process applied it first.
-func applyIn(ctx context.Context, tx *sql.Tx, m migration, now func() time.Time) (bool, error) {
+func applyIn(ctx context.Context, tx dbtx, m migration, now func() time.Time) (bool, error) {
 	current, err := schemaVersion(ctx, tx)
 	if err != nil {
 		return false, err

@@ -2,7 +2,6 @@ package journal
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"time"
 )
@@ -24,7 +23,7 @@ func (j *Journal) Prune(ctx context.Context, cutoff time.Time) (int, error) {
 		return 0, nil
 	}
 	var n int
-	err := j.write(ctx, func(tx *sql.Tx) error {
+	err := j.write(ctx, func(tx dbtx) error {
 		sel := `SELECT id FROM actions WHERE settled_at IS NOT NULL AND settled_at < ? AND state IN (?, ?, ?, ?)`
 		args := []any{cutoff.UnixNano()}
 		for _, s := range finalStates {

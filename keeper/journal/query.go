@@ -2,7 +2,6 @@ package journal
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"strings"
 )
@@ -11,7 +10,7 @@ import (
 // matching ErrNotFound.
 func (j *Journal) Get(ctx context.Context, id string) (Action, error) {
 	var act Action
-	err := j.read(ctx, func(tx *sql.Tx) error {
+	err := j.read(ctx, func(tx dbtx) error {
 		var err error
 		act, err = getAction(ctx, tx, id)
 		return err
@@ -34,7 +33,7 @@ func (j *Journal) Pending(ctx context.Context) ([]Action, error) {
 	}
 	in, args := stateList(open)
 	var acts []Action
-	err := j.read(ctx, func(tx *sql.Tx) error {
+	err := j.read(ctx, func(tx dbtx) error {
 		var err error
 		acts, err = queryActions(ctx, tx, `SELECT `+actionColumns+` FROM actions WHERE state IN `+in+`
 			ORDER BY created_at, id`, args...)
@@ -54,7 +53,7 @@ func (j *Journal) List(ctx context.Context, f Filter) ([]Action, error) {
 		return nil, fmt.Errorf("journal: list: %w", err)
 	}
 	var acts []Action
-	err = j.read(ctx, func(tx *sql.Tx) error {
+	err = j.read(ctx, func(tx dbtx) error {
 		var err error
 		acts, err = queryActions(ctx, tx, query, args...)
 		return err

@@ -2,7 +2,6 @@ package journal
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 )
 
@@ -12,7 +11,7 @@ func (j *Journal) RecordBuilt(ctx context.Context, id string, attempt int, b Bui
 	if err := b.validate(); err != nil {
 		return fmt.Errorf("journal: record built %q attempt %d: %w", id, attempt, err)
 	}
-	err := j.step(ctx, id, attempt, Outcome{State: StateBuilt}, false, func(tx *sql.Tx, now int64) error {
+	err := j.step(ctx, id, attempt, Outcome{State: StateBuilt}, false, func(tx dbtx, now int64) error {
 		_, err := tx.ExecContext(ctx, `UPDATE attempts SET mode = ?, tip_lamports = ?, built_at = ?
 			WHERE action_id = ? AND attempt = ?`, string(b.Mode), int64(b.TipLamports), now, id, attempt)
 		if err != nil {
@@ -59,7 +58,7 @@ func (j *Journal) RecordSigned(ctx context.Context, id string, attempt int, sigs
 	if err := validateSigned(sigs); err != nil {
 		return fmt.Errorf("journal: record signed %q attempt %d: %w", id, attempt, err)
 	}
-	err := j.step(ctx, id, attempt, Outcome{State: StateSigned}, true, func(tx *sql.Tx, now int64) error {
+	err := j.step(ctx, id, attempt, Outcome{State: StateSigned}, true, func(tx dbtx, now int64) error {
 		if _, err := tx.ExecContext(ctx, `UPDATE attempts SET signed_at = ? WHERE action_id = ? AND attempt = ?`,
 			now, id, attempt); err != nil {
 			return fmt.Errorf("update attempt: %w", err)
@@ -108,7 +107,7 @@ func validateSigned(sigs []SignedTx) error {
 // RecordSubmitted journals that the open attempt was handed to RPC or Jito
 // and moves the action to submitted.
 func (j *Journal) RecordSubmitted(ctx context.Context, id string, attempt int) error {
-	err := j.step(ctx, id, attempt, Outcome{State: StateSubmitted}, false, func(tx *sql.Tx, now int64) error {
+	err := j.step(ctx, id, attempt, Outcome{State: StateSubmitted}, false, func(tx dbtx, now int64) error {
 		_, err := tx.ExecContext(ctx, `UPDATE attempts SET submitted_at = ? WHERE action_id = ? AND attempt = ?`,
 			now, id, attempt)
 		if err != nil {
@@ -125,12 +124,12 @@ func (j *Journal) RecordSubmitted(ctx context.Context, id string, attempt int) e
 // step runs one write step of the open attempt: it checks the attempt and
 // the transition to state to.State, lets fn write the attempt's details, and
 // moves the action with to's rule and detail, all in one transaction.
-func (j *Journal) step(ctx context.Context, id string, attempt int, to Outcome, durable bool, fn func(tx *sql.Tx, now int64) error) error {
+func (j *Journal) step(ctx context.Context, id string, attempt int, to Outcome, durable bool, fn func(tx dbtx, now int64) error) error {
 	write := j.writeLazy
 	if durable {
 		write = j.write
 	}
-	return write(ctx, func(tx *sql.Tx) error {
+	return write(ctx, func(tx dbtx) error {
 		h, err := loadHead(ctx, tx, id)
 		if err != nil {
 			return err

@@ -2,7 +2,6 @@ package journal
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"slices"
 )
@@ -16,7 +15,7 @@ func (j *Journal) Settle(ctx context.Context, id string, attempt int, out Outcom
 	if err := out.validate(StateLanded, StateFailed, StateExpired, StateRefused, StateSkipped); err != nil {
 		return fmt.Errorf("journal: settle %q attempt %d: %w", id, attempt, err)
 	}
-	err := j.step(ctx, id, attempt, out, true, func(tx *sql.Tx, now int64) error {
+	err := j.step(ctx, id, attempt, out, true, func(tx dbtx, now int64) error {
 		_, err := tx.ExecContext(ctx, `UPDATE attempts SET outcome = ?, rule = ?, detail = ?, fee_lamports = ?,
 			tip_lamports = ?, settled_at = ? WHERE action_id = ? AND attempt = ?`,
 			string(out.State), out.Rule, out.Detail, int64(out.FeeLamports), int64(out.TipLamports), now, id, attempt)
@@ -42,7 +41,7 @@ func (j *Journal) Finish(ctx context.Context, id string, out Outcome) error {
 	if err != nil {
 		return fmt.Errorf("journal: finish %q: %w", id, err)
 	}
-	err = j.write(ctx, func(tx *sql.Tx) error {
+	err = j.write(ctx, func(tx dbtx) error {
 		h, err := loadHead(ctx, tx, id)
 		if err != nil {
 			return err

@@ -44,7 +44,7 @@ func (j *Journal) RecordTip(ctx context.Context, id string, attempt int, t Tip) 
 	if err := t.validate(); err != nil {
 		return fmt.Errorf("journal: record tip %q attempt %d: %w", id, attempt, err)
 	}
-	err := j.write(ctx, func(tx *sql.Tx) error {
+	err := j.write(ctx, func(tx dbtx) error {
 		h, err := loadHead(ctx, tx, id)
 		if err != nil {
 			return err
@@ -85,7 +85,7 @@ func (t Tip) validate() error {
 }
 
 // insertTip adds t as the next tip of the attempt, at time now.
-func insertTip(ctx context.Context, tx *sql.Tx, id string, attempt int, t Tip, now int64) error {
+func insertTip(ctx context.Context, tx dbtx, id string, attempt int, t Tip, now int64) error {
 	var seq int
 	err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM tips WHERE action_id = ? AND attempt = ?`,
 		id, attempt).Scan(&seq)
@@ -103,7 +103,7 @@ func insertTip(ctx context.Context, tx *sql.Tx, id string, attempt int, t Tip, n
 
 // requireNewSignature refuses a signature the journal already holds, as a
 // transaction of an attempt or as a tip.
-func requireNewSignature(ctx context.Context, tx *sql.Tx, sig string) error {
+func requireNewSignature(ctx context.Context, tx dbtx, sig string) error {
 	var (
 		kind, id string
 		attempt  int

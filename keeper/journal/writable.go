@@ -2,7 +2,6 @@ package journal
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 )
@@ -15,7 +14,7 @@ var errProbe = errors.New("probe")
 // fails when the database is closed, read-only, or locked by another writer
 // for longer than the busy timeout. It writes nothing.
 func (j *Journal) Writable(ctx context.Context) error {
-	err := j.write(ctx, func(tx *sql.Tx) error {
+	err := j.write(ctx, func(tx dbtx) error {
 		if _, err := tx.ExecContext(ctx, `UPDATE schema_version SET version = version`); err != nil {
 			return err
 		}
