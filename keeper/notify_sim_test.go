@@ -15,6 +15,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/notify"
 	"github.com/keeper-project/keeper/keeper/sim"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 // Policies posting to the test webhook ("hook" in simConfigYAML).
@@ -167,12 +168,12 @@ func checkNotes(t *testing.T, w *simWorld, want []wantNote) {
 // drainTokens empties owner's token account of mint on chain, as if someone
 // had taken its balance between keeper's simulation and the landing.
 func drainTokens(t *testing.T, c *chainsim.Chain, owner, mint solana.PublicKey) {
-	ata, err := chainsim.AssociatedTokenAddress(owner, mint)
+	ata, err := svm.AssociatedTokenAddress(owner, mint)
 	if err != nil {
 		t.Error(err)
 		return
 	}
-	err = c.UpdateAccount(ata, func(a chainsim.Account, exists bool) (chainsim.Account, error) {
+	err = c.UpdateAccount(ata, func(a svm.Account, exists bool) (svm.Account, error) {
 		if !exists || len(a.Data) < 72 {
 			return a, errors.New("no token account")
 		}

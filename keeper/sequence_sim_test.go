@@ -2,12 +2,13 @@ package keeper
 
 import (
 	"encoding/json"
-	"github.com/keeper-project/keeper/keeper/internal/action"
-	"github.com/keeper-project/keeper/policies"
 	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/keeper-project/keeper/keeper/internal/action"
+	"github.com/keeper-project/keeper/policies"
 
 	"github.com/gagliardetto/solana-go"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 	"github.com/keeper-project/keeper/signer"
 )
 
@@ -33,11 +35,11 @@ func TestClaimIntoWalletWithoutTokenAccount(t *testing.T) {
 				k := w.open(t, "")
 				w.advance(t, 25*time.Second)
 				usdc := w.usdc(t)
-				ata, err := chainsim.AssociatedTokenAddress(w.wallet(), usdc)
+				ata, err := svm.AssociatedTokenAddress(w.wallet(), usdc)
 				if err != nil {
 					t.Fatal(err)
 				}
-				w.sim.Chain().SetAccount(ata, chainsim.Account{})
+				w.sim.Chain().SetAccount(ata, svm.Account{})
 				if err := k.RunOnce(t.Context()); err != nil {
 					t.Fatalf("RunOnce: %v", err)
 				}
@@ -255,11 +257,11 @@ func TestPaidIntoWalletWithoutTokenAccount(t *testing.T) {
 				k := w.open(t, "")
 				w.advance(t, tc.wait)
 				usdc := w.usdc(t)
-				ata, err := chainsim.AssociatedTokenAddress(w.wallet(), usdc)
+				ata, err := svm.AssociatedTokenAddress(w.wallet(), usdc)
 				if err != nil {
 					t.Fatal(err)
 				}
-				w.sim.Chain().SetAccount(ata, chainsim.Account{})
+				w.sim.Chain().SetAccount(ata, svm.Account{})
 				_ = k.RunOnce(t.Context())
 				acts := k.actionsOf(t, tc.policy)
 				if len(acts) != 1 || acts[0].State != journal.StateLanded || acts[0].AttemptCount != 1 {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/keeper-project/keeper/internal/pipenet"
 	"io"
 	"log/slog"
 	"net/http"
@@ -15,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/keeper-project/keeper/internal/pipenet"
+
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/programs/system"
 	"github.com/gagliardetto/solana-go/programs/token"
@@ -23,6 +24,7 @@ import (
 
 	"github.com/keeper-project/keeper/keeper/chain"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 // These end-to-end tests run keeper/chain against keeper/sim/chainsim
@@ -422,11 +424,11 @@ func transferIx(from, to solana.PublicKey, lamports uint64) solana.Instruction {
 // accounts of two wallets, authorized by the sender.
 func tokenTransferIx(t *testing.T, from, to, mint solana.PublicKey, amount uint64) solana.Instruction {
 	t.Helper()
-	src, err := chainsim.AssociatedTokenAddress(from, mint)
+	src, err := svm.AssociatedTokenAddress(from, mint)
 	if err != nil {
 		t.Fatalf("AssociatedTokenAddress: %v", err)
 	}
-	dst, err := chainsim.AssociatedTokenAddress(to, mint)
+	dst, err := svm.AssociatedTokenAddress(to, mint)
 	if err != nil {
 		t.Fatalf("AssociatedTokenAddress: %v", err)
 	}
@@ -567,7 +569,7 @@ func checkSimulateRequest(t *testing.T, e *env, mint solana.PublicKey, token boo
 	}
 	want := []any{e.wallet.PublicKey().String()}
 	if token {
-		ata, err := chainsim.AssociatedTokenAddress(e.wallet.PublicKey(), mint)
+		ata, err := svm.AssociatedTokenAddress(e.wallet.PublicKey(), mint)
 		if err != nil {
 			t.Fatal(err)
 		}

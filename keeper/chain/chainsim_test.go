@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/keeper-project/keeper/internal/pipenet"
 	"log/slog"
 	"slices"
 	"strings"
@@ -14,12 +13,15 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/keeper-project/keeper/internal/pipenet"
+
 	"github.com/gagliardetto/solana-go"
 	computebudget "github.com/gagliardetto/solana-go/programs/compute-budget"
 	"github.com/gagliardetto/solana-go/rpc"
 
 	"github.com/keeper-project/keeper/keeper/chain"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 func TestChainsimSendLands(t *testing.T) {
@@ -834,7 +836,7 @@ func TestChainsimDuplicateSend(t *testing.T) {
 				if res.Outcome != chain.OutcomeLanded || res.Txs[0].State != chain.TxLanded || res.Txs[0].Slot != first.Slot || res.Txs[0].Err != nil {
 					t.Fatalf("result %v %+v, want landed in the first landing's slot %d", res.Outcome, res.Txs[0], first.Slot)
 				}
-				if _, err := e.sim.SendTransaction(tx.Raw); !errors.Is(err, chainsim.ErrAlreadyProcessed) {
+				if _, err := e.sim.SendTransaction(tx.Raw); !errors.Is(err, svm.ErrAlreadyProcessed) {
 					t.Errorf("chainsim took the same transaction again: %v", err)
 				}
 				if got := e.sim.Balance(e.wallet.PublicKey()); got != walletFunds-7_000-chain.LamportsPerSignature {
@@ -973,7 +975,7 @@ func TestChainsimReads(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, envConfig{})
 		mint := e.newMint(t, 9, 123_456, e.wallet.PublicKey())
-		ata, err := chainsim.AssociatedTokenAddress(e.wallet.PublicKey(), mint)
+		ata, err := svm.AssociatedTokenAddress(e.wallet.PublicKey(), mint)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -1009,7 +1011,7 @@ func TestChainsimReads(t *testing.T) {
 		if accs[3] != nil {
 			t.Errorf("missing account = %+v, want nil", accs[3])
 		}
-		if len(accs[1].Data) != chainsim.MintSize || len(accs[2].Data) != chainsim.TokenAccountSize {
+		if len(accs[1].Data) != svm.MintSize || len(accs[2].Data) != svm.TokenAccountSize {
 			t.Errorf("mint %d bytes, token account %d bytes", len(accs[1].Data), len(accs[2].Data))
 		}
 

@@ -10,7 +10,7 @@ import (
 	"github.com/gagliardetto/solana-go/programs/token"
 
 	"github.com/keeper-project/keeper/keeper/chain"
-	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 // TestChainsimSimulateSequence simulates a sequence whose second
@@ -59,8 +59,8 @@ func TestChainsimWrappedSOLRepayOutflow(t *testing.T) {
 		vault := newKey(t).PublicKey()
 		e.fund(t, vault, 1_000_000_000)
 		waitSlots(2)
-		wsol, _ := chainsim.AssociatedTokenAddress(w, solana.WrappedSol)
-		vaultWSOL, _ := chainsim.AssociatedTokenAddress(vault, solana.WrappedSol)
+		wsol, _ := svm.AssociatedTokenAddress(w, solana.WrappedSol)
+		vaultWSOL, _ := svm.AssociatedTokenAddress(vault, solana.WrappedSol)
 		setup := signTx(t, []solana.Instruction{ata.NewCreateInstruction(w, vault, solana.WrappedSol).Build()}, e.blockhash(t), e.wallet)
 		if res, err := e.client.SendAndConfirm(t.Context(), []chain.Signed{setup}); err != nil || res.Outcome != chain.OutcomeLanded {
 			t.Fatalf("setup: %v %v", res.Outcome, err)

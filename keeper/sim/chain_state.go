@@ -6,7 +6,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/clmm"
-	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 // errMissing is returned by the update helpers when the account does not exist.
@@ -14,7 +14,7 @@ var errMissing = errors.New("account does not exist")
 
 // updateData rewrites an existing account's data atomically on chain.
 func (s *Sim) updateData(key solana.PublicKey, f func(data []byte) ([]byte, error)) error {
-	return s.chain.UpdateAccount(key, func(a chainsim.Account, ok bool) (chainsim.Account, error) {
+	return s.chain.UpdateAccount(key, func(a svm.Account, ok bool) (svm.Account, error) {
 		if !ok || len(a.Data) == 0 {
 			return a, errMissing
 		}

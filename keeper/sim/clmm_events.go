@@ -6,7 +6,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/clmm"
-	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 // swapPool runs a swap in pool at unix time when: reward growth brought up to date, fees paid at the active liquidity, then,
@@ -27,7 +27,7 @@ func (s *Sim) swapPool(pool *poolInfo, when, fee0, fee1 uint64, move bool, tick 
 	for _, st := range starts {
 		keys = append(keys, b.address(st))
 	}
-	return s.chain.UpdateAccounts(keys, func(accts []chainsim.Account, exists []bool) ([]chainsim.Account, error) {
+	return s.chain.UpdateAccounts(keys, func(accts []svm.Account, exists []bool) ([]svm.Account, error) {
 		st, err := pool.Dex.Layout.DecodePool(accts[0].Data)
 		if err != nil {
 			return nil, err
@@ -63,7 +63,7 @@ func (s *Sim) swapPool(pool *poolInfo, when, fee0, fee1 uint64, move bool, tick 
 func (s *Sim) earnFees(pos *positionInfo, when, fee0, fee1 uint64) error {
 	keys := []solana.PublicKey{pos.Pool.Address, pos.Address}
 	layout := pos.Pool.Dex.Layout
-	return s.chain.UpdateAccounts(keys, func(accts []chainsim.Account, _ []bool) ([]chainsim.Account, error) {
+	return s.chain.UpdateAccounts(keys, func(accts []svm.Account, _ []bool) ([]svm.Account, error) {
 		st, err := layout.DecodePool(accts[0].Data)
 		if err != nil {
 			return nil, err

@@ -2,15 +2,16 @@ package sim
 
 import (
 	"cmp"
-	"github.com/keeper-project/keeper/keeper/prices"
 	"math"
 	"slices"
 	"time"
 
+	"github.com/keeper-project/keeper/keeper/prices"
+
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/internal/strictyaml"
 	"github.com/keeper-project/keeper/keeper/clmm"
-	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 	"gopkg.in/yaml.v3"
 )
 
@@ -39,7 +40,7 @@ type grant struct {
 // accountInit is an account created at genesis.
 type accountInit struct {
 	Key     solana.PublicKey
-	Account chainsim.Account
+	Account svm.Account
 }
 
 // scheduled is a compiled scenario event.

@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"github.com/keeper-project/keeper/keeper/clmm"
-	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 // dexByName returns the simulator's CLMM program of a layout name.
@@ -79,8 +79,8 @@ func (c *compiler) poolAccount(pool *poolInfo, ps PoolSpec, at []any) {
 		return
 	}
 	_, bump, _ := pda(pool.Dex.Program, "pool", ps.Name)
-	v0, _ := chainsim.AssociatedTokenAddress(pool.Address, pool.Mint0.Address)
-	v1, _ := chainsim.AssociatedTokenAddress(pool.Address, pool.Mint1.Address)
+	v0, _ := svm.AssociatedTokenAddress(pool.Address, pool.Mint0.Address)
+	v1, _ := svm.AssociatedTokenAddress(pool.Address, pool.Mint1.Address)
 	state := clmm.Pool{
 		Config: derivedKey("amm-config", pool.Dex.Name), Bump: bump,
 		Mint0: pool.Mint0.Address, Mint1: pool.Mint1.Address, Vault0: v0, Vault1: v1,
@@ -200,7 +200,7 @@ func (c *compiler) addPosition(ps PositionSpec, pool *poolInfo, rng clmm.Range, 
 	c.w.name(KindPosition, pos.Name, pos.Mint)
 	c.w.posByMint[mint] = pos
 	c.posStates[pos] = state
-	c.gen.accounts = append(c.gen.accounts, accountInit{Key: addr, Account: chainsim.Account{
+	c.gen.accounts = append(c.gen.accounts, accountInit{Key: addr, Account: svm.Account{
 		Lamports: accountRent, Owner: pool.Dex.Program, Data: pool.Dex.Layout.EncodePosition(state)}})
 }
 
@@ -246,11 +246,11 @@ func floorTo(tick int32, spacing uint16) int32 {
 // the positions in range add theirs.
 func (c *compiler) clmmAccounts() {
 	for _, pool := range c.w.pools {
-		c.gen.accounts = append(c.gen.accounts, accountInit{Key: pool.Address, Account: chainsim.Account{
+		c.gen.accounts = append(c.gen.accounts, accountInit{Key: pool.Address, Account: svm.Account{
 			Lamports: accountRent, Owner: pool.Dex.Program, Data: pool.Dex.Layout.EncodePool(c.poolStates[pool])}})
 		b := c.books[pool]
 		for _, start := range slices.Sorted(maps.Keys(b.arrays)) {
-			c.gen.accounts = append(c.gen.accounts, accountInit{Key: b.address(start), Account: chainsim.Account{
+			c.gen.accounts = append(c.gen.accounts, accountInit{Key: b.address(start), Account: svm.Account{
 				Lamports: accountRent, Owner: pool.Dex.Program, Data: b.encode(start)}})
 		}
 	}

@@ -1,7 +1,7 @@
 package sim
 
 import (
-	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 // earnRequestRent is the lamports a withdrawal request account holds; a claim returns them to the
@@ -70,7 +70,7 @@ func (c *compiler) request(v *earnInfo, rs RequestSpec, at []any) {
 	}
 	v.Requests = append(v.Requests, r)
 	c.w.requests[r.Address] = r
-	c.gen.accounts = append(c.gen.accounts, accountInit{Key: r.Address, Account: chainsim.Account{
+	c.gen.accounts = append(c.gen.accounts, accountInit{Key: r.Address, Account: svm.Account{
 		Lamports: earnRequestRent, Owner: EarnProgramID, Data: r.state().encode()}})
 }
 

@@ -7,7 +7,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
-	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 // assetRef resolves a collateral asset (a mint symbol or a pool name) to its asset identifier.
@@ -119,7 +119,7 @@ func (c *compiler) putJSONAccount(key solana.PublicKey, v any, at []any) {
 		c.failAt(at, "encode account: %v", err)
 		return
 	}
-	c.gen.accounts = append(c.gen.accounts, accountInit{Key: key, Account: chainsim.Account{
+	c.gen.accounts = append(c.gen.accounts, accountInit{Key: key, Account: svm.Account{
 		Lamports: accountRent, Owner: MarketProgramID, Data: data}})
 }
 

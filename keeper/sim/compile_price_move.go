@@ -9,6 +9,7 @@ import (
 
 	"github.com/keeper-project/keeper/keeper/prices"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 // priceMoveEvent moves a mint's oracle price by a fraction at a slot. The chain rewrites the mint's
@@ -33,7 +34,7 @@ func (c *compiler) priceMoveEvent(pm PriceMove, slot uint64, at []any) (schedule
 		Desc: fmt.Sprintf("price of %s moves by %+.4g at slot %d", pm.Mint, by, slot),
 		Setup: func(s *Sim) {
 			when := s.start.Add(time.Duration(slot) * chainsim.SlotDuration)
-			s.chain.ScheduleUpdate(slot, feed.account, func(a chainsim.Account, exists bool) (chainsim.Account, error) {
+			s.chain.ScheduleUpdate(slot, feed.account, func(a svm.Account, exists bool) (svm.Account, error) {
 				return movePythAccount(a, exists, by, slot, when)
 			})
 		},
@@ -57,7 +58,7 @@ func (c *compiler) priceMoveEvent(pm PriceMove, slot uint64, at []any) (schedule
 
 // movePythAccount returns a PriceUpdateV2 account with its price (and confidence) moved by the
 // fraction by, published at when and posted in slot.
-func movePythAccount(a chainsim.Account, exists bool, by float64, slot uint64, when time.Time) (chainsim.Account, error) {
+func movePythAccount(a svm.Account, exists bool, by float64, slot uint64, when time.Time) (svm.Account, error) {
 	if !exists {
 		return a, fmt.Errorf("price move at slot %d: the price account does not exist", slot)
 	}

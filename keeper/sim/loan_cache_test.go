@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/keeper-project/keeper/keeper/market"
-	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 // TestLoansInfoCacheFollowsState: loans-info answers from its cache only while the chain's
@@ -34,7 +34,7 @@ func TestLoansInfoCacheFollowsState(t *testing.T) {
 	}
 	// A write to the loan's account (as a landed transaction would make) at the same second and
 	// prices: the next read shows it.
-	err := e.sim.Chain().UpdateAccount(loan, func(a chainsim.Account, _ bool) (chainsim.Account, error) {
+	err := e.sim.Chain().UpdateAccount(loan, func(a svm.Account, _ bool) (svm.Account, error) {
 		st, err := decodeLoan(a.Data)
 		if err != nil {
 			return a, err

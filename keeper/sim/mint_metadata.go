@@ -4,7 +4,7 @@ import (
 	"encoding/binary"
 	"strings"
 
-	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 	"github.com/keeper-project/keeper/keeper/tokens"
 )
 
@@ -13,7 +13,7 @@ import (
 // metadata extensions itself.
 func (s *Sim) createMint(m *mintInfo) error {
 	if m.Token2022 {
-		s.chain.SetAccount(m.Address, chainsim.Account{Lamports: chainsim.MintRent, Owner: tokens.Token2022ProgramID,
+		s.chain.SetAccount(m.Address, svm.Account{Lamports: svm.MintRent, Owner: tokens.Token2022ProgramID,
 			Data: token2022Mint(m)})
 		return nil
 	}
@@ -24,7 +24,7 @@ func (s *Sim) createMint(m *mintInfo) error {
 	if err != nil {
 		return err
 	}
-	s.chain.SetAccount(md, chainsim.Account{Lamports: chainsim.MintRent, Owner: tokens.MetadataProgramID,
+	s.chain.SetAccount(md, svm.Account{Lamports: svm.MintRent, Owner: tokens.MetadataProgramID,
 		Data: metaplexMetadata(m)})
 	return nil
 }

@@ -3,11 +3,11 @@ package sim
 import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/clmm"
-	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 // loadPosition reads a dex-owned position account and its pool, both instruction accounts.
-func loadPosition(x *chainsim.Exec, dex dexInfo, posKey, poolKey solana.PublicKey) (clmm.Position, clmm.Pool, error) {
+func loadPosition(x *svm.Exec, dex dexInfo, posKey, poolKey solana.PublicKey) (clmm.Position, clmm.Pool, error) {
 	pa, err := x.Account(posKey)
 	if err != nil {
 		return clmm.Position{}, clmm.Pool{}, err
@@ -127,13 +127,13 @@ func (s *Sim) execClaimFees(c *marketCtx, index uint8, r *dataReader) error {
 //     to date (dex-b's update_fees_and_rewards);
 //   - collect-fees (accounts: position, pool, co-signer, owner, the pool's token accounts of mint 0
 //     and 1, the owner's token accounts of mint 0 and 1, the Token program): pays the stored fees.
-func executeDex(x *chainsim.Exec, in chainsim.Instruction) error {
+func executeDex(x *svm.Exec, in svm.Instruction) error {
 	dex, _ := dexByName(clmm.DexA)
 	if in.ProgramID == DexBProgramID {
 		dex, _ = dexByName(clmm.DexB)
 	}
 	if len(in.Data) == 0 || len(in.Accounts) < 3 {
-		return chainsim.ErrInvalidInstructionData
+		return svm.ErrInvalidInstructionData
 	}
 	if in.Accounts[2].PublicKey != CoSigner() || !in.Accounts[2].IsSigner {
 		return programError(errCodeUnauthorized, "the market co-signer must sign %s instructions", dex.Name)
@@ -176,18 +176,18 @@ func executeDex(x *chainsim.Exec, in chainsim.Instruction) error {
 			return err
 		}
 	default:
-		return chainsim.ErrInvalidInstructionData
+		return svm.ErrInvalidInstructionData
 	}
 	return x.SetData(posKey, dex.Layout.EncodePosition(pos))
 }
 
 // collectFees pays a position's fees owed from the pool to the owner (account 3) and zeroes them.
-func collectFees(x *chainsim.Exec, in chainsim.Instruction, pos *clmm.Position, pool clmm.Pool, r *dataReader) error {
+func collectFees(x *svm.Exec, in svm.Instruction, pos *clmm.Position, pool clmm.Pool, r *dataReader) error {
 	if err := finish(r); err != nil {
 		return err
 	}
 	if len(in.Accounts) < 4 {
-		return chainsim.ErrNotEnoughAccountKeys
+		return svm.ErrNotEnoughAccountKeys
 	}
 	owner, poolKey := in.Accounts[3].PublicKey, in.Accounts[1].PublicKey
 	for _, f := range []struct {

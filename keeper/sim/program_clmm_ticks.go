@@ -3,16 +3,16 @@ package sim
 import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/clmm"
-	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 // loadTicks reads the tick arrays of r's lower and upper ticks from instruction accounts at and
 // at+1, which must be the arrays' addresses (as the programs check their PDAs). An array that does
 // not exist yet loads as empty.
-func loadTicks(x *chainsim.Exec, in chainsim.Instruction, at int, dex dexInfo, poolKey solana.PublicKey, pool clmm.Pool, r clmm.Range) (*tickBook, []solana.PublicKey, error) {
+func loadTicks(x *svm.Exec, in svm.Instruction, at int, dex dexInfo, poolKey solana.PublicKey, pool clmm.Pool, r clmm.Range) (*tickBook, []solana.PublicKey, error) {
 	b := newTickBook(dex, poolKey, pool.TickSpacing, false)
 	if len(in.Accounts) < at+2 {
-		return nil, nil, chainsim.ErrNotEnoughAccountKeys
+		return nil, nil, svm.ErrNotEnoughAccountKeys
 	}
 	var keys []solana.PublicKey
 	for i, tick := range []int32{r.Lower, r.Upper} {
@@ -41,7 +41,7 @@ func loadTicks(x *chainsim.Exec, in chainsim.Instruction, at int, dex dexInfo, p
 
 // moveRange is dex-a's set-range: the position's fees are brought up to date, its liquidity leaves
 // the old range's ticks (and the pool's active liquidity when in range) and joins the new range's.
-func moveRange(x *chainsim.Exec, in chainsim.Instruction, dex dexInfo, pos *clmm.Position, pool clmm.Pool, next clmm.Range) error {
+func moveRange(x *svm.Exec, in svm.Instruction, dex dexInfo, pos *clmm.Position, pool clmm.Pool, next clmm.Range) error {
 	poolKey := in.Accounts[1].PublicKey
 	b, _, err := loadTicks(x, in, 3, dex, poolKey, pool, pos.Range)
 	if err != nil {

@@ -1,7 +1,7 @@
 package sim
 
 import (
-	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 // Earn claim accounts: wallet (signer, writable), co-signer, request (writable), earn vault, the
@@ -10,16 +10,16 @@ const earnClaimAccounts = 8
 
 // executeEarn runs one instruction of the earn program: withdraw-claim pays a fully filled request's
 // amount to its wallet once and closes the request account (its rent goes to the wallet).
-func executeEarn(x *chainsim.Exec, in chainsim.Instruction) error {
+func executeEarn(x *svm.Exec, in svm.Instruction) error {
 	if len(in.Data) != 1 || in.Data[0] != earnOpClaim {
-		return chainsim.ErrInvalidInstructionData
+		return svm.ErrInvalidInstructionData
 	}
 	if len(in.Accounts) < earnClaimAccounts {
-		return chainsim.ErrNotEnoughAccountKeys
+		return svm.ErrNotEnoughAccountKeys
 	}
 	wallet, cosigner, reqKey, vault := in.Accounts[0], in.Accounts[1], in.Accounts[2].PublicKey, in.Accounts[3].PublicKey
 	if !wallet.IsSigner {
-		return chainsim.ErrMissingRequiredSignature
+		return svm.ErrMissingRequiredSignature
 	}
 	if cosigner.PublicKey != CoSigner() || !cosigner.IsSigner {
 		return programError(errCodeUnauthorized, "the market co-signer must sign earn claims")

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/gagliardetto/solana-go"
-	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 // Custom error codes of the simulator's programs (Custom(code) on the wire, with a log line).
@@ -24,7 +24,7 @@ const (
 
 // programError returns a custom program error with a message for the logs.
 func programError(code uint32, format string, args ...any) error {
-	return fmt.Errorf("%s: %w", fmt.Sprintf(format, args...), chainsim.CustomError(code))
+	return fmt.Errorf("%s: %w", fmt.Sprintf(format, args...), svm.CustomError(code))
 }
 
 // opAccounts is how many accounts each market instruction needs, by tag (an array, not a map, so
@@ -47,31 +47,31 @@ func accountsFor(op uint8) int {
 // marketCtx is what every market instruction starts from: the user (account 0), who signed, and the
 // co-signer (account 1), who must have signed too.
 type marketCtx struct {
-	x    *chainsim.Exec
-	in   chainsim.Instruction
+	x    *svm.Exec
+	in   svm.Instruction
 	user solana.PublicKey
 	now  int64
 	txn  string
 }
 
 // executeMarket runs one instruction of the market program.
-func (s *Sim) executeMarket(x *chainsim.Exec, in chainsim.Instruction) error {
+func (s *Sim) executeMarket(x *svm.Exec, in svm.Instruction) error {
 	if len(in.Data) == 0 {
-		return chainsim.ErrInvalidInstructionData
+		return svm.ErrInvalidInstructionData
 	}
 	if len(in.Accounts) < 2 {
-		return chainsim.ErrNotEnoughAccountKeys
+		return svm.ErrNotEnoughAccountKeys
 	}
 	if in.Accounts[1].PublicKey != CoSigner() || !in.Accounts[1].IsSigner {
 		return programError(errCodeUnauthorized, "the market co-signer %s must sign", CoSigner())
 	}
 	user := in.Accounts[0]
 	if !user.IsSigner {
-		return chainsim.ErrMissingRequiredSignature
+		return svm.ErrMissingRequiredSignature
 	}
 	c := &marketCtx{x: x, in: in, user: user.PublicKey, now: x.Now().Unix(), txn: fmt.Sprintf("slot-%d-ix-%d", x.Slot(), x.InstructionIndex())}
 	if need := accountsFor(in.Data[0]); len(in.Accounts) < need {
-		return chainsim.ErrNotEnoughAccountKeys
+		return svm.ErrNotEnoughAccountKeys
 	}
 	r := &dataReader{b: in.Data[1:]}
 	switch in.Data[0] {
@@ -92,13 +92,13 @@ func (s *Sim) executeMarket(x *chainsim.Exec, in chainsim.Instruction) error {
 	case opStrategyWithdraw:
 		return execStrategyWithdraw(c, readOp[strategyWithdrawOp](r), r)
 	}
-	return chainsim.ErrInvalidInstructionData
+	return svm.ErrInvalidInstructionData
 }
 
 // account returns instruction account i.
 func (c *marketCtx) account(i int) (solana.PublicKey, error) {
 	if i >= len(c.in.Accounts) {
-		return solana.PublicKey{}, chainsim.ErrNotEnoughAccountKeys
+		return solana.PublicKey{}, svm.ErrNotEnoughAccountKeys
 	}
 	return c.in.Accounts[i].PublicKey, nil
 }
@@ -153,7 +153,7 @@ func (c *marketCtx) saveLoan(key solana.PublicKey, l *loanState) error {
 // finish checks that the instruction data was read exactly.
 func finish(r *dataReader) error {
 	if err := r.done(); err != nil {
-		return errors.Join(chainsim.ErrInvalidInstructionData, err)
+		return errors.Join(svm.ErrInvalidInstructionData, err)
 	}
 	return nil
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gagliardetto/solana-go"
-	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 // loadStrategy reads the strategy at account i and checks that the user is its authority.
@@ -110,7 +110,7 @@ func execStrategyWithdraw(c *marketCtx, op strategyWithdrawOp, r *dataReader) er
 	}
 	mint, err := solana.PublicKeyFromBase58(st.PrincipalMint)
 	if err != nil {
-		return chainsim.ErrInvalidAccountData
+		return svm.ErrInvalidAccountData
 	}
 	idle, err := c.x.TokenBalance(key, mint)
 	if err != nil {

@@ -7,7 +7,7 @@ import (
 	"github.com/gagliardetto/solana-go"
 
 	"github.com/keeper-project/keeper/keeper/prices"
-	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 // Pyth's sponsored Solana feeds are pushed at least every heartbeat and
@@ -55,7 +55,7 @@ func (s *Sim) publishPrices(now time.Time) {
 		}
 		f.price, f.at = p, now
 		units := math.Round(p * math.Pow10(-pythExponent))
-		s.chain.SetAccount(f.account, chainsim.Account{Lamports: pythRent, Owner: prices.ReceiverProgram,
+		s.chain.SetAccount(f.account, svm.Account{Lamports: pythRent, Owner: prices.ReceiverProgram,
 			Data: prices.EncodeUpdate(prices.Update{WriteAuthority: f.account, Full: true, Feed: f.id,
 				Price: int64(units), Conf: uint64(math.Round(units * pythConfidence)), Exponent: pythExponent,
 				PublishTime: now, PostedSlot: s.chain.Slot()})})

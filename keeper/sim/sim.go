@@ -11,6 +11,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 // Sim is a simulated lending market, Solana RPC node and Jito block engine over one clock. It is safe
@@ -94,11 +95,11 @@ func New(opts Options) (*Sim, error) {
 
 // deploy registers the programs and creates the genesis state.
 func (s *Sim) deploy(g genesis) error {
-	programs := map[solana.PublicKey]chainsim.Program{
-		MarketProgramID: chainsim.ProgramFunc(s.executeMarket),
-		EarnProgramID:   chainsim.ProgramFunc(executeEarn),
-		DexAProgramID:   chainsim.ProgramFunc(executeDex),
-		DexBProgramID:   chainsim.ProgramFunc(executeDex),
+	programs := map[solana.PublicKey]svm.Program{
+		MarketProgramID: svm.ProgramFunc(s.executeMarket),
+		EarnProgramID:   svm.ProgramFunc(executeEarn),
+		DexAProgramID:   svm.ProgramFunc(executeDex),
+		DexBProgramID:   svm.ProgramFunc(executeDex),
 	}
 	for _, id := range []solana.PublicKey{MarketProgramID, EarnProgramID, DexAProgramID, DexBProgramID} {
 		if err := s.chain.RegisterProgram(id, programs[id]); err != nil {

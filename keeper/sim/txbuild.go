@@ -7,7 +7,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
-	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 // ix is one instruction to compile.
@@ -138,8 +138,8 @@ func newBuiltTx(feePayer solana.PublicKey, bh solana.Hash, ixs []ix) (*builtTx, 
 			}
 		}
 	}
-	if n := len(t.wire()); n > chainsim.MaxTransactionSize {
-		return nil, fmt.Errorf("transaction of %d bytes exceeds %d", n, chainsim.MaxTransactionSize)
+	if n := len(t.wire()); n > svm.MaxTransactionSize {
+		return nil, fmt.Errorf("transaction of %d bytes exceeds %d", n, svm.MaxTransactionSize)
 	}
 	return t, nil
 }
@@ -176,7 +176,7 @@ func meta(k solana.PublicKey, signer, writable bool) solana.AccountMeta {
 
 // ata returns the associated token account of wallet and mint.
 func ata(wallet, mint solana.PublicKey) solana.PublicKey {
-	a, _ := chainsim.AssociatedTokenAddress(wallet, mint)
+	a, _ := svm.AssociatedTokenAddress(wallet, mint)
 	return a
 }
 

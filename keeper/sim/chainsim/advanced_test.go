@@ -9,6 +9,7 @@ import (
 	lookup "github.com/gagliardetto/solana-go/programs/address-lookup-table"
 	"github.com/gagliardetto/solana-go/programs/system"
 	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 // v0Transfer returns a v0 transfer to bob and carol loaded through table.
@@ -76,15 +77,15 @@ func TestLookupTableLoadErrors(t *testing.T) {
 	tests := []struct {
 		name  string
 		setup func(c *Chain, table solana.PublicKey)
-		want  *TxError
+		want  *svm.TxError
 	}{
-		{"missing table", func(*Chain, solana.PublicKey) {}, ErrAddressLookupTableNotFound},
+		{"missing table", func(*Chain, solana.PublicKey) {}, svm.ErrAddressLookupTableNotFound},
 		{"table owned by another program", func(c *Chain, table solana.PublicKey) {
-			c.SetAccount(table, Account{Lamports: 1, Owner: solana.SystemProgramID, Data: encodeLookupTable(bob, []solana.PublicKey{bob, carol})})
-		}, ErrInvalidAddressLookupTableOwner},
+			c.SetAccount(table, svm.Account{Lamports: 1, Owner: solana.SystemProgramID, Data: svm.EncodeLookupTable(bob, []solana.PublicKey{bob, carol})})
+		}, svm.ErrInvalidAddressLookupTableOwner},
 		{"index beyond the table", func(c *Chain, table solana.PublicKey) {
 			_ = c.CreateLookupTable(table, bob, []solana.PublicKey{bob})
-		}, ErrInvalidAddressLookupTableIndex},
+		}, svm.ErrInvalidAddressLookupTableIndex},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -107,7 +108,7 @@ func TestDurableNonce(t *testing.T) {
 	nonce := c.CreateNonceAccount(nonceKey, alice.PublicKey(), 1_500_000)
 	build := func(lamports uint64, hash solana.Hash) []byte {
 		return raw(t, signTx(t, []solana.Instruction{
-			system.NewAdvanceNonceAccountInstruction(nonceKey, recentBlockhashesID, alice.PublicKey()).Build(),
+			system.NewAdvanceNonceAccountInstruction(nonceKey, svm.RecentBlockhashesID, alice.PublicKey()).Build(),
 			system.NewTransferInstruction(lamports, alice.PublicKey(), bob).Build(),
 		}, hash, alice))
 	}
@@ -120,10 +121,10 @@ func TestDurableNonce(t *testing.T) {
 		t.Fatalf("bob = %d, want 100", c.Balance(bob))
 	}
 	acct, _ := c.Account(nonceKey)
-	if n, ok := decodeNonce(acct); !ok || n.nonce == nonce || n.nonce != durableNonceFrom(c.blockhashOf(500)) {
+	if n, ok := svm.DecodeNonce(acct); !ok || n.Nonce == nonce || n.Nonce != svm.DurableNonceFrom(c.blockhashOf(500)) {
 		t.Fatalf("nonce not advanced: %+v", n)
 	}
-	if _, err := c.SendTransaction(second); !errors.Is(err, ErrBlockhashNotFound) {
+	if _, err := c.SendTransaction(second); !errors.Is(err, svm.ErrBlockhashNotFound) {
 		t.Fatalf("second use of the nonce: err = %v, want BlockhashNotFound", err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 // MaxBlockhashAge is how many blocks a blockhash stays valid for.
@@ -87,17 +88,17 @@ func (c *Chain) slotOfHeight(h uint64) uint64 {
 }
 
 // posOfSlot describes the block in slot s (which must have one).
-func (c *Chain) posOfSlot(s uint64) blockPos {
-	return blockPos{
-		slot:   s,
-		height: c.heightOfSlot(s),
-		time:   c.genesis.Add(time.Duration(s) * SlotDuration),
-		hash:   c.blockhashOf(s),
+func (c *Chain) posOfSlot(s uint64) svm.BlockPos {
+	return svm.BlockPos{
+		Slot:   s,
+		Height: c.heightOfSlot(s),
+		Time:   c.genesis.Add(time.Duration(s) * SlotDuration),
+		Hash:   c.blockhashOf(s),
 	}
 }
 
 // posOfHeight describes the block at height h.
-func (c *Chain) posOfHeight(h uint64) blockPos { return c.posOfSlot(c.slotOfHeight(h)) }
+func (c *Chain) posOfHeight(h uint64) svm.BlockPos { return c.posOfSlot(c.slotOfHeight(h)) }
 
 // syncLocked brings the chain up to the clock: it produces the blocks of
 // the slots that passed, lands what waited for them, and forgets old
@@ -110,19 +111,19 @@ func (c *Chain) syncLocked() {
 	prev := c.seen
 	c.seen = now
 	tip := c.posOfSlot(c.lastProduced(now))
-	if tip.height > c.registeredTo {
+	if tip.Height > c.registeredTo {
 		from := c.registeredTo + 1
-		if tip.height >= keepBlocks {
-			from = max(from, tip.height-keepBlocks+1)
+		if tip.Height >= keepBlocks {
+			from = max(from, tip.Height-keepBlocks+1)
 		}
-		for h := from; h <= tip.height; h++ {
+		for h := from; h <= tip.Height; h++ {
 			c.registerBlock(h)
 		}
 	}
 	c.applyUpdatesLocked(now)
 	c.processQueue(now)
 	c.tip = tip
-	for len(c.blockOrder) > 0 && c.blockOrder[0].height+keepBlocks <= tip.height {
+	for len(c.blockOrder) > 0 && c.blockOrder[0].height+keepBlocks <= tip.Height {
 		delete(c.blocks, c.blockOrder[0].hash)
 		c.blockOrder = c.blockOrder[1:]
 	}
@@ -149,7 +150,7 @@ func (c *Chain) stalledNow() bool { return c.lastProduced(c.seen) != c.seen }
 
 // heightAt returns the height of the block a commitment level sees.
 func (c *Chain) heightAt(cm rpc.CommitmentType) uint64 {
-	h := c.tip.height
+	h := c.tip.Height
 	switch cm {
 	case rpc.CommitmentConfirmed:
 		return h - min(h, 1)
@@ -187,7 +188,7 @@ func (c *Chain) Slot() uint64 {
 func (c *Chain) BlockHeight() uint64 {
 	c.lock()
 	defer c.unlock()
-	return c.tip.height
+	return c.tip.Height
 }
 
 // LatestBlockhash returns the blockhash of the block the commitment sees
@@ -196,7 +197,7 @@ func (c *Chain) LatestBlockhash(cm rpc.CommitmentType) (solana.Hash, uint64) {
 	c.lock()
 	defer c.unlock()
 	pos := c.posOfHeight(c.heightAt(cm))
-	return pos.hash, pos.height + MaxBlockhashAge
+	return pos.Hash, pos.Height + MaxBlockhashAge
 }
 
 // IsBlockhashValid reports whether a transaction with hash could still land

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gagliardetto/solana-go"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 // MaxBundleTransactions is the most transactions a bundle may hold.
@@ -55,7 +56,7 @@ type BundleStatus struct {
 // bundleRecord is a bundle the engine accepted. Guarded by Chain.mu.
 type bundleRecord struct {
 	BundleStatus
-	txs      []*txn
+	txs      []*svm.Txn
 	accepted uint64 // slot of acceptance
 	dropped  bool   // accepted by a never-land fault: it will never run
 }
@@ -88,7 +89,7 @@ func (c *Chain) sendBundle(raws [][]byte, drop bool) (string, error) {
 	}
 	sigs := make([]solana.Signature, len(txs))
 	for i, t := range txs {
-		sigs[i] = t.id()
+		sigs[i] = t.ID()
 	}
 	id := BundleID(sigs)
 	c.lock()
@@ -112,24 +113,24 @@ func (c *Chain) sendBundle(raws [][]byte, drop bool) (string, error) {
 }
 
 // parseBundle decodes and verifies a bundle's transactions.
-func parseBundle(raws [][]byte) ([]*txn, error) {
+func parseBundle(raws [][]byte) ([]*svm.Txn, error) {
 	if len(raws) == 0 || len(raws) > MaxBundleTransactions {
 		return nil, fmt.Errorf("%w: %d transactions, want 1 to %d", ErrInvalidBundle, len(raws), MaxBundleTransactions)
 	}
-	txs := make([]*txn, len(raws))
+	txs := make([]*svm.Txn, len(raws))
 	seen := map[solana.Signature]bool{}
 	for i, raw := range raws {
-		t, err := parseTx(raw)
+		t, err := svm.ParseTx(raw)
 		if err != nil {
 			return nil, fmt.Errorf("%w: transaction %d: %w", ErrInvalidBundle, i, err)
 		}
-		if err := t.verifySignatures(); err != nil {
+		if err := t.VerifySignatures(); err != nil {
 			return nil, fmt.Errorf("%w: transaction %d: %w", ErrInvalidBundle, i, err)
 		}
-		if seen[t.id()] {
+		if seen[t.ID()] {
 			return nil, fmt.Errorf("%w: transaction %d is a duplicate", ErrInvalidBundle, i)
 		}
-		seen[t.id()] = true
+		seen[t.ID()] = true
 		txs[i] = t
 	}
 	return txs, nil
@@ -137,17 +138,17 @@ func parseBundle(raws [][]byte) ([]*txn, error) {
 
 // landBundleLocked runs a bundle in the block at pos, committing it only if
 // every transaction succeeds and the tip is paid. The caller holds c.mu.
-func (c *Chain) landBundleLocked(b *bundleRecord, pos blockPos) {
-	bov := newOverlay(c.accounts)
+func (c *Chain) landBundleLocked(b *bundleRecord, pos svm.BlockPos) {
+	bov := svm.NewOverlay(c.accounts)
 	before := c.tipLamports(bov)
 	results := make([]*execResult, len(b.txs))
 	for i, t := range b.txs {
-		res, terr := c.run(bov, t, runOpts{pos: pos, hashHeight: pos.height})
+		res, terr := c.run(bov, t, runOpts{pos: pos, hashHeight: pos.Height})
 		if terr == nil && res.err != nil {
 			terr = res.err
 		}
 		if terr != nil {
-			c.failBundle(b, fmt.Sprintf("transaction %d (%s): %v", i, t.id(), terr))
+			c.failBundle(b, fmt.Sprintf("transaction %d (%s): %v", i, t.ID(), terr))
 			return
 		}
 		results[i] = res
@@ -157,11 +158,11 @@ func (c *Chain) landBundleLocked(b *bundleRecord, pos blockPos) {
 		c.failBundle(b, fmt.Sprintf("tip of %d lamports is below the minimum of %d", after-min(after, before), c.minTip))
 		return
 	}
-	bov.commit()
+	bov.Commit()
 	for i, t := range b.txs {
 		c.recordLocked(t, pos, results[i], b.ID)
 	}
-	b.State, b.Slot, b.BlockHeight = BundleLanded, pos.slot, pos.height
+	b.State, b.Slot, b.BlockHeight = BundleLanded, pos.Slot, pos.Height
 }
 
 // failBundle marks a bundle as dropped at execution.
@@ -171,10 +172,10 @@ func (c *Chain) failBundle(b *bundleRecord, reason string) {
 }
 
 // tipLamports returns the total balance of the tip accounts in st.
-func (c *Chain) tipLamports(st store) uint64 {
+func (c *Chain) tipLamports(st svm.Store) uint64 {
 	total := uint64(0)
 	for _, k := range c.tips {
-		total += lamportsOf(st, k)
+		total += svm.LamportsOf(st, k)
 	}
 	return total
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gagliardetto/solana-go"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 // Chain is a simulated Solana cluster. It is safe for concurrent use.
@@ -23,23 +24,23 @@ type Chain struct {
 	jito    *Server // set once by New
 
 	mu           sync.Mutex
-	accounts     accountMap                   // guarded by mu
-	programs     map[solana.PublicKey]Program // guarded by mu
-	stalls       []stallWindow                // guarded by mu; sorted, disjoint
-	seen         uint64                       // guarded by mu; the last clock slot synced
-	tip          blockPos                     // guarded by mu; the newest block
-	registeredTo uint64                       // guarded by mu; highest height in blocks
-	blocks       map[solana.Hash]uint64       // guarded by mu; recent blockhash → height
-	blockOrder   []blockRef                   // guarded by mu; blocks in height order
-	txs          map[solana.Signature]*record // guarded by mu; every landed transaction
-	queue        []*pendingItem               // guarded by mu; work waiting for a block
-	bundles      map[string]*bundleRecord     // guarded by mu
-	fees         []feeRecord                  // guarded by mu; recent priority fees
-	drops        []func(*solana.Message) bool // guarded by mu; see DropOnce
-	dropped      map[solana.Signature]bool    // guarded by mu; transactions DropOnce drops
-	writes       uint64                       // guarded by mu; see StateVersion
-	pubsub       *hub                         // its tables guarded by mu
-	updates      []scheduledUpdate            // guarded by mu; see ScheduleUpdate, sorted by slot
+	accounts     svm.AccountMap                   // guarded by mu
+	programs     map[solana.PublicKey]svm.Program // guarded by mu
+	stalls       []stallWindow                    // guarded by mu; sorted, disjoint
+	seen         uint64                           // guarded by mu; the last clock slot synced
+	tip          svm.BlockPos                     // guarded by mu; the newest block
+	registeredTo uint64                           // guarded by mu; highest height in blocks
+	blocks       map[solana.Hash]uint64           // guarded by mu; recent blockhash → height
+	blockOrder   []blockRef                       // guarded by mu; blocks in height order
+	txs          map[solana.Signature]*record     // guarded by mu; every landed transaction
+	queue        []*pendingItem                   // guarded by mu; work waiting for a block
+	bundles      map[string]*bundleRecord         // guarded by mu
+	fees         []feeRecord                      // guarded by mu; recent priority fees
+	drops        []func(*solana.Message) bool     // guarded by mu; see DropOnce
+	dropped      map[solana.Signature]bool        // guarded by mu; transactions DropOnce drops
+	writes       uint64                           // guarded by mu; see StateVersion
+	pubsub       *hub                             // its tables guarded by mu
+	updates      []scheduledUpdate                // guarded by mu; see ScheduleUpdate, sorted by slot
 
 	hookMu      sync.Mutex
 	hooks       []func(Landed) // guarded by hookMu
@@ -61,17 +62,17 @@ func New(opts Options) (*Chain, error) {
 		log:      o.Logger,
 		faults:   newFaultState(o.Seed, o.Faults),
 		tips:     tipAccounts(),
-		accounts: accountMap{},
-		programs: map[solana.PublicKey]Program{},
+		accounts: svm.AccountMap{},
+		programs: map[solana.PublicKey]svm.Program{},
 		blocks:   map[solana.Hash]uint64{},
 		txs:      map[solana.Signature]*record{},
 		bundles:  map[string]*bundleRecord{},
 		pubsub:   newHub(),
 	}
-	for id, b := range builtins {
-		c.accounts[id] = &Account{Lamports: 1, Owner: b.loader, Executable: true}
+	for id, b := range svm.Builtins {
+		c.accounts[id] = &svm.Account{Lamports: 1, Owner: b.Loader, Executable: true}
 	}
-	c.accounts[solana.WrappedSol] = nativeMintAccount()
+	c.accounts[solana.WrappedSol] = svm.NativeMintAccount()
 	c.tip = c.posOfSlot(0)
 	c.registerBlock(0)
 	c.rpc = newServer(c, ServiceRPC)
@@ -95,23 +96,23 @@ func (c *Chain) unlock() {
 
 // RegisterProgram deploys a program at id. The id must not be a built-in
 // program or already registered.
-func (c *Chain) RegisterProgram(id solana.PublicKey, p Program) error {
+func (c *Chain) RegisterProgram(id solana.PublicKey, p svm.Program) error {
 	if p == nil {
 		return fmt.Errorf("chainsim: register program %s: nil program", id)
 	}
 	c.lock()
 	defer c.unlock()
-	if _, ok := builtins[id]; ok {
+	if _, ok := svm.Builtins[id]; ok {
 		return fmt.Errorf("chainsim: register program %s: a built-in program has that id", id)
 	}
 	if _, ok := c.programs[id]; ok {
 		return fmt.Errorf("chainsim: register program %s: already registered", id)
 	}
-	if a, ok := c.accounts[id]; ok && !a.isEmpty() {
+	if a, ok := c.accounts[id]; ok && !a.IsEmpty() {
 		return fmt.Errorf("chainsim: register program %s: an account exists at that address", id)
 	}
 	c.programs[id] = p
-	c.accounts[id] = &Account{Lamports: 1, Owner: solana.BPFLoaderUpgradeableProgramID, Executable: true}
+	c.accounts[id] = &svm.Account{Lamports: 1, Owner: solana.BPFLoaderUpgradeableProgramID, Executable: true}
 	c.writes++
 	return nil
 }

@@ -3,7 +3,7 @@
 //
 // It is not a validator. It keeps accounts in memory, derives slots and block
 // heights from an injected [Clock], and executes transactions with a small set
-// of built-in programs plus any [Program] registered by the caller (the
+// of built-in programs plus any [svm.Program] registered by the caller (the
 // simulated lending market registers its own). Everything is deterministic
 // for a given [Options.Seed], clock and sequence of calls.
 //
@@ -55,15 +55,9 @@
 //
 // # Programs
 //
-// A registered [Program] gets an [Exec] per instruction: the instruction's
-// accounts with their signer and writable flags, account reads and writes,
-// lamport and token moves ([Exec.TransferTokens], [Exec.MintTokens],
-// [Exec.BurnTokens], [Exec.EnsureTokenAccount] on associated token
-// accounts), the slot and block time, compute units and logs. The runtime's
-// rules apply: accounts must be passed to the instruction, writes need a
-// writable account owned by the program, debits need ownership or a
-// signature. Tokens may leave a wallet that signed or an off-curve address
-// (a PDA): registered programs are trusted to sign only for their own.
+// A registered [svm.Program] gets an [svm.Exec] per instruction; package
+// svm, the runtime, holds the account model, the built-in programs and the
+// rules an instruction runs under.
 //
 // # Servers
 //

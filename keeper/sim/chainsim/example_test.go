@@ -10,6 +10,7 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 // key returns a deterministic keypair for the example.
@@ -30,7 +31,7 @@ func ExampleChain_RegisterProgram() {
 	vault, _, _ := solana.FindProgramAddress([][]byte{[]byte("vault")}, market)
 
 	// The program: data = amount (u64), accounts = user, user ATA, vault, vault ATA.
-	err = chain.RegisterProgram(market, chainsim.ProgramFunc(func(x *chainsim.Exec, ix chainsim.Instruction) error {
+	err = chain.RegisterProgram(market, svm.ProgramFunc(func(x *svm.Exec, ix svm.Instruction) error {
 		amount := binary.LittleEndian.Uint64(ix.Data)
 		x.Logf("repay %d", amount)
 		return x.TransferTokens(ix.Accounts[0].PublicKey, vault, usdc, amount)
@@ -42,8 +43,8 @@ func ExampleChain_RegisterProgram() {
 	_ = chain.CreateMint(usdc, 6)
 	_ = chain.MintTo(user.PublicKey(), usdc, 5_000_000)
 	_ = chain.MintTo(vault, usdc, 0)
-	userATA, _ := chainsim.AssociatedTokenAddress(user.PublicKey(), usdc)
-	vaultATA, _ := chainsim.AssociatedTokenAddress(vault, usdc)
+	userATA, _ := svm.AssociatedTokenAddress(user.PublicKey(), usdc)
+	vaultATA, _ := svm.AssociatedTokenAddress(vault, usdc)
 
 	ix := solana.NewInstruction(market, solana.AccountMetaSlice{
 		solana.Meta(user.PublicKey()).SIGNER().WRITE(),

@@ -5,93 +5,94 @@ import (
 	"fmt"
 
 	"github.com/gagliardetto/solana-go"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 // runOpts say how to run a transaction.
 type runOpts struct {
-	pos        blockPos // the block it executes in
-	hashHeight uint64   // the block height at which its blockhash must be valid
-	simulate   bool     // a simulation: nothing it writes is kept
-	skipHash   bool     // do not check the blockhash (replaceRecentBlockhash)
+	pos        svm.BlockPos // the block it executes in
+	hashHeight uint64       // the block height at which its blockhash must be valid
+	simulate   bool         // a simulation: nothing it writes is kept
+	skipHash   bool         // do not check the blockhash (replaceRecentBlockhash)
 }
 
 // execResult is the outcome of a transaction that ran.
 type execResult struct {
-	err     *TxError // the instruction error; nil when all succeeded
+	err     *svm.TxError // the instruction error; nil when all succeeded
 	logs    []string
 	units   uint64
 	fee     uint64
 	price   uint64 // compute-unit price, micro-lamports
 	pre     []uint64
 	post    []uint64
-	preTok  []tokenBalance
-	postTok []tokenBalance
+	preTok  []svm.TokenBalance
+	postTok []svm.TokenBalance
 }
 
 // run executes t over parent. A *TxError means t did not run and leaves no
 // trace. Otherwise the fee, a durable nonce advance and,
 // if every instruction succeeded, the instructions' effects are written to
 // parent. The caller holds c.mu.
-func (c *Chain) run(parent writableStore, t *txn, o runOpts) (*execResult, *TxError) {
+func (c *Chain) run(parent svm.WritableStore, t *svm.Txn, o runOpts) (*execResult, *svm.TxError) {
 	b, terr := c.precheck(parent, t, o)
 	if terr != nil {
 		return nil, terr
 	}
-	res := &execResult{fee: b.fee(len(t.sigs)), price: b.price}
-	res.pre, res.preTok = snapshot(parent, t)
+	res := &execResult{fee: b.Fee(len(t.Sigs)), price: b.Price}
+	res.pre, res.preTok = svm.Snapshot(parent, t)
 	// The fee is charged before execution, in a simulation too: Agave's
 	// account loader debits the fee payer it hands to the programs, and
 	// simulateTransaction returns those accounts (svm account_loader.rs
 	// validate_fee_payer; runtime bank.rs simulate_transaction_unchecked).
-	feeOv := newOverlay(parent)
-	payer := load(feeOv, t.feePayer())
+	feeOv := svm.NewOverlay(parent)
+	payer := svm.Load(feeOv, t.FeePayer())
 	payer.Lamports -= res.fee
-	feeOv.put(t.feePayer(), &payer)
-	nonceUsed := !o.skipHash && !c.validAt(t.msg.RecentBlockhash, o.hashHeight)
+	feeOv.Put(t.FeePayer(), &payer)
+	nonceUsed := !o.skipHash && !c.validAt(t.Msg.RecentBlockhash, o.hashHeight)
 	if nonceUsed {
-		key, _ := nonceAccountOf(t)
-		n, _ := decodeNonce(load(feeOv, key))
-		n.nonce = durableNonceFrom(o.pos.hash)
-		acct := load(feeOv, key)
-		acct.Data = n.encode()
-		feeOv.put(key, &acct)
+		key, _ := svm.NonceAccountOf(t)
+		n, _ := svm.DecodeNonce(svm.Load(feeOv, key))
+		n.Nonce = svm.DurableNonceFrom(o.pos.Hash)
+		acct := svm.Load(feeOv, key)
+		acct.Data = n.Encode()
+		feeOv.Put(key, &acct)
 	}
-	exOv := newOverlay(feeOv)
-	res.err = c.runInstructions(exOv, t, o.pos, b.limit, nonceUsed, res)
+	exOv := svm.NewOverlay(feeOv)
+	res.err = c.runInstructions(exOv, t, o.pos, b.Limit, nonceUsed, res)
 	if res.err == nil {
-		exOv.commit()
+		exOv.Commit()
 	}
-	res.post, res.postTok = snapshot(feeOv, t)
-	feeOv.commit()
+	res.post, res.postTok = svm.Snapshot(feeOv, t)
+	feeOv.Commit()
 	return res, nil
 }
 
 // precheck applies the runtime's checks before execution and returns the
 // transaction's compute budget.
-func (c *Chain) precheck(st store, t *txn, o runOpts) (computeBudget, *TxError) {
-	b, terr := budgetOf(t)
+func (c *Chain) precheck(st svm.Store, t *svm.Txn, o runOpts) (svm.ComputeBudget, *svm.TxError) {
+	b, terr := svm.BudgetOf(t)
 	if terr != nil {
 		return b, terr
 	}
-	if terr := t.resolve(st); terr != nil {
+	if terr := t.Resolve(st); terr != nil {
 		return b, terr
 	}
-	if !o.skipHash && !c.validAt(t.msg.RecentBlockhash, o.hashHeight) {
-		if _, ok := checkNonceTx(st, t); !ok {
-			return b, ErrBlockhashNotFound
+	if !o.skipHash && !c.validAt(t.Msg.RecentBlockhash, o.hashHeight) {
+		if _, ok := svm.CheckNonceTx(st, t); !ok {
+			return b, svm.ErrBlockhashNotFound
 		}
 	}
-	if _, dup := c.txs[t.id()]; dup {
-		return b, ErrAlreadyProcessed
+	if _, dup := c.txs[t.ID()]; dup {
+		return b, svm.ErrAlreadyProcessed
 	}
-	payer, ok := st.get(t.feePayer())
+	payer, ok := st.Get(t.FeePayer())
 	switch {
 	case !ok:
-		return b, ErrAccountNotFound
+		return b, svm.ErrAccountNotFound
 	case payer.Owner != solana.SystemProgramID:
-		return b, ErrInvalidAccountForFee
-	case payer.Lamports < b.fee(len(t.sigs)):
-		return b, ErrInsufficientFundsForFee
+		return b, svm.ErrInvalidAccountForFee
+	case payer.Lamports < b.Fee(len(t.Sigs)):
+		return b, svm.ErrInsufficientFundsForFee
 	}
 	return b, nil
 }
@@ -99,54 +100,40 @@ func (c *Chain) precheck(st store, t *txn, o runOpts) (computeBudget, *TxError) 
 // runInstructions runs t's instructions in order over st, stopping at the
 // first failure. When nonceUsed, instruction 0 (AdvanceNonceAccount) was
 // already applied.
-func (c *Chain) runInstructions(st *overlay, t *txn, pos blockPos, limit uint64, nonceUsed bool, res *execResult) *TxError {
-	m := &meter{limit: limit}
-	defer func() { res.units = m.used }()
-	for i := range t.msg.Instructions {
-		ix := t.instruction(i)
+func (c *Chain) runInstructions(st *svm.Overlay, t *svm.Txn, pos svm.BlockPos, limit uint64, nonceUsed bool, res *execResult) *svm.TxError {
+	m := &svm.Meter{Limit: limit}
+	defer func() { res.units = m.Used }()
+	for i := range t.Msg.Instructions {
+		ix := t.Instruction(i)
 		if i == 0 && nonceUsed {
 			res.logs = append(res.logs, fmt.Sprintf("Program %s invoke [1]", ix.ProgramID), fmt.Sprintf("Program %s success", ix.ProgramID))
-			_ = m.consume(systemUnits)
+			_ = m.Consume(svm.SystemUnits)
 			continue
 		}
-		x := &Exec{st: st, ix: ix, index: i, pos: pos, meter: m, logs: &res.logs}
+		x := &svm.Exec{St: st, IX: ix, Index: i, Pos: pos, Meter: m, Logs: &res.logs}
 		if perr := c.invoke(x); perr != nil {
-			return instructionError(i, perr)
+			return svm.InstructionError(i, perr)
 		}
 	}
 	return nil
 }
 
-// instruction returns instruction i with its accounts' flags.
-func (t *txn) instruction(i int) Instruction {
-	ci := t.msg.Instructions[i]
-	ix := Instruction{
-		ProgramID: t.keys[ci.ProgramIDIndex],
-		Accounts:  make([]solana.AccountMeta, len(ci.Accounts)),
-		Data:      append([]byte(nil), ci.Data...),
-	}
-	for j, idx := range ci.Accounts {
-		ix.Accounts[j] = solana.AccountMeta{PublicKey: t.keys[idx], IsSigner: t.isSigner(int(idx)), IsWritable: t.writable[idx]}
-	}
-	return ix
-}
-
 // invoke runs one instruction and writes the runtime's log lines around it.
-func (c *Chain) invoke(x *Exec) *ProgramError {
-	id := x.ix.ProgramID
-	x.log(fmt.Sprintf("Program %s invoke [1]", id))
-	left := x.meter.limit - x.meter.used
-	before := x.meter.used
-	b, isBuiltin := builtins[id]
+func (c *Chain) invoke(x *svm.Exec) *svm.ProgramError {
+	id := x.IX.ProgramID
+	x.AppendLog(fmt.Sprintf("Program %s invoke [1]", id))
+	left := x.Meter.Limit - x.Meter.Used
+	before := x.Meter.Used
+	b, isBuiltin := svm.Builtins[id]
 	perr := toProgramError(x, c.callProgram(x))
-	if !isBuiltin || !b.native {
-		x.log(fmt.Sprintf("Program %s consumed %d of %d compute units", id, x.meter.used-before, left))
+	if !isBuiltin || !b.Native {
+		x.AppendLog(fmt.Sprintf("Program %s consumed %d of %d compute units", id, x.Meter.Used-before, left))
 	}
 	if perr != nil {
-		x.log(fmt.Sprintf("Program %s failed: %s", id, perr))
+		x.AppendLog(fmt.Sprintf("Program %s failed: %s", id, perr))
 		return perr
 	}
-	x.log(fmt.Sprintf("Program %s success", id))
+	x.AppendLog(fmt.Sprintf("Program %s success", id))
 	return nil
 }
 
@@ -155,33 +142,33 @@ const customProgramUnits = 1_000
 
 // callProgram dispatches to a built-in or registered program, recovering a
 // registered program's panic.
-func (c *Chain) callProgram(x *Exec) (err error) {
-	if b, ok := builtins[x.ix.ProgramID]; ok {
-		return b.run(x, x.ix)
+func (c *Chain) callProgram(x *svm.Exec) (err error) {
+	if b, ok := svm.Builtins[x.IX.ProgramID]; ok {
+		return b.Run(x, x.IX)
 	}
-	p, ok := c.programs[x.ix.ProgramID]
+	p, ok := c.programs[x.IX.ProgramID]
 	if !ok {
-		return ErrUnsupportedProgramID
+		return svm.ErrUnsupportedProgramID
 	}
 	defer func() {
 		if r := recover(); r != nil {
 			x.Logf("panicked: %v", r)
-			err = ErrProgramFailedToComplete
+			err = svm.ErrProgramFailedToComplete
 		}
 	}()
 	if err := x.ConsumeUnits(customProgramUnits); err != nil {
 		return err
 	}
-	return p.Execute(x, x.ix)
+	return p.Execute(x, x.IX)
 }
 
 // toProgramError maps a program's error to the runtime's; an error that is
 // not a *ProgramError becomes GenericError with its text logged.
-func toProgramError(x *Exec, err error) *ProgramError {
+func toProgramError(x *svm.Exec, err error) *svm.ProgramError {
 	if err == nil {
 		return nil
 	}
-	var perr *ProgramError
+	var perr *svm.ProgramError
 	if errors.As(err, &perr) {
 		if err != error(perr) {
 			x.Log("Error: " + err.Error())
@@ -189,5 +176,5 @@ func toProgramError(x *Exec, err error) *ProgramError {
 		return perr
 	}
 	x.Log("Error: " + err.Error())
-	return ErrGenericError
+	return svm.ErrGenericError
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gagliardetto/solana-go"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 // UpdateAccount replaces key's account with f's result in one step under
@@ -11,20 +12,20 @@ import (
 // write (a Account followed by SetAccount could lose its update). f gets a
 // copy of the account and whether it exists; an error from f leaves the
 // account unchanged and is returned. f must not call the chain.
-func (c *Chain) UpdateAccount(key solana.PublicKey, f func(a Account, exists bool) (Account, error)) error {
+func (c *Chain) UpdateAccount(key solana.PublicKey, f func(a svm.Account, exists bool) (svm.Account, error)) error {
 	c.lock()
 	defer c.unlock()
 	c.writes++
 	cur, ok := c.accounts[key]
-	var in Account
+	var in svm.Account
 	if ok {
-		in = cur.clone()
+		in = cur.Clone()
 	}
 	out, err := f(in, ok)
 	if err != nil {
 		return fmt.Errorf("chainsim: update account %s: %w", key, err)
 	}
-	cp := out.clone()
+	cp := out.Clone()
 	c.accounts[key] = &cp
 	return nil
 }
@@ -36,15 +37,15 @@ func (c *Chain) UpdateAccount(key solana.PublicKey, f func(a Account, exists boo
 // the same order; an account returned without lamports, data or owner is
 // left absent. An error from f leaves every account unchanged and is
 // returned. f must not call the chain.
-func (c *Chain) UpdateAccounts(keys []solana.PublicKey, f func(accts []Account, exists []bool) ([]Account, error)) error {
+func (c *Chain) UpdateAccounts(keys []solana.PublicKey, f func(accts []svm.Account, exists []bool) ([]svm.Account, error)) error {
 	c.lock()
 	defer c.unlock()
 	c.writes++
-	in := make([]Account, len(keys))
+	in := make([]svm.Account, len(keys))
 	exists := make([]bool, len(keys))
 	for i, k := range keys {
 		if cur, ok := c.accounts[k]; ok {
-			in[i], exists[i] = cur.clone(), true
+			in[i], exists[i] = cur.Clone(), true
 		}
 	}
 	out, err := f(in, exists)
@@ -59,7 +60,7 @@ func (c *Chain) UpdateAccounts(keys []solana.PublicKey, f func(accts []Account, 
 		if a.Lamports == 0 && len(a.Data) == 0 && a.Owner.IsZero() {
 			continue
 		}
-		cp := a.clone()
+		cp := a.Clone()
 		c.accounts[k] = &cp
 	}
 	return nil
@@ -67,15 +68,15 @@ func (c *Chain) UpdateAccounts(keys []solana.PublicKey, f func(accts []Account, 
 
 // Accounts returns copies of keys' accounts, read in one step under the
 // chain's lock, and whether each exists.
-func (c *Chain) Accounts(keys []solana.PublicKey) ([]Account, []bool) {
+func (c *Chain) Accounts(keys []solana.PublicKey) ([]svm.Account, []bool) {
 	c.lock()
 	defer c.unlock()
 	c.writes++
-	out := make([]Account, len(keys))
+	out := make([]svm.Account, len(keys))
 	exists := make([]bool, len(keys))
 	for i, k := range keys {
 		if cur, ok := c.accounts[k]; ok {
-			out[i], exists[i] = cur.clone(), true
+			out[i], exists[i] = cur.Clone(), true
 		}
 	}
 	return out, exists

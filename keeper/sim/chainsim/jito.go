@@ -80,7 +80,7 @@ func (s *Server) getBundleStatuses(in call) (any, *rpcError) {
 		}
 		out[i] = &wireBundleStatus{BundleID: id, Transactions: sigs, Slot: b.Slot, ConfirmationStatus: string(level), Err: map[string]any{"Ok": nil}}
 	}
-	return contextValue(s.c.tip.slot, out), nil
+	return contextValue(s.c.tip.Slot, out), nil
 }
 
 // wireInflight is a bundle as getInflightBundleStatuses encodes it.
@@ -107,7 +107,7 @@ func (s *Server) getInflightBundleStatuses(in call) (any, *rpcError) {
 			out[i].LandedSlot = &slot
 		}
 	}
-	return contextValue(s.c.tip.slot, out), nil
+	return contextValue(s.c.tip.Slot, out), nil
 }
 
 // getTipAccounts: [] → the 8 tip accounts.

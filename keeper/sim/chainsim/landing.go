@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/gagliardetto/solana-go"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 // Landed is a transaction that landed, successfully or not. Its slices are
@@ -29,7 +30,7 @@ type Landed struct {
 	// Fee is the fee charged, in lamports.
 	Fee uint64
 	// Err is the instruction error, nil when every instruction succeeded.
-	Err *TxError
+	Err *svm.TxError
 	// Logs are the program logs.
 	Logs []string
 	// UnitsConsumed is the compute units used.
@@ -50,7 +51,7 @@ type record struct {
 // pendingItem is a transaction or bundle waiting for a block.
 type pendingItem struct {
 	target uint64 // the earliest slot it may land in
-	tx     *txn
+	tx     *svm.Txn
 	bundle *bundleRecord
 }
 
@@ -63,21 +64,21 @@ type pendingItem struct {
 // transaction that lands with a failed instruction returns a nil error; its
 // status carries the error.
 func (c *Chain) SendTransaction(raw []byte) (solana.Signature, error) {
-	t, err := parseTx(raw)
+	t, err := svm.ParseTx(raw)
 	if err != nil {
 		return solana.Signature{}, err
 	}
-	if err := t.verifySignatures(); err != nil {
-		return t.id(), err
+	if err := t.VerifySignatures(); err != nil {
+		return t.ID(), err
 	}
 	c.lock()
 	defer c.unlock()
-	return t.id(), c.submitLocked(t)
+	return t.ID(), c.submitLocked(t)
 }
 
 // submitLocked lands a verified transaction now, or queues it during a
 // stall. The caller holds c.mu.
-func (c *Chain) submitLocked(t *txn) error {
+func (c *Chain) submitLocked(t *svm.Txn) error {
 	if c.stalledNow() {
 		c.queue = append(c.queue, &pendingItem{target: c.seen, tx: t})
 		return nil
@@ -90,10 +91,10 @@ func (c *Chain) submitLocked(t *txn) error {
 
 // landTxLocked runs t in the block at pos and records it. The caller holds
 // c.mu.
-func (c *Chain) landTxLocked(t *txn, pos blockPos) *TxError {
-	res, terr := c.run(c.accounts, t, runOpts{pos: pos, hashHeight: pos.height})
+func (c *Chain) landTxLocked(t *svm.Txn, pos svm.BlockPos) *svm.TxError {
+	res, terr := c.run(c.accounts, t, runOpts{pos: pos, hashHeight: pos.Height})
 	if terr != nil {
-		c.log.Debug("transaction dropped", "signature", t.id(), "reason", terr.Kind())
+		c.log.Debug("transaction dropped", "signature", t.ID(), "reason", terr.Kind())
 		return terr
 	}
 	c.recordLocked(t, pos, res, "")
@@ -101,16 +102,16 @@ func (c *Chain) landTxLocked(t *txn, pos blockPos) *TxError {
 }
 
 // recordLocked stores a landed transaction and queues it for the hooks.
-func (c *Chain) recordLocked(t *txn, pos blockPos, res *execResult, bundleID string) {
+func (c *Chain) recordLocked(t *svm.Txn, pos svm.BlockPos, res *execResult, bundleID string) {
 	rec := &record{
 		Landed: Landed{
-			Signature:     t.id(),
-			Transaction:   &solana.Transaction{Signatures: t.sigs, Message: t.msg},
-			Raw:           t.raw,
-			AccountKeys:   t.keys,
-			Slot:          pos.slot,
-			BlockHeight:   pos.height,
-			BlockTime:     pos.time,
+			Signature:     t.ID(),
+			Transaction:   &solana.Transaction{Signatures: t.Sigs, Message: t.Msg},
+			Raw:           t.Raw,
+			AccountKeys:   t.Keys,
+			Slot:          pos.Slot,
+			BlockHeight:   pos.Height,
+			BlockTime:     pos.Time,
 			At:            c.clock.Now(),
 			Fee:           res.fee,
 			Err:           res.err,
@@ -118,15 +119,15 @@ func (c *Chain) recordLocked(t *txn, pos blockPos, res *execResult, bundleID str
 			UnitsConsumed: res.units,
 			BundleID:      bundleID,
 		},
-		version: t.version(),
-		loadedW: t.loadedW,
-		loadedR: t.loadedR,
+		version: t.Version(),
+		loadedW: t.LoadedW,
+		loadedR: t.LoadedR,
 		res:     res,
 	}
-	c.txs[t.id()] = rec
+	c.txs[t.ID()] = rec
 	c.writes++
 	c.noteFee(t, pos, res)
-	c.observeLocked(pos.slot)
+	c.observeLocked(pos.Slot)
 	c.emit(rec.Landed)
 }
 
@@ -161,8 +162,8 @@ func (c *Chain) Transaction(sig solana.Signature) (Landed, bool) {
 }
 
 // asTxError returns the *TxError in err's chain, if any.
-func asTxError(err error) (*TxError, bool) {
-	var terr *TxError
+func asTxError(err error) (*svm.TxError, bool) {
+	var terr *svm.TxError
 	ok := errors.As(err, &terr)
 	return terr, ok
 }

@@ -9,6 +9,7 @@ import (
 	computebudget "github.com/gagliardetto/solana-go/programs/compute-budget"
 	"github.com/gagliardetto/solana-go/programs/system"
 	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 func TestTransferLandsAndConfirms(t *testing.T) {
@@ -83,7 +84,7 @@ func TestSignatureVerification(t *testing.T) {
 			mustFund(t, c, alice.PublicKey(), 1_000_000)
 			tx := transfer(t, alice, bob, 1000, latest(c))
 			tt.mangle(tx)
-			if _, err := c.SendTransaction(raw(t, tx)); !errors.Is(err, ErrSignatureFailure) {
+			if _, err := c.SendTransaction(raw(t, tx)); !errors.Is(err, svm.ErrSignatureFailure) {
 				t.Errorf("Chain.SendTransaction error = %v, want SignatureFailure", err)
 			}
 			_, err := cl.SendTransaction(context.Background(), tx)
@@ -131,7 +132,7 @@ func TestBlockhashExpiresAfter150Blocks(t *testing.T) {
 	if rerr.Code != -32002 || dataErr(t, rerr) != "BlockhashNotFound" || rerr.Message != "Transaction simulation failed: Blockhash not found" {
 		t.Fatalf("preflight error = %d %q %v, want -32002 BlockhashNotFound", rerr.Code, rerr.Message, rerr.Data)
 	}
-	if _, err := c.SendTransaction(raw(t, tx)); !errors.Is(err, ErrBlockhashNotFound) {
+	if _, err := c.SendTransaction(raw(t, tx)); !errors.Is(err, svm.ErrBlockhashNotFound) {
 		t.Fatalf("Chain.SendTransaction error = %v, want BlockhashNotFound", err)
 	}
 	if c.Balance(bob) != 0 {
@@ -177,7 +178,7 @@ func TestDuplicateIsAlreadyProcessed(t *testing.T) {
 	if _, err := cl.SendTransactionWithOpts(ctx, tx, rpc.TransactionOpts{SkipPreflight: true}); err != nil {
 		t.Fatalf("skip-preflight resend: %v", err)
 	}
-	if _, err := c.SendTransaction(raw(t, tx)); !errors.Is(err, ErrAlreadyProcessed) {
+	if _, err := c.SendTransaction(raw(t, tx)); !errors.Is(err, svm.ErrAlreadyProcessed) {
 		t.Fatalf("Chain.SendTransaction error = %v, want AlreadyProcessed", err)
 	}
 	if c.Balance(bob) != 1000 || c.Balance(alice.PublicKey()) != 1_000_000-1000-5000 {
@@ -190,10 +191,10 @@ func TestFeePayerChecks(t *testing.T) {
 	tests := []struct {
 		name    string
 		balance uint64
-		want    *TxError
+		want    *svm.TxError
 	}{
-		{"no account", 0, ErrAccountNotFound},
-		{"one lamport short of the fee", 4999, ErrInsufficientFundsForFee},
+		{"no account", 0, svm.ErrAccountNotFound},
+		{"one lamport short of the fee", 4999, svm.ErrInsufficientFundsForFee},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -241,7 +242,7 @@ func TestFailedInstructionRollsBackButChargesFee(t *testing.T) {
 		t.Fatalf("status err = %#v, want %v", st.Value[0].Err, want)
 	}
 	landed, _ := c.Transaction(sig)
-	if !errors.Is(landed.Err, ErrInstruction) || !errors.Is(landed.Err, CustomError(1)) {
+	if !errors.Is(landed.Err, svm.ErrInstruction) || !errors.Is(landed.Err, svm.CustomError(1)) {
 		t.Fatalf("landed err = %v, want InstructionError Custom(1)", landed.Err)
 	}
 }
@@ -262,8 +263,8 @@ func TestComputeBudgetFees(t *testing.T) {
 		{"priority fee rounds up", []solana.Instruction{limit(1000), price(1), xfer}, 5001, nil},
 		{"price with default limit: two builtins at 3000 units", []solana.Instruction{price(1_000_000), xfer}, 5000 + 6000, nil},
 		{"limit above the maximum is capped", []solana.Instruction{limit(2_000_000), price(1_000_000), xfer}, 5000 + 1_400_000, nil},
-		{"duplicate limit", []solana.Instruction{limit(1000), limit(2000), xfer}, 0, ErrDuplicateInstruction},
-		{"limit below the units used", []solana.Instruction{limit(200), xfer}, 5000, ErrComputationalBudgetExceeded},
+		{"duplicate limit", []solana.Instruction{limit(1000), limit(2000), xfer}, 0, svm.ErrDuplicateInstruction},
+		{"limit below the units used", []solana.Instruction{limit(200), xfer}, 5000, svm.ErrComputationalBudgetExceeded},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gagliardetto/solana-go"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 func TestMemoProgram(t *testing.T) {
@@ -19,9 +20,9 @@ func TestMemoProgram(t *testing.T) {
 		wantLog  string
 	}{
 		{"v2 memo", solana.MemoProgramID, nil, []byte("hello"), nil, `Program log: Memo (len 5): "hello"`},
-		{"v1 memo signed", memoV1ProgramID, solana.AccountMetaSlice{solana.Meta(alice.PublicKey()).SIGNER()}, []byte("hi"), nil, "Program log: Signed by " + alice.PublicKey().String()},
-		{"account that did not sign", solana.MemoProgramID, solana.AccountMetaSlice{solana.Meta(bob)}, []byte("hi"), ErrMissingRequiredSignature, ""},
-		{"invalid UTF-8", solana.MemoProgramID, nil, []byte{0xff, 0xfe}, ErrInvalidInstructionData, ""},
+		{"v1 memo signed", svm.MemoV1ProgramID, solana.AccountMetaSlice{solana.Meta(alice.PublicKey()).SIGNER()}, []byte("hi"), nil, "Program log: Signed by " + alice.PublicKey().String()},
+		{"account that did not sign", solana.MemoProgramID, solana.AccountMetaSlice{solana.Meta(bob)}, []byte("hi"), svm.ErrMissingRequiredSignature, ""},
+		{"invalid UTF-8", solana.MemoProgramID, nil, []byte{0xff, 0xfe}, svm.ErrInvalidInstructionData, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

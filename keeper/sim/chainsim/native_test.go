@@ -7,6 +7,7 @@ import (
 	ata "github.com/gagliardetto/solana-go/programs/associated-token-account"
 	"github.com/gagliardetto/solana-go/programs/system"
 	"github.com/gagliardetto/solana-go/programs/token"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 // TestWrappedSOLRepayFromNativeSOL wraps X lamports into the wallet's
@@ -20,8 +21,8 @@ func TestWrappedSOLRepayFromNativeSOL(t *testing.T) {
 	mustFund(t, c, alice.PublicKey(), 10_000_000_000)
 	mustFund(t, c, vault, 1_000_000_000)
 	advanceSlots(clk, 1)
-	wsol, _ := AssociatedTokenAddress(alice.PublicKey(), solana.WrappedSol)
-	vaultWSOL, _ := AssociatedTokenAddress(vault, solana.WrappedSol)
+	wsol, _ := svm.AssociatedTokenAddress(alice.PublicKey(), solana.WrappedSol)
+	vaultWSOL, _ := svm.AssociatedTokenAddress(vault, solana.WrappedSol)
 	setup := signTx(t, []solana.Instruction{ata.NewCreateInstruction(alice.PublicKey(), vault, solana.WrappedSol).Build()}, latest(c), alice)
 	if _, err := c.SendTransaction(raw(t, setup)); err != nil {
 		t.Fatal(err)
@@ -58,8 +59,8 @@ func TestWrappedSOLRepayFromNativeSOL(t *testing.T) {
 		t.Error("the wrapped-SOL account is still open")
 	}
 	acct, _ := c.Account(vaultWSOL)
-	vt, _ := decodeTokenAccount(acct.Data)
-	if vt.amount != x || acct.Lamports != TokenAccountRent+x || vt.isNative == nil {
-		t.Errorf("vault's wrapped SOL: amount %d, lamports %d, native %v; want %d backed by lamports", vt.amount, acct.Lamports, vt.isNative != nil, x)
+	vt, _ := svm.DecodeTokenAccount(acct.Data)
+	if vt.Amount != x || acct.Lamports != svm.TokenAccountRent+x || vt.IsNative == nil {
+		t.Errorf("vault's wrapped SOL: amount %d, lamports %d, native %v; want %d backed by lamports", vt.Amount, acct.Lamports, vt.IsNative != nil, x)
 	}
 }

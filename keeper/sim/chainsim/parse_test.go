@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 // validWire returns a valid signed transfer.
@@ -28,7 +30,7 @@ func TestParseRejectsMalformedTransactions(t *testing.T) {
 		{"no signatures", []byte{0}, "do not fit"},
 		{"truncated", good[:len(good)-3], "decode message"},
 		{"trailing bytes", append(append([]byte(nil), good...), 0), "trailing bytes"},
-		{"too large", make([]byte, MaxTransactionSize+1), "more than the maximum"},
+		{"too large", make([]byte, svm.MaxTransactionSize+1), "more than the maximum"},
 		{"v1 message", mutate(func(b []byte) []byte { b[msg] = 0x81; return b }), "unsupported message version 1"},
 		{"fee payer read-only", mutate(func(b []byte) []byte { b[msg+1] = 1; return b }), "fee payer must be a writable signer"},
 		{"signer count mismatch", mutate(func(b []byte) []byte { b[msg] = 2; return b }), "2 required signers"},
@@ -36,13 +38,13 @@ func TestParseRejectsMalformedTransactions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := parseTx(tt.wire)
-			if !errors.Is(err, ErrInvalidTransaction) || !strings.Contains(err.Error(), tt.want) {
+			_, err := svm.ParseTx(tt.wire)
+			if !errors.Is(err, svm.ErrInvalidTransaction) || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err = %v, want invalid transaction mentioning %q", err, tt.want)
 			}
 		})
 	}
-	if _, err := parseTx(good); err != nil {
+	if _, err := svm.ParseTx(good); err != nil {
 		t.Fatalf("the unmodified transaction: %v", err)
 	}
 }
@@ -52,16 +54,16 @@ func FuzzParseTx(f *testing.F) {
 	f.Add([]byte{1})
 	f.Add([]byte{0x80, 0x80, 0x80})
 	f.Fuzz(func(t *testing.T, b []byte) {
-		tx, err := parseTx(b)
+		tx, err := svm.ParseTx(b)
 		if err != nil {
 			return
 		}
-		_ = tx.verifySignatures()
-		if terr := tx.resolve(accountMap{}); terr == nil {
-			for i := range tx.msg.Instructions {
-				_ = tx.instruction(i)
+		_ = tx.VerifySignatures()
+		if terr := tx.Resolve(svm.AccountMap{}); terr == nil {
+			for i := range tx.Msg.Instructions {
+				_ = tx.Instruction(i)
 			}
 		}
-		_, _ = budgetOf(tx)
+		_, _ = svm.BudgetOf(tx)
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/gagliardetto/solana-go"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 // feeWindow is how many recent blocks prioritization fees are kept for.
@@ -25,10 +26,10 @@ type PrioritizationFee struct {
 }
 
 // noteFee remembers what a landed transaction paid. The caller holds c.mu.
-func (c *Chain) noteFee(t *txn, pos blockPos, res *execResult) {
-	r := feeRecord{slot: pos.slot, height: pos.height, price: res.price}
-	for i, k := range t.keys {
-		if t.writable[i] {
+func (c *Chain) noteFee(t *svm.Txn, pos svm.BlockPos, res *execResult) {
+	r := feeRecord{slot: pos.Slot, height: pos.Height, price: res.price}
+	for i, k := range t.Keys {
+		if t.Writable[i] {
 			r.writable = append(r.writable, k)
 		}
 	}
@@ -38,7 +39,7 @@ func (c *Chain) noteFee(t *txn, pos blockPos, res *execResult) {
 // pruneFees forgets fees older than the window. The caller holds c.mu.
 func (c *Chain) pruneFees() {
 	drop := 0
-	for drop < len(c.fees) && c.fees[drop].height+feeWindow <= c.tip.height {
+	for drop < len(c.fees) && c.fees[drop].height+feeWindow <= c.tip.Height {
 		drop++
 	}
 	c.fees = c.fees[drop:]
@@ -60,7 +61,7 @@ func (c *Chain) RecentPrioritizationFees(accounts []solana.PublicKey) []Prioriti
 			lowest[r.slot] = r.price
 		}
 	}
-	top := c.tip.height
+	top := c.tip.Height
 	from := top - min(top, feeWindow-1)
 	out := make([]PrioritizationFee, 0, top-from+1)
 	for h := from; h <= top; h++ {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 // vaultProgramID is the id of the test program.
@@ -37,20 +38,20 @@ const (
 	opPlainErr  = 5
 )
 
-func (p vaultProgram) Execute(x *Exec, ix Instruction) error {
+func (p vaultProgram) Execute(x *svm.Exec, ix svm.Instruction) error {
 	if len(ix.Data) == 0 {
-		return ErrInvalidInstructionData
+		return svm.ErrInvalidInstructionData
 	}
 	switch ix.Data[0] {
 	case opCustomErr:
-		return CustomError(6001)
+		return svm.CustomError(6001)
 	case opPanic:
 		panic("boom")
 	case opPlainErr:
 		return errors.New("vault is paused")
 	}
 	if len(ix.Data) != 9 || len(ix.Accounts) < 6 {
-		return ErrInvalidInstructionData
+		return svm.ErrInvalidInstructionData
 	}
 	amount := binary.LittleEndian.Uint64(ix.Data[1:])
 	user, mint, state := ix.Accounts[0].PublicKey, ix.Accounts[4].PublicKey, ix.Accounts[5].PublicKey
@@ -100,8 +101,8 @@ func newVaultFixture(t *testing.T) *vaultFixture {
 			t.Fatalf("MintTo: %v", err)
 		}
 	}
-	f.userATA, _ = AssociatedTokenAddress(f.user.PublicKey(), f.mint)
-	f.vATA, _ = AssociatedTokenAddress(f.vault, f.mint)
+	f.userATA, _ = svm.AssociatedTokenAddress(f.user.PublicKey(), f.mint)
+	f.vATA, _ = svm.AssociatedTokenAddress(f.vault, f.mint)
 	f.cl = rpcClient(t, c)
 	return f
 }
@@ -174,14 +175,14 @@ func TestCustomProgramFailures(t *testing.T) {
 		op       byte
 		amount   uint64
 		setup    func(f *vaultFixture)
-		wantErr  *ProgramError
+		wantErr  *svm.ProgramError
 		wantWire any
 	}{
-		{"custom error", opCustomErr, 0, nil, CustomError(6001), map[string]any{"Custom": 6001}},
-		{"panic", opPanic, 0, nil, ErrProgramFailedToComplete, "ProgramFailedToComplete"},
-		{"plain error", opPlainErr, 0, nil, ErrGenericError, "GenericError"},
-		{"insufficient tokens", opDeposit, 6_000_000, nil, CustomError(tokenErrInsufficientFunds), map[string]any{"Custom": 1}},
-		{"read-only token account", opDeposit, 1, func(f *vaultFixture) { f.readonlyUserATA = true }, ErrReadonlyDataModified, "ReadonlyDataModified"},
+		{"custom error", opCustomErr, 0, nil, svm.CustomError(6001), map[string]any{"Custom": 6001}},
+		{"panic", opPanic, 0, nil, svm.ErrProgramFailedToComplete, "ProgramFailedToComplete"},
+		{"plain error", opPlainErr, 0, nil, svm.ErrGenericError, "GenericError"},
+		{"insufficient tokens", opDeposit, 6_000_000, nil, svm.CustomError(svm.TokenErrInsufficientFunds), map[string]any{"Custom": 1}},
+		{"read-only token account", opDeposit, 1, func(f *vaultFixture) { f.readonlyUserATA = true }, svm.ErrReadonlyDataModified, "ReadonlyDataModified"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -191,7 +192,7 @@ func TestCustomProgramFailures(t *testing.T) {
 			}
 			before := f.c.TokenBalance(f.user.PublicKey(), f.mint)
 			landed := f.send(t, f.ix(tt.op, tt.amount))
-			if !errors.Is(landed.Err, instructionError(0, tt.wantErr)) {
+			if !errors.Is(landed.Err, svm.InstructionError(0, tt.wantErr)) {
 				t.Fatalf("err = %v, want instruction 0: %v", landed.Err, tt.wantErr)
 			}
 			st, err := f.cl.GetSignatureStatuses(context.Background(), false, landed.Signature)
@@ -214,23 +215,23 @@ func TestProgramNeedsAccountsAndSignatures(t *testing.T) {
 	if err := f.c.MintTo(bob, f.mint, 10); err != nil {
 		t.Fatalf("MintTo: %v", err)
 	}
-	bobATA, _ := AssociatedTokenAddress(bob, f.mint)
+	bobATA, _ := svm.AssociatedTokenAddress(bob, f.mint)
 	tests := []struct {
 		name string
-		run  func(x *Exec) error
-		want *ProgramError
+		run  func(x *svm.Exec) error
+		want *svm.ProgramError
 	}{
-		{"account not passed", func(x *Exec) error { _, err := x.Account(stranger); return err }, ErrMissingAccount},
-		{"wallet not passed", func(x *Exec) error { return x.TransferTokens(stranger, f.vault, f.mint, 1) }, ErrMissingAccount},
-		{"wallet did not sign", func(x *Exec) error { return x.TransferTokens(bob, f.vault, f.mint, 1) }, ErrMissingRequiredSignature},
-		{"write an account owned by another program", func(x *Exec) error { return x.SetData(f.userATA, []byte{1}) }, ErrExternalAccountDataModified},
-		{"spend lamports of a non-signer", func(x *Exec) error { return x.TransferLamports(f.vATA, f.state, 1) }, ErrExternalAccountLamportSpend},
-		{"too many units", func(x *Exec) error { return x.ConsumeUnits(300_000) }, ErrComputationalBudgetExceeded},
+		{"account not passed", func(x *svm.Exec) error { _, err := x.Account(stranger); return err }, svm.ErrMissingAccount},
+		{"wallet not passed", func(x *svm.Exec) error { return x.TransferTokens(stranger, f.vault, f.mint, 1) }, svm.ErrMissingAccount},
+		{"wallet did not sign", func(x *svm.Exec) error { return x.TransferTokens(bob, f.vault, f.mint, 1) }, svm.ErrMissingRequiredSignature},
+		{"write an account owned by another program", func(x *svm.Exec) error { return x.SetData(f.userATA, []byte{1}) }, svm.ErrExternalAccountDataModified},
+		{"spend lamports of a non-signer", func(x *svm.Exec) error { return x.TransferLamports(f.vATA, f.state, 1) }, svm.ErrExternalAccountLamportSpend},
+		{"too many units", func(x *svm.Exec) error { return x.ConsumeUnits(300_000) }, svm.ErrComputationalBudgetExceeded},
 	}
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			id := newKey("probe-" + tt.name).PublicKey()
-			if err := f.c.RegisterProgram(id, ProgramFunc(func(x *Exec, _ Instruction) error { return tt.run(x) })); err != nil {
+			if err := f.c.RegisterProgram(id, svm.ProgramFunc(func(x *svm.Exec, _ svm.Instruction) error { return tt.run(x) })); err != nil {
 				t.Fatalf("RegisterProgram: %v", err)
 			}
 			metas := append(f.ix(opDeposit, 0).Accounts(), solana.Meta(bob), solana.Meta(bobATA).WRITE())
@@ -244,7 +245,7 @@ func TestProgramNeedsAccountsAndSignatures(t *testing.T) {
 		t.Fatalf("registering over a built-in program succeeded")
 	}
 	unknown := solana.NewInstruction(newKey("nobody").PublicKey(), nil, []byte{1})
-	if landed := f.send(t, unknown); !errors.Is(landed.Err, ErrUnsupportedProgramID) {
+	if landed := f.send(t, unknown); !errors.Is(landed.Err, svm.ErrUnsupportedProgramID) {
 		t.Fatalf("unknown program: err = %v, want UnsupportedProgramId", landed.Err)
 	}
 }
@@ -252,9 +253,9 @@ func TestProgramNeedsAccountsAndSignatures(t *testing.T) {
 func TestProgramMintsBurnsAndCreatesTokenAccounts(t *testing.T) {
 	f := newVaultFixture(t)
 	newcomer := newKey("newcomer").PublicKey()
-	newATA, _ := AssociatedTokenAddress(newcomer, f.mint)
+	newATA, _ := svm.AssociatedTokenAddress(newcomer, f.mint)
 	id := newKey("minter").PublicKey()
-	err := f.c.RegisterProgram(id, ProgramFunc(func(x *Exec, ix Instruction) error {
+	err := f.c.RegisterProgram(id, svm.ProgramFunc(func(x *svm.Exec, ix svm.Instruction) error {
 		user := ix.Accounts[0].PublicKey
 		if err := x.EnsureTokenAccount(user, newcomer, f.mint); err != nil {
 			return err
@@ -292,11 +293,11 @@ func TestProgramMintsBurnsAndCreatesTokenAccounts(t *testing.T) {
 	if f.c.TokenBalance(newcomer, f.mint) != 70 || f.c.TokenBalance(f.user.PublicKey(), f.mint) != 4_999_980 {
 		t.Errorf("balances newcomer %d user %d", f.c.TokenBalance(newcomer, f.mint), f.c.TokenBalance(f.user.PublicKey(), f.mint))
 	}
-	if got, want := f.c.Balance(f.user.PublicKey()), lamportsBefore-5000-TokenAccountRent; got != want {
+	if got, want := f.c.Balance(f.user.PublicKey()), lamportsBefore-5000-svm.TokenAccountRent; got != want {
 		t.Errorf("user lamports = %d, want %d (fee and rent)", got, want)
 	}
 	a, _ := f.c.Account(f.mint)
-	if m, _ := decodeMint(a.Data); m.supply != 6_000_000+70-20 {
-		t.Errorf("supply = %d, want %d", m.supply, 6_000_000+70-20)
+	if m, _ := svm.DecodeMint(a.Data); m.Supply != 6_000_000+70-20 {
+		t.Errorf("supply = %d, want %d", m.Supply, 6_000_000+70-20)
 	}
 }

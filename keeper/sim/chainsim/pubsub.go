@@ -9,6 +9,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 // subKind is what a subscription watches.
@@ -39,7 +40,7 @@ type subscription struct {
 
 // watch is the change history of an account some subscription watches.
 type watch struct {
-	last    *Account // the state last observed; nil when absent
+	last    *svm.Account // the state last observed; nil when absent
 	changes []accountChange
 	subs    map[uint64]*subscription
 }
@@ -48,7 +49,7 @@ type watch struct {
 type accountChange struct {
 	slot uint64
 	seq  uint64
-	acct *Account // nil when the account was deleted
+	acct *svm.Account // nil when the account was deleted
 }
 
 // hub holds the chain's pubsub subscriptions: the websocket connections of

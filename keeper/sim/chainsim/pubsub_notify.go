@@ -2,6 +2,7 @@ package chainsim
 
 import (
 	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 // frontier returns the newest slot whose block a commitment level has
@@ -17,14 +18,14 @@ func (c *Chain) frontier(cm rpc.CommitmentType) (uint64, bool) {
 		depth = finalizedDepth
 	case rpc.CommitmentProcessed:
 		depth = 0
-		if c.tip.slot == c.seen {
+		if c.tip.Slot == c.seen {
 			depth = 1 // the newest block's slot is not over
 		}
 	}
-	if c.tip.height < depth {
+	if c.tip.Height < depth {
 		return 0, false
 	}
-	return c.slotOfHeight(c.tip.height - depth), true
+	return c.slotOfHeight(c.tip.Height - depth), true
 }
 
 // notifyLocked sends what the slots since prevSeen produced: a
@@ -101,7 +102,7 @@ func (c *Chain) notifyAccountLocked(sub *subscription, f uint64) {
 	for _, ch := range w.slotChanges(from, f, sub.minSeq) {
 		acct := ch.acct
 		if acct == nil {
-			empty := emptyAccount()
+			empty := svm.EmptyAccount()
 			acct = &empty
 		}
 		v, rerr := encodeSubAccount(acct, sub.encoding, sub.slice)
@@ -125,7 +126,7 @@ func (c *Chain) notifySignatureLocked(sub *subscription, f uint64) {
 		return
 	}
 	slot := max(rec.Slot, c.firstProduced(from))
-	sub.conn.notify("signatureNotification", sub.id, contextValue(slot, map[string]any{"err": wireErr(rec.Err)}))
+	sub.conn.notify("signatureNotification", sub.id, contextValue(slot, map[string]any{"err": svm.WireErr(rec.Err)}))
 	c.removeSubLocked(sub.id)
 	sub.conn.forget(sub.id)
 }

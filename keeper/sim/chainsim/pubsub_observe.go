@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"cmp"
 	"slices"
+
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 // observeLocked records, as made in slot, every change of a watched account
@@ -28,7 +30,7 @@ func (c *Chain) observeLocked(slot uint64) {
 
 // sameAccount reports whether two account states look the same to a
 // subscriber: lamports, owner, data and executable flag.
-func sameAccount(a, b *Account) bool {
+func sameAccount(a, b *svm.Account) bool {
 	if a == nil || b == nil {
 		return a == b
 	}

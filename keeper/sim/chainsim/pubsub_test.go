@@ -15,6 +15,7 @@ import (
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/gagliardetto/solana-go/rpc/ws"
 	"github.com/gorilla/websocket"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 // guard is the failure deadline of every wait in these tests; nothing
@@ -315,8 +316,8 @@ func TestScheduledUpdateIsNotifiedAtItsSlot(t *testing.T) {
 	c, clk := newChain(t, Options{})
 	cl := wsClient(t, c)
 	key := newKey("oracle").PublicKey()
-	c.SetAccount(key, Account{Lamports: 1, Owner: solana.SystemProgramID, Data: []byte{1}})
-	c.ScheduleUpdate(5, key, func(a Account, _ bool) (Account, error) {
+	c.SetAccount(key, svm.Account{Lamports: 1, Owner: solana.SystemProgramID, Data: []byte{1}})
+	c.ScheduleUpdate(5, key, func(a svm.Account, _ bool) (svm.Account, error) {
 		a.Data = []byte{2}
 		return a, nil
 	})

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 // rpcMethods are the JSON-RPC methods of the RPC service.
@@ -70,14 +71,14 @@ type commitmentConfig struct {
 // view returns the block a read at cfg's commitment sees (default
 // finalized), or -32016 when it is older than minContextSlot. The caller
 // holds the chain's lock.
-func (s *Server) view(commitment string, minSlot *uint64) (blockPos, *rpcError) {
+func (s *Server) view(commitment string, minSlot *uint64) (svm.BlockPos, *rpcError) {
 	cm, rerr := parseCommitment(commitment, rpc.CommitmentFinalized)
 	if rerr != nil {
-		return blockPos{}, rerr
+		return svm.BlockPos{}, rerr
 	}
 	pos := s.c.posOfHeight(s.c.heightAt(cm))
-	if minSlot != nil && *minSlot > pos.slot {
-		return pos, &rpcError{Code: codeMinContextSlot, Message: "Minimum context slot has not been reached", Data: map[string]uint64{"contextSlot": pos.slot}}
+	if minSlot != nil && *minSlot > pos.Slot {
+		return pos, &rpcError{Code: codeMinContextSlot, Message: "Minimum context slot has not been reached", Data: map[string]uint64{"contextSlot": pos.Slot}}
 	}
 	return pos, nil
 }
@@ -97,8 +98,8 @@ func (s *Server) getMinimumBalanceForRentExemption(in call) (any, *rpcError) {
 	if rerr := in.need(0, &size); rerr != nil {
 		return nil, rerr
 	}
-	if size > maxAccountSpace {
-		return nil, invalidParams("data size %d exceeds %d", size, maxAccountSpace)
+	if size > svm.MaxAccountSpace {
+		return nil, invalidParams("data size %d exceeds %d", size, svm.MaxAccountSpace)
 	}
 	return (128 + size) * 3480 * 2, nil
 }

@@ -2,14 +2,15 @@ package chainsim
 
 import (
 	"github.com/gagliardetto/solana-go"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 // getLatestBlockhash: [config] → {blockhash, lastValidBlockHeight}.
 func (s *Server) getLatestBlockhash(in call) (any, *rpcError) {
-	return s.readAt(in, 0, func(pos blockPos) any {
-		return contextValue(pos.slot, map[string]any{
-			"blockhash":            pos.hash.String(),
-			"lastValidBlockHeight": pos.height + MaxBlockhashAge,
+	return s.readAt(in, 0, func(pos svm.BlockPos) any {
+		return contextValue(pos.Slot, map[string]any{
+			"blockhash":            pos.Hash.String(),
+			"lastValidBlockHeight": pos.Height + MaxBlockhashAge,
 		})
 	})
 }
@@ -20,19 +21,19 @@ func (s *Server) isBlockhashValid(in call) (any, *rpcError) {
 	if rerr := in.need(0, &hash); rerr != nil {
 		return nil, rerr
 	}
-	return s.readAt(in, 1, func(pos blockPos) any {
-		return contextValue(pos.slot, s.c.validAt(hash, pos.height))
+	return s.readAt(in, 1, func(pos svm.BlockPos) any {
+		return contextValue(pos.Slot, s.c.validAt(hash, pos.Height))
 	})
 }
 
 // getBlockHeight: [config] → height.
 func (s *Server) getBlockHeight(in call) (any, *rpcError) {
-	return s.readAt(in, 0, func(pos blockPos) any { return pos.height })
+	return s.readAt(in, 0, func(pos svm.BlockPos) any { return pos.Height })
 }
 
 // getSlot: [config] → slot.
 func (s *Server) getSlot(in call) (any, *rpcError) {
-	return s.readAt(in, 0, func(pos blockPos) any { return pos.slot })
+	return s.readAt(in, 0, func(pos svm.BlockPos) any { return pos.Slot })
 }
 
 // getBalance: [pubkey, config] → lamports.
@@ -41,14 +42,14 @@ func (s *Server) getBalance(in call) (any, *rpcError) {
 	if rerr := in.need(0, &key); rerr != nil {
 		return nil, rerr
 	}
-	return s.readAt(in, 1, func(pos blockPos) any {
-		return contextValue(pos.slot, lamportsOf(s.c.accounts, key))
+	return s.readAt(in, 1, func(pos svm.BlockPos) any {
+		return contextValue(pos.Slot, svm.LamportsOf(s.c.accounts, key))
 	})
 }
 
 // readAt reads a commitment config at parameter i and returns what read
 // makes of the block it sees, called under the chain's lock.
-func (s *Server) readAt(in call, i int, read func(pos blockPos) any) (any, *rpcError) {
+func (s *Server) readAt(in call, i int, read func(pos svm.BlockPos) any) (any, *rpcError) {
 	var cfg commitmentConfig
 	if rerr := in.arg(i, &cfg); rerr != nil {
 		return nil, rerr
@@ -119,7 +120,7 @@ func (s *Server) readAccounts(in call, i int, keys []solana.PublicKey, defEncodi
 	}
 	out := make([]*wireAccount, len(keys))
 	for j, k := range keys {
-		a, _ := s.c.accounts.get(k)
+		a, _ := s.c.accounts.Get(k)
 		if k == ClockSysvarID {
 			a = clockAccount(pos)
 		}
@@ -127,5 +128,5 @@ func (s *Server) readAccounts(in call, i int, keys []solana.PublicKey, defEncodi
 			return withContext{}, rerr
 		}
 	}
-	return contextValue(pos.slot, out), nil
+	return contextValue(pos.Slot, out), nil
 }

@@ -3,6 +3,7 @@ package chainsim
 import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 // sendConfig is sendTransaction's config object.
@@ -25,7 +26,7 @@ func (s *Server) sendTransaction(in call) (any, *rpcError) {
 	if rerr != nil {
 		return nil, rerr
 	}
-	sigErr := t.verifySignatures()
+	sigErr := t.VerifySignatures()
 	if !cfg.SkipPreflight && sigErr != nil {
 		return nil, invalidTx(sigErr)
 	}
@@ -35,12 +36,12 @@ func (s *Server) sendTransaction(in call) (any, *rpcError) {
 		return nil, rerr
 	}
 	s.landOrDrop(t, sigErr, in.neverLand)
-	return t.id().String(), nil
+	return t.ID().String(), nil
 }
 
 // sendArgs reads the parameters of a sendTransaction: the encoded
 // transaction, parsed, and its config.
-func sendArgs(in call) (*txn, sendConfig, *rpcError) {
+func sendArgs(in call) (*svm.Txn, sendConfig, *rpcError) {
 	var (
 		encoded string
 		cfg     sendConfig
@@ -53,7 +54,7 @@ func sendArgs(in call) (*txn, sendConfig, *rpcError) {
 }
 
 // preflight simulates t unless skipped. The caller holds the chain's lock.
-func (s *Server) preflight(t *txn, cfg sendConfig) *rpcError {
+func (s *Server) preflight(t *svm.Txn, cfg sendConfig) *rpcError {
 	if _, rerr := s.view(cfg.PreflightCommitment, cfg.MinContextSlot); rerr != nil || cfg.SkipPreflight {
 		return rerr
 	}
@@ -68,14 +69,14 @@ func (s *Server) preflight(t *txn, cfg sendConfig) *rpcError {
 // landOrDrop submits t unless it failed signature verification or a
 // never-land fault applies; drops are logged only. The caller holds the
 // chain's lock.
-func (s *Server) landOrDrop(t *txn, sigErr error, neverLand bool) {
+func (s *Server) landOrDrop(t *svm.Txn, sigErr error, neverLand bool) {
 	switch {
 	case neverLand:
-		s.c.log.Debug("transaction dropped by fault", "signature", t.id())
-	case s.c.takeDropLocked(t.id(), &t.msg):
-		s.c.log.Info("transaction dropped as scripted", "signature", t.id())
+		s.c.log.Debug("transaction dropped by fault", "signature", t.ID())
+	case s.c.takeDropLocked(t.ID(), &t.Msg):
+		s.c.log.Info("transaction dropped as scripted", "signature", t.ID())
 	case sigErr != nil:
-		s.c.log.Debug("transaction dropped", "signature", t.id(), "reason", "SignatureFailure")
+		s.c.log.Debug("transaction dropped", "signature", t.ID(), "reason", "SignatureFailure")
 	default:
 		_ = s.c.submitLocked(t) // a dropped transaction is logged by landTxLocked
 	}
@@ -90,8 +91,8 @@ func (s *Server) jitoSendTransaction(in call) (any, *rpcError) {
 	}
 	s.c.lock()
 	defer s.c.unlock()
-	s.landOrDrop(t, t.verifySignatures(), in.neverLand)
-	return t.id().String(), nil
+	s.landOrDrop(t, t.VerifySignatures(), in.neverLand)
+	return t.ID().String(), nil
 }
 
 // simulateConfig is simulateTransaction's config object.
@@ -126,12 +127,12 @@ func (s *Server) simulateTransaction(in call) (any, *rpcError) {
 		return nil, rerr
 	}
 	if opts.SigVerify {
-		if err := t.verifySignatures(); err != nil {
+		if err := t.VerifySignatures(); err != nil {
 			return nil, invalidTx(err)
 		}
 	}
 	// As agave's simulate_transaction: no more post-state accounts than the message has account keys.
-	if n := t.accountKeyCount(); len(opts.Accounts) > n {
+	if n := t.AccountKeyCount(); len(opts.Accounts) > n {
 		return nil, invalidParams("Too many accounts provided; max %d", n)
 	}
 	s.c.lock()

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 
 	"github.com/gagliardetto/solana-go"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 // simulateBundleParams is simulateBundle's first parameter.
@@ -116,7 +117,7 @@ func encodeBundleSimulation(res BundleSimResult, raws [][]byte) map[string]any {
 	results := make([]map[string]any, len(res.Results))
 	for i, r := range res.Results {
 		results[i] = map[string]any{
-			"err":                   wireErr(r.Err),
+			"err":                   svm.WireErr(r.Err),
 			"logs":                  nonNilLogs(r.Logs),
 			"preExecutionAccounts":  wireAccounts(r.Pre),
 			"postExecutionAccounts": wireAccounts(r.Post),
@@ -129,8 +130,8 @@ func encodeBundleSimulation(res BundleSimResult, raws [][]byte) map[string]any {
 	if res.Failed >= 0 {
 		failed := res.Results[res.Failed]
 		var sig any
-		if t, err := parseTx(raws[res.Failed]); err == nil {
-			sig = t.id().String()
+		if t, err := svm.ParseTx(raws[res.Failed]); err == nil {
+			sig = t.ID().String()
 		}
 		summary = map[string]any{"failed": map[string]any{
 			"error":        map[string]any{"TransactionFailure": []any{sig, failed.Err.Error()}},
@@ -141,7 +142,7 @@ func encodeBundleSimulation(res BundleSimResult, raws [][]byte) map[string]any {
 }
 
 // wireAccounts encodes accounts in base64; nil stays null.
-func wireAccounts(accts []*Account) any {
+func wireAccounts(accts []*svm.Account) any {
 	if accts == nil {
 		return nil
 	}

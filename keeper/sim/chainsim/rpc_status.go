@@ -7,6 +7,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 	"github.com/mr-tron/base58"
 )
 
@@ -36,7 +37,7 @@ func (s *Server) getSignatureStatuses(in call) (any, *rpcError) {
 	}
 	s.c.lock()
 	defer s.c.unlock()
-	view := s.c.tip.slot - min(in.lag, s.c.tip.slot) // a lagging node has seen up to here
+	view := s.c.tip.Slot - min(in.lag, s.c.tip.Slot) // a lagging node has seen up to here
 	out := make([]*wireStatus, len(sigs))
 	for i, sig := range sigs {
 		if st, ok := s.c.statusLocked(sig, cfg.SearchTransactionHistory); ok && st.Slot <= view {
@@ -131,7 +132,7 @@ func encodeLanded(rec *record, enc string) (any, *rpcError) {
 func encodeMeta(rec *record) map[string]any {
 	res := rec.res
 	return map[string]any{
-		"err":                  wireErr(res.err),
+		"err":                  svm.WireErr(res.err),
 		"status":               okOrErr(res.err),
 		"fee":                  res.fee,
 		"preBalances":          res.pre,
@@ -147,15 +148,15 @@ func encodeMeta(rec *record) map[string]any {
 }
 
 // encodeTokenBalances returns token balances in the RPC's form.
-func encodeTokenBalances(list []tokenBalance) []map[string]any {
+func encodeTokenBalances(list []svm.TokenBalance) []map[string]any {
 	out := make([]map[string]any, len(list))
 	for i, b := range list {
 		out[i] = map[string]any{
-			"accountIndex":  b.index,
-			"mint":          b.mint.String(),
-			"owner":         b.owner.String(),
+			"accountIndex":  b.Index,
+			"mint":          b.Mint.String(),
+			"owner":         b.Owner.String(),
 			"programId":     solana.TokenProgramID.String(),
-			"uiTokenAmount": uiAmount(b.amount, b.decimals),
+			"uiTokenAmount": uiAmount(b.Amount, b.Decimals),
 		}
 	}
 	return out

@@ -14,6 +14,7 @@ import (
 	"github.com/gagliardetto/solana-go/programs/system"
 	"github.com/gagliardetto/solana-go/programs/token"
 	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 func TestSlotsAndHeightsByCommitment(t *testing.T) {
@@ -61,7 +62,7 @@ func TestAccountReads(t *testing.T) {
 		t.Fatalf("GetAccountInfo: %v", err)
 	}
 	want, _ := f.c.Account(f.mint)
-	if v := info.Value; v.Owner != solana.TokenProgramID || v.Lamports != MintRent || !bytes.Equal(v.Data.GetBinary(), want.Data) || v.Space != MintSize || v.Data.GetBinary()[44] != 6 {
+	if v := info.Value; v.Owner != solana.TokenProgramID || v.Lamports != svm.MintRent || !bytes.Equal(v.Data.GetBinary(), want.Data) || v.Space != svm.MintSize || v.Data.GetBinary()[44] != 6 {
 		t.Fatalf("mint account = %+v", v)
 	}
 	if _, err := cl.GetAccountInfo(ctx, missing); !errors.Is(err, rpc.ErrNotFound) {
@@ -73,7 +74,7 @@ func TestAccountReads(t *testing.T) {
 	}
 	off, n := uint64(36), uint64(8)
 	sliced, err := cl.GetAccountInfoWithOpts(ctx, f.mint, &rpc.GetAccountInfoOpts{DataSlice: &rpc.DataSlice{Offset: &off, Length: &n}})
-	if err != nil || !bytes.Equal(sliced.Value.Data.GetBinary(), want.Data[36:44]) || sliced.Value.Space != MintSize {
+	if err != nil || !bytes.Equal(sliced.Value.Data.GetBinary(), want.Data[36:44]) || sliced.Value.Space != svm.MintSize {
 		t.Fatalf("sliced read = %v, %v", sliced, err)
 	}
 	_, err = cl.GetAccountInfoWithOpts(ctx, f.mint, &rpc.GetAccountInfoOpts{Encoding: solana.EncodingJSONParsed})
@@ -84,7 +85,7 @@ func TestAccountReads(t *testing.T) {
 	if err != nil || len(multi.Value) != 3 || multi.Value[1] != nil || multi.Value[2].Lamports != f.aliceLamportsStart {
 		t.Fatalf("GetMultipleAccounts = %+v, %v", multi, err)
 	}
-	if ta, ok := decodeTokenAccount(multi.Value[0].Data.GetBinary()); !ok || ta.amount != 1000 || ta.owner != f.alice.PublicKey() {
+	if ta, ok := svm.DecodeTokenAccount(multi.Value[0].Data.GetBinary()); !ok || ta.Amount != 1000 || ta.Owner != f.alice.PublicKey() {
 		t.Fatalf("token account = %+v", ta)
 	}
 }
@@ -182,7 +183,7 @@ func TestGetTransaction(t *testing.T) {
 			t.Fatalf("GetTransaction(%q) transaction = %+v, %v", enc, decoded, err)
 		}
 		m := got.Meta
-		if got.Slot != 0 || m.Fee != 5000 || m.Err != nil || m.PreBalances[0] != f.aliceLamportsStart || m.PostBalances[0] != f.aliceLamportsStart-6000 || got.Version != rpc.LegacyTransactionVersion || *m.ComputeUnitsConsumed != systemUnits {
+		if got.Slot != 0 || m.Fee != 5000 || m.Err != nil || m.PreBalances[0] != f.aliceLamportsStart || m.PostBalances[0] != f.aliceLamportsStart-6000 || got.Version != rpc.LegacyTransactionVersion || *m.ComputeUnitsConsumed != svm.SystemUnits {
 			t.Fatalf("GetTransaction(%q) = slot %d meta %+v version %v", enc, got.Slot, m, got.Version)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/gagliardetto/solana-go"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 // scheduledUpdate is an account update the chain makes when it reaches a
@@ -11,7 +12,7 @@ import (
 type scheduledUpdate struct {
 	slot uint64
 	key  solana.PublicKey
-	f    func(a Account, exists bool) (Account, error)
+	f    func(a svm.Account, exists bool) (svm.Account, error)
 }
 
 // ScheduleUpdate makes the chain replace key's account with f's result when
@@ -20,7 +21,7 @@ type scheduledUpdate struct {
 // clock jumps. f gets a copy of the account and whether it exists, and must
 // not call the chain; an error from f leaves the account unchanged and is
 // logged. A slot the chain has already reached means now.
-func (c *Chain) ScheduleUpdate(slot uint64, key solana.PublicKey, f func(a Account, exists bool) (Account, error)) {
+func (c *Chain) ScheduleUpdate(slot uint64, key solana.PublicKey, f func(a svm.Account, exists bool) (svm.Account, error)) {
 	c.lock()
 	defer c.unlock()
 	u := scheduledUpdate{slot: max(slot, c.seen), key: key, f: f}
@@ -41,16 +42,16 @@ func (c *Chain) applyUpdatesLocked(now uint64) {
 		u := c.updates[0]
 		c.updates = c.updates[1:]
 		cur, ok := c.accounts[u.key]
-		var in Account
+		var in svm.Account
 		if ok {
-			in = cur.clone()
+			in = cur.Clone()
 		}
 		out, err := u.f(in, ok)
 		if err != nil {
 			c.log.Warn("scheduled account update failed", "account", u.key, "slot", u.slot, "err", err)
 			continue
 		}
-		cp := out.clone()
+		cp := out.Clone()
 		c.accounts[u.key] = &cp
 		c.writes++
 		c.observeLocked(u.slot)

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/gagliardetto/solana-go"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 // Fund adds lamports to wallet, creating it as a System account if needed.
@@ -12,7 +13,7 @@ func (c *Chain) Fund(wallet solana.PublicKey, lamports uint64) error {
 	c.lock()
 	defer c.unlock()
 	c.writes++
-	a := load(c.accounts, wallet)
+	a := svm.Load(c.accounts, wallet)
 	if a.Lamports > math.MaxUint64-lamports {
 		return fmt.Errorf("chainsim: fund %s: balance would overflow", wallet)
 	}
@@ -31,11 +32,11 @@ func (c *Chain) CreateMint(mint solana.PublicKey, decimals uint8) error {
 	if mint == solana.WrappedSol && decimals == 9 {
 		return nil // the native mint exists from genesis
 	}
-	if a, ok := c.accounts[mint]; ok && !a.isEmpty() {
+	if a, ok := c.accounts[mint]; ok && !a.IsEmpty() {
 		return fmt.Errorf("chainsim: create mint %s: an account exists at that address", mint)
 	}
-	m := mintState{decimals: decimals, initialized: true}
-	c.accounts[mint] = &Account{Lamports: MintRent, Owner: solana.TokenProgramID, Data: m.encode()}
+	m := svm.MintState{Decimals: decimals, Initialized: true}
+	c.accounts[mint] = &svm.Account{Lamports: svm.MintRent, Owner: solana.TokenProgramID, Data: m.Encode()}
 	return nil
 }
 
@@ -47,33 +48,33 @@ func (c *Chain) MintTo(wallet, mint solana.PublicKey, amount uint64) error {
 	c.lock()
 	defer c.unlock()
 	c.writes++
-	m, err := mintOf(load(c.accounts, mint))
+	m, err := svm.MintOf(svm.Load(c.accounts, mint))
 	if err != nil {
 		return fmt.Errorf("chainsim: mint to %s: %s is not a mint: %w", wallet, mint, err)
 	}
-	ata, err := AssociatedTokenAddress(wallet, mint)
+	ata, err := svm.AssociatedTokenAddress(wallet, mint)
 	if err != nil {
 		return err
 	}
-	acct := load(c.accounts, ata)
-	if acct.isEmpty() {
-		acct = nativeTokenAccount(newTokenAccount(wallet, mint))
+	acct := svm.Load(c.accounts, ata)
+	if acct.IsEmpty() {
+		acct = svm.NativeTokenAccount(svm.NewTokenAccount(wallet, mint))
 	}
 	if mint == solana.WrappedSol {
 		acct.Lamports += amount
 	}
-	t, err := tokenAccountOf(acct)
-	if err != nil || t.mint != mint {
+	t, err := svm.TokenAccountOf(acct)
+	if err != nil || t.Mint != mint {
 		return fmt.Errorf("chainsim: mint to %s: %s is not a token account of mint %s", wallet, ata, mint)
 	}
-	if t.amount > math.MaxUint64-amount || m.supply > math.MaxUint64-amount {
+	if t.Amount > math.MaxUint64-amount || m.Supply > math.MaxUint64-amount {
 		return fmt.Errorf("chainsim: mint to %s: amount overflows", wallet)
 	}
-	t.amount += amount
-	m.supply += amount
-	acct.Data = t.encode()
-	mintAcct := load(c.accounts, mint)
-	mintAcct.Data = m.encode()
+	t.Amount += amount
+	m.Supply += amount
+	acct.Data = t.Encode()
+	mintAcct := svm.Load(c.accounts, mint)
+	mintAcct.Data = m.Encode()
 	c.accounts[ata], c.accounts[mint] = &acct, &mintAcct
 	return nil
 }
@@ -81,7 +82,7 @@ func (c *Chain) MintTo(wallet, mint solana.PublicKey, amount uint64) error {
 // SetAccount stores an account as given (for example a CLMM pool or
 // position laid out by the caller). An account with no lamports, no data
 // and no owner removes the address.
-func (c *Chain) SetAccount(key solana.PublicKey, a Account) {
+func (c *Chain) SetAccount(key solana.PublicKey, a svm.Account) {
 	c.lock()
 	defer c.unlock()
 	c.writes++
@@ -89,42 +90,42 @@ func (c *Chain) SetAccount(key solana.PublicKey, a Account) {
 		delete(c.accounts, key)
 		return
 	}
-	cp := a.clone()
+	cp := a.Clone()
 	c.accounts[key] = &cp
 }
 
 // Account returns a copy of key's account.
-func (c *Chain) Account(key solana.PublicKey) (Account, bool) {
+func (c *Chain) Account(key solana.PublicKey) (svm.Account, bool) {
 	c.lock()
 	defer c.unlock()
 	a, ok := c.accounts[key]
 	if !ok {
-		return Account{}, false
+		return svm.Account{}, false
 	}
-	return a.clone(), true
+	return a.Clone(), true
 }
 
 // Balance returns wallet's lamports (0 without an account).
 func (c *Chain) Balance(wallet solana.PublicKey) uint64 {
 	c.lock()
 	defer c.unlock()
-	return lamportsOf(c.accounts, wallet)
+	return svm.LamportsOf(c.accounts, wallet)
 }
 
 // TokenBalance returns wallet's balance of mint in its associated token
 // account (0 without one).
 func (c *Chain) TokenBalance(wallet, mint solana.PublicKey) uint64 {
-	ata, err := AssociatedTokenAddress(wallet, mint)
+	ata, err := svm.AssociatedTokenAddress(wallet, mint)
 	if err != nil {
 		return 0
 	}
 	c.lock()
 	defer c.unlock()
-	t, ok := decodeTokenAccount(load(c.accounts, ata).Data)
+	t, ok := svm.DecodeTokenAccount(svm.Load(c.accounts, ata).Data)
 	if !ok {
 		return 0
 	}
-	return t.amount
+	return t.Amount
 }
 
 // CreateLookupTable stores an active address lookup table at key holding
@@ -133,7 +134,7 @@ func (c *Chain) CreateLookupTable(key, authority solana.PublicKey, addrs []solan
 	if len(addrs) > 256 {
 		return fmt.Errorf("chainsim: create lookup table %s: %d addresses, more than 256", key, len(addrs))
 	}
-	c.SetAccount(key, Account{Lamports: 1, Owner: solana.AddressLookupTableProgramID, Data: encodeLookupTable(authority, addrs)})
+	c.SetAccount(key, svm.Account{Lamports: 1, Owner: solana.AddressLookupTableProgramID, Data: svm.EncodeLookupTable(authority, addrs)})
 	return nil
 }
 
@@ -143,10 +144,10 @@ func (c *Chain) CreateLookupTable(key, authority solana.PublicKey, addrs []solan
 func (c *Chain) CreateNonceAccount(key, authority solana.PublicKey, lamports uint64) solana.Hash {
 	c.lock()
 	defer c.unlock()
-	n := nonceState{authority: authority, nonce: durableNonceFrom(c.tip.hash)}
-	c.accounts[key] = &Account{Lamports: lamports, Owner: solana.SystemProgramID, Data: n.encode()}
+	n := svm.NonceState{Authority: authority, Nonce: svm.DurableNonceFrom(c.tip.Hash)}
+	c.accounts[key] = &svm.Account{Lamports: lamports, Owner: solana.SystemProgramID, Data: n.Encode()}
 	c.writes++
-	return n.nonce
+	return n.Nonce
 }
 
 // StateVersion counts the changes of the chain's accounts so far: every landed transaction (which at

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gagliardetto/solana-go"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 func TestSetupHelpers(t *testing.T) {
@@ -33,17 +34,17 @@ func TestSetupHelpers(t *testing.T) {
 			t.Fatalf("MintTo: %v", err)
 		}
 	}
-	ata, _ := AssociatedTokenAddress(alice, mint)
+	ata, _ := svm.AssociatedTokenAddress(alice, mint)
 	a, ok := c.Account(ata)
-	ta, _ := decodeTokenAccount(a.Data)
-	if !ok || c.TokenBalance(alice, mint) != 500 || ta.owner != alice || ta.mint != mint || a.Owner != solana.TokenProgramID || len(a.Data) != TokenAccountSize {
+	ta, _ := svm.DecodeTokenAccount(a.Data)
+	if !ok || c.TokenBalance(alice, mint) != 500 || ta.Owner != alice || ta.Mint != mint || a.Owner != solana.TokenProgramID || len(a.Data) != svm.TokenAccountSize {
 		t.Fatalf("token account = %+v", a)
 	}
-	c.SetAccount(other, Account{Lamports: 3, Owner: vaultProgramID, Data: []byte{1, 2}})
+	c.SetAccount(other, svm.Account{Lamports: 3, Owner: vaultProgramID, Data: []byte{1, 2}})
 	if got, ok := c.Account(other); !ok || got.Lamports != 3 || got.Owner != vaultProgramID || string(got.Data) != "\x01\x02" {
 		t.Fatalf("SetAccount/Account = %+v, %v", got, ok)
 	}
-	c.SetAccount(other, Account{})
+	c.SetAccount(other, svm.Account{})
 	if _, ok := c.Account(other); ok {
 		t.Fatalf("SetAccount of the zero account did not remove it")
 	}
@@ -53,16 +54,16 @@ func TestUpdateAccount(t *testing.T) {
 	c, _ := newChain(t, Options{})
 	key := newKey("state").PublicKey()
 	boom := errors.New("boom")
-	err := c.UpdateAccount(key, func(a Account, ok bool) (Account, error) {
+	err := c.UpdateAccount(key, func(a svm.Account, ok bool) (svm.Account, error) {
 		if ok {
 			t.Errorf("a missing account reported as existing")
 		}
-		return Account{Lamports: 1, Owner: vaultProgramID, Data: []byte{7}}, nil
+		return svm.Account{Lamports: 1, Owner: vaultProgramID, Data: []byte{7}}, nil
 	})
 	if err != nil {
 		t.Fatalf("UpdateAccount: %v", err)
 	}
-	err = c.UpdateAccount(key, func(a Account, ok bool) (Account, error) {
+	err = c.UpdateAccount(key, func(a svm.Account, ok bool) (svm.Account, error) {
 		a.Data[0] = 9 // a copy: must not reach the chain
 		return a, boom
 	})

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 // SimulateOptions configure Chain.Simulate.
@@ -26,7 +27,7 @@ type SimResult struct {
 	// Slot is the slot of the block the simulation used.
 	Slot uint64
 	// Err is why the transaction would fail, nil if it would succeed.
-	Err *TxError
+	Err *svm.TxError
 	// Logs are the program logs; nil when it failed before execution.
 	Logs []string
 	// UnitsConsumed is the compute units used.
@@ -36,7 +37,7 @@ type SimResult struct {
 	Fee uint64
 	// Accounts are the post-simulation states of SimulateOptions.Accounts,
 	// nil where there is no account; nil when it failed before execution.
-	Accounts []*Account
+	Accounts []*svm.Account
 	// ReplacementBlockhash is the blockhash used under
 	// ReplaceRecentBlockhash.
 	ReplacementBlockhash *solana.Hash
@@ -52,12 +53,12 @@ func (c *Chain) Simulate(raw []byte, opts SimulateOptions) (SimResult, error) {
 	if opts.SigVerify && opts.ReplaceRecentBlockhash {
 		return SimResult{}, fmt.Errorf("chainsim: simulate: sigVerify may not be used with replaceRecentBlockhash")
 	}
-	t, err := parseTx(raw)
+	t, err := svm.ParseTx(raw)
 	if err != nil {
 		return SimResult{}, err
 	}
 	if opts.SigVerify {
-		if err := t.verifySignatures(); err != nil {
+		if err := t.VerifySignatures(); err != nil {
 			return SimResult{}, err
 		}
 	}
@@ -68,17 +69,17 @@ func (c *Chain) Simulate(raw []byte, opts SimulateOptions) (SimResult, error) {
 
 // simulateLocked runs t in a sandbox over the current state. The caller
 // holds c.mu.
-func (c *Chain) simulateLocked(t *txn, opts SimulateOptions) SimResult {
+func (c *Chain) simulateLocked(t *svm.Txn, opts SimulateOptions) SimResult {
 	view := c.posOfHeight(c.heightAt(opts.Commitment))
-	out := SimResult{Slot: view.slot}
+	out := SimResult{Slot: view.Slot}
 	if opts.ReplaceRecentBlockhash {
-		h := view.hash
-		out.ReplacementBlockhash, out.LastValidBlockHeight = &h, view.height+MaxBlockhashAge
+		h := view.Hash
+		out.ReplacementBlockhash, out.LastValidBlockHeight = &h, view.Height+MaxBlockhashAge
 	}
-	sandbox := newOverlay(c.accounts)
+	sandbox := svm.NewOverlay(c.accounts)
 	res, terr := c.run(sandbox, t, runOpts{
 		pos:        c.tip,
-		hashHeight: view.height,
+		hashHeight: view.Height,
 		simulate:   true,
 		skipHash:   opts.ReplaceRecentBlockhash,
 	})
@@ -87,10 +88,10 @@ func (c *Chain) simulateLocked(t *txn, opts SimulateOptions) SimResult {
 		return out
 	}
 	out.Err, out.Logs, out.UnitsConsumed, out.Fee = res.err, res.logs, res.units, res.fee
-	out.Accounts = make([]*Account, len(opts.Accounts))
+	out.Accounts = make([]*svm.Account, len(opts.Accounts))
 	for i, k := range opts.Accounts {
-		if a, ok := sandbox.get(k); ok {
-			cp := a.clone()
+		if a, ok := sandbox.Get(k); ok {
+			cp := a.Clone()
 			out.Accounts[i] = &cp
 		}
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 // MaxSimulateBundleTransactions is the most transactions one simulateBundle
@@ -31,7 +32,7 @@ type BundleSimOptions struct {
 // BundleTxResult is one transaction's part of a bundle simulation.
 type BundleTxResult struct {
 	// Err is why it failed; nil when it succeeded.
-	Err *TxError
+	Err *svm.TxError
 	// Logs are its program logs.
 	Logs []string
 	// UnitsConsumed is the compute units it used.
@@ -40,7 +41,7 @@ type BundleTxResult struct {
 	Fee uint64
 	// Pre and Post are the requested accounts' states before and after it,
 	// nil where there is no account.
-	Pre, Post []*Account
+	Pre, Post []*svm.Account
 }
 
 // BundleSimResult is the outcome of a bundle simulation.
@@ -73,7 +74,7 @@ func (c *Chain) SimulateBundle(raws [][]byte, opts BundleSimOptions) (BundleSimR
 
 // parseSimBundle checks a bundle simulation request and parses its
 // transactions.
-func (c *Chain) parseSimBundle(raws [][]byte, opts BundleSimOptions) ([]*txn, error) {
+func (c *Chain) parseSimBundle(raws [][]byte, opts BundleSimOptions) ([]*svm.Txn, error) {
 	n := len(raws)
 	switch {
 	case n == 0 || n > MaxSimulateBundleTransactions:
@@ -83,39 +84,39 @@ func (c *Chain) parseSimBundle(raws [][]byte, opts BundleSimOptions) ([]*txn, er
 	case opts.ReplaceRecentBlockhash && !opts.SkipSigVerify:
 		return nil, fmt.Errorf("chainsim: simulate bundle: replaceRecentBlockhash requires skipSigVerify")
 	}
-	txs := make([]*txn, n)
+	txs := make([]*svm.Txn, n)
 	seen := map[solana.Signature]bool{}
 	for i, raw := range raws {
-		t, err := parseTx(raw)
+		t, err := svm.ParseTx(raw)
 		if err != nil {
 			return nil, fmt.Errorf("chainsim: simulate bundle: transaction %d: %w", i, err)
 		}
 		if !opts.SkipSigVerify {
-			if err := t.verifySignatures(); err != nil {
+			if err := t.VerifySignatures(); err != nil {
 				return nil, fmt.Errorf("chainsim: simulate bundle: transaction %d: %w", i, err)
 			}
 		}
-		if seen[t.id()] {
+		if seen[t.ID()] {
 			return nil, fmt.Errorf("chainsim: simulate bundle: transaction %d is a duplicate", i)
 		}
-		seen[t.id()] = true
+		seen[t.ID()] = true
 		txs[i] = t
 	}
 	return txs, nil
 }
 
 // simulateBundleLocked runs txs in one sandbox. The caller holds c.mu.
-func (c *Chain) simulateBundleLocked(txs []*txn, opts BundleSimOptions) BundleSimResult {
+func (c *Chain) simulateBundleLocked(txs []*svm.Txn, opts BundleSimOptions) BundleSimResult {
 	cm := opts.Commitment
 	if cm == "" {
 		cm = rpc.CommitmentConfirmed
 	}
 	view := c.posOfHeight(c.heightAt(cm))
-	out := BundleSimResult{Slot: view.slot, Failed: -1}
-	sandbox := newOverlay(c.accounts)
+	out := BundleSimResult{Slot: view.Slot, Failed: -1}
+	sandbox := svm.NewOverlay(c.accounts)
 	for i, t := range txs {
 		r := BundleTxResult{Pre: snapshotAccounts(sandbox, entry(opts.Pre, i))}
-		res, terr := c.run(sandbox, t, runOpts{pos: c.tip, hashHeight: view.height, simulate: true, skipHash: opts.ReplaceRecentBlockhash})
+		res, terr := c.run(sandbox, t, runOpts{pos: c.tip, hashHeight: view.Height, simulate: true, skipHash: opts.ReplaceRecentBlockhash})
 		if terr == nil {
 			r.Err, r.Logs, r.UnitsConsumed, r.Fee = res.err, nonNilLogs(res.logs), res.units, res.fee
 		} else {
@@ -142,14 +143,14 @@ func entry(lists [][]solana.PublicKey, i int) []solana.PublicKey {
 }
 
 // snapshotAccounts copies the states of keys in st.
-func snapshotAccounts(st store, keys []solana.PublicKey) []*Account {
+func snapshotAccounts(st svm.Store, keys []solana.PublicKey) []*svm.Account {
 	if keys == nil {
 		return nil
 	}
-	out := make([]*Account, len(keys))
+	out := make([]*svm.Account, len(keys))
 	for i, k := range keys {
-		if a, ok := st.get(k); ok {
-			cp := a.clone()
+		if a, ok := st.Get(k); ok {
+			cp := a.Clone()
 			out[i] = &cp
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/gagliardetto/solana-go/programs/system"
 	"github.com/gagliardetto/solana-go/programs/token"
 	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 func TestSimulateReturnsPostStateAndChangesNothing(t *testing.T) {
@@ -29,7 +30,7 @@ func TestSimulateReturnsPostStateAndChangesNothing(t *testing.T) {
 		t.Fatalf("SimulateTransaction: %v", err)
 	}
 	v := out.Value
-	if v.Err != nil || v.UnitsConsumed == nil || *v.UnitsConsumed != systemUnits+4644 || len(v.Logs) != 6 {
+	if v.Err != nil || v.UnitsConsumed == nil || *v.UnitsConsumed != svm.SystemUnits+4644 || len(v.Logs) != 6 {
 		t.Fatalf("simulation = err %v, units %v, logs %q", v.Err, v.UnitsConsumed, v.Logs)
 	}
 	if len(v.Accounts) != 4 || v.Accounts[3] != nil {
@@ -41,7 +42,7 @@ func TestSimulateReturnsPostStateAndChangesNothing(t *testing.T) {
 	if got := v.Accounts[1].Lamports; got != 1000 {
 		t.Errorf("carol post-state = %d, want 1000", got)
 	}
-	if ta, ok := decodeTokenAccount(v.Accounts[2].Data.GetBinary()); !ok || ta.amount != 300 || v.Accounts[2].Owner != solana.TokenProgramID {
+	if ta, ok := svm.DecodeTokenAccount(v.Accounts[2].Data.GetBinary()); !ok || ta.Amount != 300 || v.Accounts[2].Owner != solana.TokenProgramID {
 		t.Errorf("bob's token account post-state = %+v", v.Accounts[2])
 	}
 	if f.c.Balance(carol) != 0 || f.c.TokenBalance(f.bob.PublicKey(), f.mint) != 0 || f.c.Balance(f.alice.PublicKey()) != f.aliceLamportsStart {

@@ -3,6 +3,7 @@ package chainsim
 import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 // statusCacheSlots is how many slots back a status lookup without
@@ -25,7 +26,7 @@ type SignatureStatus struct {
 	// finalized (32 blocks on top).
 	ConfirmationStatus rpc.ConfirmationStatusType
 	// Err is the instruction error, nil on success.
-	Err *TxError
+	Err *svm.TxError
 }
 
 // SignatureStatus returns the status of a landed transaction. Without
@@ -50,7 +51,7 @@ func (c *Chain) statusLocked(sig solana.Signature, searchHistory bool) (Signatur
 // confirmation returns how many blocks sit on top of height h and the
 // confirmation level that gives.
 func (c *Chain) confirmation(h uint64) (uint64, rpc.ConfirmationStatusType) {
-	depth := c.tip.height - min(h, c.tip.height)
+	depth := c.tip.Height - min(h, c.tip.Height)
 	switch {
 	case depth >= finalizedDepth:
 		return depth, rpc.ConfirmationStatusFinalized

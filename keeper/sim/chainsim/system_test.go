@@ -6,6 +6,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/programs/system"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 func TestSystemCreateAccount(t *testing.T) {
@@ -17,8 +18,8 @@ func TestSystemCreateAccount(t *testing.T) {
 		want     error
 	}{
 		{"creates", 1_000_000, false, nil},
-		{"address in use", 1_000_000, true, CustomError(systemErrAccountAlreadyInUse)},
-		{"funder too poor", 50_000_000, false, CustomError(systemErrResultWithNegativeLamps)},
+		{"address in use", 1_000_000, true, svm.CustomError(svm.SystemErrAccountAlreadyInUse)},
+		{"funder too poor", 50_000_000, false, svm.CustomError(svm.SystemErrResultWithNegativeLamps)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

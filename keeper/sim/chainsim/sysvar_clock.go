@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/gagliardetto/solana-go"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 // ClockSysvarID is the Clock sysvar, which validators serve as an account
@@ -25,15 +26,15 @@ const clockRent = 1_169_280
 // clockAccount is the Clock sysvar at pos, laid out as the runtime writes
 // it: slot, epoch_start_timestamp, epoch, leader_schedule_epoch and
 // unix_timestamp, each 8 bytes little-endian.
-func clockAccount(pos blockPos) *Account {
-	epoch := pos.slot / slotsPerEpoch
-	epochStart := pos.time.Add(-time.Duration(pos.slot%slotsPerEpoch) * SlotDuration)
+func clockAccount(pos svm.BlockPos) *svm.Account {
+	epoch := pos.Slot / slotsPerEpoch
+	epochStart := pos.Time.Add(-time.Duration(pos.Slot%slotsPerEpoch) * SlotDuration)
 	data := make([]byte, 40)
 	le := binary.LittleEndian
-	le.PutUint64(data[0:], pos.slot)
+	le.PutUint64(data[0:], pos.Slot)
 	le.PutUint64(data[8:], uint64(epochStart.Unix()))
 	le.PutUint64(data[16:], epoch)
 	le.PutUint64(data[24:], epoch+1)
-	le.PutUint64(data[32:], uint64(pos.time.Unix()))
-	return &Account{Lamports: clockRent, Owner: sysvarOwnerID, Data: data}
+	le.PutUint64(data[32:], uint64(pos.Time.Unix()))
+	return &svm.Account{Lamports: clockRent, Owner: sysvarOwnerID, Data: data}
 }

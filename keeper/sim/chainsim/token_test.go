@@ -7,6 +7,7 @@ import (
 	"github.com/gagliardetto/solana-go"
 	ata "github.com/gagliardetto/solana-go/programs/associated-token-account"
 	"github.com/gagliardetto/solana-go/programs/token"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 // tokenFixture is a chain with a 6-decimal mint, alice holding 1000 and bob
@@ -34,13 +35,13 @@ func newTokenFixture(t *testing.T) *tokenFixture {
 	if err := c.MintTo(f.bob.PublicKey(), f.mint, 0); err != nil {
 		t.Fatalf("MintTo: %v", err)
 	}
-	f.aliceATA, _ = AssociatedTokenAddress(f.alice.PublicKey(), f.mint)
-	f.bobATA, _ = AssociatedTokenAddress(f.bob.PublicKey(), f.mint)
+	f.aliceATA, _ = svm.AssociatedTokenAddress(f.alice.PublicKey(), f.mint)
+	f.bobATA, _ = svm.AssociatedTokenAddress(f.bob.PublicKey(), f.mint)
 	return f
 }
 
 // run lands ixs paid by payer and returns the instruction error.
-func (f *tokenFixture) run(t *testing.T, payer solana.PrivateKey, ixs ...solana.Instruction) *TxError {
+func (f *tokenFixture) run(t *testing.T, payer solana.PrivateKey, ixs ...solana.Instruction) *svm.TxError {
 	t.Helper()
 	sig, err := f.c.SendTransaction(raw(t, signTx(t, ixs, latest(f.c), payer)))
 	if err != nil {
@@ -54,40 +55,40 @@ func (f *tokenFixture) run(t *testing.T, payer solana.PrivateKey, ixs ...solana.
 func (f *tokenFixture) supply(t *testing.T) uint64 {
 	t.Helper()
 	a, _ := f.c.Account(f.mint)
-	m, ok := decodeMint(a.Data)
+	m, ok := svm.DecodeMint(a.Data)
 	if !ok {
 		t.Fatalf("mint account is not a mint")
 	}
-	return m.supply
+	return m.Supply
 }
 
 func TestTokenProgram(t *testing.T) {
 	none := []solana.PublicKey(nil)
 	tests := []struct {
 		name      string
-		run       func(t *testing.T, f *tokenFixture) *TxError
+		run       func(t *testing.T, f *tokenFixture) *svm.TxError
 		want      error
 		alice     uint64
 		bob       uint64
 		supply    uint64
 		wantAlive bool
 	}{
-		{"transfer", func(t *testing.T, f *tokenFixture) *TxError {
+		{"transfer", func(t *testing.T, f *tokenFixture) *svm.TxError {
 			return f.run(t, f.alice, token.NewTransferInstruction(400, f.aliceATA, f.bobATA, f.alice.PublicKey(), none).Build())
 		}, nil, 600, 400, 1000, true},
-		{"transfer signed by a stranger", func(t *testing.T, f *tokenFixture) *TxError {
+		{"transfer signed by a stranger", func(t *testing.T, f *tokenFixture) *svm.TxError {
 			return f.run(t, f.bob, token.NewTransferInstruction(400, f.aliceATA, f.bobATA, f.bob.PublicKey(), none).Build())
-		}, CustomError(tokenErrOwnerMismatch), 1000, 0, 1000, true},
-		{"transfer more than the balance", func(t *testing.T, f *tokenFixture) *TxError {
+		}, svm.CustomError(svm.TokenErrOwnerMismatch), 1000, 0, 1000, true},
+		{"transfer more than the balance", func(t *testing.T, f *tokenFixture) *svm.TxError {
 			return f.run(t, f.alice, token.NewTransferInstruction(1001, f.aliceATA, f.bobATA, f.alice.PublicKey(), none).Build())
-		}, CustomError(tokenErrInsufficientFunds), 1000, 0, 1000, true},
-		{"transfer checked", func(t *testing.T, f *tokenFixture) *TxError {
+		}, svm.CustomError(svm.TokenErrInsufficientFunds), 1000, 0, 1000, true},
+		{"transfer checked", func(t *testing.T, f *tokenFixture) *svm.TxError {
 			return f.run(t, f.alice, token.NewTransferCheckedInstruction(250, 6, f.aliceATA, f.mint, f.bobATA, f.alice.PublicKey(), none).Build())
 		}, nil, 750, 250, 1000, true},
-		{"transfer checked with wrong decimals", func(t *testing.T, f *tokenFixture) *TxError {
+		{"transfer checked with wrong decimals", func(t *testing.T, f *tokenFixture) *svm.TxError {
 			return f.run(t, f.alice, token.NewTransferCheckedInstruction(250, 9, f.aliceATA, f.mint, f.bobATA, f.alice.PublicKey(), none).Build())
-		}, CustomError(tokenErrMintDecimalsMismatch), 1000, 0, 1000, true},
-		{"delegate spends its allowance, then no more", func(t *testing.T, f *tokenFixture) *TxError {
+		}, svm.CustomError(svm.TokenErrMintDecimalsMismatch), 1000, 0, 1000, true},
+		{"delegate spends its allowance, then no more", func(t *testing.T, f *tokenFixture) *svm.TxError {
 			if err := f.run(t, f.alice, token.NewApproveInstruction(300, f.aliceATA, f.bob.PublicKey(), f.alice.PublicKey(), none).Build()); err != nil {
 				t.Fatalf("approve: %v", err)
 			}
@@ -95,8 +96,8 @@ func TestTokenProgram(t *testing.T) {
 				t.Fatalf("delegate transfer: %v", err)
 			}
 			return f.run(t, f.bob, token.NewTransferInstruction(1, f.aliceATA, f.bobATA, f.bob.PublicKey(), none).Build())
-		}, CustomError(tokenErrOwnerMismatch), 700, 300, 1000, true},
-		{"new owner spends, old owner cannot", func(t *testing.T, f *tokenFixture) *TxError {
+		}, svm.CustomError(svm.TokenErrOwnerMismatch), 700, 300, 1000, true},
+		{"new owner spends, old owner cannot", func(t *testing.T, f *tokenFixture) *svm.TxError {
 			if err := f.run(t, f.alice, token.NewSetAuthorityInstruction(token.AuthorityAccountOwner, f.bob.PublicKey(), f.aliceATA, f.alice.PublicKey(), none).Build()); err != nil {
 				t.Fatalf("set authority: %v", err)
 			}
@@ -104,17 +105,17 @@ func TestTokenProgram(t *testing.T) {
 				t.Fatalf("new owner transfer: %v", err)
 			}
 			return f.run(t, f.alice, token.NewTransferInstruction(100, f.aliceATA, f.bobATA, f.alice.PublicKey(), none).Build())
-		}, CustomError(tokenErrOwnerMismatch), 900, 100, 1000, true},
-		{"close an account holding tokens", func(t *testing.T, f *tokenFixture) *TxError {
+		}, svm.CustomError(svm.TokenErrOwnerMismatch), 900, 100, 1000, true},
+		{"close an account holding tokens", func(t *testing.T, f *tokenFixture) *svm.TxError {
 			return f.run(t, f.alice, token.NewCloseAccountInstruction(f.aliceATA, f.alice.PublicKey(), f.alice.PublicKey(), none).Build())
-		}, CustomError(tokenErrNonNativeHasBalance), 1000, 0, 1000, true},
-		{"burn", func(t *testing.T, f *tokenFixture) *TxError {
+		}, svm.CustomError(svm.TokenErrNonNativeHasBalance), 1000, 0, 1000, true},
+		{"burn", func(t *testing.T, f *tokenFixture) *svm.TxError {
 			return f.run(t, f.alice, token.NewBurnInstruction(100, f.aliceATA, f.mint, f.alice.PublicKey(), none).Build())
 		}, nil, 900, 0, 900, true},
-		{"burn checked with wrong decimals", func(t *testing.T, f *tokenFixture) *TxError {
+		{"burn checked with wrong decimals", func(t *testing.T, f *tokenFixture) *svm.TxError {
 			return f.run(t, f.alice, token.NewBurnCheckedInstruction(100, 2, f.aliceATA, f.mint, f.alice.PublicKey(), none).Build())
-		}, CustomError(tokenErrMintDecimalsMismatch), 1000, 0, 1000, true},
-		{"empty and close", func(t *testing.T, f *tokenFixture) *TxError {
+		}, svm.CustomError(svm.TokenErrMintDecimalsMismatch), 1000, 0, 1000, true},
+		{"empty and close", func(t *testing.T, f *tokenFixture) *svm.TxError {
 			return f.run(t, f.alice,
 				token.NewTransferInstruction(1000, f.aliceATA, f.bobATA, f.alice.PublicKey(), none).Build(),
 				token.NewCloseAccountInstruction(f.aliceATA, f.alice.PublicKey(), f.alice.PublicKey(), none).Build())
@@ -151,7 +152,7 @@ func TestCloseAccountReturnsRent(t *testing.T) {
 	if err != nil {
 		t.Fatalf("close: %v", err)
 	}
-	if got, want := f.c.Balance(f.alice.PublicKey()), f.aliceLamportsStart-5000+TokenAccountRent; got != want {
+	if got, want := f.c.Balance(f.alice.PublicKey()), f.aliceLamportsStart-5000+svm.TokenAccountRent; got != want {
 		t.Fatalf("alice lamports = %d, want %d (rent returned, fee paid)", got, want)
 	}
 }
@@ -163,16 +164,16 @@ func TestAssociatedTokenAccountProgram(t *testing.T) {
 	if err := f.run(t, f.alice, create); err != nil {
 		t.Fatalf("create: %v", err)
 	}
-	carolATA, _ := AssociatedTokenAddress(carol, f.mint)
+	carolATA, _ := svm.AssociatedTokenAddress(carol, f.mint)
 	a, ok := f.c.Account(carolATA)
-	if ta, dec := decodeTokenAccount(a.Data); !ok || !dec || ta.owner != carol || ta.mint != f.mint || a.Lamports != TokenAccountRent {
+	if ta, dec := svm.DecodeTokenAccount(a.Data); !ok || !dec || ta.Owner != carol || ta.Mint != f.mint || a.Lamports != svm.TokenAccountRent {
 		t.Fatalf("created account = %+v (decoded %v)", a, dec)
 	}
-	if got, want := f.c.Balance(f.alice.PublicKey()), f.aliceLamportsStart-5000-TokenAccountRent; got != want {
+	if got, want := f.c.Balance(f.alice.PublicKey()), f.aliceLamportsStart-5000-svm.TokenAccountRent; got != want {
 		t.Fatalf("payer balance = %d, want %d", got, want)
 	}
 	// Create again fails; CreateIdempotent (data [1]) succeeds.
-	if err := f.run(t, f.alice, create, token.NewTransferInstruction(1, f.aliceATA, carolATA, f.alice.PublicKey(), nil).Build()); !errors.Is(err, CustomError(0)) {
+	if err := f.run(t, f.alice, create, token.NewTransferInstruction(1, f.aliceATA, carolATA, f.alice.PublicKey(), nil).Build()); !errors.Is(err, svm.CustomError(0)) {
 		t.Fatalf("second create: err = %v, want Custom(0)", err)
 	}
 	idem := solana.NewInstruction(solana.SPLAssociatedTokenAccountProgramID, create.Accounts(), []byte{1})
@@ -180,7 +181,7 @@ func TestAssociatedTokenAccountProgram(t *testing.T) {
 		solana.Meta(f.aliceATA).WRITE(), solana.Meta(carolATA).WRITE(), solana.Meta(f.alice.PublicKey()),
 	}, []byte{3, 1, 0, 0, 0, 0, 0, 0, 0})
 	idemByBob := solana.NewInstruction(solana.SPLAssociatedTokenAccountProgramID, ata.NewCreateInstruction(f.bob.PublicKey(), carol, f.mint).Build().Accounts(), []byte{1})
-	if err := f.run(t, f.bob, idemByBob, unsigned); !errors.Is(err, instructionError(1, ErrMissingRequiredSignature)) {
+	if err := f.run(t, f.bob, idemByBob, unsigned); !errors.Is(err, svm.InstructionError(1, svm.ErrMissingRequiredSignature)) {
 		t.Fatalf("idempotent create with a transfer alice did not sign: err = %v", err)
 	}
 	if err := f.run(t, f.alice, idem); err != nil {
@@ -188,7 +189,7 @@ func TestAssociatedTokenAccountProgram(t *testing.T) {
 	}
 	wrong := create.Accounts()
 	wrong[1] = solana.Meta(f.bobATA).WRITE()
-	if err := f.run(t, f.alice, solana.NewInstruction(solana.SPLAssociatedTokenAccountProgramID, wrong, nil)); !errors.Is(err, ErrInvalidSeeds) {
+	if err := f.run(t, f.alice, solana.NewInstruction(solana.SPLAssociatedTokenAccountProgramID, wrong, nil)); !errors.Is(err, svm.ErrInvalidSeeds) {
 		t.Fatalf("create at a wrong address: err = %v, want InvalidSeeds", err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 	"github.com/mr-tron/base58"
 )
 
@@ -56,7 +57,7 @@ func checkAccountEncoding(enc string) *rpcError {
 }
 
 // encodeAccount returns the wire form of a (nil for no account).
-func encodeAccount(a *Account, enc string, slice *dataSlice) (*wireAccount, *rpcError) {
+func encodeAccount(a *svm.Account, enc string, slice *dataSlice) (*wireAccount, *rpcError) {
 	if a == nil {
 		return nil, nil
 	}
@@ -97,12 +98,12 @@ func parseCommitment(s string, def rpc.CommitmentType) (rpc.CommitmentType, *rpc
 
 // parseTxString decodes a wire transaction sent as base58 or base64 and
 // parses it.
-func parseTxString(s, enc string) (*txn, *rpcError) {
+func parseTxString(s, enc string) (*svm.Txn, *rpcError) {
 	raw, rerr := decodeTxString(s, enc)
 	if rerr != nil {
 		return nil, rerr
 	}
-	t, err := parseTx(raw)
+	t, err := svm.ParseTx(raw)
 	if err != nil {
 		return nil, invalidTx(err)
 	}
@@ -118,12 +119,12 @@ func decodeTxString(s, enc string) ([]byte, *rpcError) {
 	switch enc {
 	case "", "base58":
 		if len(s) > 1683 {
-			return nil, invalidParams("base58 encoded transaction too large: %d bytes (max: encoded/raw 1683/%d)", len(s), MaxTransactionSize)
+			return nil, invalidParams("base58 encoded transaction too large: %d bytes (max: encoded/raw 1683/%d)", len(s), svm.MaxTransactionSize)
 		}
 		raw, err = base58.Decode(s)
 	case "base64":
 		if len(s) > 1644 {
-			return nil, invalidParams("base64 encoded transaction too large: %d bytes (max: encoded/raw 1644/%d)", len(s), MaxTransactionSize)
+			return nil, invalidParams("base64 encoded transaction too large: %d bytes (max: encoded/raw 1644/%d)", len(s), svm.MaxTransactionSize)
 		}
 		raw, err = base64.StdEncoding.DecodeString(s)
 	default:
@@ -137,7 +138,7 @@ func decodeTxString(s, enc string) ([]byte, *rpcError) {
 
 // invalidTx maps a decoding, signature or bundle error to a JSON-RPC error.
 func invalidTx(err error) *rpcError {
-	if terr, ok := asTxError(err); ok && terr.Is(ErrSignatureFailure) {
+	if terr, ok := asTxError(err); ok && terr.Is(svm.ErrSignatureFailure) {
 		return &rpcError{Code: codeSigVerifyFailure, Message: "Transaction signature verification failure"}
 	}
 	return &rpcError{Code: codeInvalidParams, Message: err.Error()}
@@ -154,7 +155,7 @@ type wireStatus struct {
 
 // encodeStatus returns the wire form of a status.
 func encodeStatus(st SignatureStatus) *wireStatus {
-	w := &wireStatus{Slot: st.Slot, Err: wireErr(st.Err), ConfirmationStatus: string(st.ConfirmationStatus), Status: okOrErr(st.Err)}
+	w := &wireStatus{Slot: st.Slot, Err: svm.WireErr(st.Err), ConfirmationStatus: string(st.ConfirmationStatus), Status: okOrErr(st.Err)}
 	if st.ConfirmationStatus != rpc.ConfirmationStatusFinalized {
 		n := st.Confirmations
 		w.Confirmations = &n
@@ -163,11 +164,11 @@ func encodeStatus(st SignatureStatus) *wireStatus {
 }
 
 // okOrErr returns the legacy status object {"Ok": null} or {"Err": err}.
-func okOrErr(e *TxError) map[string]any {
+func okOrErr(e *svm.TxError) map[string]any {
 	if e == nil {
 		return map[string]any{"Ok": nil}
 	}
-	return map[string]any{"Err": e.wire()}
+	return map[string]any{"Err": e.Wire()}
 }
 
 // keyStrings returns base58 keys, never nil.
@@ -183,7 +184,7 @@ func keyStrings(keys []solana.PublicKey) []string {
 // a simulateTransaction result.
 func simFailureData(r SimResult) map[string]any {
 	return map[string]any{
-		"err":                  wireErr(r.Err),
+		"err":                  svm.WireErr(r.Err),
 		"logs":                 nonNilLogs(r.Logs),
 		"accounts":             nil,
 		"unitsConsumed":        r.UnitsConsumed,
@@ -202,7 +203,7 @@ func nonNilLogs(logs []string) []string {
 }
 
 // preflightMessage is the message of a -32002 preflight failure.
-func preflightMessage(e *TxError) string {
+func preflightMessage(e *svm.TxError) string {
 	return fmt.Sprintf("Transaction simulation failed: %s", e.Error())
 }
 
@@ -221,7 +222,7 @@ type legacyAccount struct {
 // value in enc: base64, or base58 either as [data, "base58"] or as the bare
 // string of the legacy binary encoding. Unlike a read, a notification has
 // no 128-byte limit on base58 data.
-func encodeSubAccount(a *Account, enc string, slice *dataSlice) (any, *rpcError) {
+func encodeSubAccount(a *svm.Account, enc string, slice *dataSlice) (any, *rpcError) {
 	w, rerr := encodeAccount(a, "base64", slice)
 	if rerr != nil || enc == "base64" {
 		return w, rerr

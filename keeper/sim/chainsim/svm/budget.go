@@ -1,4 +1,4 @@
-package chainsim
+package svm
 
 import (
 	"encoding/binary"
@@ -20,21 +20,21 @@ const (
 	defaultUnitsPerBuiltin = 3_000
 )
 
-// computeBudget is what a transaction's ComputeBudget instructions ask for.
-type computeBudget struct {
-	limit uint64 // the effective compute-unit limit
-	price uint64 // micro-lamports per compute unit
+// ComputeBudget is what a transaction's ComputeBudget instructions ask for.
+type ComputeBudget struct {
+	Limit uint64 // the effective compute-unit limit
+	Price uint64 // micro-lamports per compute unit
 }
 
-// budgetOf parses the transaction's ComputeBudget instructions. Errors are
+// BudgetOf parses the transaction's ComputeBudget instructions. Errors are
 // the runtime's: the transaction does not land.
-func budgetOf(t *txn) (computeBudget, *TxError) {
-	var b computeBudget
+func BudgetOf(t *Txn) (ComputeBudget, *TxError) {
+	var b ComputeBudget
 	seen := map[byte]bool{}
 	hasLimit := false
 	defaultLimit := uint64(0)
-	for i, ix := range t.msg.Instructions {
-		prog := t.msg.AccountKeys[ix.ProgramIDIndex]
+	for i, ix := range t.Msg.Instructions {
+		prog := t.Msg.AccountKeys[ix.ProgramIDIndex]
 		if isNativeBuiltin(prog) {
 			defaultLimit += defaultUnitsPerBuiltin
 		} else {
@@ -45,7 +45,7 @@ func budgetOf(t *txn) (computeBudget, *TxError) {
 		}
 		d := []byte(ix.Data)
 		if len(d) == 0 || !validBudgetData(d) {
-			return b, instructionError(i, ErrInvalidInstructionData)
+			return b, InstructionError(i, ErrInvalidInstructionData)
 		}
 		if seen[d[0]] {
 			return b, duplicateInstruction(i)
@@ -53,15 +53,15 @@ func budgetOf(t *txn) (computeBudget, *TxError) {
 		seen[d[0]] = true
 		switch d[0] {
 		case 2:
-			b.limit, hasLimit = uint64(binary.LittleEndian.Uint32(d[1:])), true
+			b.Limit, hasLimit = uint64(binary.LittleEndian.Uint32(d[1:])), true
 		case 3:
-			b.price = binary.LittleEndian.Uint64(d[1:])
+			b.Price = binary.LittleEndian.Uint64(d[1:])
 		}
 	}
 	if !hasLimit {
-		b.limit = defaultLimit
+		b.Limit = defaultLimit
 	}
-	b.limit = min(b.limit, MaxComputeUnitLimit)
+	b.Limit = min(b.Limit, MaxComputeUnitLimit)
 	return b, nil
 }
 
@@ -85,11 +85,11 @@ func validBudgetData(d []byte) bool {
 	return false
 }
 
-// fee returns the transaction's fee in lamports: the base fee per
+// Fee returns the transaction's fee in lamports: the base fee per
 // signature plus ceil(price × limit / 1e6). An overflow saturates.
-func (b computeBudget) fee(signatures int) uint64 {
+func (b ComputeBudget) Fee(signatures int) uint64 {
 	base := uint64(signatures) * LamportsPerSignature
-	hi, lo := bits.Mul64(b.price, b.limit)
+	hi, lo := bits.Mul64(b.Price, b.Limit)
 	if hi >= 1_000_000 {
 		return math.MaxUint64
 	}

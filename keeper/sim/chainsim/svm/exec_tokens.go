@@ -1,4 +1,4 @@
-package chainsim
+package svm
 
 import (
 	"math"
@@ -24,14 +24,14 @@ func (x *Exec) TokenBalance(wallet, mint solana.PublicKey) (uint64, error) {
 		return 0, err
 	}
 	a := x.get(ata)
-	if a.isEmpty() {
+	if a.IsEmpty() {
 		return 0, nil
 	}
-	t, err := tokenAccountOf(a)
+	t, err := TokenAccountOf(a)
 	if err != nil {
 		return 0, err
 	}
-	return t.amount, nil
+	return t.Amount, nil
 }
 
 // TransferTokens moves amount of mint from fromWallet's associated token
@@ -58,7 +58,7 @@ func (x *Exec) creditable(wallet, mint solana.PublicKey) (solana.PublicKey, toke
 	if err := x.requireWritable(dst, ErrReadonlyDataModified); err != nil {
 		return dst, tokenAccount{}, err
 	}
-	t, err := tokenAccountOf(x.get(dst))
+	t, err := TokenAccountOf(x.get(dst))
 	return dst, t, err
 }
 
@@ -73,18 +73,18 @@ func (x *Exec) MintTokens(toWallet, mint solana.PublicKey, amount uint64) error 
 	if err != nil {
 		return err
 	}
-	m, err := mintOf(x.get(mint))
+	m, err := MintOf(x.get(mint))
 	if err != nil {
 		return err
 	}
-	if t.mint != mint {
+	if t.Mint != mint {
 		return CustomError(tokenErrMintMismatch)
 	}
-	if m.supply > math.MaxUint64-amount || t.amount > math.MaxUint64-amount {
+	if m.Supply > math.MaxUint64-amount || t.Amount > math.MaxUint64-amount {
 		return CustomError(tokenErrOverflow)
 	}
-	m.supply += amount
-	t.amount += amount
+	m.Supply += amount
+	t.Amount += amount
 	x.putToken(dst, t)
 	x.putMint(mint, m)
 	return nil
@@ -99,7 +99,7 @@ func (x *Exec) BurnTokens(fromWallet, mint solana.PublicKey, amount uint64) erro
 	if err != nil {
 		return err
 	}
-	m, err := mintOf(x.get(mint))
+	m, err := MintOf(x.get(mint))
 	if err != nil {
 		return err
 	}
@@ -121,7 +121,7 @@ func (x *Exec) EnsureTokenAccount(payer, wallet, mint solana.PublicKey) error {
 	if err := x.requireAccount(mint); err != nil {
 		return err
 	}
-	if !x.get(ata).isEmpty() {
+	if !x.get(ata).IsEmpty() {
 		return checkExistingATA(x.get(ata), wallet, mint)
 	}
 	if err := x.requireWritable(payer, ErrReadonlyLamportChange); err != nil {
@@ -149,12 +149,12 @@ func (x *Exec) debitable(wallet, mint solana.PublicKey) (solana.PublicKey, token
 	if err := x.requireWritable(src, ErrReadonlyDataModified); err != nil {
 		return src, tokenAccount{}, err
 	}
-	t, err := tokenAccountOf(x.get(src))
+	t, err := TokenAccountOf(x.get(src))
 	if err != nil {
 		return src, t, err
 	}
-	if t.owner != wallet {
-		return src, t, CustomError(tokenErrOwnerMismatch)
+	if t.Owner != wallet {
+		return src, t, CustomError(TokenErrOwnerMismatch)
 	}
 	return src, t, nil
 }
@@ -172,14 +172,14 @@ func (x *Exec) ata(wallet, mint solana.PublicKey) (solana.PublicKey, error) {
 // putToken stores a token account's state, keeping its lamports and owner.
 func (x *Exec) putToken(key solana.PublicKey, t tokenAccount) {
 	a := x.get(key)
-	a.Data = t.encode()
+	a.Data = t.Encode()
 	x.put(key, a)
 }
 
 // putMint stores a mint's state, keeping its lamports and owner.
-func (x *Exec) putMint(key solana.PublicKey, m mintState) {
+func (x *Exec) putMint(key solana.PublicKey, m MintState) {
 	a := x.get(key)
-	a.Data = m.encode()
+	a.Data = m.Encode()
 	x.put(key, a)
 }
 
@@ -189,40 +189,40 @@ func moveTokens(x *Exec, src, dst solana.PublicKey, srcT, dstT tokenAccount, amo
 	switch {
 	case srcT.state == tokenStateFrozen || dstT.state == tokenStateFrozen:
 		return CustomError(tokenErrAccountFrozen)
-	case srcT.mint != dstT.mint:
+	case srcT.Mint != dstT.Mint:
 		return CustomError(tokenErrMintMismatch)
-	case srcT.amount < amount:
-		return CustomError(tokenErrInsufficientFunds)
+	case srcT.Amount < amount:
+		return CustomError(TokenErrInsufficientFunds)
 	case src == dst:
 		x.putToken(src, srcT) // keeps a delegate's spend from the caller
 		return nil
-	case dstT.amount > math.MaxUint64-amount:
+	case dstT.Amount > math.MaxUint64-amount:
 		return CustomError(tokenErrOverflow)
 	}
 	if err := moveNativeLamports(x, src, dst, srcT, amount); err != nil {
 		return err
 	}
-	srcT.amount -= amount
-	dstT.amount += amount
+	srcT.Amount -= amount
+	dstT.Amount += amount
 	x.putToken(src, srcT)
 	x.putToken(dst, dstT)
 	return nil
 }
 
 // burn removes amount from a token account and its mint's supply.
-func burn(x *Exec, src, mint solana.PublicKey, t tokenAccount, m mintState, amount uint64) error {
+func burn(x *Exec, src, mint solana.PublicKey, t tokenAccount, m MintState, amount uint64) error {
 	switch {
 	case t.state == tokenStateFrozen:
 		return CustomError(tokenErrAccountFrozen)
-	case t.mint != mint:
+	case t.Mint != mint:
 		return CustomError(tokenErrMintMismatch)
-	case t.amount < amount:
-		return CustomError(tokenErrInsufficientFunds)
-	case m.supply < amount:
+	case t.Amount < amount:
+		return CustomError(TokenErrInsufficientFunds)
+	case m.Supply < amount:
 		return CustomError(tokenErrOverflow)
 	}
-	t.amount -= amount
-	m.supply -= amount
+	t.Amount -= amount
+	m.Supply -= amount
 	x.putToken(src, t)
 	x.putMint(mint, m)
 	return nil

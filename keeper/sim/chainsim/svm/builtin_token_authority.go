@@ -1,4 +1,4 @@
-package chainsim
+package svm
 
 import "github.com/gagliardetto/solana-go"
 
@@ -25,23 +25,23 @@ func tokenSetAuthority(x *Exec, a []solana.AccountMeta, d []byte) error {
 	if len(acct.Data) == MintSize {
 		return setMintAuthority(x, a[0].PublicKey, a[1], kind, next)
 	}
-	t, err := tokenAccountOf(acct)
+	t, err := TokenAccountOf(acct)
 	if err != nil {
 		return err
 	}
 	switch kind {
 	case authorityAccountOwner:
-		if err := checkAuthority(&t.owner, a[1]); err != nil {
+		if err := checkAuthority(&t.Owner, a[1]); err != nil {
 			return err
 		}
 		if next == nil {
 			return CustomError(tokenErrInvalidInstruction)
 		}
-		t.owner, t.delegate, t.delegatedAmount = *next, nil, 0
+		t.Owner, t.delegate, t.delegatedAmount = *next, nil, 0
 	case authorityCloseAccount:
 		current := t.closeAuthority
 		if current == nil {
-			current = &t.owner
+			current = &t.Owner
 		}
 		if err := checkAuthority(current, a[1]); err != nil {
 			return err
@@ -68,7 +68,7 @@ func setAuthorityArgs(d []byte) (byte, *solana.PublicKey, error) {
 
 // setMintAuthority changes a mint's mint or freeze authority.
 func setMintAuthority(x *Exec, key solana.PublicKey, auth solana.AccountMeta, kind byte, next *solana.PublicKey) error {
-	m, err := mintOf(x.get(key))
+	m, err := MintOf(x.get(key))
 	if err != nil {
 		return err
 	}
@@ -99,7 +99,7 @@ func setMintAuthority(x *Exec, key solana.PublicKey, auth solana.AccountMeta, ki
 // checkAuthority requires auth to be the current authority and a signer.
 func checkAuthority(current *solana.PublicKey, auth solana.AccountMeta) error {
 	if *current != auth.PublicKey {
-		return CustomError(tokenErrOwnerMismatch)
+		return CustomError(TokenErrOwnerMismatch)
 	}
 	if !auth.IsSigner {
 		return ErrMissingRequiredSignature

@@ -1,4 +1,4 @@
-package chainsim
+package svm
 
 import (
 	"encoding/binary"
@@ -28,34 +28,34 @@ const (
 
 // tokenAccount is a decoded SPL token account.
 type tokenAccount struct {
-	mint            solana.PublicKey
-	owner           solana.PublicKey
-	amount          uint64
+	Mint            solana.PublicKey
+	Owner           solana.PublicKey
+	Amount          uint64
 	delegate        *solana.PublicKey
 	state           uint8
-	isNative        *uint64
+	IsNative        *uint64
 	delegatedAmount uint64
 	closeAuthority  *solana.PublicKey
 }
 
-// mintState is a decoded SPL mint.
-type mintState struct {
+// MintState is a decoded SPL mint.
+type MintState struct {
 	authority   *solana.PublicKey
-	supply      uint64
-	decimals    uint8
-	initialized bool
+	Supply      uint64
+	Decimals    uint8
+	Initialized bool
 	freeze      *solana.PublicKey
 }
 
-// decodeTokenAccount decodes a 165-byte token account.
-func decodeTokenAccount(d []byte) (tokenAccount, bool) {
+// DecodeTokenAccount decodes a 165-byte token account.
+func DecodeTokenAccount(d []byte) (tokenAccount, bool) {
 	if len(d) != TokenAccountSize {
 		return tokenAccount{}, false
 	}
 	t := tokenAccount{
-		mint:            solana.PublicKeyFromBytes(d[0:32]),
-		owner:           solana.PublicKeyFromBytes(d[32:64]),
-		amount:          binary.LittleEndian.Uint64(d[64:72]),
+		Mint:            solana.PublicKeyFromBytes(d[0:32]),
+		Owner:           solana.PublicKeyFromBytes(d[32:64]),
+		Amount:          binary.LittleEndian.Uint64(d[64:72]),
 		delegate:        getOptionKey(d[72:108]),
 		state:           d[108],
 		delegatedAmount: binary.LittleEndian.Uint64(d[121:129]),
@@ -63,49 +63,49 @@ func decodeTokenAccount(d []byte) (tokenAccount, bool) {
 	}
 	if binary.LittleEndian.Uint32(d[109:113]) == 1 {
 		v := binary.LittleEndian.Uint64(d[113:121])
-		t.isNative = &v
+		t.IsNative = &v
 	}
 	return t, true
 }
 
-// encode returns the account's 165 bytes.
-func (t tokenAccount) encode() []byte {
+// Encode returns the account's 165 bytes.
+func (t tokenAccount) Encode() []byte {
 	d := make([]byte, TokenAccountSize)
-	copy(d[0:32], t.mint[:])
-	copy(d[32:64], t.owner[:])
-	binary.LittleEndian.PutUint64(d[64:72], t.amount)
+	copy(d[0:32], t.Mint[:])
+	copy(d[32:64], t.Owner[:])
+	binary.LittleEndian.PutUint64(d[64:72], t.Amount)
 	putOptionKey(d[72:108], t.delegate)
 	d[108] = t.state
-	if t.isNative != nil {
+	if t.IsNative != nil {
 		binary.LittleEndian.PutUint32(d[109:113], 1)
-		binary.LittleEndian.PutUint64(d[113:121], *t.isNative)
+		binary.LittleEndian.PutUint64(d[113:121], *t.IsNative)
 	}
 	binary.LittleEndian.PutUint64(d[121:129], t.delegatedAmount)
 	putOptionKey(d[129:165], t.closeAuthority)
 	return d
 }
 
-// decodeMint decodes an 82-byte mint.
-func decodeMint(d []byte) (mintState, bool) {
+// DecodeMint decodes an 82-byte mint.
+func DecodeMint(d []byte) (MintState, bool) {
 	if len(d) != MintSize {
-		return mintState{}, false
+		return MintState{}, false
 	}
-	return mintState{
+	return MintState{
 		authority:   getOptionKey(d[0:36]),
-		supply:      binary.LittleEndian.Uint64(d[36:44]),
-		decimals:    d[44],
-		initialized: d[45] == 1,
+		Supply:      binary.LittleEndian.Uint64(d[36:44]),
+		Decimals:    d[44],
+		Initialized: d[45] == 1,
 		freeze:      getOptionKey(d[46:82]),
 	}, true
 }
 
-// encode returns the mint's 82 bytes.
-func (m mintState) encode() []byte {
+// Encode returns the mint's 82 bytes.
+func (m MintState) Encode() []byte {
 	d := make([]byte, MintSize)
 	putOptionKey(d[0:36], m.authority)
-	binary.LittleEndian.PutUint64(d[36:44], m.supply)
-	d[44] = m.decimals
-	if m.initialized {
+	binary.LittleEndian.PutUint64(d[36:44], m.Supply)
+	d[44] = m.Decimals
+	if m.Initialized {
 		d[45] = 1
 	}
 	putOptionKey(d[46:82], m.freeze)
@@ -130,10 +130,10 @@ func putOptionKey(d []byte, k *solana.PublicKey) {
 	copy(d[4:36], k[:])
 }
 
-// tokenAccountOf decodes an initialized token account owned by the Token
+// TokenAccountOf decodes an initialized token account owned by the Token
 // program, with the Token program's errors.
-func tokenAccountOf(a Account) (tokenAccount, error) {
-	t, ok := decodeTokenAccount(a.Data)
+func TokenAccountOf(a Account) (tokenAccount, error) {
+	t, ok := DecodeTokenAccount(a.Data)
 	switch {
 	case !ok:
 		return t, ErrInvalidAccountData
@@ -145,22 +145,22 @@ func tokenAccountOf(a Account) (tokenAccount, error) {
 	return t, nil
 }
 
-// mintOf decodes an initialized mint owned by the Token program.
-func mintOf(a Account) (mintState, error) {
-	m, ok := decodeMint(a.Data)
+// MintOf decodes an initialized mint owned by the Token program.
+func MintOf(a Account) (MintState, error) {
+	m, ok := DecodeMint(a.Data)
 	switch {
 	case !ok:
 		return m, ErrInvalidAccountData
 	case a.Owner != solana.TokenProgramID:
 		return m, ErrIncorrectProgramID
-	case !m.initialized:
+	case !m.Initialized:
 		return m, CustomError(tokenErrUninitializedState)
 	}
 	return m, nil
 }
 
-// newTokenAccount returns a fresh associated token account's state.
-func newTokenAccount(wallet, mint solana.PublicKey) Account {
-	t := tokenAccount{mint: mint, owner: wallet, state: tokenStateInitialized}
-	return Account{Lamports: TokenAccountRent, Owner: solana.TokenProgramID, Data: t.encode()}
+// NewTokenAccount returns a fresh associated token account's state.
+func NewTokenAccount(wallet, mint solana.PublicKey) Account {
+	t := tokenAccount{Mint: mint, Owner: wallet, state: tokenStateInitialized}
+	return Account{Lamports: TokenAccountRent, Owner: solana.TokenProgramID, Data: t.Encode()}
 }

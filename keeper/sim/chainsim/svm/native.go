@@ -1,4 +1,4 @@
-package chainsim
+package svm
 
 import "github.com/gagliardetto/solana-go"
 
@@ -11,25 +11,25 @@ import "github.com/gagliardetto/solana-go"
 // tokenErrNonNativeNotSupported is TokenError::NonNativeNotSupported.
 const tokenErrNonNativeNotSupported = 19
 
-// nativeMintAccount is the native mint as it exists on every cluster: 9
+// NativeMintAccount is the native mint as it exists on every cluster: 9
 // decimals, no mint or freeze authority.
-func nativeMintAccount() *Account {
-	m := mintState{decimals: 9, initialized: true}
-	return &Account{Lamports: MintRent, Owner: solana.TokenProgramID, Data: m.encode()}
+func NativeMintAccount() *Account {
+	m := MintState{Decimals: 9, Initialized: true}
+	return &Account{Lamports: MintRent, Owner: solana.TokenProgramID, Data: m.Encode()}
 }
 
-// nativeTokenAccount marks a new token account of the native mint as
+// NativeTokenAccount marks a new token account of the native mint as
 // native: its rent-exempt reserve is recorded and its amount is what its
 // lamports hold above it.
-func nativeTokenAccount(a Account) Account {
-	t, ok := decodeTokenAccount(a.Data)
-	if !ok || t.mint != solana.WrappedSol {
+func NativeTokenAccount(a Account) Account {
+	t, ok := DecodeTokenAccount(a.Data)
+	if !ok || t.Mint != solana.WrappedSol {
 		return a
 	}
 	reserve := uint64(TokenAccountRent)
-	t.isNative = &reserve
-	t.amount = a.Lamports - min(a.Lamports, reserve)
-	a.Data = t.encode()
+	t.IsNative = &reserve
+	t.Amount = a.Lamports - min(a.Lamports, reserve)
+	a.Data = t.Encode()
 	return a
 }
 
@@ -41,18 +41,18 @@ func tokenSyncNative(x *Exec, a []solana.AccountMeta, _ []byte) error {
 		return ErrInvalidArgument
 	}
 	raw := x.get(acct.PublicKey)
-	t, err := tokenAccountOf(raw)
+	t, err := TokenAccountOf(raw)
 	if err != nil {
 		return err
 	}
-	if t.isNative == nil {
+	if t.IsNative == nil {
 		return CustomError(tokenErrNonNativeNotSupported)
 	}
-	amount := raw.Lamports - min(raw.Lamports, *t.isNative)
-	if amount < t.amount {
+	amount := raw.Lamports - min(raw.Lamports, *t.IsNative)
+	if amount < t.Amount {
 		return ErrInvalidAccountData
 	}
-	t.amount = amount
+	t.Amount = amount
 	x.putToken(acct.PublicKey, t)
 	return nil
 }
@@ -60,7 +60,7 @@ func tokenSyncNative(x *Exec, a []solana.AccountMeta, _ []byte) error {
 // moveNativeLamports moves the lamports behind amount tokens of a native
 // source account, as the Token program does on a transfer.
 func moveNativeLamports(x *Exec, src, dst solana.PublicKey, srcT tokenAccount, amount uint64) error {
-	if srcT.isNative == nil {
+	if srcT.IsNative == nil {
 		return nil
 	}
 	return moveLamports(x, src, dst, amount, ErrInsufficientFunds)

@@ -1,4 +1,4 @@
-package chainsim
+package svm
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package chainsim
+package svm
 
 import (
 	"bytes"
@@ -18,19 +18,19 @@ type Account struct {
 	Executable bool
 }
 
-// clone returns a deep copy of a.
-func (a Account) clone() Account {
+// Clone returns a deep copy of a.
+func (a Account) Clone() Account {
 	a.Data = bytes.Clone(a.Data)
 	return a
 }
 
-// isEmpty reports whether a is what an address with no account looks like
+// IsEmpty reports whether a is what an address with no account looks like
 // to a program: no lamports, no data, owned by the System program.
-func (a Account) isEmpty() bool {
+func (a Account) IsEmpty() bool {
 	return a.Lamports == 0 && len(a.Data) == 0 && a.Owner == solana.SystemProgramID && !a.Executable
 }
 
-// emptyAccount is how an address without an account appears to programs.
-func emptyAccount() Account {
+// EmptyAccount is how an address without an account appears to programs.
+func EmptyAccount() Account {
 	return Account{Owner: solana.SystemProgramID}
 }

@@ -1,4 +1,4 @@
-package chainsim
+package svm
 
 import (
 	"encoding/binary"
@@ -11,12 +11,12 @@ import (
 // addresses follow it, 32 bytes each.
 const lookupTableMetaSize = 56
 
-// resolve loads the message's address lookup tables from st and fills keys
+// Resolve loads the message's address lookup tables from st and fills keys
 // and writable. Errors are the runtime's load errors: the transaction does
 // not land.
-func (t *txn) resolve(st store) *TxError {
-	t.loadedW, t.loadedR = nil, nil
-	for _, l := range t.msg.AddressTableLookups {
+func (t *Txn) Resolve(st Store) *TxError {
+	t.LoadedW, t.LoadedR = nil, nil
+	for _, l := range t.Msg.AddressTableLookups {
 		addrs, terr := lookupAddresses(st, l.AccountKey)
 		if terr != nil {
 			return terr
@@ -25,30 +25,30 @@ func (t *txn) resolve(st store) *TxError {
 			if int(idx) >= len(addrs) {
 				return ErrInvalidAddressLookupTableIndex
 			}
-			t.loadedW = append(t.loadedW, addrs[idx])
+			t.LoadedW = append(t.LoadedW, addrs[idx])
 		}
 		for _, idx := range l.ReadonlyIndexes {
 			if int(idx) >= len(addrs) {
 				return ErrInvalidAddressLookupTableIndex
 			}
-			t.loadedR = append(t.loadedR, addrs[idx])
+			t.LoadedR = append(t.LoadedR, addrs[idx])
 		}
 	}
-	t.keys = slices.Concat(t.msg.AccountKeys, t.loadedW, t.loadedR)
-	seen := make(map[solana.PublicKey]bool, len(t.keys))
-	for _, k := range t.keys {
+	t.Keys = slices.Concat(t.Msg.AccountKeys, t.LoadedW, t.LoadedR)
+	seen := make(map[solana.PublicKey]bool, len(t.Keys))
+	for _, k := range t.Keys {
 		if seen[k] {
 			return ErrAccountLoadedTwice
 		}
 		seen[k] = true
 	}
-	t.writable = t.computeWritable()
+	t.Writable = t.computeWritable()
 	return nil
 }
 
 // lookupAddresses returns the addresses stored in the lookup table at key.
-func lookupAddresses(st store, key solana.PublicKey) ([]solana.PublicKey, *TxError) {
-	acct, ok := st.get(key)
+func lookupAddresses(st Store, key solana.PublicKey) ([]solana.PublicKey, *TxError) {
+	acct, ok := st.Get(key)
 	if !ok {
 		return nil, ErrAddressLookupTableNotFound
 	}
@@ -68,22 +68,22 @@ func lookupAddresses(st store, key solana.PublicKey) ([]solana.PublicKey, *TxErr
 
 // computeWritable returns each key's write flag: the header's, with keys
 // invoked as programs and built-in program ids demoted to read-only.
-func (t *txn) computeWritable() []bool {
-	h := t.msg.Header
+func (t *Txn) computeWritable() []bool {
+	h := t.Msg.Header
 	nSig, nStatic := int(h.NumRequiredSignatures), t.numStatic()
 	programs := map[solana.PublicKey]bool{}
-	for _, ix := range t.msg.Instructions {
-		programs[t.msg.AccountKeys[ix.ProgramIDIndex]] = true
+	for _, ix := range t.Msg.Instructions {
+		programs[t.Msg.AccountKeys[ix.ProgramIDIndex]] = true
 	}
-	w := make([]bool, len(t.keys))
-	for i, k := range t.keys {
+	w := make([]bool, len(t.Keys))
+	for i, k := range t.Keys {
 		switch {
 		case i < nSig:
 			w[i] = i < nSig-int(h.NumReadonlySignedAccounts)
 		case i < nStatic:
 			w[i] = i < nStatic-int(h.NumReadonlyUnsignedAccounts)
 		default:
-			w[i] = i < nStatic+len(t.loadedW)
+			w[i] = i < nStatic+len(t.LoadedW)
 		}
 		if programs[k] || isBuiltinID(k) {
 			w[i] = false
@@ -92,8 +92,8 @@ func (t *txn) computeWritable() []bool {
 	return w
 }
 
-// encodeLookupTable returns the data of an active lookup table account.
-func encodeLookupTable(authority solana.PublicKey, addrs []solana.PublicKey) []byte {
+// EncodeLookupTable returns the data of an active lookup table account.
+func EncodeLookupTable(authority solana.PublicKey, addrs []solana.PublicKey) []byte {
 	d := make([]byte, lookupTableMetaSize, lookupTableMetaSize+32*len(addrs))
 	binary.LittleEndian.PutUint32(d[0:], 1)          // ProgramState::LookupTable
 	binary.LittleEndian.PutUint64(d[4:], ^uint64(0)) // deactivation slot: active

@@ -1,4 +1,4 @@
-package chainsim
+package svm
 
 import (
 	"encoding/json"
@@ -53,8 +53,8 @@ var txErrorText = map[string]string{
 	"InvalidAddressLookupTableIndex": "Transaction address table lookup uses an invalid index",
 }
 
-// instructionError returns the InstructionError of instruction index.
-func instructionError(index int, cause *ProgramError) *TxError {
+// InstructionError returns the InstructionError of instruction index.
+func InstructionError(index int, cause *ProgramError) *TxError {
 	return &TxError{kind: "InstructionError", index: index, program: cause}
 }
 
@@ -107,8 +107,8 @@ func (e *TxError) Is(target error) bool {
 	return t.program == nil || errors.Is(e.program, t.program)
 }
 
-// wire returns the error's JSON value as the RPC encodes it.
-func (e *TxError) wire() any {
+// Wire returns the error's JSON value as the RPC encodes it.
+func (e *TxError) Wire() any {
 	switch e.kind {
 	case "InstructionError":
 		return map[string][2]any{"InstructionError": {e.index, e.program.wire()}}
@@ -119,14 +119,14 @@ func (e *TxError) wire() any {
 }
 
 // MarshalJSON encodes the error as the RPC does.
-func (e *TxError) MarshalJSON() ([]byte, error) { return json.Marshal(e.wire()) }
+func (e *TxError) MarshalJSON() ([]byte, error) { return json.Marshal(e.Wire()) }
 
-// wireErr returns the JSON value of a possibly nil transaction error.
-func wireErr(e *TxError) any {
+// WireErr returns the JSON value of a possibly nil transaction error.
+func WireErr(e *TxError) any {
 	if e == nil {
 		return nil
 	}
-	return e.wire()
+	return e.Wire()
 }
 
 // ErrInvalidTransaction is wrapped by every error about a transaction that

@@ -1,4 +1,4 @@
-package chainsim
+package svm
 
 import (
 	"encoding/json"
@@ -80,24 +80,24 @@ func (e *ProgramError) MarshalJSON() ([]byte, error) { return json.Marshal(e.wir
 
 // SPL Token program error codes (custom errors of the Token program).
 const (
-	tokenErrInsufficientFunds        = 1
+	TokenErrInsufficientFunds        = 1
 	tokenErrMintMismatch             = 3
-	tokenErrOwnerMismatch            = 4
+	TokenErrOwnerMismatch            = 4
 	tokenErrFixedSupply              = 5
 	tokenErrUninitializedState       = 9
-	tokenErrNonNativeHasBalance      = 11
+	TokenErrNonNativeHasBalance      = 11
 	tokenErrInvalidInstruction       = 12
 	tokenErrOverflow                 = 14
 	tokenErrAuthorityTypeUnsupported = 15
 	tokenErrMintCannotFreeze         = 16
 	tokenErrAccountFrozen            = 17
-	tokenErrMintDecimalsMismatch     = 18
+	TokenErrMintDecimalsMismatch     = 18
 )
 
 // System program error codes.
 const (
-	systemErrAccountAlreadyInUse      = 0
-	systemErrResultWithNegativeLamps  = 1
+	SystemErrAccountAlreadyInUse      = 0
+	SystemErrResultWithNegativeLamps  = 1
 	systemErrInvalidAccountDataLength = 3
 	systemErrNonceNotExpired          = 6
 )

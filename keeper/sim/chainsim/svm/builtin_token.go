@@ -1,4 +1,4 @@
-package chainsim
+package svm
 
 import (
 	"encoding/binary"
@@ -79,17 +79,17 @@ func writable(metas ...solana.AccountMeta) error {
 // its delegate within the allowance (which it uses up); auth must sign.
 func authorizeSpend(t tokenAccount, auth solana.AccountMeta, amount uint64) (tokenAccount, error) {
 	switch {
-	case auth.PublicKey == t.owner:
+	case auth.PublicKey == t.Owner:
 	case t.delegate != nil && *t.delegate == auth.PublicKey:
 		if t.delegatedAmount < amount {
-			return t, CustomError(tokenErrInsufficientFunds)
+			return t, CustomError(TokenErrInsufficientFunds)
 		}
 		t.delegatedAmount -= amount
 		if t.delegatedAmount == 0 {
 			t.delegate = nil
 		}
 	default:
-		return t, CustomError(tokenErrOwnerMismatch)
+		return t, CustomError(TokenErrOwnerMismatch)
 	}
 	if !auth.IsSigner {
 		return t, ErrMissingRequiredSignature
@@ -114,12 +114,12 @@ func tokenTransferChecked(x *Exec, a []solana.AccountMeta, d []byte) error {
 		return err
 	}
 	mint := a[1].PublicKey
-	m, err := mintOf(x.get(mint))
+	m, err := MintOf(x.get(mint))
 	if err != nil {
 		return err
 	}
-	if m.decimals != decimals {
-		return CustomError(tokenErrMintDecimalsMismatch)
+	if m.Decimals != decimals {
+		return CustomError(TokenErrMintDecimalsMismatch)
 	}
 	return transferChecked(x, a[0], a[2], a[3], amount, &mint)
 }
@@ -130,15 +130,15 @@ func transferChecked(x *Exec, src, dst, auth solana.AccountMeta, amount uint64, 
 	if err := writable(src, dst); err != nil {
 		return err
 	}
-	srcT, err := tokenAccountOf(x.get(src.PublicKey))
+	srcT, err := TokenAccountOf(x.get(src.PublicKey))
 	if err != nil {
 		return err
 	}
-	dstT, err := tokenAccountOf(x.get(dst.PublicKey))
+	dstT, err := TokenAccountOf(x.get(dst.PublicKey))
 	if err != nil {
 		return err
 	}
-	if mint != nil && srcT.mint != *mint {
+	if mint != nil && srcT.Mint != *mint {
 		return CustomError(tokenErrMintMismatch)
 	}
 	if srcT, err = authorizeSpend(srcT, auth, amount); err != nil {
@@ -182,14 +182,14 @@ func ownedBy(x *Exec, acct, owner solana.AccountMeta) (tokenAccount, error) {
 	if err := writable(acct); err != nil {
 		return tokenAccount{}, err
 	}
-	t, err := tokenAccountOf(x.get(acct.PublicKey))
+	t, err := TokenAccountOf(x.get(acct.PublicKey))
 	switch {
 	case err != nil:
 		return t, err
 	case t.state == tokenStateFrozen:
 		return t, CustomError(tokenErrAccountFrozen)
-	case owner.PublicKey != t.owner:
-		return t, CustomError(tokenErrOwnerMismatch)
+	case owner.PublicKey != t.Owner:
+		return t, CustomError(TokenErrOwnerMismatch)
 	case !owner.IsSigner:
 		return t, ErrMissingRequiredSignature
 	}
@@ -221,18 +221,18 @@ func burnChecked(x *Exec, a []solana.AccountMeta, amount uint64, decimals *uint8
 	if err := writable(acct, mint); err != nil {
 		return err
 	}
-	t, err := tokenAccountOf(x.get(acct.PublicKey))
+	t, err := TokenAccountOf(x.get(acct.PublicKey))
 	if err != nil {
 		return err
 	}
-	m, err := mintOf(x.get(mint.PublicKey))
+	m, err := MintOf(x.get(mint.PublicKey))
 	if err != nil {
 		return err
 	}
-	if decimals != nil && m.decimals != *decimals {
-		return CustomError(tokenErrMintDecimalsMismatch)
+	if decimals != nil && m.Decimals != *decimals {
+		return CustomError(TokenErrMintDecimalsMismatch)
 	}
-	if t.mint != mint.PublicKey {
+	if t.Mint != mint.PublicKey {
 		return CustomError(tokenErrMintMismatch)
 	}
 	if t, err = authorizeSpend(t, auth, amount); err != nil {
@@ -251,19 +251,19 @@ func tokenClose(x *Exec, a []solana.AccountMeta, d []byte) error {
 	if err := writable(acct, dest); err != nil {
 		return err
 	}
-	t, err := tokenAccountOf(x.get(acct.PublicKey))
+	t, err := TokenAccountOf(x.get(acct.PublicKey))
 	if err != nil {
 		return err
 	}
-	authority := t.owner
+	authority := t.Owner
 	if t.closeAuthority != nil {
 		authority = *t.closeAuthority
 	}
 	switch {
-	case t.isNative == nil && t.amount != 0:
-		return CustomError(tokenErrNonNativeHasBalance)
+	case t.IsNative == nil && t.Amount != 0:
+		return CustomError(TokenErrNonNativeHasBalance)
 	case auth.PublicKey != authority:
-		return CustomError(tokenErrOwnerMismatch)
+		return CustomError(TokenErrOwnerMismatch)
 	case !auth.IsSigner:
 		return ErrMissingRequiredSignature
 	case acct.PublicKey == dest.PublicKey:

@@ -1,4 +1,4 @@
-package chainsim
+package svm
 
 import (
 	"encoding/binary"
@@ -13,16 +13,16 @@ const (
 	systemAdvanceNonce  = 4
 )
 
-// systemUnits is what every System instruction costs.
-const systemUnits = 150
+// SystemUnits is what every System instruction costs.
+const SystemUnits = 150
 
-// maxAccountSpace is the largest account CreateAccount may allocate.
-const maxAccountSpace = 10 * 1024 * 1024
+// MaxAccountSpace is the largest account CreateAccount may allocate.
+const MaxAccountSpace = 10 * 1024 * 1024
 
 // runSystem executes the System program's Transfer, CreateAccount and
 // AdvanceNonceAccount; other instructions fail with InvalidInstructionData.
 func runSystem(x *Exec, ix Instruction) error {
-	if err := x.ConsumeUnits(systemUnits); err != nil {
+	if err := x.ConsumeUnits(SystemUnits); err != nil {
 		return err
 	}
 	if len(ix.Data) < 4 {
@@ -57,7 +57,7 @@ func systemTransferIx(x *Exec, ix Instruction) error {
 	if !to.IsWritable {
 		return ErrReadonlyLamportChange
 	}
-	return moveLamports(x, from.PublicKey, to.PublicKey, lamports, CustomError(systemErrResultWithNegativeLamps))
+	return moveLamports(x, from.PublicKey, to.PublicKey, lamports, CustomError(SystemErrResultWithNegativeLamps))
 }
 
 // debitCheck applies the System program's checks on a funding account.
@@ -79,7 +79,7 @@ func debitCheck(x *Exec, from solana.AccountMeta, lamports uint64) error {
 	}
 	if src.Lamports < lamports {
 		x.Logf("Transfer: insufficient lamports %d, need %d", src.Lamports, lamports)
-		return CustomError(systemErrResultWithNegativeLamps)
+		return CustomError(SystemErrResultWithNegativeLamps)
 	}
 	return nil
 }
@@ -104,17 +104,17 @@ func systemCreateAccountIx(x *Exec, ix Instruction) error {
 	if !to.IsWritable {
 		return ErrReadonlyDataModified
 	}
-	if existing := x.get(to.PublicKey); !existing.isEmpty() {
+	if existing := x.get(to.PublicKey); !existing.IsEmpty() {
 		x.Logf("Create Account: account Address { address: %s, base: None } already in use", to.PublicKey)
-		return CustomError(systemErrAccountAlreadyInUse)
+		return CustomError(SystemErrAccountAlreadyInUse)
 	}
-	if space > maxAccountSpace {
+	if space > MaxAccountSpace {
 		return CustomError(systemErrInvalidAccountDataLength)
 	}
 	if err := debitCheck(x, from, lamports); err != nil {
 		return err
 	}
-	if err := moveLamports(x, from.PublicKey, to.PublicKey, lamports, CustomError(systemErrResultWithNegativeLamps)); err != nil {
+	if err := moveLamports(x, from.PublicKey, to.PublicKey, lamports, CustomError(SystemErrResultWithNegativeLamps)); err != nil {
 		return err
 	}
 	created := x.get(to.PublicKey)
@@ -126,5 +126,5 @@ func systemCreateAccountIx(x *Exec, ix Instruction) error {
 // runComputeBudget accepts ComputeBudget instructions, which were checked
 // and applied before execution.
 func runComputeBudget(x *Exec, _ Instruction) error {
-	return x.ConsumeUnits(systemUnits)
+	return x.ConsumeUnits(SystemUnits)
 }

@@ -1,4 +1,4 @@
-package chainsim
+package svm
 
 import (
 	"errors"
@@ -12,45 +12,45 @@ import (
 // bytes (the size of one network packet's payload).
 const MaxTransactionSize = 1232
 
-// txn is a decoded and sanitized wire transaction.
-type txn struct {
-	raw      []byte
+// Txn is a decoded and sanitized wire transaction.
+type Txn struct {
+	Raw      []byte
 	msgBytes []byte             // the exact signed message bytes
-	sigs     []solana.Signature // one per required signer, in key order
-	msg      solana.Message     // AccountKeys holds the static keys only
+	Sigs     []solana.Signature // one per required signer, in key order
+	Msg      solana.Message     // AccountKeys holds the static keys only
 
 	// Filled by resolve:
-	keys     []solana.PublicKey // static keys, then loaded writable, then loaded read-only
-	writable []bool             // per key, after demotion of programs
-	loadedW  []solana.PublicKey
-	loadedR  []solana.PublicKey
+	Keys     []solana.PublicKey // static keys, then loaded writable, then loaded read-only
+	Writable []bool             // per key, after demotion of programs
+	LoadedW  []solana.PublicKey
+	LoadedR  []solana.PublicKey
 }
 
-// id returns the transaction id, its first signature.
-func (t *txn) id() solana.Signature { return t.sigs[0] }
+// ID returns the transaction id, its first signature.
+func (t *Txn) ID() solana.Signature { return t.Sigs[0] }
 
-// accountKeyCount returns the number of account keys the message names: its static keys and every
+// AccountKeyCount returns the number of account keys the message names: its static keys and every
 // address its lookups load, as the validator counts them before loading.
-func (t *txn) accountKeyCount() int {
-	n := len(t.msg.AccountKeys)
-	for _, l := range t.msg.AddressTableLookups {
+func (t *Txn) AccountKeyCount() int {
+	n := len(t.Msg.AccountKeys)
+	for _, l := range t.Msg.AddressTableLookups {
 		n += len(l.WritableIndexes) + len(l.ReadonlyIndexes)
 	}
 	return n
 }
 
 // numStatic returns the number of static account keys.
-func (t *txn) numStatic() int { return len(t.msg.AccountKeys) }
+func (t *Txn) numStatic() int { return len(t.Msg.AccountKeys) }
 
-// isSigner reports whether key index i is a required signer.
-func (t *txn) isSigner(i int) bool { return i < int(t.msg.Header.NumRequiredSignatures) }
+// IsSigner reports whether key index i is a required signer.
+func (t *Txn) IsSigner(i int) bool { return i < int(t.Msg.Header.NumRequiredSignatures) }
 
-// feePayer returns the fee payer, the first static key.
-func (t *txn) feePayer() solana.PublicKey { return t.msg.AccountKeys[0] }
+// FeePayer returns the fee payer, the first static key.
+func (t *Txn) FeePayer() solana.PublicKey { return t.Msg.AccountKeys[0] }
 
-// version returns -1 for a legacy message and 0 for v0.
-func (t *txn) version() int {
-	if t.msg.IsVersioned() {
+// Version returns -1 for a legacy message and 0 for v0.
+func (t *Txn) Version() int {
+	if t.Msg.IsVersioned() {
 		return 0
 	}
 	return -1
@@ -61,9 +61,9 @@ func invalidf(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrInvalidTransaction, fmt.Sprintf(format, args...))
 }
 
-// parseTx decodes and sanitizes a wire transaction. It does not verify
+// ParseTx decodes and sanitizes a wire transaction. It does not verify
 // signatures (see verifySignatures) or look at chain state.
-func parseTx(raw []byte) (*txn, error) {
+func ParseTx(raw []byte) (*Txn, error) {
 	if len(raw) > MaxTransactionSize {
 		return nil, invalidf("%d bytes, more than the maximum of %d", len(raw), MaxTransactionSize)
 	}
@@ -74,9 +74,9 @@ func parseTx(raw []byte) (*txn, error) {
 	if n == 0 || len(raw)-off < n*64 {
 		return nil, invalidf("%d signatures do not fit in %d bytes", n, len(raw))
 	}
-	t := &txn{raw: raw, msgBytes: raw[off+n*64:], sigs: make([]solana.Signature, n)}
-	for i := range t.sigs {
-		copy(t.sigs[i][:], raw[off+i*64:])
+	t := &Txn{Raw: raw, msgBytes: raw[off+n*64:], Sigs: make([]solana.Signature, n)}
+	for i := range t.Sigs {
+		copy(t.Sigs[i][:], raw[off+i*64:])
 	}
 	if err := t.decodeMessage(); err != nil {
 		return nil, err
@@ -89,7 +89,7 @@ func parseTx(raw []byte) (*txn, error) {
 
 // decodeMessage decodes msgBytes, refusing versions other than legacy and
 // v0 and any trailing bytes.
-func (t *txn) decodeMessage() error {
+func (t *Txn) decodeMessage() error {
 	if len(t.msgBytes) == 0 {
 		return invalidf("empty message")
 	}
@@ -100,7 +100,7 @@ func (t *txn) decodeMessage() error {
 		return invalidf("127 required signatures cannot fit in a transaction")
 	}
 	dec := bin.NewBinDecoder(t.msgBytes)
-	if err := t.msg.UnmarshalWithDecoder(dec); err != nil {
+	if err := t.Msg.UnmarshalWithDecoder(dec); err != nil {
 		return invalidf("decode message: %v", err)
 	}
 	if dec.Remaining() != 0 {
@@ -110,12 +110,12 @@ func (t *txn) decodeMessage() error {
 }
 
 // sanitize applies the runtime's structural checks to the message.
-func (t *txn) sanitize() error {
-	h := t.msg.Header
+func (t *Txn) sanitize() error {
+	h := t.Msg.Header
 	nStatic := t.numStatic()
 	switch {
-	case int(h.NumRequiredSignatures) != len(t.sigs):
-		return invalidf("%d signatures for %d required signers", len(t.sigs), h.NumRequiredSignatures)
+	case int(h.NumRequiredSignatures) != len(t.Sigs):
+		return invalidf("%d signatures for %d required signers", len(t.Sigs), h.NumRequiredSignatures)
 	case h.NumReadonlySignedAccounts >= h.NumRequiredSignatures:
 		return invalidf("the fee payer must be a writable signer")
 	case int(h.NumRequiredSignatures)+int(h.NumReadonlyUnsignedAccounts) > nStatic:
@@ -123,7 +123,7 @@ func (t *txn) sanitize() error {
 			h.NumRequiredSignatures, h.NumReadonlyUnsignedAccounts, nStatic)
 	}
 	total := nStatic
-	for i, l := range t.msg.AddressTableLookups {
+	for i, l := range t.Msg.AddressTableLookups {
 		if len(l.WritableIndexes)+len(l.ReadonlyIndexes) == 0 {
 			return invalidf("address table lookup %d selects no account", i)
 		}
@@ -132,7 +132,7 @@ func (t *txn) sanitize() error {
 	if total > 256 {
 		return invalidf("%d accounts, more than 256", total)
 	}
-	for i, ix := range t.msg.Instructions {
+	for i, ix := range t.Msg.Instructions {
 		if ix.ProgramIDIndex == 0 || int(ix.ProgramIDIndex) >= nStatic {
 			return invalidf("instruction %d: program id index %d out of range", i, ix.ProgramIDIndex)
 		}
@@ -145,10 +145,10 @@ func (t *txn) sanitize() error {
 	return nil
 }
 
-// verifySignatures checks every required signature over the message bytes.
-func (t *txn) verifySignatures() error {
-	for i, sig := range t.sigs {
-		key := t.msg.AccountKeys[i]
+// VerifySignatures checks every required signature over the message bytes.
+func (t *Txn) VerifySignatures() error {
+	for i, sig := range t.Sigs {
+		key := t.Msg.AccountKeys[i]
 		if sig.IsZero() || !key.Verify(t.msgBytes, sig) {
 			return fmt.Errorf("%w: signature %d (signer %s)", ErrSignatureFailure, i, key)
 		}
@@ -177,4 +177,18 @@ func readShortVec(b []byte) (int, int, error) {
 		}
 	}
 	return 0, 0, errors.New("length longer than 3 bytes")
+}
+
+// Instruction returns instruction i with its accounts' flags.
+func (t *Txn) Instruction(i int) Instruction {
+	ci := t.Msg.Instructions[i]
+	ix := Instruction{
+		ProgramID: t.Keys[ci.ProgramIDIndex],
+		Accounts:  make([]solana.AccountMeta, len(ci.Accounts)),
+		Data:      append([]byte(nil), ci.Data...),
+	}
+	for j, idx := range ci.Accounts {
+		ix.Accounts[j] = solana.AccountMeta{PublicKey: t.Keys[idx], IsSigner: t.IsSigner(int(idx)), IsWritable: t.Writable[idx]}
+	}
+	return ix
 }

@@ -1,4 +1,4 @@
-package chainsim
+package svm
 
 import "github.com/gagliardetto/solana-go"
 
@@ -27,16 +27,16 @@ func runATA(x *Exec, ix Instruction) error {
 		x.Log("Error: Associated address does not match seed derivation")
 		return ErrInvalidSeeds
 	}
-	if _, err := mintOf(x.get(mint.PublicKey)); err != nil {
+	if _, err := MintOf(x.get(mint.PublicKey)); err != nil {
 		return err
 	}
-	if existing := x.get(ata.PublicKey); !existing.isEmpty() {
+	if existing := x.get(ata.PublicKey); !existing.IsEmpty() {
 		if err := x.ConsumeUnits(ataExistingUnits); err != nil {
 			return err
 		}
 		if !idempotent {
 			x.Logf("Allocate: account %s already in use", ata.PublicKey)
-			return CustomError(systemErrAccountAlreadyInUse)
+			return CustomError(SystemErrAccountAlreadyInUse)
 		}
 		return checkExistingATA(existing, wallet.PublicKey, mint.PublicKey)
 	}
@@ -80,22 +80,22 @@ func createATA(x *Exec, payer, ata, wallet, mint solana.PublicKey) error {
 	}
 	if p.Lamports < TokenAccountRent {
 		x.Logf("Transfer: insufficient lamports %d, need %d", p.Lamports, uint64(TokenAccountRent))
-		return CustomError(systemErrResultWithNegativeLamps)
+		return CustomError(SystemErrResultWithNegativeLamps)
 	}
 	p.Lamports -= TokenAccountRent
 	x.put(payer, p)
-	x.put(ata, nativeTokenAccount(newTokenAccount(wallet, mint)))
+	x.put(ata, NativeTokenAccount(NewTokenAccount(wallet, mint)))
 	return nil
 }
 
 // checkExistingATA accepts an existing associated token account only if it
 // is a token account of wallet for mint.
 func checkExistingATA(a Account, wallet, mint solana.PublicKey) error {
-	t, err := tokenAccountOf(a)
+	t, err := TokenAccountOf(a)
 	if err != nil {
 		return err
 	}
-	if t.owner != wallet || t.mint != mint {
+	if t.Owner != wallet || t.Mint != mint {
 		return CustomError(0) // AssociatedTokenAccountError::InvalidOwner
 	}
 	return nil

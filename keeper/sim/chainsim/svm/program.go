@@ -1,4 +1,4 @@
-package chainsim
+package svm
 
 import (
 	"fmt"
@@ -44,69 +44,69 @@ type Instruction struct {
 // Exec is the runtime context of one executing instruction: what an
 // on-chain program can see and do. It is valid only during Execute.
 type Exec struct {
-	st    *overlay
-	ix    Instruction
-	index int      // instruction index in the transaction
-	pos   blockPos // the block the transaction lands in
-	meter *meter
-	logs  *[]string
+	St    *Overlay
+	IX    Instruction
+	Index int      // instruction index in the transaction
+	Pos   BlockPos // the block the transaction lands in
+	Meter *Meter
+	Logs  *[]string
 }
 
-// blockPos is a block: its slot, height, time and blockhash.
-type blockPos struct {
-	slot   uint64
-	height uint64
-	time   time.Time
-	hash   solana.Hash
+// BlockPos is a block: its slot, height, time and blockhash.
+type BlockPos struct {
+	Slot   uint64
+	Height uint64
+	Time   time.Time
+	Hash   solana.Hash
 }
 
-// meter counts compute units against a transaction's limit.
-type meter struct {
-	limit, used uint64
+// Meter counts compute units against a transaction's limit.
+type Meter struct {
+	Limit, Used uint64
 }
 
-// consume charges n units, failing once the limit is passed.
-func (m *meter) consume(n uint64) error {
-	if n > m.limit-m.used {
-		m.used = m.limit
+// Consume charges n units, failing once the limit is passed.
+func (m *Meter) Consume(n uint64) error {
+	if n > m.Limit-m.Used {
+		m.Used = m.Limit
 		return ErrComputationalBudgetExceeded
 	}
-	m.used += n
+	m.Used += n
 	return nil
 }
 
 // ProgramID returns the id of the executing program.
-func (x *Exec) ProgramID() solana.PublicKey { return x.ix.ProgramID }
+func (x *Exec) ProgramID() solana.PublicKey { return x.IX.ProgramID }
 
 // Slot returns the slot the transaction lands in.
-func (x *Exec) Slot() uint64 { return x.pos.slot }
+func (x *Exec) Slot() uint64 { return x.Pos.Slot }
 
 // BlockHeight returns the block height the transaction lands at.
-func (x *Exec) BlockHeight() uint64 { return x.pos.height }
+func (x *Exec) BlockHeight() uint64 { return x.Pos.Height }
 
 // Now returns the block time: the start of the slot, as the Clock sysvar
 // would show it (with sub-second precision).
-func (x *Exec) Now() time.Time { return x.pos.time }
+func (x *Exec) Now() time.Time { return x.Pos.Time }
 
 // InstructionIndex returns the index of the instruction in its transaction.
-func (x *Exec) InstructionIndex() int { return x.index }
+func (x *Exec) InstructionIndex() int { return x.Index }
 
 // Log appends "Program log: msg" to the transaction's logs.
-func (x *Exec) Log(msg string) { x.log("Program log: " + msg) }
+func (x *Exec) Log(msg string) { x.AppendLog("Program log: " + msg) }
 
 // Logf is Log with fmt.Sprintf formatting.
 func (x *Exec) Logf(format string, args ...any) { x.Log(fmt.Sprintf(format, args...)) }
 
 // log appends a raw line to the transaction's logs.
-func (x *Exec) log(line string) { *x.logs = append(*x.logs, line) }
+func (x *Exec) AppendLog(line string) { *x.Logs = append(*x.Logs, line) }
 
 // ConsumeUnits charges n compute units; it fails with
 // ErrComputationalBudgetExceeded once the transaction's limit is passed.
-func (x *Exec) ConsumeUnits(n uint64) error { return x.meter.consume(n) }
+func (x *Exec) ConsumeUnits(n uint64) error { return x.Meter.Consume(n) }
 
 // meta returns the instruction's meta of key.
 func (x *Exec) meta(key solana.PublicKey) (solana.AccountMeta, bool) {
-	for _, m := range x.ix.Accounts {
+	for _, m := range x.IX.Accounts {
 		if m.PublicKey == key {
 			return m, true
 		}
@@ -128,13 +128,13 @@ func (x *Exec) IsWritable(key solana.PublicKey) bool {
 }
 
 // get returns a copy of key's account, or the empty account.
-func (x *Exec) get(key solana.PublicKey) Account { return load(x.st, key) }
+func (x *Exec) get(key solana.PublicKey) Account { return Load(x.St, key) }
 
 // put stores a (the caller gives up ownership of its data).
-func (x *Exec) put(key solana.PublicKey, a Account) { x.st.put(key, &a) }
+func (x *Exec) put(key solana.PublicKey, a Account) { x.St.Put(key, &a) }
 
 // del removes key's account.
-func (x *Exec) del(key solana.PublicKey) { x.st.del(key) }
+func (x *Exec) del(key solana.PublicKey) { x.St.Del(key) }
 
 // requireAccount fails with ErrMissingAccount unless key is passed to the
 // instruction.
