@@ -11,6 +11,7 @@ import (
 
 	"github.com/keeper-project/keeper/keeper/sim"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/inject"
 )
 
 // benchScenario is a market with no scripted events: healthy loans of the
@@ -63,9 +64,9 @@ const benchLatency = 20 * time.Millisecond
 
 // benchFaults injects benchLatency on every request of every service.
 func benchFaults() sim.Faults {
-	every := chainsim.MethodFaults{Latency: benchLatency}
+	every := inject.MethodFaults{Latency: benchLatency}
 	return sim.Faults{
-		Chain:  chainsim.Faults{RPC: chainsim.ServiceFaults{All: every}, Jito: chainsim.ServiceFaults{All: every}},
+		Chain:  chainsim.Faults{RPC: inject.ServiceFaults{All: every}, Jito: inject.ServiceFaults{All: every}},
 		Market: sim.MarketFaults{All: every},
 	}
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/journal"
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim"
-	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/inject"
 )
 
 // running is a keeper process's Run in the background of a bubble.
@@ -187,7 +187,7 @@ func TestRunFiresOnCronSpecs(t *testing.T) {
 // and counted, and the tick after it runs.
 func TestRunSkipsOverlappingTicks(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		faults := sim.Faults{Market: sim.MarketFaults{Endpoints: map[string]chainsim.MethodFaults{
+		faults := sim.Faults{Market: sim.MarketFaults{Endpoints: map[string]inject.MethodFaults{
 			market.EndpointLoansInfo: {Latency: 8 * time.Second}}}}
 		w := newSimWorld(t, simOptions{faults: faults})
 		w.writePolicy(t, "slow.yaml", `policies:

@@ -11,6 +11,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/inject"
 )
 
 // TestRunOnceReportsUnsettledActions: a pass whose action could not be
@@ -22,8 +23,8 @@ func TestRunOnceReportsUnsettledActions(t *testing.T) {
 		w.usePolicies(t, "claim-withdrawals.yaml")
 		k := w.open(t, "")
 		w.advance(t, 25*time.Second)
-		down := sim.Faults{Market: sim.MarketFaults{Endpoints: map[string]chainsim.MethodFaults{
-			market.EndpointWithdrawClaim: {Rates: chainsim.Rates{ServerError: 1}}}}}
+		down := sim.Faults{Market: sim.MarketFaults{Endpoints: map[string]inject.MethodFaults{
+			market.EndpointWithdrawClaim: {Rates: inject.Rates{ServerError: 1}}}}}
 		if err := w.sim.SetFaults(down); err != nil {
 			t.Fatal(err)
 		}
@@ -50,8 +51,8 @@ func TestPoliciesOfAPassRunConcurrently(t *testing.T) {
 		w.usePolicies(t, "auto-repay.yaml", "claim-withdrawals.yaml")
 		k := w.open(t, "")
 		w.advance(t, 25*time.Second)
-		drop := chainsim.Faults{RPC: chainsim.ServiceFaults{Methods: map[string]chainsim.MethodFaults{
-			"sendTransaction": {Rates: chainsim.Rates{NeverLand: 1}}}}}
+		drop := chainsim.Faults{RPC: inject.ServiceFaults{Methods: map[string]inject.MethodFaults{
+			"sendTransaction": {Rates: inject.Rates{NeverLand: 1}}}}}
 		if err := w.sim.Chain().SetFaults(drop); err != nil {
 			t.Fatal(err)
 		}

@@ -2,7 +2,6 @@ package keeper
 
 import (
 	"encoding/json"
-	"github.com/keeper-project/keeper/keeper/internal/action"
 	"net/http"
 	"os"
 	"strings"
@@ -11,12 +10,15 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/keeper-project/keeper/keeper/internal/action"
+
 	"github.com/gagliardetto/solana-go"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/keeper-project/keeper/keeper/journal"
 	"github.com/keeper-project/keeper/keeper/sim"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/inject"
 	"github.com/keeper-project/keeper/signer"
 )
 
@@ -141,7 +143,7 @@ func (d *neverLandFirst) before(c netCall, body []byte) {
 	drop := tx == d.first
 	d.mu.Unlock()
 	if drop {
-		_ = d.chain.InjectFaults(svc, method, chainsim.FaultNeverLand)
+		_ = d.chain.InjectFaults(svc, method, inject.FaultNeverLand)
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/sim"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
+	"github.com/keeper-project/keeper/keeper/sim/inject"
 	"github.com/keeper-project/keeper/signer"
 )
 
@@ -157,8 +158,8 @@ func TestSequenceStoppedMidwayContinues(t *testing.T) {
 		k := w.open(t, "")
 		w.advance(t, 2*time.Second)
 		p := splitUpdatePlan(t, w, journal.ModeRPC)
-		drop := chainsim.Faults{RPC: chainsim.ServiceFaults{Methods: map[string]chainsim.MethodFaults{
-			"sendTransaction": {Rates: chainsim.Rates{NeverLand: 1}}}}}
+		drop := chainsim.Faults{RPC: inject.ServiceFaults{Methods: map[string]inject.MethodFaults{
+			"sendTransaction": {Rates: inject.Rates{NeverLand: 1}}}}}
 		armed := false
 		w.sim.Chain().OnLanded(func(l chainsim.Landed) {
 			if !armed && len(l.AccountKeys) > 0 && l.AccountKeys[0] == w.wallet() {

@@ -72,6 +72,10 @@ func TestDependencyDirection(t *testing.T) {
 				t.Errorf("%s imports %s: policies and signer do no network I/O", dir, imp)
 			case under(dir, "signer") && project && !strings.HasPrefix(imp, module+"/signer"):
 				t.Errorf("%s imports %s: signer stands alone (only key material, no project code)", dir, imp)
+			case under(dir, "keeper/sim/chainsim/svm") && project && !strings.HasPrefix(imp, module+"/keeper/sim/chainsim/svm"):
+				t.Errorf("%s imports %s: the chain's runtime (svm) imports no other project package; the chain is built on it", dir, imp)
+			case under(dir, "keeper/sim/inject") && project:
+				t.Errorf("%s imports %s: fault injection (keeper/sim/inject) imports no other project package; the simulated services use it", dir, imp)
 			case !under(dir, "keeper/sim") && (imp == "testing" || imp == "net/http/httptest" || strings.HasPrefix(imp, "testing/")):
 				t.Errorf("%s imports %s outside tests: only keeper/sim may", dir, imp)
 			}

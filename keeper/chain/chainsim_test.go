@@ -22,6 +22,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/chain"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
+	"github.com/keeper-project/keeper/keeper/sim/inject"
 )
 
 func TestChainsimSendLands(t *testing.T) {
@@ -110,20 +111,20 @@ func TestChainsimSendLands(t *testing.T) {
 func TestChainsimRebroadcastLands(t *testing.T) {
 	tests := []struct {
 		name   string
-		script []chainsim.Fault // faults of the first sendTransaction calls
+		script []inject.Fault // faults of the first sendTransaction calls
 		// minSends is the least number of sendTransaction calls that can
 		// have landed it.
 		minSends int
 		// minSlots is the least number of slots SendAndConfirm can take.
 		minSlots int
 	}{
-		{name: "dropped once", script: []chainsim.Fault{chainsim.FaultNeverLand}, minSends: 2},
-		{name: "dropped three times", script: []chainsim.Fault{chainsim.FaultNeverLand, chainsim.FaultNeverLand, chainsim.FaultNeverLand}, minSends: 4},
-		{name: "server error then dropped", script: []chainsim.Fault{chainsim.FaultServerError, chainsim.FaultNeverLand}, minSends: 3},
-		{name: "rate limited", script: []chainsim.Fault{chainsim.FaultRateLimit}, minSends: 2},
-		{name: "send hangs until the request timeout", script: []chainsim.Fault{chainsim.FaultTimeout}, minSends: 2},
-		{name: "answer cut off after landing", script: []chainsim.Fault{chainsim.FaultTruncate}, minSends: 1},
-		{name: "slot stall right after landing delays confirmation", script: []chainsim.Fault{chainsim.FaultStall}, minSends: 1, minSlots: 25},
+		{name: "dropped once", script: []inject.Fault{inject.FaultNeverLand}, minSends: 2},
+		{name: "dropped three times", script: []inject.Fault{inject.FaultNeverLand, inject.FaultNeverLand, inject.FaultNeverLand}, minSends: 4},
+		{name: "server error then dropped", script: []inject.Fault{inject.FaultServerError, inject.FaultNeverLand}, minSends: 3},
+		{name: "rate limited", script: []inject.Fault{inject.FaultRateLimit}, minSends: 2},
+		{name: "send hangs until the request timeout", script: []inject.Fault{inject.FaultTimeout}, minSends: 2},
+		{name: "answer cut off after landing", script: []inject.Fault{inject.FaultTruncate}, minSends: 1},
+		{name: "slot stall right after landing delays confirmation", script: []inject.Fault{inject.FaultStall}, minSends: 1, minSlots: 25},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -151,7 +152,7 @@ func TestChainsimRebroadcastLands(t *testing.T) {
 				if sends < tt.minSends {
 					t.Errorf("%d sendTransaction calls, want at least %d", sends, tt.minSends)
 				}
-				dropped := tt.script[len(tt.script)-1] == chainsim.FaultNeverLand
+				dropped := tt.script[len(tt.script)-1] == inject.FaultNeverLand
 				if dropped && l.Slot == firstSlot {
 					t.Errorf("landed in slot %d of the first send, which was dropped", l.Slot)
 				}
@@ -165,7 +166,7 @@ func TestChainsimRebroadcastLands(t *testing.T) {
 					t.Errorf("wallet holds %d, want one transfer and one fee paid", got)
 				}
 				e.noSecrets(t)
-				if !slices.Contains(tt.script, chainsim.FaultTruncate) {
+				if !slices.Contains(tt.script, inject.FaultTruncate) {
 					e.wellFormed(t)
 				}
 			})
@@ -186,8 +187,8 @@ func TestChainsimExpiredNeverLands(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				e := newEnv(t, envConfig{sim: chainsim.Options{Faults: chainsim.Faults{RPC: chainsim.ServiceFaults{
-					Methods: map[string]chainsim.MethodFaults{"sendTransaction": {Rates: chainsim.Rates{NeverLand: 1}}},
+				e := newEnv(t, envConfig{sim: chainsim.Options{Faults: chainsim.Faults{RPC: inject.ServiceFaults{
+					Methods: map[string]inject.MethodFaults{"sendTransaction": {Rates: inject.Rates{NeverLand: 1}}},
 				}}}})
 				waitSlots(2)
 				bh, err := e.client.LatestBlockhash(t.Context())
@@ -301,7 +302,7 @@ func TestChainsimBundleLandedPerEngineWhileRPCIsDown(t *testing.T) {
 		// Our RPC cannot answer statuses for a while after the bundle is
 		// sent: the engine's Landed is cross-checked with getBundleStatuses,
 		// nothing is resubmitted, and our RPC decides once it answers.
-		down := slices.Repeat([]chainsim.Fault{chainsim.FaultServerError}, 4)
+		down := slices.Repeat([]inject.Fault{inject.FaultServerError}, 4)
 		if err := e.sim.InjectFaults(chainsim.ServiceRPC, "getSignatureStatuses", down...); err != nil {
 			t.Fatalf("InjectFaults: %v", err)
 		}
@@ -693,7 +694,7 @@ func TestChainsimSettle(t *testing.T) {
 			name: "pending: sent, dropped, blockhash still valid",
 			attempts: func(t *testing.T, e *env) [][]chain.TxRef {
 				tx := transferTx(t, e.wallet, 1_000, e.blockhash(t))
-				if err := e.sim.InjectFaults(chainsim.ServiceRPC, "sendTransaction", chainsim.FaultNeverLand); err != nil {
+				if err := e.sim.InjectFaults(chainsim.ServiceRPC, "sendTransaction", inject.FaultNeverLand); err != nil {
 					t.Fatal(err)
 				}
 				sendOnce(t, e, tx)
@@ -728,7 +729,7 @@ func TestChainsimSettle(t *testing.T) {
 				a := []chain.TxRef{transferTx(t, e.wallet, 1_000, bh).Ref(), transferTx(t, e.wallet, 2_000, bh).Ref()}
 				waitSlots(20)
 				b := transferTx(t, e.wallet, 3_000, e.blockhash(t))
-				if err := e.sim.InjectFaults(chainsim.ServiceRPC, "sendTransaction", chainsim.FaultNeverLand); err != nil {
+				if err := e.sim.InjectFaults(chainsim.ServiceRPC, "sendTransaction", inject.FaultNeverLand); err != nil {
 					t.Fatal(err)
 				}
 				sendOnce(t, e, b)
@@ -879,22 +880,22 @@ func TestChainsimFailover(t *testing.T) {
 	}{
 		{
 			name:    "every call answered 503",
-			faults:  chainsim.Faults{RPC: chainsim.ServiceFaults{All: chainsim.MethodFaults{Rates: chainsim.Rates{ServerError: 1}}}, ServerErrorStatus: 503},
+			faults:  chainsim.Faults{RPC: inject.ServiceFaults{All: inject.MethodFaults{Rates: inject.Rates{ServerError: 1}}}, ServerErrorStatus: 503},
 			wantErr: httpStatus(503),
 		},
 		{
 			name:    "every call answered 500",
-			faults:  chainsim.Faults{RPC: chainsim.ServiceFaults{All: chainsim.MethodFaults{Rates: chainsim.Rates{ServerError: 1}}}, ServerErrorStatus: 500},
+			faults:  chainsim.Faults{RPC: inject.ServiceFaults{All: inject.MethodFaults{Rates: inject.Rates{ServerError: 1}}}, ServerErrorStatus: 500},
 			wantErr: httpStatus(500),
 		},
 		{
 			name:    "every call answered 429",
-			faults:  chainsim.Faults{RPC: chainsim.ServiceFaults{All: chainsim.MethodFaults{Rates: chainsim.Rates{RateLimit: 1}}}},
+			faults:  chainsim.Faults{RPC: inject.ServiceFaults{All: inject.MethodFaults{Rates: inject.Rates{RateLimit: 1}}}},
 			wantErr: httpStatus(429),
 		},
 		{
 			name:   "every call hangs",
-			faults: chainsim.Faults{RPC: chainsim.ServiceFaults{All: chainsim.MethodFaults{Rates: chainsim.Rates{Timeout: 1}}}},
+			faults: chainsim.Faults{RPC: inject.ServiceFaults{All: inject.MethodFaults{Rates: inject.Rates{Timeout: 1}}}},
 			wantErr: func(err error) bool {
 				var te *chain.TransportError
 				return errors.As(err, &te) && chain.Retryable(err)

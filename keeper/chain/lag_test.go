@@ -6,6 +6,7 @@ import (
 
 	"github.com/keeper-project/keeper/keeper/chain"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/inject"
 )
 
 // TestLaggingStatusesNeverExpireALandedTransaction: the node answering
@@ -18,10 +19,10 @@ import (
 // the expiry; then it is found landed.
 func TestLaggingStatusesNeverExpireALandedTransaction(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		lagging := chainsim.MethodFaults{LagSlots: 60}
-		e := newEnv(t, envConfig{sim: chainsim.Options{Faults: chainsim.Faults{RPC: chainsim.ServiceFaults{
-			Methods: map[string]chainsim.MethodFaults{
-				"sendTransaction":      {Rates: chainsim.Rates{NeverLand: 1}},
+		lagging := inject.MethodFaults{LagSlots: 60}
+		e := newEnv(t, envConfig{sim: chainsim.Options{Faults: chainsim.Faults{RPC: inject.ServiceFaults{
+			Methods: map[string]inject.MethodFaults{
+				"sendTransaction":      {Rates: inject.Rates{NeverLand: 1}},
 				"getSignatureStatuses": lagging,
 			},
 		}}}})
@@ -36,8 +37,8 @@ func TestLaggingStatusesNeverExpireALandedTransaction(t *testing.T) {
 			done <- res
 		}()
 		waitSlots(chainsim.MaxBlockhashAge - 20)
-		if err := e.sim.SetFaults(chainsim.Faults{RPC: chainsim.ServiceFaults{
-			Methods: map[string]chainsim.MethodFaults{"getSignatureStatuses": lagging},
+		if err := e.sim.SetFaults(chainsim.Faults{RPC: inject.ServiceFaults{
+			Methods: map[string]inject.MethodFaults{"getSignatureStatuses": lagging},
 		}}); err != nil {
 			t.Fatal(err)
 		}
@@ -56,8 +57,8 @@ func TestLaggingStatusesNeverExpireALandedTransaction(t *testing.T) {
 // expiry.
 func TestSettleWaitsForALaggingStatusNode(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		e := newEnv(t, envConfig{sim: chainsim.Options{Faults: chainsim.Faults{RPC: chainsim.ServiceFaults{
-			Methods: map[string]chainsim.MethodFaults{"getSignatureStatuses": {LagSlots: 60}},
+		e := newEnv(t, envConfig{sim: chainsim.Options{Faults: chainsim.Faults{RPC: inject.ServiceFaults{
+			Methods: map[string]inject.MethodFaults{"getSignatureStatuses": {LagSlots: 60}},
 		}}}})
 		waitSlots(2)
 		tx := transferTx(t, e.wallet, 5000, e.blockhash(t)) // signed, never sent

@@ -8,6 +8,7 @@ import (
 
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/inject"
 )
 
 // Faults configures fault injection for all three services from one place: Chain for the Solana RPC
@@ -34,10 +35,10 @@ func (f Faults) Validate() error {
 type MarketFaults struct {
 	// All applies to every endpoint that has no entry in Endpoints; its Script is consumed by calls of
 	// any endpoint, in arrival order.
-	All chainsim.MethodFaults
+	All inject.MethodFaults
 	// Endpoints, keyed by endpoint name (market.EndpointLoansInfo, ...), replace All for that endpoint;
 	// an endpoint's own Script is consumed before All's.
-	Endpoints map[string]chainsim.MethodFaults
+	Endpoints map[string]inject.MethodFaults
 	// ServerErrorStatus is the status of FaultServerError; zero means 500.
 	ServerErrorStatus int
 	// RetryAfter is the Retry-After of FaultRateLimit, in whole seconds (at least 1).
@@ -95,12 +96,12 @@ func (m MarketFaults) Validate() error {
 }
 
 // marketFaultKinds are the faults the market API can inject.
-var marketFaultKinds = []chainsim.Fault{chainsim.FaultNone, chainsim.FaultServerError, chainsim.FaultRateLimit,
-	chainsim.FaultTimeout, chainsim.FaultTruncate, chainsim.FaultNull, chainsim.FaultWrongShape, chainsim.FaultOversize,
-	chainsim.FaultConflict}
+var marketFaultKinds = []inject.Fault{inject.FaultNone, inject.FaultServerError, inject.FaultRateLimit,
+	inject.FaultTimeout, inject.FaultTruncate, inject.FaultNull, inject.FaultWrongShape, inject.FaultOversize,
+	inject.FaultConflict}
 
 // validateMethodFaults checks one endpoint's faults.
-func validateMethodFaults(m chainsim.MethodFaults) error {
+func validateMethodFaults(m inject.MethodFaults) error {
 	if m.Latency < 0 || m.Jitter < 0 {
 		return errors.New("negative latency or jitter")
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/inject"
 )
 
 // FaultsSpecHelp describes the text ParseFaults reads, for command-line help.
@@ -55,8 +56,8 @@ func (f *Faults) apply(item string) error {
 	if setting == mixedSnapshotsSetting {
 		return f.applyMixedSnapshots(service, method, value)
 	}
-	var all *chainsim.MethodFaults
-	var methods *map[string]chainsim.MethodFaults
+	var all *inject.MethodFaults
+	var methods *map[string]inject.MethodFaults
 	switch service {
 	case "market":
 		all, methods = &f.Market.All, &f.Market.Endpoints
@@ -71,7 +72,7 @@ func (f *Faults) apply(item string) error {
 		return applySetting(all, setting, value)
 	}
 	if *methods == nil {
-		*methods = map[string]chainsim.MethodFaults{}
+		*methods = map[string]inject.MethodFaults{}
 	}
 	m := (*methods)[method]
 	if err := applySetting(&m, setting, value); err != nil {
@@ -119,7 +120,7 @@ func (f *Faults) applyGlobal(name, value string) error {
 }
 
 // applySetting sets one setting of a method's faults.
-func applySetting(m *chainsim.MethodFaults, setting, value string) error {
+func applySetting(m *inject.MethodFaults, setting, value string) error {
 	switch setting {
 	case "latency", "jitter":
 		d, err := time.ParseDuration(value)
@@ -141,7 +142,7 @@ func applySetting(m *chainsim.MethodFaults, setting, value string) error {
 		return nil
 	case "script":
 		for name := range strings.SplitSeq(value, "+") {
-			fault, err := chainsim.ParseFault(name)
+			fault, err := inject.ParseFault(name)
 			if err != nil {
 				return err
 			}
@@ -149,8 +150,8 @@ func applySetting(m *chainsim.MethodFaults, setting, value string) error {
 		}
 		return nil
 	}
-	fault, err := chainsim.ParseFault(setting)
-	if err != nil || fault == chainsim.FaultNone {
+	fault, err := inject.ParseFault(setting)
+	if err != nil || fault == inject.FaultNone {
 		return fmt.Errorf("unknown setting %q (want a fault name, latency, jitter, lag or script)", setting)
 	}
 	p, err := parseProbability(value)
@@ -175,12 +176,12 @@ func parseProbability(s string) (float64, error) {
 }
 
 // rateOf returns the field of rates that holds fault's probability.
-func rateOf(r *chainsim.Rates, f chainsim.Fault) *float64 {
-	return map[chainsim.Fault]*float64{
-		chainsim.FaultServerError: &r.ServerError, chainsim.FaultRateLimit: &r.RateLimit,
-		chainsim.FaultTimeout: &r.Timeout, chainsim.FaultTruncate: &r.Truncate,
-		chainsim.FaultNeverLand: &r.NeverLand, chainsim.FaultStall: &r.Stall,
-		chainsim.FaultNull: &r.Null, chainsim.FaultWrongShape: &r.WrongShape, chainsim.FaultOversize: &r.Oversize, chainsim.FaultConflict: &r.Conflict,
+func rateOf(r *inject.Rates, f inject.Fault) *float64 {
+	return map[inject.Fault]*float64{
+		inject.FaultServerError: &r.ServerError, inject.FaultRateLimit: &r.RateLimit,
+		inject.FaultTimeout: &r.Timeout, inject.FaultTruncate: &r.Truncate,
+		inject.FaultNeverLand: &r.NeverLand, inject.FaultStall: &r.Stall,
+		inject.FaultNull: &r.Null, inject.FaultWrongShape: &r.WrongShape, inject.FaultOversize: &r.Oversize, inject.FaultConflict: &r.Conflict,
 	}[f]
 }
 

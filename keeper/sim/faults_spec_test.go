@@ -11,6 +11,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/market/api"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/inject"
 )
 
 func TestParseFaults(t *testing.T) {
@@ -21,19 +22,19 @@ func TestParseFaults(t *testing.T) {
 	}
 	want := Faults{
 		Chain: chainsim.Faults{
-			RPC: chainsim.ServiceFaults{
-				All:     chainsim.MethodFaults{Latency: 20 * time.Millisecond, Jitter: 5 * time.Millisecond},
-				Methods: map[string]chainsim.MethodFaults{"sendTransaction": {Rates: chainsim.Rates{NeverLand: 0.2}}, "getSignatureStatuses": {LagSlots: 60}},
+			RPC: inject.ServiceFaults{
+				All:     inject.MethodFaults{Latency: 20 * time.Millisecond, Jitter: 5 * time.Millisecond},
+				Methods: map[string]inject.MethodFaults{"sendTransaction": {Rates: inject.Rates{NeverLand: 0.2}}, "getSignatureStatuses": {LagSlots: 60}},
 			},
-			Jito:       chainsim.ServiceFaults{All: chainsim.MethodFaults{Rates: chainsim.Rates{RateLimit: 0.3}}},
+			Jito:       inject.ServiceFaults{All: inject.MethodFaults{Rates: inject.Rates{RateLimit: 0.3}}},
 			RetryAfter: 2 * time.Second,
 			StallSlots: 7,
 		},
 		Market: MarketFaults{
-			All: chainsim.MethodFaults{Rates: chainsim.Rates{ServerError: 0.1}},
-			Endpoints: map[string]chainsim.MethodFaults{market.EndpointLoansInfo: {
-				Rates:  chainsim.Rates{Null: 0.05},
-				Script: []chainsim.Fault{chainsim.FaultTimeout, chainsim.FaultNone, chainsim.FaultWrongShape},
+			All: inject.MethodFaults{Rates: inject.Rates{ServerError: 0.1}},
+			Endpoints: map[string]inject.MethodFaults{market.EndpointLoansInfo: {
+				Rates:  inject.Rates{Null: 0.05},
+				Script: []inject.Fault{inject.FaultTimeout, inject.FaultNone, inject.FaultWrongShape},
 			}},
 			RetryAfter: 2 * time.Second,
 		},
@@ -91,7 +92,7 @@ func TestParseFaultsErrors(t *testing.T) {
 
 func TestMarketNullWrongShapeOversize(t *testing.T) {
 	e := newEnv(t, Options{})
-	if err := e.sim.InjectMarketFaults(market.EndpointLoansInfo, chainsim.FaultNull, chainsim.FaultWrongShape, chainsim.FaultOversize); err != nil {
+	if err := e.sim.InjectMarketFaults(market.EndpointLoansInfo, inject.FaultNull, inject.FaultWrongShape, inject.FaultOversize); err != nil {
 		t.Fatal(err)
 	}
 	if r := e.post(t, http.MethodPost, "markets/loans/info", "", "", `{}`); r.status != 200 || string(r.body) != "null" {

@@ -14,14 +14,15 @@ import (
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/market/api"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/inject"
 )
 
 // faultSequence makes n loans-info calls and returns what each answered: the status, or "short" for a
 // truncated body.
 func faultSequence(t *testing.T, seed uint64, n int) []string {
 	t.Helper()
-	rates := chainsim.MethodFaults{Rates: chainsim.Rates{ServerError: 0.2, RateLimit: 0.2, Truncate: 0.2}}
-	e := newEnv(t, Options{Seed: seed, Faults: Faults{Market: MarketFaults{Endpoints: map[string]chainsim.MethodFaults{
+	rates := inject.MethodFaults{Rates: inject.Rates{ServerError: 0.2, RateLimit: 0.2, Truncate: 0.2}}
+	e := newEnv(t, Options{Seed: seed, Faults: Faults{Market: MarketFaults{Endpoints: map[string]inject.MethodFaults{
 		market.EndpointLoansInfo: rates}}}})
 	var out []string
 	for range n {
@@ -58,7 +59,7 @@ func TestMarketFaultsDeterministic(t *testing.T) {
 
 func TestMarketFaultKinds(t *testing.T) {
 	e := newEnv(t, Options{Faults: Faults{Market: MarketFaults{RetryAfter: 3 * time.Second, ServerErrorStatus: 503}}})
-	if err := e.sim.InjectMarketFaults(market.EndpointLoansInfo, chainsim.FaultServerError, chainsim.FaultRateLimit, chainsim.FaultTruncate); err != nil {
+	if err := e.sim.InjectMarketFaults(market.EndpointLoansInfo, inject.FaultServerError, inject.FaultRateLimit, inject.FaultTruncate); err != nil {
 		t.Fatal(err)
 	}
 	if r := e.post(t, http.MethodPost, "markets/loans/info", "", "", `{}`); r.status != 503 || r.message(t) != genericMessage {
@@ -74,10 +75,10 @@ func TestMarketFaultKinds(t *testing.T) {
 	if _, err := e.market.LoansInfo(e.ctx, market.LoansQuery{}); err != nil {
 		t.Errorf("after the script: %v", err)
 	}
-	if err := e.sim.InjectMarketFaults("nope", chainsim.FaultServerError); err == nil {
+	if err := e.sim.InjectMarketFaults("nope", inject.FaultServerError); err == nil {
 		t.Errorf("unknown endpoint accepted")
 	}
-	if err := e.sim.InjectMarketFaults("", chainsim.FaultNeverLand); err == nil {
+	if err := e.sim.InjectMarketFaults("", inject.FaultNeverLand); err == nil {
 		t.Errorf("a chain fault accepted for the market")
 	}
 }
@@ -85,9 +86,9 @@ func TestMarketFaultKinds(t *testing.T) {
 func TestMarketTimeoutAndLatency(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		clock := chainsim.NewManualClock(testStart)
-		s, err := New(Options{Clock: clock, Wallet: testWallet(), Faults: Faults{Market: MarketFaults{Endpoints: map[string]chainsim.MethodFaults{
+		s, err := New(Options{Clock: clock, Wallet: testWallet(), Faults: Faults{Market: MarketFaults{Endpoints: map[string]inject.MethodFaults{
 			market.EndpointLoopInfo:  {Latency: 2 * time.Second},
-			market.EndpointLoansInfo: {Script: []chainsim.Fault{chainsim.FaultTimeout}},
+			market.EndpointLoansInfo: {Script: []inject.Fault{inject.FaultTimeout}},
 		}}}})
 		if err != nil {
 			t.Fatal(err)
@@ -126,19 +127,19 @@ func TestMarketTimeoutAndLatency(t *testing.T) {
 }
 
 func TestChainFaultsFromOneConfig(t *testing.T) {
-	e := newEnv(t, Options{Faults: Faults{Chain: chainsim.Faults{RPC: chainsim.ServiceFaults{Methods: map[string]chainsim.MethodFaults{
-		"getSlot": {Script: []chainsim.Fault{chainsim.FaultServerError}}}}}}})
+	e := newEnv(t, Options{Faults: Faults{Chain: chainsim.Faults{RPC: inject.ServiceFaults{Methods: map[string]inject.MethodFaults{
+		"getSlot": {Script: []inject.Fault{inject.FaultServerError}}}}}}})
 	if _, err := e.rpc.GetSlot(e.ctx, ""); err == nil {
 		t.Errorf("scripted RPC server error did not happen")
 	}
 	if _, err := e.rpc.GetSlot(e.ctx, ""); err != nil {
 		t.Errorf("second getSlot: %v", err)
 	}
-	bad := Faults{Market: MarketFaults{Endpoints: map[string]chainsim.MethodFaults{"nope": {}}}}
+	bad := Faults{Market: MarketFaults{Endpoints: map[string]inject.MethodFaults{"nope": {}}}}
 	if err := e.sim.SetFaults(bad); err == nil || !strings.Contains(err.Error(), `unknown endpoint "nope"`) {
 		t.Errorf("SetFaults with an unknown endpoint: %v", err)
 	}
-	if _, err := New(Options{Faults: Faults{Market: MarketFaults{All: chainsim.MethodFaults{Rates: chainsim.Rates{NeverLand: 0.1}}}}}); err == nil {
+	if _, err := New(Options{Faults: Faults{Market: MarketFaults{All: inject.MethodFaults{Rates: inject.Rates{NeverLand: 0.1}}}}}); err == nil {
 		t.Errorf("a never-land rate accepted for the market")
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"sync"
 
-	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/inject"
 )
 
 // marketService names the market's random fault streams (see chainsim.FaultEngine).
@@ -14,7 +14,7 @@ const marketService = "market"
 // marketFaultState holds the market's fault injection: the fault engine of its endpoints, the
 // queue of hostile modes and the snapshot skew of E3 pages. It is safe for concurrent use.
 type marketFaultState struct {
-	engine *chainsim.FaultEngine
+	engine *inject.FaultEngine
 
 	mu      sync.Mutex
 	hostile []Hostile    // guarded by mu
@@ -25,14 +25,14 @@ type marketFaultState struct {
 
 // newMarketFaultState returns the state of a validated configuration.
 func newMarketFaultState(seed uint64, cfg MarketFaults) *marketFaultState {
-	s := &marketFaultState{engine: chainsim.NewFaultEngine(marketService, seed)}
+	s := &marketFaultState{engine: inject.NewFaultEngine(marketService, seed)}
 	s.set(cfg)
 	return s
 }
 
 // set replaces the configuration, restarting scripts, random streams and hostile modes.
 func (s *marketFaultState) set(cfg MarketFaults) {
-	s.engine.Reset(chainsim.ServiceFaults{All: cfg.All, Methods: cfg.Endpoints},
+	s.engine.Reset(inject.ServiceFaults{All: cfg.All, Methods: cfg.Endpoints},
 		cmp.Or(cfg.ServerErrorStatus, http.StatusInternalServerError), cfg.RetryAfter)
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -13,7 +13,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market/api"
-	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/inject"
 )
 
 // maxBodyBytes bounds a market request body.
@@ -93,7 +93,7 @@ func (s *Sim) serveMarket(w http.ResponseWriter, r *http.Request) {
 	}
 	rep := s.answer(r, rt)
 	s.log.Debug("Market request", "endpoint", rt.endpoint, "status", rep.status, "fault", fault.String())
-	if fault == chainsim.FaultTruncate {
+	if fault == inject.FaultTruncate {
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("Content-Length", strconv.Itoa(len(rep.body)))
 		w.WriteHeader(rep.status)
@@ -112,23 +112,23 @@ func (s *Sim) unknownRoute(r *http.Request) {
 }
 
 // serveFault answers a fault that replaces the call, reporting whether it did.
-func (s *Sim) serveFault(w http.ResponseWriter, r *http.Request, f chainsim.Fault) bool {
+func (s *Sim) serveFault(w http.ResponseWriter, r *http.Request, f inject.Fault) bool {
 	switch f {
-	case chainsim.FaultServerError:
+	case inject.FaultServerError:
 		st := s.faults.engine.ServerErrorStatus()
 		writeReply(w, reply{st, envelopeJSON(st, genericMessage)})
-	case chainsim.FaultRateLimit:
+	case inject.FaultRateLimit:
 		w.Header().Set("Retry-After", strconv.FormatInt(s.faults.engine.RetryAfterSeconds(), 10))
 		writeReply(w, reply{http.StatusTooManyRequests, envelopeJSON(http.StatusTooManyRequests, "rate limit exceeded")})
-	case chainsim.FaultTimeout:
+	case inject.FaultTimeout:
 		<-r.Context().Done()
-	case chainsim.FaultNull:
+	case inject.FaultNull:
 		writeReply(w, reply{http.StatusOK, []byte("null")})
-	case chainsim.FaultWrongShape:
+	case inject.FaultWrongShape:
 		writeReply(w, reply{http.StatusOK, []byte(`"unexpected"`)})
-	case chainsim.FaultOversize:
+	case inject.FaultOversize:
 		writeOversize(w)
-	case chainsim.FaultConflict:
+	case inject.FaultConflict:
 		writeReply(w, reply{http.StatusConflict, envelopeJSON(http.StatusConflict, "a request with this Idempotent-Key is being processed")})
 	default:
 		return false
@@ -272,12 +272,12 @@ func writeOversize(w http.ResponseWriter) {
 	if !write([]byte("[")) {
 		return
 	}
-	for written+chunk+2 <= chainsim.OversizeBytes {
+	for written+chunk+2 <= inject.OversizeBytes {
 		if !write(filler) || !write([]byte(",")) {
 			return
 		}
 	}
-	pad := make([]byte, chainsim.OversizeBytes-written-len(`"x"]`))
+	pad := make([]byte, inject.OversizeBytes-written-len(`"x"]`))
 	for i := range pad {
 		pad[i] = ' '
 	}

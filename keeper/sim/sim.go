@@ -12,6 +12,7 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
+	"github.com/keeper-project/keeper/keeper/sim/inject"
 )
 
 // Sim is a simulated lending market, Solana RPC node and Jito block engine over one clock. It is safe
@@ -149,8 +150,8 @@ func (s *Sim) SetFaults(f Faults) error {
 
 // InjectMarketFaults appends faults to the script of one market endpoint (endpoint "" means the next
 // calls of any endpoint). Only the market faults of MarketFaults are accepted.
-func (s *Sim) InjectMarketFaults(endpoint string, faults ...chainsim.Fault) error {
-	if err := validateMethodFaults(chainsim.MethodFaults{Script: faults}); err != nil {
+func (s *Sim) InjectMarketFaults(endpoint string, faults ...inject.Fault) error {
+	if err := validateMethodFaults(inject.MethodFaults{Script: faults}); err != nil {
 		return fmt.Errorf("sim: inject market faults: %w", err)
 	}
 	if _, ok := s.routeByEndpoint(endpoint); endpoint != "" && !ok {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
+	"github.com/keeper-project/keeper/keeper/sim/inject"
 )
 
 // Chain is a simulated Solana cluster. It is safe for concurrent use.
@@ -175,7 +176,7 @@ func (c *Chain) SetFaults(f Faults) error {
 
 // InjectFaults appends faults to the script of one method of svc (method ""
 // means the next calls of any method). Each call consumes one entry.
-func (c *Chain) InjectFaults(svc Service, method string, faults ...Fault) error {
+func (c *Chain) InjectFaults(svc Service, method string, faults ...inject.Fault) error {
 	known := rpcMethodNames
 	if svc == ServiceJito {
 		known = jitoMethodNames
@@ -186,7 +187,7 @@ func (c *Chain) InjectFaults(svc Service, method string, faults ...Fault) error 
 		return fmt.Errorf("chainsim: inject faults: %s has no method %q", svc, method)
 	}
 	for i, f := range faults {
-		if f < 0 || f >= faultCount {
+		if f < 0 || f >= inject.FaultCount {
 			return fmt.Errorf("chainsim: inject faults: entry %d: unknown fault %d", i, int(f))
 		}
 	}

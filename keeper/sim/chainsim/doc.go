@@ -67,7 +67,7 @@
 // [Faults] injects latency, HTTP 5xx, 429, hangs, truncated bodies, accepted
 // but never landed transactions and bundles, and slot stalls, per service and
 // per method, either from seeded probabilities or from explicit scripts.
-// Each service decides its faults with a [FaultEngine], which other
+// Each service decides its faults with an [inject.FaultEngine], which other
 // simulated services (the market simulator in package sim) reuse.
 //
 // # Pubsub

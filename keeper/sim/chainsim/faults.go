@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/keeper-project/keeper/keeper/sim/inject"
 )
 
 // Service names one of the simulator's two HTTP services.
@@ -23,9 +25,9 @@ const (
 // sequence of calls of each method give the same faults.
 type Faults struct {
 	// RPC applies to the JSON-RPC service.
-	RPC ServiceFaults
+	RPC inject.ServiceFaults
 	// Jito applies to the block engine.
-	Jito ServiceFaults
+	Jito inject.ServiceFaults
 	// ServerErrorStatus is the status of FaultServerError; zero means 503.
 	ServerErrorStatus int
 	// RetryAfter is the Retry-After of FaultRateLimit, sent in whole
@@ -64,7 +66,7 @@ func (f Faults) Validate() error {
 }
 
 // validateService checks one service's faults against its method names.
-func validateService(s ServiceFaults, svc Service, known []string) error {
+func validateService(s inject.ServiceFaults, svc Service, known []string) error {
 	if err := validateMethod(s.All); err != nil {
 		return fmt.Errorf("faults: %s, all methods: %w", svc, err)
 	}
@@ -81,7 +83,7 @@ func validateService(s ServiceFaults, svc Service, known []string) error {
 
 // validateMethod checks one method's faults: the market's own faults are
 // refused, the chain does not inject them.
-func validateMethod(m MethodFaults) error {
+func validateMethod(m inject.MethodFaults) error {
 	if m.Latency < 0 || m.Jitter < 0 {
 		return errors.New("negative latency or jitter")
 	}
@@ -92,10 +94,10 @@ func validateMethod(m MethodFaults) error {
 		return errors.New("null, wrong-shape, oversize and conflict are market faults, not chain faults")
 	}
 	for i, f := range m.Script {
-		if f < 0 || f >= faultCount {
+		if f < 0 || f >= inject.FaultCount {
 			return fmt.Errorf("script entry %d: unknown fault %d", i, int(f))
 		}
-		if f == FaultNull || f == FaultWrongShape || f == FaultOversize || f == FaultConflict {
+		if f == inject.FaultNull || f == inject.FaultWrongShape || f == inject.FaultOversize || f == inject.FaultConflict {
 			return fmt.Errorf("script entry %d: %s is a market fault, not a chain fault", i, f)
 		}
 	}

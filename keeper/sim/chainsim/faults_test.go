@@ -3,12 +3,14 @@ package chainsim
 import (
 	"context"
 	"errors"
-	"github.com/keeper-project/keeper/internal/pipenet"
 	"net/http"
 	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/keeper-project/keeper/internal/pipenet"
+	"github.com/keeper-project/keeper/keeper/sim/inject"
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
@@ -18,22 +20,22 @@ import (
 func TestHTTPFaults(t *testing.T) {
 	tests := []struct {
 		name  string
-		fault Fault
+		fault inject.Fault
 		check func(t *testing.T, err error)
 	}{
-		{"server error", FaultServerError, func(t *testing.T, err error) {
+		{"server error", inject.FaultServerError, func(t *testing.T, err error) {
 			var herr *jsonrpc.HTTPError
 			if !errors.As(err, &herr) || herr.Code != 502 {
 				t.Fatalf("err = %v, want HTTP 502", err)
 			}
 		}},
-		{"rate limit", FaultRateLimit, func(t *testing.T, err error) {
+		{"rate limit", inject.FaultRateLimit, func(t *testing.T, err error) {
 			var herr *jsonrpc.HTTPError
 			if !errors.As(err, &herr) || herr.Code != 429 {
 				t.Fatalf("err = %v, want HTTP 429", err)
 			}
 		}},
-		{"truncated body", FaultTruncate, func(t *testing.T, err error) {
+		{"truncated body", inject.FaultTruncate, func(t *testing.T, err error) {
 			if err == nil || !strings.Contains(err.Error(), "could not decode body") {
 				t.Fatalf("err = %v, want a body decoding error", err)
 			}
@@ -56,7 +58,7 @@ func TestHTTPFaults(t *testing.T) {
 }
 
 func TestRateLimitRetryAfterHeader(t *testing.T) {
-	c, _ := newChain(t, Options{Faults: Faults{RetryAfter: 1500 * time.Millisecond, Jito: ServiceFaults{All: MethodFaults{Script: []Fault{FaultRateLimit}}}}})
+	c, _ := newChain(t, Options{Faults: Faults{RetryAfter: 1500 * time.Millisecond, Jito: inject.ServiceFaults{All: inject.MethodFaults{Script: []inject.Fault{inject.FaultRateLimit}}}}})
 	url, hc := serve(t, c.Jito().Handler())
 	resp, err := hc.Post(url+"/api/v1/bundles", "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"getTipAccounts","params":[]}`))
 	if err != nil {
@@ -73,7 +75,7 @@ func TestTruncatedSendStillLands(t *testing.T) {
 	cl := rpcClient(t, c)
 	alice, bob := newKey("alice"), newKey("bob").PublicKey()
 	mustFund(t, c, alice.PublicKey(), 1_000_000)
-	_ = c.InjectFaults(ServiceRPC, "sendTransaction", FaultTruncate)
+	_ = c.InjectFaults(ServiceRPC, "sendTransaction", inject.FaultTruncate)
 	if _, err := cl.SendTransactionWithOpts(context.Background(), transfer(t, alice, bob, 10, latest(c)), rpc.TransactionOpts{SkipPreflight: true}); err == nil {
 		t.Fatalf("a truncated answer decoded")
 	}
@@ -86,8 +88,8 @@ func TestNeverLandFaults(t *testing.T) {
 	f := newBundleFixture(t)
 	cl := rpcClient(t, f.c)
 	ctx := context.Background()
-	_ = f.c.InjectFaults(ServiceRPC, "sendTransaction", FaultNeverLand)
-	_ = f.c.InjectFaults(ServiceJito, "sendBundle", FaultNeverLand)
+	_ = f.c.InjectFaults(ServiceRPC, "sendTransaction", inject.FaultNeverLand)
+	_ = f.c.InjectFaults(ServiceJito, "sendBundle", inject.FaultNeverLand)
 	tx := transfer(t, f.alice, f.carol, 10, latest(f.c))
 	sig, err := cl.SendTransactionWithOpts(ctx, tx, rpc.TransactionOpts{PreflightCommitment: rpc.CommitmentProcessed})
 	if err != nil || sig != tx.Signatures[0] {
@@ -115,7 +117,7 @@ func TestNeverLandFaults(t *testing.T) {
 	if st, _ := f.inflight(t, id); st != "Landed" {
 		t.Fatalf("resent bundle = %s, want Landed", st)
 	}
-	_ = f.c.InjectFaults(ServiceJito, "sendBundle", FaultNeverLand)
+	_ = f.c.InjectFaults(ServiceJito, "sendBundle", inject.FaultNeverLand)
 	other, err := f.send(t, []*solana.Transaction{transfer(t, f.alice, f.tip, 6000, latest(f.c))}, true)
 	if err != nil {
 		t.Fatalf("sendBundle: %v", err)
@@ -127,7 +129,7 @@ func TestNeverLandFaults(t *testing.T) {
 }
 
 func TestStallFault(t *testing.T) {
-	c, clk := newChain(t, Options{Faults: Faults{StallSlots: 5, RPC: ServiceFaults{Methods: map[string]MethodFaults{"getSlot": {Script: []Fault{FaultNone, FaultStall}}}}}})
+	c, clk := newChain(t, Options{Faults: Faults{StallSlots: 5, RPC: inject.ServiceFaults{Methods: map[string]inject.MethodFaults{"getSlot": {Script: []inject.Fault{inject.FaultNone, inject.FaultStall}}}}}})
 	cl := rpcClient(t, c)
 	ctx := context.Background()
 	for i := 0; i < 2; i++ {
@@ -152,7 +154,7 @@ func withPipeServer(t *testing.T, opts Options, f func(t *testing.T, c *Chain, c
 }
 
 func TestTimeoutFaultHangsUntilTheClientGivesUp(t *testing.T) {
-	opts := Options{Faults: Faults{RPC: ServiceFaults{All: MethodFaults{Script: []Fault{FaultTimeout}}}}}
+	opts := Options{Faults: Faults{RPC: inject.ServiceFaults{All: inject.MethodFaults{Script: []inject.Fault{inject.FaultTimeout}}}}}
 	withPipeServer(t, opts, func(t *testing.T, c *Chain, cl *rpc.Client) {
 		ctx, cancel := context.WithTimeout(context.Background(), 7*time.Second)
 		defer cancel()
@@ -169,7 +171,7 @@ func TestTimeoutFaultHangsUntilTheClientGivesUp(t *testing.T) {
 
 func TestTimeoutFaultEndsWhenTheServerStops(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		c, _ := New(Options{Faults: Faults{RPC: ServiceFaults{All: MethodFaults{Script: []Fault{FaultTimeout}}}}})
+		c, _ := New(Options{Faults: Faults{RPC: inject.ServiceFaults{All: inject.MethodFaults{Script: []inject.Fault{inject.FaultTimeout}}}}})
 		ln := pipenet.NewListener("pipe")
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
@@ -193,7 +195,7 @@ func TestTimeoutFaultEndsWhenTheServerStops(t *testing.T) {
 
 func TestLatencyFault(t *testing.T) {
 	t.Run("real clock", func(t *testing.T) {
-		opts := Options{Faults: Faults{RPC: ServiceFaults{Methods: map[string]MethodFaults{"getHealth": {Latency: 300 * time.Millisecond}}}}}
+		opts := Options{Faults: Faults{RPC: inject.ServiceFaults{Methods: map[string]inject.MethodFaults{"getHealth": {Latency: 300 * time.Millisecond}}}}}
 		withPipeServer(t, opts, func(t *testing.T, c *Chain, cl *rpc.Client) {
 			for _, want := range []time.Duration{300 * time.Millisecond, 0} {
 				start := time.Now()
@@ -211,7 +213,7 @@ func TestLatencyFault(t *testing.T) {
 	t.Run("manual clock", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			clk := NewManualClock(epoch)
-			opts := Options{Clock: clk, Faults: Faults{RPC: ServiceFaults{All: MethodFaults{Latency: time.Second}}}}
+			opts := Options{Clock: clk, Faults: Faults{RPC: inject.ServiceFaults{All: inject.MethodFaults{Latency: time.Second}}}}
 			withPipeServerInBubble(t, opts, func(t *testing.T, c *Chain, cl *rpc.Client) {
 				res := make(chan error, 1)
 				go func() { _, err := cl.GetHealth(context.Background()); res <- err }()
@@ -254,8 +256,8 @@ func withPipeServerInBubble(t *testing.T, opts Options, f func(t *testing.T, c *
 // interleave is set) and records which calls failed with which status.
 func faultTrace(t *testing.T, seed uint64, n int, interleave bool) []int {
 	t.Helper()
-	rates := Rates{ServerError: 0.25, RateLimit: 0.25}
-	c, _ := newChain(t, Options{Seed: seed, Faults: Faults{RPC: ServiceFaults{All: MethodFaults{Rates: rates}}}})
+	rates := inject.Rates{ServerError: 0.25, RateLimit: 0.25}
+	c, _ := newChain(t, Options{Seed: seed, Faults: Faults{RPC: inject.ServiceFaults{All: inject.MethodFaults{Rates: rates}}}})
 	cl := rpcClient(t, c)
 	trace := make([]int, n)
 	for i := range trace {
@@ -309,11 +311,11 @@ func TestFaultValidation(t *testing.T) {
 		faults Faults
 		want   string
 	}{
-		{"unknown method", Faults{RPC: ServiceFaults{Methods: map[string]MethodFaults{"getBlock": {}}}}, `unknown method "getBlock"`},
-		{"rates above one", Faults{Jito: ServiceFaults{All: MethodFaults{Rates: Rates{Timeout: 0.6, Truncate: 0.6}}}}, "more than 1"},
-		{"negative latency", Faults{RPC: ServiceFaults{All: MethodFaults{Latency: -time.Second}}}, "negative latency"},
+		{"unknown method", Faults{RPC: inject.ServiceFaults{Methods: map[string]inject.MethodFaults{"getBlock": {}}}}, `unknown method "getBlock"`},
+		{"rates above one", Faults{Jito: inject.ServiceFaults{All: inject.MethodFaults{Rates: inject.Rates{Timeout: 0.6, Truncate: 0.6}}}}, "more than 1"},
+		{"negative latency", Faults{RPC: inject.ServiceFaults{All: inject.MethodFaults{Latency: -time.Second}}}, "negative latency"},
 		{"bad status", Faults{ServerErrorStatus: 404}, "not a 5xx"},
-		{"bad script", Faults{RPC: ServiceFaults{All: MethodFaults{Script: []Fault{99}}}}, "unknown fault 99"},
+		{"bad script", Faults{RPC: inject.ServiceFaults{All: inject.MethodFaults{Script: []inject.Fault{99}}}}, "unknown fault 99"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -323,7 +325,7 @@ func TestFaultValidation(t *testing.T) {
 		})
 	}
 	c, _ := newChain(t, Options{})
-	if err := c.InjectFaults(ServiceJito, "getSlot", FaultTimeout); err == nil {
+	if err := c.InjectFaults(ServiceJito, "getSlot", inject.FaultTimeout); err == nil {
 		t.Fatalf("InjectFaults accepted an RPC method for Jito")
 	}
 }

@@ -4,19 +4,21 @@ import (
 	"cmp"
 	"net/http"
 	"sync/atomic"
+
+	"github.com/keeper-project/keeper/keeper/sim/inject"
 )
 
 // faultState holds the chain's fault injection: one engine per service and
 // the length of a stall. It is safe for concurrent use.
 type faultState struct {
-	rpc, jito *FaultEngine
+	rpc, jito *inject.FaultEngine
 	stall     atomic.Uint64                // slots of a FaultStall stall
 	ps        atomic.Pointer[PubsubFaults] // the websocket endpoint's faults
 }
 
 // newFaultState returns the state of a validated configuration.
 func newFaultState(seed uint64, cfg Faults) *faultState {
-	s := &faultState{rpc: NewFaultEngine(string(ServiceRPC), seed), jito: NewFaultEngine(string(ServiceJito), seed)}
+	s := &faultState{rpc: inject.NewFaultEngine(string(ServiceRPC), seed), jito: inject.NewFaultEngine(string(ServiceJito), seed)}
 	s.set(cfg)
 	return s
 }
@@ -35,7 +37,7 @@ func (s *faultState) set(cfg Faults) {
 func (s *faultState) pubsub() PubsubFaults { return *s.ps.Load() }
 
 // engine returns the engine of svc.
-func (s *faultState) engine(svc Service) *FaultEngine {
+func (s *faultState) engine(svc Service) *inject.FaultEngine {
 	if svc == ServiceJito {
 		return s.jito
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/keeper-project/keeper/keeper/sim/inject"
 )
 
 // maxRequestBody bounds a request body.
@@ -128,25 +129,25 @@ func (s *Server) serveCall(w http.ResponseWriter, r *http.Request, req rpcReques
 		}
 	}
 	switch fault {
-	case FaultServerError:
+	case inject.FaultServerError:
 		http.Error(w, "chainsim: injected server error", faults.ServerErrorStatus())
 		return
-	case FaultRateLimit:
+	case inject.FaultRateLimit:
 		w.Header().Set("Retry-After", strconv.FormatInt(faults.RetryAfterSeconds(), 10))
 		http.Error(w, "Too Many Requests", http.StatusTooManyRequests)
 		return
-	case FaultTimeout:
+	case inject.FaultTimeout:
 		<-ctx.Done()
 		return
-	case FaultStall:
+	case inject.FaultStall:
 		s.c.Stall(s.c.faults.stallSlots())
 	}
 	params, rerr := splitParams(req.Params)
 	var result any
 	if rerr == nil {
-		result, rerr = fn(s, call{params: params, neverLand: fault == FaultNeverLand, lag: faults.Lag(req.Method)})
+		result, rerr = fn(s, call{params: params, neverLand: fault == inject.FaultNeverLand, lag: faults.Lag(req.Method)})
 	}
-	writeJSON(w, encodeResponse(req.ID, result, rerr), fault == FaultTruncate)
+	writeJSON(w, encodeResponse(req.ID, result, rerr), fault == inject.FaultTruncate)
 }
 
 // writeJSON writes a JSON body; truncated sends only its first half after

@@ -1,4 +1,4 @@
-package chainsim
+package inject
 
 import (
 	"hash/fnv"

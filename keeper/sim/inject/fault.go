@@ -1,4 +1,4 @@
-package chainsim
+package inject
 
 import (
 	"fmt"
@@ -12,7 +12,7 @@ type Fault int
 const (
 	// FaultNone serves the call normally.
 	FaultNone Fault = iota
-	// FaultServerError answers with Faults.ServerErrorStatus and a text body,
+	// FaultServerError answers with the service's server error status and a text body,
 	// without processing the call.
 	FaultServerError
 	// FaultRateLimit answers 429 with a Retry-After header, without
@@ -28,7 +28,7 @@ const (
 	// sendBundle the bundle id without landing anything. Other methods are
 	// served normally.
 	FaultNeverLand
-	// FaultStall starts a stall of Faults.StallSlots slots from the next
+	// FaultStall starts a stall of the chain's stall length from the next
 	// slot, then serves the call normally.
 	FaultStall
 	// FaultNull answers 200 with the JSON body null, without processing
@@ -48,13 +48,13 @@ const (
 	// the call: a market that takes the Idempotent-Key for one still being
 	// processed. Only the market simulator injects it.
 	FaultConflict
-	faultCount
+	FaultCount
 )
 
 // String returns the fault's name.
 func (f Fault) String() string {
 	names := [...]string{"none", "server-error", "rate-limit", "timeout", "truncate", "never-land", "stall", "null", "wrong-shape", "oversize", "conflict"}
-	if f < 0 || f >= faultCount {
+	if f < 0 || f >= FaultCount {
 		return fmt.Sprintf("fault(%d)", int(f))
 	}
 	return names[f]
@@ -129,7 +129,7 @@ const OversizeBytes = 300_000_000
 
 // ParseFault returns the fault of a name as String writes it.
 func ParseFault(name string) (Fault, error) {
-	for f := FaultNone; f < faultCount; f++ {
+	for f := FaultNone; f < FaultCount; f++ {
 		if f.String() == name {
 			return f, nil
 		}
