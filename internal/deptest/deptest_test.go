@@ -74,6 +74,8 @@ func TestDependencyDirection(t *testing.T) {
 				t.Errorf("%s imports %s: signer stands alone (only key material, no project code)", dir, imp)
 			case under(dir, "keeper/sim/chainsim/svm") && project && !strings.HasPrefix(imp, module+"/keeper/sim/chainsim/svm"):
 				t.Errorf("%s imports %s: the chain's runtime (svm) imports no other project package; the chain is built on it", dir, imp)
+			case under(dir, "keeper/sim/chainsim/internal/jsonrpc") && project:
+				t.Errorf("%s imports %s: the JSON-RPC envelope imports no other project package", dir, imp)
 			case under(dir, "keeper/sim/inject") && project:
 				t.Errorf("%s imports %s: fault injection (keeper/sim/inject) imports no other project package; the simulated services use it", dir, imp)
 			case !under(dir, "keeper/sim") && (imp == "testing" || imp == "net/http/httptest" || strings.HasPrefix(imp, "testing/")):

@@ -2,6 +2,8 @@ package chainsim
 
 import (
 	"errors"
+
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/internal/jsonrpc"
 )
 
 // maxBundleIDs is the most bundle ids a status call takes.
@@ -9,14 +11,14 @@ const maxBundleIDs = 5
 
 // sendBundle: [[tx], {encoding}] → bundle id. Transactions are base58
 // unless {"encoding": "base64"} is given.
-func (s *Server) sendBundle(in call) (any, *rpcError) {
+func (s *Server) sendBundle(in jsonrpc.Call) (any, *jsonrpc.Error) {
 	var (
 		encoded []string
 		cfg     struct {
 			Encoding string `json:"encoding"`
 		}
 	)
-	if rerr := in.needWithConfig(&encoded, &cfg); rerr != nil {
+	if rerr := in.NeedWithConfig(&encoded, &cfg); rerr != nil {
 		return nil, rerr
 	}
 	raws := make([][]byte, len(encoded))
@@ -27,10 +29,10 @@ func (s *Server) sendBundle(in call) (any, *rpcError) {
 		}
 		raws[i] = raw
 	}
-	id, err := s.c.sendBundle(raws, in.neverLand)
+	id, err := s.c.sendBundle(raws, in.NeverLand)
 	if err != nil {
 		if errors.Is(err, ErrInvalidBundle) {
-			return nil, invalidParams("%v", err)
+			return nil, jsonrpc.InvalidParams("%v", err)
 		}
 		return nil, invalidTx(err)
 	}
@@ -38,13 +40,13 @@ func (s *Server) sendBundle(in call) (any, *rpcError) {
 }
 
 // bundleIDs reads the list of bundle ids of a status call.
-func bundleIDs(in call) ([]string, *rpcError) {
+func bundleIDs(in jsonrpc.Call) ([]string, *jsonrpc.Error) {
 	var ids []string
-	if rerr := in.need(0, &ids); rerr != nil {
+	if rerr := in.Need(0, &ids); rerr != nil {
 		return nil, rerr
 	}
 	if len(ids) == 0 || len(ids) > maxBundleIDs {
-		return nil, invalidParams("provide 1 to %d bundle ids, not %d", maxBundleIDs, len(ids))
+		return nil, jsonrpc.InvalidParams("provide 1 to %d bundle ids, not %d", maxBundleIDs, len(ids))
 	}
 	return ids, nil
 }
@@ -60,7 +62,7 @@ type wireBundleStatus struct {
 
 // getBundleStatuses: [[id]] → [landed bundle or null]. Only bundles that
 // landed within the status cache (300 slots) are found.
-func (s *Server) getBundleStatuses(in call) (any, *rpcError) {
+func (s *Server) getBundleStatuses(in jsonrpc.Call) (any, *jsonrpc.Error) {
 	ids, rerr := bundleIDs(in)
 	if rerr != nil {
 		return nil, rerr
@@ -91,7 +93,7 @@ type wireInflight struct {
 }
 
 // getInflightBundleStatuses: [[id]] → [{bundle_id, status, landed_slot}].
-func (s *Server) getInflightBundleStatuses(in call) (any, *rpcError) {
+func (s *Server) getInflightBundleStatuses(in jsonrpc.Call) (any, *jsonrpc.Error) {
 	ids, rerr := bundleIDs(in)
 	if rerr != nil {
 		return nil, rerr
@@ -111,6 +113,6 @@ func (s *Server) getInflightBundleStatuses(in call) (any, *rpcError) {
 }
 
 // getTipAccounts: [] → the 8 tip accounts.
-func (s *Server) getTipAccounts(call) (any, *rpcError) {
+func (s *Server) getTipAccounts(jsonrpc.Call) (any, *jsonrpc.Error) {
 	return keyStrings(s.c.tips), nil
 }

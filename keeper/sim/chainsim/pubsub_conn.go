@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/internal/jsonrpc"
 )
 
 // WSQueueLimit is how many messages may wait to be written to one
@@ -88,8 +89,8 @@ func (wc *wsConn) notify(method string, id uint64, result any) bool {
 }
 
 // reply queues the answer to a request.
-func (wc *wsConn) reply(id json.RawMessage, result any, rerr *rpcError) {
-	wc.send(wsMessage{body: encodeResponse(id, result, rerr)})
+func (wc *wsConn) reply(id json.RawMessage, result any, rerr *jsonrpc.Error) {
+	wc.send(wsMessage{body: jsonrpc.EncodeResponse(id, result, rerr)})
 }
 
 // forget drops a subscription from the connection's list. The caller holds

@@ -5,10 +5,11 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/internal/jsonrpc"
 )
 
 // pubsubMethods are the methods a pubsub connection serves.
-var pubsubMethods = map[string]func(s *Server, wc *wsConn, in call) (any, *rpcError){
+var pubsubMethods = map[string]func(s *Server, wc *wsConn, in jsonrpc.Call) (any, *jsonrpc.Error){
 	"accountSubscribe":     (*Server).accountSubscribe,
 	"signatureSubscribe":   (*Server).signatureSubscribe,
 	"slotSubscribe":        (*Server).slotSubscribe,
@@ -21,28 +22,28 @@ var pubsubMethods = map[string]func(s *Server, wc *wsConn, in call) (any, *rpcEr
 // is registered and answered under the chain's lock, so its id reaches the
 // client before any of its notifications.
 func (s *Server) handlePubsub(wc *wsConn, msg []byte) {
-	var req rpcRequest
+	var req jsonrpc.Request
 	if err := json.Unmarshal(msg, &req); err != nil {
-		wc.reply(nil, nil, &rpcError{Code: codeParseError, Message: "Parse error"})
+		wc.reply(nil, nil, &jsonrpc.Error{Code: jsonrpc.CodeParseError, Message: "Parse error"})
 		return
 	}
 	if req.JSONRPC != "2.0" || req.Method == "" {
-		wc.reply(req.ID, nil, &rpcError{Code: codeInvalidRequest, Message: "Invalid request"})
+		wc.reply(req.ID, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Invalid request"})
 		return
 	}
 	fn, ok := pubsubMethods[req.Method]
 	if !ok {
-		wc.reply(req.ID, nil, &rpcError{Code: codeMethodNotFound, Message: "Method not found"})
+		wc.reply(req.ID, nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "Method not found"})
 		return
 	}
-	params, rerr := splitParams(req.Params)
+	params, rerr := jsonrpc.SplitParams(req.Params)
 	if rerr != nil {
 		wc.reply(req.ID, nil, rerr)
 		return
 	}
 	s.c.lock()
 	defer s.c.unlock()
-	result, rerr := fn(s, wc, call{params: params})
+	result, rerr := fn(s, wc, jsonrpc.Call{Params: params})
 	wc.reply(req.ID, result, rerr)
 }
 
@@ -56,10 +57,10 @@ type accountSubConfig struct {
 // accountSubscribe: [pubkey, config] → subscription id. The default
 // commitment is finalized and the default encoding binary (a bare base58
 // string), as on a validator. The caller holds the chain's lock.
-func (s *Server) accountSubscribe(wc *wsConn, in call) (any, *rpcError) {
+func (s *Server) accountSubscribe(wc *wsConn, in jsonrpc.Call) (any, *jsonrpc.Error) {
 	var key solana.PublicKey
 	var cfg accountSubConfig
-	if rerr := in.needWithConfig(&key, &cfg); rerr != nil {
+	if rerr := in.NeedWithConfig(&key, &cfg); rerr != nil {
 		return nil, rerr
 	}
 	switch cfg.Encoding {
@@ -67,7 +68,7 @@ func (s *Server) accountSubscribe(wc *wsConn, in call) (any, *rpcError) {
 		cfg.Encoding = "binary"
 	case "base58", "base64":
 	default:
-		return nil, invalidParams("chainsim's accountSubscribe encodes account data as base64, base58 or binary only, not %q", cfg.Encoding)
+		return nil, jsonrpc.InvalidParams("chainsim's accountSubscribe encodes account data as base64, base58 or binary only, not %q", cfg.Encoding)
 	}
 	cm, rerr := parseCommitment(cfg.Commitment, rpc.CommitmentFinalized)
 	if rerr != nil {
@@ -86,14 +87,14 @@ type signatureSubConfig struct {
 // signatureSubscribe: [signature, config] → subscription id. The default
 // commitment is finalized, as on a validator. The caller holds the chain's
 // lock.
-func (s *Server) signatureSubscribe(wc *wsConn, in call) (any, *rpcError) {
+func (s *Server) signatureSubscribe(wc *wsConn, in jsonrpc.Call) (any, *jsonrpc.Error) {
 	var sig solana.Signature
 	var cfg signatureSubConfig
-	if rerr := in.needWithConfig(&sig, &cfg); rerr != nil {
+	if rerr := in.NeedWithConfig(&sig, &cfg); rerr != nil {
 		return nil, rerr
 	}
 	if cfg.EnableReceivedNotification {
-		return nil, invalidParams("chainsim does not send receivedSignature notifications")
+		return nil, jsonrpc.InvalidParams("chainsim does not send receivedSignature notifications")
 	}
 	cm, rerr := parseCommitment(cfg.Commitment, rpc.CommitmentFinalized)
 	if rerr != nil {
@@ -103,20 +104,20 @@ func (s *Server) signatureSubscribe(wc *wsConn, in call) (any, *rpcError) {
 }
 
 // slotSubscribe: [] → subscription id. The caller holds the chain's lock.
-func (s *Server) slotSubscribe(wc *wsConn, _ call) (any, *rpcError) {
+func (s *Server) slotSubscribe(wc *wsConn, _ jsonrpc.Call) (any, *jsonrpc.Error) {
 	return s.c.addConnSubLocked(wc, &subscription{conn: wc, kind: subSlot}), nil
 }
 
 // unsubscribe: [subscription id] → true, or -32602 for an id this
 // connection does not hold (ended, never given, or another connection's),
 // as on a validator. The caller holds the chain's lock.
-func (s *Server) unsubscribe(wc *wsConn, in call) (any, *rpcError) {
+func (s *Server) unsubscribe(wc *wsConn, in jsonrpc.Call) (any, *jsonrpc.Error) {
 	var id uint64
-	if rerr := in.need(0, &id); rerr != nil {
+	if rerr := in.Need(0, &id); rerr != nil {
 		return nil, rerr
 	}
 	if !wc.subs[id] {
-		return nil, &rpcError{Code: codeInvalidParams, Message: "Invalid subscription id."}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Invalid subscription id."}
 	}
 	wc.forget(id)
 	return s.c.removeSubLocked(id), nil

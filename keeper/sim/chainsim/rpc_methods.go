@@ -5,8 +5,12 @@ import (
 	"slices"
 
 	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/internal/jsonrpc"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
+
+// methodFunc implements one JSON-RPC method.
+type methodFunc func(s *Server, in jsonrpc.Call) (any, *jsonrpc.Error)
 
 // rpcMethods are the JSON-RPC methods of the RPC service.
 var rpcMethods = map[string]methodFunc{
@@ -71,35 +75,35 @@ type commitmentConfig struct {
 // view returns the block a read at cfg's commitment sees (default
 // finalized), or -32016 when it is older than minContextSlot. The caller
 // holds the chain's lock.
-func (s *Server) view(commitment string, minSlot *uint64) (svm.BlockPos, *rpcError) {
+func (s *Server) view(commitment string, minSlot *uint64) (svm.BlockPos, *jsonrpc.Error) {
 	cm, rerr := parseCommitment(commitment, rpc.CommitmentFinalized)
 	if rerr != nil {
 		return svm.BlockPos{}, rerr
 	}
 	pos := s.c.posOfHeight(s.c.heightAt(cm))
 	if minSlot != nil && *minSlot > pos.Slot {
-		return pos, &rpcError{Code: codeMinContextSlot, Message: "Minimum context slot has not been reached", Data: map[string]uint64{"contextSlot": pos.Slot}}
+		return pos, &jsonrpc.Error{Code: jsonrpc.CodeMinContextSlot, Message: "Minimum context slot has not been reached", Data: map[string]uint64{"contextSlot": pos.Slot}}
 	}
 	return pos, nil
 }
 
 // getHealth answers "ok".
-func (s *Server) getHealth(call) (any, *rpcError) { return "ok", nil }
+func (s *Server) getHealth(jsonrpc.Call) (any, *jsonrpc.Error) { return "ok", nil }
 
 // getVersion reports the simulated node version.
-func (s *Server) getVersion(call) (any, *rpcError) {
+func (s *Server) getVersion(jsonrpc.Call) (any, *jsonrpc.Error) {
 	return map[string]any{"solana-core": apiVersion + "-chainsim", "feature-set": 0}, nil
 }
 
 // getMinimumBalanceForRentExemption returns the rent-exempt minimum of a
 // data size: (128 + size) × 3480 × 2.
-func (s *Server) getMinimumBalanceForRentExemption(in call) (any, *rpcError) {
+func (s *Server) getMinimumBalanceForRentExemption(in jsonrpc.Call) (any, *jsonrpc.Error) {
 	var size uint64
-	if rerr := in.need(0, &size); rerr != nil {
+	if rerr := in.Need(0, &size); rerr != nil {
 		return nil, rerr
 	}
 	if size > svm.MaxAccountSpace {
-		return nil, invalidParams("data size %d exceeds %d", size, svm.MaxAccountSpace)
+		return nil, jsonrpc.InvalidParams("data size %d exceeds %d", size, svm.MaxAccountSpace)
 	}
 	return (128 + size) * 3480 * 2, nil
 }

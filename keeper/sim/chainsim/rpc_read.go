@@ -2,11 +2,12 @@ package chainsim
 
 import (
 	"github.com/gagliardetto/solana-go"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/internal/jsonrpc"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 // getLatestBlockhash: [config] → {blockhash, lastValidBlockHeight}.
-func (s *Server) getLatestBlockhash(in call) (any, *rpcError) {
+func (s *Server) getLatestBlockhash(in jsonrpc.Call) (any, *jsonrpc.Error) {
 	return s.readAt(in, 0, func(pos svm.BlockPos) any {
 		return contextValue(pos.Slot, map[string]any{
 			"blockhash":            pos.Hash.String(),
@@ -16,9 +17,9 @@ func (s *Server) getLatestBlockhash(in call) (any, *rpcError) {
 }
 
 // isBlockhashValid: [blockhash, config] → bool.
-func (s *Server) isBlockhashValid(in call) (any, *rpcError) {
+func (s *Server) isBlockhashValid(in jsonrpc.Call) (any, *jsonrpc.Error) {
 	var hash solana.Hash
-	if rerr := in.need(0, &hash); rerr != nil {
+	if rerr := in.Need(0, &hash); rerr != nil {
 		return nil, rerr
 	}
 	return s.readAt(in, 1, func(pos svm.BlockPos) any {
@@ -27,19 +28,19 @@ func (s *Server) isBlockhashValid(in call) (any, *rpcError) {
 }
 
 // getBlockHeight: [config] → height.
-func (s *Server) getBlockHeight(in call) (any, *rpcError) {
+func (s *Server) getBlockHeight(in jsonrpc.Call) (any, *jsonrpc.Error) {
 	return s.readAt(in, 0, func(pos svm.BlockPos) any { return pos.Height })
 }
 
 // getSlot: [config] → slot.
-func (s *Server) getSlot(in call) (any, *rpcError) {
+func (s *Server) getSlot(in jsonrpc.Call) (any, *jsonrpc.Error) {
 	return s.readAt(in, 0, func(pos svm.BlockPos) any { return pos.Slot })
 }
 
 // getBalance: [pubkey, config] → lamports.
-func (s *Server) getBalance(in call) (any, *rpcError) {
+func (s *Server) getBalance(in jsonrpc.Call) (any, *jsonrpc.Error) {
 	var key solana.PublicKey
-	if rerr := in.need(0, &key); rerr != nil {
+	if rerr := in.Need(0, &key); rerr != nil {
 		return nil, rerr
 	}
 	return s.readAt(in, 1, func(pos svm.BlockPos) any {
@@ -49,9 +50,9 @@ func (s *Server) getBalance(in call) (any, *rpcError) {
 
 // readAt reads a commitment config at parameter i and returns what read
 // makes of the block it sees, called under the chain's lock.
-func (s *Server) readAt(in call, i int, read func(pos svm.BlockPos) any) (any, *rpcError) {
+func (s *Server) readAt(in jsonrpc.Call, i int, read func(pos svm.BlockPos) any) (any, *jsonrpc.Error) {
 	var cfg commitmentConfig
-	if rerr := in.arg(i, &cfg); rerr != nil {
+	if rerr := in.Arg(i, &cfg); rerr != nil {
 		return nil, rerr
 	}
 	s.c.lock()
@@ -73,9 +74,9 @@ type accountConfig struct {
 
 // getAccountInfo: [pubkey, config] → account or null (default encoding
 // base58, as on a real node).
-func (s *Server) getAccountInfo(in call) (any, *rpcError) {
+func (s *Server) getAccountInfo(in jsonrpc.Call) (any, *jsonrpc.Error) {
 	var key solana.PublicKey
-	if rerr := in.need(0, &key); rerr != nil {
+	if rerr := in.Need(0, &key); rerr != nil {
 		return nil, rerr
 	}
 	out, rerr := s.readAccounts(in, 1, []solana.PublicKey{key}, "base58")
@@ -89,21 +90,21 @@ func (s *Server) getAccountInfo(in call) (any, *rpcError) {
 const maxMultipleAccounts = 100
 
 // getMultipleAccounts: [[pubkey], config] → accounts (default base64).
-func (s *Server) getMultipleAccounts(in call) (any, *rpcError) {
+func (s *Server) getMultipleAccounts(in jsonrpc.Call) (any, *jsonrpc.Error) {
 	var keys []solana.PublicKey
-	if rerr := in.need(0, &keys); rerr != nil {
+	if rerr := in.Need(0, &keys); rerr != nil {
 		return nil, rerr
 	}
 	if len(keys) > maxMultipleAccounts {
-		return nil, invalidParams("Too many inputs provided; max %d", maxMultipleAccounts)
+		return nil, jsonrpc.InvalidParams("Too many inputs provided; max %d", maxMultipleAccounts)
 	}
 	return s.readAccounts(in, 1, keys, "base64")
 }
 
 // readAccounts reads keys with the account config at parameter i.
-func (s *Server) readAccounts(in call, i int, keys []solana.PublicKey, defEncoding string) (withContext, *rpcError) {
+func (s *Server) readAccounts(in jsonrpc.Call, i int, keys []solana.PublicKey, defEncoding string) (withContext, *jsonrpc.Error) {
 	cfg := accountConfig{Encoding: defEncoding}
-	if rerr := in.arg(i, &cfg); rerr != nil {
+	if rerr := in.Arg(i, &cfg); rerr != nil {
 		return withContext{}, rerr
 	}
 	if cfg.Encoding == "" {
@@ -121,8 +122,8 @@ func (s *Server) readAccounts(in call, i int, keys []solana.PublicKey, defEncodi
 	out := make([]*wireAccount, len(keys))
 	for j, k := range keys {
 		a, _ := s.c.accounts.Get(k)
-		if k == ClockSysvarID {
-			a = clockAccount(pos)
+		if k == svm.ClockSysvarID {
+			a = svm.ClockAccount(pos, SlotDuration)
 		}
 		if out[j], rerr = encodeAccount(a, cfg.Encoding, cfg.DataSlice); rerr != nil {
 			return withContext{}, rerr

@@ -1,8 +1,11 @@
 package chainsim
 
 import (
+	"slices"
+
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/internal/jsonrpc"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
@@ -21,7 +24,7 @@ type sendConfig struct {
 // {err, logs}. Without preflight, a transaction that cannot land is
 // accepted and silently dropped, as a leader would. maxRetries is accepted
 // and has no effect: a transaction lands at once or never.
-func (s *Server) sendTransaction(in call) (any, *rpcError) {
+func (s *Server) sendTransaction(in jsonrpc.Call) (any, *jsonrpc.Error) {
 	t, cfg, rerr := sendArgs(in)
 	if rerr != nil {
 		return nil, rerr
@@ -35,18 +38,18 @@ func (s *Server) sendTransaction(in call) (any, *rpcError) {
 	if rerr := s.preflight(t, cfg); rerr != nil {
 		return nil, rerr
 	}
-	s.landOrDrop(t, sigErr, in.neverLand)
+	s.landOrDrop(t, sigErr, in.NeverLand)
 	return t.ID().String(), nil
 }
 
 // sendArgs reads the parameters of a sendTransaction: the encoded
 // transaction, parsed, and its config.
-func sendArgs(in call) (*svm.Txn, sendConfig, *rpcError) {
+func sendArgs(in jsonrpc.Call) (*svm.Txn, sendConfig, *jsonrpc.Error) {
 	var (
 		encoded string
 		cfg     sendConfig
 	)
-	if rerr := in.needWithConfig(&encoded, &cfg); rerr != nil {
+	if rerr := in.NeedWithConfig(&encoded, &cfg); rerr != nil {
 		return nil, cfg, rerr
 	}
 	t, rerr := parseTxString(encoded, cfg.Encoding)
@@ -54,7 +57,7 @@ func sendArgs(in call) (*svm.Txn, sendConfig, *rpcError) {
 }
 
 // preflight simulates t unless skipped. The caller holds the chain's lock.
-func (s *Server) preflight(t *svm.Txn, cfg sendConfig) *rpcError {
+func (s *Server) preflight(t *svm.Txn, cfg sendConfig) *jsonrpc.Error {
 	if _, rerr := s.view(cfg.PreflightCommitment, cfg.MinContextSlot); rerr != nil || cfg.SkipPreflight {
 		return rerr
 	}
@@ -63,7 +66,7 @@ func (s *Server) preflight(t *svm.Txn, cfg sendConfig) *rpcError {
 	if sim.Err == nil {
 		return nil
 	}
-	return &rpcError{Code: codePreflightFailure, Message: preflightMessage(sim.Err), Data: simFailureData(sim)}
+	return &jsonrpc.Error{Code: jsonrpc.CodePreflightFailure, Message: preflightMessage(sim.Err), Data: simFailureData(sim)}
 }
 
 // landOrDrop submits t unless it failed signature verification or a
@@ -84,14 +87,14 @@ func (s *Server) landOrDrop(t *svm.Txn, sigErr error, neverLand bool) {
 
 // jitoSendTransaction is the block engine's sendTransaction: always
 // without preflight.
-func (s *Server) jitoSendTransaction(in call) (any, *rpcError) {
+func (s *Server) jitoSendTransaction(in jsonrpc.Call) (any, *jsonrpc.Error) {
 	t, _, rerr := sendArgs(in)
 	if rerr != nil {
 		return nil, rerr
 	}
 	s.c.lock()
 	defer s.c.unlock()
-	s.landOrDrop(t, t.VerifySignatures(), in.neverLand)
+	s.landOrDrop(t, t.VerifySignatures(), in.NeverLand)
 	return t.ID().String(), nil
 }
 
@@ -110,12 +113,12 @@ type simulateConfig struct {
 }
 
 // simulateTransaction: [tx, config] → {err, logs, accounts, unitsConsumed}.
-func (s *Server) simulateTransaction(in call) (any, *rpcError) {
+func (s *Server) simulateTransaction(in jsonrpc.Call) (any, *jsonrpc.Error) {
 	var (
 		encoded string
 		cfg     simulateConfig
 	)
-	if rerr := in.needWithConfig(&encoded, &cfg); rerr != nil {
+	if rerr := in.NeedWithConfig(&encoded, &cfg); rerr != nil {
 		return nil, rerr
 	}
 	opts, rerr := simulateOptions(cfg)
@@ -133,7 +136,7 @@ func (s *Server) simulateTransaction(in call) (any, *rpcError) {
 	}
 	// As agave's simulate_transaction: no more post-state accounts than the message has account keys.
 	if n := t.AccountKeyCount(); len(opts.Accounts) > n {
-		return nil, invalidParams("Too many accounts provided; max %d", n)
+		return nil, jsonrpc.InvalidParams("Too many accounts provided; max %d", n)
 	}
 	s.c.lock()
 	defer s.c.unlock()
@@ -144,9 +147,9 @@ func (s *Server) simulateTransaction(in call) (any, *rpcError) {
 }
 
 // simulateOptions checks a simulate config and converts it.
-func simulateOptions(cfg simulateConfig) (SimulateOptions, *rpcError) {
+func simulateOptions(cfg simulateConfig) (SimulateOptions, *jsonrpc.Error) {
 	if cfg.SigVerify && cfg.ReplaceRecentBlockhash {
-		return SimulateOptions{}, invalidParams("sigVerify may not be used with replaceRecentBlockhash")
+		return SimulateOptions{}, jsonrpc.InvalidParams("sigVerify may not be used with replaceRecentBlockhash")
 	}
 	cm, rerr := parseCommitment(cfg.Commitment, rpc.CommitmentFinalized)
 	if rerr != nil {
@@ -155,7 +158,7 @@ func simulateOptions(cfg simulateConfig) (SimulateOptions, *rpcError) {
 	opts := SimulateOptions{SigVerify: cfg.SigVerify, ReplaceRecentBlockhash: cfg.ReplaceRecentBlockhash, Commitment: cm}
 	if cfg.Accounts != nil {
 		if enc := cfg.Accounts.Encoding; enc != "" && enc != "base64" {
-			return opts, invalidParams("chainsim returns simulated accounts as base64 only, not %q", enc)
+			return opts, jsonrpc.InvalidParams("chainsim returns simulated accounts as base64 only, not %q", enc)
 		}
 		opts.Accounts = append([]solana.PublicKey{}, cfg.Accounts.Addresses...)
 	}
@@ -163,7 +166,7 @@ func simulateOptions(cfg simulateConfig) (SimulateOptions, *rpcError) {
 }
 
 // encodeSimulation returns the wire form of a simulation.
-func encodeSimulation(r SimResult, withAccounts bool) (any, *rpcError) {
+func encodeSimulation(r SimResult, withAccounts bool) (any, *jsonrpc.Error) {
 	v := simFailureData(r)
 	if r.ReplacementBlockhash != nil {
 		v["replacementBlockhash"] = map[string]any{"blockhash": r.ReplacementBlockhash.String(), "lastValidBlockHeight": r.LastValidBlockHeight}
@@ -176,4 +179,33 @@ func encodeSimulation(r SimResult, withAccounts bool) (any, *rpcError) {
 		v["accounts"] = accts
 	}
 	return contextValue(r.Slot, v), nil
+}
+
+// DropOnce makes the network drop the next transaction sent through sendTransaction whose message
+// match accepts, as a leader may drop a transaction: the sender gets its signature, and that
+// transaction never lands however often it is sent again, until its blockhash expires. Several drops
+// wait in the order they were added; each is used up by the first transaction it matches. match sees
+// the message with its static account keys only and must not keep it.
+func (c *Chain) DropOnce(match func(*solana.Message) bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.drops = append(c.drops, match)
+}
+
+// takeDropLocked reports whether the transaction sig with message msg is to be dropped: it was
+// dropped before, or a waiting drop matches it now (and is used up). The caller holds mu.
+func (c *Chain) takeDropLocked(sig solana.Signature, msg *solana.Message) bool {
+	if c.dropped[sig] {
+		return true
+	}
+	i := slices.IndexFunc(c.drops, func(match func(*solana.Message) bool) bool { return match(msg) })
+	if i < 0 {
+		return false
+	}
+	c.drops = slices.Delete(c.drops, i, i+1)
+	if c.dropped == nil {
+		c.dropped = map[solana.Signature]bool{}
+	}
+	c.dropped[sig] = true
+	return true
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 
 	"github.com/gagliardetto/solana-go"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/internal/jsonrpc"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
@@ -32,12 +33,12 @@ type simulateBundleConfig struct {
 
 // simulateBundle: [{encodedTransactions}, config] → {summary,
 // transactionResults}, as Jito-Solana's RPC answers it.
-func (s *Server) simulateBundle(in call) (any, *rpcError) {
+func (s *Server) simulateBundle(in jsonrpc.Call) (any, *jsonrpc.Error) {
 	var (
 		p   simulateBundleParams
 		cfg *simulateBundleConfig
 	)
-	if rerr := in.needWithConfig(&p, &cfg); rerr != nil {
+	if rerr := in.NeedWithConfig(&p, &cfg); rerr != nil {
 		return nil, rerr
 	}
 	opts, rerr := bundleSimOptions(len(p.EncodedTransactions), cfg)
@@ -48,30 +49,30 @@ func (s *Server) simulateBundle(in call) (any, *rpcError) {
 	for i, e := range p.EncodedTransactions {
 		raw, err := base64.StdEncoding.DecodeString(e)
 		if err != nil {
-			return nil, invalidParams("transaction %d is not base64: %v", i, err)
+			return nil, jsonrpc.InvalidParams("transaction %d is not base64: %v", i, err)
 		}
 		raws[i] = raw
 	}
 	res, err := s.c.SimulateBundle(raws, opts)
 	if err != nil {
-		return nil, invalidParams("%v", err)
+		return nil, jsonrpc.InvalidParams("%v", err)
 	}
 	return contextValue(res.Slot, encodeBundleSimulation(res, raws)), nil
 }
 
 // bundleSimOptions checks a simulateBundle config and converts it.
-func bundleSimOptions(n int, cfg *simulateBundleConfig) (BundleSimOptions, *rpcError) {
+func bundleSimOptions(n int, cfg *simulateBundleConfig) (BundleSimOptions, *jsonrpc.Error) {
 	if cfg == nil {
 		return BundleSimOptions{}, nil
 	}
 	if enc := cfg.TransactionEncoding; enc != "" && enc != "base64" {
-		return BundleSimOptions{}, invalidParams("unsupported encoding: %s; only base64 is supported", enc)
+		return BundleSimOptions{}, jsonrpc.InvalidParams("unsupported encoding: %s; only base64 is supported", enc)
 	}
 	if cfg.Pre == nil || cfg.Post == nil {
-		return BundleSimOptions{}, invalidParams("preExecutionAccountsConfigs and postExecutionAccountsConfigs are required")
+		return BundleSimOptions{}, jsonrpc.InvalidParams("preExecutionAccountsConfigs and postExecutionAccountsConfigs are required")
 	}
 	if len(*cfg.Pre) != n || len(*cfg.Post) != n {
-		return BundleSimOptions{}, invalidParams("pre/post_execution_accounts_configs must be equal in length to the number of transactions")
+		return BundleSimOptions{}, jsonrpc.InvalidParams("pre/post_execution_accounts_configs must be equal in length to the number of transactions")
 	}
 	opts := BundleSimOptions{SkipSigVerify: cfg.SkipSigVerify, ReplaceRecentBlockhash: cfg.ReplaceRecentBlockhash}
 	if m, ok := cfg.SimulationBank.(map[string]any); ok {
@@ -83,7 +84,7 @@ func bundleSimOptions(n int, cfg *simulateBundleConfig) (BundleSimOptions, *rpcE
 			opts.Commitment = cm
 		}
 	}
-	var rerr *rpcError
+	var rerr *jsonrpc.Error
 	if opts.Pre, rerr = accountLists(*cfg.Pre); rerr != nil {
 		return opts, rerr
 	}
@@ -93,14 +94,14 @@ func bundleSimOptions(n int, cfg *simulateBundleConfig) (BundleSimOptions, *rpcE
 
 // accountLists converts accounts configs, refusing encodings other than
 // base64.
-func accountLists(cfgs []*accountsConfig) ([][]solana.PublicKey, *rpcError) {
+func accountLists(cfgs []*accountsConfig) ([][]solana.PublicKey, *jsonrpc.Error) {
 	out := make([][]solana.PublicKey, len(cfgs))
 	for i, c := range cfgs {
 		if c == nil {
 			continue
 		}
 		if c.Encoding != "" && c.Encoding != "base64" {
-			return nil, invalidParams("unsupported accounts encoding %q; only base64 is supported", c.Encoding)
+			return nil, jsonrpc.InvalidParams("unsupported accounts encoding %q; only base64 is supported", c.Encoding)
 		}
 		out[i] = append([]solana.PublicKey{}, c.Addresses...)
 	}

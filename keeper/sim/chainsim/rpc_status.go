@@ -7,6 +7,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/internal/jsonrpc"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 	"github.com/mr-tron/base58"
 )
@@ -19,25 +20,25 @@ const (
 
 // getSignatureStatuses: [[signature], {searchTransactionHistory}] →
 // [status or null].
-func (s *Server) getSignatureStatuses(in call) (any, *rpcError) {
+func (s *Server) getSignatureStatuses(in jsonrpc.Call) (any, *jsonrpc.Error) {
 	var (
 		sigs []solana.Signature
 		cfg  struct {
 			SearchTransactionHistory bool `json:"searchTransactionHistory"`
 		}
 	)
-	if rerr := in.need(0, &sigs); rerr != nil {
+	if rerr := in.Need(0, &sigs); rerr != nil {
 		return nil, rerr
 	}
 	if len(sigs) > maxStatusSignatures {
-		return nil, invalidParams("Too many inputs provided; max %d", maxStatusSignatures)
+		return nil, jsonrpc.InvalidParams("Too many inputs provided; max %d", maxStatusSignatures)
 	}
-	if rerr := in.arg(1, &cfg); rerr != nil {
+	if rerr := in.Arg(1, &cfg); rerr != nil {
 		return nil, rerr
 	}
 	s.c.lock()
 	defer s.c.unlock()
-	view := s.c.tip.Slot - min(in.lag, s.c.tip.Slot) // a lagging node has seen up to here
+	view := s.c.tip.Slot - min(in.Lag, s.c.tip.Slot) // a lagging node has seen up to here
 	out := make([]*wireStatus, len(sigs))
 	for i, sig := range sigs {
 		if st, ok := s.c.statusLocked(sig, cfg.SearchTransactionHistory); ok && st.Slot <= view {
@@ -48,13 +49,13 @@ func (s *Server) getSignatureStatuses(in call) (any, *rpcError) {
 }
 
 // getRecentPrioritizationFees: [[pubkey]] → [{slot, prioritizationFee}].
-func (s *Server) getRecentPrioritizationFees(in call) (any, *rpcError) {
+func (s *Server) getRecentPrioritizationFees(in jsonrpc.Call) (any, *jsonrpc.Error) {
 	var keys []solana.PublicKey
-	if rerr := in.arg(0, &keys); rerr != nil {
+	if rerr := in.Arg(0, &keys); rerr != nil {
 		return nil, rerr
 	}
 	if len(keys) > maxFeeAccounts {
-		return nil, invalidParams("Too many inputs provided; max %d", maxFeeAccounts)
+		return nil, jsonrpc.InvalidParams("Too many inputs provided; max %d", maxFeeAccounts)
 	}
 	fees := s.c.RecentPrioritizationFees(keys)
 	out := make([]map[string]uint64, len(fees))
@@ -74,12 +75,12 @@ type transactionConfig struct {
 // getTransaction: [signature, config] → the landed transaction, or null if
 // unknown or not yet at the commitment (default finalized). Encodings:
 // json (default), base64, base58.
-func (s *Server) getTransaction(in call) (any, *rpcError) {
+func (s *Server) getTransaction(in jsonrpc.Call) (any, *jsonrpc.Error) {
 	var (
 		sig solana.Signature
 		cfg transactionConfig
 	)
-	if rerr := in.needWithConfig(&sig, &cfg); rerr != nil {
+	if rerr := in.NeedWithConfig(&sig, &cfg); rerr != nil {
 		return nil, rerr
 	}
 	cm, rerr := parseCommitment(cfg.Commitment, rpc.CommitmentFinalized)
@@ -87,7 +88,7 @@ func (s *Server) getTransaction(in call) (any, *rpcError) {
 		return nil, rerr
 	}
 	if cm == rpc.CommitmentProcessed {
-		return nil, invalidParams("Method does not support commitment below `confirmed`")
+		return nil, jsonrpc.InvalidParams("Method does not support commitment below `confirmed`")
 	}
 	s.c.lock()
 	defer s.c.unlock()
@@ -96,14 +97,14 @@ func (s *Server) getTransaction(in call) (any, *rpcError) {
 		return nil, nil
 	}
 	if rec.version == 0 && cfg.MaxSupportedTransactionVersion == nil {
-		return nil, &rpcError{Code: codeUnsupportedTxVers, Message: "Transaction version (0) is not supported by the requesting client. " +
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeUnsupportedTxVers, Message: "Transaction version (0) is not supported by the requesting client. " +
 			"Please try the request again with the following configuration parameter: \"maxSupportedTransactionVersion\": 0"}
 	}
 	return encodeLanded(rec, cfg.Encoding)
 }
 
 // encodeLanded returns the wire form of a landed transaction.
-func encodeLanded(rec *record, enc string) (any, *rpcError) {
+func encodeLanded(rec *record, enc string) (any, *jsonrpc.Error) {
 	var tx any
 	switch enc {
 	case "", "json":
@@ -113,7 +114,7 @@ func encodeLanded(rec *record, enc string) (any, *rpcError) {
 	case "base58":
 		tx = [2]string{base58.Encode(rec.Raw), "base58"}
 	default:
-		return nil, invalidParams("chainsim encodes transactions as json, base64 or base58 only, not %q", enc)
+		return nil, jsonrpc.InvalidParams("chainsim encodes transactions as json, base64 or base58 only, not %q", enc)
 	}
 	var version any = "legacy"
 	if rec.version == 0 {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/internal/jsonrpc"
 	"github.com/keeper-project/keeper/keeper/sim/inject"
 )
 
@@ -91,33 +92,33 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	req, fn, rerr := parseRequest(body, table)
 	if rerr != nil {
-		writeJSON(w, encodeResponse(req.ID, nil, rerr), false)
+		writeJSON(w, jsonrpc.EncodeResponse(req.ID, nil, rerr), false)
 		return
 	}
 	s.serveCall(w, r, req, fn)
 }
 
 // parseRequest decodes a request and finds its method.
-func parseRequest(body []byte, table map[string]methodFunc) (rpcRequest, methodFunc, *rpcError) {
-	var req rpcRequest
+func parseRequest(body []byte, table map[string]methodFunc) (jsonrpc.Request, methodFunc, *jsonrpc.Error) {
+	var req jsonrpc.Request
 	if t := bytes.TrimSpace(body); len(t) > 0 && t[0] == '[' {
-		return req, nil, &rpcError{Code: codeInvalidRequest, Message: "Invalid request: batch requests are not supported by chainsim"}
+		return req, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Invalid request: batch requests are not supported by chainsim"}
 	}
 	if err := json.Unmarshal(body, &req); err != nil {
-		return req, nil, &rpcError{Code: codeParseError, Message: "Parse error"}
+		return req, nil, &jsonrpc.Error{Code: jsonrpc.CodeParseError, Message: "Parse error"}
 	}
 	if req.JSONRPC != "2.0" || req.Method == "" {
-		return req, nil, &rpcError{Code: codeInvalidRequest, Message: "Invalid request"}
+		return req, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Invalid request"}
 	}
 	fn, ok := table[req.Method]
 	if !ok {
-		return req, nil, &rpcError{Code: codeMethodNotFound, Message: "Method not found"}
+		return req, nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "Method not found"}
 	}
 	return req, fn, nil
 }
 
 // serveCall applies the drawn fault and runs the method.
-func (s *Server) serveCall(w http.ResponseWriter, r *http.Request, req rpcRequest, fn methodFunc) {
+func (s *Server) serveCall(w http.ResponseWriter, r *http.Request, req jsonrpc.Request, fn methodFunc) {
 	ctx := r.Context()
 	faults := s.c.faults.engine(s.svc)
 	fault, delay := faults.Draw(req.Method)
@@ -142,12 +143,12 @@ func (s *Server) serveCall(w http.ResponseWriter, r *http.Request, req rpcReques
 	case inject.FaultStall:
 		s.c.Stall(s.c.faults.stallSlots())
 	}
-	params, rerr := splitParams(req.Params)
+	params, rerr := jsonrpc.SplitParams(req.Params)
 	var result any
 	if rerr == nil {
-		result, rerr = fn(s, call{params: params, neverLand: fault == inject.FaultNeverLand, lag: faults.Lag(req.Method)})
+		result, rerr = fn(s, jsonrpc.Call{Params: params, NeverLand: fault == inject.FaultNeverLand, Lag: faults.Lag(req.Method)})
 	}
-	writeJSON(w, encodeResponse(req.ID, result, rerr), fault == inject.FaultTruncate)
+	writeJSON(w, jsonrpc.EncodeResponse(req.ID, result, rerr), fault == inject.FaultTruncate)
 }
 
 // writeJSON writes a JSON body; truncated sends only its first half after

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 // TestClockSysvarIsAnAccount: getMultipleAccounts serves the Clock sysvar as
@@ -16,14 +17,14 @@ func TestClockSysvarIsAnAccount(t *testing.T) {
 	c, clk := newChain(t, Options{})
 	cl := rpcClient(t, c)
 	advanceSlots(clk, 25)
-	res, err := cl.GetMultipleAccountsWithOpts(context.Background(), []solana.PublicKey{ClockSysvarID},
+	res, err := cl.GetMultipleAccountsWithOpts(context.Background(), []solana.PublicKey{svm.ClockSysvarID},
 		&rpc.GetMultipleAccountsOpts{Commitment: rpc.CommitmentConfirmed})
 	if err != nil || len(res.Value) != 1 || res.Value[0] == nil {
 		t.Fatalf("getMultipleAccounts(Clock) = %+v, %v", res, err)
 	}
 	a := res.Value[0]
 	data := a.Data.GetBinary()
-	if a.Owner != sysvarOwnerID || len(data) != 40 {
+	if a.Owner != solana.MustPublicKeyFromBase58("Sysvar1111111111111111111111111111111111111") || len(data) != 40 {
 		t.Fatalf("Clock: owner %s, %d bytes; want the Sysvar program's 40", a.Owner, len(data))
 	}
 	slot := binary.LittleEndian.Uint64(data[0:])

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/internal/jsonrpc"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 	"github.com/mr-tron/base58"
 )
@@ -48,16 +49,16 @@ type dataSlice struct {
 }
 
 // checkAccountEncoding refuses encodings the simulator does not produce.
-func checkAccountEncoding(enc string) *rpcError {
+func checkAccountEncoding(enc string) *jsonrpc.Error {
 	switch enc {
 	case "base64", "base58":
 		return nil
 	}
-	return invalidParams("chainsim encodes account data as base64 or base58 only, not %q", enc)
+	return jsonrpc.InvalidParams("chainsim encodes account data as base64 or base58 only, not %q", enc)
 }
 
 // encodeAccount returns the wire form of a (nil for no account).
-func encodeAccount(a *svm.Account, enc string, slice *dataSlice) (*wireAccount, *rpcError) {
+func encodeAccount(a *svm.Account, enc string, slice *dataSlice) (*wireAccount, *jsonrpc.Error) {
 	if a == nil {
 		return nil, nil
 	}
@@ -72,7 +73,7 @@ func encodeAccount(a *svm.Account, enc string, slice *dataSlice) (*wireAccount, 
 	switch enc {
 	case "base58":
 		if len(data) > 128 {
-			return nil, &rpcError{Code: codeInvalidRequest, Message: "Encoded binary (base 58) data should be less than 128 bytes, please use Base64 encoding."}
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Encoded binary (base 58) data should be less than 128 bytes, please use Base64 encoding."}
 		}
 		w.Data = [2]string{base58.Encode(data), "base58"}
 	default:
@@ -82,7 +83,7 @@ func encodeAccount(a *svm.Account, enc string, slice *dataSlice) (*wireAccount, 
 }
 
 // parseCommitment normalises a commitment name; "" gives def.
-func parseCommitment(s string, def rpc.CommitmentType) (rpc.CommitmentType, *rpcError) {
+func parseCommitment(s string, def rpc.CommitmentType) (rpc.CommitmentType, *jsonrpc.Error) {
 	switch s {
 	case "":
 		return def, nil
@@ -93,12 +94,12 @@ func parseCommitment(s string, def rpc.CommitmentType) (rpc.CommitmentType, *rpc
 	case "finalized", "max", "root":
 		return rpc.CommitmentFinalized, nil
 	}
-	return "", invalidParams("unknown commitment %q", s)
+	return "", jsonrpc.InvalidParams("unknown commitment %q", s)
 }
 
 // parseTxString decodes a wire transaction sent as base58 or base64 and
 // parses it.
-func parseTxString(s, enc string) (*svm.Txn, *rpcError) {
+func parseTxString(s, enc string) (*svm.Txn, *jsonrpc.Error) {
 	raw, rerr := decodeTxString(s, enc)
 	if rerr != nil {
 		return nil, rerr
@@ -111,7 +112,7 @@ func parseTxString(s, enc string) (*svm.Txn, *rpcError) {
 }
 
 // decodeTxString decodes a wire transaction sent as base58 or base64.
-func decodeTxString(s, enc string) ([]byte, *rpcError) {
+func decodeTxString(s, enc string) ([]byte, *jsonrpc.Error) {
 	var (
 		raw []byte
 		err error
@@ -119,29 +120,29 @@ func decodeTxString(s, enc string) ([]byte, *rpcError) {
 	switch enc {
 	case "", "base58":
 		if len(s) > 1683 {
-			return nil, invalidParams("base58 encoded transaction too large: %d bytes (max: encoded/raw 1683/%d)", len(s), svm.MaxTransactionSize)
+			return nil, jsonrpc.InvalidParams("base58 encoded transaction too large: %d bytes (max: encoded/raw 1683/%d)", len(s), svm.MaxTransactionSize)
 		}
 		raw, err = base58.Decode(s)
 	case "base64":
 		if len(s) > 1644 {
-			return nil, invalidParams("base64 encoded transaction too large: %d bytes (max: encoded/raw 1644/%d)", len(s), svm.MaxTransactionSize)
+			return nil, jsonrpc.InvalidParams("base64 encoded transaction too large: %d bytes (max: encoded/raw 1644/%d)", len(s), svm.MaxTransactionSize)
 		}
 		raw, err = base64.StdEncoding.DecodeString(s)
 	default:
-		return nil, invalidParams("unsupported transaction encoding %q, use base58 or base64", enc)
+		return nil, jsonrpc.InvalidParams("unsupported transaction encoding %q, use base58 or base64", enc)
 	}
 	if err != nil {
-		return nil, invalidParams("invalid %s transaction: %v", enc, err)
+		return nil, jsonrpc.InvalidParams("invalid %s transaction: %v", enc, err)
 	}
 	return raw, nil
 }
 
 // invalidTx maps a decoding, signature or bundle error to a JSON-RPC error.
-func invalidTx(err error) *rpcError {
+func invalidTx(err error) *jsonrpc.Error {
 	if terr, ok := asTxError(err); ok && terr.Is(svm.ErrSignatureFailure) {
-		return &rpcError{Code: codeSigVerifyFailure, Message: "Transaction signature verification failure"}
+		return &jsonrpc.Error{Code: jsonrpc.CodeSigVerifyFailure, Message: "Transaction signature verification failure"}
 	}
-	return &rpcError{Code: codeInvalidParams, Message: err.Error()}
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
 }
 
 // wireStatus is a signature status as the RPC encodes it.
@@ -222,7 +223,7 @@ type legacyAccount struct {
 // value in enc: base64, or base58 either as [data, "base58"] or as the bare
 // string of the legacy binary encoding. Unlike a read, a notification has
 // no 128-byte limit on base58 data.
-func encodeSubAccount(a *svm.Account, enc string, slice *dataSlice) (any, *rpcError) {
+func encodeSubAccount(a *svm.Account, enc string, slice *dataSlice) (any, *jsonrpc.Error) {
 	w, rerr := encodeAccount(a, "base64", slice)
 	if rerr != nil || enc == "base64" {
 		return w, rerr

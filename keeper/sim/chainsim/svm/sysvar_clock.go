@@ -1,11 +1,10 @@
-package chainsim
+package svm
 
 import (
 	"encoding/binary"
 	"time"
 
 	"github.com/gagliardetto/solana-go"
-	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
 // ClockSysvarID is the Clock sysvar, which validators serve as an account
@@ -23,12 +22,13 @@ const slotsPerEpoch = 432_000
 // clockRent is the rent-exempt minimum of the 40-byte Clock account.
 const clockRent = 1_169_280
 
-// clockAccount is the Clock sysvar at pos, laid out as the runtime writes
-// it: slot, epoch_start_timestamp, epoch, leader_schedule_epoch and
-// unix_timestamp, each 8 bytes little-endian.
-func clockAccount(pos svm.BlockPos) *svm.Account {
+// ClockAccount is the Clock sysvar at pos on a chain whose slots last
+// slotDuration, laid out as the runtime writes it: slot,
+// epoch_start_timestamp, epoch, leader_schedule_epoch and unix_timestamp,
+// each 8 bytes little-endian.
+func ClockAccount(pos BlockPos, slotDuration time.Duration) *Account {
 	epoch := pos.Slot / slotsPerEpoch
-	epochStart := pos.Time.Add(-time.Duration(pos.Slot%slotsPerEpoch) * SlotDuration)
+	epochStart := pos.Time.Add(-time.Duration(pos.Slot%slotsPerEpoch) * slotDuration)
 	data := make([]byte, 40)
 	le := binary.LittleEndian
 	le.PutUint64(data[0:], pos.Slot)
@@ -36,5 +36,5 @@ func clockAccount(pos svm.BlockPos) *svm.Account {
 	le.PutUint64(data[16:], epoch)
 	le.PutUint64(data[24:], epoch+1)
 	le.PutUint64(data[32:], uint64(pos.Time.Unix()))
-	return &svm.Account{Lamports: clockRent, Owner: sysvarOwnerID, Data: data}
+	return &Account{Lamports: clockRent, Owner: sysvarOwnerID, Data: data}
 }
