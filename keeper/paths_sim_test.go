@@ -18,6 +18,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/journal"
 	"github.com/keeper-project/keeper/keeper/sim"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/keeper/sim/inject"
 	"github.com/keeper-project/keeper/signer"
 )
@@ -60,7 +61,7 @@ func checkHostileRefused(t *testing.T, mode sim.Hostile, rule signer.Rule) {
 	k := w.open(t, "")
 	usdc := w.usdc(t)
 	// The stranger's token account exists, so a hostile transfer would land.
-	if err := w.sim.Chain().MintTo(sim.Stranger(), usdc, 0); err != nil {
+	if err := w.sim.Chain().MintTo(ids.Stranger(), usdc, 0); err != nil {
 		t.Fatal(err)
 	}
 	w.advance(t, 15*time.Second)
@@ -82,7 +83,7 @@ func checkHostileRefused(t *testing.T, mode sim.Hostile, rule signer.Rule) {
 	if l, tok := w.sim.Balance(w.wallet()), w.sim.TokenBalance(w.wallet(), usdc); l != lamports || tok != tokens {
 		t.Errorf("wallet %d lamports %d USDC units → %d / %d, want unchanged", lamports, tokens, l, tok)
 	}
-	if got := w.sim.TokenBalance(sim.Stranger(), usdc); got != 0 {
+	if got := w.sim.TokenBalance(ids.Stranger(), usdc); got != 0 {
 		t.Errorf("the stranger received %d USDC units", got)
 	}
 	builds := len(w.net.buildKeys())

@@ -12,6 +12,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/config"
 	"github.com/keeper-project/keeper/keeper/journal"
 	"github.com/keeper-project/keeper/keeper/sim"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/signer"
 )
 
@@ -70,12 +71,12 @@ func runSim(ctx context.Context, s *streams, o runOptions, cfg *config.Config, l
 // ids, and keeps the journal and the kill switch in dir.
 func pointAtSim(cfg *config.Config, u sim.URLs, dir string) {
 	cfg.Market.BaseURL = config.URL(u.Market)
-	cfg.Market.ProgramID = sim.MarketProgramID.String()
-	cfg.Market.EarnProgramID = sim.EarnProgramID.String()
+	cfg.Market.ProgramID = ids.MarketProgramID.String()
+	cfg.Market.EarnProgramID = ids.EarnProgramID.String()
 	cfg.Chain.RPCURL, cfg.Chain.RPCURLs, cfg.Chain.SendURL = config.URL(u.RPC), nil, ""
 	cfg.Chain.JitoURL = config.URL(u.Jito)
-	cfg.Chain.DexAProgram = sim.DexAProgramID.String()
-	cfg.Chain.DexBProgram = sim.DexBProgramID.String()
+	cfg.Chain.DexAProgram = ids.DexAProgramID.String()
+	cfg.Chain.DexBProgram = ids.DexBProgramID.String()
 	cfg.Journal.DSN = "sqlite:" + filepath.Join(dir, "keeper.db")
 	cfg.HTTP.Listen = "127.0.0.1:0"
 	cfg.KillSwitch = filepath.Join(dir, "pause")

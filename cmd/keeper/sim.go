@@ -18,6 +18,7 @@ import (
 
 	"github.com/keeper-project/keeper/keeper/sim"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/signer"
 )
 
@@ -186,7 +187,7 @@ func printSim(w io.Writer, u sim.URLs, sm *sim.Sim) {
 	fmt.Fprintf(w, "simulated market  %s\nsimulated RPC     %s\nsimulated Jito    %s\noperator wallet   %s\n",
 		u.Market, u.RPC, u.Jito, sm.Wallet())
 	fmt.Fprintf(w, "program ids: market %s, earn %s, dex-a %s, dex-b %s\n",
-		sim.MarketProgramID, sim.EarnProgramID, sim.DexAProgramID, sim.DexBProgramID)
+		ids.MarketProgramID, ids.EarnProgramID, ids.DexAProgramID, ids.DexBProgramID)
 	fmt.Fprintln(w, "Ctrl-C stops it. In another terminal: keeper run --config config.yaml")
 }
 

@@ -3,6 +3,7 @@ package sim
 import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 )
 
 // withdrawClaim serves E10 for a fully filled request of the user's own. txBase64s holds full wire
@@ -31,8 +32,8 @@ func (s *Sim) withdrawClaim(c *call) (any, error) {
 		return nil, err
 	}
 	mint := v.Mint.Address
-	claim := ix{Program: EarnProgramID, Data: []byte{earnOpClaim}, Accounts: []solana.AccountMeta{
-		meta(c.wallet, true, true), meta(CoSigner(), true, false), meta(r.Address, false, true), meta(v.Address, false, false),
+	claim := ix{Program: ids.EarnProgramID, Data: []byte{earnOpClaim}, Accounts: []solana.AccountMeta{
+		meta(c.wallet, true, true), meta(ids.CoSigner(), true, false), meta(r.Address, false, true), meta(v.Address, false, false),
 		meta(ata(v.Address, mint), false, true), meta(ata(c.wallet, mint), false, true), meta(mint, false, false),
 		meta(solana.TokenProgramID, false, false)}}
 	groups := [][]ix{{claim}}

@@ -4,6 +4,7 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/clmm"
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 )
 
 // positionFor resolves a position mint of a loan on a dex and returns its collateral slot.
@@ -58,8 +59,8 @@ func (s *Sim) transferPosition(c *call) (any, error) {
 	newLo, newUp := tickArrayKeys(pos.Pool, clmm.Range{Lower: tp.TickLowerIndex, Upper: tp.TickUpperIndex})
 	ixs := []ix{
 		marketIx(c.wallet, op.encode(), meta(info.Address, false, true), meta(pos.Address, false, false), meta(pos.Pool.Address, false, false)),
-		{Program: DexAProgramID, Data: encodeTransferRange(tp.TickLowerIndex, tp.TickUpperIndex), Accounts: []solana.AccountMeta{
-			meta(pos.Address, false, true), meta(pos.Pool.Address, false, true), meta(CoSigner(), true, false),
+		{Program: ids.DexAProgramID, Data: encodeTransferRange(tp.TickLowerIndex, tp.TickUpperIndex), Accounts: []solana.AccountMeta{
+			meta(pos.Address, false, true), meta(pos.Pool.Address, false, true), meta(ids.CoSigner(), true, false),
 			meta(oldLo, false, true), meta(oldUp, false, true), meta(newLo, false, true), meta(newUp, false, true)}},
 	}
 	return s.buildOne(c, pos.Pool.Mint1.Address, ixs)
@@ -119,11 +120,11 @@ func (s *Sim) claimFees(c *call) (any, error) {
 		marketIx(c.wallet, []byte{opClaimFees, uint8(col.Index)}, meta(info.Address, false, true),
 			meta(pos.Address, false, false), meta(pool, false, false)),
 		// update_fees_and_rewards first: collect pays only what the position stores.
-		{Program: DexBProgramID, Data: []byte{dexOpUpdateFees}, Accounts: []solana.AccountMeta{
-			meta(pos.Address, false, true), meta(pool, false, true), meta(CoSigner(), true, false),
+		{Program: ids.DexBProgramID, Data: []byte{dexOpUpdateFees}, Accounts: []solana.AccountMeta{
+			meta(pos.Address, false, true), meta(pool, false, true), meta(ids.CoSigner(), true, false),
 			meta(lower, false, false), meta(upper, false, false)}},
-		{Program: DexBProgramID, Data: []byte{dexOpCollectFees}, Accounts: []solana.AccountMeta{
-			meta(pos.Address, false, true), meta(pool, false, false), meta(CoSigner(), true, false), meta(c.wallet, false, true),
+		{Program: ids.DexBProgramID, Data: []byte{dexOpCollectFees}, Accounts: []solana.AccountMeta{
+			meta(pos.Address, false, true), meta(pool, false, false), meta(ids.CoSigner(), true, false), meta(c.wallet, false, true),
 			meta(ata(pool, m0), false, true), meta(ata(pool, m1), false, true), meta(ata(c.wallet, m0), false, true),
 			meta(ata(c.wallet, m1), false, true), meta(solana.TokenProgramID, false, false)}},
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 )
 
 // maxItemsPerInstruction bounds the items of one strategy-update instruction (a u8 count).
@@ -55,7 +56,7 @@ func (s *Sim) packItems(c *call, info *strategyInfo, items []termItem) ([][]ix, 
 	bh := solana.Hash{}
 	for _, it := range items {
 		next := append(append([]termItem(nil), cur...), it)
-		_, err := newBuiltTx(Stranger(), bh, []ix{updateStepIx(c.wallet, info.Address, [8]byte{}, 0, 1, next), hostileRoom(c.wallet)})
+		_, err := newBuiltTx(ids.Stranger(), bh, []ix{updateStepIx(c.wallet, info.Address, [8]byte{}, 0, 1, next), hostileRoom(c.wallet)})
 		if err == nil && len(next) <= s.itemsPerTransaction() {
 			cur = next
 			continue
@@ -98,7 +99,7 @@ func updateID(strategy solana.PublicKey, items []termItem) [8]byte {
 // when packing.
 func hostileRoom(wallet solana.PublicKey) ix {
 	return ix{Program: solana.TokenProgramID, Data: make([]byte, 35), Accounts: []solana.AccountMeta{
-		meta(derivedKey("room", "a"), false, true), meta(derivedKey("room", "b"), false, true), meta(wallet, true, false)}}
+		meta(ids.DerivedKey("room", "a"), false, true), meta(ids.DerivedKey("room", "b"), false, true), meta(wallet, true, false)}}
 }
 
 // itemsPerTransaction is the most term items one strategy-update transaction carries.
@@ -114,7 +115,7 @@ func (s *Sim) itemsPerTransaction() int {
 func carriesUpdateStep(step uint8) func(*solana.Message) bool {
 	return func(msg *solana.Message) bool {
 		for _, in := range msg.Instructions {
-			if int(in.ProgramIDIndex) >= len(msg.AccountKeys) || msg.AccountKeys[in.ProgramIDIndex] != MarketProgramID {
+			if int(in.ProgramIDIndex) >= len(msg.AccountKeys) || msg.AccountKeys[in.ProgramIDIndex] != ids.MarketProgramID {
 				continue
 			}
 			// op, update id (8 bytes), step, total

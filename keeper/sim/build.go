@@ -6,6 +6,7 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 )
 
 // buildTxs compiles groups of instructions into co-signed transactions with the call's payer as fee
@@ -46,8 +47,8 @@ func (s *Sim) buildOne(c *call, mint solana.PublicKey, ixs []ix) (market.Transac
 // marketIx returns a market-program instruction whose first accounts are the user (signer, writable)
 // and the co-signer (read-only signer).
 func marketIx(user solana.PublicKey, data []byte, rest ...solana.AccountMeta) ix {
-	accts := append([]solana.AccountMeta{meta(user, true, true), meta(CoSigner(), true, false)}, rest...)
-	return ix{Program: MarketProgramID, Data: data, Accounts: accts}
+	accts := append([]solana.AccountMeta{meta(user, true, true), meta(ids.CoSigner(), true, false)}, rest...)
+	return ix{Program: ids.MarketProgramID, Data: data, Accounts: accts}
 }
 
 // loanFor resolves a loan address for a write and checks that the caller is its borrower.

@@ -12,6 +12,7 @@ import (
 	"github.com/keeper-project/keeper/internal/strictyaml"
 	"github.com/keeper-project/keeper/keeper/clmm"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"gopkg.in/yaml.v3"
 )
 
@@ -153,7 +154,7 @@ func (c *compiler) mints() {
 		if ms.Price < 0 || math.IsNaN(ms.Price) || math.IsInf(ms.Price, 0) {
 			c.failAt(append(at, "price"), "mint %q: price must be a non-negative number", ms.Symbol)
 		}
-		addr := derivedKey("mint", ms.Symbol)
+		addr := ids.DerivedKey("mint", ms.Symbol)
 		if ms.Address != "" {
 			addr = c.key(ms.Address, append(at, "address"))
 		}
@@ -241,7 +242,7 @@ func (c *compiler) walletsAndFunding() {
 			c.failAt(append(at, "name"), "wallet %q is defined twice", ws.Name)
 			continue
 		}
-		addr := derivedKey("wallet", ws.Name)
+		addr := ids.DerivedKey("wallet", ws.Name)
 		if ws.Address != "" {
 			addr = c.key(ws.Address, append(at, "address"))
 		}
@@ -295,7 +296,7 @@ func (c *compiler) walletRef(s string, path []any, what string) solana.PublicKey
 
 // derive returns a program address, recording a failure at path.
 func (c *compiler) derive(program solana.PublicKey, kind, name string, path []any) solana.PublicKey {
-	k, _, err := pda(program, kind, name)
+	k, _, err := ids.PDA(program, kind, name)
 	if err != nil {
 		c.failAt(path, "%v", err)
 	}

@@ -7,15 +7,16 @@ import (
 
 	"github.com/keeper-project/keeper/keeper/clmm"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 )
 
 // dexByName returns the simulator's CLMM program of a layout name.
 func dexByName(name string) (dexInfo, bool) {
 	switch name {
 	case clmm.DexA:
-		return dexInfo{Name: clmm.DexA, Program: DexAProgramID, Layout: clmm.LayoutA()}, true
+		return dexInfo{Name: clmm.DexA, Program: ids.DexAProgramID, Layout: clmm.LayoutA()}, true
 	case clmm.DexB:
-		return dexInfo{Name: clmm.DexB, Program: DexBProgramID, Layout: clmm.LayoutB()}, true
+		return dexInfo{Name: clmm.DexB, Program: ids.DexBProgramID, Layout: clmm.LayoutB()}, true
 	}
 	return dexInfo{}, false
 }
@@ -78,11 +79,11 @@ func (c *compiler) poolAccount(pool *poolInfo, ps PoolSpec, at []any) {
 		c.failAt(append(at, "price"), "pool %q: %v", ps.Name, err)
 		return
 	}
-	_, bump, _ := pda(pool.Dex.Program, "pool", ps.Name)
+	_, bump, _ := ids.PDA(pool.Dex.Program, "pool", ps.Name)
 	v0, _ := svm.AssociatedTokenAddress(pool.Address, pool.Mint0.Address)
 	v1, _ := svm.AssociatedTokenAddress(pool.Address, pool.Mint1.Address)
 	state := clmm.Pool{
-		Config: derivedKey("amm-config", pool.Dex.Name), Bump: bump,
+		Config: ids.DerivedKey("amm-config", pool.Dex.Name), Bump: bump,
 		Mint0: pool.Mint0.Address, Mint1: pool.Mint1.Address, Vault0: v0, Vault1: v1,
 		HasDecimals: pool.Dex.Name == clmm.DexA, Decimals0: pool.Mint0.Decimals, Decimals1: pool.Mint1.Decimals,
 		TickSpacing: pool.TickSpacing, HasFeeRate: pool.Dex.Name == clmm.DexB, FeeRate: uint32(max(0, ps.FeeRate)),
@@ -175,7 +176,7 @@ func (c *compiler) positions() {
 
 // addPosition records a position and its account.
 func (c *compiler) addPosition(ps PositionSpec, pool *poolInfo, rng clmm.Range, liq uint64, at []any) {
-	mint := derivedKey("position-mint", ps.Name)
+	mint := ids.DerivedKey("position-mint", ps.Name)
 	dex, err := clmm.NewDex(pool.Dex.Name, pool.Dex.Program)
 	if err != nil {
 		c.failAt(append(at, "pool"), "position %q: %v", ps.Name, err)

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 )
 
 // earnRequestRent is the lamports a withdrawal request account holds; a claim returns them to the
@@ -20,7 +21,7 @@ func (c *compiler) earn() {
 		if m == nil {
 			continue
 		}
-		v := &earnInfo{Name: es.Name, Mint: m, Address: c.derive(EarnProgramID, "vault", es.Name, append(at, "name"))}
+		v := &earnInfo{Name: es.Name, Mint: m, Address: c.derive(ids.EarnProgramID, "vault", es.Name, append(at, "name"))}
 		if amt := c.units(es.Reserves, m, append(at, "reserves")); amt > 0 {
 			c.gen.tokens = append(c.gen.tokens, grant{Wallet: v.Address, Mint: m.Address, Amount: amt})
 		}
@@ -56,7 +57,7 @@ func (c *compiler) request(v *earnInfo, rs RequestSpec, at []any) {
 		return
 	}
 	r := &requestInfo{Name: rs.Name, Vault: v,
-		Address:   c.derive(EarnProgramID, "request", v.Name+"/"+rs.Name, append(at, "name")),
+		Address:   c.derive(ids.EarnProgramID, "request", v.Name+"/"+rs.Name, append(at, "name")),
 		Wallet:    c.walletRef(rs.Wallet, append(at, "wallet"), "wallet"),
 		Requested: c.units(rs.Requested, v.Mint, append(at, "requested")),
 		Filled:    c.units(rs.Filled, v.Mint, append(at, "filled")),
@@ -71,7 +72,7 @@ func (c *compiler) request(v *earnInfo, rs RequestSpec, at []any) {
 	v.Requests = append(v.Requests, r)
 	c.w.requests[r.Address] = r
 	c.gen.accounts = append(c.gen.accounts, accountInit{Key: r.Address, Account: svm.Account{
-		Lamports: earnRequestRent, Owner: EarnProgramID, Data: r.state().encode()}})
+		Lamports: earnRequestRent, Owner: ids.EarnProgramID, Data: r.state().encode()}})
 }
 
 // requestNamed returns the request of v called name, or nil.

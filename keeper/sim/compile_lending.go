@@ -8,6 +8,7 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 )
 
 // assetRef resolves a collateral asset (a mint symbol or a pool name) to its asset identifier.
@@ -45,7 +46,7 @@ func (c *compiler) strategies() {
 		if m == nil {
 			continue
 		}
-		info := &strategyInfo{Name: ss.Name, Mint: m, Address: c.derive(MarketProgramID, "strategy", ss.Name, append(at, "name"))}
+		info := &strategyInfo{Name: ss.Name, Mint: m, Address: c.derive(ids.MarketProgramID, "strategy", ss.Name, append(at, "name"))}
 		c.w.strategies = append(c.w.strategies, info)
 		c.w.name(KindStrategy, info.Name, info.Address)
 		c.w.stratByAdr[info.Address] = info
@@ -120,7 +121,7 @@ func (c *compiler) putJSONAccount(key solana.PublicKey, v any, at []any) {
 		return
 	}
 	c.gen.accounts = append(c.gen.accounts, accountInit{Key: key, Account: svm.Account{
-		Lamports: accountRent, Owner: MarketProgramID, Data: data}})
+		Lamports: accountRent, Owner: ids.MarketProgramID, Data: data}})
 }
 
 // vaults compiles the lending vaults.
@@ -137,8 +138,8 @@ func (c *compiler) vaults() {
 			continue
 		}
 		v := &vaultInfo{Name: vs.Name, Strategy: strat, ExternalAPY: vs.ExternalAPY,
-			Address: c.derive(MarketProgramID, "vault", vs.Name, append(at, "name")),
-			LPMint:  derivedKey("lp-mint", vs.Name)}
+			Address: c.derive(ids.MarketProgramID, "vault", vs.Name, append(at, "name")),
+			LPMint:  ids.DerivedKey("lp-mint", vs.Name)}
 		for j, rs := range vs.Rewards {
 			v.Rewards = append(v.Rewards, c.reward(rs, append(at, "rewards", j)))
 		}

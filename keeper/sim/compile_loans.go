@@ -4,6 +4,7 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/clmm"
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 )
 
 // Collateral asset types of the simulator (the spec shows no values).
@@ -23,7 +24,7 @@ func (c *compiler) loans() {
 			continue
 		}
 		names[ls.Name] = true
-		info := &loanInfo{Name: ls.Name, Address: c.derive(MarketProgramID, "loan", ls.Name, append(at, "name"))}
+		info := &loanInfo{Name: ls.Name, Address: c.derive(ids.MarketProgramID, "loan", ls.Name, append(at, "name"))}
 		st := &loanState{
 			Borrower: c.walletRef(ls.Borrower, append(at, "borrower"), "borrower").String(),
 			ID:       int64(i + 1), Nonce: int64(i), StartTime: c.unix(ls.Started, "-1d", append(at, "started")),
@@ -33,7 +34,7 @@ func (c *compiler) loans() {
 		if ls.Closed {
 			st.Status = loanStatusRepaid
 		}
-		_, bump, _ := pda(MarketProgramID, "loan", ls.Name)
+		_, bump, _ := ids.PDA(ids.MarketProgramID, "loan", ls.Name)
 		st.Bump = int(bump)
 		for j, cs := range ls.Collateral {
 			c.collateral(info, st, cs, j, append(at, "collateral", j))
@@ -110,7 +111,7 @@ func (c *compiler) ledger(st *loanState, lg LedgerSpec, j, n int, at []any) {
 		PrincipalRepaid: c.units(lg.Repaid, strat.Mint, append(at, "repaid")),
 		Apy:             lg.Apy, Duration: term.Duration, DurationType: int32(term.DurationType),
 		StartTime: st.StartTime, ID: st.ID*10 + int64(j), WriteVersion: 1,
-		MarketInformation: derivedKey("market-information", strat.Name).String(),
+		MarketInformation: ids.DerivedKey("market-information", strat.Name).String(),
 	}
 	if lg.Started != "" {
 		l.StartTime = c.unix(lg.Started, "", append(at, "started"))

@@ -16,16 +16,17 @@ import (
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/market/api"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 )
 
 // testStart is the manual clock's start in tests.
 var testStart = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
 // testKey is the operator's key in tests.
-var testKey = ed25519.NewKeyFromSeed(sha256Bytes("keeper/sim test wallet"))
+var testKey = ed25519.NewKeyFromSeed(ids.Sha256Bytes("keeper/sim test wallet"))
 
 // testWallet is the operator's wallet in tests.
-func testWallet() solana.PublicKey { return publicKeyOf(testKey) }
+func testWallet() solana.PublicKey { return ids.PublicKeyOf(testKey) }
 
 // env is a running simulator with clients.
 type env struct {
@@ -133,7 +134,7 @@ func signersOf(t *testing.T, msg []byte) []solana.PublicKey {
 func assemble(t *testing.T, msg []byte, given map[string][]byte, keys ...ed25519.PrivateKey) []byte {
 	t.Helper()
 	for _, k := range keys {
-		given[publicKeyOf(k).String()] = ed25519.Sign(k, msg)
+		given[ids.PublicKeyOf(k).String()] = ed25519.Sign(k, msg)
 	}
 	signers := signersOf(t, msg)
 	out := appendShortVec(nil, len(signers))

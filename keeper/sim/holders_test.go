@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 )
 
 // holdersScenario has collateral histories whose deposit-seconds over [start, start+400 s) are worked
@@ -90,7 +91,7 @@ func TestHistoricalHolders(t *testing.T) {
 		{"pool id", a(KindPool, "px"), false, map[string]float64{a(KindWallet, "dave"): 50 * 400}},
 		// Only l3's liquidation transfers USDC to the liquidator: −7 from 250 s.
 		{"liquidated mint", a(KindMint, "USDC"), false, map[string]float64{a(KindWallet, "bob"): -7 * 150}},
-		{"unknown mint", derivedKey("mint", "nobody").String(), false, nil},
+		{"unknown mint", ids.DerivedKey("mint", "nobody").String(), false, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 
 	"github.com/gagliardetto/solana-go"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
+	"github.com/keeper-project/keeper/keeper/sim/internal/lazy"
 )
 
 // Amounts hostile transactions try to take.
@@ -13,12 +15,12 @@ const (
 )
 
 // unknownProgramID is the program of HostileUnknownProgram: deployed nowhere, allowlisted by nobody.
-var unknownProgramID = &lazy[solana.PublicKey]{make: func() solana.PublicKey { return derivedKey("program", "unknown") }}
+var unknownProgramID = &lazy.Value[solana.PublicKey]{Make: func() solana.PublicKey { return ids.DerivedKey("program", "unknown") }}
 
 // hostilize changes the instructions and fee payer of an honest transaction the way mode says. mint is
 // the token the operation deals with (the target of token thefts).
 func hostilize(mode Hostile, wallet, feePayer, mint solana.PublicKey, ixs []ix) ([]ix, solana.PublicKey) {
-	stranger := Stranger()
+	stranger := ids.Stranger()
 	switch mode {
 	case HostileSystemTransfer:
 		data := binary.LittleEndian.AppendUint32(nil, 2)
@@ -34,7 +36,7 @@ func hostilize(mode Hostile, wallet, feePayer, mint solana.PublicKey, ixs []ix) 
 		ixs = append(ixs, ix{Program: solana.TokenProgramID, Data: data, Accounts: []solana.AccountMeta{
 			meta(ata(wallet, mint), false, true), meta(wallet, true, false)}})
 	case HostileUnknownProgram:
-		ixs = append(ixs, ix{Program: unknownProgramID.get(), Data: []byte{0xde, 0xad},
+		ixs = append(ixs, ix{Program: unknownProgramID.Get(), Data: []byte{0xde, 0xad},
 			Accounts: []solana.AccountMeta{meta(wallet, true, true)}})
 	case HostileFeePayer:
 		feePayer = stranger
@@ -61,5 +63,5 @@ func drainIxs(wallet solana.PublicKey) []ix {
 	data := binary.LittleEndian.AppendUint32(nil, 2)
 	data = binary.LittleEndian.AppendUint64(data, hostileLamports)
 	return []ix{{Program: solana.SystemProgramID, Data: data,
-		Accounts: []solana.AccountMeta{meta(wallet, true, true), meta(Stranger(), false, true)}}}
+		Accounts: []solana.AccountMeta{meta(wallet, true, true), meta(ids.Stranger(), false, true)}}}
 }

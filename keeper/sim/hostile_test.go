@@ -10,6 +10,7 @@ import (
 	bin "github.com/gagliardetto/binary"
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 )
 
 // decodedTx is an API transaction taken apart.
@@ -66,7 +67,7 @@ func (d decodedTx) isSigner(k solana.PublicKey) bool {
 }
 
 func TestHostileModes(t *testing.T) {
-	w, stranger := testWallet(), Stranger()
+	w, stranger := testWallet(), ids.Stranger()
 	any := func([]solana.PublicKey, []byte) bool { return true }
 	tests := []struct {
 		mode  Hostile
@@ -87,7 +88,7 @@ func TestHostileModes(t *testing.T) {
 				return data[0] == 6 && solana.PublicKeyFromBytes(data[3:35]) == stranger && a[1] == w
 			})
 		}},
-		{HostileUnknownProgram, func(e *env, d decodedTx) bool { return d.hasIx(unknownProgramID.get(), any) }},
+		{HostileUnknownProgram, func(e *env, d decodedTx) bool { return d.hasIx(unknownProgramID.Get(), any) }},
 		{HostileFeePayer, func(e *env, d decodedTx) bool {
 			return d.msg.AccountKeys[0] == stranger && d.sigs[stranger] && d.isSigner(w)
 		}},
@@ -110,7 +111,7 @@ func TestHostileModes(t *testing.T) {
 			if !tc.check(e, d) {
 				t.Errorf("transaction lacks the %s change: %+v", tc.mode, d.msg)
 			}
-			if !d.sigs[CoSigner()] || !d.hasIx(MarketProgramID, any) {
+			if !d.sigs[ids.CoSigner()] || !d.hasIx(ids.MarketProgramID, any) {
 				t.Errorf("hostile transaction is not the co-signed market operation")
 			}
 			if honest := build("hostile-2"); tc.check(e, honest) {
@@ -128,7 +129,7 @@ func TestHostileAlwaysAndWire(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d := decodeAPI(t, *tx); !d.isSigner(Stranger()) {
+		if d := decodeAPI(t, *tx); !d.isSigner(ids.Stranger()) {
 			t.Errorf("call %d: HostileAlways did not apply", i)
 		}
 	}
@@ -143,7 +144,7 @@ func TestHostileAlwaysAndWire(t *testing.T) {
 	}
 	raw, _ := base64.StdEncoding.DecodeString(resp.TxBase64s[len(resp.TxBase64s)-1])
 	var m solana.Message
-	if err := m.UnmarshalWithDecoder(bin.NewBinDecoder(raw[1+64*int(raw[0]):])); err != nil || m.AccountKeys[0] != Stranger() {
+	if err := m.UnmarshalWithDecoder(bin.NewBinDecoder(raw[1+64*int(raw[0]):])); err != nil || m.AccountKeys[0] != ids.Stranger() {
 		t.Errorf("wire claim fee payer %v (%v), want the stranger", m.AccountKeys, err)
 	}
 }

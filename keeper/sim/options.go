@@ -5,6 +5,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 )
 
 // Options configure a Sim. The zero value is usable: a real-time clock, seed 0, the default scenario,
@@ -31,4 +32,4 @@ type Options struct {
 }
 
 // DefaultWallet is the operator's wallet when Options.Wallet is zero.
-func DefaultWallet() solana.PublicKey { return derivedKey("wallet", "operator") }
+func DefaultWallet() solana.PublicKey { return ids.DerivedKey("wallet", "operator") }

@@ -4,6 +4,7 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/clmm"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 )
 
 // loadPosition reads a dex-owned position account and its pool, both instruction accounts.
@@ -129,13 +130,13 @@ func (s *Sim) execClaimFees(c *marketCtx, index uint8, r *dataReader) error {
 //     and 1, the owner's token accounts of mint 0 and 1, the Token program): pays the stored fees.
 func executeDex(x *svm.Exec, in svm.Instruction) error {
 	dex, _ := dexByName(clmm.DexA)
-	if in.ProgramID == DexBProgramID {
+	if in.ProgramID == ids.DexBProgramID {
 		dex, _ = dexByName(clmm.DexB)
 	}
 	if len(in.Data) == 0 || len(in.Accounts) < 3 {
 		return svm.ErrInvalidInstructionData
 	}
-	if in.Accounts[2].PublicKey != CoSigner() || !in.Accounts[2].IsSigner {
+	if in.Accounts[2].PublicKey != ids.CoSigner() || !in.Accounts[2].IsSigner {
 		return programError(errCodeUnauthorized, "the market co-signer must sign %s instructions", dex.Name)
 	}
 	posKey, poolKey := in.Accounts[0].PublicKey, in.Accounts[1].PublicKey

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 )
 
 // Earn claim accounts: wallet (signer, writable), co-signer, request (writable), earn vault, the
@@ -21,7 +22,7 @@ func executeEarn(x *svm.Exec, in svm.Instruction) error {
 	if !wallet.IsSigner {
 		return svm.ErrMissingRequiredSignature
 	}
-	if cosigner.PublicKey != CoSigner() || !cosigner.IsSigner {
+	if cosigner.PublicKey != ids.CoSigner() || !cosigner.IsSigner {
 		return programError(errCodeUnauthorized, "the market co-signer must sign earn claims")
 	}
 	a, err := x.Account(reqKey)
@@ -29,7 +30,7 @@ func executeEarn(x *svm.Exec, in svm.Instruction) error {
 		return err
 	}
 	req, err := decodeRequest(a.Data)
-	if err != nil || a.Owner != EarnProgramID {
+	if err != nil || a.Owner != ids.EarnProgramID {
 		return programError(errCodeRequestNotFound, "request account not found: %s", reqKey)
 	}
 	switch {

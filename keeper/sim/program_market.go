@@ -6,6 +6,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 )
 
 // Custom error codes of the simulator's programs (Custom(code) on the wire, with a log line).
@@ -62,8 +63,8 @@ func (s *Sim) executeMarket(x *svm.Exec, in svm.Instruction) error {
 	if len(in.Accounts) < 2 {
 		return svm.ErrNotEnoughAccountKeys
 	}
-	if in.Accounts[1].PublicKey != CoSigner() || !in.Accounts[1].IsSigner {
-		return programError(errCodeUnauthorized, "the market co-signer %s must sign", CoSigner())
+	if in.Accounts[1].PublicKey != ids.CoSigner() || !in.Accounts[1].IsSigner {
+		return programError(errCodeUnauthorized, "the market co-signer %s must sign", ids.CoSigner())
 	}
 	user := in.Accounts[0]
 	if !user.IsSigner {
@@ -115,7 +116,7 @@ func loadOwned[T any](c *marketCtx, i int, what string, decode func([]byte) (*T,
 	if err != nil {
 		return key, nil, err
 	}
-	if a.Owner != MarketProgramID {
+	if a.Owner != ids.MarketProgramID {
 		return key, nil, programError(errCodeWrongAccount, "account %s is not a %s", key, what)
 	}
 	v, err := decode(a.Data)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 )
 
 // TestProgramsCheckAuthority sends transactions the market would never build: the programs refuse
@@ -20,7 +21,7 @@ func TestProgramsCheckAuthority(t *testing.T) {
 			meta(ata(user, usdc), false, true), meta(ata(alpha, usdc), false, true), meta(usdc, false, false), meta(solana.TokenProgramID, false, false))
 	}
 	noCoSigner := repayAlice(w)
-	noCoSigner.Accounts[1] = meta(CoSigner(), false, false)
+	noCoSigner.Accounts[1] = meta(ids.CoSigner(), false, false)
 	posA, _, _ := e.sim.Position(a(KindPosition, "pos-a"))
 	posAddr := e.sim.w.posByMint[a(KindPosition, "pos-a")].Address
 	tests := []struct {
@@ -32,12 +33,12 @@ func TestProgramsCheckAuthority(t *testing.T) {
 		{"no co-signature", []ix{noCoSigner}, "co-signer"},
 		{"update another's strategy", []ix{updateIx(w, beta, []termItem{{Kind: itemSetParam, Param: paramOriginationsEnabled}})},
 			"is not the authority of strategy"},
-		{"claim another's request", []ix{{Program: EarnProgramID, Data: []byte{earnOpClaim}, Accounts: []solana.AccountMeta{
-			meta(w, true, true), meta(CoSigner(), true, false), meta(a(KindRequest, "usdc-earn/r-alice"), false, true),
+		{"claim another's request", []ix{{Program: ids.EarnProgramID, Data: []byte{earnOpClaim}, Accounts: []solana.AccountMeta{
+			meta(w, true, true), meta(ids.CoSigner(), true, false), meta(a(KindRequest, "usdc-earn/r-alice"), false, true),
 			meta(a(KindEarn, "usdc-earn"), false, false), meta(ata(a(KindEarn, "usdc-earn"), usdc), false, true),
 			meta(ata(w, usdc), false, true), meta(usdc, false, false), meta(solana.TokenProgramID, false, false)}}},
 			"belongs to another wallet"},
-		{"dex without co-signer", []ix{{Program: DexAProgramID, Data: encodeTransferRange(posA.Range.Lower-10, posA.Range.Upper),
+		{"dex without co-signer", []ix{{Program: ids.DexAProgramID, Data: encodeTransferRange(posA.Range.Lower-10, posA.Range.Upper),
 			Accounts: []solana.AccountMeta{meta(posAddr, false, true), meta(posA.Pool, false, false), meta(w, true, false)}}},
 			"co-signer must sign"},
 		{"unknown instruction", []ix{marketIx(w, []byte{99}, meta(alpha, false, true))}, "invalid instruction data"},

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/keeper-project/keeper/internal/strictyaml"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 )
 
 //go:embed default_scenario.yaml
@@ -46,7 +47,7 @@ func ParseScenario(file string, data []byte) (*Scenario, error) {
 		return nil, errs
 	}
 	sc.file, sc.root = file, root
-	if _, err := compileScenario(sc, derivedKey("wallet", walletPlaceholder), time.Unix(0, 0)); err != nil {
+	if _, err := compileScenario(sc, ids.DerivedKey("wallet", walletPlaceholder), time.Unix(0, 0)); err != nil {
 		return nil, err
 	}
 	return sc, nil

@@ -12,6 +12,7 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/keeper/sim/inject"
 )
 
@@ -97,12 +98,12 @@ func New(opts Options) (*Sim, error) {
 // deploy registers the programs and creates the genesis state.
 func (s *Sim) deploy(g genesis) error {
 	programs := map[solana.PublicKey]svm.Program{
-		MarketProgramID: svm.ProgramFunc(s.executeMarket),
-		EarnProgramID:   svm.ProgramFunc(executeEarn),
-		DexAProgramID:   svm.ProgramFunc(executeDex),
-		DexBProgramID:   svm.ProgramFunc(executeDex),
+		ids.MarketProgramID: svm.ProgramFunc(s.executeMarket),
+		ids.EarnProgramID:   svm.ProgramFunc(executeEarn),
+		ids.DexAProgramID:   svm.ProgramFunc(executeDex),
+		ids.DexBProgramID:   svm.ProgramFunc(executeDex),
 	}
-	for _, id := range []solana.PublicKey{MarketProgramID, EarnProgramID, DexAProgramID, DexBProgramID} {
+	for _, id := range []solana.PublicKey{ids.MarketProgramID, ids.EarnProgramID, ids.DexAProgramID, ids.DexBProgramID} {
 		if err := s.chain.RegisterProgram(id, programs[id]); err != nil {
 			return err
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 )
 
 // ix is one instruction to compile.
@@ -130,11 +131,11 @@ func newBuiltTx(feePayer solana.PublicKey, bh solana.Hash, ixs []ix) (*builtTx, 
 	t := &builtTx{msg: msg, signers: signers, sigs: make([]solana.Signature, len(signers))}
 	for i, k := range signers {
 		switch k {
-		case CoSigner():
-			copy(t.sigs[i][:], ed25519.Sign(coSignerKey.get(), msg))
-		case Stranger():
-			if feePayer == Stranger() {
-				copy(t.sigs[i][:], ed25519.Sign(strangerKey.get(), msg))
+		case ids.CoSigner():
+			copy(t.sigs[i][:], ed25519.Sign(ids.CoSignerKey(), msg))
+		case ids.Stranger():
+			if feePayer == ids.Stranger() {
+				copy(t.sigs[i][:], ed25519.Sign(ids.StrangerKey(), msg))
 			}
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/internal/lazy"
 )
 
 // parseUnits converts a decimal amount in whole tokens ("12.5") to base units of a mint with the
@@ -51,13 +52,13 @@ func parseInteger(s string) (uint64, error) {
 	return v, nil
 }
 
-var daysRE = &lazy[*regexp.Regexp]{make: func() *regexp.Regexp { return regexp.MustCompile(`^([+-]?)(\d+)d(.*)$`) }}
+var daysRE = &lazy.Value[*regexp.Regexp]{Make: func() *regexp.Regexp { return regexp.MustCompile(`^([+-]?)(\d+)d(.*)$`) }}
 
 // parseOffset parses a time offset: a Go duration ("90s", "-1h30m") optionally starting with whole
 // days ("-10d", "1d12h").
 func parseOffset(s string) (time.Duration, error) {
 	s = strings.TrimSpace(s)
-	m := daysRE.get().FindStringSubmatch(s)
+	m := daysRE.Get().FindStringSubmatch(s)
 	if m == nil {
 		d, err := time.ParseDuration(s)
 		if err != nil {
@@ -83,11 +84,11 @@ func parseOffset(s string) (time.Duration, error) {
 	return d, nil
 }
 
-var termRE = &lazy[*regexp.Regexp]{make: func() *regexp.Regexp { return regexp.MustCompile(`^(\d+)(m|d|w|mo|y)$`) }}
+var termRE = &lazy.Value[*regexp.Regexp]{Make: func() *regexp.Regexp { return regexp.MustCompile(`^(\d+)(m|d|w|mo|y)$`) }}
 
 // parseTerm parses a loan term such as "7d" (days), "2w", "3mo", "90m" (minutes) or "1y".
 func parseTerm(s string) (market.StrategyDuration, error) {
-	m := termRE.get().FindStringSubmatch(strings.TrimSpace(s))
+	m := termRE.Get().FindStringSubmatch(strings.TrimSpace(s))
 	if m == nil {
 		return market.StrategyDuration{}, fmt.Errorf("%q is not a loan term (examples: 90m, 7d, 2w, 3mo, 1y)", s)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/market/api"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 )
 
 // TestRepayLandsAndChangesReads builds a repay, signs it keeping the co-signature, sends it and
@@ -254,7 +255,7 @@ func TestWithdrawClaimBundle(t *testing.T) {
 }
 
 // payerKey is a second test key, paying fees for the wallet.
-var payerKey = ed25519.NewKeyFromSeed(sha256Bytes("keeper/sim test payer"))
+var payerKey = ed25519.NewKeyFromSeed(ids.Sha256Bytes("keeper/sim test payer"))
 
 // claimScenario has a filled request of a wallet that holds no token account of the vault's mint,
 // and a payer wallet.
@@ -269,7 +270,7 @@ earn:
     reserves: "100"
     requests:
       - {name: r, wallet: $wallet, requested: "5", filled: "5"}
-`, publicKeyOf(payerKey))
+`, ids.PublicKeyOf(payerKey))
 
 // TestWithdrawClaimCreatesTokenAccount claims into a wallet without a token account: the bundle
 // creates it first.
@@ -311,7 +312,7 @@ func TestPayerHeaderPaysFees(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := newEnv(t, Options{Scenario: sc})
-	mc, err := api.New(api.Options{BaseURL: e.urls.Market, Wallet: testWallet().String(), Payer: publicKeyOf(payerKey).String()})
+	mc, err := api.New(api.Options{BaseURL: e.urls.Market, Wallet: testWallet().String(), Payer: ids.PublicKeyOf(payerKey).String()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -320,13 +321,13 @@ func TestPayerHeaderPaysFees(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	payerBefore, walletBefore := e.sim.Balance(publicKeyOf(payerKey)), e.sim.Balance(testWallet())
+	payerBefore, walletBefore := e.sim.Balance(ids.PublicKeyOf(payerKey)), e.sim.Balance(testWallet())
 	for _, b64 := range resp.TxBase64s {
 		e.landed(t, e.send(t, signWire(t, b64, testKey, payerKey)))
 	}
 	// The token account's rent, and the fees of the payer's signature on the first transaction and of
 	// the payer's, the wallet's and the co-signer's on the claim.
-	if got := payerBefore - e.sim.Balance(publicKeyOf(payerKey)); got != 2_039_280+4*5000 {
+	if got := payerBefore - e.sim.Balance(ids.PublicKeyOf(payerKey)); got != 2_039_280+4*5000 {
 		t.Errorf("payer spent %d lamports, want the token account's rent and the fees", got)
 	}
 	if got := e.sim.Balance(testWallet()) - walletBefore; got != earnRequestRent {
@@ -377,7 +378,7 @@ func TestSignaturesRequired(t *testing.T) {
 	}
 	unsigned := signAPI(t, *tx)
 	forged := *tx
-	forged.Signatures = []market.Signature{{PublicKey: CoSigner().String(),
+	forged.Signatures = []market.Signature{{PublicKey: ids.CoSigner().String(),
 		Signature: base64.StdEncoding.EncodeToString(ed25519.Sign(testKey, []byte("other bytes")))}}
 	for name, wire := range map[string][]byte{"unsigned": unsigned, "forged co-signature": signAPI(t, forged, testKey)} {
 		if _, err := e.rpc.SendRawTransactionWithOpts(e.ctx, wire, rpc.TransactionOpts{PreflightCommitment: rpc.CommitmentConfirmed}); err == nil {

@@ -1,12 +1,15 @@
-package sim
+// Package ids holds the simulator's fixed ids and keys: the program ids of the
+// market, earn and CLMM programs, the market's co-signer and the stranger
+// of hostile modes, and the addresses derived from scenario names.
+package ids
 
 import (
 	"crypto/ed25519"
 	"crypto/sha256"
 	"fmt"
-	"sync"
 
 	"github.com/gagliardetto/solana-go"
+	"github.com/keeper-project/keeper/keeper/sim/internal/lazy"
 )
 
 // The simulator's fixed program ids. The committed config.yaml names them. They are written as
@@ -42,58 +45,42 @@ func keyFromSeedText(text string) ed25519.PrivateKey {
 	return ed25519.NewKeyFromSeed(seed[:])
 }
 
-// lazy is a value made when first used. Every keeper command links the simulator and most never
-// run it, so the package keeps its start-up work at none: a package-level lazy is laid out by the
-// linker, where a package-level sync.OnceValue(...) or a value computed in its initializer would run
-// when any keeper command starts (and touch the code that computes it).
-type lazy[T any] struct {
-	once sync.Once
-	make func() T
-	v    T
-}
-
-// get returns the value, making it on first use.
-func (l *lazy[T]) get() T {
-	l.once.Do(func() { l.v = l.make() })
-	return l.v
-}
-
 var (
-	coSignerKey = &lazy[ed25519.PrivateKey]{make: func() ed25519.PrivateKey { return keyFromSeedText(CoSignerSeedText) }}
-	strangerKey = &lazy[ed25519.PrivateKey]{make: func() ed25519.PrivateKey { return keyFromSeedText(strangerSeedText) }}
+	coSignerKey = &lazy.Value[ed25519.PrivateKey]{Make: func() ed25519.PrivateKey { return keyFromSeedText(CoSignerSeedText) }}
+	strangerKey = &lazy.Value[ed25519.PrivateKey]{Make: func() ed25519.PrivateKey { return keyFromSeedText(strangerSeedText) }}
 )
 
 // CoSigner returns the public key of the market's co-signer, a read-only signer of every market
 // instruction that has already signed every transaction the simulator builds.
-func CoSigner() solana.PublicKey { return publicKeyOf(coSignerKey.get()) }
+func CoSigner() solana.PublicKey { return PublicKeyOf(coSignerKey.Get()) }
 
 // Stranger returns the public key hostile transactions name as the thief, the foreign fee payer or
 // the extra signer.
-func Stranger() solana.PublicKey { return publicKeyOf(strangerKey.get()) }
+func Stranger() solana.PublicKey { return PublicKeyOf(strangerKey.Get()) }
 
-// publicKeyOf returns the solana public key of an ed25519 private key.
-func publicKeyOf(k ed25519.PrivateKey) solana.PublicKey {
+// PublicKeyOf returns the solana public key of an ed25519 private key.
+func PublicKeyOf(k ed25519.PrivateKey) solana.PublicKey {
 	return solana.PublicKeyFromBytes(k.Public().(ed25519.PublicKey))
 }
 
-// derivedKey returns a deterministic, named address: sha256("keeper/sim " + kind + " " + name).
+// DerivedKey returns a deterministic, named address: sha256("keeper/sim " + kind + " " + name).
 // It is used for mints, other wallets and position mints, which never sign.
-func derivedKey(kind, name string) solana.PublicKey {
-	return solana.PublicKeyFromBytes(sha256Bytes("keeper/sim " + kind + " " + name))
+func DerivedKey(kind, name string) solana.PublicKey {
+	return solana.PublicKeyFromBytes(Sha256Bytes("keeper/sim " + kind + " " + name))
 }
 
-// sha256Bytes returns the SHA-256 of s.
-func sha256Bytes(s string) []byte {
+// Sha256Bytes returns the SHA-256 of s.
+func Sha256Bytes(s string) []byte {
 	h := sha256.Sum256([]byte(s))
 	return h[:]
 }
 
-// pda returns the program address of seeds under program. Names longer than a seed may be are
+// PDA returns the program address of seeds under program. Names longer than a seed may be are
 // hashed first, so any scenario name works.
-func pda(program solana.PublicKey, kind, name string) (solana.PublicKey, uint8, error) {
+func PDA(program solana.PublicKey, kind, name string) (solana.PublicKey, uint8, error) {
 	seed := []byte(name)
 	if len(seed) > solana.MaxSeedLength {
-		seed = sha256Bytes(name)
+		seed = Sha256Bytes(name)
 	}
 	addr, bump, err := solana.FindProgramAddress([][]byte{[]byte(kind), seed}, program)
 	if err != nil {
@@ -101,3 +88,11 @@ func pda(program solana.PublicKey, kind, name string) (solana.PublicKey, uint8, 
 	}
 	return addr, bump, nil
 }
+
+// CoSignerKey returns the market co-signer's private key, with which the
+// simulator signs every transaction it builds.
+func CoSignerKey() ed25519.PrivateKey { return coSignerKey.Get() }
+
+// StrangerKey returns the private key of [Stranger], with which hostile
+// transactions are signed.
+func StrangerKey() ed25519.PrivateKey { return strangerKey.Get() }
