@@ -6,6 +6,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/internal/units"
 )
 
 // holderEvent is one balance change of a holder for the requested mint.
@@ -53,7 +54,7 @@ func (s *Sim) historicalHolders(c *call) (any, error) {
 // holderEvents collects the mint's balance changes per holder up to rangeEnd, and whether any event
 // ever touched the mint.
 func (s *Sim) holderEvents(q market.HoldersRequest) (map[string][]holderEvent, bool, error) {
-	scale := pow10(s.w.decimalsOf(q.Mint))
+	scale := units.Pow10(s.w.decimalsOf(q.Mint))
 	out := map[string][]holderEvent{}
 	seen := false
 	for _, info := range s.w.loans {

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/internal/units"
 )
 
 // loopInfo is one loop record of the scenario: the pair, and the figures the scenario fixes (nil:
@@ -58,9 +59,9 @@ func (s *Sim) loopFigures(l loopInfo) (market.Loop, error) {
 		if !ok {
 			continue
 		}
-		deposited += float64(coll) / pow10(l.collateral.Decimals)
+		deposited += float64(coll) / units.Pow10(l.collateral.Decimals)
 		collUSD := sn.usd(l.collateral.Address, coll)
-		debtUSD = debtUSD / pow10(l.principal.Decimals) * sn.price(l.principal.Address)
+		debtUSD = debtUSD / units.Pow10(l.principal.Decimals) * sn.price(l.principal.Address)
 		if equity := collUSD - debtUSD; equity > 0 {
 			weighted += collUSD * (collUSD*sn.yieldAPY(l.collateral.Address) - debtUSD*apy) / equity
 			weight += collUSD

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/internal/units"
 )
 
 // bestQuote serves E6. For each requested collateral, every strategy lending the principal mint with
@@ -130,10 +131,10 @@ func (s *Sim) borrowCapacity(cf market.CollateralFilter, principal *mintInfo, lt
 	if cf.PriceOverride != nil {
 		price = *cf.PriceOverride
 	}
-	usd := wholeTokens(cf.Amount.Uint64(), m.Decimals) * price * float64(ltv) / 1e6
+	usd := units.WholeTokens(cf.Amount.Uint64(), m.Decimals) * price * float64(ltv) / 1e6
 	pp := sn.price(principal.Address)
 	if pp <= 0 {
 		return 0
 	}
-	return usd / pp * pow10(principal.Decimals)
+	return usd / pp * units.Pow10(principal.Decimals)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/clmm"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
+	"github.com/keeper-project/keeper/keeper/sim/internal/units"
 	"gopkg.in/yaml.v3"
 )
 
@@ -115,7 +116,7 @@ func (c *compiler) unix(s, def string, path []any) int64 {
 	if s == "" {
 		s = def
 	}
-	d, err := parseOffset(s)
+	d, err := units.ParseOffset(s)
 	if err != nil {
 		c.failAt(path, "%v", err)
 		return c.start.Unix()
@@ -128,7 +129,7 @@ func (c *compiler) units(s string, m *mintInfo, path []any) uint64 {
 	if m == nil {
 		return 0
 	}
-	v, err := parseUnits(s, m.Decimals)
+	v, err := units.ParseUnits(s, m.Decimals)
 	if err != nil {
 		c.failAt(path, "%v", err)
 	}
@@ -257,7 +258,7 @@ func (c *compiler) fund(wallet solana.PublicKey, f Funding, at []any, defSOL str
 	if sol == "" {
 		sol = defSOL
 	}
-	lamports, err := parseUnits(sol, 9)
+	lamports, err := units.ParseUnits(sol, 9)
 	if err != nil {
 		c.failAt(append(at, "sol"), "%v", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/clmm"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
+	"github.com/keeper-project/keeper/keeper/sim/internal/units"
 )
 
 // dexByName returns the simulator's CLMM program of a layout name.
@@ -67,7 +68,7 @@ func (c *compiler) pools() {
 
 // poolAccount builds the initial pool account.
 func (c *compiler) poolAccount(pool *poolInfo, ps PoolSpec, at []any) {
-	liq, err := parseInteger(ps.Liquidity)
+	liq, err := units.ParseInteger(ps.Liquidity)
 	if err != nil {
 		c.failAt(append(at, "liquidity"), "pool %q: liquidity: %v", ps.Name, err)
 	}
@@ -166,7 +167,7 @@ func (c *compiler) positions() {
 		if !ok {
 			continue
 		}
-		liq, err := parseInteger(ps.Liquidity)
+		liq, err := units.ParseInteger(ps.Liquidity)
 		if err != nil {
 			c.failAt(append(at, "liquidity"), "position %q: liquidity: %v", ps.Name, err)
 		}

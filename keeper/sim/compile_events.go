@@ -8,6 +8,7 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/clmm"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/internal/units"
 )
 
 // events compiles the scripted events, sorted by time (stable: same-time events run in file order).
@@ -46,7 +47,7 @@ func (c *compiler) eventTime(es EventSpec, i int, at []any) (time.Duration, bool
 		c.failAt(at, "event %d: price_move happens at a slot: give at_slot", i)
 		return 0, false
 	}
-	d, err := parseOffset(es.At)
+	d, err := units.ParseOffset(es.At)
 	if err != nil || d < 0 {
 		c.failAt(append(at, "at"), "event %d: at must be a non-negative offset such as 15s (got %q)", i, es.At)
 		return 0, false
@@ -238,7 +239,7 @@ func (c *compiler) termEvent(tc TermChange, at []any) (scheduled, bool) {
 		return scheduled{}, false
 	}
 	asset := c.assetRef(tc.Collateral, append(at, "collateral"), "collateral")
-	d, err := parseTerm(tc.Term)
+	d, err := units.ParseTerm(tc.Term)
 	if err != nil {
 		c.failAt(append(at, "term"), "%v", err)
 		return scheduled{}, false

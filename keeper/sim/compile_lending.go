@@ -9,6 +9,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
+	"github.com/keeper-project/keeper/keeper/sim/internal/units"
 )
 
 // assetRef resolves a collateral asset (a mint symbol or a pool name) to its asset identifier.
@@ -84,7 +85,7 @@ func (c *compiler) term(ts TermSpec, at []any) termState {
 		c.failAt(append(at, "ltv"), "ltv %d and lqt %d must satisfy 0 <= ltv <= lqt <= 1000000", ts.Ltv, ts.Lqt)
 	}
 	for _, key := range sortedKeys(ts.Apys) {
-		d, err := parseTerm(key)
+		d, err := units.ParseTerm(key)
 		if err != nil {
 			c.failAt(append(at, "apys", key), "%v", err)
 			continue

@@ -5,6 +5,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/clmm"
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
+	"github.com/keeper-project/keeper/keeper/sim/internal/units"
 )
 
 // Collateral asset types of the simulator (the spec shows no values).
@@ -99,12 +100,12 @@ func (c *compiler) ledger(st *loanState, lg LedgerSpec, j, n int, at []any) {
 		c.failAt(append(at, "strategy"), "unknown strategy %q", lg.Strategy)
 		return
 	}
-	term, err := parseTerm(lg.Term)
+	term, err := units.ParseTerm(lg.Term)
 	if err != nil {
 		c.failAt(append(at, "term"), "%v", err)
 		return
 	}
-	secs, _ := termSeconds(term)
+	secs, _ := units.TermSeconds(term)
 	l := ledgerState{
 		Index: j, Strategy: strat.Address.String(), PrincipalMint: strat.Mint.Address.String(),
 		PrincipalDue:    c.units(lg.Principal, strat.Mint, append(at, "principal")),
@@ -149,7 +150,7 @@ func (c *compiler) defaultAPY(strat *strategyInfo, st *loanState, term market.St
 				continue
 			}
 			for k, v := range ts.Apys {
-				if d, err := parseTerm(k); err == nil && d == term {
+				if d, err := units.ParseTerm(k); err == nil && d == term {
 					return v
 				}
 			}
@@ -247,7 +248,7 @@ func (c *compiler) rawAmount(s, asset string, path []any) uint64 {
 			return c.units(s, m, path)
 		}
 	}
-	v, err := parseInteger(s)
+	v, err := units.ParseInteger(s)
 	if err != nil {
 		c.failAt(path, "%v", err)
 	}
@@ -299,7 +300,7 @@ func (c *compiler) inflows(st *loanState) {
 		net := float64(l.PrincipalRepaid) - float64(l.PrincipalDue)
 		st.Inflow.PrincipalUSD += c.w.usd(k, l.PrincipalRepaid) - c.w.usd(k, l.PrincipalDue)
 		if m != nil {
-			st.Inflow.PrincipalTokens += net / pow10(m.Decimals)
+			st.Inflow.PrincipalTokens += net / units.Pow10(m.Decimals)
 		}
 	}
 }
@@ -314,7 +315,7 @@ func (c *compiler) eventValue(st *loanState, ev historyEvent, first string) (usd
 	if m, ok := c.w.mintByAddr[k]; ok {
 		usd = c.w.usd(k, ev.Amount)
 		if ev.AssetMint == first {
-			tokens = wholeTokens(ev.Amount, m.Decimals)
+			tokens = units.WholeTokens(ev.Amount, m.Decimals)
 		}
 		return usd, tokens
 	}

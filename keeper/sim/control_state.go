@@ -6,6 +6,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/internal/units"
 )
 
 // ControlState is the answer of GET /_sim/state: what an end-to-end test checks after keeper acted.
@@ -215,7 +216,7 @@ func (c *Control) unitPrice(mint string) (float64, bool) {
 		return 0, false
 	}
 	p, ok := c.sim.Price(k)
-	return p / pow10(m.Decimals), ok
+	return p / units.Pow10(m.Decimals), ok
 }
 
 // position returns a CLMM position's view.

@@ -118,3 +118,12 @@ func TestHistoricalHolders(t *testing.T) {
 		})
 	}
 }
+
+func TestDepositSecondsRules(t *testing.T) {
+	evs := []holderEvent{{time: 50, delta: 4}, {time: 5, delta: 1}, {time: 150, delta: 100}, {time: 200, delta: 7}}
+	// Start balance 1 (the event before 10 collapses); 1·40 + 5·100 = 540; the event at 150 (the end)
+	// and the one after it count nothing.
+	if got := depositSeconds(evs, 10, 150); got != 540 {
+		t.Errorf("depositSeconds = %v, want 540", got)
+	}
+}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/internal/units"
 )
 
 // secondsPerDay converts per-second figures to daily ones.
@@ -68,7 +69,7 @@ func (s *Sim) fillLoanItem(v *loanView, sn *snapshot) error {
 	if len(st.Collateral) > 0 {
 		first := solana.MustPublicKeyFromBase58(st.Collateral[0].AssetMint)
 		if m, ok := s.w.mintByAddr[first]; ok {
-			v.tokenUsdPnl = (wholeTokens(st.Collateral[0].Amount, m.Decimals) - st.Inflow.CollateralTokens) * sn.price(first)
+			v.tokenUsdPnl = (units.WholeTokens(st.Collateral[0].Amount, m.Decimals) - st.Inflow.CollateralTokens) * sn.price(first)
 		}
 	}
 	return nil

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"github.com/gagliardetto/solana-go"
+	"github.com/keeper-project/keeper/keeper/sim/internal/units"
 )
 
 // Repay accounts: user (signer, writable), co-signer, loan (writable), the ledger's strategy, the
@@ -62,7 +63,7 @@ func (s *Sim) recordRepay(c *marketCtx, l *loanState, lg *ledgerState, mint sola
 	usd := s.w.usd(mint, pay)
 	l.Inflow.PrincipalUSD += usd
 	if m, ok := s.w.mintByAddr[mint]; ok {
-		l.Inflow.PrincipalTokens += wholeTokens(pay, m.Decimals)
+		l.Inflow.PrincipalTokens += units.WholeTokens(pay, m.Decimals)
 	}
 }
 
@@ -100,7 +101,7 @@ func (s *Sim) execWithdrawCollateral(c *marketCtx, op withdrawCollateralOp, r *d
 		AssetMint: col.AssetMint, Amount: op.Amount, Txn: c.txn})
 	l.Inflow.CollateralUSD -= s.w.usd(mint, op.Amount)
 	if m, ok := s.w.mintByAddr[mint]; ok && len(l.Collateral) > 0 && l.Collateral[0].AssetMint == col.AssetMint {
-		l.Inflow.CollateralTokens -= wholeTokens(op.Amount, m.Decimals)
+		l.Inflow.CollateralTokens -= units.WholeTokens(op.Amount, m.Decimals)
 	}
 	return c.saveLoan(key, l)
 }

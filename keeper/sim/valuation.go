@@ -6,6 +6,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/clmm"
+	"github.com/keeper-project/keeper/keeper/sim/internal/units"
 )
 
 // snapshot is one pinned set of oracle prices: every USD figure of one response uses one snapshot.
@@ -34,7 +35,7 @@ func (sn *snapshot) usdf(mint solana.PublicKey, amount float64) float64 {
 	if !ok {
 		return 0
 	}
-	return amount / pow10(m.Decimals) * sn.prices[mint]
+	return amount / units.Pow10(m.Decimals) * sn.prices[mint]
 }
 
 // yieldAPY returns a mint's own yield as a fraction.

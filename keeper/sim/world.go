@@ -7,6 +7,7 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/clmm"
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/internal/units"
 )
 
 // world is the market's catalogue: what exists, under which addresses, and the market's off-chain data
@@ -195,7 +196,7 @@ func (w *world) usd(mint solana.PublicKey, amount uint64) float64 {
 		return 0
 	}
 	p, _ := w.price(mint)
-	return wholeTokens(amount, m.Decimals) * p
+	return units.WholeTokens(amount, m.Decimals) * p
 }
 
 // decimalsOf returns a mint's decimals; unknown assets (pool ids) count in raw units.

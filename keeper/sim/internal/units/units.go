@@ -1,4 +1,7 @@
-package sim
+// Package units reads and converts the simulator's amounts and durations:
+// token amounts in base units and whole tokens, time offsets and strategy
+// terms as scenario files write them.
+package units
 
 import (
 	"errors"
@@ -14,9 +17,9 @@ import (
 	"github.com/keeper-project/keeper/keeper/sim/internal/lazy"
 )
 
-// parseUnits converts a decimal amount in whole tokens ("12.5") to base units of a mint with the
+// ParseUnits converts a decimal amount in whole tokens ("12.5") to base units of a mint with the
 // given decimals, exactly. An empty string is zero.
-func parseUnits(s string, decimals uint8) (uint64, error) {
+func ParseUnits(s string, decimals uint8) (uint64, error) {
 	s = strings.ReplaceAll(strings.TrimSpace(s), "_", "")
 	if s == "" {
 		return 0, nil
@@ -39,8 +42,8 @@ func parseUnits(s string, decimals uint8) (uint64, error) {
 	return n.Uint64(), nil
 }
 
-// parseInteger parses a non-negative integer such as a CLMM liquidity. An empty string is zero.
-func parseInteger(s string) (uint64, error) {
+// ParseInteger parses a non-negative integer such as a CLMM liquidity. An empty string is zero.
+func ParseInteger(s string) (uint64, error) {
 	s = strings.ReplaceAll(strings.TrimSpace(s), "_", "")
 	if s == "" {
 		return 0, nil
@@ -54,9 +57,9 @@ func parseInteger(s string) (uint64, error) {
 
 var daysRE = &lazy.Value[*regexp.Regexp]{Make: func() *regexp.Regexp { return regexp.MustCompile(`^([+-]?)(\d+)d(.*)$`) }}
 
-// parseOffset parses a time offset: a Go duration ("90s", "-1h30m") optionally starting with whole
+// ParseOffset parses a time offset: a Go duration ("90s", "-1h30m") optionally starting with whole
 // days ("-10d", "1d12h").
-func parseOffset(s string) (time.Duration, error) {
+func ParseOffset(s string) (time.Duration, error) {
 	s = strings.TrimSpace(s)
 	m := daysRE.Get().FindStringSubmatch(s)
 	if m == nil {
@@ -86,8 +89,8 @@ func parseOffset(s string) (time.Duration, error) {
 
 var termRE = &lazy.Value[*regexp.Regexp]{Make: func() *regexp.Regexp { return regexp.MustCompile(`^(\d+)(m|d|w|mo|y)$`) }}
 
-// parseTerm parses a loan term such as "7d" (days), "2w", "3mo", "90m" (minutes) or "1y".
-func parseTerm(s string) (market.StrategyDuration, error) {
+// ParseTerm parses a loan term such as "7d" (days), "2w", "3mo", "90m" (minutes) or "1y".
+func ParseTerm(s string) (market.StrategyDuration, error) {
 	m := termRE.Get().FindStringSubmatch(strings.TrimSpace(s))
 	if m == nil {
 		return market.StrategyDuration{}, fmt.Errorf("%q is not a loan term (examples: 90m, 7d, 2w, 3mo, 1y)", s)
@@ -103,8 +106,8 @@ func parseTerm(s string) (market.StrategyDuration, error) {
 	return market.StrategyDuration{DurationType: types[m[2]], Duration: int32(n)}, nil
 }
 
-// termSeconds returns the length of a loan term in seconds (months are 30 days, years 365 days).
-func termSeconds(d market.StrategyDuration) (int64, error) {
+// TermSeconds returns the length of a loan term in seconds (months are 30 days, years 365 days).
+func TermSeconds(d market.StrategyDuration) (int64, error) {
 	unit := map[market.DurationType]int64{
 		market.DurationDays: 86_400, market.DurationWeeks: 7 * 86_400, market.DurationMonths: 30 * 86_400,
 		market.DurationMinutes: 60, market.DurationYears: 365 * 86_400,
@@ -118,10 +121,10 @@ func termSeconds(d market.StrategyDuration) (int64, error) {
 	return unit * int64(d.Duration), nil
 }
 
-// wholeTokens converts base units to whole tokens.
-func wholeTokens(amount uint64, decimals uint8) float64 {
+// WholeTokens converts base units to whole tokens.
+func WholeTokens(amount uint64, decimals uint8) float64 {
 	return float64(amount) / math.Pow10(int(decimals))
 }
 
-// pow10 returns 10^d.
-func pow10(d uint8) float64 { return math.Pow10(int(d)) }
+// Pow10 returns 10^d.
+func Pow10(d uint8) float64 { return math.Pow10(int(d)) }

@@ -1,4 +1,4 @@
-package sim
+package units
 
 import (
 	"testing"
@@ -25,7 +25,7 @@ func TestParseUnits(t *testing.T) {
 		{"18446744073709551616", 0, 0, true},
 	}
 	for _, tc := range tests {
-		got, err := parseUnits(tc.in, tc.dec)
+		got, err := ParseUnits(tc.in, tc.dec)
 		if got != tc.want || (err != nil) != tc.wantErr {
 			t.Errorf("parseUnits(%q, %d) = %d, %v; want %d, error %v", tc.in, tc.dec, got, err, tc.want, tc.wantErr)
 		}
@@ -46,7 +46,7 @@ func TestParseOffsetAndTerm(t *testing.T) {
 		{"soon", 0, false},
 	}
 	for _, tc := range offsets {
-		got, err := parseOffset(tc.in)
+		got, err := ParseOffset(tc.in)
 		if got != tc.want || (err == nil) != tc.ok {
 			t.Errorf("parseOffset(%q) = %s, %v", tc.in, got, err)
 		}
@@ -63,22 +63,13 @@ func TestParseOffsetAndTerm(t *testing.T) {
 		{"1y", market.StrategyDuration{DurationType: market.DurationYears, Duration: 1}, 365 * 86_400},
 	}
 	for _, tc := range terms {
-		got, err := parseTerm(tc.in)
-		secs, _ := termSeconds(got)
+		got, err := ParseTerm(tc.in)
+		secs, _ := TermSeconds(got)
 		if err != nil || got != tc.want || secs != tc.secs {
 			t.Errorf("parseTerm(%q) = %+v (%d s), %v", tc.in, got, secs, err)
 		}
 	}
-	if _, err := parseTerm("7x"); err == nil {
+	if _, err := ParseTerm("7x"); err == nil {
 		t.Errorf("parseTerm accepted 7x")
-	}
-}
-
-func TestDepositSecondsRules(t *testing.T) {
-	evs := []holderEvent{{time: 50, delta: 4}, {time: 5, delta: 1}, {time: 150, delta: 100}, {time: 200, delta: 7}}
-	// Start balance 1 (the event before 10 collapses); 1·40 + 5·100 = 540; the event at 150 (the end)
-	// and the one after it count nothing.
-	if got := depositSeconds(evs, 10, 150); got != 540 {
-		t.Errorf("depositSeconds = %v, want 540", got)
 	}
 }
