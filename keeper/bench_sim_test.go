@@ -12,12 +12,13 @@ import (
 	"github.com/keeper-project/keeper/keeper/sim"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
 	"github.com/keeper-project/keeper/keeper/sim/inject"
+	"github.com/keeper-project/keeper/keeper/sim/scenario"
 )
 
 // benchScenario is a market with no scripted events: healthy loans of the
 // wallet (10 SOL against 500 USDC, health ~0.61) and unhealthy ones (10 SOL
 // against 1,100 USDC, health ~0.14, under auto-repay's trigger 0.2).
-func benchScenario(b testing.TB, healthy, unhealthy int) *sim.Scenario {
+func benchScenario(b testing.TB, healthy, unhealthy int) *scenario.Scenario {
 	b.Helper()
 	var sb strings.Builder
 	sb.WriteString(`name: bench

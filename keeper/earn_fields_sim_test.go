@@ -12,11 +12,12 @@ import (
 
 	"github.com/keeper-project/keeper/keeper/journal"
 	"github.com/keeper-project/keeper/keeper/sim"
+	"github.com/keeper-project/keeper/keeper/sim/scenario"
 )
 
 // renamedQueueScenario is the default scenario with a market that answers
 // the withdrawal queue under other member names than keeper assumes.
-func renamedQueueScenario(t *testing.T) *sim.Scenario {
+func renamedQueueScenario(t *testing.T) *scenario.Scenario {
 	t.Helper()
 	sc, err := sim.ParseScenario("renamed.yaml", append(sim.DefaultScenarioYAML(), `
 market:

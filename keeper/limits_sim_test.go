@@ -2,11 +2,13 @@ package keeper
 
 import (
 	"fmt"
-	"github.com/keeper-project/keeper/keeper/internal/action"
 	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/keeper-project/keeper/keeper/internal/action"
+	"github.com/keeper-project/keeper/keeper/sim/scenario"
 
 	"github.com/keeper-project/keeper/keeper/journal"
 	"github.com/keeper-project/keeper/keeper/sim"
@@ -35,7 +37,7 @@ const cappedRepayPolicy = `policies:
 `
 
 // scenarioWith is the default scenario with more loans and events.
-func scenarioWith(t *testing.T, loans, events string) *sim.Scenario {
+func scenarioWith(t *testing.T, loans, events string) *scenario.Scenario {
 	t.Helper()
 	text := string(sim.DefaultScenarioYAML())
 	if !strings.Contains(text, "\nloans:\n") || !strings.HasSuffix(strings.TrimSpace(text), "oracle: {JITOSOL: 90}") {

@@ -2,11 +2,13 @@ package keeper
 
 import (
 	"encoding/json"
-	"github.com/keeper-project/keeper/keeper/internal/action"
-	"github.com/keeper-project/keeper/policies"
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/keeper-project/keeper/keeper/internal/action"
+	"github.com/keeper-project/keeper/keeper/sim/scenario"
+	"github.com/keeper-project/keeper/policies"
 
 	"github.com/gagliardetto/solana-go"
 
@@ -20,7 +22,7 @@ import (
 // wallet borrowed 9 wrapped SOL (the native mint) from strategy gamma
 // against 14 JITOSOL; JITOSOL depegs at solDepeg, bringing its health to
 // ~0.13.
-func solLoanScenario(t *testing.T) *sim.Scenario {
+func solLoanScenario(t *testing.T) *scenario.Scenario {
 	t.Helper()
 	sc, err := sim.DefaultScenario()
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim"
+	"github.com/keeper-project/keeper/keeper/sim/scenario"
 )
 
 // apyProbe is an alert on alpha-vault that always fires and prints its
@@ -92,7 +93,7 @@ func TestRewardsAPYFromPythPriceOnSim(t *testing.T) {
 
 // staleJTO is the default scenario with alpha-vault's JTO rewards running
 // for an hour and JTO's Pyth feed halted at 10 s, then resumed at 5 min.
-func staleJTO(t *testing.T) *sim.Scenario {
+func staleJTO(t *testing.T) *scenario.Scenario {
 	t.Helper()
 	text := string(sim.DefaultScenarioYAML())
 	if !strings.Contains(text, `end: "30s"`) {

@@ -23,6 +23,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/notify"
 	"github.com/keeper-project/keeper/keeper/sim"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/scenario"
 	"github.com/keeper-project/keeper/signer"
 )
 
@@ -134,7 +135,7 @@ type simWorld struct {
 
 // simOptions adjust a simWorld.
 type simOptions struct {
-	scenario *sim.Scenario
+	scenario *scenario.Scenario
 	faults   sim.Faults
 	// configYAML replaces simConfigYAML.
 	configYAML string

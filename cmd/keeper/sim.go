@@ -19,6 +19,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/sim"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
+	"github.com/keeper-project/keeper/keeper/sim/scenario"
 	"github.com/keeper-project/keeper/signer"
 )
 
@@ -115,7 +116,7 @@ func simWallet(s *streams, wallet, keypair string) (solana.PublicKey, error) {
 	return k.PublicKey(), nil
 }
 
-func loadScenario(path string) (*sim.Scenario, error) {
+func loadScenario(path string) (*scenario.Scenario, error) {
 	if path == "" {
 		return sim.DefaultScenario()
 	}
@@ -193,7 +194,7 @@ func printSim(w io.Writer, u sim.URLs, sm *sim.Sim) {
 
 // printAddresses lists the scenario's mints, vaults, earn vaults, other
 // wallets and loans, which policies and reports name.
-func printAddresses(w io.Writer, sm *sim.Sim, sc *sim.Scenario) {
+func printAddresses(w io.Writer, sm *sim.Sim, sc *scenario.Scenario) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	row := func(kind, name string) {
 		if a, ok := sm.Address(kind, name); ok {

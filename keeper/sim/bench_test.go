@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/scenario"
 )
 
 // benchSim returns a simulator of the default scenario on a manual clock.
@@ -56,7 +57,7 @@ func BenchmarkBuildRepay(b *testing.B) {
 }
 
 // manyLoansScenario returns a scenario of n loans of the wallet (10 SOL against 500 USDC each).
-func manyLoansScenario(b *testing.B, n int) *Scenario {
+func manyLoansScenario(b *testing.B, n int) *scenario.Scenario {
 	b.Helper()
 	var sb strings.Builder
 	sb.WriteString(`name: many

@@ -14,6 +14,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/keeper/sim/internal/units"
+	"github.com/keeper-project/keeper/keeper/sim/scenario"
 	"gopkg.in/yaml.v3"
 )
 
@@ -60,7 +61,7 @@ type scheduled struct {
 type compiler struct {
 	file  string
 	root  *yaml.Node // nil for a scenario built in code
-	sc    *Scenario
+	sc    *scenario.Scenario
 	start time.Time
 	w     *world
 	gen   genesis
@@ -81,8 +82,9 @@ type compiled struct {
 }
 
 // compileScenario compiles sc for wallet, with times relative to start.
-func compileScenario(sc *Scenario, wallet solana.PublicKey, start time.Time) (*compiled, error) {
-	c := &compiler{file: sc.file, root: sc.root, sc: sc, start: start, w: newWorld(wallet),
+func compileScenario(sc *scenario.Scenario, wallet solana.PublicKey, start time.Time) (*compiled, error) {
+	file, root := sc.Source()
+	c := &compiler{file: file, root: root, sc: sc, start: start, w: newWorld(wallet),
 		poolStates: map[*poolInfo]clmm.Pool{}, posStates: map[*positionInfo]clmm.Position{}, books: map[*poolInfo]*tickBook{}}
 	steps := []func(){c.mints, c.walletsAndFunding, c.pools, c.positions, c.clmmAccounts, c.strategies, c.vaults,
 		c.loans, c.loops, c.earn, c.events, c.market, c.token2022Held}
@@ -253,7 +255,7 @@ func (c *compiler) walletsAndFunding() {
 }
 
 // fund adds the grants of f to wallet.
-func (c *compiler) fund(wallet solana.PublicKey, f Funding, at []any, defSOL string) {
+func (c *compiler) fund(wallet solana.PublicKey, f scenario.Funding, at []any, defSOL string) {
 	sol := f.SOL
 	if sol == "" {
 		sol = defSOL

@@ -9,6 +9,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/keeper/sim/internal/units"
+	"github.com/keeper-project/keeper/keeper/sim/scenario"
 )
 
 // dexByName returns the simulator's CLMM program of a layout name.
@@ -67,7 +68,7 @@ func (c *compiler) pools() {
 }
 
 // poolAccount builds the initial pool account.
-func (c *compiler) poolAccount(pool *poolInfo, ps PoolSpec, at []any) {
+func (c *compiler) poolAccount(pool *poolInfo, ps scenario.PoolSpec, at []any) {
 	liq, err := units.ParseInteger(ps.Liquidity)
 	if err != nil {
 		c.failAt(append(at, "liquidity"), "pool %q: liquidity: %v", ps.Name, err)
@@ -97,7 +98,7 @@ func (c *compiler) poolAccount(pool *poolInfo, ps PoolSpec, at []any) {
 
 // poolRewards compiles a dex-b pool's reward emissions: emissions_per_second_x64 is the daily amount
 // in base units × 2^64 / 86400, rounded down.
-func (c *compiler) poolRewards(state *clmm.Pool, pool *poolInfo, ps PoolSpec, at []any) {
+func (c *compiler) poolRewards(state *clmm.Pool, pool *poolInfo, ps scenario.PoolSpec, at []any) {
 	if len(ps.Rewards) > 0 && (pool.Dex.Name != clmm.DexB || len(ps.Rewards) > clmm.NumRewards) {
 		c.failAt(append(at, "rewards"), "pool %q: rewards: at most %d, on dex-b pools only", ps.Name, clmm.NumRewards)
 		return
@@ -176,7 +177,7 @@ func (c *compiler) positions() {
 }
 
 // addPosition records a position and its account.
-func (c *compiler) addPosition(ps PositionSpec, pool *poolInfo, rng clmm.Range, liq uint64, at []any) {
+func (c *compiler) addPosition(ps scenario.PositionSpec, pool *poolInfo, rng clmm.Range, liq uint64, at []any) {
 	mint := ids.DerivedKey("position-mint", ps.Name)
 	dex, err := clmm.NewDex(pool.Dex.Name, pool.Dex.Program)
 	if err != nil {
@@ -207,7 +208,7 @@ func (c *compiler) addPosition(ps PositionSpec, pool *poolInfo, rng clmm.Range, 
 }
 
 // positionRange returns a position's range from ticks or prices.
-func (c *compiler) positionRange(ps PositionSpec, pool *poolInfo, at []any) (clmm.Range, bool) {
+func (c *compiler) positionRange(ps scenario.PositionSpec, pool *poolInfo, at []any) (clmm.Range, bool) {
 	var rng clmm.Range
 	switch {
 	case ps.LowerTick != nil && ps.UpperTick != nil:

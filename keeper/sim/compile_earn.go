@@ -3,6 +3,7 @@ package sim
 import (
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
+	"github.com/keeper-project/keeper/keeper/sim/scenario"
 )
 
 // earnRequestRent is the lamports a withdrawal request account holds; a claim returns them to the
@@ -51,7 +52,7 @@ func (c *compiler) earnNamed(name string) *earnInfo {
 }
 
 // request compiles one withdrawal request and its account.
-func (c *compiler) request(v *earnInfo, rs RequestSpec, at []any) {
+func (c *compiler) request(v *earnInfo, rs scenario.RequestSpec, at []any) {
 	if rs.Name == "" || requestNamed(v, rs.Name) != nil {
 		c.failAt(append(at, "name"), "earn vault %q: request names must be unique and non-empty", v.Name)
 		return

@@ -9,6 +9,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/clmm"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
 	"github.com/keeper-project/keeper/keeper/sim/internal/units"
+	"github.com/keeper-project/keeper/keeper/sim/scenario"
 )
 
 // events compiles the scripted events, sorted by time (stable: same-time events run in file order).
@@ -31,7 +32,7 @@ func (c *compiler) events() {
 }
 
 // eventTime returns an event's offset from the start: its at, or the start of its at_slot.
-func (c *compiler) eventTime(es EventSpec, i int, at []any) (time.Duration, bool) {
+func (c *compiler) eventTime(es scenario.EventSpec, i int, at []any) (time.Duration, bool) {
 	if es.AtSlot != nil {
 		if es.At != "" {
 			c.failAt(at, "event %d: give at or at_slot, not both", i)
@@ -59,7 +60,7 @@ func (c *compiler) eventTime(es EventSpec, i int, at []any) (time.Duration, bool
 const maxEventSlot = 365 * 24 * time.Hour / chainsim.SlotDuration
 
 // event compiles one event's action; exactly one must be set.
-func (c *compiler) event(es EventSpec, at []any) (scheduled, bool) {
+func (c *compiler) event(es scenario.EventSpec, at []any) (scheduled, bool) {
 	n := 0
 	for _, set := range []bool{es.Oracle != nil, es.Pool != nil, es.Fill != nil, es.Fees != nil, es.ExternalAPY != nil, es.Term != nil, es.Pyth != nil, es.PriceMove != nil} {
 		if set {
@@ -111,7 +112,7 @@ func (c *compiler) oracleEvent(prices map[string]float64, at []any) (scheduled, 
 }
 
 // pythEvent halts or resumes the pushing of mints' Pyth feeds.
-func (c *compiler) pythEvent(pe PythEvent, at []any) (scheduled, bool) {
+func (c *compiler) pythEvent(pe scenario.PythEvent, at []any) (scheduled, bool) {
 	set := map[*pythFeed]bool{}
 	for _, l := range []struct {
 		key  string
@@ -142,7 +143,7 @@ func (c *compiler) pythEvent(pe PythEvent, at []any) (scheduled, bool) {
 }
 
 // poolEvent moves a pool's price.
-func (c *compiler) poolEvent(pm PoolMove, at []any) (scheduled, bool) {
+func (c *compiler) poolEvent(pm scenario.PoolMove, at []any) (scheduled, bool) {
 	pool := c.poolNamed(pm.Name)
 	if pool == nil {
 		c.failAt(append(at, "name"), "unknown pool %q", pm.Name)
@@ -181,7 +182,7 @@ func (c *compiler) poolEvent(pm PoolMove, at []any) (scheduled, bool) {
 }
 
 // fillEvent fills part of a withdrawal request.
-func (c *compiler) fillEvent(fs FillSpec, at []any) (scheduled, bool) {
+func (c *compiler) fillEvent(fs scenario.FillSpec, at []any) (scheduled, bool) {
 	v := c.earnNamed(fs.Vault)
 	if v == nil {
 		c.failAt(append(at, "vault"), "unknown earn vault %q", fs.Vault)
@@ -199,7 +200,7 @@ func (c *compiler) fillEvent(fs FillSpec, at []any) (scheduled, bool) {
 }
 
 // feesEvent makes a position earn fees through its pool's fee growth; its stored figure is unchanged.
-func (c *compiler) feesEvent(fs FeesSpec, at []any) (scheduled, bool) {
+func (c *compiler) feesEvent(fs scenario.FeesSpec, at []any) (scheduled, bool) {
 	pos := c.positionNamed(fs.Position)
 	if pos == nil {
 		c.failAt(append(at, "position"), "unknown position %q", fs.Position)
@@ -214,7 +215,7 @@ func (c *compiler) feesEvent(fs FeesSpec, at []any) (scheduled, bool) {
 }
 
 // externalAPYEvent changes a vault's external yield APY.
-func (c *compiler) externalAPYEvent(es ExternalAPYSpec, at []any) (scheduled, bool) {
+func (c *compiler) externalAPYEvent(es scenario.ExternalAPYSpec, at []any) (scheduled, bool) {
 	var vault *vaultInfo
 	for _, v := range c.w.vaults {
 		if v.Name == es.Vault {
@@ -232,7 +233,7 @@ func (c *compiler) externalAPYEvent(es ExternalAPYSpec, at []any) (scheduled, bo
 }
 
 // termEvent sets one APY of a strategy's terms.
-func (c *compiler) termEvent(tc TermChange, at []any) (scheduled, bool) {
+func (c *compiler) termEvent(tc scenario.TermChange, at []any) (scheduled, bool) {
 	strat := c.strategyNamed(tc.Strategy)
 	if strat == nil {
 		c.failAt(append(at, "strategy"), "unknown strategy %q", tc.Strategy)

@@ -10,6 +10,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/keeper/sim/internal/units"
+	"github.com/keeper-project/keeper/keeper/sim/scenario"
 )
 
 // assetRef resolves a collateral asset (a mint symbol or a pool name) to its asset identifier.
@@ -72,7 +73,7 @@ func (c *compiler) strategies() {
 }
 
 // term compiles one collateral's terms.
-func (c *compiler) term(ts TermSpec, at []any) termState {
+func (c *compiler) term(ts scenario.TermSpec, at []any) termState {
 	t := termState{AssetIdentifier: c.assetRef(ts.Collateral, append(at, "collateral"), "collateral"),
 		Apys: map[string]int64{}, Ltv: ts.Ltv, Lqt: ts.Lqt, MaxAllocationPct: ts.MaxAllocationPct}
 	if t.MaxAllocationPct == "" {
@@ -156,7 +157,7 @@ func (c *compiler) vaults() {
 }
 
 // reward compiles one reward schedule.
-func (c *compiler) reward(rs RewardSpec, at []any) market.RewardSchedule {
+func (c *compiler) reward(rs scenario.RewardSpec, at []any) market.RewardSchedule {
 	m := c.mint(rs.Mint, append(at, "mint"), "reward mint")
 	eps, err := strconv.ParseFloat(rs.EmissionsPerSecond, 64)
 	if err != nil || eps < 0 || math.IsInf(eps, 0) {

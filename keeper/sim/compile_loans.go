@@ -6,6 +6,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/keeper/sim/internal/units"
+	"github.com/keeper-project/keeper/keeper/sim/scenario"
 )
 
 // Collateral asset types of the simulator (the spec shows no values).
@@ -56,7 +57,7 @@ func (c *compiler) loans() {
 }
 
 // collateral compiles one collateral slot; plain tokens are minted to the loan's token account.
-func (c *compiler) collateral(info *loanInfo, st *loanState, cs CollateralSpec, j int, at []any) {
+func (c *compiler) collateral(info *loanInfo, st *loanState, cs scenario.CollateralSpec, j int, at []any) {
 	col := collateralState{Index: j, ID: st.ID*10 + int64(j), WriteVersion: 1, LastInteractedTime: st.StartTime}
 	switch {
 	case cs.Position != "" && cs.Mint == "":
@@ -94,7 +95,7 @@ func (c *compiler) collateral(info *loanInfo, st *loanState, cs CollateralSpec, 
 }
 
 // ledger compiles one ledger.
-func (c *compiler) ledger(st *loanState, lg LedgerSpec, j, n int, at []any) {
+func (c *compiler) ledger(st *loanState, lg scenario.LedgerSpec, j, n int, at []any) {
 	strat := c.strategyNamed(lg.Strategy)
 	if strat == nil {
 		c.failAt(append(at, "strategy"), "unknown strategy %q", lg.Strategy)
@@ -172,8 +173,8 @@ func (c *compiler) assetRefQuiet(s string) string {
 
 // ratioRows returns a ledger's LTV, LQT and weight rows, defaulting from the strategy's terms and to
 // an equal share of each collateral among the loan's ledgers.
-func (c *compiler) ratioRows(strat *strategyInfo, st *loanState, lg LedgerSpec, n int, at []any) (ltv, lqt, w []int64) {
-	terms := map[string]TermSpec{}
+func (c *compiler) ratioRows(strat *strategyInfo, st *loanState, lg scenario.LedgerSpec, n int, at []any) (ltv, lqt, w []int64) {
+	terms := map[string]scenario.TermSpec{}
 	for _, ss := range c.sc.Strategies {
 		if ss.Name == strat.Name {
 			for _, ts := range ss.Terms {
@@ -204,7 +205,7 @@ func (c *compiler) ratioRows(strat *strategyInfo, st *loanState, lg LedgerSpec, 
 }
 
 // history compiles a loan's collateral history, by default one AddCollateral per slot at the start.
-func (c *compiler) history(st *loanState, ls LoanSpec, at []any) {
+func (c *compiler) history(st *loanState, ls scenario.LoanSpec, at []any) {
 	if len(ls.History) == 0 {
 		for _, col := range st.Collateral {
 			st.History = append(st.History, historyEvent{Time: st.StartTime, Kind: eventAddCollateral,

@@ -10,13 +10,14 @@ import (
 	"github.com/keeper-project/keeper/keeper/prices"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
+	"github.com/keeper-project/keeper/keeper/sim/scenario"
 )
 
 // priceMoveEvent moves a mint's oracle price by a fraction at a slot. The chain rewrites the mint's
 // Pyth account when it reaches the slot (the chain is the truth, and a subscriber of that account is
 // notified at that slot); when the sim's clock reaches the slot's time the market takes the price the
 // account then holds, and the pusher counts it as pushed, so it does not push it again.
-func (c *compiler) priceMoveEvent(pm PriceMove, slot uint64, at []any) (scheduled, bool) {
+func (c *compiler) priceMoveEvent(pm scenario.PriceMove, slot uint64, at []any) (scheduled, bool) {
 	m := c.mint(pm.Mint, append(at, "mint"), "price_move mint")
 	if m == nil {
 		return scheduled{}, false

@@ -6,6 +6,7 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
+	"github.com/keeper-project/keeper/keeper/sim/scenario"
 )
 
 // Options configure a Sim. The zero value is usable: a real-time clock, seed 0, the default scenario,
@@ -17,7 +18,7 @@ type Options struct {
 	// Seed makes blockhashes and fault draws differ between simulators.
 	Seed uint64
 	// Scenario is the initial state and scripted events; nil means DefaultScenario.
-	Scenario *Scenario
+	Scenario *scenario.Scenario
 	// Wallet is the operator's wallet: "$wallet" in the scenario. The zero key means DefaultWallet.
 	Wallet solana.PublicKey
 	// Faults are injected from the start (see Sim.SetFaults).

@@ -6,8 +6,8 @@ import (
 	"os"
 	"time"
 
-	"github.com/keeper-project/keeper/internal/strictyaml"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
+	"github.com/keeper-project/keeper/keeper/sim/scenario"
 )
 
 //go:embed default_scenario.yaml
@@ -18,7 +18,7 @@ const DefaultScenarioFile = "default_scenario.yaml"
 
 // DefaultScenario returns the embedded default scenario, which exercises every policy kind within
 // about a minute of sim time (see the package documentation).
-func DefaultScenario() (*Scenario, error) {
+func DefaultScenario() (*scenario.Scenario, error) {
 	return ParseScenario(DefaultScenarioFile, defaultScenarioYAML)
 }
 
@@ -26,7 +26,7 @@ func DefaultScenario() (*Scenario, error) {
 func DefaultScenarioYAML() []byte { return append([]byte(nil), defaultScenarioYAML...) }
 
 // LoadScenario reads and parses a scenario file.
-func LoadScenario(path string) (*Scenario, error) {
+func LoadScenario(path string) (*scenario.Scenario, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("sim: read scenario: %w", err)
@@ -37,16 +37,11 @@ func LoadScenario(path string) (*Scenario, error) {
 // ParseScenario parses a scenario strictly: unknown keys, duplicate keys, mistyped values and every
 // semantic problem (unknown references, bad amounts or offsets, impossible values) are reported
 // together, each as file:line:col: message.
-func ParseScenario(file string, data []byte) (*Scenario, error) {
-	root, err := strictyaml.ParseDocument(file, data)
+func ParseScenario(file string, data []byte) (*scenario.Scenario, error) {
+	sc, err := scenario.Parse(file, data)
 	if err != nil {
 		return nil, err
 	}
-	sc := &Scenario{}
-	if errs := strictyaml.Decode(file, root, sc, strictyaml.Options{}); len(errs) > 0 {
-		return nil, errs
-	}
-	sc.file, sc.root = file, root
 	if _, err := compileScenario(sc, ids.DerivedKey("wallet", walletPlaceholder), time.Unix(0, 0)); err != nil {
 		return nil, err
 	}
@@ -58,11 +53,11 @@ func ParseScenario(file string, data []byte) (*Scenario, error) {
 // answer of two transactions, the second applying only after the first; and a network that drops
 // the second of them the first time, so that keeper lands the first, sees the second's blockhash
 // expire, and continues with it alone.
-func DemoScenario() (*Scenario, error) {
+func DemoScenario() (*scenario.Scenario, error) {
 	sc, err := DefaultScenario()
 	if err != nil {
 		return nil, err
 	}
-	sc.Market = MarketSpec{UpdateItemsPerTransaction: 1, DropUpdateStep: 2}
+	sc.Market = scenario.MarketSpec{UpdateItemsPerTransaction: 1, DropUpdateStep: 2}
 	return sc, nil
 }

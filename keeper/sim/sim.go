@@ -14,6 +14,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/keeper/sim/inject"
+	"github.com/keeper-project/keeper/keeper/sim/scenario"
 )
 
 // Sim is a simulated lending market, Solana RPC node and Jito block engine over one clock. It is safe
@@ -33,10 +34,10 @@ type Sim struct {
 	idem     *idempotencyStore
 	requests atomic.Uint64 // x-request-id counter
 
-	mu     sync.Mutex  // the market's lock
-	events []scheduled // fixed after New
-	market MarketSpec  // fixed after New; validated
-	next   int         // guarded by mu; index of the next event to run
+	mu     sync.Mutex          // the market's lock
+	events []scheduled         // fixed after New
+	market scenario.MarketSpec // fixed after New; validated
+	next   int                 // guarded by mu; index of the next event to run
 
 	loans loanCache // loan views of the current state, for loans-info
 

@@ -1,8 +1,13 @@
-package sim
+// Package scenario is the format of the simulator's scenario files: the
+// market's initial state and the events scripted on its clock, as data.
+// [Parse] decodes a file strictly; package sim checks what its values mean
+// and builds the market from it.
+package scenario
 
 import (
 	"gopkg.in/yaml.v3"
 
+	"github.com/keeper-project/keeper/internal/strictyaml"
 	"github.com/keeper-project/keeper/keeper/market"
 )
 
@@ -15,7 +20,7 @@ import (
 // stands for the operator's wallet (Options.Wallet), a name refers to an entry of Wallets, and
 // anything else must be a base58 address. Mints are referred to by symbol, pools by name. Addresses of
 // loans, strategies, vaults, pools and earn vaults are derived from their names (program addresses of
-// the simulator's programs); see the package documentation.
+// the simulator's programs); see package sim's documentation.
 type Scenario struct {
 	// Name describes the scenario.
 	Name string `yaml:"name"`
@@ -45,6 +50,25 @@ type Scenario struct {
 	file string     // the file it was parsed from, for error positions
 	root *yaml.Node // its document, or nil for a scenario built in code
 }
+
+// Parse decodes a scenario file strictly (unknown keys, duplicate keys and mistyped values
+// are errors, each as file:line:col: message) without checking what its values mean.
+func Parse(file string, data []byte) (*Scenario, error) {
+	root, err := strictyaml.ParseDocument(file, data)
+	if err != nil {
+		return nil, err
+	}
+	sc := &Scenario{}
+	if errs := strictyaml.Decode(file, root, sc, strictyaml.Options{}); len(errs) > 0 {
+		return nil, errs
+	}
+	sc.file, sc.root = file, root
+	return sc, nil
+}
+
+// Source returns the file the scenario was decoded from and its document, or "" and nil for a
+// scenario built in code.
+func (sc *Scenario) Source() (file string, root *yaml.Node) { return sc.file, sc.root }
 
 // Funding is SOL (whole SOL) and tokens (symbol → whole tokens) given to a wallet.
 type Funding struct {
