@@ -3,6 +3,8 @@ package sim
 import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/internal/instr"
+	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 )
 
 // buildLoan serves E2. The simulator builds repay steps: each repayParams entry repays a ledger
@@ -43,7 +45,7 @@ func (s *Sim) buildLoan(c *call) (any, error) {
 // loanPlan collects the instructions of an E2 request and predicts their effect for closeIfPossible.
 type loanPlan struct {
 	info        *loanInfo
-	st          *loanState
+	st          *state.Loan
 	user, payer solana.PublicKey
 	ixs         []ix
 	repaidAll   map[int]bool
@@ -90,7 +92,7 @@ func (p *loanPlan) step(i int, step market.Step, loan string) error {
 
 // repay adds one repay instruction.
 func (p *loanPlan) repay(i, j int, rp market.RepayParam) error {
-	l, ok := p.st.ledgerAt(rp.LedgerIndex)
+	l, ok := p.st.LedgerAt(rp.LedgerIndex)
 	switch {
 	case !ok:
 		return badRequest("steps[%d].params.repayParams[%d].ledgerIndex %d: loan has no such ledger", i, j, rp.LedgerIndex)
@@ -98,7 +100,7 @@ func (p *loanPlan) repay(i, j int, rp market.RepayParam) error {
 		return badRequest("steps[%d].params.repayParams[%d].ledgerIndex %d is out of range", i, j, rp.LedgerIndex)
 	case !rp.RepayAll && rp.Amount == 0:
 		return badRequest("steps[%d].params.repayParams[%d].amount must be positive unless repayAll is set", i, j)
-	case l.outstanding() == 0 && l.InterestOutstanding == 0 && l.interestPerSecond() == 0:
+	case l.Outstanding() == 0 && l.InterestOutstanding == 0 && l.InterestPerSecond() == 0:
 		return badRequest("steps[%d].params.repayParams[%d]: ledger %d owes nothing", i, j, rp.LedgerIndex)
 	}
 	if p.repaidAll == nil {
@@ -110,8 +112,8 @@ func (p *loanPlan) repay(i, j int, rp market.RepayParam) error {
 	if mint == solana.WrappedSol {
 		p.wrapNeed += wrapNeed(l, rp.Amount.Uint64(), rp.RepayAll, p.now)
 	}
-	op := repayOp{Ledger: uint8(rp.LedgerIndex), Amount: rp.Amount.Uint64(), All: rp.RepayAll}
-	p.ixs = append(p.ixs, marketIx(p.user, op.encode(), meta(p.info.Address, false, true), meta(strategy, false, false),
+	op := instr.RepayOp{Ledger: uint8(rp.LedgerIndex), Amount: rp.Amount.Uint64(), All: rp.RepayAll}
+	p.ixs = append(p.ixs, marketIx(p.user, op.Encode(), meta(p.info.Address, false, true), meta(strategy, false, false),
 		meta(ata(p.user, mint), false, true), meta(ata(strategy, mint), false, true), meta(mint, false, false),
 		meta(solana.TokenProgramID, false, false)))
 	return nil
@@ -119,7 +121,7 @@ func (p *loanPlan) repay(i, j int, rp market.RepayParam) error {
 
 // withdraw adds a collateral withdrawal, creating the user's token account if needed.
 func (p *loanPlan) withdraw(i, j int, cw market.CollateralWithdrawal) error {
-	var col *collateralState
+	var col *state.Collateral
 	for k := range p.st.Collateral {
 		if p.st.Collateral[k].AssetMint == cw.CollateralMint && p.st.Collateral[k].Dex == "" {
 			col = &p.st.Collateral[k]
@@ -137,9 +139,9 @@ func (p *loanPlan) withdraw(i, j int, cw market.CollateralWithdrawal) error {
 	}
 	p.withdrawn[col.Index] += cw.Amount.Uint64()
 	mint := solana.MustPublicKeyFromBase58(col.AssetMint)
-	op := withdrawCollateralOp{Index: uint8(col.Index), Amount: cw.Amount.Uint64()}
+	op := instr.WithdrawCollateralOp{Index: uint8(col.Index), Amount: cw.Amount.Uint64()}
 	p.ixs = append(p.ixs, createATAIdempotent(p.payer, p.user, mint),
-		marketIx(p.user, op.encode(), meta(p.info.Address, false, true), meta(ata(p.info.Address, mint), false, true),
+		marketIx(p.user, op.Encode(), meta(p.info.Address, false, true), meta(ata(p.info.Address, mint), false, true),
 			meta(ata(p.user, mint), false, true), meta(mint, false, false), meta(solana.TokenProgramID, false, false)))
 	return nil
 }
@@ -151,7 +153,7 @@ func (p *loanPlan) maybeClose() {
 		return
 	}
 	for _, l := range p.st.Ledgers {
-		if l.outstanding() > 0 && !p.repaidAll[l.Index] {
+		if l.Outstanding() > 0 && !p.repaidAll[l.Index] {
 			return
 		}
 	}
@@ -160,5 +162,5 @@ func (p *loanPlan) maybeClose() {
 			return
 		}
 	}
-	p.ixs = append(p.ixs, marketIx(p.user, []byte{opCloseLoan}, meta(p.info.Address, false, true)))
+	p.ixs = append(p.ixs, marketIx(p.user, []byte{instr.OpCloseLoan}, meta(p.info.Address, false, true)))
 }

@@ -4,6 +4,7 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
+	"github.com/keeper-project/keeper/keeper/sim/internal/instr"
 )
 
 // withdrawClaim serves E10 for a fully filled request of the user's own. txBase64s holds full wire
@@ -32,7 +33,7 @@ func (s *Sim) withdrawClaim(c *call) (any, error) {
 		return nil, err
 	}
 	mint := v.Mint.Address
-	claim := ix{Program: ids.EarnProgramID, Data: []byte{earnOpClaim}, Accounts: []solana.AccountMeta{
+	claim := ix{Program: ids.EarnProgramID, Data: []byte{instr.EarnOpClaim}, Accounts: []solana.AccountMeta{
 		meta(c.wallet, true, true), meta(ids.CoSigner(), true, false), meta(r.Address, false, true), meta(v.Address, false, false),
 		meta(ata(v.Address, mint), false, true), meta(ata(c.wallet, mint), false, true), meta(mint, false, false),
 		meta(solana.TokenProgramID, false, false)}}

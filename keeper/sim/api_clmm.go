@@ -5,10 +5,12 @@ import (
 	"github.com/keeper-project/keeper/keeper/clmm"
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
+	"github.com/keeper-project/keeper/keeper/sim/internal/instr"
+	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 )
 
 // positionFor resolves a position mint of a loan on a dex and returns its collateral slot.
-func (s *Sim) positionFor(st *loanState, mint, dex string) (*positionInfo, *collateralState, error) {
+func (s *Sim) positionFor(st *state.Loan, mint, dex string) (*positionInfo, *state.Collateral, error) {
 	if mint == "" {
 		return nil, nil, badRequest("positionMint is required")
 	}
@@ -20,7 +22,7 @@ func (s *Sim) positionFor(st *loanState, mint, dex string) (*positionInfo, *coll
 	if !ok {
 		return nil, nil, badRequest("unknown position %s", mint)
 	}
-	col, ok := st.collateralByPositionMint(mint)
+	col, ok := st.CollateralByPositionMint(mint)
 	switch {
 	case !ok:
 		return nil, nil, badRequest("position %s is not collateral of this loan", mint)
@@ -49,7 +51,7 @@ func (s *Sim) transferPosition(c *call) (any, error) {
 	if err := s.checkTransfer(q, pos, col); err != nil {
 		return nil, err
 	}
-	op := transferPositionOp{Index: uint8(col.Index), Lower: tp.TickLowerIndex, Upper: tp.TickUpperIndex,
+	op := instr.TransferPositionOp{Index: uint8(col.Index), Lower: tp.TickLowerIndex, Upper: tp.TickUpperIndex,
 		Liquidity: tp.LiquidityAmount.Uint64(), SlippageBps: uint16(tp.Variant.Liquidity.SlippageToleranceBps)}
 	ps, _, err := s.positionState(pos)
 	if err != nil {
@@ -58,8 +60,8 @@ func (s *Sim) transferPosition(c *call) (any, error) {
 	oldLo, oldUp := tickArrayKeys(pos.Pool, ps.Range)
 	newLo, newUp := tickArrayKeys(pos.Pool, clmm.Range{Lower: tp.TickLowerIndex, Upper: tp.TickUpperIndex})
 	ixs := []ix{
-		marketIx(c.wallet, op.encode(), meta(info.Address, false, true), meta(pos.Address, false, false), meta(pos.Pool.Address, false, false)),
-		{Program: ids.DexAProgramID, Data: encodeTransferRange(tp.TickLowerIndex, tp.TickUpperIndex), Accounts: []solana.AccountMeta{
+		marketIx(c.wallet, op.Encode(), meta(info.Address, false, true), meta(pos.Address, false, false), meta(pos.Pool.Address, false, false)),
+		{Program: ids.DexAProgramID, Data: instr.EncodeTransferRange(tp.TickLowerIndex, tp.TickUpperIndex), Accounts: []solana.AccountMeta{
 			meta(pos.Address, false, true), meta(pos.Pool.Address, false, true), meta(ids.CoSigner(), true, false),
 			meta(oldLo, false, true), meta(oldUp, false, true), meta(newLo, false, true), meta(newUp, false, true)}},
 	}
@@ -67,7 +69,7 @@ func (s *Sim) transferPosition(c *call) (any, error) {
 }
 
 // checkTransfer validates E4's transfer parameters against the position and its pool.
-func (s *Sim) checkTransfer(q market.TransferPositionRequest, pos *positionInfo, col *collateralState) error {
+func (s *Sim) checkTransfer(q market.TransferPositionRequest, pos *positionInfo, col *state.Collateral) error {
 	tp := q.TransferParams
 	ps, _, err := s.positionState(pos)
 	if err != nil {
@@ -117,13 +119,13 @@ func (s *Sim) claimFees(c *call) (any, error) {
 	ixs := []ix{
 		createATAIdempotent(c.payer, c.wallet, m0),
 		createATAIdempotent(c.payer, c.wallet, m1),
-		marketIx(c.wallet, []byte{opClaimFees, uint8(col.Index)}, meta(info.Address, false, true),
+		marketIx(c.wallet, []byte{instr.OpClaimFees, uint8(col.Index)}, meta(info.Address, false, true),
 			meta(pos.Address, false, false), meta(pool, false, false)),
 		// update_fees_and_rewards first: collect pays only what the position stores.
-		{Program: ids.DexBProgramID, Data: []byte{dexOpUpdateFees}, Accounts: []solana.AccountMeta{
+		{Program: ids.DexBProgramID, Data: []byte{instr.DexOpUpdateFees}, Accounts: []solana.AccountMeta{
 			meta(pos.Address, false, true), meta(pool, false, true), meta(ids.CoSigner(), true, false),
 			meta(lower, false, false), meta(upper, false, false)}},
-		{Program: ids.DexBProgramID, Data: []byte{dexOpCollectFees}, Accounts: []solana.AccountMeta{
+		{Program: ids.DexBProgramID, Data: []byte{instr.DexOpCollectFees}, Accounts: []solana.AccountMeta{
 			meta(pos.Address, false, true), meta(pool, false, false), meta(ids.CoSigner(), true, false), meta(c.wallet, false, true),
 			meta(ata(pool, m0), false, true), meta(ata(pool, m1), false, true), meta(ata(c.wallet, m0), false, true),
 			meta(ata(c.wallet, m1), false, true), meta(solana.TokenProgramID, false, false)}},

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 	"github.com/keeper-project/keeper/keeper/sim/internal/units"
 )
 
@@ -81,13 +82,13 @@ func (s *Sim) holderEvents(q market.HoldersRequest) (map[string][]holderEvent, b
 }
 
 // eventDelta returns an event's raw balance change for mint, and whether it concerns the mint.
-func eventDelta(ev historyEvent, mint string) (float64, bool) {
+func eventDelta(ev state.HistoryEvent, mint string) (float64, bool) {
 	switch ev.Kind {
-	case eventAddCollateral:
+	case state.EventAddCollateral:
 		return float64(ev.Amount), ev.AssetIdentifier == mint
-	case eventRemoveCollateral:
+	case state.EventRemoveCollateral:
 		return -float64(ev.Amount), ev.AssetIdentifier == mint
-	case eventLiquidate:
+	case state.EventLiquidate:
 		sum, ok := 0.0, false
 		for _, t := range ev.Transfers {
 			if t.AssetMint == mint && t.ToLiquidator {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 )
 
 // Paging defaults and bounds of the simulator's listings.
@@ -130,7 +131,7 @@ func matchLoan(q market.LoansQuery, v *loanView) bool {
 
 // matchLoopPairs reports whether a loop ledger of the loan matches one of the pairs (principal mint
 // and collateral identifier); no pairs match everything.
-func matchLoopPairs(pairs []market.LoopPair, st *loanState) bool {
+func matchLoopPairs(pairs []market.LoopPair, st *state.Loan) bool {
 	if len(pairs) == 0 {
 		return true
 	}

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 	"github.com/keeper-project/keeper/keeper/sim/internal/units"
 )
 
@@ -83,7 +84,7 @@ func (s *Sim) loopFigures(l loopInfo) (market.Loop, error) {
 // loopPosition returns, for an open loan in the loop's pair, its collateral of the loop's collateral
 // mint (base units), its outstanding debt in the principal mint (base units) and that debt's APY
 // weighted by amount (a fraction).
-func loopPosition(st *loanState, l loopInfo) (coll uint64, debt, apy float64, ok bool) {
+func loopPosition(st *state.Loan, l loopInfo) (coll uint64, debt, apy float64, ok bool) {
 	if st.Closed {
 		return 0, 0, 0, false
 	}

@@ -93,7 +93,7 @@ func validateQuote(q market.QuoteRequest) error {
 func (s *Sim) quoteFrom(v *strategyView, q market.QuoteRequest, cf market.CollateralFilter, key string,
 	wallet solana.PublicKey, sn *snapshot) (market.Quote, bool) {
 	mint := cf.AssetData.Spl.Mint
-	t, ok := v.st.term(mint)
+	t, ok := v.st.Term(mint)
 	switch {
 	case !ok || v.st.PrincipalMint != q.PrincipalMint || !v.st.OriginationsEnabled:
 		return market.Quote{}, false

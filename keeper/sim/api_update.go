@@ -6,6 +6,7 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
+	"github.com/keeper-project/keeper/keeper/sim/internal/instr"
 )
 
 // maxItemsPerInstruction bounds the items of one strategy-update instruction (a u8 count).
@@ -43,19 +44,19 @@ func (s *Sim) updateStrategy(c *call) (any, error) {
 }
 
 // updateIx returns the strategy-update instruction carrying items.
-func updateIx(user, strategy solana.PublicKey, items []termItem) ix {
-	return marketIx(user, encodeStrategyUpdate(items), meta(strategy, false, true))
+func updateIx(user, strategy solana.PublicKey, items []instr.TermItem) ix {
+	return marketIx(user, instr.EncodeStrategyUpdate(items), meta(strategy, false, true))
 }
 
 // packItems splits items into instruction groups, each a transaction that fits the size limit (with
 // room for a hostile change). An update of several transactions is made of steps that apply only in
 // order (see execStrategyUpdateStep).
-func (s *Sim) packItems(c *call, info *strategyInfo, items []termItem) ([][]ix, error) {
-	var parts [][]termItem
-	var cur []termItem
+func (s *Sim) packItems(c *call, info *strategyInfo, items []instr.TermItem) ([][]ix, error) {
+	var parts [][]instr.TermItem
+	var cur []instr.TermItem
 	bh := solana.Hash{}
 	for _, it := range items {
-		next := append(append([]termItem(nil), cur...), it)
+		next := append(append([]instr.TermItem(nil), cur...), it)
 		_, err := newBuiltTx(ids.Stranger(), bh, []ix{updateStepIx(c.wallet, info.Address, [8]byte{}, 0, 1, next), hostileRoom(c.wallet)})
 		if err == nil && len(next) <= s.itemsPerTransaction() {
 			cur = next
@@ -65,7 +66,7 @@ func (s *Sim) packItems(c *call, info *strategyInfo, items []termItem) ([][]ix, 
 			return nil, badRequest("a strategy-update item is too large for one transaction")
 		}
 		parts = append(parts, cur)
-		cur = []termItem{it}
+		cur = []instr.TermItem{it}
 	}
 	parts = append(parts, cur)
 	if len(parts) == 1 {
@@ -80,16 +81,16 @@ func (s *Sim) packItems(c *call, info *strategyInfo, items []termItem) ([][]ix, 
 }
 
 // updateStepIx returns step of a split strategy update.
-func updateStepIx(user, strategy solana.PublicKey, id [8]byte, step, total uint8, items []termItem) ix {
-	return marketIx(user, encodeStrategyUpdateStep(id, step, total, items), meta(strategy, false, true))
+func updateStepIx(user, strategy solana.PublicKey, id [8]byte, step, total uint8, items []instr.TermItem) ix {
+	return marketIx(user, instr.EncodeStrategyUpdateStep(id, step, total, items), meta(strategy, false, true))
 }
 
 // updateID names a split update by its strategy and items: the same update built again has the same
 // id, so its later steps continue one that stopped midway.
-func updateID(strategy solana.PublicKey, items []termItem) [8]byte {
+func updateID(strategy solana.PublicKey, items []instr.TermItem) [8]byte {
 	h := sha256.New()
 	h.Write(strategy[:])
-	h.Write(encodeStrategyUpdate(items))
+	h.Write(instr.EncodeStrategyUpdate(items))
 	var id [8]byte
 	copy(id[:], h.Sum(nil))
 	return id
@@ -119,7 +120,7 @@ func carriesUpdateStep(step uint8) func(*solana.Message) bool {
 				continue
 			}
 			// op, update id (8 bytes), step, total
-			if d := in.Data; len(d) > 10 && d[0] == opStrategyUpdateStep && d[9] == step {
+			if d := in.Data; len(d) > 10 && d[0] == instr.OpStrategyUpdateStep && d[9] == step {
 				return true
 			}
 		}

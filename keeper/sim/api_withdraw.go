@@ -3,6 +3,7 @@ package sim
 import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/internal/instr"
 )
 
 // withdrawStrategy serves E9: it pays idle principal (amount, or all of it with withdrawAll, which
@@ -27,10 +28,10 @@ func (s *Sim) withdrawStrategy(c *call) (any, error) {
 		return nil, badRequest("amount %d exceeds the strategy's idle principal %d", q.Amount, idle)
 	}
 	mint := info.Mint.Address
-	op := strategyWithdrawOp{Amount: q.Amount.Uint64(), All: q.WithdrawAll}
+	op := instr.StrategyWithdrawOp{Amount: q.Amount.Uint64(), All: q.WithdrawAll}
 	ixs := []ix{
 		createATAIdempotent(c.payer, c.wallet, mint),
-		marketIx(c.wallet, op.encode(), meta(info.Address, false, false), meta(ata(info.Address, mint), false, true),
+		marketIx(c.wallet, op.Encode(), meta(info.Address, false, false), meta(ata(info.Address, mint), false, true),
 			meta(ata(c.wallet, mint), false, true), meta(mint, false, false), meta(solana.TokenProgramID, false, false)),
 	}
 	return s.buildOne(c, mint, ixs)

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"github.com/gagliardetto/solana-go"
+	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 )
 
 // wrapMargin is how far ahead a repay-all of a wrapped-SOL ledger wraps
@@ -12,9 +13,9 @@ import (
 const wrapMargin = 600
 
 // wrapNeed is how much wrapped SOL a repay of ledger l takes at most.
-func wrapNeed(l *ledgerState, amount uint64, all bool, now int64) uint64 {
+func wrapNeed(l *state.Ledger, amount uint64, all bool, now int64) uint64 {
 	if all {
-		return l.outstanding() + l.interestAt(now+wrapMargin)
+		return l.Outstanding() + l.InterestAt(now+wrapMargin)
 	}
 	return amount
 }

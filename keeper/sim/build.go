@@ -7,6 +7,7 @@ import (
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
+	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 )
 
 // buildTxs compiles groups of instructions into co-signed transactions with the call's payer as fee
@@ -52,7 +53,7 @@ func marketIx(user solana.PublicKey, data []byte, rest ...solana.AccountMeta) ix
 }
 
 // loanFor resolves a loan address for a write and checks that the caller is its borrower.
-func (s *Sim) loanFor(c *call, address string) (*loanInfo, *loanState, error) {
+func (s *Sim) loanFor(c *call, address string) (*loanInfo, *state.Loan, error) {
 	if address == "" {
 		return nil, nil, badRequest("loan is required")
 	}
@@ -78,7 +79,7 @@ func (s *Sim) loanFor(c *call, address string) (*loanInfo, *loanState, error) {
 }
 
 // strategyFor resolves a strategy address for a write and checks that the caller is its authority.
-func (s *Sim) strategyFor(c *call, address string) (*strategyInfo, *strategyState, error) {
+func (s *Sim) strategyFor(c *call, address string) (*strategyInfo, *state.Strategy, error) {
 	if address == "" {
 		return nil, nil, badRequest("strategy is required")
 	}

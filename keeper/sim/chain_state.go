@@ -7,6 +7,7 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/clmm"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
+	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 )
 
 // errMissing is returned by the update helpers when the account does not exist.
@@ -28,15 +29,15 @@ func (s *Sim) updateData(key solana.PublicKey, f func(data []byte) ([]byte, erro
 }
 
 // updateStrategyAccount changes a strategy account.
-func (s *Sim) updateStrategyAccount(strat *strategyInfo, f func(*strategyState)) error {
+func (s *Sim) updateStrategyAccount(strat *strategyInfo, f func(*state.Strategy)) error {
 	return s.updateData(strat.Address, func(data []byte) ([]byte, error) {
-		st, err := decodeStrategy(data)
+		st, err := state.DecodeStrategy(data)
 		if err != nil {
 			return nil, err
 		}
 		f(st)
 		st.WriteVersion++
-		return encodeStrategy(st)
+		return state.EncodeStrategy(st)
 	})
 }
 
@@ -45,12 +46,12 @@ func (s *Sim) updateStrategyAccount(strat *strategyInfo, f func(*strategyState))
 func (s *Sim) fillRequest(r *requestInfo, amount uint64) error {
 	filled := min(r.Requested, r.Filled+amount)
 	err := s.updateData(r.Address, func(data []byte) ([]byte, error) {
-		st, err := decodeRequest(data)
+		st, err := state.DecodeRequest(data)
 		if err != nil {
 			return nil, err
 		}
 		st.Filled = filled
-		return st.encode(), nil
+		return st.Encode(), nil
 	})
 	switch {
 	case errors.Is(err, errMissing):
@@ -63,21 +64,21 @@ func (s *Sim) fillRequest(r *requestInfo, amount uint64) error {
 }
 
 // loanState reads a loan's account.
-func (s *Sim) loanState(l *loanInfo) (*loanState, error) {
+func (s *Sim) loanState(l *loanInfo) (*state.Loan, error) {
 	a, ok := s.chain.Account(l.Address)
 	if !ok {
 		return nil, fmt.Errorf("loan %s: %w", l.Address, errMissing)
 	}
-	return decodeLoan(a.Data)
+	return state.DecodeLoan(a.Data)
 }
 
 // strategyState reads a strategy's account.
-func (s *Sim) strategyState(st *strategyInfo) (*strategyState, error) {
+func (s *Sim) strategyState(st *strategyInfo) (*state.Strategy, error) {
 	a, ok := s.chain.Account(st.Address)
 	if !ok {
 		return nil, fmt.Errorf("strategy %s: %w", st.Address, errMissing)
 	}
-	return decodeStrategy(a.Data)
+	return state.DecodeStrategy(a.Data)
 }
 
 // positionState reads a position and its pool from chain.
@@ -104,11 +105,11 @@ func (s *Sim) poolState(pool *poolInfo) (clmm.Pool, error) {
 }
 
 // requestState reads a request account; ok is false once the request was claimed (closed).
-func (s *Sim) requestState(r *requestInfo) (requestState, bool) {
+func (s *Sim) requestState(r *requestInfo) (state.Request, bool) {
 	a, exists := s.chain.Account(r.Address)
 	if !exists {
-		return requestState{}, false
+		return state.Request{}, false
 	}
-	st, err := decodeRequest(a.Data)
+	st, err := state.DecodeRequest(a.Data)
 	return st, err == nil
 }

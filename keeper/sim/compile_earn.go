@@ -3,6 +3,7 @@ package sim
 import (
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
+	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 	"github.com/keeper-project/keeper/keeper/sim/scenario"
 )
 
@@ -73,7 +74,7 @@ func (c *compiler) request(v *earnInfo, rs scenario.RequestSpec, at []any) {
 	v.Requests = append(v.Requests, r)
 	c.w.requests[r.Address] = r
 	c.gen.accounts = append(c.gen.accounts, accountInit{Key: r.Address, Account: svm.Account{
-		Lamports: earnRequestRent, Owner: ids.EarnProgramID, Data: r.state().encode()}})
+		Lamports: earnRequestRent, Owner: ids.EarnProgramID, Data: r.state().Encode()}})
 }
 
 // requestNamed returns the request of v called name, or nil.
@@ -87,7 +88,7 @@ func requestNamed(v *earnInfo, name string) *requestInfo {
 }
 
 // state returns the on-chain state of an unclaimed request.
-func (r *requestInfo) state() requestState {
-	return requestState{Vault: r.Vault.Address, Wallet: r.Wallet, Mint: r.Vault.Mint.Address,
+func (r *requestInfo) state() state.Request {
+	return state.Request{Vault: r.Vault.Address, Wallet: r.Wallet, Mint: r.Vault.Mint.Address,
 		Requested: r.Requested, Filled: r.Filled, Created: r.Created}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/clmm"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 	"github.com/keeper-project/keeper/keeper/sim/internal/units"
 	"github.com/keeper-project/keeper/keeper/sim/scenario"
 )
@@ -251,10 +252,10 @@ func (c *compiler) termEvent(tc scenario.TermChange, at []any) (scheduled, bool)
 	}
 	key := d.Key()
 	return scheduled{Desc: fmt.Sprintf("term %s %s %s to %d", strat.Name, tc.Collateral, tc.Term, tc.APY), Apply: func(s *Sim) error {
-		return s.updateStrategyAccount(strat, func(st *strategyState) {
-			t, ok := st.term(asset)
+		return s.updateStrategyAccount(strat, func(st *state.Strategy) {
+			t, ok := st.Term(asset)
 			if !ok {
-				st.Terms = append(st.Terms, termState{AssetIdentifier: asset, Apys: map[string]int64{}, MaxAllocationPct: "100"})
+				st.Terms = append(st.Terms, state.Term{AssetIdentifier: asset, Apys: map[string]int64{}, MaxAllocationPct: "100"})
 				t = &st.Terms[len(st.Terms)-1]
 			}
 			if t.Apys == nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
+	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 	"github.com/keeper-project/keeper/keeper/sim/internal/units"
 	"github.com/keeper-project/keeper/keeper/sim/scenario"
 )
@@ -52,7 +53,7 @@ func (c *compiler) strategies() {
 		c.w.strategies = append(c.w.strategies, info)
 		c.w.name(KindStrategy, info.Name, info.Address)
 		c.w.stratByAdr[info.Address] = info
-		state := &strategyState{
+		state := &state.Strategy{
 			Authority: authority.String(), PrincipalMint: m.Address.String(), OriginationsEnabled: true,
 			InterestFee: ss.InterestFee, OriginationFee: ss.OriginationFee, PrincipalFee: ss.PrincipalFee,
 			OriginationCap: ss.OriginationCap, ExternalYieldSource: ss.ExternalYieldSource,
@@ -73,8 +74,8 @@ func (c *compiler) strategies() {
 }
 
 // term compiles one collateral's terms.
-func (c *compiler) term(ts scenario.TermSpec, at []any) termState {
-	t := termState{AssetIdentifier: c.assetRef(ts.Collateral, append(at, "collateral"), "collateral"),
+func (c *compiler) term(ts scenario.TermSpec, at []any) state.Term {
+	t := state.Term{AssetIdentifier: c.assetRef(ts.Collateral, append(at, "collateral"), "collateral"),
 		Apys: map[string]int64{}, Ltv: ts.Ltv, Lqt: ts.Lqt, MaxAllocationPct: ts.MaxAllocationPct}
 	if t.MaxAllocationPct == "" {
 		t.MaxAllocationPct = "100"
@@ -113,10 +114,10 @@ func (c *compiler) putJSONAccount(key solana.PublicKey, v any, at []any) {
 	var data []byte
 	var err error
 	switch s := v.(type) {
-	case *loanState:
-		data, err = encodeLoan(s)
-	case *strategyState:
-		data, err = encodeStrategy(s)
+	case *state.Loan:
+		data, err = state.EncodeLoan(s)
+	case *state.Strategy:
+		data, err = state.EncodeStrategy(s)
 	}
 	if err != nil {
 		c.failAt(at, "encode account: %v", err)

@@ -5,6 +5,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/clmm"
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
+	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 	"github.com/keeper-project/keeper/keeper/sim/internal/units"
 	"github.com/keeper-project/keeper/keeper/sim/scenario"
 )
@@ -27,14 +28,14 @@ func (c *compiler) loans() {
 		}
 		names[ls.Name] = true
 		info := &loanInfo{Name: ls.Name, Address: c.derive(ids.MarketProgramID, "loan", ls.Name, append(at, "name"))}
-		st := &loanState{
+		st := &state.Loan{
 			Borrower: c.walletRef(ls.Borrower, append(at, "borrower"), "borrower").String(),
 			ID:       int64(i + 1), Nonce: int64(i), StartTime: c.unix(ls.Started, "-1d", append(at, "started")),
 			Closed: ls.Closed, LoanType: ls.LoanType, FundingType: ls.FundingType, WriteVersion: 1,
 		}
-		st.LastInteractedTime, st.Status = st.StartTime, loanStatusActive
+		st.LastInteractedTime, st.Status = st.StartTime, state.LoanStatusActive
 		if ls.Closed {
-			st.Status = loanStatusRepaid
+			st.Status = state.LoanStatusRepaid
 		}
 		_, bump, _ := ids.PDA(ids.MarketProgramID, "loan", ls.Name)
 		st.Bump = int(bump)
@@ -57,8 +58,8 @@ func (c *compiler) loans() {
 }
 
 // collateral compiles one collateral slot; plain tokens are minted to the loan's token account.
-func (c *compiler) collateral(info *loanInfo, st *loanState, cs scenario.CollateralSpec, j int, at []any) {
-	col := collateralState{Index: j, ID: st.ID*10 + int64(j), WriteVersion: 1, LastInteractedTime: st.StartTime}
+func (c *compiler) collateral(info *loanInfo, st *state.Loan, cs scenario.CollateralSpec, j int, at []any) {
+	col := state.Collateral{Index: j, ID: st.ID*10 + int64(j), WriteVersion: 1, LastInteractedTime: st.StartTime}
 	switch {
 	case cs.Position != "" && cs.Mint == "":
 		pos := c.positionNamed(cs.Position)
@@ -95,7 +96,7 @@ func (c *compiler) collateral(info *loanInfo, st *loanState, cs scenario.Collate
 }
 
 // ledger compiles one ledger.
-func (c *compiler) ledger(st *loanState, lg scenario.LedgerSpec, j, n int, at []any) {
+func (c *compiler) ledger(st *state.Loan, lg scenario.LedgerSpec, j, n int, at []any) {
 	strat := c.strategyNamed(lg.Strategy)
 	if strat == nil {
 		c.failAt(append(at, "strategy"), "unknown strategy %q", lg.Strategy)
@@ -107,7 +108,7 @@ func (c *compiler) ledger(st *loanState, lg scenario.LedgerSpec, j, n int, at []
 		return
 	}
 	secs, _ := units.TermSeconds(term)
-	l := ledgerState{
+	l := state.Ledger{
 		Index: j, Strategy: strat.Address.String(), PrincipalMint: strat.Mint.Address.String(),
 		PrincipalDue:    c.units(lg.Principal, strat.Mint, append(at, "principal")),
 		PrincipalRepaid: c.units(lg.Repaid, strat.Mint, append(at, "repaid")),
@@ -125,9 +126,9 @@ func (c *compiler) ledger(st *loanState, lg scenario.LedgerSpec, j, n int, at []
 	if l.PrincipalRepaid > l.PrincipalDue {
 		c.failAt(append(at, "repaid"), "repaid exceeds principal")
 	}
-	l.Status = ledgerStatusActive
-	if l.outstanding() == 0 {
-		l.Status = ledgerStatusRepaid
+	l.Status = state.LedgerStatusActive
+	if l.Outstanding() == 0 {
+		l.Status = state.LedgerStatusRepaid
 	}
 	if l.Apy == 0 {
 		l.Apy = c.defaultAPY(strat, st, term)
@@ -138,7 +139,7 @@ func (c *compiler) ledger(st *loanState, lg scenario.LedgerSpec, j, n int, at []
 
 // defaultAPY returns the strategy's APY for the loan's first collateral and the term, from the
 // scenario's terms.
-func (c *compiler) defaultAPY(strat *strategyInfo, st *loanState, term market.StrategyDuration) int64 {
+func (c *compiler) defaultAPY(strat *strategyInfo, st *state.Loan, term market.StrategyDuration) int64 {
 	if len(st.Collateral) == 0 {
 		return 0
 	}
@@ -173,7 +174,7 @@ func (c *compiler) assetRefQuiet(s string) string {
 
 // ratioRows returns a ledger's LTV, LQT and weight rows, defaulting from the strategy's terms and to
 // an equal share of each collateral among the loan's ledgers.
-func (c *compiler) ratioRows(strat *strategyInfo, st *loanState, lg scenario.LedgerSpec, n int, at []any) (ltv, lqt, w []int64) {
+func (c *compiler) ratioRows(strat *strategyInfo, st *state.Loan, lg scenario.LedgerSpec, n int, at []any) (ltv, lqt, w []int64) {
 	terms := map[string]scenario.TermSpec{}
 	for _, ss := range c.sc.Strategies {
 		if ss.Name == strat.Name {
@@ -205,19 +206,19 @@ func (c *compiler) ratioRows(strat *strategyInfo, st *loanState, lg scenario.Led
 }
 
 // history compiles a loan's collateral history, by default one AddCollateral per slot at the start.
-func (c *compiler) history(st *loanState, ls scenario.LoanSpec, at []any) {
+func (c *compiler) history(st *state.Loan, ls scenario.LoanSpec, at []any) {
 	if len(ls.History) == 0 {
 		for _, col := range st.Collateral {
-			st.History = append(st.History, historyEvent{Time: st.StartTime, Kind: eventAddCollateral,
+			st.History = append(st.History, state.HistoryEvent{Time: st.StartTime, Kind: state.EventAddCollateral,
 				AssetIdentifier: col.AssetIdentifier, AssetMint: col.AssetMint, Amount: col.Amount})
 		}
 		return
 	}
 	for j, hs := range ls.History {
 		hat := append(at, "history", j)
-		ev := historyEvent{Time: c.unix(hs.At, "", append(hat, "at")), Kind: hs.Kind}
+		ev := state.HistoryEvent{Time: c.unix(hs.At, "", append(hat, "at")), Kind: hs.Kind}
 		switch hs.Kind {
-		case eventAddCollateral, eventRemoveCollateral:
+		case state.EventAddCollateral, state.EventRemoveCollateral:
 			ev.AssetIdentifier = c.assetRef(hs.Asset, append(hat, "asset"), "asset")
 			ev.AssetMint = ev.AssetIdentifier
 			for _, col := range st.Collateral {
@@ -226,11 +227,11 @@ func (c *compiler) history(st *loanState, ls scenario.LoanSpec, at []any) {
 				}
 			}
 			ev.Amount = c.rawAmount(hs.Amount, ev.AssetIdentifier, append(hat, "amount"))
-		case eventLiquidate, eventRepayPrincipal:
+		case state.EventLiquidate, state.EventRepayPrincipal:
 			ev.Amount = c.principalAmount(st, hs.Amount, append(hat, "amount"))
 			for k, ts := range hs.Transfers {
 				id := c.assetRef(ts.Asset, append(hat, "transfers", k, "asset"), "asset")
-				ev.Transfers = append(ev.Transfers, collateralTransfer{AssetMint: id, ToLiquidator: ts.ToLiquidator,
+				ev.Transfers = append(ev.Transfers, state.CollateralTransfer{AssetMint: id, ToLiquidator: ts.ToLiquidator,
 					Amount: c.rawAmount(ts.Amount, id, append(hat, "transfers", k, "amount"))})
 			}
 		default:
@@ -257,7 +258,7 @@ func (c *compiler) rawAmount(s, asset string, path []any) uint64 {
 }
 
 // principalAmount parses an amount of the loan's first principal mint.
-func (c *compiler) principalAmount(st *loanState, s string, path []any) uint64 {
+func (c *compiler) principalAmount(st *state.Loan, s string, path []any) uint64 {
 	if len(st.Ledgers) == 0 {
 		return c.rawAmount(s, "", path)
 	}
@@ -265,7 +266,7 @@ func (c *compiler) principalAmount(st *loanState, s string, path []any) uint64 {
 }
 
 // rollover adds a rollover PnL marker.
-func (c *compiler) rollover(st *loanState, at string, path []any) {
+func (c *compiler) rollover(st *state.Loan, at string, path []any) {
 	mint := ""
 	if len(st.Collateral) > 0 {
 		mint = st.Collateral[0].AssetMint
@@ -275,7 +276,7 @@ func (c *compiler) rollover(st *loanState, at string, path []any) {
 }
 
 // inflows sets the borrower's net inflows from the history and the ledgers, at the initial prices.
-func (c *compiler) inflows(st *loanState) {
+func (c *compiler) inflows(st *state.Loan) {
 	var first string
 	if len(st.Collateral) > 0 {
 		first = st.Collateral[0].AssetMint
@@ -283,14 +284,14 @@ func (c *compiler) inflows(st *loanState) {
 	for _, ev := range st.History {
 		usd, tokens := c.eventValue(st, ev, first)
 		switch ev.Kind {
-		case eventAddCollateral:
+		case state.EventAddCollateral:
 			st.Inflow.CollateralUSD += usd
 			st.Inflow.CollateralTokens += tokens
 			if ev.Time == st.StartTime {
 				st.Inflow.InitialCollateralUSD += usd
 				st.Inflow.InitialCollateral += tokens
 			}
-		case eventRemoveCollateral:
+		case state.EventRemoveCollateral:
 			st.Inflow.CollateralUSD -= usd
 			st.Inflow.CollateralTokens -= tokens
 		}
@@ -308,7 +309,7 @@ func (c *compiler) inflows(st *loanState) {
 
 // eventValue returns the USD value of a collateral event at the initial prices, and its amount in
 // whole tokens when it is of the first collateral's mint.
-func (c *compiler) eventValue(st *loanState, ev historyEvent, first string) (usd, tokens float64) {
+func (c *compiler) eventValue(st *state.Loan, ev state.HistoryEvent, first string) (usd, tokens float64) {
 	k, err := solana.PublicKeyFromBase58(ev.AssetMint)
 	if err != nil {
 		return 0, 0

@@ -10,11 +10,6 @@ import (
 // TestWrittenOutValues checks the values the package writes out, rather than
 // computes at start-up, against their computation.
 func TestWrittenOutValues(t *testing.T) {
-	for name, d := range map[string][8]byte{"SimLoan": loanDisc, "SimWithdrawRequest": requestDisc, "SimStrategy": strategyDisc} {
-		if want := clmm.Discriminator(name); d != want {
-			t.Errorf("discriminator of %s %x, want %x", name, d, want)
-		}
-	}
 	if want := (clmm.U128{}).Sub(clmm.U128{Hi: 1 << 4}); growthStart != want {
 		t.Errorf("growthStart %+v, want %+v", growthStart, want)
 	}

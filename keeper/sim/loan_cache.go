@@ -7,6 +7,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 )
 
 // listingCacheSize bounds the listings (filtered and sorted views) kept per state.
@@ -94,16 +95,16 @@ func newListing(q market.LoansQuery, all []*loanView) *loanListing {
 // every account again. The views only read what it holds. A nil *decodedStates decodes every time.
 type decodedStates struct {
 	version     uint64
-	loans       map[*loanInfo]*loanState
+	loans       map[*loanInfo]*state.Loan
 	authorities map[*strategyInfo]string
 }
 
 func newDecodedStates(version uint64) *decodedStates {
-	return &decodedStates{version: version, loans: map[*loanInfo]*loanState{}, authorities: map[*strategyInfo]string{}}
+	return &decodedStates{version: version, loans: map[*loanInfo]*state.Loan{}, authorities: map[*strategyInfo]string{}}
 }
 
 // loan returns the decoded account of loan l.
-func (d *decodedStates) loan(s *Sim, l *loanInfo) (*loanState, error) {
+func (d *decodedStates) loan(s *Sim, l *loanInfo) (*state.Loan, error) {
 	if d == nil {
 		return s.loanState(l)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
+	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 )
 
 // TestLoansInfoCacheFollowsState: loans-info answers from its cache only while the chain's
@@ -35,12 +36,12 @@ func TestLoansInfoCacheFollowsState(t *testing.T) {
 	// A write to the loan's account (as a landed transaction would make) at the same second and
 	// prices: the next read shows it.
 	err := e.sim.Chain().UpdateAccount(loan, func(a svm.Account, _ bool) (svm.Account, error) {
-		st, err := decodeLoan(a.Data)
+		st, err := state.DecodeLoan(a.Data)
 		if err != nil {
 			return a, err
 		}
 		st.Collateral[0].Amount /= 2
-		a.Data, err = encodeLoan(st)
+		a.Data, err = state.EncodeLoan(st)
 		return a, err
 	})
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 	"github.com/keeper-project/keeper/keeper/sim/internal/units"
 )
 
@@ -14,7 +15,7 @@ const secondsPerDay = 86_400
 // loanView is one loan as the loans-info endpoint sees it at a snapshot.
 type loanView struct {
 	info    *loanInfo
-	st      *loanState
+	st      *state.Loan
 	item    market.LoanItem
 	lenders map[string]bool // strategy addresses and their authorities
 	now     int64
@@ -99,7 +100,7 @@ func (s *Sim) fillCollateral(v *loanView, sn *snapshot) error {
 }
 
 // collateralUSD values one collateral entry and returns its yield APY.
-func (s *Sim) collateralUSD(col collateralState, sn *snapshot) (float64, float64, error) {
+func (s *Sim) collateralUSD(col state.Collateral, sn *snapshot) (float64, float64, error) {
 	mint, err := solana.PublicKeyFromBase58(col.AssetMint)
 	if err != nil {
 		return 0, 0, err
@@ -119,7 +120,7 @@ func (s *Sim) collateralUSD(col collateralState, sn *snapshot) (float64, float64
 }
 
 // maxLqt returns the highest liquidation threshold any ledger gives a collateral slot.
-func maxLqt(st *loanState, index int) int64 {
+func maxLqt(st *state.Loan, index int) int64 {
 	var best int64
 	for _, l := range st.Ledgers {
 		if index < len(l.LqtRatios) {
@@ -134,8 +135,8 @@ func (s *Sim) fillLedgers(v *loanView, sn *snapshot) {
 	it := &v.item
 	for _, l := range v.st.Ledgers {
 		mint := solana.MustPublicKeyFromBase58(l.PrincipalMint)
-		interest := l.interestAt(v.now)
-		ips := l.interestPerSecond()
+		interest := l.InterestAt(v.now)
+		ips := l.InterestPerSecond()
 		if v.now >= l.EndTime {
 			ips = 0
 		}
@@ -151,7 +152,7 @@ func (s *Sim) fillLedgers(v *loanView, sn *snapshot) {
 			PrincipalRepaid: market.Amount(l.PrincipalRepaid), Status: market.LedgerStatus(l.Status),
 			Strategy: l.Strategy, ID: l.ID, IsLoop: market.Number(l.IsLoop), WriteVersion: l.WriteVersion,
 		})
-		principalUsd := sn.usd(mint, l.outstanding())
+		principalUsd := sn.usd(mint, l.Outstanding())
 		it.PrincipalUsd += principalUsd
 		it.InterestAccruedUsd += sn.usd(mint, interest)
 		v.dailyInterestUsd += sn.usdf(mint, ips*secondsPerDay)

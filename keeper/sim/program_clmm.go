@@ -5,6 +5,8 @@ import (
 	"github.com/keeper-project/keeper/keeper/clmm"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
+	"github.com/keeper-project/keeper/keeper/sim/internal/instr"
+	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 )
 
 // loadPosition reads a dex-owned position account and its pool, both instruction accounts.
@@ -47,7 +49,7 @@ const transferPositionAccounts = 5
 
 // execTransferPosition checks and records the move of a dex-a collateral position; the dex-a
 // instruction that follows in the same transaction moves the range.
-func (s *Sim) execTransferPosition(c *marketCtx, op transferPositionOp, r *dataReader) error {
+func (s *Sim) execTransferPosition(c *marketCtx, op instr.TransferPositionOp, r *instr.DataReader) error {
 	if err := finish(r); err != nil {
 		return err
 	}
@@ -73,8 +75,8 @@ func (s *Sim) execTransferPosition(c *marketCtx, op transferPositionOp, r *dataR
 
 // positionCollateral returns the CLMM collateral slot index of loan l held on dex, with its position
 // (account 3) and pool (account 4 for dex-a, read from the position for dex-b).
-func (c *marketCtx) positionCollateral(l *loanState, key solana.PublicKey, index int, dexName string) (*collateralState, clmm.Position, clmm.Pool, error) {
-	col, ok := l.collateralAt(index)
+func (c *marketCtx) positionCollateral(l *state.Loan, key solana.PublicKey, index int, dexName string) (*state.Collateral, clmm.Position, clmm.Pool, error) {
+	col, ok := l.CollateralAt(index)
 	if !ok || col.Dex != dexName {
 		return nil, clmm.Position{}, clmm.Pool{}, programError(errCodeWrongAccount, "loan %s has no %s position in slot %d", key, dexName, index)
 	}
@@ -101,7 +103,7 @@ func (c *marketCtx) positionCollateral(l *loanState, key solana.PublicKey, index
 const claimFeesAccounts = 5
 
 // execClaimFees checks and records a dex-b fee claim; the dex-b instruction that follows pays it.
-func (s *Sim) execClaimFees(c *marketCtx, index uint8, r *dataReader) error {
+func (s *Sim) execClaimFees(c *marketCtx, index uint8, r *instr.DataReader) error {
 	if err := finish(r); err != nil {
 		return err
 	}
@@ -144,10 +146,10 @@ func executeDex(x *svm.Exec, in svm.Instruction) error {
 	if err != nil {
 		return err
 	}
-	r := &dataReader{b: in.Data[1:]}
+	r := &instr.DataReader{B: in.Data[1:]}
 	switch in.Data[0] {
-	case dexOpSetRange:
-		next := clmm.Range{Lower: r.i32(), Upper: r.i32()}
+	case instr.DexOpSetRange:
+		next := clmm.Range{Lower: r.I32(), Upper: r.I32()}
 		if err := finish(r); err != nil {
 			return err
 		}
@@ -157,7 +159,7 @@ func executeDex(x *svm.Exec, in svm.Instruction) error {
 		if err := moveRange(x, in, dex, &pos, pool, next); err != nil {
 			return err
 		}
-	case dexOpUpdateFees:
+	case instr.DexOpUpdateFees:
 		if err := finish(r); err != nil {
 			return err
 		}
@@ -172,7 +174,7 @@ func executeDex(x *svm.Exec, in svm.Instruction) error {
 		if err := x.SetData(poolKey, dex.Layout.EncodePool(pool)); err != nil {
 			return err
 		}
-	case dexOpCollectFees:
+	case instr.DexOpCollectFees:
 		if err := collectFees(x, in, &pos, pool, r); err != nil {
 			return err
 		}
@@ -183,7 +185,7 @@ func executeDex(x *svm.Exec, in svm.Instruction) error {
 }
 
 // collectFees pays a position's fees owed from the pool to the owner (account 3) and zeroes them.
-func collectFees(x *svm.Exec, in svm.Instruction, pos *clmm.Position, pool clmm.Pool, r *dataReader) error {
+func collectFees(x *svm.Exec, in svm.Instruction, pos *clmm.Position, pool clmm.Pool, r *instr.DataReader) error {
 	if err := finish(r); err != nil {
 		return err
 	}

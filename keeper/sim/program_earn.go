@@ -3,6 +3,8 @@ package sim
 import (
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
+	"github.com/keeper-project/keeper/keeper/sim/internal/instr"
+	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 )
 
 // Earn claim accounts: wallet (signer, writable), co-signer, request (writable), earn vault, the
@@ -12,7 +14,7 @@ const earnClaimAccounts = 8
 // executeEarn runs one instruction of the earn program: withdraw-claim pays a fully filled request's
 // amount to its wallet once and closes the request account (its rent goes to the wallet).
 func executeEarn(x *svm.Exec, in svm.Instruction) error {
-	if len(in.Data) != 1 || in.Data[0] != earnOpClaim {
+	if len(in.Data) != 1 || in.Data[0] != instr.EarnOpClaim {
 		return svm.ErrInvalidInstructionData
 	}
 	if len(in.Accounts) < earnClaimAccounts {
@@ -29,7 +31,7 @@ func executeEarn(x *svm.Exec, in svm.Instruction) error {
 	if err != nil {
 		return err
 	}
-	req, err := decodeRequest(a.Data)
+	req, err := state.DecodeRequest(a.Data)
 	if err != nil || a.Owner != ids.EarnProgramID {
 		return programError(errCodeRequestNotFound, "request account not found: %s", reqKey)
 	}

@@ -2,6 +2,8 @@ package sim
 
 import (
 	"github.com/gagliardetto/solana-go"
+	"github.com/keeper-project/keeper/keeper/sim/internal/instr"
+	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 	"github.com/keeper-project/keeper/keeper/sim/internal/units"
 )
 
@@ -12,7 +14,7 @@ const repayAccounts = 8
 
 // execRepay moves principal tokens from the user to the ledger's strategy: principal first, then
 // interest; repayAll pays everything outstanding.
-func (s *Sim) execRepay(c *marketCtx, op repayOp, r *dataReader) error {
+func (s *Sim) execRepay(c *marketCtx, op instr.RepayOp, r *instr.DataReader) error {
 	if err := finish(r); err != nil {
 		return err
 	}
@@ -20,7 +22,7 @@ func (s *Sim) execRepay(c *marketCtx, op repayOp, r *dataReader) error {
 	if err != nil {
 		return err
 	}
-	lg, ok := l.ledgerAt(int(op.Ledger))
+	lg, ok := l.LedgerAt(int(op.Ledger))
 	if !ok {
 		return programError(errCodeWrongAccount, "loan %s has no ledger %d", key, op.Ledger)
 	}
@@ -31,8 +33,8 @@ func (s *Sim) execRepay(c *marketCtx, op repayOp, r *dataReader) error {
 	if strategy.String() != lg.Strategy {
 		return programError(errCodeWrongAccount, "account %s is not ledger %d's strategy", strategy, op.Ledger)
 	}
-	lg.accrue(c.now)
-	owed := lg.outstanding() + lg.InterestOutstanding
+	lg.Accrue(c.now)
+	owed := lg.Outstanding() + lg.InterestOutstanding
 	pay := min(op.Amount, owed)
 	if op.All {
 		pay = owed
@@ -44,7 +46,7 @@ func (s *Sim) execRepay(c *marketCtx, op repayOp, r *dataReader) error {
 	if err := c.x.TransferTokens(c.user, strategy, mint, pay); err != nil {
 		return err
 	}
-	principal := min(pay, lg.outstanding())
+	principal := min(pay, lg.Outstanding())
 	lg.PrincipalRepaid += principal
 	lg.InterestOutstanding -= pay - principal
 	s.recordRepay(c, l, lg, mint, pay)
@@ -53,13 +55,13 @@ func (s *Sim) execRepay(c *marketCtx, op repayOp, r *dataReader) error {
 }
 
 // recordRepay updates a ledger's bookkeeping, the history and the borrower's inflows after a repay.
-func (s *Sim) recordRepay(c *marketCtx, l *loanState, lg *ledgerState, mint solana.PublicKey, pay uint64) {
+func (s *Sim) recordRepay(c *marketCtx, l *state.Loan, lg *state.Ledger, mint solana.PublicKey, pay uint64) {
 	lg.WriteVersion++
 	lg.LastInteractedTime, lg.LastInteractedTxn = c.now, c.txn
-	if lg.outstanding() == 0 && lg.InterestOutstanding == 0 {
-		lg.Status = ledgerStatusRepaid
+	if lg.Outstanding() == 0 && lg.InterestOutstanding == 0 {
+		lg.Status = state.LedgerStatusRepaid
 	}
-	l.History = append(l.History, historyEvent{Time: c.now, Kind: eventRepayPrincipal, Amount: pay, Txn: c.txn})
+	l.History = append(l.History, state.HistoryEvent{Time: c.now, Kind: state.EventRepayPrincipal, Amount: pay, Txn: c.txn})
 	usd := s.w.usd(mint, pay)
 	l.Inflow.PrincipalUSD += usd
 	if m, ok := s.w.mintByAddr[mint]; ok {
@@ -73,7 +75,7 @@ const withdrawCollateralAccounts = 7
 
 // execWithdrawCollateral returns plain-token collateral to the borrower. The simulator allows it only
 // once no ledger has debt (earlier instructions of the same transaction may have repaid it).
-func (s *Sim) execWithdrawCollateral(c *marketCtx, op withdrawCollateralOp, r *dataReader) error {
+func (s *Sim) execWithdrawCollateral(c *marketCtx, op instr.WithdrawCollateralOp, r *instr.DataReader) error {
 	if err := finish(r); err != nil {
 		return err
 	}
@@ -81,11 +83,11 @@ func (s *Sim) execWithdrawCollateral(c *marketCtx, op withdrawCollateralOp, r *d
 	if err != nil {
 		return err
 	}
-	col, ok := l.collateralAt(int(op.Index))
+	col, ok := l.CollateralAt(int(op.Index))
 	switch {
 	case !ok || col.Dex != "":
 		return programError(errCodeWrongAccount, "loan %s has no token collateral in slot %d", key, op.Index)
-	case l.hasDebt():
+	case l.HasDebt():
 		return programError(errCodeLoanHasDebt, "loan %s still has debt; repay it first", key)
 	case op.Amount > col.Amount:
 		return programError(errCodeWrongAccount, "slot %d holds %d, less than %d", op.Index, col.Amount, op.Amount)
@@ -97,7 +99,7 @@ func (s *Sim) execWithdrawCollateral(c *marketCtx, op withdrawCollateralOp, r *d
 	col.Amount -= op.Amount
 	col.WriteVersion++
 	col.LastInteractedTime, col.LastInteractedTxn = c.now, c.txn
-	l.History = append(l.History, historyEvent{Time: c.now, Kind: eventRemoveCollateral, AssetIdentifier: col.AssetIdentifier,
+	l.History = append(l.History, state.HistoryEvent{Time: c.now, Kind: state.EventRemoveCollateral, AssetIdentifier: col.AssetIdentifier,
 		AssetMint: col.AssetMint, Amount: op.Amount, Txn: c.txn})
 	l.Inflow.CollateralUSD -= s.w.usd(mint, op.Amount)
 	if m, ok := s.w.mintByAddr[mint]; ok && len(l.Collateral) > 0 && l.Collateral[0].AssetMint == col.AssetMint {
@@ -107,7 +109,7 @@ func (s *Sim) execWithdrawCollateral(c *marketCtx, op withdrawCollateralOp, r *d
 }
 
 // execCloseLoan closes a loan without debt or collateral (accounts: user, co-signer, loan).
-func execCloseLoan(c *marketCtx, r *dataReader) error {
+func execCloseLoan(c *marketCtx, r *instr.DataReader) error {
 	if err := finish(r); err != nil {
 		return err
 	}
@@ -115,7 +117,7 @@ func execCloseLoan(c *marketCtx, r *dataReader) error {
 	if err != nil {
 		return err
 	}
-	if l.hasDebt() {
+	if l.HasDebt() {
 		return programError(errCodeLoanHasDebt, "loan %s still has debt", key)
 	}
 	for _, col := range l.Collateral {
@@ -123,6 +125,6 @@ func execCloseLoan(c *marketCtx, r *dataReader) error {
 			return programError(errCodeLoanHasDebt, "loan %s still holds collateral in slot %d", key, col.Index)
 		}
 	}
-	l.Closed, l.Status = true, loanStatusRepaid
+	l.Closed, l.Status = true, state.LoanStatusRepaid
 	return c.saveLoan(key, l)
 }

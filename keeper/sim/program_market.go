@@ -7,6 +7,8 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
+	"github.com/keeper-project/keeper/keeper/sim/internal/instr"
+	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 )
 
 // Custom error codes of the simulator's programs (Custom(code) on the wire, with a log line).
@@ -31,9 +33,9 @@ func programError(code uint32, format string, args ...any) error {
 // opAccounts is how many accounts each market instruction needs, by tag (an array, not a map, so
 // that it is laid out by the linker rather than built at start-up: see lazy).
 var opAccounts = [...]int{
-	opRepay: repayAccounts, opWithdrawCollateral: withdrawCollateralAccounts, opCloseLoan: 3,
-	opTransferPosition: transferPositionAccounts, opClaimFees: claimFeesAccounts, opStrategyUpdate: 3,
-	opStrategyWithdraw: strategyWithdrawAccounts, opStrategyUpdateStep: 3,
+	instr.OpRepay: repayAccounts, instr.OpWithdrawCollateral: withdrawCollateralAccounts, instr.OpCloseLoan: 3,
+	instr.OpTransferPosition: transferPositionAccounts, instr.OpClaimFees: claimFeesAccounts, instr.OpStrategyUpdate: 3,
+	instr.OpStrategyWithdraw: strategyWithdrawAccounts, instr.OpStrategyUpdateStep: 3,
 }
 
 // accountsFor returns how many accounts the market instruction with tag op needs: none for an
@@ -74,24 +76,24 @@ func (s *Sim) executeMarket(x *svm.Exec, in svm.Instruction) error {
 	if need := accountsFor(in.Data[0]); len(in.Accounts) < need {
 		return svm.ErrNotEnoughAccountKeys
 	}
-	r := &dataReader{b: in.Data[1:]}
+	r := &instr.DataReader{B: in.Data[1:]}
 	switch in.Data[0] {
-	case opRepay:
-		return s.execRepay(c, readOp[repayOp](r), r)
-	case opWithdrawCollateral:
-		return s.execWithdrawCollateral(c, readOp[withdrawCollateralOp](r), r)
-	case opCloseLoan:
+	case instr.OpRepay:
+		return s.execRepay(c, instr.ReadOp[instr.RepayOp](r), r)
+	case instr.OpWithdrawCollateral:
+		return s.execWithdrawCollateral(c, instr.ReadOp[instr.WithdrawCollateralOp](r), r)
+	case instr.OpCloseLoan:
 		return execCloseLoan(c, r)
-	case opTransferPosition:
-		return s.execTransferPosition(c, readOp[transferPositionOp](r), r)
-	case opClaimFees:
-		return s.execClaimFees(c, r.u8(), r)
-	case opStrategyUpdate:
+	case instr.OpTransferPosition:
+		return s.execTransferPosition(c, instr.ReadOp[instr.TransferPositionOp](r), r)
+	case instr.OpClaimFees:
+		return s.execClaimFees(c, r.U8(), r)
+	case instr.OpStrategyUpdate:
 		return execStrategyUpdate(c, r)
-	case opStrategyUpdateStep:
+	case instr.OpStrategyUpdateStep:
 		return execStrategyUpdateStep(c, r)
-	case opStrategyWithdraw:
-		return execStrategyWithdraw(c, readOp[strategyWithdrawOp](r), r)
+	case instr.OpStrategyWithdraw:
+		return execStrategyWithdraw(c, instr.ReadOp[instr.StrategyWithdrawOp](r), r)
 	}
 	return svm.ErrInvalidInstructionData
 }
@@ -127,8 +129,8 @@ func loadOwned[T any](c *marketCtx, i int, what string, decode func([]byte) (*T,
 }
 
 // loadLoan reads the loan at account i and checks that the user is its borrower.
-func (c *marketCtx) loadLoan(i int) (solana.PublicKey, *loanState, error) {
-	key, l, err := loadOwned(c, i, "loan", decodeLoan)
+func (c *marketCtx) loadLoan(i int) (solana.PublicKey, *state.Loan, error) {
+	key, l, err := loadOwned(c, i, "loan", state.DecodeLoan)
 	if err != nil {
 		return key, nil, err
 	}
@@ -142,9 +144,9 @@ func (c *marketCtx) loadLoan(i int) (solana.PublicKey, *loanState, error) {
 }
 
 // saveLoan writes a loan back.
-func (c *marketCtx) saveLoan(key solana.PublicKey, l *loanState) error {
-	l.touch(c.now, c.txn)
-	data, err := encodeLoan(l)
+func (c *marketCtx) saveLoan(key solana.PublicKey, l *state.Loan) error {
+	l.Touch(c.now, c.txn)
+	data, err := state.EncodeLoan(l)
 	if err != nil {
 		return err
 	}
@@ -152,8 +154,8 @@ func (c *marketCtx) saveLoan(key solana.PublicKey, l *loanState) error {
 }
 
 // finish checks that the instruction data was read exactly.
-func finish(r *dataReader) error {
-	if err := r.done(); err != nil {
+func finish(r *instr.DataReader) error {
+	if err := r.Done(); err != nil {
 		return errors.Join(svm.ErrInvalidInstructionData, err)
 	}
 	return nil

@@ -5,11 +5,13 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
+	"github.com/keeper-project/keeper/keeper/sim/internal/instr"
+	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 )
 
 // loadStrategy reads the strategy at account i and checks that the user is its authority.
-func (c *marketCtx) loadStrategy(i int) (solana.PublicKey, *strategyState, error) {
-	key, st, err := loadOwned(c, i, "strategy", decodeStrategy)
+func (c *marketCtx) loadStrategy(i int) (solana.PublicKey, *state.Strategy, error) {
+	key, st, err := loadOwned(c, i, "strategy", state.DecodeStrategy)
 	if err != nil {
 		return key, nil, err
 	}
@@ -21,7 +23,7 @@ func (c *marketCtx) loadStrategy(i int) (solana.PublicKey, *strategyState, error
 
 // execStrategyUpdate applies strategy-update items (accounts: authority, co-signer, strategy
 // (writable)).
-func execStrategyUpdate(c *marketCtx, r *dataReader) error {
+func execStrategyUpdate(c *marketCtx, r *instr.DataReader) error {
 	items, err := decodeItems(r)
 	if err != nil {
 		return err
@@ -35,11 +37,11 @@ func execStrategyUpdate(c *marketCtx, r *dataReader) error {
 
 // decodeItems reads a counted list of strategy-update items, the rest of
 // the instruction data.
-func decodeItems(r *dataReader) ([]termItem, error) {
-	n := int(r.u8())
-	items := make([]termItem, 0, n)
+func decodeItems(r *instr.DataReader) ([]instr.TermItem, error) {
+	n := int(r.U8())
+	items := make([]instr.TermItem, 0, n)
 	for range n {
-		it, err := decodeTermItem(r)
+		it, err := instr.DecodeTermItem(r)
 		if err != nil {
 			return nil, programError(errCodeBadUpdate, "%v", err)
 		}
@@ -54,9 +56,9 @@ func decodeItems(r *dataReader) ([]termItem, error) {
 // update, as a program that keeps a multi-transaction update consistent
 // does: sent alone or out of order, it fails. A rebuilt update has the same
 // id, so its remaining steps continue one that stopped midway.
-func execStrategyUpdateStep(c *marketCtx, r *dataReader) error {
-	id := fmt.Sprintf("%x", r.take(8))
-	step, total := r.u8(), r.u8()
+func execStrategyUpdateStep(c *marketCtx, r *instr.DataReader) error {
+	id := fmt.Sprintf("%x", r.Take(8))
+	step, total := r.U8(), r.U8()
 	items, err := decodeItems(r)
 	if err != nil {
 		return err
@@ -80,14 +82,14 @@ func execStrategyUpdateStep(c *marketCtx, r *dataReader) error {
 }
 
 // applyItems applies items to the strategy at key and stores it.
-func applyItems(c *marketCtx, key solana.PublicKey, st *strategyState, items []termItem) error {
+func applyItems(c *marketCtx, key solana.PublicKey, st *state.Strategy, items []instr.TermItem) error {
 	for i, it := range items {
-		if err := st.apply(it); err != nil {
+		if err := st.Apply(it); err != nil {
 			return programError(errCodeBadUpdate, "item %d: %v", i, err)
 		}
 	}
 	st.WriteVersion++
-	data, err := encodeStrategy(st)
+	data, err := state.EncodeStrategy(st)
 	if err != nil {
 		return err
 	}
@@ -100,7 +102,7 @@ func applyItems(c *marketCtx, key solana.PublicKey, st *strategyState, items []t
 const strategyWithdrawAccounts = 7
 
 // execStrategyWithdraw pays idle principal from the strategy to its authority.
-func execStrategyWithdraw(c *marketCtx, op strategyWithdrawOp, r *dataReader) error {
+func execStrategyWithdraw(c *marketCtx, op instr.StrategyWithdrawOp, r *instr.DataReader) error {
 	if err := finish(r); err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
+	"github.com/keeper-project/keeper/keeper/sim/internal/instr"
 )
 
 // TestProgramsCheckAuthority sends transactions the market would never build: the programs refuse
@@ -17,7 +18,7 @@ func TestProgramsCheckAuthority(t *testing.T) {
 	a := func(kind, name string) solana.PublicKey { return e.addr(t, kind, name) }
 	usdc, beta, alpha := a(KindMint, "USDC"), a(KindStrategy, "beta"), a(KindStrategy, "alpha")
 	repayAlice := func(user solana.PublicKey) ix {
-		return marketIx(user, repayOp{Amount: 1}.encode(), meta(a(KindLoan, "alice-sol"), false, true), meta(alpha, false, false),
+		return marketIx(user, instr.RepayOp{Amount: 1}.Encode(), meta(a(KindLoan, "alice-sol"), false, true), meta(alpha, false, false),
 			meta(ata(user, usdc), false, true), meta(ata(alpha, usdc), false, true), meta(usdc, false, false), meta(solana.TokenProgramID, false, false))
 	}
 	noCoSigner := repayAlice(w)
@@ -31,14 +32,14 @@ func TestProgramsCheckAuthority(t *testing.T) {
 	}{
 		{"repay another's loan", []ix{repayAlice(w)}, "is not the borrower of loan"},
 		{"no co-signature", []ix{noCoSigner}, "co-signer"},
-		{"update another's strategy", []ix{updateIx(w, beta, []termItem{{Kind: itemSetParam, Param: paramOriginationsEnabled}})},
+		{"update another's strategy", []ix{updateIx(w, beta, []instr.TermItem{{Kind: instr.ItemSetParam, Param: instr.ParamOriginationsEnabled}})},
 			"is not the authority of strategy"},
-		{"claim another's request", []ix{{Program: ids.EarnProgramID, Data: []byte{earnOpClaim}, Accounts: []solana.AccountMeta{
+		{"claim another's request", []ix{{Program: ids.EarnProgramID, Data: []byte{instr.EarnOpClaim}, Accounts: []solana.AccountMeta{
 			meta(w, true, true), meta(ids.CoSigner(), true, false), meta(a(KindRequest, "usdc-earn/r-alice"), false, true),
 			meta(a(KindEarn, "usdc-earn"), false, false), meta(ata(a(KindEarn, "usdc-earn"), usdc), false, true),
 			meta(ata(w, usdc), false, true), meta(usdc, false, false), meta(solana.TokenProgramID, false, false)}}},
 			"belongs to another wallet"},
-		{"dex without co-signer", []ix{{Program: ids.DexAProgramID, Data: encodeTransferRange(posA.Range.Lower-10, posA.Range.Upper),
+		{"dex without co-signer", []ix{{Program: ids.DexAProgramID, Data: instr.EncodeTransferRange(posA.Range.Lower-10, posA.Range.Upper),
 			Accounts: []solana.AccountMeta{meta(posAddr, false, true), meta(posA.Pool, false, false), meta(w, true, false)}}},
 			"co-signer must sign"},
 		{"unknown instruction", []ix{marketIx(w, []byte{99}, meta(alpha, false, true))}, "invalid instruction data"},

@@ -3,12 +3,13 @@ package sim
 import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 )
 
 // strategyView is one strategy's state and balances at a snapshot.
 type strategyView struct {
 	info     *strategyInfo
-	st       *strategyState
+	st       *state.Strategy
 	idle     uint64
 	deployed uint64
 	interest uint64
@@ -44,7 +45,7 @@ func (s *Sim) strategyViews(now int64) (map[solana.PublicKey]*strategyView, erro
 
 // addLoanToStrategies adds a loan's ledgers to their strategies' balances; a ledger's principal is
 // attributed to the loan's collateral by the ledger's weights.
-func addLoanToStrategies(views map[solana.PublicKey]*strategyView, st *loanState, now int64) {
+func addLoanToStrategies(views map[solana.PublicKey]*strategyView, st *state.Loan, now int64) {
 	if st.Closed {
 		return
 	}
@@ -53,11 +54,11 @@ func addLoanToStrategies(views map[solana.PublicKey]*strategyView, st *loanState
 		if !ok {
 			continue
 		}
-		out := l.outstanding()
+		out := l.Outstanding()
 		v.deployed += out
-		v.interest += l.interestAt(now)
+		v.interest += l.InterestAt(now)
 		if now < l.EndTime {
-			v.ips += l.interestPerSecond()
+			v.ips += l.InterestPerSecond()
 		}
 		var total int64
 		for _, w := range l.Weights {

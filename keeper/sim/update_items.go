@@ -6,17 +6,19 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/internal/instr"
+	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 )
 
 // itemList collects strategy-update items and the collaterals the update knows about.
 type itemList struct {
-	items []termItem
+	items []instr.TermItem
 	known map[string]bool // collaterals in the terms or added by this update
 }
 
 // updateItems validates an E1 request against the strategy and turns it into items, in this order:
 // additions, APY and asset-data updates, allocation caps, removals, parameters.
-func updateItems(q market.StrategyUpdateRequest, st *strategyState) ([]termItem, error) {
+func updateItems(q market.StrategyUpdateRequest, st *state.Strategy) ([]instr.TermItem, error) {
 	l := &itemList{known: map[string]bool{}}
 	for _, t := range st.Terms {
 		l.known[t.AssetIdentifier] = true
@@ -59,12 +61,12 @@ func (l *itemList) adds(ct *market.CollateralTerms) error {
 			return badRequest("%s.durationsAndApys is required", where)
 		}
 		l.known[id] = true
-		l.items = append(l.items, termItem{Kind: itemAddCollateral, Asset: k})
+		l.items = append(l.items, instr.TermItem{Kind: instr.ItemAddCollateral, Asset: k})
 		if err := l.apys(where+".durationsAndApys", k, ac.DurationsAndApys); err != nil {
 			return err
 		}
 		if ac.ExternalMarketInformationAddress != nil {
-			l.items = append(l.items, termItem{Kind: itemSetMeta, Asset: k, Key: "externalMarketInformationAddress",
+			l.items = append(l.items, instr.TermItem{Kind: instr.ItemSetMeta, Asset: k, Key: "externalMarketInformationAddress",
 				Text: *ac.ExternalMarketInformationAddress})
 		}
 		if ac.MarketInformation != nil {
@@ -90,7 +92,7 @@ func (l *itemList) apys(where string, k solana.PublicKey, m map[string]string) e
 		if err != nil || apy < 0 {
 			return badRequest("%s[%s]: %q is not a non-negative APY in centi-basis points", where, key, m[key])
 		}
-		l.items = append(l.items, termItem{Kind: itemSetAPY, Asset: k, DurationType: uint8(d.DurationType),
+		l.items = append(l.items, instr.TermItem{Kind: instr.ItemSetAPY, Asset: k, DurationType: uint8(d.DurationType),
 			Duration: uint32(d.Duration), Value: int64(apy)})
 	}
 	return nil
@@ -105,24 +107,24 @@ func (l *itemList) assetData(where string, k solana.PublicKey, a market.ParsedUp
 		name string
 		v    *int32
 		kind uint8
-	}{{"ltv", a.Ltv, itemSetLTV}, {"liquidationThreshold", a.LiquidationThreshold, itemSetLQT}} {
+	}{{"ltv", a.Ltv, instr.ItemSetLTV}, {"liquidationThreshold", a.LiquidationThreshold, instr.ItemSetLQT}} {
 		if r.v == nil {
 			continue
 		}
 		if *r.v > int32(market.CBPSOne) {
 			return badRequest("%s.%s %d exceeds 1000000 (100 %%)", where, r.name, *r.v)
 		}
-		l.items = append(l.items, termItem{Kind: r.kind, Asset: k, Value: int64(*r.v)})
+		l.items = append(l.items, instr.TermItem{Kind: r.kind, Asset: k, Value: int64(*r.v)})
 	}
 	if a.MaxCollateralAllocationPct != nil {
 		if _, err := parsePercent(*a.MaxCollateralAllocationPct); err != nil {
 			return badRequest("%s.maxCollateralAllocationPct: %v", where, err)
 		}
-		l.items = append(l.items, termItem{Kind: itemSetAllocation, Asset: k, Text: *a.MaxCollateralAllocationPct})
+		l.items = append(l.items, instr.TermItem{Kind: instr.ItemSetAllocation, Asset: k, Text: *a.MaxCollateralAllocationPct})
 	}
 	l.metaItems(k, a)
 	if a.RemoveCollateral != nil && *a.RemoveCollateral {
-		l.items = append(l.items, termItem{Kind: itemRemoveCollateral, Asset: k})
+		l.items = append(l.items, instr.TermItem{Kind: instr.ItemRemoveCollateral, Asset: k})
 	}
 	return nil
 }
@@ -130,7 +132,7 @@ func (l *itemList) assetData(where string, k solana.PublicKey, a market.ParsedUp
 // metaItems stores the asset-data fields the simulator does not interpret.
 func (l *itemList) metaItems(k solana.PublicKey, a market.ParsedUpdateAssetData) {
 	add := func(key, v string) {
-		l.items = append(l.items, termItem{Kind: itemSetMeta, Asset: k, Key: key, Text: v})
+		l.items = append(l.items, instr.TermItem{Kind: instr.ItemSetMeta, Asset: k, Key: key, Text: v})
 	}
 	if a.MaxAge != nil {
 		add("maxAge", strconv.Itoa(int(*a.MaxAge)))
@@ -184,7 +186,7 @@ func (l *itemList) allocations(ct *market.CollateralTerms) error {
 		if _, err := parsePercent(a.MaxAllocationPct); err != nil {
 			return badRequest("%s.maxAllocationPct: %v", where, err)
 		}
-		l.items = append(l.items, termItem{Kind: itemSetAllocation, Asset: k, Text: a.MaxAllocationPct})
+		l.items = append(l.items, instr.TermItem{Kind: instr.ItemSetAllocation, Asset: k, Text: a.MaxAllocationPct})
 	}
 	return nil
 }
@@ -205,10 +207,10 @@ func (l *itemList) removals(ct *market.CollateralTerms) error {
 			if d.DurationType > market.DurationYears || d.Duration < 0 || int64(d.Duration) > math.MaxUint32 {
 				return badRequest("%s.durations[%d]: %s is not a valid duration", where, j, d)
 			}
-			l.items = append(l.items, termItem{Kind: itemRemoveDuration, Asset: k, DurationType: uint8(d.DurationType), Duration: uint32(d.Duration)})
+			l.items = append(l.items, instr.TermItem{Kind: instr.ItemRemoveDuration, Asset: k, DurationType: uint8(d.DurationType), Duration: uint32(d.Duration)})
 		}
 		if rc.RemoveFromMarketInformation {
-			l.items = append(l.items, termItem{Kind: itemRemoveCollateral, Asset: k})
+			l.items = append(l.items, instr.TermItem{Kind: instr.ItemRemoveCollateral, Asset: k})
 		}
 	}
 	return nil
@@ -217,13 +219,13 @@ func (l *itemList) removals(ct *market.CollateralTerms) error {
 // params turns updateParams into items.
 func (l *itemList) params(p market.UpdateParams) {
 	add := func(param uint8, v int64) {
-		l.items = append(l.items, termItem{Kind: itemSetParam, Param: param, Value: v})
+		l.items = append(l.items, instr.TermItem{Kind: instr.ItemSetParam, Param: param, Value: v})
 	}
 	for _, f := range []struct {
 		p uint8
 		v *int64
-	}{{paramInterestFee, p.InterestFee}, {paramLiquidityBuffer, p.LiquidityBuffer}, {paramOriginationCap, p.OriginationCap},
-		{paramOriginationFee, p.OriginationFee}, {paramPrincipalFee, p.PrincipalFee}} {
+	}{{instr.ParamInterestFee, p.InterestFee}, {instr.ParamLiquidityBuffer, p.LiquidityBuffer}, {instr.ParamOriginationCap, p.OriginationCap},
+		{instr.ParamOriginationFee, p.OriginationFee}, {instr.ParamPrincipalFee, p.PrincipalFee}} {
 		if f.v != nil {
 			add(f.p, *f.v)
 		}
@@ -233,9 +235,9 @@ func (l *itemList) params(p market.UpdateParams) {
 		if *p.OriginationsEnabled {
 			v = 1
 		}
-		add(paramOriginationsEnabled, v)
+		add(instr.ParamOriginationsEnabled, v)
 	}
 	if p.ExternalYieldSource != nil {
-		add(paramExternalYieldSource, int64(p.ExternalYieldSource.NewExternalYieldSource))
+		add(instr.ParamExternalYieldSource, int64(p.ExternalYieldSource.NewExternalYieldSource))
 	}
 }

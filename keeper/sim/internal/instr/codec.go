@@ -1,4 +1,4 @@
-package sim
+package instr
 
 import (
 	"encoding/binary"
@@ -40,10 +40,10 @@ func encodeOp(tag uint8, op any) []byte {
 	return b
 }
 
-// readOp reads an op struct laid out as encodeOp writes it.
-func readOp[T any](r *dataReader) T {
+// ReadOp reads an op struct laid out as encodeOp writes it.
+func ReadOp[T any](r *DataReader) T {
 	var v T
-	if b := r.take(binary.Size(&v)); b != nil {
+	if b := r.Take(binary.Size(&v)); b != nil {
 		if _, err := binary.Decode(b, binary.LittleEndian, &v); err != nil {
 			r.err = err
 		}
@@ -51,69 +51,69 @@ func readOp[T any](r *dataReader) T {
 	return v
 }
 
-// dataReader reads little-endian fields from instruction data. The first failure sticks in err.
-type dataReader struct {
-	b   []byte
+// DataReader reads little-endian fields from instruction data. The first failure sticks in err.
+type DataReader struct {
+	B   []byte
 	err error
 }
 
-// take returns the next n bytes, or nil once the data is exhausted.
-func (r *dataReader) take(n int) []byte {
+// Take returns the next n bytes, or nil once the data is exhausted.
+func (r *DataReader) Take(n int) []byte {
 	if r.err != nil {
 		return nil
 	}
-	if len(r.b) < n {
+	if len(r.B) < n {
 		r.err = errShortData
 		return nil
 	}
-	out := r.b[:n]
-	r.b = r.b[n:]
+	out := r.B[:n]
+	r.B = r.B[n:]
 	return out
 }
 
-func (r *dataReader) u8() uint8 {
-	if b := r.take(1); b != nil {
+func (r *DataReader) U8() uint8 {
+	if b := r.Take(1); b != nil {
 		return b[0]
 	}
 	return 0
 }
 
-func (r *dataReader) u32() uint32 {
-	if b := r.take(4); b != nil {
+func (r *DataReader) u32() uint32 {
+	if b := r.Take(4); b != nil {
 		return binary.LittleEndian.Uint32(b)
 	}
 	return 0
 }
 
-func (r *dataReader) u64() uint64 {
-	if b := r.take(8); b != nil {
+func (r *DataReader) u64() uint64 {
+	if b := r.Take(8); b != nil {
 		return binary.LittleEndian.Uint64(b)
 	}
 	return 0
 }
 
-func (r *dataReader) i32() int32 { return int32(r.u32()) }
-func (r *dataReader) i64() int64 { return int64(r.u64()) }
+func (r *DataReader) I32() int32 { return int32(r.u32()) }
+func (r *DataReader) i64() int64 { return int64(r.u64()) }
 
-func (r *dataReader) key() solana.PublicKey {
-	if b := r.take(32); b != nil {
+func (r *DataReader) key() solana.PublicKey {
+	if b := r.Take(32); b != nil {
 		return solana.PublicKeyFromBytes(b)
 	}
 	return solana.PublicKey{}
 }
 
-func (r *dataReader) str() string {
-	n := int(r.u8())
-	return string(r.take(n))
+func (r *DataReader) str() string {
+	n := int(r.U8())
+	return string(r.Take(n))
 }
 
-// done fails when bytes are left over or a read failed.
-func (r *dataReader) done() error {
+// Done fails when bytes are left over or a read failed.
+func (r *DataReader) Done() error {
 	if r.err != nil {
 		return r.err
 	}
-	if len(r.b) != 0 {
-		return fmt.Errorf("%d trailing bytes of instruction data", len(r.b))
+	if len(r.B) != 0 {
+		return fmt.Errorf("%d trailing bytes of instruction data", len(r.B))
 	}
 	return nil
 }

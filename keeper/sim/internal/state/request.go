@@ -1,4 +1,4 @@
-package sim
+package state
 
 import (
 	"bytes"
@@ -17,8 +17,8 @@ var requestDisc = [8]byte{0xca, 0x44, 0x31, 0xb9, 0x69, 0x77, 0xa9, 0x95} // clm
 // requestSize is the size of a withdrawal request account.
 const requestSize = 128
 
-// requestState is the on-chain state of one queued earn withdrawal.
-type requestState struct {
+// Request is the on-chain state of one queued earn withdrawal.
+type Request struct {
 	Vault     solana.PublicKey
 	Wallet    solana.PublicKey
 	Mint      solana.PublicKey
@@ -27,8 +27,8 @@ type requestState struct {
 	Created   int64
 }
 
-// encode returns the account data of r.
-func (r requestState) encode() []byte {
+// Encode returns the account data of r.
+func (r Request) Encode() []byte {
 	b := make([]byte, requestSize)
 	copy(b, requestDisc[:])
 	copy(b[8:], r.Vault[:])
@@ -40,15 +40,15 @@ func (r requestState) encode() []byte {
 	return b
 }
 
-// decodeRequest parses request account data; empty data means the request was claimed (closed).
-func decodeRequest(data []byte) (requestState, error) {
+// DecodeRequest parses request account data; empty data means the request was claimed (closed).
+func DecodeRequest(data []byte) (Request, error) {
 	if len(data) == 0 {
-		return requestState{}, fmt.Errorf("request %w", errNoAccount)
+		return Request{}, fmt.Errorf("request %w", errNoAccount)
 	}
 	if len(data) != requestSize || !bytes.Equal(data[:8], requestDisc[:]) {
-		return requestState{}, fmt.Errorf("request account: not a withdrawal request (%d bytes)", len(data))
+		return Request{}, fmt.Errorf("request account: not a withdrawal request (%d bytes)", len(data))
 	}
-	return requestState{
+	return Request{
 		Vault:     solana.PublicKeyFromBytes(data[8:40]),
 		Wallet:    solana.PublicKeyFromBytes(data[40:72]),
 		Mint:      solana.PublicKeyFromBytes(data[72:104]),

@@ -1,4 +1,4 @@
-package sim
+package state
 
 import (
 	"bytes"
@@ -12,29 +12,29 @@ import (
 )
 
 // Loan accounts are owned by the market program. Their data is an 8-byte discriminator,
-// sha256("account:SimLoan")[:8], followed by the JSON of loanState: the simulator's own layout, which
+// sha256("account:SimLoan")[:8], followed by the JSON of Loan: the simulator's own layout, which
 // keeps everything a transaction changes on chain so that a transaction's effects commit or roll back
 // with it.
 var loanDisc = [8]byte{0x0c, 0x1d, 0xda, 0x5c, 0xce, 0xae, 0x0c, 0x5c} // clmm.Discriminator("SimLoan"), written out: see lazy
 
 // Loan statuses and ledger statuses of the simulator (the spec shows no values).
 const (
-	loanStatusActive   int32 = 0
-	loanStatusRepaid   int32 = 1
-	ledgerStatusActive int32 = 0
-	ledgerStatusRepaid int32 = 1
+	LoanStatusActive   int32 = 0
+	LoanStatusRepaid   int32 = 1
+	LedgerStatusActive int32 = 0
+	LedgerStatusRepaid int32 = 1
 )
 
 // Collateral history kinds.
 const (
-	eventAddCollateral    = "AddCollateral"
-	eventRemoveCollateral = "RemoveCollateral"
-	eventLiquidate        = "Liquidate"
-	eventRepayPrincipal   = "RepayPrincipal"
+	EventAddCollateral    = "AddCollateral"
+	EventRemoveCollateral = "RemoveCollateral"
+	EventLiquidate        = "Liquidate"
+	EventRepayPrincipal   = "RepayPrincipal"
 )
 
-// loanState is the on-chain state of one loan.
-type loanState struct {
+// Loan is the on-chain state of one loan.
+type Loan struct {
 	Borrower           string             `json:"borrower"`
 	ID                 int64              `json:"id"`
 	Nonce              int64              `json:"nonce"`
@@ -47,16 +47,16 @@ type loanState struct {
 	WriteVersion       int64              `json:"writeVersion"`
 	LastInteractedTime int64              `json:"lastInteractedTime"`
 	LastInteractedTxn  string             `json:"lastInteractedTxn"`
-	Collateral         []collateralState  `json:"collateral"`
-	Ledgers            []ledgerState      `json:"ledgers"`
-	History            []historyEvent     `json:"history"`
+	Collateral         []Collateral       `json:"collateral"`
+	Ledgers            []Ledger           `json:"ledgers"`
+	History            []HistoryEvent     `json:"history"`
 	Markers            []market.PnLMarker `json:"markers,omitempty"`
-	Inflow             inflowState        `json:"inflow"`
+	Inflow             Inflow             `json:"inflow"`
 }
 
-// collateralState is one collateral slot. Dex is "dex-a" or "dex-b" for CLMM position collateral,
+// Collateral is one collateral slot. Dex is "dex-a" or "dex-b" for CLMM position collateral,
 // whose AssetIdentifier is the pool and AssetMint the position mint.
-type collateralState struct {
+type Collateral struct {
 	Index              int    `json:"index"`
 	AssetIdentifier    string `json:"assetIdentifier"`
 	AssetMint          string `json:"assetMint"`
@@ -69,8 +69,8 @@ type collateralState struct {
 	Dex                string `json:"dex,omitempty"`
 }
 
-// ledgerState is one debt record. InterestOutstanding is accrued up to LastInterestUpdatedTime.
-type ledgerState struct {
+// Ledger is one debt record. InterestOutstanding is accrued up to LastInterestUpdatedTime.
+type Ledger struct {
 	Index                   int     `json:"ledgerIndex"`
 	Strategy                string  `json:"strategy"`
 	PrincipalMint           string  `json:"principalMint"`
@@ -95,29 +95,29 @@ type ledgerState struct {
 	LastInteractedTxn       string  `json:"lastInteractedTxn"`
 }
 
-// historyEvent is one collateral-history record. For Liquidate, Amount is the principal repaid and
+// HistoryEvent is one collateral-history record. For Liquidate, Amount is the principal repaid and
 // Transfers the collateral moved; USD is the event's value for the borrower's net inflow.
-type historyEvent struct {
+type HistoryEvent struct {
 	Time            int64                `json:"time"`
 	Kind            string               `json:"kind"`
 	AssetIdentifier string               `json:"assetIdentifier,omitempty"`
 	AssetMint       string               `json:"assetMint,omitempty"`
 	Amount          uint64               `json:"amount"`
-	Transfers       []collateralTransfer `json:"collateralTransfers,omitempty"`
+	Transfers       []CollateralTransfer `json:"collateralTransfers,omitempty"`
 	Txn             string               `json:"txn,omitempty"`
 }
 
-// collateralTransfer is one collateral movement of a Liquidate event.
-type collateralTransfer struct {
+// CollateralTransfer is one collateral movement of a Liquidate event.
+type CollateralTransfer struct {
 	AssetMint    string `json:"assetMint"`
 	Amount       uint64 `json:"amount"`
 	ToLiquidator bool   `json:"toLiquidator"`
 }
 
-// inflowState tracks the borrower's net inflows into the loan for PnL (spec aggregate rule 4):
+// Inflow tracks the borrower's net inflows into the loan for PnL (spec aggregate rule 4):
 // collateral in whole tokens of the first collateral's mint and in USD at the time, and principal
 // (repaid minus borrowed) in whole tokens and USD.
-type inflowState struct {
+type Inflow struct {
 	InitialCollateral    float64 `json:"initialCollateral"`
 	InitialCollateralUSD float64 `json:"initialCollateralUsd"`
 	CollateralTokens     float64 `json:"collateralTokens"`
@@ -126,14 +126,14 @@ type inflowState struct {
 	PrincipalUSD         float64 `json:"principalUsd"`
 }
 
-// encodeLoan returns the account data of l.
-func encodeLoan(l *loanState) ([]byte, error) {
+// EncodeLoan returns the account data of l.
+func EncodeLoan(l *Loan) ([]byte, error) {
 	return encodeJSONAccount(loanDisc, l)
 }
 
-// decodeLoan parses loan account data.
-func decodeLoan(data []byte) (*loanState, error) {
-	var l loanState
+// DecodeLoan parses loan account data.
+func DecodeLoan(data []byte) (*Loan, error) {
+	var l Loan
 	if err := decodeJSONAccount(loanDisc, "loan", data, &l); err != nil {
 		return nil, err
 	}
@@ -145,7 +145,7 @@ func decodeLoan(data []byte) (*loanState, error) {
 
 // validate checks that every address in the loan parses, so that code reading a decoded loan can
 // rely on them.
-func (l *loanState) validate() error {
+func (l *Loan) validate() error {
 	keys := []string{l.Borrower}
 	for _, c := range l.Collateral {
 		keys = append(keys, c.AssetIdentifier, c.AssetMint)
@@ -187,46 +187,46 @@ func decodeJSONAccount(disc [8]byte, what string, data []byte, v any) error {
 	return nil
 }
 
-// outstanding returns principalDue − principalRepaid, or 0.
-func (l *ledgerState) outstanding() uint64 {
+// Outstanding returns principalDue − principalRepaid, or 0.
+func (l *Ledger) Outstanding() uint64 {
 	if l.PrincipalRepaid >= l.PrincipalDue {
 		return 0
 	}
 	return l.PrincipalDue - l.PrincipalRepaid
 }
 
-// interestPerSecond returns the interest the outstanding principal accrues per second, in principal
+// InterestPerSecond returns the interest the outstanding principal accrues per second, in principal
 // smallest units: outstanding × apy / 1e6 / SECONDS_PER_YEAR.
-func (l *ledgerState) interestPerSecond() float64 {
-	return float64(l.outstanding()) * float64(l.Apy) / 1e6 / market.SecondsPerYear
+func (l *Ledger) InterestPerSecond() float64 {
+	return float64(l.Outstanding()) * float64(l.Apy) / 1e6 / market.SecondsPerYear
 }
 
-// interestAt returns the interest outstanding at unix time now: the stored amount plus what accrued
+// InterestAt returns the interest outstanding at unix time now: the stored amount plus what accrued
 // since LastInterestUpdatedTime, up to EndTime, rounded down.
-func (l *ledgerState) interestAt(now int64) uint64 {
+func (l *Ledger) InterestAt(now int64) uint64 {
 	span := min(now, l.EndTime) - l.LastInterestUpdatedTime
 	if span <= 0 {
 		return l.InterestOutstanding
 	}
-	accrued := math.Floor(l.interestPerSecond() * float64(span))
+	accrued := math.Floor(l.InterestPerSecond() * float64(span))
 	return l.InterestOutstanding + uint64(accrued)
 }
 
-// accrue brings InterestOutstanding up to now.
-func (l *ledgerState) accrue(now int64) {
-	l.InterestOutstanding = l.interestAt(now)
+// Accrue brings InterestOutstanding up to now.
+func (l *Ledger) Accrue(now int64) {
+	l.InterestOutstanding = l.InterestAt(now)
 	l.LastInterestUpdatedTime = max(l.LastInterestUpdatedTime, now)
 }
 
-// touch records an interaction with the loan.
-func (l *loanState) touch(now int64, txn string) {
+// Touch records an interaction with the loan.
+func (l *Loan) Touch(now int64, txn string) {
 	l.WriteVersion++
 	l.LastInteractedTime = now
 	l.LastInteractedTxn = txn
 }
 
-// collateralAt returns the collateral slot with index i.
-func (l *loanState) collateralAt(i int) (*collateralState, bool) {
+// CollateralAt returns the collateral slot with index i.
+func (l *Loan) CollateralAt(i int) (*Collateral, bool) {
 	for k := range l.Collateral {
 		if l.Collateral[k].Index == i {
 			return &l.Collateral[k], true
@@ -235,8 +235,8 @@ func (l *loanState) collateralAt(i int) (*collateralState, bool) {
 	return nil, false
 }
 
-// ledgerAt returns the ledger with index i.
-func (l *loanState) ledgerAt(i int) (*ledgerState, bool) {
+// LedgerAt returns the ledger with index i.
+func (l *Loan) LedgerAt(i int) (*Ledger, bool) {
 	for k := range l.Ledgers {
 		if l.Ledgers[k].Index == i {
 			return &l.Ledgers[k], true
@@ -245,8 +245,8 @@ func (l *loanState) ledgerAt(i int) (*ledgerState, bool) {
 	return nil, false
 }
 
-// collateralByPositionMint returns the CLMM collateral slot of a position mint.
-func (l *loanState) collateralByPositionMint(mint string) (*collateralState, bool) {
+// CollateralByPositionMint returns the CLMM collateral slot of a position mint.
+func (l *Loan) CollateralByPositionMint(mint string) (*Collateral, bool) {
 	for k := range l.Collateral {
 		if l.Collateral[k].Dex != "" && l.Collateral[k].AssetMint == mint {
 			return &l.Collateral[k], true
@@ -255,10 +255,10 @@ func (l *loanState) collateralByPositionMint(mint string) (*collateralState, boo
 	return nil, false
 }
 
-// hasDebt reports whether some ledger has outstanding principal.
-func (l *loanState) hasDebt() bool {
+// HasDebt reports whether some ledger has outstanding principal.
+func (l *Loan) HasDebt() bool {
 	for i := range l.Ledgers {
-		if l.Ledgers[i].outstanding() > 0 {
+		if l.Ledgers[i].Outstanding() > 0 {
 			return true
 		}
 	}
