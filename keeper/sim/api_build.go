@@ -5,6 +5,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/internal/instr"
 	"github.com/keeper-project/keeper/keeper/sim/internal/state"
+	"github.com/keeper-project/keeper/keeper/sim/internal/txbuild"
 )
 
 // buildLoan serves E2. The simulator builds repay steps: each repayParams entry repays a ledger
@@ -39,7 +40,7 @@ func (s *Sim) buildLoan(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return market.BuildLoanResponse{Loan: q.Loan, Transactions: apiTransactions(txs)}, nil
+	return market.BuildLoanResponse{Loan: q.Loan, Transactions: txbuild.ApiTransactions(txs)}, nil
 }
 
 // loanPlan collects the instructions of an E2 request and predicts their effect for closeIfPossible.
@@ -47,7 +48,7 @@ type loanPlan struct {
 	info        *loanInfo
 	st          *state.Loan
 	user, payer solana.PublicKey
-	ixs         []ix
+	ixs         []txbuild.Instruction
 	repaidAll   map[int]bool
 	withdrawn   map[int]uint64
 	close       bool
@@ -113,9 +114,9 @@ func (p *loanPlan) repay(i, j int, rp market.RepayParam) error {
 		p.wrapNeed += wrapNeed(l, rp.Amount.Uint64(), rp.RepayAll, p.now)
 	}
 	op := instr.RepayOp{Ledger: uint8(rp.LedgerIndex), Amount: rp.Amount.Uint64(), All: rp.RepayAll}
-	p.ixs = append(p.ixs, marketIx(p.user, op.Encode(), meta(p.info.Address, false, true), meta(strategy, false, false),
-		meta(ata(p.user, mint), false, true), meta(ata(strategy, mint), false, true), meta(mint, false, false),
-		meta(solana.TokenProgramID, false, false)))
+	p.ixs = append(p.ixs, marketIx(p.user, op.Encode(), txbuild.Meta(p.info.Address, false, true), txbuild.Meta(strategy, false, false),
+		txbuild.Meta(txbuild.Ata(p.user, mint), false, true), txbuild.Meta(txbuild.Ata(strategy, mint), false, true), txbuild.Meta(mint, false, false),
+		txbuild.Meta(solana.TokenProgramID, false, false)))
 	return nil
 }
 
@@ -140,9 +141,9 @@ func (p *loanPlan) withdraw(i, j int, cw market.CollateralWithdrawal) error {
 	p.withdrawn[col.Index] += cw.Amount.Uint64()
 	mint := solana.MustPublicKeyFromBase58(col.AssetMint)
 	op := instr.WithdrawCollateralOp{Index: uint8(col.Index), Amount: cw.Amount.Uint64()}
-	p.ixs = append(p.ixs, createATAIdempotent(p.payer, p.user, mint),
-		marketIx(p.user, op.Encode(), meta(p.info.Address, false, true), meta(ata(p.info.Address, mint), false, true),
-			meta(ata(p.user, mint), false, true), meta(mint, false, false), meta(solana.TokenProgramID, false, false)))
+	p.ixs = append(p.ixs, txbuild.CreateATAIdempotent(p.payer, p.user, mint),
+		marketIx(p.user, op.Encode(), txbuild.Meta(p.info.Address, false, true), txbuild.Meta(txbuild.Ata(p.info.Address, mint), false, true),
+			txbuild.Meta(txbuild.Ata(p.user, mint), false, true), txbuild.Meta(mint, false, false), txbuild.Meta(solana.TokenProgramID, false, false)))
 	return nil
 }
 
@@ -162,5 +163,5 @@ func (p *loanPlan) maybeClose() {
 			return
 		}
 	}
-	p.ixs = append(p.ixs, marketIx(p.user, []byte{instr.OpCloseLoan}, meta(p.info.Address, false, true)))
+	p.ixs = append(p.ixs, marketIx(p.user, []byte{instr.OpCloseLoan}, txbuild.Meta(p.info.Address, false, true)))
 }

@@ -5,6 +5,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/keeper/sim/internal/instr"
+	"github.com/keeper-project/keeper/keeper/sim/internal/txbuild"
 )
 
 // withdrawClaim serves E10 for a fully filled request of the user's own. txBase64s holds full wire
@@ -33,13 +34,13 @@ func (s *Sim) withdrawClaim(c *call) (any, error) {
 		return nil, err
 	}
 	mint := v.Mint.Address
-	claim := ix{Program: ids.EarnProgramID, Data: []byte{instr.EarnOpClaim}, Accounts: []solana.AccountMeta{
-		meta(c.wallet, true, true), meta(ids.CoSigner(), true, false), meta(r.Address, false, true), meta(v.Address, false, false),
-		meta(ata(v.Address, mint), false, true), meta(ata(c.wallet, mint), false, true), meta(mint, false, false),
-		meta(solana.TokenProgramID, false, false)}}
-	groups := [][]ix{{claim}}
-	if _, exists := s.chain.Account(ata(c.wallet, mint)); !exists {
-		groups = [][]ix{{createATAIdempotent(c.payer, c.wallet, mint)}, {claim}}
+	claim := txbuild.Instruction{Program: ids.EarnProgramID, Data: []byte{instr.EarnOpClaim}, Accounts: []solana.AccountMeta{
+		txbuild.Meta(c.wallet, true, true), txbuild.Meta(ids.CoSigner(), true, false), txbuild.Meta(r.Address, false, true), txbuild.Meta(v.Address, false, false),
+		txbuild.Meta(txbuild.Ata(v.Address, mint), false, true), txbuild.Meta(txbuild.Ata(c.wallet, mint), false, true), txbuild.Meta(mint, false, false),
+		txbuild.Meta(solana.TokenProgramID, false, false)}}
+	groups := [][]txbuild.Instruction{{claim}}
+	if _, exists := s.chain.Account(txbuild.Ata(c.wallet, mint)); !exists {
+		groups = [][]txbuild.Instruction{{txbuild.CreateATAIdempotent(c.payer, c.wallet, mint)}, {claim}}
 	}
 	txs, err := s.buildTxs(c, mint, groups...)
 	if err != nil {
@@ -49,7 +50,7 @@ func (s *Sim) withdrawClaim(c *call) (any, error) {
 	out := market.EarnTxResponse{Action: market.EarnActionWithdrawClaim, Address: q.Address, Wallet: q.Wallet,
 		RequestID: q.RequestID, Amount: &amount, TxBase64s: make([]string, len(txs))}
 	for i, t := range txs {
-		out.TxBase64s[i] = t.wireBase64()
+		out.TxBase64s[i] = t.WireBase64()
 	}
 	return out, nil
 }

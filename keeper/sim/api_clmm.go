@@ -7,6 +7,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/keeper/sim/internal/instr"
 	"github.com/keeper-project/keeper/keeper/sim/internal/state"
+	"github.com/keeper-project/keeper/keeper/sim/internal/txbuild"
 )
 
 // positionFor resolves a position mint of a loan on a dex and returns its collateral slot.
@@ -59,11 +60,11 @@ func (s *Sim) transferPosition(c *call) (any, error) {
 	}
 	oldLo, oldUp := tickArrayKeys(pos.Pool, ps.Range)
 	newLo, newUp := tickArrayKeys(pos.Pool, clmm.Range{Lower: tp.TickLowerIndex, Upper: tp.TickUpperIndex})
-	ixs := []ix{
-		marketIx(c.wallet, op.Encode(), meta(info.Address, false, true), meta(pos.Address, false, false), meta(pos.Pool.Address, false, false)),
+	ixs := []txbuild.Instruction{
+		marketIx(c.wallet, op.Encode(), txbuild.Meta(info.Address, false, true), txbuild.Meta(pos.Address, false, false), txbuild.Meta(pos.Pool.Address, false, false)),
 		{Program: ids.DexAProgramID, Data: instr.EncodeTransferRange(tp.TickLowerIndex, tp.TickUpperIndex), Accounts: []solana.AccountMeta{
-			meta(pos.Address, false, true), meta(pos.Pool.Address, false, true), meta(ids.CoSigner(), true, false),
-			meta(oldLo, false, true), meta(oldUp, false, true), meta(newLo, false, true), meta(newUp, false, true)}},
+			txbuild.Meta(pos.Address, false, true), txbuild.Meta(pos.Pool.Address, false, true), txbuild.Meta(ids.CoSigner(), true, false),
+			txbuild.Meta(oldLo, false, true), txbuild.Meta(oldUp, false, true), txbuild.Meta(newLo, false, true), txbuild.Meta(newUp, false, true)}},
 	}
 	return s.buildOne(c, pos.Pool.Mint1.Address, ixs)
 }
@@ -116,19 +117,19 @@ func (s *Sim) claimFees(c *call) (any, error) {
 		return nil, err
 	}
 	lower, upper := tickArrayKeys(pos.Pool, ps.Range)
-	ixs := []ix{
-		createATAIdempotent(c.payer, c.wallet, m0),
-		createATAIdempotent(c.payer, c.wallet, m1),
-		marketIx(c.wallet, []byte{instr.OpClaimFees, uint8(col.Index)}, meta(info.Address, false, true),
-			meta(pos.Address, false, false), meta(pool, false, false)),
+	ixs := []txbuild.Instruction{
+		txbuild.CreateATAIdempotent(c.payer, c.wallet, m0),
+		txbuild.CreateATAIdempotent(c.payer, c.wallet, m1),
+		marketIx(c.wallet, []byte{instr.OpClaimFees, uint8(col.Index)}, txbuild.Meta(info.Address, false, true),
+			txbuild.Meta(pos.Address, false, false), txbuild.Meta(pool, false, false)),
 		// update_fees_and_rewards first: collect pays only what the position stores.
 		{Program: ids.DexBProgramID, Data: []byte{instr.DexOpUpdateFees}, Accounts: []solana.AccountMeta{
-			meta(pos.Address, false, true), meta(pool, false, true), meta(ids.CoSigner(), true, false),
-			meta(lower, false, false), meta(upper, false, false)}},
+			txbuild.Meta(pos.Address, false, true), txbuild.Meta(pool, false, true), txbuild.Meta(ids.CoSigner(), true, false),
+			txbuild.Meta(lower, false, false), txbuild.Meta(upper, false, false)}},
 		{Program: ids.DexBProgramID, Data: []byte{instr.DexOpCollectFees}, Accounts: []solana.AccountMeta{
-			meta(pos.Address, false, true), meta(pool, false, false), meta(ids.CoSigner(), true, false), meta(c.wallet, false, true),
-			meta(ata(pool, m0), false, true), meta(ata(pool, m1), false, true), meta(ata(c.wallet, m0), false, true),
-			meta(ata(c.wallet, m1), false, true), meta(solana.TokenProgramID, false, false)}},
+			txbuild.Meta(pos.Address, false, true), txbuild.Meta(pool, false, false), txbuild.Meta(ids.CoSigner(), true, false), txbuild.Meta(c.wallet, false, true),
+			txbuild.Meta(txbuild.Ata(pool, m0), false, true), txbuild.Meta(txbuild.Ata(pool, m1), false, true), txbuild.Meta(txbuild.Ata(c.wallet, m0), false, true),
+			txbuild.Meta(txbuild.Ata(c.wallet, m1), false, true), txbuild.Meta(solana.TokenProgramID, false, false)}},
 	}
 	return s.buildOne(c, m1, ixs)
 }

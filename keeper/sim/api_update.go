@@ -7,6 +7,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/keeper/sim/internal/instr"
+	"github.com/keeper-project/keeper/keeper/sim/internal/txbuild"
 )
 
 // maxItemsPerInstruction bounds the items of one strategy-update instruction (a u8 count).
@@ -40,24 +41,24 @@ func (s *Sim) updateStrategy(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return apiTransactions(txs), nil
+	return txbuild.ApiTransactions(txs), nil
 }
 
 // updateIx returns the strategy-update instruction carrying items.
-func updateIx(user, strategy solana.PublicKey, items []instr.TermItem) ix {
-	return marketIx(user, instr.EncodeStrategyUpdate(items), meta(strategy, false, true))
+func updateIx(user, strategy solana.PublicKey, items []instr.TermItem) txbuild.Instruction {
+	return marketIx(user, instr.EncodeStrategyUpdate(items), txbuild.Meta(strategy, false, true))
 }
 
 // packItems splits items into instruction groups, each a transaction that fits the size limit (with
 // room for a hostile change). An update of several transactions is made of steps that apply only in
 // order (see execStrategyUpdateStep).
-func (s *Sim) packItems(c *call, info *strategyInfo, items []instr.TermItem) ([][]ix, error) {
+func (s *Sim) packItems(c *call, info *strategyInfo, items []instr.TermItem) ([][]txbuild.Instruction, error) {
 	var parts [][]instr.TermItem
 	var cur []instr.TermItem
 	bh := solana.Hash{}
 	for _, it := range items {
 		next := append(append([]instr.TermItem(nil), cur...), it)
-		_, err := newBuiltTx(ids.Stranger(), bh, []ix{updateStepIx(c.wallet, info.Address, [8]byte{}, 0, 1, next), hostileRoom(c.wallet)})
+		_, err := txbuild.NewTx(ids.Stranger(), bh, []txbuild.Instruction{updateStepIx(c.wallet, info.Address, [8]byte{}, 0, 1, next), hostileRoom(c.wallet)})
 		if err == nil && len(next) <= s.itemsPerTransaction() {
 			cur = next
 			continue
@@ -70,19 +71,19 @@ func (s *Sim) packItems(c *call, info *strategyInfo, items []instr.TermItem) ([]
 	}
 	parts = append(parts, cur)
 	if len(parts) == 1 {
-		return [][]ix{{updateIx(c.wallet, info.Address, cur)}}, nil
+		return [][]txbuild.Instruction{{updateIx(c.wallet, info.Address, cur)}}, nil
 	}
 	id := updateID(info.Address, items)
-	groups := make([][]ix, len(parts))
+	groups := make([][]txbuild.Instruction, len(parts))
 	for i, p := range parts {
-		groups[i] = []ix{updateStepIx(c.wallet, info.Address, id, uint8(i), uint8(len(parts)), p)}
+		groups[i] = []txbuild.Instruction{updateStepIx(c.wallet, info.Address, id, uint8(i), uint8(len(parts)), p)}
 	}
 	return groups, nil
 }
 
 // updateStepIx returns step of a split strategy update.
-func updateStepIx(user, strategy solana.PublicKey, id [8]byte, step, total uint8, items []instr.TermItem) ix {
-	return marketIx(user, instr.EncodeStrategyUpdateStep(id, step, total, items), meta(strategy, false, true))
+func updateStepIx(user, strategy solana.PublicKey, id [8]byte, step, total uint8, items []instr.TermItem) txbuild.Instruction {
+	return marketIx(user, instr.EncodeStrategyUpdateStep(id, step, total, items), txbuild.Meta(strategy, false, true))
 }
 
 // updateID names a split update by its strategy and items: the same update built again has the same
@@ -98,9 +99,9 @@ func updateID(strategy solana.PublicKey, items []instr.TermItem) [8]byte {
 
 // hostileRoom is an instruction as large as the largest hostile addition, used to leave room for it
 // when packing.
-func hostileRoom(wallet solana.PublicKey) ix {
-	return ix{Program: solana.TokenProgramID, Data: make([]byte, 35), Accounts: []solana.AccountMeta{
-		meta(ids.DerivedKey("room", "a"), false, true), meta(ids.DerivedKey("room", "b"), false, true), meta(wallet, true, false)}}
+func hostileRoom(wallet solana.PublicKey) txbuild.Instruction {
+	return txbuild.Instruction{Program: solana.TokenProgramID, Data: make([]byte, 35), Accounts: []solana.AccountMeta{
+		txbuild.Meta(ids.DerivedKey("room", "a"), false, true), txbuild.Meta(ids.DerivedKey("room", "b"), false, true), txbuild.Meta(wallet, true, false)}}
 }
 
 // itemsPerTransaction is the most term items one strategy-update transaction carries.

@@ -4,6 +4,7 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/internal/instr"
+	"github.com/keeper-project/keeper/keeper/sim/internal/txbuild"
 )
 
 // withdrawStrategy serves E9: it pays idle principal (amount, or all of it with withdrawAll, which
@@ -29,10 +30,10 @@ func (s *Sim) withdrawStrategy(c *call) (any, error) {
 	}
 	mint := info.Mint.Address
 	op := instr.StrategyWithdrawOp{Amount: q.Amount.Uint64(), All: q.WithdrawAll}
-	ixs := []ix{
-		createATAIdempotent(c.payer, c.wallet, mint),
-		marketIx(c.wallet, op.Encode(), meta(info.Address, false, false), meta(ata(info.Address, mint), false, true),
-			meta(ata(c.wallet, mint), false, true), meta(mint, false, false), meta(solana.TokenProgramID, false, false)),
+	ixs := []txbuild.Instruction{
+		txbuild.CreateATAIdempotent(c.payer, c.wallet, mint),
+		marketIx(c.wallet, op.Encode(), txbuild.Meta(info.Address, false, false), txbuild.Meta(txbuild.Ata(info.Address, mint), false, true),
+			txbuild.Meta(txbuild.Ata(c.wallet, mint), false, true), txbuild.Meta(mint, false, false), txbuild.Meta(solana.TokenProgramID, false, false)),
 	}
 	return s.buildOne(c, mint, ixs)
 }

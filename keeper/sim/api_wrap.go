@@ -5,6 +5,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/sim/internal/state"
+	"github.com/keeper-project/keeper/keeper/sim/internal/txbuild"
 )
 
 // wrapMargin is how far ahead a repay-all of a wrapped-SOL ledger wraps
@@ -30,7 +31,7 @@ func (s *Sim) wrapNative(p *loanPlan, need uint64) {
 	if need == 0 {
 		return
 	}
-	acct := ata(p.user, solana.WrappedSol)
+	acct := txbuild.Ata(p.user, solana.WrappedSol)
 	_, exists := s.chain.Account(acct)
 	have := s.chain.TokenBalance(p.user, solana.WrappedSol)
 	if have >= need {
@@ -38,14 +39,14 @@ func (s *Sim) wrapNative(p *loanPlan, need uint64) {
 	}
 	data := binary.LittleEndian.AppendUint32(nil, 2)
 	data = binary.LittleEndian.AppendUint64(data, need-have)
-	wrap := []ix{
-		createATAIdempotent(p.payer, p.user, solana.WrappedSol),
-		{Program: solana.SystemProgramID, Data: data, Accounts: []solana.AccountMeta{meta(p.user, true, true), meta(acct, false, true)}},
-		{Program: solana.TokenProgramID, Data: []byte{17}, Accounts: []solana.AccountMeta{meta(acct, false, true)}},
+	wrap := []txbuild.Instruction{
+		txbuild.CreateATAIdempotent(p.payer, p.user, solana.WrappedSol),
+		{Program: solana.SystemProgramID, Data: data, Accounts: []solana.AccountMeta{txbuild.Meta(p.user, true, true), txbuild.Meta(acct, false, true)}},
+		{Program: solana.TokenProgramID, Data: []byte{17}, Accounts: []solana.AccountMeta{txbuild.Meta(acct, false, true)}},
 	}
 	p.ixs = append(wrap, p.ixs...)
 	if !exists {
-		p.ixs = append(p.ixs, ix{Program: solana.TokenProgramID, Data: []byte{9}, Accounts: []solana.AccountMeta{
-			meta(acct, false, true), meta(p.user, false, true), meta(p.user, true, false)}})
+		p.ixs = append(p.ixs, txbuild.Instruction{Program: solana.TokenProgramID, Data: []byte{9}, Accounts: []solana.AccountMeta{
+			txbuild.Meta(acct, false, true), txbuild.Meta(p.user, false, true), txbuild.Meta(p.user, true, false)}})
 	}
 }

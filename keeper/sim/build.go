@@ -8,26 +8,27 @@ import (
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/keeper/sim/internal/state"
+	"github.com/keeper-project/keeper/keeper/sim/internal/txbuild"
 )
 
 // buildTxs compiles groups of instructions into co-signed transactions with the call's payer as fee
 // payer and the chain's confirmed blockhash. It consumes the next hostile mode, which changes the last
 // transaction, the one carrying the operation (HostileSecondDrains appends one instead); mint is the token a hostile transaction targets. The
 // caller holds s.mu.
-func (s *Sim) buildTxs(c *call, mint solana.PublicKey, groups ...[]ix) ([]*builtTx, error) {
+func (s *Sim) buildTxs(c *call, mint solana.PublicKey, groups ...[]txbuild.Instruction) ([]*txbuild.Tx, error) {
 	bh, _ := s.chain.LatestBlockhash(rpc.CommitmentConfirmed)
 	hostile := s.faults.nextHostile()
 	if hostile == HostileSecondDrains {
 		groups = append(groups, drainIxs(c.wallet))
 		hostile = HostileNone
 	}
-	out := make([]*builtTx, 0, len(groups))
+	out := make([]*txbuild.Tx, 0, len(groups))
 	for i, g := range groups {
 		payer := c.payer
 		if i == len(groups)-1 {
 			g, payer = hostilize(hostile, c.wallet, payer, mint, g)
 		}
-		t, err := newBuiltTx(payer, bh, g)
+		t, err := txbuild.NewTx(payer, bh, g)
 		if err != nil {
 			return nil, fmt.Errorf("build transaction %d: %w", i, err)
 		}
@@ -37,19 +38,19 @@ func (s *Sim) buildTxs(c *call, mint solana.PublicKey, groups ...[]ix) ([]*built
 }
 
 // buildOne builds the single transaction of an operation and returns its API object.
-func (s *Sim) buildOne(c *call, mint solana.PublicKey, ixs []ix) (market.Transaction, error) {
+func (s *Sim) buildOne(c *call, mint solana.PublicKey, ixs []txbuild.Instruction) (market.Transaction, error) {
 	txs, err := s.buildTxs(c, mint, ixs)
 	if err != nil {
 		return market.Transaction{}, err
 	}
-	return txs[0].apiTransaction(), nil
+	return txs[0].ApiTransaction(), nil
 }
 
 // marketIx returns a market-program instruction whose first accounts are the user (signer, writable)
 // and the co-signer (read-only signer).
-func marketIx(user solana.PublicKey, data []byte, rest ...solana.AccountMeta) ix {
-	accts := append([]solana.AccountMeta{meta(user, true, true), meta(ids.CoSigner(), true, false)}, rest...)
-	return ix{Program: ids.MarketProgramID, Data: data, Accounts: accts}
+func marketIx(user solana.PublicKey, data []byte, rest ...solana.AccountMeta) txbuild.Instruction {
+	accts := append([]solana.AccountMeta{txbuild.Meta(user, true, true), txbuild.Meta(ids.CoSigner(), true, false)}, rest...)
+	return txbuild.Instruction{Program: ids.MarketProgramID, Data: data, Accounts: accts}
 }
 
 // loanFor resolves a loan address for a write and checks that the caller is its borrower.

@@ -17,6 +17,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/market/api"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
+	"github.com/keeper-project/keeper/keeper/sim/internal/txbuild"
 )
 
 // testStart is the manual clock's start in tests.
@@ -137,7 +138,7 @@ func assemble(t *testing.T, msg []byte, given map[string][]byte, keys ...ed25519
 		given[ids.PublicKeyOf(k).String()] = ed25519.Sign(k, msg)
 	}
 	signers := signersOf(t, msg)
-	out := appendShortVec(nil, len(signers))
+	out := txbuild.AppendShortVec(nil, len(signers))
 	for _, s := range signers {
 		switch {
 		case given[s.String()] != nil:

@@ -11,6 +11,7 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
+	"github.com/keeper-project/keeper/keeper/sim/internal/txbuild"
 )
 
 // decodedTx is an API transaction taken apart.
@@ -80,7 +81,7 @@ func TestHostileModes(t *testing.T) {
 		}},
 		{HostileTokenTransfer, func(e *env, d decodedTx) bool {
 			return d.hasIx(solana.TokenProgramID, func(a []solana.PublicKey, data []byte) bool {
-				return len(a) == 3 && a[2] == w && data[0] == 3 && a[1] == ata(stranger, e.addr(t, KindMint, "USDC"))
+				return len(a) == 3 && a[2] == w && data[0] == 3 && a[1] == txbuild.Ata(stranger, e.addr(t, KindMint, "USDC"))
 			})
 		}},
 		{HostileSetAuthority, func(e *env, d decodedTx) bool {

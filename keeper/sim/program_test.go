@@ -8,6 +8,7 @@ import (
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/keeper/sim/internal/instr"
+	"github.com/keeper-project/keeper/keeper/sim/internal/txbuild"
 )
 
 // TestProgramsCheckAuthority sends transactions the market would never build: the programs refuse
@@ -17,41 +18,41 @@ func TestProgramsCheckAuthority(t *testing.T) {
 	w := testWallet()
 	a := func(kind, name string) solana.PublicKey { return e.addr(t, kind, name) }
 	usdc, beta, alpha := a(KindMint, "USDC"), a(KindStrategy, "beta"), a(KindStrategy, "alpha")
-	repayAlice := func(user solana.PublicKey) ix {
-		return marketIx(user, instr.RepayOp{Amount: 1}.Encode(), meta(a(KindLoan, "alice-sol"), false, true), meta(alpha, false, false),
-			meta(ata(user, usdc), false, true), meta(ata(alpha, usdc), false, true), meta(usdc, false, false), meta(solana.TokenProgramID, false, false))
+	repayAlice := func(user solana.PublicKey) txbuild.Instruction {
+		return marketIx(user, instr.RepayOp{Amount: 1}.Encode(), txbuild.Meta(a(KindLoan, "alice-sol"), false, true), txbuild.Meta(alpha, false, false),
+			txbuild.Meta(txbuild.Ata(user, usdc), false, true), txbuild.Meta(txbuild.Ata(alpha, usdc), false, true), txbuild.Meta(usdc, false, false), txbuild.Meta(solana.TokenProgramID, false, false))
 	}
 	noCoSigner := repayAlice(w)
-	noCoSigner.Accounts[1] = meta(ids.CoSigner(), false, false)
+	noCoSigner.Accounts[1] = txbuild.Meta(ids.CoSigner(), false, false)
 	posA, _, _ := e.sim.Position(a(KindPosition, "pos-a"))
 	posAddr := e.sim.w.posByMint[a(KindPosition, "pos-a")].Address
 	tests := []struct {
 		name string
-		ixs  []ix
+		ixs  []txbuild.Instruction
 		want string
 	}{
-		{"repay another's loan", []ix{repayAlice(w)}, "is not the borrower of loan"},
-		{"no co-signature", []ix{noCoSigner}, "co-signer"},
-		{"update another's strategy", []ix{updateIx(w, beta, []instr.TermItem{{Kind: instr.ItemSetParam, Param: instr.ParamOriginationsEnabled}})},
+		{"repay another's loan", []txbuild.Instruction{repayAlice(w)}, "is not the borrower of loan"},
+		{"no co-signature", []txbuild.Instruction{noCoSigner}, "co-signer"},
+		{"update another's strategy", []txbuild.Instruction{updateIx(w, beta, []instr.TermItem{{Kind: instr.ItemSetParam, Param: instr.ParamOriginationsEnabled}})},
 			"is not the authority of strategy"},
-		{"claim another's request", []ix{{Program: ids.EarnProgramID, Data: []byte{instr.EarnOpClaim}, Accounts: []solana.AccountMeta{
-			meta(w, true, true), meta(ids.CoSigner(), true, false), meta(a(KindRequest, "usdc-earn/r-alice"), false, true),
-			meta(a(KindEarn, "usdc-earn"), false, false), meta(ata(a(KindEarn, "usdc-earn"), usdc), false, true),
-			meta(ata(w, usdc), false, true), meta(usdc, false, false), meta(solana.TokenProgramID, false, false)}}},
+		{"claim another's request", []txbuild.Instruction{{Program: ids.EarnProgramID, Data: []byte{instr.EarnOpClaim}, Accounts: []solana.AccountMeta{
+			txbuild.Meta(w, true, true), txbuild.Meta(ids.CoSigner(), true, false), txbuild.Meta(a(KindRequest, "usdc-earn/r-alice"), false, true),
+			txbuild.Meta(a(KindEarn, "usdc-earn"), false, false), txbuild.Meta(txbuild.Ata(a(KindEarn, "usdc-earn"), usdc), false, true),
+			txbuild.Meta(txbuild.Ata(w, usdc), false, true), txbuild.Meta(usdc, false, false), txbuild.Meta(solana.TokenProgramID, false, false)}}},
 			"belongs to another wallet"},
-		{"dex without co-signer", []ix{{Program: ids.DexAProgramID, Data: instr.EncodeTransferRange(posA.Range.Lower-10, posA.Range.Upper),
-			Accounts: []solana.AccountMeta{meta(posAddr, false, true), meta(posA.Pool, false, false), meta(w, true, false)}}},
+		{"dex without co-signer", []txbuild.Instruction{{Program: ids.DexAProgramID, Data: instr.EncodeTransferRange(posA.Range.Lower-10, posA.Range.Upper),
+			Accounts: []solana.AccountMeta{txbuild.Meta(posAddr, false, true), txbuild.Meta(posA.Pool, false, false), txbuild.Meta(w, true, false)}}},
 			"co-signer must sign"},
-		{"unknown instruction", []ix{marketIx(w, []byte{99}, meta(alpha, false, true))}, "invalid instruction data"},
+		{"unknown instruction", []txbuild.Instruction{marketIx(w, []byte{99}, txbuild.Meta(alpha, false, true))}, "invalid instruction data"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			bh, _ := e.sim.Chain().LatestBlockhash(rpc.CommitmentConfirmed)
-			bt, err := newBuiltTx(w, bh, tc.ixs)
+			bt, err := txbuild.NewTx(w, bh, tc.ixs)
 			if err != nil {
 				t.Fatal(err)
 			}
-			sig, err := e.rpc.SendRawTransactionWithOpts(e.ctx, assemble(t, bt.msg, sigMap(bt), testKey), rpc.TransactionOpts{SkipPreflight: true})
+			sig, err := e.rpc.SendRawTransactionWithOpts(e.ctx, assemble(t, bt.Msg, sigMap(bt), testKey), rpc.TransactionOpts{SkipPreflight: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -65,11 +66,11 @@ func TestProgramsCheckAuthority(t *testing.T) {
 }
 
 // sigMap returns the signatures a built transaction already carries, by signer.
-func sigMap(bt *builtTx) map[string][]byte {
+func sigMap(bt *txbuild.Tx) map[string][]byte {
 	out := map[string][]byte{}
-	for i, s := range bt.sigs {
+	for i, s := range bt.Sigs {
 		if !s.IsZero() {
-			out[bt.signers[i].String()] = s[:]
+			out[bt.Signers[i].String()] = s[:]
 		}
 	}
 	return out

@@ -1,4 +1,7 @@
-package sim
+// Package txbuild compiles the simulated market's answers into transactions:
+// v0 messages without lookup tables, the fee payer first, co-signed with the
+// keys the simulator holds, as the API returns them.
+package txbuild
 
 import (
 	"crypto/ed25519"
@@ -11,18 +14,18 @@ import (
 	"github.com/keeper-project/keeper/keeper/sim/ids"
 )
 
-// ix is one instruction to compile.
-type ix struct {
+// Instruction is one instruction to compile.
+type Instruction struct {
 	Program  solana.PublicKey
 	Accounts []solana.AccountMeta
 	Data     []byte
 }
 
-// builtTx is a compiled, co-signed v0 transaction.
-type builtTx struct {
-	msg     []byte
-	signers []solana.PublicKey // the required signers, in slot order
-	sigs    []solana.Signature // one per signer; zero where nobody has signed yet
+// Tx is a compiled, co-signed v0 transaction.
+type Tx struct {
+	Msg     []byte
+	Signers []solana.PublicKey // the required signers, in slot order
+	Sigs    []solana.Signature // one per signer; zero where nobody has signed yet
 }
 
 // keyEntry is one account of a message being compiled.
@@ -34,7 +37,7 @@ type keyEntry struct {
 // compileV0 compiles instructions into a v0 message (no lookup tables) with feePayer first, then the
 // other signers (writable before read-only) and the other accounts (writable before read-only), each
 // group in first-use order.
-func compileV0(feePayer solana.PublicKey, blockhash solana.Hash, ixs []ix) ([]byte, []solana.PublicKey, error) {
+func compileV0(feePayer solana.PublicKey, blockhash solana.Hash, ixs []Instruction) ([]byte, []solana.PublicKey, error) {
 	entries := []keyEntry{{key: feePayer, signer: true, writable: true}}
 	index := map[solana.PublicKey]int{feePayer: 0}
 	add := func(k solana.PublicKey, signer, writable bool) {
@@ -89,28 +92,28 @@ func orderKeys(entries []keyEntry) []keyEntry {
 }
 
 // encodeV0 writes the v0 message bytes.
-func encodeV0(header [3]byte, keys []keyEntry, bh solana.Hash, ixs []ix, pos map[solana.PublicKey]uint8) []byte {
+func encodeV0(header [3]byte, keys []keyEntry, bh solana.Hash, ixs []Instruction, pos map[solana.PublicKey]uint8) []byte {
 	b := append([]byte{0x80}, header[:]...)
-	b = appendShortVec(b, len(keys))
+	b = AppendShortVec(b, len(keys))
 	for _, k := range keys {
 		b = append(b, k.key[:]...)
 	}
 	b = append(b, bh[:]...)
-	b = appendShortVec(b, len(ixs))
+	b = AppendShortVec(b, len(ixs))
 	for _, in := range ixs {
 		b = append(b, pos[in.Program])
-		b = appendShortVec(b, len(in.Accounts))
+		b = AppendShortVec(b, len(in.Accounts))
 		for _, a := range in.Accounts {
 			b = append(b, pos[a.PublicKey])
 		}
-		b = appendShortVec(b, len(in.Data))
+		b = AppendShortVec(b, len(in.Data))
 		b = append(b, in.Data...)
 	}
 	return append(b, 0) // no address table lookups
 }
 
-// appendShortVec appends a compact-u16 length.
-func appendShortVec(b []byte, n int) []byte {
+// AppendShortVec appends a compact-u16 length.
+func AppendShortVec(b []byte, n int) []byte {
 	for {
 		c := byte(n & 0x7f)
 		n >>= 7
@@ -121,21 +124,21 @@ func appendShortVec(b []byte, n int) []byte {
 	}
 }
 
-// newBuiltTx compiles and signs with the keys the simulator holds (the co-signer, and the stranger
+// NewTx compiles and signs with the keys the simulator holds (the co-signer, and the stranger
 // in hostile modes); the other signature slots stay empty for the user.
-func newBuiltTx(feePayer solana.PublicKey, bh solana.Hash, ixs []ix) (*builtTx, error) {
+func NewTx(feePayer solana.PublicKey, bh solana.Hash, ixs []Instruction) (*Tx, error) {
 	msg, signers, err := compileV0(feePayer, bh, ixs)
 	if err != nil {
 		return nil, err
 	}
-	t := &builtTx{msg: msg, signers: signers, sigs: make([]solana.Signature, len(signers))}
+	t := &Tx{Msg: msg, Signers: signers, Sigs: make([]solana.Signature, len(signers))}
 	for i, k := range signers {
 		switch k {
 		case ids.CoSigner():
-			copy(t.sigs[i][:], ed25519.Sign(ids.CoSignerKey(), msg))
+			copy(t.Sigs[i][:], ed25519.Sign(ids.CoSignerKey(), msg))
 		case ids.Stranger():
 			if feePayer == ids.Stranger() {
-				copy(t.sigs[i][:], ed25519.Sign(ids.StrangerKey(), msg))
+				copy(t.Sigs[i][:], ed25519.Sign(ids.StrangerKey(), msg))
 			}
 		}
 	}
@@ -146,54 +149,54 @@ func newBuiltTx(feePayer solana.PublicKey, bh solana.Hash, ixs []ix) (*builtTx, 
 }
 
 // wire returns shortvec(n) || signatures || message, empty slots as zeros.
-func (t *builtTx) wire() []byte {
-	b := appendShortVec(nil, len(t.sigs))
-	for _, s := range t.sigs {
+func (t *Tx) wire() []byte {
+	b := AppendShortVec(nil, len(t.Sigs))
+	for _, s := range t.Sigs {
 		b = append(b, s[:]...)
 	}
-	return append(b, t.msg...)
+	return append(b, t.Msg...)
 }
 
-// apiTransaction returns the transaction object of the API: the base64 message and the signatures
+// ApiTransaction returns the transaction object of the API: the base64 message and the signatures
 // already made (base58 public key, base64 signature).
-func (t *builtTx) apiTransaction() market.Transaction {
-	out := market.Transaction{Message: base64.StdEncoding.EncodeToString(t.msg), Signatures: []market.Signature{}}
-	for i, s := range t.sigs {
+func (t *Tx) ApiTransaction() market.Transaction {
+	out := market.Transaction{Message: base64.StdEncoding.EncodeToString(t.Msg), Signatures: []market.Signature{}}
+	for i, s := range t.Sigs {
 		if !s.IsZero() {
 			out.Signatures = append(out.Signatures, market.Signature{
-				PublicKey: t.signers[i].String(), Signature: base64.StdEncoding.EncodeToString(s[:])})
+				PublicKey: t.Signers[i].String(), Signature: base64.StdEncoding.EncodeToString(s[:])})
 		}
 	}
 	return out
 }
 
-// wireBase64 returns the full wire transaction in base64, the user's slot empty.
-func (t *builtTx) wireBase64() string { return base64.StdEncoding.EncodeToString(t.wire()) }
+// WireBase64 returns the full wire transaction in base64, the user's slot empty.
+func (t *Tx) WireBase64() string { return base64.StdEncoding.EncodeToString(t.wire()) }
 
-// meta builds an account meta.
-func meta(k solana.PublicKey, signer, writable bool) solana.AccountMeta {
+// Meta builds an account meta.
+func Meta(k solana.PublicKey, signer, writable bool) solana.AccountMeta {
 	return solana.AccountMeta{PublicKey: k, IsSigner: signer, IsWritable: writable}
 }
 
-// ata returns the associated token account of wallet and mint.
-func ata(wallet, mint solana.PublicKey) solana.PublicKey {
+// Ata returns the associated token account of wallet and mint.
+func Ata(wallet, mint solana.PublicKey) solana.PublicKey {
 	a, _ := svm.AssociatedTokenAddress(wallet, mint)
 	return a
 }
 
-// createATAIdempotent returns the Associated Token Account program's CreateIdempotent instruction.
-func createATAIdempotent(payer, wallet, mint solana.PublicKey) ix {
-	return ix{Program: solana.SPLAssociatedTokenAccountProgramID, Data: []byte{1}, Accounts: []solana.AccountMeta{
-		meta(payer, true, true), meta(ata(wallet, mint), false, true), meta(wallet, false, false),
-		meta(mint, false, false), meta(solana.SystemProgramID, false, false), meta(solana.TokenProgramID, false, false),
+// CreateATAIdempotent returns the Associated Token Account program's CreateIdempotent instruction.
+func CreateATAIdempotent(payer, wallet, mint solana.PublicKey) Instruction {
+	return Instruction{Program: solana.SPLAssociatedTokenAccountProgramID, Data: []byte{1}, Accounts: []solana.AccountMeta{
+		Meta(payer, true, true), Meta(Ata(wallet, mint), false, true), Meta(wallet, false, false),
+		Meta(mint, false, false), Meta(solana.SystemProgramID, false, false), Meta(solana.TokenProgramID, false, false),
 	}}
 }
 
-// apiTransactions returns the API objects of txs, in order.
-func apiTransactions(txs []*builtTx) []market.Transaction {
+// ApiTransactions returns the API objects of txs, in order.
+func ApiTransactions(txs []*Tx) []market.Transaction {
 	out := make([]market.Transaction, len(txs))
 	for i, t := range txs {
-		out[i] = t.apiTransaction()
+		out[i] = t.ApiTransaction()
 	}
 	return out
 }
