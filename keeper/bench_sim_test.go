@@ -11,6 +11,7 @@ import (
 
 	"github.com/keeper-project/keeper/keeper/sim"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/faults"
 	"github.com/keeper-project/keeper/keeper/sim/inject"
 	"github.com/keeper-project/keeper/keeper/sim/scenario"
 )
@@ -64,11 +65,11 @@ var benchConfig = strings.NewReplacer(
 const benchLatency = 20 * time.Millisecond
 
 // benchFaults injects benchLatency on every request of every service.
-func benchFaults() sim.Faults {
+func benchFaults() faults.Faults {
 	every := inject.MethodFaults{Latency: benchLatency}
-	return sim.Faults{
+	return faults.Faults{
 		Chain:  chainsim.Faults{RPC: inject.ServiceFaults{All: every}, Jito: inject.ServiceFaults{All: every}},
-		Market: sim.MarketFaults{All: every},
+		Market: faults.Market{All: every},
 	}
 }
 

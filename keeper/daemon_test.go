@@ -13,7 +13,7 @@ import (
 
 	"github.com/keeper-project/keeper/keeper/journal"
 	"github.com/keeper-project/keeper/keeper/market"
-	"github.com/keeper-project/keeper/keeper/sim"
+	"github.com/keeper-project/keeper/keeper/sim/faults"
 	"github.com/keeper-project/keeper/keeper/sim/inject"
 )
 
@@ -187,7 +187,7 @@ func TestRunFiresOnCronSpecs(t *testing.T) {
 // and counted, and the tick after it runs.
 func TestRunSkipsOverlappingTicks(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		faults := sim.Faults{Market: sim.MarketFaults{Endpoints: map[string]inject.MethodFaults{
+		faults := faults.Faults{Market: faults.Market{Endpoints: map[string]inject.MethodFaults{
 			market.EndpointLoansInfo: {Latency: 8 * time.Second}}}}
 		w := newSimWorld(t, simOptions{faults: faults})
 		w.writePolicy(t, "slow.yaml", `policies:

@@ -16,6 +16,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/sim"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
+	"github.com/keeper-project/keeper/keeper/sim/faults"
 )
 
 // Policies posting to the test webhook ("hook" in simConfigYAML).
@@ -101,7 +102,7 @@ func TestNotificationsOnSim(t *testing.T) {
 			w.writePolicy(t, "p.yaml", notifyClaimFees)
 			w.net.before = func(c netCall, _ []byte) {
 				if strings.HasSuffix(c.Path, "/claim_fees") {
-					_ = w.sim.InjectHostile(sim.HostileUnknownProgram)
+					_ = w.sim.InjectHostile(faults.HostileUnknownProgram)
 				}
 			}
 		}, []wantNote{{notify.Refused, "claim-fees", "pos-b", sim.KindPosition, "program-not-allowed"}}},
@@ -194,7 +195,7 @@ func TestRunOnceDeliversNotifications(t *testing.T) {
 		w.writePolicy(t, "p.yaml", notifyClaimFees)
 		k := w.open(t, "")
 		w.advance(t, 30*time.Second)
-		if err := w.sim.InjectHostile(sim.HostileUnknownProgram); err != nil {
+		if err := w.sim.InjectHostile(faults.HostileUnknownProgram); err != nil {
 			t.Fatal(err)
 		}
 		if err := k.RunOnce(t.Context()); !isActionsFailed(err) {

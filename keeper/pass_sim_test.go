@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/keeper-project/keeper/keeper/market"
-	"github.com/keeper-project/keeper/keeper/sim"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/faults"
 	"github.com/keeper-project/keeper/keeper/sim/inject"
 )
 
@@ -23,7 +23,7 @@ func TestRunOnceReportsUnsettledActions(t *testing.T) {
 		w.usePolicies(t, "claim-withdrawals.yaml")
 		k := w.open(t, "")
 		w.advance(t, 25*time.Second)
-		down := sim.Faults{Market: sim.MarketFaults{Endpoints: map[string]inject.MethodFaults{
+		down := faults.Faults{Market: faults.Market{Endpoints: map[string]inject.MethodFaults{
 			market.EndpointWithdrawClaim: {Rates: inject.Rates{ServerError: 1}}}}}
 		if err := w.sim.SetFaults(down); err != nil {
 			t.Fatal(err)

@@ -16,8 +16,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/keeper-project/keeper/keeper/journal"
-	"github.com/keeper-project/keeper/keeper/sim"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/faults"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/keeper/sim/inject"
 	"github.com/keeper-project/keeper/signer"
@@ -29,30 +29,30 @@ import (
 // journaled, that nothing was sent or landed, and that the next run does not
 // build for that target again (its inputs did not change).
 func TestHostileBuildIsRefusedOnSim(t *testing.T) {
-	rules := map[sim.Hostile]signer.Rule{
-		sim.HostileSystemTransfer: signer.RuleSOLTransfer,
+	rules := map[faults.Hostile]signer.Rule{
+		faults.HostileSystemTransfer: signer.RuleSOLTransfer,
 		// The static check allows a repay to transfer its own mint within its
 		// bound; the simulation shows the extra outflow.
-		sim.HostileTokenTransfer:  signer.RuleSimulatedTokens,
-		sim.HostileSetAuthority:   signer.RuleSetAuthority,
-		sim.HostileUnknownProgram: signer.RuleProgramNotAllowed,
-		sim.HostileFeePayer:       signer.RuleFeePayer,
-		sim.HostileExtraSigner:    signer.RuleMissingSignature,
+		faults.HostileTokenTransfer:  signer.RuleSimulatedTokens,
+		faults.HostileSetAuthority:   signer.RuleSetAuthority,
+		faults.HostileUnknownProgram: signer.RuleProgramNotAllowed,
+		faults.HostileFeePayer:       signer.RuleFeePayer,
+		faults.HostileExtraSigner:    signer.RuleMissingSignature,
 		// One unit more than the repay's amount: over its bound by one.
-		sim.HostileOneOver:         signer.RuleSimulatedTokens,
-		sim.HostileCloseToStranger: signer.RuleCloseAccount,
-		sim.HostileApproveDelegate: signer.RuleTokenBound,
+		faults.HostileOneOver:         signer.RuleSimulatedTokens,
+		faults.HostileCloseToStranger: signer.RuleCloseAccount,
+		faults.HostileApproveDelegate: signer.RuleTokenBound,
 		// The repay's own transaction is honest; the appended one drains.
-		sim.HostileSecondDrains: signer.RuleSOLTransfer,
+		faults.HostileSecondDrains: signer.RuleSOLTransfer,
 	}
-	for _, mode := range sim.AllHostile() {
+	for _, mode := range faults.AllHostile() {
 		t.Run(mode.String(), func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) { checkHostileRefused(t, mode, rules[mode]) })
 		})
 	}
 }
 
-func checkHostileRefused(t *testing.T, mode sim.Hostile, rule signer.Rule) {
+func checkHostileRefused(t *testing.T, mode faults.Hostile, rule signer.Rule) {
 	if rule == "" {
 		t.Fatalf("no expected rule for hostile mode %s", mode)
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/notify"
 	"github.com/keeper-project/keeper/keeper/sim"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/faults"
 	"github.com/keeper-project/keeper/keeper/sim/scenario"
 	"github.com/keeper-project/keeper/signer"
 )
@@ -136,7 +137,7 @@ type simWorld struct {
 // simOptions adjust a simWorld.
 type simOptions struct {
 	scenario *scenario.Scenario
-	faults   sim.Faults
+	faults   faults.Faults
 	// configYAML replaces simConfigYAML.
 	configYAML string
 	// wallNow times network calls (benchmarks); default time.Now.

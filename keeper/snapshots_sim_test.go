@@ -8,7 +8,7 @@ import (
 	"testing/synctest"
 
 	"github.com/keeper-project/keeper/keeper/market/api"
-	"github.com/keeper-project/keeper/keeper/sim"
+	"github.com/keeper-project/keeper/keeper/sim/faults"
 )
 
 // TestMixedSnapshotsOnSim runs the USDC auto-repay over 101 loans of the
@@ -19,18 +19,18 @@ import (
 // mixed snapshots.
 func TestMixedSnapshotsOnSim(t *testing.T) {
 	for _, tc := range []struct {
-		skew      sim.SnapshotSkew
+		skew      faults.SnapshotSkew
 		walks     int64
 		repays    int
 		runsError bool
 	}{
-		{sim.SnapshotSkewOnce, 2, 1, false},
-		{sim.SnapshotSkewAlways, api.DefaultSnapshotWalks, 0, true},
+		{faults.SnapshotSkewOnce, 2, 1, false},
+		{faults.SnapshotSkewAlways, api.DefaultSnapshotWalks, 0, true},
 	} {
 		t.Run(tc.skew.String(), func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				w := newSimWorld(t, simOptions{scenario: benchScenario(t, 100, 1),
-					faults: sim.Faults{Market: sim.MarketFaults{SnapshotSkew: tc.skew}}})
+					faults: faults.Faults{Market: faults.Market{SnapshotSkew: tc.skew}}})
 				var walks atomic.Int64
 				w.net.before = func(c netCall, body []byte) {
 					if c.Host == simMarketHost && bytes.Contains(body, []byte(`"page":0,`)) {

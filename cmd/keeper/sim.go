@@ -18,6 +18,7 @@ import (
 
 	"github.com/keeper-project/keeper/keeper/sim"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	simfaults "github.com/keeper-project/keeper/keeper/sim/faults"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/keeper/sim/scenario"
 	"github.com/keeper-project/keeper/signer"
@@ -36,7 +37,7 @@ func simCommand() command {
 			manual := fs.Bool("manual-clock", false, "stop the sim clock: it moves only through POST /_sim/advance (implies --control); for end-to-end tests")
 			control := fs.Bool("control", false, "serve the control routes /_sim/advance and /_sim/state on the market's address")
 			hostile := fs.String("hostile", "none", "make every transaction-building answer hostile in this way, as a compromised market would: "+hostileModes())
-			faults := fs.String("faults", "", "inject faults into the market API, RPC and Jito: "+sim.FaultsSpecHelp)
+			faults := fs.String("faults", "", "inject faults into the market API, RPC and Jito: "+simfaults.SpecHelp)
 			seed := fs.Uint64("seed", 0, "seed of blockhashes and fault draws, to reproduce a run")
 			return func(ctx context.Context, s *streams, args []string) int {
 				if len(args) > 0 {
@@ -53,12 +54,12 @@ func simCommand() command {
 					fmt.Fprintf(s.err, "keeper sim: %v\n", err)
 					return exitUsage
 				}
-				mode, err := sim.ParseHostile(*hostile)
+				mode, err := simfaults.ParseHostile(*hostile)
 				if err != nil {
 					fmt.Fprintf(s.err, "keeper sim: --hostile: %v\n", err)
 					return exitUsage
 				}
-				injected, err := sim.ParseFaults(*faults)
+				injected, err := simfaults.Parse(*faults)
 				if err != nil {
 					fmt.Fprintf(s.err, "keeper sim: --faults: %v\n", err)
 					return exitUsage
@@ -128,9 +129,9 @@ type simServe struct {
 	addrs    sim.Addrs
 	scenario string
 	owner    solana.PublicKey
-	manual   bool       // a manual clock, moved only through the control routes
-	control  bool       // serve the control routes
-	faults   sim.Faults // faults and hostile mode to inject
+	manual   bool             // a manual clock, moved only through the control routes
+	control  bool             // serve the control routes
+	faults   simfaults.Faults // faults and hostile mode to inject
 	seed     uint64
 }
 
@@ -221,8 +222,8 @@ func printAddresses(w io.Writer, sm *sim.Sim, sc *scenario.Scenario) {
 
 // hostileModes lists the names --hostile takes.
 func hostileModes() string {
-	names := []string{sim.HostileNone.String()}
-	for _, h := range sim.AllHostile() {
+	names := []string{simfaults.HostileNone.String()}
+	for _, h := range simfaults.AllHostile() {
 		names = append(names, h.String())
 	}
 	return strings.Join(names, ", ")

@@ -51,7 +51,7 @@ func (s *Sim) loansInfo(c *call) (any, error) {
 	page, size := paging(q.Page, q.PageSize)
 	out := market.LoansPage{Aggregate: l.aggregate, CollateralMints: slices.Clone(l.collateralMints),
 		PrincipalMints: slices.Clone(l.principalMints), Items: []market.LoanItem{}, PageInfo: pageInfo(page, size, len(l.views)),
-		SnapshotTs: float64(s.snapshotAt(sn.at).Unix()) + s.faults.snapshotSkew(page)}
+		SnapshotTs: float64(s.snapshotAt(sn.at).Unix()) + s.faults.SnapshotSkew(page)}
 	for _, v := range pageOf(l.views, page, size) {
 		item := v.item
 		if q.IncludePnl {

@@ -6,6 +6,7 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/faults"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 	"github.com/keeper-project/keeper/keeper/sim/internal/txbuild"
@@ -17,16 +18,16 @@ import (
 // caller holds s.mu.
 func (s *Sim) buildTxs(c *call, mint solana.PublicKey, groups ...[]txbuild.Instruction) ([]*txbuild.Tx, error) {
 	bh, _ := s.chain.LatestBlockhash(rpc.CommitmentConfirmed)
-	hostile := s.faults.nextHostile()
-	if hostile == HostileSecondDrains {
-		groups = append(groups, drainIxs(c.wallet))
-		hostile = HostileNone
+	hostile := s.faults.NextHostile()
+	if hostile == faults.HostileSecondDrains {
+		groups = append(groups, faults.DrainIxs(c.wallet))
+		hostile = faults.HostileNone
 	}
 	out := make([]*txbuild.Tx, 0, len(groups))
 	for i, g := range groups {
 		payer := c.payer
 		if i == len(groups)-1 {
-			g, payer = hostilize(hostile, c.wallet, payer, mint, g)
+			g, payer = faults.Hostilize(hostile, c.wallet, payer, mint, g)
 		}
 		t, err := txbuild.NewTx(payer, bh, g)
 		if err != nil {

@@ -11,16 +11,17 @@ import (
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/market/api"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/faults"
 	"github.com/keeper-project/keeper/keeper/sim/inject"
 )
 
 func TestParseFaults(t *testing.T) {
-	got, err := ParseFaults("market:server-error=10%, market.loans_info:null=0.05,market.loans_info:script=timeout+none+wrong-shape," +
+	got, err := faults.Parse("market:server-error=10%, market.loans_info:null=0.05,market.loans_info:script=timeout+none+wrong-shape," +
 		"rpc.sendTransaction:never-land=0.2,rpc.getSignatureStatuses:lag=60,rpc:latency=20ms,rpc:jitter=5ms,jito:rate-limit=0.3,retry-after=2s,stall-slots=7")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Faults{
+	want := faults.Faults{
 		Chain: chainsim.Faults{
 			RPC: inject.ServiceFaults{
 				All:     inject.MethodFaults{Latency: 20 * time.Millisecond, Jitter: 5 * time.Millisecond},
@@ -30,7 +31,7 @@ func TestParseFaults(t *testing.T) {
 			RetryAfter: 2 * time.Second,
 			StallSlots: 7,
 		},
-		Market: MarketFaults{
+		Market: faults.Market{
 			All: inject.MethodFaults{Rates: inject.Rates{ServerError: 0.1}},
 			Endpoints: map[string]inject.MethodFaults{market.EndpointLoansInfo: {
 				Rates:  inject.Rates{Null: 0.05},
@@ -42,19 +43,19 @@ func TestParseFaults(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("ParseFaults:\n got %+v\nwant %+v", got, want)
 	}
-	if empty, err := ParseFaults(""); err != nil || !reflect.DeepEqual(empty, Faults{}) {
+	if empty, err := faults.Parse(""); err != nil || !reflect.DeepEqual(empty, faults.Faults{}) {
 		t.Errorf("empty spec: %+v, %v", empty, err)
 	}
 }
 
 func TestParseFaultsMixedSnapshots(t *testing.T) {
-	for spec, want := range map[string]SnapshotSkew{
-		"market.loans_info:mixed-snapshots=once":         SnapshotSkewOnce,
-		"market:mixed-snapshots=always":                  SnapshotSkewAlways,
-		"market.loans_info:mixed-snapshots=none":         SnapshotSkewNone,
-		"market:timeout=0.1,market:mixed-snapshots=once": SnapshotSkewOnce,
+	for spec, want := range map[string]faults.SnapshotSkew{
+		"market.loans_info:mixed-snapshots=once":         faults.SnapshotSkewOnce,
+		"market:mixed-snapshots=always":                  faults.SnapshotSkewAlways,
+		"market.loans_info:mixed-snapshots=none":         faults.SnapshotSkewNone,
+		"market:timeout=0.1,market:mixed-snapshots=once": faults.SnapshotSkewOnce,
 	} {
-		got, err := ParseFaults(spec)
+		got, err := faults.Parse(spec)
 		if err != nil || got.Market.SnapshotSkew != want {
 			t.Errorf("ParseFaults(%q) = %v, %v; want snapshot skew %v", spec, got.Market.SnapshotSkew, err, want)
 		}
@@ -83,7 +84,7 @@ func TestParseFaultsErrors(t *testing.T) {
 		"market.build_loan:mixed-snapshots=once": "fault of market.loans_info only",
 		"rpc:mixed-snapshots=once":               "fault of market.loans_info only",
 	} {
-		_, err := ParseFaults(spec)
+		_, err := faults.Parse(spec)
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("ParseFaults(%q) = %v, want an error containing %q", spec, err, want)
 		}
@@ -111,7 +112,7 @@ func TestMarketNullWrongShapeOversize(t *testing.T) {
 }
 
 func TestParseFaultsPubsub(t *testing.T) {
-	got, err := ParseFaults("ws:refuse=true,ws:drop-after=3")
+	got, err := faults.Parse("ws:refuse=true,ws:drop-after=3")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +120,7 @@ func TestParseFaultsPubsub(t *testing.T) {
 		t.Fatalf("pubsub faults = %+v", p)
 	}
 	for _, bad := range []string{"ws:drop-after=-1", "ws:refuse=maybe", "ws:latency=1s"} {
-		if _, err := ParseFaults(bad); err == nil {
+		if _, err := faults.Parse(bad); err == nil {
 			t.Errorf("%q parsed", bad)
 		}
 	}

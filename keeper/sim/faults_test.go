@@ -14,6 +14,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/market/api"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/faults"
 	"github.com/keeper-project/keeper/keeper/sim/inject"
 )
 
@@ -22,7 +23,7 @@ import (
 func faultSequence(t *testing.T, seed uint64, n int) []string {
 	t.Helper()
 	rates := inject.MethodFaults{Rates: inject.Rates{ServerError: 0.2, RateLimit: 0.2, Truncate: 0.2}}
-	e := newEnv(t, Options{Seed: seed, Faults: Faults{Market: MarketFaults{Endpoints: map[string]inject.MethodFaults{
+	e := newEnv(t, Options{Seed: seed, Faults: faults.Faults{Market: faults.Market{Endpoints: map[string]inject.MethodFaults{
 		market.EndpointLoansInfo: rates}}}})
 	var out []string
 	for range n {
@@ -58,7 +59,7 @@ func TestMarketFaultsDeterministic(t *testing.T) {
 }
 
 func TestMarketFaultKinds(t *testing.T) {
-	e := newEnv(t, Options{Faults: Faults{Market: MarketFaults{RetryAfter: 3 * time.Second, ServerErrorStatus: 503}}})
+	e := newEnv(t, Options{Faults: faults.Faults{Market: faults.Market{RetryAfter: 3 * time.Second, ServerErrorStatus: 503}}})
 	if err := e.sim.InjectMarketFaults(market.EndpointLoansInfo, inject.FaultServerError, inject.FaultRateLimit, inject.FaultTruncate); err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +87,7 @@ func TestMarketFaultKinds(t *testing.T) {
 func TestMarketTimeoutAndLatency(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		clock := chainsim.NewManualClock(testStart)
-		s, err := New(Options{Clock: clock, Wallet: testWallet(), Faults: Faults{Market: MarketFaults{Endpoints: map[string]inject.MethodFaults{
+		s, err := New(Options{Clock: clock, Wallet: testWallet(), Faults: faults.Faults{Market: faults.Market{Endpoints: map[string]inject.MethodFaults{
 			market.EndpointLoopInfo:  {Latency: 2 * time.Second},
 			market.EndpointLoansInfo: {Script: []inject.Fault{inject.FaultTimeout}},
 		}}}})
@@ -127,7 +128,7 @@ func TestMarketTimeoutAndLatency(t *testing.T) {
 }
 
 func TestChainFaultsFromOneConfig(t *testing.T) {
-	e := newEnv(t, Options{Faults: Faults{Chain: chainsim.Faults{RPC: inject.ServiceFaults{Methods: map[string]inject.MethodFaults{
+	e := newEnv(t, Options{Faults: faults.Faults{Chain: chainsim.Faults{RPC: inject.ServiceFaults{Methods: map[string]inject.MethodFaults{
 		"getSlot": {Script: []inject.Fault{inject.FaultServerError}}}}}}})
 	if _, err := e.rpc.GetSlot(e.ctx, ""); err == nil {
 		t.Errorf("scripted RPC server error did not happen")
@@ -135,11 +136,11 @@ func TestChainFaultsFromOneConfig(t *testing.T) {
 	if _, err := e.rpc.GetSlot(e.ctx, ""); err != nil {
 		t.Errorf("second getSlot: %v", err)
 	}
-	bad := Faults{Market: MarketFaults{Endpoints: map[string]inject.MethodFaults{"nope": {}}}}
+	bad := faults.Faults{Market: faults.Market{Endpoints: map[string]inject.MethodFaults{"nope": {}}}}
 	if err := e.sim.SetFaults(bad); err == nil || !strings.Contains(err.Error(), `unknown endpoint "nope"`) {
 		t.Errorf("SetFaults with an unknown endpoint: %v", err)
 	}
-	if _, err := New(Options{Faults: Faults{Market: MarketFaults{All: inject.MethodFaults{Rates: inject.Rates{NeverLand: 0.1}}}}}); err == nil {
+	if _, err := New(Options{Faults: faults.Faults{Market: faults.Market{All: inject.MethodFaults{Rates: inject.Rates{NeverLand: 0.1}}}}}); err == nil {
 		t.Errorf("a never-land rate accepted for the market")
 	}
 }

@@ -10,6 +10,7 @@ import (
 	bin "github.com/gagliardetto/binary"
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/faults"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/keeper/sim/internal/txbuild"
 )
@@ -71,36 +72,36 @@ func TestHostileModes(t *testing.T) {
 	w, stranger := testWallet(), ids.Stranger()
 	any := func([]solana.PublicKey, []byte) bool { return true }
 	tests := []struct {
-		mode  Hostile
+		mode  faults.Hostile
 		check func(e *env, d decodedTx) bool
 	}{
-		{HostileSystemTransfer, func(e *env, d decodedTx) bool {
+		{faults.HostileSystemTransfer, func(e *env, d decodedTx) bool {
 			return d.hasIx(solana.SystemProgramID, func(a []solana.PublicKey, data []byte) bool {
 				return len(a) == 2 && a[0] == w && a[1] == stranger && data[0] == 2
 			})
 		}},
-		{HostileTokenTransfer, func(e *env, d decodedTx) bool {
+		{faults.HostileTokenTransfer, func(e *env, d decodedTx) bool {
 			return d.hasIx(solana.TokenProgramID, func(a []solana.PublicKey, data []byte) bool {
 				return len(a) == 3 && a[2] == w && data[0] == 3 && a[1] == txbuild.Ata(stranger, e.addr(t, KindMint, "USDC"))
 			})
 		}},
-		{HostileSetAuthority, func(e *env, d decodedTx) bool {
+		{faults.HostileSetAuthority, func(e *env, d decodedTx) bool {
 			return d.hasIx(solana.TokenProgramID, func(a []solana.PublicKey, data []byte) bool {
 				return data[0] == 6 && solana.PublicKeyFromBytes(data[3:35]) == stranger && a[1] == w
 			})
 		}},
-		{HostileUnknownProgram, func(e *env, d decodedTx) bool { return d.hasIx(unknownProgramID.Get(), any) }},
-		{HostileFeePayer, func(e *env, d decodedTx) bool {
+		{faults.HostileUnknownProgram, func(e *env, d decodedTx) bool { return d.hasIx(faults.UnknownProgramID.Get(), any) }},
+		{faults.HostileFeePayer, func(e *env, d decodedTx) bool {
 			return d.msg.AccountKeys[0] == stranger && d.sigs[stranger] && d.isSigner(w)
 		}},
-		{HostileExtraSigner, func(e *env, d decodedTx) bool {
+		{faults.HostileExtraSigner, func(e *env, d decodedTx) bool {
 			_, signed := d.sigs[stranger]
 			return d.isSigner(stranger) && !signed
 		}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.mode.String(), func(t *testing.T) {
-			e := newEnv(t, Options{Faults: Faults{Market: MarketFaults{Hostile: []Hostile{tc.mode}}}})
+			e := newEnv(t, Options{Faults: faults.Faults{Market: faults.Market{Hostile: []faults.Hostile{tc.mode}}}})
 			build := func(key market.IdempotencyKey) decodedTx {
 				tx, err := e.market.WithdrawFromStrategy(e.ctx, key, market.WithdrawStrategyRequest{Amount: 1, Strategy: e.addr(t, KindStrategy, "alpha").String()})
 				if err != nil {
@@ -123,7 +124,7 @@ func TestHostileModes(t *testing.T) {
 }
 
 func TestHostileAlwaysAndWire(t *testing.T) {
-	e := newEnv(t, Options{Faults: Faults{Market: MarketFaults{HostileAlways: HostileExtraSigner}}})
+	e := newEnv(t, Options{Faults: faults.Faults{Market: faults.Market{HostileAlways: faults.HostileExtraSigner}}})
 	for i := range 2 {
 		tx, err := e.market.ClaimFees(e.ctx, market.IdempotencyKey(fmt.Sprintf("always-%d", i)),
 			market.ClaimFeesRequest{Loan: e.addr(t, KindLoan, "claim-me").String(), PositionMint: e.addr(t, KindPosition, "pos-b").String()})
@@ -134,7 +135,7 @@ func TestHostileAlwaysAndWire(t *testing.T) {
 			t.Errorf("call %d: HostileAlways did not apply", i)
 		}
 	}
-	if err := e.sim.InjectHostile(HostileFeePayer); err != nil {
+	if err := e.sim.InjectHostile(faults.HostileFeePayer); err != nil {
 		t.Fatal(err)
 	}
 	e.advance(t, 20*time.Second)

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/keeper-project/keeper/keeper/clmm"
+	"github.com/keeper-project/keeper/keeper/sim/faults"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
 )
 
@@ -13,7 +14,7 @@ func TestWrittenOutValues(t *testing.T) {
 	if want := (clmm.U128{}).Sub(clmm.U128{Hi: 1 << 4}); growthStart != want {
 		t.Errorf("growthStart %+v, want %+v", growthStart, want)
 	}
-	if got, want := unknownProgramID.Get(), ids.DerivedKey("program", "unknown"); got != want {
+	if got, want := faults.UnknownProgramID.Get(), ids.DerivedKey("program", "unknown"); got != want {
 		t.Errorf("unknownProgramID %s, want %s", got, want)
 	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/faults"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/keeper/sim/scenario"
 )
@@ -22,7 +23,7 @@ type Options struct {
 	// Wallet is the operator's wallet: "$wallet" in the scenario. The zero key means DefaultWallet.
 	Wallet solana.PublicKey
 	// Faults are injected from the start (see Sim.SetFaults).
-	Faults Faults
+	Faults faults.Faults
 	// MinTip is the smallest Jito tip a bundle must pay; zero means chainsim.DefaultMinTip.
 	MinTip uint64
 	// Logger receives a debug line per scenario event and per request; nil discards.

@@ -80,7 +80,7 @@ func (s *Sim) serveMarket(w http.ResponseWriter, r *http.Request) {
 		s.unknownRoute(r)
 		return
 	}
-	fault, delay := s.faults.engine.Draw(rt.endpoint)
+	fault, delay := s.faults.Engine.Draw(rt.endpoint)
 	if delay > 0 {
 		select {
 		case <-s.clock.After(delay):
@@ -115,10 +115,10 @@ func (s *Sim) unknownRoute(r *http.Request) {
 func (s *Sim) serveFault(w http.ResponseWriter, r *http.Request, f inject.Fault) bool {
 	switch f {
 	case inject.FaultServerError:
-		st := s.faults.engine.ServerErrorStatus()
+		st := s.faults.Engine.ServerErrorStatus()
 		writeReply(w, reply{st, envelopeJSON(st, genericMessage)})
 	case inject.FaultRateLimit:
-		w.Header().Set("Retry-After", strconv.FormatInt(s.faults.engine.RetryAfterSeconds(), 10))
+		w.Header().Set("Retry-After", strconv.FormatInt(s.faults.Engine.RetryAfterSeconds(), 10))
 		writeReply(w, reply{http.StatusTooManyRequests, envelopeJSON(http.StatusTooManyRequests, "rate limit exceeded")})
 	case inject.FaultTimeout:
 		<-r.Context().Done()

@@ -12,6 +12,7 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
+	"github.com/keeper-project/keeper/keeper/sim/faults"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/keeper/sim/inject"
 	"github.com/keeper-project/keeper/keeper/sim/scenario"
@@ -28,7 +29,7 @@ type Sim struct {
 	start    time.Time
 	chain    *chainsim.Chain
 	w        *world
-	faults   *marketFaultState
+	faults   *faults.State
 	onRoute  func(method, path string)
 	routes   map[string]route
 	idem     *idempotencyStore
@@ -78,7 +79,7 @@ func New(opts Options) (*Sim, error) {
 		return nil, fmt.Errorf("sim: %w", err)
 	}
 	s := &Sim{log: opts.Logger, clock: opts.Clock, start: start, chain: chain, w: comp.world,
-		events: comp.events, faults: newMarketFaultState(opts.Seed, opts.Faults.Market),
+		events: comp.events, faults: faults.NewState(opts.Seed, opts.Faults.Market),
 		onRoute: opts.OnUnknownRoute, idem: newIdempotencyStore(), market: sc.Market}
 	s.routes = s.buildRoutes()
 	if step := sc.Market.DropUpdateStep; step > 0 {
@@ -139,36 +140,36 @@ func (s *Sim) Now() time.Time { return s.clock.Now() }
 
 // SetFaults replaces the fault configuration of all three services, restarting scripts and random
 // streams.
-func (s *Sim) SetFaults(f Faults) error {
+func (s *Sim) SetFaults(f faults.Faults) error {
 	if err := f.Validate(); err != nil {
 		return err
 	}
 	if err := s.chain.SetFaults(f.Chain); err != nil {
 		return err
 	}
-	s.faults.set(f.Market)
+	s.faults.Set(f.Market)
 	return nil
 }
 
 // InjectMarketFaults appends faults to the script of one market endpoint (endpoint "" means the next
-// calls of any endpoint). Only the market faults of MarketFaults are accepted.
-func (s *Sim) InjectMarketFaults(endpoint string, faults ...inject.Fault) error {
-	if err := validateMethodFaults(inject.MethodFaults{Script: faults}); err != nil {
+// calls of any endpoint). Only the market faults of faults.Market are accepted.
+func (s *Sim) InjectMarketFaults(endpoint string, kinds ...inject.Fault) error {
+	if err := faults.ValidateMethodFaults(inject.MethodFaults{Script: kinds}); err != nil {
 		return fmt.Errorf("sim: inject market faults: %w", err)
 	}
 	if _, ok := s.routeByEndpoint(endpoint); endpoint != "" && !ok {
 		return fmt.Errorf("sim: inject market faults: unknown endpoint %q", endpoint)
 	}
-	s.faults.engine.Script(endpoint, faults...)
+	s.faults.Engine.Script(endpoint, kinds...)
 	return nil
 }
 
 // InjectHostile makes the next transaction-building calls hostile, one mode per call, in order.
-func (s *Sim) InjectHostile(modes ...Hostile) error {
-	if err := (MarketFaults{Hostile: modes}).Validate(); err != nil {
+func (s *Sim) InjectHostile(modes ...faults.Hostile) error {
+	if err := (faults.Market{Hostile: modes}).Validate(); err != nil {
 		return err
 	}
-	s.faults.injectHostile(modes)
+	s.faults.InjectHostile(modes)
 	return nil
 }
 

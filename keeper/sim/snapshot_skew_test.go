@@ -8,6 +8,7 @@ import (
 
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/market/api"
+	"github.com/keeper-project/keeper/keeper/sim/faults"
 )
 
 // pageTs returns the snapshotTs of E3 page page of size 2.
@@ -25,20 +26,20 @@ func pageTs(t *testing.T, e *env, page int) float64 {
 // honest; with always every such answer does; page 0 never does. Set
 // faults start over.
 func TestSnapshotSkew(t *testing.T) {
-	e := newEnv(t, Options{Faults: Faults{Market: MarketFaults{SnapshotSkew: SnapshotSkewOnce}}})
+	e := newEnv(t, Options{Faults: faults.Faults{Market: faults.Market{SnapshotSkew: faults.SnapshotSkewOnce}}})
 	honest := float64(testStart.Unix())
 	got := []float64{pageTs(t, e, 0), pageTs(t, e, 1), pageTs(t, e, 0), pageTs(t, e, 1), pageTs(t, e, 2)}
 	if want := []float64{honest, honest + 1, honest, honest, honest}; !reflect.DeepEqual(got, want) {
 		t.Errorf("once: snapshotTs of pages 0 1 0 1 2 = %v, want %v", got, want)
 	}
-	if err := e.sim.SetFaults(Faults{Market: MarketFaults{SnapshotSkew: SnapshotSkewAlways}}); err != nil {
+	if err := e.sim.SetFaults(faults.Faults{Market: faults.Market{SnapshotSkew: faults.SnapshotSkewAlways}}); err != nil {
 		t.Fatal(err)
 	}
 	got = []float64{pageTs(t, e, 0), pageTs(t, e, 1), pageTs(t, e, 1), pageTs(t, e, 3)}
 	if want := []float64{honest, honest + 1, honest + 1, honest + 1}; !reflect.DeepEqual(got, want) {
 		t.Errorf("always: snapshotTs of pages 0 1 1 3 = %v, want %v", got, want)
 	}
-	if err := e.sim.SetFaults(Faults{Market: MarketFaults{SnapshotSkew: SnapshotSkewOnce}}); err != nil {
+	if err := e.sim.SetFaults(faults.Faults{Market: faults.Market{SnapshotSkew: faults.SnapshotSkewOnce}}); err != nil {
 		t.Fatal(err)
 	}
 	if ts := pageTs(t, e, 1); ts != honest+1 {
@@ -50,12 +51,12 @@ func TestSnapshotSkew(t *testing.T) {
 // walk skewed once again and gets one snapshot; a walk skewed always is
 // refused with ErrMixedSnapshots.
 func TestSnapshotSkewWalks(t *testing.T) {
-	e := newEnv(t, Options{Faults: Faults{Market: MarketFaults{SnapshotSkew: SnapshotSkewOnce}}})
+	e := newEnv(t, Options{Faults: faults.Faults{Market: faults.Market{SnapshotSkew: faults.SnapshotSkewOnce}}})
 	snap, err := e.market.AllLoans(e.ctx, market.LoansQuery{PageSize: ptr(2)})
 	if err != nil || snap.MixedSnapshots || len(snap.Items) != 8 {
 		t.Fatalf("once: AllLoans = %+v, %v; want the 8 loans in one snapshot", snap, err)
 	}
-	if err := e.sim.SetFaults(Faults{Market: MarketFaults{SnapshotSkew: SnapshotSkewAlways}}); err != nil {
+	if err := e.sim.SetFaults(faults.Faults{Market: faults.Market{SnapshotSkew: faults.SnapshotSkewAlways}}); err != nil {
 		t.Fatal(err)
 	}
 	_, err = e.market.AllLoans(e.ctx, market.LoansQuery{PageSize: ptr(2)})

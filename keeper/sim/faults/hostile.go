@@ -1,4 +1,4 @@
-package sim
+package faults
 
 import (
 	"encoding/binary"
@@ -15,12 +15,12 @@ const (
 	hostileTokens   = 1_000_000
 )
 
-// unknownProgramID is the program of HostileUnknownProgram: deployed nowhere, allowlisted by nobody.
-var unknownProgramID = &lazy.Value[solana.PublicKey]{Make: func() solana.PublicKey { return ids.DerivedKey("program", "unknown") }}
+// UnknownProgramID is the program of HostileUnknownProgram: deployed nowhere, allowlisted by nobody.
+var UnknownProgramID = &lazy.Value[solana.PublicKey]{Make: func() solana.PublicKey { return ids.DerivedKey("program", "unknown") }}
 
-// hostilize changes the instructions and fee payer of an honest transaction the way mode says. mint is
+// Hostilize changes the instructions and fee payer of an honest transaction the way mode says. mint is
 // the token the operation deals with (the target of token thefts).
-func hostilize(mode Hostile, wallet, feePayer, mint solana.PublicKey, ixs []txbuild.Instruction) ([]txbuild.Instruction, solana.PublicKey) {
+func Hostilize(mode Hostile, wallet, feePayer, mint solana.PublicKey, ixs []txbuild.Instruction) ([]txbuild.Instruction, solana.PublicKey) {
 	stranger := ids.Stranger()
 	switch mode {
 	case HostileSystemTransfer:
@@ -37,7 +37,7 @@ func hostilize(mode Hostile, wallet, feePayer, mint solana.PublicKey, ixs []txbu
 		ixs = append(ixs, txbuild.Instruction{Program: solana.TokenProgramID, Data: data, Accounts: []solana.AccountMeta{
 			txbuild.Meta(txbuild.Ata(wallet, mint), false, true), txbuild.Meta(wallet, true, false)}})
 	case HostileUnknownProgram:
-		ixs = append(ixs, txbuild.Instruction{Program: unknownProgramID.Get(), Data: []byte{0xde, 0xad},
+		ixs = append(ixs, txbuild.Instruction{Program: UnknownProgramID.Get(), Data: []byte{0xde, 0xad},
 			Accounts: []solana.AccountMeta{txbuild.Meta(wallet, true, true)}})
 	case HostileFeePayer:
 		feePayer = stranger
@@ -59,8 +59,8 @@ func hostilize(mode Hostile, wallet, feePayer, mint solana.PublicKey, ixs []txbu
 	return ixs, feePayer
 }
 
-// drainIxs are the instructions of the transaction HostileSecondDrains appends.
-func drainIxs(wallet solana.PublicKey) []txbuild.Instruction {
+// DrainIxs are the instructions of the transaction HostileSecondDrains appends.
+func DrainIxs(wallet solana.PublicKey) []txbuild.Instruction {
 	data := binary.LittleEndian.AppendUint32(nil, 2)
 	data = binary.LittleEndian.AppendUint64(data, hostileLamports)
 	return []txbuild.Instruction{{Program: solana.SystemProgramID, Data: data,

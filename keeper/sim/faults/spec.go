@@ -1,4 +1,4 @@
-package sim
+package faults
 
 import (
 	"fmt"
@@ -11,18 +11,18 @@ import (
 	"github.com/keeper-project/keeper/keeper/sim/inject"
 )
 
-// FaultsSpecHelp describes the text ParseFaults reads, for command-line help.
-const FaultsSpecHelp = "comma-separated SERVICE[.METHOD]:SETTING=VALUE items; SERVICE is market, rpc or jito, METHOD a market endpoint (loans_info, build_loan, ...) or JSON-RPC method; " +
+// SpecHelp describes the text Parse reads, for command-line help.
+const SpecHelp = "comma-separated SERVICE[.METHOD]:SETTING=VALUE items; SERVICE is market, rpc or jito, METHOD a market endpoint (loans_info, build_loan, ...) or JSON-RPC method; " +
 	"SETTING is a fault (server-error, rate-limit, timeout, truncate, never-land, stall; market only: null, wrong-shape, oversize, conflict) " +
 	"with a probability (0.1 or 10%), latency or jitter with a duration, lag with a number of slots (getSignatureStatuses answers as a node that far behind), or script with faults joined by '+' " +
 	"for the next calls; market.loans_info:mixed-snapshots=once|always makes E3 pages after the first carry another snapshotTs (the first such answer, or every one); " +
 	"plus retry-after=DURATION and stall-slots=N; ws:refuse=true answers every websocket (pubsub) upgrade on the RPC port with 503, ws:drop-after=N closes each websocket connection after N notifications " +
 	"(e.g. market:server-error=10%,rpc.sendTransaction:never-land=0.2,rpc:latency=20ms)"
 
-// ParseFaults reads a fault configuration written as FaultsSpecHelp describes, so that a run with
+// Parse reads a fault configuration written as SpecHelp describes, so that a run with
 // faults can be reproduced from the command line with the same text and seed. An empty spec injects
 // nothing. The result is validated; an error names the item at fault.
-func ParseFaults(spec string) (Faults, error) {
+func Parse(spec string) (Faults, error) {
 	var f Faults
 	for item := range strings.SplitSeq(spec, ",") {
 		item = strings.TrimSpace(item)

@@ -1,4 +1,9 @@
-package sim
+// Package faults configures the faults the simulator injects into its three
+// services ([Faults]: the chain's RPC and Jito block engine, and the market
+// API), reads them from the command line's text ([Parse]), and holds the
+// market's own: per-endpoint faults, hostile transaction-building answers
+// ([Hostile]) and skewed snapshots of E3 pages ([SnapshotSkew]).
+package faults
 
 import (
 	"errors"
@@ -15,7 +20,7 @@ import (
 // and the Jito block engine (see chainsim.Faults), Market for the market API.
 type Faults struct {
 	Chain  chainsim.Faults
-	Market MarketFaults
+	Market Market
 }
 
 // Validate reports the first invalid setting.
@@ -23,7 +28,7 @@ func (f Faults) Validate() error {
 	return errors.Join(f.Chain.Validate(), f.Market.Validate())
 }
 
-// MarketFaults configures the market API's faults. Draws come from one stream per endpoint seeded
+// Market configures the market API's faults. Draws come from one stream per endpoint seeded
 // from Options.Seed, so the same seed and the same sequence of calls of each endpoint give the same
 // faults. The market supports the faults FaultServerError, FaultRateLimit, FaultTimeout,
 // FaultTruncate (a truncated write has still been processed and recorded for idempotent replay),
@@ -32,7 +37,7 @@ func (f Faults) Validate() error {
 // FaultConflict (a 409 envelope, the call not processed),
 // plus latency and jitter waited on the sim clock, hostile transaction-building answers and E3 pages
 // whose snapshotTs values differ.
-type MarketFaults struct {
+type Market struct {
 	// All applies to every endpoint that has no entry in Endpoints; its Script is consumed by calls of
 	// any endpoint, in arrival order.
 	All inject.MethodFaults
@@ -66,21 +71,21 @@ var endpointNames = []string{
 }
 
 // Validate reports the first invalid market fault setting, naming the endpoint.
-func (m MarketFaults) Validate() error {
+func (m Market) Validate() error {
 	if m.ServerErrorStatus != 0 && (m.ServerErrorStatus < 500 || m.ServerErrorStatus > 599) {
 		return fmt.Errorf("sim: market faults: server error status %d is not a 5xx status", m.ServerErrorStatus)
 	}
 	if m.RetryAfter < 0 {
 		return errors.New("sim: market faults: negative retry-after")
 	}
-	if err := validateMethodFaults(m.All); err != nil {
+	if err := ValidateMethodFaults(m.All); err != nil {
 		return fmt.Errorf("sim: market faults, all endpoints: %w", err)
 	}
 	for name, mf := range m.Endpoints {
 		if !slices.Contains(endpointNames, name) {
 			return fmt.Errorf("sim: market faults: unknown endpoint %q", name)
 		}
-		if err := validateMethodFaults(mf); err != nil {
+		if err := ValidateMethodFaults(mf); err != nil {
 			return fmt.Errorf("sim: market faults, endpoint %s: %w", name, err)
 		}
 	}
@@ -100,8 +105,8 @@ var marketFaultKinds = []inject.Fault{inject.FaultNone, inject.FaultServerError,
 	inject.FaultTimeout, inject.FaultTruncate, inject.FaultNull, inject.FaultWrongShape, inject.FaultOversize,
 	inject.FaultConflict}
 
-// validateMethodFaults checks one endpoint's faults.
-func validateMethodFaults(m inject.MethodFaults) error {
+// ValidateMethodFaults checks one endpoint's faults.
+func ValidateMethodFaults(m inject.MethodFaults) error {
 	if m.Latency < 0 || m.Jitter < 0 {
 		return errors.New("negative latency or jitter")
 	}

@@ -1,4 +1,4 @@
-package sim
+package faults
 
 import (
 	"cmp"
@@ -8,13 +8,13 @@ import (
 	"github.com/keeper-project/keeper/keeper/sim/inject"
 )
 
-// marketService names the market's random fault streams (see chainsim.FaultEngine).
+// marketService names the market's random fault streams (see inject.FaultEngine).
 const marketService = "market"
 
-// marketFaultState holds the market's fault injection: the fault engine of its endpoints, the
+// State holds the market's fault injection: the fault engine of its endpoints, the
 // queue of hostile modes and the snapshot skew of E3 pages. It is safe for concurrent use.
-type marketFaultState struct {
-	engine *inject.FaultEngine
+type State struct {
+	Engine *inject.FaultEngine
 
 	mu      sync.Mutex
 	hostile []Hostile    // guarded by mu
@@ -24,15 +24,15 @@ type marketFaultState struct {
 }
 
 // newMarketFaultState returns the state of a validated configuration.
-func newMarketFaultState(seed uint64, cfg MarketFaults) *marketFaultState {
-	s := &marketFaultState{engine: inject.NewFaultEngine(marketService, seed)}
-	s.set(cfg)
+func NewState(seed uint64, cfg Market) *State {
+	s := &State{Engine: inject.NewFaultEngine(marketService, seed)}
+	s.Set(cfg)
 	return s
 }
 
-// set replaces the configuration, restarting scripts, random streams and hostile modes.
-func (s *marketFaultState) set(cfg MarketFaults) {
-	s.engine.Reset(inject.ServiceFaults{All: cfg.All, Methods: cfg.Endpoints},
+// Set replaces the configuration, restarting scripts, random streams and hostile modes.
+func (s *State) Set(cfg Market) {
+	s.Engine.Reset(inject.ServiceFaults{All: cfg.All, Methods: cfg.Endpoints},
 		cmp.Or(cfg.ServerErrorStatus, http.StatusInternalServerError), cfg.RetryAfter)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -41,8 +41,8 @@ func (s *marketFaultState) set(cfg MarketFaults) {
 	s.skew, s.skewed = cfg.SnapshotSkew, false
 }
 
-// snapshotSkew returns how many seconds to add to the snapshotTs of an E3 answer for page.
-func (s *marketFaultState) snapshotSkew(page int) float64 {
+// SnapshotSkew returns how many seconds to add to the snapshotTs of an E3 answer for page.
+func (s *State) SnapshotSkew(page int) float64 {
 	if page == 0 {
 		return 0
 	}
@@ -56,15 +56,15 @@ func (s *marketFaultState) snapshotSkew(page int) float64 {
 	return 0
 }
 
-// injectHostile appends hostile modes for the next transaction-building calls.
-func (s *marketFaultState) injectHostile(h []Hostile) {
+// InjectHostile appends hostile modes for the next transaction-building calls.
+func (s *State) InjectHostile(h []Hostile) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.hostile = append(s.hostile, h...)
 }
 
-// nextHostile returns the hostile mode of the next transaction-building call.
-func (s *marketFaultState) nextHostile() Hostile {
+// NextHostile returns the hostile mode of the next transaction-building call.
+func (s *State) NextHostile() Hostile {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(s.hostile) > 0 {
