@@ -8,14 +8,6 @@ import (
 	"github.com/keeper-project/keeper/keeper/sim/internal/units"
 )
 
-// loopInfo is one loop record of the scenario: the pair, and the figures the scenario fixes (nil:
-// computed from the loop's loans at each request).
-type loopInfo struct {
-	market.Loop
-	principal, collateral *mintInfo
-	deposited, wAvgApy    *float64
-}
-
 // loopInfo serves E12: the loops whose identifier (slug, or "{PRINCIPAL_MINT}-{COLLATERAL_MINT}") is
 // among identifiers and that carry one of tags; an empty filter matches everything, and the two
 // filters combine. Figures the scenario does not fix are computed from the loans (loopFigures).

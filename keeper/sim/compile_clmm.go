@@ -12,17 +12,6 @@ import (
 	"github.com/keeper-project/keeper/keeper/sim/scenario"
 )
 
-// dexByName returns the simulator's CLMM program of a layout name.
-func dexByName(name string) (dexInfo, bool) {
-	switch name {
-	case clmm.DexA:
-		return dexInfo{Name: clmm.DexA, Program: ids.DexAProgramID, Layout: clmm.LayoutA()}, true
-	case clmm.DexB:
-		return dexInfo{Name: clmm.DexB, Program: ids.DexBProgramID, Layout: clmm.LayoutB()}, true
-	}
-	return dexInfo{}, false
-}
-
 // pools compiles the CLMM pools and their accounts.
 func (c *compiler) pools() {
 	for i, ps := range c.sc.Pools {

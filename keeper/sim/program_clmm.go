@@ -49,7 +49,7 @@ const transferPositionAccounts = 5
 
 // execTransferPosition checks and records the move of a dex-a collateral position; the dex-a
 // instruction that follows in the same transaction moves the range.
-func (s *Sim) execTransferPosition(c *marketCtx, op instr.TransferPositionOp, r *instr.DataReader) error {
+func (w *world) execTransferPosition(c *marketCtx, op instr.TransferPositionOp, r *instr.DataReader) error {
 	if err := finish(r); err != nil {
 		return err
 	}
@@ -103,7 +103,7 @@ func (c *marketCtx) positionCollateral(l *state.Loan, key solana.PublicKey, inde
 const claimFeesAccounts = 5
 
 // execClaimFees checks and records a dex-b fee claim; the dex-b instruction that follows pays it.
-func (s *Sim) execClaimFees(c *marketCtx, index uint8, r *instr.DataReader) error {
+func (w *world) execClaimFees(c *marketCtx, index uint8, r *instr.DataReader) error {
 	if err := finish(r); err != nil {
 		return err
 	}

@@ -58,7 +58,7 @@ type marketCtx struct {
 }
 
 // executeMarket runs one instruction of the market program.
-func (s *Sim) executeMarket(x *svm.Exec, in svm.Instruction) error {
+func (w *world) executeMarket(x *svm.Exec, in svm.Instruction) error {
 	if len(in.Data) == 0 {
 		return svm.ErrInvalidInstructionData
 	}
@@ -79,15 +79,15 @@ func (s *Sim) executeMarket(x *svm.Exec, in svm.Instruction) error {
 	r := &instr.DataReader{B: in.Data[1:]}
 	switch in.Data[0] {
 	case instr.OpRepay:
-		return s.execRepay(c, instr.ReadOp[instr.RepayOp](r), r)
+		return w.execRepay(c, instr.ReadOp[instr.RepayOp](r), r)
 	case instr.OpWithdrawCollateral:
-		return s.execWithdrawCollateral(c, instr.ReadOp[instr.WithdrawCollateralOp](r), r)
+		return w.execWithdrawCollateral(c, instr.ReadOp[instr.WithdrawCollateralOp](r), r)
 	case instr.OpCloseLoan:
 		return execCloseLoan(c, r)
 	case instr.OpTransferPosition:
-		return s.execTransferPosition(c, instr.ReadOp[instr.TransferPositionOp](r), r)
+		return w.execTransferPosition(c, instr.ReadOp[instr.TransferPositionOp](r), r)
 	case instr.OpClaimFees:
-		return s.execClaimFees(c, r.U8(), r)
+		return w.execClaimFees(c, r.U8(), r)
 	case instr.OpStrategyUpdate:
 		return execStrategyUpdate(c, r)
 	case instr.OpStrategyUpdateStep:

@@ -4,8 +4,6 @@ import (
 	"math"
 	"time"
 
-	"github.com/gagliardetto/solana-go"
-
 	"github.com/keeper-project/keeper/keeper/prices"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
@@ -22,19 +20,6 @@ const (
 	pythExponent   = -8
 	pythConfidence = 0.0005
 )
-
-// pythFeed is a mint's Pyth price feed as the simulator's pusher keeps it:
-// a PriceUpdateV2 account at the feed's sponsored shard-0 address, owned
-// by the receiver program, rewritten on the heartbeat and on a price move
-// unless the scenario halted it (then it goes stale, as a feed whose
-// pusher stopped does).
-type pythFeed struct {
-	id      prices.FeedID
-	account solana.PublicKey
-	halted  bool
-	price   float64   // the price last pushed
-	at      time.Time // when it was last pushed; zero before the first push
-}
 
 // publishPrices pushes every feed that is due at now: never pushed, past
 // its heartbeat, or off the oracle price by more than the deviation. The

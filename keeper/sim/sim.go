@@ -100,7 +100,7 @@ func New(opts Options) (*Sim, error) {
 // deploy registers the programs and creates the genesis state.
 func (s *Sim) deploy(g genesis) error {
 	programs := map[solana.PublicKey]svm.Program{
-		ids.MarketProgramID: svm.ProgramFunc(s.executeMarket),
+		ids.MarketProgramID: svm.ProgramFunc(s.w.executeMarket),
 		ids.EarnProgramID:   svm.ProgramFunc(executeEarn),
 		ids.DexAProgramID:   svm.ProgramFunc(executeDex),
 		ids.DexBProgramID:   svm.ProgramFunc(executeDex),

@@ -3,10 +3,13 @@ package sim
 import (
 	"maps"
 	"sync/atomic"
+	"time"
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/clmm"
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/prices"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/keeper/sim/internal/units"
 )
 
@@ -209,4 +212,36 @@ func (w *world) decimalsOf(asset string) uint8 {
 		return m.Decimals
 	}
 	return 0
+}
+
+// pythFeed is a mint's Pyth price feed as the simulator's pusher keeps it:
+// a PriceUpdateV2 account at the feed's sponsored shard-0 address, owned
+// by the receiver program, rewritten on the heartbeat and on a price move
+// unless the scenario halted it (then it goes stale, as a feed whose
+// pusher stopped does).
+type pythFeed struct {
+	id      prices.FeedID
+	account solana.PublicKey
+	halted  bool
+	price   float64   // the price last pushed
+	at      time.Time // when it was last pushed; zero before the first push
+}
+
+// loopInfo is one loop record of the scenario: the pair, and the figures the scenario fixes (nil:
+// computed from the loop's loans at each request).
+type loopInfo struct {
+	market.Loop
+	principal, collateral *mintInfo
+	deposited, wAvgApy    *float64
+}
+
+// dexByName returns the simulator's CLMM program of a layout name.
+func dexByName(name string) (dexInfo, bool) {
+	switch name {
+	case clmm.DexA:
+		return dexInfo{Name: clmm.DexA, Program: ids.DexAProgramID, Layout: clmm.LayoutA()}, true
+	case clmm.DexB:
+		return dexInfo{Name: clmm.DexB, Program: ids.DexBProgramID, Layout: clmm.LayoutB()}, true
+	}
+	return dexInfo{}, false
 }
