@@ -7,6 +7,7 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/clmm"
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 )
 
 // Kinds of named things Address looks up.
@@ -27,24 +28,24 @@ func (s *Sim) Address(kind, name string) (solana.PublicKey, bool) {
 	w := s.w
 	switch kind {
 	case KindMint:
-		if m, ok := w.mintBySym[name]; ok {
+		if m, ok := w.MintBySym[name]; ok {
 			return m.Address, true
 		}
 	case KindWallet:
 		if name == walletPlaceholder {
-			return w.wallet, true
+			return w.Wallet, true
 		}
-		k, ok := w.wallets[name]
+		k, ok := w.Wallets[name]
 		return k, ok
 	case KindRequest:
 		vault, req, _ := strings.Cut(name, "/")
-		for _, e := range w.earn {
+		for _, e := range w.Earn {
 			if r := requestNamed(e, req); e.Name == vault && r != nil {
 				return r.Address, true
 			}
 		}
 	default:
-		addr, ok := w.named[kind][name]
+		addr, ok := w.Named[kind][name]
 		return addr, ok
 	}
 	return solana.PublicKey{}, false
@@ -54,7 +55,7 @@ func (s *Sim) Address(kind, name string) (solana.PublicKey, bool) {
 func (s *Sim) Loan(address solana.PublicKey) (market.LoanItem, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	info, ok := s.w.loanByAddr[address]
+	info, ok := s.w.LoanByAddr[address]
 	if !ok {
 		return market.LoanItem{}, fmt.Errorf("sim: unknown loan %s", address)
 	}
@@ -63,7 +64,7 @@ func (s *Sim) Loan(address solana.PublicKey) (market.LoanItem, error) {
 		return market.LoanItem{}, err
 	}
 	v := &loanView{info: info, st: st, now: s.clock.Now().Unix(), lenders: map[string]bool{}}
-	if err := s.fillLoanItem(v, s.w.snapshot(s.clock.Now())); err != nil {
+	if err := s.fillLoanItem(v, s.w.Snapshot(s.clock.Now())); err != nil {
 		return market.LoanItem{}, err
 	}
 	return v.item, nil
@@ -71,7 +72,7 @@ func (s *Sim) Loan(address solana.PublicKey) (market.LoanItem, error) {
 
 // Position returns a CLMM position (by its mint) and its pool, as their accounts hold them now.
 func (s *Sim) Position(mint solana.PublicKey) (clmm.Position, clmm.Pool, error) {
-	pos, ok := s.w.posByMint[mint]
+	pos, ok := s.w.PosByMint[mint]
 	if !ok {
 		return clmm.Position{}, clmm.Pool{}, fmt.Errorf("sim: unknown position mint %s", mint)
 	}
@@ -82,7 +83,7 @@ func (s *Sim) Position(mint solana.PublicKey) (clmm.Position, clmm.Pool, error) 
 func (s *Sim) WithdrawalRequest(id solana.PublicKey) (market.WithdrawalRequest, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	r, ok := s.w.requests[id]
+	r, ok := s.w.Requests[id]
 	if !ok {
 		return market.WithdrawalRequest{}, fmt.Errorf("sim: unknown withdrawal request %s", id)
 	}
@@ -108,11 +109,11 @@ func (s *Sim) Strategy(address solana.PublicKey) (market.VaultStrategy, error) {
 	if !ok {
 		return market.VaultStrategy{}, fmt.Errorf("sim: unknown strategy %s", address)
 	}
-	return v.record(&vaultInfo{Strategy: v.info}, false).VaultStrategy, nil
+	return v.record(&programs.Vault{Strategy: v.info}, false).VaultStrategy, nil
 }
 
 // Price returns a mint's current oracle price in USD per whole token.
-func (s *Sim) Price(mint solana.PublicKey) (float64, bool) { return s.w.price(mint) }
+func (s *Sim) Price(mint solana.PublicKey) (float64, bool) { return s.w.Price(mint) }
 
 // Balance returns a wallet's lamports on chain.
 func (s *Sim) Balance(wallet solana.PublicKey) uint64 { return s.chain.Balance(wallet) }

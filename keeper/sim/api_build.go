@@ -4,6 +4,7 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/internal/instr"
+	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 	"github.com/keeper-project/keeper/keeper/sim/internal/txbuild"
 )
@@ -45,7 +46,7 @@ func (s *Sim) buildLoan(c *call) (any, error) {
 
 // loanPlan collects the instructions of an E2 request and predicts their effect for closeIfPossible.
 type loanPlan struct {
-	info        *loanInfo
+	info        *programs.Loan
 	st          *state.Loan
 	user, payer solana.PublicKey
 	ixs         []txbuild.Instruction

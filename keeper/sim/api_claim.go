@@ -5,6 +5,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/keeper/sim/internal/instr"
+	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 	"github.com/keeper-project/keeper/keeper/sim/internal/txbuild"
 )
 
@@ -57,12 +58,12 @@ func (s *Sim) withdrawClaim(c *call) (any, error) {
 
 // claimableRequest returns the request a claim names, checking that it is the wallet's, unclaimed and
 // fully filled.
-func (s *Sim) claimableRequest(v *earnInfo, q market.WithdrawClaimRequest) (*requestInfo, error) {
+func (s *Sim) claimableRequest(v *programs.Earn, q market.WithdrawClaimRequest) (*programs.Request, error) {
 	k, err := solana.PublicKeyFromBase58(q.RequestID)
 	if err != nil {
 		return nil, badRequest("requestId %q is not a base58 address", q.RequestID)
 	}
-	r, ok := s.w.requests[k]
+	r, ok := s.w.Requests[k]
 	if !ok || r.Vault != v {
 		return nil, badRequest("unknown withdrawal request %s for earn vault %s", q.RequestID, q.Address)
 	}

@@ -6,12 +6,13 @@ import (
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/keeper/sim/internal/instr"
+	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 	"github.com/keeper-project/keeper/keeper/sim/internal/txbuild"
 )
 
 // positionFor resolves a position mint of a loan on a dex and returns its collateral slot.
-func (s *Sim) positionFor(st *state.Loan, mint, dex string) (*positionInfo, *state.Collateral, error) {
+func (s *Sim) positionFor(st *state.Loan, mint, dex string) (*programs.Position, *state.Collateral, error) {
 	if mint == "" {
 		return nil, nil, badRequest("positionMint is required")
 	}
@@ -19,7 +20,7 @@ func (s *Sim) positionFor(st *state.Loan, mint, dex string) (*positionInfo, *sta
 	if err != nil {
 		return nil, nil, badRequest("positionMint %q is not a base58 address", mint)
 	}
-	pos, ok := s.w.posByMint[k]
+	pos, ok := s.w.PosByMint[k]
 	if !ok {
 		return nil, nil, badRequest("unknown position %s", mint)
 	}
@@ -70,7 +71,7 @@ func (s *Sim) transferPosition(c *call) (any, error) {
 }
 
 // checkTransfer validates E4's transfer parameters against the position and its pool.
-func (s *Sim) checkTransfer(q market.TransferPositionRequest, pos *positionInfo, col *state.Collateral) error {
+func (s *Sim) checkTransfer(q market.TransferPositionRequest, pos *programs.Position, col *state.Collateral) error {
 	tp := q.TransferParams
 	ps, _, err := s.positionState(pos)
 	if err != nil {

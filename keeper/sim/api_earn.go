@@ -4,10 +4,11 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/market/api"
+	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 )
 
 // earnVault resolves an earn vault address and checks the provider.
-func (s *Sim) earnVault(address, provider string) (*earnInfo, error) {
+func (s *Sim) earnVault(address, provider string) (*programs.Earn, error) {
 	if address == "" {
 		return nil, badRequest("address is required")
 	}
@@ -18,7 +19,7 @@ func (s *Sim) earnVault(address, provider string) (*earnInfo, error) {
 	if err != nil {
 		return nil, badRequest("address %q is not a base58 address", address)
 	}
-	v, ok := s.w.earnByAddr[k]
+	v, ok := s.w.EarnByAddr[k]
 	if !ok {
 		return nil, badRequest("unknown earn vault %s", address)
 	}

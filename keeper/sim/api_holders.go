@@ -55,10 +55,10 @@ func (s *Sim) historicalHolders(c *call) (any, error) {
 // holderEvents collects the mint's balance changes per holder up to rangeEnd, and whether any event
 // ever touched the mint.
 func (s *Sim) holderEvents(q market.HoldersRequest) (map[string][]holderEvent, bool, error) {
-	scale := units.Pow10(s.w.decimalsOf(q.Mint))
+	scale := units.Pow10(s.w.DecimalsOf(q.Mint))
 	out := map[string][]holderEvent{}
 	seen := false
-	for _, info := range s.w.loans {
+	for _, info := range s.w.Loans {
 		st, err := s.loanState(info)
 		if err != nil {
 			return nil, false, err

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 )
 
@@ -42,8 +43,8 @@ func (s *Sim) loansInfo(c *call) (any, error) {
 	if err := validateLoansQuery(q); err != nil {
 		return nil, err
 	}
-	prices := s.w.prices.Load()
-	sn := &snapshot{w: s.w, prices: *prices, at: s.clock.Now()}
+	prices := s.w.Prices.Load()
+	sn := &programs.Snapshot{W: s.w, Prices: *prices, At: s.clock.Now()}
 	l, err := s.listing(q, sn, prices)
 	if err != nil {
 		return nil, err
@@ -51,7 +52,7 @@ func (s *Sim) loansInfo(c *call) (any, error) {
 	page, size := paging(q.Page, q.PageSize)
 	out := market.LoansPage{Aggregate: l.aggregate, CollateralMints: slices.Clone(l.collateralMints),
 		PrincipalMints: slices.Clone(l.principalMints), Items: []market.LoanItem{}, PageInfo: pageInfo(page, size, len(l.views)),
-		SnapshotTs: float64(s.snapshotAt(sn.at).Unix()) + s.faults.SnapshotSkew(page)}
+		SnapshotTs: float64(s.snapshotAt(sn.At).Unix()) + s.faults.SnapshotSkew(page)}
 	for _, v := range pageOf(l.views, page, size) {
 		item := v.item
 		if q.IncludePnl {

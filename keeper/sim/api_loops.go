@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 	"github.com/keeper-project/keeper/keeper/sim/internal/units"
 )
@@ -17,7 +18,7 @@ func (s *Sim) loopInfo(c *call) (any, error) {
 		return nil, err
 	}
 	out := []market.Loop{}
-	for _, l := range s.w.loops {
+	for _, l := range s.w.Loops {
 		pair := l.PrincipalMint + "-" + l.CollateralMint
 		idOK := len(q.Identifiers) == 0 || slices.Contains(q.Identifiers, l.Identifier) || slices.Contains(q.Identifiers, pair)
 		tagOK := len(q.Tags) == 0 || anyIn(q.Tags, l.Tags)
@@ -39,11 +40,11 @@ func (s *Sim) loopInfo(c *call) (any, error) {
 // loan's net APY weighted by its collateral's USD value, where a loan's net APY is what its equity
 // earns: (collateral USD · the collateral's own yield − debt USD · the ledger's APY) / (collateral USD
 // − debt USD); loans without positive equity are left out of the average.
-func (s *Sim) loopFigures(l loopInfo) (market.Loop, error) {
+func (s *Sim) loopFigures(l programs.Loop) (market.Loop, error) {
 	rec := l.Loop
-	sn := s.w.snapshot(s.clock.Now())
+	sn := s.w.Snapshot(s.clock.Now())
 	var deposited, weighted, weight float64
-	for _, info := range s.w.loans {
+	for _, info := range s.w.Loans {
 		st, err := s.loanState(info)
 		if err != nil {
 			return rec, err
@@ -52,23 +53,23 @@ func (s *Sim) loopFigures(l loopInfo) (market.Loop, error) {
 		if !ok {
 			continue
 		}
-		deposited += float64(coll) / units.Pow10(l.collateral.Decimals)
-		collUSD := sn.usd(l.collateral.Address, coll)
-		debtUSD = debtUSD / units.Pow10(l.principal.Decimals) * sn.price(l.principal.Address)
+		deposited += float64(coll) / units.Pow10(l.Collateral.Decimals)
+		collUSD := sn.Usd(l.Collateral.Address, coll)
+		debtUSD = debtUSD / units.Pow10(l.Principal.Decimals) * sn.Price(l.Principal.Address)
 		if equity := collUSD - debtUSD; equity > 0 {
-			weighted += collUSD * (collUSD*sn.yieldAPY(l.collateral.Address) - debtUSD*apy) / equity
+			weighted += collUSD * (collUSD*sn.YieldAPY(l.Collateral.Address) - debtUSD*apy) / equity
 			weight += collUSD
 		}
 	}
 	rec.CollateralDeposited = market.Number(deposited)
-	if l.deposited != nil {
-		rec.CollateralDeposited = market.Number(*l.deposited)
+	if l.FixedDeposited != nil {
+		rec.CollateralDeposited = market.Number(*l.FixedDeposited)
 	}
 	if weight > 0 {
 		rec.WAvgApy = market.Number(weighted / weight)
 	}
-	if l.wAvgApy != nil {
-		rec.WAvgApy = market.Number(*l.wAvgApy)
+	if l.FixedWAvgApy != nil {
+		rec.WAvgApy = market.Number(*l.FixedWAvgApy)
 	}
 	return rec, nil
 }
@@ -76,7 +77,7 @@ func (s *Sim) loopFigures(l loopInfo) (market.Loop, error) {
 // loopPosition returns, for an open loan in the loop's pair, its collateral of the loop's collateral
 // mint (base units), its outstanding debt in the principal mint (base units) and that debt's APY
 // weighted by amount (a fraction).
-func loopPosition(st *state.Loan, l loopInfo) (coll uint64, debt, apy float64, ok bool) {
+func loopPosition(st *state.Loan, l programs.Loop) (coll uint64, debt, apy float64, ok bool) {
 	if st.Closed {
 		return 0, 0, 0, false
 	}

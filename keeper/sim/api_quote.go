@@ -7,6 +7,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 	"github.com/keeper-project/keeper/keeper/sim/internal/units"
 )
 
@@ -29,8 +30,8 @@ func (s *Sim) bestQuote(c *call) (any, error) {
 	if err := validateQuote(q); err != nil {
 		return nil, err
 	}
-	sn := s.w.snapshot(s.clock.Now())
-	views, err := s.strategyViews(sn.at.Unix())
+	sn := s.w.Snapshot(s.clock.Now())
+	views, err := s.strategyViews(sn.At.Unix())
 	if err != nil {
 		return nil, err
 	}
@@ -38,7 +39,7 @@ func (s *Sim) bestQuote(c *call) (any, error) {
 	out := []market.Quote{}
 	for _, cf := range q.CollateralFilter {
 		var cands []market.Quote
-		for _, info := range s.w.strategies {
+		for _, info := range s.w.Strategies {
 			if qt, ok := s.quoteFrom(views[info.Address], q, cf, key, c.wallet, sn); ok {
 				cands = append(cands, qt)
 			}
@@ -91,7 +92,7 @@ func validateQuote(q market.QuoteRequest) error {
 
 // quoteFrom returns what a strategy offers for one collateral, if anything.
 func (s *Sim) quoteFrom(v *strategyView, q market.QuoteRequest, cf market.CollateralFilter, key string,
-	wallet solana.PublicKey, sn *snapshot) (market.Quote, bool) {
+	wallet solana.PublicKey, sn *programs.Snapshot) (market.Quote, bool) {
 	mint := cf.AssetData.Spl.Mint
 	t, ok := v.st.Term(mint)
 	switch {
@@ -121,18 +122,18 @@ func (s *Sim) quoteFrom(v *strategyView, q market.QuoteRequest, cf market.Collat
 }
 
 // borrowCapacity returns how much principal (base units) the collateral amount supports at ltv.
-func (s *Sim) borrowCapacity(cf market.CollateralFilter, principal *mintInfo, ltv int64, sn *snapshot) float64 {
+func (s *Sim) borrowCapacity(cf market.CollateralFilter, principal *programs.Mint, ltv int64, sn *programs.Snapshot) float64 {
 	k := solana.MustPublicKeyFromBase58(cf.AssetData.Spl.Mint)
-	m, ok := s.w.mintByAddr[k]
+	m, ok := s.w.MintByAddr[k]
 	if !ok {
 		return 0
 	}
-	price := sn.price(k)
+	price := sn.Price(k)
 	if cf.PriceOverride != nil {
 		price = *cf.PriceOverride
 	}
 	usd := units.WholeTokens(cf.Amount.Uint64(), m.Decimals) * price * float64(ltv) / 1e6
-	pp := sn.price(principal.Address)
+	pp := sn.Price(principal.Address)
 	if pp <= 0 {
 		return 0
 	}

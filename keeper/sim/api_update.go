@@ -7,6 +7,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/keeper/sim/internal/instr"
+	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 	"github.com/keeper-project/keeper/keeper/sim/internal/txbuild"
 )
 
@@ -52,7 +53,7 @@ func updateIx(user, strategy solana.PublicKey, items []instr.TermItem) txbuild.I
 // packItems splits items into instruction groups, each a transaction that fits the size limit (with
 // room for a hostile change). An update of several transactions is made of steps that apply only in
 // order (see execStrategyUpdateStep).
-func (s *Sim) packItems(c *call, info *strategyInfo, items []instr.TermItem) ([][]txbuild.Instruction, error) {
+func (s *Sim) packItems(c *call, info *programs.Strategy, items []instr.TermItem) ([][]txbuild.Instruction, error) {
 	var parts [][]instr.TermItem
 	var cur []instr.TermItem
 	bh := solana.Hash{}

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 )
 
 // vaultsInfo serves E11: one page of vault records, in scenario order, with pageInfo.
@@ -18,8 +19,8 @@ func (s *Sim) vaultsInfo(c *call) (any, error) {
 		return nil, err
 	}
 	page, size := paging(q.Page, q.PageSize)
-	out := market.VaultsPage{Items: []market.Vault{}, PageInfo: pageInfo(page, size, len(s.w.vaults))}
-	for _, v := range pageOf(s.w.vaults, page, size) {
+	out := market.VaultsPage{Items: []market.Vault{}, PageInfo: pageInfo(page, size, len(s.w.Vaults))}
+	for _, v := range pageOf(s.w.Vaults, page, size) {
 		out.Items = append(out.Items, views[v.Strategy.Address].record(v, q.IncludeRewards))
 	}
 	return out, nil
@@ -27,8 +28,8 @@ func (s *Sim) vaultsInfo(c *call) (any, error) {
 
 // depositRow is one (vault, depositor) row of E5.
 type depositRow struct {
-	vault *vaultInfo
-	dep   depositInfo
+	vault *programs.Vault
+	dep   programs.Deposit
 }
 
 // Vault-depositor sort keys of the simulator: 0 amountSupplied, 1 userAddress.
@@ -48,7 +49,7 @@ func (s *Sim) vaultDeposits(c *call) (any, error) {
 		return nil, err
 	}
 	var rows []depositRow
-	for _, v := range s.w.vaults {
+	for _, v := range s.w.Vaults {
 		for _, d := range v.Deposits {
 			if matchDeposit(q, v, d) {
 				rows = append(rows, depositRow{vault: v, dep: d})
@@ -91,7 +92,7 @@ func validateDepositsQuery(q market.VaultDepositsQuery) error {
 }
 
 // matchDeposit applies the E5 filters to one row.
-func matchDeposit(q market.VaultDepositsQuery, v *vaultInfo, d depositInfo) bool {
+func matchDeposit(q market.VaultDepositsQuery, v *programs.Vault, d programs.Deposit) bool {
 	return inOrEmpty(q.VaultAddresses, v.Address.String()) && inOrEmpty(q.LpMints, v.LPMint.String()) &&
 		inOrEmpty(q.PrincipalMints, v.Strategy.Mint.Address.String()) &&
 		(q.UserAddress == "" || q.UserAddress == d.User.String()) &&

@@ -8,6 +8,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/faults"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
+	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 	"github.com/keeper-project/keeper/keeper/sim/internal/txbuild"
 )
@@ -55,7 +56,7 @@ func marketIx(user solana.PublicKey, data []byte, rest ...solana.AccountMeta) tx
 }
 
 // loanFor resolves a loan address for a write and checks that the caller is its borrower.
-func (s *Sim) loanFor(c *call, address string) (*loanInfo, *state.Loan, error) {
+func (s *Sim) loanFor(c *call, address string) (*programs.Loan, *state.Loan, error) {
 	if address == "" {
 		return nil, nil, badRequest("loan is required")
 	}
@@ -63,7 +64,7 @@ func (s *Sim) loanFor(c *call, address string) (*loanInfo, *state.Loan, error) {
 	if err != nil {
 		return nil, nil, badRequest("loan %q is not a base58 address", address)
 	}
-	info, ok := s.w.loanByAddr[k]
+	info, ok := s.w.LoanByAddr[k]
 	if !ok {
 		return nil, nil, badRequest("unknown loan %s", address)
 	}
@@ -81,7 +82,7 @@ func (s *Sim) loanFor(c *call, address string) (*loanInfo, *state.Loan, error) {
 }
 
 // strategyFor resolves a strategy address for a write and checks that the caller is its authority.
-func (s *Sim) strategyFor(c *call, address string) (*strategyInfo, *state.Strategy, error) {
+func (s *Sim) strategyFor(c *call, address string) (*programs.Strategy, *state.Strategy, error) {
 	if address == "" {
 		return nil, nil, badRequest("strategy is required")
 	}
@@ -89,7 +90,7 @@ func (s *Sim) strategyFor(c *call, address string) (*strategyInfo, *state.Strate
 	if err != nil {
 		return nil, nil, badRequest("strategy %q is not a base58 address", address)
 	}
-	info, ok := s.w.stratByAdr[k]
+	info, ok := s.w.StratByAdr[k]
 	if !ok {
 		return nil, nil, badRequest("unknown strategy %s", address)
 	}

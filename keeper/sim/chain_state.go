@@ -7,6 +7,7 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/clmm"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
+	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 )
 
@@ -29,7 +30,7 @@ func (s *Sim) updateData(key solana.PublicKey, f func(data []byte) ([]byte, erro
 }
 
 // updateStrategyAccount changes a strategy account.
-func (s *Sim) updateStrategyAccount(strat *strategyInfo, f func(*state.Strategy)) error {
+func (s *Sim) updateStrategyAccount(strat *programs.Strategy, f func(*state.Strategy)) error {
 	return s.updateData(strat.Address, func(data []byte) ([]byte, error) {
 		st, err := state.DecodeStrategy(data)
 		if err != nil {
@@ -43,7 +44,7 @@ func (s *Sim) updateStrategyAccount(strat *strategyInfo, f func(*state.Strategy)
 
 // fillRequest fills amount more of a request, up to what was requested. A claimed (closed) request is
 // left alone. The caller holds s.mu.
-func (s *Sim) fillRequest(r *requestInfo, amount uint64) error {
+func (s *Sim) fillRequest(r *programs.Request, amount uint64) error {
 	filled := min(r.Requested, r.Filled+amount)
 	err := s.updateData(r.Address, func(data []byte) ([]byte, error) {
 		st, err := state.DecodeRequest(data)
@@ -64,7 +65,7 @@ func (s *Sim) fillRequest(r *requestInfo, amount uint64) error {
 }
 
 // loanState reads a loan's account.
-func (s *Sim) loanState(l *loanInfo) (*state.Loan, error) {
+func (s *Sim) loanState(l *programs.Loan) (*state.Loan, error) {
 	a, ok := s.chain.Account(l.Address)
 	if !ok {
 		return nil, fmt.Errorf("loan %s: %w", l.Address, errMissing)
@@ -73,7 +74,7 @@ func (s *Sim) loanState(l *loanInfo) (*state.Loan, error) {
 }
 
 // strategyState reads a strategy's account.
-func (s *Sim) strategyState(st *strategyInfo) (*state.Strategy, error) {
+func (s *Sim) strategyState(st *programs.Strategy) (*state.Strategy, error) {
 	a, ok := s.chain.Account(st.Address)
 	if !ok {
 		return nil, fmt.Errorf("strategy %s: %w", st.Address, errMissing)
@@ -82,7 +83,7 @@ func (s *Sim) strategyState(st *strategyInfo) (*state.Strategy, error) {
 }
 
 // positionState reads a position and its pool from chain.
-func (s *Sim) positionState(pos *positionInfo) (clmm.Position, clmm.Pool, error) {
+func (s *Sim) positionState(pos *programs.Position) (clmm.Position, clmm.Pool, error) {
 	pa, ok := s.chain.Account(pos.Address)
 	if !ok {
 		return clmm.Position{}, clmm.Pool{}, fmt.Errorf("position %s: %w", pos.Address, errMissing)
@@ -96,7 +97,7 @@ func (s *Sim) positionState(pos *positionInfo) (clmm.Position, clmm.Pool, error)
 }
 
 // poolState reads a pool account.
-func (s *Sim) poolState(pool *poolInfo) (clmm.Pool, error) {
+func (s *Sim) poolState(pool *programs.Pool) (clmm.Pool, error) {
 	a, ok := s.chain.Account(pool.Address)
 	if !ok {
 		return clmm.Pool{}, fmt.Errorf("pool %s: %w", pool.Address, errMissing)
@@ -105,7 +106,7 @@ func (s *Sim) poolState(pool *poolInfo) (clmm.Pool, error) {
 }
 
 // requestState reads a request account; ok is false once the request was claimed (closed).
-func (s *Sim) requestState(r *requestInfo) (state.Request, bool) {
+func (s *Sim) requestState(r *programs.Request) (state.Request, bool) {
 	a, exists := s.chain.Account(r.Address)
 	if !exists {
 		return state.Request{}, false

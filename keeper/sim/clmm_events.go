@@ -7,25 +7,26 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/clmm"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
+	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 )
 
 // swapPool runs a swap in pool at unix time when: reward growth brought up to date, fees paid at the active liquidity, then,
 // when move is set, the price moves to tick (sqrt price sqrt), crossing the
 // initialized ticks in between. The pool and the tick arrays it crosses
 // change in one step.
-func (s *Sim) swapPool(pool *poolInfo, when, fee0, fee1 uint64, move bool, tick int32, sqrt clmm.U128) error {
+func (s *Sim) swapPool(pool *programs.Pool, when, fee0, fee1 uint64, move bool, tick int32, sqrt clmm.U128) error {
 	cur, err := s.poolState(pool)
 	if err != nil {
 		return err
 	}
-	b := pool.book()
+	b := pool.Book()
 	var starts []int32
 	if move {
-		starts = b.startsBetween(min(cur.TickCurrent, tick), max(cur.TickCurrent, tick))
+		starts = b.StartsBetween(min(cur.TickCurrent, tick), max(cur.TickCurrent, tick))
 	}
 	keys := []solana.PublicKey{pool.Address}
 	for _, st := range starts {
-		keys = append(keys, b.address(st))
+		keys = append(keys, b.Address(st))
 	}
 	return s.chain.UpdateAccounts(keys, func(accts []svm.Account, exists []bool) ([]svm.Account, error) {
 		st, err := pool.Dex.Layout.DecodePool(accts[0].Data)
@@ -36,20 +37,20 @@ func (s *Sim) swapPool(pool *poolInfo, when, fee0, fee1 uint64, move bool, tick 
 			return nil, errors.New("the pool's tick changed during the swap")
 		}
 		for i, start := range starts {
-			if err := b.load(start, accts[i+1].Data); err != nil {
+			if err := b.Load(start, accts[i+1].Data); err != nil {
 				return nil, err
 			}
 		}
-		accrueRewards(&st, when)
-		accrue(&st, fee0, fee1)
+		programs.AccrueRewards(&st, when)
+		programs.Accrue(&st, fee0, fee1)
 		if move {
-			crossTo(&st, b, tick)
+			programs.CrossTo(&st, b, tick)
 			st.SqrtPriceX64 = sqrt
 		}
 		accts[0].Data = pool.Dex.Layout.EncodePool(st)
 		for i, start := range starts {
 			if exists[i+1] {
-				accts[i+1].Data = b.encode(start)
+				accts[i+1].Data = b.Encode(start)
 			}
 		}
 		return accts, nil
@@ -60,7 +61,7 @@ func (s *Sim) swapPool(pool *poolInfo, when, fee0, fee1 uint64, move bool, tick 
 // accrues fee0 and fee1 more (rounding the growth up, so it accrues at
 // least that); other positions in range accrue their share. The position
 // account does not change.
-func (s *Sim) earnFees(pos *positionInfo, when, fee0, fee1 uint64) error {
+func (s *Sim) earnFees(pos *programs.Position, when, fee0, fee1 uint64) error {
 	keys := []solana.PublicKey{pos.Pool.Address, pos.Address}
 	layout := pos.Pool.Dex.Layout
 	return s.chain.UpdateAccounts(keys, func(accts []svm.Account, _ []bool) ([]svm.Account, error) {
@@ -75,9 +76,9 @@ func (s *Sim) earnFees(pos *positionInfo, when, fee0, fee1 uint64) error {
 		if !ps.InRange(st) || ps.Liquidity.IsZero() {
 			return nil, fmt.Errorf("position %s is out of range (tick %d, range %s) or empty: it earns no fees", pos.Name, st.TickCurrent, ps.Range)
 		}
-		accrueRewards(&st, when)
-		st.FeeGrowthGlobal0 = st.FeeGrowthGlobal0.Add(growthPer(fee0, ps.Liquidity, true))
-		st.FeeGrowthGlobal1 = st.FeeGrowthGlobal1.Add(growthPer(fee1, ps.Liquidity, true))
+		programs.AccrueRewards(&st, when)
+		st.FeeGrowthGlobal0 = st.FeeGrowthGlobal0.Add(programs.GrowthPer(fee0, ps.Liquidity, true))
+		st.FeeGrowthGlobal1 = st.FeeGrowthGlobal1.Add(programs.GrowthPer(fee1, ps.Liquidity, true))
 		accts[0].Data = layout.EncodePool(st)
 		return accts, nil
 	})
@@ -85,16 +86,16 @@ func (s *Sim) earnFees(pos *positionInfo, when, fee0, fee1 uint64) error {
 
 // tickArrayKeys returns the tick-array accounts of a range's lower and
 // upper ticks in pool.
-func tickArrayKeys(pool *poolInfo, r clmm.Range) (lower, upper solana.PublicKey) {
-	b := pool.book()
-	return b.address(b.start(r.Lower)), b.address(b.start(r.Upper))
+func tickArrayKeys(pool *programs.Pool, r clmm.Range) (lower, upper solana.PublicKey) {
+	b := pool.Book()
+	return b.Address(b.Start(r.Lower)), b.Address(b.Start(r.Upper))
 }
 
 // PositionTicks returns the position of mint, its pool and the ticks at its lower and upper bounds,
 // read together from chain (position, pool and both tick arrays at one instant).
 func (s *Sim) PositionTicks(mint solana.PublicKey) (clmm.Position, clmm.Pool, [2]clmm.Tick, error) {
 	var ticks [2]clmm.Tick
-	pos, ok := s.w.posByMint[mint]
+	pos, ok := s.w.PosByMint[mint]
 	if !ok {
 		return clmm.Position{}, clmm.Pool{}, ticks, fmt.Errorf("sim: unknown position mint %s", mint)
 	}
@@ -111,15 +112,15 @@ func (s *Sim) PositionTicks(mint solana.PublicKey) (clmm.Position, clmm.Pool, [2
 	if pool, err = layout.DecodePool(accts[1].Data); err != nil {
 		return ps, pool, ticks, err
 	}
-	b := pos.Pool.book()
+	b := pos.Pool.Book()
 	for i, tick := range []int32{ps.Range.Lower, ps.Range.Upper} {
 		if !exists[2+i] {
 			return ps, pool, ticks, fmt.Errorf("sim: tick array of tick %d: %w", tick, errMissing)
 		}
-		if err := b.load(b.start(tick), accts[2+i].Data); err != nil {
+		if err := b.Load(b.Start(tick), accts[2+i].Data); err != nil {
 			return ps, pool, ticks, err
 		}
-		ticks[i] = *b.tick(tick)
+		ticks[i] = *b.Tick(tick)
 	}
 	return ps, pool, ticks, nil
 }
@@ -131,5 +132,5 @@ func (s *Sim) PositionOwed(mint solana.PublicKey) (clmm.Owed, error) {
 	if err != nil {
 		return clmm.Owed{}, err
 	}
-	return s.w.posByMint[mint].Pool.Dex.Layout.Owed(pool, pos, ticks[0], ticks[1])
+	return s.w.PosByMint[mint].Pool.Dex.Layout.Owed(pool, pos, ticks[0], ticks[1])
 }

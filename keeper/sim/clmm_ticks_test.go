@@ -9,6 +9,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/clmm"
+	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 )
 
 // crossScenario has one pool per tick-array format, each with a position around tick 0 and other
@@ -110,8 +111,8 @@ func checkTickArrayAccounts(t *testing.T, e *env) {
 		{"pd", clmm.Range{Lower: -128, Upper: 128}, 148 + 112, "DynamicTickArray"},
 	}
 	for _, tt := range tests {
-		var pool *poolInfo
-		for _, p := range e.sim.w.pools {
+		var pool *programs.Pool
+		for _, p := range e.sim.w.Pools {
 			if p.Name == tt.pool {
 				pool = p
 			}
@@ -136,14 +137,14 @@ func checkTickArrayAccounts(t *testing.T, e *env) {
 func TestPartialCheckpoint(t *testing.T) {
 	l := clmm.U128From64(3)
 	half := clmm.U128{Lo: 1 << 63}
-	if got, want := partialCheckpoint(half, clmm.U128{}, l, 1), (clmm.U128{Lo: 6148914691236517206}); got != want {
+	if got, want := programs.PartialCheckpoint(half, clmm.U128{}, l, 1), (clmm.U128{Lo: 6148914691236517206}); got != want {
 		t.Errorf("checkpoint %s, want %s", got, want)
 	}
-	if got := partialCheckpoint(half, clmm.U128{Lo: 7}, l, 0); got != (clmm.U128{Lo: 7}) {
+	if got := programs.PartialCheckpoint(half, clmm.U128{Lo: 7}, l, 0); got != (clmm.U128{Lo: 7}) {
 		t.Errorf("nothing accrued: checkpoint %s, want it unchanged", got)
 	}
 	huge := clmm.U128{Hi: 1 << 63}
-	if got := partialCheckpoint(huge, clmm.U128{}, clmm.U128{Hi: 1}, 0); got != huge {
+	if got := programs.PartialCheckpoint(huge, clmm.U128{}, clmm.U128{Hi: 1}, 0); got != huge {
 		t.Errorf("overflow: checkpoint %s, want the growth inside", got)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/clmm"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
+	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 	"github.com/keeper-project/keeper/keeper/sim/internal/units"
 	"github.com/keeper-project/keeper/keeper/sim/scenario"
 	"gopkg.in/yaml.v3"
@@ -27,7 +28,7 @@ const accountRent = 2_000_000
 // genesis is the chain state a compiled scenario starts from, applied in order: mints, lamports,
 // tokens, accounts.
 type genesis struct {
-	mints    []*mintInfo
+	mints    []*programs.Mint
 	lamports []grant
 	tokens   []grant
 	accounts []accountInit
@@ -63,20 +64,20 @@ type compiler struct {
 	root  *yaml.Node // nil for a scenario built in code
 	sc    *scenario.Scenario
 	start time.Time
-	w     *world
+	w     *programs.Catalog
 	gen   genesis
 	evs   []scheduled
 	errs  strictyaml.Errors
 
-	poolStates map[*poolInfo]clmm.Pool         // initial pool accounts
-	posStates  map[*positionInfo]clmm.Position // initial position accounts
-	books      map[*poolInfo]*tickBook         // initial tick arrays
-	evTime     time.Time                       // the scheduled time of the event being compiled
+	poolStates map[*programs.Pool]clmm.Pool          // initial pool accounts
+	posStates  map[*programs.Position]clmm.Position  // initial position accounts
+	books      map[*programs.Pool]*programs.TickBook // initial tick arrays
+	evTime     time.Time                             // the scheduled time of the event being compiled
 }
 
 // compiled is the result of compiling a scenario.
 type compiled struct {
-	world   *world
+	world   *programs.Catalog
 	genesis genesis
 	events  []scheduled
 }
@@ -84,8 +85,8 @@ type compiled struct {
 // compileScenario compiles sc for wallet, with times relative to start.
 func compileScenario(sc *scenario.Scenario, wallet solana.PublicKey, start time.Time) (*compiled, error) {
 	file, root := sc.Source()
-	c := &compiler{file: file, root: root, sc: sc, start: start, w: newWorld(wallet),
-		poolStates: map[*poolInfo]clmm.Pool{}, posStates: map[*positionInfo]clmm.Position{}, books: map[*poolInfo]*tickBook{}}
+	c := &compiler{file: file, root: root, sc: sc, start: start, w: programs.NewCatalog(wallet),
+		poolStates: map[*programs.Pool]clmm.Pool{}, posStates: map[*programs.Position]clmm.Position{}, books: map[*programs.Pool]*programs.TickBook{}}
 	steps := []func(){c.mints, c.walletsAndFunding, c.pools, c.positions, c.clmmAccounts, c.strategies, c.vaults,
 		c.loans, c.loops, c.earn, c.events, c.market, c.token2022Held}
 	for _, step := range steps {
@@ -127,7 +128,7 @@ func (c *compiler) unix(s, def string, path []any) int64 {
 }
 
 // units parses a whole-token amount of mint m at path.
-func (c *compiler) units(s string, m *mintInfo, path []any) uint64 {
+func (c *compiler) units(s string, m *programs.Mint, path []any) uint64 {
 	if m == nil {
 		return 0
 	}
@@ -147,7 +148,7 @@ func (c *compiler) mints() {
 			c.failAt(append(at, "symbol"), "mint %d: symbol is required", i)
 			continue
 		}
-		if _, dup := c.w.mintBySym[ms.Symbol]; dup {
+		if _, dup := c.w.MintBySym[ms.Symbol]; dup {
 			c.failAt(append(at, "symbol"), "mint %q is defined twice", ms.Symbol)
 			continue
 		}
@@ -161,7 +162,7 @@ func (c *compiler) mints() {
 		if ms.Address != "" {
 			addr = c.key(ms.Address, append(at, "address"))
 		}
-		m := &mintInfo{Symbol: ms.Symbol, Name: cmp.Or(ms.Name, ms.Symbol), Address: addr,
+		m := &programs.Mint{Symbol: ms.Symbol, Name: cmp.Or(ms.Name, ms.Symbol), Address: addr,
 			Decimals: uint8(max(0, min(ms.Decimals, 18))), YieldAPY: ms.YieldAPY}
 		switch ms.Program {
 		case "", "token":
@@ -173,17 +174,17 @@ func (c *compiler) mints() {
 		if ms.Pyth != "" {
 			m.Pyth = c.pythFeed(ms.Pyth, append(at, "pyth"))
 		}
-		c.w.mints = append(c.w.mints, m)
-		c.w.mintBySym[m.Symbol] = m
-		c.w.mintByAddr[addr] = m
+		c.w.Mints = append(c.w.Mints, m)
+		c.w.MintBySym[m.Symbol] = m
+		c.w.MintByAddr[addr] = m
 		c.gen.mints = append(c.gen.mints, m)
 		prices[addr] = ms.Price
 	}
-	c.w.setPrices(prices)
+	c.w.SetPrices(prices)
 }
 
 // pythFeed parses a mint's Pyth feed id at path and derives its sponsored account.
-func (c *compiler) pythFeed(id string, at []any) *pythFeed {
+func (c *compiler) pythFeed(id string, at []any) *programs.PythFeed {
 	feed, err := prices.ParseFeedID(id)
 	if err != nil {
 		c.failAt(at, "pyth: %v", err)
@@ -194,7 +195,7 @@ func (c *compiler) pythFeed(id string, at []any) *pythFeed {
 		c.failAt(at, "pyth: %v", err)
 		return nil
 	}
-	return &pythFeed{id: feed, account: acct}
+	return &programs.PythFeed{ID: feed, Account: acct}
 }
 
 // key parses a base58 address at path.
@@ -207,12 +208,12 @@ func (c *compiler) key(s string, path []any) solana.PublicKey {
 }
 
 // mint resolves a mint symbol at path; an empty or unknown symbol is an error naming what it is.
-func (c *compiler) mint(sym string, path []any, what string) *mintInfo {
+func (c *compiler) mint(sym string, path []any, what string) *programs.Mint {
 	if sym == "" {
 		c.failAt(path, "%s is required", what)
 		return nil
 	}
-	m, ok := c.w.mintBySym[sym]
+	m, ok := c.w.MintBySym[sym]
 	if !ok {
 		c.failAt(path, "%s: unknown mint %q (mints: %s)", what, sym, c.mintSymbols())
 		return nil
@@ -223,7 +224,7 @@ func (c *compiler) mint(sym string, path []any, what string) *mintInfo {
 // mintSymbols lists the known symbols for error messages.
 func (c *compiler) mintSymbols() string {
 	out := ""
-	for i, m := range c.w.mints {
+	for i, m := range c.w.Mints {
 		if i > 0 {
 			out += ", "
 		}
@@ -234,14 +235,14 @@ func (c *compiler) mintSymbols() string {
 
 // walletsAndFunding compiles the named wallets and the funding of every wallet.
 func (c *compiler) walletsAndFunding() {
-	c.fund(c.w.wallet, c.sc.Wallet, p("wallet"), defaultWalletSOL)
+	c.fund(c.w.Wallet, c.sc.Wallet, p("wallet"), defaultWalletSOL)
 	for i, ws := range c.sc.Wallets {
 		at := p("wallets", i)
 		if ws.Name == "" || ws.Name == walletPlaceholder {
 			c.failAt(append(at, "name"), "wallet %d: a name other than %s is required", i, walletPlaceholder)
 			continue
 		}
-		if _, dup := c.w.wallets[ws.Name]; dup {
+		if _, dup := c.w.Wallets[ws.Name]; dup {
 			c.failAt(append(at, "name"), "wallet %q is defined twice", ws.Name)
 			continue
 		}
@@ -249,7 +250,7 @@ func (c *compiler) walletsAndFunding() {
 		if ws.Address != "" {
 			addr = c.key(ws.Address, append(at, "address"))
 		}
-		c.w.wallets[ws.Name] = addr
+		c.w.Wallets[ws.Name] = addr
 		c.fund(addr, ws.Fund, append(at, "fund"), "0")
 	}
 }
@@ -284,9 +285,9 @@ func (c *compiler) walletRef(s string, path []any, what string) solana.PublicKey
 	case s == "":
 		c.failAt(path, "%s is required", what)
 	case s == walletPlaceholder:
-		return c.w.wallet
+		return c.w.Wallet
 	default:
-		if k, ok := c.w.wallets[s]; ok {
+		if k, ok := c.w.Wallets[s]; ok {
 			return k
 		}
 		if k, err := solana.PublicKeyFromBase58(s); err == nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/clmm"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
+	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 	"github.com/keeper-project/keeper/keeper/sim/internal/units"
 	"github.com/keeper-project/keeper/keeper/sim/scenario"
 )
@@ -20,7 +21,7 @@ func (c *compiler) pools() {
 			c.failAt(append(at, "name"), "pool %d: a unique name is required", i)
 			continue
 		}
-		dex, ok := dexByName(ps.Dex)
+		dex, ok := programs.DexByName(ps.Dex)
 		if !ok {
 			c.failAt(append(at, "dex"), "pool %q: dex %q is not dex-a or dex-b", ps.Name, ps.Dex)
 			continue
@@ -34,7 +35,7 @@ func (c *compiler) pools() {
 		if m0 == nil || m1 == nil {
 			continue
 		}
-		pool := &poolInfo{Name: ps.Name, Dex: dex, Mint0: m0, Mint1: m1, TickSpacing: uint16(ps.TickSpacing),
+		pool := &programs.Pool{Name: ps.Name, Dex: dex, Mint0: m0, Mint1: m1, TickSpacing: uint16(ps.TickSpacing),
 			Address: c.derive(dex.Program, "pool", ps.Name, append(at, "name"))}
 		switch {
 		case ps.TickArrays == "dynamic" && dex.Name == clmm.DexB:
@@ -42,10 +43,10 @@ func (c *compiler) pools() {
 		case ps.TickArrays != "" && ps.TickArrays != "fixed":
 			c.failAt(append(at, "tick_arrays"), "pool %q: tick_arrays %q: want fixed, or dynamic on dex-b", ps.Name, ps.TickArrays)
 		}
-		c.books[pool] = pool.book()
-		c.w.pools = append(c.w.pools, pool)
-		c.w.name(KindPool, pool.Name, pool.Address)
-		c.w.poolByAddr[pool.Address] = pool
+		c.books[pool] = pool.Book()
+		c.w.Pools = append(c.w.Pools, pool)
+		c.w.Name(KindPool, pool.Name, pool.Address)
+		c.w.PoolByAddr[pool.Address] = pool
 		c.poolAccount(pool, ps, at)
 		for _, sym := range sortedKeys(ps.Reserves) {
 			m := c.mint(sym, append(at, "reserves", sym), "reserve")
@@ -57,7 +58,7 @@ func (c *compiler) pools() {
 }
 
 // poolAccount builds the initial pool account.
-func (c *compiler) poolAccount(pool *poolInfo, ps scenario.PoolSpec, at []any) {
+func (c *compiler) poolAccount(pool *programs.Pool, ps scenario.PoolSpec, at []any) {
 	liq, err := units.ParseInteger(ps.Liquidity)
 	if err != nil {
 		c.failAt(append(at, "liquidity"), "pool %q: liquidity: %v", ps.Name, err)
@@ -79,7 +80,7 @@ func (c *compiler) poolAccount(pool *poolInfo, ps scenario.PoolSpec, at []any) {
 		HasDecimals: pool.Dex.Name == clmm.DexA, Decimals0: pool.Mint0.Decimals, Decimals1: pool.Mint1.Decimals,
 		TickSpacing: pool.TickSpacing, HasFeeRate: pool.Dex.Name == clmm.DexB, FeeRate: uint32(max(0, ps.FeeRate)),
 		Liquidity: clmm.U128From64(liq), SqrtPriceX64: sqrt, TickCurrent: tick,
-		FeeGrowthGlobal0: growthStart, FeeGrowthGlobal1: growthStart, RewardLastUpdated: uint64(c.start.Unix()),
+		FeeGrowthGlobal0: programs.GrowthStart, FeeGrowthGlobal1: programs.GrowthStart, RewardLastUpdated: uint64(c.start.Unix()),
 	}
 	c.poolRewards(&state, pool, ps, at)
 	c.poolStates[pool] = state
@@ -87,7 +88,7 @@ func (c *compiler) poolAccount(pool *poolInfo, ps scenario.PoolSpec, at []any) {
 
 // poolRewards compiles a dex-b pool's reward emissions: emissions_per_second_x64 is the daily amount
 // in base units × 2^64 / 86400, rounded down.
-func (c *compiler) poolRewards(state *clmm.Pool, pool *poolInfo, ps scenario.PoolSpec, at []any) {
+func (c *compiler) poolRewards(state *clmm.Pool, pool *programs.Pool, ps scenario.PoolSpec, at []any) {
 	if len(ps.Rewards) > 0 && (pool.Dex.Name != clmm.DexB || len(ps.Rewards) > clmm.NumRewards) {
 		c.failAt(append(at, "rewards"), "pool %q: rewards: at most %d, on dex-b pools only", ps.Name, clmm.NumRewards)
 		return
@@ -105,7 +106,7 @@ func (c *compiler) poolRewards(state *clmm.Pool, pool *poolInfo, ps scenario.Poo
 }
 
 // priceState returns the current tick and sqrt price of a pool at a whole-token price.
-func priceState(price float64, pool *poolInfo) (int32, clmm.U128, error) {
+func priceState(price float64, pool *programs.Pool) (int32, clmm.U128, error) {
 	raw := clmm.UnscalePrice(price, pool.Mint0.Decimals, pool.Mint1.Decimals)
 	tick, err := clmm.TickAtPrice(raw)
 	if err != nil {
@@ -121,8 +122,8 @@ func tickState(tick int32) (clmm.U128, error) {
 }
 
 // poolNamed returns the pool called name, or nil.
-func (c *compiler) poolNamed(name string) *poolInfo {
-	for _, pl := range c.w.pools {
+func (c *compiler) poolNamed(name string) *programs.Pool {
+	for _, pl := range c.w.Pools {
 		if pl.Name == name {
 			return pl
 		}
@@ -131,8 +132,8 @@ func (c *compiler) poolNamed(name string) *poolInfo {
 }
 
 // positionNamed returns the position called name, or nil.
-func (c *compiler) positionNamed(name string) *positionInfo {
-	for _, ps := range c.w.positions {
+func (c *compiler) positionNamed(name string) *programs.Position {
+	for _, ps := range c.w.Positions {
 		if ps.Name == name {
 			return ps
 		}
@@ -166,7 +167,7 @@ func (c *compiler) positions() {
 }
 
 // addPosition records a position and its account.
-func (c *compiler) addPosition(ps scenario.PositionSpec, pool *poolInfo, rng clmm.Range, liq uint64, at []any) {
+func (c *compiler) addPosition(ps scenario.PositionSpec, pool *programs.Pool, rng clmm.Range, liq uint64, at []any) {
 	mint := ids.DerivedKey("position-mint", ps.Name)
 	dex, err := clmm.NewDex(pool.Dex.Name, pool.Dex.Program)
 	if err != nil {
@@ -178,7 +179,7 @@ func (c *compiler) addPosition(ps scenario.PositionSpec, pool *poolInfo, rng clm
 		c.failAt(append(at, "name"), "position %q: %v", ps.Name, err)
 		return
 	}
-	pos := &positionInfo{Name: ps.Name, Pool: pool, Mint: mint, Address: addr}
+	pos := &programs.Position{Name: ps.Name, Pool: pool, Mint: mint, Address: addr}
 	state := clmm.Position{
 		Pool: pool.Address, Mint: mint, HasBump: pool.Dex.Name == clmm.DexA, Bump: bump, Range: rng,
 		Liquidity: clmm.U128From64(liq),
@@ -186,18 +187,18 @@ func (c *compiler) addPosition(ps scenario.PositionSpec, pool *poolInfo, rng clm
 		FeesOwed1: c.units(ps.Fees1, pool.Mint1, append(at, "fees_1")),
 	}
 	pstate := c.poolStates[pool]
-	addLiquidity(pool.Dex.Layout, &state, &pstate, c.books[pool], true)
+	programs.AddLiquidity(pool.Dex.Layout, &state, &pstate, c.books[pool], true)
 	c.poolStates[pool] = pstate
-	c.w.positions = append(c.w.positions, pos)
-	c.w.name(KindPosition, pos.Name, pos.Mint)
-	c.w.posByMint[mint] = pos
+	c.w.Positions = append(c.w.Positions, pos)
+	c.w.Name(KindPosition, pos.Name, pos.Mint)
+	c.w.PosByMint[mint] = pos
 	c.posStates[pos] = state
 	c.gen.accounts = append(c.gen.accounts, accountInit{Key: addr, Account: svm.Account{
 		Lamports: accountRent, Owner: pool.Dex.Program, Data: pool.Dex.Layout.EncodePosition(state)}})
 }
 
 // positionRange returns a position's range from ticks or prices.
-func (c *compiler) positionRange(ps scenario.PositionSpec, pool *poolInfo, at []any) (clmm.Range, bool) {
+func (c *compiler) positionRange(ps scenario.PositionSpec, pool *programs.Pool, at []any) (clmm.Range, bool) {
 	var rng clmm.Range
 	switch {
 	case ps.LowerTick != nil && ps.UpperTick != nil:
@@ -237,13 +238,13 @@ func floorTo(tick int32, spacing uint16) int32 {
 // pool liquidity is that of other providers, active at the pool's price;
 // the positions in range add theirs.
 func (c *compiler) clmmAccounts() {
-	for _, pool := range c.w.pools {
+	for _, pool := range c.w.Pools {
 		c.gen.accounts = append(c.gen.accounts, accountInit{Key: pool.Address, Account: svm.Account{
 			Lamports: accountRent, Owner: pool.Dex.Program, Data: pool.Dex.Layout.EncodePool(c.poolStates[pool])}})
 		b := c.books[pool]
-		for _, start := range slices.Sorted(maps.Keys(b.arrays)) {
-			c.gen.accounts = append(c.gen.accounts, accountInit{Key: b.address(start), Account: svm.Account{
-				Lamports: accountRent, Owner: pool.Dex.Program, Data: b.encode(start)}})
+		for _, start := range slices.Sorted(maps.Keys(b.Arrays)) {
+			c.gen.accounts = append(c.gen.accounts, accountInit{Key: b.Address(start), Account: svm.Account{
+				Lamports: accountRent, Owner: pool.Dex.Program, Data: b.Encode(start)}})
 		}
 	}
 }

@@ -3,7 +3,7 @@ package sim
 import (
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
-	"github.com/keeper-project/keeper/keeper/sim/internal/state"
+	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 	"github.com/keeper-project/keeper/keeper/sim/scenario"
 )
 
@@ -23,19 +23,19 @@ func (c *compiler) earn() {
 		if m == nil {
 			continue
 		}
-		v := &earnInfo{Name: es.Name, Mint: m, Address: c.derive(ids.EarnProgramID, "vault", es.Name, append(at, "name"))}
+		v := &programs.Earn{Name: es.Name, Mint: m, Address: c.derive(ids.EarnProgramID, "vault", es.Name, append(at, "name"))}
 		if amt := c.units(es.Reserves, m, append(at, "reserves")); amt > 0 {
 			c.gen.tokens = append(c.gen.tokens, grant{Wallet: v.Address, Mint: m.Address, Amount: amt})
 		}
 		for j, ps := range es.Positions {
 			pat := append(at, "positions", j)
-			v.Positions = append(v.Positions, earnPosition{
+			v.Positions = append(v.Positions, programs.EarnPosition{
 				Wallet: c.walletRef(ps.Wallet, append(pat, "wallet"), "wallet"),
 				Shares: c.units(ps.Shares, m, append(pat, "shares")), Assets: c.units(ps.Assets, m, append(pat, "assets"))})
 		}
-		c.w.earn = append(c.w.earn, v)
-		c.w.name(KindEarn, v.Name, v.Address)
-		c.w.earnByAddr[v.Address] = v
+		c.w.Earn = append(c.w.Earn, v)
+		c.w.Name(KindEarn, v.Name, v.Address)
+		c.w.EarnByAddr[v.Address] = v
 		for j, rs := range es.Requests {
 			c.request(v, rs, append(at, "requests", j))
 		}
@@ -43,8 +43,8 @@ func (c *compiler) earn() {
 }
 
 // earnNamed returns the earn vault called name, or nil.
-func (c *compiler) earnNamed(name string) *earnInfo {
-	for _, e := range c.w.earn {
+func (c *compiler) earnNamed(name string) *programs.Earn {
+	for _, e := range c.w.Earn {
 		if e.Name == name {
 			return e
 		}
@@ -53,12 +53,12 @@ func (c *compiler) earnNamed(name string) *earnInfo {
 }
 
 // request compiles one withdrawal request and its account.
-func (c *compiler) request(v *earnInfo, rs scenario.RequestSpec, at []any) {
+func (c *compiler) request(v *programs.Earn, rs scenario.RequestSpec, at []any) {
 	if rs.Name == "" || requestNamed(v, rs.Name) != nil {
 		c.failAt(append(at, "name"), "earn vault %q: request names must be unique and non-empty", v.Name)
 		return
 	}
-	r := &requestInfo{Name: rs.Name, Vault: v,
+	r := &programs.Request{Name: rs.Name, Vault: v,
 		Address:   c.derive(ids.EarnProgramID, "request", v.Name+"/"+rs.Name, append(at, "name")),
 		Wallet:    c.walletRef(rs.Wallet, append(at, "wallet"), "wallet"),
 		Requested: c.units(rs.Requested, v.Mint, append(at, "requested")),
@@ -72,23 +72,17 @@ func (c *compiler) request(v *earnInfo, rs scenario.RequestSpec, at []any) {
 		c.failAt(append(at, "filled"), "request %q: filled exceeds requested", rs.Name)
 	}
 	v.Requests = append(v.Requests, r)
-	c.w.requests[r.Address] = r
+	c.w.Requests[r.Address] = r
 	c.gen.accounts = append(c.gen.accounts, accountInit{Key: r.Address, Account: svm.Account{
-		Lamports: earnRequestRent, Owner: ids.EarnProgramID, Data: r.state().Encode()}})
+		Lamports: earnRequestRent, Owner: ids.EarnProgramID, Data: r.State().Encode()}})
 }
 
 // requestNamed returns the request of v called name, or nil.
-func requestNamed(v *earnInfo, name string) *requestInfo {
+func requestNamed(v *programs.Earn, name string) *programs.Request {
 	for _, r := range v.Requests {
 		if r.Name == name {
 			return r
 		}
 	}
 	return nil
-}
-
-// state returns the on-chain state of an unclaimed request.
-func (r *requestInfo) state() state.Request {
-	return state.Request{Vault: r.Vault.Address, Wallet: r.Wallet, Mint: r.Vault.Mint.Address,
-		Requested: r.Requested, Filled: r.Filled, Created: r.Created}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/clmm"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 	"github.com/keeper-project/keeper/keeper/sim/internal/units"
 	"github.com/keeper-project/keeper/keeper/sim/scenario"
@@ -106,15 +107,15 @@ func (c *compiler) oracleEvent(prices map[string]float64, at []any) (scheduled, 
 		changes[m.Address] = prices[sym]
 	}
 	return scheduled{Desc: fmt.Sprintf("oracle %v", prices), Apply: func(s *Sim) error {
-		s.w.setPrices(changes)
-		s.w.pricesAt.Store(s.clock.Now().UnixNano())
+		s.w.SetPrices(changes)
+		s.w.PricesAt.Store(s.clock.Now().UnixNano())
 		return nil
 	}}, true
 }
 
 // pythEvent halts or resumes the pushing of mints' Pyth feeds.
 func (c *compiler) pythEvent(pe scenario.PythEvent, at []any) (scheduled, bool) {
-	set := map[*pythFeed]bool{}
+	set := map[*programs.PythFeed]bool{}
 	for _, l := range []struct {
 		key  string
 		syms []string
@@ -134,9 +135,9 @@ func (c *compiler) pythEvent(pe scenario.PythEvent, at []any) (scheduled, bool) 
 	}
 	return scheduled{Desc: fmt.Sprintf("pyth halt %v resume %v", pe.Halt, pe.Resume), Apply: func(s *Sim) error {
 		for f, halt := range set {
-			f.halted = halt
+			f.Halted = halt
 			if !halt {
-				f.at = time.Time{} // push at once
+				f.At = time.Time{} // push at once
 			}
 		}
 		return nil
@@ -217,8 +218,8 @@ func (c *compiler) feesEvent(fs scenario.FeesSpec, at []any) (scheduled, bool) {
 
 // externalAPYEvent changes a vault's external yield APY.
 func (c *compiler) externalAPYEvent(es scenario.ExternalAPYSpec, at []any) (scheduled, bool) {
-	var vault *vaultInfo
-	for _, v := range c.w.vaults {
+	var vault *programs.Vault
+	for _, v := range c.w.Vaults {
 		if v.Name == es.Vault {
 			vault = v
 		}

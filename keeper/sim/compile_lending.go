@@ -9,6 +9,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
+	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 	"github.com/keeper-project/keeper/keeper/sim/internal/units"
 	"github.com/keeper-project/keeper/keeper/sim/scenario"
@@ -16,7 +17,7 @@ import (
 
 // assetRef resolves a collateral asset (a mint symbol or a pool name) to its asset identifier.
 func (c *compiler) assetRef(s string, path []any, what string) string {
-	if m, ok := c.w.mintBySym[s]; ok {
+	if m, ok := c.w.MintBySym[s]; ok {
 		return m.Address.String()
 	}
 	if pl := c.poolNamed(s); pl != nil {
@@ -27,8 +28,8 @@ func (c *compiler) assetRef(s string, path []any, what string) string {
 }
 
 // strategyNamed returns the strategy called name, or nil.
-func (c *compiler) strategyNamed(name string) *strategyInfo {
-	for _, s := range c.w.strategies {
+func (c *compiler) strategyNamed(name string) *programs.Strategy {
+	for _, s := range c.w.Strategies {
 		if s.Name == name {
 			return s
 		}
@@ -49,10 +50,10 @@ func (c *compiler) strategies() {
 		if m == nil {
 			continue
 		}
-		info := &strategyInfo{Name: ss.Name, Mint: m, Address: c.derive(ids.MarketProgramID, "strategy", ss.Name, append(at, "name"))}
-		c.w.strategies = append(c.w.strategies, info)
-		c.w.name(KindStrategy, info.Name, info.Address)
-		c.w.stratByAdr[info.Address] = info
+		info := &programs.Strategy{Name: ss.Name, Mint: m, Address: c.derive(ids.MarketProgramID, "strategy", ss.Name, append(at, "name"))}
+		c.w.Strategies = append(c.w.Strategies, info)
+		c.w.Name(KindStrategy, info.Name, info.Address)
+		c.w.StratByAdr[info.Address] = info
 		state := &state.Strategy{
 			Authority: authority.String(), PrincipalMint: m.Address.String(), OriginationsEnabled: true,
 			InterestFee: ss.InterestFee, OriginationFee: ss.OriginationFee, PrincipalFee: ss.PrincipalFee,
@@ -140,7 +141,7 @@ func (c *compiler) vaults() {
 			c.failAt(append(at, "strategy"), "vault %q: unknown strategy %q", vs.Name, vs.Strategy)
 			continue
 		}
-		v := &vaultInfo{Name: vs.Name, Strategy: strat, ExternalAPY: vs.ExternalAPY,
+		v := &programs.Vault{Name: vs.Name, Strategy: strat, ExternalAPY: vs.ExternalAPY,
 			Address: c.derive(ids.MarketProgramID, "vault", vs.Name, append(at, "name")),
 			LPMint:  ids.DerivedKey("lp-mint", vs.Name)}
 		for j, rs := range vs.Rewards {
@@ -148,12 +149,12 @@ func (c *compiler) vaults() {
 		}
 		for j, ds := range vs.Deposits {
 			dat := append(at, "deposits", j)
-			v.Deposits = append(v.Deposits, depositInfo{
+			v.Deposits = append(v.Deposits, programs.Deposit{
 				User:   c.walletRef(ds.User, append(dat, "user"), "user"),
 				Amount: c.units(ds.Amount, strat.Mint, append(dat, "amount")), StakeDuration: ds.StakeDuration, Status: ds.Status})
 		}
-		c.w.vaults = append(c.w.vaults, v)
-		c.w.name(KindVault, v.Name, v.Address)
+		c.w.Vaults = append(c.w.Vaults, v)
+		c.w.Name(KindVault, v.Name, v.Address)
 	}
 }
 
@@ -188,12 +189,12 @@ func (c *compiler) loops() {
 		if id == "" {
 			id = pm.Address.String() + "-" + cm.Address.String()
 		}
-		l := loopInfo{Loop: market.Loop{Identifier: id, PrincipalMint: pm.Address.String(), CollateralMint: cm.Address.String(),
-			Tags: ls.Tags}, principal: pm, collateral: cm, deposited: ls.CollateralDeposited, wAvgApy: ls.WAvgApy}
+		l := programs.Loop{Loop: market.Loop{Identifier: id, PrincipalMint: pm.Address.String(), CollateralMint: cm.Address.String(),
+			Tags: ls.Tags}, Principal: pm, Collateral: cm, FixedDeposited: ls.CollateralDeposited, FixedWAvgApy: ls.WAvgApy}
 		if ls.MaxApy != nil {
 			v := market.Number(*ls.MaxApy)
 			l.MaxApy = &v
 		}
-		c.w.loops = append(c.w.loops, l)
+		c.w.Loops = append(c.w.Loops, l)
 	}
 }

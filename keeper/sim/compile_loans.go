@@ -5,6 +5,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/clmm"
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
+	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 	"github.com/keeper-project/keeper/keeper/sim/internal/units"
 	"github.com/keeper-project/keeper/keeper/sim/scenario"
@@ -27,7 +28,7 @@ func (c *compiler) loans() {
 			continue
 		}
 		names[ls.Name] = true
-		info := &loanInfo{Name: ls.Name, Address: c.derive(ids.MarketProgramID, "loan", ls.Name, append(at, "name"))}
+		info := &programs.Loan{Name: ls.Name, Address: c.derive(ids.MarketProgramID, "loan", ls.Name, append(at, "name"))}
 		st := &state.Loan{
 			Borrower: c.walletRef(ls.Borrower, append(at, "borrower"), "borrower").String(),
 			ID:       int64(i + 1), Nonce: int64(i), StartTime: c.unix(ls.Started, "-1d", append(at, "started")),
@@ -50,15 +51,15 @@ func (c *compiler) loans() {
 			c.rollover(st, r, append(at, "rollovers", j))
 		}
 		c.inflows(st)
-		c.w.loans = append(c.w.loans, info)
-		c.w.name(KindLoan, info.Name, info.Address)
-		c.w.loanByAddr[info.Address] = info
+		c.w.Loans = append(c.w.Loans, info)
+		c.w.Name(KindLoan, info.Name, info.Address)
+		c.w.LoanByAddr[info.Address] = info
 		c.putJSONAccount(info.Address, st, at)
 	}
 }
 
 // collateral compiles one collateral slot; plain tokens are minted to the loan's token account.
-func (c *compiler) collateral(info *loanInfo, st *state.Loan, cs scenario.CollateralSpec, j int, at []any) {
+func (c *compiler) collateral(info *programs.Loan, st *state.Loan, cs scenario.CollateralSpec, j int, at []any) {
 	col := state.Collateral{Index: j, ID: st.ID*10 + int64(j), WriteVersion: 1, LastInteractedTime: st.StartTime}
 	switch {
 	case cs.Position != "" && cs.Mint == "":
@@ -139,7 +140,7 @@ func (c *compiler) ledger(st *state.Loan, lg scenario.LedgerSpec, j, n int, at [
 
 // defaultAPY returns the strategy's APY for the loan's first collateral and the term, from the
 // scenario's terms.
-func (c *compiler) defaultAPY(strat *strategyInfo, st *state.Loan, term market.StrategyDuration) int64 {
+func (c *compiler) defaultAPY(strat *programs.Strategy, st *state.Loan, term market.StrategyDuration) int64 {
 	if len(st.Collateral) == 0 {
 		return 0
 	}
@@ -163,7 +164,7 @@ func (c *compiler) defaultAPY(strat *strategyInfo, st *state.Loan, term market.S
 
 // assetRefQuiet resolves an asset like assetRef without recording failures.
 func (c *compiler) assetRefQuiet(s string) string {
-	if m, ok := c.w.mintBySym[s]; ok {
+	if m, ok := c.w.MintBySym[s]; ok {
 		return m.Address.String()
 	}
 	if pl := c.poolNamed(s); pl != nil {
@@ -174,7 +175,7 @@ func (c *compiler) assetRefQuiet(s string) string {
 
 // ratioRows returns a ledger's LTV, LQT and weight rows, defaulting from the strategy's terms and to
 // an equal share of each collateral among the loan's ledgers.
-func (c *compiler) ratioRows(strat *strategyInfo, st *state.Loan, lg scenario.LedgerSpec, n int, at []any) (ltv, lqt, w []int64) {
+func (c *compiler) ratioRows(strat *programs.Strategy, st *state.Loan, lg scenario.LedgerSpec, n int, at []any) (ltv, lqt, w []int64) {
 	terms := map[string]scenario.TermSpec{}
 	for _, ss := range c.sc.Strategies {
 		if ss.Name == strat.Name {
@@ -246,7 +247,7 @@ func (c *compiler) history(st *state.Loan, ls scenario.LoanSpec, at []any) {
 func (c *compiler) rawAmount(s, asset string, path []any) uint64 {
 	k, err := solana.PublicKeyFromBase58(asset)
 	if err == nil {
-		if m, ok := c.w.mintByAddr[k]; ok {
+		if m, ok := c.w.MintByAddr[k]; ok {
 			return c.units(s, m, path)
 		}
 	}
@@ -298,9 +299,9 @@ func (c *compiler) inflows(st *state.Loan) {
 	}
 	for _, l := range st.Ledgers {
 		k, _ := solana.PublicKeyFromBase58(l.PrincipalMint)
-		m := c.w.mintByAddr[k]
+		m := c.w.MintByAddr[k]
 		net := float64(l.PrincipalRepaid) - float64(l.PrincipalDue)
-		st.Inflow.PrincipalUSD += c.w.usd(k, l.PrincipalRepaid) - c.w.usd(k, l.PrincipalDue)
+		st.Inflow.PrincipalUSD += c.w.Usd(k, l.PrincipalRepaid) - c.w.Usd(k, l.PrincipalDue)
 		if m != nil {
 			st.Inflow.PrincipalTokens += net / units.Pow10(m.Decimals)
 		}
@@ -314,15 +315,15 @@ func (c *compiler) eventValue(st *state.Loan, ev state.HistoryEvent, first strin
 	if err != nil {
 		return 0, 0
 	}
-	if m, ok := c.w.mintByAddr[k]; ok {
-		usd = c.w.usd(k, ev.Amount)
+	if m, ok := c.w.MintByAddr[k]; ok {
+		usd = c.w.Usd(k, ev.Amount)
 		if ev.AssetMint == first {
 			tokens = units.WholeTokens(ev.Amount, m.Decimals)
 		}
 		return usd, tokens
 	}
-	if pos, ok := c.w.posByMint[k]; ok {
-		return c.w.snapshot(c.start).positionUSD(pos.Pool, c.poolStates[pos.Pool], c.posStates[pos]), 0
+	if pos, ok := c.w.PosByMint[k]; ok {
+		return c.w.Snapshot(c.start).PositionUSD(pos.Pool, c.poolStates[pos.Pool], c.posStates[pos]), 0
 	}
 	return 0, 0
 }

@@ -35,23 +35,23 @@ func (c *compiler) priceMoveEvent(pm scenario.PriceMove, slot uint64, at []any) 
 		Desc: fmt.Sprintf("price of %s moves by %+.4g at slot %d", pm.Mint, by, slot),
 		Setup: func(s *Sim) {
 			when := s.start.Add(time.Duration(slot) * chainsim.SlotDuration)
-			s.chain.ScheduleUpdate(slot, feed.account, func(a svm.Account, exists bool) (svm.Account, error) {
+			s.chain.ScheduleUpdate(slot, feed.Account, func(a svm.Account, exists bool) (svm.Account, error) {
 				return movePythAccount(a, exists, by, slot, when)
 			})
 		},
 		Apply: func(s *Sim) error {
-			a, ok := s.chain.Account(feed.account)
+			a, ok := s.chain.Account(feed.Account)
 			if !ok {
-				return fmt.Errorf("price move: no price account at %s", feed.account)
+				return fmt.Errorf("price move: no price account at %s", feed.Account)
 			}
 			u, err := prices.DecodeUpdate(a.Data)
 			if err != nil {
 				return fmt.Errorf("price move: %w", err)
 			}
 			p := u.Value()
-			s.w.setPrices(map[solana.PublicKey]float64{mint: p})
-			s.w.pricesAt.Store(s.clock.Now().UnixNano())
-			feed.price, feed.at = p, s.start.Add(time.Duration(slot)*chainsim.SlotDuration)
+			s.w.SetPrices(map[solana.PublicKey]float64{mint: p})
+			s.w.PricesAt.Store(s.clock.Now().UnixNano())
+			feed.Price, feed.At = p, s.start.Add(time.Duration(slot)*chainsim.SlotDuration)
 			return nil
 		},
 	}, true

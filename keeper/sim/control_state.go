@@ -6,6 +6,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 	"github.com/keeper-project/keeper/keeper/sim/internal/units"
 )
 
@@ -143,21 +144,21 @@ func (c *Control) State() (ControlState, error) {
 		PendingEvents: s.PendingEvents(), Traffic: c.Traffic(), MarketRequests: c.MarketRequests(), Wallet: c.wallet(), Signed: c.Signed(),
 		Loans: map[string]ControlLoan{}, Positions: map[string]ControlPosition{},
 		Requests: map[string]ControlRequest{}, Strategies: map[string]ControlStrategy{}}
-	for _, l := range s.w.loans {
+	for _, l := range s.w.Loans {
 		v, err := c.loan(l.Address, now)
 		if err != nil {
 			return ControlState{}, err
 		}
 		st.Loans[l.Name] = v
 	}
-	for _, p := range s.w.positions {
+	for _, p := range s.w.Positions {
 		v, err := c.position(p)
 		if err != nil {
 			return ControlState{}, err
 		}
 		st.Positions[p.Name] = v
 	}
-	for _, e := range s.w.earn {
+	for _, e := range s.w.Earn {
 		for _, r := range e.Requests {
 			v, err := c.request(r)
 			if err != nil {
@@ -166,7 +167,7 @@ func (c *Control) State() (ControlState, error) {
 			st.Requests[e.Name+"/"+r.Name] = v
 		}
 	}
-	for _, si := range s.w.strategies {
+	for _, si := range s.w.Strategies {
 		v, err := c.strategy(si.Address)
 		if err != nil {
 			return ControlState{}, err
@@ -180,7 +181,7 @@ func (c *Control) State() (ControlState, error) {
 func (c *Control) wallet() ControlWallet {
 	s := c.sim
 	w := ControlWallet{Address: s.Wallet().String(), Lamports: s.Balance(s.Wallet()), Tokens: map[string]uint64{}}
-	for _, m := range s.w.mints {
+	for _, m := range s.w.Mints {
 		w.Tokens[m.Symbol] = s.TokenBalance(s.Wallet(), m.Address)
 	}
 	return w
@@ -211,7 +212,7 @@ func (c *Control) unitPrice(mint string) (float64, bool) {
 	if err != nil {
 		return 0, false
 	}
-	m, ok := c.sim.w.mintByAddr[k]
+	m, ok := c.sim.w.MintByAddr[k]
 	if !ok {
 		return 0, false
 	}
@@ -220,7 +221,7 @@ func (c *Control) unitPrice(mint string) (float64, bool) {
 }
 
 // position returns a CLMM position's view.
-func (c *Control) position(p *positionInfo) (ControlPosition, error) {
+func (c *Control) position(p *programs.Position) (ControlPosition, error) {
 	pos, pool, ticks, err := c.sim.PositionTicks(p.Mint)
 	if err != nil {
 		return ControlPosition{}, err
@@ -245,7 +246,7 @@ func (c *Control) position(p *positionInfo) (ControlPosition, error) {
 }
 
 // request returns a withdrawal request's view.
-func (c *Control) request(r *requestInfo) (ControlRequest, error) {
+func (c *Control) request(r *programs.Request) (ControlRequest, error) {
 	wr, err := c.sim.WithdrawalRequest(r.Address)
 	if err != nil {
 		return ControlRequest{}, err
@@ -283,10 +284,10 @@ func (c *Control) assetName(id string) string {
 	if err != nil {
 		return id
 	}
-	if m, ok := c.sim.w.mintByAddr[k]; ok {
+	if m, ok := c.sim.w.MintByAddr[k]; ok {
 		return m.Symbol
 	}
-	if p, ok := c.sim.w.poolByAddr[k]; ok {
+	if p, ok := c.sim.w.PoolByAddr[k]; ok {
 		return p.Name
 	}
 	return id

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 )
 
@@ -37,12 +38,12 @@ type loanCache struct {
 }
 
 // listing returns the loans-info listing of q at sn, computing what the cache does not hold.
-func (s *Sim) listing(q market.LoansQuery, sn *snapshot, prices *map[solana.PublicKey]float64) (*loanListing, error) {
+func (s *Sim) listing(q market.LoansQuery, sn *programs.Snapshot, prices *map[solana.PublicKey]float64) (*loanListing, error) {
 	version := s.chain.StateVersion()
 	c := &s.loans
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.views == nil || c.version != version || c.at != sn.at.Unix() || c.prices != prices {
+	if c.views == nil || c.version != version || c.at != sn.At.Unix() || c.prices != prices {
 		if c.decoded == nil || c.decoded.version != version {
 			c.decoded = newDecodedStates(version)
 		}
@@ -50,7 +51,7 @@ func (s *Sim) listing(q market.LoansQuery, sn *snapshot, prices *map[solana.Publ
 		if err != nil {
 			return nil, err
 		}
-		c.version, c.at, c.prices, c.views = version, sn.at.Unix(), prices, views
+		c.version, c.at, c.prices, c.views = version, sn.At.Unix(), prices, views
 		c.listings = map[string]*loanListing{}
 	}
 	key := listingKey(q)
@@ -95,16 +96,16 @@ func newListing(q market.LoansQuery, all []*loanView) *loanListing {
 // every account again. The views only read what it holds. A nil *decodedStates decodes every time.
 type decodedStates struct {
 	version     uint64
-	loans       map[*loanInfo]*state.Loan
-	authorities map[*strategyInfo]string
+	loans       map[*programs.Loan]*state.Loan
+	authorities map[*programs.Strategy]string
 }
 
 func newDecodedStates(version uint64) *decodedStates {
-	return &decodedStates{version: version, loans: map[*loanInfo]*state.Loan{}, authorities: map[*strategyInfo]string{}}
+	return &decodedStates{version: version, loans: map[*programs.Loan]*state.Loan{}, authorities: map[*programs.Strategy]string{}}
 }
 
 // loan returns the decoded account of loan l.
-func (d *decodedStates) loan(s *Sim, l *loanInfo) (*state.Loan, error) {
+func (d *decodedStates) loan(s *Sim, l *programs.Loan) (*state.Loan, error) {
 	if d == nil {
 		return s.loanState(l)
 	}
@@ -119,7 +120,7 @@ func (d *decodedStates) loan(s *Sim, l *loanInfo) (*state.Loan, error) {
 }
 
 // authority returns the authority of strategy st, false when its account cannot be read.
-func (d *decodedStates) authority(s *Sim, st *strategyInfo) (string, bool) {
+func (d *decodedStates) authority(s *Sim, st *programs.Strategy) (string, bool) {
 	if d != nil {
 		if a, ok := d.authorities[st]; ok {
 			return a, true

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 	"github.com/keeper-project/keeper/keeper/sim/internal/units"
 )
@@ -14,7 +15,7 @@ const secondsPerDay = 86_400
 
 // loanView is one loan as the loans-info endpoint sees it at a snapshot.
 type loanView struct {
-	info    *loanInfo
+	info    *programs.Loan
 	st      *state.Loan
 	item    market.LoanItem
 	lenders map[string]bool // strategy addresses and their authorities
@@ -28,14 +29,14 @@ type loanView struct {
 
 // loanViews reads every loan at a snapshot, taking the decoded accounts from
 // decoded. The caller holds s.mu.
-func (s *Sim) loanViews(sn *snapshot, decoded *decodedStates) ([]*loanView, error) {
-	out := make([]*loanView, 0, len(s.w.loans))
-	for _, info := range s.w.loans {
+func (s *Sim) loanViews(sn *programs.Snapshot, decoded *decodedStates) ([]*loanView, error) {
+	out := make([]*loanView, 0, len(s.w.Loans))
+	for _, info := range s.w.Loans {
 		st, err := decoded.loan(s, info)
 		if err != nil {
 			return nil, err
 		}
-		v := &loanView{info: info, st: st, now: sn.at.Unix(), lenders: map[string]bool{}, decoded: decoded}
+		v := &loanView{info: info, st: st, now: sn.At.Unix(), lenders: map[string]bool{}, decoded: decoded}
 		if err := s.fillLoanItem(v, sn); err != nil {
 			return nil, fmt.Errorf("loan %s: %w", info.Name, err)
 		}
@@ -45,7 +46,7 @@ func (s *Sim) loanViews(sn *snapshot, decoded *decodedStates) ([]*loanView, erro
 }
 
 // fillLoanItem computes a loan's summary item.
-func (s *Sim) fillLoanItem(v *loanView, sn *snapshot) error {
+func (s *Sim) fillLoanItem(v *loanView, sn *programs.Snapshot) error {
 	st := v.st
 	v.item = market.LoanItem{
 		Loan: market.Loan{Address: v.info.Address.String(), Borrower: st.Borrower, Bump: st.Bump, Closed: st.Closed,
@@ -69,15 +70,15 @@ func (s *Sim) fillLoanItem(v *loanView, sn *snapshot) error {
 	}
 	if len(st.Collateral) > 0 {
 		first := solana.MustPublicKeyFromBase58(st.Collateral[0].AssetMint)
-		if m, ok := s.w.mintByAddr[first]; ok {
-			v.tokenUsdPnl = (units.WholeTokens(st.Collateral[0].Amount, m.Decimals) - st.Inflow.CollateralTokens) * sn.price(first)
+		if m, ok := s.w.MintByAddr[first]; ok {
+			v.tokenUsdPnl = (units.WholeTokens(st.Collateral[0].Amount, m.Decimals) - st.Inflow.CollateralTokens) * sn.Price(first)
 		}
 	}
 	return nil
 }
 
 // fillCollateral values the collateral entries.
-func (s *Sim) fillCollateral(v *loanView, sn *snapshot) error {
+func (s *Sim) fillCollateral(v *loanView, sn *programs.Snapshot) error {
 	it := &v.item
 	for _, col := range v.st.Collateral {
 		it.Collateral = append(it.Collateral, market.Collateral{
@@ -100,15 +101,15 @@ func (s *Sim) fillCollateral(v *loanView, sn *snapshot) error {
 }
 
 // collateralUSD values one collateral entry and returns its yield APY.
-func (s *Sim) collateralUSD(col state.Collateral, sn *snapshot) (float64, float64, error) {
+func (s *Sim) collateralUSD(col state.Collateral, sn *programs.Snapshot) (float64, float64, error) {
 	mint, err := solana.PublicKeyFromBase58(col.AssetMint)
 	if err != nil {
 		return 0, 0, err
 	}
 	if col.Dex == "" {
-		return sn.usd(mint, col.Amount), sn.yieldAPY(mint), nil
+		return sn.Usd(mint, col.Amount), sn.YieldAPY(mint), nil
 	}
-	pos, ok := s.w.posByMint[mint]
+	pos, ok := s.w.PosByMint[mint]
 	if !ok {
 		return 0, 0, fmt.Errorf("unknown position mint %s", mint)
 	}
@@ -116,7 +117,7 @@ func (s *Sim) collateralUSD(col state.Collateral, sn *snapshot) (float64, float6
 	if err != nil {
 		return 0, 0, err
 	}
-	return sn.positionUSD(pos.Pool, pool, ps), 0, nil
+	return sn.PositionUSD(pos.Pool, pool, ps), 0, nil
 }
 
 // maxLqt returns the highest liquidation threshold any ledger gives a collateral slot.
@@ -131,7 +132,7 @@ func maxLqt(st *state.Loan, index int) int64 {
 }
 
 // fillLedgers reports the ledgers with interest accrued to the snapshot.
-func (s *Sim) fillLedgers(v *loanView, sn *snapshot) {
+func (s *Sim) fillLedgers(v *loanView, sn *programs.Snapshot) {
 	it := &v.item
 	for _, l := range v.st.Ledgers {
 		mint := solana.MustPublicKeyFromBase58(l.PrincipalMint)
@@ -152,14 +153,14 @@ func (s *Sim) fillLedgers(v *loanView, sn *snapshot) {
 			PrincipalRepaid: market.Amount(l.PrincipalRepaid), Status: market.LedgerStatus(l.Status),
 			Strategy: l.Strategy, ID: l.ID, IsLoop: market.Number(l.IsLoop), WriteVersion: l.WriteVersion,
 		})
-		principalUsd := sn.usd(mint, l.Outstanding())
+		principalUsd := sn.Usd(mint, l.Outstanding())
 		it.PrincipalUsd += principalUsd
-		it.InterestAccruedUsd += sn.usd(mint, interest)
-		v.dailyInterestUsd += sn.usdf(mint, ips*secondsPerDay)
-		v.dailyPrinYieldUsd += principalUsd * sn.yieldAPY(mint) / 365
+		it.InterestAccruedUsd += sn.Usd(mint, interest)
+		v.dailyInterestUsd += sn.Usdf(mint, ips*secondsPerDay)
+		v.dailyPrinYieldUsd += principalUsd * sn.YieldAPY(mint) / 365
 		v.apyWeighted += principalUsd * float64(l.Apy) / 1e6
 		v.lenders[l.Strategy] = true
-		if strat, ok := s.w.stratByAdr[solana.MustPublicKeyFromBase58(l.Strategy)]; ok {
+		if strat, ok := s.w.StratByAdr[solana.MustPublicKeyFromBase58(l.Strategy)]; ok {
 			if authority, ok := v.decoded.authority(s, strat); ok {
 				v.lenders[authority] = true
 			}

@@ -15,7 +15,7 @@ func (e *env) loanNames(t *testing.T, items []market.LoanItem) []string {
 	t.Helper()
 	var out []string
 	for _, it := range items {
-		for _, l := range e.sim.w.loans {
+		for _, l := range e.sim.w.Loans {
 			if l.Address.String() == it.Loan.Address {
 				out = append(out, l.Name)
 			}

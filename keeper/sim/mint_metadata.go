@@ -5,13 +5,14 @@ import (
 	"strings"
 
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
+	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 	"github.com/keeper-project/keeper/keeper/tokens"
 )
 
 // createMint creates a scenario mint as the token programs lay it out: an SPL Token mint with a
 // Metaplex Token Metadata account at its PDA, or a Token-2022 mint carrying the metadata pointer and
 // metadata extensions itself.
-func (s *Sim) createMint(m *mintInfo) error {
+func (s *Sim) createMint(m *programs.Mint) error {
 	if m.Token2022 {
 		s.chain.SetAccount(m.Address, svm.Account{Lamports: svm.MintRent, Owner: tokens.Token2022ProgramID,
 			Data: token2022Mint(m)})
@@ -32,7 +33,7 @@ func (s *Sim) createMint(m *mintInfo) error {
 // metaplexMetadata encodes a MetadataV1 account (key 4, update authority, mint, then name, symbol
 // and uri as u32-length strings) padded with NUL bytes to 32, 10 and 200 bytes, as Metaplex's
 // create path pads them, followed by a zero royalty and no creators.
-func metaplexMetadata(m *mintInfo) []byte {
+func metaplexMetadata(m *programs.Mint) []byte {
 	d := append([]byte{4}, make([]byte, 32)...)
 	d = append(d, m.Address[:]...)
 	d = borshString(d, padNUL(m.Name, 32))
@@ -44,7 +45,7 @@ func metaplexMetadata(m *mintInfo) []byte {
 // token2022Mint encodes a Token-2022 mint: the 82-byte base mint, padding to 165 bytes, the account
 // type (1, mint), a MetadataPointer extension (type 18) naming the mint itself and a TokenMetadata
 // extension (type 19: update authority, mint, name, symbol, uri, no additional metadata).
-func token2022Mint(m *mintInfo) []byte {
+func token2022Mint(m *programs.Mint) []byte {
 	d := make([]byte, 165, 512)
 	d[44], d[45] = m.Decimals, 1
 	d = append(d, 1)
@@ -78,7 +79,7 @@ func tlvEntry(d []byte, typ uint16, v []byte) []byte {
 // chain does not execute Token-2022 instructions, so such a balance could never move.
 func (c *compiler) token2022Held() {
 	for i, ms := range c.sc.Mints {
-		m := c.w.mintBySym[ms.Symbol]
+		m := c.w.MintBySym[ms.Symbol]
 		if m == nil || !m.Token2022 {
 			continue
 		}

@@ -3,11 +3,12 @@ package sim
 import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 )
 
 // pnl returns a loan's PnL details at the snapshot: the borrower's contributions and net inflows,
 // USD and token PnL, the loan's markers, and the series (see pnlSeries).
-func (s *Sim) pnl(v *loanView, sn *snapshot) *market.PnL {
+func (s *Sim) pnl(v *loanView, sn *programs.Snapshot) *market.PnL {
 	in, it := v.st.Inflow, v.item
 	out := &market.PnL{
 		CollateralPnl:                        it.CollateralUsd - in.CollateralUSD,
@@ -29,13 +30,13 @@ func (s *Sim) pnl(v *loanView, sn *snapshot) *market.PnL {
 
 // pnlSeries fills the PnL series: the loan's start (at the contribution it opened with) and the
 // snapshot.
-func (s *Sim) pnlSeries(out *market.PnL, v *loanView, sn *snapshot) {
+func (s *Sim) pnlSeries(out *market.PnL, v *loanView, sn *programs.Snapshot) {
 	in, it := v.st.Inflow, v.item
 	colMint, price := "", 0.0
 	if len(v.st.Collateral) > 0 {
 		colMint = v.st.Collateral[0].AssetMint
 		if k, err := solana.PublicKeyFromBase58(colMint); err == nil {
-			price = sn.price(k)
+			price = sn.Price(k)
 		}
 	}
 	start, now := float64(v.st.StartTime), float64(v.now)

@@ -63,7 +63,7 @@ events:
 		!u.PublishTime.Equal(testStart.Add(20*chainsim.SlotDuration)) {
 		t.Fatalf("notification at slot %d: %+v; want slot 20, price 142.5", got.Context.Slot, u)
 	}
-	if p, _ := e.sim.w.price(e.sim.w.mintBySym["SOL"].Address); !near(p, 142.5) {
+	if p, _ := e.sim.w.Price(e.sim.w.MintBySym["SOL"].Address); !near(p, 142.5) {
 		t.Errorf("market SOL price = %v, want 142.5", p)
 	}
 	if now, _ := pythOf(t, e, "SOL"); now.PostedSlot != 20 {

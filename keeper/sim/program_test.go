@@ -25,7 +25,7 @@ func TestProgramsCheckAuthority(t *testing.T) {
 	noCoSigner := repayAlice(w)
 	noCoSigner.Accounts[1] = txbuild.Meta(ids.CoSigner(), false, false)
 	posA, _, _ := e.sim.Position(a(KindPosition, "pos-a"))
-	posAddr := e.sim.w.posByMint[a(KindPosition, "pos-a")].Address
+	posAddr := e.sim.w.PosByMint[a(KindPosition, "pos-a")].Address
 	tests := []struct {
 		name string
 		ixs  []txbuild.Instruction

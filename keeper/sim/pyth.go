@@ -25,23 +25,23 @@ const (
 // its heartbeat, or off the oracle price by more than the deviation. The
 // caller holds s.mu.
 func (s *Sim) publishPrices(now time.Time) {
-	for _, m := range s.w.mints {
+	for _, m := range s.w.Mints {
 		f := m.Pyth
-		if f == nil || f.halted {
+		if f == nil || f.Halted {
 			continue
 		}
-		p, _ := s.w.price(m.Address)
-		moved := f.price > 0 && math.Abs(p-f.price)/f.price > pythDeviation
-		if !f.at.IsZero() && now.Sub(f.at) < pythHeartbeat && !moved {
+		p, _ := s.w.Price(m.Address)
+		moved := f.Price > 0 && math.Abs(p-f.Price)/f.Price > pythDeviation
+		if !f.At.IsZero() && now.Sub(f.At) < pythHeartbeat && !moved {
 			continue
 		}
 		if p <= 0 {
 			continue
 		}
-		f.price, f.at = p, now
+		f.Price, f.At = p, now
 		units := math.Round(p * math.Pow10(-pythExponent))
-		s.chain.SetAccount(f.account, svm.Account{Lamports: pythRent, Owner: prices.ReceiverProgram,
-			Data: prices.EncodeUpdate(prices.Update{WriteAuthority: f.account, Full: true, Feed: f.id,
+		s.chain.SetAccount(f.Account, svm.Account{Lamports: pythRent, Owner: prices.ReceiverProgram,
+			Data: prices.EncodeUpdate(prices.Update{WriteAuthority: f.Account, Full: true, Feed: f.ID,
 				Price: int64(units), Conf: uint64(math.Round(units * pythConfidence)), Exponent: pythExponent,
 				PublishTime: now, PostedSlot: s.chain.Slot()})})
 	}

@@ -13,16 +13,16 @@ import (
 // pythOf reads and decodes mint's price feed account.
 func pythOf(t *testing.T, e *env, symbol string) (prices.Update, solana.PublicKey) {
 	t.Helper()
-	f := e.sim.w.mintBySym[symbol].Pyth
-	a, ok := e.sim.chain.Account(f.account)
+	f := e.sim.w.MintBySym[symbol].Pyth
+	a, ok := e.sim.chain.Account(f.Account)
 	if !ok {
-		t.Fatalf("%s: no price feed account at %s", symbol, f.account)
+		t.Fatalf("%s: no price feed account at %s", symbol, f.Account)
 	}
 	u, err := prices.DecodeUpdate(a.Data)
 	if err != nil || a.Owner != prices.ReceiverProgram {
 		t.Fatalf("%s: owner %s, %v", symbol, a.Owner, err)
 	}
-	return u, f.account
+	return u, f.Account
 }
 
 // TestPythFeedsPushedLikeSponsoredFeeds: each scenario mint with a feed has

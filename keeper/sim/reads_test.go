@@ -25,7 +25,7 @@ func TestVaultDeposits(t *testing.T) {
 		{"vault", market.VaultDepositsQuery{VaultAddresses: []string{a(KindVault, "beta-vault")}}, []rec{{"beta-vault", []string{"lender", "bob"}}}},
 		{"user", market.VaultDepositsQuery{UserAddress: a(KindWallet, "bob")}, []rec{{"beta-vault", []string{"bob"}}, {"gamma-vault", []string{"bob"}}}},
 		{"principal mint", market.VaultDepositsQuery{PrincipalMints: []string{a(KindMint, "SOL")}}, []rec{{"gamma-vault", []string{"bob"}}}},
-		{"lp mint", market.VaultDepositsQuery{LpMints: []string{e.sim.w.vaults[0].LPMint.String()}}, []rec{{"alpha-vault", []string{"$wallet", "alice"}}}},
+		{"lp mint", market.VaultDepositsQuery{LpMints: []string{e.sim.w.Vaults[0].LPMint.String()}}, []rec{{"alpha-vault", []string{"$wallet", "alice"}}}},
 		{"stake duration", market.VaultDepositsQuery{StakeDuration: ptr(market.StakeDuration(1))}, []rec{{"alpha-vault", []string{"alice"}}}},
 		{"status", market.VaultDepositsQuery{Status: ptr(market.PositionStatus(1))}, []rec{{"beta-vault", []string{"bob"}}}},
 		{"sorted by amount, first page", market.VaultDepositsQuery{PrincipalMints: []string{a(KindMint, "USDC")},

@@ -101,7 +101,7 @@ func TestDefaultScenarioEvents(t *testing.T) {
 			return ""
 		}},
 		{30 * time.Second, func() string {
-			if e.sim.w.vaults[0].ExternalAPY != 0.01 || e.sim.PendingEvents() != 1 {
+			if e.sim.w.Vaults[0].ExternalAPY != 0.01 || e.sim.PendingEvents() != 1 {
 				return "alpha-vault external APY not 1 % or not just the depeg left"
 			}
 			return ""

@@ -15,6 +15,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/sim/faults"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/keeper/sim/inject"
+	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 	"github.com/keeper-project/keeper/keeper/sim/scenario"
 )
 
@@ -28,7 +29,7 @@ type Sim struct {
 	clock    chainsim.Clock
 	start    time.Time
 	chain    *chainsim.Chain
-	w        *world
+	w        *programs.Catalog
 	faults   *faults.State
 	onRoute  func(method, path string)
 	routes   map[string]route
@@ -100,10 +101,10 @@ func New(opts Options) (*Sim, error) {
 // deploy registers the programs and creates the genesis state.
 func (s *Sim) deploy(g genesis) error {
 	programs := map[solana.PublicKey]svm.Program{
-		ids.MarketProgramID: svm.ProgramFunc(s.w.executeMarket),
-		ids.EarnProgramID:   svm.ProgramFunc(executeEarn),
-		ids.DexAProgramID:   svm.ProgramFunc(executeDex),
-		ids.DexBProgramID:   svm.ProgramFunc(executeDex),
+		ids.MarketProgramID: svm.ProgramFunc(s.w.ExecuteMarket),
+		ids.EarnProgramID:   svm.ProgramFunc(programs.ExecuteEarn),
+		ids.DexAProgramID:   svm.ProgramFunc(programs.ExecuteDex),
+		ids.DexBProgramID:   svm.ProgramFunc(programs.ExecuteDex),
 	}
 	for _, id := range []solana.PublicKey{ids.MarketProgramID, ids.EarnProgramID, ids.DexAProgramID, ids.DexBProgramID} {
 		if err := s.chain.RegisterProgram(id, programs[id]); err != nil {
@@ -130,7 +131,7 @@ func (s *Sim) deploy(g genesis) error {
 func (s *Sim) Chain() *chainsim.Chain { return s.chain }
 
 // Wallet returns the operator's wallet ("$wallet" in the scenario).
-func (s *Sim) Wallet() solana.PublicKey { return s.w.wallet }
+func (s *Sim) Wallet() solana.PublicKey { return s.w.Wallet }
 
 // StartTime returns the time the simulator started: offsets in the scenario count from it.
 func (s *Sim) StartTime() time.Time { return s.start }

@@ -12,7 +12,7 @@ const SnapshotRefresh = 10 * time.Second
 // period is the simulator's assumption, docs/assumptions.md S-24.)
 func (s *Sim) snapshotAt(now time.Time) time.Time {
 	at := s.start.Add(now.Sub(s.start).Truncate(SnapshotRefresh))
-	if changed := s.w.pricesAt.Load(); changed != 0 && changed > at.UnixNano() {
+	if changed := s.w.PricesAt.Load(); changed != 0 && changed > at.UnixNano() {
 		at = time.Unix(0, changed)
 	}
 	return at

@@ -3,12 +3,13 @@ package sim
 import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 )
 
 // strategyView is one strategy's state and balances at a snapshot.
 type strategyView struct {
-	info     *strategyInfo
+	info     *programs.Strategy
 	st       *state.Strategy
 	idle     uint64
 	deployed uint64
@@ -25,7 +26,7 @@ func (v *strategyView) tvl() uint64 {
 // strategyViews reads every strategy and adds up its loans. The caller holds s.mu.
 func (s *Sim) strategyViews(now int64) (map[solana.PublicKey]*strategyView, error) {
 	out := map[solana.PublicKey]*strategyView{}
-	for _, info := range s.w.strategies {
+	for _, info := range s.w.Strategies {
 		st, err := s.strategyState(info)
 		if err != nil {
 			return nil, err
@@ -33,7 +34,7 @@ func (s *Sim) strategyViews(now int64) (map[solana.PublicKey]*strategyView, erro
 		out[info.Address] = &strategyView{info: info, st: st, alloc: map[string]uint64{},
 			idle: s.chain.TokenBalance(info.Address, info.Mint.Address)}
 	}
-	for _, l := range s.w.loans {
+	for _, l := range s.w.Loans {
 		st, err := s.loanState(l)
 		if err != nil {
 			return nil, err
@@ -73,7 +74,7 @@ func addLoanToStrategies(views map[solana.PublicKey]*strategyView, st *state.Loa
 }
 
 // record returns the vault record of a vault over its strategy view.
-func (v *strategyView) record(vault *vaultInfo, includeRewards bool) market.Vault {
+func (v *strategyView) record(vault *programs.Vault, includeRewards bool) market.Vault {
 	out := market.Vault{
 		Address: vault.Address.String(), PrincipalMint: v.info.Mint.Address.String(),
 		VaultStrategy: market.VaultStrategy{Strategy: market.StrategyState{

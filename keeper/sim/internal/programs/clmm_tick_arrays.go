@@ -1,4 +1,4 @@
-package sim
+package programs
 
 import (
 	"github.com/gagliardetto/solana-go"
@@ -9,16 +9,16 @@ import (
 // loadTicks reads the tick arrays of r's lower and upper ticks from instruction accounts at and
 // at+1, which must be the arrays' addresses (as the programs check their PDAs). An array that does
 // not exist yet loads as empty.
-func loadTicks(x *svm.Exec, in svm.Instruction, at int, dex dexInfo, poolKey solana.PublicKey, pool clmm.Pool, r clmm.Range) (*tickBook, []solana.PublicKey, error) {
-	b := newTickBook(dex, poolKey, pool.TickSpacing, false)
+func loadTicks(x *svm.Exec, in svm.Instruction, at int, dex Dex, poolKey solana.PublicKey, pool clmm.Pool, r clmm.Range) (*TickBook, []solana.PublicKey, error) {
+	b := NewTickBook(dex, poolKey, pool.TickSpacing, false)
 	if len(in.Accounts) < at+2 {
 		return nil, nil, svm.ErrNotEnoughAccountKeys
 	}
 	var keys []solana.PublicKey
 	for i, tick := range []int32{r.Lower, r.Upper} {
-		start := b.start(tick)
+		start := b.Start(tick)
 		key := in.Accounts[at+i].PublicKey
-		if want := b.address(start); key != want {
+		if want := b.Address(start); key != want {
 			return nil, nil, programError(errCodeWrongAccount, "tick array %s is not the array %s of tick %d", key, want, tick)
 		}
 		a, err := x.Account(key)
@@ -28,11 +28,11 @@ func loadTicks(x *svm.Exec, in svm.Instruction, at int, dex dexInfo, poolKey sol
 		if len(a.Data) > 0 && a.Owner != dex.Program {
 			return nil, nil, programError(errCodeWrongAccount, "tick array %s is not owned by %s", key, dex.Name)
 		}
-		if _, loaded := b.arrays[start]; !loaded {
-			if err := b.load(start, a.Data); err != nil {
+		if _, loaded := b.Arrays[start]; !loaded {
+			if err := b.Load(start, a.Data); err != nil {
 				return nil, nil, programError(errCodeWrongAccount, "%v", err)
 			}
-			b.dynamic = b.dynamic || (len(a.Data) > 0 && b.arrays[start].Dynamic)
+			b.dynamic = b.dynamic || (len(a.Data) > 0 && b.Arrays[start].Dynamic)
 			keys = append(keys, key)
 		}
 	}
@@ -41,7 +41,7 @@ func loadTicks(x *svm.Exec, in svm.Instruction, at int, dex dexInfo, poolKey sol
 
 // moveRange is dex-a's set-range: the position's fees are brought up to date, its liquidity leaves
 // the old range's ticks (and the pool's active liquidity when in range) and joins the new range's.
-func moveRange(x *svm.Exec, in svm.Instruction, dex dexInfo, pos *clmm.Position, pool clmm.Pool, next clmm.Range) error {
+func moveRange(x *svm.Exec, in svm.Instruction, dex Dex, pos *clmm.Position, pool clmm.Pool, next clmm.Range) error {
 	poolKey := in.Accounts[1].PublicKey
 	b, _, err := loadTicks(x, in, 3, dex, poolKey, pool, pos.Range)
 	if err != nil {
@@ -51,23 +51,23 @@ func moveRange(x *svm.Exec, in svm.Instruction, dex dexInfo, pos *clmm.Position,
 	if err != nil {
 		return err
 	}
-	for start, a := range nb.arrays {
-		if _, ok := b.arrays[start]; !ok {
-			b.arrays[start] = a
+	for start, a := range nb.Arrays {
+		if _, ok := b.Arrays[start]; !ok {
+			b.Arrays[start] = a
 		}
 	}
 	if err := touch(dex.Layout, pos, pool, b, false); err != nil {
 		return programError(errCodeWrongAccount, "set range: %v", err)
 	}
-	addLiquidity(dex.Layout, pos, &pool, b, false)
+	AddLiquidity(dex.Layout, pos, &pool, b, false)
 	pos.Range = next
-	addLiquidity(dex.Layout, pos, &pool, b, true)
+	AddLiquidity(dex.Layout, pos, &pool, b, true)
 	if err := x.SetData(poolKey, dex.Layout.EncodePool(pool)); err != nil {
 		return err
 	}
 	// Every array in b came from an instruction account (old range, new range).
-	for start := range b.arrays {
-		if err := x.SetData(b.address(start), b.encode(start)); err != nil {
+	for start := range b.Arrays {
+		if err := x.SetData(b.Address(start), b.Encode(start)); err != nil {
 			return err
 		}
 	}

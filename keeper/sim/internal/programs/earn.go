@@ -1,4 +1,4 @@
-package sim
+package programs
 
 import (
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
@@ -11,9 +11,9 @@ import (
 // vault's and the wallet's token accounts of the vault's mint (writable), the mint, the Token program.
 const earnClaimAccounts = 8
 
-// executeEarn runs one instruction of the earn program: withdraw-claim pays a fully filled request's
+// ExecuteEarn runs one instruction of the earn program: withdraw-claim pays a fully filled request's
 // amount to its wallet once and closes the request account (its rent goes to the wallet).
-func executeEarn(x *svm.Exec, in svm.Instruction) error {
+func ExecuteEarn(x *svm.Exec, in svm.Instruction) error {
 	if len(in.Data) != 1 || in.Data[0] != instr.EarnOpClaim {
 		return svm.ErrInvalidInstructionData
 	}

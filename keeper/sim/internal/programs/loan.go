@@ -1,4 +1,4 @@
-package sim
+package programs
 
 import (
 	"github.com/gagliardetto/solana-go"
@@ -14,7 +14,7 @@ const repayAccounts = 8
 
 // execRepay moves principal tokens from the user to the ledger's strategy: principal first, then
 // interest; repayAll pays everything outstanding.
-func (w *world) execRepay(c *marketCtx, op instr.RepayOp, r *instr.DataReader) error {
+func (w *Catalog) execRepay(c *marketCtx, op instr.RepayOp, r *instr.DataReader) error {
 	if err := finish(r); err != nil {
 		return err
 	}
@@ -55,16 +55,16 @@ func (w *world) execRepay(c *marketCtx, op instr.RepayOp, r *instr.DataReader) e
 }
 
 // recordRepay updates a ledger's bookkeeping, the history and the borrower's inflows after a repay.
-func (w *world) recordRepay(c *marketCtx, l *state.Loan, lg *state.Ledger, mint solana.PublicKey, pay uint64) {
+func (w *Catalog) recordRepay(c *marketCtx, l *state.Loan, lg *state.Ledger, mint solana.PublicKey, pay uint64) {
 	lg.WriteVersion++
 	lg.LastInteractedTime, lg.LastInteractedTxn = c.now, c.txn
 	if lg.Outstanding() == 0 && lg.InterestOutstanding == 0 {
 		lg.Status = state.LedgerStatusRepaid
 	}
 	l.History = append(l.History, state.HistoryEvent{Time: c.now, Kind: state.EventRepayPrincipal, Amount: pay, Txn: c.txn})
-	usd := w.usd(mint, pay)
+	usd := w.Usd(mint, pay)
 	l.Inflow.PrincipalUSD += usd
-	if m, ok := w.mintByAddr[mint]; ok {
+	if m, ok := w.MintByAddr[mint]; ok {
 		l.Inflow.PrincipalTokens += units.WholeTokens(pay, m.Decimals)
 	}
 }
@@ -75,7 +75,7 @@ const withdrawCollateralAccounts = 7
 
 // execWithdrawCollateral returns plain-token collateral to the borrower. The simulator allows it only
 // once no ledger has debt (earlier instructions of the same transaction may have repaid it).
-func (w *world) execWithdrawCollateral(c *marketCtx, op instr.WithdrawCollateralOp, r *instr.DataReader) error {
+func (w *Catalog) execWithdrawCollateral(c *marketCtx, op instr.WithdrawCollateralOp, r *instr.DataReader) error {
 	if err := finish(r); err != nil {
 		return err
 	}
@@ -101,8 +101,8 @@ func (w *world) execWithdrawCollateral(c *marketCtx, op instr.WithdrawCollateral
 	col.LastInteractedTime, col.LastInteractedTxn = c.now, c.txn
 	l.History = append(l.History, state.HistoryEvent{Time: c.now, Kind: state.EventRemoveCollateral, AssetIdentifier: col.AssetIdentifier,
 		AssetMint: col.AssetMint, Amount: op.Amount, Txn: c.txn})
-	l.Inflow.CollateralUSD -= w.usd(mint, op.Amount)
-	if m, ok := w.mintByAddr[mint]; ok && len(l.Collateral) > 0 && l.Collateral[0].AssetMint == col.AssetMint {
+	l.Inflow.CollateralUSD -= w.Usd(mint, op.Amount)
+	if m, ok := w.MintByAddr[mint]; ok && len(l.Collateral) > 0 && l.Collateral[0].AssetMint == col.AssetMint {
 		l.Inflow.CollateralTokens -= units.WholeTokens(op.Amount, m.Decimals)
 	}
 	return c.saveLoan(key, l)

@@ -1,4 +1,4 @@
-package sim
+package programs
 
 import (
 	"github.com/gagliardetto/solana-go"
@@ -10,7 +10,7 @@ import (
 )
 
 // loadPosition reads a dex-owned position account and its pool, both instruction accounts.
-func loadPosition(x *svm.Exec, dex dexInfo, posKey, poolKey solana.PublicKey) (clmm.Position, clmm.Pool, error) {
+func loadPosition(x *svm.Exec, dex Dex, posKey, poolKey solana.PublicKey) (clmm.Position, clmm.Pool, error) {
 	pa, err := x.Account(posKey)
 	if err != nil {
 		return clmm.Position{}, clmm.Pool{}, err
@@ -49,7 +49,7 @@ const transferPositionAccounts = 5
 
 // execTransferPosition checks and records the move of a dex-a collateral position; the dex-a
 // instruction that follows in the same transaction moves the range.
-func (w *world) execTransferPosition(c *marketCtx, op instr.TransferPositionOp, r *instr.DataReader) error {
+func (w *Catalog) execTransferPosition(c *marketCtx, op instr.TransferPositionOp, r *instr.DataReader) error {
 	if err := finish(r); err != nil {
 		return err
 	}
@@ -80,7 +80,7 @@ func (c *marketCtx) positionCollateral(l *state.Loan, key solana.PublicKey, inde
 	if !ok || col.Dex != dexName {
 		return nil, clmm.Position{}, clmm.Pool{}, programError(errCodeWrongAccount, "loan %s has no %s position in slot %d", key, dexName, index)
 	}
-	dex, _ := dexByName(dexName)
+	dex, _ := DexByName(dexName)
 	posKey, err := c.account(3)
 	if err != nil {
 		return nil, clmm.Position{}, clmm.Pool{}, err
@@ -103,7 +103,7 @@ func (c *marketCtx) positionCollateral(l *state.Loan, key solana.PublicKey, inde
 const claimFeesAccounts = 5
 
 // execClaimFees checks and records a dex-b fee claim; the dex-b instruction that follows pays it.
-func (w *world) execClaimFees(c *marketCtx, index uint8, r *instr.DataReader) error {
+func (w *Catalog) execClaimFees(c *marketCtx, index uint8, r *instr.DataReader) error {
 	if err := finish(r); err != nil {
 		return err
 	}
@@ -120,7 +120,7 @@ func (w *world) execClaimFees(c *marketCtx, index uint8, r *instr.DataReader) er
 	return c.saveLoan(key, l)
 }
 
-// executeDex runs one instruction of the dex-a or dex-b program. Both accept changes only with the
+// ExecuteDex runs one instruction of the dex-a or dex-b program. Both accept changes only with the
 // market co-signer's signature, standing for the market program that holds the position NFTs:
 //   - set-range (accounts: position, pool, co-signer, then the tick arrays of the old range's lower
 //     and upper ticks and of the new range's): a liquidity change, which brings the position's fees
@@ -130,10 +130,10 @@ func (w *world) execClaimFees(c *marketCtx, index uint8, r *instr.DataReader) er
 //     to date (dex-b's update_fees_and_rewards);
 //   - collect-fees (accounts: position, pool, co-signer, owner, the pool's token accounts of mint 0
 //     and 1, the owner's token accounts of mint 0 and 1, the Token program): pays the stored fees.
-func executeDex(x *svm.Exec, in svm.Instruction) error {
-	dex, _ := dexByName(clmm.DexA)
+func ExecuteDex(x *svm.Exec, in svm.Instruction) error {
+	dex, _ := DexByName(clmm.DexA)
 	if in.ProgramID == ids.DexBProgramID {
-		dex, _ = dexByName(clmm.DexB)
+		dex, _ = DexByName(clmm.DexB)
 	}
 	if len(in.Data) == 0 || len(in.Accounts) < 3 {
 		return svm.ErrInvalidInstructionData
@@ -167,7 +167,7 @@ func executeDex(x *svm.Exec, in svm.Instruction) error {
 		if err != nil {
 			return err
 		}
-		accrueRewards(&pool, uint64(x.Now().Unix()))
+		AccrueRewards(&pool, uint64(x.Now().Unix()))
 		if err := touch(dex.Layout, &pos, pool, b, true); err != nil {
 			return programError(errCodeWrongAccount, "update fees: %v", err)
 		}

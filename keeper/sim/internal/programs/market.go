@@ -1,4 +1,4 @@
-package sim
+package programs
 
 import (
 	"errors"
@@ -57,8 +57,8 @@ type marketCtx struct {
 	txn  string
 }
 
-// executeMarket runs one instruction of the market program.
-func (w *world) executeMarket(x *svm.Exec, in svm.Instruction) error {
+// ExecuteMarket runs one instruction of the market program.
+func (w *Catalog) ExecuteMarket(x *svm.Exec, in svm.Instruction) error {
 	if len(in.Data) == 0 {
 		return svm.ErrInvalidInstructionData
 	}

@@ -1,4 +1,4 @@
-package sim
+package programs
 
 import (
 	"maps"
@@ -20,19 +20,19 @@ import (
 // growth inside a range and the amounts owed come from keeper/clmm, whose
 // arithmetic is the programs'.
 
-// growthStart is the fee growth every simulated pool starts with: close to
+// GrowthStart is the fee growth every simulated pool starts with: close to
 // 2^128, so the growth wraps during a scenario as it does on long-lived
 // mainnet pools: 2^128 - 2^68, that is 0 - 2^68 wrapped.
-var growthStart = clmm.U128{Hi: math.MaxUint64 - 15}
+var GrowthStart = clmm.U128{Hi: math.MaxUint64 - 15}
 
-// crossTo moves the pool's current tick to `to`, crossing every loaded
+// CrossTo moves the pool's current tick to `to`, crossing every loaded
 // initialized tick in between: upwards a tick t is crossed when
 // current < t <= to, downwards when to < t <= current.
-func crossTo(pool *clmm.Pool, b *tickBook, to int32) {
+func CrossTo(pool *clmm.Pool, b *TickBook, to int32) {
 	from := pool.TickCurrent
-	for _, start := range slices.Sorted(maps.Keys(b.arrays)) {
-		for k := range b.arrays[start].Ticks {
-			t := &b.arrays[start].Ticks[k]
+	for _, start := range slices.Sorted(maps.Keys(b.Arrays)) {
+		for k := range b.Arrays[start].Ticks {
+			t := &b.Arrays[start].Ticks[k]
 			idx := start + int32(k)*int32(b.spacing)
 			if !t.Initialized || t.LiquidityGross.IsZero() {
 				continue
@@ -58,23 +58,23 @@ func crossTo(pool *clmm.Pool, b *tickBook, to int32) {
 	pool.TickCurrent = to
 }
 
-// accrue adds swap fees paid at the pool's active liquidity to its global
+// Accrue adds swap fees paid at the pool's active liquidity to its global
 // growth: growth += floor(fee × 2^64 / liquidity), nothing without
 // liquidity.
-func accrue(pool *clmm.Pool, fee0, fee1 uint64) {
+func Accrue(pool *clmm.Pool, fee0, fee1 uint64) {
 	if pool.Liquidity.IsZero() {
 		return
 	}
-	pool.FeeGrowthGlobal0 = pool.FeeGrowthGlobal0.Add(growthPer(fee0, pool.Liquidity, false))
-	pool.FeeGrowthGlobal1 = pool.FeeGrowthGlobal1.Add(growthPer(fee1, pool.Liquidity, false))
+	pool.FeeGrowthGlobal0 = pool.FeeGrowthGlobal0.Add(GrowthPer(fee0, pool.Liquidity, false))
+	pool.FeeGrowthGlobal1 = pool.FeeGrowthGlobal1.Add(GrowthPer(fee1, pool.Liquidity, false))
 }
 
-// accrueRewards brings the pool's reward growth up to now, as dex-b does
+// AccrueRewards brings the pool's reward growth up to now, as dex-b does
 // before a swap or a fee update (whirlpools whirlpool_manager.rs,
 // next_whirlpool_reward_infos): each initialized reward grows by
 // floor(Δt × emissions_per_second_x64 / liquidity), 0 when that overflows
 // u128, nothing without liquidity; the update time moves to now.
-func accrueRewards(pool *clmm.Pool, now uint64) {
+func AccrueRewards(pool *clmm.Pool, now uint64) {
 	if now <= pool.RewardLastUpdated {
 		return
 	}
@@ -93,8 +93,8 @@ func accrueRewards(pool *clmm.Pool, now uint64) {
 	pool.RewardLastUpdated = now
 }
 
-// growthPer returns fee × 2^64 / liquidity, rounded down or up.
-func growthPer(fee uint64, liquidity clmm.U128, up bool) clmm.U128 {
+// GrowthPer returns fee × 2^64 / liquidity, rounded down or up.
+func GrowthPer(fee uint64, liquidity clmm.U128, up bool) clmm.U128 {
 	num := new(big.Int).Lsh(new(big.Int).SetUint64(fee), 64)
 	l := liquidity.Big()
 	if up {
@@ -145,11 +145,11 @@ func updateTick(t *clmm.Tick, index int32, pool clmm.Pool, amount uint64, add, u
 // whirlpools position_manager.rs next_owed_delta_and_checkpoint) does.
 // Layout B refuses to update a position without liquidity; its figures are
 // then final.
-func touch(layout clmm.Layout, pos *clmm.Position, pool clmm.Pool, b *tickBook, partial bool) error {
+func touch(layout clmm.Layout, pos *clmm.Position, pool clmm.Pool, b *TickBook, partial bool) error {
 	if layout.Name() == clmm.DexB && pos.Liquidity.IsZero() {
 		return nil
 	}
-	lower, upper := *b.tick(pos.Range.Lower), *b.tick(pos.Range.Upper)
+	lower, upper := *b.Tick(pos.Range.Lower), *b.Tick(pos.Range.Upper)
 	owed, err := layout.Owed(pool, *pos, lower, upper)
 	if err != nil {
 		return err
@@ -159,7 +159,7 @@ func touch(layout clmm.Layout, pos *clmm.Position, pool clmm.Pool, b *tickBook, 
 		if !partial {
 			return inside
 		}
-		return partialCheckpoint(inside, cp, pos.Liquidity, now-stored)
+		return PartialCheckpoint(inside, cp, pos.Liquidity, now-stored)
 	}
 	pos.FeeGrowthInside0 = next(g.Fee0, pos.FeeGrowthInside0, pos.FeesOwed0, owed.Fees0)
 	pos.FeeGrowthInside1 = next(g.Fee1, pos.FeeGrowthInside1, pos.FeesOwed1, owed.Fees1)
@@ -170,11 +170,11 @@ func touch(layout clmm.Layout, pos *clmm.Position, pool clmm.Pool, b *tickBook, 
 	return nil
 }
 
-// partialCheckpoint is dex-b's checkpoint after a fee update that accrued
+// PartialCheckpoint is dex-b's checkpoint after a fee update that accrued
 // `accrued` units: the growth inside when the product liquidity × delta
 // overflowed (the units are lost), unchanged when nothing accrued, else
 // checkpoint + ceil(accrued × 2^64 / liquidity).
-func partialCheckpoint(inside, cp, liquidity clmm.U128, accrued uint64) clmm.U128 {
+func PartialCheckpoint(inside, cp, liquidity clmm.U128, accrued uint64) clmm.U128 {
 	delta := inside.Sub(cp)
 	if new(big.Int).Mul(liquidity.Big(), delta.Big()).BitLen() > 128 {
 		return inside
@@ -182,17 +182,17 @@ func partialCheckpoint(inside, cp, liquidity clmm.U128, accrued uint64) clmm.U12
 	if accrued == 0 {
 		return cp
 	}
-	return cp.Add(growthPer(accrued, liquidity, true))
+	return cp.Add(GrowthPer(accrued, liquidity, true))
 }
 
-// addLiquidity adds (add) or removes a position's liquidity at its range:
+// AddLiquidity adds (add) or removes a position's liquidity at its range:
 // the boundary ticks and, when the range holds the current tick, the
 // pool's active liquidity. A position opened this way takes the growth
 // inside its range as checkpoint.
-func addLiquidity(layout clmm.Layout, pos *clmm.Position, pool *clmm.Pool, b *tickBook, add bool) {
+func AddLiquidity(layout clmm.Layout, pos *clmm.Position, pool *clmm.Pool, b *TickBook, add bool) {
 	amt := pos.Liquidity.Lo
-	updateTick(b.tick(pos.Range.Lower), pos.Range.Lower, *pool, amt, add, false)
-	updateTick(b.tick(pos.Range.Upper), pos.Range.Upper, *pool, amt, add, true)
+	updateTick(b.Tick(pos.Range.Lower), pos.Range.Lower, *pool, amt, add, false)
+	updateTick(b.Tick(pos.Range.Upper), pos.Range.Upper, *pool, amt, add, true)
 	if pos.Range.Contains(pool.TickCurrent) {
 		if add {
 			pool.Liquidity = pool.Liquidity.Add(pos.Liquidity)
@@ -201,7 +201,7 @@ func addLiquidity(layout clmm.Layout, pos *clmm.Position, pool *clmm.Pool, b *ti
 		}
 	}
 	if add {
-		g := layout.GrowthInside(*pool, *b.tick(pos.Range.Lower), *b.tick(pos.Range.Upper))
+		g := layout.GrowthInside(*pool, *b.Tick(pos.Range.Lower), *b.Tick(pos.Range.Upper))
 		pos.FeeGrowthInside0, pos.FeeGrowthInside1 = g.Fee0, g.Fee1
 		for i := range pos.Rewards {
 			pos.Rewards[i].GrowthInside = g.Rewards[i]
