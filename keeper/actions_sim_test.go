@@ -10,7 +10,7 @@ import (
 
 	"github.com/keeper-project/keeper/keeper/journal"
 	"github.com/keeper-project/keeper/keeper/market"
-	"github.com/keeper-project/keeper/keeper/sim"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 )
 
 // kindCase is one example policy file acting on the default scenario.
@@ -113,7 +113,7 @@ func checkOnChain(t *testing.T, w *simWorld, act journal.Action) int {
 // loanHealth is the health of the scenario's loan name as the market shows it now.
 func loanHealth(t *testing.T, w *simWorld, name string) float64 {
 	t.Helper()
-	item, err := w.sim.Loan(w.address(t, sim.KindLoan, name))
+	item, err := w.sim.Loan(w.address(t, ids.KindLoan, name))
 	if err != nil {
 		t.Fatalf("loan %s: %v", name, err)
 	}
@@ -125,7 +125,7 @@ func loanHealth(t *testing.T, w *simWorld, name string) float64 {
 }
 
 // usdc is the scenario's USDC mint.
-func (w *simWorld) usdc(t *testing.T) solana.PublicKey { return w.address(t, sim.KindMint, "USDC") }
+func (w *simWorld) usdc(t *testing.T) solana.PublicKey { return w.address(t, ids.KindMint, "USDC") }
 
 // verifyRepay: loan repay-me, under its trigger health 0.2 after SOL's fall,
 // is repaid back to the target health 0.3 with the planned amount.
@@ -143,7 +143,7 @@ func verifyRepay(t *testing.T, w *simWorld, k *simKeeper, run func()) {
 	if spent := before - w.sim.TokenBalance(w.wallet(), usdc); spent != act.Amount || spent == 0 {
 		t.Errorf("wallet spent %d USDC units, journaled amount %d", spent, act.Amount)
 	}
-	if act.Target != w.address(t, sim.KindLoan, "repay-me").String() || act.Mint != usdc.String() {
+	if act.Target != w.address(t, ids.KindLoan, "repay-me").String() || act.Mint != usdc.String() {
 		t.Errorf("action target %s mint %s", act.Target, act.Mint)
 	}
 }
@@ -151,7 +151,7 @@ func verifyRepay(t *testing.T, w *simWorld, k *simKeeper, run func()) {
 // verifyRebalance: position pos-a, out of range after the pool's fall, is
 // moved to a range around the current price with the same liquidity.
 func verifyRebalance(t *testing.T, w *simWorld, _ *simKeeper, run func()) {
-	mint := w.address(t, sim.KindPosition, "pos-a")
+	mint := w.address(t, ids.KindPosition, "pos-a")
 	pos, pool, err := w.sim.Position(mint)
 	if err != nil {
 		t.Fatal(err)
@@ -176,7 +176,7 @@ func verifyRebalance(t *testing.T, w *simWorld, _ *simKeeper, run func()) {
 // pool's fee growth and not in the account, are paid to the wallet; nothing
 // is owed after.
 func verifyClaimFees(t *testing.T, w *simWorld, _ *simKeeper, run func()) {
-	mint := w.address(t, sim.KindPosition, "pos-b")
+	mint := w.address(t, ids.KindPosition, "pos-b")
 	pos, pool, err := w.sim.Position(mint)
 	if err != nil {
 		t.Fatal(err)
@@ -211,8 +211,8 @@ func verifyClaimFees(t *testing.T, w *simWorld, _ *simKeeper, run func()) {
 // verifyClaimWithdrawals: the filled request r-full is paid once and
 // closed; the partial one stays queued.
 func verifyClaimWithdrawals(t *testing.T, w *simWorld, k *simKeeper, run func()) {
-	full := w.address(t, sim.KindRequest, "usdc-earn/r-full")
-	partial := w.address(t, sim.KindRequest, "usdc-earn/r-partial")
+	full := w.address(t, ids.KindRequest, "usdc-earn/r-full")
+	partial := w.address(t, ids.KindRequest, "usdc-earn/r-partial")
 	if r, err := w.sim.WithdrawalRequest(full); err != nil || !r.Claimable() {
 		t.Fatalf("r-full before: %+v, %v; want claimable", r, err)
 	}
@@ -237,7 +237,7 @@ func verifyClaimWithdrawals(t *testing.T, w *simWorld, k *simKeeper, run func())
 // quote (beta's 9 %) plus 25 bps, and its idle principal above the 20,000
 // USDC buffer is swept to the wallet.
 func verifyVaultUpkeep(t *testing.T, w *simWorld, _ *simKeeper, run func()) {
-	alpha := w.address(t, sim.KindStrategy, "alpha")
+	alpha := w.address(t, ids.KindStrategy, "alpha")
 	usdc := w.usdc(t)
 	before := w.sim.TokenBalance(w.wallet(), usdc)
 	if got := solAPY(t, w, alpha, 7); got != 120_000 {
@@ -266,7 +266,7 @@ func solAPY(t *testing.T, w *simWorld, strategy solana.PublicKey, days int32) ma
 	if err != nil {
 		t.Fatal(err)
 	}
-	sol := w.address(t, sim.KindMint, "SOL").String()
+	sol := w.address(t, ids.KindMint, "SOL").String()
 	for _, term := range s.CollateralTerms {
 		if term.AssetIdentifier != sol {
 			continue

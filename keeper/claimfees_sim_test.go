@@ -6,7 +6,7 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/keeper-project/keeper/keeper/sim"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/policies"
 )
 
@@ -27,7 +27,7 @@ func TestClaimFeesOwedNotStored(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		mint := w.address(t, sim.KindPosition, "pos-b").String()
+		mint := w.address(t, ids.KindPosition, "pos-b").String()
 		stored := &policies.Observation{Wallet: obs.Wallet, SnapshotTime: obs.SnapshotTime, Loans: obs.Loans, Tokens: obs.Tokens}
 		found := false
 		for _, po := range obs.Positions {

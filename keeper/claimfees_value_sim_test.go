@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/keeper-project/keeper/keeper/journal"
-	"github.com/keeper-project/keeper/keeper/sim"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 )
 
 // claimByValue claims pos-b's fees once they are worth 20 USD.
@@ -41,7 +41,7 @@ func TestClaimFeesByValueOnSim(t *testing.T) {
 			t.Fatal(err)
 		}
 		acts := k.actionsOf(t, "claim-by-value")
-		if len(acts) != 1 || acts[0].State != journal.StateLanded || acts[0].Target != w.address(t, sim.KindPosition, "pos-b").String() {
+		if len(acts) != 1 || acts[0].State != journal.StateLanded || acts[0].Target != w.address(t, ids.KindPosition, "pos-b").String() {
 			t.Fatalf("at 34.60 USD owed: actions %+v, want pos-b's claim landed", acts)
 		}
 		// The claim's cost: 100,000 lamports of fee and 4,100,000 of rent at 110 USD per SOL.

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/keeper-project/keeper/keeper/journal"
-	"github.com/keeper-project/keeper/keeper/sim"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 )
 
 // twinRepayPolicy is a repay policy on the wallet's loans against SOL
@@ -37,11 +37,11 @@ const twinRepayPolicy = `  - name: %s
 func TestTwoPoliciesOneLoanOnSim(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		w := newSimWorld(t, simOptions{scenario: scenarioWith(t, "", "")})
-		sol := w.address(t, sim.KindMint, "SOL").String()
+		sol := w.address(t, ids.KindMint, "SOL").String()
 		w.writePolicy(t, "twins.yaml", "policies:\n"+
 			fmt.Sprintf(twinRepayPolicy, "repay-a", sol, "0.3")+fmt.Sprintf(twinRepayPolicy, "repay-b", sol, "0.35"))
 		k := w.open(t, "")
-		loan := w.address(t, sim.KindLoan, "repay-me").String()
+		loan := w.address(t, ids.KindLoan, "repay-me").String()
 		w.advance(t, 15*time.Second)
 		if h := loanHealth(t, w, "repay-me"); h >= 0.2 {
 			t.Fatalf("repay-me health %.3f before the run, want under the 0.2 trigger", h)
@@ -82,10 +82,10 @@ func TestTwoPoliciesOneLoanOnSim(t *testing.T) {
 func TestOtherPolicysOpenActionHoldsTargetOnSim(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		w := newSimWorld(t, simOptions{scenario: scenarioWith(t, "", "")})
-		sol := w.address(t, sim.KindMint, "SOL").String()
+		sol := w.address(t, ids.KindMint, "SOL").String()
 		w.writePolicy(t, "repay.yaml", "policies:\n"+fmt.Sprintf(twinRepayPolicy, "repay-a", sol, "0.3"))
 		k := w.open(t, "")
-		loan := w.address(t, sim.KindLoan, "repay-me").String()
+		loan := w.address(t, ids.KindLoan, "repay-me").String()
 		openBuiltAction(t, k, "retired-policy", loan)
 		w.advance(t, 15*time.Second)
 		ps, err := k.policies.load()

@@ -12,6 +12,7 @@ import (
 
 	"github.com/keeper-project/keeper/keeper/journal"
 	"github.com/keeper-project/keeper/keeper/sim"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/keeper/sim/scenario"
 )
 
@@ -61,7 +62,7 @@ func TestClaimUnderRenamedQueueMembersOnSim(t *testing.T) {
 				}
 			})
 			acts := k.actionsOf(t, "claim-earn-withdrawals")
-			full := w.address(t, sim.KindRequest, "usdc-earn/r-full").String()
+			full := w.address(t, ids.KindRequest, "usdc-earn/r-full").String()
 			if len(acts) != 1 || acts[0].State != journal.StateLanded || acts[0].Target != full {
 				t.Errorf("journal %+v, want one landed claim of r-full", acts)
 			}
@@ -102,7 +103,7 @@ func TestClaimUnderRenamedQueueMembersOnSim(t *testing.T) {
 func TestClaimNeedsTheEarnPositionOnSim(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		w := newSimWorld(t, simOptions{})
-		full := w.address(t, sim.KindRequest, "usdc-earn/r-full").String()
+		full := w.address(t, ids.KindRequest, "usdc-earn/r-full").String()
 		w.net.hosts[simMarketHost] = withoutOpenRequest(t, w.net.hosts[simMarketHost], full)
 		w.usePolicies(t, "claim-withdrawals.yaml")
 		k := w.open(t, "")
@@ -128,7 +129,7 @@ func TestClaimNeedsTheEarnPositionOnSim(t *testing.T) {
 			t.Errorf("build keys %v, want nothing built", keys)
 		}
 		checkNothingSent(t, w)
-		if r, err := w.sim.WithdrawalRequest(w.address(t, sim.KindRequest, "usdc-earn/r-full")); err != nil || !r.Claimable() {
+		if r, err := w.sim.WithdrawalRequest(w.address(t, ids.KindRequest, "usdc-earn/r-full")); err != nil || !r.Claimable() {
 			t.Errorf("r-full: %+v, %v; want it left claimable", r, err)
 		}
 	})

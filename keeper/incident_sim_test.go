@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/keeper-project/keeper/keeper/notify"
-	"github.com/keeper-project/keeper/keeper/sim"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 )
 
 // incidentAlert is notifyRepay's health alert alone.
@@ -30,7 +30,7 @@ const incidentAlert = `policies:
 func TestAlertIncidentOutlivesTheProcess(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		w := newSimWorld(t, simOptions{scenario: scenarioWith(t, watchedLoan, "  - at: 30s\n    oracle: {SOL: 160}\n")})
-		w.writePolicy(t, "p.yaml", fmt.Sprintf(incidentAlert, w.address(t, sim.KindLoan, "watch-me")))
+		w.writePolicy(t, "p.yaml", fmt.Sprintf(incidentAlert, w.address(t, ids.KindLoan, "watch-me")))
 		dsn := "sqlite:" + filepath.Join(t.TempDir(), "journal.db")
 		pass := func(at time.Duration, want ...notify.Event) {
 			t.Helper()

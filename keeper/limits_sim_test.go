@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/keeper-project/keeper/keeper/internal/action"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/keeper/sim/scenario"
 
 	"github.com/keeper-project/keeper/keeper/journal"
@@ -66,11 +67,11 @@ const solFalls = `  - at: 2m
 func TestCooldownAndDailyCapOnSim(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		w := newSimWorld(t, simOptions{scenario: scenarioWith(t, "", solFalls)})
-		sol, usdc := w.address(t, sim.KindMint, "SOL").String(), w.usdc(t).String()
+		sol, usdc := w.address(t, ids.KindMint, "SOL").String(), w.usdc(t).String()
 		const dailyCap = 300_000_000
 		w.writePolicy(t, "capped.yaml", fmt.Sprintf(cappedRepayPolicy, sol, 5, usdc, dailyCap))
 		k := w.open(t, "")
-		loan := w.address(t, sim.KindLoan, "repay-me").String()
+		loan := w.address(t, ids.KindLoan, "repay-me").String()
 		start := time.Now()
 		steps := []struct {
 			at      time.Duration
@@ -138,7 +139,7 @@ const twoMoreLoans = `  - name: repay-me-2
 func TestPerRunCapOnSim(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		w := newSimWorld(t, simOptions{scenario: scenarioWith(t, twoMoreLoans, "")})
-		sol, usdc := w.address(t, sim.KindMint, "SOL").String(), w.usdc(t).String()
+		sol, usdc := w.address(t, ids.KindMint, "SOL").String(), w.usdc(t).String()
 		w.writePolicy(t, "capped.yaml", fmt.Sprintf(cappedRepayPolicy, sol, 2, usdc, 1_000_000_000))
 		k := w.open(t, "")
 		w.advance(t, 15*time.Second)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/keeper-project/keeper/keeper/internal/action"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/keeper/sim/scenario"
 	"github.com/keeper-project/keeper/policies"
 
@@ -93,7 +94,7 @@ func TestNativeSOLRepayBound(t *testing.T) {
 		w := newSimWorld(t, simOptions{scenario: solLoanScenario(t)})
 		k := w.open(t, "")
 		w.advance(t, solDepeg)
-		loan := w.address(t, sim.KindLoan, "repay-sol").String()
+		loan := w.address(t, ids.KindLoan, "repay-sol").String()
 		plan := func(id string, maxLamports, maxTokens uint64) action.Plan {
 			return action.Plan{ID: id, Policy: "repay-sol", Kind: signer.KindRepay, Target: loan,
 				Request: policies.Request{BuildLoan: &market.BuildLoanRequest{Loan: loan, Steps: []market.Step{{Type: market.StepRepay,

@@ -13,10 +13,10 @@ import (
 	"github.com/gagliardetto/solana-go"
 
 	"github.com/keeper-project/keeper/keeper/notify"
-	"github.com/keeper-project/keeper/keeper/sim"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 	"github.com/keeper-project/keeper/keeper/sim/faults"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 )
 
 // Policies posting to the test webhook ("hook" in simConfigYAML).
@@ -92,11 +92,11 @@ func TestNotificationsOnSim(t *testing.T) {
 		want          []wantNote
 	}{
 		{"landed+alert+resolved", watchedLoan, solTo100, func(t *testing.T, w *simWorld) {
-			w.writePolicy(t, "p.yaml", fmt.Sprintf(notifyRepay, w.address(t, sim.KindLoan, "watch-me")))
+			w.writePolicy(t, "p.yaml", fmt.Sprintf(notifyRepay, w.address(t, ids.KindLoan, "watch-me")))
 		}, []wantNote{
-			{notify.Alert, "health-alert", "watch-me", sim.KindLoan, ""},
-			{notify.Landed, "repay", "watch-me", sim.KindLoan, ""},
-			{notify.Resolved, "health-alert", "watch-me", sim.KindLoan, ""},
+			{notify.Alert, "health-alert", "watch-me", ids.KindLoan, ""},
+			{notify.Landed, "repay", "watch-me", ids.KindLoan, ""},
+			{notify.Resolved, "health-alert", "watch-me", ids.KindLoan, ""},
 		}},
 		{"refused", "", "", func(t *testing.T, w *simWorld) {
 			w.writePolicy(t, "p.yaml", notifyClaimFees)
@@ -105,16 +105,16 @@ func TestNotificationsOnSim(t *testing.T) {
 					_ = w.sim.InjectHostile(faults.HostileUnknownProgram)
 				}
 			}
-		}, []wantNote{{notify.Refused, "claim-fees", "pos-b", sim.KindPosition, "program-not-allowed"}}},
+		}, []wantNote{{notify.Refused, "claim-fees", "pos-b", ids.KindPosition, "program-not-allowed"}}},
 		{"failed", "", "", func(t *testing.T, w *simWorld) {
 			w.writePolicy(t, "p.yaml", notifySweep)
-			strategy, usdc := w.address(t, sim.KindStrategy, "alpha"), w.usdc(t)
+			strategy, usdc := w.address(t, ids.KindStrategy, "alpha"), w.usdc(t)
 			w.net.before = func(c netCall, _ []byte) {
 				if c.Method == "sendTransaction" {
 					drainTokens(t, w.sim.Chain(), strategy, usdc)
 				}
 			}
-		}, []wantNote{{notify.Failed, "sweep", "alpha-vault", sim.KindVault, "chain-failed"}}},
+		}, []wantNote{{notify.Failed, "sweep", "alpha-vault", ids.KindVault, "chain-failed"}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -202,6 +202,6 @@ func TestRunOnceDeliversNotifications(t *testing.T) {
 			t.Fatalf("RunOnce = %v, want ErrActionsFailed", err)
 		}
 		synctest.Wait()
-		checkNotes(t, w, []wantNote{{notify.Refused, "claim-fees", "pos-b", sim.KindPosition, "program-not-allowed"}})
+		checkNotes(t, w, []wantNote{{notify.Refused, "claim-fees", "pos-b", ids.KindPosition, "program-not-allowed"}})
 	})
 }

@@ -10,7 +10,7 @@ import (
 
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/market/api"
-	"github.com/keeper-project/keeper/keeper/sim"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/policies"
 )
 
@@ -97,14 +97,14 @@ func TestObservePositionsFromChainInOneBatch(t *testing.T) {
 			t.Fatalf("observed %d positions, want %d", len(obs.Positions), len(want))
 		}
 		for loan, pos := range want {
-			mint := w.address(t, sim.KindPosition, pos)
+			mint := w.address(t, ids.KindPosition, pos)
 			simPos, simPool, err := w.sim.Position(mint)
 			if err != nil {
 				t.Fatal(err)
 			}
 			found := false
 			for _, o := range obs.Positions {
-				if o.Loan != w.address(t, sim.KindLoan, loan).String() {
+				if o.Loan != w.address(t, ids.KindLoan, loan).String() {
 					continue
 				}
 				found = true
@@ -157,7 +157,7 @@ func TestObserveWithdrawalsVaultsAndQuotes(t *testing.T) {
 				reqs[r.RequestID] = r.State()
 			}
 		}
-		full, partial := w.address(t, sim.KindRequest, "usdc-earn/r-full").String(), w.address(t, sim.KindRequest, "usdc-earn/r-partial").String()
+		full, partial := w.address(t, ids.KindRequest, "usdc-earn/r-full").String(), w.address(t, ids.KindRequest, "usdc-earn/r-partial").String()
 		if len(reqs) != 2 || !obsClaimable(obs, full) || obsClaimable(obs, partial) {
 			t.Errorf("withdrawal requests %v, want the wallet's r-full claimable and r-partial not", reqs)
 		}
@@ -219,7 +219,7 @@ const twoLoanAlerts = `policies:
 func TestObservationSharedWithinTickFreshEachTick(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		w := newSimWorld(t, simOptions{})
-		w.writePolicy(t, "alerts.yaml", fmt.Sprintf(twoLoanAlerts, w.address(t, sim.KindWallet, "alice")))
+		w.writePolicy(t, "alerts.yaml", fmt.Sprintf(twoLoanAlerts, w.address(t, ids.KindWallet, "alice")))
 		k := w.open(t, "")
 		r := k.start(t)
 		time.Sleep(21 * time.Second)
@@ -245,7 +245,7 @@ func TestObservationSharedWithinTickFreshEachTick(t *testing.T) {
 func TestPoliciesWithTheSameReadsShareOneObservation(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		w := newSimWorld(t, simOptions{})
-		w.writePolicy(t, "alerts.yaml", fmt.Sprintf(twoLoanAlerts, w.address(t, sim.KindWallet, "alice")))
+		w.writePolicy(t, "alerts.yaml", fmt.Sprintf(twoLoanAlerts, w.address(t, ids.KindWallet, "alice")))
 		k := w.open(t, "")
 		ps, err := k.policies.load()
 		if err != nil {

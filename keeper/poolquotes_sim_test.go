@@ -7,7 +7,7 @@ import (
 	"testing"
 	"testing/synctest"
 
-	"github.com/keeper-project/keeper/keeper/sim"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/policies"
 )
 
@@ -52,7 +52,7 @@ func TestPoolCollateralIsNotQuotedOnSim(t *testing.T) {
 		}
 		pools := map[string]string{}
 		for loan, pool := range map[string]string{"rebalance-me": "sol-usdc-a", "claim-me": "sol-usdc-b"} {
-			pools[w.address(t, sim.KindLoan, loan).String()] = w.address(t, sim.KindPool, pool).String()
+			pools[w.address(t, ids.KindLoan, loan).String()] = w.address(t, ids.KindPool, pool).String()
 		}
 		for _, body := range quotes {
 			for _, pool := range pools {

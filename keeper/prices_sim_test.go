@@ -11,6 +11,7 @@ import (
 
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/keeper/sim/scenario"
 )
 
@@ -55,7 +56,7 @@ func probeAPY(t *testing.T, k *simKeeper) (rewards, total float64, skipped strin
 func TestRewardsAPYFromPythPriceOnSim(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		w := newSimWorld(t, simOptions{})
-		vault := w.address(t, sim.KindVault, "alpha-vault")
+		vault := w.address(t, ids.KindVault, "alpha-vault")
 		w.writePolicy(t, "probe.yaml", strings.Replace(apyProbe, "%s", vault.String(), 1))
 		k := w.open(t, "")
 		w.advance(t, 5*time.Second)
@@ -63,7 +64,7 @@ func TestRewardsAPYFromPythPriceOnSim(t *testing.T) {
 		if skipped != "" {
 			t.Fatalf("the probe was skipped: %s", skipped)
 		}
-		st, err := w.sim.Strategy(w.address(t, sim.KindStrategy, "alpha"))
+		st, err := w.sim.Strategy(w.address(t, ids.KindStrategy, "alpha"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -119,7 +120,7 @@ func staleJTO(t *testing.T) *scenario.Scenario {
 func TestStalePriceMakesAPYUnknownOnSim(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		w := newSimWorld(t, simOptions{scenario: staleJTO(t)})
-		vault := w.address(t, sim.KindVault, "alpha-vault")
+		vault := w.address(t, ids.KindVault, "alpha-vault")
 		w.writePolicy(t, "probe.yaml", strings.Replace(apyProbe, "%s", vault.String(), 1))
 		k := w.open(t, "")
 		w.advance(t, 90*time.Second)

@@ -14,9 +14,9 @@ import (
 
 	"github.com/keeper-project/keeper/keeper/journal"
 	"github.com/keeper-project/keeper/keeper/market"
-	"github.com/keeper-project/keeper/keeper/sim"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/keeper/sim/inject"
 	"github.com/keeper-project/keeper/signer"
 )
@@ -94,8 +94,8 @@ func landedOnce(t *testing.T, w *simWorld, act journal.Action) {
 // the one before it.
 func splitUpdatePlan(t *testing.T, w *simWorld, mode journal.Mode) action.Plan {
 	t.Helper()
-	alpha := w.address(t, sim.KindStrategy, "alpha")
-	solMint := w.address(t, sim.KindMint, "SOL").String()
+	alpha := w.address(t, ids.KindStrategy, "alpha")
+	solMint := w.address(t, ids.KindMint, "SOL").String()
 	apys := map[market.StrategyDuration]market.CBPS{}
 	for d := int32(1); d <= 40; d++ {
 		apys[market.StrategyDuration{DurationType: market.DurationDays, Duration: d}] = market.CBPS(100_000 + d)
@@ -110,7 +110,7 @@ func splitUpdatePlan(t *testing.T, w *simWorld, mode journal.Mode) action.Plan {
 // alphaAPY40 is strategy alpha's SOL APY at 40 days, 0 when unset.
 func alphaAPY40(t *testing.T, w *simWorld) market.CBPS {
 	t.Helper()
-	vs, err := w.sim.Strategy(w.address(t, sim.KindStrategy, "alpha"))
+	vs, err := w.sim.Strategy(w.address(t, ids.KindStrategy, "alpha"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,8 +222,8 @@ func TestClaimOfClaimedRequestIsDone(t *testing.T) {
 			t.Fatalf("first claim %s", first.State)
 		}
 		p := action.Plan{ID: "claim-again", Policy: "claim-earn-withdrawals", Kind: signer.KindClaimWithdrawals, Target: first.Target,
-			Request: policies.Request{WithdrawClaim: &market.WithdrawClaimRequest{Address: w.address(t, sim.KindEarn, "usdc-earn").String(), Wallet: w.wallet().String(),
-				RequestID: w.address(t, sim.KindRequest, "usdc-earn/r-full").String()}},
+			Request: policies.Request{WithdrawClaim: &market.WithdrawClaimRequest{Address: w.address(t, ids.KindEarn, "usdc-earn").String(), Wallet: w.wallet().String(),
+				RequestID: w.address(t, ids.KindRequest, "usdc-earn/r-full").String()}},
 			Bounds: signer.Bounds{MaxLamports: 100_000}, Inputs: json.RawMessage(`{}`), Submit: action.Submit{Mode: journal.ModeBundle, TipCap: 50_000}}
 		if got := k.exec.Execute(t.Context(), "again", p).Outcome; got != action.OutcomeAlreadyDone {
 			act, _ := k.journal.Get(t.Context(), p.ID)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 
-	"github.com/keeper-project/keeper/keeper/sim"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 )
 
 // TestTokensFromChain: with no `tokens:` in the config, keeper learns each mint's decimals and
@@ -25,7 +25,7 @@ func TestTokensFromChain(t *testing.T) {
 		var mints []solana.PublicKey
 		want := map[solana.PublicKey]string{}
 		for _, sym := range []string{"USDC", "SOL", "JITOSOL", "JTO"} {
-			m := w.address(t, sim.KindMint, sym)
+			m := w.address(t, ids.KindMint, sym)
 			mints, want[m] = append(mints, m), sym
 		}
 		if err := k.obs.tokenBook.Learn(t.Context(), mints); err != nil {

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/keeper-project/keeper/keeper/journal"
-	"github.com/keeper-project/keeper/keeper/sim"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 )
 
 // unitRepay is a repay policy on the wallet's loans against SOL whose
@@ -42,7 +42,7 @@ func TestRepayAmountsInTokensOnSim(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				w := newSimWorld(t, simOptions{scenario: scenarioWith(t, "", "")})
-				sol, usdc := w.address(t, sim.KindMint, "SOL").String(), w.usdc(t).String()
+				sol, usdc := w.address(t, ids.KindMint, "SOL").String(), w.usdc(t).String()
 				capLine := tc.capLine
 				if capLine != "" {
 					capLine = fmt.Sprintf(capLine, usdc)

@@ -203,19 +203,19 @@ func printAddresses(w io.Writer, sm *sim.Sim, sc *scenario.Scenario) {
 		}
 	}
 	for _, m := range sc.Mints {
-		row(sim.KindMint, m.Symbol)
+		row(ids.KindMint, m.Symbol)
 	}
 	for _, v := range sc.Vaults {
-		row(sim.KindVault, v.Name)
+		row(ids.KindVault, v.Name)
 	}
 	for _, e := range sc.Earn {
-		row(sim.KindEarn, e.Name)
+		row(ids.KindEarn, e.Name)
 	}
 	for _, wl := range sc.Wallets {
-		row(sim.KindWallet, wl.Name)
+		row(ids.KindWallet, wl.Name)
 	}
 	for _, l := range sc.Loans {
-		row(sim.KindLoan, l.Name)
+		row(ids.KindLoan, l.Name)
 	}
 	tw.Flush()
 }

@@ -7,37 +7,25 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/clmm"
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
-)
-
-// Kinds of named things Address looks up.
-const (
-	KindMint     = "mint"     // by symbol
-	KindWallet   = "wallet"   // by name; "$wallet" is the operator's
-	KindPool     = "pool"     // the pool account
-	KindPosition = "position" // the position mint (the position account is derived from it)
-	KindStrategy = "strategy" // the strategy account
-	KindVault    = "vault"    // the lending vault
-	KindLoan     = "loan"     // the loan account
-	KindEarn     = "earn"     // the earn vault
-	KindRequest  = "request"  // "earn-vault/request", the withdrawal request account
 )
 
 // Address returns the address of a thing the scenario names: Address(KindLoan, "repay-me").
 func (s *Sim) Address(kind, name string) (solana.PublicKey, bool) {
 	w := s.w
 	switch kind {
-	case KindMint:
+	case ids.KindMint:
 		if m, ok := w.MintBySym[name]; ok {
 			return m.Address, true
 		}
-	case KindWallet:
+	case ids.KindWallet:
 		if name == walletPlaceholder {
 			return w.Wallet, true
 		}
 		k, ok := w.Wallets[name]
 		return k, ok
-	case KindRequest:
+	case ids.KindRequest:
 		vault, req, _ := strings.Cut(name, "/")
 		for _, e := range w.Earn {
 			if r := requestNamed(e, req); e.Name == vault && r != nil {

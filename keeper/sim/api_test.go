@@ -13,6 +13,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/market/api"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 )
 
 // rawResponse is an HTTP answer read in full.
@@ -61,7 +62,7 @@ func (r rawResponse) message(t *testing.T) string {
 
 func TestIdempotencyReplayAndConflict(t *testing.T) {
 	e := newEnv(t, Options{})
-	body := `{"loan":"` + e.addr(t, KindLoan, "repay-me").String() + `","steps":[{"type":"repay","params":{"repayParams":[{"amount":1000000,"ledgerIndex":0,"repayAll":false}]}}]}`
+	body := `{"loan":"` + e.addr(t, ids.KindLoan, "repay-me").String() + `","steps":[{"type":"repay","params":{"repayParams":[{"amount":1000000,"ledgerIndex":0,"repayAll":false}]}}]}`
 	w := testWallet().String()
 	first := e.post(t, http.MethodPost, "markets/creditbook/build", w, "idem-1", body)
 	e.advance(t, 5*chainsim.SlotDuration)
@@ -78,7 +79,7 @@ func TestIdempotencyReplayAndConflict(t *testing.T) {
 	if conflict.status != http.StatusConflict || !strings.Contains(conflict.message(t), "idem-1") {
 		t.Errorf("reused key, other body: %d %s", conflict.status, conflict.body)
 	}
-	_, err := e.market.BuildLoan(e.ctx, "idem-1", market.BuildLoanRequest{Loan: e.addr(t, KindLoan, "repay-me").String(),
+	_, err := e.market.BuildLoan(e.ctx, "idem-1", market.BuildLoanRequest{Loan: e.addr(t, ids.KindLoan, "repay-me").String(),
 		Steps: []market.Step{{Type: market.StepRepay, Params: market.StepParams{RepayParams: []market.RepayParam{{Amount: 3}}}}}})
 	if !errors.Is(err, api.ErrIdempotencyConflict) {
 		t.Errorf("client sees %v, want ErrIdempotencyConflict", err)
@@ -93,11 +94,11 @@ func TestUnauthorized(t *testing.T) {
 		name, path, body, want string
 	}{
 		{"update another's strategy", "markets/strategy/update",
-			`{"strategy":"` + a(KindStrategy, "beta") + `","updateParams":{"originationsEnabled":false}}`, "is not the authority of strategy"},
+			`{"strategy":"` + a(ids.KindStrategy, "beta") + `","updateParams":{"originationsEnabled":false}}`, "is not the authority of strategy"},
 		{"withdraw from another's strategy", "markets/strategy/withdraw",
-			`{"strategy":"` + a(KindStrategy, "beta") + `","amount":1,"withdrawAll":false}`, "is not the authority of strategy"},
+			`{"strategy":"` + a(ids.KindStrategy, "beta") + `","amount":1,"withdrawAll":false}`, "is not the authority of strategy"},
 		{"repay another's loan", "markets/creditbook/build",
-			`{"loan":"` + a(KindLoan, "alice-sol") + `","steps":[{"type":"repay","params":{"repayParams":[{"amount":1,"ledgerIndex":0,"repayAll":false}]}}]}`,
+			`{"loan":"` + a(ids.KindLoan, "alice-sol") + `","steps":[{"type":"repay","params":{"repayParams":[{"amount":1,"ledgerIndex":0,"repayAll":false}]}}]}`,
 			"is not the borrower of loan"},
 	}
 	for _, tc := range tests {
@@ -108,7 +109,7 @@ func TestUnauthorized(t *testing.T) {
 			}
 		})
 	}
-	_, err := e.market.UpdateStrategy(e.ctx, "k-client", market.StrategyUpdateRequest{Strategy: a(KindStrategy, "gamma"),
+	_, err := e.market.UpdateStrategy(e.ctx, "k-client", market.StrategyUpdateRequest{Strategy: a(ids.KindStrategy, "gamma"),
 		UpdateParams: &market.UpdateParams{OriginationsEnabled: ptr(false)}})
 	if !errors.Is(err, api.ErrUnauthorized) {
 		t.Errorf("client sees %v, want ErrUnauthorized", err)
@@ -119,15 +120,15 @@ func TestBadRequests(t *testing.T) {
 	e := newEnv(t, Options{})
 	a := func(kind, name string) string { return e.addr(t, kind, name).String() }
 	w := testWallet().String()
-	loan, posA := a(KindLoan, "repay-me"), a(KindPosition, "pos-a")
+	loan, posA := a(ids.KindLoan, "repay-me"), a(ids.KindPosition, "pos-a")
 	repay := func(params string) string {
 		return `{"loan":"` + loan + `","steps":[{"type":"repay","params":` + params + `}]}`
 	}
 	transfer := func(lower, upper string) string {
-		return `{"loan":"` + a(KindLoan, "rebalance-me") + `","positionMint":"` + posA + `","slippageDecimals":0.5,"transferParams":{"collateralIndex":0,` +
+		return `{"loan":"` + a(ids.KindLoan, "rebalance-me") + `","positionMint":"` + posA + `","slippageDecimals":0.5,"transferParams":{"collateralIndex":0,` +
 			`"liquidityAmount":500000000000,"tickLowerIndex":` + lower + `,"tickUpperIndex":` + upper + `,"transferParams":{"Liquidity":{"slippageToleranceBps":50}}}}`
 	}
-	earn := a(KindEarn, "usdc-earn")
+	earn := a(ids.KindEarn, "usdc-earn")
 	tests := []struct {
 		name, path, wallet, body, want string
 	}{
@@ -138,7 +139,7 @@ func TestBadRequests(t *testing.T) {
 		{"negative page", "markets/loans/info", "", `{"page":-1}`, "page must not be negative (got -1)"},
 		{"missing wallet header", "markets/creditbook/build", "", repay(`{}`), "user-wallet header is required"},
 		{"missing loan", "markets/creditbook/build", w, `{"steps":[]}`, "loan is required"},
-		{"unknown loan", "markets/creditbook/build", w, `{"loan":"` + a(KindStrategy, "beta") + `","steps":[]}`, "unknown loan"},
+		{"unknown loan", "markets/creditbook/build", w, `{"loan":"` + a(ids.KindStrategy, "beta") + `","steps":[]}`, "unknown loan"},
 		{"no steps", "markets/creditbook/build", w, `{"loan":"` + loan + `","steps":[]}`, "steps must hold at least one step"},
 		{"unknown step type", "markets/creditbook/build", w, `{"loan":"` + loan + `","steps":[{"type":"borrow","params":{}}]}`,
 			`steps[0].type "borrow" is not a step type`},
@@ -147,22 +148,22 @@ func TestBadRequests(t *testing.T) {
 		{"zero amount", "markets/creditbook/build", w, repay(`{"repayParams":[{"amount":0,"ledgerIndex":0,"repayAll":false}]}`), "must be positive"},
 		{"unknown ledger", "markets/creditbook/build", w, repay(`{"repayParams":[{"amount":5,"ledgerIndex":3,"repayAll":false}]}`), "no such ledger"},
 		{"unknown position", "markets/creditbook/collateral/dex-a/transfer_position", w,
-			strings.Replace(transfer("-19130", "-18900"), posA, a(KindMint, "SOL"), 1), "unknown position"},
+			strings.Replace(transfer("-19130", "-18900"), posA, a(ids.KindMint, "SOL"), 1), "unknown position"},
 		{"misaligned range", "markets/creditbook/collateral/dex-a/transfer_position", w, transfer("-19135", "-18900"),
 			"not aligned to the pool's tick spacing 10"},
 		{"wrong dex", "markets/creditbook/collateral/dex-b/claim_fees", w,
-			`{"loan":"` + a(KindLoan, "rebalance-me") + `","positionMint":"` + posA + `"}`, "is a dex-a position, not dex-b"},
+			`{"loan":"` + a(ids.KindLoan, "rebalance-me") + `","positionMint":"` + posA + `"}`, "is a dex-a position, not dex-b"},
 		{"unknown strategy", "markets/strategy/withdraw", w, `{"strategy":"` + loan + `","amount":1,"withdrawAll":false}`, "unknown strategy"},
-		{"withdraw too much", "markets/strategy/withdraw", w, `{"strategy":"` + a(KindStrategy, "alpha") + `","amount":60000000001,"withdrawAll":false}`,
+		{"withdraw too much", "markets/strategy/withdraw", w, `{"strategy":"` + a(ids.KindStrategy, "alpha") + `","amount":60000000001,"withdrawAll":false}`,
 			"exceeds the strategy's idle principal 60000000000"},
-		{"update nothing", "markets/strategy/update", w, `{"strategy":"` + a(KindStrategy, "alpha") + `"}`, "the update changes nothing"},
-		{"update unknown collateral", "markets/strategy/update", w, `{"strategy":"` + a(KindStrategy, "alpha") +
-			`","collateralTerms":{"updateCollateral":{"` + a(KindMint, "JTO") + `":{"apyUpdate":{"{\"durationType\":0,\"duration\":7}":"1"}}}}}`,
+		{"update nothing", "markets/strategy/update", w, `{"strategy":"` + a(ids.KindStrategy, "alpha") + `"}`, "the update changes nothing"},
+		{"update unknown collateral", "markets/strategy/update", w, `{"strategy":"` + a(ids.KindStrategy, "alpha") +
+			`","collateralTerms":{"updateCollateral":{"` + a(ids.KindMint, "JTO") + `":{"apyUpdate":{"{\"durationType\":0,\"duration\":7}":"1"}}}}}`,
 			"is not in the strategy's terms"},
 		{"unknown request", "gateway/earn/vaults/withdraw_claim/tx", w, `{"address":"` + earn + `","wallet":"` + w + `","requestId":"` + loan + `"}`,
 			"unknown withdrawal request"},
 		{"request not filled", "gateway/earn/vaults/withdraw_claim/tx", w, `{"address":"` + earn + `","wallet":"` + w + `","requestId":"` +
-			a(KindRequest, "usdc-earn/r-partial") + `"}`, "only a fully filled request can be claimed"},
+			a(ids.KindRequest, "usdc-earn/r-partial") + `"}`, "only a fully filled request can be claimed"},
 		{"claim without request id", "gateway/earn/vaults/withdraw_claim/tx", w, `{"address":"` + earn + `","wallet":"` + w + `"}`, "requestId is required"},
 		{"holders without mint", "markets/collateral/holders/historical", "", `{"rangeStart":1,"rangeEnd":2,"pdas":false}`, "mint is required"},
 		{"holders empty range", "markets/collateral/holders/historical", "", `{"mint":"` + loan + `","rangeStart":5,"rangeEnd":5,"pdas":false}`,

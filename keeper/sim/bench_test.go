@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/keeper/sim/scenario"
 )
 
@@ -47,7 +48,7 @@ func BenchmarkLoansInfo(b *testing.B) {
 func BenchmarkBuildRepay(b *testing.B) {
 	s := benchSim(b)
 	h := s.MarketHandler()
-	loan, _ := s.Address(KindLoan, "repay-me")
+	loan, _ := s.Address(ids.KindLoan, "repay-me")
 	body := `{"loan":"` + loan.String() + `","steps":[{"type":"repay","params":{"repayParams":[{"amount":1000,"ledgerIndex":0,"repayAll":false}]}}]}`
 	i := 0
 	for b.Loop() {

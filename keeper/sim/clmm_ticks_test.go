@@ -9,6 +9,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/clmm"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 )
 
@@ -74,7 +75,7 @@ func TestPoolsAccrueAndCrossTicks(t *testing.T) {
 	}
 	want := new(big.Int).Rsh(new(big.Int).Mul(sum, big.NewInt(posL)), 64).Uint64() + 1_000_000
 	for _, name := range []string{"qa", "qb", "qd"} {
-		mint := e.addr(t, KindPosition, name)
+		mint := e.addr(t, ids.KindPosition, name)
 		owed, err := e.sim.PositionOwed(mint)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
@@ -177,7 +178,7 @@ func TestPoolRewardsAccrue(t *testing.T) {
 	}
 	e := newEnv(t, Options{Scenario: sc})
 	e.advance(t, 35*time.Second)
-	mint := e.addr(t, KindPosition, "qr")
+	mint := e.addr(t, ids.KindPosition, "qr")
 	// In range from 0 to 20 s (two updates of 10 s at 4e9 active liquidity), out from 20 to 30 s.
 	g := new(big.Int).Lsh(big.NewInt(10*1000), 64)
 	g.Quo(g, big.NewInt(4_000_000_000))

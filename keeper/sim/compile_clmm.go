@@ -45,7 +45,7 @@ func (c *compiler) pools() {
 		}
 		c.books[pool] = pool.Book()
 		c.w.Pools = append(c.w.Pools, pool)
-		c.w.Name(KindPool, pool.Name, pool.Address)
+		c.w.Name(ids.KindPool, pool.Name, pool.Address)
 		c.w.PoolByAddr[pool.Address] = pool
 		c.poolAccount(pool, ps, at)
 		for _, sym := range sortedKeys(ps.Reserves) {
@@ -190,7 +190,7 @@ func (c *compiler) addPosition(ps scenario.PositionSpec, pool *programs.Pool, rn
 	programs.AddLiquidity(pool.Dex.Layout, &state, &pstate, c.books[pool], true)
 	c.poolStates[pool] = pstate
 	c.w.Positions = append(c.w.Positions, pos)
-	c.w.Name(KindPosition, pos.Name, pos.Mint)
+	c.w.Name(ids.KindPosition, pos.Name, pos.Mint)
 	c.w.PosByMint[mint] = pos
 	c.posStates[pos] = state
 	c.gen.accounts = append(c.gen.accounts, accountInit{Key: addr, Account: svm.Account{

@@ -34,7 +34,7 @@ func (c *compiler) earn() {
 				Shares: c.units(ps.Shares, m, append(pat, "shares")), Assets: c.units(ps.Assets, m, append(pat, "assets"))})
 		}
 		c.w.Earn = append(c.w.Earn, v)
-		c.w.Name(KindEarn, v.Name, v.Address)
+		c.w.Name(ids.KindEarn, v.Name, v.Address)
 		c.w.EarnByAddr[v.Address] = v
 		for j, rs := range es.Requests {
 			c.request(v, rs, append(at, "requests", j))

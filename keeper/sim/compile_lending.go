@@ -52,7 +52,7 @@ func (c *compiler) strategies() {
 		}
 		info := &programs.Strategy{Name: ss.Name, Mint: m, Address: c.derive(ids.MarketProgramID, "strategy", ss.Name, append(at, "name"))}
 		c.w.Strategies = append(c.w.Strategies, info)
-		c.w.Name(KindStrategy, info.Name, info.Address)
+		c.w.Name(ids.KindStrategy, info.Name, info.Address)
 		c.w.StratByAdr[info.Address] = info
 		state := &state.Strategy{
 			Authority: authority.String(), PrincipalMint: m.Address.String(), OriginationsEnabled: true,
@@ -154,7 +154,7 @@ func (c *compiler) vaults() {
 				Amount: c.units(ds.Amount, strat.Mint, append(dat, "amount")), StakeDuration: ds.StakeDuration, Status: ds.Status})
 		}
 		c.w.Vaults = append(c.w.Vaults, v)
-		c.w.Name(KindVault, v.Name, v.Address)
+		c.w.Name(ids.KindVault, v.Name, v.Address)
 	}
 }
 

@@ -52,7 +52,7 @@ func (c *compiler) loans() {
 		}
 		c.inflows(st)
 		c.w.Loans = append(c.w.Loans, info)
-		c.w.Name(KindLoan, info.Name, info.Address)
+		c.w.Name(ids.KindLoan, info.Name, info.Address)
 		c.w.LoanByAddr[info.Address] = info
 		c.putJSONAccount(info.Address, st, at)
 	}

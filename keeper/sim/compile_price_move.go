@@ -10,6 +10,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/prices"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
+	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 	"github.com/keeper-project/keeper/keeper/sim/scenario"
 )
 
@@ -71,7 +72,7 @@ func movePythAccount(a svm.Account, exists bool, by float64, slot uint64, when t
 	if units < 1 || units > math.MaxInt64 {
 		return a, fmt.Errorf("price move at slot %d: price %v out of range", slot, units)
 	}
-	u.Price, u.Conf = int64(units), uint64(math.Round(units*pythConfidence))
+	u.Price, u.Conf = int64(units), uint64(math.Round(units*programs.PythConfidence))
 	u.PublishTime, u.PostedSlot = when, slot
 	a.Data = prices.EncodeUpdate(u)
 	return a, nil

@@ -19,6 +19,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/market/api"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 )
 
 // newControlled builds a simulator on the default scenario with a manual clock and its Control,
@@ -184,7 +185,7 @@ func TestControlServedState(t *testing.T) {
 	}
 	before := getState(t, urls.Control())
 
-	resp, err := e.market.BuildLoan(ctx, "repay-ctl", market.BuildLoanRequest{Loan: e.addr(t, KindLoan, "repay-me").String(),
+	resp, err := e.market.BuildLoan(ctx, "repay-ctl", market.BuildLoanRequest{Loan: e.addr(t, ids.KindLoan, "repay-me").String(),
 		Steps: []market.Step{{Type: market.StepRepay, Params: market.StepParams{RepayParams: []market.RepayParam{{Amount: 100_000_000}}}}}})
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/market/api"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 )
 
 // TestQueueAnswerUnderOtherNames has the scenario rename the withdrawal queue's members: a client
@@ -20,7 +21,7 @@ func TestQueueAnswerUnderOtherNames(t *testing.T) {
 	}
 	e := newEnv(t, Options{Scenario: sc})
 	e.advance(t, 20*time.Second)
-	vault := e.addr(t, KindEarn, "usdc-earn").String()
+	vault := e.addr(t, ids.KindEarn, "usdc-earn").String()
 	req := market.WithdrawalQueueRequest{Address: vault, Wallet: testWallet().String()}
 	if q, err := e.market.WithdrawalQueue(e.ctx, req); err == nil || !strings.Contains(err.Error(), `"requests"`) {
 		t.Errorf("assumed names on a renamed answer: %+v, %v; want a decode error naming requests", q, err)
@@ -34,7 +35,7 @@ func TestQueueAnswerUnderOtherNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	full := e.addr(t, KindRequest, "usdc-earn/r-full").String()
+	full := e.addr(t, ids.KindRequest, "usdc-earn/r-full").String()
 	if len(q.Requests) != 2 || q.Requests[0].RequestID != full || q.Requests[0].State() != market.WithdrawalFilled ||
 		q.Requests[0].Wallet != testWallet().String() || q.Requests[0].RequestedAmount != 300_000_000 {
 		t.Errorf("queue by the renamed members: %+v", q)

@@ -74,7 +74,7 @@ func TestHistoricalHolders(t *testing.T) {
 	e := newEnv(t, Options{Scenario: sc})
 	a := func(kind, name string) string { return e.addr(t, kind, name).String() }
 	start := market.UnixTime(testStart.Unix())
-	x := a(KindMint, "X")
+	x := a(ids.KindMint, "X")
 	tests := []struct {
 		name string
 		mint string
@@ -85,12 +85,12 @@ func TestHistoricalHolders(t *testing.T) {
 		// (the add at rangeEnd counts nothing); l2 adds 1 at 200: 1·200 = 200. bob: 20·250, then the
 		// liquidation takes only the 5 X sent to the liquidator: 15·150 = 2250. carol's add is after the
 		// range; dave's add at rangeEnd gives 0.
-		{"by borrower", x, false, map[string]float64{a(KindWallet, "alice"): 3200, a(KindWallet, "bob"): 7250, a(KindWallet, "dave"): 0}},
-		{"by loan", x, true, map[string]float64{a(KindLoan, "l1"): 3000, a(KindLoan, "l2"): 200, a(KindLoan, "l3"): 7250, a(KindLoan, "l6"): 0}},
+		{"by borrower", x, false, map[string]float64{a(ids.KindWallet, "alice"): 3200, a(ids.KindWallet, "bob"): 7250, a(ids.KindWallet, "dave"): 0}},
+		{"by loan", x, true, map[string]float64{a(ids.KindLoan, "l1"): 3000, a(ids.KindLoan, "l2"): 200, a(ids.KindLoan, "l3"): 7250, a(ids.KindLoan, "l6"): 0}},
 		// The pool id: l5's default AddCollateral of liquidity 50 (raw units) 50 s before the range.
-		{"pool id", a(KindPool, "px"), false, map[string]float64{a(KindWallet, "dave"): 50 * 400}},
+		{"pool id", a(ids.KindPool, "px"), false, map[string]float64{a(ids.KindWallet, "dave"): 50 * 400}},
 		// Only l3's liquidation transfers USDC to the liquidator: −7 from 250 s.
-		{"liquidated mint", a(KindMint, "USDC"), false, map[string]float64{a(KindWallet, "bob"): -7 * 150}},
+		{"liquidated mint", a(ids.KindMint, "USDC"), false, map[string]float64{a(ids.KindWallet, "bob"): -7 * 150}},
 		{"unknown mint", ids.DerivedKey("mint", "nobody").String(), false, nil},
 	}
 	for _, tc := range tests {

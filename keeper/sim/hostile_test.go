@@ -82,7 +82,7 @@ func TestHostileModes(t *testing.T) {
 		}},
 		{faults.HostileTokenTransfer, func(e *env, d decodedTx) bool {
 			return d.hasIx(solana.TokenProgramID, func(a []solana.PublicKey, data []byte) bool {
-				return len(a) == 3 && a[2] == w && data[0] == 3 && a[1] == txbuild.Ata(stranger, e.addr(t, KindMint, "USDC"))
+				return len(a) == 3 && a[2] == w && data[0] == 3 && a[1] == txbuild.Ata(stranger, e.addr(t, ids.KindMint, "USDC"))
 			})
 		}},
 		{faults.HostileSetAuthority, func(e *env, d decodedTx) bool {
@@ -103,7 +103,7 @@ func TestHostileModes(t *testing.T) {
 		t.Run(tc.mode.String(), func(t *testing.T) {
 			e := newEnv(t, Options{Faults: faults.Faults{Market: faults.Market{Hostile: []faults.Hostile{tc.mode}}}})
 			build := func(key market.IdempotencyKey) decodedTx {
-				tx, err := e.market.WithdrawFromStrategy(e.ctx, key, market.WithdrawStrategyRequest{Amount: 1, Strategy: e.addr(t, KindStrategy, "alpha").String()})
+				tx, err := e.market.WithdrawFromStrategy(e.ctx, key, market.WithdrawStrategyRequest{Amount: 1, Strategy: e.addr(t, ids.KindStrategy, "alpha").String()})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -127,7 +127,7 @@ func TestHostileAlwaysAndWire(t *testing.T) {
 	e := newEnv(t, Options{Faults: faults.Faults{Market: faults.Market{HostileAlways: faults.HostileExtraSigner}}})
 	for i := range 2 {
 		tx, err := e.market.ClaimFees(e.ctx, market.IdempotencyKey(fmt.Sprintf("always-%d", i)),
-			market.ClaimFeesRequest{Loan: e.addr(t, KindLoan, "claim-me").String(), PositionMint: e.addr(t, KindPosition, "pos-b").String()})
+			market.ClaimFeesRequest{Loan: e.addr(t, ids.KindLoan, "claim-me").String(), PositionMint: e.addr(t, ids.KindPosition, "pos-b").String()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -139,8 +139,8 @@ func TestHostileAlwaysAndWire(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.advance(t, 20*time.Second)
-	resp, err := e.market.ClaimEarnWithdrawal(e.ctx, "wire-1", market.WithdrawClaimRequest{Address: e.addr(t, KindEarn, "usdc-earn").String(),
-		Wallet: testWallet().String(), RequestID: e.addr(t, KindRequest, "usdc-earn/r-full").String()})
+	resp, err := e.market.ClaimEarnWithdrawal(e.ctx, "wire-1", market.WithdrawClaimRequest{Address: e.addr(t, ids.KindEarn, "usdc-earn").String(),
+		Wallet: testWallet().String(), RequestID: e.addr(t, ids.KindRequest, "usdc-earn/r-full").String()})
 	if err != nil {
 		t.Fatal(err)
 	}

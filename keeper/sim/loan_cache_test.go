@@ -6,6 +6,7 @@ import (
 
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 )
 
@@ -14,7 +15,7 @@ import (
 // at once.
 func TestLoansInfoCacheFollowsState(t *testing.T) {
 	e := newEnv(t, Options{})
-	loan, _ := e.sim.Address(KindLoan, "repay-me")
+	loan, _ := e.sim.Address(ids.KindLoan, "repay-me")
 	read := func() market.LoanItem {
 		t.Helper()
 		page, err := e.market.LoansInfo(e.ctx, market.LoansQuery{LoanAddresses: []string{loan.String()}})

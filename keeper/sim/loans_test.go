@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 )
 
 // loanNames maps the addresses of items back to scenario names.
@@ -31,24 +32,24 @@ func TestLoansInfoFilters(t *testing.T) {
 	a := func(kind, name string) string { return e.addr(t, kind, name).String() }
 	wallet := testWallet().String()
 	all := []string{"repay-me", "rebalance-me", "claim-me", "repay-sol", "alice-sol", "bob-loop", "alice-closed", "bob-liquidated"}
-	poolA, poolB := a(KindPool, "sol-usdc-a"), a(KindPool, "sol-usdc-b")
+	poolA, poolB := a(ids.KindPool, "sol-usdc-a"), a(ids.KindPool, "sol-usdc-b")
 	tests := []struct {
 		name string
 		q    market.LoansQuery
 		want []string
 	}{
 		{"no filter", market.LoansQuery{}, all},
-		{"loan address", market.LoansQuery{LoanAddresses: []string{a(KindLoan, "claim-me")}}, []string{"claim-me"}},
+		{"loan address", market.LoansQuery{LoanAddresses: []string{a(ids.KindLoan, "claim-me")}}, []string{"claim-me"}},
 		{"borrower wallet", market.LoansQuery{Borrowers: []string{wallet}}, []string{"repay-me", "rebalance-me", "claim-me", "repay-sol"}},
-		{"borrower alice", market.LoansQuery{Borrowers: []string{a(KindWallet, "alice")}}, []string{"alice-sol", "alice-closed"}},
+		{"borrower alice", market.LoansQuery{Borrowers: []string{a(ids.KindWallet, "alice")}}, []string{"alice-sol", "alice-closed"}},
 		{"lender by authority", market.LoansQuery{Lenders: []string{wallet}}, []string{"alice-sol"}},
-		{"lender by strategy", market.LoansQuery{Lenders: []string{a(KindStrategy, "gamma")}}, []string{"bob-loop", "repay-sol"}},
-		{"principal mint", market.LoansQuery{PrincipalMints: []string{a(KindMint, "SOL")}}, []string{"bob-loop", "repay-sol"}},
-		{"exclude principal mint", market.LoansQuery{ExcludePrincipalMints: []string{a(KindMint, "USDC")}}, []string{"bob-loop", "repay-sol"}},
-		{"collateral mint", market.LoansQuery{CollateralMints: []string{a(KindMint, "SOL")}}, []string{"repay-me", "alice-sol", "alice-closed", "bob-liquidated"}},
-		{"collateral mint of a position", market.LoansQuery{CollateralMints: []string{a(KindPosition, "pos-a")}}, []string{"rebalance-me"}},
+		{"lender by strategy", market.LoansQuery{Lenders: []string{a(ids.KindStrategy, "gamma")}}, []string{"bob-loop", "repay-sol"}},
+		{"principal mint", market.LoansQuery{PrincipalMints: []string{a(ids.KindMint, "SOL")}}, []string{"bob-loop", "repay-sol"}},
+		{"exclude principal mint", market.LoansQuery{ExcludePrincipalMints: []string{a(ids.KindMint, "USDC")}}, []string{"bob-loop", "repay-sol"}},
+		{"collateral mint", market.LoansQuery{CollateralMints: []string{a(ids.KindMint, "SOL")}}, []string{"repay-me", "alice-sol", "alice-closed", "bob-liquidated"}},
+		{"collateral mint of a position", market.LoansQuery{CollateralMints: []string{a(ids.KindPosition, "pos-a")}}, []string{"rebalance-me"}},
 		{"collateral identifier", market.LoansQuery{CollateralIdentifiers: []string{poolB}}, []string{"claim-me"}},
-		{"exclude by mint", market.LoansQuery{ExcludeCollateralMints: []string{a(KindMint, "SOL")}}, []string{"rebalance-me", "claim-me", "bob-loop", "repay-sol"}},
+		{"exclude by mint", market.LoansQuery{ExcludeCollateralMints: []string{a(ids.KindMint, "SOL")}}, []string{"rebalance-me", "claim-me", "bob-loop", "repay-sol"}},
 		{"exclude pool by mint misses it", market.LoansQuery{ExcludeCollateralMints: []string{poolA}}, all},
 		{"exclude pool by identifier", market.LoansQuery{ExcludeCollateralIdentifiers: []string{poolA}},
 			[]string{"repay-me", "claim-me", "repay-sol", "alice-sol", "bob-loop", "alice-closed", "bob-liquidated"}},
@@ -61,10 +62,10 @@ func TestLoansInfoFilters(t *testing.T) {
 		{"all", market.LoansQuery{FilterType: ptr(market.FilterType(2))}, all},
 		{"funding type 3", market.LoansQuery{OrderFundingTypes: ptr(market.OrderFundingType(3))}, nil},
 		{"loop pair", market.LoansQuery{LoopVaultPrincipalCollateralPairs: []market.LoopPair{
-			{CollateralAssetIdentifier: a(KindMint, "JITOSOL"), PrincipalAssetIdentifier: a(KindMint, "SOL")}}}, []string{"bob-loop"}},
+			{CollateralAssetIdentifier: a(ids.KindMint, "JITOSOL"), PrincipalAssetIdentifier: a(ids.KindMint, "SOL")}}}, []string{"bob-loop"}},
 		{"loop pair without loop ledger", market.LoansQuery{LoopVaultPrincipalCollateralPairs: []market.LoopPair{
-			{CollateralAssetIdentifier: a(KindMint, "SOL"), PrincipalAssetIdentifier: a(KindMint, "USDC")}}}, nil},
-		{"combined", market.LoansQuery{Borrowers: []string{wallet}, CollateralMints: []string{a(KindMint, "SOL")}}, []string{"repay-me"}},
+			{CollateralAssetIdentifier: a(ids.KindMint, "SOL"), PrincipalAssetIdentifier: a(ids.KindMint, "USDC")}}}, nil},
+		{"combined", market.LoansQuery{Borrowers: []string{wallet}, CollateralMints: []string{a(ids.KindMint, "SOL")}}, []string{"repay-me"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

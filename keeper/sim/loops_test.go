@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 )
 
 // loopsScenario has two loans looping LST against USDC, worked out in TestLoopFiguresFromLoans.
@@ -49,7 +50,7 @@ func TestLoopFiguresFromLoans(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := newEnv(t, Options{Scenario: sc})
-	usdc, lst := e.addr(t, KindMint, "USDC").String(), e.addr(t, KindMint, "LST").String()
+	usdc, lst := e.addr(t, ids.KindMint, "USDC").String(), e.addr(t, ids.KindMint, "LST").String()
 	got, err := e.market.Loops(e.ctx, market.LoopsQuery{Identifiers: []string{usdc + "-" + lst}})
 	if err != nil {
 		t.Fatal(err)

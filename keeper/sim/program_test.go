@@ -17,15 +17,15 @@ func TestProgramsCheckAuthority(t *testing.T) {
 	e := newEnv(t, Options{})
 	w := testWallet()
 	a := func(kind, name string) solana.PublicKey { return e.addr(t, kind, name) }
-	usdc, beta, alpha := a(KindMint, "USDC"), a(KindStrategy, "beta"), a(KindStrategy, "alpha")
+	usdc, beta, alpha := a(ids.KindMint, "USDC"), a(ids.KindStrategy, "beta"), a(ids.KindStrategy, "alpha")
 	repayAlice := func(user solana.PublicKey) txbuild.Instruction {
-		return marketIx(user, instr.RepayOp{Amount: 1}.Encode(), txbuild.Meta(a(KindLoan, "alice-sol"), false, true), txbuild.Meta(alpha, false, false),
+		return marketIx(user, instr.RepayOp{Amount: 1}.Encode(), txbuild.Meta(a(ids.KindLoan, "alice-sol"), false, true), txbuild.Meta(alpha, false, false),
 			txbuild.Meta(txbuild.Ata(user, usdc), false, true), txbuild.Meta(txbuild.Ata(alpha, usdc), false, true), txbuild.Meta(usdc, false, false), txbuild.Meta(solana.TokenProgramID, false, false))
 	}
 	noCoSigner := repayAlice(w)
 	noCoSigner.Accounts[1] = txbuild.Meta(ids.CoSigner(), false, false)
-	posA, _, _ := e.sim.Position(a(KindPosition, "pos-a"))
-	posAddr := e.sim.w.PosByMint[a(KindPosition, "pos-a")].Address
+	posA, _, _ := e.sim.Position(a(ids.KindPosition, "pos-a"))
+	posAddr := e.sim.w.PosByMint[a(ids.KindPosition, "pos-a")].Address
 	tests := []struct {
 		name string
 		ixs  []txbuild.Instruction
@@ -36,8 +36,8 @@ func TestProgramsCheckAuthority(t *testing.T) {
 		{"update another's strategy", []txbuild.Instruction{updateIx(w, beta, []instr.TermItem{{Kind: instr.ItemSetParam, Param: instr.ParamOriginationsEnabled}})},
 			"is not the authority of strategy"},
 		{"claim another's request", []txbuild.Instruction{{Program: ids.EarnProgramID, Data: []byte{instr.EarnOpClaim}, Accounts: []solana.AccountMeta{
-			txbuild.Meta(w, true, true), txbuild.Meta(ids.CoSigner(), true, false), txbuild.Meta(a(KindRequest, "usdc-earn/r-alice"), false, true),
-			txbuild.Meta(a(KindEarn, "usdc-earn"), false, false), txbuild.Meta(txbuild.Ata(a(KindEarn, "usdc-earn"), usdc), false, true),
+			txbuild.Meta(w, true, true), txbuild.Meta(ids.CoSigner(), true, false), txbuild.Meta(a(ids.KindRequest, "usdc-earn/r-alice"), false, true),
+			txbuild.Meta(a(ids.KindEarn, "usdc-earn"), false, false), txbuild.Meta(txbuild.Ata(a(ids.KindEarn, "usdc-earn"), usdc), false, true),
 			txbuild.Meta(txbuild.Ata(w, usdc), false, true), txbuild.Meta(usdc, false, false), txbuild.Meta(solana.TokenProgramID, false, false)}}},
 			"belongs to another wallet"},
 		{"dex without co-signer", []txbuild.Instruction{{Program: ids.DexAProgramID, Data: instr.EncodeTransferRange(posA.Range.Lower-10, posA.Range.Upper),

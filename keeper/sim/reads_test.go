@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 )
 
 func TestVaultDeposits(t *testing.T) {
@@ -22,13 +23,13 @@ func TestVaultDeposits(t *testing.T) {
 		want []rec
 	}{
 		{"all", market.VaultDepositsQuery{}, []rec{{"alpha-vault", []string{"$wallet", "alice"}}, {"beta-vault", []string{"lender", "bob"}}, {"gamma-vault", []string{"bob"}}}},
-		{"vault", market.VaultDepositsQuery{VaultAddresses: []string{a(KindVault, "beta-vault")}}, []rec{{"beta-vault", []string{"lender", "bob"}}}},
-		{"user", market.VaultDepositsQuery{UserAddress: a(KindWallet, "bob")}, []rec{{"beta-vault", []string{"bob"}}, {"gamma-vault", []string{"bob"}}}},
-		{"principal mint", market.VaultDepositsQuery{PrincipalMints: []string{a(KindMint, "SOL")}}, []rec{{"gamma-vault", []string{"bob"}}}},
+		{"vault", market.VaultDepositsQuery{VaultAddresses: []string{a(ids.KindVault, "beta-vault")}}, []rec{{"beta-vault", []string{"lender", "bob"}}}},
+		{"user", market.VaultDepositsQuery{UserAddress: a(ids.KindWallet, "bob")}, []rec{{"beta-vault", []string{"bob"}}, {"gamma-vault", []string{"bob"}}}},
+		{"principal mint", market.VaultDepositsQuery{PrincipalMints: []string{a(ids.KindMint, "SOL")}}, []rec{{"gamma-vault", []string{"bob"}}}},
 		{"lp mint", market.VaultDepositsQuery{LpMints: []string{e.sim.w.Vaults[0].LPMint.String()}}, []rec{{"alpha-vault", []string{"$wallet", "alice"}}}},
 		{"stake duration", market.VaultDepositsQuery{StakeDuration: ptr(market.StakeDuration(1))}, []rec{{"alpha-vault", []string{"alice"}}}},
 		{"status", market.VaultDepositsQuery{Status: ptr(market.PositionStatus(1))}, []rec{{"beta-vault", []string{"bob"}}}},
-		{"sorted by amount, first page", market.VaultDepositsQuery{PrincipalMints: []string{a(KindMint, "USDC")},
+		{"sorted by amount, first page", market.VaultDepositsQuery{PrincipalMints: []string{a(ids.KindMint, "USDC")},
 			Sort: ptr(market.VaultSortKey(0)), SortDirection: ptr(market.SortDescending), PageSize: ptr(2)},
 			[]rec{{"beta-vault", []string{"lender"}}, {"alpha-vault", []string{"$wallet"}}}},
 		{"second page", market.VaultDepositsQuery{Page: ptr(1), PageSize: ptr(2)}, []rec{{"beta-vault", []string{"lender", "bob"}}}},
@@ -41,9 +42,9 @@ func TestVaultDeposits(t *testing.T) {
 			}
 			var recs []rec
 			for _, vd := range got {
-				r := rec{vault: e.nameOf(KindVault, vd.VaultAddress)}
+				r := rec{vault: e.nameOf(ids.KindVault, vd.VaultAddress)}
 				for _, ud := range vd.UserDeposits {
-					r.users = append(r.users, e.nameOf(KindWallet, ud.UserAddress))
+					r.users = append(r.users, e.nameOf(ids.KindWallet, ud.UserAddress))
 				}
 				recs = append(recs, r)
 			}
@@ -56,7 +57,7 @@ func TestVaultDeposits(t *testing.T) {
 
 // nameOf returns the scenario name of an address of a kind ("$wallet" for the operator).
 func (e *env) nameOf(kind, addr string) string {
-	if kind == KindWallet && addr == testWallet().String() {
+	if kind == ids.KindWallet && addr == testWallet().String() {
 		return walletPlaceholder
 	}
 	for _, n := range []string{"alice", "bob", "lender", "alpha-vault", "beta-vault", "gamma-vault", "alpha", "beta", "gamma"} {
@@ -70,7 +71,7 @@ func (e *env) nameOf(kind, addr string) string {
 func TestBestQuote(t *testing.T) {
 	e := newEnv(t, Options{})
 	a := func(kind, name string) string { return e.addr(t, kind, name).String() }
-	sol, usdc := a(KindMint, "SOL"), a(KindMint, "USDC")
+	sol, usdc := a(ids.KindMint, "SOL"), a(ids.KindMint, "USDC")
 	req := func(amount market.Amount, override *float64, excluded ...int32) market.QuoteRequest {
 		return market.QuoteRequest{PrincipalMint: usdc, Duration: 7, DurationType: market.DurationDays, ExcludedExternalYield: excluded,
 			CollateralFilter: []market.CollateralFilter{{Amount: amount, AssetData: market.SplAssetData(sol), PriceOverride: override}}}
@@ -106,7 +107,7 @@ func TestBestQuote(t *testing.T) {
 				}
 				return
 			}
-			want := market.Quote{Amount: tc.amount, Apy: tc.apy, CollateralIdentifier: sol, Lqt: 850_000, Ltv: 650_000, Strategy: a(KindStrategy, tc.want)}
+			want := market.Quote{Amount: tc.amount, Apy: tc.apy, CollateralIdentifier: sol, Lqt: 850_000, Ltv: 650_000, Strategy: a(ids.KindStrategy, tc.want)}
 			if len(got) != 1 || got[0] != want {
 				t.Errorf("quotes %+v, want [%+v]", got, want)
 			}
@@ -134,11 +135,11 @@ func TestVaultsAndMetrics(t *testing.T) {
 		st.Authority != testWallet().String() || len(v.VaultRewardsSchedule) != 1 {
 		t.Errorf("alpha-vault record %+v", v)
 	}
-	term, ok := v.Term(e.addr(t, KindMint, "SOL").String())
+	term, ok := v.Term(e.addr(t, ids.KindMint, "SOL").String())
 	if !ok || term.CurrentAllocation != 4_000_000_000 || term.MaxAllocationPct != "50" {
 		t.Errorf("alpha SOL term %+v", term)
 	}
-	jto := e.addr(t, KindMint, "JTO").String()
+	jto := e.addr(t, ids.KindMint, "JTO").String()
 	price := func(m string) (float64, bool) {
 		return market.RewardPrice(2.5, 9, 1, 6), m == jto
 	}
@@ -157,7 +158,7 @@ func TestVaultsAndMetrics(t *testing.T) {
 
 func TestLoops(t *testing.T) {
 	e := newEnv(t, Options{})
-	pair := e.addr(t, KindMint, "USDC").String() + "-" + e.addr(t, KindMint, "SOL").String()
+	pair := e.addr(t, ids.KindMint, "USDC").String() + "-" + e.addr(t, ids.KindMint, "SOL").String()
 	tests := []struct {
 		name string
 		q    market.LoopsQuery
@@ -188,13 +189,13 @@ func TestLoops(t *testing.T) {
 
 func TestEarnReads(t *testing.T) {
 	e := newEnv(t, Options{})
-	vault := e.addr(t, KindEarn, "usdc-earn").String()
+	vault := e.addr(t, ids.KindEarn, "usdc-earn").String()
 	pos, err := e.market.EarnPosition(e.ctx, market.EarnPositionRequest{Address: vault, Wallet: testWallet().String()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if pos.Shares != 1_000_000_000 || pos.Assets != 1_020_000_000 || len(pos.OpenWithdrawalRequests) != 2 ||
-		pos.OpenWithdrawalRequests[0].OnChainRequestAddr != e.addr(t, KindRequest, "usdc-earn/r-full").String() {
+		pos.OpenWithdrawalRequests[0].OnChainRequestAddr != e.addr(t, ids.KindRequest, "usdc-earn/r-full").String() {
 		t.Errorf("position %+v", pos)
 	}
 	states := func() []market.WithdrawalState {

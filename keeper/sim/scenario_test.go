@@ -7,15 +7,16 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 )
 
 // TestDefaultScenarioEvents steps through the default scenario and checks what each event does to
 // what keeper reads.
 func TestDefaultScenarioEvents(t *testing.T) {
 	e := newEnv(t, Options{})
-	usdcPerUnit := func(mint string) (float64, bool) { return 1e-6, mint == e.addr(t, KindMint, "USDC").String() }
+	usdcPerUnit := func(mint string) (float64, bool) { return 1e-6, mint == e.addr(t, ids.KindMint, "USDC").String() }
 	health := func() float64 {
-		item, err := e.sim.Loan(e.addr(t, KindLoan, "repay-me"))
+		item, err := e.sim.Loan(e.addr(t, ids.KindLoan, "repay-me"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -28,7 +29,7 @@ func TestDefaultScenarioEvents(t *testing.T) {
 	// fees is what the position is owed: the fee events raise the pool's fee growth and leave the
 	// stored figure alone, as swaps do on chain.
 	fees := func(name string) (uint64, uint64) {
-		mint := e.addr(t, KindPosition, name)
+		mint := e.addr(t, ids.KindPosition, name)
 		owed, err := e.sim.PositionOwed(mint)
 		if err != nil {
 			t.Fatal(err)
@@ -39,14 +40,14 @@ func TestDefaultScenarioEvents(t *testing.T) {
 		return owed.Fees0, owed.Fees1
 	}
 	inRange := func(name string) bool {
-		pos, pool, err := e.sim.Position(e.addr(t, KindPosition, name))
+		pos, pool, err := e.sim.Position(e.addr(t, ids.KindPosition, name))
 		if err != nil {
 			t.Fatal(err)
 		}
 		return pos.InRange(pool)
 	}
 	state := func(name string) market.WithdrawalState {
-		r, err := e.sim.WithdrawalRequest(e.addr(t, KindRequest, "usdc-earn/"+name))
+		r, err := e.sim.WithdrawalRequest(e.addr(t, ids.KindRequest, "usdc-earn/"+name))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -66,7 +67,7 @@ func TestDefaultScenarioEvents(t *testing.T) {
 			return ""
 		}},
 		{5 * time.Second, func() string {
-			vs, _ := e.sim.Strategy(e.addr(t, KindStrategy, "beta"))
+			vs, _ := e.sim.Strategy(e.addr(t, ids.KindStrategy, "beta"))
 			key := market.StrategyDuration{DurationType: market.DurationDays, Duration: 7}.Key()
 			if vs.CollateralTerms[0].DurationsAndApys[key] != 90_000 {
 				return "beta's SOL 7d APY did not fall to 90000"
@@ -74,7 +75,7 @@ func TestDefaultScenarioEvents(t *testing.T) {
 			return ""
 		}},
 		{10 * time.Second, func() string {
-			if p, _ := e.sim.Price(e.addr(t, KindMint, "SOL")); p != 110 {
+			if p, _ := e.sim.Price(e.addr(t, ids.KindMint, "SOL")); p != 110 {
 				return "SOL price not 110"
 			}
 			if h := health(); h > 0.15 || h < 0.12 {
@@ -157,11 +158,11 @@ func TestWalletPlaceholder(t *testing.T) {
 	if s.Wallet() != DefaultWallet() {
 		t.Errorf("wallet %s, want the default %s", s.Wallet(), DefaultWallet())
 	}
-	item, err := s.Loan(s.mustAddress(t, KindLoan, "repay-me"))
+	item, err := s.Loan(s.mustAddress(t, ids.KindLoan, "repay-me"))
 	if err != nil || item.Loan.Borrower != DefaultWallet().String() {
 		t.Errorf("repay-me borrower %s (%v), want the default wallet", item.Loan.Borrower, err)
 	}
-	usdc := s.mustAddress(t, KindMint, "USDC")
+	usdc := s.mustAddress(t, ids.KindMint, "USDC")
 	if got := s.TokenBalance(DefaultWallet(), usdc); got != 1_000_000_000 {
 		t.Errorf("wallet holds %d USDC base units, want 1000000000", got)
 	}

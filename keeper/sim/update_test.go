@@ -8,14 +8,15 @@ import (
 	"testing"
 
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
 )
 
 // TestStrategyUpdateEveryMember adds, changes and removes collateral terms and sets every parameter,
 // then reads the strategy's account to check each change landed.
 func TestStrategyUpdateEveryMember(t *testing.T) {
 	e := newEnv(t, Options{})
-	alpha := e.addr(t, KindStrategy, "alpha")
-	sol, jto, jitosol := e.addr(t, KindMint, "SOL").String(), e.addr(t, KindMint, "JTO").String(), e.addr(t, KindMint, "JITOSOL").String()
+	alpha := e.addr(t, ids.KindStrategy, "alpha")
+	sol, jto, jitosol := e.addr(t, ids.KindMint, "SOL").String(), e.addr(t, ids.KindMint, "JTO").String(), e.addr(t, ids.KindMint, "JITOSOL").String()
 	d7 := market.StrategyDuration{DurationType: market.DurationDays, Duration: 7}
 	d2w := market.StrategyDuration{DurationType: market.DurationWeeks, Duration: 2}
 	ext := "ExtMarketInfo1111111111111111111111111111111"

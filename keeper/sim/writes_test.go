@@ -20,9 +20,9 @@ import (
 // checks the ledger, the strategy's idle principal and the wallet's tokens.
 func TestRepayLandsAndChangesReads(t *testing.T) {
 	e := newEnv(t, Options{})
-	loan := e.addr(t, KindLoan, "repay-me")
-	usdc := e.addr(t, KindMint, "USDC")
-	beta := e.addr(t, KindStrategy, "beta")
+	loan := e.addr(t, ids.KindLoan, "repay-me")
+	usdc := e.addr(t, ids.KindMint, "USDC")
+	beta := e.addr(t, ids.KindStrategy, "beta")
 	walletBefore, betaBefore := e.sim.TokenBalance(testWallet(), usdc), e.sim.TokenBalance(beta, usdc)
 	resp, err := e.market.BuildLoan(e.ctx, "repay-1", market.BuildLoanRequest{Loan: loan.String(), Steps: []market.Step{{
 		Type: market.StepRepay, Params: market.StepParams{RepayParams: []market.RepayParam{{Amount: 200_000_000}}}}}})
@@ -59,7 +59,7 @@ func TestRepayLandsAndChangesReads(t *testing.T) {
 func TestTransferPositionMovesRange(t *testing.T) {
 	e := newEnv(t, Options{})
 	e.advance(t, 20*time.Second)
-	mint := e.addr(t, KindPosition, "pos-a")
+	mint := e.addr(t, ids.KindPosition, "pos-a")
 	pos, pool, err := e.sim.Position(mint)
 	if err != nil {
 		t.Fatal(err)
@@ -72,7 +72,7 @@ func TestTransferPositionMovesRange(t *testing.T) {
 		t.Fatal(err)
 	}
 	tx, err := e.market.TransferPosition(e.ctx, "rebalance-1", market.TransferPositionRequest{
-		Loan: e.addr(t, KindLoan, "rebalance-me").String(), PositionMint: mint.String(), SlippageDecimals: 0.5,
+		Loan: e.addr(t, ids.KindLoan, "rebalance-me").String(), PositionMint: mint.String(), SlippageDecimals: 0.5,
 		TransferParams: market.TransferParams{CollateralIndex: 0, LiquidityAmount: market.Amount(pos.Liquidity.Lo),
 			TickLowerIndex: rng.Lower, TickUpperIndex: rng.Upper,
 			Variant: market.TransferMode{Liquidity: &market.LiquidityTransfer{SlippageToleranceBps: 50}}}})
@@ -105,7 +105,7 @@ func TestTransferPositionMovesRange(t *testing.T) {
 func TestClaimFeesPaysAndZeroes(t *testing.T) {
 	e := newEnv(t, Options{})
 	e.advance(t, 25*time.Second)
-	mint := e.addr(t, KindPosition, "pos-b")
+	mint := e.addr(t, ids.KindPosition, "pos-b")
 	pos, pool, err := e.sim.Position(mint)
 	if err != nil {
 		t.Fatal(err)
@@ -118,7 +118,7 @@ func TestClaimFeesPaysAndZeroes(t *testing.T) {
 	if owed, err := e.sim.PositionOwed(mint); err != nil || owed.Fees0 != 160_000_000 || owed.Fees1 != 17_000_000 {
 		t.Fatalf("fees owed %+v, %v; want 160000000/17000000", owed, err)
 	}
-	tx, err := e.market.ClaimFees(e.ctx, "claim-1", market.ClaimFeesRequest{Loan: e.addr(t, KindLoan, "claim-me").String(), PositionMint: mint.String()})
+	tx, err := e.market.ClaimFees(e.ctx, "claim-1", market.ClaimFeesRequest{Loan: e.addr(t, ids.KindLoan, "claim-me").String(), PositionMint: mint.String()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,8 +146,8 @@ func TestClaimFeesPaysAndZeroes(t *testing.T) {
 // and checks that every term changed once all landed.
 func TestStrategyUpdateSplitsAndApplies(t *testing.T) {
 	e := newEnv(t, Options{})
-	alpha := e.addr(t, KindStrategy, "alpha")
-	sol := e.addr(t, KindMint, "SOL").String()
+	alpha := e.addr(t, ids.KindStrategy, "alpha")
+	sol := e.addr(t, ids.KindMint, "SOL").String()
 	apys := map[market.StrategyDuration]market.CBPS{}
 	for d := int32(1); d <= 40; d++ {
 		apys[market.StrategyDuration{DurationType: market.DurationDays, Duration: d}] = market.CBPS(100_000 + d)
@@ -190,7 +190,7 @@ func TestStrategyUpdateSplitsAndApplies(t *testing.T) {
 // TestStrategyWithdrawPaysAuthority sweeps idle principal to the authority.
 func TestStrategyWithdrawPaysAuthority(t *testing.T) {
 	e := newEnv(t, Options{})
-	alpha, usdc := e.addr(t, KindStrategy, "alpha"), e.addr(t, KindMint, "USDC")
+	alpha, usdc := e.addr(t, ids.KindStrategy, "alpha"), e.addr(t, ids.KindMint, "USDC")
 	before := e.sim.TokenBalance(testWallet(), usdc)
 	tx, err := e.market.WithdrawFromStrategy(e.ctx, "withdraw-1", market.WithdrawStrategyRequest{Amount: 40_000_000_000, Strategy: alpha.String()})
 	if err != nil {
@@ -212,8 +212,8 @@ func TestStrategyWithdrawPaysAuthority(t *testing.T) {
 func TestWithdrawClaimBundle(t *testing.T) {
 	e := newEnv(t, Options{})
 	e.advance(t, 20*time.Second)
-	vault, req := e.addr(t, KindEarn, "usdc-earn"), e.addr(t, KindRequest, "usdc-earn/r-full")
-	usdc := e.addr(t, KindMint, "USDC")
+	vault, req := e.addr(t, ids.KindEarn, "usdc-earn"), e.addr(t, ids.KindRequest, "usdc-earn/r-full")
+	usdc := e.addr(t, ids.KindMint, "USDC")
 	before := e.sim.TokenBalance(testWallet(), usdc)
 	claim := market.WithdrawClaimRequest{Address: vault.String(), Wallet: testWallet().String(), RequestID: req.String()}
 	resp, err := e.market.ClaimEarnWithdrawal(e.ctx, "claim-w-1", claim)
@@ -280,8 +280,8 @@ func TestWithdrawClaimCreatesTokenAccount(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := newEnv(t, Options{Scenario: sc})
-	resp, err := e.market.ClaimEarnWithdrawal(e.ctx, "c-1", market.WithdrawClaimRequest{Address: e.addr(t, KindEarn, "e").String(),
-		Wallet: testWallet().String(), RequestID: e.addr(t, KindRequest, "e/r").String()})
+	resp, err := e.market.ClaimEarnWithdrawal(e.ctx, "c-1", market.WithdrawClaimRequest{Address: e.addr(t, ids.KindEarn, "e").String(),
+		Wallet: testWallet().String(), RequestID: e.addr(t, ids.KindRequest, "e/r").String()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -294,7 +294,7 @@ func TestWithdrawClaimCreatesTokenAccount(t *testing.T) {
 	if st := e.sim.Chain().BundleStatus(id); st.State != chainsim.BundleLanded {
 		t.Fatalf("bundle %+v", st)
 	}
-	if got := e.sim.TokenBalance(testWallet(), e.addr(t, KindMint, "USDC")); got != 5_000_000 {
+	if got := e.sim.TokenBalance(testWallet(), e.addr(t, ids.KindMint, "USDC")); got != 5_000_000 {
 		t.Errorf("wallet holds %d, want 5000000", got)
 	}
 	// Rent of the new token account out, the request account's rent back, the fees of four signatures
@@ -316,8 +316,8 @@ func TestPayerHeaderPaysFees(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, err := mc.ClaimEarnWithdrawal(e.ctx, "c-1", market.WithdrawClaimRequest{Address: e.addr(t, KindEarn, "e").String(),
-		Wallet: testWallet().String(), RequestID: e.addr(t, KindRequest, "e/r").String()})
+	resp, err := mc.ClaimEarnWithdrawal(e.ctx, "c-1", market.WithdrawClaimRequest{Address: e.addr(t, ids.KindEarn, "e").String(),
+		Wallet: testWallet().String(), RequestID: e.addr(t, ids.KindRequest, "e/r").String()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -339,7 +339,7 @@ func TestPayerHeaderPaysFees(t *testing.T) {
 // in one transaction; the history then shows the removal.
 func TestRepayAllWithdrawAndClose(t *testing.T) {
 	e := newEnv(t, Options{})
-	loan, sol := e.addr(t, KindLoan, "repay-me"), e.addr(t, KindMint, "SOL")
+	loan, sol := e.addr(t, ids.KindLoan, "repay-me"), e.addr(t, ids.KindMint, "SOL")
 	resp, err := e.market.BuildLoan(e.ctx, "close-1", market.BuildLoanRequest{Loan: loan.String(), Steps: []market.Step{{
 		Type: market.StepRepay, Params: market.StepParams{RepayParams: []market.RepayParam{{RepayAll: true}},
 			CollateralWithdrawalParams: []market.CollateralWithdrawal{{Amount: 10_000_000_000, CollateralMint: sol.String()}},
@@ -372,7 +372,7 @@ func TestRepayAllWithdrawAndClose(t *testing.T) {
 // co-signature: preflight refuses both, and without preflight neither lands.
 func TestSignaturesRequired(t *testing.T) {
 	e := newEnv(t, Options{})
-	tx, err := e.market.WithdrawFromStrategy(e.ctx, "w-1", market.WithdrawStrategyRequest{Amount: 1, Strategy: e.addr(t, KindStrategy, "alpha").String()})
+	tx, err := e.market.WithdrawFromStrategy(e.ctx, "w-1", market.WithdrawStrategyRequest{Amount: 1, Strategy: e.addr(t, ids.KindStrategy, "alpha").String()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -252,3 +252,16 @@ func (r *Request) State() state.Request {
 	return state.Request{Vault: r.Vault.Address, Wallet: r.Wallet, Mint: r.Vault.Mint.Address,
 		Requested: r.Requested, Filled: r.Filled, Created: r.Created}
 }
+
+// Pyth's sponsored Solana feeds are pushed at least every heartbeat and
+// whenever the price moved by more than the deviation since the last push
+// (pyth-crosschain push-feeds/data/svm/solana-mainnet.json: time_difference
+// 60, price_deviation 0.5).
+const (
+	PythHeartbeat = 60 * time.Second
+	PythDeviation = 0.005
+	// PythExponent and PythConfidence shape the published numbers: prices
+	// in units of 1e-8 USD, a confidence interval of 0.05 % of the price.
+	PythExponent   = -8
+	PythConfidence = 0.0005
+)
