@@ -11,9 +11,11 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/internal/strictyaml"
 	"github.com/keeper-project/keeper/keeper/clmm"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
+	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 	"github.com/keeper-project/keeper/keeper/sim/internal/units"
 	"github.com/keeper-project/keeper/keeper/sim/scenario"
 	"gopkg.in/yaml.v3"
@@ -51,10 +53,30 @@ type accountInit struct {
 type scheduled struct {
 	At    time.Duration
 	Desc  string
-	Apply func(s *Sim) error
+	Apply func(s eventTarget) error
 	// Setup, when set, runs once the simulator is built, to schedule what the chain itself must do at
 	// the event's slot.
-	Setup func(s *Sim)
+	Setup func(s eventTarget)
+}
+
+// eventTarget is the simulator as scenario events act on it.
+type eventTarget interface {
+	// Catalog returns the market's catalogue.
+	Catalog() *programs.Catalog
+	// Chain returns the chain.
+	Chain() *chainsim.Chain
+	// Clock returns the simulator's clock.
+	Clock() chainsim.Clock
+	// Start returns the simulator's start, the time scenario offsets count from.
+	Start() time.Time
+	// FillRequest fills a queued earn withdrawal by amount.
+	FillRequest(r *programs.Request, amount uint64) error
+	// UpdateStrategyAccount changes a strategy's account with f.
+	UpdateStrategyAccount(strat *programs.Strategy, f func(*state.Strategy)) error
+	// EarnFees raises a position's pool fee growth as swaps paying fee0 and fee1 would.
+	EarnFees(pos *programs.Position, when, fee0, fee1 uint64) error
+	// SwapPool moves a pool, as a swap paying fee0 and fee1 (to tick and sqrt when move) would.
+	SwapPool(pool *programs.Pool, when, fee0, fee1 uint64, move bool, tick int32, sqrt clmm.U128) error
 }
 
 // compiler turns a Scenario into a world, its genesis and its events, collecting every problem with

@@ -106,9 +106,9 @@ func (c *compiler) oracleEvent(prices map[string]float64, at []any) (scheduled, 
 		}
 		changes[m.Address] = prices[sym]
 	}
-	return scheduled{Desc: fmt.Sprintf("oracle %v", prices), Apply: func(s *Sim) error {
-		s.w.SetPrices(changes)
-		s.w.PricesAt.Store(s.clock.Now().UnixNano())
+	return scheduled{Desc: fmt.Sprintf("oracle %v", prices), Apply: func(s eventTarget) error {
+		s.Catalog().SetPrices(changes)
+		s.Catalog().PricesAt.Store(s.Clock().Now().UnixNano())
 		return nil
 	}}, true
 }
@@ -133,7 +133,7 @@ func (c *compiler) pythEvent(pe scenario.PythEvent, at []any) (scheduled, bool) 
 			set[m.Pyth] = key == "halt"
 		}
 	}
-	return scheduled{Desc: fmt.Sprintf("pyth halt %v resume %v", pe.Halt, pe.Resume), Apply: func(s *Sim) error {
+	return scheduled{Desc: fmt.Sprintf("pyth halt %v resume %v", pe.Halt, pe.Resume), Apply: func(s eventTarget) error {
 		for f, halt := range set {
 			f.Halted = halt
 			if !halt {
@@ -178,8 +178,8 @@ func (c *compiler) poolEvent(pm scenario.PoolMove, at []any) (scheduled, bool) {
 		desc += fmt.Sprintf(", to tick %d", tick)
 	}
 	when := uint64(c.evTime.Unix())
-	return scheduled{Desc: desc, Apply: func(s *Sim) error {
-		return s.swapPool(pool, when, f0, f1, move, tick, sqrt)
+	return scheduled{Desc: desc, Apply: func(s eventTarget) error {
+		return s.SwapPool(pool, when, f0, f1, move, tick, sqrt)
 	}}, true
 }
 
@@ -196,8 +196,8 @@ func (c *compiler) fillEvent(fs scenario.FillSpec, at []any) (scheduled, bool) {
 		return scheduled{}, false
 	}
 	amt := c.units(fs.Amount, v.Mint, append(at, "amount"))
-	return scheduled{Desc: fmt.Sprintf("fill %s/%s by %d", v.Name, r.Name, amt), Apply: func(s *Sim) error {
-		return s.fillRequest(r, amt)
+	return scheduled{Desc: fmt.Sprintf("fill %s/%s by %d", v.Name, r.Name, amt), Apply: func(s eventTarget) error {
+		return s.FillRequest(r, amt)
 	}}, true
 }
 
@@ -211,8 +211,8 @@ func (c *compiler) feesEvent(fs scenario.FeesSpec, at []any) (scheduled, bool) {
 	f0 := c.units(fs.Fees0, pos.Pool.Mint0, append(at, "fees_0"))
 	f1 := c.units(fs.Fees1, pos.Pool.Mint1, append(at, "fees_1"))
 	when := uint64(c.evTime.Unix())
-	return scheduled{Desc: fmt.Sprintf("fees on %s +%d/+%d", pos.Name, f0, f1), Apply: func(s *Sim) error {
-		return s.earnFees(pos, when, f0, f1)
+	return scheduled{Desc: fmt.Sprintf("fees on %s +%d/+%d", pos.Name, f0, f1), Apply: func(s eventTarget) error {
+		return s.EarnFees(pos, when, f0, f1)
 	}}, true
 }
 
@@ -228,7 +228,7 @@ func (c *compiler) externalAPYEvent(es scenario.ExternalAPYSpec, at []any) (sche
 		c.failAt(append(at, "vault"), "unknown vault %q", es.Vault)
 		return scheduled{}, false
 	}
-	return scheduled{Desc: fmt.Sprintf("external apy of %s to %v", vault.Name, es.APY), Apply: func(*Sim) error {
+	return scheduled{Desc: fmt.Sprintf("external apy of %s to %v", vault.Name, es.APY), Apply: func(eventTarget) error {
 		vault.ExternalAPY = es.APY
 		return nil
 	}}, true
@@ -252,8 +252,8 @@ func (c *compiler) termEvent(tc scenario.TermChange, at []any) (scheduled, bool)
 		return scheduled{}, false
 	}
 	key := d.Key()
-	return scheduled{Desc: fmt.Sprintf("term %s %s %s to %d", strat.Name, tc.Collateral, tc.Term, tc.APY), Apply: func(s *Sim) error {
-		return s.updateStrategyAccount(strat, func(st *state.Strategy) {
+	return scheduled{Desc: fmt.Sprintf("term %s %s %s to %d", strat.Name, tc.Collateral, tc.Term, tc.APY), Apply: func(s eventTarget) error {
+		return s.UpdateStrategyAccount(strat, func(st *state.Strategy) {
 			t, ok := st.Term(asset)
 			if !ok {
 				st.Terms = append(st.Terms, state.Term{AssetIdentifier: asset, Apys: map[string]int64{}, MaxAllocationPct: "100"})

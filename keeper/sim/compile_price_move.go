@@ -34,14 +34,14 @@ func (c *compiler) priceMoveEvent(pm scenario.PriceMove, slot uint64, at []any) 
 	feed, mint, by := m.Pyth, m.Address, pm.By
 	return scheduled{
 		Desc: fmt.Sprintf("price of %s moves by %+.4g at slot %d", pm.Mint, by, slot),
-		Setup: func(s *Sim) {
-			when := s.start.Add(time.Duration(slot) * chainsim.SlotDuration)
-			s.chain.ScheduleUpdate(slot, feed.Account, func(a svm.Account, exists bool) (svm.Account, error) {
+		Setup: func(s eventTarget) {
+			when := s.Start().Add(time.Duration(slot) * chainsim.SlotDuration)
+			s.Chain().ScheduleUpdate(slot, feed.Account, func(a svm.Account, exists bool) (svm.Account, error) {
 				return movePythAccount(a, exists, by, slot, when)
 			})
 		},
-		Apply: func(s *Sim) error {
-			a, ok := s.chain.Account(feed.Account)
+		Apply: func(s eventTarget) error {
+			a, ok := s.Chain().Account(feed.Account)
 			if !ok {
 				return fmt.Errorf("price move: no price account at %s", feed.Account)
 			}
@@ -50,9 +50,9 @@ func (c *compiler) priceMoveEvent(pm scenario.PriceMove, slot uint64, at []any) 
 				return fmt.Errorf("price move: %w", err)
 			}
 			p := u.Value()
-			s.w.SetPrices(map[solana.PublicKey]float64{mint: p})
-			s.w.PricesAt.Store(s.clock.Now().UnixNano())
-			feed.Price, feed.At = p, s.start.Add(time.Duration(slot)*chainsim.SlotDuration)
+			s.Catalog().SetPrices(map[solana.PublicKey]float64{mint: p})
+			s.Catalog().PricesAt.Store(s.Clock().Now().UnixNano())
+			feed.Price, feed.At = p, s.Start().Add(time.Duration(slot)*chainsim.SlotDuration)
 			return nil
 		},
 	}, true

@@ -92,7 +92,7 @@ func New(opts Options) (*Sim, error) {
 	s.publishPrices(s.clock.Now())
 	for _, ev := range s.events {
 		if ev.Setup != nil {
-			ev.Setup(s)
+			ev.Setup(eventSim{s})
 		}
 	}
 	return s, nil
@@ -198,7 +198,7 @@ func (s *Sim) RunDue() (int, error) {
 		ev := s.events[s.next]
 		s.next++
 		ran++
-		if err := ev.Apply(s); err != nil {
+		if err := ev.Apply(eventSim{s}); err != nil {
 			errs = append(errs, fmt.Errorf("sim: event at %s (%s): %w", ev.At, ev.Desc, err))
 			continue
 		}
