@@ -8,6 +8,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/clmm"
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
+	"github.com/keeper-project/keeper/keeper/sim/internal/genesis"
 	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 )
 
@@ -20,7 +21,7 @@ func (s *Sim) Address(kind, name string) (solana.PublicKey, bool) {
 			return m.Address, true
 		}
 	case ids.KindWallet:
-		if name == walletPlaceholder {
+		if name == genesis.WalletPlaceholder {
 			return w.Wallet, true
 		}
 		k, ok := w.Wallets[name]
@@ -28,7 +29,7 @@ func (s *Sim) Address(kind, name string) (solana.PublicKey, bool) {
 	case ids.KindRequest:
 		vault, req, _ := strings.Cut(name, "/")
 		for _, e := range w.Earn {
-			if r := requestNamed(e, req); e.Name == vault && r != nil {
+			if r := genesis.RequestNamed(e, req); e.Name == vault && r != nil {
 				return r.Address, true
 			}
 		}

@@ -74,20 +74,3 @@ func tlvEntry(d []byte, typ uint16, v []byte) []byte {
 	d = binary.LittleEndian.AppendUint16(d, uint16(len(v)))
 	return append(d, v...)
 }
-
-// token2022Held refuses a scenario that gives anyone a balance of a Token-2022 mint: the simulated
-// chain does not execute Token-2022 instructions, so such a balance could never move.
-func (c *compiler) token2022Held() {
-	for i, ms := range c.sc.Mints {
-		m := c.w.MintBySym[ms.Symbol]
-		if m == nil || !m.Token2022 {
-			continue
-		}
-		for _, g := range c.gen.tokens {
-			if g.Mint == m.Address {
-				c.failAt(p("mints", i, "program"), "mint %q is a Token-2022 mint, which the simulated chain can show but not move; %s cannot hold it", ms.Symbol, g.Wallet)
-				break
-			}
-		}
-	}
-}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
+	"github.com/keeper-project/keeper/keeper/sim/internal/genesis"
 )
 
 func TestVaultDeposits(t *testing.T) {
@@ -58,7 +59,7 @@ func TestVaultDeposits(t *testing.T) {
 // nameOf returns the scenario name of an address of a kind ("$wallet" for the operator).
 func (e *env) nameOf(kind, addr string) string {
 	if kind == ids.KindWallet && addr == testWallet().String() {
-		return walletPlaceholder
+		return genesis.WalletPlaceholder
 	}
 	for _, n := range []string{"alice", "bob", "lender", "alpha-vault", "beta-vault", "gamma-vault", "alpha", "beta", "gamma"} {
 		if k, ok := e.sim.Address(kind, n); ok && k.String() == addr {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/keeper-project/keeper/keeper/sim/ids"
+	"github.com/keeper-project/keeper/keeper/sim/internal/genesis"
 	"github.com/keeper-project/keeper/keeper/sim/scenario"
 )
 
@@ -42,7 +43,7 @@ func ParseScenario(file string, data []byte) (*scenario.Scenario, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := compileScenario(sc, ids.DerivedKey("wallet", walletPlaceholder), time.Unix(0, 0)); err != nil {
+	if _, err := genesis.Compile(sc, ids.DerivedKey("wallet", genesis.WalletPlaceholder), time.Unix(0, 0)); err != nil {
 		return nil, err
 	}
 	return sc, nil

@@ -15,6 +15,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/sim/faults"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/keeper/sim/inject"
+	"github.com/keeper-project/keeper/keeper/sim/internal/genesis"
 	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 	"github.com/keeper-project/keeper/keeper/sim/scenario"
 )
@@ -37,7 +38,7 @@ type Sim struct {
 	requests atomic.Uint64 // x-request-id counter
 
 	mu     sync.Mutex          // the market's lock
-	events []scheduled         // fixed after New
+	events []genesis.Event     // fixed after New
 	market scenario.MarketSpec // fixed after New; validated
 	next   int                 // guarded by mu; index of the next event to run
 
@@ -70,7 +71,7 @@ func New(opts Options) (*Sim, error) {
 		}
 	}
 	start := opts.Clock.Now()
-	comp, err := compileScenario(sc, opts.Wallet, start)
+	comp, err := genesis.Compile(sc, opts.Wallet, start)
 	if err != nil {
 		return nil, err
 	}
@@ -79,14 +80,14 @@ func New(opts Options) (*Sim, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sim: %w", err)
 	}
-	s := &Sim{log: opts.Logger, clock: opts.Clock, start: start, chain: chain, w: comp.world,
-		events: comp.events, faults: faults.NewState(opts.Seed, opts.Faults.Market),
+	s := &Sim{log: opts.Logger, clock: opts.Clock, start: start, chain: chain, w: comp.World,
+		events: comp.Events, faults: faults.NewState(opts.Seed, opts.Faults.Market),
 		onRoute: opts.OnUnknownRoute, idem: newIdempotencyStore(), market: sc.Market}
 	s.routes = s.buildRoutes()
 	if step := sc.Market.DropUpdateStep; step > 0 {
 		chain.DropOnce(carriesUpdateStep(uint8(step - 1)))
 	}
-	if err := s.deploy(comp.genesis); err != nil {
+	if err := s.deploy(comp.Genesis); err != nil {
 		return nil, fmt.Errorf("sim: %w", err)
 	}
 	s.publishPrices(s.clock.Now())
@@ -99,7 +100,7 @@ func New(opts Options) (*Sim, error) {
 }
 
 // deploy registers the programs and creates the genesis state.
-func (s *Sim) deploy(g genesis) error {
+func (s *Sim) deploy(g genesis.Genesis) error {
 	programs := map[solana.PublicKey]svm.Program{
 		ids.MarketProgramID: svm.ProgramFunc(s.w.ExecuteMarket),
 		ids.EarnProgramID:   svm.ProgramFunc(programs.ExecuteEarn),
@@ -112,16 +113,16 @@ func (s *Sim) deploy(g genesis) error {
 		}
 	}
 	var errs []error
-	for _, m := range g.mints {
+	for _, m := range g.Mints {
 		errs = append(errs, s.createMint(m))
 	}
-	for _, gr := range g.lamports {
+	for _, gr := range g.Lamports {
 		errs = append(errs, s.chain.Fund(gr.Wallet, gr.Amount))
 	}
-	for _, gr := range g.tokens {
+	for _, gr := range g.Tokens {
 		errs = append(errs, s.chain.MintTo(gr.Wallet, gr.Mint, gr.Amount))
 	}
-	for _, a := range g.accounts {
+	for _, a := range g.Accounts {
 		s.chain.SetAccount(a.Key, a.Account)
 	}
 	return errors.Join(errs...)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/internal/genesis"
 	"github.com/keeper-project/keeper/keeper/sim/internal/instr"
 	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 )
@@ -50,7 +51,7 @@ func (l *itemList) asset(where, id string, mustKnow bool) (solana.PublicKey, err
 
 // adds turns addCollateral into items.
 func (l *itemList) adds(ct *market.CollateralTerms) error {
-	for _, id := range sortedKeys(ct.AddCollateral) {
+	for _, id := range genesis.SortedKeys(ct.AddCollateral) {
 		where := "collateralTerms.addCollateral[" + id + "]"
 		k, err := l.asset(where, id, false)
 		if err != nil {
@@ -80,7 +81,7 @@ func (l *itemList) adds(ct *market.CollateralTerms) error {
 
 // apys turns a duration → APY map into setAPY items.
 func (l *itemList) apys(where string, k solana.PublicKey, m map[string]string) error {
-	for _, key := range sortedKeys(m) {
+	for _, key := range genesis.SortedKeys(m) {
 		d, err := market.ParseDurationKey(key)
 		if err != nil {
 			return badRequest("%s: key %q: %v", where, key, err)
@@ -117,7 +118,7 @@ func (l *itemList) assetData(where string, k solana.PublicKey, a market.ParsedUp
 		l.items = append(l.items, instr.TermItem{Kind: r.kind, Asset: k, Value: int64(*r.v)})
 	}
 	if a.MaxCollateralAllocationPct != nil {
-		if _, err := parsePercent(*a.MaxCollateralAllocationPct); err != nil {
+		if _, err := genesis.ParsePercent(*a.MaxCollateralAllocationPct); err != nil {
 			return badRequest("%s.maxCollateralAllocationPct: %v", where, err)
 		}
 		l.items = append(l.items, instr.TermItem{Kind: instr.ItemSetAllocation, Asset: k, Text: *a.MaxCollateralAllocationPct})
@@ -153,7 +154,7 @@ func (l *itemList) metaItems(k solana.PublicKey, a market.ParsedUpdateAssetData)
 
 // updates turns updateCollateral into items.
 func (l *itemList) updates(ct *market.CollateralTerms) error {
-	for _, id := range sortedKeys(ct.UpdateCollateral) {
+	for _, id := range genesis.SortedKeys(ct.UpdateCollateral) {
 		where := "collateralTerms.updateCollateral[" + id + "]"
 		k, err := l.asset(where, id, true)
 		if err != nil {
@@ -183,7 +184,7 @@ func (l *itemList) allocations(ct *market.CollateralTerms) error {
 		if err != nil {
 			return err
 		}
-		if _, err := parsePercent(a.MaxAllocationPct); err != nil {
+		if _, err := genesis.ParsePercent(a.MaxAllocationPct); err != nil {
 			return badRequest("%s.maxAllocationPct: %v", where, err)
 		}
 		l.items = append(l.items, instr.TermItem{Kind: instr.ItemSetAllocation, Asset: k, Text: a.MaxAllocationPct})
@@ -193,7 +194,7 @@ func (l *itemList) allocations(ct *market.CollateralTerms) error {
 
 // removals turns removeCollateral into items.
 func (l *itemList) removals(ct *market.CollateralTerms) error {
-	for _, id := range sortedKeys(ct.RemoveCollateral) {
+	for _, id := range genesis.SortedKeys(ct.RemoveCollateral) {
 		where := "collateralTerms.removeCollateral[" + id + "]"
 		k, err := l.asset(where, id, true)
 		if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/market/api"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
+	"github.com/keeper-project/keeper/keeper/sim/internal/genesis"
 )
 
 // TestRepayLandsAndChangesReads builds a repay, signs it keeping the co-signature, sends it and
@@ -300,7 +301,7 @@ func TestWithdrawClaimCreatesTokenAccount(t *testing.T) {
 	// Rent of the new token account out, the request account's rent back, the fees of four signatures
 	// (one on the token-account transaction, the wallet's and the co-signer's on the claim, one on the
 	// tip) and the tip.
-	if want := lamports - 2_039_280 + earnRequestRent - 4*5000 - 5_000; e.sim.Balance(testWallet()) != want {
+	if want := lamports - 2_039_280 + genesis.EarnRequestRent - 4*5000 - 5_000; e.sim.Balance(testWallet()) != want {
 		t.Errorf("wallet lamports %d, want %d", e.sim.Balance(testWallet()), want)
 	}
 }
@@ -330,8 +331,8 @@ func TestPayerHeaderPaysFees(t *testing.T) {
 	if got := payerBefore - e.sim.Balance(ids.PublicKeyOf(payerKey)); got != 2_039_280+4*5000 {
 		t.Errorf("payer spent %d lamports, want the token account's rent and the fees", got)
 	}
-	if got := e.sim.Balance(testWallet()) - walletBefore; got != earnRequestRent {
-		t.Errorf("wallet gained %d lamports, want the request's rent %d", got, earnRequestRent)
+	if got := e.sim.Balance(testWallet()) - walletBefore; got != genesis.EarnRequestRent {
+		t.Errorf("wallet gained %d lamports, want the request's rent %d", got, genesis.EarnRequestRent)
 	}
 }
 

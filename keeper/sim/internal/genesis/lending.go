@@ -1,4 +1,4 @@
-package sim
+package genesis
 
 import (
 	"fmt"
@@ -69,7 +69,7 @@ func (c *compiler) strategies() {
 		}
 		c.putJSONAccount(info.Address, state, at)
 		if idle := c.units(ss.Idle, m, append(at, "idle")); idle > 0 {
-			c.gen.tokens = append(c.gen.tokens, grant{Wallet: info.Address, Mint: m.Address, Amount: idle})
+			c.gen.Tokens = append(c.gen.Tokens, Grant{Wallet: info.Address, Mint: m.Address, Amount: idle})
 		}
 	}
 }
@@ -81,13 +81,13 @@ func (c *compiler) term(ts scenario.TermSpec, at []any) state.Term {
 	if t.MaxAllocationPct == "" {
 		t.MaxAllocationPct = "100"
 	}
-	if _, err := parsePercent(t.MaxAllocationPct); err != nil {
+	if _, err := ParsePercent(t.MaxAllocationPct); err != nil {
 		c.failAt(append(at, "max_allocation_pct"), "max_allocation_pct: %v", err)
 	}
 	if ts.Ltv < 0 || ts.Lqt < 0 || ts.Ltv > ts.Lqt || ts.Lqt > int64(market.CBPSOne) {
 		c.failAt(append(at, "ltv"), "ltv %d and lqt %d must satisfy 0 <= ltv <= lqt <= 1000000", ts.Ltv, ts.Lqt)
 	}
-	for _, key := range sortedKeys(ts.Apys) {
+	for _, key := range SortedKeys(ts.Apys) {
 		d, err := units.ParseTerm(key)
 		if err != nil {
 			c.failAt(append(at, "apys", key), "%v", err)
@@ -101,8 +101,8 @@ func (c *compiler) term(ts scenario.TermSpec, at []any) state.Term {
 	return t
 }
 
-// parsePercent parses an allocation percentage in [0, 100].
-func parsePercent(s string) (float64, error) {
+// ParsePercent parses an allocation percentage in [0, 100].
+func ParsePercent(s string) (float64, error) {
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil || math.IsNaN(v) || v < 0 || v > 100 {
 		return 0, fmt.Errorf("%q is not a percentage in [0, 100]", s)
@@ -124,7 +124,7 @@ func (c *compiler) putJSONAccount(key solana.PublicKey, v any, at []any) {
 		c.failAt(at, "encode account: %v", err)
 		return
 	}
-	c.gen.accounts = append(c.gen.accounts, accountInit{Key: key, Account: svm.Account{
+	c.gen.Accounts = append(c.gen.Accounts, AccountInit{Key: key, Account: svm.Account{
 		Lamports: accountRent, Owner: ids.MarketProgramID, Data: data}})
 }
 

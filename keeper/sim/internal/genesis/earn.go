@@ -1,4 +1,4 @@
-package sim
+package genesis
 
 import (
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
@@ -7,9 +7,9 @@ import (
 	"github.com/keeper-project/keeper/keeper/sim/scenario"
 )
 
-// earnRequestRent is the lamports a withdrawal request account holds; a claim returns them to the
+// EarnRequestRent is the lamports a withdrawal request account holds; a claim returns them to the
 // wallet.
-const earnRequestRent = 1_447_680
+const EarnRequestRent = 1_447_680
 
 // earn compiles the earn vaults, their reserves and their withdrawal request accounts.
 func (c *compiler) earn() {
@@ -25,7 +25,7 @@ func (c *compiler) earn() {
 		}
 		v := &programs.Earn{Name: es.Name, Mint: m, Address: c.derive(ids.EarnProgramID, "vault", es.Name, append(at, "name"))}
 		if amt := c.units(es.Reserves, m, append(at, "reserves")); amt > 0 {
-			c.gen.tokens = append(c.gen.tokens, grant{Wallet: v.Address, Mint: m.Address, Amount: amt})
+			c.gen.Tokens = append(c.gen.Tokens, Grant{Wallet: v.Address, Mint: m.Address, Amount: amt})
 		}
 		for j, ps := range es.Positions {
 			pat := append(at, "positions", j)
@@ -54,7 +54,7 @@ func (c *compiler) earnNamed(name string) *programs.Earn {
 
 // request compiles one withdrawal request and its account.
 func (c *compiler) request(v *programs.Earn, rs scenario.RequestSpec, at []any) {
-	if rs.Name == "" || requestNamed(v, rs.Name) != nil {
+	if rs.Name == "" || RequestNamed(v, rs.Name) != nil {
 		c.failAt(append(at, "name"), "earn vault %q: request names must be unique and non-empty", v.Name)
 		return
 	}
@@ -73,12 +73,12 @@ func (c *compiler) request(v *programs.Earn, rs scenario.RequestSpec, at []any) 
 	}
 	v.Requests = append(v.Requests, r)
 	c.w.Requests[r.Address] = r
-	c.gen.accounts = append(c.gen.accounts, accountInit{Key: r.Address, Account: svm.Account{
-		Lamports: earnRequestRent, Owner: ids.EarnProgramID, Data: r.State().Encode()}})
+	c.gen.Accounts = append(c.gen.Accounts, AccountInit{Key: r.Address, Account: svm.Account{
+		Lamports: EarnRequestRent, Owner: ids.EarnProgramID, Data: r.State().Encode()}})
 }
 
-// requestNamed returns the request of v called name, or nil.
-func requestNamed(v *programs.Earn, name string) *programs.Request {
+// RequestNamed returns the request of v called name, or nil.
+func RequestNamed(v *programs.Earn, name string) *programs.Request {
 	for _, r := range v.Requests {
 		if r.Name == name {
 			return r

@@ -1,4 +1,4 @@
-package sim
+package genesis
 
 import (
 	"cmp"
@@ -27,40 +27,40 @@ const defaultWalletSOL = "10"
 // accountRent is the lamports the simulator puts in the program accounts it creates.
 const accountRent = 2_000_000
 
-// genesis is the chain state a compiled scenario starts from, applied in order: mints, lamports,
+// Genesis is the chain state a compiled scenario starts from, applied in order: mints, lamports,
 // tokens, accounts.
-type genesis struct {
-	mints    []*programs.Mint
-	lamports []grant
-	tokens   []grant
-	accounts []accountInit
+type Genesis struct {
+	Mints    []*programs.Mint
+	Lamports []Grant
+	Tokens   []Grant
+	Accounts []AccountInit
 }
 
-// grant gives lamports (Mint zero) or tokens of Mint to Wallet.
-type grant struct {
+// Grant gives lamports (Mint zero) or tokens of Mint to Wallet.
+type Grant struct {
 	Wallet solana.PublicKey
 	Mint   solana.PublicKey
 	Amount uint64
 }
 
-// accountInit is an account created at genesis.
-type accountInit struct {
+// AccountInit is an account created at genesis.
+type AccountInit struct {
 	Key     solana.PublicKey
 	Account svm.Account
 }
 
-// scheduled is a compiled scenario event.
-type scheduled struct {
+// Event is a compiled scenario event.
+type Event struct {
 	At    time.Duration
 	Desc  string
-	Apply func(s eventTarget) error
+	Apply func(s Target) error
 	// Setup, when set, runs once the simulator is built, to schedule what the chain itself must do at
 	// the event's slot.
-	Setup func(s eventTarget)
+	Setup func(s Target)
 }
 
-// eventTarget is the simulator as scenario events act on it.
-type eventTarget interface {
+// Target is the simulator as scenario events act on it.
+type Target interface {
 	// Catalog returns the market's catalogue.
 	Catalog() *programs.Catalog
 	// Chain returns the chain.
@@ -87,8 +87,8 @@ type compiler struct {
 	sc    *scenario.Scenario
 	start time.Time
 	w     *programs.Catalog
-	gen   genesis
-	evs   []scheduled
+	gen   Genesis
+	evs   []Event
 	errs  strictyaml.Errors
 
 	poolStates map[*programs.Pool]clmm.Pool          // initial pool accounts
@@ -97,15 +97,15 @@ type compiler struct {
 	evTime     time.Time                             // the scheduled time of the event being compiled
 }
 
-// compiled is the result of compiling a scenario.
-type compiled struct {
-	world   *programs.Catalog
-	genesis genesis
-	events  []scheduled
+// Compiled is the result of compiling a scenario.
+type Compiled struct {
+	World   *programs.Catalog
+	Genesis Genesis
+	Events  []Event
 }
 
-// compileScenario compiles sc for wallet, with times relative to start.
-func compileScenario(sc *scenario.Scenario, wallet solana.PublicKey, start time.Time) (*compiled, error) {
+// Compile compiles sc for wallet, with times relative to start.
+func Compile(sc *scenario.Scenario, wallet solana.PublicKey, start time.Time) (*Compiled, error) {
 	file, root := sc.Source()
 	c := &compiler{file: file, root: root, sc: sc, start: start, w: programs.NewCatalog(wallet),
 		poolStates: map[*programs.Pool]clmm.Pool{}, posStates: map[*programs.Position]clmm.Position{}, books: map[*programs.Pool]*programs.TickBook{}}
@@ -117,7 +117,7 @@ func compileScenario(sc *scenario.Scenario, wallet solana.PublicKey, start time.
 	if err := c.errs.Err(); err != nil {
 		return nil, err
 	}
-	return &compiled{world: c.w, genesis: c.gen, events: c.evs}, nil
+	return &Compiled{World: c.w, Genesis: c.gen, Events: c.evs}, nil
 }
 
 // node returns the YAML node at path, or nil for a scenario built in code.
@@ -199,7 +199,7 @@ func (c *compiler) mints() {
 		c.w.Mints = append(c.w.Mints, m)
 		c.w.MintBySym[m.Symbol] = m
 		c.w.MintByAddr[addr] = m
-		c.gen.mints = append(c.gen.mints, m)
+		c.gen.Mints = append(c.gen.Mints, m)
 		prices[addr] = ms.Price
 	}
 	c.w.SetPrices(prices)
@@ -260,8 +260,8 @@ func (c *compiler) walletsAndFunding() {
 	c.fund(c.w.Wallet, c.sc.Wallet, p("wallet"), defaultWalletSOL)
 	for i, ws := range c.sc.Wallets {
 		at := p("wallets", i)
-		if ws.Name == "" || ws.Name == walletPlaceholder {
-			c.failAt(append(at, "name"), "wallet %d: a name other than %s is required", i, walletPlaceholder)
+		if ws.Name == "" || ws.Name == WalletPlaceholder {
+			c.failAt(append(at, "name"), "wallet %d: a name other than %s is required", i, WalletPlaceholder)
 			continue
 		}
 		if _, dup := c.w.Wallets[ws.Name]; dup {
@@ -288,25 +288,25 @@ func (c *compiler) fund(wallet solana.PublicKey, f scenario.Funding, at []any, d
 		c.failAt(append(at, "sol"), "%v", err)
 	}
 	if lamports > 0 {
-		c.gen.lamports = append(c.gen.lamports, grant{Wallet: wallet, Amount: lamports})
+		c.gen.Lamports = append(c.gen.Lamports, Grant{Wallet: wallet, Amount: lamports})
 	}
-	for _, sym := range sortedKeys(f.Tokens) {
+	for _, sym := range SortedKeys(f.Tokens) {
 		m := c.mint(sym, append(at, "tokens", sym), "token")
 		if amt := c.units(f.Tokens[sym], m, append(at, "tokens", sym)); amt > 0 {
-			c.gen.tokens = append(c.gen.tokens, grant{Wallet: wallet, Mint: m.Address, Amount: amt})
+			c.gen.Tokens = append(c.gen.Tokens, Grant{Wallet: wallet, Mint: m.Address, Amount: amt})
 		}
 	}
 }
 
-// walletPlaceholder stands for the operator's wallet in scenario files.
-const walletPlaceholder = "$wallet"
+// WalletPlaceholder stands for the operator's wallet in scenario files.
+const WalletPlaceholder = "$wallet"
 
 // walletRef resolves "$wallet", a wallet name or a base58 address at path.
 func (c *compiler) walletRef(s string, path []any, what string) solana.PublicKey {
 	switch {
 	case s == "":
 		c.failAt(path, "%s is required", what)
-	case s == walletPlaceholder:
+	case s == WalletPlaceholder:
 		return c.w.Wallet
 	default:
 		if k, ok := c.w.Wallets[s]; ok {
@@ -315,7 +315,7 @@ func (c *compiler) walletRef(s string, path []any, what string) solana.PublicKey
 		if k, err := solana.PublicKeyFromBase58(s); err == nil {
 			return k
 		}
-		c.failAt(path, "%s: %q is not %s, a wallet name or a base58 address", what, s, walletPlaceholder)
+		c.failAt(path, "%s: %q is not %s, a wallet name or a base58 address", what, s, WalletPlaceholder)
 	}
 	return solana.PublicKey{}
 }
@@ -329,12 +329,29 @@ func (c *compiler) derive(program solana.PublicKey, kind, name string, path []an
 	return k
 }
 
-// sortedKeys returns the keys of m in order.
-func sortedKeys[V any](m map[string]V) []string {
+// SortedKeys returns the keys of m in order.
+func SortedKeys[V any](m map[string]V) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
 		out = append(out, k)
 	}
 	slices.Sort(out)
 	return out
+}
+
+// token2022Held refuses a scenario that gives anyone a balance of a Token-2022 mint: the simulated
+// chain does not execute Token-2022 instructions, so such a balance could never move.
+func (c *compiler) token2022Held() {
+	for i, ms := range c.sc.Mints {
+		m := c.w.MintBySym[ms.Symbol]
+		if m == nil || !m.Token2022 {
+			continue
+		}
+		for _, g := range c.gen.Tokens {
+			if g.Mint == m.Address {
+				c.failAt(p("mints", i, "program"), "mint %q is a Token-2022 mint, which the simulated chain can show but not move; %s cannot hold it", ms.Symbol, g.Wallet)
+				break
+			}
+		}
+	}
 }

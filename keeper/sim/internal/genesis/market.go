@@ -1,4 +1,4 @@
-package sim
+package genesis
 
 // market checks the market's packing settings and the names it answers the withdrawal queue with.
 func (c *compiler) market() {

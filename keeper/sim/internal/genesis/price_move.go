@@ -1,4 +1,4 @@
-package sim
+package genesis
 
 import (
 	"fmt"
@@ -18,29 +18,29 @@ import (
 // Pyth account when it reaches the slot (the chain is the truth, and a subscriber of that account is
 // notified at that slot); when the sim's clock reaches the slot's time the market takes the price the
 // account then holds, and the pusher counts it as pushed, so it does not push it again.
-func (c *compiler) priceMoveEvent(pm scenario.PriceMove, slot uint64, at []any) (scheduled, bool) {
+func (c *compiler) priceMoveEvent(pm scenario.PriceMove, slot uint64, at []any) (Event, bool) {
 	m := c.mint(pm.Mint, append(at, "mint"), "price_move mint")
 	if m == nil {
-		return scheduled{}, false
+		return Event{}, false
 	}
 	if m.Pyth == nil {
 		c.failAt(append(at, "mint"), "mint %q has no pyth feed to move", pm.Mint)
-		return scheduled{}, false
+		return Event{}, false
 	}
 	if math.IsNaN(pm.By) || math.IsInf(pm.By, 0) || pm.By <= -1 {
 		c.failAt(append(at, "by"), "by must be a fraction above -1 (-0.05 is 5 %% down), got %v", pm.By)
-		return scheduled{}, false
+		return Event{}, false
 	}
 	feed, mint, by := m.Pyth, m.Address, pm.By
-	return scheduled{
+	return Event{
 		Desc: fmt.Sprintf("price of %s moves by %+.4g at slot %d", pm.Mint, by, slot),
-		Setup: func(s eventTarget) {
+		Setup: func(s Target) {
 			when := s.Start().Add(time.Duration(slot) * chainsim.SlotDuration)
 			s.Chain().ScheduleUpdate(slot, feed.Account, func(a svm.Account, exists bool) (svm.Account, error) {
 				return movePythAccount(a, exists, by, slot, when)
 			})
 		},
-		Apply: func(s eventTarget) error {
+		Apply: func(s Target) error {
 			a, ok := s.Chain().Account(feed.Account)
 			if !ok {
 				return fmt.Errorf("price move: no price account at %s", feed.Account)

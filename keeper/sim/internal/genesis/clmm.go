@@ -1,4 +1,4 @@
-package sim
+package genesis
 
 import (
 	"maps"
@@ -48,10 +48,10 @@ func (c *compiler) pools() {
 		c.w.Name(ids.KindPool, pool.Name, pool.Address)
 		c.w.PoolByAddr[pool.Address] = pool
 		c.poolAccount(pool, ps, at)
-		for _, sym := range sortedKeys(ps.Reserves) {
+		for _, sym := range SortedKeys(ps.Reserves) {
 			m := c.mint(sym, append(at, "reserves", sym), "reserve")
 			if amt := c.units(ps.Reserves[sym], m, append(at, "reserves", sym)); amt > 0 {
-				c.gen.tokens = append(c.gen.tokens, grant{Wallet: pool.Address, Mint: m.Address, Amount: amt})
+				c.gen.Tokens = append(c.gen.Tokens, Grant{Wallet: pool.Address, Mint: m.Address, Amount: amt})
 			}
 		}
 	}
@@ -193,7 +193,7 @@ func (c *compiler) addPosition(ps scenario.PositionSpec, pool *programs.Pool, rn
 	c.w.Name(ids.KindPosition, pos.Name, pos.Mint)
 	c.w.PosByMint[mint] = pos
 	c.posStates[pos] = state
-	c.gen.accounts = append(c.gen.accounts, accountInit{Key: addr, Account: svm.Account{
+	c.gen.Accounts = append(c.gen.Accounts, AccountInit{Key: addr, Account: svm.Account{
 		Lamports: accountRent, Owner: pool.Dex.Program, Data: pool.Dex.Layout.EncodePosition(state)}})
 }
 
@@ -239,11 +239,11 @@ func floorTo(tick int32, spacing uint16) int32 {
 // the positions in range add theirs.
 func (c *compiler) clmmAccounts() {
 	for _, pool := range c.w.Pools {
-		c.gen.accounts = append(c.gen.accounts, accountInit{Key: pool.Address, Account: svm.Account{
+		c.gen.Accounts = append(c.gen.Accounts, AccountInit{Key: pool.Address, Account: svm.Account{
 			Lamports: accountRent, Owner: pool.Dex.Program, Data: pool.Dex.Layout.EncodePool(c.poolStates[pool])}})
 		b := c.books[pool]
 		for _, start := range slices.Sorted(maps.Keys(b.Arrays)) {
-			c.gen.accounts = append(c.gen.accounts, accountInit{Key: b.Address(start), Account: svm.Account{
+			c.gen.Accounts = append(c.gen.Accounts, AccountInit{Key: b.Address(start), Account: svm.Account{
 				Lamports: accountRent, Owner: pool.Dex.Program, Data: b.Encode(start)}})
 		}
 	}

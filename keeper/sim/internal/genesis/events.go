@@ -1,4 +1,4 @@
-package sim
+package genesis
 
 import (
 	"fmt"
@@ -62,7 +62,7 @@ func (c *compiler) eventTime(es scenario.EventSpec, i int, at []any) (time.Durat
 const maxEventSlot = 365 * 24 * time.Hour / chainsim.SlotDuration
 
 // event compiles one event's action; exactly one must be set.
-func (c *compiler) event(es scenario.EventSpec, at []any) (scheduled, bool) {
+func (c *compiler) event(es scenario.EventSpec, at []any) (Event, bool) {
 	n := 0
 	for _, set := range []bool{es.Oracle != nil, es.Pool != nil, es.Fill != nil, es.Fees != nil, es.ExternalAPY != nil, es.Term != nil, es.Pyth != nil, es.PriceMove != nil} {
 		if set {
@@ -71,7 +71,7 @@ func (c *compiler) event(es scenario.EventSpec, at []any) (scheduled, bool) {
 	}
 	if n != 1 {
 		c.failAt(at, "an event needs exactly one of oracle, pool, fill, fees, external_apy, term, pyth, price_move (it has %d)", n)
-		return scheduled{}, false
+		return Event{}, false
 	}
 	switch {
 	case es.Oracle != nil:
@@ -93,20 +93,20 @@ func (c *compiler) event(es scenario.EventSpec, at []any) (scheduled, bool) {
 }
 
 // oracleEvent sets oracle prices.
-func (c *compiler) oracleEvent(prices map[string]float64, at []any) (scheduled, bool) {
+func (c *compiler) oracleEvent(prices map[string]float64, at []any) (Event, bool) {
 	changes := map[solana.PublicKey]float64{}
-	for _, sym := range sortedKeys(prices) {
+	for _, sym := range SortedKeys(prices) {
 		m := c.mint(sym, append(at, sym), "oracle mint")
 		if m == nil {
-			return scheduled{}, false
+			return Event{}, false
 		}
 		if prices[sym] < 0 {
 			c.failAt(append(at, sym), "price of %s is negative", sym)
-			return scheduled{}, false
+			return Event{}, false
 		}
 		changes[m.Address] = prices[sym]
 	}
-	return scheduled{Desc: fmt.Sprintf("oracle %v", prices), Apply: func(s eventTarget) error {
+	return Event{Desc: fmt.Sprintf("oracle %v", prices), Apply: func(s Target) error {
 		s.Catalog().SetPrices(changes)
 		s.Catalog().PricesAt.Store(s.Clock().Now().UnixNano())
 		return nil
@@ -114,7 +114,7 @@ func (c *compiler) oracleEvent(prices map[string]float64, at []any) (scheduled, 
 }
 
 // pythEvent halts or resumes the pushing of mints' Pyth feeds.
-func (c *compiler) pythEvent(pe scenario.PythEvent, at []any) (scheduled, bool) {
+func (c *compiler) pythEvent(pe scenario.PythEvent, at []any) (Event, bool) {
 	set := map[*programs.PythFeed]bool{}
 	for _, l := range []struct {
 		key  string
@@ -124,16 +124,16 @@ func (c *compiler) pythEvent(pe scenario.PythEvent, at []any) (scheduled, bool) 
 		for i, sym := range l.syms {
 			m := c.mint(sym, append(at, key, i), "pyth mint")
 			if m == nil {
-				return scheduled{}, false
+				return Event{}, false
 			}
 			if m.Pyth == nil {
 				c.failAt(append(at, key, i), "mint %q has no pyth feed", sym)
-				return scheduled{}, false
+				return Event{}, false
 			}
 			set[m.Pyth] = key == "halt"
 		}
 	}
-	return scheduled{Desc: fmt.Sprintf("pyth halt %v resume %v", pe.Halt, pe.Resume), Apply: func(s eventTarget) error {
+	return Event{Desc: fmt.Sprintf("pyth halt %v resume %v", pe.Halt, pe.Resume), Apply: func(s Target) error {
 		for f, halt := range set {
 			f.Halted = halt
 			if !halt {
@@ -145,11 +145,11 @@ func (c *compiler) pythEvent(pe scenario.PythEvent, at []any) (scheduled, bool) 
 }
 
 // poolEvent moves a pool's price.
-func (c *compiler) poolEvent(pm scenario.PoolMove, at []any) (scheduled, bool) {
+func (c *compiler) poolEvent(pm scenario.PoolMove, at []any) (Event, bool) {
 	pool := c.poolNamed(pm.Name)
 	if pool == nil {
 		c.failAt(append(at, "name"), "unknown pool %q", pm.Name)
-		return scheduled{}, false
+		return Event{}, false
 	}
 	var tick int32
 	var sqrt clmm.U128
@@ -165,11 +165,11 @@ func (c *compiler) poolEvent(pm scenario.PoolMove, at []any) (scheduled, bool) {
 		move = false
 	default:
 		c.failAt(at, "pool event: give either price (positive) or tick, or fees only")
-		return scheduled{}, false
+		return Event{}, false
 	}
 	if err != nil || tick < clmm.MinTick || tick > clmm.MaxTick {
 		c.failAt(at, "pool event: %v", err)
-		return scheduled{}, false
+		return Event{}, false
 	}
 	f0 := c.units(pm.Fees0, pool.Mint0, append(at, "fees_0"))
 	f1 := c.units(pm.Fees1, pool.Mint1, append(at, "fees_1"))
@@ -178,46 +178,46 @@ func (c *compiler) poolEvent(pm scenario.PoolMove, at []any) (scheduled, bool) {
 		desc += fmt.Sprintf(", to tick %d", tick)
 	}
 	when := uint64(c.evTime.Unix())
-	return scheduled{Desc: desc, Apply: func(s eventTarget) error {
+	return Event{Desc: desc, Apply: func(s Target) error {
 		return s.SwapPool(pool, when, f0, f1, move, tick, sqrt)
 	}}, true
 }
 
 // fillEvent fills part of a withdrawal request.
-func (c *compiler) fillEvent(fs scenario.FillSpec, at []any) (scheduled, bool) {
+func (c *compiler) fillEvent(fs scenario.FillSpec, at []any) (Event, bool) {
 	v := c.earnNamed(fs.Vault)
 	if v == nil {
 		c.failAt(append(at, "vault"), "unknown earn vault %q", fs.Vault)
-		return scheduled{}, false
+		return Event{}, false
 	}
-	r := requestNamed(v, fs.Request)
+	r := RequestNamed(v, fs.Request)
 	if r == nil {
 		c.failAt(append(at, "request"), "earn vault %q has no request %q", fs.Vault, fs.Request)
-		return scheduled{}, false
+		return Event{}, false
 	}
 	amt := c.units(fs.Amount, v.Mint, append(at, "amount"))
-	return scheduled{Desc: fmt.Sprintf("fill %s/%s by %d", v.Name, r.Name, amt), Apply: func(s eventTarget) error {
+	return Event{Desc: fmt.Sprintf("fill %s/%s by %d", v.Name, r.Name, amt), Apply: func(s Target) error {
 		return s.FillRequest(r, amt)
 	}}, true
 }
 
 // feesEvent makes a position earn fees through its pool's fee growth; its stored figure is unchanged.
-func (c *compiler) feesEvent(fs scenario.FeesSpec, at []any) (scheduled, bool) {
+func (c *compiler) feesEvent(fs scenario.FeesSpec, at []any) (Event, bool) {
 	pos := c.positionNamed(fs.Position)
 	if pos == nil {
 		c.failAt(append(at, "position"), "unknown position %q", fs.Position)
-		return scheduled{}, false
+		return Event{}, false
 	}
 	f0 := c.units(fs.Fees0, pos.Pool.Mint0, append(at, "fees_0"))
 	f1 := c.units(fs.Fees1, pos.Pool.Mint1, append(at, "fees_1"))
 	when := uint64(c.evTime.Unix())
-	return scheduled{Desc: fmt.Sprintf("fees on %s +%d/+%d", pos.Name, f0, f1), Apply: func(s eventTarget) error {
+	return Event{Desc: fmt.Sprintf("fees on %s +%d/+%d", pos.Name, f0, f1), Apply: func(s Target) error {
 		return s.EarnFees(pos, when, f0, f1)
 	}}, true
 }
 
 // externalAPYEvent changes a vault's external yield APY.
-func (c *compiler) externalAPYEvent(es scenario.ExternalAPYSpec, at []any) (scheduled, bool) {
+func (c *compiler) externalAPYEvent(es scenario.ExternalAPYSpec, at []any) (Event, bool) {
 	var vault *programs.Vault
 	for _, v := range c.w.Vaults {
 		if v.Name == es.Vault {
@@ -226,33 +226,33 @@ func (c *compiler) externalAPYEvent(es scenario.ExternalAPYSpec, at []any) (sche
 	}
 	if vault == nil {
 		c.failAt(append(at, "vault"), "unknown vault %q", es.Vault)
-		return scheduled{}, false
+		return Event{}, false
 	}
-	return scheduled{Desc: fmt.Sprintf("external apy of %s to %v", vault.Name, es.APY), Apply: func(eventTarget) error {
+	return Event{Desc: fmt.Sprintf("external apy of %s to %v", vault.Name, es.APY), Apply: func(Target) error {
 		vault.ExternalAPY = es.APY
 		return nil
 	}}, true
 }
 
 // termEvent sets one APY of a strategy's terms.
-func (c *compiler) termEvent(tc scenario.TermChange, at []any) (scheduled, bool) {
+func (c *compiler) termEvent(tc scenario.TermChange, at []any) (Event, bool) {
 	strat := c.strategyNamed(tc.Strategy)
 	if strat == nil {
 		c.failAt(append(at, "strategy"), "unknown strategy %q", tc.Strategy)
-		return scheduled{}, false
+		return Event{}, false
 	}
 	asset := c.assetRef(tc.Collateral, append(at, "collateral"), "collateral")
 	d, err := units.ParseTerm(tc.Term)
 	if err != nil {
 		c.failAt(append(at, "term"), "%v", err)
-		return scheduled{}, false
+		return Event{}, false
 	}
 	if tc.APY < 0 || asset == "" {
 		c.failAt(append(at, "apy"), "term event: apy must be non-negative")
-		return scheduled{}, false
+		return Event{}, false
 	}
 	key := d.Key()
-	return scheduled{Desc: fmt.Sprintf("term %s %s %s to %d", strat.Name, tc.Collateral, tc.Term, tc.APY), Apply: func(s eventTarget) error {
+	return Event{Desc: fmt.Sprintf("term %s %s %s to %d", strat.Name, tc.Collateral, tc.Term, tc.APY), Apply: func(s Target) error {
 		return s.UpdateStrategyAccount(strat, func(st *state.Strategy) {
 			t, ok := st.Term(asset)
 			if !ok {

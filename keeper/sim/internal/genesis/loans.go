@@ -1,4 +1,4 @@
-package sim
+package genesis
 
 import (
 	"github.com/gagliardetto/solana-go"
@@ -87,7 +87,7 @@ func (c *compiler) collateral(info *programs.Loan, st *state.Loan, cs scenario.C
 		col.AssetIdentifier, col.AssetMint, col.AssetType = m.Address.String(), m.Address.String(), assetTypeToken
 		col.Amount = c.units(cs.Amount, m, append(at, "amount"))
 		if col.Amount > 0 {
-			c.gen.tokens = append(c.gen.tokens, grant{Wallet: info.Address, Mint: m.Address, Amount: col.Amount})
+			c.gen.Tokens = append(c.gen.Tokens, Grant{Wallet: info.Address, Mint: m.Address, Amount: col.Amount})
 		}
 	default:
 		c.failAt(at, "collateral %d: give either mint and amount, or position", j)
