@@ -3,6 +3,7 @@ package sim
 import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/internal/apiwire"
 	"github.com/keeper-project/keeper/keeper/sim/internal/instr"
 	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 	"github.com/keeper-project/keeper/keeper/sim/internal/state"
@@ -15,7 +16,7 @@ import (
 // loan when the steps leave it without debt and collateral. All instructions go into one transaction.
 func (s *Sim) buildLoan(c *call) (any, error) {
 	var q market.BuildLoanRequest
-	if err := decodeBody(c.body, &q); err != nil {
+	if err := apiwire.DecodeBody(c.body, &q); err != nil {
 		return nil, err
 	}
 	info, st, err := s.loanFor(c, q.Loan)
@@ -23,7 +24,7 @@ func (s *Sim) buildLoan(c *call) (any, error) {
 		return nil, err
 	}
 	if len(q.Steps) == 0 {
-		return nil, badRequest("steps must hold at least one step")
+		return nil, apiwire.BadRequest("steps must hold at least one step")
 	}
 	plan := &loanPlan{info: info, st: st, user: c.wallet, payer: c.payer, now: s.clock.Now().Unix()}
 	for i, step := range q.Steps {
@@ -62,19 +63,19 @@ func (p *loanPlan) step(i int, step market.Step, loan string) error {
 	switch step.Type {
 	case market.StepRepay:
 	case market.StepFlashBorrow, market.StepSwapCollateral:
-		return badRequest("steps[%d]: step type %s is not supported by the simulator (only repay)", i, step.Type)
+		return apiwire.BadRequest("steps[%d]: step type %s is not supported by the simulator (only repay)", i, step.Type)
 	default:
-		return badRequest("steps[%d].type %q is not a step type (repay, flashBorrow, swapCollateral)", i, step.Type)
+		return apiwire.BadRequest("steps[%d].type %q is not a step type (repay, flashBorrow, swapCollateral)", i, step.Type)
 	}
 	pr := step.Params
 	switch {
 	case pr.Loan != "" && pr.Loan != loan:
-		return badRequest("steps[%d].params.loan %s differs from loan %s", i, pr.Loan, loan)
+		return apiwire.BadRequest("steps[%d].params.loan %s differs from loan %s", i, pr.Loan, loan)
 	case len(pr.CpiIxs)+len(pr.SetupIxs)+len(pr.CpiLuts)+len(pr.SetupLuts)+len(pr.CpiSigners)+len(pr.SetupSigners) > 0 ||
 		pr.StakeInstructions != nil || len(pr.WeightMatrixUpdates) > 0:
-		return badRequest("steps[%d].params: custom instructions, lookup tables, signers, staking and weight updates are not supported by the simulator", i)
+		return apiwire.BadRequest("steps[%d].params: custom instructions, lookup tables, signers, staking and weight updates are not supported by the simulator", i)
 	case len(pr.RepayParams) == 0 && len(pr.CollateralWithdrawalParams) == 0:
-		return badRequest("steps[%d].params: a repay step needs repayParams or collateralWithdrawalParams", i)
+		return apiwire.BadRequest("steps[%d].params: a repay step needs repayParams or collateralWithdrawalParams", i)
 	}
 	for j, rp := range pr.RepayParams {
 		if err := p.repay(i, j, rp); err != nil {
@@ -97,13 +98,13 @@ func (p *loanPlan) repay(i, j int, rp market.RepayParam) error {
 	l, ok := p.st.LedgerAt(rp.LedgerIndex)
 	switch {
 	case !ok:
-		return badRequest("steps[%d].params.repayParams[%d].ledgerIndex %d: loan has no such ledger", i, j, rp.LedgerIndex)
+		return apiwire.BadRequest("steps[%d].params.repayParams[%d].ledgerIndex %d: loan has no such ledger", i, j, rp.LedgerIndex)
 	case rp.LedgerIndex > 255:
-		return badRequest("steps[%d].params.repayParams[%d].ledgerIndex %d is out of range", i, j, rp.LedgerIndex)
+		return apiwire.BadRequest("steps[%d].params.repayParams[%d].ledgerIndex %d is out of range", i, j, rp.LedgerIndex)
 	case !rp.RepayAll && rp.Amount == 0:
-		return badRequest("steps[%d].params.repayParams[%d].amount must be positive unless repayAll is set", i, j)
+		return apiwire.BadRequest("steps[%d].params.repayParams[%d].amount must be positive unless repayAll is set", i, j)
 	case l.Outstanding() == 0 && l.InterestOutstanding == 0 && l.InterestPerSecond() == 0:
-		return badRequest("steps[%d].params.repayParams[%d]: ledger %d owes nothing", i, j, rp.LedgerIndex)
+		return apiwire.BadRequest("steps[%d].params.repayParams[%d]: ledger %d owes nothing", i, j, rp.LedgerIndex)
 	}
 	if p.repaidAll == nil {
 		p.repaidAll = map[int]bool{}
@@ -131,9 +132,9 @@ func (p *loanPlan) withdraw(i, j int, cw market.CollateralWithdrawal) error {
 	}
 	switch {
 	case col == nil:
-		return badRequest("steps[%d].params.collateralWithdrawalParams[%d].collateralMint %q is not token collateral of the loan", i, j, cw.CollateralMint)
+		return apiwire.BadRequest("steps[%d].params.collateralWithdrawalParams[%d].collateralMint %q is not token collateral of the loan", i, j, cw.CollateralMint)
 	case cw.Amount == 0 || cw.Amount.Uint64() > col.Amount-p.withdrawn[col.Index]:
-		return badRequest("steps[%d].params.collateralWithdrawalParams[%d].amount %d must be positive and at most the %d held",
+		return apiwire.BadRequest("steps[%d].params.collateralWithdrawalParams[%d].amount %d must be positive and at most the %d held",
 			i, j, cw.Amount, col.Amount-p.withdrawn[col.Index])
 	}
 	if p.withdrawn == nil {

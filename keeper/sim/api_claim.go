@@ -4,6 +4,7 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
+	"github.com/keeper-project/keeper/keeper/sim/internal/apiwire"
 	"github.com/keeper-project/keeper/keeper/sim/internal/instr"
 	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 	"github.com/keeper-project/keeper/keeper/sim/internal/txbuild"
@@ -15,12 +16,12 @@ import (
 // the last one claims. A claimed request answers 400 "request account not found".
 func (s *Sim) withdrawClaim(c *call) (any, error) {
 	var q market.WithdrawClaimRequest
-	if err := decodeBody(c.body, &q); err != nil {
+	if err := apiwire.DecodeBody(c.body, &q); err != nil {
 		return nil, err
 	}
 	for _, f := range []struct{ name, v string }{{"address", q.Address}, {"wallet", q.Wallet}, {"requestId", q.RequestID}} {
 		if f.v == "" {
-			return nil, badRequest("%s is required", f.name)
+			return nil, apiwire.BadRequest("%s is required", f.name)
 		}
 	}
 	v, err := s.earnVault(q.Address, q.Provider)
@@ -28,7 +29,7 @@ func (s *Sim) withdrawClaim(c *call) (any, error) {
 		return nil, err
 	}
 	if q.Wallet != c.wallet.String() {
-		return nil, unauthorized("wallet %s does not match the %s header %s", q.Wallet, headerWallet, c.wallet)
+		return nil, apiwire.Unauthorized("wallet %s does not match the %s header %s", q.Wallet, headerWallet, c.wallet)
 	}
 	r, err := s.claimableRequest(v, q)
 	if err != nil {
@@ -61,20 +62,20 @@ func (s *Sim) withdrawClaim(c *call) (any, error) {
 func (s *Sim) claimableRequest(v *programs.Earn, q market.WithdrawClaimRequest) (*programs.Request, error) {
 	k, err := solana.PublicKeyFromBase58(q.RequestID)
 	if err != nil {
-		return nil, badRequest("requestId %q is not a base58 address", q.RequestID)
+		return nil, apiwire.BadRequest("requestId %q is not a base58 address", q.RequestID)
 	}
 	r, ok := s.w.Requests[k]
 	if !ok || r.Vault != v {
-		return nil, badRequest("unknown withdrawal request %s for earn vault %s", q.RequestID, q.Address)
+		return nil, apiwire.BadRequest("unknown withdrawal request %s for earn vault %s", q.RequestID, q.Address)
 	}
 	st, open := s.requestState(r)
 	switch {
 	case !open:
-		return nil, badRequest("request account not found: %s", q.RequestID)
+		return nil, apiwire.BadRequest("request account not found: %s", q.RequestID)
 	case r.Wallet.String() != q.Wallet:
-		return nil, badRequest("request %s was opened by another wallet", q.RequestID)
+		return nil, apiwire.BadRequest("request %s was opened by another wallet", q.RequestID)
 	case st.Filled < st.Requested:
-		return nil, badRequest("request %s is filled %d of %d; only a fully filled request can be claimed", q.RequestID, st.Filled, st.Requested)
+		return nil, apiwire.BadRequest("request %s is filled %d of %d; only a fully filled request can be claimed", q.RequestID, st.Filled, st.Requested)
 	}
 	return r, nil
 }

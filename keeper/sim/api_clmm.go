@@ -5,6 +5,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/clmm"
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
+	"github.com/keeper-project/keeper/keeper/sim/internal/apiwire"
 	"github.com/keeper-project/keeper/keeper/sim/internal/instr"
 	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 	"github.com/keeper-project/keeper/keeper/sim/internal/state"
@@ -14,22 +15,22 @@ import (
 // positionFor resolves a position mint of a loan on a dex and returns its collateral slot.
 func (s *Sim) positionFor(st *state.Loan, mint, dex string) (*programs.Position, *state.Collateral, error) {
 	if mint == "" {
-		return nil, nil, badRequest("positionMint is required")
+		return nil, nil, apiwire.BadRequest("positionMint is required")
 	}
 	k, err := solana.PublicKeyFromBase58(mint)
 	if err != nil {
-		return nil, nil, badRequest("positionMint %q is not a base58 address", mint)
+		return nil, nil, apiwire.BadRequest("positionMint %q is not a base58 address", mint)
 	}
 	pos, ok := s.w.PosByMint[k]
 	if !ok {
-		return nil, nil, badRequest("unknown position %s", mint)
+		return nil, nil, apiwire.BadRequest("unknown position %s", mint)
 	}
 	col, ok := st.CollateralByPositionMint(mint)
 	switch {
 	case !ok:
-		return nil, nil, badRequest("position %s is not collateral of this loan", mint)
+		return nil, nil, apiwire.BadRequest("position %s is not collateral of this loan", mint)
 	case pos.Pool.Dex.Name != dex:
-		return nil, nil, badRequest("position %s is a %s position, not %s", mint, pos.Pool.Dex.Name, dex)
+		return nil, nil, apiwire.BadRequest("position %s is a %s position, not %s", mint, pos.Pool.Dex.Name, dex)
 	}
 	return pos, col, nil
 }
@@ -38,7 +39,7 @@ func (s *Sim) positionFor(st *state.Loan, mint, dex string) (*programs.Position,
 // liquidity. The transaction holds the market's transfer instruction and dex-a's set-range.
 func (s *Sim) transferPosition(c *call) (any, error) {
 	var q market.TransferPositionRequest
-	if err := decodeBody(c.body, &q); err != nil {
+	if err := apiwire.DecodeBody(c.body, &q); err != nil {
 		return nil, err
 	}
 	info, st, err := s.loanFor(c, q.Loan)
@@ -80,19 +81,19 @@ func (s *Sim) checkTransfer(q market.TransferPositionRequest, pos *programs.Posi
 	rng := clmm.Range{Lower: tp.TickLowerIndex, Upper: tp.TickUpperIndex}
 	switch {
 	case tp.CollateralIndex != col.Index:
-		return badRequest("transferParams.collateralIndex %d: the position is collateral slot %d", tp.CollateralIndex, col.Index)
+		return apiwire.BadRequest("transferParams.collateralIndex %d: the position is collateral slot %d", tp.CollateralIndex, col.Index)
 	case clmm.U128From64(tp.LiquidityAmount.Uint64()) != ps.Liquidity:
-		return badRequest("transferParams.liquidityAmount %d does not match the position's liquidity %s", tp.LiquidityAmount, ps.Liquidity)
+		return apiwire.BadRequest("transferParams.liquidityAmount %d does not match the position's liquidity %s", tp.LiquidityAmount, ps.Liquidity)
 	case tp.Variant.Liquidity == nil:
-		return badRequest("transferParams.transferParams.Liquidity is required (the only variant)")
+		return apiwire.BadRequest("transferParams.transferParams.Liquidity is required (the only variant)")
 	case tp.Variant.Liquidity.SlippageToleranceBps > 10_000:
-		return badRequest("transferParams.transferParams.Liquidity.slippageToleranceBps %d exceeds 10000", tp.Variant.Liquidity.SlippageToleranceBps)
+		return apiwire.BadRequest("transferParams.transferParams.Liquidity.slippageToleranceBps %d exceeds 10000", tp.Variant.Liquidity.SlippageToleranceBps)
 	case q.SlippageDecimals > 100:
-		return badRequest("slippageDecimals %v exceeds 100 (percent)", q.SlippageDecimals)
+		return apiwire.BadRequest("slippageDecimals %v exceeds 100 (percent)", q.SlippageDecimals)
 	case rng.Validate() != nil:
-		return badRequest("tick range %s: %v", rng, rng.Validate())
+		return apiwire.BadRequest("tick range %s: %v", rng, rng.Validate())
 	case !rng.Aligned(pos.Pool.TickSpacing):
-		return badRequest("tick range %s is not aligned to the pool's tick spacing %d", rng, pos.Pool.TickSpacing)
+		return apiwire.BadRequest("tick range %s is not aligned to the pool's tick spacing %d", rng, pos.Pool.TickSpacing)
 	}
 	return nil
 }
@@ -101,7 +102,7 @@ func (s *Sim) checkTransfer(q market.TransferPositionRequest, pos *programs.Posi
 // borrower, creating the token accounts it needs.
 func (s *Sim) claimFees(c *call) (any, error) {
 	var q market.ClaimFeesRequest
-	if err := decodeBody(c.body, &q); err != nil {
+	if err := apiwire.DecodeBody(c.body, &q); err != nil {
 		return nil, err
 	}
 	info, st, err := s.loanFor(c, q.Loan)

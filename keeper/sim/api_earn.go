@@ -4,24 +4,25 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/market/api"
+	"github.com/keeper-project/keeper/keeper/sim/internal/apiwire"
 	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 )
 
 // earnVault resolves an earn vault address and checks the provider.
 func (s *Sim) earnVault(address, provider string) (*programs.Earn, error) {
 	if address == "" {
-		return nil, badRequest("address is required")
+		return nil, apiwire.BadRequest("address is required")
 	}
 	if provider != "" && provider != api.DefaultPaths().Provider {
-		return nil, badRequest("provider %q is not supported (only %s)", provider, api.DefaultPaths().Provider)
+		return nil, apiwire.BadRequest("provider %q is not supported (only %s)", provider, api.DefaultPaths().Provider)
 	}
 	k, err := solana.PublicKeyFromBase58(address)
 	if err != nil {
-		return nil, badRequest("address %q is not a base58 address", address)
+		return nil, apiwire.BadRequest("address %q is not a base58 address", address)
 	}
 	v, ok := s.w.EarnByAddr[k]
 	if !ok {
-		return nil, badRequest("unknown earn vault %s", address)
+		return nil, apiwire.BadRequest("unknown earn vault %s", address)
 	}
 	return v, nil
 }
@@ -30,7 +31,7 @@ func (s *Sim) earnVault(address, provider string) (*programs.Earn, error) {
 // are not claimed yet.
 func (s *Sim) earnPosition(c *call) (any, error) {
 	var q market.EarnPositionRequest
-	if err := decodeBody(c.body, &q); err != nil {
+	if err := apiwire.DecodeBody(c.body, &q); err != nil {
 		return nil, err
 	}
 	v, err := s.earnVault(q.Address, q.Provider)
@@ -39,7 +40,7 @@ func (s *Sim) earnPosition(c *call) (any, error) {
 	}
 	wallet, err := solana.PublicKeyFromBase58(q.Wallet)
 	if err != nil {
-		return nil, badRequest("wallet %q is not a base58 address", q.Wallet)
+		return nil, apiwire.BadRequest("wallet %q is not a base58 address", q.Wallet)
 	}
 	out := market.EarnPosition{Address: q.Address, Wallet: q.Wallet, OpenWithdrawalRequests: []market.OpenWithdrawalRequest{}}
 	for _, p := range v.Positions {
@@ -62,7 +63,7 @@ func (s *Sim) earnPosition(c *call) (any, error) {
 // The members carry the scenario's names (queueAnswer).
 func (s *Sim) withdrawalQueue(c *call) (any, error) {
 	var q market.WithdrawalQueueRequest
-	if err := decodeBody(c.body, &q); err != nil {
+	if err := apiwire.DecodeBody(c.body, &q); err != nil {
 		return nil, err
 	}
 	v, err := s.earnVault(q.Address, q.Provider)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/internal/apiwire"
 	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 	"github.com/keeper-project/keeper/keeper/sim/internal/units"
 )
@@ -25,17 +26,17 @@ type holderEvent struct {
 // gives an empty array; otherwise one record lists every holder with an event up to rangeEnd.
 func (s *Sim) historicalHolders(c *call) (any, error) {
 	var q market.HoldersRequest
-	if err := decodeBody(c.body, &q); err != nil {
+	if err := apiwire.DecodeBody(c.body, &q); err != nil {
 		return nil, err
 	}
 	if q.Mint == "" {
-		return nil, badRequest("mint is required")
+		return nil, apiwire.BadRequest("mint is required")
 	}
 	if _, err := solana.PublicKeyFromBase58(q.Mint); err != nil {
-		return nil, badRequest("mint %q is not a base58 address", q.Mint)
+		return nil, apiwire.BadRequest("mint %q is not a base58 address", q.Mint)
 	}
 	if q.RangeEnd <= q.RangeStart {
-		return nil, badRequest("rangeEnd %d must be after rangeStart %d", q.RangeEnd, q.RangeStart)
+		return nil, apiwire.BadRequest("rangeEnd %d must be after rangeStart %d", q.RangeEnd, q.RangeStart)
 	}
 	byHolder, seen, err := s.holderEvents(q)
 	if err != nil {

@@ -6,14 +6,9 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/internal/apiwire"
 	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 	"github.com/keeper-project/keeper/keeper/sim/internal/state"
-)
-
-// Paging defaults and bounds of the simulator's listings.
-const (
-	defaultPageSize = 20
-	maxPageSize     = 500
 )
 
 // Loans-info filterType values of the simulator.
@@ -37,7 +32,7 @@ var loanSortKeys = []func(v *loanView) float64{
 // them, with every USD figure from one pinned price snapshot.
 func (s *Sim) loansInfo(c *call) (any, error) {
 	var q market.LoansQuery
-	if err := decodeBody(c.body, &q); err != nil {
+	if err := apiwire.DecodeBody(c.body, &q); err != nil {
 		return nil, err
 	}
 	if err := validateLoansQuery(q); err != nil {
@@ -49,11 +44,11 @@ func (s *Sim) loansInfo(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	page, size := paging(q.Page, q.PageSize)
+	page, size := apiwire.Paging(q.Page, q.PageSize)
 	out := market.LoansPage{Aggregate: l.aggregate, CollateralMints: slices.Clone(l.collateralMints),
-		PrincipalMints: slices.Clone(l.principalMints), Items: []market.LoanItem{}, PageInfo: pageInfo(page, size, len(l.views)),
+		PrincipalMints: slices.Clone(l.principalMints), Items: []market.LoanItem{}, PageInfo: apiwire.PageInfo(page, size, len(l.views)),
 		SnapshotTs: float64(s.snapshotAt(sn.At).Unix()) + s.faults.SnapshotSkew(page)}
-	for _, v := range pageOf(l.views, page, size) {
+	for _, v := range apiwire.PageOf(l.views, page, size) {
 		item := v.item
 		if q.IncludePnl {
 			item.Pnl = s.pnl(v, sn)
@@ -79,16 +74,16 @@ func validateLoansQuery(q market.LoansQuery) error {
 	}
 	for i, pr := range q.LoopVaultPrincipalCollateralPairs {
 		if pr.CollateralAssetIdentifier == "" || pr.PrincipalAssetIdentifier == "" {
-			return badRequest("loopVaultPrincipalCollateralPairs[%d]: collateralAssetIdentifier and principalAssetIdentifier are required", i)
+			return apiwire.BadRequest("loopVaultPrincipalCollateralPairs[%d]: collateralAssetIdentifier and principalAssetIdentifier are required", i)
 		}
 	}
 	switch {
 	case q.FilterType != nil && *q.FilterType > filterAll:
-		return badRequest("filterType %d is not supported (0 active, 1 closed, 2 all)", *q.FilterType)
+		return apiwire.BadRequest("filterType %d is not supported (0 active, 1 closed, 2 all)", *q.FilterType)
 	case q.SortType != nil && int(*q.SortType) >= len(loanSortKeys):
-		return badRequest("sortType %d is not supported (0 start time, 1 collateralUsd, 2 principalUsd, 3 interestAccruedUsd, 4 pnlUsd)", *q.SortType)
+		return apiwire.BadRequest("sortType %d is not supported (0 start time, 1 collateralUsd, 2 principalUsd, 3 interestAccruedUsd, 4 pnlUsd)", *q.SortType)
 	case q.SortSide != nil && *q.SortSide > market.SortDescending:
-		return badRequest("sortSide %d is not supported (0 ascending, 1 descending)", *q.SortSide)
+		return apiwire.BadRequest("sortSide %d is not supported (0 ascending, 1 descending)", *q.SortSide)
 	}
 	return nil
 }
@@ -97,7 +92,7 @@ func validateLoansQuery(q market.LoansQuery) error {
 func validateAddresses(name string, vals []string) error {
 	for i, v := range vals {
 		if _, err := solana.PublicKeyFromBase58(v); err != nil {
-			return badRequest("%s[%d]: %q is not a base58 address", name, i, v)
+			return apiwire.BadRequest("%s[%d]: %q is not a base58 address", name, i, v)
 		}
 	}
 	return nil
@@ -119,13 +114,13 @@ func matchLoan(q market.LoansQuery, v *loanView) bool {
 		ft = int(*q.FilterType)
 	}
 	return (ft == filterAll || (ft == filterActive) == !st.Closed) &&
-		inOrEmpty(q.LoanAddresses, v.info.Address.String()) && inOrEmpty(q.Borrowers, st.Borrower) &&
-		(len(q.Lenders) == 0 || anyIn(q.Lenders, keys(v.lenders))) &&
-		(len(q.PrincipalMints) == 0 || anyIn(q.PrincipalMints, prinMints)) && !anyIn(q.ExcludePrincipalMints, prinMints) &&
-		(len(q.CollateralMints) == 0 || anyIn(q.CollateralMints, colMints)) && !anyIn(q.ExcludeCollateralMints, colMints) &&
-		(len(q.CollateralIdentifiers) == 0 || anyIn(q.CollateralIdentifiers, colIDs)) &&
-		!anyIn(q.ExcludeCollateralIdentifiers, colIDs) &&
-		(len(q.AssetTypes) == 0 || anyIn(q.AssetTypes, types)) &&
+		apiwire.InOrEmpty(q.LoanAddresses, v.info.Address.String()) && apiwire.InOrEmpty(q.Borrowers, st.Borrower) &&
+		(len(q.Lenders) == 0 || apiwire.AnyIn(q.Lenders, apiwire.Keys(v.lenders))) &&
+		(len(q.PrincipalMints) == 0 || apiwire.AnyIn(q.PrincipalMints, prinMints)) && !apiwire.AnyIn(q.ExcludePrincipalMints, prinMints) &&
+		(len(q.CollateralMints) == 0 || apiwire.AnyIn(q.CollateralMints, colMints)) && !apiwire.AnyIn(q.ExcludeCollateralMints, colMints) &&
+		(len(q.CollateralIdentifiers) == 0 || apiwire.AnyIn(q.CollateralIdentifiers, colIDs)) &&
+		!apiwire.AnyIn(q.ExcludeCollateralIdentifiers, colIDs) &&
+		(len(q.AssetTypes) == 0 || apiwire.AnyIn(q.AssetTypes, types)) &&
 		(q.OrderFundingTypes == nil || int32(*q.OrderFundingTypes) == st.FundingType) &&
 		matchLoopPairs(q.LoopVaultPrincipalCollateralPairs, st)
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/internal/apiwire"
 	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 	"github.com/keeper-project/keeper/keeper/sim/internal/units"
@@ -14,14 +15,14 @@ import (
 // filters combine. Figures the scenario does not fix are computed from the loans (loopFigures).
 func (s *Sim) loopInfo(c *call) (any, error) {
 	var q market.LoopsQuery
-	if err := decodeBody(c.body, &q); err != nil {
+	if err := apiwire.DecodeBody(c.body, &q); err != nil {
 		return nil, err
 	}
 	out := []market.Loop{}
 	for _, l := range s.w.Loops {
 		pair := l.PrincipalMint + "-" + l.CollateralMint
 		idOK := len(q.Identifiers) == 0 || slices.Contains(q.Identifiers, l.Identifier) || slices.Contains(q.Identifiers, pair)
-		tagOK := len(q.Tags) == 0 || anyIn(q.Tags, l.Tags)
+		tagOK := len(q.Tags) == 0 || apiwire.AnyIn(q.Tags, l.Tags)
 		if !idOK || !tagOK {
 			continue
 		}

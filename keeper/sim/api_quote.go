@@ -7,6 +7,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/internal/apiwire"
 	"github.com/keeper-project/keeper/keeper/sim/internal/genesis"
 	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 	"github.com/keeper-project/keeper/keeper/sim/internal/units"
@@ -25,7 +26,7 @@ import (
 // strategy address. A collateral without candidates is left out of the answer.
 func (s *Sim) bestQuote(c *call) (any, error) {
 	var q market.QuoteRequest
-	if err := decodeBody(c.body, &q); err != nil {
+	if err := apiwire.DecodeBody(c.body, &q); err != nil {
 		return nil, err
 	}
 	if err := validateQuote(q); err != nil {
@@ -68,24 +69,24 @@ func compareQuotes(a, b market.Quote) int {
 func validateQuote(q market.QuoteRequest) error {
 	switch {
 	case q.PrincipalMint == "":
-		return badRequest("principalMint is required")
+		return apiwire.BadRequest("principalMint is required")
 	case len(q.CollateralFilter) == 0:
-		return badRequest("collateralFilter must name at least one collateral")
+		return apiwire.BadRequest("collateralFilter must name at least one collateral")
 	case q.DurationType > market.DurationYears:
-		return badRequest("durationType %d is not supported (0 days, 1 weeks, 2 months, 3 minutes, 4 years)", q.DurationType)
+		return apiwire.BadRequest("durationType %d is not supported (0 days, 1 weeks, 2 months, 3 minutes, 4 years)", q.DurationType)
 	}
 	if err := validateAddresses("principalMint", []string{q.PrincipalMint}); err != nil {
 		return err
 	}
 	for i, cf := range q.CollateralFilter {
 		if cf.AssetData.Spl == nil || cf.AssetData.Spl.Mint == "" {
-			return badRequest("collateralFilter[%d].assetData: the Spl variant with a mint is required", i)
+			return apiwire.BadRequest("collateralFilter[%d].assetData: the Spl variant with a mint is required", i)
 		}
 		if _, err := solana.PublicKeyFromBase58(cf.AssetData.Spl.Mint); err != nil {
-			return badRequest("collateralFilter[%d].assetData.Spl.mint: %q is not a base58 address", i, cf.AssetData.Spl.Mint)
+			return apiwire.BadRequest("collateralFilter[%d].assetData.Spl.mint: %q is not a base58 address", i, cf.AssetData.Spl.Mint)
 		}
 		if cf.PriceOverride != nil && (math.IsNaN(*cf.PriceOverride) || math.IsInf(*cf.PriceOverride, 0)) {
-			return badRequest("collateralFilter[%d].priceOverride must be a finite number", i)
+			return apiwire.BadRequest("collateralFilter[%d].priceOverride must be a finite number", i)
 		}
 	}
 	return nil

@@ -14,6 +14,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/market/api"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
+	"github.com/keeper-project/keeper/keeper/sim/internal/apiwire"
 )
 
 // rawResponse is an HTTP answer read in full.
@@ -53,7 +54,7 @@ func (e *env) post(t *testing.T, method, path, wallet, key, body string) rawResp
 // message returns the envelope's message.
 func (r rawResponse) message(t *testing.T) string {
 	t.Helper()
-	var env envelope
+	var env apiwire.Envelope
 	if err := json.Unmarshal(r.body, &env); err != nil || env.Error.Code != r.status {
 		t.Fatalf("not an error envelope mirroring %d: %s", r.status, r.body)
 	}

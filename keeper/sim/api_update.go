@@ -6,6 +6,7 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
+	"github.com/keeper-project/keeper/keeper/sim/internal/apiwire"
 	"github.com/keeper-project/keeper/keeper/sim/internal/instr"
 	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 	"github.com/keeper-project/keeper/keeper/sim/internal/txbuild"
@@ -20,19 +21,19 @@ const maxItemsPerInstruction = 255
 // ask (401 otherwise).
 func (s *Sim) updateStrategy(c *call) (any, error) {
 	var q market.StrategyUpdateRequest
-	if err := decodeBody(c.body, &q); err != nil {
+	if err := apiwire.DecodeBody(c.body, &q); err != nil {
 		return nil, err
 	}
 	info, st, err := s.strategyFor(c, q.Strategy)
 	if err != nil {
 		return nil, err
 	}
-	items, err := updateItems(q, st)
+	items, err := apiwire.UpdateItems(q, st)
 	if err != nil {
 		return nil, err
 	}
 	if len(items) == 0 {
-		return nil, badRequest("the update changes nothing: give collateralTerms or updateParams")
+		return nil, apiwire.BadRequest("the update changes nothing: give collateralTerms or updateParams")
 	}
 	groups, err := s.packItems(c, info, items)
 	if err != nil {
@@ -65,7 +66,7 @@ func (s *Sim) packItems(c *call, info *programs.Strategy, items []instr.TermItem
 			continue
 		}
 		if len(cur) == 0 {
-			return nil, badRequest("a strategy-update item is too large for one transaction")
+			return nil, apiwire.BadRequest("a strategy-update item is too large for one transaction")
 		}
 		parts = append(parts, cur)
 		cur = []instr.TermItem{it}

@@ -5,22 +5,23 @@ import (
 	"slices"
 
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/internal/apiwire"
 	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 )
 
 // vaultsInfo serves E11: one page of vault records, in scenario order, with pageInfo.
 func (s *Sim) vaultsInfo(c *call) (any, error) {
 	var q market.VaultsQuery
-	if err := decodeBody(c.body, &q); err != nil {
+	if err := apiwire.DecodeBody(c.body, &q); err != nil {
 		return nil, err
 	}
 	views, err := s.strategyViews(s.clock.Now().Unix())
 	if err != nil {
 		return nil, err
 	}
-	page, size := paging(q.Page, q.PageSize)
-	out := market.VaultsPage{Items: []market.Vault{}, PageInfo: pageInfo(page, size, len(s.w.Vaults))}
-	for _, v := range pageOf(s.w.Vaults, page, size) {
+	page, size := apiwire.Paging(q.Page, q.PageSize)
+	out := market.VaultsPage{Items: []market.Vault{}, PageInfo: apiwire.PageInfo(page, size, len(s.w.Vaults))}
+	for _, v := range apiwire.PageOf(s.w.Vaults, page, size) {
 		out.Items = append(out.Items, views[v.Strategy.Address].record(v, q.IncludeRewards))
 	}
 	return out, nil
@@ -42,7 +43,7 @@ const (
 // vault (consecutive rows of one vault form one record).
 func (s *Sim) vaultDeposits(c *call) (any, error) {
 	var q market.VaultDepositsQuery
-	if err := decodeBody(c.body, &q); err != nil {
+	if err := apiwire.DecodeBody(c.body, &q); err != nil {
 		return nil, err
 	}
 	if err := validateDepositsQuery(q); err != nil {
@@ -57,9 +58,9 @@ func (s *Sim) vaultDeposits(c *call) (any, error) {
 		}
 	}
 	sortDeposits(rows, q)
-	page, size := paging(q.Page, q.PageSize)
+	page, size := apiwire.Paging(q.Page, q.PageSize)
 	out := []market.VaultDeposits{}
-	for _, r := range pageOf(rows, page, size) {
+	for _, r := range apiwire.PageOf(rows, page, size) {
 		ud := market.UserDeposit{AmountSupplied: market.Amount(r.dep.Amount), UserAddress: r.dep.User.String()}
 		if n := len(out); n > 0 && out[n-1].VaultAddress == r.vault.Address.String() {
 			out[n-1].UserDeposits = append(out[n-1].UserDeposits, ud)
@@ -84,17 +85,17 @@ func validateDepositsQuery(q market.VaultDepositsQuery) error {
 	}
 	switch {
 	case q.Sort != nil && *q.Sort > depositSortUser:
-		return badRequest("sort %d is not supported (0 amountSupplied, 1 userAddress)", *q.Sort)
+		return apiwire.BadRequest("sort %d is not supported (0 amountSupplied, 1 userAddress)", *q.Sort)
 	case q.SortDirection != nil && *q.SortDirection > market.SortDescending:
-		return badRequest("sortDirection %d is not supported (0 ascending, 1 descending)", *q.SortDirection)
+		return apiwire.BadRequest("sortDirection %d is not supported (0 ascending, 1 descending)", *q.SortDirection)
 	}
 	return nil
 }
 
 // matchDeposit applies the E5 filters to one row.
 func matchDeposit(q market.VaultDepositsQuery, v *programs.Vault, d programs.Deposit) bool {
-	return inOrEmpty(q.VaultAddresses, v.Address.String()) && inOrEmpty(q.LpMints, v.LPMint.String()) &&
-		inOrEmpty(q.PrincipalMints, v.Strategy.Mint.Address.String()) &&
+	return apiwire.InOrEmpty(q.VaultAddresses, v.Address.String()) && apiwire.InOrEmpty(q.LpMints, v.LPMint.String()) &&
+		apiwire.InOrEmpty(q.PrincipalMints, v.Strategy.Mint.Address.String()) &&
 		(q.UserAddress == "" || q.UserAddress == d.User.String()) &&
 		(q.StakeDuration == nil || int32(*q.StakeDuration) == d.StakeDuration) &&
 		(q.Status == nil || int32(*q.Status) == d.Status)

@@ -3,6 +3,7 @@ package sim
 import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/internal/apiwire"
 	"github.com/keeper-project/keeper/keeper/sim/internal/instr"
 	"github.com/keeper-project/keeper/keeper/sim/internal/txbuild"
 )
@@ -12,7 +13,7 @@ import (
 // needed. Only the strategy's authority may ask (401 otherwise).
 func (s *Sim) withdrawStrategy(c *call) (any, error) {
 	var q market.WithdrawStrategyRequest
-	if err := decodeBody(c.body, &q); err != nil {
+	if err := apiwire.DecodeBody(c.body, &q); err != nil {
 		return nil, err
 	}
 	info, _, err := s.strategyFor(c, q.Strategy)
@@ -22,11 +23,11 @@ func (s *Sim) withdrawStrategy(c *call) (any, error) {
 	idle := s.chain.TokenBalance(info.Address, info.Mint.Address)
 	switch {
 	case q.WithdrawAll && idle == 0:
-		return nil, badRequest("strategy %s holds no idle principal", q.Strategy)
+		return nil, apiwire.BadRequest("strategy %s holds no idle principal", q.Strategy)
 	case !q.WithdrawAll && q.Amount == 0:
-		return nil, badRequest("amount must be positive unless withdrawAll is set")
+		return nil, apiwire.BadRequest("amount must be positive unless withdrawAll is set")
 	case !q.WithdrawAll && q.Amount.Uint64() > idle:
-		return nil, badRequest("amount %d exceeds the strategy's idle principal %d", q.Amount, idle)
+		return nil, apiwire.BadRequest("amount %d exceeds the strategy's idle principal %d", q.Amount, idle)
 	}
 	mint := info.Mint.Address
 	op := instr.StrategyWithdrawOp{Amount: q.Amount.Uint64(), All: q.WithdrawAll}

@@ -8,6 +8,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/faults"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
+	"github.com/keeper-project/keeper/keeper/sim/internal/apiwire"
 	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 	"github.com/keeper-project/keeper/keeper/sim/internal/txbuild"
@@ -58,15 +59,15 @@ func marketIx(user solana.PublicKey, data []byte, rest ...solana.AccountMeta) tx
 // loanFor resolves a loan address for a write and checks that the caller is its borrower.
 func (s *Sim) loanFor(c *call, address string) (*programs.Loan, *state.Loan, error) {
 	if address == "" {
-		return nil, nil, badRequest("loan is required")
+		return nil, nil, apiwire.BadRequest("loan is required")
 	}
 	k, err := solana.PublicKeyFromBase58(address)
 	if err != nil {
-		return nil, nil, badRequest("loan %q is not a base58 address", address)
+		return nil, nil, apiwire.BadRequest("loan %q is not a base58 address", address)
 	}
 	info, ok := s.w.LoanByAddr[k]
 	if !ok {
-		return nil, nil, badRequest("unknown loan %s", address)
+		return nil, nil, apiwire.BadRequest("unknown loan %s", address)
 	}
 	st, err := s.loanState(info)
 	if err != nil {
@@ -74,9 +75,9 @@ func (s *Sim) loanFor(c *call, address string) (*programs.Loan, *state.Loan, err
 	}
 	switch {
 	case st.Borrower != c.wallet.String():
-		return nil, nil, unauthorized("wallet %s is not the borrower of loan %s", c.wallet, address)
+		return nil, nil, apiwire.Unauthorized("wallet %s is not the borrower of loan %s", c.wallet, address)
 	case st.Closed:
-		return nil, nil, badRequest("loan %s is closed", address)
+		return nil, nil, apiwire.BadRequest("loan %s is closed", address)
 	}
 	return info, st, nil
 }
@@ -84,22 +85,22 @@ func (s *Sim) loanFor(c *call, address string) (*programs.Loan, *state.Loan, err
 // strategyFor resolves a strategy address for a write and checks that the caller is its authority.
 func (s *Sim) strategyFor(c *call, address string) (*programs.Strategy, *state.Strategy, error) {
 	if address == "" {
-		return nil, nil, badRequest("strategy is required")
+		return nil, nil, apiwire.BadRequest("strategy is required")
 	}
 	k, err := solana.PublicKeyFromBase58(address)
 	if err != nil {
-		return nil, nil, badRequest("strategy %q is not a base58 address", address)
+		return nil, nil, apiwire.BadRequest("strategy %q is not a base58 address", address)
 	}
 	info, ok := s.w.StratByAdr[k]
 	if !ok {
-		return nil, nil, badRequest("unknown strategy %s", address)
+		return nil, nil, apiwire.BadRequest("unknown strategy %s", address)
 	}
 	st, err := s.strategyState(info)
 	if err != nil {
 		return nil, nil, err
 	}
 	if st.Authority != c.wallet.String() {
-		return nil, nil, unauthorized("wallet %s is not the authority of strategy %s", c.wallet, address)
+		return nil, nil, apiwire.Unauthorized("wallet %s is not the authority of strategy %s", c.wallet, address)
 	}
 	return info, st, nil
 }

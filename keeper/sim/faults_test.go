@@ -16,6 +16,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
 	"github.com/keeper-project/keeper/keeper/sim/faults"
 	"github.com/keeper-project/keeper/keeper/sim/inject"
+	"github.com/keeper-project/keeper/keeper/sim/internal/apiwire"
 )
 
 // faultSequence makes n loans-info calls and returns what each answered: the status, or "short" for a
@@ -63,7 +64,7 @@ func TestMarketFaultKinds(t *testing.T) {
 	if err := e.sim.InjectMarketFaults(market.EndpointLoansInfo, inject.FaultServerError, inject.FaultRateLimit, inject.FaultTruncate); err != nil {
 		t.Fatal(err)
 	}
-	if r := e.post(t, http.MethodPost, "markets/loans/info", "", "", `{}`); r.status != 503 || r.message(t) != genericMessage {
+	if r := e.post(t, http.MethodPost, "markets/loans/info", "", "", `{}`); r.status != 503 || r.message(t) != apiwire.GenericMessage {
 		t.Errorf("server error: %d %s", r.status, r.body)
 	}
 	if r := e.post(t, http.MethodPost, "markets/loans/info", "", "", `{}`); r.status != 429 || r.header.Get("Retry-After") != "3" {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/internal/apiwire"
 	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 )
@@ -80,10 +81,10 @@ func newListing(q market.LoansQuery, all []*loanView) *loanListing {
 	l := &loanListing{views: views, aggregate: aggregate(views), collateralMints: []string{}, principalMints: []string{}}
 	for _, v := range views {
 		for _, col := range v.st.Collateral {
-			l.collateralMints = appendUnique(l.collateralMints, col.AssetMint)
+			l.collateralMints = apiwire.AppendUnique(l.collateralMints, col.AssetMint)
 		}
 		for _, lg := range v.st.Ledgers {
-			l.principalMints = appendUnique(l.principalMints, lg.PrincipalMint)
+			l.principalMints = apiwire.AppendUnique(l.principalMints, lg.PrincipalMint)
 		}
 	}
 	slices.Sort(l.collateralMints)

@@ -14,6 +14,7 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market/api"
 	"github.com/keeper-project/keeper/keeper/sim/inject"
+	"github.com/keeper-project/keeper/keeper/sim/internal/apiwire"
 )
 
 // maxBodyBytes bounds a market request body.
@@ -45,12 +46,6 @@ type call struct {
 	payer  solana.PublicKey // the wallet when the header is absent
 }
 
-// reply is a finished answer.
-type reply struct {
-	status int
-	body   []byte
-}
-
 // MarketHandler returns the market API handler. Routes live under /v1/.
 func (s *Sim) MarketHandler() http.Handler { return s.catchUp(http.HandlerFunc(s.serveMarket)) }
 
@@ -70,12 +65,12 @@ func (s *Sim) serveMarket(w http.ResponseWriter, r *http.Request) {
 	rt, ok := s.routes[strings.TrimPrefix(r.URL.Path, basePath)]
 	switch {
 	case !ok || !strings.HasPrefix(r.URL.Path, basePath):
-		writeReply(w, reply{http.StatusNotFound, envelopeJSON(http.StatusNotFound, "no route "+r.Method+" "+r.URL.Path)})
+		writeReply(w, apiwire.Reply{Status: http.StatusNotFound, Body: apiwire.EnvelopeJSON(http.StatusNotFound, "no route "+r.Method+" "+r.URL.Path)})
 		s.unknownRoute(r)
 		return
 	case r.Method != http.MethodPost:
 		w.Header().Set("Allow", http.MethodPost)
-		writeReply(w, reply{http.StatusMethodNotAllowed, envelopeJSON(http.StatusMethodNotAllowed,
+		writeReply(w, apiwire.Reply{Status: http.StatusMethodNotAllowed, Body: apiwire.EnvelopeJSON(http.StatusMethodNotAllowed,
 			"method "+r.Method+" not allowed on "+r.URL.Path+"; use POST")})
 		s.unknownRoute(r)
 		return
@@ -92,12 +87,12 @@ func (s *Sim) serveMarket(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rep := s.answer(r, rt)
-	s.log.Debug("Market request", "endpoint", rt.endpoint, "status", rep.status, "fault", fault.String())
+	s.log.Debug("Market request", "endpoint", rt.endpoint, "status", rep.Status, "fault", fault.String())
 	if fault == inject.FaultTruncate {
 		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("Content-Length", strconv.Itoa(len(rep.body)))
-		w.WriteHeader(rep.status)
-		_, _ = w.Write(rep.body[:len(rep.body)/2])
+		w.Header().Set("Content-Length", strconv.Itoa(len(rep.Body)))
+		w.WriteHeader(rep.Status)
+		_, _ = w.Write(rep.Body[:len(rep.Body)/2])
 		return
 	}
 	writeReply(w, rep)
@@ -116,20 +111,20 @@ func (s *Sim) serveFault(w http.ResponseWriter, r *http.Request, f inject.Fault)
 	switch f {
 	case inject.FaultServerError:
 		st := s.faults.Engine.ServerErrorStatus()
-		writeReply(w, reply{st, envelopeJSON(st, genericMessage)})
+		writeReply(w, apiwire.Reply{Status: st, Body: apiwire.EnvelopeJSON(st, apiwire.GenericMessage)})
 	case inject.FaultRateLimit:
 		w.Header().Set("Retry-After", strconv.FormatInt(s.faults.Engine.RetryAfterSeconds(), 10))
-		writeReply(w, reply{http.StatusTooManyRequests, envelopeJSON(http.StatusTooManyRequests, "rate limit exceeded")})
+		writeReply(w, apiwire.Reply{Status: http.StatusTooManyRequests, Body: apiwire.EnvelopeJSON(http.StatusTooManyRequests, "rate limit exceeded")})
 	case inject.FaultTimeout:
 		<-r.Context().Done()
 	case inject.FaultNull:
-		writeReply(w, reply{http.StatusOK, []byte("null")})
+		writeReply(w, apiwire.Reply{Status: http.StatusOK, Body: []byte("null")})
 	case inject.FaultWrongShape:
-		writeReply(w, reply{http.StatusOK, []byte(`"unexpected"`)})
+		writeReply(w, apiwire.Reply{Status: http.StatusOK, Body: []byte(`"unexpected"`)})
 	case inject.FaultOversize:
 		writeOversize(w)
 	case inject.FaultConflict:
-		writeReply(w, reply{http.StatusConflict, envelopeJSON(http.StatusConflict, "a request with this Idempotent-Key is being processed")})
+		writeReply(w, apiwire.Reply{Status: http.StatusConflict, Body: apiwire.EnvelopeJSON(http.StatusConflict, "a request with this Idempotent-Key is being processed")})
 	default:
 		return false
 	}
@@ -137,15 +132,15 @@ func (s *Sim) serveFault(w http.ResponseWriter, r *http.Request, f inject.Fault)
 }
 
 // writeReply writes a JSON answer.
-func writeReply(w http.ResponseWriter, rep reply) {
+func writeReply(w http.ResponseWriter, rep apiwire.Reply) {
 	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(rep.status)
-	_, _ = w.Write(rep.body)
+	w.WriteHeader(rep.Status)
+	_, _ = w.Write(rep.Body)
 }
 
 // answer reads, validates and serves the request under the market's lock, replaying or refusing
 // reused idempotency keys.
-func (s *Sim) answer(r *http.Request, rt route) reply {
+func (s *Sim) answer(r *http.Request, rt route) apiwire.Reply {
 	c, err := s.readCall(r, rt)
 	if err != nil {
 		return errorReply(err)
@@ -156,7 +151,7 @@ func (s *Sim) answer(r *http.Request, rt route) reply {
 	var fp [32]byte
 	if rt.write && key != "" {
 		fp = fingerprint(rt.endpoint, r, c.body)
-		if rep, ok, err := s.idem.lookup(key, fp); err != nil || ok {
+		if rep, ok, err := s.idem.Lookup(key, fp); err != nil || ok {
 			if err != nil {
 				return errorReply(err)
 			}
@@ -164,51 +159,51 @@ func (s *Sim) answer(r *http.Request, rt route) reply {
 		}
 	}
 	rep := s.run(rt, c)
-	if rt.write && key != "" && rep.status == http.StatusOK {
-		s.idem.store(key, fp, rep)
+	if rt.write && key != "" && rep.Status == http.StatusOK {
+		s.idem.Store(key, fp, rep)
 	}
 	return rep
 }
 
 // run calls the endpoint and encodes its answer.
-func (s *Sim) run(rt route, c *call) reply {
+func (s *Sim) run(rt route, c *call) apiwire.Reply {
 	v, err := rt.handle(c)
 	if err != nil {
-		if _, ok := errors.AsType[*apiError](err); !ok {
+		if _, ok := errors.AsType[*apiwire.Error](err); !ok {
 			s.log.Error("Market endpoint failed", "endpoint", rt.endpoint, "err", err)
 		}
 		return errorReply(err)
 	}
-	body, err := marshalJSON(v)
+	body, err := apiwire.MarshalJSON(v)
 	if err != nil {
 		s.log.Error("Market response encoding failed", "endpoint", rt.endpoint, "err", err)
 		return errorReply(err)
 	}
-	return reply{http.StatusOK, body}
+	return apiwire.Reply{Status: http.StatusOK, Body: body}
 }
 
 // errorReply turns an error into the envelope: an *apiError keeps its status and message, anything
 // else is a 500 with the generic message.
-func errorReply(err error) reply {
-	if e, ok := errors.AsType[*apiError](err); ok {
-		return reply{e.status, envelopeJSON(e.status, e.msg)}
+func errorReply(err error) apiwire.Reply {
+	if e, ok := errors.AsType[*apiwire.Error](err); ok {
+		return apiwire.Reply{Status: e.Status, Body: apiwire.EnvelopeJSON(e.Status, e.Msg)}
 	}
-	return reply{http.StatusInternalServerError, envelopeJSON(http.StatusInternalServerError, genericMessage)}
+	return apiwire.Reply{Status: http.StatusInternalServerError, Body: apiwire.EnvelopeJSON(http.StatusInternalServerError, apiwire.GenericMessage)}
 }
 
 // readCall reads the body and the headers of a request.
 func (s *Sim) readCall(r *http.Request, rt route) (*call, error) {
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
-			return nil, badRequest("content-type %q is not application/json", ct)
+			return nil, apiwire.BadRequest("content-type %q is not application/json", ct)
 		}
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxBodyBytes+1))
 	if err != nil {
-		return nil, badRequest("reading the request body: %v", err)
+		return nil, apiwire.BadRequest("reading the request body: %v", err)
 	}
 	if len(body) > maxBodyBytes {
-		return nil, badRequest("request body larger than %d bytes", maxBodyBytes)
+		return nil, apiwire.BadRequest("request body larger than %d bytes", maxBodyBytes)
 	}
 	c := &call{body: body}
 	if c.wallet, err = headerKey(r, headerWallet); err != nil {
@@ -218,7 +213,7 @@ func (s *Sim) readCall(r *http.Request, rt route) (*call, error) {
 		return nil, err
 	}
 	if rt.write && c.wallet.IsZero() {
-		return nil, badRequest("the %s header is required on transaction-building calls", headerWallet)
+		return nil, apiwire.BadRequest("the %s header is required on transaction-building calls", headerWallet)
 	}
 	if c.payer.IsZero() {
 		c.payer = c.wallet
@@ -234,7 +229,7 @@ func headerKey(r *http.Request, name string) (solana.PublicKey, error) {
 	}
 	k, err := solana.PublicKeyFromBase58(v)
 	if err != nil {
-		return k, badRequest("the %s header %q is not a base58 public key", name, v)
+		return k, apiwire.BadRequest("the %s header %q is not a base58 public key", name, v)
 	}
 	return k, nil
 }

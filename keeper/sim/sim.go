@@ -15,6 +15,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/sim/faults"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/keeper/sim/inject"
+	"github.com/keeper-project/keeper/keeper/sim/internal/apiwire"
 	"github.com/keeper-project/keeper/keeper/sim/internal/genesis"
 	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 	"github.com/keeper-project/keeper/keeper/sim/scenario"
@@ -34,7 +35,7 @@ type Sim struct {
 	faults   *faults.State
 	onRoute  func(method, path string)
 	routes   map[string]route
-	idem     *idempotencyStore
+	idem     *apiwire.IdempotencyStore
 	requests atomic.Uint64 // x-request-id counter
 
 	mu     sync.Mutex          // the market's lock
@@ -82,7 +83,7 @@ func New(opts Options) (*Sim, error) {
 	}
 	s := &Sim{log: opts.Logger, clock: opts.Clock, start: start, chain: chain, w: comp.World,
 		events: comp.Events, faults: faults.NewState(opts.Seed, opts.Faults.Market),
-		onRoute: opts.OnUnknownRoute, idem: newIdempotencyStore(), market: sc.Market}
+		onRoute: opts.OnUnknownRoute, idem: apiwire.NewIdempotencyStore(), market: sc.Market}
 	s.routes = s.buildRoutes()
 	if step := sc.Market.DropUpdateStep; step > 0 {
 		chain.DropOnce(carriesUpdateStep(uint8(step - 1)))

@@ -1,4 +1,4 @@
-package sim
+package apiwire
 
 import (
 	"bytes"
@@ -14,29 +14,29 @@ import (
 // signedFields are the request fields that may be negative (tick indexes).
 var signedFields = []string{"tickLowerIndex", "tickUpperIndex"}
 
-// decodeBody decodes a JSON request body into v strictly, with errors a client can act on: a missing
+// DecodeBody decodes a JSON request body into v strictly, with errors a client can act on: a missing
 // body, malformed JSON, a negative number (naming its field), an unknown field, or a value of the
 // wrong type.
-func decodeBody(body []byte, v any) error {
+func DecodeBody(body []byte, v any) error {
 	if len(bytes.TrimSpace(body)) == 0 {
-		return badRequest("a JSON request body is required")
+		return BadRequest("a JSON request body is required")
 	}
 	var raw any
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	if err := dec.Decode(&raw); err != nil {
-		return badRequest("malformed JSON body: %v", err)
+		return BadRequest("malformed JSON body: %v", err)
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return badRequest("malformed JSON body: data after the JSON value")
+		return BadRequest("malformed JSON body: data after the JSON value")
 	}
 	if path, n, ok := findNegative(raw, ""); ok {
-		return badRequest("%s must not be negative (got %s)", path, n)
+		return BadRequest("%s must not be negative (got %s)", path, n)
 	}
 	strict := json.NewDecoder(bytes.NewReader(body))
 	strict.DisallowUnknownFields()
 	if err := strict.Decode(v); err != nil {
-		return badRequest("%s", describeDecodeError(err))
+		return BadRequest("%s", describeDecodeError(err))
 	}
 	return nil
 }
@@ -95,8 +95,8 @@ func describeDecodeError(err error) string {
 	return "invalid request body: " + msg
 }
 
-// marshalJSON encodes a response without HTML escaping.
-func marshalJSON(v any) ([]byte, error) {
+// MarshalJSON encodes a response without HTML escaping.
+func MarshalJSON(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)

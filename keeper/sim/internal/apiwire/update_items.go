@@ -1,4 +1,4 @@
-package sim
+package apiwire
 
 import (
 	"math"
@@ -17,9 +17,9 @@ type itemList struct {
 	known map[string]bool // collaterals in the terms or added by this update
 }
 
-// updateItems validates an E1 request against the strategy and turns it into items, in this order:
+// UpdateItems validates an E1 request against the strategy and turns it into items, in this order:
 // additions, APY and asset-data updates, allocation caps, removals, parameters.
-func updateItems(q market.StrategyUpdateRequest, st *state.Strategy) ([]instr.TermItem, error) {
+func UpdateItems(q market.StrategyUpdateRequest, st *state.Strategy) ([]instr.TermItem, error) {
 	l := &itemList{known: map[string]bool{}}
 	for _, t := range st.Terms {
 		l.known[t.AssetIdentifier] = true
@@ -41,10 +41,10 @@ func updateItems(q market.StrategyUpdateRequest, st *state.Strategy) ([]instr.Te
 func (l *itemList) asset(where, id string, mustKnow bool) (solana.PublicKey, error) {
 	k, err := solana.PublicKeyFromBase58(id)
 	if err != nil {
-		return k, badRequest("%s: %q is not a base58 asset identifier", where, id)
+		return k, BadRequest("%s: %q is not a base58 asset identifier", where, id)
 	}
 	if mustKnow && !l.known[id] {
-		return k, badRequest("%s: collateral %s is not in the strategy's terms", where, id)
+		return k, BadRequest("%s: collateral %s is not in the strategy's terms", where, id)
 	}
 	return k, nil
 }
@@ -59,7 +59,7 @@ func (l *itemList) adds(ct *market.CollateralTerms) error {
 		}
 		ac := ct.AddCollateral[id]
 		if ac.DurationsAndApys == nil {
-			return badRequest("%s.durationsAndApys is required", where)
+			return BadRequest("%s.durationsAndApys is required", where)
 		}
 		l.known[id] = true
 		l.items = append(l.items, instr.TermItem{Kind: instr.ItemAddCollateral, Asset: k})
@@ -84,14 +84,14 @@ func (l *itemList) apys(where string, k solana.PublicKey, m map[string]string) e
 	for _, key := range genesis.SortedKeys(m) {
 		d, err := market.ParseDurationKey(key)
 		if err != nil {
-			return badRequest("%s: key %q: %v", where, key, err)
+			return BadRequest("%s: key %q: %v", where, key, err)
 		}
 		if d.DurationType > market.DurationYears {
-			return badRequest("%s: key %q: durationType %d is not supported (0-4)", where, key, d.DurationType)
+			return BadRequest("%s: key %q: durationType %d is not supported (0-4)", where, key, d.DurationType)
 		}
 		apy, err := market.ParseCBPS(m[key])
 		if err != nil || apy < 0 {
-			return badRequest("%s[%s]: %q is not a non-negative APY in centi-basis points", where, key, m[key])
+			return BadRequest("%s[%s]: %q is not a non-negative APY in centi-basis points", where, key, m[key])
 		}
 		l.items = append(l.items, instr.TermItem{Kind: instr.ItemSetAPY, Asset: k, DurationType: uint8(d.DurationType),
 			Duration: uint32(d.Duration), Value: int64(apy)})
@@ -102,7 +102,7 @@ func (l *itemList) apys(where string, k solana.PublicKey, m map[string]string) e
 // assetData turns an asset-data update into items.
 func (l *itemList) assetData(where string, k solana.PublicKey, a market.ParsedUpdateAssetData) error {
 	if a.AssetIdentifier != "" && a.AssetIdentifier != k.String() {
-		return badRequest("%s.assetIdentifier %s differs from the collateral %s", where, a.AssetIdentifier, k)
+		return BadRequest("%s.assetIdentifier %s differs from the collateral %s", where, a.AssetIdentifier, k)
 	}
 	for _, r := range []struct {
 		name string
@@ -113,13 +113,13 @@ func (l *itemList) assetData(where string, k solana.PublicKey, a market.ParsedUp
 			continue
 		}
 		if *r.v > int32(market.CBPSOne) {
-			return badRequest("%s.%s %d exceeds 1000000 (100 %%)", where, r.name, *r.v)
+			return BadRequest("%s.%s %d exceeds 1000000 (100 %%)", where, r.name, *r.v)
 		}
 		l.items = append(l.items, instr.TermItem{Kind: r.kind, Asset: k, Value: int64(*r.v)})
 	}
 	if a.MaxCollateralAllocationPct != nil {
 		if _, err := genesis.ParsePercent(*a.MaxCollateralAllocationPct); err != nil {
-			return badRequest("%s.maxCollateralAllocationPct: %v", where, err)
+			return BadRequest("%s.maxCollateralAllocationPct: %v", where, err)
 		}
 		l.items = append(l.items, instr.TermItem{Kind: instr.ItemSetAllocation, Asset: k, Text: *a.MaxCollateralAllocationPct})
 	}
@@ -178,14 +178,14 @@ func (l *itemList) allocations(ct *market.CollateralTerms) error {
 	for i, a := range ct.UpdateAssetAllocation {
 		where := "collateralTerms.updateAssetAllocation[" + strconv.Itoa(i) + "]"
 		if a.AssetIdentifier == "" || a.MaxAllocationPct == "" {
-			return badRequest("%s: assetIdentifier and maxAllocationPct are required", where)
+			return BadRequest("%s: assetIdentifier and maxAllocationPct are required", where)
 		}
 		k, err := l.asset(where, a.AssetIdentifier, true)
 		if err != nil {
 			return err
 		}
 		if _, err := genesis.ParsePercent(a.MaxAllocationPct); err != nil {
-			return badRequest("%s.maxAllocationPct: %v", where, err)
+			return BadRequest("%s.maxAllocationPct: %v", where, err)
 		}
 		l.items = append(l.items, instr.TermItem{Kind: instr.ItemSetAllocation, Asset: k, Text: a.MaxAllocationPct})
 	}
@@ -202,11 +202,11 @@ func (l *itemList) removals(ct *market.CollateralTerms) error {
 		}
 		rc := ct.RemoveCollateral[id]
 		if rc.Durations == nil {
-			return badRequest("%s.durations is required", where)
+			return BadRequest("%s.durations is required", where)
 		}
 		for j, d := range rc.Durations {
 			if d.DurationType > market.DurationYears || d.Duration < 0 || int64(d.Duration) > math.MaxUint32 {
-				return badRequest("%s.durations[%d]: %s is not a valid duration", where, j, d)
+				return BadRequest("%s.durations[%d]: %s is not a valid duration", where, j, d)
 			}
 			l.items = append(l.items, instr.TermItem{Kind: instr.ItemRemoveDuration, Asset: k, DurationType: uint8(d.DurationType), Duration: uint32(d.Duration)})
 		}
