@@ -74,6 +74,18 @@ func TestDependencyDirection(t *testing.T) {
 				t.Errorf("%s imports %s: signer stands alone (only key material, no project code)", dir, imp)
 			case under(dir, "keeper/sim/chainsim/svm") && project && !strings.HasPrefix(imp, module+"/keeper/sim/chainsim/svm"):
 				t.Errorf("%s imports %s: the chain's runtime (svm) imports no other project package; the chain is built on it", dir, imp)
+			case under(dir, "keeper/sim") && dir != "keeper/sim" && imp == module+"/keeper/sim":
+				t.Errorf("%s imports %s: the simulator is built on its subpackages, not the other way", dir, imp)
+			case under(dir, "keeper/sim/scenario") && strings.HasPrefix(imp, module+"/keeper/sim"):
+				t.Errorf("%s imports %s: the scenario format is data and imports nothing of the simulator", dir, imp)
+			case under(dir, "keeper/sim/ids") && project && imp != module+"/keeper/sim/internal/lazy":
+				t.Errorf("%s imports %s: the fixed ids and keys import no other project package", dir, imp)
+			case under(dir, "keeper/sim/internal/programs") && slices.Contains([]string{module + "/keeper/sim/internal/genesis",
+				module + "/keeper/sim/internal/apiwire", module + "/keeper/sim/internal/txbuild", module + "/keeper/sim/faults", module + "/keeper/sim/scenario"}, imp):
+				t.Errorf("%s imports %s: the market's programs know nothing of scenarios, their compiler, the API or faults", dir, imp)
+			case (under(dir, "keeper/sim/internal/state") || under(dir, "keeper/sim/internal/instr") || under(dir, "keeper/sim/internal/units") || under(dir, "keeper/sim/internal/lazy")) &&
+				strings.HasPrefix(imp, module+"/keeper/sim") && !slices.Contains([]string{"instr", "lazy"}, strings.TrimPrefix(imp, module+"/keeper/sim/internal/")):
+				t.Errorf("%s imports %s: account data, instruction data, units and lazy values are the simulator's leaves", dir, imp)
 			case under(dir, "keeper/sim/chainsim/internal/jsonrpc") && project:
 				t.Errorf("%s imports %s: the JSON-RPC envelope imports no other project package", dir, imp)
 			case under(dir, "keeper/sim/inject") && project:

@@ -8,7 +8,6 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/internal/apiwire"
-	"github.com/keeper-project/keeper/keeper/sim/internal/genesis"
 	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 	"github.com/keeper-project/keeper/keeper/sim/internal/units"
 )
@@ -110,7 +109,7 @@ func (s *Sim) quoteFrom(v *strategyView, q market.QuoteRequest, cf market.Collat
 		return market.Quote{}, false
 	}
 	amount := float64(v.idle) - float64(v.st.LiquidityBuffer)
-	if pctCap, err := genesis.ParsePercent(t.MaxAllocationPct); err == nil {
+	if pctCap, err := units.ParsePercent(t.MaxAllocationPct); err == nil {
 		amount = min(amount, pctCap/100*float64(v.tvl())-float64(v.alloc[mint]))
 	}
 	if cf.Amount > 0 {

@@ -1,14 +1,16 @@
 package apiwire
 
 import (
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
-	"github.com/keeper-project/keeper/keeper/sim/internal/genesis"
 	"github.com/keeper-project/keeper/keeper/sim/internal/instr"
 	"github.com/keeper-project/keeper/keeper/sim/internal/state"
+	"github.com/keeper-project/keeper/keeper/sim/internal/units"
 )
 
 // itemList collects strategy-update items and the collaterals the update knows about.
@@ -51,7 +53,7 @@ func (l *itemList) asset(where, id string, mustKnow bool) (solana.PublicKey, err
 
 // adds turns addCollateral into items.
 func (l *itemList) adds(ct *market.CollateralTerms) error {
-	for _, id := range genesis.SortedKeys(ct.AddCollateral) {
+	for _, id := range slices.Sorted(maps.Keys(ct.AddCollateral)) {
 		where := "collateralTerms.addCollateral[" + id + "]"
 		k, err := l.asset(where, id, false)
 		if err != nil {
@@ -81,7 +83,7 @@ func (l *itemList) adds(ct *market.CollateralTerms) error {
 
 // apys turns a duration → APY map into setAPY items.
 func (l *itemList) apys(where string, k solana.PublicKey, m map[string]string) error {
-	for _, key := range genesis.SortedKeys(m) {
+	for _, key := range slices.Sorted(maps.Keys(m)) {
 		d, err := market.ParseDurationKey(key)
 		if err != nil {
 			return BadRequest("%s: key %q: %v", where, key, err)
@@ -118,7 +120,7 @@ func (l *itemList) assetData(where string, k solana.PublicKey, a market.ParsedUp
 		l.items = append(l.items, instr.TermItem{Kind: r.kind, Asset: k, Value: int64(*r.v)})
 	}
 	if a.MaxCollateralAllocationPct != nil {
-		if _, err := genesis.ParsePercent(*a.MaxCollateralAllocationPct); err != nil {
+		if _, err := units.ParsePercent(*a.MaxCollateralAllocationPct); err != nil {
 			return BadRequest("%s.maxCollateralAllocationPct: %v", where, err)
 		}
 		l.items = append(l.items, instr.TermItem{Kind: instr.ItemSetAllocation, Asset: k, Text: *a.MaxCollateralAllocationPct})
@@ -154,7 +156,7 @@ func (l *itemList) metaItems(k solana.PublicKey, a market.ParsedUpdateAssetData)
 
 // updates turns updateCollateral into items.
 func (l *itemList) updates(ct *market.CollateralTerms) error {
-	for _, id := range genesis.SortedKeys(ct.UpdateCollateral) {
+	for _, id := range slices.Sorted(maps.Keys(ct.UpdateCollateral)) {
 		where := "collateralTerms.updateCollateral[" + id + "]"
 		k, err := l.asset(where, id, true)
 		if err != nil {
@@ -184,7 +186,7 @@ func (l *itemList) allocations(ct *market.CollateralTerms) error {
 		if err != nil {
 			return err
 		}
-		if _, err := genesis.ParsePercent(a.MaxAllocationPct); err != nil {
+		if _, err := units.ParsePercent(a.MaxAllocationPct); err != nil {
 			return BadRequest("%s.maxAllocationPct: %v", where, err)
 		}
 		l.items = append(l.items, instr.TermItem{Kind: instr.ItemSetAllocation, Asset: k, Text: a.MaxAllocationPct})
@@ -194,7 +196,7 @@ func (l *itemList) allocations(ct *market.CollateralTerms) error {
 
 // removals turns removeCollateral into items.
 func (l *itemList) removals(ct *market.CollateralTerms) error {
-	for _, id := range genesis.SortedKeys(ct.RemoveCollateral) {
+	for _, id := range slices.Sorted(maps.Keys(ct.RemoveCollateral)) {
 		where := "collateralTerms.removeCollateral[" + id + "]"
 		k, err := l.asset(where, id, true)
 		if err != nil {

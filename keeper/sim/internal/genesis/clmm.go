@@ -48,7 +48,7 @@ func (c *compiler) pools() {
 		c.w.Name(ids.KindPool, pool.Name, pool.Address)
 		c.w.PoolByAddr[pool.Address] = pool
 		c.poolAccount(pool, ps, at)
-		for _, sym := range SortedKeys(ps.Reserves) {
+		for _, sym := range slices.Sorted(maps.Keys(ps.Reserves)) {
 			m := c.mint(sym, append(at, "reserves", sym), "reserve")
 			if amt := c.units(ps.Reserves[sym], m, append(at, "reserves", sym)); amt > 0 {
 				c.gen.Tokens = append(c.gen.Tokens, Grant{Wallet: pool.Address, Mint: m.Address, Amount: amt})

@@ -2,6 +2,7 @@ package genesis
 
 import (
 	"cmp"
+	"maps"
 	"math"
 	"slices"
 	"time"
@@ -290,7 +291,7 @@ func (c *compiler) fund(wallet solana.PublicKey, f scenario.Funding, at []any, d
 	if lamports > 0 {
 		c.gen.Lamports = append(c.gen.Lamports, Grant{Wallet: wallet, Amount: lamports})
 	}
-	for _, sym := range SortedKeys(f.Tokens) {
+	for _, sym := range slices.Sorted(maps.Keys(f.Tokens)) {
 		m := c.mint(sym, append(at, "tokens", sym), "token")
 		if amt := c.units(f.Tokens[sym], m, append(at, "tokens", sym)); amt > 0 {
 			c.gen.Tokens = append(c.gen.Tokens, Grant{Wallet: wallet, Mint: m.Address, Amount: amt})
@@ -327,16 +328,6 @@ func (c *compiler) derive(program solana.PublicKey, kind, name string, path []an
 		c.failAt(path, "%v", err)
 	}
 	return k
-}
-
-// SortedKeys returns the keys of m in order.
-func SortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
 
 // token2022Held refuses a scenario that gives anyone a balance of a Token-2022 mint: the simulated

@@ -2,6 +2,8 @@ package genesis
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"time"
 
@@ -95,7 +97,7 @@ func (c *compiler) event(es scenario.EventSpec, at []any) (Event, bool) {
 // oracleEvent sets oracle prices.
 func (c *compiler) oracleEvent(prices map[string]float64, at []any) (Event, bool) {
 	changes := map[solana.PublicKey]float64{}
-	for _, sym := range SortedKeys(prices) {
+	for _, sym := range slices.Sorted(maps.Keys(prices)) {
 		m := c.mint(sym, append(at, sym), "oracle mint")
 		if m == nil {
 			return Event{}, false

@@ -1,8 +1,9 @@
 package genesis
 
 import (
-	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/gagliardetto/solana-go"
@@ -81,13 +82,13 @@ func (c *compiler) term(ts scenario.TermSpec, at []any) state.Term {
 	if t.MaxAllocationPct == "" {
 		t.MaxAllocationPct = "100"
 	}
-	if _, err := ParsePercent(t.MaxAllocationPct); err != nil {
+	if _, err := units.ParsePercent(t.MaxAllocationPct); err != nil {
 		c.failAt(append(at, "max_allocation_pct"), "max_allocation_pct: %v", err)
 	}
 	if ts.Ltv < 0 || ts.Lqt < 0 || ts.Ltv > ts.Lqt || ts.Lqt > int64(market.CBPSOne) {
 		c.failAt(append(at, "ltv"), "ltv %d and lqt %d must satisfy 0 <= ltv <= lqt <= 1000000", ts.Ltv, ts.Lqt)
 	}
-	for _, key := range SortedKeys(ts.Apys) {
+	for _, key := range slices.Sorted(maps.Keys(ts.Apys)) {
 		d, err := units.ParseTerm(key)
 		if err != nil {
 			c.failAt(append(at, "apys", key), "%v", err)
@@ -99,15 +100,6 @@ func (c *compiler) term(ts scenario.TermSpec, at []any) state.Term {
 		t.Apys[d.Key()] = ts.Apys[key]
 	}
 	return t
-}
-
-// ParsePercent parses an allocation percentage in [0, 100].
-func ParsePercent(s string) (float64, error) {
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsNaN(v) || v < 0 || v > 100 {
-		return 0, fmt.Errorf("%q is not a percentage in [0, 100]", s)
-	}
-	return v, nil
 }
 
 // putJSONAccount adds a market-program account holding v (a *loanState or *strategyState).

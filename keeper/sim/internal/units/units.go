@@ -128,3 +128,12 @@ func WholeTokens(amount uint64, decimals uint8) float64 {
 
 // Pow10 returns 10^d.
 func Pow10(d uint8) float64 { return math.Pow10(int(d)) }
+
+// ParsePercent parses an allocation percentage in [0, 100].
+func ParsePercent(s string) (float64, error) {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(v) || v < 0 || v > 100 {
+		return 0, fmt.Errorf("%q is not a percentage in [0, 100]", s)
+	}
+	return v, nil
+}
