@@ -4,7 +4,7 @@
 // (package chainsim), all on one clock. Tests, the examples, `keeper run --sim` and `keeper sim` act
 // against it instead of real money.
 //
-// [New] loads a [Scenario] (the embedded default one unless told otherwise), deploys the market's
+// [New] loads a [scenario.Scenario] (the embedded default one unless told otherwise), deploys the market's
 // programs on a chainsim chain and funds the operator's wallet. [Sim.MarketHandler],
 // [Sim.RPCHandler] and [Sim.JitoHandler] serve the three services; [Sim.Start] serves them on
 // localhost and returns their URLs (the market's ends in /v1). Scenario events run when their time
@@ -22,9 +22,9 @@
 // The market program is SimMarket1111111111111111111111111111111111, the earn program
 // SimEarn111111111111111111111111111111111111, the CLMM programs SimDexA111111111111111111111111111111111111
 // (dex-a, layout A accounts) and SimDexB111111111111111111111111111111111111 (dex-b, layout B). The
-// market's co-signer is the ed25519 key whose seed is sha256([CoSignerSeedText]); it is a read-only
+// market's co-signer is the ed25519 key whose seed is sha256([ids.CoSignerSeedText]); it is a read-only
 // signer of every market, earn and dex instruction the simulator builds and has already signed the
-// transactions it returns. Hostile modes use a second fixed key, [Stranger].
+// transactions it returns. Hostile modes use a second fixed key, [ids.Stranger].
 //
 // # Where state lives
 //
@@ -32,7 +32,7 @@
 // transaction (and bundles stay atomic): loans and strategies are accounts of the market program
 // whose data is an 8-byte discriminator (sha256("account:SimLoan") or "account:SimStrategy", first 8
 // bytes) followed by JSON; withdrawal requests are 128-byte accounts of the earn program (see
-// requestState); CLMM pools and positions are accounts of the dex programs in the real layouts of
+// package state); CLMM pools and positions are accounts of the dex programs in the real layouts of
 // package clmm; balances are real token accounts. A strategy's idle principal is its token account's
 // balance. The market keeps off chain only what no transaction changes: the catalogue, oracle
 // prices, vault yields and rewards, vault depositors, loops and earn positions.
@@ -157,18 +157,18 @@
 //
 // # Faults
 //
-// [Faults] configures all three services: Chain is chainsim's (latency, 5xx, 429, hangs, truncated
+// [faults.Faults] configures all three services: Chain is chainsim's (latency, 5xx, 429, hangs, truncated
 // bodies, transactions and bundles accepted but never landed, slot stalls); Market injects latency,
 // 5xx, 429 with Retry-After, hangs until the client gives up, and truncated bodies per endpoint,
 // from seeded probabilities (one random stream per endpoint, drawn by a chainsim.FaultEngine) or
-// explicit scripts, plus hostile modes ([Hostile]) in which writes return co-signed transactions that
-// try to take the wallet's funds or authority, and snapshot skews ([SnapshotSkew]) in which E3 pages
+// explicit scripts, plus hostile modes ([faults.Hostile]) in which writes return co-signed transactions that
+// try to take the wallet's funds or authority, and snapshot skews ([faults.SnapshotSkew]) in which E3 pages
 // after the first carry another snapshotTs, once or always, so a walk of pages is mixed.
 //
 // # Scenarios
 //
 // A scenario file is strict YAML ([ParseScenario]: unknown keys, bad values and bad references are
-// all reported as file:line:col); see [Scenario] for the format and "$wallet" for the operator's
+// all reported as file:line:col); see [scenario.Scenario] for the format and "$wallet" for the operator's
 // wallet. The default scenario (default_scenario.yaml, embedded) gives every policy kind something
 // to act on within about a minute: the SOL oracle price falls from 150 to 110 at 10 s, taking loan
 // "repay-me" (10 SOL against 800 USDC, liquidation threshold 85 %) from health ~0.37 to ~0.14;
