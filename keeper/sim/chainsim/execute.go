@@ -110,24 +110,24 @@ func (c *Chain) runInstructions(st *svm.Overlay, t *svm.Txn, pos svm.BlockPos, l
 			_ = m.Consume(svm.SystemUnits)
 			continue
 		}
-		x := &svm.Exec{St: st, IX: ix, Index: i, Pos: pos, Meter: m, Logs: &res.logs}
-		if perr := c.invoke(x); perr != nil {
+		x := svm.NewExec(st, ix, i, pos, m, &res.logs)
+		if perr := c.invoke(x, ix, m); perr != nil {
 			return svm.InstructionError(i, perr)
 		}
 	}
 	return nil
 }
 
-// invoke runs one instruction and writes the runtime's log lines around it.
-func (c *Chain) invoke(x *svm.Exec) *svm.ProgramError {
-	id := x.IX.ProgramID
+// invoke runs instruction ix (x's, metered by m) and writes the runtime's log lines around it.
+func (c *Chain) invoke(x *svm.Exec, ix svm.Instruction, m *svm.Meter) *svm.ProgramError {
+	id := ix.ProgramID
 	x.AppendLog(fmt.Sprintf("Program %s invoke [1]", id))
-	left := x.Meter.Limit - x.Meter.Used
-	before := x.Meter.Used
+	left := m.Limit - m.Used
+	before := m.Used
 	b, isBuiltin := svm.Builtins[id]
-	perr := toProgramError(x, c.callProgram(x))
+	perr := toProgramError(x, c.callProgram(x, ix))
 	if !isBuiltin || !b.Native {
-		x.AppendLog(fmt.Sprintf("Program %s consumed %d of %d compute units", id, x.Meter.Used-before, left))
+		x.AppendLog(fmt.Sprintf("Program %s consumed %d of %d compute units", id, m.Used-before, left))
 	}
 	if perr != nil {
 		x.AppendLog(fmt.Sprintf("Program %s failed: %s", id, perr))
@@ -142,11 +142,11 @@ const customProgramUnits = 1_000
 
 // callProgram dispatches to a built-in or registered program, recovering a
 // registered program's panic.
-func (c *Chain) callProgram(x *svm.Exec) (err error) {
-	if b, ok := svm.Builtins[x.IX.ProgramID]; ok {
-		return b.Run(x, x.IX)
+func (c *Chain) callProgram(x *svm.Exec, ix svm.Instruction) (err error) {
+	if b, ok := svm.Builtins[ix.ProgramID]; ok {
+		return b.Run(x, ix)
 	}
-	p, ok := c.programs[x.IX.ProgramID]
+	p, ok := c.programs[ix.ProgramID]
 	if !ok {
 		return svm.ErrUnsupportedProgramID
 	}
@@ -159,7 +159,7 @@ func (c *Chain) callProgram(x *svm.Exec) (err error) {
 	if err := x.ConsumeUnits(customProgramUnits); err != nil {
 		return err
 	}
-	return p.Execute(x, x.IX)
+	return p.Execute(x, ix)
 }
 
 // toProgramError maps a program's error to the runtime's; an error that is

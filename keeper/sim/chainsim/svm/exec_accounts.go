@@ -27,9 +27,9 @@ func (x *Exec) SetData(key solana.PublicKey, data []byte) error {
 	}
 	a := x.get(key)
 	switch {
-	case a.Owner == x.IX.ProgramID:
+	case a.Owner == x.ix.ProgramID:
 	case a.IsEmpty():
-		a.Owner = x.IX.ProgramID
+		a.Owner = x.ix.ProgramID
 	default:
 		return ErrExternalAccountDataModified
 	}
@@ -50,7 +50,7 @@ func (x *Exec) TransferLamports(from, to solana.PublicKey, lamports uint64) erro
 		return err
 	}
 	src := x.get(from)
-	ownsSource := src.Owner == x.IX.ProgramID
+	ownsSource := src.Owner == x.ix.ProgramID
 	signedSystem := src.Owner == solana.SystemProgramID && len(src.Data) == 0 && x.IsSigner(from)
 	if !ownsSource && !signedSystem {
 		return ErrExternalAccountLamportSpend

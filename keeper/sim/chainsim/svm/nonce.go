@@ -92,7 +92,7 @@ func advanceNonceIx(x *Exec, ix Instruction) error {
 		x.Logf("Advance nonce account: Account %s must be a signer", n.Authority)
 		return ErrMissingRequiredSignature
 	}
-	next := DurableNonceFrom(x.Pos.Hash)
+	next := DurableNonceFrom(x.pos.Hash)
 	if next == n.Nonce {
 		x.Log("Advance nonce account: nonce can only advance once per slot")
 		return CustomError(systemErrNonceNotExpired)

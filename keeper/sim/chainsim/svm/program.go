@@ -44,12 +44,19 @@ type Instruction struct {
 // Exec is the runtime context of one executing instruction: what an
 // on-chain program can see and do. It is valid only during Execute.
 type Exec struct {
-	St    *Overlay
-	IX    Instruction
-	Index int      // instruction index in the transaction
-	Pos   BlockPos // the block the transaction lands in
-	Meter *Meter
-	Logs  *[]string
+	st    *Overlay
+	ix    Instruction
+	index int      // instruction index in the transaction
+	pos   BlockPos // the block the transaction lands in
+	meter *Meter
+	logs  *[]string
+}
+
+// NewExec returns the execution of instruction ix, the index-th of its
+// transaction, over st in the block at pos, charging compute units to meter
+// and appending log lines to logs.
+func NewExec(st *Overlay, ix Instruction, index int, pos BlockPos, meter *Meter, logs *[]string) *Exec {
+	return &Exec{st: st, ix: ix, index: index, pos: pos, meter: meter, logs: logs}
 }
 
 // BlockPos is a block: its slot, height, time and blockhash.
@@ -76,20 +83,20 @@ func (m *Meter) Consume(n uint64) error {
 }
 
 // ProgramID returns the id of the executing program.
-func (x *Exec) ProgramID() solana.PublicKey { return x.IX.ProgramID }
+func (x *Exec) ProgramID() solana.PublicKey { return x.ix.ProgramID }
 
 // Slot returns the slot the transaction lands in.
-func (x *Exec) Slot() uint64 { return x.Pos.Slot }
+func (x *Exec) Slot() uint64 { return x.pos.Slot }
 
 // BlockHeight returns the block height the transaction lands at.
-func (x *Exec) BlockHeight() uint64 { return x.Pos.Height }
+func (x *Exec) BlockHeight() uint64 { return x.pos.Height }
 
 // Now returns the block time: the start of the slot, as the Clock sysvar
 // would show it (with sub-second precision).
-func (x *Exec) Now() time.Time { return x.Pos.Time }
+func (x *Exec) Now() time.Time { return x.pos.Time }
 
 // InstructionIndex returns the index of the instruction in its transaction.
-func (x *Exec) InstructionIndex() int { return x.Index }
+func (x *Exec) InstructionIndex() int { return x.index }
 
 // Log appends "Program log: msg" to the transaction's logs.
 func (x *Exec) Log(msg string) { x.AppendLog("Program log: " + msg) }
@@ -98,15 +105,15 @@ func (x *Exec) Log(msg string) { x.AppendLog("Program log: " + msg) }
 func (x *Exec) Logf(format string, args ...any) { x.Log(fmt.Sprintf(format, args...)) }
 
 // log appends a raw line to the transaction's logs.
-func (x *Exec) AppendLog(line string) { *x.Logs = append(*x.Logs, line) }
+func (x *Exec) AppendLog(line string) { *x.logs = append(*x.logs, line) }
 
 // ConsumeUnits charges n compute units; it fails with
 // ErrComputationalBudgetExceeded once the transaction's limit is passed.
-func (x *Exec) ConsumeUnits(n uint64) error { return x.Meter.Consume(n) }
+func (x *Exec) ConsumeUnits(n uint64) error { return x.meter.Consume(n) }
 
 // meta returns the instruction's meta of key.
 func (x *Exec) meta(key solana.PublicKey) (solana.AccountMeta, bool) {
-	for _, m := range x.IX.Accounts {
+	for _, m := range x.ix.Accounts {
 		if m.PublicKey == key {
 			return m, true
 		}
@@ -128,13 +135,13 @@ func (x *Exec) IsWritable(key solana.PublicKey) bool {
 }
 
 // get returns a copy of key's account, or the empty account.
-func (x *Exec) get(key solana.PublicKey) Account { return Load(x.St, key) }
+func (x *Exec) get(key solana.PublicKey) Account { return Load(x.st, key) }
 
 // put stores a (the caller gives up ownership of its data).
-func (x *Exec) put(key solana.PublicKey, a Account) { x.St.Put(key, &a) }
+func (x *Exec) put(key solana.PublicKey, a Account) { x.st.Put(key, &a) }
 
 // del removes key's account.
-func (x *Exec) del(key solana.PublicKey) { x.St.Del(key) }
+func (x *Exec) del(key solana.PublicKey) { x.st.Del(key) }
 
 // requireAccount fails with ErrMissingAccount unless key is passed to the
 // instruction.
