@@ -7,6 +7,8 @@ import (
 	"net"
 	"net/http"
 	"time"
+
+	"github.com/keeper-project/keeper/keeper/watch"
 )
 
 // shutdownTimeout bounds how long Run waits for runs in progress to reach a
@@ -50,7 +52,11 @@ func (k *Keeper) Run(ctx context.Context, reload <-chan struct{}) error {
 	runCtx, stopRuns := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopRuns()
 	k.scheduler = newScheduler(runCtx, k.logger, k.metrics)
+	k.triggers = k.newTriggers()
 	k.runners.apply(k, ps)
+	watchCtx, stopWatch := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopWatch()
+	go k.triggers.watcher.Run(watchCtx)
 	srv, addr, err := k.serveOps()
 	if err != nil {
 		return err
@@ -64,6 +70,7 @@ func (k *Keeper) Run(ctx context.Context, reload <-chan struct{}) error {
 	k.loop(ctx, reload, sd)
 	sd.stopping()
 	k.scheduler.shutdown(shutdownTimeout, stopRuns)
+	stopWatch()
 	stopServer(srv)
 	stopNotify()
 	return nil
@@ -133,6 +140,21 @@ func stopServer(srv *http.Server) {
 	_ = srv.Shutdown(ctx)
 }
 
+// readiness lists what /readyz checks: upkeep's checks, and the chain
+// watcher's subscriptions while policies have triggers.
+func (k *Keeper) readiness() []readinessCheck {
+	checks := k.upkeep.readiness()
+	if k.triggers != nil {
+		checks = append(checks, readinessCheck{"watch", func(context.Context) error {
+			if m, reason := k.triggers.watcher.Mode(); m == watch.ModePolling {
+				return fmt.Errorf("the triggers' websocket subscriptions do not serve; polling every %s: %s", k.cfg.Chain.WatchPoll, reason)
+			}
+			return nil
+		}})
+	}
+	return checks
+}
+
 // serveOps starts the operations endpoint when the config names an address,
 // and returns the address it listens on (the port chosen when the config
 // says 0).
@@ -144,7 +166,7 @@ func (k *Keeper) serveOps() (*http.Server, string, error) {
 	if err != nil {
 		return nil, "", fmt.Errorf("keeper: http.listen: %w", err)
 	}
-	srv := &http.Server{Handler: opsHandler(k.registry, k.upkeep.readiness, k.status), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: opsHandler(k.registry, k.readiness, k.status), ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			k.logger.Error("Operations endpoint stopped", "err", err)

@@ -143,7 +143,7 @@ func (k *Keeper) runPass(ctx context.Context, ps []*policies.Policy) []error {
 			}
 			tick := k.now().UTC()
 			r, _, _ := k.runners.use(k, p)
-			err := sched.runOnce(p.Name, tick, 15*time.Minute, func(ctx context.Context, run runInfo) error {
+			err := sched.runOnce(runInfo{Policy: p.Name, Tick: tick}, 15*time.Minute, func(ctx context.Context, run runInfo) error {
 				_, err := r.run(ctx, run)
 				return err
 			})

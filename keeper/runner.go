@@ -81,6 +81,11 @@ func (r *runner) run(ctx context.Context, run runInfo) (runSummary, error) {
 	k, p := r.k, r.current()
 	var sum runSummary
 	log := k.logger.With("policy", p.Name, "run", run.ID)
+	scope, ok := k.triggers.take(p.Name, run.Triggered)
+	if !ok {
+		log.Debug("Triggered run not needed: a run since covered its changes")
+		return sum, nil
+	}
 	readsFrom := k.now()
 	obs, err := k.obs.observe(ctx, p)
 	if err != nil {
@@ -93,7 +98,7 @@ func (r *runner) run(ctx context.Context, run runInfo) (runSummary, error) {
 		log.Error("Cannot read the journal; not acting", "err", err)
 		return sum, err
 	}
-	res, err := policies.Evaluate(p, obs, now, hist, r.state)
+	res, err := policies.EvaluateScoped(p, obs, now, hist, r.state, scope)
 	if err != nil {
 		log.Error("Evaluation failed", "err", err)
 		return sum, err

@@ -47,6 +47,8 @@ type policyStatus struct {
 	DryRun   bool       `json:"dry_run"`
 	NextRun  time.Time  `json:"next_run"`
 	LastRun  *runStatus `json:"last_run,omitempty"`
+	// Triggers are the policy's triggers with their last firing.
+	Triggers []triggerStatus `json:"triggers,omitempty"`
 }
 
 // status is the /status document.
@@ -66,7 +68,8 @@ func (k *Keeper) status() any {
 			continue
 		}
 		p, last := r.status()
-		ps := policyStatus{Name: name, Kind: string(p.Kind), Schedule: p.Schedule, DryRun: p.DryRun || k.dryRunAll, LastRun: last}
+		ps := policyStatus{Name: name, Kind: string(p.Kind), Schedule: p.Schedule, DryRun: p.DryRun || k.dryRunAll, LastRun: last,
+			Triggers: k.triggers.statuses(p)}
 		if k.scheduler != nil {
 			ps.NextRun = k.scheduler.next(name)
 		}

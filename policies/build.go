@@ -57,12 +57,13 @@ func (b *builder) build() *Policy {
 		Name: raw.Name, Kind: Kind(raw.Kind), File: b.r.file, Line: b.node.Line, Column: b.node.Column,
 		Schedule: raw.Schedule, Jitter: raw.Jitter, Select: raw.Select, When: raw.When, For: raw.For,
 		MaxDataAge: raw.MaxDataAge, Limits: raw.Limits, Submit: raw.Submit, Notify: raw.Notify,
-		DryRun: raw.DryRun, Enabled: raw.Enabled == nil || *raw.Enabled,
+		DryRun: raw.DryRun, Enabled: raw.Enabled == nil || *raw.Enabled, Triggers: raw.Triggers,
 	}
 	b.checkName(p)
 	b.checkSchedule(p)
 	b.checkDurations(p)
 	b.checkLimits(p)
+	b.checkTriggers(p)
 	if b.checkKind(p) {
 		if b.checkSelect(p) {
 			b.compileWhen(p)

@@ -46,6 +46,7 @@ type rawPolicy struct {
 	Notify     Notify        `yaml:"notify"`
 	DryRun     bool          `yaml:"dry_run"`
 	Enabled    *bool         `yaml:"enabled"`
+	Triggers   Triggers      `yaml:"triggers"`
 }
 
 // defaultPolicy returns a rawPolicy holding the defaults that do not depend

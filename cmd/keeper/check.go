@@ -52,6 +52,9 @@ func checkCommand() command {
 					if err := keeper.CheckPrograms(cfg, ps); err != nil {
 						fail(err, exitFailed)
 					}
+					if err := keeper.CheckTriggers(cfg, ps); err != nil {
+						fail(err, exitFailed)
+					}
 					if *online && code == exitOK {
 						if err := keeper.CheckAmountsOnline(ctx, cfg, ps); err != nil {
 							fail(err, exitFailed)

@@ -1,0 +1,203 @@
+package watch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/rpc/ws"
+
+	"github.com/keeper-project/keeper/keeper/chain"
+)
+
+// Reconnection backoff: the first retry after Options.Backoff, doubling up
+// to maxBackoff; a connection that served stableAfter resets it.
+const (
+	maxBackoff     = 30 * time.Second
+	stableAfter    = time.Minute
+	connectTimeout = 5 * time.Second
+)
+
+// Run watches until ctx ends: over the websocket while it serves, by
+// polling while it does not (and while the backoff before the next
+// connection runs).
+func (w *Watcher) Run(ctx context.Context) {
+	backoff := w.o.Backoff
+	for ctx.Err() == nil {
+		keys, slots, changed := w.watched()
+		if len(keys) == 0 && !slots {
+			w.setMode(ModeIdle, "")
+			select {
+			case <-ctx.Done():
+			case <-changed:
+			}
+			continue
+		}
+		if w.o.URL == "" {
+			w.setMode(ModePolling, "no websocket endpoint")
+			w.pollUntil(ctx, changed, nil)
+			continue
+		}
+		start := time.Now()
+		err := w.session(ctx, keys, slots, changed)
+		if ctx.Err() != nil {
+			return
+		}
+		if err == nil {
+			continue // the set changed: subscribe to the new one now
+		}
+		if time.Since(start) > stableAfter {
+			backoff = w.o.Backoff
+		}
+		w.setMode(ModePolling, err.Error())
+		retry := time.After(backoff)
+		w.pollUntil(ctx, changed, retry)
+		backoff = min(2*backoff, maxBackoff)
+	}
+}
+
+// pollUntil polls every Poll until ctx ends, the set changes or until
+// fires (nil: never).
+func (w *Watcher) pollUntil(ctx context.Context, changed <-chan struct{}, until <-chan time.Time) {
+	t := time.NewTicker(w.o.Poll)
+	defer t.Stop()
+	w.poll(ctx)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-changed:
+			return
+		case <-until:
+			return
+		case <-t.C:
+			w.poll(ctx)
+		}
+	}
+}
+
+// poll reads the watched accounts and the slot once. A failed read is
+// logged; the next poll tries again.
+func (w *Watcher) poll(ctx context.Context) {
+	keys, slots, _ := w.watched()
+	if w.o.Reader == nil {
+		return
+	}
+	var slot uint64
+	if slots || len(keys) > 0 {
+		s, err := w.o.Reader.Slot(ctx)
+		if err != nil {
+			w.o.Logger.Warn("Cannot poll the slot", "err", err)
+		}
+		slot = s
+	}
+	if len(keys) > 0 {
+		data, err := w.o.Reader.MultipleAccounts(ctx, keys)
+		if err != nil {
+			w.o.Logger.Warn("Cannot poll watched accounts", "accounts", len(keys), "err", err)
+		} else {
+			for i, k := range keys {
+				w.account(k, data[i], slot)
+			}
+		}
+	}
+	if slot > 0 {
+		w.slotReached(slot)
+	}
+}
+
+// session connects, subscribes to everything watched, reads it once (to
+// see what changed while no subscription served) and delivers
+// notifications until a subscription fails (the error says why), the set
+// changes (nil) or ctx ends.
+func (w *Watcher) session(ctx context.Context, keys []solana.PublicKey, slots bool, changed <-chan struct{}) error {
+	cctx, cancel := context.WithTimeout(ctx, connectTimeout)
+	conn, err := ws.Connect(cctx, w.o.URL)
+	cancel()
+	if err != nil {
+		return fmt.Errorf("connecting the websocket %s: %w", chain.RedactURL(w.o.URL), chain.ScrubError(err, w.o.URL))
+	}
+	defer conn.Close()
+	sctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	done := make(chan struct{})
+	n := 0
+	for _, k := range keys {
+		sub, err := conn.AccountSubscribeWithOpts(k, w.o.Commitment, solana.EncodingBase64)
+		if err != nil {
+			return w.subErr(err)
+		}
+		n++
+		go w.accountLoop(sctx, stop, k, sub, done)
+	}
+	if slots {
+		sub, err := conn.SlotSubscribe()
+		if err != nil {
+			return w.subErr(err)
+		}
+		n++
+		go w.slotLoop(sctx, stop, sub, done)
+	}
+	w.setMode(ModeSubscribed, "")
+	w.poll(ctx)
+	select {
+	case <-ctx.Done():
+	case <-changed:
+	case <-sctx.Done():
+	}
+	stop(nil)
+	conn.Close()
+	for range n {
+		<-done
+	}
+	if err := context.Cause(sctx); err != nil && !errors.Is(err, context.Canceled) {
+		return err
+	}
+	return nil
+}
+
+// subErr is why a subscription could not be made.
+func (w *Watcher) subErr(err error) error {
+	return fmt.Errorf("subscribing on the websocket %s: %w", chain.RedactURL(w.o.URL), chain.ScrubError(err, w.o.URL))
+}
+
+// accountLoop delivers one account subscription's notifications; a failed
+// receive ends the session with why.
+func (w *Watcher) accountLoop(ctx context.Context, fail context.CancelCauseFunc, key solana.PublicKey, sub *ws.AccountSubscription, done chan<- struct{}) {
+	defer func() { done <- struct{}{} }()
+	for {
+		res, err := sub.Recv(ctx)
+		if err != nil {
+			fail(w.lost(ctx, err))
+			return
+		}
+		var data []byte
+		if res.Value != nil && res.Value.Data != nil {
+			data = res.Value.Data.GetBinary()
+		}
+		w.account(key, data, res.Context.Slot)
+	}
+}
+
+// slotLoop delivers slot notifications; a failed receive ends the session.
+func (w *Watcher) slotLoop(ctx context.Context, fail context.CancelCauseFunc, sub *ws.SlotSubscription, done chan<- struct{}) {
+	defer func() { done <- struct{}{} }()
+	for {
+		res, err := sub.Recv(ctx)
+		if err != nil {
+			fail(w.lost(ctx, err))
+			return
+		}
+		w.slotReached(res.Slot)
+	}
+}
+
+// lost is why a receive failed: nil when the session was ending anyway.
+func (w *Watcher) lost(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return nil
+	}
+	return fmt.Errorf("websocket %s lost: %w", chain.RedactURL(w.o.URL), chain.ScrubError(err, w.o.URL))
+}
