@@ -86,6 +86,9 @@ func (r *runner) run(ctx context.Context, run runInfo) (runSummary, error) {
 		log.Debug("Triggered run not needed: a run since covered its changes")
 		return sum, nil
 	}
+	if run.Triggered {
+		log.Info("Running on trigger", "scope", scope.String())
+	}
 	readsFrom := k.now()
 	obs, err := k.obs.observe(ctx, p)
 	if err != nil {

@@ -241,6 +241,7 @@ func (t *triggers) priceChanged(pt *policyTriggers, pw *priceWatch, c watch.Chan
 	pw.last, pw.known = p, true
 	if !pw.hasRef || pw.ref <= 0 {
 		pw.ref, pw.hasRef = p, true
+		t.logger.Debug("Price trigger armed", "policy", pt.policy, "mint", pw.trig.Mint, "price", p, "slot", c.Slot)
 		return
 	}
 	move := (p - pw.ref) / pw.ref

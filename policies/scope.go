@@ -1,6 +1,11 @@
 package policies
 
-import "time"
+import (
+	"maps"
+	"slices"
+	"strings"
+	"time"
+)
 
 // Scope limits an evaluation to the targets a chain change touched: a
 // triggered run evaluates only them. A target is in scope when its key or
@@ -10,6 +15,21 @@ import "time"
 type Scope struct {
 	Mints    map[string]bool
 	Accounts map[string]bool
+}
+
+// String lists the scope's accounts and mints, sorted; nil is "every target".
+func (s *Scope) String() string {
+	if s == nil {
+		return "every target"
+	}
+	var parts []string
+	for _, a := range slices.Sorted(maps.Keys(s.Accounts)) {
+		parts = append(parts, "account "+a)
+	}
+	for _, m := range slices.Sorted(maps.Keys(s.Mints)) {
+		parts = append(parts, "mint "+m)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // inScope reports whether the evaluation covers target key; a target out
