@@ -204,6 +204,11 @@ func TestE2ETriggerRepaysBeforeTheSchedule(t *testing.T) {
 	if len(ts) != 1 || ts[0].Fired != 2 || ts[0].LastFired.IsZero() || !strings.HasPrefix(ts[0].Trigger, "price So1111") {
 		t.Errorf("/status triggers %+v, want the price trigger fired twice", ts)
 	}
+	plan := runKeeper(t, r.w.dir, "plan", "--config", r.w.last).wantExit(t, 0).stdout
+	if !strings.Contains(plan, "  trigger price So11111111111111111111111111111111111111112 ±3%: last fired ") ||
+		!strings.Contains(plan, "So11111111111111111111111111111111111111112 moved -10.00%") || !strings.Contains(plan, "; 2 firings") {
+		t.Errorf("plan does not show the trigger's two firings, the last a 10 %% move:\n%s", plan)
+	}
 }
 
 // TestE2ETriggerSurvivesADroppedWebsocket drops keeper's websocket after its first notification (a

@@ -89,6 +89,8 @@ func (r *runner) run(ctx context.Context, run runInfo) (runSummary, error) {
 	if run.Triggered {
 		log.Info("Running on trigger", "scope", scope.String())
 	}
+	tl, _ := k.journal.(triggerLog)
+	k.triggers.journal(ctx, p.Name, tl)
 	readsFrom := k.now()
 	obs, err := k.obs.observe(ctx, p)
 	if err != nil {
@@ -140,6 +142,10 @@ func (r *runner) run(ctx context.Context, run runInfo) (runSummary, error) {
 func (r *runner) plan(ctx context.Context) PolicyPlan {
 	k, p := r.k, r.current()
 	pp := PolicyPlan{Policy: p.Name, Kind: string(p.Kind), DryRun: p.DryRun || k.dryRunAll}
+	var err error
+	if pp.Triggers, err = planTriggers(ctx, k.journal, p); err != nil {
+		k.logger.Warn("Cannot read the trigger firings", "policy", p.Name, "err", err)
+	}
 	obs, err := k.obs.observe(ctx, p)
 	if err != nil {
 		pp.Err = err.Error()

@@ -1,6 +1,7 @@
 package keeper
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -14,6 +15,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/chain"
 	"github.com/keeper-project/keeper/keeper/clmm"
 	"github.com/keeper-project/keeper/keeper/config"
+	"github.com/keeper-project/keeper/keeper/journal"
 	"github.com/keeper-project/keeper/keeper/prices"
 	"github.com/keeper-project/keeper/keeper/watch"
 	"github.com/keeper-project/keeper/policies"
@@ -75,13 +77,21 @@ type slotWatch struct {
 	from   uint64
 }
 
-// triggerStatus is one trigger's firings, for /status and plan.
+// triggerStatus is one trigger's firings since the daemon started, for
+// /status; the journal keeps them across restarts, for plan.
 type triggerStatus struct {
 	Trigger   string    `json:"trigger"`
 	Fired     int       `json:"fired"`
 	LastFired time.Time `json:"last_fired,omitzero"`
 	LastSlot  uint64    `json:"last_slot,omitempty"`
 	Detail    string    `json:"detail,omitempty"`
+	journaled int       // of Fired, how many the journal has
+}
+
+// triggerLog keeps trigger firings; *journal.Journal is one.
+type triggerLog interface {
+	RecordTriggerFirings(ctx context.Context, fs []journal.TriggerFiring) error
+	TriggerFirings(ctx context.Context, policy string) ([]journal.TriggerFiring, error)
 }
 
 // newTriggers returns the triggers of no policy, watching through w.
@@ -360,6 +370,55 @@ func (t *triggers) take(policy string, triggered bool) (scope *policies.Scope, r
 	return &policies.Scope{Mints: pending.mints, Accounts: pending.accounts}, true
 }
 
+// journal records in the journal the firings of policy's triggers since
+// the last call, so that plan can show them; a failure is logged and
+// retried with the next run.
+func (t *triggers) journal(ctx context.Context, policy string, log triggerLog) {
+	if t == nil || log == nil {
+		return
+	}
+	t.mu.Lock()
+	var fs []journal.TriggerFiring
+	var sts []*triggerStatus
+	if pt := t.byPolicy[policy]; pt != nil {
+		for _, st := range pt.all() {
+			if st.Fired > st.journaled {
+				fs = append(fs, journal.TriggerFiring{Policy: policy, Trigger: st.Trigger, Fired: st.Fired - st.journaled,
+					LastFired: st.LastFired, LastSlot: st.LastSlot, Detail: st.Detail})
+				sts = append(sts, st)
+			}
+		}
+	}
+	t.mu.Unlock()
+	if len(fs) == 0 {
+		return
+	}
+	if err := log.RecordTriggerFirings(context.WithoutCancel(ctx), fs); err != nil {
+		t.logger.Warn("Cannot journal trigger firings", "policy", policy, "err", err)
+		return
+	}
+	t.mu.Lock()
+	for i, st := range sts {
+		st.journaled += fs[i].Fired
+	}
+	t.mu.Unlock()
+}
+
+// all lists the statuses of the policy's triggers.
+func (pt *policyTriggers) all() []*triggerStatus {
+	var out []*triggerStatus
+	for _, pw := range pt.prices {
+		out = append(out, pw.status)
+	}
+	for _, aw := range pt.accounts {
+		out = append(out, aw.status)
+	}
+	if pt.slot != nil {
+		out = append(out, pt.slot.status)
+	}
+	return out
+}
+
 // statuses returns the firings of policy's triggers, in the policy's order.
 func (t *triggers) statuses(p *policies.Policy) []triggerStatus {
 	if t == nil {
@@ -372,14 +431,8 @@ func (t *triggers) statuses(p *policies.Policy) []triggerStatus {
 		return nil
 	}
 	var out []triggerStatus
-	for _, pw := range pt.prices {
-		out = append(out, *pw.status)
-	}
-	for _, aw := range pt.accounts {
-		out = append(out, *aw.status)
-	}
-	if pt.slot != nil {
-		out = append(out, *pt.slot.status)
+	for _, st := range pt.all() {
+		out = append(out, *st)
 	}
 	order := p.Triggers.Describe()
 	slices.SortFunc(out, func(a, b triggerStatus) int {
