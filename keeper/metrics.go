@@ -39,9 +39,9 @@ type Metrics struct {
 	// TriggerFirings counts the triggers that fired a run, by policy and
 	// trigger type (price, account, pool, slot).
 	TriggerFirings *prometheus.CounterVec
-	// WatchSubscribed is 1 while the chain watcher receives websocket
-	// notifications, 0 while it polls (or watches nothing).
-	WatchSubscribed prometheus.Gauge
+	// WatchPolling is 1 while the chain watcher of the triggers polls
+	// because its websocket subscriptions do not serve, else 0.
+	WatchPolling prometheus.Gauge
 }
 
 // NewMetrics creates keeper's collectors and registers them with reg when it
@@ -90,8 +90,8 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Help: "Seconds between two ticks of the policy's schedule (the next two, for a cron expression)."}, []string{"policy"}),
 		TriggerFirings: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Name: "trigger_firings_total",
 			Help: "Triggers that fired a run of their policy, by trigger type (price, account, pool, slot)."}, []string{"policy", "trigger"}),
-		WatchSubscribed: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: namespace, Name: "watch_subscribed",
-			Help: "1 while the chain watcher of the policies' triggers receives websocket notifications; 0 while it polls instead, or watches nothing."}),
+		WatchPolling: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: namespace, Name: "watch_polling",
+			Help: "1 while the chain watcher of the policies' triggers polls (chain.watch_poll) because its websocket subscriptions do not serve; 0 while they serve or nothing is watched."}),
 	}
 	if reg != nil {
 		for _, c := range m.collectors() {
@@ -105,7 +105,7 @@ func (m *Metrics) collectors() []prometheus.Collector {
 	return []prometheus.Collector{m.Runs, m.RunDuration, m.RunsSkipped, m.LastSuccess, m.Actions, m.GuardRefusals,
 		m.MarketRequests, m.MarketErrors, m.RPCRequests, m.RPCErrors, m.JournalPending, m.JournalLag,
 		m.WalletLamports, m.Paused, m.Reloads, m.Notifications, m.PoliciesLoaded, m.IdempotencyConflicts, m.PricesUnknown,
-		m.PolicyInterval, m.TriggerFirings, m.WatchSubscribed}
+		m.PolicyInterval, m.TriggerFirings, m.WatchPolling}
 }
 
 // forgetPolicy deletes a removed policy's label values so its series stop.

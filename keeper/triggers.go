@@ -457,7 +457,11 @@ func (k *Keeper) newTriggers() *triggers {
 		Reader: reader, Logger: k.logger.With("component", "watch"),
 		OnChange: func(c watch.Change) { t.changed(c) },
 		OnMode: func(m watch.Mode, _ string) {
-			k.metrics.WatchSubscribed.Set(map[bool]float64{true: 1}[m == watch.ModeSubscribed])
+			polling := 0.0
+			if m == watch.ModePolling {
+				polling = 1
+			}
+			k.metrics.WatchPolling.Set(polling)
 		}})
 	t = newTriggers(k.env, w, k.scheduler.fire)
 	return t
