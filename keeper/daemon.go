@@ -7,8 +7,6 @@ import (
 	"net"
 	"net/http"
 	"time"
-
-	"github.com/keeper-project/keeper/keeper/watch"
 )
 
 // shutdownTimeout bounds how long Run waits for runs in progress to reach a
@@ -52,7 +50,7 @@ func (k *Keeper) Run(ctx context.Context, reload <-chan struct{}) error {
 	runCtx, stopRuns := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopRuns()
 	k.scheduler = newScheduler(runCtx, k.logger, k.metrics)
-	k.triggers = k.newTriggers()
+	k.triggers = daemonTriggers(k.env, k.submitter, k.scheduler)
 	k.runners.apply(k, ps)
 	watchCtx, stopWatch := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopWatch()
@@ -67,7 +65,7 @@ func (k *Keeper) Run(ctx context.Context, reload <-chan struct{}) error {
 	sd := systemd{logger: k.logger}
 	sd.ready()
 	k.logger.Info("keeper started", "wallet", k.wallet.String(), "policies", len(ps), "dry_run", k.dryRunAll, "http", addr)
-	k.loop(ctx, reload, sd)
+	k.upkeep.loop(ctx, reload, k.Reload, sd, k.scheduler)
 	sd.stopping()
 	k.scheduler.shutdown(shutdownTimeout, stopRuns)
 	stopWatch()
@@ -81,37 +79,6 @@ const reloadTimeout = 30 * time.Second
 
 // gaugeInterval is how often the journal and wallet gauges are refreshed.
 const gaugeInterval = 30 * time.Second
-
-// loop waits for the end or for reload requests, refreshing the gauges and
-// pruning the journal.
-func (k *Keeper) loop(ctx context.Context, reload <-chan struct{}, sd systemd) {
-	t := time.NewTicker(gaugeInterval)
-	defer t.Stop()
-	pt := time.NewTicker(pruneInterval)
-	defer pt.Stop()
-	var watchdog <-chan time.Time
-	if every := sd.watchdogEvery(); every > 0 {
-		wt := time.NewTicker(every)
-		defer wt.Stop()
-		watchdog = wt.C
-		sd.ping(k.scheduler, k.now())
-	}
-	k.upkeep.refresh(ctx)
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-reload:
-			k.Reload()
-		case <-t.C:
-			k.upkeep.refresh(ctx)
-		case <-pt.C:
-			k.upkeep.prune(ctx)
-		case <-watchdog:
-			sd.ping(k.scheduler, k.now())
-		}
-	}
-}
 
 // Reload re-reads the policy files. Unchanged policies keep running with
 // their state; changed ones are rescheduled with their state; removed ones
@@ -140,21 +107,6 @@ func stopServer(srv *http.Server) {
 	_ = srv.Shutdown(ctx)
 }
 
-// readiness lists what /readyz checks: upkeep's checks, and the chain
-// watcher's subscriptions while policies have triggers.
-func (k *Keeper) readiness() []readinessCheck {
-	checks := k.upkeep.readiness()
-	if k.triggers != nil {
-		checks = append(checks, readinessCheck{"watch", func(context.Context) error {
-			if m, reason := k.triggers.watcher.Mode(); m == watch.ModePolling {
-				return fmt.Errorf("the triggers' websocket subscriptions do not serve; polling every %s: %s", k.cfg.Chain.WatchPoll, reason)
-			}
-			return nil
-		}})
-	}
-	return checks
-}
-
 // serveOps starts the operations endpoint when the config names an address,
 // and returns the address it listens on (the port chosen when the config
 // says 0).
@@ -166,7 +118,7 @@ func (k *Keeper) serveOps() (*http.Server, string, error) {
 	if err != nil {
 		return nil, "", fmt.Errorf("keeper: http.listen: %w", err)
 	}
-	srv := &http.Server{Handler: opsHandler(k.registry, k.readiness, k.status), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: opsHandler(k.registry, readiness(k.upkeep, k.triggers, k.cfg.Chain.WatchPoll), k.status), ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			k.logger.Error("Operations endpoint stopped", "err", err)

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/keeper-project/keeper/keeper/watch"
 )
 
 // readinessTimeout bounds each readiness probe.
@@ -36,6 +38,23 @@ func (u *upkeep) readiness() []readinessCheck {
 			u.metrics.WalletLamports.Set(float64(lamports))
 			return nil
 		}},
+	}
+}
+
+// readiness lists what /readyz checks: upkeep's checks, and the chain
+// watcher's subscriptions while policies have triggers (t not nil).
+func readiness(u *upkeep, t *triggers, poll time.Duration) func() []readinessCheck {
+	return func() []readinessCheck {
+		checks := u.readiness()
+		if t != nil {
+			checks = append(checks, readinessCheck{"watch", func(context.Context) error {
+				if m, reason := t.watcher.Mode(); m == watch.ModePolling {
+					return fmt.Errorf("the triggers' websocket subscriptions do not serve; polling every %s: %s", poll, reason)
+				}
+				return nil
+			}})
+		}
+		return checks
 	}
 }
 

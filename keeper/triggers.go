@@ -441,28 +441,28 @@ func (t *triggers) statuses(p *policies.Policy) []triggerStatus {
 	return out
 }
 
-// newTriggers returns the daemon's triggers, firing runs through its
-// scheduler and watching the chain over the RPC's websocket (chain.ws_url,
-// else derived from chain.rpc_url), polling at chain.watch_poll while it
-// does not serve.
-func (k *Keeper) newTriggers() *triggers {
-	ch := k.cfg.Chain
+// daemonTriggers returns the daemon's triggers, firing runs through sched
+// and watching the chain over the RPC's websocket (chain.ws_url, else
+// derived from chain.rpc_url), polling at chain.watch_poll through
+// submitter while it does not serve.
+func daemonTriggers(e env, submitter Submitter, sched *scheduler) *triggers {
+	ch := e.cfg.Chain
 	url := ch.WSURL.Reveal()
 	if url == "" {
 		url = chain.WebsocketURL(ch.RPCURL.Reveal())
 	}
-	reader, _ := k.submitter.(watch.Reader)
+	reader, _ := submitter.(watch.Reader)
 	var t *triggers
 	w := watch.New(watch.Options{URL: url, Commitment: rpc.CommitmentType(ch.Commitment), Poll: ch.WatchPoll,
-		Reader: reader, Logger: k.logger.With("component", "watch"),
+		Reader: reader, Logger: e.logger.With("component", "watch"),
 		OnChange: func(c watch.Change) { t.changed(c) },
 		OnMode: func(m watch.Mode, _ string) {
 			polling := 0.0
 			if m == watch.ModePolling {
 				polling = 1
 			}
-			k.metrics.WatchPolling.Set(polling)
+			e.metrics.WatchPolling.Set(polling)
 		}})
-	t = newTriggers(k.env, w, k.scheduler.fire)
+	t = newTriggers(e, w, sched.fire)
 	return t
 }
