@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -49,8 +50,9 @@ type triggerRig struct {
 }
 
 // startTriggerRig starts the simulator with events (scenario YAML list items) and simFlags, and the
-// daemon with trigger-repay (debounce given) polling every 50 ms while its websocket is down.
-func startTriggerRig(t *testing.T, events, debounce string, simFlags ...string) *triggerRig {
+// daemon with trigger-repay (debounce given, and each old → new of edits applied) polling every
+// 50 ms while its websocket is down.
+func startTriggerRig(t *testing.T, events, debounce string, edits []string, simFlags ...string) *triggerRig {
 	t.Helper()
 	needBinary(t)
 	dir := t.TempDir()
@@ -65,6 +67,12 @@ func startTriggerRig(t *testing.T, events, debounce string, simFlags ...string) 
 	}
 	policy := strings.Replace(string(src), `schedule: "@every 10m"`, `schedule: "@every 1h"`, 1)
 	policy = strings.Replace(policy, "debounce: 400ms", "debounce: "+debounce, 1)
+	for i := 0; i+1 < len(edits); i += 2 {
+		if !strings.Contains(policy, edits[i]) {
+			t.Fatalf("trigger-repay.yaml no longer has %q", edits[i])
+		}
+		policy = strings.Replace(policy, edits[i], edits[i+1], 1)
+	}
 	if policy == string(src) {
 		t.Fatal("trigger-repay.yaml no longer has the schedule and debounce this test replaces")
 	}
@@ -180,7 +188,7 @@ func TestE2ETriggerRepaysBeforeTheSchedule(t *testing.T) {
     price_move: {mint: SOL, by: -0.2}
   - at_slot: 400
     price_move: {mint: SOL, by: -0.1}
-`, "400ms")
+`, "400ms", nil)
 	one := 1
 	r.waitLog(t, armed, 1)
 	r.advance(t, 52*slotSeconds, &one) // the crash and the end of its slot, once keeper watches SOL's price account
@@ -211,6 +219,36 @@ func TestE2ETriggerRepaysBeforeTheSchedule(t *testing.T) {
 	}
 }
 
+// TestE2ETriggerRespectsTheDailyCap runs trigger-repay without a cooldown and with a daily cap of
+// 200 USDC: the first crash (SOL 150 → 120) repays 193.027451 USDC, the second (→ 90) wants about
+// 179 USDC, more than the 6.972549 USDC left, and is lowered to exactly that.
+func TestE2ETriggerRespectsTheDailyCap(t *testing.T) {
+	t.Parallel()
+	r := startTriggerRig(t, `  - at_slot: 50
+    price_move: {mint: SOL, by: -0.2}
+  - at_slot: 400
+    price_move: {mint: SOL, by: -0.25}
+`, "400ms", []string{"cooldown: 10m", "cooldown: 0s",
+		"4LZC4BmvoqqE2PGbnk2cYiJtDCpVcmyRA4kkLQPSAvo4: 1000000000", "4LZC4BmvoqqE2PGbnk2cYiJtDCpVcmyRA4kkLQPSAvo4: 200000000"})
+	one := 1
+	r.waitLog(t, armed, 1)
+	r.advance(t, 52*slotSeconds, &one)
+	r.paceUntilRuns(t, 1)
+	r.advance(t, 402*slotSeconds, &one)
+	r.paceUntilRuns(t, 2)
+	acts := r.w.newActions(t, r.w.last)
+	var amounts []uint64
+	for _, a := range acts {
+		if a.State == "landed" {
+			amounts = append(amounts, a.Amount)
+		}
+	}
+	slices.Sort(amounts)
+	if len(amounts) != 2 || amounts[0]+amounts[1] != 200_000_000 {
+		t.Fatalf("landed repays of %v units, want two summing to the 200 USDC cap (journal %+v)", amounts, acts)
+	}
+}
+
 // TestE2ETriggerSurvivesADroppedWebsocket drops keeper's websocket after its first notification (a
 // 1 % move at slot 20, under the trigger): keeper polls until it reconnects, the 20 % crash made
 // meanwhile fires the trigger and the loan is repaid; then keeper subscribes again.
@@ -220,7 +258,7 @@ func TestE2ETriggerSurvivesADroppedWebsocket(t *testing.T) {
     price_move: {mint: SOL, by: -0.01}
   - at_slot: 50
     price_move: {mint: SOL, by: -0.2}
-`, "400ms", "--faults", "ws:drop-after=1")
+`, "400ms", nil, "--faults", "ws:drop-after=1")
 	one := 1
 	r.waitLog(t, armed, 1)
 	r.advance(t, 22*slotSeconds, &one) // notified, then dropped
@@ -241,7 +279,7 @@ func TestE2ETriggerBurstIsOneRun(t *testing.T) {
 	for i := range 50 {
 		fmt.Fprintf(&events, "  - at_slot: %d\n    price_move: {mint: SOL, by: -0.01}\n", 50+i/25)
 	}
-	r := startTriggerRig(t, events.String(), "1s")
+	r := startTriggerRig(t, events.String(), "1s", nil)
 	one := 1
 	r.waitLog(t, armed, 1)
 	r.advance(t, 50*slotSeconds, &one)
