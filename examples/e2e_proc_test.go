@@ -212,11 +212,6 @@ func (b *syncBuffer) linesContaining(sub string, n int) <-chan struct{} {
 	})
 }
 
-// grown returns a channel closed once more than size bytes have been written.
-func (b *syncBuffer) grown(size int) <-chan struct{} {
-	return b.textWhere(func(text string) bool { return len(text) > size })
-}
-
 // textWhere returns a channel closed once ok accepts everything written so far.
 func (b *syncBuffer) textWhere(ok func(text string) bool) <-chan struct{} {
 	b.mu.Lock()
