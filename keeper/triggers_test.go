@@ -1,7 +1,9 @@
 package keeper
 
 import (
+	"context"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -179,6 +181,58 @@ func TestAccountPoolAndSlotTriggers(t *testing.T) {
 			if _, run := f.t.take("guard", true); run != (i == 1 || i == 4 || i == 7) {
 				t.Fatalf("step %d: triggered run wanted %v", i, run)
 			}
+		}
+	})
+}
+
+// TestCheckTriggersNeedsAPythFeed refuses a price trigger on a mint the
+// config's prices.feeds gives no Pyth feed for, naming the policy's place.
+func TestCheckTriggersNeedsAPythFeed(t *testing.T) {
+	ps, err := policies.Parse("t.yaml", []byte(`policies:
+  - name: guard
+    kind: repay
+    schedule: "@every 30s"
+    params: {trigger_health: 0.1, target_health: 0.2, max_amount: 1000}
+    triggers:
+      price: [{mint: `+triggerMint+`, change: 0.02}]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Default()
+	err = CheckTriggers(&cfg, ps)
+	want := `t.yaml:2:5: policy "guard": price trigger of ` + triggerMint + `: prices.feeds has no pyth feed for the mint`
+	if err == nil || err.Error() != want {
+		t.Fatalf("CheckTriggers: %v, want %s", err, want)
+	}
+	cfg.Prices.Feeds = map[string]config.PriceFeed{triggerMint: {Pyth: strings.Repeat("ef", 32)}}
+	if err := CheckTriggers(&cfg, ps); err != nil {
+		t.Fatalf("CheckTriggers with the feed: %v", err)
+	}
+}
+
+// TestReadinessSaysTheTriggersPoll fails /readyz's watch check while the
+// watcher polls (here: no websocket endpoint), and has no watch check
+// without triggers.
+func TestReadinessSaysTheTriggersPoll(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newTriggerFixture(t, "      price: [{mint: "+triggerMint+", change: 0.02}]\n")
+		u := &upkeep{}
+		if checks := readiness(u, nil, time.Second)(); slices.ContainsFunc(checks, func(c readinessCheck) bool { return c.name == "watch" }) {
+			t.Fatal("a watch check without triggers")
+		}
+		ctx, cancel := context.WithCancel(t.Context())
+		defer cancel()
+		go f.t.watcher.Run(ctx)
+		synctest.Wait()
+		var err error
+		for _, c := range readiness(u, f.t, 2*time.Second)() {
+			if c.name == "watch" {
+				err = c.check(ctx)
+			}
+		}
+		if err == nil || !strings.Contains(err.Error(), "polling every 2s: no websocket endpoint") {
+			t.Fatalf("watch check: %v, want polling every 2s with the reason", err)
 		}
 	})
 }
