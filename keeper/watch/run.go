@@ -130,7 +130,7 @@ func (w *Watcher) session(ctx context.Context, keys []solana.PublicKey, slots bo
 			return w.subErr(err)
 		}
 		n++
-		go w.accountLoop(sctx, stop, k, sub, done)
+		go receive(sctx, w, stop, done, sub.Recv, func(res *ws.AccountResult) { w.account(k, accountData(res), res.Context.Slot) })
 	}
 	if slots {
 		sub, err := conn.SlotSubscribe()
@@ -138,7 +138,7 @@ func (w *Watcher) session(ctx context.Context, keys []solana.PublicKey, slots bo
 			return w.subErr(err)
 		}
 		n++
-		go w.slotLoop(sctx, stop, sub, done)
+		go receive(sctx, w, stop, done, sub.Recv, func(res *ws.SlotResult) { w.slotReached(res.Slot) })
 	}
 	w.setMode(ModeSubscribed, "")
 	w.poll(ctx)
@@ -163,35 +163,28 @@ func (w *Watcher) subErr(err error) error {
 	return fmt.Errorf("subscribing on the websocket %s: %w", chain.RedactURL(w.o.URL), chain.ScrubError(err, w.o.URL))
 }
 
-// accountLoop delivers one account subscription's notifications; a failed
-// receive ends the session with why.
-func (w *Watcher) accountLoop(ctx context.Context, fail context.CancelCauseFunc, key solana.PublicKey, sub *ws.AccountSubscription, done chan<- struct{}) {
+// receive hands each value recv returns to handle until recv fails; then
+// it ends the session with why (nothing when the session was ending).
+func receive[T any](ctx context.Context, w *Watcher, fail context.CancelCauseFunc, done chan<- struct{},
+	recv func(context.Context) (T, error), handle func(T)) {
 	defer func() { done <- struct{}{} }()
 	for {
-		res, err := sub.Recv(ctx)
+		v, err := recv(ctx)
 		if err != nil {
 			fail(w.lost(ctx, err))
 			return
 		}
-		var data []byte
-		if res.Value != nil && res.Value.Data != nil {
-			data = res.Value.Data.GetBinary()
-		}
-		w.account(key, data, res.Context.Slot)
+		handle(v)
 	}
 }
 
-// slotLoop delivers slot notifications; a failed receive ends the session.
-func (w *Watcher) slotLoop(ctx context.Context, fail context.CancelCauseFunc, sub *ws.SlotSubscription, done chan<- struct{}) {
-	defer func() { done <- struct{}{} }()
-	for {
-		res, err := sub.Recv(ctx)
-		if err != nil {
-			fail(w.lost(ctx, err))
-			return
-		}
-		w.slotReached(res.Slot)
+// accountData is the data an account notification carries (nil for a
+// closed account).
+func accountData(res *ws.AccountResult) []byte {
+	if res.Value == nil || res.Value.Data == nil {
+		return nil
 	}
+	return res.Value.Data.GetBinary()
 }
 
 // lost is why a receive failed: nil when the session was ending anyway.
