@@ -111,7 +111,8 @@ func (w *Watcher) poll(ctx context.Context) {
 // session connects, subscribes to everything watched, reads it once (to
 // see what changed while no subscription served) and delivers
 // notifications until a subscription fails (the error says why), the set
-// changes (nil) or ctx ends.
+// changes (nil) or ctx ends. It reads everything again every Verify, so a
+// notification a provider failed to send delays a change, never loses it.
 func (w *Watcher) session(ctx context.Context, keys []solana.PublicKey, slots bool, changed <-chan struct{}) error {
 	cctx, cancel := context.WithTimeout(ctx, connectTimeout)
 	conn, err := ws.Connect(cctx, w.o.URL)
@@ -122,7 +123,7 @@ func (w *Watcher) session(ctx context.Context, keys []solana.PublicKey, slots bo
 	defer conn.Close()
 	sctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
-	done := make(chan struct{})
+	done := make(chan struct{}, len(keys)+1) // a receiver never waits to say it ended
 	n := 0
 	for _, k := range keys {
 		sub, err := conn.AccountSubscribeWithOpts(k, w.o.Commitment, solana.EncodingBase64)
@@ -142,10 +143,19 @@ func (w *Watcher) session(ctx context.Context, keys []solana.PublicKey, slots bo
 	}
 	w.setMode(ModeSubscribed, "")
 	w.poll(ctx)
-	select {
-	case <-ctx.Done():
-	case <-changed:
-	case <-sctx.Done():
+	verify := time.NewTicker(w.o.Verify)
+	defer verify.Stop()
+	for serving := true; serving; {
+		select {
+		case <-ctx.Done():
+			serving = false
+		case <-changed:
+			serving = false
+		case <-sctx.Done():
+			serving = false
+		case <-verify.C:
+			w.poll(ctx) // a change no notification brought is seen here, late but not lost
+		}
 	}
 	stop(nil)
 	conn.Close()

@@ -43,6 +43,9 @@ type Options struct {
 	Commitment rpc.CommitmentType
 	// Poll is the polling interval while no subscription serves (default 2s).
 	Poll time.Duration
+	// Verify is how often the accounts are read while subscriptions serve,
+	// in case a notification never comes (default 30s).
+	Verify time.Duration
 	// Backoff is the wait before the first reconnection after a failure
 	// (default 1s); it doubles up to 30 s and resets once a connection
 	// served a minute.
@@ -94,6 +97,9 @@ func New(o Options) *Watcher {
 	}
 	if o.Poll <= 0 {
 		o.Poll = 2 * time.Second
+	}
+	if o.Verify <= 0 {
+		o.Verify = 30 * time.Second
 	}
 	if o.Backoff <= 0 {
 		o.Backoff = time.Second

@@ -122,6 +122,12 @@ func sawData(key solana.PublicKey, data []byte) func([]watch.Change, []watch.Mod
 // start runs a watcher of keys (and slots) against n.
 func start(t *testing.T, n *node, url string, keys []solana.PublicKey, slots bool, logs *bytes.Buffer) (*watch.Watcher, *recorder) {
 	t.Helper()
+	return startWith(t, n, watch.Options{URL: url}, keys, slots, logs)
+}
+
+// startWith is start with o's URL and Verify.
+func startWith(t *testing.T, n *node, o watch.Options, keys []solana.PublicKey, slots bool, logs *bytes.Buffer) (*watch.Watcher, *recorder) {
+	t.Helper()
 	client, err := chain.New(chain.Options{RPCURLs: []string{n.url}, Commitment: rpc.CommitmentConfirmed, PollOnly: true})
 	if err != nil {
 		t.Fatal(err)
@@ -132,7 +138,7 @@ func start(t *testing.T, n *node, url string, keys []solana.PublicKey, slots boo
 	if logs != nil {
 		logger = slog.New(slog.NewTextHandler(&syncWriter{w: logs}, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
-	w := watch.New(watch.Options{URL: url, Commitment: rpc.CommitmentConfirmed, Poll: 20 * time.Millisecond,
+	w := watch.New(watch.Options{URL: o.URL, Commitment: rpc.CommitmentConfirmed, Poll: 20 * time.Millisecond, Verify: o.Verify,
 		Backoff: 50 * time.Millisecond, Reader: client, Logger: logger, OnChange: rec.change, OnMode: rec.mode})
 	w.Set(keys, slots)
 	ctx, cancel := context.WithCancel(t.Context())
@@ -255,5 +261,26 @@ func TestWatchKeepsTheKeySecret(t *testing.T) {
 	}
 	if !strings.Contains(out, "Watching chain accounts by polling") {
 		t.Errorf("no line says the watcher polls:\n%s", out)
+	}
+}
+
+// TestWatchReadsWhatNoNotificationBrings changes an account without ending
+// its slot, so the node sends no notification: the watcher, subscribed,
+// still sees the change by its periodic read.
+func TestWatchReadsWhatNoNotificationBrings(t *testing.T) {
+	n := startNode(t, chainsim.Faults{})
+	key := solana.NewWallet().PublicKey()
+	n.set(key, []byte{1})
+	_, rec := startWith(t, n, watch.Options{URL: chain.WebsocketURL(n.url), Verify: 20 * time.Millisecond}, []solana.PublicKey{key}, false, nil)
+	rec.await(t, "the first state", sawData(key, []byte{1}))
+	if err := n.sim.WaitSubscriptions(t.Context(), 1); err != nil {
+		t.Fatal(err)
+	}
+	n.sim.SetAccount(key, chainsim.Account{Lamports: 1_000_000, Owner: solana.SystemProgramID, Data: []byte{2}})
+	rec.await(t, "the change by the periodic read", sawData(key, []byte{2}))
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if last := rec.modes[len(rec.modes)-1]; last != watch.ModeSubscribed {
+		t.Errorf("mode %s, want still subscribed", last)
 	}
 }
