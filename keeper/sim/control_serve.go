@@ -25,6 +25,7 @@ func (s *Sim) StartControlled(ctx context.Context, a Addrs, c *Control) (URLs, e
 	for i, ln := range lns {
 		s.serve(ctx, ln, handlers[i])
 	}
+	s.runEventsOnTheClock(ctx)
 	base := func(ln net.Listener) string { return "http://" + ln.Addr().String() }
 	return URLs{Market: base(lns[0]) + "/v1", RPC: base(lns[1]), Jito: base(lns[2])}, nil
 }

@@ -45,6 +45,7 @@ func (s *Sim) Start(ctx context.Context, a Addrs) (URLs, error) {
 	for i, ln := range lns {
 		s.serve(ctx, ln, handlers[i])
 	}
+	s.runEventsOnTheClock(ctx)
 	base := func(ln net.Listener) string { return "http://" + ln.Addr().String() }
 	return URLs{Market: base(lns[0]) + "/v1", RPC: base(lns[1]), Jito: base(lns[2])}, nil
 }
