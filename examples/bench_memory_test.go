@@ -59,6 +59,7 @@ loans:
 //   - peak-MiB: the keeper process's peak resident set (getrusage's ru_maxrss);
 //   - above-1-MiB: peak-MiB less the same figure over one loan measured in the same benchmark run
 //     (the 1-loan case runs first), i.e. what the loans cost on top of an otherwise idle run;
+//   - cpu-s: the keeper process's CPU time (user and system);
 //   - wall-s: the run's wall time.
 //
 // Run: go test ./examples -run '^$' -bench BenchmarkE2ERunMemory -benchtime 1x -timeout 30m
@@ -70,7 +71,7 @@ func BenchmarkE2ERunMemory(b *testing.B) {
 		b.Run(fmt.Sprintf("loans=%d", n), func(b *testing.B) {
 			b.StopTimer()
 			s := startSimWaiting(b, 10*time.Minute, "--manual-clock", "--scenario", runMemoryScenario(b, n))
-			var peak, wall float64
+			var peak, cpu, wall float64
 			for range b.N {
 				w := newWorkspace(b, s)
 				cfg := w.configEdited(b, "memory", []string{autoRepay}, func(c map[string]any) {
@@ -79,10 +80,11 @@ func BenchmarkE2ERunMemory(b *testing.B) {
 				})
 				start := time.Now()
 				b.StartTimer()
-				kb := runMeasured(b, w.dir, "run", "--once", "--config", cfg)
+				ru := runMeasured(b, w.dir, "run", "--once", "--config", cfg)
 				b.StopTimer()
 				wall += time.Since(start).Seconds()
-				peak += float64(kb) / 1024
+				peak += float64(ru.Maxrss) / 1024 // KiB on Linux
+				cpu += time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
 			}
 			peak /= float64(b.N)
 			if n == 1 {
@@ -92,6 +94,7 @@ func BenchmarkE2ERunMemory(b *testing.B) {
 			if idle > 0 {
 				b.ReportMetric(peak-idle, "above-1-MiB")
 			}
+			b.ReportMetric(cpu/float64(b.N), "cpu-s")
 			b.ReportMetric(wall/float64(b.N), "wall-s")
 		})
 	}
@@ -119,9 +122,8 @@ func startSimWaiting(b *testing.B, wait time.Duration, args ...string) *simProc 
 	return s
 }
 
-// runMeasured runs keeper with args in dir, requires it to exit 0 and returns its peak resident set
-// in KiB.
-func runMeasured(b *testing.B, dir string, args ...string) int64 {
+// runMeasured runs keeper with args in dir, requires it to exit 0 and returns its resource usage.
+func runMeasured(b *testing.B, dir string, args ...string) *syscall.Rusage {
 	b.Helper()
 	ctx, cancel := context.WithTimeout(b.Context(), 10*time.Minute)
 	defer cancel()
@@ -135,5 +137,5 @@ func runMeasured(b *testing.B, dir string, args ...string) int64 {
 	if !ok {
 		b.Fatal("no resource usage of the keeper process")
 	}
-	return ru.Maxrss // KiB on Linux
+	return ru
 }
