@@ -8,15 +8,17 @@ import (
 )
 
 // TestE2ECheckOnlineServices runs `keeper check --online` against the simulator: it
-// passes with the committed policies, and names each problem when a policy
-// caps a mint that does not exist, the wallet holds less than
-// signer.min_lamports, and the market does not answer.
+// passes with the committed policies (trigger-repay's price trigger
+// included), and names each problem when a policy caps a mint that does not
+// exist, a trigger watches an account that does not exist or a "pool" that
+// is a wallet, the wallet holds less than signer.min_lamports, and the
+// market does not answer.
 func TestE2ECheckOnlineServices(t *testing.T) {
 	needBinary(t)
 	t.Parallel()
 	s := startSim(t)
 	w := newWorkspace(t, s)
-	cfg := w.config(t, "online", []string{autoRepay, claimWithdrawals})
+	cfg := w.config(t, "online", []string{autoRepay, claimWithdrawals, "triggers/trigger-repay.yaml"})
 	r := runKeeper(t, w.dir, "check", "--online", "--config", cfg).wantExit(t, 0)
 	if !strings.Contains(r.stdout, "RPC, block engine and market answering") {
 		t.Errorf("check --online printed %q", r.stdout)
@@ -25,7 +27,8 @@ func TestE2ECheckOnlineServices(t *testing.T) {
 	ghost := "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU" // no account on the simulated chain
 	policy := filepath.Join(t.TempDir(), "ghost.yaml")
 	text := "policies:\n  - name: ghost\n    kind: alert\n    schedule: \"@every 1m\"\n    select: { target: loans, principal_mints: [" + ghost + "] }\n" +
-		"    when: loan.health < 0.1\n    params: { message: low }\n"
+		"    when: loan.health < 0.1\n    params: { message: low }\n" +
+		"    triggers: { account: [{address: " + ghost + "}, {pool: " + s.wallet + "}] }\n"
 	if err := os.WriteFile(policy, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +41,9 @@ func TestE2ECheckOnlineServices(t *testing.T) {
 		t.Errorf("check --online with problems: exit %d, want 1; stderr:\n%s", r.code, r.stderr)
 	}
 	for _, want := range []string{"policy ghost mint " + ghost + " does not exist on chain", "under signer.min_lamports",
-		"market.base_url (http://127.0.0.1:9/v1) does not answer"} {
+		"market.base_url (http://127.0.0.1:9/v1) does not answer",
+		"policy ghost: the account " + ghost + " does not exist on chain: its trigger would never fire",
+		"policy ghost: the pool " + s.wallet + " is not what its trigger reads (owner 11111111111111111111111111111111"} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("check --online stderr lacks %q:\n%s", want, r.stderr)
 		}

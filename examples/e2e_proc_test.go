@@ -153,10 +153,10 @@ type syncBuffer struct {
 	waiters []lineWaiter // guarded by mu
 }
 
-// lineWaiter is a pending lineReady.
+// lineWaiter is a pending wait for what was written: ok holds once it is there.
 type lineWaiter struct {
-	match func(line string) bool
-	ch    chan struct{}
+	ok func(text string) bool
+	ch chan struct{}
 }
 
 // Write appends p and wakes the waiters whose line is now complete.
@@ -166,7 +166,7 @@ func (b *syncBuffer) Write(p []byte) (int, error) {
 	b.buf.Write(p)
 	kept := b.waiters[:0]
 	for _, w := range b.waiters {
-		if hasLineWhere(b.buf.String(), w.match) {
+		if w.ok(b.buf.String()) {
 			close(w.ch)
 			continue
 		}
@@ -196,14 +196,32 @@ func (b *syncBuffer) lineContaining(sub string) <-chan struct{} {
 
 // lineWhere returns a channel closed once a complete line that match accepts has been written.
 func (b *syncBuffer) lineWhere(match func(line string) bool) <-chan struct{} {
+	return b.textWhere(func(text string) bool { return hasLineWhere(text, match) })
+}
+
+// linesContaining returns a channel closed once n complete lines containing sub have been written.
+func (b *syncBuffer) linesContaining(sub string, n int) <-chan struct{} {
+	return b.textWhere(func(text string) bool {
+		found := 0
+		for line := range strings.Lines(text) {
+			if strings.HasSuffix(line, "\n") && strings.Contains(line, sub) {
+				found++
+			}
+		}
+		return found >= n
+	})
+}
+
+// textWhere returns a channel closed once ok accepts everything written so far.
+func (b *syncBuffer) textWhere(ok func(text string) bool) <-chan struct{} {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	ch := make(chan struct{})
-	if hasLineWhere(b.buf.String(), match) {
+	if ok(b.buf.String()) {
 		close(ch)
 		return ch
 	}
-	b.waiters = append(b.waiters, lineWaiter{match: match, ch: ch})
+	b.waiters = append(b.waiters, lineWaiter{ok: ok, ch: ch})
 	return ch
 }
 

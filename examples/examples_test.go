@@ -36,12 +36,22 @@ func exampleConfigs(t *testing.T) []string {
 	return paths
 }
 
-// examplePolicyFiles returns examples/policies/*.yaml, failing when there are none.
+// examplePolicyFiles returns examples/policies/*.yaml and the trigger examples
+// (examples/triggers/*.yaml but its config), failing when there are none.
 func examplePolicyFiles(t *testing.T) []string {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join("policies", "*.yaml"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("example policy files: %v (found %d)", err, len(files))
+	}
+	triggered, err := filepath.Glob(filepath.Join("triggers", "*.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range triggered {
+		if filepath.Base(f) != "config.yaml" {
+			files = append(files, f)
+		}
 	}
 	return files
 }
@@ -92,8 +102,8 @@ func TestExampleConfigsPassCheck(t *testing.T) {
 	}
 }
 
-// TestEveryExamplePolicyHasTestFile pairs examples/policies/<name>.yaml with
-// examples/tests/<name>.test.yaml, which must test exactly that policy file.
+// TestEveryExamplePolicyHasTestFile pairs examples/policies/<name>.yaml (and
+// examples/triggers/<name>.yaml) with examples/tests/<name>.test.yaml, which must test exactly that policy file.
 func TestEveryExamplePolicyHasTestFile(t *testing.T) {
 	want := map[string]bool{}
 	for _, pf := range examplePolicyFiles(t) {
@@ -111,7 +121,7 @@ func TestEveryExamplePolicyHasTestFile(t *testing.T) {
 			t.Errorf("%s: %v", tf, err)
 			continue
 		}
-		wantFiles := []string{"../policies/" + filepath.Base(pf)}
+		wantFiles := []string{"../" + filepath.ToSlash(pf)}
 		if !slices.Equal(head.PolicyFiles, wantFiles) {
 			t.Errorf("%s: policy_files = %q, want %q", tf, head.PolicyFiles, wantFiles)
 		}

@@ -50,7 +50,11 @@ func (k *Keeper) Run(ctx context.Context, reload <-chan struct{}) error {
 	runCtx, stopRuns := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopRuns()
 	k.scheduler = newScheduler(runCtx, k.logger, k.metrics)
+	k.triggers = daemonTriggers(k.env, k.submitter, k.scheduler)
 	k.runners.apply(k, ps)
+	watchCtx, stopWatch := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopWatch()
+	go k.triggers.watcher.Run(watchCtx)
 	srv, addr, err := k.serveOps()
 	if err != nil {
 		return err
@@ -61,9 +65,10 @@ func (k *Keeper) Run(ctx context.Context, reload <-chan struct{}) error {
 	sd := systemd{logger: k.logger}
 	sd.ready()
 	k.logger.Info("keeper started", "wallet", k.wallet.String(), "policies", len(ps), "dry_run", k.dryRunAll, "http", addr)
-	k.loop(ctx, reload, sd)
+	k.upkeep.loop(ctx, reload, k.Reload, sd, k.scheduler)
 	sd.stopping()
 	k.scheduler.shutdown(shutdownTimeout, stopRuns)
+	stopWatch()
 	stopServer(srv)
 	stopNotify()
 	return nil
@@ -74,37 +79,6 @@ const reloadTimeout = 30 * time.Second
 
 // gaugeInterval is how often the journal and wallet gauges are refreshed.
 const gaugeInterval = 30 * time.Second
-
-// loop waits for the end or for reload requests, refreshing the gauges and
-// pruning the journal.
-func (k *Keeper) loop(ctx context.Context, reload <-chan struct{}, sd systemd) {
-	t := time.NewTicker(gaugeInterval)
-	defer t.Stop()
-	pt := time.NewTicker(pruneInterval)
-	defer pt.Stop()
-	var watchdog <-chan time.Time
-	if every := sd.watchdogEvery(); every > 0 {
-		wt := time.NewTicker(every)
-		defer wt.Stop()
-		watchdog = wt.C
-		sd.ping(k.scheduler, k.now())
-	}
-	k.upkeep.refresh(ctx)
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-reload:
-			k.Reload()
-		case <-t.C:
-			k.upkeep.refresh(ctx)
-		case <-pt.C:
-			k.upkeep.prune(ctx)
-		case <-watchdog:
-			sd.ping(k.scheduler, k.now())
-		}
-	}
-}
 
 // Reload re-reads the policy files. Unchanged policies keep running with
 // their state; changed ones are rescheduled with their state; removed ones
@@ -144,7 +118,7 @@ func (k *Keeper) serveOps() (*http.Server, string, error) {
 	if err != nil {
 		return nil, "", fmt.Errorf("keeper: http.listen: %w", err)
 	}
-	srv := &http.Server{Handler: opsHandler(k.registry, k.upkeep.readiness, k.status), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: opsHandler(k.registry, readiness(k.upkeep, k.triggers, k.cfg.Chain.WatchPoll), k.status), ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			k.logger.Error("Operations endpoint stopped", "err", err)

@@ -67,6 +67,7 @@ type Keeper struct {
 	upkeep    *upkeep
 	runners   *runnerSet
 	scheduler *scheduler // set by Run (or RunOnce)
+	triggers  *triggers  // set by Run: the daemon alone reacts to the chain
 	slots     slots
 }
 

@@ -36,6 +36,12 @@ type Metrics struct {
 	// PolicyInterval is each scheduled policy's interval between two
 	// ticks, so one alert rule can ask for a success within N intervals.
 	PolicyInterval *prometheus.GaugeVec // policy
+	// TriggerFirings counts the triggers that fired a run, by policy and
+	// trigger type (price, account, pool, slot).
+	TriggerFirings *prometheus.CounterVec
+	// WatchPolling is 1 while the chain watcher of the triggers polls
+	// because its websocket subscriptions do not serve, else 0.
+	WatchPolling prometheus.Gauge
 }
 
 // NewMetrics creates keeper's collectors and registers them with reg when it
@@ -82,6 +88,10 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Help: "HTTP 409 answers to builds: the market took an attempt's idempotency key for another request; the attempt is rebuilt under a new key."}),
 		PolicyInterval: prometheus.NewGaugeVec(prometheus.GaugeOpts{Namespace: namespace, Name: "policy_interval_seconds",
 			Help: "Seconds between two ticks of the policy's schedule (the next two, for a cron expression)."}, []string{"policy"}),
+		TriggerFirings: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Name: "trigger_firings_total",
+			Help: "Triggers that fired a run of their policy, by trigger type (price, account, pool, slot)."}, []string{"policy", "trigger"}),
+		WatchPolling: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: namespace, Name: "watch_polling",
+			Help: "1 while the chain watcher of the policies' triggers polls (chain.watch_poll) because its websocket subscriptions do not serve; 0 while they serve or nothing is watched."}),
 	}
 	if reg != nil {
 		for _, c := range m.collectors() {
@@ -95,14 +105,14 @@ func (m *Metrics) collectors() []prometheus.Collector {
 	return []prometheus.Collector{m.Runs, m.RunDuration, m.RunsSkipped, m.LastSuccess, m.Actions, m.GuardRefusals,
 		m.MarketRequests, m.MarketErrors, m.RPCRequests, m.RPCErrors, m.JournalPending, m.JournalLag,
 		m.WalletLamports, m.Paused, m.Reloads, m.Notifications, m.PoliciesLoaded, m.IdempotencyConflicts, m.PricesUnknown,
-		m.PolicyInterval}
+		m.PolicyInterval, m.TriggerFirings, m.WatchPolling}
 }
 
 // forgetPolicy deletes a removed policy's label values so its series stop.
 func (m *Metrics) forgetPolicy(name string) {
 	for _, v := range []interface {
 		DeletePartialMatch(prometheus.Labels) int
-	}{m.Runs, m.RunDuration, m.RunsSkipped, m.LastSuccess, m.Actions, m.PolicyInterval} {
+	}{m.Runs, m.RunDuration, m.RunsSkipped, m.LastSuccess, m.Actions, m.PolicyInterval, m.TriggerFirings} {
 		v.DeletePartialMatch(prometheus.Labels{"policy": name})
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/journal"
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/market/api"
+	"github.com/keeper-project/keeper/keeper/prices"
 	"github.com/keeper-project/keeper/policies"
 )
 
@@ -58,6 +59,7 @@ func CheckOnline(ctx context.Context, cfg *config.Config, ps []*policies.Policy)
 		fail("market.base_url (%s) does not answer: %v", cfg.Market.BaseURL, err)
 	}
 	checkNamedAccounts(ctx, c, cfg, ps, fail)
+	checkTriggerAccounts(ctx, c, cfg, ps, fail)
 	if len(bad.Problems) > 0 {
 		return &bad
 	}
@@ -132,4 +134,59 @@ func mapKeys[V any](m map[string]V) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+// checkTriggerAccounts reads the accounts the enabled policies' triggers
+// watch, in one getMultipleAccounts, and reports those that do not exist,
+// price accounts that are not Pyth price updates and pools that are not
+// CLMM pools: a trigger on them would never fire.
+func checkTriggerAccounts(ctx context.Context, c *chain.Client, cfg *config.Config, ps []*policies.Policy, fail func(string, ...any)) {
+	type watched struct {
+		what string
+		ok   func(data []byte) bool
+	}
+	var keys []solana.PublicKey
+	var ws []watched
+	add := func(k solana.PublicKey, what string, ok func([]byte) bool) {
+		keys, ws = append(keys, k), append(ws, watched{what, ok})
+	}
+	for _, p := range ps {
+		if !p.Enabled {
+			continue
+		}
+		for _, pr := range p.Triggers.Price {
+			if acct, err := priceAccount(cfg.Prices, pr.Mint); err == nil {
+				add(acct, fmt.Sprintf("policy %s: the Pyth price account %s of %s", p.Name, acct, pr.Mint), func(d []byte) bool {
+					_, err := prices.DecodeUpdate(d)
+					return err == nil
+				})
+			}
+		}
+		for _, a := range p.Triggers.Account {
+			if a.Pool != "" {
+				add(solana.MustPublicKeyFromBase58(a.Pool), fmt.Sprintf("policy %s: the pool %s", p.Name, a.Pool), func(d []byte) bool {
+					_, ok := poolTick(d)
+					return ok
+				})
+			} else {
+				add(solana.MustPublicKeyFromBase58(a.Address), fmt.Sprintf("policy %s: the account %s", p.Name, a.Address), nil)
+			}
+		}
+	}
+	if len(keys) == 0 {
+		return
+	}
+	accs, err := c.Accounts(ctx, keys)
+	if err != nil {
+		fail("cannot read the accounts the triggers watch: %v", errors.Unwrap(err))
+		return
+	}
+	for i, w := range ws {
+		switch a := accs[i]; {
+		case a == nil:
+			fail("%s does not exist on chain: its trigger would never fire", w.what)
+		case w.ok != nil && !w.ok(a.Data):
+			fail("%s is not what its trigger reads (owner %s, %d bytes): it would never fire", w.what, a.Owner, len(a.Data))
+		}
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -72,6 +73,9 @@ type PolicyPlan struct {
 	Skipped []policies.Skip   `json:"skipped"`
 	Err     string            `json:"error,omitempty"`
 	Result  *policies.Result  `json:"-"`
+	// Triggers are the policy's triggers with what the daemon's firings
+	// of them did, as the journal holds it.
+	Triggers []PlanTrigger `json:"triggers,omitempty"`
 
 	// What the evaluation read, for Capture.
 	policy  *policies.Policy
@@ -143,7 +147,7 @@ func (k *Keeper) runPass(ctx context.Context, ps []*policies.Policy) []error {
 			}
 			tick := k.now().UTC()
 			r, _, _ := k.runners.use(k, p)
-			err := sched.runOnce(p.Name, tick, 15*time.Minute, func(ctx context.Context, run runInfo) error {
+			err := sched.runOnce(runInfo{Policy: p.Name, Tick: tick}, 15*time.Minute, func(ctx context.Context, run runInfo) error {
 				_, err := r.run(ctx, run)
 				return err
 			})
@@ -154,4 +158,39 @@ func (k *Keeper) runPass(ctx context.Context, ps []*policies.Policy) []error {
 	}
 	wg.Wait()
 	return errs
+}
+
+// PlanTrigger is one trigger of a policy and its firings so far (none:
+// Fired 0).
+type PlanTrigger struct {
+	Trigger   string    `json:"trigger"`
+	Fired     int       `json:"fired"`
+	LastFired time.Time `json:"last_fired,omitzero"`
+	LastSlot  uint64    `json:"last_slot,omitempty"`
+	Detail    string    `json:"detail,omitempty"`
+}
+
+// planTriggers lists p's triggers with their journaled firings; a journal
+// that keeps none (or cannot be read) shows them never fired, and err says
+// why.
+func planTriggers(ctx context.Context, j Journal, p *policies.Policy) ([]PlanTrigger, error) {
+	names := p.Triggers.Describe()
+	if len(names) == 0 {
+		return nil, nil
+	}
+	out := make([]PlanTrigger, len(names))
+	for i, n := range names {
+		out[i].Trigger = n
+	}
+	tl, ok := j.(triggerLog)
+	if !ok {
+		return out, nil
+	}
+	fs, err := tl.TriggerFirings(ctx, p.Name)
+	for _, f := range fs {
+		if i := slices.Index(names, f.Trigger); i >= 0 {
+			out[i] = PlanTrigger{Trigger: f.Trigger, Fired: f.Fired, LastFired: f.LastFired, LastSlot: f.LastSlot, Detail: f.Detail}
+		}
+	}
+	return out, err
 }

@@ -52,6 +52,9 @@ func (s policySource) loadChecked(ctx context.Context) ([]*policies.Policy, erro
 	if err := CheckPrograms(s.cfg, ps); err != nil {
 		return nil, err
 	}
+	if err := CheckTriggers(s.cfg, ps); err != nil {
+		return nil, err
+	}
 	if err := checkAmounts(ctx, ps, s.cfg.Tokens, s.tokens, false); err != nil {
 		return nil, err
 	}

@@ -10,7 +10,10 @@ import (
 // tick: policies scheduled together ask for the same data, and the first to
 // ask reads it while the others wait for that answer. An entry serves for
 // ttl after its read completed (a walk of many loan pages may itself take
-// longer than ttl), so the next tick reads afresh.
+// longer than ttl), so the next tick reads afresh. An entry past its ttl is
+// dropped then, not at the next tick's read of its key: a daemon between
+// ticks does not hold the last loan set it read (100,000 loans are some
+// 150 MB).
 type readCache struct {
 	ttl time.Duration
 	now func() time.Time
@@ -60,6 +63,9 @@ func cached[T any](ctx context.Context, c *readCache, key string, read func(cont
 		}
 		c.mu.Unlock()
 		close(e.done)
+		if e.err == nil {
+			time.AfterFunc(c.ttl, func() { c.expire(key, e) })
+		}
 	} else {
 		c.mu.Unlock()
 		select {
@@ -74,6 +80,25 @@ func cached[T any](ctx context.Context, c *readCache, key string, read func(cont
 		return zero, e.err
 	}
 	return e.val.(T), nil
+}
+
+// expire drops entry e of key once it is past the cache's ttl by the
+// cache's clock. A clock that has not moved since the read (a test's) leaves
+// it to be replaced by the next read of key, as one that has moved less than
+// ttl does until it has.
+func (c *readCache) expire(key string, e *cacheEntry) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.entries[key] != e {
+		return
+	}
+	now := c.now()
+	switch age := now.Sub(e.at); {
+	case age >= c.ttl:
+		delete(c.entries, key)
+	case now.After(e.at):
+		time.AfterFunc(c.ttl-age, func() { c.expire(key, e) })
+	}
 }
 
 // forget drops every entry: after an action may have changed the chain,

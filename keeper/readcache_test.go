@@ -99,3 +99,36 @@ func TestReadCacheDropsFailedReads(t *testing.T) {
 		t.Errorf("after a failed read: %d, %v; want a new read", v, err)
 	}
 }
+
+func TestReadCacheDropsAnEntryPastItsTTL(t *testing.T) {
+	c := newReadCache(20*time.Millisecond, time.Now)
+	if _, err := cached(t.Context(), c, "loans", func(context.Context) (int, error) { return 1, nil }); err != nil {
+		t.Fatal(err)
+	}
+	// Not a timing assertion: the entry must go, however late the timer fires.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		c.mu.Lock()
+		n := len(c.entries)
+		c.mu.Unlock()
+		if n == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the entry is still held 10 s after its 20 ms ttl")
+		}
+	}
+}
+
+func TestReadCacheKeepsAnEntryWhileItsClockStands(t *testing.T) {
+	clk := &fakeClock{t: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)}
+	c := newReadCache(time.Millisecond, clk.now)
+	reads := 0
+	read := func(context.Context) (int, error) { reads++; return reads, nil }
+	if v, _ := cached(t.Context(), c, "loans", read); v != 1 {
+		t.Fatalf("first read: %d", v)
+	}
+	time.Sleep(20 * time.Millisecond) // the expiry timer has fired; the cache's clock has not moved
+	if v, _ := cached(t.Context(), c, "loans", read); v != 1 {
+		t.Errorf("read again (%d) though the cache's clock says the entry is fresh", v)
+	}
+}

@@ -81,6 +81,16 @@ func (r *runner) run(ctx context.Context, run runInfo) (runSummary, error) {
 	k, p := r.k, r.current()
 	var sum runSummary
 	log := k.logger.With("policy", p.Name, "run", run.ID)
+	scope, ok := k.triggers.take(p.Name, run.Triggered)
+	if !ok {
+		log.Debug("Triggered run not needed: a run since covered its changes")
+		return sum, nil
+	}
+	if run.Triggered {
+		log.Info("Running on trigger", "scope", scope.String())
+	}
+	tl, _ := k.journal.(triggerLog)
+	k.triggers.journal(ctx, p.Name, tl)
 	readsFrom := k.now()
 	obs, err := k.obs.observe(ctx, p)
 	if err != nil {
@@ -93,7 +103,7 @@ func (r *runner) run(ctx context.Context, run runInfo) (runSummary, error) {
 		log.Error("Cannot read the journal; not acting", "err", err)
 		return sum, err
 	}
-	res, err := policies.Evaluate(p, obs, now, hist, r.state)
+	res, err := policies.EvaluateScoped(p, obs, now, hist, r.state, scope)
 	if err != nil {
 		log.Error("Evaluation failed", "err", err)
 		return sum, err
@@ -132,6 +142,10 @@ func (r *runner) run(ctx context.Context, run runInfo) (runSummary, error) {
 func (r *runner) plan(ctx context.Context) PolicyPlan {
 	k, p := r.k, r.current()
 	pp := PolicyPlan{Policy: p.Name, Kind: string(p.Kind), DryRun: p.DryRun || k.dryRunAll}
+	var err error
+	if pp.Triggers, err = planTriggers(ctx, k.journal, p); err != nil {
+		k.logger.Warn("Cannot read the trigger firings", "policy", p.Name, "err", err)
+	}
 	obs, err := k.obs.observe(ctx, p)
 	if err != nil {
 		pp.Err = err.Error()

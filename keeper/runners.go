@@ -86,6 +86,9 @@ func (s *runnerSet) apply(k *Keeper, ps []*policies.Policy) {
 		}
 	}
 	k.metrics.PoliciesLoaded.Set(float64(enabled))
+	if k.triggers != nil {
+		k.triggers.apply(ps)
+	}
 }
 
 // slots are the config's policy_concurrency: how many policies run at once.

@@ -18,7 +18,9 @@ import (
 type runInfo struct {
 	Policy string
 	ID     string    // unique per run, in every log line of the run
-	Tick   time.Time // when cron fired, UTC
+	Tick   time.Time // when cron fired (or a trigger's run started), UTC
+	// Triggered marks a run a trigger started outside the schedule.
+	Triggered bool
 }
 
 // runFunc is one policy run; ctx carries the run's deadline.
@@ -34,6 +36,10 @@ type scheduler struct {
 	logger  *slog.Logger
 	metrics *Metrics
 	seq     atomic.Uint64
+	// triggered tracks the runs triggers start (cron tracks its own);
+	// stopped refuses new ones once the scheduler stops.
+	triggered sync.WaitGroup
+	stopped   atomic.Bool
 
 	mu      sync.Mutex
 	entries map[string]*entry
@@ -52,6 +58,8 @@ type entry struct {
 	due     atomic.Int64
 	fn      runFunc
 	running atomic.Bool
+	// again asks for a triggered run as soon as the running one ends.
+	again atomic.Bool
 }
 
 // cronParser accepts 5-field specs and descriptors such as @hourly and @every 30s.
@@ -111,8 +119,65 @@ func (s *scheduler) next(policy string) time.Time {
 func (s *scheduler) start() { s.cron.Start() }
 
 // stop stops firing new runs and returns a context done when the runs in
-// progress have returned.
-func (s *scheduler) stop() context.Context { return s.cron.Stop() }
+// progress (scheduled and triggered) have returned.
+func (s *scheduler) stop() context.Context {
+	s.mu.Lock()
+	s.stopped.Store(true)
+	s.mu.Unlock()
+	cronDone := s.cron.Stop()
+	ctx, done := context.WithCancel(context.Background())
+	go func() {
+		<-cronDone.Done()
+		s.triggered.Wait()
+		done()
+	}()
+	return ctx
+}
+
+// fire starts a triggered run of policy now, outside its schedule, under
+// the same overlap rule as its ticks: while a run of the policy is in
+// progress, the triggered run starts when it ends.
+func (s *scheduler) fire(policy string) {
+	s.mu.Lock()
+	e := s.entries[policy]
+	s.mu.Unlock()
+	if e != nil {
+		e.fire()
+	}
+}
+
+// fire starts a triggered run unless one of the policy runs, in which case
+// it asks for one after it.
+func (e *entry) fire() {
+	if !e.running.CompareAndSwap(false, true) {
+		e.again.Store(true)
+		return
+	}
+	s := e.s
+	s.mu.Lock() // orders Add before stop's Wait
+	if s.stopped.Load() {
+		s.mu.Unlock()
+		e.running.Store(false)
+		return
+	}
+	s.triggered.Add(1)
+	s.mu.Unlock()
+	go func() {
+		defer s.triggered.Done()
+		defer e.done()
+		tick := time.Now().UTC()
+		_ = s.runOnce(runInfo{Policy: e.policy, Tick: tick, Triggered: true}, e.deadline(tick), e.fn)
+	}()
+}
+
+// done ends a run: the next tick or trigger may start one, and a trigger
+// that fired during the run starts its run now.
+func (e *entry) done() {
+	e.running.Store(false)
+	if e.again.Swap(false) {
+		e.fire()
+	}
+}
 
 // shutdown stops firing new runs and waits for the runs in progress up to
 // timeout; then it cancels them with stopRuns and waits for them to return.
@@ -154,12 +219,12 @@ func (e *entry) Run() {
 		e.s.logger.Warn("Skipping tick: previous run still in progress", "policy", e.policy)
 		return
 	}
-	defer e.running.Store(false)
+	defer e.done()
 	e.checkLate(tick)
 	if !wait.For(e.s.root, e.delay) {
 		return
 	}
-	e.s.runOnce(e.policy, tick, e.deadline(tick), e.fn)
+	e.s.runOnce(runInfo{Policy: e.policy, Tick: tick}, e.deadline(tick), e.fn)
 }
 
 // lateAfter is how far past its slot a tick may fire before it counts as late.
@@ -200,10 +265,15 @@ func (e *entry) deadline(tick time.Time) time.Duration {
 	return min(max(d, 2*time.Minute), 15*time.Minute)
 }
 
-// runOnce runs fn with a run ID, a deadline and panic recovery, recording
-// metrics. It returns fn's error (a panic becomes an error).
-func (s *scheduler) runOnce(policy string, tick time.Time, timeout time.Duration, fn runFunc) (err error) {
-	run := runInfo{Policy: policy, Tick: tick, ID: fmt.Sprintf("%s-%d", tick.Format("20060102T150405Z"), s.seq.Add(1))}
+// runOnce runs fn as run (given its ID here) with a deadline and panic
+// recovery, recording metrics. It returns fn's error (a panic becomes an
+// error).
+func (s *scheduler) runOnce(run runInfo, timeout time.Duration, fn runFunc) (err error) {
+	policy := run.Policy
+	run.ID = fmt.Sprintf("%s-%d", run.Tick.Format("20060102T150405Z"), s.seq.Add(1))
+	if run.Triggered {
+		run.ID += "-t"
+	}
 	ctx, cancel := context.WithTimeout(s.root, timeout)
 	defer cancel()
 	start := time.Now()

@@ -217,3 +217,50 @@ func TestSchedulerStalled(t *testing.T) {
 		t.Errorf("2 min overdue with a run in progress: stalled = %q, want none", got)
 	}
 }
+
+// TestTriggeredRunsFollowTheOverlapRule fires a trigger while a scheduled
+// run runs: the triggered run starts when that run ends, once however
+// often the trigger fired meanwhile; a trigger fired while idle runs at
+// once; none starts once the scheduler stopped.
+func TestTriggeredRunsFollowTheOverlapRule(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s, _ := newTestScheduler(t.Context())
+		var l runLog
+		release := make(chan struct{})
+		fn := func(ctx context.Context, r runInfo) error {
+			l.add(r)
+			if !r.Triggered {
+				<-release // the scheduled run runs until released
+			}
+			return nil
+		}
+		if err := s.add("p", "@every 1m", 0, fn); err != nil {
+			t.Fatal(err)
+		}
+		s.start()
+		time.Sleep(61 * time.Second) // the tick at 1m runs, and waits
+		synctest.Wait()
+		s.fire("p")
+		s.fire("p")
+		synctest.Wait()
+		if l.len() != 1 {
+			t.Fatalf("runs = %d while the scheduled run runs, want 1", l.len())
+		}
+		close(release)
+		synctest.Wait()
+		if l.len() != 2 || !l.runs[1].Triggered || l.runs[1].ID == l.runs[0].ID {
+			t.Fatalf("runs %+v, want the scheduled run then one triggered run", l.runs)
+		}
+		s.fire("p")
+		synctest.Wait()
+		if l.len() != 3 || !l.runs[2].Triggered {
+			t.Fatalf("runs = %d, want a triggered run at once when idle", l.len())
+		}
+		<-s.stop().Done()
+		s.fire("p")
+		synctest.Wait()
+		if l.len() != 3 {
+			t.Fatalf("runs = %d, want no run after stop", l.len())
+		}
+	})
+}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/keeper-project/keeper/keeper/watch"
 )
 
 // readinessTimeout bounds each readiness probe.
@@ -39,6 +41,23 @@ func (u *upkeep) readiness() []readinessCheck {
 	}
 }
 
+// readiness lists what /readyz checks: upkeep's checks, and the chain
+// watcher's subscriptions while policies have triggers (t not nil).
+func readiness(u *upkeep, t *triggers, poll time.Duration) func() []readinessCheck {
+	return func() []readinessCheck {
+		checks := u.readiness()
+		if t != nil {
+			checks = append(checks, readinessCheck{"watch", func(context.Context) error {
+				if m, reason := t.watcher.Mode(); m == watch.ModePolling {
+					return fmt.Errorf("the triggers' websocket subscriptions do not serve; polling every %s: %s", poll, reason)
+				}
+				return nil
+			}})
+		}
+		return checks
+	}
+}
+
 // policyStatus is one policy in /status.
 type policyStatus struct {
 	Name     string     `json:"name"`
@@ -47,6 +66,8 @@ type policyStatus struct {
 	DryRun   bool       `json:"dry_run"`
 	NextRun  time.Time  `json:"next_run"`
 	LastRun  *runStatus `json:"last_run,omitempty"`
+	// Triggers are the policy's triggers with their last firing.
+	Triggers []triggerStatus `json:"triggers,omitempty"`
 }
 
 // status is the /status document.
@@ -66,7 +87,8 @@ func (k *Keeper) status() any {
 			continue
 		}
 		p, last := r.status()
-		ps := policyStatus{Name: name, Kind: string(p.Kind), Schedule: p.Schedule, DryRun: p.DryRun || k.dryRunAll, LastRun: last}
+		ps := policyStatus{Name: name, Kind: string(p.Kind), Schedule: p.Schedule, DryRun: p.DryRun || k.dryRunAll, LastRun: last,
+			Triggers: k.triggers.statuses(p)}
 		if k.scheduler != nil {
 			ps.NextRun = k.scheduler.next(name)
 		}

@@ -97,3 +97,35 @@ func (u *upkeep) setJournalGauges(pending []journal.Action) {
 	}
 	u.metrics.JournalLag.Set(lag)
 }
+
+// loop waits for the end or for reload requests (then calls onReload),
+// refreshing the gauges, pruning the journal and pinging systemd's watchdog
+// while sched fires on time.
+func (u *upkeep) loop(ctx context.Context, reload <-chan struct{}, onReload func(), sd systemd, sched *scheduler) {
+	t := time.NewTicker(gaugeInterval)
+	defer t.Stop()
+	pt := time.NewTicker(pruneInterval)
+	defer pt.Stop()
+	var watchdog <-chan time.Time
+	if every := sd.watchdogEvery(); every > 0 {
+		wt := time.NewTicker(every)
+		defer wt.Stop()
+		watchdog = wt.C
+		sd.ping(sched, u.now())
+	}
+	u.refresh(ctx)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-reload:
+			onReload()
+		case <-t.C:
+			u.refresh(ctx)
+		case <-pt.C:
+			u.prune(ctx)
+		case <-watchdog:
+			sd.ping(sched, u.now())
+		}
+	}
+}

@@ -22,13 +22,19 @@ import (
 // action at all (fail closed). Evaluate fails only for nil arguments and
 // for a policy that did not come from Parse (or LoadFiles).
 func Evaluate(p *Policy, obs *Observation, now time.Time, hist History, state *State) (Result, error) {
+	return EvaluateScoped(p, obs, now, hist, state, nil)
+}
+
+// EvaluateScoped is Evaluate limited to the targets of scope (nil: every
+// target). Targets out of scope keep their `for` timers as they were.
+func EvaluateScoped(p *Policy, obs *Observation, now time.Time, hist History, state *State, scope *Scope) (Result, error) {
 	if p == nil || obs == nil {
 		return Result{}, errors.New("policies: evaluate: nil policy or observation")
 	}
 	if !p.checked {
 		return Result{}, fmt.Errorf("policies: evaluate: policy %q was not loaded by Parse", p.Name)
 	}
-	e := &evaluator{p: p, obs: obs, now: now, nowUnix: now.Unix(), hist: hist, state: state}
+	e := &evaluator{p: p, obs: obs, now: now, nowUnix: now.Unix(), hist: hist, state: state, scope: scope}
 	e.res = Result{Policy: p.Name, Kind: p.Kind, Now: now}
 	switch {
 	case !p.Enabled:
@@ -62,6 +68,7 @@ type evaluator struct {
 	nowUnix int64
 	hist    History
 	state   *State
+	scope   *Scope               // nil: every target
 	pending map[string]time.Time // targets whose condition holds, since when
 	spent   map[string]uint64    // outflow planned in this evaluation, per mint
 	fees    uint64               // fees and tips planned in this evaluation

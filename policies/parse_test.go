@@ -35,6 +35,18 @@ func TestBadFiles(t *testing.T) {
 			`schedule.bad.yaml:10:15: policy "negative": schedule "@every -5s": the interval must be at least 1s, got -5s`,
 			`schedule.bad.yaml:16:15: policy "sub-second": schedule "@every 500ms": the interval must be at least 1s, got 500ms`,
 		},
+		"triggers.bad.yaml": {
+			`triggers.bad.yaml:9:17: policy "triggers": triggers.debounce must be between 0s and 1m0s, got 2m0s`,
+			`triggers.bad.yaml:12:18: policy "triggers": triggers.price[1].mint: "not-a-mint" is not a base58 mint address`,
+			`triggers.bad.yaml:12:38: policy "triggers": triggers.price[1].change must be a fraction between 0 and 1 (0.02 is 2%), got 2`,
+			`triggers.bad.yaml:13:18: policy "triggers": triggers.price[2].mint: So11111111111111111111111111111111111111112 has a price trigger already`,
+			`triggers.bad.yaml:13:71: policy "triggers": triggers.price[2].change must be a fraction between 0 and 1 (0.02 is 2%), got 0`,
+			`triggers.bad.yaml:16:21: policy "triggers": triggers.account[1].address: So11111111111111111111111111111111111111112 is watched twice`,
+			`triggers.bad.yaml:17:11: policy "triggers": triggers.account[2]: give exactly one of address (any change) or pool (its current tick)`,
+			`triggers.bad.yaml:18:18: policy "triggers": triggers.account[3].pool: "nope" is not a base58 address`,
+			`triggers.bad.yaml:19:21: policy "triggers": triggers.slot.every must be at least 1 slot`,
+			`triggers.bad.yaml:26:26: policy "debounce-alone": triggers.debounce needs a trigger: price, account or slot`,
+		},
 		"semantic.bad.yaml": {
 			"semantic.bad.yaml:2:5: name is required",
 			"semantic.bad.yaml:4:13: params.trigger_health is required when the policy has no when",

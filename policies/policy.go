@@ -20,6 +20,8 @@ type Policy struct {
 	Line, Column int
 	// Schedule is the cron spec (5 fields or a descriptor such as @every 30s), in UTC.
 	Schedule string
+	// Triggers start runs outside the schedule when the chain changes.
+	Triggers Triggers
 	// Jitter is the most a run may be delayed after its slot; see JitterDelay.
 	Jitter time.Duration
 	// Select names the targets; see Select.

@@ -17,6 +17,9 @@ func (e *evaluator) loans() {
 		if !e.selectLoan(le.item) {
 			continue
 		}
+		if acc, mints := loanScope(le); !e.inScope(le.item.Loan.Address, acc, mints) {
+			continue
+		}
 		e.res.Evaluated++
 		if le.err != nil {
 			e.skip(le.facts.Address, SkipNoData, le.err.Error())
@@ -104,6 +107,9 @@ func (e *evaluator) positions() {
 		if !e.selectPosition(pe) {
 			continue
 		}
+		if acc, mints := positionScope(pe); !e.inScope(pe.facts.PositionMint, acc, mints) {
+			continue
+		}
 		e.res.Evaluated++
 		if pe.err != nil {
 			e.skip(pe.facts.PositionMint, SkipNoData, pe.err.Error())
@@ -152,6 +158,9 @@ func (e *evaluator) withdrawals() {
 		if !anyIn(e.p.Select.Vaults, we.facts.Vault) || we.facts.Wallet != e.obs.Wallet || e.obs.Wallet == "" {
 			continue
 		}
+		if !e.inScope(we.facts.RequestID, one(we.facts.Vault), none) {
+			continue
+		}
 		e.res.Evaluated++
 		env.Withdrawal = &we.facts
 		if e.p.Kind == KindAlert {
@@ -177,6 +186,9 @@ func (e *evaluator) vaults() {
 			if ve.strategy.Authority != e.obs.Wallet || e.obs.Wallet == "" {
 				continue
 			}
+		}
+		if !e.inScope(ve.facts.Address, one(ve.facts.Address), one(ve.facts.PrincipalMint)) {
+			continue
 		}
 		e.res.Evaluated++
 		if why, unknown := e.unknownIn("vault", ve.unknown); unknown {

@@ -16,7 +16,7 @@ func checkCommand() command {
 		summary: "validate the config, the key and every policy as run would at start (offline unless --online); print each error as file:line:col; exit 2 on a config or key error, 1 on a policy error",
 		flags: func(fs *flag.FlagSet) func(context.Context, *streams, []string) int {
 			cf := addReadOnlyFlags(fs)
-			online := fs.Bool("online", false, "also read the mints the policies name from chain.rpc_url and check the amounts written with a unit (\"300 USDC\") against their symbols and decimals")
+			online := fs.Bool("online", false, "also check that the RPC, block engine and market answer, read the mints, programs and trigger accounts the config and policies name from chain.rpc_url, and check the amounts written with a unit (\"300 USDC\") against their symbols and decimals")
 			return func(ctx context.Context, s *streams, args []string) int {
 				if len(args) > 0 {
 					fmt.Fprintf(s.err, "keeper check: unexpected arguments %q\n", args)
@@ -50,6 +50,9 @@ func checkCommand() command {
 				}
 				if cfg != nil && err == nil {
 					if err := keeper.CheckPrograms(cfg, ps); err != nil {
+						fail(err, exitFailed)
+					}
+					if err := keeper.CheckTriggers(cfg, ps); err != nil {
 						fail(err, exitFailed)
 					}
 					if *online && code == exitOK {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/keeper-project/keeper/keeper"
 	"github.com/keeper-project/keeper/policies"
@@ -88,6 +89,9 @@ func writePlan(w io.Writer, plans []keeper.PolicyPlan) {
 			mode = " (dry run)"
 		}
 		fmt.Fprintf(w, "%s [%s]%s\n", p.Policy, p.Kind, mode)
+		for _, tr := range p.Triggers {
+			fmt.Fprintf(w, "  trigger %s: %s\n", tr.Trigger, lastFiring(tr))
+		}
 		if p.Err != "" {
 			fmt.Fprintf(w, "  ERROR %s\n", p.Err)
 			continue
@@ -166,6 +170,8 @@ type (
 		Actions []actionJSON `json:"actions"`
 		Skipped []skipJSON   `json:"skipped"`
 		Error   string       `json:"error,omitempty"`
+		// Triggers are the policy's triggers with their journaled firings.
+		Triggers []keeper.PlanTrigger `json:"triggers,omitempty"`
 	}
 	actionJSON struct {
 		ID          string            `json:"id"`
@@ -192,7 +198,7 @@ type (
 func planJSON(plans []keeper.PolicyPlan) []policyPlanJSON {
 	out := make([]policyPlanJSON, 0, len(plans))
 	for _, p := range plans {
-		pj := policyPlanJSON{Policy: p.Policy, Kind: p.Kind, DryRun: p.DryRun, Actions: []actionJSON{}, Skipped: []skipJSON{}, Error: p.Err}
+		pj := policyPlanJSON{Policy: p.Policy, Kind: p.Kind, DryRun: p.DryRun, Actions: []actionJSON{}, Skipped: []skipJSON{}, Error: p.Err, Triggers: p.Triggers}
 		for _, a := range p.Actions {
 			aj := actionJSON{ID: a.ID, Kind: string(a.Kind), Target: a.Target, Reason: a.Reason, DryRun: a.DryRun,
 				Endpoint: a.Request.Endpoint(), Request: a.Request, MaxLamports: a.Bounds.MaxLamports,
@@ -208,4 +214,16 @@ func planJSON(plans []keeper.PolicyPlan) []policyPlanJSON {
 		out = append(out, pj)
 	}
 	return out
+}
+
+// lastFiring says when a trigger last fired a run, and how often it did.
+func lastFiring(tr keeper.PlanTrigger) string {
+	if tr.Fired == 0 {
+		return "never fired"
+	}
+	s := fmt.Sprintf("last fired %s at slot %d", tr.LastFired.UTC().Format(time.RFC3339), tr.LastSlot)
+	if tr.Detail != "" {
+		s += " (" + tr.Detail + ")"
+	}
+	return s + fmt.Sprintf("; %d %s", tr.Fired, plural(tr.Fired, "firing", "firings"))
 }

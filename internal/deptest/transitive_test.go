@@ -52,7 +52,7 @@ var networkImporters = []string{"go.uber.org/zap", "github.com/blendle/zapdriver
 // networkPackages are the project's and its libraries' packages that talk to
 // the network.
 var networkPackages = []string{module + "/keeper/market/api", module + "/keeper/chain", module + "/keeper/notify",
-	module + "/keeper/sim", "github.com/gagliardetto/solana-go/rpc"}
+	module + "/keeper/sim", module + "/keeper/watch", "github.com/gagliardetto/solana-go/rpc"}
 
 func TestTransitiveDependencies(t *testing.T) {
 	for _, rule := range []struct {

@@ -219,5 +219,5 @@ func (o Options) wsEndpoint() string {
 	case o.HTTPClient != nil:
 		return ""
 	}
-	return wsURL(o.RPCURLs[0])
+	return WebsocketURL(o.RPCURLs[0])
 }

@@ -38,8 +38,8 @@ func TestWSURL(t *testing.T) {
 		"ftp://rpc.example.com":              "",
 		"::":                                 "",
 	} {
-		if got := wsURL(in); got != want {
-			t.Errorf("wsURL(%q) = %q, want %q", in, got, want)
+		if got := WebsocketURL(in); got != want {
+			t.Errorf("WebsocketURL(%q) = %q, want %q", in, got, want)
 		}
 	}
 	if _, err := New(Options{RPCURLs: []string{"http://127.0.0.1:1"}, WSURL: "https://rpc.example.com/?key=SECRETKEY"}); err == nil {

@@ -156,3 +156,14 @@ func toAccount(a *rpc.Account) *Account {
 	}
 	return &Account{Lamports: a.Lamports, Owner: a.Owner, Data: a.Data.GetBinary(), Executable: a.Executable}
 }
+
+// Slot returns the slot the node has reached at the client's commitment.
+func (c *Client) Slot(ctx context.Context) (uint64, error) {
+	var slot uint64
+	err := c.reads.call(ctx, "getSlot", func(ctx context.Context, ep *endpoint) error {
+		var err error
+		slot, err = ep.rpc.GetSlot(ctx, c.commitment)
+		return err
+	})
+	return slot, err
+}

@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"errors"
 	"net/url"
 	"strings"
 )
@@ -50,4 +51,14 @@ func scrubText(s string, secrets []string) string {
 		s = strings.ReplaceAll(s, p, "REDACTED")
 	}
 	return s
+}
+
+// ScrubError returns err with every secret part of rawURL (its path, query,
+// userinfo and the whole URL) replaced, for errors of clients that hold the
+// URL (such as a websocket's) and may quote it. A nil err stays nil.
+func ScrubError(err error, rawURL string) error {
+	if err == nil {
+		return nil
+	}
+	return errors.New(scrubText(err.Error(), secretParts(rawURL)))
 }

@@ -48,10 +48,10 @@ const wsRetry = 30 * time.Second
 // wsConnectTimeout bounds one attempt to connect the websocket.
 const wsConnectTimeout = 5 * time.Second
 
-// wsURL derives the RPC's websocket endpoint from its HTTP one, as Solana's
-// clients do: the same host, port, path and query with ws:// for http:// and
-// wss:// for https://. It returns "" for any other scheme.
-func wsURL(rpcURL string) string {
+// WebsocketURL derives the RPC's websocket endpoint from its HTTP one, as
+// Solana's clients do: the same host, port, path and query with ws:// for
+// http:// and wss:// for https://. It returns "" for any other scheme.
+func WebsocketURL(rpcURL string) string {
 	u, err := url.Parse(rpcURL)
 	if err != nil {
 		return ""

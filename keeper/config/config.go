@@ -151,6 +151,9 @@ type Chain struct {
 	// WSURL is the RPC's websocket endpoint; empty derives it from rpc_url
 	// (ws:// for http://, wss:// for https://).
 	WSURL URL `yaml:"ws_url"`
+	// WatchPoll is how often the accounts of the policies' triggers are
+	// read while the websocket does not serve their subscriptions.
+	WatchPoll time.Duration `yaml:"watch_poll"`
 	// DexAProgram and DexBProgram are the CLMM programs whose pool and
 	// position accounts keeper reads and whose instructions it allows.
 	DexAProgram string `yaml:"dex_a_program"`

@@ -47,6 +47,7 @@ func Default() Config {
 			Rebroadcast: 2 * time.Second,
 			Poll:        time.Second,
 			Confirm:     "websocket",
+			WatchPoll:   2 * time.Second,
 		},
 		Signer: Signer{
 			Keypair:             "~/.config/solana/id.json",

@@ -121,6 +121,7 @@ func (v *validator) chain(c *Chain) {
 	v.positive([]any{"chain", "timeout"}, "chain.timeout", c.Timeout > 0)
 	v.positive([]any{"chain", "rebroadcast"}, "chain.rebroadcast", c.Rebroadcast > 0)
 	v.positive([]any{"chain", "poll"}, "chain.poll", c.Poll > 0)
+	v.positive([]any{"chain", "watch_poll"}, "chain.watch_poll", c.WatchPoll > 0)
 	if c.Confirm != "websocket" && c.Confirm != "poll" {
 		v.fail([]any{"chain", "confirm"}, "chain.confirm must be websocket or poll, got %s", strictyaml.Excerpt(c.Confirm))
 	}

@@ -49,10 +49,10 @@ func TestFreshDatabaseIsMigrated(t *testing.T) {
 	for _, dsn := range []string{"sqlite::memory:", tempDSN(t)} {
 		t.Run(dsn, func(t *testing.T) {
 			j := openDSN(t, dsn, newClock())
-			if got := versions(t, j); !slices.Equal(got, []int{1, 2, 3}) {
-				t.Fatalf("schema versions = %v, want [1 2 3]", got)
+			if got := versions(t, j); !slices.Equal(got, []int{1, 2, 3, 4}) {
+				t.Fatalf("schema versions = %v, want [1 2 3 4]", got)
 			}
-			for _, table := range []string{"actions", "attempts", "attempt_transactions", "signatures", "tips", "incidents"} {
+			for _, table := range []string{"actions", "attempts", "attempt_transactions", "signatures", "tips", "incidents", "trigger_firings"} {
 				var n int
 				err := j.db.QueryRowContext(t.Context(),
 					`SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?`, table).Scan(&n)
@@ -304,7 +304,7 @@ func versionOneDatabase(t *testing.T) string {
 		t.Fatal(err)
 	}
 	writeUpgradeActions(t, j, clk)
-	for _, stmt := range []string{`DROP TABLE tips`, `DROP TABLE incidents`,
+	for _, stmt := range []string{`DROP TABLE tips`, `DROP TABLE incidents`, `DROP TABLE trigger_firings`,
 		`DELETE FROM schema_version WHERE version > 1`} {
 		if _, err := j.db.ExecContext(ctx, stmt); err != nil {
 			t.Fatalf("%s: %v", stmt, err)
@@ -326,8 +326,8 @@ func versionOneDatabase(t *testing.T) string {
 func TestVersion1DatabaseUpgradesToTips(t *testing.T) {
 	ctx := t.Context()
 	j := openDSN(t, versionOneDatabase(t), newClock())
-	if vs := versions(t, j); !slices.Equal(vs, []int{1, 2, 3}) {
-		t.Fatalf("schema versions after the upgrade = %v, want [1 2 3]", vs)
+	if vs := versions(t, j); !slices.Equal(vs, []int{1, 2, 3, 4}) {
+		t.Fatalf("schema versions after the upgrade = %v, want [1 2 3 4]", vs)
 	}
 	replayClock := newClock()
 	replay := openMemory(t, replayClock)

@@ -7,6 +7,7 @@ var migrations = []migration{
 	{version: 1, name: "initial schema", statements: schemaV1},
 	{version: 2, name: "tip transactions", statements: schemaV2},
 	{version: 3, name: "alert incidents", statements: schemaV3},
+	{version: 4, name: "trigger firings", statements: schemaV4},
 }
 
 // schemaV1 creates the actions, attempts, transactions and signatures
@@ -110,4 +111,19 @@ var schemaV3 = []string{
 	)`,
 	`CREATE UNIQUE INDEX incidents_open ON incidents (policy, target) WHERE resolved_at IS NULL`,
 	`CREATE INDEX incidents_opened ON incidents (opened_at)`,
+}
+
+// schemaV4 adds the trigger_firings table: per policy and trigger, how
+// often it fired a run and its last firing, so that `plan` (another
+// process) shows what the daemon's triggers did.
+var schemaV4 = []string{
+	`CREATE TABLE trigger_firings (
+		policy     TEXT    NOT NULL,
+		trigger    TEXT    NOT NULL,
+		fired      INTEGER NOT NULL,
+		last_fired BIGINT  NOT NULL,
+		last_slot  BIGINT  NOT NULL,
+		detail     TEXT    NOT NULL,
+		PRIMARY KEY (policy, trigger)
+	)`,
 }

@@ -103,7 +103,16 @@ type LoansSnapshot struct {
 	// Duplicates counts items dropped because a loan address was already seen (loans shifting between
 	// pages while the walk ran).
 	Duplicates int
+
+	// strs holds one copy of each string that many loans share (mints, borrowers, strategies), so
+	// that a large walk keeps each once instead of once per loan (see share).
+	strs map[string]string
 }
+
+// maxShared bounds how many distinct strings a snapshot keeps one copy of: past it, a string not
+// met yet is kept as it is, so that strings each loan has its own of (position mints) cannot grow
+// the table without bound.
+const maxShared = 4096
 
 // AddPage merges one page into the snapshot; seen holds the loan addresses
 // merged so far, so a loan that shifted between pages is kept once.
@@ -129,6 +138,61 @@ func (s *LoansSnapshot) AddPage(p *LoansPage, seen map[string]bool) {
 			}
 			seen[addr] = true
 		}
+		s.compact(&it)
 		s.Items = append(s.Items, it)
 	}
+}
+
+// compact makes the strings of it that equal strings the snapshot already holds share their bytes:
+// the loan's address and last transaction where its collateral entries and ledgers repeat them, and
+// the mints, borrowers, strategies and markets that many loans share. The values do not change.
+func (s *LoansSnapshot) compact(it *LoanItem) {
+	l := &it.Loan
+	l.Borrower = s.share(l.Borrower)
+	for i := range it.Collateral {
+		c := &it.Collateral[i]
+		c.Loan = same(c.Loan, l.Address)
+		c.LastInteractedTxn = same(c.LastInteractedTxn, l.LastInteractedTxn)
+		c.AssetMint = s.share(c.AssetMint)
+		c.AssetIdentifier = same(c.AssetIdentifier, c.AssetMint)
+		c.AssetIdentifier = s.share(c.AssetIdentifier)
+	}
+	for i := range it.Ledgers {
+		g := &it.Ledgers[i]
+		g.Loan = same(g.Loan, l.Address)
+		g.LastInteractedTxn = same(g.LastInteractedTxn, l.LastInteractedTxn)
+		g.PrincipalMint = s.share(g.PrincipalMint)
+		g.Strategy = s.share(g.Strategy)
+		g.MarketInformation = s.share(g.MarketInformation)
+	}
+	for i := range it.CollateralBreakdown {
+		b := &it.CollateralBreakdown[i]
+		b.AssetIdentifier = s.share(b.AssetIdentifier)
+	}
+}
+
+// same returns to when v equals it, else v: equal values, to's bytes.
+func same(v, to string) string {
+	if v == to {
+		return to
+	}
+	return v
+}
+
+// share returns the snapshot's copy of v, keeping v as that copy when it has none and the table is
+// not full.
+func (s *LoansSnapshot) share(v string) string {
+	if v == "" {
+		return v
+	}
+	if w, ok := s.strs[v]; ok {
+		return w
+	}
+	if s.strs == nil {
+		s.strs = make(map[string]string)
+	}
+	if len(s.strs) < maxShared {
+		s.strs[v] = v
+	}
+	return v
 }

@@ -32,6 +32,10 @@ type AdvanceRequest struct {
 	// the request is cancelled. A test passes the count from its previous advance, so the clock moves
 	// once per request of the process under test and never faster than it talks to the chain.
 	AfterTraffic *uint64 `json:"after_traffic,omitempty"`
+	// AfterSubscriptions, when set, first waits until exactly this many pubsub subscriptions are
+	// open on the RPC port, so that a change the advance makes is notified to a client that has
+	// subscribed (or not to one that has gone).
+	AfterSubscriptions *int `json:"after_subscriptions,omitempty"`
 }
 
 // AdvanceResult is the answer of POST /_sim/advance.
@@ -87,6 +91,11 @@ func (c *Control) Advance(ctx context.Context, req AdvanceRequest) (AdvanceResul
 	if req.AfterTraffic != nil {
 		if err := c.waitTraffic(ctx, *req.AfterTraffic); err != nil {
 			return AdvanceResult{}, err
+		}
+	}
+	if req.AfterSubscriptions != nil {
+		if err := c.sim.chain.WaitSubscriptions(ctx, *req.AfterSubscriptions); err != nil {
+			return AdvanceResult{}, fmt.Errorf("sim control: advance: %w", err)
 		}
 	}
 	c.advanceMu.Lock() // an Until step holds only if nobody moves the clock in between

@@ -24,6 +24,8 @@ type ControlState struct {
 	Traffic uint64 `json:"traffic"`
 	// MarketRequests is the count of market API requests served so far (control routes excluded).
 	MarketRequests uint64 `json:"market_requests"`
+	// Subscriptions is how many pubsub subscriptions are open on the RPC port.
+	Subscriptions int `json:"subscriptions"`
 	// Wallet is the operator's wallet.
 	Wallet ControlWallet `json:"wallet"`
 	// Loans, Positions and Strategies are keyed by name; Requests by "earn-vault/request".
@@ -141,7 +143,7 @@ func (c *Control) State() (ControlState, error) {
 	s := c.sim
 	now := s.Now()
 	st := ControlState{Now: now.UTC(), Elapsed: now.Sub(s.start).Seconds(), Slot: s.chain.Slot(),
-		PendingEvents: s.PendingEvents(), Traffic: c.Traffic(), MarketRequests: c.MarketRequests(), Wallet: c.wallet(), Signed: c.Signed(),
+		PendingEvents: s.PendingEvents(), Traffic: c.Traffic(), MarketRequests: c.MarketRequests(), Subscriptions: s.chain.Subscriptions(), Wallet: c.wallet(), Signed: c.Signed(),
 		Loans: map[string]ControlLoan{}, Positions: map[string]ControlPosition{},
 		Requests: map[string]ControlRequest{}, Strategies: map[string]ControlStrategy{}}
 	for _, l := range s.w.Loans {

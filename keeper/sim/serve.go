@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/keeper-project/keeper/keeper/sim/chainsim"
 )
 
 // Addrs are the listen addresses of the three services. An empty address means "127.0.0.1:0" (a free
@@ -46,6 +48,7 @@ func (s *Sim) Start(ctx context.Context, a Addrs) (URLs, error) {
 	for i, ln := range lns {
 		s.serve(ctx, ln, handlers[i])
 	}
+	s.runEventsOnTheClock(ctx)
 	base := func(ln net.Listener) string { return "http://" + ln.Addr().String() }
 	return URLs{Market: base(lns[0]) + "/v1", RPC: base(lns[1]), Jito: base(lns[2])}, nil
 }
@@ -119,6 +122,7 @@ func (s *Sim) StartControlled(ctx context.Context, a Addrs, c *Control) (URLs, e
 	for i, ln := range lns {
 		s.serve(ctx, ln, handlers[i])
 	}
+	s.runEventsOnTheClock(ctx)
 	base := func(ln net.Listener) string { return "http://" + ln.Addr().String() }
 	return URLs{Market: base(lns[0]) + "/v1", RPC: base(lns[1]), Jito: base(lns[2])}, nil
 }
@@ -156,4 +160,29 @@ func listenAll(ctx context.Context, addrs []string) ([]net.Listener, error) {
 		lns = append(lns, ln)
 	}
 	return lns, nil
+}
+
+// runEventsOnTheClock runs, on a clock that moves by itself, the scenario
+// events that fell due and the Pyth pushes that are due, once a slot, until
+// ctx ends: a real chain and market change whether anyone asks or not, and
+// a client that only listens (a websocket subscriber) must see them. Every
+// request still runs them first, so a request never sees a stale world; a
+// manual clock runs them when it is advanced (a second runner would race
+// Advance for the events it reports).
+func (s *Sim) runEventsOnTheClock(ctx context.Context) {
+	if _, manual := s.clock.(*chainsim.ManualClock); manual {
+		return
+	}
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-s.clock.After(chainsim.SlotDuration):
+			}
+			if _, err := s.RunDue(); err != nil {
+				s.log.Warn("Scenario event failed", "err", err)
+			}
+		}
+	}()
 }

@@ -189,7 +189,8 @@ func (s *Sim) Advance(d time.Duration) error {
 }
 
 // RunDue runs every scenario event whose time has come, in order, and returns how many ran. Every
-// market, RPC and Jito request runs it first, so events apply on any clock without a background task.
+// market, RPC and Jito request runs it first, and a started simulator on a real clock runs it every
+// slot (runEventsOnTheClock), so events apply whether or not anyone asks.
 func (s *Sim) RunDue() (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

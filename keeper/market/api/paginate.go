@@ -55,7 +55,9 @@ func (c *Client) AllLoans(ctx context.Context, q market.LoansQuery) (*market.Loa
 	}
 }
 
-// walkLoans reads one walk of E3 pages of size items (see AllLoans).
+// walkLoans reads one walk of E3 pages of size items (see AllLoans). Each page is merged into the
+// snapshot as soon as the pages before it are, and then dropped, so a walk holds its items once and
+// at most PagesInFlight pages besides.
 func (c *Client) walkLoans(ctx context.Context, q market.LoansQuery, size int) (*market.LoansSnapshot, error) {
 	first, err := c.loansPage(ctx, q, 0, size)
 	if err != nil {
@@ -63,25 +65,34 @@ func (c *Client) walkLoans(ctx context.Context, q market.LoansQuery, size int) (
 	}
 	snap := &market.LoansSnapshot{}
 	seen := make(map[string]bool)
-	snap.AddPage(first, seen)
 	if first.PageInfo == nil || len(first.Items) == 0 || first.PageInfo.TotalPages <= 1 {
+		snap.AddPage(first, seen)
 		return snap, nil
 	}
 	total := first.PageInfo.TotalPages
 	if total > MaxPages {
 		return nil, fmt.Errorf("market: %s: more than %d pages", market.EndpointLoansInfo, MaxPages)
 	}
-	pages, err := c.loansPages(ctx, q, size, total)
+	snap.Items = make([]market.LoanItem, 0, expectedItems(first.PageInfo.TotalItems, total, size))
+	snap.AddPage(first, seen)
+	err = c.loansPages(ctx, q, size, total, func(p *market.LoansPage) { snap.AddPage(p, seen) })
 	if err != nil {
 		return nil, err
 	}
-	for _, p := range pages {
-		snap.AddPage(p, seen)
-		if len(p.Items) == 0 {
-			break
-		}
-	}
 	return snap, nil
+}
+
+// maxPresized bounds how many items a walk makes room for from what its first page announced.
+const maxPresized = 1 << 18
+
+// expectedItems is how many items to make room for: the first page's totalItems when it is
+// consistent with its page count, at most maxPresized. Growing the slice page by page instead would
+// leave every smaller copy of it behind as garbage.
+func expectedItems(totalItems, totalPages, size int) int {
+	if totalItems <= 0 || totalItems > totalPages*size {
+		return 0
+	}
+	return min(totalItems, maxPresized)
 }
 
 // loansPage reads one page of E3.
@@ -94,12 +105,13 @@ func (c *Client) loansPage(ctx context.Context, q market.LoansQuery, page, size 
 	return p, nil
 }
 
-// loansPages reads pages 1 to total-1 and returns them in page order, stopping at the first empty
-// page. At most PagesInFlight pages are read ahead of the lowest page not yet answered: page i is
-// requested only once page i-PagesInFlight has been answered, so after a failure or an empty page no
-// page beyond that window is requested, however slow the failing answer was. The lowest failing page
-// before an empty one is the error.
-func (c *Client) loansPages(ctx context.Context, q market.LoansQuery, size, total int) ([]*market.LoansPage, error) {
+// loansPages reads pages 1 to total-1 and hands them to merge in page order, up to and including the
+// first empty page; each page is handed over as soon as the pages before it have been, and not kept.
+// At most PagesInFlight pages are read ahead of the lowest page not yet answered: page i is requested
+// only once page i-PagesInFlight has been answered, so after a failure or an empty page no page
+// beyond that window is requested, however slow the failing answer was. The lowest failing page
+// before an empty one is the error; pages before it have been merged by then.
+func (c *Client) loansPages(ctx context.Context, q market.LoansQuery, size, total int, merge func(*market.LoansPage)) error {
 	n := total - 1
 	pages := make([]*market.LoansPage, n)
 	errs := make([]error, n)
@@ -107,9 +119,28 @@ func (c *Client) loansPages(ctx context.Context, q market.LoansQuery, size, tota
 	ahead := max(1, c.opts.PagesInFlight)
 	var stop atomic.Bool
 	var wg sync.WaitGroup
+	// Pages are settled in order: next is the lowest page not settled yet; once the walk's end (an
+	// empty page) or an error is met, settled is set and later pages are dropped unmerged.
+	next, settled := 0, false
+	var walkErr error
+	settle := func() {
+		switch {
+		case settled:
+		case errs[next] != nil:
+			walkErr, settled = errs[next], true
+		default:
+			merge(pages[next])
+			settled = len(pages[next].Items) == 0
+		}
+		pages[next] = nil
+		next++
+	}
 	for i := range pages {
 		if i >= ahead {
 			<-done[i-ahead]
+			for next <= i-ahead {
+				settle()
+			}
 		}
 		if stop.Load() || ctx.Err() != nil {
 			break
@@ -124,21 +155,11 @@ func (c *Client) loansPages(ctx context.Context, q market.LoansQuery, size, tota
 		})
 	}
 	wg.Wait()
-	return inOrder(pages, errs, ctx)
-}
-
-// inOrder returns the pages up to and including the first empty one, or
-// the first error met before it.
-func inOrder(pages []*market.LoansPage, errs []error, ctx context.Context) ([]*market.LoansPage, error) {
-	for i, p := range pages {
-		switch {
-		case errs[i] != nil:
-			return nil, errs[i]
-		case p == nil: // never requested: an earlier page failed, or ctx ended
-			return nil, fmt.Errorf("market: %s: page %d: %w", market.EndpointLoansInfo, i+1, context.Cause(ctx))
-		case len(p.Items) == 0:
-			return pages[:i+1], nil
-		}
+	for next < n && done[next] != nil {
+		settle()
 	}
-	return pages, nil
+	if !settled && next < n { // page next was never requested: an earlier page failed, or ctx ended
+		return fmt.Errorf("market: %s: page %d: %w", market.EndpointLoansInfo, next+1, context.Cause(ctx))
+	}
+	return walkErr
 }

@@ -1,0 +1,71 @@
+package journal
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// TriggerFiring is what one trigger of a policy did: how many times it
+// fired, and its last firing (when, at which slot, and why).
+type TriggerFiring struct {
+	Policy    string
+	Trigger   string
+	Fired     int
+	LastFired time.Time
+	LastSlot  uint64
+	Detail    string
+}
+
+// RecordTriggerFirings adds each firing's count to its trigger's total and
+// makes it the trigger's last firing, in one transaction.
+func (j *Journal) RecordTriggerFirings(ctx context.Context, fs []TriggerFiring) error {
+	if len(fs) == 0 {
+		return nil
+	}
+	err := j.write(ctx, func(tx dbtx) error {
+		for _, f := range fs {
+			if f.Policy == "" || f.Trigger == "" {
+				return invalidf("a trigger firing needs a policy and a trigger")
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO trigger_firings (policy, trigger, fired, last_fired, last_slot, detail)
+				VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (policy, trigger) DO UPDATE SET fired = fired + excluded.fired,
+				last_fired = excluded.last_fired, last_slot = excluded.last_slot, detail = excluded.detail`,
+				f.Policy, f.Trigger, f.Fired, f.LastFired.UnixNano(), int64(f.LastSlot), f.Detail); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("journal: record trigger firings: %w", err)
+	}
+	return nil
+}
+
+// TriggerFirings returns the firings of policy's triggers, by trigger.
+func (j *Journal) TriggerFirings(ctx context.Context, policy string) ([]TriggerFiring, error) {
+	var out []TriggerFiring
+	err := j.read(ctx, func(tx dbtx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT trigger, fired, last_fired, last_slot, detail FROM trigger_firings
+			WHERE policy = ? ORDER BY trigger`, policy)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			f := TriggerFiring{Policy: policy}
+			var at, slot int64
+			if err := rows.Scan(&f.Trigger, &f.Fired, &at, &slot, &f.Detail); err != nil {
+				return err
+			}
+			f.LastFired, f.LastSlot = fromNanos(at), uint64(slot)
+			out = append(out, f)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("journal: trigger firings of %s: %w", policy, err)
+	}
+	return out, nil
+}

@@ -1,0 +1,206 @@
+package watch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/rpc/ws"
+
+	"github.com/keeper-project/keeper/keeper/chain"
+)
+
+// Reconnection backoff: the first retry after Options.Backoff, doubling up
+// to maxBackoff; a connection that served stableAfter resets it.
+const (
+	maxBackoff     = 30 * time.Second
+	stableAfter    = time.Minute
+	connectTimeout = 5 * time.Second
+)
+
+// Run watches until ctx ends: over the websocket while it serves, by
+// polling while it does not (and while the backoff before the next
+// connection runs).
+func (w *Watcher) Run(ctx context.Context) {
+	backoff := w.o.Backoff
+	for ctx.Err() == nil {
+		keys, slots, changed := w.watched()
+		if len(keys) == 0 && !slots {
+			w.setMode(ModeIdle, "")
+			select {
+			case <-ctx.Done():
+			case <-changed:
+			}
+			continue
+		}
+		if w.o.URL == "" {
+			w.setMode(ModePolling, "no websocket endpoint")
+			w.pollUntil(ctx, changed, nil)
+			continue
+		}
+		start := time.Now()
+		err := w.session(ctx, keys, slots, changed)
+		if ctx.Err() != nil {
+			return
+		}
+		if err == nil {
+			continue // the set changed: subscribe to the new one now
+		}
+		if time.Since(start) > stableAfter {
+			backoff = w.o.Backoff
+		}
+		w.setMode(ModePolling, err.Error())
+		retry := time.After(backoff)
+		w.pollUntil(ctx, changed, retry)
+		backoff = min(2*backoff, maxBackoff)
+	}
+}
+
+// pollUntil polls every Poll until ctx ends, the set changes or until
+// fires (nil: never).
+func (w *Watcher) pollUntil(ctx context.Context, changed <-chan struct{}, until <-chan time.Time) {
+	t := time.NewTicker(w.o.Poll)
+	defer t.Stop()
+	w.poll(ctx)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-changed:
+			return
+		case <-until:
+			return
+		case <-t.C:
+			w.poll(ctx)
+		}
+	}
+}
+
+// poll reads the watched accounts and the slot once. A failed read is
+// logged; the next poll tries again.
+func (w *Watcher) poll(ctx context.Context) {
+	keys, slots, _ := w.watched()
+	if w.o.Reader == nil {
+		return
+	}
+	var slot uint64
+	if slots || len(keys) > 0 {
+		s, err := w.o.Reader.Slot(ctx)
+		if err != nil {
+			w.o.Logger.Warn("Cannot poll the slot", "err", err)
+		}
+		slot = s
+	}
+	if len(keys) > 0 {
+		data, err := w.o.Reader.MultipleAccounts(ctx, keys)
+		if err != nil {
+			w.o.Logger.Warn("Cannot poll watched accounts", "accounts", len(keys), "err", err)
+		} else {
+			for i, k := range keys {
+				w.account(k, data[i], slot)
+			}
+		}
+	}
+	if slot > 0 {
+		w.slotReached(slot)
+	}
+}
+
+// session connects, subscribes to everything watched, reads it once (to
+// see what changed while no subscription served) and delivers
+// notifications until a subscription fails (the error says why), the set
+// changes (nil) or ctx ends. It reads everything again every Verify, so a
+// notification a provider failed to send delays a change, never loses it.
+func (w *Watcher) session(ctx context.Context, keys []solana.PublicKey, slots bool, changed <-chan struct{}) error {
+	cctx, cancel := context.WithTimeout(ctx, connectTimeout)
+	conn, err := ws.Connect(cctx, w.o.URL)
+	cancel()
+	if err != nil {
+		return fmt.Errorf("connecting the websocket %s: %w", chain.RedactURL(w.o.URL), chain.ScrubError(err, w.o.URL))
+	}
+	defer conn.Close()
+	sctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	done := make(chan struct{}, len(keys)+1) // a receiver never waits to say it ended
+	n := 0
+	for _, k := range keys {
+		sub, err := conn.AccountSubscribeWithOpts(k, w.o.Commitment, solana.EncodingBase64)
+		if err != nil {
+			return w.subErr(err)
+		}
+		n++
+		go receive(sctx, w, stop, done, sub.Recv, func(res *ws.AccountResult) { w.account(k, accountData(res), res.Context.Slot) })
+	}
+	if slots {
+		sub, err := conn.SlotSubscribe()
+		if err != nil {
+			return w.subErr(err)
+		}
+		n++
+		go receive(sctx, w, stop, done, sub.Recv, func(res *ws.SlotResult) { w.slotReached(res.Slot) })
+	}
+	w.setMode(ModeSubscribed, "")
+	w.poll(ctx)
+	verify := time.NewTicker(w.o.Verify)
+	defer verify.Stop()
+	for serving := true; serving; {
+		select {
+		case <-ctx.Done():
+			serving = false
+		case <-changed:
+			serving = false
+		case <-sctx.Done():
+			serving = false
+		case <-verify.C:
+			w.poll(ctx) // a change no notification brought is seen here, late but not lost
+		}
+	}
+	stop(nil)
+	conn.Close()
+	for range n {
+		<-done
+	}
+	if err := context.Cause(sctx); err != nil && !errors.Is(err, context.Canceled) {
+		return err
+	}
+	return nil
+}
+
+// subErr is why a subscription could not be made.
+func (w *Watcher) subErr(err error) error {
+	return fmt.Errorf("subscribing on the websocket %s: %w", chain.RedactURL(w.o.URL), chain.ScrubError(err, w.o.URL))
+}
+
+// receive hands each value recv returns to handle until recv fails; then
+// it ends the session with why (nothing when the session was ending).
+func receive[T any](ctx context.Context, w *Watcher, fail context.CancelCauseFunc, done chan<- struct{},
+	recv func(context.Context) (T, error), handle func(T)) {
+	defer func() { done <- struct{}{} }()
+	for {
+		v, err := recv(ctx)
+		if err != nil {
+			fail(w.lost(ctx, err))
+			return
+		}
+		handle(v)
+	}
+}
+
+// accountData is the data an account notification carries (nil for a
+// closed account).
+func accountData(res *ws.AccountResult) []byte {
+	if res.Value == nil || res.Value.Data == nil {
+		return nil
+	}
+	return res.Value.Data.GetBinary()
+}
+
+// lost is why a receive failed: nil when the session was ending anyway.
+func (w *Watcher) lost(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return nil
+	}
+	return fmt.Errorf("websocket %s lost: %w", chain.RedactURL(w.o.URL), chain.ScrubError(err, w.o.URL))
+}
