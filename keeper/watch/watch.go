@@ -203,10 +203,3 @@ func (w *Watcher) slotReached(slot uint64) {
 	w.mu.Unlock()
 	w.emit(Change{Slot: slot})
 }
-
-// Data returns the data of key as last seen, or nil.
-func (w *Watcher) Data(key solana.PublicKey) []byte {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.last[key]
-}
