@@ -2,7 +2,7 @@ package chain
 
 import (
 	"context"
-	"errors"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"sync"
@@ -10,7 +10,6 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
-	"github.com/gagliardetto/solana-go/rpc/ws"
 )
 
 // sigWatcher tells a transaction's confirmation loop the moment the node
@@ -32,8 +31,8 @@ type sigWatcher struct {
 	log        logger
 
 	mu       sync.Mutex
-	conn     *ws.Client // guarded by mu; nil when not connected
-	downTill time.Time  // guarded by mu; no new connection before it
+	conn     *PubSub   // guarded by mu; nil when not connected
+	downTill time.Time // guarded by mu; no new connection before it
 }
 
 // logger is the part of *slog.Logger the watcher uses.
@@ -91,17 +90,31 @@ func (w *sigWatcher) await(ctx context.Context, sig solana.Signature, fired chan
 	if conn == nil {
 		return
 	}
-	sub, err := conn.SignatureSubscribe(sig, w.commitment)
-	if err != nil {
-		w.broken(conn, err)
-		return
-	}
-	defer sub.Unsubscribe()
-	res, err := sub.Recv(ctx)
+	sub, err := conn.Subscribe(ctx, "signatureSubscribe", []any{sig.String(), map[string]any{"commitment": w.commitment}}, "signatureUnsubscribe")
 	if err != nil {
 		if ctx.Err() == nil {
 			w.broken(conn, err)
 		}
+		return
+	}
+	defer sub.Unsubscribe()
+	raw, err := sub.Next(ctx)
+	if err != nil {
+		if ctx.Err() == nil {
+			w.broken(conn, err)
+		}
+		return
+	}
+	var res struct {
+		Context struct {
+			Slot uint64 `json:"slot"`
+		} `json:"context"`
+		Value struct {
+			Err any `json:"err"`
+		} `json:"value"`
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		w.broken(conn, fmt.Errorf("a signature notification is not one: %w", err))
 		return
 	}
 	fired <- Status{Signature: sig, Found: true, Slot: res.Context.Slot,
@@ -110,7 +123,7 @@ func (w *sigWatcher) await(ctx context.Context, sig solana.Signature, fired chan
 
 // connect returns the connection, making it when there is none and the last
 // failure is older than wsRetry.
-func (w *sigWatcher) connect(ctx context.Context) *ws.Client {
+func (w *sigWatcher) connect(ctx context.Context) *PubSub {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.conn != nil || time.Now().Before(w.downTill) {
@@ -118,7 +131,7 @@ func (w *sigWatcher) connect(ctx context.Context) *ws.Client {
 	}
 	cctx, cancel := context.WithTimeout(ctx, wsConnectTimeout)
 	defer cancel()
-	conn, err := ws.Connect(cctx, w.url)
+	conn, err := DialPubSub(cctx, w.url)
 	if err != nil {
 		w.downTill = time.Now().Add(wsRetry)
 		w.log.Info("No websocket for confirmations; polling signature statuses alone",
@@ -131,7 +144,7 @@ func (w *sigWatcher) connect(ctx context.Context) *ws.Client {
 }
 
 // broken drops conn after a failure, so the next watch connects anew.
-func (w *sigWatcher) broken(conn *ws.Client, err error) {
+func (w *sigWatcher) broken(conn *PubSub, err error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.conn != conn {
@@ -161,9 +174,6 @@ func (w *sigWatcher) close() {
 func (w *sigWatcher) clean(err error) error {
 	if err == nil {
 		return nil
-	}
-	if errors.Is(err, ws.ErrSubscriptionClosed) {
-		return err
 	}
 	return fmt.Errorf("%s", scrubText(err.Error(), w.secrets))
 }

@@ -2,12 +2,13 @@ package watch
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
 
 	"github.com/gagliardetto/solana-go"
-	"github.com/gagliardetto/solana-go/rpc/ws"
 
 	"github.com/keeper-project/keeper/keeper/chain"
 )
@@ -115,10 +116,10 @@ func (w *Watcher) poll(ctx context.Context) {
 // notification a provider failed to send delays a change, never loses it.
 func (w *Watcher) session(ctx context.Context, keys []solana.PublicKey, slots bool, changed <-chan struct{}) error {
 	cctx, cancel := context.WithTimeout(ctx, connectTimeout)
-	conn, err := ws.Connect(cctx, w.o.URL)
-	cancel()
+	defer cancel()
+	conn, err := chain.DialPubSub(cctx, w.o.URL)
 	if err != nil {
-		return fmt.Errorf("connecting the websocket %s: %w", chain.RedactURL(w.o.URL), chain.ScrubError(err, w.o.URL))
+		return fmt.Errorf("connecting the websocket %s: %w", chain.RedactURL(w.o.URL), err)
 	}
 	defer conn.Close()
 	sctx, stop := context.WithCancelCause(ctx)
@@ -126,20 +127,21 @@ func (w *Watcher) session(ctx context.Context, keys []solana.PublicKey, slots bo
 	done := make(chan struct{}, len(keys)+1) // a receiver never waits to say it ended
 	n := 0
 	for _, k := range keys {
-		sub, err := conn.AccountSubscribeWithOpts(k, w.o.Commitment, solana.EncodingBase64)
+		sub, err := conn.Subscribe(cctx, "accountSubscribe",
+			[]any{k.String(), map[string]any{"encoding": "base64", "commitment": w.o.Commitment}}, "accountUnsubscribe")
 		if err != nil {
 			return w.subErr(err)
 		}
 		n++
-		go receive(sctx, w, stop, done, sub.Recv, func(res *ws.AccountResult) { w.account(k, accountData(res), res.Context.Slot) })
+		go receive(sctx, w, stop, done, sub, func(res accountNotification) { w.account(k, res.data(), res.Context.Slot) })
 	}
 	if slots {
-		sub, err := conn.SlotSubscribe()
+		sub, err := conn.Subscribe(cctx, "slotSubscribe", []any{}, "slotUnsubscribe")
 		if err != nil {
 			return w.subErr(err)
 		}
 		n++
-		go receive(sctx, w, stop, done, sub.Recv, func(res *ws.SlotResult) { w.slotReached(res.Slot) })
+		go receive(sctx, w, stop, done, sub, func(res slotNotification) { w.slotReached(res.Slot) })
 	}
 	w.setMode(ModeSubscribed, "")
 	w.poll(ctx)
@@ -173,28 +175,53 @@ func (w *Watcher) subErr(err error) error {
 	return fmt.Errorf("subscribing on the websocket %s: %w", chain.RedactURL(w.o.URL), chain.ScrubError(err, w.o.URL))
 }
 
-// receive hands each value recv returns to handle until recv fails; then
-// it ends the session with why (nothing when the session was ending).
+// receive hands each notification of sub, decoded as T, to handle until
+// the subscription fails; then it ends the session with why (nothing when
+// the session was ending).
 func receive[T any](ctx context.Context, w *Watcher, fail context.CancelCauseFunc, done chan<- struct{},
-	recv func(context.Context) (T, error), handle func(T)) {
+	sub *chain.Subscription, handle func(T)) {
 	defer func() { done <- struct{}{} }()
 	for {
-		v, err := recv(ctx)
+		raw, err := sub.Next(ctx)
 		if err != nil {
 			fail(w.lost(ctx, err))
+			return
+		}
+		var v T
+		if err := json.Unmarshal(raw, &v); err != nil {
+			fail(fmt.Errorf("websocket %s: a notification is not what its subscription sends: %w", chain.RedactURL(w.o.URL), err))
 			return
 		}
 		handle(v)
 	}
 }
 
-// accountData is the data an account notification carries (nil for a
-// closed account).
-func accountData(res *ws.AccountResult) []byte {
-	if res.Value == nil || res.Value.Data == nil {
+// accountNotification is the result of an accountNotification.
+type accountNotification struct {
+	Context struct {
+		Slot uint64 `json:"slot"`
+	} `json:"context"`
+	Value *struct {
+		Data []string `json:"data"` // [base64 data, "base64"]
+	} `json:"value"`
+}
+
+// data is the account's data (nil for a closed account or data it cannot
+// read).
+func (n accountNotification) data() []byte {
+	if n.Value == nil || len(n.Value.Data) == 0 {
 		return nil
 	}
-	return res.Value.Data.GetBinary()
+	b, err := base64.StdEncoding.DecodeString(n.Value.Data[0])
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// slotNotification is the result of a slotNotification.
+type slotNotification struct {
+	Slot uint64 `json:"slot"`
 }
 
 // lost is why a receive failed: nil when the session was ending anyway.

@@ -1,6 +1,6 @@
 // Package watch tells keeper when chain accounts change and slots pass: it
 // subscribes to them over the RPC's websocket (accountSubscribe and
-// slotSubscribe, one connection for everything watched), resubscribes after
+// slotSubscribe, one chain.PubSub connection for everything watched), resubscribes after
 // a lost connection with backoff, and polls the same accounts
 // (getMultipleAccounts, getSlot) while no subscription serves, so that a
 // change is never silently missed.
