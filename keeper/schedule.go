@@ -60,6 +60,10 @@ type entry struct {
 	running atomic.Bool
 	// again asks for a triggered run as soon as the running one ends.
 	again atomic.Bool
+	// skipped is the last tick skipped because a run was in progress (unix
+	// nanoseconds; 0 for none since the last run began): that slot had its
+	// tick, so it is neither late nor missed.
+	skipped atomic.Int64
 }
 
 // cronParser accepts 5-field specs and descriptors such as @hourly and @every 30s.
@@ -215,6 +219,7 @@ func (s *scheduler) stalled(now time.Time) string {
 func (e *entry) Run() {
 	tick := time.Now().UTC()
 	if !e.running.CompareAndSwap(false, true) {
+		e.skipped.Store(tick.UnixNano())
 		e.s.metrics.RunsSkipped.WithLabelValues(e.policy, "overlap").Inc()
 		e.s.logger.Warn("Skipping tick: previous run still in progress", "policy", e.policy)
 		return
@@ -234,7 +239,13 @@ const lateAfter = 2 * time.Second
 // starved) and the slots that passed without one, like Prometheus'
 // missed rule-group iterations, then expects the next slot.
 func (e *entry) checkLate(tick time.Time) {
-	late, missed := lateness(e.schedule, e.expected, tick)
+	expected := e.expected
+	if s := e.skipped.Swap(0); s != 0 {
+		// Ticks came while a run went on, each counted as an overlap: this
+		// one is measured from the slot after the last of them.
+		expected = e.schedule.Next(time.Unix(0, s).UTC())
+	}
+	late, missed := lateness(e.schedule, expected, tick)
 	if late > lateAfter {
 		e.s.metrics.RunsSkipped.WithLabelValues(e.policy, "late").Inc()
 		e.s.logger.Warn("Tick fired late", "policy", e.policy, "late", late.Round(time.Millisecond), "missed_slots", missed)

@@ -264,3 +264,36 @@ func TestTriggeredRunsFollowTheOverlapRule(t *testing.T) {
 		}
 	})
 }
+
+// TestOverlapIsNotAlsoLate runs a policy whose run outlasts three of its
+// ticks: the three are counted as overlaps, and the tick after the run is
+// on time, neither late nor after missed slots (they had their ticks).
+func TestOverlapIsNotAlsoLate(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s, m := newTestScheduler(t.Context())
+		var l runLog
+		first := true
+		if err := s.add("p", "@every 10s", 0, func(_ context.Context, r runInfo) error {
+			l.add(r)
+			if first {
+				first = false
+				time.Sleep(35 * time.Second) // outlasts the ticks at 20, 30 and 40 s
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		s.start()
+		time.Sleep(51 * time.Second) // ticks at 10 s (the long run), 20, 30, 40 (skipped), 50 s
+		synctest.Wait()
+		<-s.stop().Done()
+		if l.len() != 2 {
+			t.Fatalf("runs = %d, want 2", l.len())
+		}
+		for reason, want := range map[string]float64{"overlap": 3, "late": 0, "missed": 0} {
+			if got := testutil.ToFloat64(m.RunsSkipped.WithLabelValues("p", reason)); got != want {
+				t.Errorf("skipped %s = %v, want %v", reason, got, want)
+			}
+		}
+	})
+}
