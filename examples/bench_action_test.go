@@ -12,23 +12,8 @@ import (
 
 // benchActionScenario is one loan of the wallet under auto-repay's trigger: 10 SOL against 1,100
 // USDC (health ~0.14).
-const benchActionScenario = `
-name: action-bench
-wallet: {sol: "10", tokens: {USDC: "100000"}}
-mints:
-  - {symbol: USDC, decimals: 6, price: 1}
-  - {symbol: SOL, decimals: 9, price: 150}
-wallets:
-  - {name: lender, fund: {sol: "2"}}
-strategies:
-  - name: beta
-    authority: lender
-    principal_mint: USDC
-    idle: "100000"
-    terms:
-      - {collateral: SOL, ltv: 650000, lqt: 850000, apys: {30d: 95000}}
-loans:
-  - {name: low, borrower: $wallet, collateral: [{mint: SOL, amount: "10"}], ledgers: [{strategy: beta, principal: "1100", term: 30d}]}
+var benchActionScenario = lendingScenario("action-bench", "10", "100000", "100000", false) +
+	`  - {name: low, borrower: $wallet, collateral: [{mint: SOL, amount: "10"}], ledgers: [{strategy: beta, principal: "1100", term: 30d}]}
 `
 
 // benchActionLatency is injected on every market, RPC and Jito request.

@@ -23,22 +23,7 @@ var runMemoryBin = flag.String("runmem.bin", "", "keeper binary measured by Benc
 func runMemoryScenario(b *testing.B, n int) string {
 	b.Helper()
 	var sb strings.Builder
-	sb.WriteString(`name: run-memory
-wallet: {sol: "100", tokens: {USDC: "1000000"}}
-mints:
-  - {symbol: USDC, decimals: 6, price: 1}
-  - {symbol: SOL, decimals: 9, price: 150}
-wallets:
-  - {name: lender, fund: {sol: "2"}}
-strategies:
-  - name: beta
-    authority: lender
-    principal_mint: USDC
-    idle: "100000000"
-    terms:
-      - {collateral: SOL, ltv: 650000, lqt: 850000, apys: {30d: 95000}}
-loans:
-`)
+	sb.WriteString(lendingScenario("run-memory", "100", "1000000", "100000000", false))
 	for i := range n {
 		fmt.Fprintf(&sb, "  - {name: l%d, borrower: $wallet, started: \"-1d\", collateral: [{mint: SOL, amount: \"10\"}], ledgers: [{strategy: beta, principal: \"500\", term: 30d}]}\n", i)
 	}

@@ -19,24 +19,8 @@ import (
 // triggerScenario is one loan of the wallet, healthy at SOL 150 (10 SOL against 900 USDC: health
 // 1 − 900 / (0.85 × 1500) = 0.29, over trigger-repay's 0.2) and under the trigger at SOL 120
 // (1 − 900 / 1020 = 0.12), with SOL's Pyth feed. %s holds the scenario's events.
-const triggerScenario = `
-name: triggers
-wallet: {sol: "10", tokens: {USDC: "100000"}}
-mints:
-  - {symbol: USDC, decimals: 6, price: 1, pyth: eaa020c61cc479712813461ce153894a96a6c00b21ed0cfc2798d1f9a9e9c94a}
-  - {symbol: SOL, decimals: 9, price: 150, address: So11111111111111111111111111111111111111112,
-     pyth: ef0d8b6fda2ceba41da15d4095d1da392a0d2f8ed0c6c7bc0f4cfac8c280b56d}
-wallets:
-  - {name: lender, fund: {sol: "2"}}
-strategies:
-  - name: beta
-    authority: lender
-    principal_mint: USDC
-    idle: "100000"
-    terms:
-      - {collateral: SOL, ltv: 650000, lqt: 850000, apys: {30d: 95000}}
-loans:
-  - {name: low, borrower: $wallet, collateral: [{mint: SOL, amount: "10"}], ledgers: [{strategy: beta, principal: "900", term: 30d}]}
+var triggerScenario = lendingScenario("triggers", "10", "100000", "100000", true) +
+	`  - {name: low, borrower: $wallet, collateral: [{mint: SOL, amount: "10"}], ledgers: [{strategy: beta, principal: "900", term: 30d}]}
 events:
 %s`
 
