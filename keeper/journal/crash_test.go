@@ -27,6 +27,7 @@ const (
 // with SIGKILL), reopens the file and checks that Pending and Get return
 // exactly the journaled state with its signatures.
 func TestCrashRecovery(t *testing.T) {
+	sqliteOnly(t)
 	stops := []struct {
 		name string
 		stop func(t *testing.T, dsn string, scenario, k int)

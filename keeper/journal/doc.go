@@ -34,5 +34,15 @@
 // numbered migrations recorded in a version table; a database written by a
 // newer binary is refused with ErrSchemaTooNew.
 //
+// A PostgreSQL database ("postgres://…") holds the same schema, through the
+// same migrations and statements, for keepers that run as an HA pair: any
+// number of them may open it, one leads. Campaign takes the leader's lease
+// (a row of leader_lease, measured by the database's clock) for a term
+// whose fencing token grows by one at every change of leader; Fence makes
+// every later write check that token inside its own transaction, so a
+// keeper deposed while paused or cut off can write nothing, and so can
+// neither sign-and-record nor send. Lazy records commit with
+// synchronous_commit off; every other commit waits for the server's fsync.
+//
 // All times come from Options.Now and are stored as UTC unix nanoseconds.
 package journal

@@ -119,7 +119,12 @@ func (j *Journal) Incidents(ctx context.Context, f IncidentFilter) ([]Incident, 
 	if f.Limit > 0 {
 		q += fmt.Sprintf(" LIMIT %d", f.Limit)
 	}
-	out, err := queryIncidents(ctx, j.db, q, args...)
+	var out []Incident
+	err := j.read(ctx, func(tx dbtx) error {
+		var err error
+		out, err = queryIncidents(ctx, tx, q, args...)
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("journal: incidents: %w", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"sync/atomic"
 	"time"
 
 	// The pure-Go SQLite driver, registered as "sqlite".
@@ -45,32 +46,57 @@ type Journal struct {
 	lock *os.File
 	// stmts are the prepared statements of the journal's reads and writes.
 	stmts stmtCache
+	// fence is the leader's fencing token every write of a shared
+	// (PostgreSQL) journal checks; 0 until Fence sets it.
+	fence atomic.Int64
+	// lease is the connection leadership is campaigned and renewed on
+	// (PostgreSQL only), opened by the first Campaign.
+	lease leaseConn
 }
 
-// Open opens (creating if needed) the journal at dsn, "sqlite:PATH" or
-// "sqlite::memory:", and migrates its schema to the newest version this
-// binary knows. A relative PATH is relative to the working directory.
+// Open opens (creating if needed) the journal at dsn, "sqlite:PATH",
+// "sqlite::memory:" or a PostgreSQL URL ("postgres://USER@HOST/DATABASE",
+// the database must exist), and migrates its schema to the newest version
+// this binary knows. A relative PATH is relative to the working directory.
 func Open(ctx context.Context, dsn string, opts Options) (*Journal, error) {
 	loc, err := parseDSN(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("journal: open: %w", err)
 	}
 	opts = opts.withDefaults()
-	db, err := sql.Open("sqlite", loc.driverDSN(opts.BusyTimeout))
+	db, err := openDB(loc, opts)
 	if err != nil {
-		return nil, fmt.Errorf("journal: open %s: %w", loc.path, err)
+		return nil, fmt.Errorf("journal: open %s: %w", loc.name, err)
 	}
-	// One connection that is never closed while the journal is open: an
-	// in-memory database lives exactly as long as its connection.
+	j := &Journal{db: db, now: opts.Now, log: opts.Logger, loc: loc, stmts: stmtCache{db: db, dialect: loc.dialect()}}
+	if err := j.setUp(ctx, loc); err != nil {
+		return nil, errors.Join(fmt.Errorf("journal: open %s: %w", loc.name, err), db.Close())
+	}
+	return j, nil
+}
+
+// openDB returns the handle of the database at loc, with one connection
+// that is never closed while the journal is open: an in-memory database
+// lives exactly as long as its connection, and the journal's statements
+// never wait on each other's locks.
+func openDB(loc location, opts Options) (*sql.DB, error) {
+	var db *sql.DB
+	if loc.dialect() == postgresDialect {
+		var err error
+		if db, err = openPostgres(loc, opts.BusyTimeout); err != nil {
+			return nil, err
+		}
+	} else {
+		var err error
+		if db, err = sql.Open("sqlite", loc.driverDSN(opts.BusyTimeout)); err != nil {
+			return nil, err
+		}
+	}
 	db.SetMaxOpenConns(1)
 	db.SetMaxIdleConns(1)
 	db.SetConnMaxLifetime(0)
 	db.SetConnMaxIdleTime(0)
-	j := &Journal{db: db, now: opts.Now, log: opts.Logger, loc: loc, stmts: stmtCache{db: db}}
-	if err := j.setUp(ctx, loc); err != nil {
-		return nil, errors.Join(fmt.Errorf("journal: open %s: %w", loc.path, err), db.Close())
-	}
-	return j, nil
+	return db, nil
 }
 
 // withDefaults returns o with nil and zero fields defaulted.
@@ -89,12 +115,17 @@ func (o Options) withDefaults() Options {
 
 // setUp checks the connection settings and migrates the schema.
 func (j *Journal) setUp(ctx context.Context, loc location) error {
-	if !loc.memory() {
+	switch {
+	case loc.dialect() == postgresDialect:
+		if err := checkPostgresDurability(ctx, j.db); err != nil {
+			return err
+		}
+	case !loc.memory():
 		if err := j.checkDurability(ctx); err != nil {
 			return err
 		}
 	}
-	return migrate(ctx, j.db, j.now, j.log)
+	return migrate(ctx, j.db, loc.dialect(), j.now, j.log)
 }
 
 // checkDurability verifies that the file database really runs in WAL mode
@@ -122,7 +153,7 @@ func (j *Journal) checkDurability(ctx context.Context) error {
 // returned is on disk.
 func (j *Journal) Close() error {
 	j.stmts.close()
-	err := j.db.Close()
+	err := errors.Join(j.lease.close(), j.db.Close())
 	if uerr := j.unlock(); uerr != nil && err == nil {
 		err = uerr
 	}
@@ -144,7 +175,7 @@ func (j *Journal) write(ctx context.Context, fn func(tx dbtx) error) error {
 	if err != nil {
 		return fmt.Errorf("begin transaction: %w", err)
 	}
-	err = commit(tx, &j.stmts, fn)
+	err = commit(tx, &j.stmts, j.fenced(ctx, fn))
 	j.stmts.prepare(ctx)
 	return err
 }
@@ -170,7 +201,10 @@ func commit(tx *sql.Tx, stmts *stmtCache, fn func(tx dbtx) error) error {
 // records written after the last durable one, which recovery treats as if
 // the crash had come before them.
 func (j *Journal) writeLazy(ctx context.Context, fn func(tx dbtx) error) error {
-	if j.loc.memory() {
+	switch {
+	case j.loc.dialect() == postgresDialect:
+		return j.write(ctx, lazyPostgres(ctx, fn))
+	case j.loc.memory():
 		return j.write(ctx, fn)
 	}
 	err := j.lazyTx(ctx, fn)

@@ -10,6 +10,7 @@ import (
 // fsync (a new attempt, the built transactions) are there to read, and the
 // connection is back at synchronous=FULL (2) for the next durable write.
 func TestLazyWritesLeaveTheConnectionDurable(t *testing.T) {
+	sqliteOnly(t)
 	ctx := context.Background()
 	j, err := Open(ctx, "sqlite:"+filepath.Join(t.TempDir(), "keeper.db"), Options{})
 	if err != nil {

@@ -20,6 +20,7 @@ const ownerReady = "owner child owns the journal"
 // TestOwnIsExclusive shows a second owner refused with the first one named, readers unaffected, and
 // the lock free again once the owner closes.
 func TestOwnIsExclusive(t *testing.T) {
+	sqliteOnly(t)
 	dsn := tempDSN(t)
 	first := openDSN(t, dsn, newClock())
 	if err := first.Own(); err != nil {
@@ -48,6 +49,7 @@ func TestOwnIsExclusive(t *testing.T) {
 // TestOwnerLockDiesWithProcess kills an owning process with SIGKILL and shows the lock free at once:
 // the operating system releases it, so a crashed daemon never blocks its restart.
 func TestOwnerLockDiesWithProcess(t *testing.T) {
+	sqliteOnly(t)
 	dsn := tempDSN(t)
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), ownerChildEnv+"="+dsn)

@@ -51,8 +51,12 @@ func (c *clock) set(t time.Time) {
 }
 
 // openMemory opens an in-memory journal closed at the end of the test.
+// In the PostgreSQL pass it is a new database, led and fenced.
 func openMemory(t testing.TB, clk *clock) *Journal {
 	t.Helper()
+	if onPostgres() {
+		return openPostgresLeader(t, clk)
+	}
 	return openDSN(t, "sqlite::memory:", clk)
 }
 

@@ -17,6 +17,17 @@ type migration struct {
 	name string
 	// statements run in order inside one transaction.
 	statements []string
+	// postgres replaces statements by index where PostgreSQL needs other
+	// words for the same schema.
+	postgres map[int]string
+}
+
+// statement returns the i-th statement of m in dialect d.
+func (m migration) statement(d dialect, i int) string {
+	if s, ok := m.postgres[i]; ok && d == postgresDialect {
+		return s
+	}
+	return m.statements[i]
 }
 
 // latestVersion is the newest schema version this binary knows.
@@ -34,11 +45,28 @@ const createVersionTable = `CREATE TABLE IF NOT EXISTS schema_version (
 
 // migrate brings the schema up to latestVersion, refusing a database whose
 // version is newer than that.
-func migrate(ctx context.Context, db *sql.DB, now func() time.Time, log *slog.Logger) error {
-	if _, err := db.ExecContext(ctx, createVersionTable); err != nil {
+func migrate(ctx context.Context, db *sql.DB, d dialect, now func() time.Time, log *slog.Logger) error {
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("connection: %w", err)
+	}
+	defer conn.Close()
+	if d == postgresDialect {
+		unlock, err := lockMigrations(ctx, conn)
+		if err != nil {
+			return err
+		}
+		defer unlock()
+	}
+	return migrateOn(ctx, conn, d, now, log)
+}
+
+// migrateOn is migrate on one connection.
+func migrateOn(ctx context.Context, conn *sql.Conn, d dialect, now func() time.Time, log *slog.Logger) error {
+	if _, err := conn.ExecContext(ctx, createVersionTable); err != nil {
 		return fmt.Errorf("create schema_version: %w", err)
 	}
-	current, err := schemaVersion(ctx, db)
+	current, err := schemaVersion(ctx, conn)
 	if err != nil {
 		return err
 	}
@@ -49,7 +77,7 @@ func migrate(ctx context.Context, db *sql.DB, now func() time.Time, log *slog.Lo
 		if m.version <= current {
 			continue
 		}
-		applied, err := apply(ctx, db, m, now)
+		applied, err := apply(ctx, conn, d, m, now)
 		if err != nil {
 			return err
 		}
@@ -89,12 +117,12 @@ func schemaVersion(ctx context.Context, q querier) (int, error) {
 // apply runs migration m in its own transaction and reports whether it
 // did. It re-reads the version under the write lock, so when two processes
 // open a new database at once each migration runs exactly once.
-func apply(ctx context.Context, db *sql.DB, m migration, now func() time.Time) (bool, error) {
-	tx, err := db.BeginTx(ctx, nil)
+func apply(ctx context.Context, conn *sql.Conn, d dialect, m migration, now func() time.Time) (bool, error) {
+	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return false, fmt.Errorf("migration %d: begin: %w", m.version, err)
 	}
-	applied, err := applyIn(ctx, dbtx{tx: tx}, m, now)
+	applied, err := applyIn(ctx, dbtx{tx: tx, dialect: d}, m, now)
 	if err != nil {
 		return false, abort(tx, err)
 	}
@@ -116,8 +144,8 @@ func applyIn(ctx context.Context, tx dbtx, m migration, now func() time.Time) (b
 	if current != m.version-1 {
 		return false, fmt.Errorf("migration %d (%s): database is at version %d", m.version, m.name, current)
 	}
-	for i, stmt := range m.statements {
-		if _, err := tx.ExecContext(ctx, stmt); err != nil {
+	for i := range m.statements {
+		if _, err := tx.ExecContext(ctx, m.statement(tx.dialect, i)); err != nil {
 			return false, fmt.Errorf("migration %d (%s), statement %d: %w", m.version, m.name, i+1, err)
 		}
 	}

@@ -49,10 +49,10 @@ func TestFreshDatabaseIsMigrated(t *testing.T) {
 	for _, dsn := range []string{"sqlite::memory:", tempDSN(t)} {
 		t.Run(dsn, func(t *testing.T) {
 			j := openDSN(t, dsn, newClock())
-			if got := versions(t, j); !slices.Equal(got, []int{1, 2, 3, 4}) {
-				t.Fatalf("schema versions = %v, want [1 2 3 4]", got)
+			if got := versions(t, j); !slices.Equal(got, []int{1, 2, 3, 4, 5}) {
+				t.Fatalf("schema versions = %v, want [1 2 3 4 5]", got)
 			}
-			for _, table := range []string{"actions", "attempts", "attempt_transactions", "signatures", "tips", "incidents", "trigger_firings"} {
+			for _, table := range []string{"actions", "attempts", "attempt_transactions", "signatures", "tips", "incidents", "trigger_firings", "leader_lease"} {
 				var n int
 				err := j.db.QueryRowContext(t.Context(),
 					`SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?`, table).Scan(&n)
@@ -182,6 +182,7 @@ func TestFailedMigrationRollsBack(t *testing.T) {
 }
 
 func TestFileDatabaseIsDurable(t *testing.T) {
+	sqliteOnly(t)
 	j := openDSN(t, tempDSN(t), newClock())
 	var mode string
 	var sync, fk int
@@ -304,7 +305,7 @@ func versionOneDatabase(t *testing.T) string {
 		t.Fatal(err)
 	}
 	writeUpgradeActions(t, j, clk)
-	for _, stmt := range []string{`DROP TABLE tips`, `DROP TABLE incidents`, `DROP TABLE trigger_firings`,
+	for _, stmt := range []string{`DROP TABLE tips`, `DROP TABLE incidents`, `DROP TABLE trigger_firings`, `DROP TABLE leader_lease`,
 		`DELETE FROM schema_version WHERE version > 1`} {
 		if _, err := j.db.ExecContext(ctx, stmt); err != nil {
 			t.Fatalf("%s: %v", stmt, err)
@@ -326,8 +327,8 @@ func versionOneDatabase(t *testing.T) string {
 func TestVersion1DatabaseUpgradesToTips(t *testing.T) {
 	ctx := t.Context()
 	j := openDSN(t, versionOneDatabase(t), newClock())
-	if vs := versions(t, j); !slices.Equal(vs, []int{1, 2, 3, 4}) {
-		t.Fatalf("schema versions after the upgrade = %v, want [1 2 3 4]", vs)
+	if vs := versions(t, j); !slices.Equal(vs, []int{1, 2, 3, 4, 5}) {
+		t.Fatalf("schema versions after the upgrade = %v, want [1 2 3 4 5]", vs)
 	}
 	replayClock := newClock()
 	replay := openMemory(t, replayClock)

@@ -11,8 +11,17 @@ import (
 // was most of the journal's CPU per action. Without stmts (migrations,
 // which run once) statements run unprepared.
 type dbtx struct {
-	tx    *sql.Tx
-	stmts *stmtCache
+	tx      *sql.Tx
+	stmts   *stmtCache
+	dialect dialect // the placeholders' syntax when stmts is nil
+}
+
+// rebind returns query in the placeholder syntax of t's database.
+func (t dbtx) rebind(query string) string {
+	if t.stmts != nil {
+		return t.stmts.dialect.rebind(query)
+	}
+	return t.dialect.rebind(query)
 }
 
 // ExecContext runs a statement that returns no rows.
@@ -20,7 +29,7 @@ func (t dbtx) ExecContext(ctx context.Context, query string, args ...any) (sql.R
 	if st := t.stmts.get(query); st != nil {
 		return t.tx.StmtContext(ctx, st).ExecContext(ctx, args...)
 	}
-	return t.tx.ExecContext(ctx, query, args...)
+	return t.tx.ExecContext(ctx, t.rebind(query), args...)
 }
 
 // QueryContext runs a query that returns rows.
@@ -28,7 +37,7 @@ func (t dbtx) QueryContext(ctx context.Context, query string, args ...any) (*sql
 	if st := t.stmts.get(query); st != nil {
 		return t.tx.StmtContext(ctx, st).QueryContext(ctx, args...)
 	}
-	return t.tx.QueryContext(ctx, query, args...)
+	return t.tx.QueryContext(ctx, t.rebind(query), args...)
 }
 
 // QueryRowContext runs a query that returns at most one row.
@@ -36,7 +45,7 @@ func (t dbtx) QueryRowContext(ctx context.Context, query string, args ...any) *s
 	if st := t.stmts.get(query); st != nil {
 		return t.tx.StmtContext(ctx, st).QueryRowContext(ctx, args...)
 	}
-	return t.tx.QueryRowContext(ctx, query, args...)
+	return t.tx.QueryRowContext(ctx, t.rebind(query), args...)
 }
 
 // stmtCache holds the journal's prepared statements by their text. The
@@ -45,7 +54,8 @@ func (t dbtx) QueryRowContext(ctx context.Context, query string, args ...any) *s
 // used it has ended: the journal has one connection, and preparing on the
 // database while a transaction holds it would wait for ever.
 type stmtCache struct {
-	db *sql.DB
+	db      *sql.DB
+	dialect dialect
 
 	mu      sync.Mutex
 	m       map[string]*sql.Stmt // guarded by mu
@@ -82,7 +92,7 @@ func (c *stmtCache) prepare(ctx context.Context) {
 	c.pending = nil
 	c.mu.Unlock()
 	for _, q := range queries {
-		st, err := c.db.PrepareContext(ctx, q)
+		st, err := c.db.PrepareContext(ctx, c.dialect.rebind(q))
 		if err != nil {
 			continue
 		}
