@@ -26,7 +26,11 @@ func backupCommand() command {
 					fmt.Fprintln(s.err, err)
 					return exitUsage
 				}
-				j, err := journal.Open(ctx, "sqlite:"+cfg.JournalPath(), journal.Options{})
+				if cfg.Journal.DSN.Shared() {
+					fmt.Fprintf(s.err, "keeper backup: the journal is on PostgreSQL (%s): back it up with pg_dump or the server's own backups\n", cfg.Journal.DSN)
+					return exitUsage
+				}
+				j, err := journal.Open(ctx, cfg.JournalDSN(), journal.Options{})
 				if err != nil {
 					fmt.Fprintf(s.err, "keeper backup: %v\n", err)
 					return exitUsage

@@ -46,11 +46,11 @@ func historyCommand() command {
 					fmt.Fprintln(s.err, err)
 					return exitUsage
 				}
-				if _, err := os.Stat(cfg.JournalPath()); errors.Is(err, os.ErrNotExist) {
+				if _, err := os.Stat(cfg.JournalPath()); !cfg.Journal.DSN.Shared() && errors.Is(err, os.ErrNotExist) {
 					fmt.Fprintf(s.out, "no journal at %s yet: keeper has not run with this config\n", cfg.JournalPath())
 					return exitOK
 				}
-				j, err := journal.Open(ctx, "sqlite:"+cfg.JournalPath(), journal.Options{})
+				j, err := journal.Open(ctx, cfg.JournalDSN(), journal.Options{})
 				if err != nil {
 					fmt.Fprintf(s.err, "keeper history: %v\n", err)
 					return exitUsage

@@ -77,7 +77,7 @@ func pointAtSim(cfg *config.Config, u sim.URLs, dir string) {
 	cfg.Chain.JitoURL = config.URL(u.Jito)
 	cfg.Chain.DexAProgram = ids.DexAProgramID.String()
 	cfg.Chain.DexBProgram = ids.DexBProgramID.String()
-	cfg.Journal.DSN = "sqlite:" + filepath.Join(dir, "keeper.db")
+	cfg.Journal.DSN = config.DSN("sqlite:" + filepath.Join(dir, "keeper.db"))
 	cfg.HTTP.Listen = "127.0.0.1:0"
 	cfg.KillSwitch = filepath.Join(dir, "pause")
 }
@@ -86,7 +86,7 @@ func pointAtSim(cfg *config.Config, u sim.URLs, dir string) {
 func summarize(s *streams, cfg *config.Config, code int) int {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	j, err := journal.Open(ctx, "sqlite:"+cfg.JournalPath(), journal.Options{})
+	j, err := journal.Open(ctx, cfg.JournalDSN(), journal.Options{})
 	if err != nil {
 		fmt.Fprintf(s.err, "keeper run: reading the journal: %v\n", err)
 		return code

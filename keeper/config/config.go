@@ -197,7 +197,14 @@ type Signer struct {
 
 // Journal configures the durable action journal.
 type Journal struct {
-	DSN string `yaml:"dsn"` // sqlite:PATH; relative paths resolve against the config's folder
+	// DSN is sqlite:PATH (relative paths resolve against the config's
+	// folder), or postgres://USER@HOST/DATABASE for keepers that run as an
+	// HA pair on one PostgreSQL journal (its password prints redacted).
+	DSN DSN `yaml:"dsn"`
+	// Lease is how long a leader's term lasts without renewal on a shared
+	// (PostgreSQL) journal: a standby takes over at most about Lease plus a
+	// third of it after the leader stops renewing. Ignored for SQLite.
+	Lease time.Duration `yaml:"lease"`
 	// Retention is how long actions that reached a final state stay in the journal; 0 keeps them
 	// all. Unsettled and expired actions are never pruned.
 	Retention time.Duration `yaml:"retention"`

@@ -123,7 +123,7 @@ func TestBadConfigs(t *testing.T) {
 			`semantic.bad.yaml:8:60: chain.tip.fallback must be rpc or refuse, got "maybe"`,
 			`semantic.bad.yaml:11:12: signer: set only one of keypair, secret_env and secret_file`,
 			`semantic.bad.yaml:13:29: signer.extra_programs: unknown action kind "borrow"`,
-			`semantic.bad.yaml:14:17: journal.dsn must be sqlite:PATH`,
+			`semantic.bad.yaml:14:17: journal.dsn must be postgres://USER@HOST/DATABASE`,
 			`semantic.bad.yaml:15:17: http.listen must be host:port, got "9464"`,
 			`semantic.bad.yaml:16:11: policies: at least one policy file glob is required`,
 			`semantic.bad.yaml:18:5: notifiers[0].name is required`,
@@ -241,5 +241,46 @@ func TestRepoConfigLoads(t *testing.T) {
 	}
 	if c.Market.BaseURL != "http://127.0.0.1:7070/v1" || len(c.Policies) == 0 {
 		t.Errorf("committed config = %+v", c.Market)
+	}
+}
+
+func TestJournalDSNHidesItsPassword(t *testing.T) {
+	cases := map[DSN]string{
+		"sqlite:keeper.db":                                   "sqlite:keeper.db",
+		"postgres://keeper@db.internal/keeper":               "postgres://keeper@db.internal/keeper",
+		"postgres://keeper:pg-secret@db.internal:5432/k":     "postgres://keeper:<secret>@db.internal:5432/k",
+		"postgresql://k@db/keeper?password=pg-secret&ssl=1":  "postgresql://k@db/keeper?<secret>",
+		"postgres://keeper:pg-secret@db.internal/k?x=pg-sec": "postgres://keeper:<secret>@db.internal/k?<secret>",
+	}
+	for in, want := range cases {
+		if got := in.String(); got != want {
+			t.Errorf("DSN(%q).String() = %q, want %q", in.Reveal(), got, want)
+		}
+	}
+	env := func(string) (string, bool) { return "postgres://keeper:pg-secret@db.internal/keeper", true }
+	src := "market: {program_id: SimMarket1111111111111111111111111111111111}\n" +
+		"chain: {dex_a_program: SimDexA111111111111111111111111111111111111, dex_b_program: SimDexB111111111111111111111111111111111111}\n" +
+		"journal: {dsn: '${PG}', lease: 1s}\npolicies: [a]\n"
+	c, err := Load("c.yaml", "", []byte(src), env)
+	if err == nil || !strings.Contains(err.Error(), "journal.lease must be from 2s to 1m0s, got 1s") {
+		t.Fatalf("Load error = %v, want the lease refused", err)
+	}
+	if strings.Contains(err.Error(), "pg-secret") {
+		t.Errorf("error echoes the password: %v", err)
+	}
+	src = strings.Replace(src, "lease: 1s", "lease: 10s", 1)
+	if c, err = Load("c.yaml", "", []byte(src), env); err != nil {
+		t.Fatal(err)
+	}
+	if c.JournalDSN() != "postgres://keeper:pg-secret@db.internal/keeper" || !c.Journal.DSN.Shared() || c.Journal.Lease != 10*time.Second {
+		t.Errorf("journal = %+v", c.Journal)
+	}
+	var logs bytes.Buffer
+	slog.New(slog.NewJSONHandler(&logs, nil)).Info("config", "cfg", c, "dsn", c.Journal.DSN)
+	js, _ := json.Marshal(c)
+	for name, out := range map[string]string{"dump": c.Dump(), "json": string(js), "slog": logs.String(), "%#v": fmt.Sprintf("%#v", *c)} {
+		if strings.Contains(out, "pg-secret") {
+			t.Errorf("%s shows the journal's password:\n%s", name, out)
+		}
 	}
 }

@@ -54,7 +54,7 @@ func Default() Config {
 			MaxComputeUnitPrice: 1_000_000,
 			MinLamports:         10_000_000,
 		},
-		Journal: Journal{DSN: "sqlite:keeper.db", Retention: DefaultRetention},
+		Journal: Journal{DSN: "sqlite:keeper.db", Retention: DefaultRetention, Lease: DefaultLease},
 		HTTP:    HTTP{Listen: "127.0.0.1:9464"},
 		Log:     Log{Level: "info", Format: "auto"},
 		Prices:  Prices{MaxAge: DefaultPriceMaxAge, MaxConfidence: DefaultPriceMaxConfidence},
@@ -75,6 +75,17 @@ func notifierDefaults(n *Notifier) {
 		n.DedupWindow = time.Hour
 	}
 }
+
+// DefaultLease is the leader's lease on a shared journal: a standby takes
+// over within about 8 s of the leader's last renewal.
+const DefaultLease = 6 * time.Second
+
+// MinLease and MaxLease bound journal.lease: shorter leases lapse on an
+// ordinary database hiccup, longer ones leave a dead leader's work undone.
+const (
+	MinLease = 2 * time.Second
+	MaxLease = time.Minute
+)
 
 // DefaultRetention is how long final actions stay in the journal by default: 90 days.
 const DefaultRetention = 90 * 24 * time.Hour

@@ -122,11 +122,21 @@ func resolvePath(dir, p string) string {
 // JournalPath returns the SQLite file named by the journal DSN, resolved
 // against the config's folder, or ":memory:".
 func (c *Config) JournalPath() string {
-	p := strings.TrimPrefix(c.Journal.DSN, "sqlite:")
+	p := strings.TrimPrefix(c.Journal.DSN.Reveal(), "sqlite:")
 	if p == ":memory:" {
 		return p
 	}
 	return c.Path(p)
+}
+
+// JournalDSN returns the DSN to open the journal with: an SQLite path
+// resolved against the config's folder, or the PostgreSQL URL as written.
+// It may hold a password: never print it (print Journal.DSN).
+func (c *Config) JournalDSN() string {
+	if c.Journal.DSN.Shared() {
+		return c.Journal.DSN.Reveal()
+	}
+	return "sqlite:" + c.JournalPath()
 }
 
 // Dump renders the effective config as YAML with every secret redacted.

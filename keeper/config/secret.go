@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
+	"strings"
 )
 
 const redacted = "<secret>"
@@ -83,3 +84,51 @@ func RedactURL(raw string) string {
 func isLoopback(host string) bool {
 	return host == "localhost" || host == "::1" || len(host) > 4 && host[:4] == "127."
 }
+
+// DSN is the journal's data source name: an SQLite path, which prints as
+// it is, or a PostgreSQL URL, which prints without its password and
+// parameters. Reveal returns it whole.
+type DSN string
+
+// Reveal returns the full DSN; call it only where the journal is opened.
+func (d DSN) Reveal() string { return string(d) }
+
+// Shared reports whether the DSN names a PostgreSQL journal, which several
+// keepers share, one leading.
+func (d DSN) Shared() bool {
+	return strings.HasPrefix(string(d), "postgres://") || strings.HasPrefix(string(d), "postgresql://")
+}
+
+// String returns the DSN with a PostgreSQL URL's password and parameters
+// hidden.
+func (d DSN) String() string {
+	if !d.Shared() {
+		return string(d)
+	}
+	scheme, rest, _ := strings.Cut(string(d), "://")
+	rest, query, _ := strings.Cut(rest, "?")
+	user, hostPath := "", rest
+	if i := strings.LastIndex(rest, "@"); i >= 0 {
+		user, hostPath = rest[:i], rest[i+1:]
+		if name, _, hasPassword := strings.Cut(user, ":"); hasPassword {
+			user = name + ":" + redacted
+		}
+		user += "@"
+	}
+	if query != "" {
+		hostPath += "?" + redacted
+	}
+	return scheme + "://" + user + hostPath
+}
+
+// GoString redacts like String, so %#v is safe.
+func (d DSN) GoString() string { return fmt.Sprintf("%q", d.String()) }
+
+// LogValue redacts the DSN in log/slog output.
+func (d DSN) LogValue() slog.Value { return slog.StringValue(d.String()) }
+
+// MarshalYAML redacts the DSN when a Config is dumped.
+func (d DSN) MarshalYAML() (any, error) { return d.String(), nil }
+
+// MarshalJSON redacts the DSN in JSON output.
+func (d DSN) MarshalJSON() ([]byte, error) { return json.Marshal(d.String()) }

@@ -173,8 +173,18 @@ func (v *validator) signer(s *Signer) {
 }
 
 func (v *validator) misc(c *Config) {
-	if !strings.HasPrefix(c.Journal.DSN, "sqlite:") || c.Journal.DSN == "sqlite:" {
-		v.fail([]any{"journal", "dsn"}, "journal.dsn must be sqlite:PATH or sqlite::memory:, got %s", strictyaml.Excerpt(c.Journal.DSN))
+	if dsn := c.Journal.DSN; !dsn.Shared() && (!strings.HasPrefix(string(dsn), "sqlite:") || dsn == "sqlite:") {
+		v.fail([]any{"journal", "dsn"}, "journal.dsn must be sqlite:PATH, sqlite::memory: or postgres://USER@HOST/DATABASE, got %s",
+			strictyaml.Excerpt(dsn.String()))
+	}
+	if dsn := c.Journal.DSN; dsn.Shared() {
+		if u, err := url.Parse(dsn.Reveal()); err != nil || u.Host == "" || len(u.Path) < 2 {
+			v.fail([]any{"journal", "dsn"}, "journal.dsn must be postgres://USER@HOST/DATABASE (a host and a database), got %s",
+				strictyaml.Excerpt(dsn.String()))
+		}
+	}
+	if l := c.Journal.Lease; l < MinLease || l > MaxLease {
+		v.fail([]any{"journal", "lease"}, "journal.lease must be from %s to %s, got %s", MinLease, MaxLease, l)
 	}
 	if r := c.Journal.Retention; r != 0 && r < MinRetention {
 		v.fail([]any{"journal", "retention"}, "journal.retention must be 0 (keep everything) or at least %s, got %s", MinRetention, r)
