@@ -4,7 +4,9 @@
 // The points do nothing in a normal build. A binary built with the build tag "failpoint" reads the
 // environment variable KEEPER_FAILPOINT once: "NAME" kills the process with SIGKILL the first time
 // point NAME is reached, "NAME:N" the N-th time. Nothing is flushed or closed: the process dies as it
-// would on a power cut, and the journal and the chain are all that is left.
+// would on a power cut, and the journal and the chain are all that is left. A suffix "@stop"
+// ("NAME@stop", "NAME:N@stop") freezes the process with SIGSTOP there instead, as a VM paused by its
+// host would be, until a SIGCONT lets it go on from that point.
 package failpoint
 
 // Env is the environment variable a failpoint build reads.
