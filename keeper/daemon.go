@@ -18,7 +18,16 @@ const shutdownTimeout = 30 * time.Second
 // one after the other, and returns when their actions have settled. The
 // error wraps ErrActionsFailed when any action failed or was refused.
 func (k *Keeper) RunOnce(ctx context.Context) error {
-	if err := k.Recover(ctx); err != nil {
+	if k.lead != nil {
+		resign, err := k.lead.once(ctx)
+		if err != nil {
+			return err
+		}
+		defer resign()
+		if err := k.settleJournal(ctx); err != nil {
+			return err
+		}
+	} else if err := k.Recover(ctx); err != nil {
 		return err
 	}
 	ps, err := k.policies.loadChecked(ctx)
@@ -40,8 +49,11 @@ const drainTimeout = 30 * time.Second
 // and on ctx's end stops scheduling, lets runs in progress reach a safe
 // point (bounded), and returns nil.
 func (k *Keeper) Run(ctx context.Context, reload <-chan struct{}) error {
-	if err := k.Recover(ctx); err != nil {
-		return err
+	if k.lead == nil {
+		if err := k.Recover(ctx); err != nil {
+			return err
+		}
+		k.metrics.Leader.Set(1)
 	}
 	ps, err := k.policies.loadChecked(ctx)
 	if err != nil {
@@ -61,6 +73,8 @@ func (k *Keeper) Run(ctx context.Context, reload <-chan struct{}) error {
 	}
 	notifyCtx, stopNotify := context.WithCancel(context.WithoutCancel(ctx))
 	go k.notifier.Run(notifyCtx)
+	leadCtx, stopLead := context.WithCancel(context.WithoutCancel(ctx))
+	leadDone := k.leadInBackground(leadCtx)
 	k.scheduler.start()
 	sd := systemd{logger: k.logger}
 	sd.ready()
@@ -68,10 +82,28 @@ func (k *Keeper) Run(ctx context.Context, reload <-chan struct{}) error {
 	k.upkeep.loop(ctx, reload, k.Reload, sd, k.scheduler)
 	sd.stopping()
 	k.scheduler.shutdown(shutdownTimeout, stopRuns)
+	stopLead() // resigns after the runs stopped, so a standby takes over at once
+	<-leadDone
 	stopWatch()
 	stopServer(srv)
 	stopNotify()
 	return nil
+}
+
+// leadInBackground campaigns for and keeps the lease of a shared journal
+// until ctx ends; the channel closes when it has resigned. Without a
+// shared journal it closes at once.
+func (k *Keeper) leadInBackground(ctx context.Context) <-chan struct{} {
+	done := make(chan struct{})
+	if k.lead == nil {
+		close(done)
+		return done
+	}
+	go func() {
+		defer close(done)
+		k.lead.run(ctx)
+	}()
+	return done
 }
 
 // reloadTimeout bounds the chain reads of a reload's amount check.

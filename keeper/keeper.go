@@ -69,6 +69,7 @@ type Keeper struct {
 	scheduler *scheduler // set by Run (or RunOnce)
 	triggers  *triggers  // set by Run: the daemon alone reacts to the chain
 	slots     slots
+	lead      *leadership // nil unless the journal is shared
 }
 
 // New builds a Keeper from o, creating the market client, signer, chain
@@ -110,6 +111,8 @@ func New(o Options) (*Keeper, error) {
 		logger: k.logger, now: k.now, retention: k.cfg.Journal.Retention, paused: k.exec.Paused}
 	k.policies = policySource{cfg: k.cfg, tokens: k.obs.tokenBook}
 	k.runners = newRunnerSet()
+	k.lead = newLeadership(k.env, k.journal, k.settleJournal)
+	k.upkeep.leading = k.lead.leading
 	k.slots = newSlots(k.cfg.PolicyConcurrency)
 	return k, nil
 }

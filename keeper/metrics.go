@@ -42,6 +42,10 @@ type Metrics struct {
 	// WatchPolling is 1 while the chain watcher of the triggers polls
 	// because its websocket subscriptions do not serve, else 0.
 	WatchPolling prometheus.Gauge
+	// Leader is 1 while this keeper leads (acts), 0 while it stands by.
+	Leader prometheus.Gauge
+	// LeaderTerms counts the terms this keeper won on a shared journal.
+	LeaderTerms prometheus.Counter
 }
 
 // NewMetrics creates keeper's collectors and registers them with reg when it
@@ -92,6 +96,10 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Help: "Triggers that fired a run of their policy, by trigger type (price, account, pool, slot)."}, []string{"policy", "trigger"}),
 		WatchPolling: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: namespace, Name: "watch_polling",
 			Help: "1 while the chain watcher of the policies' triggers polls (chain.watch_poll) because its websocket subscriptions do not serve; 0 while they serve or nothing is watched."}),
+		Leader: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: namespace, Name: "leader",
+			Help: "1 while this keeper leads and may act; 0 while it stands by (a shared journal led by another keeper) or has not yet settled the journal."}),
+		LeaderTerms: prometheus.NewCounter(prometheus.CounterOpts{Namespace: namespace, Name: "leader_terms_total",
+			Help: "Terms of leadership this keeper won on a shared (PostgreSQL) journal."}),
 	}
 	if reg != nil {
 		for _, c := range m.collectors() {
@@ -105,7 +113,7 @@ func (m *Metrics) collectors() []prometheus.Collector {
 	return []prometheus.Collector{m.Runs, m.RunDuration, m.RunsSkipped, m.LastSuccess, m.Actions, m.GuardRefusals,
 		m.MarketRequests, m.MarketErrors, m.RPCRequests, m.RPCErrors, m.JournalPending, m.JournalLag,
 		m.WalletLamports, m.Paused, m.Reloads, m.Notifications, m.PoliciesLoaded, m.IdempotencyConflicts, m.PricesUnknown,
-		m.PolicyInterval, m.TriggerFirings, m.WatchPolling}
+		m.PolicyInterval, m.TriggerFirings, m.WatchPolling, m.Leader, m.LeaderTerms}
 }
 
 // forgetPolicy deletes a removed policy's label values so its series stop.

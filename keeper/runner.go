@@ -89,8 +89,10 @@ func (r *runner) run(ctx context.Context, run runInfo) (runSummary, error) {
 	if run.Triggered {
 		log.Info("Running on trigger", "scope", scope.String())
 	}
-	tl, _ := k.journal.(triggerLog)
-	k.triggers.journal(ctx, p.Name, tl)
+	if k.lead.leading() {
+		tl, _ := k.journal.(triggerLog)
+		k.triggers.journal(ctx, p.Name, tl)
+	}
 	readsFrom := k.now()
 	obs, err := k.obs.observe(ctx, p)
 	if err != nil {
@@ -109,6 +111,15 @@ func (r *runner) run(ctx context.Context, run runInfo) (runSummary, error) {
 		return sum, err
 	}
 	sum.Evaluated = res.Evaluated
+	if !k.lead.leading() {
+		// A standby observes and evaluates, so /status, metrics and the
+		// `for` timers are current when it takes over, and acts on nothing.
+		for range res.Actions {
+			sum.add(action.OutcomeStandby)
+		}
+		log.Debug("Standing by: not acting", "planned", len(res.Actions))
+		return sum, nil
+	}
 	k.exec.Supersede(ctx, resumable, plannedTargets(res))
 	r.logSkips(log, res)
 	notDone := &ActionsError{}

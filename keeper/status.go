@@ -20,6 +20,11 @@ func (u *upkeep) readiness() []readinessCheck {
 		{"journal", func(ctx context.Context) error {
 			ctx, cancel := context.WithTimeout(ctx, readinessTimeout)
 			defer cancel()
+			if !u.leads() {
+				// A standby writes nothing; it is ready while it reads.
+				_, err := u.journal.Pending(ctx)
+				return err
+			}
 			return u.journal.Writable(ctx)
 		}},
 		{"paused", func(context.Context) error {
@@ -79,8 +84,11 @@ func (k *Keeper) status() any {
 		DryRun   bool           `json:"dry_run"`
 		Paused   bool           `json:"paused"`
 		Reason   string         `json:"paused_reason,omitempty"`
+		Role     string         `json:"role"`
+		Term     int64          `json:"term,omitempty"`
 		Policies []policyStatus `json:"policies"`
 	}{Wallet: k.wallet.String(), Version: k.version, DryRun: k.dryRunAll, Paused: paused, Reason: reason}
+	out.Role, out.Term = k.lead.role()
 	for _, name := range k.runners.names() {
 		r := k.runners.find(name)
 		if r == nil {

@@ -26,7 +26,11 @@ type upkeep struct {
 	now       func() time.Time
 	retention time.Duration
 	paused    func() (string, bool) // refreshes the paused gauge
+	leading   func() bool           // whether this keeper may write (see leadership); nil: always
 }
+
+// leads reports whether this keeper may write to the journal now.
+func (u *upkeep) leads() bool { return u.leading == nil || u.leading() }
 
 // journalOwner is a journal that can make this process its only owner (see journal.Journal.Own).
 type journalOwner interface {
@@ -56,7 +60,7 @@ type journalPruner interface {
 // expired actions are never pruned. A failure is logged and tried again at the next interval.
 func (u *upkeep) prune(ctx context.Context) {
 	p, ok := u.journal.(journalPruner)
-	if u.retention <= 0 || !ok {
+	if u.retention <= 0 || !ok || !u.leads() {
 		return
 	}
 	cutoff := u.now().Add(-u.retention)

@@ -38,9 +38,10 @@ func lockPath(path string) string { return path + ".lock" }
 // advisory lock on a file beside the database, which the operating system releases when the
 // process ends however it ends, and writes the process id, host and time into it. A second owner
 // gets a *LockedError naming the first. Readers (history, plan) do not call Own and are never
-// blocked. Close releases the lock. An in-memory journal has nothing to share; Own is a no-op.
+// blocked. Close releases the lock. An in-memory journal has nothing to share, and a shared
+// (PostgreSQL) journal is led instead of owned (see Campaign); for both Own is a no-op.
 func (j *Journal) Own() error {
-	if j.loc.memory() || j.lock != nil {
+	if j.loc.memory() || j.Shared() || j.lock != nil {
 		return nil
 	}
 	path := lockPath(j.loc.path)

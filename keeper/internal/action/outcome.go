@@ -37,6 +37,9 @@ const (
 	// OutcomeAlert counts an alert fired in a run summary; it never comes
 	// from the action path.
 	OutcomeAlert Outcome = "alert"
+	// OutcomeStandby counts, in a run summary, an action a standby keeper
+	// planned and left to the leader; it never comes from the action path.
+	OutcomeStandby Outcome = "standby"
 )
 
 // outcomeOf is the outcome of a journal settlement: its state, and for the
