@@ -110,8 +110,14 @@ type daemon struct {
 // startKeeper starts keeper with args in dir and leaves it running.
 func startKeeper(t testing.TB, dir string, stdout *syncBuffer, args ...string) *daemon {
 	t.Helper()
+	return startKeeperWith(t, procOptions{}, dir, stdout, args...)
+}
+
+// startKeeperWith is startKeeper with o.
+func startKeeperWith(t testing.TB, o procOptions, dir string, stdout *syncBuffer, args ...string) *daemon {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	d := &daemon{cmd: keeperCmd(ctx, dir, args...), exited: make(chan struct{}), stderr: &syncBuffer{}}
+	d := &daemon{cmd: keeperCmdWith(ctx, o, dir, args...), exited: make(chan struct{}), stderr: &syncBuffer{}}
 	d.cmd.Stdout, d.cmd.Stderr = stdout, d.stderr
 	if err := d.cmd.Start(); err != nil {
 		cancel()
