@@ -2,56 +2,95 @@ package journal
 
 import (
 	"context"
+	"os"
 	"strconv"
 	"testing"
 )
 
-// BenchmarkActionPath measures one action from Begin to a landed Settle on
-// a durable file database (WAL, synchronous=FULL): six committed writes.
-func BenchmarkActionPath(b *testing.B) {
-	ctx := context.Background()
-	j, err := Open(ctx, tempDSN(b), Options{})
+// benchStores runs fn on a durable SQLite file (WAL, synchronous=FULL)
+// and, when postgresEnv names a server, on a PostgreSQL journal this
+// process leads (every write then also checks the fencing token).
+func benchStores(b *testing.B, fn func(b *testing.B, j *Journal)) {
+	b.Run("store=sqlite", func(b *testing.B) {
+		fn(b, openBench(b, tempDSN(b)))
+	})
+	b.Run("store=postgres", func(b *testing.B) {
+		if os.Getenv(postgresEnv) == "" {
+			b.Skip(postgresEnv + " is not set")
+		}
+		j := openBench(b, newPostgresDatabase(b))
+		lead(b, j, "bench")
+		fn(b, j)
+	})
+}
+
+// openBench opens dsn with the real clock and closes it after b.
+func openBench(b *testing.B, dsn string) *Journal {
+	b.Helper()
+	j, err := Open(context.Background(), dsn, Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { j.Close() })
-	steps := []pathStep{
-		stepBegin, stepAttempt(1, StatePlanned), stepBuilt(1), stepSigned(1), stepSubmitted(1),
-		stepSettle(1, Outcome{State: StateLanded, FeeLamports: 5000, TipLamports: 10_000}),
-	}
-	b.ReportAllocs()
-	i := 0
-	for b.Loop() {
-		if err := runSteps(ctx, j, "bench-"+strconv.Itoa(i), steps); err != nil {
-			b.Fatal(err)
+	return j
+}
+
+// BenchmarkActionPath measures one action from Begin to a landed Settle:
+// six writes, three of them durable commits.
+func BenchmarkActionPath(b *testing.B) {
+	benchStores(b, func(b *testing.B, j *Journal) {
+		ctx := context.Background()
+		steps := []pathStep{
+			stepBegin, stepAttempt(1, StatePlanned), stepBuilt(1), stepSigned(1), stepSubmitted(1),
+			stepSettle(1, Outcome{State: StateLanded, FeeLamports: 5000, TipLamports: 10_000}),
 		}
-		i++
-	}
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			if err := runSteps(ctx, j, "bench-"+strconv.Itoa(i), steps); err != nil {
+				b.Fatal(err)
+			}
+			i++
+		}
+	})
 }
 
 // BenchmarkPending measures startup recovery reads over 100 in-flight
 // actions among 1000 settled ones.
 func BenchmarkPending(b *testing.B) {
+	benchStores(b, func(b *testing.B, j *Journal) {
+		ctx := context.Background()
+		for i := range 1100 {
+			steps := upTo(afterSubmitted1)
+			if i >= 100 {
+				steps = scenarios[0].steps
+			}
+			if err := runSteps(ctx, j, "p"+strconv.Itoa(i), steps); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			acts, err := j.Pending(ctx)
+			if err != nil || len(acts) != 100 {
+				b.Fatalf("Pending = %d actions, %v", len(acts), err)
+			}
+		}
+	})
+}
+
+// BenchmarkLeaseRenew measures one renewal of the leader's lease, what a
+// leader pays every third of journal.lease.
+func BenchmarkLeaseRenew(b *testing.B) {
+	if os.Getenv(postgresEnv) == "" {
+		b.Skip(postgresEnv + " is not set")
+	}
+	j := openBench(b, newPostgresDatabase(b))
+	l := lead(b, j, "bench")
 	ctx := context.Background()
-	j, err := Open(ctx, tempDSN(b), Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { j.Close() })
-	for i := range 1100 {
-		steps := upTo(afterSubmitted1)
-		if i >= 100 {
-			steps = scenarios[0].steps
-		}
-		if err := runSteps(ctx, j, "p"+strconv.Itoa(i), steps); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportAllocs()
 	for b.Loop() {
-		acts, err := j.Pending(ctx)
-		if err != nil || len(acts) != 100 {
-			b.Fatalf("Pending = %d actions, %v", len(acts), err)
+		if ok, err := j.Renew(ctx, l.Token, DefaultBusyTimeout); !ok || err != nil {
+			b.Fatalf("Renew = %v, %v", ok, err)
 		}
 	}
 }
