@@ -128,9 +128,13 @@ func loadOwned[T any](c *marketCtx, i int, what string, decode func([]byte) (*T,
 	return key, v, nil
 }
 
-// loadLoan reads the loan at account i and checks that the user is its borrower.
-func (c *marketCtx) loadLoan(i int) (solana.PublicKey, *state.Loan, error) {
-	key, l, err := loadOwned(c, i, "loan", state.DecodeLoan)
+// loadLoan checks that r holds no more data, then reads the loan at account 2 and checks that the user
+// is its borrower.
+func (c *marketCtx) loadLoan(r *instr.DataReader) (solana.PublicKey, *state.Loan, error) {
+	if err := finish(r); err != nil {
+		return solana.PublicKey{}, nil, err
+	}
+	key, l, err := loadOwned(c, 2, "loan", state.DecodeLoan)
 	if err != nil {
 		return key, nil, err
 	}

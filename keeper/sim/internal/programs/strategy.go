@@ -9,9 +9,13 @@ import (
 	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 )
 
-// loadStrategy reads the strategy at account i and checks that the user is its authority.
-func (c *marketCtx) loadStrategy(i int) (solana.PublicKey, *state.Strategy, error) {
-	key, st, err := loadOwned(c, i, "strategy", state.DecodeStrategy)
+// loadStrategy checks that r holds no more data, then reads the strategy at account 2 and checks that
+// the user is its authority.
+func (c *marketCtx) loadStrategy(r *instr.DataReader) (solana.PublicKey, *state.Strategy, error) {
+	if err := finish(r); err != nil {
+		return solana.PublicKey{}, nil, err
+	}
+	key, st, err := loadOwned(c, 2, "strategy", state.DecodeStrategy)
 	if err != nil {
 		return key, nil, err
 	}
@@ -28,15 +32,14 @@ func execStrategyUpdate(c *marketCtx, r *instr.DataReader) error {
 	if err != nil {
 		return err
 	}
-	key, st, err := c.loadStrategy(2)
+	key, st, err := c.loadStrategy(r)
 	if err != nil {
 		return err
 	}
 	return applyItems(c, key, st, items)
 }
 
-// decodeItems reads a counted list of strategy-update items, the rest of
-// the instruction data.
+// decodeItems reads a counted list of strategy-update items.
 func decodeItems(r *instr.DataReader) ([]instr.TermItem, error) {
 	n := int(r.U8())
 	items := make([]instr.TermItem, 0, n)
@@ -47,7 +50,7 @@ func decodeItems(r *instr.DataReader) ([]instr.TermItem, error) {
 		}
 		items = append(items, it)
 	}
-	return items, finish(r)
+	return items, nil
 }
 
 // execStrategyUpdateStep applies one step of a split strategy update (data:
@@ -63,7 +66,7 @@ func execStrategyUpdateStep(c *marketCtx, r *instr.DataReader) error {
 	if err != nil {
 		return err
 	}
-	key, st, err := c.loadStrategy(2)
+	key, st, err := c.loadStrategy(r)
 	if err != nil {
 		return err
 	}
@@ -103,10 +106,7 @@ const strategyWithdrawAccounts = 7
 
 // execStrategyWithdraw pays idle principal from the strategy to its authority.
 func execStrategyWithdraw(c *marketCtx, op instr.StrategyWithdrawOp, r *instr.DataReader) error {
-	if err := finish(r); err != nil {
-		return err
-	}
-	key, st, err := c.loadStrategy(2)
+	key, st, err := c.loadStrategy(r)
 	if err != nil {
 		return err
 	}
