@@ -12,10 +12,7 @@ import (
 // loadStrategy checks that r holds no more data, then reads the strategy at account 2 and checks that
 // the user is its authority.
 func (c *marketCtx) loadStrategy(r *instr.DataReader) (solana.PublicKey, *state.Strategy, error) {
-	if err := finish(r); err != nil {
-		return solana.PublicKey{}, nil, err
-	}
-	key, st, err := loadOwned(c, 2, "strategy", state.DecodeStrategy)
+	key, st, err := loadOwned(c, r, "strategy", state.DecodeStrategy)
 	if err != nil {
 		return key, nil, err
 	}
@@ -28,29 +25,27 @@ func (c *marketCtx) loadStrategy(r *instr.DataReader) (solana.PublicKey, *state.
 // execStrategyUpdate applies strategy-update items (accounts: authority, co-signer, strategy
 // (writable)).
 func execStrategyUpdate(c *marketCtx, r *instr.DataReader) error {
-	items, err := decodeItems(r)
-	if err != nil {
-		return err
-	}
-	key, st, err := c.loadStrategy(r)
+	items, key, st, err := c.loadUpdate(r)
 	if err != nil {
 		return err
 	}
 	return applyItems(c, key, st, items)
 }
 
-// decodeItems reads a counted list of strategy-update items.
-func decodeItems(r *instr.DataReader) ([]instr.TermItem, error) {
+// loadUpdate reads a counted list of strategy-update items, the rest of r, and loads the strategy
+// they change (see loadStrategy).
+func (c *marketCtx) loadUpdate(r *instr.DataReader) ([]instr.TermItem, solana.PublicKey, *state.Strategy, error) {
 	n := int(r.U8())
 	items := make([]instr.TermItem, 0, n)
 	for range n {
 		it, err := instr.DecodeTermItem(r)
 		if err != nil {
-			return nil, programError(errCodeBadUpdate, "%v", err)
+			return nil, solana.PublicKey{}, nil, programError(errCodeBadUpdate, "%v", err)
 		}
 		items = append(items, it)
 	}
-	return items, nil
+	key, st, err := c.loadStrategy(r)
+	return items, key, st, err
 }
 
 // execStrategyUpdateStep applies one step of a split strategy update (data:
@@ -62,11 +57,7 @@ func decodeItems(r *instr.DataReader) ([]instr.TermItem, error) {
 func execStrategyUpdateStep(c *marketCtx, r *instr.DataReader) error {
 	id := fmt.Sprintf("%x", r.Take(8))
 	step, total := r.U8(), r.U8()
-	items, err := decodeItems(r)
-	if err != nil {
-		return err
-	}
-	key, st, err := c.loadStrategy(r)
+	items, key, st, err := c.loadUpdate(r)
 	if err != nil {
 		return err
 	}
