@@ -41,7 +41,7 @@ func (b *builder) has(path ...any) bool {
 func (b *builder) build() *Policy {
 	before := len(b.r.errs)
 	if b.node.Kind != yaml.MappingNode {
-		b.r.at(b.node, "", "a policy must be a mapping, got %s", describe(b.node))
+		b.r.at(b.node, "", "a policy must be a mapping, got %s", strictyaml.Shape(b.node, "a scalar"))
 		return nil
 	}
 	raw := defaultPolicy()
@@ -182,17 +182,6 @@ func (b *builder) decodeParamsOnly() {
 	if out := newParams(Kind(k.Value)); out != nil {
 		b.decodeParams(params, out)
 	}
-}
-
-// describe names a node's kind for messages.
-func describe(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
-	}
-	return "a scalar"
 }
 
 // Defaults of the optional policy fields.

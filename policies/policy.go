@@ -1,6 +1,7 @@
 package policies
 
 import (
+	"slices"
 	"time"
 
 	"github.com/expr-lang/expr/vm"
@@ -199,14 +200,7 @@ type Notify struct {
 }
 
 // Has reports whether the policy notifies on e.
-func (n Notify) Has(e Event) bool {
-	for _, v := range n.On {
-		if v == e {
-			return true
-		}
-	}
-	return false
-}
+func (n Notify) Has(e Event) bool { return slices.Contains(n.On, e) }
 
 // Kind is what a policy does.
 type Kind string
@@ -233,14 +227,7 @@ const (
 var Kinds = []Kind{KindRepay, KindRebalance, KindClaimFees, KindClaimWithdrawals, KindStrategyUpdate, KindStrategyWithdraw, KindAlert}
 
 // Valid reports whether k is one of Kinds.
-func (k Kind) Valid() bool {
-	for _, v := range Kinds {
-		if v == k {
-			return true
-		}
-	}
-	return false
-}
+func (k Kind) Valid() bool { return slices.Contains(Kinds, k) }
 
 // Writes reports whether the kind builds transactions (every kind but alert).
 func (k Kind) Writes() bool { return k != KindAlert }

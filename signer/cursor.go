@@ -110,24 +110,9 @@ func (c *cursor) keys(m *message) error {
 	return nil
 }
 
-func (c *cursor) instructions(m *message) error {
-	n, err := c.length("instruction count")
-	if err != nil {
-		return err
-	}
-	if n > len(c.b)-c.off {
-		return c.fail("instruction count", errTruncated)
-	}
-	m.ixs = make([]instruction, n)
-	c.in = "instruction"
-	defer func() { c.in = "" }()
-	for i := range m.ixs {
-		c.item = i
-		if err := c.instruction(&m.ixs[i]); err != nil {
-			return err
-		}
-	}
-	return nil
+func (c *cursor) instructions(m *message) (err error) {
+	m.ixs, err = list(c, "instruction count", "instruction", c.instruction)
+	return err
 }
 
 func (c *cursor) instruction(ix *instruction) error {
@@ -154,31 +139,43 @@ func (c *cursor) indexes(field string) ([]uint8, error) {
 	return c.take(n, field)
 }
 
-func (c *cursor) lookups(m *message) error {
-	n, err := c.length("address table lookup count")
+func (c *cursor) lookups(m *message) (err error) {
+	m.lookups, err = list(c, "address table lookup count", "address table lookup", c.lookup)
+	return err
+}
+
+func (c *cursor) lookup(l *lookup) error {
+	key, err := c.take(32, "table")
 	if err != nil {
 		return err
 	}
+	copy(l.table[:], key)
+	if l.writable, err = c.indexes("writable indexes"); err != nil {
+		return err
+	}
+	l.readonly, err = c.indexes("readonly indexes")
+	return err
+}
+
+// list reads a counted list, each item with read; errors name the item as the in'th of the list. Every
+// item takes at least one byte, so a count beyond the bytes left fails before anything is allocated.
+// On a failed item the list read so far is returned with the error.
+func list[T any](c *cursor, count, in string, read func(*T) error) ([]T, error) {
+	n, err := c.length(count)
+	if err != nil {
+		return nil, err
+	}
 	if n > len(c.b)-c.off {
-		return c.fail("address table lookup count", errTruncated)
+		return nil, c.fail(count, errTruncated)
 	}
-	m.lookups = make([]lookup, n)
-	c.in = "address table lookup"
+	out := make([]T, n)
+	c.in = in
 	defer func() { c.in = "" }()
-	for i := range m.lookups {
+	for i := range out {
 		c.item = i
-		l := &m.lookups[i]
-		key, err := c.take(32, "table")
-		if err != nil {
-			return err
-		}
-		copy(l.table[:], key)
-		if l.writable, err = c.indexes("writable indexes"); err != nil {
-			return err
-		}
-		if l.readonly, err = c.indexes("readonly indexes"); err != nil {
-			return err
+		if err := read(&out[i]); err != nil {
+			return out, err
 		}
 	}
-	return nil
+	return out, nil
 }

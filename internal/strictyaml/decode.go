@@ -235,15 +235,18 @@ func name(path string) string {
 	return path
 }
 
-func describe(n *yaml.Node) string {
+// describe names a node for messages: its shape, or an excerpt of a scalar's value.
+func describe(n *yaml.Node) string { return Shape(n, Excerpt(n.Value)) }
+
+// Shape names the shape of node n for messages: "a mapping", "a list", or scalar for any other node.
+func Shape(n *yaml.Node, scalar string) string {
 	switch n.Kind {
 	case yaml.MappingNode:
 		return "a mapping"
 	case yaml.SequenceNode:
 		return "a list"
-	default:
-		return Excerpt(n.Value)
 	}
+	return scalar
 }
 
 func kindName(t reflect.Type) string {

@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -89,31 +90,15 @@ type Options struct {
 
 // withDefaults returns o with zero fields defaulted.
 func (o Options) withDefaults() Options {
-	if o.Commitment == "" {
-		o.Commitment = rpc.CommitmentConfirmed
-	}
-	if o.RateLimit == 0 {
-		o.RateLimit = DefaultRateLimit
-	}
-	if o.RateBurst == 0 {
-		o.RateBurst = DefaultRateBurst
-	}
-	if o.JitoRateLimit == 0 {
-		o.JitoRateLimit = DefaultJitoRateLimit
-	}
-	if o.RequestTimeout == 0 {
-		o.RequestTimeout = DefaultRequestTimeout
-	}
+	o.Commitment = cmp.Or(o.Commitment, rpc.CommitmentConfirmed)
+	o.RateLimit = cmp.Or(o.RateLimit, DefaultRateLimit)
+	o.RateBurst = cmp.Or(o.RateBurst, DefaultRateBurst)
+	o.JitoRateLimit = cmp.Or(o.JitoRateLimit, DefaultJitoRateLimit)
+	o.RequestTimeout = cmp.Or(o.RequestTimeout, DefaultRequestTimeout)
 	o.Retry = o.Retry.withDefaults()
-	if o.RebroadcastInterval == 0 {
-		o.RebroadcastInterval = DefaultRebroadcastInterval
-	}
-	if o.PollInterval == 0 {
-		o.PollInterval = DefaultPollInterval
-	}
-	if o.BlockhashGrace == 0 {
-		o.BlockhashGrace = DefaultBlockhashGrace
-	}
+	o.RebroadcastInterval = cmp.Or(o.RebroadcastInterval, DefaultRebroadcastInterval)
+	o.PollInterval = cmp.Or(o.PollInterval, DefaultPollInterval)
+	o.BlockhashGrace = cmp.Or(o.BlockhashGrace, DefaultBlockhashGrace)
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}

@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"cmp"
 	"errors"
 	"math/rand/v2"
 	"time"
@@ -30,15 +31,9 @@ const (
 
 // withDefaults fills zero fields.
 func (r Retry) withDefaults() Retry {
-	if r.Rounds == 0 {
-		r.Rounds = DefaultRetryRounds
-	}
-	if r.Base == 0 {
-		r.Base = DefaultRetryBase
-	}
-	if r.Max == 0 {
-		r.Max = max(DefaultRetryMax, r.Base)
-	}
+	r.Rounds = cmp.Or(r.Rounds, DefaultRetryRounds)
+	r.Base = cmp.Or(r.Base, DefaultRetryBase)
+	r.Max = cmp.Or(r.Max, max(DefaultRetryMax, r.Base))
 	return r
 }
 

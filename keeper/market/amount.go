@@ -28,21 +28,7 @@ func (a Amount) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON decodes a JSON number or a string holding an integer.
-func (a *Amount) UnmarshalJSON(b []byte) error {
-	text, null, err := scalarText(b)
-	if err != nil {
-		return fmt.Errorf("amount: %w", err)
-	}
-	if null {
-		return nil
-	}
-	v, err := ParseAmount(text)
-	if err != nil {
-		return err
-	}
-	*a = v
-	return nil
-}
+func (a *Amount) UnmarshalJSON(b []byte) error { return unmarshalScalar(b, a, "amount", ParseAmount) }
 
 // ParseAmount parses a decimal integer amount. It also accepts an integral number in exponent or
 // decimal-point form ("1e6", "5.0") when it fits in a uint64.

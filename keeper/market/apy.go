@@ -20,29 +20,27 @@ func (a ExternalAPY) MarshalJSON() ([]byte, error) { return Number(a).MarshalJSO
 
 // UnmarshalJSON decodes a fraction or a centi-basis-point string.
 func (a *ExternalAPY) UnmarshalJSON(b []byte) error {
-	text, null, err := scalarText(b)
-	if err != nil {
-		return fmt.Errorf("external apy: %w", err)
-	}
-	if null {
-		return nil
-	}
-	quoted := len(b) > 0 && strings.TrimSpace(string(b))[0] == '"'
+	return unmarshalScalar(b, a, "external apy", func(text string) (ExternalAPY, error) {
+		quoted := strings.TrimSpace(string(b))[0] == '"' // b is not blank once it holds a scalar
+		return parseExternalAPY(text, quoted)
+	})
+}
+
+// parseExternalAPY parses a fraction, or centi-basis points when the text is a quoted run of digits.
+func parseExternalAPY(text string, quoted bool) (ExternalAPY, error) {
 	text = strings.TrimSpace(text)
 	if quoted && isDigits(text) {
 		v, err := strconv.ParseInt(text, 10, 64)
 		if err != nil {
-			return fmt.Errorf("external apy: %q is out of range", Echo(text))
+			return 0, fmt.Errorf("external apy: %q is out of range", Echo(text))
 		}
-		*a = ExternalAPY(CBPS(v).Fraction())
-		return nil
+		return ExternalAPY(CBPS(v).Fraction()), nil
 	}
 	f, err := parseFinite(text)
 	if err != nil {
-		return fmt.Errorf("external apy: %w", err)
+		return 0, fmt.Errorf("external apy: %w", err)
 	}
-	*a = ExternalAPY(f)
-	return nil
+	return ExternalAPY(f), nil
 }
 
 // isDigits reports whether s is a non-empty run of ASCII digits, optionally signed.

@@ -27,21 +27,7 @@ func (c CBPS) Decimal() string { return strconv.FormatInt(int64(c), 10) }
 func (c CBPS) MarshalJSON() ([]byte, error) { return strconv.AppendInt(nil, int64(c), 10), nil }
 
 // UnmarshalJSON decodes a JSON number or a string holding an integer.
-func (c *CBPS) UnmarshalJSON(b []byte) error {
-	text, null, err := scalarText(b)
-	if err != nil {
-		return fmt.Errorf("cbps: %w", err)
-	}
-	if null {
-		return nil
-	}
-	v, err := ParseCBPS(text)
-	if err != nil {
-		return err
-	}
-	*c = v
-	return nil
-}
+func (c *CBPS) UnmarshalJSON(b []byte) error { return unmarshalScalar(b, c, "cbps", ParseCBPS) }
 
 // ParseCBPS parses a decimal string of centi-basis points such as "100000". An integral value in
 // exponent or decimal-point form is accepted.

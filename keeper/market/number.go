@@ -29,19 +29,13 @@ func (n Number) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes a JSON number or a string holding a number.
 func (n *Number) UnmarshalJSON(b []byte) error {
-	text, null, err := scalarText(b)
-	if err != nil {
-		return fmt.Errorf("number: %w", err)
-	}
-	if null {
-		return nil
-	}
-	f, err := parseFinite(text)
-	if err != nil {
-		return fmt.Errorf("number: %w", err)
-	}
-	*n = Number(f)
-	return nil
+	return unmarshalScalar(b, n, "number", func(text string) (Number, error) {
+		f, err := parseFinite(text)
+		if err != nil {
+			return 0, fmt.Errorf("number: %w", err)
+		}
+		return Number(f), nil
+	})
 }
 
 // parseFinite parses a decimal float and refuses NaN and infinities.
@@ -116,17 +110,11 @@ func (d Decimal) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes a JSON number or a string holding a number.
 func (d *Decimal) UnmarshalJSON(b []byte) error {
-	text, null, err := scalarText(b)
-	if err != nil {
-		return fmt.Errorf("decimal: %w", err)
-	}
-	if null {
-		return nil
-	}
-	v, err := ParseDecimal(text)
-	if err != nil {
-		return fmt.Errorf("decimal: %w", err)
-	}
-	*d = v
-	return nil
+	return unmarshalScalar(b, d, "decimal", func(text string) (Decimal, error) {
+		v, err := ParseDecimal(text)
+		if err != nil {
+			return Decimal{}, fmt.Errorf("decimal: %w", err)
+		}
+		return v, nil
+	})
 }

@@ -38,6 +38,25 @@ func scalarText(b []byte) (text string, null bool, err error) {
 	}
 }
 
+// unmarshalScalar decodes b, a JSON number or a JSON string holding one, into *dst with parse. null and
+// "" leave *dst unchanged. An error of the JSON text is prefixed with what; parse's errors are returned
+// as they are, so parse names the value itself.
+func unmarshalScalar[T any](b []byte, dst *T, what string, parse func(text string) (T, error)) error {
+	text, null, err := scalarText(b)
+	if err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	if null {
+		return nil
+	}
+	v, err := parse(text)
+	if err != nil {
+		return err
+	}
+	*dst = v
+	return nil
+}
+
 // jsonKind names the kind of JSON value that starts with c.
 func jsonKind(c byte) string {
 	switch c {

@@ -26,22 +26,18 @@ func (u UnixTime) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes a JSON number or a string holding a number.
 func (u *UnixTime) UnmarshalJSON(b []byte) error {
-	text, null, err := scalarText(b)
-	if err != nil {
-		return fmt.Errorf("timestamp: %w", err)
-	}
-	if null {
-		return nil
-	}
+	return unmarshalScalar(b, u, "timestamp", parseUnixTime)
+}
+
+// parseUnixTime parses unix seconds, truncating a fractional value to whole seconds.
+func parseUnixTime(text string) (UnixTime, error) {
 	text = strings.TrimSpace(text)
 	if v, err := strconv.ParseInt(text, 10, 64); err == nil {
-		*u = UnixTime(v)
-		return nil
+		return UnixTime(v), nil
 	}
 	f, err := parseFinite(text)
 	if err != nil || math.Abs(f) >= math.MaxInt64 {
-		return fmt.Errorf("timestamp: %q is not a unix time", Echo(text))
+		return 0, fmt.Errorf("timestamp: %q is not a unix time", Echo(text))
 	}
-	*u = UnixTime(math.Trunc(f))
-	return nil
+	return UnixTime(math.Trunc(f)), nil
 }

@@ -16,11 +16,7 @@ import (
 // (principal first, then interest; repayAll pays everything), each collateralWithdrawalParams entry
 // returns plain-token collateral (only once the loan has no debt), and closeIfPossible closes the
 // loan when the steps leave it without debt and collateral. All instructions go into one transaction.
-func (s *Sim) buildLoan(c *call) (any, error) {
-	var q market.BuildLoanRequest
-	if err := apiwire.DecodeBody(c.body, &q); err != nil {
-		return nil, err
-	}
+func (s *Sim) buildLoan(c *call, q market.BuildLoanRequest) (any, error) {
 	info, st, err := s.loanFor(c, q.Loan)
 	if err != nil {
 		return nil, err

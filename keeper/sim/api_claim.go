@@ -14,11 +14,7 @@ import (
 // transactions (the user's signature slot empty, the co-signer's filled) to be sent in order as one
 // bundle: when the wallet has no token account for the vault's mint, a first transaction creates it;
 // the last one claims. A claimed request answers 400 "request account not found".
-func (s *Sim) withdrawClaim(c *call) (any, error) {
-	var q market.WithdrawClaimRequest
-	if err := apiwire.DecodeBody(c.body, &q); err != nil {
-		return nil, err
-	}
+func (s *Sim) withdrawClaim(c *call, q market.WithdrawClaimRequest) (any, error) {
 	for _, f := range []struct{ name, v string }{{"address", q.Address}, {"wallet", q.Wallet}, {"requestId", q.RequestID}} {
 		if f.v == "" {
 			return nil, apiwire.BadRequest("%s is required", f.name)

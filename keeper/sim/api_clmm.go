@@ -37,11 +37,7 @@ func (s *Sim) positionFor(st *state.Loan, mint, dex string) (*programs.Position,
 
 // transferPosition serves E4: it moves a dex-a collateral position to a new tick range with the same
 // liquidity. The transaction holds the market's transfer instruction and dex-a's set-range.
-func (s *Sim) transferPosition(c *call) (any, error) {
-	var q market.TransferPositionRequest
-	if err := apiwire.DecodeBody(c.body, &q); err != nil {
-		return nil, err
-	}
+func (s *Sim) transferPosition(c *call, q market.TransferPositionRequest) (any, error) {
 	info, st, err := s.loanFor(c, q.Loan)
 	if err != nil {
 		return nil, err
@@ -100,11 +96,7 @@ func (s *Sim) checkTransfer(q market.TransferPositionRequest, pos *programs.Posi
 
 // claimFees serves E8: it brings a dex-b collateral position's fees up to date and pays them to the
 // borrower, creating the token accounts it needs.
-func (s *Sim) claimFees(c *call) (any, error) {
-	var q market.ClaimFeesRequest
-	if err := apiwire.DecodeBody(c.body, &q); err != nil {
-		return nil, err
-	}
+func (s *Sim) claimFees(c *call, q market.ClaimFeesRequest) (any, error) {
 	info, st, err := s.loanFor(c, q.Loan)
 	if err != nil {
 		return nil, err

@@ -29,11 +29,7 @@ func (s *Sim) earnVault(address, provider string) (*programs.Earn, error) {
 
 // earnPosition serves the earn-position read: the wallet's shares and assets, and its requests that
 // are not claimed yet.
-func (s *Sim) earnPosition(c *call) (any, error) {
-	var q market.EarnPositionRequest
-	if err := apiwire.DecodeBody(c.body, &q); err != nil {
-		return nil, err
-	}
+func (s *Sim) earnPosition(c *call, q market.EarnPositionRequest) (any, error) {
 	v, err := s.earnVault(q.Address, q.Provider)
 	if err != nil {
 		return nil, err
@@ -61,11 +57,7 @@ func (s *Sim) earnPosition(c *call) (any, error) {
 // withdrawalQueue serves the withdrawal-queue read: every request of the vault (or of one wallet)
 // with its filled amount; a claimed request (its account closed) shows its filled amount as claimed.
 // The members carry the scenario's names (queueAnswer).
-func (s *Sim) withdrawalQueue(c *call) (any, error) {
-	var q market.WithdrawalQueueRequest
-	if err := apiwire.DecodeBody(c.body, &q); err != nil {
-		return nil, err
-	}
+func (s *Sim) withdrawalQueue(c *call, q market.WithdrawalQueueRequest) (any, error) {
 	v, err := s.earnVault(q.Address, q.Provider)
 	if err != nil {
 		return nil, err

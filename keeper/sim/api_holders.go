@@ -24,11 +24,7 @@ type holderEvent struct {
 // the starting balance; events at or after rangeEnd contribute nothing. pdas false keys the map by
 // borrower wallet (a borrower's loans add up), true by loan address. A mint no event ever touched
 // gives an empty array; otherwise one record lists every holder with an event up to rangeEnd.
-func (s *Sim) historicalHolders(c *call) (any, error) {
-	var q market.HoldersRequest
-	if err := apiwire.DecodeBody(c.body, &q); err != nil {
-		return nil, err
-	}
+func (s *Sim) historicalHolders(c *call, q market.HoldersRequest) (any, error) {
 	if q.Mint == "" {
 		return nil, apiwire.BadRequest("mint is required")
 	}

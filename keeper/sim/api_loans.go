@@ -31,11 +31,7 @@ var loanSortKeys = []func(v *loanView) float64{
 
 // loansInfo serves E3: the filter-matched loans, one page of them, and the aggregate over all of
 // them, with every USD figure from one pinned price snapshot.
-func (s *Sim) loansInfo(c *call) (any, error) {
-	var q market.LoansQuery
-	if err := apiwire.DecodeBody(c.body, &q); err != nil {
-		return nil, err
-	}
+func (s *Sim) loansInfo(c *call, q market.LoansQuery) (any, error) {
 	if err := validateLoansQuery(q); err != nil {
 		return nil, err
 	}

@@ -13,11 +13,7 @@ import (
 // loopInfo serves E12: the loops whose identifier (slug, or "{PRINCIPAL_MINT}-{COLLATERAL_MINT}") is
 // among identifiers and that carry one of tags; an empty filter matches everything, and the two
 // filters combine. Figures the scenario does not fix are computed from the loans (loopFigures).
-func (s *Sim) loopInfo(c *call) (any, error) {
-	var q market.LoopsQuery
-	if err := apiwire.DecodeBody(c.body, &q); err != nil {
-		return nil, err
-	}
+func (s *Sim) loopInfo(c *call, q market.LoopsQuery) (any, error) {
 	out := []market.Loop{}
 	for _, l := range s.w.Loops {
 		pair := l.PrincipalMint + "-" + l.CollateralMint

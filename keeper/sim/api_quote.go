@@ -23,11 +23,7 @@ import (
 // value (its oracle price, or priceOverride) × ltv, in principal units. Candidates offering nothing
 // are dropped. The best candidate has the lowest APY; ties go to the larger amount, then to the lower
 // strategy address. A collateral without candidates is left out of the answer.
-func (s *Sim) bestQuote(c *call) (any, error) {
-	var q market.QuoteRequest
-	if err := apiwire.DecodeBody(c.body, &q); err != nil {
-		return nil, err
-	}
+func (s *Sim) bestQuote(c *call, q market.QuoteRequest) (any, error) {
 	if err := validateQuote(q); err != nil {
 		return nil, err
 	}

@@ -19,11 +19,7 @@ const maxItemsPerInstruction = 255
 // they are packed in order into as few transactions as fit the transaction size limit, so a large
 // update comes back as several transactions, to be sent in order. Only the strategy's authority may
 // ask (401 otherwise).
-func (s *Sim) updateStrategy(c *call) (any, error) {
-	var q market.StrategyUpdateRequest
-	if err := apiwire.DecodeBody(c.body, &q); err != nil {
-		return nil, err
-	}
+func (s *Sim) updateStrategy(c *call, q market.StrategyUpdateRequest) (any, error) {
 	info, st, err := s.strategyFor(c, q.Strategy)
 	if err != nil {
 		return nil, err

@@ -11,11 +11,7 @@ import (
 // withdrawStrategy serves E9: it pays idle principal (amount, or all of it with withdrawAll, which
 // then ignores amount) from the strategy to its authority, creating the authority's token account if
 // needed. Only the strategy's authority may ask (401 otherwise).
-func (s *Sim) withdrawStrategy(c *call) (any, error) {
-	var q market.WithdrawStrategyRequest
-	if err := apiwire.DecodeBody(c.body, &q); err != nil {
-		return nil, err
-	}
+func (s *Sim) withdrawStrategy(c *call, q market.WithdrawStrategyRequest) (any, error) {
 	info, _, err := s.strategyFor(c, q.Strategy)
 	if err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"cmp"
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
@@ -141,15 +142,9 @@ func (o Options) withDefaults() Options {
 
 // withDefaults returns p with zero members set to their defaults.
 func (p RetryPolicy) withDefaults() RetryPolicy {
-	if p.MaxAttempts == 0 {
-		p.MaxAttempts = DefaultMaxAttempts
-	}
-	if p.BaseBackoff == 0 {
-		p.BaseBackoff = DefaultBaseBackoff
-	}
-	if p.MaxBackoff == 0 {
-		p.MaxBackoff = max(DefaultMaxBackoff, p.BaseBackoff)
-	}
+	p.MaxAttempts = cmp.Or(p.MaxAttempts, DefaultMaxAttempts)
+	p.BaseBackoff = cmp.Or(p.BaseBackoff, DefaultBaseBackoff)
+	p.MaxBackoff = cmp.Or(p.MaxBackoff, max(DefaultMaxBackoff, p.BaseBackoff))
 	if p.Rand == nil {
 		p.Rand = rand.Float64
 	}

@@ -17,8 +17,7 @@ import (
 func (c *compiler) pools() {
 	for i, ps := range c.sc.Pools {
 		at := p("pools", i)
-		if ps.Name == "" || c.poolNamed(ps.Name) != nil {
-			c.failAt(append(at, "name"), "pool %d: a unique name is required", i)
+		if !c.uniqueName(at, "pool", i, ps.Name, c.poolNamed(ps.Name) != nil) {
 			continue
 		}
 		dex, ok := programs.DexByName(ps.Dex)
@@ -123,30 +122,19 @@ func tickState(tick int32) (clmm.U128, error) {
 
 // poolNamed returns the pool called name, or nil.
 func (c *compiler) poolNamed(name string) *programs.Pool {
-	for _, pl := range c.w.Pools {
-		if pl.Name == name {
-			return pl
-		}
-	}
-	return nil
+	return find(c.w.Pools, func(pl *programs.Pool) bool { return pl.Name == name })
 }
 
 // positionNamed returns the position called name, or nil.
 func (c *compiler) positionNamed(name string) *programs.Position {
-	for _, ps := range c.w.Positions {
-		if ps.Name == name {
-			return ps
-		}
-	}
-	return nil
+	return find(c.w.Positions, func(ps *programs.Position) bool { return ps.Name == name })
 }
 
 // positions compiles the CLMM positions and their accounts.
 func (c *compiler) positions() {
 	for i, ps := range c.sc.Positions {
 		at := p("positions", i)
-		if ps.Name == "" || c.positionNamed(ps.Name) != nil {
-			c.failAt(append(at, "name"), "position %d: a unique name is required", i)
+		if !c.uniqueName(at, "position", i, ps.Name, c.positionNamed(ps.Name) != nil) {
 			continue
 		}
 		pool := c.poolNamed(ps.Pool)

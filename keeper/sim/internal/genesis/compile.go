@@ -134,6 +134,26 @@ func (c *compiler) failAt(path []any, format string, args ...any) {
 	c.errs = append(c.errs, strictyaml.At(c.file, c.node(path...), format, args...))
 }
 
+// uniqueName reports whether an entry's name is set and taken by no entry before it, failing at the
+// name of the what at path at, the i'th of its list, when it is not.
+func (c *compiler) uniqueName(at []any, what string, i int, name string, taken bool) bool {
+	if name == "" || taken {
+		c.failAt(append(at, "name"), "%s %d: a unique name is required", what, i)
+		return false
+	}
+	return true
+}
+
+// find returns the first entry of list that match accepts, or nil.
+func find[T any](list []*T, match func(*T) bool) *T {
+	for _, v := range list {
+		if match(v) {
+			return v
+		}
+	}
+	return nil
+}
+
 // p builds a path.
 func p(elems ...any) []any { return elems }
 

@@ -15,8 +15,7 @@ const EarnRequestRent = 1_447_680
 func (c *compiler) earn() {
 	for i, es := range c.sc.Earn {
 		at := p("earn", i)
-		if es.Name == "" || c.earnNamed(es.Name) != nil {
-			c.failAt(append(at, "name"), "earn vault %d: a unique name is required", i)
+		if !c.uniqueName(at, "earn vault", i, es.Name, c.earnNamed(es.Name) != nil) {
 			continue
 		}
 		m := c.mint(es.Mint, append(at, "mint"), "mint")
@@ -44,12 +43,7 @@ func (c *compiler) earn() {
 
 // earnNamed returns the earn vault called name, or nil.
 func (c *compiler) earnNamed(name string) *programs.Earn {
-	for _, e := range c.w.Earn {
-		if e.Name == name {
-			return e
-		}
-	}
-	return nil
+	return find(c.w.Earn, func(e *programs.Earn) bool { return e.Name == name })
 }
 
 // request compiles one withdrawal request and its account.

@@ -30,20 +30,14 @@ func (c *compiler) assetRef(s string, path []any, what string) string {
 
 // strategyNamed returns the strategy called name, or nil.
 func (c *compiler) strategyNamed(name string) *programs.Strategy {
-	for _, s := range c.w.Strategies {
-		if s.Name == name {
-			return s
-		}
-	}
-	return nil
+	return find(c.w.Strategies, func(s *programs.Strategy) bool { return s.Name == name })
 }
 
 // strategies compiles the lending strategies, their accounts and their idle principal.
 func (c *compiler) strategies() {
 	for i, ss := range c.sc.Strategies {
 		at := p("strategies", i)
-		if ss.Name == "" || c.strategyNamed(ss.Name) != nil {
-			c.failAt(append(at, "name"), "strategy %d: a unique name is required", i)
+		if !c.uniqueName(at, "strategy", i, ss.Name, c.strategyNamed(ss.Name) != nil) {
 			continue
 		}
 		m := c.mint(ss.PrincipalMint, append(at, "principal_mint"), "principal_mint")

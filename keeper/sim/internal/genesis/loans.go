@@ -23,8 +23,7 @@ func (c *compiler) loans() {
 	names := map[string]bool{}
 	for i, ls := range c.sc.Loans {
 		at := p("loans", i)
-		if ls.Name == "" || names[ls.Name] {
-			c.failAt(append(at, "name"), "loan %d: a unique name is required", i)
+		if !c.uniqueName(at, "loan", i, ls.Name, names[ls.Name]) {
 			continue
 		}
 		names[ls.Name] = true

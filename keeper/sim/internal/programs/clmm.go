@@ -50,10 +50,7 @@ const transferPositionAccounts = 5
 // execTransferPosition checks and records the move of a dex-a collateral position; the dex-a
 // instruction that follows in the same transaction moves the range.
 func (w *Catalog) execTransferPosition(c *marketCtx, op instr.TransferPositionOp, r *instr.DataReader) error {
-	if err := finish(r); err != nil {
-		return err
-	}
-	key, l, err := c.loadLoan(2)
+	key, l, err := c.loadLoan(r)
 	if err != nil {
 		return err
 	}
@@ -104,10 +101,7 @@ const claimFeesAccounts = 5
 
 // execClaimFees checks and records a dex-b fee claim; the dex-b instruction that follows pays it.
 func (w *Catalog) execClaimFees(c *marketCtx, index uint8, r *instr.DataReader) error {
-	if err := finish(r); err != nil {
-		return err
-	}
-	key, l, err := c.loadLoan(2)
+	key, l, err := c.loadLoan(r)
 	if err != nil {
 		return err
 	}

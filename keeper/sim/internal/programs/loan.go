@@ -15,10 +15,7 @@ const repayAccounts = 8
 // execRepay moves principal tokens from the user to the ledger's strategy: principal first, then
 // interest; repayAll pays everything outstanding.
 func (w *Catalog) execRepay(c *marketCtx, op instr.RepayOp, r *instr.DataReader) error {
-	if err := finish(r); err != nil {
-		return err
-	}
-	key, l, err := c.loadLoan(2)
+	key, l, err := c.loadLoan(r)
 	if err != nil {
 		return err
 	}
@@ -76,10 +73,7 @@ const withdrawCollateralAccounts = 7
 // execWithdrawCollateral returns plain-token collateral to the borrower. The simulator allows it only
 // once no ledger has debt (earlier instructions of the same transaction may have repaid it).
 func (w *Catalog) execWithdrawCollateral(c *marketCtx, op instr.WithdrawCollateralOp, r *instr.DataReader) error {
-	if err := finish(r); err != nil {
-		return err
-	}
-	key, l, err := c.loadLoan(2)
+	key, l, err := c.loadLoan(r)
 	if err != nil {
 		return err
 	}
@@ -110,10 +104,7 @@ func (w *Catalog) execWithdrawCollateral(c *marketCtx, op instr.WithdrawCollater
 
 // execCloseLoan closes a loan without debt or collateral (accounts: user, co-signer, loan).
 func execCloseLoan(c *marketCtx, r *instr.DataReader) error {
-	if err := finish(r); err != nil {
-		return err
-	}
-	key, l, err := c.loadLoan(2)
+	key, l, err := c.loadLoan(r)
 	if err != nil {
 		return err
 	}

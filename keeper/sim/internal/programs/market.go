@@ -106,11 +106,15 @@ func (c *marketCtx) account(i int) (solana.PublicKey, error) {
 	return c.in.Accounts[i].PublicKey, nil
 }
 
-// loadOwned reads the market program's account i and decodes it as what;
-// an account of another owner or data that does not decode is the wrong
-// account.
-func loadOwned[T any](c *marketCtx, i int, what string, decode func([]byte) (*T, error)) (solana.PublicKey, *T, error) {
-	key, err := c.account(i)
+// loadOwned checks that r holds no more data, then reads the market
+// program's account 2 (the loan or strategy an instruction changes) and
+// decodes it as what; an account of another owner or data that does not
+// decode is the wrong account.
+func loadOwned[T any](c *marketCtx, r *instr.DataReader, what string, decode func([]byte) (*T, error)) (solana.PublicKey, *T, error) {
+	if err := finish(r); err != nil {
+		return solana.PublicKey{}, nil, err
+	}
+	key, err := c.account(2)
 	if err != nil {
 		return key, nil, err
 	}
@@ -128,9 +132,10 @@ func loadOwned[T any](c *marketCtx, i int, what string, decode func([]byte) (*T,
 	return key, v, nil
 }
 
-// loadLoan reads the loan at account i and checks that the user is its borrower.
-func (c *marketCtx) loadLoan(i int) (solana.PublicKey, *state.Loan, error) {
-	key, l, err := loadOwned(c, i, "loan", state.DecodeLoan)
+// loadLoan checks that r holds no more data, then reads the loan at account 2 and checks that the user
+// is its borrower.
+func (c *marketCtx) loadLoan(r *instr.DataReader) (solana.PublicKey, *state.Loan, error) {
+	key, l, err := loadOwned(c, r, "loan", state.DecodeLoan)
 	if err != nil {
 		return key, nil, err
 	}

@@ -9,9 +9,10 @@ import (
 	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 )
 
-// loadStrategy reads the strategy at account i and checks that the user is its authority.
-func (c *marketCtx) loadStrategy(i int) (solana.PublicKey, *state.Strategy, error) {
-	key, st, err := loadOwned(c, i, "strategy", state.DecodeStrategy)
+// loadStrategy checks that r holds no more data, then reads the strategy at account 2 and checks that
+// the user is its authority.
+func (c *marketCtx) loadStrategy(r *instr.DataReader) (solana.PublicKey, *state.Strategy, error) {
+	key, st, err := loadOwned(c, r, "strategy", state.DecodeStrategy)
 	if err != nil {
 		return key, nil, err
 	}
@@ -24,30 +25,27 @@ func (c *marketCtx) loadStrategy(i int) (solana.PublicKey, *state.Strategy, erro
 // execStrategyUpdate applies strategy-update items (accounts: authority, co-signer, strategy
 // (writable)).
 func execStrategyUpdate(c *marketCtx, r *instr.DataReader) error {
-	items, err := decodeItems(r)
-	if err != nil {
-		return err
-	}
-	key, st, err := c.loadStrategy(2)
+	items, key, st, err := c.loadUpdate(r)
 	if err != nil {
 		return err
 	}
 	return applyItems(c, key, st, items)
 }
 
-// decodeItems reads a counted list of strategy-update items, the rest of
-// the instruction data.
-func decodeItems(r *instr.DataReader) ([]instr.TermItem, error) {
+// loadUpdate reads a counted list of strategy-update items, the rest of r, and loads the strategy
+// they change (see loadStrategy).
+func (c *marketCtx) loadUpdate(r *instr.DataReader) ([]instr.TermItem, solana.PublicKey, *state.Strategy, error) {
 	n := int(r.U8())
 	items := make([]instr.TermItem, 0, n)
 	for range n {
 		it, err := instr.DecodeTermItem(r)
 		if err != nil {
-			return nil, programError(errCodeBadUpdate, "%v", err)
+			return nil, solana.PublicKey{}, nil, programError(errCodeBadUpdate, "%v", err)
 		}
 		items = append(items, it)
 	}
-	return items, finish(r)
+	key, st, err := c.loadStrategy(r)
+	return items, key, st, err
 }
 
 // execStrategyUpdateStep applies one step of a split strategy update (data:
@@ -59,11 +57,7 @@ func decodeItems(r *instr.DataReader) ([]instr.TermItem, error) {
 func execStrategyUpdateStep(c *marketCtx, r *instr.DataReader) error {
 	id := fmt.Sprintf("%x", r.Take(8))
 	step, total := r.U8(), r.U8()
-	items, err := decodeItems(r)
-	if err != nil {
-		return err
-	}
-	key, st, err := c.loadStrategy(2)
+	items, key, st, err := c.loadUpdate(r)
 	if err != nil {
 		return err
 	}
@@ -103,10 +97,7 @@ const strategyWithdrawAccounts = 7
 
 // execStrategyWithdraw pays idle principal from the strategy to its authority.
 func execStrategyWithdraw(c *marketCtx, op instr.StrategyWithdrawOp, r *instr.DataReader) error {
-	if err := finish(r); err != nil {
-		return err
-	}
-	key, st, err := c.loadStrategy(2)
+	key, st, err := c.loadStrategy(r)
 	if err != nil {
 		return err
 	}
