@@ -28,19 +28,14 @@ type result struct {
 	stdout, stderr string
 }
 
-// keeperCmd returns keeper with args in dir; when ctx ends it is interrupted, then killed after
-// waitDelay.
-func keeperCmd(ctx context.Context, dir string, args ...string) *exec.Cmd {
-	return keeperCmdWith(ctx, procOptions{}, dir, args...)
-}
-
 // procOptions change how a keeper process is started: another binary, more environment.
 type procOptions struct {
 	bin string   // the binary; keeperBin when empty
 	env []string // added to the environment
 }
 
-// keeperCmdWith is keeperCmd with o.
+// keeperCmdWith returns keeper (or o's binary) with args in dir; when ctx ends it is interrupted,
+// then killed after waitDelay.
 func keeperCmdWith(ctx context.Context, o procOptions, dir string, args ...string) *exec.Cmd {
 	bin := o.bin
 	if bin == "" {

@@ -261,7 +261,7 @@ func TestJournalDSNHidesItsPassword(t *testing.T) {
 	src := "market: {program_id: SimMarket1111111111111111111111111111111111}\n" +
 		"chain: {dex_a_program: SimDexA111111111111111111111111111111111111, dex_b_program: SimDexB111111111111111111111111111111111111}\n" +
 		"journal: {dsn: '${PG}', lease: 1s}\npolicies: [a]\n"
-	c, err := Load("c.yaml", "", []byte(src), env)
+	_, err := Load("c.yaml", "", []byte(src), env)
 	if err == nil || !strings.Contains(err.Error(), "journal.lease must be from 2s to 1m0s, got 1s") {
 		t.Fatalf("Load error = %v, want the lease refused", err)
 	}
@@ -269,7 +269,8 @@ func TestJournalDSNHidesItsPassword(t *testing.T) {
 		t.Errorf("error echoes the password: %v", err)
 	}
 	src = strings.Replace(src, "lease: 1s", "lease: 10s", 1)
-	if c, err = Load("c.yaml", "", []byte(src), env); err != nil {
+	c, err := Load("c.yaml", "", []byte(src), env)
+	if err != nil {
 		t.Fatal(err)
 	}
 	if c.JournalDSN() != "postgres://keeper:pg-secret@db.internal/keeper" || !c.Journal.DSN.Shared() || c.Journal.Lease != 10*time.Second {

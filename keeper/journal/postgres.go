@@ -14,6 +14,16 @@ import (
 // pgConnectTimeout bounds a connection attempt when the URL sets none.
 const pgConnectTimeout = 5 * time.Second
 
+// pgIdleInTransaction is how long the server lets a journal session sit
+// in an open transaction without a statement before it ends the session.
+// The journal's transactions run their statements back to back, so only a
+// process that stopped mid-transaction (frozen, or its host paused) waits
+// that long: its session then dies, its transaction rolls back, and the
+// lease row it held for the fencing check is free for a standby's
+// campaign well within the lease. Without it a frozen leader would block
+// every takeover for as long as it stays frozen.
+const pgIdleInTransaction = 2 * time.Second
+
 // openPostgres returns a handle on the PostgreSQL database at loc. A lock
 // held by another session fails a statement after busy (as SQLite's busy
 // timeout does) instead of waiting for ever, and the sessions name
@@ -30,6 +40,7 @@ func openPostgres(loc location, busy time.Duration) (*sql.DB, error) {
 		cfg.RuntimeParams["application_name"] = "keeper"
 	}
 	cfg.RuntimeParams["lock_timeout"] = strconv.FormatInt(busy.Milliseconds(), 10)
+	cfg.RuntimeParams["idle_in_transaction_session_timeout"] = strconv.FormatInt(pgIdleInTransaction.Milliseconds(), 10)
 	return stdlib.OpenDB(*cfg), nil
 }
 

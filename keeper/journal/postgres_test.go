@@ -205,6 +205,53 @@ func TestLeaseTermsAndFencing(t *testing.T) {
 	}
 }
 
+// A leader frozen inside a fenced write holds the lease row; the server
+// ends its idle transaction, so a standby still takes the lapsed lease, and
+// the frozen write, continued, commits nothing.
+func TestFrozenWriterDoesNotBlockTakeover(t *testing.T) {
+	needPostgres(t)
+	ctx := t.Context()
+	dsn := newPostgresDatabase(t)
+	a, b := openDSN(t, dsn, newClock()), openDSN(t, dsn, newClock())
+	la, won, err := a.Campaign(ctx, "keeper a", 0) // lapses at once
+	if err != nil || !won {
+		t.Fatalf("A's campaign: %v, %v", won, err)
+	}
+	a.Fence(la.Token)
+	frozen, thaw := make(chan struct{}), make(chan struct{})
+	wrote := make(chan error, 1)
+	go func() {
+		wrote <- a.write(ctx, func(tx dbtx) error {
+			close(frozen) // the fencing check passed: the lease row is locked
+			<-thaw
+			_, err := insertIntent(ctx, tx, testIntent("by-frozen-a"), 1)
+			return err
+		})
+	}()
+	<-frozen
+	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	var lb Lease
+	for {
+		// Each attempt waits on the lock until lock_timeout; the server ends
+		// A's idle transaction after pgIdleInTransaction.
+		if lb, won, err = b.Campaign(cctx, "keeper b", time.Hour); won || cctx.Err() != nil {
+			break
+		}
+	}
+	if !won || lb.Token != 2 {
+		t.Fatalf("B's campaign while A is frozen in a write = %+v, %v, %v; want term 2", lb, won, err)
+	}
+	close(thaw)
+	if err := <-wrote; err == nil {
+		t.Fatal("the frozen leader's write committed after another keeper took the lease")
+	}
+	b.Fence(lb.Token)
+	if acts, err := b.Pending(ctx); err != nil || len(acts) != 0 {
+		t.Fatalf("journal holds %+v, %v; want nothing of the frozen write", acts, err)
+	}
+}
+
 func TestLeaseOnSQLiteIsRefused(t *testing.T) {
 	j := openDSN(t, "sqlite::memory:", newClock())
 	if j.Shared() {
