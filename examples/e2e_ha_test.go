@@ -416,3 +416,28 @@ func (p *cutProxy) restore() {
 	defer p.mu.Unlock()
 	p.blocked = false
 }
+
+// TestE2EOnceOnSharedJournal: `keeper run --once` on a PostgreSQL journal acts only as the leader. While
+// a daemon leads it refuses to start (exit 2, naming the leader); once the daemon stopped (and
+// resigned) it takes the lease, repays, and resigns.
+func TestE2EOnceOnSharedJournal(t *testing.T) {
+	t.Parallel()
+	r := newHARig(t)
+	a := r.start(t, "a", r.dsn, procOptions{})
+	waitFor(t, "a", a, logLeading)
+	cfg := r.w.configEdited(t, "once", []string{r.policy}, func(c map[string]any) {
+		section(c, "journal")["dsn"] = r.dsn
+	})
+	res := runKeeper(t, r.w.dir, "run", "--once", "--config", cfg, "--log-format", "json").wantExit(t, 2)
+	if !strings.Contains(res.stderr, "another keeper leads the shared journal (term 1, pid ") {
+		t.Errorf("run --once beside a leader does not name it; stderr:\n%s", res.stderr)
+	}
+	a.stop(t)
+	if !strings.Contains(a.stderr.String(), `"msg":"Resigned the lease"`) {
+		t.Errorf("the stopped daemon did not resign; log:\n%s", a.stderr.String())
+	}
+	want := r.sim.state(t).Loans["repay-me"].Address
+	r.sim.until(t, 10)
+	r.w.once(t, cfg)
+	landedOnceAfterCrash(t, r.w, cfg, map[string]string{"auto-repay": want}, true)
+}

@@ -24,7 +24,7 @@ func (k *Keeper) RunOnce(ctx context.Context) error {
 			return err
 		}
 		defer resign()
-		if err := k.settleJournal(ctx); err != nil {
+		if err := k.upkeep.settle(ctx, k.exec.Recover); err != nil {
 			return err
 		}
 	} else if err := k.Recover(ctx); err != nil {
@@ -74,7 +74,7 @@ func (k *Keeper) Run(ctx context.Context, reload <-chan struct{}) error {
 	notifyCtx, stopNotify := context.WithCancel(context.WithoutCancel(ctx))
 	go k.notifier.Run(notifyCtx)
 	leadCtx, stopLead := context.WithCancel(context.WithoutCancel(ctx))
-	leadDone := k.leadInBackground(leadCtx)
+	leadDone := k.lead.start(leadCtx)
 	k.scheduler.start()
 	sd := systemd{logger: k.logger}
 	sd.ready()
@@ -88,22 +88,6 @@ func (k *Keeper) Run(ctx context.Context, reload <-chan struct{}) error {
 	stopServer(srv)
 	stopNotify()
 	return nil
-}
-
-// leadInBackground campaigns for and keeps the lease of a shared journal
-// until ctx ends; the channel closes when it has resigned. Without a
-// shared journal it closes at once.
-func (k *Keeper) leadInBackground(ctx context.Context) <-chan struct{} {
-	done := make(chan struct{})
-	if k.lead == nil {
-		close(done)
-		return done
-	}
-	go func() {
-		defer close(done)
-		k.lead.run(ctx)
-	}()
-	return done
 }
 
 // reloadTimeout bounds the chain reads of a reload's amount check.

@@ -1,6 +1,7 @@
 package keeper
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -111,7 +112,7 @@ func New(o Options) (*Keeper, error) {
 		logger: k.logger, now: k.now, retention: k.cfg.Journal.Retention, paused: k.exec.Paused}
 	k.policies = policySource{cfg: k.cfg, tokens: k.obs.tokenBook}
 	k.runners = newRunnerSet()
-	k.lead = newLeadership(k.env, k.journal, k.settleJournal)
+	k.lead = newLeadership(k.env, k.journal, func(ctx context.Context) error { return k.upkeep.settle(ctx, k.exec.Recover) })
 	k.upkeep.leading = k.lead.leading
 	k.slots = newSlots(k.cfg.PolicyConcurrency)
 	return k, nil

@@ -88,6 +88,21 @@ func (l *leadership) role() (string, int64) {
 	return "leader", l.token
 }
 
+// start runs l in the background until ctx ends; the channel closes once
+// it has resigned. Without a shared journal (nil) it closes at once.
+func (l *leadership) start(ctx context.Context) <-chan struct{} {
+	done := make(chan struct{})
+	if l == nil {
+		close(done)
+		return done
+	}
+	go func() {
+		defer close(done)
+		l.run(ctx)
+	}()
+	return done
+}
+
 // run campaigns and renews until ctx ends, then resigns a term it holds so
 // that a standby takes over at once.
 func (l *leadership) run(ctx context.Context) {
@@ -118,21 +133,52 @@ func (l *leadership) step(ctx context.Context) {
 }
 
 // once takes the lease for one pass (run --once): it campaigns once and,
-// having won, settles the journal. The returned function resigns.
+// having won, fences the journal's writes and leads (the caller settles
+// the journal before it acts), renewing the lease while the pass runs. The
+// returned function stops renewing and resigns.
 func (l *leadership) once(ctx context.Context) (func(), error) {
 	lease, won, err := l.j.Campaign(ctx, l.holder, l.ttl)
 	if err != nil {
 		return nil, fmt.Errorf("keeper: %w", err)
 	}
 	if !won {
-		return nil, fmt.Errorf("keeper: another keeper leads the shared journal (term %d, %s; its lease runs %s more): "+
-			"run --once acts only as the leader", lease.Token, lease.Holder, lease.Remaining.Round(time.Millisecond))
+		return nil, fmt.Errorf("keeper: %w: another keeper leads the shared journal (term %d, %s; its lease runs %s more), "+
+			"and run --once acts only as the leader", journal.ErrNotLeader, lease.Token, lease.Holder, lease.Remaining.Round(time.Millisecond))
 	}
 	l.j.Fence(lease.Token)
 	l.mu.Lock()
-	l.token, l.until = lease.Token, l.clock().Add(l.ttl)
+	// The pass settles the journal before it runs a policy (RunOnce).
+	l.token, l.ready, l.until = lease.Token, true, l.clock().Add(l.ttl)
 	l.mu.Unlock()
-	return l.resign, nil
+	kctx, stop := context.WithCancel(context.WithoutCancel(ctx))
+	kept := make(chan struct{})
+	go func() {
+		defer close(kept)
+		l.keep(kctx, lease.Token)
+	}()
+	return func() {
+		stop()
+		<-kept
+		l.resign()
+	}, nil
+}
+
+// keep renews term token every third of the lease until ctx ends or the
+// term is lost; a lost term is not campaigned for again.
+func (l *leadership) keep(ctx context.Context, token int64) {
+	t := time.NewTicker(l.ttl / 3)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			l.renew(ctx, token)
+			if _, term := l.role(); term != token {
+				return
+			}
+		}
+	}
 }
 
 // campaign asks for the lease; a won term settles the journal before it

@@ -221,17 +221,44 @@ func TestLeadershipStopsActingWhenItsLeaseRunsOut(t *testing.T) {
 	})
 }
 
+// A pass longer than the lease keeps it: once renews while the pass runs.
+func TestRunOnceKeepsTheLeaseThroughALongPass(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := &fakeLease{}
+		var logs strings.Builder
+		l := testLeadership(f, nil, &logs)
+		resign, err := l.once(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(15 * time.Minute) // the longest pass: a policy waits for its actions to settle
+		if !l.leading() {
+			t.Fatal("a pass stopped leading while it ran")
+		}
+		f.takeOver("a daemon")
+		time.Sleep(2 * time.Second)
+		synctest.Wait()
+		if l.leading() || f.fenced() != 0 {
+			t.Fatalf("a deposed pass still leads (%v) or writes (fence %d)", l.leading(), f.fenced())
+		}
+		resign()
+		if len(f.resigned) != 0 {
+			t.Fatalf("a deposed pass resigned %v", f.resigned)
+		}
+	})
+}
+
 func TestRunOnceNeedsTheLease(t *testing.T) {
 	f := &fakeLease{token: 7, holder: "pid 9 on b", live: true}
 	var logs strings.Builder
 	l := testLeadership(f, nil, &logs)
-	if _, err := l.once(t.Context()); err == nil || !strings.Contains(err.Error(), "term 7, pid 9 on b") {
+	if _, err := l.once(t.Context()); !errors.Is(err, journal.ErrNotLeader) || !strings.Contains(err.Error(), "term 7, pid 9 on b") {
 		t.Fatalf("once while another leads: %v, want an error naming the leader", err)
 	}
 	f.live = false
 	resign, err := l.once(t.Context())
-	if err != nil || f.fenced() != 8 {
-		t.Fatalf("once over a lapsed lease: %v, fence %d", err, f.fenced())
+	if err != nil || f.fenced() != 8 || !l.leading() {
+		t.Fatalf("once over a lapsed lease: %v, fence %d, leading %v", err, f.fenced(), l.leading())
 	}
 	resign()
 	if len(f.resigned) != 1 || f.resigned[0] != 8 || f.fenced() != 0 {

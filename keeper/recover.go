@@ -3,6 +3,8 @@ package keeper
 import (
 	"context"
 	"fmt"
+
+	"github.com/keeper-project/keeper/keeper/journal"
 )
 
 // Recover makes this process the journal's only owner, then settles every
@@ -14,18 +16,18 @@ func (k *Keeper) Recover(ctx context.Context) error {
 	if err := k.upkeep.own(); err != nil {
 		return err
 	}
-	return k.settleJournal(ctx)
+	return k.upkeep.settle(ctx, k.exec.Recover)
 }
 
-// settleJournal settles the journal's unfinished actions from the chain
-// and prunes it.
-func (k *Keeper) settleJournal(ctx context.Context) error {
-	pending, err := k.journal.Pending(ctx)
+// settle settles the journal's unfinished actions from the chain with
+// recover (the executor's Recover), keeps the journal gauges, and prunes.
+func (u *upkeep) settle(ctx context.Context, recover func(context.Context, []journal.Action)) error {
+	pending, err := u.journal.Pending(ctx)
 	if err != nil {
 		return fmt.Errorf("reading unsettled actions: %w", err)
 	}
-	k.upkeep.setJournalGauges(pending)
-	k.exec.Recover(ctx, pending)
-	k.upkeep.prune(ctx)
+	u.setJournalGauges(pending)
+	recover(ctx, pending)
+	u.prune(ctx)
 	return nil
 }

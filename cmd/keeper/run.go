@@ -77,7 +77,7 @@ const keyHint = "hint: set signer.keypair in the config to your Solana CLI keypa
 func runKeeper(ctx context.Context, k *keeper.Keeper, logger *slog.Logger, once bool) int {
 	if once {
 		if err := k.RunOnce(ctx); err != nil {
-			if errors.Is(err, journal.ErrLocked) {
+			if errors.Is(err, journal.ErrLocked) || errors.Is(err, journal.ErrNotLeader) {
 				logger.Error("Cannot start", "err", err)
 				return exitUsage
 			}
