@@ -35,6 +35,7 @@ func TestE2ECheckOnlineServices(t *testing.T) {
 	bad := w.configEdited(t, "online-bad", []string{policy}, func(c map[string]any) {
 		section(c, "signer")["min_lamports"] = uint64(1_000_000_000_000)
 		section(c, "market")["base_url"] = "http://127.0.0.1:9/v1"
+		section(c, "journal")["dsn"] = "postgres://keeper:pg-secret-pw@127.0.0.1:9/keeper"
 	})
 	r = runKeeper(t, w.dir, "check", "--online", "--config", bad)
 	if r.code != 1 {
@@ -42,10 +43,14 @@ func TestE2ECheckOnlineServices(t *testing.T) {
 	}
 	for _, want := range []string{"policy ghost mint " + ghost + " does not exist on chain", "under signer.min_lamports",
 		"market.base_url (http://127.0.0.1:9/v1) does not answer",
+		"journal.dsn (postgres://keeper:<secret>@127.0.0.1:9/keeper) cannot serve as the shared journal: ",
 		"policy ghost: the account " + ghost + " does not exist on chain: its trigger would never fire",
 		"policy ghost: the pool " + s.wallet + " is not what its trigger reads (owner 11111111111111111111111111111111"} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("check --online stderr lacks %q:\n%s", want, r.stderr)
 		}
+	}
+	if strings.Contains(r.stderr+r.stdout, "pg-secret-pw") {
+		t.Errorf("check --online shows the journal's password:\n%s", r.stderr)
 	}
 }

@@ -31,7 +31,8 @@ func (e *OnlineError) Error() string {
 // answers and the wallet holds at least signer.min_lamports, the block
 // engine answers when a policy lands bundles, the market answers, and every
 // mint and program the config and the policies name exists on chain (a
-// mint as a token mint, a program as an executable account).
+// mint as a token mint, a program as an executable account), and a
+// PostgreSQL journal answers and commits durably.
 func CheckOnline(ctx context.Context, cfg *config.Config, ps []*policies.Policy) error {
 	var bad OnlineError
 	fail := func(format string, args ...any) { bad.Problems = append(bad.Problems, fmt.Sprintf(format, args...)) }
@@ -57,6 +58,11 @@ func CheckOnline(ctx context.Context, cfg *config.Config, ps []*policies.Policy)
 	}
 	if err := pingMarket(ctx, cfg, wallet.String()); err != nil {
 		fail("market.base_url (%s) does not answer: %v", cfg.Market.BaseURL, err)
+	}
+	if cfg.Journal.DSN.Shared() {
+		if _, err := journal.Probe(ctx, cfg.JournalDSN()); err != nil {
+			fail("journal.dsn (%s) cannot serve as the shared journal: %v", cfg.Journal.DSN, err)
+		}
 	}
 	checkNamedAccounts(ctx, c, cfg, ps, fail)
 	checkTriggerAccounts(ctx, c, cfg, ps, fail)

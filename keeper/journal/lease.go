@@ -126,9 +126,44 @@ func (j *Journal) Leader(ctx context.Context) (Lease, error) {
 	if err != nil {
 		return Lease{}, err
 	}
+	return readLease(ctx, conn)
+}
+
+// Probe connects to the shared (PostgreSQL) journal at dsn and changes
+// nothing: it checks that the server commits durably and returns the
+// current lease, zero when nobody has led yet or no keeper has created the
+// schema. For `keeper check --online`.
+func Probe(ctx context.Context, dsn string) (Lease, error) {
+	loc, err := parseDSN(dsn)
+	if err != nil {
+		return Lease{}, err
+	}
+	if loc.dialect() != postgresDialect {
+		return Lease{}, ErrNotShared
+	}
+	db, err := openDB(loc, Options{}.withDefaults())
+	if err != nil {
+		return Lease{}, fmt.Errorf("journal: %s: %w", loc.name, err)
+	}
+	defer db.Close()
+	if err := checkPostgresDurability(ctx, db); err != nil {
+		return Lease{}, fmt.Errorf("journal: %s: %w", loc.name, err)
+	}
+	var table sql.NullString
+	if err := db.QueryRowContext(ctx, "SELECT to_regclass('leader_lease')::text").Scan(&table); err != nil {
+		return Lease{}, fmt.Errorf("journal: %s: %w", loc.name, err)
+	}
+	if !table.Valid {
+		return Lease{}, nil
+	}
+	return readLease(ctx, db)
+}
+
+// readLease reads the lease row.
+func readLease(ctx context.Context, conn *sql.DB) (Lease, error) {
 	var l Lease
 	var ms int64
-	err = conn.QueryRowContext(ctx, `SELECT token, holder, expires_at - `+dbMillis+` FROM leader_lease WHERE name = $1`,
+	err := conn.QueryRowContext(ctx, `SELECT token, holder, expires_at - `+dbMillis+` FROM leader_lease WHERE name = $1`,
 		leaseName).Scan(&l.Token, &l.Holder, &ms)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):

@@ -252,6 +252,39 @@ func TestFrozenWriterDoesNotBlockTakeover(t *testing.T) {
 	}
 }
 
+func TestProbeChangesNothing(t *testing.T) {
+	needPostgres(t)
+	ctx := t.Context()
+	dsn := newPostgresDatabase(t)
+	if l, err := Probe(ctx, dsn); err != nil || l != (Lease{}) {
+		t.Fatalf("Probe of an empty database = %+v, %v; want no lease", l, err)
+	}
+	var tables int
+	server := sqlOpen(t, dsn)
+	if err := server.QueryRowContext(ctx, "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()").Scan(&tables); err != nil || tables != 0 {
+		t.Fatalf("Probe created %d tables (%v)", tables, err)
+	}
+	j := openDSN(t, dsn, newClock())
+	lead(t, j, "keeper a")
+	if l, err := Probe(ctx, dsn); err != nil || l.Token != 1 || l.Holder != "keeper a" || l.Remaining <= 0 {
+		t.Fatalf("Probe of a led journal = %+v, %v", l, err)
+	}
+	if _, err := Probe(ctx, "sqlite::memory:"); !errors.Is(err, ErrNotShared) {
+		t.Fatalf("Probe of SQLite: %v", err)
+	}
+}
+
+// sqlOpen opens dsn with the pgx driver for the test's own queries.
+func sqlOpen(t *testing.T, dsn string) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
 func TestLeaseOnSQLiteIsRefused(t *testing.T) {
 	j := openDSN(t, "sqlite::memory:", newClock())
 	if j.Shared() {
