@@ -114,22 +114,18 @@ func (l *leadership) run(ctx context.Context) {
 			l.resign()
 			return
 		case <-t.C:
-			l.step(ctx)
+			// Renew the term held, or campaign for one.
+			l.mu.Lock()
+			token := l.token
+			l.mu.Unlock()
+			if token != 0 {
+				l.renew(ctx, token)
+			} else {
+				l.campaign(ctx)
+			}
 			t.Reset(l.ttl / 3)
 		}
 	}
-}
-
-// step renews the term held, or campaigns for one.
-func (l *leadership) step(ctx context.Context) {
-	l.mu.Lock()
-	token := l.token
-	l.mu.Unlock()
-	if token != 0 {
-		l.renew(ctx, token)
-		return
-	}
-	l.campaign(ctx)
 }
 
 // once takes the lease for one pass (run --once): it campaigns once and,

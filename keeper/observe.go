@@ -187,7 +187,7 @@ func (o *observer) observeWithdrawals(ctx context.Context, vaults []string, obs 
 			continue
 		}
 		pos, err := cached(ctx, o.reads, "earn-position:"+vault, func(ctx context.Context) (*market.EarnPosition, error) {
-			return o.earnPosition(ctx, vault)
+			return earnPosition(ctx, o.market, vault, o.wallet.String())
 		})
 		if err != nil {
 			return err
@@ -197,11 +197,11 @@ func (o *observer) observeWithdrawals(ctx context.Context, vaults []string, obs 
 	return nil
 }
 
-// earnPosition reads the wallet's position in earn vault, naming the vault
-// when the answer does not and refusing an answer for another vault, so
-// that its open requests are matched against that vault's queue only.
-func (o *observer) earnPosition(ctx context.Context, vault string) (*market.EarnPosition, error) {
-	p, err := o.market.EarnPosition(ctx, market.EarnPositionRequest{Address: vault, Wallet: o.wallet.String()})
+// earnPosition reads wallet's position in earn vault from m, naming the
+// vault when the answer does not and refusing an answer for another vault,
+// so that its open requests are matched against that vault's queue only.
+func earnPosition(ctx context.Context, m Market, vault, wallet string) (*market.EarnPosition, error) {
+	p, err := m.EarnPosition(ctx, market.EarnPositionRequest{Address: vault, Wallet: wallet})
 	if err != nil {
 		return nil, err
 	}
