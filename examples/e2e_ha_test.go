@@ -320,10 +320,19 @@ func TestE2EFailoverLeaderCutOff(t *testing.T) {
 	if strings.Contains(a.stderr.String(), logLanded) {
 		t.Errorf("the cut-off leader landed an action; log:\n%s", a.stderr.String())
 	}
+	if strings.Contains(a.stderr.String(), haPassword) {
+		t.Errorf("the cut-off leader's log shows its journal password:\n%s", a.stderr.String())
+	}
+	if !strings.Contains(a.stderr.String(), `"journal":"postgres://keeper:<secret>@127.0.0.1:`) {
+		t.Errorf("the leader's start line does not name its journal, redacted; log:\n%s", a.stderr.String())
+	}
 	if log := a.stderr.String(); !strings.Contains(log, logNoJournal) && !strings.Contains(log, logNoIntent) {
 		t.Errorf("the cut-off leader, due to repay while its lease lasted, did not say it could not act; log:\n%s", log)
 	}
 }
+
+// haPassword is the password in the cut-off leader's journal URL, which no log line may show.
+const haPassword = "ha-secret-pw"
 
 // cutProxy forwards TCP connections to a PostgreSQL server until cut: then it closes every
 // connection and refuses new ones, as a broken network path would, until restored.
@@ -349,6 +358,8 @@ func newCutProxy(t *testing.T, dsn string) *cutProxy {
 	}
 	target := u.Host
 	u.Host = ln.Addr().String()
+	// The test server trusts loopback and ignores it; keeper must never show it.
+	u.User = url.UserPassword(u.User.Username(), haPassword)
 	p := &cutProxy{dsn: u.String(), ln: ln}
 	done := make(chan struct{})
 	go func() {

@@ -78,7 +78,8 @@ func (k *Keeper) Run(ctx context.Context, reload <-chan struct{}) error {
 	k.scheduler.start()
 	sd := systemd{logger: k.logger}
 	sd.ready()
-	k.logger.Info("keeper started", "wallet", k.wallet.String(), "policies", len(ps), "dry_run", k.dryRunAll, "http", addr)
+	k.logger.Info("keeper started", "wallet", k.wallet.String(), "policies", len(ps), "dry_run", k.dryRunAll, "http", addr,
+		"journal", k.cfg.Journal.DSN)
 	k.upkeep.loop(ctx, reload, k.Reload, sd, k.scheduler)
 	sd.stopping()
 	k.scheduler.shutdown(shutdownTimeout, stopRuns)
