@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -113,16 +111,7 @@ func (r *triggerRig) paceUntilRuns(t *testing.T, n int) sim.ControlState {
 // metric returns the value of the series of /metrics whose line starts with prefix (0 if absent).
 func (r *triggerRig) metric(t *testing.T, prefix string) string {
 	t.Helper()
-	resp, err := http.Get("http://" + r.http + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for line := range strings.Lines(string(body)) {
+	for line := range strings.Lines(opsGet(t, r.http, "/metrics")) {
 		if strings.HasPrefix(line, prefix+" ") {
 			return strings.TrimSpace(strings.TrimPrefix(line, prefix))
 		}
@@ -137,11 +126,6 @@ func (r *triggerRig) triggerStatus(t *testing.T) []struct {
 	LastFired time.Time `json:"last_fired"`
 } {
 	t.Helper()
-	resp, err := http.Get("http://" + r.http + "/status")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
 	var doc struct {
 		Policies []struct {
 			Triggers []struct {
@@ -151,7 +135,7 @@ func (r *triggerRig) triggerStatus(t *testing.T) []struct {
 			} `json:"triggers"`
 		} `json:"policies"`
 	}
-	if err := json.NewDecoder(resp.Body).Decode(&doc); err != nil || len(doc.Policies) != 1 {
+	if err := json.Unmarshal([]byte(opsGet(t, r.http, "/status")), &doc); err != nil || len(doc.Policies) != 1 {
 		t.Fatalf("/status: %v (%d policies)", err, len(doc.Policies))
 	}
 	return doc.Policies[0].Triggers
