@@ -550,9 +550,11 @@ func checkFinalHistorySearch(t *testing.T, calls []rpcCall, hash solana.Hash) {
 }
 
 // checkSimulateRequest asserts that the last simulateTransaction verified
-// signatures at the client's commitment and asked for the wallet's state
-// (and its token account of mint when referenced).
-func checkSimulateRequest(t *testing.T, e *env, mint solana.PublicKey, token bool) {
+// signatures at the client's commitment and, on a legacy node (no balances
+// in simulation results), asked for the wallet's state (and its token
+// account of mint when referenced); on a current node it asks for no
+// accounts.
+func checkSimulateRequest(t *testing.T, e *env, mint solana.PublicKey, token, legacy bool) {
 	t.Helper()
 	var last *rpcCall
 	for _, c := range e.rpc.all() {
@@ -566,6 +568,12 @@ func checkSimulateRequest(t *testing.T, e *env, mint solana.PublicKey, token boo
 	o := paramObject(t, *last, 1)
 	if o["sigVerify"] != true || o["commitment"] != "confirmed" {
 		t.Errorf("simulateTransaction config %v, want sigVerify at confirmed", o)
+	}
+	if !legacy {
+		if _, asked := o["accounts"]; asked {
+			t.Errorf("simulateTransaction config %v asks for accounts on a node that returns balances", o)
+		}
+		return
 	}
 	want := []any{e.wallet.PublicKey().String()}
 	if token {

@@ -462,24 +462,27 @@ func TestChainsimBundleTip(t *testing.T) {
 	}
 }
 
+// outflowCase is one case of TestChainsimSimulateOutflows.
+type outflowCase struct {
+	name string
+	// ixs builds the instructions; the wallet pays, friend co-signs
+	// when cosign is set.
+	ixs        func(t *testing.T, wallet, friend, mint solana.PublicKey) []solana.Instruction
+	cosign     bool
+	wantLam    int64
+	wantTokens int64 // of mint; absent from Tokens when zero and noToken
+	noToken    bool  // the wallet's token account is not referenced
+	// upperBound: the fee is estimated without a compute-unit limit,
+	// so the estimate may exceed what the chain takes (never less).
+	upperBound bool
+}
+
 func TestChainsimSimulateOutflows(t *testing.T) {
 	const (
 		lamports = 1_000_000
 		tokens   = 250_000
 	)
-	tests := []struct {
-		name string
-		// ixs builds the instructions; the wallet pays, friend co-signs
-		// when cosign is set.
-		ixs        func(t *testing.T, wallet, friend, mint solana.PublicKey) []solana.Instruction
-		cosign     bool
-		wantLam    int64
-		wantTokens int64 // of mint; absent from Tokens when zero and noToken
-		noToken    bool  // the wallet's token account is not referenced
-		// upperBound: the fee is estimated without a compute-unit limit,
-		// so the estimate may exceed what the chain takes (never less).
-		upperBound bool
-	}{
+	tests := []outflowCase{
 		{
 			name: "system transfer",
 			ixs: func(_ *testing.T, w, f, _ solana.PublicKey) []solana.Instruction {
@@ -528,59 +531,87 @@ func TestChainsimSimulateOutflows(t *testing.T) {
 			cosign: true, wantLam: 2 * chain.LamportsPerSignature, wantTokens: -tokens,
 		},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			synctest.Test(t, func(t *testing.T) {
-				e := newEnv(t, envConfig{})
-				friend := newKey(t)
-				e.fund(t, friend.PublicKey(), 1_000_000)
-				mint := e.newMint(t, 6, 1_000_000, e.wallet.PublicKey(), friend.PublicKey())
-				waitSlots(2)
-				var others []solana.PrivateKey
-				if tt.cosign {
-					others = append(others, friend)
-				}
-				tx := signTx(t, tt.ixs(t, e.wallet.PublicKey(), friend.PublicKey(), mint), e.blockhash(t), e.wallet, others...)
-				lamBefore, tokBefore := e.sim.Balance(e.wallet.PublicKey()), e.sim.TokenBalance(e.wallet.PublicKey(), mint)
-
-				sim, err := e.client.Simulate(t.Context(), tx.Raw, e.wallet.PublicKey())
-				if err != nil {
-					t.Fatalf("Simulate: %v", err)
-				}
-				if sim.Outflows.Lamports != tt.wantLam {
-					t.Errorf("lamport outflow %d, want %d", sim.Outflows.Lamports, tt.wantLam)
-				}
-				got, ok := sim.Outflows.Tokens[mint]
-				if got != tt.wantTokens || ok == tt.noToken || len(sim.Outflows.Tokens) > 1 {
-					t.Errorf("token outflows %v, want %d of %s", sim.Outflows.Tokens, tt.wantTokens, mint)
-				}
-				if sim.UnitsConsumed == 0 || len(sim.Logs) == 0 {
-					t.Errorf("simulation reported %d units and logs %q", sim.UnitsConsumed, sim.Logs)
-				}
-				if e.sim.Balance(e.wallet.PublicKey()) != lamBefore {
-					t.Fatal("the simulation changed the wallet's balance")
-				}
-				checkSimulateRequest(t, e, mint, !tt.noToken)
-
-				res, err := e.client.SendAndConfirm(t.Context(), []chain.Signed{tx})
-				if err != nil || res.Outcome != chain.OutcomeLanded {
-					t.Fatalf("SendAndConfirm: %v, %v", res.Outcome, err)
-				}
-				l := e.landed(t, tx.Signature)
-				if !sim.Fee.Payer.Equals(e.wallet.PublicKey()) || sim.Fee.Total() < l.Fee || sim.Fee.Total() != l.Fee && !tt.upperBound {
-					t.Errorf("simulated fee %+v (total %d), chain charged %d", sim.Fee, sim.Fee.Total(), l.Fee)
-				}
-				lamAfter, tokAfter := e.sim.Balance(e.wallet.PublicKey()), e.sim.TokenBalance(e.wallet.PublicKey(), mint)
-				if d := int64(lamBefore) - int64(lamAfter); d > sim.Outflows.Lamports || d != sim.Outflows.Lamports && !tt.upperBound {
-					t.Errorf("wallet's lamports went down by %d after landing, simulation said %d", d, sim.Outflows.Lamports)
-				}
-				if d := int64(tokBefore) - int64(tokAfter); d != sim.Outflows.Tokens[mint] {
-					t.Errorf("wallet's tokens went down by %d after landing, simulation said %d", d, sim.Outflows.Tokens[mint])
-				}
-				e.wellFormed(t)
-			})
-		})
+	// A current node returns the balances with the simulation: one request.
+	// An older one does not: the client asks once, then reads the accounts
+	// around each simulation.
+	nodes := []struct {
+		name   string
+		legacy bool
+		calls  []string
+	}{
+		{"balances", false, []string{"simulateTransaction"}},
+		{"legacy node", true, []string{"simulateTransaction", "getMultipleAccounts", "simulateTransaction", "getMultipleAccounts"}},
 	}
+	for _, node := range nodes {
+		for _, tt := range tests {
+			t.Run(node.name+"/"+tt.name, func(t *testing.T) {
+				simulateOutflowCase(t, tt, node.legacy, node.calls)
+			})
+		}
+	}
+}
+
+// simulateOutflowCase runs one case of TestChainsimSimulateOutflows on a
+// node that returns balances with simulations or (legacy) does not, and
+// checks that Simulate made exactly calls.
+func simulateOutflowCase(t *testing.T, tt outflowCase, legacy bool, calls []string) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, envConfig{sim: chainsim.Options{SimulateWithoutBalances: legacy}})
+		friend := newKey(t)
+		e.fund(t, friend.PublicKey(), 1_000_000)
+		mint := e.newMint(t, 6, 1_000_000, e.wallet.PublicKey(), friend.PublicKey())
+		waitSlots(2)
+		var others []solana.PrivateKey
+		if tt.cosign {
+			others = append(others, friend)
+		}
+		tx := signTx(t, tt.ixs(t, e.wallet.PublicKey(), friend.PublicKey(), mint), e.blockhash(t), e.wallet, others...)
+		lamBefore, tokBefore := e.sim.Balance(e.wallet.PublicKey()), e.sim.TokenBalance(e.wallet.PublicKey(), mint)
+
+		before := len(e.rpc.all())
+		sim, err := e.client.Simulate(t.Context(), tx.Raw, e.wallet.PublicKey())
+		if err != nil {
+			t.Fatalf("Simulate: %v", err)
+		}
+		var made []string
+		for _, c := range e.rpc.all()[before:] {
+			made = append(made, c.Method)
+		}
+		if !slices.Equal(made, calls) {
+			t.Errorf("Simulate made %v, want %v", made, calls)
+		}
+		if sim.Outflows.Lamports != tt.wantLam {
+			t.Errorf("lamport outflow %d, want %d", sim.Outflows.Lamports, tt.wantLam)
+		}
+		got, ok := sim.Outflows.Tokens[mint]
+		if got != tt.wantTokens || ok == tt.noToken || len(sim.Outflows.Tokens) > 1 {
+			t.Errorf("token outflows %v, want %d of %s", sim.Outflows.Tokens, tt.wantTokens, mint)
+		}
+		if sim.UnitsConsumed == 0 || len(sim.Logs) == 0 {
+			t.Errorf("simulation reported %d units and logs %q", sim.UnitsConsumed, sim.Logs)
+		}
+		if e.sim.Balance(e.wallet.PublicKey()) != lamBefore {
+			t.Fatal("the simulation changed the wallet's balance")
+		}
+		checkSimulateRequest(t, e, mint, !tt.noToken, legacy)
+
+		res, err := e.client.SendAndConfirm(t.Context(), []chain.Signed{tx})
+		if err != nil || res.Outcome != chain.OutcomeLanded {
+			t.Fatalf("SendAndConfirm: %v, %v", res.Outcome, err)
+		}
+		l := e.landed(t, tx.Signature)
+		if !sim.Fee.Payer.Equals(e.wallet.PublicKey()) || sim.Fee.Total() < l.Fee || sim.Fee.Total() != l.Fee && !tt.upperBound {
+			t.Errorf("simulated fee %+v (total %d), chain charged %d", sim.Fee, sim.Fee.Total(), l.Fee)
+		}
+		lamAfter, tokAfter := e.sim.Balance(e.wallet.PublicKey()), e.sim.TokenBalance(e.wallet.PublicKey(), mint)
+		if d := int64(lamBefore) - int64(lamAfter); d > sim.Outflows.Lamports || d != sim.Outflows.Lamports && !tt.upperBound {
+			t.Errorf("wallet's lamports went down by %d after landing, simulation said %d", d, sim.Outflows.Lamports)
+		}
+		if d := int64(tokBefore) - int64(tokAfter); d != sim.Outflows.Tokens[mint] {
+			t.Errorf("wallet's tokens went down by %d after landing, simulation said %d", d, sim.Outflows.Tokens[mint])
+		}
+		e.wellFormed(t)
+	})
 }
 
 func TestChainsimSimulateFailure(t *testing.T) {

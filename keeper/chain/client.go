@@ -30,7 +30,8 @@ type Client struct {
 	jito       *jitoClient
 	log        *slog.Logger
 
-	bundleSimOff atomic.Bool // the bundle simulation endpoint has no simulateBundle
+	bundleSimOff  atomic.Bool // the bundle simulation endpoint has no simulateBundle
+	simNoBalances atomic.Bool // the RPC node's simulateTransaction returns no balances
 
 	gone goneMemory // the earliest slot each blockhash was seen gone
 

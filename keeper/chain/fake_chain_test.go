@@ -35,7 +35,10 @@ type fakeChain struct {
 	post      map[solana.PublicKey]*Account        // simulation post-state
 	simErr    any
 	simLogs   []string
-	calls     []fakeCall
+	// simBalances makes simulateTransaction return the accounts' balances
+	// before (accounts) and after (post), as Agave's current nodes do.
+	simBalances bool
+	calls       []fakeCall
 	// statusLag delays by that many slots what getSignatureStatuses shows.
 	statusLag uint64
 	// hook, if set, runs under the lock before each method is served.

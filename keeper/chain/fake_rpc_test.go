@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
+	"strconv"
 	"time"
 
 	"github.com/gagliardetto/solana-go"
@@ -158,6 +160,9 @@ func (fc *fakeChain) simulateLocked(p []any) any {
 	if fc.simErr == nil {
 		value["accounts"] = fc.accountsJSON(fc.post, addrs)
 	}
+	if fc.simBalances {
+		fc.addBalancesLocked(value, decodeParamTx(p[0]))
+	}
 	return map[string]any{"context": map[string]any{"slot": fc.height()}, "value": value}
 }
 
@@ -223,4 +228,40 @@ func (fc *fakeChain) landedBundlesLocked(ids []any) []any {
 		out[i] = map[string]any{"bundle_id": b.id, "transactions": sigs, "slot": b.slot, "confirmation_status": "confirmed", "err": map[string]any{"Ok": nil}}
 	}
 	return out
+}
+
+// addBalancesLocked adds to a simulation result the balances of tx's
+// accounts (static keys, then the lookup tables' writable and read-only
+// entries) before (accounts) and after (post), and the loaded addresses.
+func (fc *fakeChain) addBalancesLocked(value map[string]any, tx *solana.Transaction) {
+	var loadedW, loadedR []solana.PublicKey
+	for _, l := range tx.Message.AddressTableLookups {
+		addrs := fc.accounts[l.AccountKey].Data[lookupTableHeaderLen:]
+		at := func(i uint8) solana.PublicKey { return solana.PublicKeyFromBytes(addrs[32*int(i) : 32*int(i)+32]) }
+		for _, i := range l.WritableIndexes {
+			loadedW = append(loadedW, at(i))
+		}
+		for _, i := range l.ReadonlyIndexes {
+			loadedR = append(loadedR, at(i))
+		}
+	}
+	keys := slices.Concat(tx.Message.AccountKeys, loadedW, loadedR)
+	value["preBalances"], value["preTokenBalances"] = fakeBalances(fc.accounts, keys)
+	value["postBalances"], value["postTokenBalances"] = fakeBalances(fc.post, keys)
+	value["loadedAddresses"] = map[string]any{"writable": loadedW, "readonly": loadedR}
+}
+
+// fakeBalances returns the lamports of keys in state and the token
+// balances of those that are token accounts.
+func fakeBalances(state map[solana.PublicKey]*Account, keys []solana.PublicKey) ([]uint64, []map[string]any) {
+	lamports, tokens := make([]uint64, len(keys)), []map[string]any{}
+	for i, k := range keys {
+		a := state[k]
+		lamports[i] = lamportsOf(a)
+		if ta, ok := decodeTokenAccount(a); ok {
+			tokens = append(tokens, map[string]any{"accountIndex": i, "mint": ta.Mint.String(), "owner": ta.Owner.String(),
+				"programId": a.Owner.String(), "uiTokenAmount": map[string]any{"amount": strconv.FormatUint(ta.Amount, 10)}})
+		}
+	}
+	return lamports, tokens
 }

@@ -19,27 +19,63 @@ import (
 // until they leave them; a temporary one closed back to the wallet costs
 // nothing.
 func outflows(wallet solana.PublicKey, pre, post []*Account) (Outflows, error) {
-	lam := new(big.Int).SetUint64(lamportsOf(pre[0]))
-	lam.Sub(lam, new(big.Int).SetUint64(lamportsOf(post[0])))
+	return outflowsOf(viewsOf(wallet, pre), viewsOf(wallet, post))
+}
+
+// holding is what the outflow measure needs of one watched account at one
+// instant: its lamports and, when it is a token account the wallet owns,
+// its mint and amount.
+type holding struct {
+	lamports uint64
+	own      bool // a token account owned by the wallet
+	mint     solana.PublicKey
+	amount   uint64
+}
+
+// wrappedSOL reports whether h is one of the wallet's wrapped-SOL accounts.
+func (h holding) wrappedSOL() bool { return h.own && h.mint.Equals(solana.WrappedSol) }
+
+// viewsOf returns the holdings of accounts.
+func viewsOf(wallet solana.PublicKey, accounts []*Account) []holding {
+	out := make([]holding, len(accounts))
+	for i, a := range accounts {
+		out[i].lamports = lamportsOf(a)
+		if ta, ok := ownTokenAccount(wallet, a); ok {
+			out[i].own, out[i].mint, out[i].amount = true, ta.Mint, ta.Amount
+		}
+	}
+	return out
+}
+
+// outflowsOf is outflows over holdings: index 0 is the wallet.
+func outflowsOf(pre, post []holding) (Outflows, error) {
+	lam := new(big.Int).SetUint64(pre[0].lamports)
+	lam.Sub(lam, new(big.Int).SetUint64(post[0].lamports))
 	net := map[solana.PublicKey]*big.Int{}
 	for i := 1; i < len(pre); i++ {
-		before, hadBefore := ownTokenAccount(wallet, pre[i])
-		after, hasAfter := ownTokenAccount(wallet, post[i])
-		if isWrappedSOL(before, hadBefore) || isWrappedSOL(after, hasAfter) {
-			wrappedSOLDelta(lam, pre[i], hadBefore && isWrappedSOL(before, true), post[i], hasAfter && isWrappedSOL(after, true))
+		before, after := pre[i], post[i]
+		if before.wrappedSOL() || after.wrappedSOL() {
+			// An own wrapped-SOL account counts by its lamports; closed or
+			// handed to another owner, it counts as emptied.
+			if before.wrappedSOL() {
+				lam.Add(lam, new(big.Int).SetUint64(before.lamports))
+			}
+			if after.wrappedSOL() {
+				lam.Sub(lam, new(big.Int).SetUint64(after.lamports))
+			}
 			continue
 		}
-		if !hadBefore {
+		if !before.own {
 			continue
 		}
-		d, ok := net[before.Mint]
+		d, ok := net[before.mint]
 		if !ok {
 			d = new(big.Int)
-			net[before.Mint] = d
+			net[before.mint] = d
 		}
-		d.Add(d, new(big.Int).SetUint64(before.Amount))
-		if hasAfter && after.Mint.Equals(before.Mint) {
-			d.Sub(d, new(big.Int).SetUint64(after.Amount))
+		d.Add(d, new(big.Int).SetUint64(before.amount))
+		if after.own && after.mint.Equals(before.mint) {
+			d.Sub(d, new(big.Int).SetUint64(after.amount))
 		}
 	}
 	if !lam.IsInt64() {
@@ -59,20 +95,6 @@ func outflows(wallet solana.PublicKey, pre, post []*Account) (Outflows, error) {
 func ownTokenAccount(wallet solana.PublicKey, a *Account) (tokenAccount, bool) {
 	ta, ok := decodeTokenAccount(a)
 	return ta, ok && ta.Owner.Equals(wallet)
-}
-
-func isWrappedSOL(ta tokenAccount, ok bool) bool { return ok && ta.Mint.Equals(solana.WrappedSol) }
-
-// wrappedSOLDelta adds to lam the lamports an own wrapped-SOL account lost:
-// its lamports before (when it was ours) minus after (when it still is).
-// An account closed or handed to another owner counts as emptied.
-func wrappedSOLDelta(lam *big.Int, pre *Account, ownBefore bool, post *Account, ownAfter bool) {
-	if ownBefore {
-		lam.Add(lam, new(big.Int).SetUint64(lamportsOf(pre)))
-	}
-	if ownAfter {
-		lam.Sub(lam, new(big.Int).SetUint64(lamportsOf(post)))
-	}
 }
 
 // lamportsOf returns an account's lamports, zero when it does not exist.

@@ -7,7 +7,6 @@ import (
 	"fmt"
 
 	"github.com/gagliardetto/solana-go"
-	"github.com/gagliardetto/solana-go/rpc"
 )
 
 // SimResult is the outcome of a successful simulation.
@@ -40,7 +39,10 @@ type Outflows struct {
 
 // Simulate runs simulateTransaction on the signed wire transaction raw with
 // signature verification at the client's commitment, and computes the
-// wallet's outflows. It fetches the pre-state of the wallet and of every
+// wallet's outflows. On a node that returns the accounts' balances before
+// and after with the simulation (Agave's current validators), that one call
+// is all: see simulateWithBalances. On an older node it fetches the
+// pre-state of the wallet and of every
 // account the message references (static keys and writable lookup-table
 // entries) that is an SPL Token or Token-2022 account owned by the wallet,
 // and asks the simulation for their post-state. It reads that state again
@@ -59,6 +61,14 @@ func (c *Client) Simulate(ctx context.Context, raw []byte, wallet solana.PublicK
 	fee, err := feeOf(tx.Message)
 	if err != nil {
 		return nil, fmt.Errorf("simulate: %w", err)
+	}
+	if !c.simNoBalances.Load() {
+		res, err := c.simulateWithBalances(ctx, raw, tx.Message, wallet, fee)
+		if !errors.Is(err, errNoBalances) {
+			return res, err
+		}
+		c.simNoBalances.Store(true)
+		c.log.Info("The RPC node's simulateTransaction returns no balances; reading the wallet's accounts around each simulation instead")
 	}
 	for range maxSimulateTries {
 		res, stable, err := c.simulateOnce(ctx, raw, tx.Message, wallet, fee)
@@ -87,7 +97,7 @@ func (c *Client) simulateOnce(ctx context.Context, raw []byte, m solana.Message,
 	if err != nil {
 		return nil, false, fmt.Errorf("simulate: %w", err)
 	}
-	v, err := c.simulate(ctx, raw, addrs)
+	v, err := c.simulateRaw(ctx, raw, addrs)
 	if err != nil {
 		return nil, false, err
 	}
@@ -145,27 +155,6 @@ func wrappedSOLAccount(wallet solana.PublicKey) solana.PublicKey {
 		return solana.PublicKey{}
 	}
 	return ata
-}
-
-// simulate calls simulateTransaction asking for the post-state of addrs.
-func (c *Client) simulate(ctx context.Context, raw []byte, addrs []solana.PublicKey) (*rpc.SimulateTransactionResult, error) {
-	var out *rpc.SimulateTransactionResponse
-	err := c.reads.call(ctx, "simulateTransaction", func(ctx context.Context, ep *endpoint) error {
-		var err error
-		out, err = ep.rpc.SimulateRawTransactionWithOpts(ctx, raw, &rpc.SimulateTransactionOpts{
-			SigVerify:  true,
-			Commitment: c.commitment,
-			Accounts:   &rpc.SimulateTransactionAccountsOpts{Encoding: solana.EncodingBase64, Addresses: addrs},
-		})
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	if out == nil || out.Value == nil {
-		return nil, fmt.Errorf("simulateTransaction: empty answer")
-	}
-	return out.Value, nil
 }
 
 // preState returns the addresses to watch (the wallet first, then the

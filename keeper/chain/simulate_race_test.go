@@ -7,6 +7,7 @@ import (
 	"testing/synctest"
 
 	"github.com/keeper-project/keeper/keeper/chain"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim"
 )
 
 // TestSimulateNotMaskedByConcurrentInflow lands an inflow to the wallet between keeper's read of
@@ -36,12 +37,13 @@ func TestSimulateNotMaskedByConcurrentInflow(t *testing.T) {
 	})
 }
 
-// TestSimulateGivesUpOnAWalletThatKeepsMoving: when every try sees the wallet change during the
-// simulation, Simulate measures nothing and says so with a retryable error.
+// TestSimulateGivesUpOnAWalletThatKeepsMoving: on a node that returns no balances with simulations,
+// when every try sees the wallet change during the simulation, Simulate measures nothing and says
+// so with a retryable error.
 func TestSimulateGivesUpOnAWalletThatKeepsMoving(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var e *env
-		e = newEnv(t, envConfig{rewrite: func(c *rpcCall) {
+		e = newEnv(t, envConfig{sim: chainsim.Options{SimulateWithoutBalances: true}, rewrite: func(c *rpcCall) {
 			if c.Method == "simulateTransaction" {
 				e.fund(t, e.wallet.PublicKey(), 1)
 			}
@@ -52,8 +54,35 @@ func TestSimulateGivesUpOnAWalletThatKeepsMoving(t *testing.T) {
 		if !errors.Is(err, chain.ErrWalletMoving) || !chain.Retryable(err) || sim != nil {
 			t.Fatalf("Simulate = %+v, %v; want no result and a retryable ErrWalletMoving", sim, err)
 		}
-		if n := e.rpc.count("simulateTransaction"); n != 3 {
-			t.Errorf("%d simulations, want 3 tries", n)
+		if n := e.rpc.count("simulateTransaction"); n != 4 {
+			t.Errorf("%d simulations, want the first (which finds no balances) and 3 tries", n)
+		}
+	})
+}
+
+// TestSimulateWithBalancesIgnoresAMovingWallet: on a node that returns balances with simulations,
+// the measure comes from the one bank the simulation ran on, so a wallet paid during every
+// simulation costs nothing: one request, the transfer's whole outflow.
+func TestSimulateWithBalancesIgnoresAMovingWallet(t *testing.T) {
+	const amount = 1_000
+	synctest.Test(t, func(t *testing.T) {
+		var e *env
+		e = newEnv(t, envConfig{rewrite: func(c *rpcCall) {
+			if c.Method == "simulateTransaction" {
+				e.fund(t, e.wallet.PublicKey(), 1)
+			}
+		}})
+		waitSlots(2)
+		tx := transferTx(t, e.wallet, amount, e.blockhash(t))
+		sim, err := e.client.Simulate(t.Context(), tx.Raw, e.wallet.PublicKey())
+		if err != nil {
+			t.Fatalf("Simulate: %v", err)
+		}
+		if want := int64(amount) + int64(sim.Fee.Total()); sim.Outflows.Lamports != want {
+			t.Errorf("outflow %d lamports, want the transfer and the fee, %d", sim.Outflows.Lamports, want)
+		}
+		if n, reads := e.rpc.count("simulateTransaction"), e.rpc.count("getMultipleAccounts"); n != 1 || reads != 0 {
+			t.Errorf("%d simulations and %d account reads, want one simulation alone", n, reads)
 		}
 	})
 }

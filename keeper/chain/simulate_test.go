@@ -89,15 +89,19 @@ func TestSimulateOutflows(t *testing.T) {
 	tests := []struct {
 		name      string
 		withTable bool
+		balances  bool // the node returns balances with simulations
 		wantM     int64
 		wantAddrs int
 	}{
-		{"static keys", false, 600, 3},
-		{"lookup table entry counted", true, 800, 4},
+		{"static keys", false, false, 600, 3},
+		{"lookup table entry counted", true, false, 800, 4},
+		{"balances, static keys", false, true, 600, 0},
+		{"balances, lookup table entry counted", true, true, 800, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newSimFixture(t)
+			f.fc.simBalances = tt.balances
 			s := f.tx(t, tt.withTable)
 			if tx, _ := decodeTx(s.Raw); (len(tx.Message.AddressTableLookups) == 1) != tt.withTable {
 				t.Fatalf("lookups %v, want a lookup table: %v", tx.Message.AddressTableLookups, tt.withTable)
@@ -118,10 +122,20 @@ func TestSimulateOutflows(t *testing.T) {
 				t.Errorf("units %d, want 4321", res.UnitsConsumed)
 			}
 			calls := f.fc.callsOf("simulateTransaction")
-			if len(calls) != 1 {
-				t.Fatalf("%d simulate calls", len(calls))
+			if tt.balances {
+				// One request: the balances come with the simulation.
+				if len(calls) != 1 || len(f.fc.callsOf("getMultipleAccounts")) != 0 || calls[0].params[1].(map[string]any)["accounts"] != nil {
+					t.Fatalf("%d simulate calls, %d account reads, config %v; want one simulation alone",
+						len(calls), len(f.fc.callsOf("getMultipleAccounts")), calls[0].params[1])
+				}
+				return
 			}
-			o := calls[0].params[1].(map[string]any)
+			// The first simulation finds no balances; the second is measured
+			// against the accounts read around it.
+			if len(calls) != 2 {
+				t.Fatalf("%d simulate calls, want 2", len(calls))
+			}
+			o := calls[1].params[1].(map[string]any)
 			acc := o["accounts"].(map[string]any)
 			addrs := acc["addresses"].([]any)
 			if o["sigVerify"] != true || o["commitment"] != "confirmed" || o["replaceRecentBlockhash"] != nil || acc["encoding"] != "base64" {

@@ -18,6 +18,7 @@ type Chain struct {
 	genesis time.Time
 	seed    uint64
 	minTip  uint64
+	noBals  bool // Options.SimulateWithoutBalances
 	log     *slog.Logger
 	faults  *faultState
 	tips    []solana.PublicKey
@@ -60,6 +61,7 @@ func New(opts Options) (*Chain, error) {
 		genesis:  o.Genesis,
 		seed:     o.Seed,
 		minTip:   o.MinTip,
+		noBals:   o.SimulateWithoutBalances,
 		log:      o.Logger,
 		faults:   newFaultState(o.Seed, o.Faults),
 		tips:     tipAccounts(),

@@ -30,6 +30,11 @@ type Options struct {
 	// Logger receives debug lines about dropped transactions and bundles;
 	// nil discards them.
 	Logger *slog.Logger
+	// SimulateWithoutBalances answers simulateTransaction as validators did
+	// before Agave added the fee, the balances and the loaded addresses to
+	// its result: those members are absent. For testing clients on older
+	// nodes.
+	SimulateWithoutBalances bool
 }
 
 // withDefaults returns o with nil and zero fields filled in, or an error

@@ -143,7 +143,7 @@ func (s *Server) simulateTransaction(in jsonrpc.Call) (any, *jsonrpc.Error) {
 	if _, rerr := s.view(cfg.Commitment, cfg.MinContextSlot); rerr != nil {
 		return nil, rerr
 	}
-	return encodeSimulation(s.c.simulateLocked(t, opts), opts.Accounts != nil)
+	return encodeSimulation(s.c.simulateLocked(t, opts), opts.Accounts != nil, !s.c.noBals)
 }
 
 // simulateOptions checks a simulate config and converts it.
@@ -165,9 +165,15 @@ func simulateOptions(cfg simulateConfig) (SimulateOptions, *jsonrpc.Error) {
 	return opts, nil
 }
 
-// encodeSimulation returns the wire form of a simulation.
-func encodeSimulation(r SimResult, withAccounts bool) (any, *jsonrpc.Error) {
+// encodeSimulation returns the wire form of a simulation. With balances, as
+// Agave's current simulateTransaction, it has the fee, the accounts' balances
+// before and after, and the addresses loaded from lookup tables (null
+// where the transaction did not run).
+func encodeSimulation(r SimResult, withAccounts, balances bool) (any, *jsonrpc.Error) {
 	v := simFailureData(r)
+	if balances {
+		addBalances(v, r)
+	}
 	if r.ReplacementBlockhash != nil {
 		v["replacementBlockhash"] = map[string]any{"blockhash": r.ReplacementBlockhash.String(), "lastValidBlockHeight": r.LastValidBlockHeight}
 	}
@@ -208,4 +214,21 @@ func (c *Chain) takeDropLocked(sig solana.Signature, msg *solana.Message) bool {
 	}
 	c.dropped[sig] = true
 	return true
+}
+
+// addBalances adds the members of a simulation result that Agave added
+// with the balances: fee, preBalances, postBalances, preTokenBalances,
+// postTokenBalances and loadedAddresses.
+func addBalances(v map[string]any, r SimResult) {
+	b := r.Balances
+	if b == nil {
+		for _, k := range []string{"fee", "preBalances", "postBalances", "preTokenBalances", "postTokenBalances", "loadedAddresses"} {
+			v[k] = nil
+		}
+		return
+	}
+	v["fee"] = r.Fee
+	v["preBalances"], v["postBalances"] = b.Pre, b.Post
+	v["preTokenBalances"], v["postTokenBalances"] = encodeTokenBalances(b.PreTok), encodeTokenBalances(b.PostTok)
+	v["loadedAddresses"] = map[string][]string{"writable": keyStrings(b.LoadedW), "readonly": keyStrings(b.LoadedR)}
 }

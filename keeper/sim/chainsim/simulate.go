@@ -43,6 +43,20 @@ type SimResult struct {
 	ReplacementBlockhash *solana.Hash
 	// LastValidBlockHeight is the last height ReplacementBlockhash is valid at.
 	LastValidBlockHeight uint64
+	// Balances are the lamports and token balances of the transaction's
+	// accounts before and after, as a landed transaction's status meta has
+	// them; nil when it failed before execution.
+	Balances *Balances
+}
+
+// Balances are a transaction's account balances before and after it ran
+// (fee included after), indexed as its account keys: the static keys, then
+// the writable and the read-only addresses loaded from lookup tables.
+type Balances struct {
+	Pre, Post       []uint64
+	PreTok, PostTok []svm.TokenBalance
+	LoadedW         []solana.PublicKey
+	LoadedR         []solana.PublicKey
 }
 
 // Simulate runs a transaction against the current state without changing
@@ -88,6 +102,7 @@ func (c *Chain) simulateLocked(t *svm.Txn, opts SimulateOptions) SimResult {
 		return out
 	}
 	out.Err, out.Logs, out.UnitsConsumed, out.Fee = res.err, res.logs, res.units, res.fee
+	out.Balances = &Balances{Pre: res.pre, Post: res.post, PreTok: res.preTok, PostTok: res.postTok, LoadedW: t.LoadedW, LoadedR: t.LoadedR}
 	out.Accounts = make([]*svm.Account, len(opts.Accounts))
 	for i, k := range opts.Accounts {
 		if a, ok := sandbox.Get(k); ok {
