@@ -90,18 +90,28 @@ type bundleRun struct {
 	frozen bool
 }
 
-// run polls until the bundle's fate is proven or ctx ends.
+// run watches the bundle until its fate is proven or ctx ends: the node's
+// notification for its first market transaction (the bundle lands whole or
+// not at all) wakes it at once, and meanwhile it polls from right after the
+// send at intervals doubling up to PollInterval, as a single transaction
+// is (see landOne).
 func (b *bundleRun) run(ctx context.Context) (Result, error) {
-	poll := time.NewTicker(b.c.opts.PollInterval)
-	defer poll.Stop()
+	wctx, stopWatch := context.WithCancel(ctx)
+	defer stopWatch()
+	wake := b.c.sigs.watch(wctx, b.txs[0].Signature)
+	poll := newPollBackoff(b.c.opts.PollInterval)
+	defer poll.stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return b.result(OutcomeUnknown, nil), fmt.Errorf("bundle not settled: %w", ctx.Err())
-		case <-poll.C:
-			if res, done, err := b.step(ctx); done {
-				return res, err
-			}
+		case <-wake:
+			wake = nil // the statuses read of the step settles it
+		case <-poll.c():
+			poll.next()
+		}
+		if res, done, err := b.step(ctx); done {
+			return res, err
 		}
 	}
 }

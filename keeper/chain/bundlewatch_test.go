@@ -1,0 +1,91 @@
+package chain_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/gagliardetto/solana-go/rpc"
+
+	"github.com/keeper-project/keeper/keeper/chain"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+)
+
+// TestBundleSettlesOnTheWebsocket lands a bundle with status polls an hour apart: the node's
+// notification for the bundle's first transaction wakes the client, whose one status read then
+// settles the bundle. The chain is served on real loopback sockets (RPC with its websocket, and the
+// block engine); once the bundle was sent and the client subscribed, the manual clock moves three
+// slots, enough to land and confirm it.
+func TestBundleSettlesOnTheWebsocket(t *testing.T) {
+	clk := chainsim.NewManualClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	sim, err := chainsim.New(chainsim.Options{Clock: clk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rpcPacer := &pacer{next: sim.RPC(), clk: clk, sim: sim}
+	sent := make(chan struct{}, 1)
+	jito := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		sim.Jito().ServeHTTP(w, r)
+		var call struct {
+			Method string `json:"method"`
+		}
+		if json.Unmarshal(body, &call) == nil && call.Method == "sendBundle" {
+			select {
+			case sent <- struct{}{}:
+			default:
+			}
+		}
+	})
+	rpcURL, jitoURL := serveLoopback(t, rpcPacer), serveLoopback(t, jito)
+	ctx, cancel := context.WithTimeout(t.Context(), wsGuard)
+	defer cancel()
+	go func() {
+		// Move the clock once the bundle is out and the client listens for it.
+		select {
+		case <-sent:
+		case <-ctx.Done():
+			return
+		}
+		if err := sim.WaitSubscriptions(ctx, 1); err == nil {
+			clk.Advance(3 * chainsim.SlotDuration)
+		}
+	}()
+	wallet := newKey(t)
+	if err := sim.Fund(wallet.PublicKey(), walletFunds); err != nil {
+		t.Fatal(err)
+	}
+	client := newClient(t, chain.Options{RPCURLs: []string{rpcURL}, JitoURL: jitoURL, PollInterval: time.Hour, RebroadcastInterval: time.Hour})
+	bh, _ := sim.LatestBlockhash(rpc.CommitmentConfirmed)
+	tips := &tipper{wallet: wallet}
+	res, err := client.SendBundle(ctx, []chain.Signed{transferTx(t, wallet, 1000, bh)}, tips.tip,
+		chain.TipPolicy{Floor: chainsim.DefaultMinTip, Cap: chainsim.DefaultMinTip})
+	if err != nil {
+		t.Fatalf("SendBundle: %v", err)
+	}
+	if res.Outcome != chain.OutcomeLanded {
+		t.Fatalf("outcome %v, want landed", res.Outcome)
+	}
+	if n := rpcPacer.count("getSignatureStatuses"); n != 1 {
+		t.Errorf("%d status reads, want the one the notification woke", n)
+	}
+}
+
+// serveLoopback serves h on a loopback port until the test ends and returns its URL.
+func serveLoopback(t *testing.T, h http.Handler) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: h}
+	go func() { _ = srv.Serve(ln) }()
+	t.Cleanup(func() { _ = srv.Close() })
+	return "http://" + ln.Addr().String()
+}
