@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/keeper-project/keeper/keeper/config"
 	"github.com/keeper-project/keeper/keeper/journal"
 )
 
@@ -54,7 +55,11 @@ func newLeadership(e env, j Journal, recover func(context.Context) error) *leade
 		return nil
 	}
 	host, _ := os.Hostname()
-	return &leadership{j: lj, ttl: e.cfg.Journal.Lease, recover: recover, metrics: e.metrics, logger: e.logger,
+	ttl := e.cfg.Journal.Lease
+	if ttl <= 0 { // a Config built in code rather than loaded
+		ttl = config.DefaultLease
+	}
+	return &leadership{j: lj, ttl: ttl, recover: recover, metrics: e.metrics, logger: e.logger,
 		holder: fmt.Sprintf("pid %d on %s since %s", os.Getpid(), host, time.Now().UTC().Format(time.RFC3339)),
 		clock:  time.Now, standby: time.Now()}
 }
