@@ -3,6 +3,7 @@ package chainsim
 import (
 	"context"
 	"net/http"
+	"time"
 
 	"github.com/gorilla/websocket"
 )
@@ -86,18 +87,26 @@ func (c *Chain) detach(wc *wsConn) {
 // tick brings the chain up to its clock at the start of every slot while
 // websocket clients are connected, so their notifications go out as slots
 // pass even when nobody calls the chain. On a ManualClock it wakes when the
-// clock is advanced past a slot boundary.
+// clock is advanced past a slot boundary. Each wait runs to the end of the
+// slot the chain last synced, not of the slot the clock was in when the
+// driver got to run, and the clock is read again once the wait is armed: an
+// advance made before the driver first ran, or while it armed its wait, is
+// synced at once rather than at the next advance.
 func (c *Chain) tick(stop <-chan struct{}, done chan<- struct{}) {
 	defer close(done)
 	for {
-		now := c.clock.Now()
-		next := c.genesis.Add(SlotDuration * (now.Sub(c.genesis)/SlotDuration + 1))
+		c.lock()
+		seen := c.seen
+		c.unlock()
+		next := c.genesis.Add(SlotDuration * time.Duration(seen+1))
+		wait := c.clock.After(next.Sub(c.clock.Now()))
+		if c.clockSlot() > seen {
+			continue // the clock passed the slot while the wait was armed
+		}
 		select {
 		case <-stop:
 			return
-		case <-c.clock.After(next.Sub(now)):
-			c.lock()
-			c.unlock()
+		case <-wait:
 		}
 	}
 }

@@ -364,3 +364,68 @@ func TestPubsubFaults(t *testing.T) {
 		waitSubs(t, c, 0)
 	})
 }
+
+// armClock is a ManualClock that reports on armed (buffered, so the
+// driver never blocks on it) each wait the slot driver arms, after running
+// before, if set, just ahead of the first.
+type armClock struct {
+	*ManualClock
+	armed  chan struct{}
+	before func() // used by the driver's goroutine only
+}
+
+// After runs before once, then arms the wait and reports it.
+func (a *armClock) After(d time.Duration) <-chan time.Time {
+	if f := a.before; f != nil {
+		a.before = nil
+		f()
+	}
+	ch := a.ManualClock.After(d)
+	a.armed <- struct{}{}
+	return ch
+}
+
+// TestSlotDriverSyncsEveryAdvance moves the clock before the slot driver
+// first runs, or while it arms its wait, and expects the driver to bring
+// the chain up to the clock by itself: nothing else calls the chain, as
+// when a client only waits for its notifications.
+func TestSlotDriverSyncsEveryAdvance(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		waits int // the waits armed once the driver has synced
+		early bool
+	}{{"before it runs", 1, true}, {"while it arms its wait", 2, false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			clk := &armClock{ManualClock: NewManualClock(epoch), armed: make(chan struct{}, 4)}
+			c, err := New(Options{Clock: clk})
+			if err != nil {
+				t.Fatalf("New: %v", err)
+			}
+			if tc.early {
+				advanceSlots(clk.ManualClock, 3)
+			} else {
+				clk.before = func() { advanceSlots(clk.ManualClock, 3) }
+			}
+			stop, done := make(chan struct{}), make(chan struct{})
+			go c.tick(stop, done)
+			defer func() {
+				close(stop)
+				<-done
+			}()
+			ctx := recvCtx(t)
+			for range tc.waits {
+				select {
+				case <-clk.armed:
+				case <-ctx.Done():
+					t.Fatal("the slot driver armed no further wait: it missed the advance")
+				}
+			}
+			c.mu.Lock() // not c.lock, which would sync the chain itself
+			seen := c.seen
+			c.mu.Unlock()
+			if seen != 3 {
+				t.Fatalf("the chain is at slot %d after the driver armed its wait, want 3", seen)
+			}
+		})
+	}
+}
