@@ -16,5 +16,8 @@ func main() {
 		<-ctx.Done()
 		stop() // a second signal now ends the process at once; recovery settles the rest
 	}()
+	if len(os.Args) > 1 {
+		startFlightRecorder(ctx, "keeper-"+os.Args[1])
+	}
 	os.Exit(run(ctx, os.Args[1:], &streams{out: os.Stdout, err: os.Stderr}))
 }

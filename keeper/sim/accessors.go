@@ -52,7 +52,7 @@ func (s *Sim) Loan(address solana.PublicKey) (market.LoanItem, error) {
 	if err != nil {
 		return market.LoanItem{}, err
 	}
-	v := &loanView{info: info, st: st, now: s.clock.Now().Unix(), lenders: map[string]bool{}}
+	v := &loanView{info: info, addr: info.Address.String(), st: st, now: s.clock.Now().Unix(), lenders: map[string]bool{}}
 	if err := s.fillLoanItem(v, s.w.Snapshot(s.clock.Now())); err != nil {
 		return market.LoanItem{}, err
 	}

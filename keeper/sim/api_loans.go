@@ -111,7 +111,7 @@ func matchLoan(q market.LoansQuery, v *loanView) bool {
 		ft = int(*q.FilterType)
 	}
 	return (ft == filterAll || (ft == filterActive) == !st.Closed) &&
-		apiwire.InOrEmpty(q.LoanAddresses, v.info.Address.String()) && apiwire.InOrEmpty(q.Borrowers, st.Borrower) &&
+		apiwire.InOrEmpty(q.LoanAddresses, v.addr) && apiwire.InOrEmpty(q.Borrowers, st.Borrower) &&
 		(len(q.Lenders) == 0 || apiwire.AnyIn(q.Lenders, apiwire.Keys(v.lenders))) &&
 		(len(q.PrincipalMints) == 0 || apiwire.AnyIn(q.PrincipalMints, prinMints)) && !apiwire.AnyIn(q.ExcludePrincipalMints, prinMints) &&
 		(len(q.CollateralMints) == 0 || apiwire.AnyIn(q.CollateralMints, colMints)) && !apiwire.AnyIn(q.ExcludeCollateralMints, colMints) &&

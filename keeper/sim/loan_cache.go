@@ -2,6 +2,7 @@ package sim
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"sync"
 
@@ -92,17 +93,23 @@ func newListing(q market.LoansQuery, all []*loanView) *loanListing {
 	return l
 }
 
-// decodedStates keeps the loan accounts decoded at one state of the chain, and the strategies'
-// authorities, so that valuing the loans again in a later second of the same state does not decode
-// every account again. The views only read what it holds. A nil *decodedStates decodes every time.
+// decodedStates keeps the loan accounts decoded at one state of the chain, the strategies'
+// authorities, the loans' base58 addresses and the public keys of the base58 strings the views name
+// (mints, strategies), so that valuing the loans again in a later second of the same state decodes
+// and encodes none of them again: a revaluation of 10,000 loans spent two thirds of its time in
+// base58 (119 ms, 2026-11-26). The views only read what it holds. A nil *decodedStates decodes
+// every time.
 type decodedStates struct {
 	version     uint64
 	loans       map[*programs.Loan]*state.Loan
 	authorities map[*programs.Strategy]string
+	addresses   map[*programs.Loan]string
+	keys        map[string]solana.PublicKey
 }
 
 func newDecodedStates(version uint64) *decodedStates {
-	return &decodedStates{version: version, loans: map[*programs.Loan]*state.Loan{}, authorities: map[*programs.Strategy]string{}}
+	return &decodedStates{version: version, loans: map[*programs.Loan]*state.Loan{}, authorities: map[*programs.Strategy]string{},
+		addresses: map[*programs.Loan]string{}, keys: map[string]solana.PublicKey{}}
 }
 
 // loan returns the decoded account of loan l.
@@ -118,6 +125,45 @@ func (d *decodedStates) loan(s *Sim, l *programs.Loan) (*state.Loan, error) {
 		d.loans[l] = st
 	}
 	return st, err
+}
+
+// address returns the base58 address of loan l.
+func (d *decodedStates) address(l *programs.Loan) string {
+	if d == nil {
+		return l.Address.String()
+	}
+	a, ok := d.addresses[l]
+	if !ok {
+		a = l.Address.String()
+		d.addresses[l] = a
+	}
+	return a
+}
+
+// key returns the public key the base58 string b58 names.
+func (d *decodedStates) key(b58 string) (solana.PublicKey, error) {
+	if d != nil {
+		if k, ok := d.keys[b58]; ok {
+			return k, nil
+		}
+	}
+	k, err := solana.PublicKeyFromBase58(b58)
+	if err != nil {
+		return solana.PublicKey{}, fmt.Errorf("decoding %q: %w", b58, err)
+	}
+	if d != nil {
+		d.keys[b58] = k
+	}
+	return k, nil
+}
+
+// mustKey is key for strings the chain's accounts hold, which are valid keys; it panics on any other.
+func (d *decodedStates) mustKey(b58 string) solana.PublicKey {
+	k, err := d.key(b58)
+	if err != nil {
+		panic(err)
+	}
+	return k
 }
 
 // authority returns the authority of strategy st, false when its account cannot be read.

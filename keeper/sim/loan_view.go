@@ -16,6 +16,7 @@ const secondsPerDay = 86_400
 // loanView is one loan as the loans-info endpoint sees it at a snapshot.
 type loanView struct {
 	info    *programs.Loan
+	addr    string // info's address, base58
 	st      *state.Loan
 	item    market.LoanItem
 	lenders map[string]bool // strategy addresses and their authorities
@@ -36,7 +37,7 @@ func (s *Sim) loanViews(sn *programs.Snapshot, decoded *decodedStates) ([]*loanV
 		if err != nil {
 			return nil, err
 		}
-		v := &loanView{info: info, st: st, now: sn.At.Unix(), lenders: map[string]bool{}, decoded: decoded}
+		v := &loanView{info: info, addr: decoded.address(info), st: st, now: sn.At.Unix(), lenders: map[string]bool{}, decoded: decoded}
 		if err := s.fillLoanItem(v, sn); err != nil {
 			return nil, fmt.Errorf("loan %s: %w", info.Name, err)
 		}
@@ -49,7 +50,7 @@ func (s *Sim) loanViews(sn *programs.Snapshot, decoded *decodedStates) ([]*loanV
 func (s *Sim) fillLoanItem(v *loanView, sn *programs.Snapshot) error {
 	st := v.st
 	v.item = market.LoanItem{
-		Loan: market.Loan{Address: v.info.Address.String(), Borrower: st.Borrower, Bump: st.Bump, Closed: st.Closed,
+		Loan: market.Loan{Address: v.addr, Borrower: st.Borrower, Bump: st.Bump, Closed: st.Closed,
 			LastInteractedTime: market.UnixTime(st.LastInteractedTime), LastInteractedTxn: st.LastInteractedTxn,
 			LoanStatus: market.LoanStatus(st.Status), Nonce: st.Nonce, StartTime: market.UnixTime(st.StartTime),
 			WriteVersion: st.WriteVersion, ID: st.ID},
@@ -69,7 +70,7 @@ func (s *Sim) fillLoanItem(v *loanView, sn *programs.Snapshot) error {
 		it.CollateralYieldPct = v.collYieldWeighted / it.CollateralUsd * 100
 	}
 	if len(st.Collateral) > 0 {
-		first := solana.MustPublicKeyFromBase58(st.Collateral[0].AssetMint)
+		first := v.decoded.mustKey(st.Collateral[0].AssetMint)
 		if m, ok := s.w.MintByAddr[first]; ok {
 			v.tokenUsdPnl = (units.WholeTokens(st.Collateral[0].Amount, m.Decimals) - st.Inflow.CollateralTokens) * sn.Price(first)
 		}
@@ -83,10 +84,10 @@ func (s *Sim) fillCollateral(v *loanView, sn *programs.Snapshot) error {
 	for _, col := range v.st.Collateral {
 		it.Collateral = append(it.Collateral, market.Collateral{
 			Amount: market.Amount(col.Amount), AssetIdentifier: col.AssetIdentifier, AssetMint: col.AssetMint,
-			AssetType: market.AssetType(col.AssetType), Index: col.Index, Loan: v.info.Address.String(), ID: col.ID,
+			AssetType: market.AssetType(col.AssetType), Index: col.Index, Loan: v.addr, ID: col.ID,
 			LastInteractedTime: market.UnixTime(col.LastInteractedTime), LastInteractedTxn: col.LastInteractedTxn,
 			WriteVersion: col.WriteVersion})
-		usd, yield, err := s.collateralUSD(col, sn)
+		usd, yield, err := s.collateralUSD(v.decoded, col, sn)
 		if err != nil {
 			return err
 		}
@@ -101,8 +102,8 @@ func (s *Sim) fillCollateral(v *loanView, sn *programs.Snapshot) error {
 }
 
 // collateralUSD values one collateral entry and returns its yield APY.
-func (s *Sim) collateralUSD(col state.Collateral, sn *programs.Snapshot) (float64, float64, error) {
-	mint, err := solana.PublicKeyFromBase58(col.AssetMint)
+func (s *Sim) collateralUSD(decoded *decodedStates, col state.Collateral, sn *programs.Snapshot) (float64, float64, error) {
+	mint, err := decoded.key(col.AssetMint)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -135,7 +136,7 @@ func maxLqt(st *state.Loan, index int) int64 {
 func (s *Sim) fillLedgers(v *loanView, sn *programs.Snapshot) {
 	it := &v.item
 	for _, l := range v.st.Ledgers {
-		mint := solana.MustPublicKeyFromBase58(l.PrincipalMint)
+		mint := v.decoded.mustKey(l.PrincipalMint)
 		interest := l.InterestAt(v.now)
 		ips := l.InterestPerSecond()
 		if v.now >= l.EndTime {
@@ -147,7 +148,7 @@ func (s *Sim) fillLedgers(v *loanView, sn *programs.Snapshot) {
 			InterestOutstanding: market.Amount(interest), InterestPerSecond: market.Number(ips),
 			LastInterestUpdatedTime: market.UnixTime(max(l.LastInterestUpdatedTime, min(v.now, l.EndTime))),
 			LastInteractedTime:      market.UnixTime(l.LastInteractedTime), LastInteractedTxn: l.LastInteractedTxn,
-			LedgerIndex: l.Index, Loan: v.info.Address.String(), LqtRatios: cbpsRow(l.LqtRatios),
+			LedgerIndex: l.Index, Loan: v.addr, LqtRatios: cbpsRow(l.LqtRatios),
 			LtvRatios: cbpsRow(l.LtvRatios), Weights: cbpsRow(l.Weights), MarketInformation: l.MarketInformation,
 			PrincipalDue: market.Amount(l.PrincipalDue), PrincipalMint: l.PrincipalMint,
 			PrincipalRepaid: market.Amount(l.PrincipalRepaid), Status: market.LedgerStatus(l.Status),
@@ -160,7 +161,7 @@ func (s *Sim) fillLedgers(v *loanView, sn *programs.Snapshot) {
 		v.dailyPrinYieldUsd += principalUsd * sn.YieldAPY(mint) / 365
 		v.apyWeighted += principalUsd * float64(l.Apy) / 1e6
 		v.lenders[l.Strategy] = true
-		if strat, ok := s.w.StratByAdr[solana.MustPublicKeyFromBase58(l.Strategy)]; ok {
+		if strat, ok := s.w.StratByAdr[v.decoded.mustKey(l.Strategy)]; ok {
 			if authority, ok := v.decoded.authority(s, strat); ok {
 				v.lenders[authority] = true
 			}
