@@ -24,10 +24,8 @@ func (k *Keeper) RunOnce(ctx context.Context) error {
 			return err
 		}
 		defer resign()
-		if err := k.upkeep.settle(ctx, k.exec.Recover); err != nil {
-			return err
-		}
-	} else if err := k.Recover(ctx); err != nil {
+	}
+	if err := k.Recover(ctx); err != nil {
 		return err
 	}
 	ps, err := k.policies.loadChecked(ctx)

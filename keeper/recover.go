@@ -10,8 +10,9 @@ import (
 // Recover makes this process the journal's only owner, then settles every
 // journaled action that is not final by asking the chain, before the first
 // tick (see action.Executor.Recover), and prunes the journal. It never
-// builds or signs anything new. On a shared journal the leader recovers
-// when it wins its term (see leadership), not here.
+// builds or signs anything new. A shared journal has no owner lock (its
+// leader holds the lease instead): a daemon's leader recovers when it wins
+// its term (see leadership), a pass once it has taken the lease.
 func (k *Keeper) Recover(ctx context.Context) error {
 	if err := k.upkeep.own(); err != nil {
 		return err

@@ -80,17 +80,17 @@ func Open(ctx context.Context, dsn string, opts Options) (*Journal, error) {
 // lives exactly as long as its connection, and the journal's statements
 // never wait on each other's locks.
 func openDB(loc location, opts Options) (*sql.DB, error) {
-	var db *sql.DB
+	var (
+		db  *sql.DB
+		err error
+	)
 	if loc.dialect() == postgresDialect {
-		var err error
-		if db, err = openPostgres(loc, opts.BusyTimeout); err != nil {
-			return nil, err
-		}
+		db, err = openPostgres(loc, opts.BusyTimeout)
 	} else {
-		var err error
-		if db, err = sql.Open("sqlite", loc.driverDSN(opts.BusyTimeout)); err != nil {
-			return nil, err
-		}
+		db, err = sql.Open("sqlite", loc.driverDSN(opts.BusyTimeout))
+	}
+	if err != nil {
+		return nil, err
 	}
 	db.SetMaxOpenConns(1)
 	db.SetMaxIdleConns(1)
