@@ -1,6 +1,7 @@
 package api
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"github.com/keeper-project/keeper/keeper/market"
@@ -10,63 +11,39 @@ import (
 // request. An empty Provider is sent as the configured provider. The response's txBase64s are to be
 // signed and sent in array order as one bundle. A response for another request id or action is refused.
 func (c *Client) ClaimEarnWithdrawal(ctx context.Context, key market.IdempotencyKey, req market.WithdrawClaimRequest) (*market.EarnTxResponse, error) {
-	if req.Provider == "" {
-		req.Provider = c.Provider()
-	}
-	if err := req.Validate(); err != nil {
-		return nil, invalid(market.EndpointWithdrawClaim, err)
-	}
-	var out market.EarnTxResponse
-	if err := c.post(ctx, market.EndpointWithdrawClaim, key, req, &out); err != nil {
+	req.Provider = cmp.Or(req.Provider, c.Provider())
+	out, err := fetch[market.EarnTxResponse](ctx, c.t, market.EndpointWithdrawClaim, key, req)
+	if err != nil {
 		return nil, err
 	}
-	return &out, checkEarnTx(market.EndpointWithdrawClaim, &out, market.EarnActionWithdrawClaim, req.RequestID)
+	return out, checkEarnTx(market.EndpointWithdrawClaim, out, market.EarnActionWithdrawClaim, req.RequestID)
 }
 
 // RequestEarnWithdrawal calls the withdraw-request builder (assumed path, see Paths) to queue a
 // withdrawal. The response's RequestID is the new request account.
 func (c *Client) RequestEarnWithdrawal(ctx context.Context, key market.IdempotencyKey, req market.EarnWithdrawRequest) (*market.EarnTxResponse, error) {
-	if req.Provider == "" {
-		req.Provider = c.Provider()
-	}
-	if err := req.Validate(); err != nil {
-		return nil, invalid(market.EndpointEarnWithdrawRequest, err)
-	}
-	var out market.EarnTxResponse
-	if err := c.post(ctx, market.EndpointEarnWithdrawRequest, key, req, &out); err != nil {
+	req.Provider = cmp.Or(req.Provider, c.Provider())
+	out, err := fetch[market.EarnTxResponse](ctx, c.t, market.EndpointEarnWithdrawRequest, key, req)
+	if err != nil {
 		return nil, err
 	}
-	return &out, checkEarnTx(market.EndpointEarnWithdrawRequest, &out, market.EarnActionWithdrawRequest, "")
+	return out, checkEarnTx(market.EndpointEarnWithdrawRequest, out, market.EarnActionWithdrawRequest, "")
 }
 
 // EarnPosition reads a wallet's earn position (assumed path, see Paths), including the open
 // withdrawal requests' onChainRequestAddr.
 func (c *Client) EarnPosition(ctx context.Context, req market.EarnPositionRequest) (*market.EarnPosition, error) {
-	if req.Provider == "" {
-		req.Provider = c.Provider()
-	}
-	if err := req.Validate(); err != nil {
-		return nil, invalid(market.EndpointEarnPosition, err)
-	}
-	var out market.EarnPosition
-	if err := c.post(ctx, market.EndpointEarnPosition, "", req, &out); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	req.Provider = cmp.Or(req.Provider, c.Provider())
+	return fetch[market.EarnPosition](ctx, c.t, market.EndpointEarnPosition, "", req)
 }
 
 // WithdrawalQueue reads an earn vault's withdrawal queue (assumed path, see Paths), showing how much of
 // each request is filled. The answer is decoded by the member names of Options.Fields.WithdrawalQueue;
 // an answer that lacks the list or a request's id under those names is a decode error.
 func (c *Client) WithdrawalQueue(ctx context.Context, req market.WithdrawalQueueRequest) (*market.WithdrawalQueue, error) {
-	if req.Provider == "" {
-		req.Provider = c.Provider()
-	}
-	if err := req.Validate(); err != nil {
-		return nil, invalid(market.EndpointWithdrawalQueue, err)
-	}
+	req.Provider = cmp.Or(req.Provider, c.Provider())
 	out := market.WithdrawalQueueAnswer{Fields: c.opts.Fields.WithdrawalQueue}
-	if err := c.post(ctx, market.EndpointWithdrawalQueue, "", req, &out); err != nil {
+	if err := call(ctx, c.t, market.EndpointWithdrawalQueue, "", req, &out); err != nil {
 		return nil, err
 	}
 	return &out.Queue, nil
