@@ -39,8 +39,7 @@ func (v *validator) fail(path []any, format string, args ...any) {
 func (v *validator) written(path ...string) bool {
 	n := v.root
 	for _, key := range path {
-		k := strictyaml.FindKey(n, key)
-		if k == n {
+		if strictyaml.FindKey(n, key) == n {
 			return false
 		}
 		n = strictyaml.Find(n, key)

@@ -17,11 +17,11 @@ func (c *Client) AllVaultDeposits(ctx context.Context, q market.VaultDepositsQue
 	}
 	var out []market.VaultDeposits
 	index := make(map[string]int)
-	for page := 0; page < MaxPages; page++ {
+	err = walkPages(market.EndpointVaultDeposits, func(page int) (bool, error) {
 		q.Page, q.PageSize = &page, &size
 		recs, err := c.VaultDeposits(ctx, q)
 		if err != nil {
-			return nil, fmt.Errorf("market: %s: page %d: %w", market.EndpointVaultDeposits, page, err)
+			return false, err
 		}
 		users := 0
 		for _, r := range recs {
@@ -33,11 +33,12 @@ func (c *Client) AllVaultDeposits(ctx context.Context, q market.VaultDepositsQue
 			index[r.VaultAddress] = len(out)
 			out = append(out, r)
 		}
-		if len(recs) < size && users < size {
-			return out, nil
-		}
+		return len(recs) < size && users < size, nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	return nil, fmt.Errorf("market: %s: more than %d pages", market.EndpointVaultDeposits, MaxPages)
+	return out, nil
 }
 
 // AllVaults walks E11 from page 0 (q.Page is ignored) until pageInfo.totalPages when the service sends
@@ -49,11 +50,11 @@ func (c *Client) AllVaults(ctx context.Context, q market.VaultsQuery) ([]market.
 	}
 	var out []market.Vault
 	seen := make(map[string]bool)
-	for page := 0; page < MaxPages; page++ {
+	err = walkPages(market.EndpointVaultsInfo, func(page int) (bool, error) {
 		q.Page, q.PageSize = &page, &size
 		p, err := c.Vaults(ctx, q)
 		if err != nil {
-			return nil, fmt.Errorf("market: %s: page %d: %w", market.EndpointVaultsInfo, page, err)
+			return false, err
 		}
 		for _, v := range p.Items {
 			if v.Address != "" && seen[v.Address] {
@@ -62,13 +63,28 @@ func (c *Client) AllVaults(ctx context.Context, q market.VaultsQuery) ([]market.
 			seen[v.Address] = true
 			out = append(out, v)
 		}
-		last := len(p.Items) < size
 		if p.PageInfo != nil {
-			last = len(p.Items) == 0 || page+1 >= p.PageInfo.TotalPages
+			return len(p.Items) == 0 || page+1 >= p.PageInfo.TotalPages, nil
+		}
+		return len(p.Items) < size, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// walkPages calls read for pages 0, 1, … of ep until it reports the last page or fails, reading at
+// most MaxPages pages.
+func walkPages(ep string, read func(page int) (last bool, err error)) error {
+	for page := 0; page < MaxPages; page++ {
+		last, err := read(page)
+		if err != nil {
+			return fmt.Errorf("market: %s: page %d: %w", ep, page, err)
 		}
 		if last {
-			return out, nil
+			return nil
 		}
 	}
-	return nil, fmt.Errorf("market: %s: more than %d pages", market.EndpointVaultsInfo, MaxPages)
+	return fmt.Errorf("market: %s: more than %d pages", ep, MaxPages)
 }
