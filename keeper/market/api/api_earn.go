@@ -7,12 +7,21 @@ import (
 	"github.com/keeper-project/keeper/keeper/market"
 )
 
+// earn is the client's service for the earn vaults: the position and withdrawal-queue reads and the
+// withdrawal builders. Requests that leave the provider empty are sent with its provider, and the
+// queue's answer is read by its member names.
+type earn struct {
+	t           *transport
+	provider    string
+	queueFields market.WithdrawalQueueFields
+}
+
 // ClaimEarnWithdrawal calls E10 (gateway/earn/vaults/withdraw_claim/tx) for a filled withdrawal
 // request. An empty Provider is sent as the configured provider. The response's txBase64s are to be
 // signed and sent in array order as one bundle. A response for another request id or action is refused.
-func (c *Client) ClaimEarnWithdrawal(ctx context.Context, key market.IdempotencyKey, req market.WithdrawClaimRequest) (*market.EarnTxResponse, error) {
-	req.Provider = cmp.Or(req.Provider, c.Provider())
-	out, err := fetch[market.EarnTxResponse](ctx, c.t, market.EndpointWithdrawClaim, key, req)
+func (e *earn) ClaimEarnWithdrawal(ctx context.Context, key market.IdempotencyKey, req market.WithdrawClaimRequest) (*market.EarnTxResponse, error) {
+	req.Provider = cmp.Or(req.Provider, e.provider)
+	out, err := fetch[market.EarnTxResponse](ctx, e.t, market.EndpointWithdrawClaim, key, req)
 	if err != nil {
 		return nil, err
 	}
@@ -21,9 +30,9 @@ func (c *Client) ClaimEarnWithdrawal(ctx context.Context, key market.Idempotency
 
 // RequestEarnWithdrawal calls the withdraw-request builder (assumed path, see Paths) to queue a
 // withdrawal. The response's RequestID is the new request account.
-func (c *Client) RequestEarnWithdrawal(ctx context.Context, key market.IdempotencyKey, req market.EarnWithdrawRequest) (*market.EarnTxResponse, error) {
-	req.Provider = cmp.Or(req.Provider, c.Provider())
-	out, err := fetch[market.EarnTxResponse](ctx, c.t, market.EndpointEarnWithdrawRequest, key, req)
+func (e *earn) RequestEarnWithdrawal(ctx context.Context, key market.IdempotencyKey, req market.EarnWithdrawRequest) (*market.EarnTxResponse, error) {
+	req.Provider = cmp.Or(req.Provider, e.provider)
+	out, err := fetch[market.EarnTxResponse](ctx, e.t, market.EndpointEarnWithdrawRequest, key, req)
 	if err != nil {
 		return nil, err
 	}
@@ -32,18 +41,18 @@ func (c *Client) RequestEarnWithdrawal(ctx context.Context, key market.Idempoten
 
 // EarnPosition reads a wallet's earn position (assumed path, see Paths), including the open
 // withdrawal requests' onChainRequestAddr.
-func (c *Client) EarnPosition(ctx context.Context, req market.EarnPositionRequest) (*market.EarnPosition, error) {
-	req.Provider = cmp.Or(req.Provider, c.Provider())
-	return fetch[market.EarnPosition](ctx, c.t, market.EndpointEarnPosition, "", req)
+func (e *earn) EarnPosition(ctx context.Context, req market.EarnPositionRequest) (*market.EarnPosition, error) {
+	req.Provider = cmp.Or(req.Provider, e.provider)
+	return fetch[market.EarnPosition](ctx, e.t, market.EndpointEarnPosition, "", req)
 }
 
 // WithdrawalQueue reads an earn vault's withdrawal queue (assumed path, see Paths), showing how much of
 // each request is filled. The answer is decoded by the member names of Options.Fields.WithdrawalQueue;
 // an answer that lacks the list or a request's id under those names is a decode error.
-func (c *Client) WithdrawalQueue(ctx context.Context, req market.WithdrawalQueueRequest) (*market.WithdrawalQueue, error) {
-	req.Provider = cmp.Or(req.Provider, c.Provider())
-	out := market.WithdrawalQueueAnswer{Fields: c.opts.Fields.WithdrawalQueue}
-	if err := call(ctx, c.t, market.EndpointWithdrawalQueue, "", req, &out); err != nil {
+func (e *earn) WithdrawalQueue(ctx context.Context, req market.WithdrawalQueueRequest) (*market.WithdrawalQueue, error) {
+	req.Provider = cmp.Or(req.Provider, e.provider)
+	out := market.WithdrawalQueueAnswer{Fields: e.queueFields}
+	if err := call(ctx, e.t, market.EndpointWithdrawalQueue, "", req, &out); err != nil {
 		return nil, err
 	}
 	return &out.Queue, nil

@@ -6,10 +6,16 @@ import (
 	"github.com/keeper-project/keeper/keeper/market"
 )
 
+// builds is the client's service for the transaction builders of loans, strategies and CLMM
+// positions. Each build takes the attempt's idempotency key; a retried build with the same key replays.
+type builds struct {
+	t *transport
+}
+
 // UpdateStrategy calls E1 (strategy update) and returns its transactions, to be signed and sent in
 // array order. Large collateral-term updates come back as several transactions.
-func (c *Client) UpdateStrategy(ctx context.Context, key market.IdempotencyKey, req market.StrategyUpdateRequest) ([]market.Transaction, error) {
-	out, err := fetch[[]market.Transaction](ctx, c.t, market.EndpointUpdateStrategy, key, req)
+func (b *builds) UpdateStrategy(ctx context.Context, key market.IdempotencyKey, req market.StrategyUpdateRequest) ([]market.Transaction, error) {
+	out, err := fetch[[]market.Transaction](ctx, b.t, market.EndpointUpdateStrategy, key, req)
 	if err != nil {
 		return nil, err
 	}
@@ -17,8 +23,8 @@ func (c *Client) UpdateStrategy(ctx context.Context, key market.IdempotencyKey, 
 }
 
 // BuildLoan calls E2 (loan build), e.g. a repay step, and returns the loan and its transactions.
-func (c *Client) BuildLoan(ctx context.Context, key market.IdempotencyKey, req market.BuildLoanRequest) (*market.BuildLoanResponse, error) {
-	out, err := fetch[market.BuildLoanResponse](ctx, c.t, market.EndpointBuildLoan, key, req)
+func (b *builds) BuildLoan(ctx context.Context, key market.IdempotencyKey, req market.BuildLoanRequest) (*market.BuildLoanResponse, error) {
+	out, err := fetch[market.BuildLoanResponse](ctx, b.t, market.EndpointBuildLoan, key, req)
 	if err != nil {
 		return nil, err
 	}
@@ -26,18 +32,18 @@ func (c *Client) BuildLoan(ctx context.Context, key market.IdempotencyKey, req m
 }
 
 // TransferPosition calls E4 (dex-a CLMM transfer_position) and returns its one transaction.
-func (c *Client) TransferPosition(ctx context.Context, key market.IdempotencyKey, req market.TransferPositionRequest) (*market.Transaction, error) {
-	return postTransaction(ctx, c.t, market.EndpointTransferPosition, key, req)
+func (b *builds) TransferPosition(ctx context.Context, key market.IdempotencyKey, req market.TransferPositionRequest) (*market.Transaction, error) {
+	return postTransaction(ctx, b.t, market.EndpointTransferPosition, key, req)
 }
 
 // ClaimFees calls E8 (dex-b CLMM claim_fees) and returns its one transaction.
-func (c *Client) ClaimFees(ctx context.Context, key market.IdempotencyKey, req market.ClaimFeesRequest) (*market.Transaction, error) {
-	return postTransaction(ctx, c.t, market.EndpointClaimFees, key, req)
+func (b *builds) ClaimFees(ctx context.Context, key market.IdempotencyKey, req market.ClaimFeesRequest) (*market.Transaction, error) {
+	return postTransaction(ctx, b.t, market.EndpointClaimFees, key, req)
 }
 
 // WithdrawFromStrategy calls E9 (strategy withdraw) and returns its one transaction.
-func (c *Client) WithdrawFromStrategy(ctx context.Context, key market.IdempotencyKey, req market.WithdrawStrategyRequest) (*market.Transaction, error) {
-	return postTransaction(ctx, c.t, market.EndpointWithdrawStrategy, key, req)
+func (b *builds) WithdrawFromStrategy(ctx context.Context, key market.IdempotencyKey, req market.WithdrawStrategyRequest) (*market.Transaction, error) {
+	return postTransaction(ctx, b.t, market.EndpointWithdrawStrategy, key, req)
 }
 
 // postTransaction checks and posts a write whose response is one transaction object.

@@ -7,7 +7,17 @@ import (
 )
 
 // Client is a typed client for the lending market API. It is safe for concurrent use.
+//
+// Its endpoints are grouped by resource into services that each hold what their endpoints need, and
+// whose methods are the Client's: the loans (paginate.go), the vaults and their depositors
+// (paginate_vaults.go), quotes, holders and loops (api_reads.go), the earn vaults (api_earn.go), and
+// the transaction builders (api_writes.go). All of them send through one transport.
 type Client struct {
+	*loans
+	*vaults
+	*quotes
+	*earn
+	*builds
 	opts Options    // defaulted and validated
 	t    *transport // the HTTP exchanges every endpoint goes through
 }
@@ -46,7 +56,15 @@ func New(opts Options) (*Client, error) {
 		t.routes[r.name] = r
 		t.urls[r.name] = base.JoinPath(r.path).String()
 	}
-	return &Client{opts: opts, t: t}, nil
+	return &Client{
+		loans:  &loans{t: t, walks: opts.SnapshotWalks, inFlight: opts.PagesInFlight, log: opts.Logger},
+		vaults: &vaults{t: t},
+		quotes: &quotes{t: t},
+		earn:   &earn{t: t, provider: opts.Paths.Provider, queueFields: opts.Fields.WithdrawalQueue},
+		builds: &builds{t: t},
+		opts:   opts,
+		t:      t,
+	}, nil
 }
 
 // Wallet returns the configured wallet (empty when none).

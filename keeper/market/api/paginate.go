@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/keeper-project/keeper/keeper/market"
+	"log/slog"
 	"sync"
 	"sync/atomic"
 )
@@ -23,6 +24,21 @@ func pageSize(ep string, size *int) (int, error) {
 	return *size, nil
 }
 
+// loans is the client's service for the loans: one page of E3, or every page as one snapshot. A walk
+// reads at most inFlight pages ahead and is read again, up to walks times in all, while its pages carry
+// different oracle snapshots.
+type loans struct {
+	t        *transport
+	walks    int
+	inFlight int
+	log      *slog.Logger
+}
+
+// LoansInfo calls E3 (loans info) for one page.
+func (l *loans) LoansInfo(ctx context.Context, q market.LoansQuery) (*market.LoansPage, error) {
+	return fetch[market.LoansPage](ctx, l.t, market.EndpointLoansInfo, "", q)
+}
+
 // AllLoans walks every page of E3 from page 0 (q.Page is ignored; q.PageSize or DefaultPageSize is
 // used) until pageInfo.totalPages is reached or a page is empty. A response without pageInfo (an older
 // generation) is a single page. After the first page has said how many there are, the rest are
@@ -32,14 +48,14 @@ func pageSize(ep string, size *int) (int, error) {
 // Each page pins its own oracle snapshot. A walk whose pages carry different snapshotTs values is
 // read again from page 0, up to Options.SnapshotWalks walks in all; when the last is still mixed the
 // result is a *MixedSnapshotsError (errors.Is ErrMixedSnapshots) and no snapshot.
-func (c *Client) AllLoans(ctx context.Context, q market.LoansQuery) (*market.LoansSnapshot, error) {
+func (l *loans) AllLoans(ctx context.Context, q market.LoansQuery) (*market.LoansSnapshot, error) {
 	size, err := pageSize(market.EndpointLoansInfo, q.PageSize)
 	if err != nil {
 		return nil, err
 	}
-	walks := c.opts.SnapshotWalks
+	walks := l.walks
 	for walk := 1; ; walk++ {
-		snap, err := loanWalk{c: c, q: q, size: size}.run(ctx)
+		snap, err := loanWalk{l: l, q: q, size: size}.run(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -50,14 +66,14 @@ func (c *Client) AllLoans(ctx context.Context, q market.LoansQuery) (*market.Loa
 		if walk >= walks {
 			return nil, err
 		}
-		c.opts.Logger.Warn("Pages of a walk carry different oracle snapshots; reading it again",
+		l.log.Warn("Pages of a walk carry different oracle snapshots; reading it again",
 			"endpoint", market.EndpointLoansInfo, "walk", walk, "of", walks, "err", err)
 	}
 }
 
 // loanWalk is one walk of E3's pages of size items for the query q (see AllLoans).
 type loanWalk struct {
-	c    *Client
+	l    *loans
 	q    market.LoansQuery
 	size int
 }
@@ -105,7 +121,7 @@ func expectedItems(totalItems, totalPages, size int) int {
 func (w loanWalk) page(ctx context.Context, page int) (*market.LoansPage, error) {
 	q, size := w.q, w.size
 	q.Page, q.PageSize = &page, &size
-	p, err := w.c.LoansInfo(ctx, q)
+	p, err := w.l.LoansInfo(ctx, q)
 	if err != nil {
 		return nil, fmt.Errorf("market: %s: page %d: %w", market.EndpointLoansInfo, page, err)
 	}
@@ -123,7 +139,7 @@ func (w loanWalk) rest(ctx context.Context, total int, merge func(*market.LoansP
 	pages := make([]*market.LoansPage, n)
 	errs := make([]error, n)
 	done := make([]chan struct{}, n)
-	ahead := max(1, w.c.opts.PagesInFlight)
+	ahead := max(1, w.l.inFlight)
 	var stop atomic.Bool
 	var wg sync.WaitGroup
 	// Pages are settled in order: next is the lowest page not settled yet; once the walk's end (an

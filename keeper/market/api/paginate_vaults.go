@@ -6,11 +6,26 @@ import (
 	"github.com/keeper-project/keeper/keeper/market"
 )
 
+// vaults is the client's service for the vaults: the listing and the depositors, one page or all.
+type vaults struct {
+	t *transport
+}
+
+// Vaults calls E11 (vault listing) for one page.
+func (s *vaults) Vaults(ctx context.Context, q market.VaultsQuery) (*market.VaultsPage, error) {
+	return fetch[market.VaultsPage](ctx, s.t, market.EndpointVaultsInfo, "", q)
+}
+
+// VaultDeposits calls E5 (vault depositors) for one page.
+func (s *vaults) VaultDeposits(ctx context.Context, q market.VaultDepositsQuery) ([]market.VaultDeposits, error) {
+	return list[market.VaultDeposits](ctx, s.t, market.EndpointVaultDeposits, q)
+}
+
 // AllVaultDeposits walks E5 from page 0 (q.Page is ignored) until a short page. E5 answers with a bare
 // array and no pageInfo, and whether pageSize counts vault records or user deposits is not shown, so a
 // page is short only when both its records and its user deposits number fewer than the page size.
 // Records of one vault split across pages are merged, in first-seen order.
-func (c *Client) AllVaultDeposits(ctx context.Context, q market.VaultDepositsQuery) ([]market.VaultDeposits, error) {
+func (s *vaults) AllVaultDeposits(ctx context.Context, q market.VaultDepositsQuery) ([]market.VaultDeposits, error) {
 	size, err := pageSize(market.EndpointVaultDeposits, q.PageSize)
 	if err != nil {
 		return nil, err
@@ -19,7 +34,7 @@ func (c *Client) AllVaultDeposits(ctx context.Context, q market.VaultDepositsQue
 	index := make(map[string]int)
 	err = walkPages(market.EndpointVaultDeposits, func(page int) (bool, error) {
 		q.Page, q.PageSize = &page, &size
-		recs, err := c.VaultDeposits(ctx, q)
+		recs, err := s.VaultDeposits(ctx, q)
 		if err != nil {
 			return false, err
 		}
@@ -43,7 +58,7 @@ func (c *Client) AllVaultDeposits(ctx context.Context, q market.VaultDepositsQue
 
 // AllVaults walks E11 from page 0 (q.Page is ignored) until pageInfo.totalPages when the service sends
 // pageInfo, else until a short page. Records repeating an already seen vault address are dropped.
-func (c *Client) AllVaults(ctx context.Context, q market.VaultsQuery) ([]market.Vault, error) {
+func (s *vaults) AllVaults(ctx context.Context, q market.VaultsQuery) ([]market.Vault, error) {
 	size, err := pageSize(market.EndpointVaultsInfo, q.PageSize)
 	if err != nil {
 		return nil, err
@@ -52,7 +67,7 @@ func (c *Client) AllVaults(ctx context.Context, q market.VaultsQuery) ([]market.
 	seen := make(map[string]bool)
 	err = walkPages(market.EndpointVaultsInfo, func(page int) (bool, error) {
 		q.Page, q.PageSize = &page, &size
-		p, err := c.Vaults(ctx, q)
+		p, err := s.Vaults(ctx, q)
 		if err != nil {
 			return false, err
 		}
