@@ -112,26 +112,18 @@ func compilePrograms(cfg GuardConfig) (map[Kind]map[solana.PublicKey]bool, error
 	}
 	out[KindTip] = setOf([]solana.PublicKey{solana.SystemProgramID, solana.ComputeBudget})
 	for _, k := range slices.Sorted(maps.Keys(cfg.Programs)) {
-		if _, ok := kindPermissions[k]; !ok {
-			return nil, fmt.Errorf("programs: unknown action kind %q", k)
-		}
-		set, err := keySet(cfg.Programs[k])
+		set, err := kindKeySet("programs", k, cfg.Programs[k])
 		if err != nil {
-			return nil, fmt.Errorf("programs for %s: %w", k, err)
+			return nil, err
 		}
 		out[k] = set
 	}
 	for _, k := range slices.Sorted(maps.Keys(cfg.ExtraPrograms)) {
-		if _, ok := kindPermissions[k]; !ok {
-			return nil, fmt.Errorf("extra programs: unknown action kind %q", k)
-		}
-		set, err := keySet(cfg.ExtraPrograms[k])
+		set, err := kindKeySet("extra programs", k, cfg.ExtraPrograms[k])
 		if err != nil {
-			return nil, fmt.Errorf("extra programs for %s: %w", k, err)
+			return nil, err
 		}
-		for pk := range set {
-			out[k][pk] = true
-		}
+		maps.Copy(out[k], set)
 	}
 	return out, nil
 }
@@ -155,4 +147,17 @@ func keySet(keys []string) (map[solana.PublicKey]bool, error) {
 		m[pk] = true
 	}
 	return m, nil
+}
+
+// kindKeySet parses the program ids ids of action kind k, which must be known; key names the
+// GuardConfig member in errors.
+func kindKeySet(key string, k Kind, ids []string) (map[solana.PublicKey]bool, error) {
+	if _, ok := kindPermissions[k]; !ok {
+		return nil, fmt.Errorf("%s: unknown action kind %q", key, k)
+	}
+	set, err := keySet(ids)
+	if err != nil {
+		return nil, fmt.Errorf("%s for %s: %w", key, k, err)
+	}
+	return set, nil
 }

@@ -34,7 +34,11 @@ func DecodeAPITransaction(message string, sigs []APISignature) (*Tx, error) {
 	}
 	tx := newTx(raw, m, enc, FormMessage)
 	for i, s := range sigs {
-		if err := tx.placeAPISignature(s); err != nil {
+		slot, sig, err := s.locate(m)
+		if err == nil {
+			err = tx.sigs.set(slot, sig, m.keys[slot], raw)
+		}
+		if err != nil {
 			return nil, decodeErr(fmt.Sprintf("api signature %d", i), err)
 		}
 	}
@@ -104,36 +108,41 @@ func decodeErr(where string, err error) error {
 	return fmt.Errorf("signer: %s: %w", where, err)
 }
 
-// placeAPISignature verifies one API signature and puts it in its slot.
-func (t *Tx) placeAPISignature(s APISignature) error {
+// locate decodes the signature and finds its slot among m's required
+// signers. A zero signature is an unsigned placeholder, returned as is.
+func (s APISignature) locate(m *message) (int, solana.Signature, error) {
 	pk, err := solana.PublicKeyFromBase58(s.PublicKey)
 	if err != nil {
-		return fmt.Errorf("%w: public key %q: %w", ErrMalformed, s.PublicKey, err)
+		return 0, solana.Signature{}, fmt.Errorf("%w: public key %q: %w", ErrMalformed, s.PublicKey, err)
 	}
-	slot := t.msg.signerIndex(pk)
+	slot := m.signerIndex(pk)
 	if slot < 0 {
-		return refuse(RuleUnknownSigner, "signature for %s, which is not a required signer of the message", pk)
+		return 0, solana.Signature{}, refuse(RuleUnknownSigner, "signature for %s, which is not a required signer of the message", pk)
 	}
 	sig, err := decodeSignature(s.Signature)
 	if err != nil {
-		return fmt.Errorf("signature for %s: %w", pk, err)
+		return 0, solana.Signature{}, fmt.Errorf("signature for %s: %w", pk, err)
 	}
+	return slot, sig, nil
+}
+
+// slots are a transaction's signatures, one per required signer; a zero
+// slot is unsigned.
+type slots []solana.Signature
+
+// set verifies sig by key over msg and stores it in slot; a slot already
+// holding another signature is refused. A zero sig leaves the slot as it is.
+func (s slots) set(slot int, sig solana.Signature, key solana.PublicKey, msg []byte) error {
 	if sig.IsZero() {
 		return nil
 	}
-	return t.setSignature(slot, sig)
-}
-
-// setSignature verifies sig for slot and stores it.
-func (t *Tx) setSignature(slot int, sig solana.Signature) error {
-	pk := t.msg.keys[slot]
-	if !ed25519.Verify(pk[:], t.raw, sig[:]) {
-		return refuse(RuleBadSignature, "signature in slot %d for %s does not verify over the message", slot, pk)
+	if !ed25519.Verify(key[:], msg, sig[:]) {
+		return refuse(RuleBadSignature, "signature in slot %d for %s does not verify over the message", slot, key)
 	}
-	if !t.sigs[slot].IsZero() && t.sigs[slot] != sig {
-		return refuse(RuleBadSignature, "two different signatures for %s", pk)
+	if !s[slot].IsZero() && s[slot] != sig {
+		return refuse(RuleBadSignature, "two different signatures for %s", key)
 	}
-	t.sigs[slot] = sig
+	s[slot] = sig
 	return nil
 }
 

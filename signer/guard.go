@@ -88,16 +88,17 @@ func (c *check) instructions() error {
 		if !allowed[prog] {
 			return refuseIx(RuleProgramNotAllowed, i, prog, "program is not on the %s allowlist", c.kind)
 		}
+		x := ixCheck{c: c, i: i, ix: ix, prog: prog}
 		var err error
 		switch prog {
 		case solana.SystemProgramID:
-			err = c.system(i, ix)
+			err = x.system()
 		case solana.TokenProgramID, solana.Token2022ProgramID:
-			err = c.token(i, ix, prog)
+			err = x.token()
 		case solana.SPLAssociatedTokenAccountProgramID:
-			err = c.associatedToken(i, ix)
+			err = x.associatedToken()
 		case solana.ComputeBudget:
-			err = c.computeBudget(i, ix)
+			err = x.computeBudget()
 		}
 		if err != nil {
 			return err
@@ -106,8 +107,24 @@ func (c *check) instructions() error {
 	return nil
 }
 
-// touches reports whether ix passes our wallet to its program. Our signature
-// only reaches programs of instructions that do.
-func (c *check) touches(ix instruction) bool {
-	return slices.Contains(ix.accounts, c.wallet)
+// ixCheck is the guard's look at one instruction of a check: where it sits,
+// its program, and the check whose tally it adds to. The rules of the
+// programs the guard understands (rules_system.go, rules_token.go,
+// rules_budget.go) are its methods.
+type ixCheck struct {
+	c    *check
+	i    int
+	ix   instruction
+	prog solana.PublicKey
+}
+
+// touches reports whether the instruction passes our wallet to its program.
+// Our signature only reaches programs of instructions that do.
+func (x ixCheck) touches() bool {
+	return slices.Contains(x.ix.accounts, x.c.wallet)
+}
+
+// refuse refuses the instruction under rule.
+func (x ixCheck) refuse(rule Rule, format string, args ...any) *Refusal {
+	return refuseIx(rule, x.i, x.prog, format, args...)
 }

@@ -263,7 +263,7 @@ func TestFees(t *testing.T) {
 			c := &check{g: &guard{maxUnitPrice: math.MaxUint64}, m: m}
 			for i, ix := range m.ixs {
 				if m.keys[ix.program] == solana.ComputeBudget {
-					if err := c.computeBudget(i, ix); err != nil {
+					if err := (ixCheck{c: c, i: i, ix: ix, prog: solana.ComputeBudget}).computeBudget(); err != nil {
 						t.Fatal(err)
 					}
 				}

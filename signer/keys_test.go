@@ -118,7 +118,7 @@ func checkWalletSigner(t *testing.T, s *Signer) {
 		t.Fatalf("public key %s, want %s", s.PublicKey(), fixture.Wallet)
 	}
 	msg := []byte("message")
-	sig := s.signMessage(msg)
+	sig := s.key.sign(msg)
 	if !ed25519.Verify(fixture.Wallet[:], msg, sig[:]) {
 		t.Fatal("loaded key does not sign for its public key")
 	}

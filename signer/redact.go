@@ -10,38 +10,38 @@ import (
 const redactedSecret = "[redacted]"
 
 // String returns "signer(<public key>)". The secret is never shown.
-func (s Signer) String() string { return "signer(" + s.pub.String() + ")" }
+func (id identity) String() string { return "signer(" + id.pub.String() + ")" }
 
 // GoString implements fmt.GoStringer for %#v, showing the public key only.
-func (s Signer) GoString() string {
-	return fmt.Sprintf("signer.Signer{PublicKey: %q, Secret: %q}", s.pub.String(), redactedSecret)
+func (id identity) GoString() string {
+	return fmt.Sprintf("signer.Signer{PublicKey: %q, Secret: %q}", id.pub.String(), redactedSecret)
 }
 
 // Format implements fmt.Formatter so that every verb, including %x, %d and
 // %q, prints the public key only.
-func (s Signer) Format(f fmt.State, verb rune) {
+func (id identity) Format(f fmt.State, verb rune) {
 	if verb == 'v' && f.Flag('#') {
-		fmt.Fprint(f, s.GoString())
+		fmt.Fprint(f, id.GoString())
 		return
 	}
-	fmt.Fprint(f, s.String())
+	fmt.Fprint(f, id.String())
 }
 
 // LogValue implements slog.LogValuer: a group holding the public key.
-func (s Signer) LogValue() slog.Value {
-	return slog.GroupValue(slog.String("publicKey", s.pub.String()))
+func (id identity) LogValue() slog.Value {
+	return slog.GroupValue(slog.String("publicKey", id.pub.String()))
 }
 
 // MarshalJSON implements json.Marshaler: {"publicKey": "..."}.
-func (s Signer) MarshalJSON() ([]byte, error) {
+func (id identity) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
 		PublicKey string `json:"publicKey"`
-	}{s.pub.String()})
+	}{id.pub.String()})
 }
 
 // MarshalText implements encoding.TextMarshaler (used by YAML, XML and slog's
 // text handler): the same text as String.
-func (s Signer) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+func (id identity) MarshalText() ([]byte, error) { return []byte(id.String()), nil }
 
 // String hides the key.
 func (secret) String() string { return redactedSecret }

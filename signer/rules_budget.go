@@ -1,10 +1,6 @@
 package signer
 
-import (
-	"encoding/binary"
-
-	"github.com/gagliardetto/solana-go"
-)
+import "encoding/binary"
 
 // ComputeBudget instruction tags and their exact data lengths.
 const (
@@ -24,29 +20,28 @@ var budgetDataLen = map[byte]int{
 // computeBudget accepts each ComputeBudget instruction at most once, with
 // exactly its data and no accounts, and a unit price within the cap. The
 // deprecated RequestUnits and unknown tags are refused.
-func (c *check) computeBudget(i int, ix instruction) error {
-	prog := solana.ComputeBudget
-	if len(ix.data) == 0 {
-		return refuseIx(RuleComputeBudget, i, prog, "garbled compute budget instruction (no data)")
+func (x ixCheck) computeBudget() error {
+	if len(x.ix.data) == 0 {
+		return x.refuse(RuleComputeBudget, "garbled compute budget instruction (no data)")
 	}
-	tag := ix.data[0]
+	tag := x.ix.data[0]
 	want, ok := budgetDataLen[tag]
 	switch {
 	case !ok:
-		return refuseIx(RuleComputeBudget, i, prog, "unknown or deprecated compute budget instruction %d", tag)
-	case len(ix.data) != want || len(ix.accounts) != 0:
-		return refuseIx(RuleComputeBudget, i, prog, "garbled compute budget instruction %d (%d data bytes, %d accounts)", tag, len(ix.data), len(ix.accounts))
-	case c.tally.budgetSeen[tag]:
-		return refuseIx(RuleComputeBudget, i, prog, "duplicate compute budget instruction %d", tag)
+		return x.refuse(RuleComputeBudget, "unknown or deprecated compute budget instruction %d", tag)
+	case len(x.ix.data) != want || len(x.ix.accounts) != 0:
+		return x.refuse(RuleComputeBudget, "garbled compute budget instruction %d (%d data bytes, %d accounts)", tag, len(x.ix.data), len(x.ix.accounts))
+	case x.c.tally.budgetSeen[tag]:
+		return x.refuse(RuleComputeBudget, "duplicate compute budget instruction %d", tag)
 	}
-	c.tally.budgetSeen[tag] = true
+	x.c.tally.budgetSeen[tag] = true
 	switch tag {
 	case budgetSetUnitLimit:
-		c.tally.unitLimit = uint64(binary.LittleEndian.Uint32(ix.data[1:]))
+		x.c.tally.unitLimit = uint64(binary.LittleEndian.Uint32(x.ix.data[1:]))
 	case budgetSetUnitPrice:
-		c.tally.unitPrice = binary.LittleEndian.Uint64(ix.data[1:])
-		if limit := c.unitPriceCap(); c.tally.unitPrice > limit {
-			return refuseIx(RuleComputeUnitPrice, i, prog, "compute unit price %d micro-lamports exceeds the cap of %d", c.tally.unitPrice, limit)
+		x.c.tally.unitPrice = binary.LittleEndian.Uint64(x.ix.data[1:])
+		if limit := x.c.unitPriceCap(); x.c.tally.unitPrice > limit {
+			return x.refuse(RuleComputeUnitPrice, "compute unit price %d micro-lamports exceeds the cap of %d", x.c.tally.unitPrice, limit)
 		}
 	}
 	return nil

@@ -1,10 +1,6 @@
 package signer
 
-import (
-	"encoding/binary"
-
-	"github.com/gagliardetto/solana-go"
-)
+import "encoding/binary"
 
 // System program instruction tags (bincode u32, little-endian).
 const (
@@ -27,93 +23,90 @@ var systemNames = map[uint32]string{
 // account, and advance a durable nonce in the first instruction (the nonce
 // rule decides). Everything else is refused. The chain ignores trailing data
 // bytes, and so does this parser.
-func (c *check) system(i int, ix instruction) error {
-	if !c.touches(ix) {
+func (x ixCheck) system() error {
+	if !x.touches() {
 		return nil
 	}
-	prog := solana.SystemProgramID
-	if len(ix.data) < 4 {
-		return refuseIx(RuleSystemInstruction, i, prog, "garbled System instruction (%d data bytes)", len(ix.data))
+	if len(x.ix.data) < 4 {
+		return x.refuse(RuleSystemInstruction, "garbled System instruction (%d data bytes)", len(x.ix.data))
 	}
-	switch tag := binary.LittleEndian.Uint32(ix.data); tag {
+	switch tag := binary.LittleEndian.Uint32(x.ix.data); tag {
 	case systemCreateAccount:
-		return c.systemCreate(i, ix, 4)
+		return x.systemCreate(4)
 	case systemCreateAccountWithSeed:
-		return c.systemCreateWithSeed(i, ix)
+		return x.systemCreateWithSeed()
 	case systemTransfer:
-		return c.systemTransfer(i, ix)
+		return x.systemTransfer()
 	case systemAdvanceNonce:
-		if i == 0 {
+		if x.i == 0 {
 			return nil
 		}
-		return refuseIx(RuleDurableNonce, i, prog, "AdvanceNonceAccount outside the first instruction")
+		return x.refuse(RuleDurableNonce, "AdvanceNonceAccount outside the first instruction")
 	default:
 		name, ok := systemNames[tag]
 		if !ok {
 			name = "unknown instruction"
 		}
-		return refuseIx(RuleSystemInstruction, i, prog, "System %s (tag %d) involving our wallet is not allowed", name, tag)
+		return x.refuse(RuleSystemInstruction, "System %s (tag %d) involving our wallet is not allowed", name, tag)
 	}
 }
 
 // systemCreate counts the lamports of a CreateAccount whose funder is us; the
 // lamports field sits at byte off of the data.
-func (c *check) systemCreate(i int, ix instruction, off int) error {
-	prog := solana.SystemProgramID
-	if len(ix.data) < off+8 || len(ix.accounts) < 2 {
-		return refuseIx(RuleSystemInstruction, i, prog, "garbled System create-account instruction")
+func (x ixCheck) systemCreate(off int) error {
+	if len(x.ix.data) < off+8 || len(x.ix.accounts) < 2 {
+		return x.refuse(RuleSystemInstruction, "garbled System create-account instruction")
 	}
-	if ix.accounts[0] != c.wallet {
-		return refuseIx(RuleSystemInstruction, i, prog, "account creation uses our wallet but not as the funder")
+	if x.ix.accounts[0] != x.c.wallet {
+		return x.refuse(RuleSystemInstruction, "account creation uses our wallet but not as the funder")
 	}
-	lamports := binary.LittleEndian.Uint64(ix.data[off:])
-	if acct, ok := c.m.staticKey(ix.accounts[1]); ok {
-		c.tally.fund(acct, lamports)
+	lamports := binary.LittleEndian.Uint64(x.ix.data[off:])
+	if acct, ok := x.c.m.staticKey(x.ix.accounts[1]); ok {
+		x.c.tally.fund(acct, lamports)
 		return nil
 	}
-	c.tally.created = satAdd(c.tally.created, lamports)
+	x.c.tally.created = satAdd(x.c.tally.created, lamports)
 	return nil
 }
 
 // systemCreateWithSeed skips the base key and the seed string (u64 length,
 // then bytes) to reach the lamports.
-func (c *check) systemCreateWithSeed(i int, ix instruction) error {
+func (x ixCheck) systemCreateWithSeed() error {
 	const seedLenAt = 4 + 32
-	if len(ix.data) < seedLenAt+8 {
-		return refuseIx(RuleSystemInstruction, i, solana.SystemProgramID, "garbled System CreateAccountWithSeed")
+	if len(x.ix.data) < seedLenAt+8 {
+		return x.refuse(RuleSystemInstruction, "garbled System CreateAccountWithSeed")
 	}
-	seedLen := binary.LittleEndian.Uint64(ix.data[seedLenAt:])
-	if seedLen > uint64(len(ix.data)) {
-		return refuseIx(RuleSystemInstruction, i, solana.SystemProgramID, "garbled System CreateAccountWithSeed")
+	seedLen := binary.LittleEndian.Uint64(x.ix.data[seedLenAt:])
+	if seedLen > uint64(len(x.ix.data)) {
+		return x.refuse(RuleSystemInstruction, "garbled System CreateAccountWithSeed")
 	}
-	return c.systemCreate(i, ix, seedLenAt+8+int(seedLen))
+	return x.systemCreate(seedLenAt + 8 + int(seedLen))
 }
 
 // systemTransfer classifies a SOL transfer. From someone else to us is an
 // inflow; from us it must go to ourselves or where the kind permits.
-func (c *check) systemTransfer(i int, ix instruction) error {
-	prog := solana.SystemProgramID
-	if len(ix.data) < 12 || len(ix.accounts) < 2 {
-		return refuseIx(RuleSystemInstruction, i, prog, "garbled System Transfer")
+func (x ixCheck) systemTransfer() error {
+	if len(x.ix.data) < 12 || len(x.ix.accounts) < 2 {
+		return x.refuse(RuleSystemInstruction, "garbled System Transfer")
 	}
-	if ix.accounts[0] != c.wallet {
+	if x.ix.accounts[0] != x.c.wallet {
 		return nil
 	}
-	amount := binary.LittleEndian.Uint64(ix.data[4:])
-	to, ok := c.m.staticKey(ix.accounts[1])
+	amount := binary.LittleEndian.Uint64(x.ix.data[4:])
+	to, ok := x.c.m.staticKey(x.ix.accounts[1])
 	switch {
 	case !ok:
-		return refuseIx(RuleLookupAccount, i, prog, "transfer of %d lamports from our wallet to an account loaded from a lookup table", amount)
-	case to == c.g.wallet:
+		return x.refuse(RuleLookupAccount, "transfer of %d lamports from our wallet to an account loaded from a lookup table", amount)
+	case to == x.c.g.wallet:
 		return nil
-	case c.perm.wrapSOL && to == c.g.wsolATA:
+	case x.c.perm.wrapSOL && to == x.c.g.wsolATA:
 		// Wrapped SOL is one asset with SOL: lamports moved into our own
 		// wrapped-SOL account stay ours, and the token instruction that
 		// moves them on counts against the wrapped-SOL bound.
 		return nil
-	case c.perm.tip && c.bounds.tipAccounts[to]:
-		c.tally.tips = satAdd(c.tally.tips, amount)
+	case x.c.perm.tip && x.c.bounds.tipAccounts[to]:
+		x.c.tally.tips = satAdd(x.c.tally.tips, amount)
 		return nil
 	}
-	return refuseIx(RuleSOLTransfer, i, prog, "transfer of %d lamports from our wallet to %s, which is not ours and not an allowed tip account", amount, to)
+	return x.refuse(RuleSOLTransfer, "transfer of %d lamports from our wallet to %s, which is not ours and not an allowed tip account", amount, to)
 }

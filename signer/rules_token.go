@@ -1,10 +1,6 @@
 package signer
 
-import (
-	"encoding/binary"
-
-	"github.com/gagliardetto/solana-go"
-)
+import "encoding/binary"
 
 // Token and Token-2022 instruction tags (the first data byte; both programs
 // share the numbering up to 24).
@@ -43,44 +39,44 @@ var tokenSpends = map[byte]tokenSpend{
 // token checks a Token or Token-2022 instruction that involves our wallet.
 // Our wallet can only appear as an authority (owner, delegate or multisig
 // signer), so any instruction naming it acts with our authority.
-func (c *check) token(i int, ix instruction, prog solana.PublicKey) error {
-	if !c.touches(ix) {
+func (x ixCheck) token() error {
+	if !x.touches() {
 		return nil
 	}
-	if len(ix.data) == 0 {
-		return refuseIx(RuleTokenInstruction, i, prog, "garbled token instruction (no data)")
+	if len(x.ix.data) == 0 {
+		return x.refuse(RuleTokenInstruction, "garbled token instruction (no data)")
 	}
-	tag := ix.data[0]
+	tag := x.ix.data[0]
 	switch {
 	case tokenHarmless[tag]:
 		return nil
 	case tag == tokenSetAuthority:
-		return refuseIx(RuleSetAuthority, i, prog, "SetAuthority with our wallet as the current authority")
+		return x.refuse(RuleSetAuthority, "SetAuthority with our wallet as the current authority")
 	case tag == tokenCloseAccount:
-		return c.tokenClose(i, ix, prog)
+		return x.tokenClose()
 	case tag == tokenBurn || tag == tokenBurnChecked:
-		return refuseIx(RuleTokenOutflow, i, prog, "burn with our wallet as authority is not allowed for any kind")
+		return x.refuse(RuleTokenOutflow, "burn with our wallet as authority is not allowed for any kind")
 	}
 	if spend, ok := tokenSpends[tag]; ok {
-		return c.tokenSpend(i, ix, prog, spend)
+		return x.tokenSpend(spend)
 	}
-	return refuseIx(RuleTokenInstruction, i, prog, "token instruction %d involving our wallet is not allowed", tag)
+	return x.refuse(RuleTokenInstruction, "token instruction %d involving our wallet is not allowed", tag)
 }
 
 // tokenClose allows closing an account only when the rent goes to our wallet.
-func (c *check) tokenClose(i int, ix instruction, prog solana.PublicKey) error {
-	if len(ix.accounts) < 3 {
-		return refuseIx(RuleTokenInstruction, i, prog, "garbled CloseAccount (%d accounts)", len(ix.accounts))
+func (x ixCheck) tokenClose() error {
+	if len(x.ix.accounts) < 3 {
+		return x.refuse(RuleTokenInstruction, "garbled CloseAccount (%d accounts)", len(x.ix.accounts))
 	}
-	dest, ok := c.m.staticKey(ix.accounts[1])
+	dest, ok := x.c.m.staticKey(x.ix.accounts[1])
 	switch {
 	case !ok:
-		return refuseIx(RuleLookupAccount, i, prog, "CloseAccount by our wallet sends the rent to an account loaded from a lookup table")
-	case dest != c.g.wallet:
-		return refuseIx(RuleCloseAccount, i, prog, "CloseAccount by our wallet sends the rent to %s, not to us", dest)
+		return x.refuse(RuleLookupAccount, "CloseAccount by our wallet sends the rent to an account loaded from a lookup table")
+	case dest != x.c.g.wallet:
+		return x.refuse(RuleCloseAccount, "CloseAccount by our wallet sends the rent to %s, not to us", dest)
 	}
-	if acct, ok := c.m.staticKey(ix.accounts[0]); ok {
-		c.tally.closeToUs(acct)
+	if acct, ok := x.c.m.staticKey(x.ix.accounts[0]); ok {
+		x.c.tally.closeToUs(acct)
 	}
 	return nil
 }
@@ -88,25 +84,25 @@ func (c *check) tokenClose(i int, ix instruction, prog solana.PublicKey) error {
 // tokenSpend counts a transfer or approval against the mint's bound, when
 // the kind allows spending at all. Approvals count in full: the delegate may
 // take that much later.
-func (c *check) tokenSpend(i int, ix instruction, prog solana.PublicKey, s tokenSpend) error {
-	if !c.perm.tokenOut {
-		return refuseIx(RuleTokenOutflow, i, prog, "token %s with our wallet as authority is not allowed for kind %s", s.name, c.kind)
+func (x ixCheck) tokenSpend(s tokenSpend) error {
+	if !x.c.perm.tokenOut {
+		return x.refuse(RuleTokenOutflow, "token %s with our wallet as authority is not allowed for kind %s", s.name, x.c.kind)
 	}
-	if len(ix.data) < 9 {
-		return refuseIx(RuleTokenInstruction, i, prog, "garbled token %s (%d data bytes)", s.name, len(ix.data))
+	if len(x.ix.data) < 9 {
+		return x.refuse(RuleTokenInstruction, "garbled token %s (%d data bytes)", s.name, len(x.ix.data))
 	}
-	amount := binary.LittleEndian.Uint64(ix.data[1:])
+	amount := binary.LittleEndian.Uint64(x.ix.data[1:])
 	if s.mintAt < 0 {
-		c.tally.unknownMint = satAdd(c.tally.unknownMint, amount)
+		x.c.tally.unknownMint = satAdd(x.c.tally.unknownMint, amount)
 		return nil
 	}
-	if len(ix.accounts) <= s.mintAt {
-		return refuseIx(RuleTokenInstruction, i, prog, "garbled token %s (%d accounts)", s.name, len(ix.accounts))
+	if len(x.ix.accounts) <= s.mintAt {
+		return x.refuse(RuleTokenInstruction, "garbled token %s (%d accounts)", s.name, len(x.ix.accounts))
 	}
-	if mint, ok := c.m.staticKey(ix.accounts[s.mintAt]); ok {
-		c.tally.addToken(mint, amount)
+	if mint, ok := x.c.m.staticKey(x.ix.accounts[s.mintAt]); ok {
+		x.c.tally.addToken(mint, amount)
 	} else {
-		c.tally.unknownMint = satAdd(c.tally.unknownMint, amount)
+		x.c.tally.unknownMint = satAdd(x.c.tally.unknownMint, amount)
 	}
 	return nil
 }
@@ -120,10 +116,9 @@ const (
 // associatedToken allows creating associated token accounts (the rent comes
 // from the funder through a CPI, which only the simulation check sees) and
 // refuses any other instruction of that program involving our wallet.
-func (c *check) associatedToken(i int, ix instruction) error {
-	if !c.touches(ix) || len(ix.data) == 0 || ix.data[0] == ataCreate || ix.data[0] == ataCreateIdempotent {
+func (x ixCheck) associatedToken() error {
+	if !x.touches() || len(x.ix.data) == 0 || x.ix.data[0] == ataCreate || x.ix.data[0] == ataCreateIdempotent {
 		return nil
 	}
-	return refuseIx(RuleTokenInstruction, i, solana.SPLAssociatedTokenAccountProgramID,
-		"associated token instruction %d involving our wallet is not allowed", ix.data[0])
+	return x.refuse(RuleTokenInstruction, "associated token instruction %d involving our wallet is not allowed", x.ix.data[0])
 }

@@ -66,7 +66,7 @@ func (s *Signer) sign(tx *Tx) (*Signed, error) {
 		return nil, refuse(RuleNotASigner, "our key %s is not a required signer", s.pub)
 	}
 	sigs := slices.Clone(tx.sigs)
-	sigs[slot] = s.signMessage(tx.raw)
+	sigs[slot] = s.key.sign(tx.raw)
 	for i, sig := range sigs {
 		if sig.IsZero() {
 			return nil, refuse(RuleMissingSignature, "signature slot %d (%s) is empty after signing", i, tx.msg.keys[i])
@@ -96,18 +96,18 @@ func (s *Signer) SignTip(message []byte, tipAccounts []string, maxTip uint64) (*
 	if err != nil {
 		return nil, err
 	}
-	if err := s.checkTipShape(tx); err != nil {
+	if err := checkTipShape(tx, s.pub); err != nil {
 		return nil, err
 	}
 	b := Bounds{MaxLamports: satAdd(maxTip, lamportsPerSignature), TipAccounts: tipAccounts, MaxTip: maxTip}
 	return s.Sign(tx, KindTip, b)
 }
 
-// checkTipShape enforces the tip transaction's exact shape.
-func (s *Signer) checkTipShape(tx *Tx) error {
+// checkTipShape enforces the tip transaction's exact shape for our wallet.
+func checkTipShape(tx *Tx, wallet solana.PublicKey) error {
 	m := tx.msg
 	switch {
-	case m.header.numRequiredSignatures != 1 || m.keys[0] != s.pub:
+	case m.header.numRequiredSignatures != 1 || m.keys[0] != wallet:
 		return refuse(RuleTipShape, "a tip transaction must have our wallet as its only signer and fee payer")
 	case len(m.lookups) != 0:
 		return refuse(RuleTipShape, "a tip transaction must not use lookup tables")

@@ -12,9 +12,16 @@ import (
 // MarshalText all show the public key only. It is safe for concurrent use:
 // it is never modified after construction.
 type Signer struct {
-	pub   solana.PublicKey
-	key   *secret // always non-nil for a Signer built by this package
-	guard *guard  // nil until WithGuard: Sign then refuses
+	identity         // the public key, and how the Signer shows itself (redact.go)
+	key      *secret // always non-nil for a Signer built by this package
+	guard    *guard  // nil until WithGuard: Sign then refuses
+}
+
+// identity is the public side of a Signer: its wallet's public key, which is
+// all that String, Format, GoString, LogValue, MarshalJSON and MarshalText
+// show of it.
+type identity struct {
+	pub solana.PublicKey
 }
 
 // errNoKey is returned by a zero Signer, which holds no key.
@@ -45,7 +52,7 @@ func newSigner(priv ed25519.PrivateKey) *Signer {
 }
 
 // PublicKey returns the wallet's public key.
-func (s *Signer) PublicKey() solana.PublicKey { return s.pub }
+func (id identity) PublicKey() solana.PublicKey { return id.pub }
 
 // WithGuard returns a Signer that shares this one's key and signs under cfg.
 // The receiver is unchanged, so a reload can build a new guarded Signer and
@@ -58,8 +65,5 @@ func (s *Signer) WithGuard(cfg GuardConfig) (*Signer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Signer{pub: s.pub, key: s.key, guard: g}, nil
+	return &Signer{identity: s.identity, key: s.key, guard: g}, nil
 }
-
-// signMessage signs raw message bytes.
-func (s *Signer) signMessage(raw []byte) solana.Signature { return s.key.sign(raw) }

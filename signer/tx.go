@@ -33,7 +33,7 @@ const (
 type Tx struct {
 	raw  []byte
 	msg  *message
-	sigs []solana.Signature
+	sigs slots
 	enc  Encoding
 	form Form
 }

@@ -34,10 +34,7 @@ func DecodeWire(b64 string) (*Tx, error) {
 	}
 	tx := newTx(wire.raw, wire.msg, EncodingBase64, FormWire)
 	for slot, sig := range wire.sigs {
-		if sig.IsZero() {
-			continue
-		}
-		if err := tx.setSignature(slot, sig); err != nil {
+		if err := tx.sigs.set(slot, sig, wire.msg.keys[slot], wire.raw); err != nil {
 			return nil, decodeErr("decode wire", err)
 		}
 	}

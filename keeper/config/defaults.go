@@ -1,6 +1,10 @@
 package config
 
-import "time"
+import (
+	"time"
+
+	"github.com/keeper-project/keeper/keeper/market"
+)
 
 // DefaultPolicyConcurrency is how many policies run at once unless the
 // config says otherwise.
@@ -23,16 +27,8 @@ func Default() Config {
 				EarnWithdrawalQueue: "earn/vaults/withdraw_queue",
 				EarnWithdrawRequest: "earn/vaults/withdraw_request/tx",
 			},
-			Fields: Fields{WithdrawalQueue: WithdrawalQueueFields{
-				Requests:    "requests",
-				RequestID:   "requestId",
-				Wallet:      "wallet",
-				Requested:   "requestedAmount",
-				Filled:      "filledAmount",
-				Claimed:     "claimedAmount",
-				Cancelled:   "cancelled",
-				CreatedTime: "createdTime",
-			}},
+			// The withdrawal queue's member names default as the client's do.
+			Fields:    Fields{WithdrawalQueue: WithdrawalQueueFields(market.DefaultWithdrawalQueueFields())},
 			RateLimit: RateLimit{RPS: 10, Burst: 20},
 			Retry:     Retry{Attempts: 4, Base: 200 * time.Millisecond, Max: 5 * time.Second},
 		},

@@ -64,7 +64,7 @@ func loadConfig(file, dir string, data []byte, lookupEnv func(string) (string, b
 	}
 	v := validator{file: file, root: root, dir: dir, quiet: o.Quiet, errs: errs}
 	v.solanaCLI(&cfg, lookupEnv)
-	v.check(&cfg)
+	cfg.validate(&v)
 	sortByPosition(v.errs)
 	if err := v.errs.Err(); err != nil {
 		return nil, err

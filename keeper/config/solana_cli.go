@@ -93,7 +93,7 @@ func (c *Config) SetRPC(raw string) error {
 	c.FromSolanaCLI = slices.DeleteFunc(c.FromSolanaCLI, func(k string) bool { return k == "chain.rpc_url" })
 	if c.explorerDefaults {
 		c.Explorer = Explorer{}
-		(&validator{}).explorer(c)
+		c.Explorer.validate(&validator{}, c.Chain.RPCURL)
 	}
 	return nil
 }

@@ -39,13 +39,7 @@ type EarnTxResponse struct {
 // UnmarshalJSON decodes the response and keeps its raw JSON in Raw.
 func (r *EarnTxResponse) UnmarshalJSON(b []byte) error {
 	type plain EarnTxResponse
-	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
-		return err
-	}
-	p.Raw = append(json.RawMessage(nil), b...)
-	*r = EarnTxResponse(p)
-	return nil
+	return decodeKeepingRaw(b, (*plain)(r), func(p *plain) *json.RawMessage { return &p.Raw })
 }
 
 // EarnWithdrawRequest is the body of the withdraw-request builder (assumed path

@@ -74,6 +74,15 @@ func enumString(field string, v int64) string {
 	return field + "(" + strconv.FormatInt(v, 10) + ")"
 }
 
+// enumName returns names[v], the name of the known value v (the known values of an enum being 0, 1,
+// … in order), or formats v as enumString does.
+func enumName(field string, names []string, v int64) string {
+	if v >= 0 && v < int64(len(names)) {
+		return names[v]
+	}
+	return enumString(field, v)
+}
+
 // DurationType is the unit of a strategy or ledger duration (market-facts.md, confidence H).
 type DurationType int32
 
@@ -88,19 +97,7 @@ const (
 
 // String returns "days", "weeks", "months", "minutes", "years", or "durationType(N)".
 func (d DurationType) String() string {
-	switch d {
-	case DurationDays:
-		return "days"
-	case DurationWeeks:
-		return "weeks"
-	case DurationMonths:
-		return "months"
-	case DurationMinutes:
-		return "minutes"
-	case DurationYears:
-		return "years"
-	}
-	return enumString("durationType", int64(d))
+	return enumName("durationType", []string{"days", "weeks", "months", "minutes", "years"}, int64(d))
 }
 
 // FilterType is the loans-info filterType.
@@ -110,12 +107,7 @@ type FilterType int32
 const FilterActive FilterType = 0
 
 // String returns "active" or "filterType(N)".
-func (f FilterType) String() string {
-	if f == FilterActive {
-		return "active"
-	}
-	return enumString("filterType", int64(f))
-}
+func (f FilterType) String() string { return enumName("filterType", []string{"active"}, int64(f)) }
 
 // SortSide is a sort direction: 0 ascending, 1 descending (spec E3 sortSide, E5 sortDirection).
 type SortSide int32
@@ -128,11 +120,5 @@ const (
 
 // String returns "ascending", "descending", or "sortSide(N)".
 func (s SortSide) String() string {
-	switch s {
-	case SortAscending:
-		return "ascending"
-	case SortDescending:
-		return "descending"
-	}
-	return enumString("sortSide", int64(s))
+	return enumName("sortSide", []string{"ascending", "descending"}, int64(s))
 }

@@ -28,11 +28,5 @@ type Loop struct {
 // UnmarshalJSON decodes a loop record and keeps its raw JSON in Raw.
 func (l *Loop) UnmarshalJSON(b []byte) error {
 	type plain Loop
-	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
-		return err
-	}
-	p.Raw = append(json.RawMessage(nil), b...)
-	*l = Loop(p)
-	return nil
+	return decodeKeepingRaw(b, (*plain)(l), func(p *plain) *json.RawMessage { return &p.Raw })
 }

@@ -100,15 +100,25 @@ type RewardSchedule struct {
 	EmissionsPerSecond Number   `json:"emissionsPerSecond"`
 }
 
-// UnmarshalJSON decodes a vault record and keeps its raw JSON in Raw.
+// UnmarshalJSON decodes a vault record and keeps its raw JSON, without surrounding space, in Raw.
 func (v *Vault) UnmarshalJSON(b []byte) error {
 	type plain Vault
-	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
+	if err := decodeKeepingRaw(b, (*plain)(v), func(p *plain) *json.RawMessage { return &p.Raw }); err != nil {
 		return fmt.Errorf("vault record: %w", err)
 	}
-	p.Raw = append(json.RawMessage(nil), bytes.TrimSpace(b)...)
-	*v = Vault(p)
+	v.Raw = bytes.TrimSpace(v.Raw)
+	return nil
+}
+
+// decodeKeepingRaw decodes b into a new P, keeps a copy of b in the member raw points to, and stores
+// the result in dst. dst is left as it was when b does not decode.
+func decodeKeepingRaw[P any](b []byte, dst *P, raw func(*P) *json.RawMessage) error {
+	var p P
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	*raw(&p) = append(json.RawMessage(nil), b...)
+	*dst = p
 	return nil
 }
 

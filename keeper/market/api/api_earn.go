@@ -1,72 +1,58 @@
 package api
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"github.com/keeper-project/keeper/keeper/market"
 )
 
+// earn is the client's service for the earn vaults: the position and withdrawal-queue reads and the
+// withdrawal builders. Requests that leave the provider empty are sent with its provider, and the
+// queue's answer is read by its member names.
+type earn struct {
+	t           *transport
+	provider    string
+	queueFields market.WithdrawalQueueFields
+}
+
 // ClaimEarnWithdrawal calls E10 (gateway/earn/vaults/withdraw_claim/tx) for a filled withdrawal
 // request. An empty Provider is sent as the configured provider. The response's txBase64s are to be
 // signed and sent in array order as one bundle. A response for another request id or action is refused.
-func (c *Client) ClaimEarnWithdrawal(ctx context.Context, key market.IdempotencyKey, req market.WithdrawClaimRequest) (*market.EarnTxResponse, error) {
-	if req.Provider == "" {
-		req.Provider = c.Provider()
-	}
-	if err := req.Validate(); err != nil {
-		return nil, invalid(market.EndpointWithdrawClaim, err)
-	}
-	var out market.EarnTxResponse
-	if err := c.post(ctx, market.EndpointWithdrawClaim, key, req, &out); err != nil {
+func (e *earn) ClaimEarnWithdrawal(ctx context.Context, key market.IdempotencyKey, req market.WithdrawClaimRequest) (*market.EarnTxResponse, error) {
+	req.Provider = cmp.Or(req.Provider, e.provider)
+	out, err := fetch[market.EarnTxResponse](ctx, e.t, market.EndpointWithdrawClaim, key, req)
+	if err != nil {
 		return nil, err
 	}
-	return &out, checkEarnTx(market.EndpointWithdrawClaim, &out, market.EarnActionWithdrawClaim, req.RequestID)
+	return out, checkEarnTx(market.EndpointWithdrawClaim, out, market.EarnActionWithdrawClaim, req.RequestID)
 }
 
 // RequestEarnWithdrawal calls the withdraw-request builder (assumed path, see Paths) to queue a
 // withdrawal. The response's RequestID is the new request account.
-func (c *Client) RequestEarnWithdrawal(ctx context.Context, key market.IdempotencyKey, req market.EarnWithdrawRequest) (*market.EarnTxResponse, error) {
-	if req.Provider == "" {
-		req.Provider = c.Provider()
-	}
-	if err := req.Validate(); err != nil {
-		return nil, invalid(market.EndpointEarnWithdrawRequest, err)
-	}
-	var out market.EarnTxResponse
-	if err := c.post(ctx, market.EndpointEarnWithdrawRequest, key, req, &out); err != nil {
+func (e *earn) RequestEarnWithdrawal(ctx context.Context, key market.IdempotencyKey, req market.EarnWithdrawRequest) (*market.EarnTxResponse, error) {
+	req.Provider = cmp.Or(req.Provider, e.provider)
+	out, err := fetch[market.EarnTxResponse](ctx, e.t, market.EndpointEarnWithdrawRequest, key, req)
+	if err != nil {
 		return nil, err
 	}
-	return &out, checkEarnTx(market.EndpointEarnWithdrawRequest, &out, market.EarnActionWithdrawRequest, "")
+	return out, checkEarnTx(market.EndpointEarnWithdrawRequest, out, market.EarnActionWithdrawRequest, "")
 }
 
 // EarnPosition reads a wallet's earn position (assumed path, see Paths), including the open
 // withdrawal requests' onChainRequestAddr.
-func (c *Client) EarnPosition(ctx context.Context, req market.EarnPositionRequest) (*market.EarnPosition, error) {
-	if req.Provider == "" {
-		req.Provider = c.Provider()
-	}
-	if err := req.Validate(); err != nil {
-		return nil, invalid(market.EndpointEarnPosition, err)
-	}
-	var out market.EarnPosition
-	if err := c.post(ctx, market.EndpointEarnPosition, "", req, &out); err != nil {
-		return nil, err
-	}
-	return &out, nil
+func (e *earn) EarnPosition(ctx context.Context, req market.EarnPositionRequest) (*market.EarnPosition, error) {
+	req.Provider = cmp.Or(req.Provider, e.provider)
+	return fetch[market.EarnPosition](ctx, e.t, market.EndpointEarnPosition, "", req)
 }
 
 // WithdrawalQueue reads an earn vault's withdrawal queue (assumed path, see Paths), showing how much of
 // each request is filled. The answer is decoded by the member names of Options.Fields.WithdrawalQueue;
 // an answer that lacks the list or a request's id under those names is a decode error.
-func (c *Client) WithdrawalQueue(ctx context.Context, req market.WithdrawalQueueRequest) (*market.WithdrawalQueue, error) {
-	if req.Provider == "" {
-		req.Provider = c.Provider()
-	}
-	if err := req.Validate(); err != nil {
-		return nil, invalid(market.EndpointWithdrawalQueue, err)
-	}
-	out := market.WithdrawalQueueAnswer{Fields: c.opts.Fields.WithdrawalQueue}
-	if err := c.post(ctx, market.EndpointWithdrawalQueue, "", req, &out); err != nil {
+func (e *earn) WithdrawalQueue(ctx context.Context, req market.WithdrawalQueueRequest) (*market.WithdrawalQueue, error) {
+	req.Provider = cmp.Or(req.Provider, e.provider)
+	out := market.WithdrawalQueueAnswer{Fields: e.queueFields}
+	if err := call(ctx, e.t, market.EndpointWithdrawalQueue, "", req, &out); err != nil {
 		return nil, err
 	}
 	return &out.Queue, nil

@@ -7,7 +7,24 @@ import (
 )
 
 // Client is a typed client for the lending market API. It is safe for concurrent use.
+//
+// Its endpoints are grouped by resource into services that each hold what their endpoints need, and
+// whose methods are the Client's: the loans (paginate.go), the vaults and their depositors
+// (paginate_vaults.go), quotes, holders and loops (api_reads.go), the earn vaults (api_earn.go), and
+// the transaction builders (api_writes.go). All of them send through one transport.
 type Client struct {
+	*loans
+	*vaults
+	*quotes
+	*earn
+	*builds
+	opts Options    // defaulted and validated
+	t    *transport // the HTTP exchanges every endpoint goes through
+}
+
+// transport sends the calls of a Client: one route per endpoint, the rate limiter, retries, response
+// bodies read within bounds, and errors with every secret redacted (do.go, do_errors.go, retry.go).
+type transport struct {
 	hc       *http.Client
 	opts     Options          // defaulted and validated
 	routes   map[string]route // by endpoint name
@@ -25,7 +42,7 @@ func New(opts Options) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Client{
+	t := &transport{
 		hc:       opts.HTTPClient,
 		opts:     opts,
 		routes:   make(map[string]route),
@@ -36,10 +53,18 @@ func New(opts Options) (*Client, error) {
 		log:      opts.Logger.With("component", "market"),
 	}
 	for _, r := range opts.Paths.routes() {
-		c.routes[r.name] = r
-		c.urls[r.name] = base.JoinPath(r.path).String()
+		t.routes[r.name] = r
+		t.urls[r.name] = base.JoinPath(r.path).String()
 	}
-	return c, nil
+	return &Client{
+		loans:  &loans{t: t, walks: opts.SnapshotWalks, inFlight: opts.PagesInFlight, log: opts.Logger},
+		vaults: &vaults{t: t},
+		quotes: &quotes{t: t},
+		earn:   &earn{t: t, provider: opts.Paths.Provider, queueFields: opts.Fields.WithdrawalQueue},
+		builds: &builds{t: t},
+		opts:   opts,
+		t:      t,
+	}, nil
 }
 
 // Wallet returns the configured wallet (empty when none).
@@ -49,8 +74,8 @@ func (c *Client) Wallet() string { return c.opts.Wallet }
 func (c *Client) Provider() string { return c.opts.Paths.Provider }
 
 // observe calls the Observe hook when one is set.
-func (c *Client) observe(endpoint string, status int, d time.Duration, err error) {
-	if c.opts.Observe != nil {
-		c.opts.Observe(endpoint, status, d, err)
+func (t *transport) observe(endpoint string, status int, d time.Duration, err error) {
+	if t.opts.Observe != nil {
+		t.opts.Observe(endpoint, status, d, err)
 	}
 }

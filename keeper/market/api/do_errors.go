@@ -20,49 +20,49 @@ type envelope struct {
 
 // apiError builds the *APIError of a non-2xx or oversized response. A body that is not the envelope
 // still yields the status, request id and a safe excerpt.
-func (c *Client) apiError(ep string, resp *http.Response, data []byte, tooLarge bool) error {
-	e := c.baseAPIError(ep, resp, data)
+func (t *transport) apiError(ep string, resp *http.Response, data []byte, tooLarge bool) error {
+	e := t.baseAPIError(ep, resp, data)
 	var env envelope
 	switch {
 	case tooLarge:
-		e.Message = fmt.Sprintf("response body larger than %d bytes", c.opts.MaxResponseBytes)
+		e.Message = fmt.Sprintf("response body larger than %d bytes", t.opts.MaxResponseBytes)
 	case json.Unmarshal(data, &env) == nil && env.Error != nil:
 		if code, err := strconv.ParseInt(env.Error.Code.String(), 10, 32); err == nil {
 			e.Code = int32(code)
 		}
-		e.Message = c.redactor.redact(env.Error.Message)
-		e.Simulation = c.redactSimulation(env.Error.Simulation)
+		e.Message = t.redactor.redact(env.Error.Message)
+		e.Simulation = t.redactSimulation(env.Error.Simulation)
 	}
 	return e
 }
 
 // decodeError builds the *APIError of a 2xx body that does not decode into the response type.
-func (c *Client) decodeError(ep string, resp *http.Response, data []byte, err error) error {
-	e := c.baseAPIError(ep, resp, data)
-	e.Message = "cannot decode response: " + c.redactor.redact(err.Error())
+func (t *transport) decodeError(ep string, resp *http.Response, data []byte, err error) error {
+	e := t.baseAPIError(ep, resp, data)
+	e.Message = "cannot decode response: " + t.redactor.redact(err.Error())
 	e.Malformed = e.Status >= 200 && e.Status <= 299
 	return e
 }
 
 // baseAPIError fills the fields every APIError has.
-func (c *Client) baseAPIError(ep string, resp *http.Response, data []byte) *APIError {
+func (t *transport) baseAPIError(ep string, resp *http.Response, data []byte) *APIError {
 	return &APIError{
 		Endpoint:   ep,
 		Status:     resp.StatusCode,
-		RequestID:  c.redactor.excerpt([]byte(resp.Header.Get("x-request-id"))),
+		RequestID:  t.redactor.excerpt([]byte(resp.Header.Get("x-request-id"))),
 		RetryAfter: parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()),
-		Body:       c.redactor.excerpt(data),
+		Body:       t.redactor.excerpt(data),
 	}
 }
 
 // redactSimulation redacts secrets from a simulation's text.
-func (c *Client) redactSimulation(s *Simulation) *Simulation {
+func (t *transport) redactSimulation(s *Simulation) *Simulation {
 	if s == nil {
 		return nil
 	}
-	out := &Simulation{Decoded: c.redactor.redact(s.Decoded), SerializedTransaction: s.SerializedTransaction}
+	out := &Simulation{Decoded: t.redactor.redact(s.Decoded), SerializedTransaction: s.SerializedTransaction}
 	for _, l := range s.Logs {
-		out.Logs = append(out.Logs, c.redactor.redact(l))
+		out.Logs = append(out.Logs, t.redactor.redact(l))
 	}
 	return out
 }

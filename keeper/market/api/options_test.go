@@ -67,10 +67,10 @@ func TestDefaults(t *testing.T) {
 	if o.Paths != DefaultPaths() || c.Provider() != "provider-a" {
 		t.Errorf("paths = %+v", o.Paths)
 	}
-	if c.limiter != nil {
+	if c.t.limiter != nil {
 		t.Error("no rate limit configured, but a limiter exists")
 	}
-	if c.hc.CheckRedirect == nil {
+	if c.t.hc.CheckRedirect == nil {
 		t.Error("default client follows redirects")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/keeper-project/keeper/keeper/market"
+	"log/slog"
 	"sync"
 	"sync/atomic"
 )
@@ -23,6 +24,21 @@ func pageSize(ep string, size *int) (int, error) {
 	return *size, nil
 }
 
+// loans is the client's service for the loans: one page of E3, or every page as one snapshot. A walk
+// reads at most inFlight pages ahead and is read again, up to walks times in all, while its pages carry
+// different oracle snapshots.
+type loans struct {
+	t        *transport
+	walks    int
+	inFlight int
+	log      *slog.Logger
+}
+
+// LoansInfo calls E3 (loans info) for one page.
+func (l *loans) LoansInfo(ctx context.Context, q market.LoansQuery) (*market.LoansPage, error) {
+	return fetch[market.LoansPage](ctx, l.t, market.EndpointLoansInfo, "", q)
+}
+
 // AllLoans walks every page of E3 from page 0 (q.Page is ignored; q.PageSize or DefaultPageSize is
 // used) until pageInfo.totalPages is reached or a page is empty. A response without pageInfo (an older
 // generation) is a single page. After the first page has said how many there are, the rest are
@@ -32,14 +48,14 @@ func pageSize(ep string, size *int) (int, error) {
 // Each page pins its own oracle snapshot. A walk whose pages carry different snapshotTs values is
 // read again from page 0, up to Options.SnapshotWalks walks in all; when the last is still mixed the
 // result is a *MixedSnapshotsError (errors.Is ErrMixedSnapshots) and no snapshot.
-func (c *Client) AllLoans(ctx context.Context, q market.LoansQuery) (*market.LoansSnapshot, error) {
+func (l *loans) AllLoans(ctx context.Context, q market.LoansQuery) (*market.LoansSnapshot, error) {
 	size, err := pageSize(market.EndpointLoansInfo, q.PageSize)
 	if err != nil {
 		return nil, err
 	}
-	walks := c.opts.SnapshotWalks
+	walks := l.walks
 	for walk := 1; ; walk++ {
-		snap, err := c.walkLoans(ctx, q, size)
+		snap, err := loanWalk{l: l, q: q, size: size}.run(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -50,16 +66,22 @@ func (c *Client) AllLoans(ctx context.Context, q market.LoansQuery) (*market.Loa
 		if walk >= walks {
 			return nil, err
 		}
-		c.opts.Logger.Warn("Pages of a walk carry different oracle snapshots; reading it again",
+		l.log.Warn("Pages of a walk carry different oracle snapshots; reading it again",
 			"endpoint", market.EndpointLoansInfo, "walk", walk, "of", walks, "err", err)
 	}
 }
 
-// walkLoans reads one walk of E3 pages of size items (see AllLoans). Each page is merged into the
-// snapshot as soon as the pages before it are, and then dropped, so a walk holds its items once and
-// at most PagesInFlight pages besides.
-func (c *Client) walkLoans(ctx context.Context, q market.LoansQuery, size int) (*market.LoansSnapshot, error) {
-	first, err := c.loansPage(ctx, q, 0, size)
+// loanWalk is one walk of E3's pages of size items for the query q (see AllLoans).
+type loanWalk struct {
+	l    *loans
+	q    market.LoansQuery
+	size int
+}
+
+// run reads the walk. Each page is merged into the snapshot as soon as the pages before it are, and
+// then dropped, so a walk holds its items once and at most PagesInFlight pages besides.
+func (w loanWalk) run(ctx context.Context) (*market.LoansSnapshot, error) {
+	first, err := w.page(ctx, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -73,9 +95,9 @@ func (c *Client) walkLoans(ctx context.Context, q market.LoansQuery, size int) (
 	if total > MaxPages {
 		return nil, fmt.Errorf("market: %s: more than %d pages", market.EndpointLoansInfo, MaxPages)
 	}
-	snap.Items = make([]market.LoanItem, 0, expectedItems(first.PageInfo.TotalItems, total, size))
+	snap.Items = make([]market.LoanItem, 0, expectedItems(first.PageInfo.TotalItems, total, w.size))
 	snap.AddPage(first, seen)
-	err = c.loansPages(ctx, q, size, total, func(p *market.LoansPage) { snap.AddPage(p, seen) })
+	err = w.rest(ctx, total, func(p *market.LoansPage) { snap.AddPage(p, seen) })
 	if err != nil {
 		return nil, err
 	}
@@ -95,28 +117,29 @@ func expectedItems(totalItems, totalPages, size int) int {
 	return min(totalItems, maxPresized)
 }
 
-// loansPage reads one page of E3.
-func (c *Client) loansPage(ctx context.Context, q market.LoansQuery, page, size int) (*market.LoansPage, error) {
+// page reads one page of the walk.
+func (w loanWalk) page(ctx context.Context, page int) (*market.LoansPage, error) {
+	q, size := w.q, w.size
 	q.Page, q.PageSize = &page, &size
-	p, err := c.LoansInfo(ctx, q)
+	p, err := w.l.LoansInfo(ctx, q)
 	if err != nil {
 		return nil, fmt.Errorf("market: %s: page %d: %w", market.EndpointLoansInfo, page, err)
 	}
 	return p, nil
 }
 
-// loansPages reads pages 1 to total-1 and hands them to merge in page order, up to and including the
+// rest reads pages 1 to total-1 and hands them to merge in page order, up to and including the
 // first empty page; each page is handed over as soon as the pages before it have been, and not kept.
 // At most PagesInFlight pages are read ahead of the lowest page not yet answered: page i is requested
 // only once page i-PagesInFlight has been answered, so after a failure or an empty page no page
 // beyond that window is requested, however slow the failing answer was. The lowest failing page
 // before an empty one is the error; pages before it have been merged by then.
-func (c *Client) loansPages(ctx context.Context, q market.LoansQuery, size, total int, merge func(*market.LoansPage)) error {
+func (w loanWalk) rest(ctx context.Context, total int, merge func(*market.LoansPage)) error {
 	n := total - 1
 	pages := make([]*market.LoansPage, n)
 	errs := make([]error, n)
 	done := make([]chan struct{}, n)
-	ahead := max(1, c.opts.PagesInFlight)
+	ahead := max(1, w.l.inFlight)
 	var stop atomic.Bool
 	var wg sync.WaitGroup
 	// Pages are settled in order: next is the lowest page not settled yet; once the walk's end (an
@@ -148,7 +171,7 @@ func (c *Client) loansPages(ctx context.Context, q market.LoansQuery, size, tota
 		done[i] = make(chan struct{})
 		wg.Go(func() {
 			defer close(done[i])
-			pages[i], errs[i] = c.loansPage(ctx, q, i+1, size)
+			pages[i], errs[i] = w.page(ctx, i+1)
 			if errs[i] != nil || len(pages[i].Items) == 0 {
 				stop.Store(true) // an error, or the end: request nothing further
 			}

@@ -6,22 +6,37 @@ import (
 	"github.com/keeper-project/keeper/keeper/market"
 )
 
+// vaults is the client's service for the vaults: the listing and the depositors, one page or all.
+type vaults struct {
+	t *transport
+}
+
+// Vaults calls E11 (vault listing) for one page.
+func (s *vaults) Vaults(ctx context.Context, q market.VaultsQuery) (*market.VaultsPage, error) {
+	return fetch[market.VaultsPage](ctx, s.t, market.EndpointVaultsInfo, "", q)
+}
+
+// VaultDeposits calls E5 (vault depositors) for one page.
+func (s *vaults) VaultDeposits(ctx context.Context, q market.VaultDepositsQuery) ([]market.VaultDeposits, error) {
+	return list[market.VaultDeposits](ctx, s.t, market.EndpointVaultDeposits, q)
+}
+
 // AllVaultDeposits walks E5 from page 0 (q.Page is ignored) until a short page. E5 answers with a bare
 // array and no pageInfo, and whether pageSize counts vault records or user deposits is not shown, so a
 // page is short only when both its records and its user deposits number fewer than the page size.
 // Records of one vault split across pages are merged, in first-seen order.
-func (c *Client) AllVaultDeposits(ctx context.Context, q market.VaultDepositsQuery) ([]market.VaultDeposits, error) {
+func (s *vaults) AllVaultDeposits(ctx context.Context, q market.VaultDepositsQuery) ([]market.VaultDeposits, error) {
 	size, err := pageSize(market.EndpointVaultDeposits, q.PageSize)
 	if err != nil {
 		return nil, err
 	}
 	var out []market.VaultDeposits
 	index := make(map[string]int)
-	for page := 0; page < MaxPages; page++ {
+	err = walkPages(market.EndpointVaultDeposits, func(page int) (bool, error) {
 		q.Page, q.PageSize = &page, &size
-		recs, err := c.VaultDeposits(ctx, q)
+		recs, err := s.VaultDeposits(ctx, q)
 		if err != nil {
-			return nil, fmt.Errorf("market: %s: page %d: %w", market.EndpointVaultDeposits, page, err)
+			return false, err
 		}
 		users := 0
 		for _, r := range recs {
@@ -33,27 +48,28 @@ func (c *Client) AllVaultDeposits(ctx context.Context, q market.VaultDepositsQue
 			index[r.VaultAddress] = len(out)
 			out = append(out, r)
 		}
-		if len(recs) < size && users < size {
-			return out, nil
-		}
+		return len(recs) < size && users < size, nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	return nil, fmt.Errorf("market: %s: more than %d pages", market.EndpointVaultDeposits, MaxPages)
+	return out, nil
 }
 
 // AllVaults walks E11 from page 0 (q.Page is ignored) until pageInfo.totalPages when the service sends
 // pageInfo, else until a short page. Records repeating an already seen vault address are dropped.
-func (c *Client) AllVaults(ctx context.Context, q market.VaultsQuery) ([]market.Vault, error) {
+func (s *vaults) AllVaults(ctx context.Context, q market.VaultsQuery) ([]market.Vault, error) {
 	size, err := pageSize(market.EndpointVaultsInfo, q.PageSize)
 	if err != nil {
 		return nil, err
 	}
 	var out []market.Vault
 	seen := make(map[string]bool)
-	for page := 0; page < MaxPages; page++ {
+	err = walkPages(market.EndpointVaultsInfo, func(page int) (bool, error) {
 		q.Page, q.PageSize = &page, &size
-		p, err := c.Vaults(ctx, q)
+		p, err := s.Vaults(ctx, q)
 		if err != nil {
-			return nil, fmt.Errorf("market: %s: page %d: %w", market.EndpointVaultsInfo, page, err)
+			return false, err
 		}
 		for _, v := range p.Items {
 			if v.Address != "" && seen[v.Address] {
@@ -62,13 +78,28 @@ func (c *Client) AllVaults(ctx context.Context, q market.VaultsQuery) ([]market.
 			seen[v.Address] = true
 			out = append(out, v)
 		}
-		last := len(p.Items) < size
 		if p.PageInfo != nil {
-			last = len(p.Items) == 0 || page+1 >= p.PageInfo.TotalPages
+			return len(p.Items) == 0 || page+1 >= p.PageInfo.TotalPages, nil
+		}
+		return len(p.Items) < size, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// walkPages calls read for pages 0, 1, … of ep until it reports the last page or fails, reading at
+// most MaxPages pages.
+func walkPages(ep string, read func(page int) (last bool, err error)) error {
+	for page := 0; page < MaxPages; page++ {
+		last, err := read(page)
+		if err != nil {
+			return fmt.Errorf("market: %s: page %d: %w", ep, page, err)
 		}
 		if last {
-			return out, nil
+			return nil
 		}
 	}
-	return nil, fmt.Errorf("market: %s: more than %d pages", market.EndpointVaultsInfo, MaxPages)
+	return fmt.Errorf("market: %s: more than %d pages", ep, MaxPages)
 }

@@ -10,8 +10,8 @@ import (
 // retry runs do until it succeeds, fails terminally, exhausts the attempts, or ctx ends. Before each
 // retry it waits the policy's backoff (at least the server's Retry-After); when that wait would pass
 // ctx's deadline it returns the last error at once instead.
-func (c *Client) retry(ctx context.Context, ep string, do func(context.Context) error) error {
-	p := c.opts.Retry
+func (t *transport) retry(ctx context.Context, ep string, do func(context.Context) error) error {
+	p := t.opts.Retry
 	for attempt := 1; ; attempt++ {
 		err := do(ctx)
 		if err == nil {
@@ -24,7 +24,7 @@ func (c *Client) retry(ctx context.Context, ep string, do func(context.Context) 
 		if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < wait {
 			return err
 		}
-		c.log.Warn("market call failed, retrying", "endpoint", ep, "attempt", attempt, "wait", wait, "err", err)
+		t.log.Warn("market call failed, retrying", "endpoint", ep, "attempt", attempt, "wait", wait, "err", err)
 		if werr := sleep(ctx, wait); werr != nil {
 			return fmt.Errorf("market: %s: stopped waiting to retry: %w; last error: %w", ep, werr, err)
 		}
