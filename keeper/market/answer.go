@@ -2,9 +2,10 @@ package market
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
+
+	json "github.com/go-json-experiment/json/v1"
 )
 
 // errNullAnswer is the decode error of an answer, or a required member of one, that is JSON null.

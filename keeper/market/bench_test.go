@@ -8,7 +8,7 @@ import (
 )
 
 // loansPageOf returns a loans-info page of n copies of the fixture item (with pnl).
-func loansPageOf(b *testing.B, n int) []byte {
+func loansPageOf(b testing.TB, n int) []byte {
 	item, err := json.Marshal(wantLoanItem())
 	if err != nil {
 		b.Fatal(err)

@@ -2,8 +2,9 @@ package market
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
+
+	json "github.com/go-json-experiment/json/v1"
 )
 
 // UnmarshalJSON decodes the loans-info response of any known generation: an object with items, an

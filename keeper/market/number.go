@@ -1,13 +1,14 @@
 package market
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"math/big"
 	"strconv"
 	"strings"
+
+	json "github.com/go-json-experiment/json/v1"
 )
 
 // Number is a real value the service may send as a JSON number or as a JSON string, such as

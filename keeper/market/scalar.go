@@ -2,9 +2,10 @@ package market
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
+
+	json "github.com/go-json-experiment/json/v1"
 )
 
 // maxScalarEcho bounds how much of an unparsable scalar an error message repeats.
