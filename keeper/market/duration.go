@@ -2,11 +2,12 @@ package market
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"strconv"
+
+	json "github.com/go-json-experiment/json/v1"
 )
 
 // StrategyDuration is a loan term: Duration units of DurationType. Both are >= 0. Its JSON form puts

@@ -1,8 +1,9 @@
 package market
 
 import (
-	"encoding/json"
 	"strconv"
+
+	json "github.com/go-json-experiment/json/v1"
 )
 
 // Earn actions carried by EarnTxResponse.Action.

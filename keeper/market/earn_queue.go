@@ -1,11 +1,12 @@
 package market
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"unicode"
+
+	json "github.com/go-json-experiment/json/v1"
 )
 
 // WithdrawalQueueFields names the members of the withdrawal-queue answer. The spec does not show that

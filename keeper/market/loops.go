@@ -1,6 +1,6 @@
 package market
 
-import "encoding/json"
+import json "github.com/go-json-experiment/json/v1"
 
 // LoopsQuery is the body of E12 (POST markets/loop/info). Identifiers are slugs or
 // "{PRINCIPAL_MINT}-{COLLATERAL_MINT}" strings; the two filters can be used separately.

@@ -1,6 +1,6 @@
 package market
 
-import "encoding/json"
+import json "github.com/go-json-experiment/json/v1"
 
 // QuoteRequest is the body of E6 (POST markets/quote/max). The client sends the configured wallet in
 // the user-wallet header so that the quote is tailored to the caller's positions.

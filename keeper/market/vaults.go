@@ -2,8 +2,9 @@ package market
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
+
+	json "github.com/go-json-experiment/json/v1"
 )
 
 // VaultsQuery is the body of E11 (POST markets/lending_vaults/info). Page 0 is the first page.
