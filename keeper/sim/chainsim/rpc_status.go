@@ -18,9 +18,15 @@ const (
 	maxFeeAccounts      = 128
 )
 
+// statusAPI serves the RPC service's questions about landed transactions:
+// statuses, fees and the transactions themselves.
+type statusAPI struct {
+	c *Chain
+}
+
 // getSignatureStatuses: [[signature], {searchTransactionHistory}] →
 // [status or null].
-func (s *Server) getSignatureStatuses(in jsonrpc.Call) (any, *jsonrpc.Error) {
+func (a *statusAPI) getSignatureStatuses(in jsonrpc.Call) (any, *jsonrpc.Error) {
 	var (
 		sigs []solana.Signature
 		cfg  struct {
@@ -36,12 +42,13 @@ func (s *Server) getSignatureStatuses(in jsonrpc.Call) (any, *jsonrpc.Error) {
 	if rerr := in.Arg(1, &cfg); rerr != nil {
 		return nil, rerr
 	}
-	s.c.lock()
-	defer s.c.unlock()
-	view := s.c.tip.Slot - min(in.Lag, s.c.tip.Slot) // a lagging node has seen up to here
+	a.c.lock()
+	defer a.c.unlock()
+	l := a.c.Ledger
+	view := l.tip.Slot - min(in.Lag, l.tip.Slot) // a lagging node has seen up to here
 	out := make([]*wireStatus, len(sigs))
 	for i, sig := range sigs {
-		if st, ok := s.c.statusLocked(sig, cfg.SearchTransactionHistory); ok && st.Slot <= view {
+		if st, ok := l.status(sig, cfg.SearchTransactionHistory); ok && st.Slot <= view {
 			out[i] = encodeStatus(st)
 		}
 	}
@@ -49,7 +56,7 @@ func (s *Server) getSignatureStatuses(in jsonrpc.Call) (any, *jsonrpc.Error) {
 }
 
 // getRecentPrioritizationFees: [[pubkey]] → [{slot, prioritizationFee}].
-func (s *Server) getRecentPrioritizationFees(in jsonrpc.Call) (any, *jsonrpc.Error) {
+func (a *statusAPI) getRecentPrioritizationFees(in jsonrpc.Call) (any, *jsonrpc.Error) {
 	var keys []solana.PublicKey
 	if rerr := in.Arg(0, &keys); rerr != nil {
 		return nil, rerr
@@ -57,7 +64,7 @@ func (s *Server) getRecentPrioritizationFees(in jsonrpc.Call) (any, *jsonrpc.Err
 	if len(keys) > maxFeeAccounts {
 		return nil, jsonrpc.InvalidParams("Too many inputs provided; max %d", maxFeeAccounts)
 	}
-	fees := s.c.RecentPrioritizationFees(keys)
+	fees := a.c.Ledger.RecentPrioritizationFees(keys)
 	out := make([]map[string]uint64, len(fees))
 	for i, f := range fees {
 		out[i] = map[string]uint64{"slot": f.Slot, "prioritizationFee": f.Fee}
@@ -75,7 +82,7 @@ type transactionConfig struct {
 // getTransaction: [signature, config] → the landed transaction, or null if
 // unknown or not yet at the commitment (default finalized). Encodings:
 // json (default), base64, base58.
-func (s *Server) getTransaction(in jsonrpc.Call) (any, *jsonrpc.Error) {
+func (a *statusAPI) getTransaction(in jsonrpc.Call) (any, *jsonrpc.Error) {
 	var (
 		sig solana.Signature
 		cfg transactionConfig
@@ -90,10 +97,11 @@ func (s *Server) getTransaction(in jsonrpc.Call) (any, *jsonrpc.Error) {
 	if cm == rpc.CommitmentProcessed {
 		return nil, jsonrpc.InvalidParams("Method does not support commitment below `confirmed`")
 	}
-	s.c.lock()
-	defer s.c.unlock()
-	rec, ok := s.c.txs[sig]
-	if !ok || !s.c.meetsCommitment(rec.BlockHeight, cm) {
+	a.c.lock()
+	defer a.c.unlock()
+	l := a.c.Ledger
+	rec, ok := l.txs[sig]
+	if !ok || !meetsCommitment(l.tip.Height, rec.BlockHeight, cm) {
 		return nil, nil
 	}
 	if rec.version == 0 && cfg.MaxSupportedTransactionVersion == nil {

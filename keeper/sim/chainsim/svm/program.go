@@ -7,7 +7,7 @@ import (
 	"github.com/gagliardetto/solana-go"
 )
 
-// Program is on-chain code registered with Chain.RegisterProgram, such as a
+// Program is on-chain code registered with the chain's Setup.RegisterProgram, such as a
 // simulated lending market. Execute runs one instruction addressed to the
 // program. It reads and writes chain state only through x, which enforces
 // what the runtime enforces (accounts must be passed in the instruction,
