@@ -34,7 +34,7 @@ func ExampleSetup_RegisterProgram() {
 	err = chain.Setup.RegisterProgram(market, svm.ProgramFunc(func(x *svm.Exec, ix svm.Instruction) error {
 		amount := binary.LittleEndian.Uint64(ix.Data)
 		x.Logf("repay %d", amount)
-		return x.TransferTokens(ix.Accounts[0].PublicKey, vault, usdc, amount)
+		return x.Tokens.Transfer(ix.Accounts[0].PublicKey, vault, usdc, amount)
 	}))
 	if err != nil {
 		panic(err)

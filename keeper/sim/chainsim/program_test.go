@@ -59,7 +59,7 @@ func (p vaultProgram) Execute(x *svm.Exec, ix svm.Instruction) error {
 	if ix.Data[0] == opWithdraw {
 		from, to = p.vault, user
 	}
-	if err := x.TransferTokens(from, to, mint, amount); err != nil {
+	if err := x.Tokens.Transfer(from, to, mint, amount); err != nil {
 		return err
 	}
 	acct, err := x.Account(state)
@@ -70,7 +70,7 @@ func (p vaultProgram) Execute(x *svm.Exec, ix svm.Instruction) error {
 	if len(acct.Data) == 8 {
 		count = binary.LittleEndian.Uint64(acct.Data)
 	}
-	x.Logf("deposit number %d of %d at slot %d", count+1, amount, x.Slot())
+	x.Logf("deposit number %d of %d at slot %d", count+1, amount, x.Block().Slot)
 	return x.SetData(state, binary.LittleEndian.AppendUint64(nil, count+1))
 }
 
@@ -222,8 +222,8 @@ func TestProgramNeedsAccountsAndSignatures(t *testing.T) {
 		want *svm.ProgramError
 	}{
 		{"account not passed", func(x *svm.Exec) error { _, err := x.Account(stranger); return err }, svm.ErrMissingAccount},
-		{"wallet not passed", func(x *svm.Exec) error { return x.TransferTokens(stranger, f.vault, f.mint, 1) }, svm.ErrMissingAccount},
-		{"wallet did not sign", func(x *svm.Exec) error { return x.TransferTokens(bob, f.vault, f.mint, 1) }, svm.ErrMissingRequiredSignature},
+		{"wallet not passed", func(x *svm.Exec) error { return x.Tokens.Transfer(stranger, f.vault, f.mint, 1) }, svm.ErrMissingAccount},
+		{"wallet did not sign", func(x *svm.Exec) error { return x.Tokens.Transfer(bob, f.vault, f.mint, 1) }, svm.ErrMissingRequiredSignature},
 		{"write an account owned by another program", func(x *svm.Exec) error { return x.SetData(f.userATA, []byte{1}) }, svm.ErrExternalAccountDataModified},
 		{"spend lamports of a non-signer", func(x *svm.Exec) error { return x.TransferLamports(f.vATA, f.state, 1) }, svm.ErrExternalAccountLamportSpend},
 		{"too many units", func(x *svm.Exec) error { return x.ConsumeUnits(300_000) }, svm.ErrComputationalBudgetExceeded},
@@ -257,19 +257,19 @@ func TestProgramMintsBurnsAndCreatesTokenAccounts(t *testing.T) {
 	id := newKey("minter").PublicKey()
 	err := f.c.Setup.RegisterProgram(id, svm.ProgramFunc(func(x *svm.Exec, ix svm.Instruction) error {
 		user := ix.Accounts[0].PublicKey
-		if err := x.EnsureTokenAccount(user, newcomer, f.mint); err != nil {
+		if err := x.Tokens.EnsureAccount(user, newcomer, f.mint); err != nil {
 			return err
 		}
-		if err := x.EnsureTokenAccount(user, newcomer, f.mint); err != nil { // idempotent
+		if err := x.Tokens.EnsureAccount(user, newcomer, f.mint); err != nil { // idempotent
 			return err
 		}
-		if err := x.MintTokens(newcomer, f.mint, 70); err != nil {
+		if err := x.Tokens.Mint(newcomer, f.mint, 70); err != nil {
 			return err
 		}
-		if err := x.BurnTokens(user, f.mint, 20); err != nil {
+		if err := x.Tokens.Burn(user, f.mint, 20); err != nil {
 			return err
 		}
-		bal, err := x.TokenBalance(newcomer, f.mint)
+		bal, err := x.Tokens.Balance(newcomer, f.mint)
 		x.Logf("newcomer holds %d", bal)
 		return err
 	}))

@@ -69,7 +69,7 @@ func debitCheck(x *Exec, from solana.AccountMeta, lamports uint64) error {
 	if !from.IsWritable {
 		return ErrReadonlyLamportChange
 	}
-	src := x.get(from.PublicKey)
+	src := x.acc.get(from.PublicKey)
 	if len(src.Data) != 0 {
 		x.Log("Transfer: `from` must not carry data")
 		return ErrInvalidArgument
@@ -104,7 +104,7 @@ func systemCreateAccountIx(x *Exec, ix Instruction) error {
 	if !to.IsWritable {
 		return ErrReadonlyDataModified
 	}
-	if existing := x.get(to.PublicKey); !existing.IsEmpty() {
+	if existing := x.acc.get(to.PublicKey); !existing.IsEmpty() {
 		x.Logf("Create Account: account Address { address: %s, base: None } already in use", to.PublicKey)
 		return CustomError(SystemErrAccountAlreadyInUse)
 	}
@@ -117,9 +117,9 @@ func systemCreateAccountIx(x *Exec, ix Instruction) error {
 	if err := moveLamports(x, from.PublicKey, to.PublicKey, lamports, CustomError(SystemErrResultWithNegativeLamps)); err != nil {
 		return err
 	}
-	created := x.get(to.PublicKey)
+	created := x.acc.get(to.PublicKey)
 	created.Owner, created.Data = owner, make([]byte, space)
-	x.put(to.PublicKey, created)
+	x.acc.put(to.PublicKey, created)
 	return nil
 }
 

@@ -21,7 +21,7 @@ func tokenSetAuthority(x *Exec, a []solana.AccountMeta, d []byte) error {
 	if err := writable(a[0]); err != nil {
 		return err
 	}
-	acct := x.get(a[0].PublicKey)
+	acct := x.acc.get(a[0].PublicKey)
 	if len(acct.Data) == MintSize {
 		return setMintAuthority(x, a[0].PublicKey, a[1], kind, next)
 	}
@@ -50,7 +50,7 @@ func tokenSetAuthority(x *Exec, a []solana.AccountMeta, d []byte) error {
 	default:
 		return CustomError(tokenErrAuthorityTypeUnsupported)
 	}
-	x.putToken(a[0].PublicKey, t)
+	x.acc.putToken(a[0].PublicKey, t)
 	return nil
 }
 
@@ -68,7 +68,7 @@ func setAuthorityArgs(d []byte) (byte, *solana.PublicKey, error) {
 
 // setMintAuthority changes a mint's mint or freeze authority.
 func setMintAuthority(x *Exec, key solana.PublicKey, auth solana.AccountMeta, kind byte, next *solana.PublicKey) error {
-	m, err := MintOf(x.get(key))
+	m, err := MintOf(x.acc.get(key))
 	if err != nil {
 		return err
 	}
@@ -92,7 +92,7 @@ func setMintAuthority(x *Exec, key solana.PublicKey, auth solana.AccountMeta, ki
 	default:
 		return CustomError(tokenErrAuthorityTypeUnsupported)
 	}
-	x.putMint(key, m)
+	x.acc.putMint(key, m)
 	return nil
 }
 
