@@ -170,9 +170,7 @@ func (e *BlockEngine) tipLamports(st svm.Store) uint64 {
 // Status returns what the block engine knows of a bundle; unknown and
 // expired bundles are Invalid.
 func (e *BlockEngine) Status(id string) BundleStatus {
-	e.c.lock()
-	defer e.c.unlock()
-	return e.status(id)
+	return read(e.c, func() BundleStatus { return e.status(id) })
 }
 
 // status is Status with the chain's mu held.

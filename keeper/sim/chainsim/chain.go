@@ -73,6 +73,14 @@ func (c *Chain) unlock() {
 	c.hooks.dispatch()
 }
 
+// read returns f's result computed under the chain's lock, once the chain
+// is up to its clock.
+func read[T any](c *Chain, f func() T) T {
+	c.lock()
+	defer c.unlock()
+	return f()
+}
+
 // OnLanded registers f to be called for every transaction that lands, in
 // landing order, after the chain's lock is released and never concurrently
 // with another hook. f may read the chain and send transactions; it may run

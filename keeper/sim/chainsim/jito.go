@@ -68,26 +68,18 @@ type wireBundleStatus struct {
 // getBundleStatuses: [[id]] → [landed bundle or null]. Only bundles that
 // landed within the status cache (300 slots) are found.
 func (j *jitoAPI) getBundleStatuses(in jsonrpc.Call) (any, *jsonrpc.Error) {
-	ids, rerr := bundleIDs(in)
-	if rerr != nil {
-		return nil, rerr
-	}
-	j.c.lock()
-	defer j.c.unlock()
-	out := make([]*wireBundleStatus, len(ids))
-	for i, id := range ids {
-		b := j.c.Bundles.status(id)
-		if b.State != BundleLanded || b.Slot+statusCacheSlots < j.c.Ledger.seen {
-			continue
+	l := j.c.Ledger
+	return encodeBundleStatuses(j.c, in, func(b BundleStatus) *wireBundleStatus {
+		if b.State != BundleLanded || b.Slot+statusCacheSlots < l.seen {
+			return nil
 		}
-		_, level := confirmation(j.c.Ledger.tip.Height, b.BlockHeight)
+		_, level := confirmation(l.tip.Height, b.BlockHeight)
 		sigs := make([]string, len(b.Signatures))
-		for j, sig := range b.Signatures {
-			sigs[j] = sig.String()
+		for i, sig := range b.Signatures {
+			sigs[i] = sig.String()
 		}
-		out[i] = &wireBundleStatus{BundleID: id, Transactions: sigs, Slot: b.Slot, ConfirmationStatus: string(level), Err: map[string]any{"Ok": nil}}
-	}
-	return contextValue(j.c.Ledger.tip.Slot, out), nil
+		return &wireBundleStatus{BundleID: b.ID, Transactions: sigs, Slot: b.Slot, ConfirmationStatus: string(level), Err: map[string]any{"Ok": nil}}
+	})
 }
 
 // wireInflight is a bundle as getInflightBundleStatuses encodes it.
@@ -99,22 +91,30 @@ type wireInflight struct {
 
 // getInflightBundleStatuses: [[id]] → [{bundle_id, status, landed_slot}].
 func (j *jitoAPI) getInflightBundleStatuses(in jsonrpc.Call) (any, *jsonrpc.Error) {
+	return encodeBundleStatuses(j.c, in, func(b BundleStatus) wireInflight {
+		out := wireInflight{BundleID: b.ID, Status: string(b.State)}
+		if b.State == BundleLanded {
+			slot := b.Slot
+			out.LandedSlot = &slot
+		}
+		return out
+	})
+}
+
+// encodeBundleStatuses answers a status call: it reads the bundle ids and, under
+// the chain's lock, encodes what the block engine knows of each.
+func encodeBundleStatuses[T any](c *Chain, in jsonrpc.Call, encode func(BundleStatus) T) (any, *jsonrpc.Error) {
 	ids, rerr := bundleIDs(in)
 	if rerr != nil {
 		return nil, rerr
 	}
-	j.c.lock()
-	defer j.c.unlock()
-	out := make([]wireInflight, len(ids))
+	c.lock()
+	defer c.unlock()
+	out := make([]T, len(ids))
 	for i, id := range ids {
-		b := j.c.Bundles.status(id)
-		out[i] = wireInflight{BundleID: id, Status: string(b.State)}
-		if b.State == BundleLanded {
-			slot := b.Slot
-			out[i].LandedSlot = &slot
-		}
+		out[i] = encode(c.Bundles.status(id))
 	}
-	return contextValue(j.c.Ledger.tip.Slot, out), nil
+	return contextValue(c.Ledger.tip.Slot, out), nil
 }
 
 // getTipAccounts: [] → the 8 tip accounts.

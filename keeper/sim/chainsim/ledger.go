@@ -82,16 +82,12 @@ func (l *Ledger) Stall(slots uint64) {
 
 // Slot returns the current slot.
 func (l *Ledger) Slot() uint64 {
-	l.c.lock()
-	defer l.c.unlock()
-	return l.seen
+	return read(l.c, func() uint64 { return l.seen })
 }
 
 // BlockHeight returns the height of the newest block.
 func (l *Ledger) BlockHeight() uint64 {
-	l.c.lock()
-	defer l.c.unlock()
-	return l.tip.Height
+	return read(l.c, func() uint64 { return l.tip.Height })
 }
 
 // LatestBlockhash returns the blockhash of the block the commitment sees
@@ -106,9 +102,7 @@ func (l *Ledger) LatestBlockhash(cm rpc.CommitmentType) (solana.Hash, uint64) {
 // IsBlockhashValid reports whether a transaction with hash could still land
 // as seen by the block of the commitment ("" means processed).
 func (l *Ledger) IsBlockhashValid(hash solana.Hash, cm rpc.CommitmentType) bool {
-	l.c.lock()
-	defer l.c.unlock()
-	return l.idx.validAt(hash, heightAt(l.tip.Height, cm))
+	return read(l.c, func() bool { return l.idx.validAt(hash, heightAt(l.tip.Height, cm)) })
 }
 
 // Transaction returns a landed transaction.
@@ -146,9 +140,7 @@ func (l *Ledger) status(sig solana.Signature, searchHistory bool) (SignatureStat
 // write-locked any of accounts (any transaction when accounts is empty), or
 // 0 when there was none.
 func (l *Ledger) RecentPrioritizationFees(accounts []solana.PublicKey) []PrioritizationFee {
-	l.c.lock()
-	defer l.c.unlock()
-	return l.fees.recent(accounts, l.tip.Height, l.idx)
+	return read(l.c, func() []PrioritizationFee { return l.fees.recent(accounts, l.tip.Height, l.idx) })
 }
 
 // confirmation returns how many blocks sit on top of height h when the

@@ -130,9 +130,7 @@ func (h *Pubsub) signal() {
 
 // Subscriptions returns how many pubsub subscriptions are open.
 func (h *Pubsub) Subscriptions() int {
-	h.c.lock()
-	defer h.c.unlock()
-	return len(h.subs)
+	return read(h.c, func() int { return len(h.subs) })
 }
 
 // WaitSubscriptions blocks until exactly n pubsub subscriptions are open,

@@ -72,6 +72,23 @@ func mergeRoutes(routes map[string]map[string]methodFunc) map[string]methodFunc 
 	return out
 }
 
+// listArg reads the list at parameter 0, which must be present when
+// required, refusing more than limit entries as a node does.
+func listArg[T any](in jsonrpc.Call, required bool, limit int) ([]T, *jsonrpc.Error) {
+	var list []T
+	read := in.Arg
+	if required {
+		read = in.Need
+	}
+	if rerr := read(0, &list); rerr != nil {
+		return nil, rerr
+	}
+	if len(list) > limit {
+		return nil, jsonrpc.InvalidParams("Too many inputs provided; max %d", limit)
+	}
+	return list, nil
+}
+
 // commitmentConfig is the config object of simple reads.
 type commitmentConfig struct {
 	Commitment     string  `json:"commitment"`

@@ -96,12 +96,9 @@ const maxMultipleAccounts = 100
 
 // getMultipleAccounts: [[pubkey], config] → accounts (default base64).
 func (r *readAPI) getMultipleAccounts(in jsonrpc.Call) (any, *jsonrpc.Error) {
-	var keys []solana.PublicKey
-	if rerr := in.Need(0, &keys); rerr != nil {
+	keys, rerr := listArg[solana.PublicKey](in, true, maxMultipleAccounts)
+	if rerr != nil {
 		return nil, rerr
-	}
-	if len(keys) > maxMultipleAccounts {
-		return nil, jsonrpc.InvalidParams("Too many inputs provided; max %d", maxMultipleAccounts)
 	}
 	return r.readAccounts(in, 1, keys, "base64")
 }

@@ -27,17 +27,12 @@ type statusAPI struct {
 // getSignatureStatuses: [[signature], {searchTransactionHistory}] →
 // [status or null].
 func (a *statusAPI) getSignatureStatuses(in jsonrpc.Call) (any, *jsonrpc.Error) {
-	var (
-		sigs []solana.Signature
-		cfg  struct {
-			SearchTransactionHistory bool `json:"searchTransactionHistory"`
-		}
-	)
-	if rerr := in.Need(0, &sigs); rerr != nil {
-		return nil, rerr
+	var cfg struct {
+		SearchTransactionHistory bool `json:"searchTransactionHistory"`
 	}
-	if len(sigs) > maxStatusSignatures {
-		return nil, jsonrpc.InvalidParams("Too many inputs provided; max %d", maxStatusSignatures)
+	sigs, rerr := listArg[solana.Signature](in, true, maxStatusSignatures)
+	if rerr != nil {
+		return nil, rerr
 	}
 	if rerr := in.Arg(1, &cfg); rerr != nil {
 		return nil, rerr
@@ -57,12 +52,9 @@ func (a *statusAPI) getSignatureStatuses(in jsonrpc.Call) (any, *jsonrpc.Error) 
 
 // getRecentPrioritizationFees: [[pubkey]] → [{slot, prioritizationFee}].
 func (a *statusAPI) getRecentPrioritizationFees(in jsonrpc.Call) (any, *jsonrpc.Error) {
-	var keys []solana.PublicKey
-	if rerr := in.Arg(0, &keys); rerr != nil {
+	keys, rerr := listArg[solana.PublicKey](in, false, maxFeeAccounts)
+	if rerr != nil {
 		return nil, rerr
-	}
-	if len(keys) > maxFeeAccounts {
-		return nil, jsonrpc.InvalidParams("Too many inputs provided; max %d", maxFeeAccounts)
 	}
 	fees := a.c.Ledger.RecentPrioritizationFees(keys)
 	out := make([]map[string]uint64, len(fees))

@@ -112,14 +112,7 @@ func (s *State) UpdateAccounts(keys []solana.PublicKey, f func(accts []svm.Accou
 	s.c.lock()
 	defer s.c.unlock()
 	s.writes++
-	in := make([]svm.Account, len(keys))
-	exists := make([]bool, len(keys))
-	for i, k := range keys {
-		if cur, ok := s.accounts[k]; ok {
-			in[i], exists[i] = cur.Clone(), true
-		}
-	}
-	out, err := f(in, exists)
+	out, err := f(s.copies(keys))
 	if err != nil {
 		return fmt.Errorf("chainsim: update %d accounts: %w", len(keys), err)
 	}
@@ -143,6 +136,12 @@ func (s *State) Accounts(keys []solana.PublicKey) ([]svm.Account, []bool) {
 	s.c.lock()
 	defer s.c.unlock()
 	s.writes++
+	return s.copies(keys)
+}
+
+// copies returns copies of keys' accounts and whether each exists. The
+// caller holds the chain's mu.
+func (s *State) copies(keys []solana.PublicKey) ([]svm.Account, []bool) {
 	out := make([]svm.Account, len(keys))
 	exists := make([]bool, len(keys))
 	for i, k := range keys {
@@ -209,7 +208,5 @@ func (s *State) applyUpdates(now uint64) {
 // least charges its fee) and every setup or external write. Two equal versions mean the same
 // accounts, so a reader may cache what it derived from them.
 func (s *State) Version() uint64 {
-	s.c.lock()
-	defer s.c.unlock()
-	return s.writes
+	return read(s.c, func() uint64 { return s.writes })
 }

@@ -43,11 +43,8 @@ func runSystem(x *Exec, ix Instruction) error {
 
 // systemTransferIx is Transfer{lamports u64}: from (signer), to.
 func systemTransferIx(x *Exec, ix Instruction) error {
-	if len(ix.Data) != 12 {
-		return ErrInvalidInstructionData
-	}
-	if len(ix.Accounts) < 2 {
-		return ErrNotEnoughAccountKeys
+	if err := checkShape(ix, 12, 2); err != nil {
+		return err
 	}
 	lamports := binary.LittleEndian.Uint64(ix.Data[4:])
 	from, to := ix.Accounts[0], ix.Accounts[1]
@@ -58,6 +55,18 @@ func systemTransferIx(x *Exec, ix Instruction) error {
 		return ErrReadonlyLamportChange
 	}
 	return moveLamports(x, from.PublicKey, to.PublicKey, lamports, CustomError(SystemErrResultWithNegativeLamps))
+}
+
+// checkShape fails an instruction whose data is not dataLen bytes long or
+// that has fewer than accounts accounts.
+func checkShape(ix Instruction, dataLen, accounts int) error {
+	if len(ix.Data) != dataLen {
+		return ErrInvalidInstructionData
+	}
+	if len(ix.Accounts) < accounts {
+		return ErrNotEnoughAccountKeys
+	}
+	return nil
 }
 
 // debitCheck applies the System program's checks on a funding account.
@@ -87,11 +96,8 @@ func debitCheck(x *Exec, from solana.AccountMeta, lamports uint64) error {
 // systemCreateAccountIx is CreateAccount{lamports u64, space u64, owner}:
 // funding account (signer), new account (signer).
 func systemCreateAccountIx(x *Exec, ix Instruction) error {
-	if len(ix.Data) != 52 {
-		return ErrInvalidInstructionData
-	}
-	if len(ix.Accounts) < 2 {
-		return ErrNotEnoughAccountKeys
+	if err := checkShape(ix, 52, 2); err != nil {
+		return err
 	}
 	lamports := binary.LittleEndian.Uint64(ix.Data[4:])
 	space := binary.LittleEndian.Uint64(ix.Data[12:])

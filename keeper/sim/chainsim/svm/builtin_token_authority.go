@@ -72,26 +72,25 @@ func setMintAuthority(x *Exec, key solana.PublicKey, auth solana.AccountMeta, ki
 	if err != nil {
 		return err
 	}
+	var (
+		current **solana.PublicKey // the authority kind names
+		unset   uint32             // the error when the mint has none
+	)
 	switch kind {
 	case authorityMintTokens:
-		if m.authority == nil {
-			return CustomError(tokenErrFixedSupply)
-		}
-		if err := checkAuthority(m.authority, auth); err != nil {
-			return err
-		}
-		m.authority = next
+		current, unset = &m.authority, tokenErrFixedSupply
 	case authorityFreeze:
-		if m.freeze == nil {
-			return CustomError(tokenErrMintCannotFreeze)
-		}
-		if err := checkAuthority(m.freeze, auth); err != nil {
-			return err
-		}
-		m.freeze = next
+		current, unset = &m.freeze, tokenErrMintCannotFreeze
 	default:
 		return CustomError(tokenErrAuthorityTypeUnsupported)
 	}
+	if *current == nil {
+		return CustomError(unset)
+	}
+	if err := checkAuthority(*current, auth); err != nil {
+		return err
+	}
+	*current = next
 	x.acc.putMint(key, m)
 	return nil
 }

@@ -72,15 +72,7 @@ func (tk *Tokens) creditable(wallet, mint solana.PublicKey) (solana.PublicKey, t
 // The mint and the token account must be writable in the instruction; the
 // mint's authority is not checked (registered programs are trusted).
 func (tk *Tokens) Mint(toWallet, mint solana.PublicKey, amount uint64) error {
-	x := tk.x
-	if err := x.acc.requireWritable(mint, ErrReadonlyDataModified); err != nil {
-		return err
-	}
-	dst, t, err := tk.creditable(toWallet, mint)
-	if err != nil {
-		return err
-	}
-	m, err := MintOf(x.acc.get(mint))
+	dst, t, m, err := tk.withMint(toWallet, mint, tk.creditable)
 	if err != nil {
 		return err
 	}
@@ -92,26 +84,34 @@ func (tk *Tokens) Mint(toWallet, mint solana.PublicKey, amount uint64) error {
 	}
 	m.Supply += amount
 	t.Amount += amount
-	x.acc.putToken(dst, t)
-	x.acc.putMint(mint, m)
+	tk.x.acc.putToken(dst, t)
+	tk.x.acc.putMint(mint, m)
 	return nil
 }
 
 // Burn burns amount of mint from fromWallet's associated token account.
 func (tk *Tokens) Burn(fromWallet, mint solana.PublicKey, amount uint64) error {
+	src, t, m, err := tk.withMint(fromWallet, mint, tk.debitable)
+	if err != nil {
+		return err
+	}
+	return burn(tk.x, src, mint, t, m, amount)
+}
+
+// withMint checks that mint is writable in the instruction and returns
+// wallet's token account of it, as account (creditable or debitable) finds
+// it, with the mint's state.
+func (tk *Tokens) withMint(wallet, mint solana.PublicKey, account func(wallet, mint solana.PublicKey) (solana.PublicKey, tokenAccount, error)) (solana.PublicKey, tokenAccount, MintState, error) {
 	x := tk.x
 	if err := x.acc.requireWritable(mint, ErrReadonlyDataModified); err != nil {
-		return err
+		return solana.PublicKey{}, tokenAccount{}, MintState{}, err
 	}
-	src, t, err := tk.debitable(fromWallet, mint)
+	key, t, err := account(wallet, mint)
 	if err != nil {
-		return err
+		return key, t, MintState{}, err
 	}
 	m, err := MintOf(x.acc.get(mint))
-	if err != nil {
-		return err
-	}
-	return burn(x, src, mint, t, m, amount)
+	return key, t, m, err
 }
 
 // EnsureAccount creates wallet's associated token account for mint if
