@@ -152,14 +152,7 @@ func (tk *Tokens) debitable(wallet, mint solana.PublicKey) (solana.PublicKey, to
 	if !x.IsSigner(wallet) && wallet.IsOnCurve() {
 		return solana.PublicKey{}, tokenAccount{}, ErrMissingRequiredSignature
 	}
-	src, err := ataOf(wallet, mint)
-	if err != nil {
-		return src, tokenAccount{}, err
-	}
-	if err := x.acc.requireWritable(src, ErrReadonlyDataModified); err != nil {
-		return src, tokenAccount{}, err
-	}
-	t, err := TokenAccountOf(x.acc.get(src))
+	src, t, err := tk.creditable(wallet, mint)
 	if err != nil {
 		return src, t, err
 	}
