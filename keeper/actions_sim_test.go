@@ -96,7 +96,7 @@ func checkOnChain(t *testing.T, w *simWorld, act journal.Action) int {
 		t.Fatal("landed attempt journaled no signatures")
 	}
 	for _, s := range att.Signatures {
-		x, ok := w.sim.Chain().Transaction(solana.MustSignatureFromBase58(s.Signature))
+		x, ok := w.sim.Chain().Ledger.Transaction(solana.MustSignatureFromBase58(s.Signature))
 		switch {
 		case !ok:
 			t.Errorf("journaled signature %s is not on chain", s.Signature)

@@ -56,7 +56,7 @@ func TestDemoScenarioSequence(t *testing.T) {
 		landed := 0
 		for _, a := range []*journal.Action{partial, rest} {
 			for _, s := range a.Attempts[len(a.Attempts)-1].Signatures {
-				if _, ok := w.sim.Chain().Transaction(solana.MustSignatureFromBase58(s.Signature)); ok {
+				if _, ok := w.sim.Chain().Ledger.Transaction(solana.MustSignatureFromBase58(s.Signature)); ok {
 					landed++
 				}
 			}

@@ -174,7 +174,7 @@ func drainTokens(t *testing.T, c *chainsim.Chain, owner, mint solana.PublicKey) 
 		t.Error(err)
 		return
 	}
-	err = c.UpdateAccount(ata, func(a svm.Account, exists bool) (svm.Account, error) {
+	err = c.State.UpdateAccount(ata, func(a svm.Account, exists bool) (svm.Account, error) {
 		if !exists || len(a.Data) < 72 {
 			return a, errors.New("no token account")
 		}

@@ -61,7 +61,7 @@ func checkHostileRefused(t *testing.T, mode faults.Hostile, rule signer.Rule) {
 	k := w.open(t, "")
 	usdc := w.usdc(t)
 	// The stranger's token account exists, so a hostile transfer would land.
-	if err := w.sim.Chain().MintTo(ids.Stranger(), usdc, 0); err != nil {
+	if err := w.sim.Chain().Setup.MintTo(ids.Stranger(), usdc, 0); err != nil {
 		t.Fatal(err)
 	}
 	w.advance(t, 15*time.Second)
@@ -216,12 +216,12 @@ func checkRebuilt(t *testing.T, w *simWorld, k *simKeeper, policy string, mode j
 		t.Errorf("build keys %v, want %s-1 then %s-2", keys, act.ID, act.ID)
 	}
 	for _, s := range a1.Signatures {
-		if _, ok := w.sim.Chain().Transaction(solana.MustSignatureFromBase58(s.Signature)); ok {
+		if _, ok := w.sim.Chain().Ledger.Transaction(solana.MustSignatureFromBase58(s.Signature)); ok {
 			t.Errorf("attempt 1 transaction %s landed after all", s.Signature)
 		}
 	}
 	for _, s := range a2.Signatures {
-		if x, ok := w.sim.Chain().Transaction(solana.MustSignatureFromBase58(s.Signature)); !ok || x.Err != nil {
+		if x, ok := w.sim.Chain().Ledger.Transaction(solana.MustSignatureFromBase58(s.Signature)); !ok || x.Err != nil {
 			t.Errorf("attempt 2 transaction %s: on chain %v, error %v", s.Signature, ok, x.Err)
 		}
 	}

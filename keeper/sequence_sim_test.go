@@ -40,7 +40,7 @@ func TestClaimIntoWalletWithoutTokenAccount(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				w.sim.Chain().SetAccount(ata, svm.Account{})
+				w.sim.Chain().State.SetAccount(ata, svm.Account{})
 				if err := k.RunOnce(t.Context()); err != nil {
 					t.Fatalf("RunOnce: %v", err)
 				}
@@ -79,7 +79,7 @@ func landedOnce(t *testing.T, w *simWorld, act journal.Action) {
 	for _, att := range act.Attempts {
 		for _, s := range att.Signatures {
 			sig := solana.MustSignatureFromBase58(s.Signature)
-			if _, ok := w.sim.Chain().Transaction(sig); !ok {
+			if _, ok := w.sim.Chain().Ledger.Transaction(sig); !ok {
 				t.Errorf("attempt %d: transaction %s did not land", att.Number, s.Signature)
 			}
 			if seen[sig] > 1 {
@@ -188,11 +188,11 @@ func TestSequenceStoppedMidwayContinues(t *testing.T) {
 		if len(second.Signatures) != len(second.Transactions)-1 {
 			t.Errorf("second attempt signed %d of %d transactions, want all but the one that landed", len(second.Signatures), len(second.Transactions))
 		}
-		if _, ok := w.sim.Chain().Transaction(solana.MustSignatureFromBase58(first.Signatures[0].Signature)); !ok {
+		if _, ok := w.sim.Chain().Ledger.Transaction(solana.MustSignatureFromBase58(first.Signatures[0].Signature)); !ok {
 			t.Error("the first attempt's first transaction is not on chain")
 		}
 		for _, s := range second.Signatures {
-			if _, ok := w.sim.Chain().Transaction(solana.MustSignatureFromBase58(s.Signature)); !ok {
+			if _, ok := w.sim.Chain().Ledger.Transaction(solana.MustSignatureFromBase58(s.Signature)); !ok {
 				t.Errorf("second attempt transaction %s did not land", s.Signature)
 			}
 		}
@@ -262,7 +262,7 @@ func TestPaidIntoWalletWithoutTokenAccount(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				w.sim.Chain().SetAccount(ata, svm.Account{})
+				w.sim.Chain().State.SetAccount(ata, svm.Account{})
 				_ = k.RunOnce(t.Context())
 				acts := k.actionsOf(t, tc.policy)
 				if len(acts) != 1 || acts[0].State != journal.StateLanded || acts[0].AttemptCount != 1 {

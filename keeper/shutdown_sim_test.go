@@ -110,7 +110,7 @@ func TestShutdownBoundThenRecoveryOnStart(t *testing.T) {
 			t.Errorf("%v runs before recovery settled the action", runs)
 		}
 		for _, s := range sigs {
-			if x, ok := w.sim.Chain().Transaction(solana.MustSignatureFromBase58(s.Signature)); !ok || x.Err != nil {
+			if x, ok := w.sim.Chain().Ledger.Transaction(solana.MustSignatureFromBase58(s.Signature)); !ok || x.Err != nil {
 				t.Errorf("journaled transaction %s: on chain %v, error %v", s.Signature, ok, x.Err)
 			}
 		}

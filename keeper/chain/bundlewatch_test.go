@@ -53,16 +53,16 @@ func TestBundleSettlesOnTheWebsocket(t *testing.T) {
 		case <-ctx.Done():
 			return
 		}
-		if err := sim.WaitSubscriptions(ctx, 1); err == nil {
+		if err := sim.Pubsub.WaitSubscriptions(ctx, 1); err == nil {
 			clk.Advance(3 * chainsim.SlotDuration)
 		}
 	}()
 	wallet := newKey(t)
-	if err := sim.Fund(wallet.PublicKey(), walletFunds); err != nil {
+	if err := sim.Setup.Fund(wallet.PublicKey(), walletFunds); err != nil {
 		t.Fatal(err)
 	}
 	client := newClient(t, chain.Options{RPCURLs: []string{rpcURL}, JitoURL: jitoURL, PollInterval: time.Hour, RebroadcastInterval: time.Hour})
-	bh, _ := sim.LatestBlockhash(rpc.CommitmentConfirmed)
+	bh, _ := sim.Ledger.LatestBlockhash(rpc.CommitmentConfirmed)
 	tips := &tipper{wallet: wallet}
 	res, err := client.SendBundle(ctx, []chain.Signed{transferTx(t, wallet, 1000, bh)}, tips.tip,
 		chain.TipPolicy{Floor: chainsim.DefaultMinTip, Cap: chainsim.DefaultMinTip})

@@ -292,7 +292,7 @@ func newClient(t *testing.T, o chain.Options) *chain.Client {
 // fund adds lamports to key on the simulated chain.
 func (nd *node) fund(t *testing.T, key solana.PublicKey, lamports uint64) {
 	t.Helper()
-	if err := nd.sim.Fund(key, lamports); err != nil {
+	if err := nd.sim.Setup.Fund(key, lamports); err != nil {
 		t.Fatalf("Fund: %v", err)
 	}
 }
@@ -301,11 +301,11 @@ func (nd *node) fund(t *testing.T, key solana.PublicKey, lamports uint64) {
 func (e *env) newMint(t *testing.T, decimals uint8, amount uint64, holders ...solana.PublicKey) solana.PublicKey {
 	t.Helper()
 	mint := newKey(t).PublicKey()
-	if err := e.sim.CreateMint(mint, decimals); err != nil {
+	if err := e.sim.Setup.CreateMint(mint, decimals); err != nil {
 		t.Fatalf("CreateMint: %v", err)
 	}
 	for _, h := range holders {
-		if err := e.sim.MintTo(h, mint, amount); err != nil {
+		if err := e.sim.Setup.MintTo(h, mint, amount); err != nil {
 			t.Fatalf("MintTo: %v", err)
 		}
 	}
@@ -325,7 +325,7 @@ func (e *env) blockhash(t *testing.T) solana.Hash {
 // landed returns the chain's record of a landed signature.
 func (nd *node) landed(t *testing.T, sig solana.Signature) chainsim.Landed {
 	t.Helper()
-	l, ok := nd.sim.Transaction(sig)
+	l, ok := nd.sim.Ledger.Transaction(sig)
 	if !ok {
 		t.Fatalf("%s did not land on the simulated chain", sig)
 	}
@@ -335,7 +335,7 @@ func (nd *node) landed(t *testing.T, sig solana.Signature) chainsim.Landed {
 // notLanded fails the test if sig landed.
 func (nd *node) notLanded(t *testing.T, sig solana.Signature) {
 	t.Helper()
-	if _, ok := nd.sim.Transaction(sig); ok {
+	if _, ok := nd.sim.Ledger.Transaction(sig); ok {
 		t.Errorf("%s landed on the simulated chain, want never", sig)
 	}
 }
@@ -500,8 +500,8 @@ func (e *env) droppedFor(t *testing.T, id string) []string {
 // tipBalance returns the total lamports held by the engine's tip accounts.
 func tipBalance(sim *chainsim.Chain) uint64 {
 	total := uint64(0)
-	for _, k := range sim.TipAccounts() {
-		total += sim.Balance(k)
+	for _, k := range sim.Bundles.TipAccounts() {
+		total += sim.State.Balance(k)
 	}
 	return total
 }
@@ -595,7 +595,7 @@ func mustLand(t *testing.T, e *env, tx chain.Signed) {
 	if _, err := e.client.SendAndConfirm(t.Context(), []chain.Signed{tx}); err != nil {
 		t.Fatalf("SendAndConfirm: %v", err)
 	}
-	if _, ok := e.sim.Transaction(tx.Signature); !ok {
+	if _, ok := e.sim.Ledger.Transaction(tx.Signature); !ok {
 		t.Fatalf("%s did not land", tx.Signature)
 	}
 }

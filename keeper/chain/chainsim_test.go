@@ -44,8 +44,8 @@ func TestChainsimSendLands(t *testing.T) {
 				waitSlots(2)
 				bh := e.blockhash(t)
 				if tt.processed {
-					bh, _ = e.sim.LatestBlockhash(rpc.CommitmentProcessed)
-					if e.sim.IsBlockhashValid(bh, rpc.CommitmentConfirmed) {
+					bh, _ = e.sim.Ledger.LatestBlockhash(rpc.CommitmentProcessed)
+					if e.sim.Ledger.IsBlockhashValid(bh, rpc.CommitmentConfirmed) {
 						t.Fatal("the processed blockhash is already valid at confirmed")
 					}
 				}
@@ -77,16 +77,16 @@ func TestChainsimSendLands(t *testing.T) {
 						t.Errorf("tx %d landed in slot %d, not after tx %d (slot %d): not confirmed one by one", i, l.Slot, i-1, prevSlot)
 					}
 					prevSlot = l.Slot
-					if got, want := e.sim.Balance(to[i]), uint64(1000*(i+1)); got != want {
+					if got, want := e.sim.State.Balance(to[i]), uint64(1000*(i+1)); got != want {
 						t.Errorf("recipient %d holds %d, want %d", i, got, want)
 					}
 					spent += uint64(1000*(i+1)) + chain.LamportsPerSignature
-					st, ok := e.sim.SignatureStatus(txs[i].Signature, true)
+					st, ok := e.sim.Ledger.SignatureStatus(txs[i].Signature, true)
 					if !ok || st.ConfirmationStatus == rpc.ConfirmationStatusProcessed {
 						t.Errorf("tx %d reported landed at status %+v, below confirmed", i, st)
 					}
 				}
-				if got := e.sim.Balance(e.wallet.PublicKey()); got != walletFunds-spent {
+				if got := e.sim.State.Balance(e.wallet.PublicKey()); got != walletFunds-spent {
 					t.Errorf("wallet holds %d, want %d", got, walletFunds-spent)
 				}
 				if n := e.rpc.count("sendTransaction"); n != tt.n {
@@ -135,7 +135,7 @@ func TestChainsimRebroadcastLands(t *testing.T) {
 					t.Fatalf("InjectFaults: %v", err)
 				}
 				tx := transferTx(t, e.wallet, 5000, e.blockhash(t))
-				firstSlot := e.sim.Slot()
+				firstSlot := e.sim.Ledger.Slot()
 				start := time.Now()
 				res, err := e.client.SendAndConfirm(t.Context(), []chain.Signed{tx})
 				if err != nil {
@@ -162,7 +162,7 @@ func TestChainsimRebroadcastLands(t *testing.T) {
 						t.Errorf("a rebroadcast sent other bytes: %s", c.Params[0])
 					}
 				}
-				if got := e.sim.Balance(e.wallet.PublicKey()); got != walletFunds-5000-chain.LamportsPerSignature {
+				if got := e.sim.State.Balance(e.wallet.PublicKey()); got != walletFunds-5000-chain.LamportsPerSignature {
 					t.Errorf("wallet holds %d, want one transfer and one fee paid", got)
 				}
 				e.noSecrets(t)
@@ -211,16 +211,16 @@ func TestChainsimExpiredNeverLands(t *testing.T) {
 					t.Fatalf("result %v %+v, want expired without a rejection", res.Outcome, res.Txs[0])
 				}
 				e.notLanded(t, tx.Signature)
-				if h := e.sim.BlockHeight(); h <= bh.LastValidBlockHeight {
+				if h := e.sim.Ledger.BlockHeight(); h <= bh.LastValidBlockHeight {
 					t.Errorf("reported expired at block height %d, not past the last valid height %d", h, bh.LastValidBlockHeight)
 				}
-				if e.sim.IsBlockhashValid(bh.Hash, rpc.CommitmentProcessed) {
+				if e.sim.Ledger.IsBlockhashValid(bh.Hash, rpc.CommitmentProcessed) {
 					t.Error("reported expired while the blockhash is still valid at processed")
 				}
 				if tt.stale && time.Since(start) < blockhashGrace {
 					t.Errorf("a blockhash never seen valid counted as expired after %v, before the grace of %v", time.Since(start), blockhashGrace)
 				}
-				if got := e.sim.Balance(e.wallet.PublicKey()); got != walletFunds {
+				if got := e.sim.State.Balance(e.wallet.PublicKey()); got != walletFunds {
 					t.Errorf("wallet holds %d, want %d: nothing may be charged", got, walletFunds)
 				}
 				checkFinalHistorySearch(t, e.rpc.all(), tx.Blockhash)
@@ -260,7 +260,7 @@ func TestChainsimBundleLandsAtomicallyWithTip(t *testing.T) {
 			t.Errorf("tip %+v, want bundle %s accepted with the floor tip %d", tip, want, pol.Floor)
 		}
 		// The engine ran exactly our transactions, tip last, in one slot.
-		bs := e.sim.BundleStatus(tip.BundleID)
+		bs := e.sim.Bundles.Status(tip.BundleID)
 		if bs.State != chainsim.BundleLanded || !slices.Equal(bs.Signatures, append(sigs(txs...), tip.Signature)) {
 			t.Fatalf("engine's bundle %+v, want landed with the market transactions then the tip", bs)
 		}
@@ -273,17 +273,17 @@ func TestChainsimBundleLandsAtomicallyWithTip(t *testing.T) {
 				t.Errorf("result tx %d: %+v, want landed in slot %d", i, res.Txs[i], bs.Slot)
 			}
 		}
-		if got := e.sim.Balance(tip.Account); got != pol.Floor {
+		if got := e.sim.State.Balance(tip.Account); got != pol.Floor {
 			t.Errorf("tip account %s holds %d, want %d", tip.Account, got, pol.Floor)
 		}
-		if !slices.Contains(e.sim.TipAccounts(), tip.Account) {
+		if !slices.Contains(e.sim.Bundles.TipAccounts(), tip.Account) {
 			t.Errorf("tip paid to %s, not one of the engine's tip accounts", tip.Account)
 		}
 		fees := uint64(3 * chain.LamportsPerSignature)
-		if got, want := e.sim.Balance(e.wallet.PublicKey()), walletFunds-70_000-pol.Floor-fees; got != want {
+		if got, want := e.sim.State.Balance(e.wallet.PublicKey()), walletFunds-70_000-pol.Floor-fees; got != want {
 			t.Errorf("wallet holds %d lamports, want %d", got, want)
 		}
-		if got := e.sim.TokenBalance(friend, mint); got != 1_250_000 {
+		if got := e.sim.State.TokenBalance(friend, mint); got != 1_250_000 {
 			t.Errorf("friend holds %d tokens, want 1250000", got)
 		}
 		if n := e.rpc.count("sendTransaction"); n != 0 {
@@ -411,7 +411,7 @@ func TestChainsimBundleTip(t *testing.T) {
 					if tip.Lamports != tt.tips[i] || !tip.Accepted {
 						t.Errorf("tip %d: %+v, want %d lamports, accepted", i, tip, tt.tips[i])
 					}
-					bs := e.sim.BundleStatus(tip.BundleID)
+					bs := e.sim.Bundles.Status(tip.BundleID)
 					if i == tt.landed {
 						if bs.State != chainsim.BundleLanded {
 							t.Errorf("bundle %d: %s, want landed", i, bs.State)
@@ -447,10 +447,10 @@ func TestChainsimBundleTip(t *testing.T) {
 						if r.State != chain.TxExpired {
 							t.Errorf("tx %d: %v, want expired", i, r.State)
 						}
-						if h := e.sim.BlockHeight(); h <= bh.LastValidBlockHeight {
+						if h := e.sim.Ledger.BlockHeight(); h <= bh.LastValidBlockHeight {
 							t.Errorf("reported expired at height %d, not past %d", h, bh.LastValidBlockHeight)
 						}
-						if got := e.sim.Balance(e.wallet.PublicKey()); got != walletFunds {
+						if got := e.sim.State.Balance(e.wallet.PublicKey()); got != walletFunds {
 							t.Errorf("wallet holds %d, want %d: a dropped bundle costs nothing", got, walletFunds)
 						}
 					}
@@ -570,7 +570,7 @@ func simulateOutflowCase(t *testing.T, tt outflowCase, legacy bool, calls []stri
 			others = append(others, friend)
 		}
 		tx := signTx(t, tt.ixs(t, e.wallet.PublicKey(), friend.PublicKey(), mint), e.blockhash(t), e.wallet, others...)
-		lamBefore, tokBefore := e.sim.Balance(e.wallet.PublicKey()), e.sim.TokenBalance(e.wallet.PublicKey(), mint)
+		lamBefore, tokBefore := e.sim.State.Balance(e.wallet.PublicKey()), e.sim.State.TokenBalance(e.wallet.PublicKey(), mint)
 
 		before := len(e.rpc.all())
 		sim, err := e.client.Simulate(t.Context(), tx.Raw, e.wallet.PublicKey())
@@ -594,7 +594,7 @@ func simulateOutflowCase(t *testing.T, tt outflowCase, legacy bool, calls []stri
 		if sim.UnitsConsumed == 0 || len(sim.Logs) == 0 {
 			t.Errorf("simulation reported %d units and logs %q", sim.UnitsConsumed, sim.Logs)
 		}
-		if e.sim.Balance(e.wallet.PublicKey()) != lamBefore {
+		if e.sim.State.Balance(e.wallet.PublicKey()) != lamBefore {
 			t.Fatal("the simulation changed the wallet's balance")
 		}
 		checkSimulateRequest(t, e, mint, !tt.noToken, legacy)
@@ -607,7 +607,7 @@ func simulateOutflowCase(t *testing.T, tt outflowCase, legacy bool, calls []stri
 		if !sim.Fee.Payer.Equals(e.wallet.PublicKey()) || sim.Fee.Total() < l.Fee || sim.Fee.Total() != l.Fee && !tt.upperBound {
 			t.Errorf("simulated fee %+v (total %d), chain charged %d", sim.Fee, sim.Fee.Total(), l.Fee)
 		}
-		lamAfter, tokAfter := e.sim.Balance(e.wallet.PublicKey()), e.sim.TokenBalance(e.wallet.PublicKey(), mint)
+		lamAfter, tokAfter := e.sim.State.Balance(e.wallet.PublicKey()), e.sim.State.TokenBalance(e.wallet.PublicKey(), mint)
 		if d := int64(lamBefore) - int64(lamAfter); d > sim.Outflows.Lamports || d != sim.Outflows.Lamports && !tt.upperBound {
 			t.Errorf("wallet's lamports went down by %d after landing, simulation said %d", d, sim.Outflows.Lamports)
 		}
@@ -645,7 +645,7 @@ func TestChainsimSimulateFailure(t *testing.T) {
 				waitSlots(2)
 				bh := e.blockhash(t)
 				if tt.processed {
-					bh, _ = e.sim.LatestBlockhash(rpc.CommitmentProcessed)
+					bh, _ = e.sim.Ledger.LatestBlockhash(rpc.CommitmentProcessed)
 				}
 				tx := signTx(t, []solana.Instruction{tokenTransferIx(t, e.wallet.PublicKey(), friend, mint, tt.amount)}, bh, e.wallet)
 				sim, err := e.client.Simulate(t.Context(), tx.Raw, e.wallet.PublicKey())
@@ -797,7 +797,7 @@ func TestChainsimSettle(t *testing.T) {
 				for i, a := range attempts {
 					for j, ref := range a {
 						st := s.Statuses[i][j]
-						chainSt, landed := e.sim.SignatureStatus(ref.Signature, true)
+						chainSt, landed := e.sim.Ledger.SignatureStatus(ref.Signature, true)
 						if st.Signature != ref.Signature || st.Found != tt.found[i][j] || st.Found != landed {
 							t.Errorf("attempt %d tx %d: %+v, want found %v (chain: %v)", i, j, st, tt.found[i][j], landed)
 							continue
@@ -875,7 +875,7 @@ func TestChainsimDuplicateSend(t *testing.T) {
 				if _, err := e.sim.SendTransaction(tx.Raw); !errors.Is(err, svm.ErrAlreadyProcessed) {
 					t.Errorf("chainsim took the same transaction again: %v", err)
 				}
-				if got := e.sim.Balance(e.wallet.PublicKey()); got != walletFunds-7_000-chain.LamportsPerSignature {
+				if got := e.sim.State.Balance(e.wallet.PublicKey()); got != walletFunds-7_000-chain.LamportsPerSignature {
 					t.Errorf("wallet holds %d: the transfer or its fee was taken twice", got)
 				}
 				e.noSecrets(t)
@@ -961,7 +961,7 @@ func TestChainsimFailover(t *testing.T) {
 				if err != nil {
 					t.Fatalf("LatestBlockhash: %v", err)
 				}
-				if want, _ := bad.sim.LatestBlockhash(rpc.CommitmentConfirmed); bh.Hash != want {
+				if want, _ := bad.sim.Ledger.LatestBlockhash(rpc.CommitmentConfirmed); bh.Hash != want {
 					t.Fatalf("the nodes disagree on the blockhash: %s, %s", bh.Hash, want)
 				}
 				tx := transferTx(t, wallet, 9_000, bh.Hash)
@@ -1019,7 +1019,7 @@ func TestChainsimReads(t *testing.T) {
 		ctx := t.Context()
 
 		bh, err := e.client.LatestBlockhash(ctx)
-		wantHash, wantLast := e.sim.LatestBlockhash(rpc.CommitmentConfirmed)
+		wantHash, wantLast := e.sim.Ledger.LatestBlockhash(rpc.CommitmentConfirmed)
 		if err != nil || bh.Hash != wantHash || bh.LastValidBlockHeight != wantLast {
 			t.Errorf("LatestBlockhash = %+v, %v; want %s valid to %d", bh, err, wantHash, wantLast)
 		}
@@ -1030,8 +1030,8 @@ func TestChainsimReads(t *testing.T) {
 		}, bh.Hash, e.wallet)
 		mustLand(t, e, priced)
 
-		if bal, err := e.client.Balance(ctx, e.wallet.PublicKey()); err != nil || bal != e.sim.Balance(e.wallet.PublicKey()) {
-			t.Errorf("Balance = %d, %v; want %d", bal, err, e.sim.Balance(e.wallet.PublicKey()))
+		if bal, err := e.client.Balance(ctx, e.wallet.PublicKey()); err != nil || bal != e.sim.State.Balance(e.wallet.PublicKey()) {
+			t.Errorf("Balance = %d, %v; want %d", bal, err, e.sim.State.Balance(e.wallet.PublicKey()))
 		}
 		missing := newKey(t).PublicKey()
 		accs, err := e.client.Accounts(ctx, []solana.PublicKey{e.wallet.PublicKey(), mint, ata, missing})
@@ -1039,7 +1039,7 @@ func TestChainsimReads(t *testing.T) {
 			t.Fatalf("Accounts = %v, %v", accs, err)
 		}
 		for i, k := range []solana.PublicKey{e.wallet.PublicKey(), mint, ata} {
-			want, _ := e.sim.Account(k)
+			want, _ := e.sim.State.Account(k)
 			if a := accs[i]; a == nil || a.Lamports != want.Lamports || !a.Owner.Equals(want.Owner) || !bytes.Equal(a.Data, want.Data) {
 				t.Errorf("account %d (%s) = %+v, want %+v", i, k, a, want)
 			}
@@ -1172,7 +1172,7 @@ func TestChainsimBundleFailingMemberLandsNothing(t *testing.T) {
 							t.Errorf("tx %d: %v, want expired", i, res.Txs[i].State)
 						}
 					}
-					if got := e.sim.Balance(e.wallet.PublicKey()); got != walletFunds {
+					if got := e.sim.State.Balance(e.wallet.PublicKey()); got != walletFunds {
 						t.Errorf("wallet holds %d, want %d", got, walletFunds)
 					}
 					return
@@ -1184,7 +1184,7 @@ func TestChainsimBundleFailingMemberLandsNothing(t *testing.T) {
 				if l := e.landed(t, txs[1].Signature); l.Err == nil || l.BundleID != "" {
 					t.Errorf("failing tx landed with err %v in bundle %q, want failed through rpc", l.Err, l.BundleID)
 				}
-				if got, want := e.sim.Balance(e.wallet.PublicKey()), uint64(walletFunds-3_000-2*chain.LamportsPerSignature); got != want {
+				if got, want := e.sim.State.Balance(e.wallet.PublicKey()), uint64(walletFunds-3_000-2*chain.LamportsPerSignature); got != want {
 					t.Errorf("wallet holds %d, want %d (a transfer and two fees)", got, want)
 				}
 			})
@@ -1201,7 +1201,7 @@ func TestChainsimBundlesSharingABlockhashGetDistinctTips(t *testing.T) {
 		e := newEnv(t, envConfig{})
 		waitSlots(2)
 		bh := e.blockhash(t)
-		n := len(e.sim.TipAccounts()) + 1
+		n := len(e.sim.Bundles.TipAccounts()) + 1
 		pol := chain.TipPolicy{Floor: 1_000, Cap: 5_000}
 		tips := &tipper{wallet: e.wallet}
 		seen := map[solana.Signature]int{}

@@ -43,12 +43,12 @@ func TestConfirmationWakesOnTheWebsocket(t *testing.T) {
 				case <-ctx.Done():
 					return
 				}
-				if err := p.sim.WaitSubscriptions(ctx, 1); err == nil {
+				if err := p.sim.Pubsub.WaitSubscriptions(ctx, 1); err == nil {
 					p.clk.Advance(3 * chainsim.SlotDuration)
 				}
 			}
 			res := landOn(t, p, chain.Options{PollInterval: time.Hour, RebroadcastInterval: time.Hour}, chainsim.Faults{}, tc.lamports)
-			st, ok := p.sim.SignatureStatus(res.Txs[0].Signature, true)
+			st, ok := p.sim.Ledger.SignatureStatus(res.Txs[0].Signature, true)
 			if res.Outcome != tc.want || !ok || res.Txs[0].Slot != st.Slot {
 				t.Fatalf("outcome %v in slot %d, want %v in slot %d (known %v)", res.Outcome, res.Txs[0].Slot, tc.want, st.Slot, ok)
 			}
@@ -90,12 +90,12 @@ func landOn(t *testing.T, p *pacer, o chain.Options, faults chainsim.Faults, lam
 	go func() { _ = srv.Serve(ln) }()
 	t.Cleanup(func() { _ = srv.Close() })
 	wallet := newKey(t)
-	if err := sim.Fund(wallet.PublicKey(), walletFunds); err != nil {
+	if err := sim.Setup.Fund(wallet.PublicKey(), walletFunds); err != nil {
 		t.Fatal(err)
 	}
 	o.RPCURLs = []string{"http://" + ln.Addr().String()}
 	client := newClient(t, o)
-	bh, _ := sim.LatestBlockhash(rpc.CommitmentConfirmed)
+	bh, _ := sim.Ledger.LatestBlockhash(rpc.CommitmentConfirmed)
 	ctx, cancel := context.WithTimeout(t.Context(), wsGuard)
 	defer cancel()
 	res, err := client.SendAndConfirm(ctx, []chain.Signed{transferTx(t, wallet, lamports, bh)})

@@ -42,7 +42,7 @@ func TestChainsimSimulateSequence(t *testing.T) {
 		if !errors.As(err, &se) || se.Index != 1 || len(res) != 2 {
 			t.Fatalf("overdrawn second transaction: %d results, %v; want a *SimError at index 1", len(res), err)
 		}
-		if e.sim.Balance(friend.PublicKey()) != 0 {
+		if e.sim.State.Balance(friend.PublicKey()) != 0 {
 			t.Fatal("the simulation changed the chain")
 		}
 	})

@@ -105,9 +105,9 @@ func (s *Sim) Strategy(address solana.PublicKey) (market.VaultStrategy, error) {
 func (s *Sim) Price(mint solana.PublicKey) (float64, bool) { return s.w.Price(mint) }
 
 // Balance returns a wallet's lamports on chain.
-func (s *Sim) Balance(wallet solana.PublicKey) uint64 { return s.chain.Balance(wallet) }
+func (s *Sim) Balance(wallet solana.PublicKey) uint64 { return s.chain.State.Balance(wallet) }
 
 // TokenBalance returns a wallet's balance of mint (its associated token account) on chain.
 func (s *Sim) TokenBalance(wallet, mint solana.PublicKey) uint64 {
-	return s.chain.TokenBalance(wallet, mint)
+	return s.chain.State.TokenBalance(wallet, mint)
 }

@@ -190,8 +190,8 @@ func (s *Sim) wrapNative(p *loanPlan, need uint64) {
 		return
 	}
 	acct := txbuild.Ata(p.user, solana.WrappedSol)
-	_, exists := s.chain.Account(acct)
-	have := s.chain.TokenBalance(p.user, solana.WrappedSol)
+	_, exists := s.chain.State.Account(acct)
+	have := s.chain.State.TokenBalance(p.user, solana.WrappedSol)
 	if have >= need {
 		return
 	}

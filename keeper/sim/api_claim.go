@@ -37,7 +37,7 @@ func (s *Sim) withdrawClaim(c *call, q market.WithdrawClaimRequest) (any, error)
 		txbuild.Meta(txbuild.Ata(v.Address, mint), false, true), txbuild.Meta(txbuild.Ata(c.wallet, mint), false, true), txbuild.Meta(mint, false, false),
 		txbuild.Meta(solana.TokenProgramID, false, false)}}
 	groups := [][]txbuild.Instruction{{claim}}
-	if _, exists := s.chain.Account(txbuild.Ata(c.wallet, mint)); !exists {
+	if _, exists := s.chain.State.Account(txbuild.Ata(c.wallet, mint)); !exists {
 		groups = [][]txbuild.Instruction{{txbuild.CreateATAIdempotent(c.payer, c.wallet, mint)}, {claim}}
 	}
 	txs, err := s.buildTxs(c, mint, groups...)

@@ -16,7 +16,7 @@ func (s *Sim) withdrawStrategy(c *call, q market.WithdrawStrategyRequest) (any, 
 	if err != nil {
 		return nil, err
 	}
-	idle := s.chain.TokenBalance(info.Address, info.Mint.Address)
+	idle := s.chain.State.TokenBalance(info.Address, info.Mint.Address)
 	switch {
 	case q.WithdrawAll && idle == 0:
 		return nil, apiwire.BadRequest("strategy %s holds no idle principal", q.Strategy)

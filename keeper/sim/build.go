@@ -19,7 +19,7 @@ import (
 // transaction, the one carrying the operation (HostileSecondDrains appends one instead); mint is the token a hostile transaction targets. The
 // caller holds s.mu.
 func (s *Sim) buildTxs(c *call, mint solana.PublicKey, groups ...[]txbuild.Instruction) ([]*txbuild.Tx, error) {
-	bh, _ := s.chain.LatestBlockhash(rpc.CommitmentConfirmed)
+	bh, _ := s.chain.Ledger.LatestBlockhash(rpc.CommitmentConfirmed)
 	hostile := s.faults.NextHostile()
 	if hostile == faults.HostileSecondDrains {
 		groups = append(groups, faults.DrainIxs(c.wallet))

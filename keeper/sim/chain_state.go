@@ -18,7 +18,7 @@ var errMissing = errors.New("account does not exist")
 
 // updateData rewrites an existing account's data atomically on chain.
 func (s *Sim) updateData(key solana.PublicKey, f func(data []byte) ([]byte, error)) error {
-	return s.chain.UpdateAccount(key, func(a svm.Account, ok bool) (svm.Account, error) {
+	return s.chain.State.UpdateAccount(key, func(a svm.Account, ok bool) (svm.Account, error) {
 		if !ok || len(a.Data) == 0 {
 			return a, errMissing
 		}
@@ -68,7 +68,7 @@ func (s *Sim) fillRequest(r *programs.Request, amount uint64) error {
 
 // loanState reads a loan's account.
 func (s *Sim) loanState(l *programs.Loan) (*state.Loan, error) {
-	a, ok := s.chain.Account(l.Address)
+	a, ok := s.chain.State.Account(l.Address)
 	if !ok {
 		return nil, fmt.Errorf("loan %s: %w", l.Address, errMissing)
 	}
@@ -77,7 +77,7 @@ func (s *Sim) loanState(l *programs.Loan) (*state.Loan, error) {
 
 // strategyState reads a strategy's account.
 func (s *Sim) strategyState(st *programs.Strategy) (*state.Strategy, error) {
-	a, ok := s.chain.Account(st.Address)
+	a, ok := s.chain.State.Account(st.Address)
 	if !ok {
 		return nil, fmt.Errorf("strategy %s: %w", st.Address, errMissing)
 	}
@@ -86,7 +86,7 @@ func (s *Sim) strategyState(st *programs.Strategy) (*state.Strategy, error) {
 
 // positionState reads a position and its pool from chain.
 func (s *Sim) positionState(pos *programs.Position) (clmm.Position, clmm.Pool, error) {
-	pa, ok := s.chain.Account(pos.Address)
+	pa, ok := s.chain.State.Account(pos.Address)
 	if !ok {
 		return clmm.Position{}, clmm.Pool{}, fmt.Errorf("position %s: %w", pos.Address, errMissing)
 	}
@@ -100,7 +100,7 @@ func (s *Sim) positionState(pos *programs.Position) (clmm.Position, clmm.Pool, e
 
 // poolState reads a pool account.
 func (s *Sim) poolState(pool *programs.Pool) (clmm.Pool, error) {
-	a, ok := s.chain.Account(pool.Address)
+	a, ok := s.chain.State.Account(pool.Address)
 	if !ok {
 		return clmm.Pool{}, fmt.Errorf("pool %s: %w", pool.Address, errMissing)
 	}
@@ -109,7 +109,7 @@ func (s *Sim) poolState(pool *programs.Pool) (clmm.Pool, error) {
 
 // requestState reads a request account; ok is false once the request was claimed (closed).
 func (s *Sim) requestState(r *programs.Request) (state.Request, bool) {
-	a, exists := s.chain.Account(r.Address)
+	a, exists := s.chain.State.Account(r.Address)
 	if !exists {
 		return state.Request{}, false
 	}

@@ -28,7 +28,7 @@ func (s *Sim) swapPool(pool *programs.Pool, when, fee0, fee1 uint64, move bool, 
 	for _, st := range starts {
 		keys = append(keys, b.Address(st))
 	}
-	return s.chain.UpdateAccounts(keys, func(accts []svm.Account, exists []bool) ([]svm.Account, error) {
+	return s.chain.State.UpdateAccounts(keys, func(accts []svm.Account, exists []bool) ([]svm.Account, error) {
 		st, err := pool.Dex.Layout.DecodePool(accts[0].Data)
 		if err != nil {
 			return nil, err
@@ -64,7 +64,7 @@ func (s *Sim) swapPool(pool *programs.Pool, when, fee0, fee1 uint64, move bool, 
 func (s *Sim) earnFees(pos *programs.Position, when, fee0, fee1 uint64) error {
 	keys := []solana.PublicKey{pos.Pool.Address, pos.Address}
 	layout := pos.Pool.Dex.Layout
-	return s.chain.UpdateAccounts(keys, func(accts []svm.Account, _ []bool) ([]svm.Account, error) {
+	return s.chain.State.UpdateAccounts(keys, func(accts []svm.Account, _ []bool) ([]svm.Account, error) {
 		st, err := layout.DecodePool(accts[0].Data)
 		if err != nil {
 			return nil, err
@@ -104,7 +104,7 @@ func (s *Sim) PositionTicks(mint solana.PublicKey) (clmm.Position, clmm.Pool, [2
 		return ps, pool, ticks, err
 	}
 	lo, up := tickArrayKeys(pos.Pool, ps.Range)
-	accts, exists := s.chain.Accounts([]solana.PublicKey{pos.Address, pos.Pool.Address, lo, up})
+	accts, exists := s.chain.State.Accounts([]solana.PublicKey{pos.Address, pos.Pool.Address, lo, up})
 	layout := pos.Pool.Dex.Layout
 	if ps, err = layout.DecodePosition(accts[0].Data); err != nil {
 		return ps, pool, ticks, err

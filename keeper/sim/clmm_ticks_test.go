@@ -123,7 +123,7 @@ func checkTickArrayAccounts(t *testing.T, e *env) {
 			t.Fatalf("%s: one array holds both ticks; the test wants two", tt.pool)
 		}
 		for _, key := range []solana.PublicKey{lo, up} {
-			a, ok := e.sim.Chain().Account(key)
+			a, ok := e.sim.Chain().State.Account(key)
 			d := clmm.Discriminator(tt.disc)
 			if !ok || a.Owner != pool.Dex.Program || len(a.Data) != tt.size || !bytes.Equal(a.Data[:8], d[:]) {
 				t.Errorf("%s: tick array %s: exists %v, owner %s, %d bytes; want %d bytes of %s", tt.pool, key, ok, a.Owner, len(a.Data), tt.size, tt.disc)

@@ -94,7 +94,7 @@ func (c *Control) Advance(ctx context.Context, req AdvanceRequest) (AdvanceResul
 		}
 	}
 	if req.AfterSubscriptions != nil {
-		if err := c.sim.chain.WaitSubscriptions(ctx, *req.AfterSubscriptions); err != nil {
+		if err := c.sim.chain.Pubsub.WaitSubscriptions(ctx, *req.AfterSubscriptions); err != nil {
 			return AdvanceResult{}, fmt.Errorf("sim control: advance: %w", err)
 		}
 	}
@@ -110,7 +110,7 @@ func (c *Control) Advance(ctx context.Context, req AdvanceRequest) (AdvanceResul
 		return AdvanceResult{}, err
 	}
 	now := mc.Now()
-	return AdvanceResult{Now: now.UTC(), Elapsed: now.Sub(c.sim.start).Seconds(), Slot: c.sim.chain.Slot(),
+	return AdvanceResult{Now: now.UTC(), Elapsed: now.Sub(c.sim.start).Seconds(), Slot: c.sim.chain.Ledger.Slot(),
 		Traffic: c.Traffic(), EventsRun: ran, PendingEvents: c.sim.PendingEvents()}, nil
 }
 

@@ -142,8 +142,8 @@ type SignedTx struct {
 func (c *Control) State() (ControlState, error) {
 	s := c.sim
 	now := s.Now()
-	st := ControlState{Now: now.UTC(), Elapsed: now.Sub(s.start).Seconds(), Slot: s.chain.Slot(),
-		PendingEvents: s.PendingEvents(), Traffic: c.Traffic(), MarketRequests: c.MarketRequests(), Subscriptions: s.chain.Subscriptions(), Wallet: c.wallet(), Signed: c.Signed(),
+	st := ControlState{Now: now.UTC(), Elapsed: now.Sub(s.start).Seconds(), Slot: s.chain.Ledger.Slot(),
+		PendingEvents: s.PendingEvents(), Traffic: c.Traffic(), MarketRequests: c.MarketRequests(), Subscriptions: s.chain.Pubsub.Subscriptions(), Wallet: c.wallet(), Signed: c.Signed(),
 		Loans: map[string]ControlLoan{}, Positions: map[string]ControlPosition{},
 		Requests: map[string]ControlRequest{}, Strategies: map[string]ControlStrategy{}}
 	for _, l := range s.w.Loans {

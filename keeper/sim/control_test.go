@@ -252,10 +252,10 @@ func strangerTransfer(t *testing.T, s *Sim) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Chain().Fund(key.PublicKey(), 1_000_000_000); err != nil {
+	if err := s.Chain().Setup.Fund(key.PublicKey(), 1_000_000_000); err != nil {
 		t.Fatal(err)
 	}
-	bh, _ := s.Chain().LatestBlockhash(rpc.CommitmentConfirmed)
+	bh, _ := s.Chain().Ledger.LatestBlockhash(rpc.CommitmentConfirmed)
 	tx, err := solana.NewTransaction([]solana.Instruction{system.NewTransferInstruction(1000, key.PublicKey(), testWallet()).Build()},
 		bh, solana.TransactionPayer(key.PublicKey()))
 	if err != nil {

@@ -176,7 +176,7 @@ func (e *env) landed(t *testing.T, sig solana.Signature) {
 		t.Fatalf("transaction %s did not land", sig)
 	}
 	if st.Value[0].Err != nil {
-		l, _ := e.sim.Chain().Transaction(sig)
+		l, _ := e.sim.Chain().Ledger.Transaction(sig)
 		t.Fatalf("transaction %s failed: %v\nlogs: %v", sig, st.Value[0].Err, l.Logs)
 	}
 }
@@ -194,9 +194,9 @@ func (e *env) addr(t *testing.T, kind, name string) solana.PublicKey {
 // tipTx returns a transaction of the wallet tipping a Jito tip account.
 func (e *env) tipTx(t *testing.T, lamports uint64) []byte {
 	t.Helper()
-	bh, _ := e.sim.Chain().LatestBlockhash(rpc.CommitmentConfirmed)
+	bh, _ := e.sim.Chain().Ledger.LatestBlockhash(rpc.CommitmentConfirmed)
 	tx, err := solana.NewTransaction([]solana.Instruction{
-		system.NewTransferInstruction(lamports, testWallet(), e.sim.Chain().TipAccounts()[0]).Build()}, bh,
+		system.NewTransferInstruction(lamports, testWallet(), e.sim.Chain().Bundles.TipAccounts()[0]).Build()}, bh,
 		solana.TransactionPayer(testWallet()))
 	if err != nil {
 		t.Fatal(err)

@@ -41,7 +41,7 @@ type loanCache struct {
 
 // listing returns the loans-info listing of q at sn, computing what the cache does not hold.
 func (s *Sim) listing(q market.LoansQuery, sn *programs.Snapshot, prices *map[solana.PublicKey]float64) (*loanListing, error) {
-	version := s.chain.StateVersion()
+	version := s.chain.State.Version()
 	c := &s.loans
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -38,7 +38,7 @@ func TestLoansInfoCacheFollowsState(t *testing.T) {
 	}
 	// A write to the loan's account (as a landed transaction would make) at the same second and
 	// prices: the next read shows it.
-	err := e.sim.Chain().UpdateAccount(loan, func(a svm.Account, _ bool) (svm.Account, error) {
+	err := e.sim.Chain().State.UpdateAccount(loan, func(a svm.Account, _ bool) (svm.Account, error) {
 		st, err := state.DecodeLoan(a.Data)
 		if err != nil {
 			return a, err
@@ -72,10 +72,10 @@ func TestLoansRevaluedWithoutBase58(t *testing.T) {
 		return l
 	}
 	first := list()
-	version := s.chain.StateVersion()
+	version := s.chain.State.Version()
 	e.advance(t, time.Second)
 	second := list()
-	if s.chain.StateVersion() != version {
+	if s.chain.State.Version() != version {
 		t.Fatal("the chain's state changed within the second; the test needs it unchanged")
 	}
 	if len(first.views) == 0 || len(second.views) != len(first.views) {

@@ -14,18 +14,18 @@ import (
 // metadata extensions itself.
 func (s *Sim) createMint(m *programs.Mint) error {
 	if m.Token2022 {
-		s.chain.SetAccount(m.Address, svm.Account{Lamports: svm.MintRent, Owner: tokens.Token2022ProgramID,
+		s.chain.State.SetAccount(m.Address, svm.Account{Lamports: svm.MintRent, Owner: tokens.Token2022ProgramID,
 			Data: token2022Mint(m)})
 		return nil
 	}
-	if err := s.chain.CreateMint(m.Address, m.Decimals); err != nil {
+	if err := s.chain.Setup.CreateMint(m.Address, m.Decimals); err != nil {
 		return err
 	}
 	md, err := tokens.MetadataAddress(m.Address)
 	if err != nil {
 		return err
 	}
-	s.chain.SetAccount(md, svm.Account{Lamports: svm.MintRent, Owner: tokens.MetadataProgramID,
+	s.chain.State.SetAccount(md, svm.Account{Lamports: svm.MintRent, Owner: tokens.MetadataProgramID,
 		Data: metaplexMetadata(m)})
 	return nil
 }

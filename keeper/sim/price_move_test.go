@@ -36,7 +36,7 @@ events:
 	}
 	defer func() {
 		cl.Close()
-		if err := e.sim.chain.WaitSubscriptions(ctx, 0); err != nil {
+		if err := e.sim.chain.Pubsub.WaitSubscriptions(ctx, 0); err != nil {
 			t.Error(err)
 		}
 	}()
@@ -45,7 +45,7 @@ events:
 	if err != nil {
 		t.Fatalf("subscribe: %v", err)
 	}
-	if err := e.sim.chain.WaitSubscriptions(ctx, 1); err != nil {
+	if err := e.sim.chain.Pubsub.WaitSubscriptions(ctx, 1); err != nil {
 		t.Fatal(err)
 	}
 	if err := e.sim.Advance(24 * chainsim.SlotDuration); err != nil { // one jump past slot 20

@@ -47,7 +47,7 @@ func TestProgramsCheckAuthority(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			bh, _ := e.sim.Chain().LatestBlockhash(rpc.CommitmentConfirmed)
+			bh, _ := e.sim.Chain().Ledger.LatestBlockhash(rpc.CommitmentConfirmed)
 			bt, err := txbuild.NewTx(w, bh, tc.ixs)
 			if err != nil {
 				t.Fatal(err)
@@ -56,7 +56,7 @@ func TestProgramsCheckAuthority(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			l, ok := e.sim.Chain().Transaction(sig)
+			l, ok := e.sim.Chain().Ledger.Transaction(sig)
 			logs := strings.Join(l.Logs, "\n")
 			if !ok || l.Err == nil || !strings.Contains(strings.ToLower(logs), strings.ToLower(tc.want)) {
 				t.Errorf("landed %v, err %v, logs:\n%s\nwant a failure mentioning %q", ok, l.Err, logs, tc.want)

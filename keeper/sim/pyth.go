@@ -28,10 +28,10 @@ func (s *Sim) publishPrices(now time.Time) {
 		}
 		f.Price, f.At = p, now
 		units := math.Round(p * math.Pow10(-programs.PythExponent))
-		s.chain.SetAccount(f.Account, svm.Account{Lamports: pythRent, Owner: prices.ReceiverProgram,
+		s.chain.State.SetAccount(f.Account, svm.Account{Lamports: pythRent, Owner: prices.ReceiverProgram,
 			Data: prices.EncodeUpdate(prices.Update{WriteAuthority: f.Account, Full: true, Feed: f.ID,
 				Price: int64(units), Conf: uint64(math.Round(units * programs.PythConfidence)), Exponent: programs.PythExponent,
-				PublishTime: now, PostedSlot: s.chain.Slot()})})
+				PublishTime: now, PostedSlot: s.chain.Ledger.Slot()})})
 	}
 }
 

@@ -14,7 +14,7 @@ import (
 func pythOf(t *testing.T, e *env, symbol string) (prices.Update, solana.PublicKey) {
 	t.Helper()
 	f := e.sim.w.MintBySym[symbol].Pyth
-	a, ok := e.sim.chain.Account(f.Account)
+	a, ok := e.sim.chain.State.Account(f.Account)
 	if !ok {
 		t.Fatalf("%s: no price feed account at %s", symbol, f.Account)
 	}

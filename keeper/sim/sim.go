@@ -109,7 +109,7 @@ func (s *Sim) deploy(g genesis.Genesis) error {
 		ids.DexBProgramID:   svm.ProgramFunc(programs.ExecuteDex),
 	}
 	for _, id := range []solana.PublicKey{ids.MarketProgramID, ids.EarnProgramID, ids.DexAProgramID, ids.DexBProgramID} {
-		if err := s.chain.RegisterProgram(id, programs[id]); err != nil {
+		if err := s.chain.Setup.RegisterProgram(id, programs[id]); err != nil {
 			return err
 		}
 	}
@@ -118,13 +118,13 @@ func (s *Sim) deploy(g genesis.Genesis) error {
 		errs = append(errs, s.createMint(m))
 	}
 	for _, gr := range g.Lamports {
-		errs = append(errs, s.chain.Fund(gr.Wallet, gr.Amount))
+		errs = append(errs, s.chain.Setup.Fund(gr.Wallet, gr.Amount))
 	}
 	for _, gr := range g.Tokens {
-		errs = append(errs, s.chain.MintTo(gr.Wallet, gr.Mint, gr.Amount))
+		errs = append(errs, s.chain.Setup.MintTo(gr.Wallet, gr.Mint, gr.Amount))
 	}
 	for _, a := range g.Accounts {
-		s.chain.SetAccount(a.Key, a.Account)
+		s.chain.State.SetAccount(a.Key, a.Account)
 	}
 	return errors.Join(errs...)
 }

@@ -32,7 +32,7 @@ func (s *Sim) strategyViews(now int64) (map[solana.PublicKey]*strategyView, erro
 			return nil, err
 		}
 		out[info.Address] = &strategyView{info: info, st: st, alloc: map[string]uint64{},
-			idle: s.chain.TokenBalance(info.Address, info.Mint.Address)}
+			idle: s.chain.State.TokenBalance(info.Address, info.Mint.Address)}
 	}
 	for _, l := range s.w.Loans {
 		st, err := s.loanState(l)

@@ -232,7 +232,7 @@ func TestWithdrawClaimBundle(t *testing.T) {
 	}
 	id := e.sendBundle(t, [][]byte{signWire(t, resp.TxBase64s[0], testKey), e.tipTx(t, 10_000)})
 	e.advance(t, time.Second)
-	if st := e.sim.Chain().BundleStatus(id); st.State != chainsim.BundleLanded {
+	if st := e.sim.Chain().Bundles.Status(id); st.State != chainsim.BundleLanded {
 		t.Fatalf("bundle status %+v", st)
 	}
 	if got := e.sim.TokenBalance(testWallet(), usdc) - before; got != 300_000_000 {
@@ -249,7 +249,7 @@ func TestWithdrawClaimBundle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, ok := e.sim.Chain().Transaction(sig)
+	l, ok := e.sim.Chain().Ledger.Transaction(sig)
 	if !ok || l.Err == nil || !strings.Contains(strings.Join(l.Logs, "\n"), "request account not found") {
 		t.Errorf("early claim landed %v with err %v, logs %q; want a failure logging request account not found", ok, l.Err, l.Logs)
 	}
@@ -292,7 +292,7 @@ func TestWithdrawClaimCreatesTokenAccount(t *testing.T) {
 	lamports := e.sim.Balance(testWallet())
 	id := e.sendBundle(t, [][]byte{signWire(t, resp.TxBase64s[0], testKey), signWire(t, resp.TxBase64s[1], testKey), e.tipTx(t, 5_000)})
 	e.advance(t, time.Second)
-	if st := e.sim.Chain().BundleStatus(id); st.State != chainsim.BundleLanded {
+	if st := e.sim.Chain().Bundles.Status(id); st.State != chainsim.BundleLanded {
 		t.Fatalf("bundle %+v", st)
 	}
 	if got := e.sim.TokenBalance(testWallet(), e.addr(t, ids.KindMint, "USDC")); got != 5_000_000 {
@@ -389,7 +389,7 @@ func TestSignaturesRequired(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, landed := e.sim.Chain().Transaction(sig); landed {
+		if _, landed := e.sim.Chain().Ledger.Transaction(sig); landed {
 			t.Errorf("%s transaction landed", name)
 		}
 	}

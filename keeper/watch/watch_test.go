@@ -52,7 +52,7 @@ func startNode(t *testing.T, faults chainsim.Faults) *node {
 // set writes data into key's account and ends the slot, so that the node
 // notifies the change.
 func (n *node) set(key solana.PublicKey, data []byte) {
-	n.sim.SetAccount(key, svm.Account{Lamports: 1_000_000, Owner: solana.SystemProgramID, Data: data})
+	n.sim.State.SetAccount(key, svm.Account{Lamports: 1_000_000, Owner: solana.SystemProgramID, Data: data})
 	n.clk.Advance(chainsim.SlotDuration)
 }
 
@@ -170,7 +170,7 @@ func TestWatchSubscribes(t *testing.T) {
 	n.set(key, []byte{1})
 	w, rec := start(t, n, chain.WebsocketURL(n.url), []solana.PublicKey{key}, true, nil)
 	rec.await(t, "the first state", sawData(key, []byte{1}))
-	if err := n.sim.WaitSubscriptions(t.Context(), 2); err != nil {
+	if err := n.sim.Pubsub.WaitSubscriptions(t.Context(), 2); err != nil {
 		t.Fatal(err)
 	}
 	if m, _ := w.Mode(); m != watch.ModeSubscribed {
@@ -225,7 +225,7 @@ func TestWatchMissesNothingAcrossADrop(t *testing.T) {
 	n.set(key, []byte{1})
 	_, rec := start(t, n, chain.WebsocketURL(n.url), []solana.PublicKey{key}, false, nil)
 	rec.await(t, "the first state", sawData(key, []byte{1}))
-	if err := n.sim.WaitSubscriptions(t.Context(), 1); err != nil {
+	if err := n.sim.Pubsub.WaitSubscriptions(t.Context(), 1); err != nil {
 		t.Fatal(err)
 	}
 	n.set(key, []byte{2}) // notified, then the connection drops
@@ -274,10 +274,10 @@ func TestWatchReadsWhatNoNotificationBrings(t *testing.T) {
 	n.set(key, []byte{1})
 	_, rec := startWith(t, n, watch.Options{URL: chain.WebsocketURL(n.url), Verify: 20 * time.Millisecond}, []solana.PublicKey{key}, false, nil)
 	rec.await(t, "the first state", sawData(key, []byte{1}))
-	if err := n.sim.WaitSubscriptions(t.Context(), 1); err != nil {
+	if err := n.sim.Pubsub.WaitSubscriptions(t.Context(), 1); err != nil {
 		t.Fatal(err)
 	}
-	n.sim.SetAccount(key, svm.Account{Lamports: 1_000_000, Owner: solana.SystemProgramID, Data: []byte{2}})
+	n.sim.State.SetAccount(key, svm.Account{Lamports: 1_000_000, Owner: solana.SystemProgramID, Data: []byte{2}})
 	rec.await(t, "the change by the periodic read", sawData(key, []byte{2}))
 	rec.mu.Lock()
 	defer rec.mu.Unlock()

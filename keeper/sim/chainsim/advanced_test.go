@@ -45,10 +45,10 @@ func TestV0WithLookupTable(t *testing.T) {
 	alice, table := newKey("alice"), newKey("table").PublicKey()
 	bob, carol := newKey("bob").PublicKey(), newKey("carol").PublicKey()
 	mustFund(t, c, alice.PublicKey(), 1_000_000)
-	if err := c.CreateLookupTable(table, alice.PublicKey(), []solana.PublicKey{bob, carol}); err != nil {
+	if err := c.Setup.CreateLookupTable(table, alice.PublicKey(), []solana.PublicKey{bob, carol}); err != nil {
 		t.Fatalf("CreateLookupTable: %v", err)
 	}
-	acct, _ := c.Account(table)
+	acct, _ := c.State.Account(table)
 	state, err := lookup.DecodeAddressLookupTableState(acct.Data)
 	if err != nil || len(state.Addresses) != 2 || state.Addresses[1] != carol || !state.IsActive() || *state.Authority != alice.PublicKey() {
 		t.Fatalf("lookup table as solana-go decodes it = %+v, %v", state, err)
@@ -58,8 +58,8 @@ func TestV0WithLookupTable(t *testing.T) {
 	if err != nil {
 		t.Fatalf("send: %v", err)
 	}
-	if c.Balance(bob) != 100 || c.Balance(carol) != 100 {
-		t.Fatalf("balances bob %d carol %d, want 100 each", c.Balance(bob), c.Balance(carol))
+	if c.State.Balance(bob) != 100 || c.State.Balance(carol) != 100 {
+		t.Fatalf("balances bob %d carol %d, want 100 each", c.State.Balance(bob), c.State.Balance(carol))
 	}
 	advanceSlots(clk, 32)
 	if _, err := cl.GetTransaction(ctx, sig, nil); rpcErr(t, err).Code != -32015 {
@@ -81,10 +81,10 @@ func TestLookupTableLoadErrors(t *testing.T) {
 	}{
 		{"missing table", func(*Chain, solana.PublicKey) {}, svm.ErrAddressLookupTableNotFound},
 		{"table owned by another program", func(c *Chain, table solana.PublicKey) {
-			c.SetAccount(table, svm.Account{Lamports: 1, Owner: solana.SystemProgramID, Data: svm.EncodeLookupTable(bob, []solana.PublicKey{bob, carol})})
+			c.State.SetAccount(table, svm.Account{Lamports: 1, Owner: solana.SystemProgramID, Data: svm.EncodeLookupTable(bob, []solana.PublicKey{bob, carol})})
 		}, svm.ErrInvalidAddressLookupTableOwner},
 		{"index beyond the table", func(c *Chain, table solana.PublicKey) {
-			_ = c.CreateLookupTable(table, bob, []solana.PublicKey{bob})
+			_ = c.Setup.CreateLookupTable(table, bob, []solana.PublicKey{bob})
 		}, svm.ErrInvalidAddressLookupTableIndex},
 	}
 	for _, tt := range tests {
@@ -105,7 +105,7 @@ func TestDurableNonce(t *testing.T) {
 	c, clk := newChain(t, Options{})
 	alice, nonceKey, bob := newKey("alice"), newKey("nonce").PublicKey(), newKey("bob").PublicKey()
 	mustFund(t, c, alice.PublicKey(), 1_000_000)
-	nonce := c.CreateNonceAccount(nonceKey, alice.PublicKey(), 1_500_000)
+	nonce := c.Setup.CreateNonceAccount(nonceKey, alice.PublicKey(), 1_500_000)
 	build := func(lamports uint64, hash solana.Hash) []byte {
 		return raw(t, signTx(t, []solana.Instruction{
 			system.NewAdvanceNonceAccountInstruction(nonceKey, svm.RecentBlockhashesID, alice.PublicKey()).Build(),
@@ -117,11 +117,11 @@ func TestDurableNonce(t *testing.T) {
 	if _, err := c.SendTransaction(first); err != nil {
 		t.Fatalf("nonce transaction: %v", err)
 	}
-	if c.Balance(bob) != 100 {
-		t.Fatalf("bob = %d, want 100", c.Balance(bob))
+	if c.State.Balance(bob) != 100 {
+		t.Fatalf("bob = %d, want 100", c.State.Balance(bob))
 	}
-	acct, _ := c.Account(nonceKey)
-	if n, ok := svm.DecodeNonce(acct); !ok || n.Nonce == nonce || n.Nonce != svm.DurableNonceFrom(c.blockhashOf(500)) {
+	acct, _ := c.State.Account(nonceKey)
+	if n, ok := svm.DecodeNonce(acct); !ok || n.Nonce == nonce || n.Nonce != svm.DurableNonceFrom(c.Ledger.idx.blockhashOf(500)) {
 		t.Fatalf("nonce not advanced: %+v", n)
 	}
 	if _, err := c.SendTransaction(second); !errors.Is(err, svm.ErrBlockhashNotFound) {
@@ -136,30 +136,30 @@ func TestStallFreezesHeightAndQueuesTransactions(t *testing.T) {
 	alice, bob := newKey("alice"), newKey("bob").PublicKey()
 	mustFund(t, c, alice.PublicKey(), 1_000_000)
 	advanceSlots(clk, 10)
-	c.Stall(20) // slots 11..30 produce no block
+	c.Ledger.Stall(20) // slots 11..30 produce no block
 	advanceSlots(clk, 5)
 	if h, _ := cl.GetBlockHeight(ctx, rpc.CommitmentProcessed); h != 10 {
 		t.Fatalf("height during stall = %d, want 10", h)
 	}
-	if s := c.Slot(); s != 15 {
+	if s := c.Ledger.Slot(); s != 15 {
 		t.Fatalf("slot during stall = %d, want 15", s)
 	}
 	sig, err := cl.SendTransactionWithOpts(ctx, transfer(t, alice, bob, 500, latest(c)), rpc.TransactionOpts{PreflightCommitment: rpc.CommitmentProcessed})
 	if err != nil {
 		t.Fatalf("send during stall: %v", err)
 	}
-	if st, _ := cl.GetSignatureStatuses(ctx, false, sig); st.Value[0] != nil || c.Balance(bob) != 0 {
+	if st, _ := cl.GetSignatureStatuses(ctx, false, sig); st.Value[0] != nil || c.State.Balance(bob) != 0 {
 		t.Fatalf("a transaction landed during a stall")
 	}
 	advanceSlots(clk, 16) // slot 31: the first block after the stall
 	st, err := cl.GetSignatureStatuses(ctx, false, sig)
-	if err != nil || st.Value[0] == nil || st.Value[0].Slot != 31 || c.Balance(bob) != 500 {
-		t.Fatalf("after the stall: status %+v, %v, bob %d; want landed in slot 31", st.Value, err, c.Balance(bob))
+	if err != nil || st.Value[0] == nil || st.Value[0].Slot != 31 || c.State.Balance(bob) != 500 {
+		t.Fatalf("after the stall: status %+v, %v, bob %d; want landed in slot 31", st.Value, err, c.State.Balance(bob))
 	}
 	if h, _ := cl.GetBlockHeight(ctx, rpc.CommitmentProcessed); h != 11 {
 		t.Fatalf("height after stall = %d, want 11", h)
 	}
-	if _, last := c.LatestBlockhash(rpc.CommitmentProcessed); last != 161 {
+	if _, last := c.Ledger.LatestBlockhash(rpc.CommitmentProcessed); last != 161 {
 		t.Fatalf("lastValidBlockHeight after stall = %d, want 161", last)
 	}
 }

@@ -53,7 +53,7 @@ type BundleStatus struct {
 	Reason string
 }
 
-// bundleRecord is a bundle the engine accepted. Guarded by Chain.mu.
+// bundleRecord is a bundle the engine accepted. Guarded by the chain's mu.
 type bundleRecord struct {
 	BundleStatus
 	txs      []*svm.Txn
@@ -72,17 +72,31 @@ func BundleID(sigs []solana.Signature) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// SendBundle gives a bundle of 1 to 5 signed wire transactions to the
-// block engine and returns its id. It runs at the next slot's block, in
-// order and atomically: all land, or none (a failing transaction, or less
-// than the minimum tip paid to the tip accounts, drops it all). Sending a
-// pending or landed bundle again only returns its id.
-func (c *Chain) SendBundle(raws [][]byte) (string, error) {
-	return c.sendBundle(raws, false)
+// BlockEngine is the chain's Jito block engine: the bundles it accepted
+// and the tip accounts they pay. Its bundles are guarded by the chain's mu.
+type BlockEngine struct {
+	c       *Chain
+	tips    []solana.PublicKey
+	minTip  uint64
+	bundles map[string]*bundleRecord
 }
 
-// sendBundle accepts a bundle; a dropped one is accepted but never runs.
-func (c *Chain) sendBundle(raws [][]byte, drop bool) (string, error) {
+// newBlockEngine returns the block engine of c, asking minTip of a bundle.
+func newBlockEngine(c *Chain, minTip uint64) *BlockEngine {
+	return &BlockEngine{c: c, tips: tipAccounts(), minTip: minTip, bundles: map[string]*bundleRecord{}}
+}
+
+// Send gives a bundle of 1 to 5 signed wire transactions to the block
+// engine and returns its id. It runs at the next slot's block, in order and
+// atomically: all land, or none (a failing transaction, or less than the
+// minimum tip paid to the tip accounts, drops it all). Sending a pending or
+// landed bundle again only returns its id.
+func (e *BlockEngine) Send(raws [][]byte) (string, error) {
+	return e.send(raws, false)
+}
+
+// send accepts a bundle; a dropped one is accepted but never runs.
+func (e *BlockEngine) send(raws [][]byte, drop bool) (string, error) {
 	txs, err := parseBundle(raws)
 	if err != nil {
 		return "", err
@@ -92,23 +106,25 @@ func (c *Chain) sendBundle(raws [][]byte, drop bool) (string, error) {
 		sigs[i] = t.ID()
 	}
 	id := BundleID(sigs)
+	c := e.c
 	c.lock()
 	defer c.unlock()
-	if b, ok := c.bundles[id]; ok && (b.State == BundleLanded || b.State == BundlePending && !b.dropped) {
+	if b, ok := e.bundles[id]; ok && (b.State == BundleLanded || b.State == BundlePending && !b.dropped) {
 		return id, nil
 	}
+	seen := c.Ledger.seen
 	b := &bundleRecord{
 		BundleStatus: BundleStatus{ID: id, State: BundlePending, Signatures: sigs},
 		txs:          txs,
-		accepted:     c.seen,
+		accepted:     seen,
 		dropped:      drop,
 	}
-	c.bundles[id] = b
+	e.bundles[id] = b
 	if drop {
 		c.log.Debug("bundle dropped by fault", "bundle", id)
 		return id, nil
 	}
-	c.queue = append(c.queue, &pendingItem{target: c.seen + 1, bundle: b})
+	c.leader.queue = append(c.leader.queue, &pendingItem{target: seen + 1, bundle: b})
 	return id, nil
 }
 
@@ -136,62 +152,31 @@ func parseBundle(raws [][]byte) ([]*svm.Txn, error) {
 	return txs, nil
 }
 
-// landBundleLocked runs a bundle in the block at pos, committing it only if
-// every transaction succeeds and the tip is paid. The caller holds c.mu.
-func (c *Chain) landBundleLocked(b *bundleRecord, pos svm.BlockPos) {
-	bov := svm.NewOverlay(c.accounts)
-	before := c.tipLamports(bov)
-	results := make([]*execResult, len(b.txs))
-	for i, t := range b.txs {
-		res, terr := c.run(bov, t, runOpts{pos: pos, hashHeight: pos.Height})
-		if terr == nil && res.err != nil {
-			terr = res.err
-		}
-		if terr != nil {
-			c.failBundle(b, fmt.Sprintf("transaction %d (%s): %v", i, t.ID(), terr))
-			return
-		}
-		results[i] = res
-	}
-	after := c.tipLamports(bov)
-	if after < before || after-before < c.minTip {
-		c.failBundle(b, fmt.Sprintf("tip of %d lamports is below the minimum of %d", after-min(after, before), c.minTip))
-		return
-	}
-	bov.Commit()
-	for i, t := range b.txs {
-		c.recordLocked(t, pos, results[i], b.ID)
-	}
-	b.State, b.Slot, b.BlockHeight = BundleLanded, pos.Slot, pos.Height
-}
-
-// failBundle marks a bundle as dropped at execution.
-func (c *Chain) failBundle(b *bundleRecord, reason string) {
+// fail marks a bundle as dropped at execution.
+func (e *BlockEngine) fail(b *bundleRecord, reason string) {
 	b.State, b.Reason = BundleFailed, reason
-	c.log.Debug("bundle failed", "bundle", b.ID, "reason", reason)
+	e.c.log.Debug("bundle failed", "bundle", b.ID, "reason", reason)
 }
 
 // tipLamports returns the total balance of the tip accounts in st.
-func (c *Chain) tipLamports(st svm.Store) uint64 {
+func (e *BlockEngine) tipLamports(st svm.Store) uint64 {
 	total := uint64(0)
-	for _, k := range c.tips {
+	for _, k := range e.tips {
 		total += svm.LamportsOf(st, k)
 	}
 	return total
 }
 
-// BundleStatus returns what the block engine knows of a bundle; unknown and
+// Status returns what the block engine knows of a bundle; unknown and
 // expired bundles are Invalid.
-func (c *Chain) BundleStatus(id string) BundleStatus {
-	c.lock()
-	defer c.unlock()
-	return c.bundleStatusLocked(id)
+func (e *BlockEngine) Status(id string) BundleStatus {
+	return read(e.c, func() BundleStatus { return e.status(id) })
 }
 
-// bundleStatusLocked is BundleStatus with c.mu held.
-func (c *Chain) bundleStatusLocked(id string) BundleStatus {
-	b, ok := c.bundles[id]
-	if !ok || b.accepted+inflightLookbackSlots < c.seen {
+// status is Status with the chain's mu held.
+func (e *BlockEngine) status(id string) BundleStatus {
+	b, ok := e.bundles[id]
+	if !ok || b.accepted+inflightLookbackSlots < e.c.Ledger.seen {
 		return BundleStatus{ID: id, State: BundleInvalid}
 	}
 	st := b.BundleStatus
@@ -200,12 +185,12 @@ func (c *Chain) bundleStatusLocked(id string) BundleStatus {
 }
 
 // TipAccounts returns the 8 Jito tip accounts of the simulator.
-func (c *Chain) TipAccounts() []solana.PublicKey {
-	return append([]solana.PublicKey(nil), c.tips...)
+func (e *BlockEngine) TipAccounts() []solana.PublicKey {
+	return append([]solana.PublicKey(nil), e.tips...)
 }
 
 // MinTip returns the smallest tip a bundle must pay, in lamports.
-func (c *Chain) MinTip() uint64 { return c.minTip }
+func (e *BlockEngine) MinTip() uint64 { return e.minTip }
 
 // tipAccounts derives the simulator's fixed tip accounts.
 func tipAccounts() []solana.PublicKey {

@@ -5,7 +5,6 @@ import (
 	"log/slog"
 	"slices"
 	"sync"
-	"time"
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
@@ -13,41 +12,32 @@ import (
 )
 
 // Chain is a simulated Solana cluster. It is safe for concurrent use.
+//
+// Its services share the chain's one lock: a call of any of them first
+// brings the chain up to its clock, so each sees the same consistent state.
 type Chain struct {
-	clock   Clock
-	genesis time.Time
-	seed    uint64
-	minTip  uint64
-	noBals  bool // Options.SimulateWithoutBalances
-	log     *slog.Logger
-	faults  *faultState
-	tips    []solana.PublicKey
-	rpc     *Server // set once by New
-	jito    *Server // set once by New
+	// Ledger is the chain's blocks, slots and landed transactions.
+	Ledger *Ledger
+	// State is the chain's accounts.
+	State *State
+	// Setup creates the accounts and programs a scenario starts with.
+	Setup *Setup
+	// Bundles is the Jito block engine.
+	Bundles *BlockEngine
+	// Pubsub is the RPC service's websocket subscriptions.
+	Pubsub *Pubsub
 
-	mu           sync.Mutex
-	accounts     svm.AccountMap                   // guarded by mu
-	programs     map[solana.PublicKey]svm.Program // guarded by mu
-	stalls       []stallWindow                    // guarded by mu; sorted, disjoint
-	seen         uint64                           // guarded by mu; the last clock slot synced
-	tip          svm.BlockPos                     // guarded by mu; the newest block
-	registeredTo uint64                           // guarded by mu; highest height in blocks
-	blocks       map[solana.Hash]uint64           // guarded by mu; recent blockhash → height
-	blockOrder   []blockRef                       // guarded by mu; blocks in height order
-	txs          map[solana.Signature]*record     // guarded by mu; every landed transaction
-	queue        []*pendingItem                   // guarded by mu; work waiting for a block
-	bundles      map[string]*bundleRecord         // guarded by mu
-	fees         []feeRecord                      // guarded by mu; recent priority fees
-	drops        []func(*solana.Message) bool     // guarded by mu; see DropOnce
-	dropped      map[solana.Signature]bool        // guarded by mu; transactions DropOnce drops
-	writes       uint64                           // guarded by mu; see StateVersion
-	pubsub       *hub                             // its tables guarded by mu
-	updates      []scheduledUpdate                // guarded by mu; see ScheduleUpdate, sorted by slot
+	log    *slog.Logger
+	noBals bool // Options.SimulateWithoutBalances
+	faults *faultState
+	rpc    *Server // set once by New
+	jito   *Server // set once by New
+	hooks  hooks
 
-	hookMu      sync.Mutex
-	hooks       []func(Landed) // guarded by hookMu
-	events      []Landed       // guarded by hookMu; landed, hooks not yet run
-	dispatching bool           // guarded by hookMu
+	mu     sync.Mutex
+	rt     *runtime // guarded by mu
+	leader *leader  // guarded by mu
+	drops  drops    // guarded by mu; see DropOnce
 }
 
 // New returns a chain at its genesis with the built-in programs deployed.
@@ -56,28 +46,14 @@ func New(opts Options) (*Chain, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Chain{
-		clock:    o.Clock,
-		genesis:  o.Genesis,
-		seed:     o.Seed,
-		minTip:   o.MinTip,
-		noBals:   o.SimulateWithoutBalances,
-		log:      o.Logger,
-		faults:   newFaultState(o.Seed, o.Faults),
-		tips:     tipAccounts(),
-		accounts: svm.AccountMap{},
-		programs: map[solana.PublicKey]svm.Program{},
-		blocks:   map[solana.Hash]uint64{},
-		txs:      map[solana.Signature]*record{},
-		bundles:  map[string]*bundleRecord{},
-		pubsub:   newHub(),
-	}
-	for id, b := range svm.Builtins {
-		c.accounts[id] = &svm.Account{Lamports: 1, Owner: b.Loader, Executable: true}
-	}
-	c.accounts[solana.WrappedSol] = svm.NativeMintAccount()
-	c.tip = c.posOfSlot(0)
-	c.registerBlock(0)
+	c := &Chain{log: o.Logger, noBals: o.SimulateWithoutBalances, faults: newFaultState(o.Seed, o.Faults)}
+	c.Ledger = newLedger(c, o.Clock, o.Genesis, o.Seed)
+	c.State = newState(c)
+	c.Setup = &Setup{c: c}
+	c.Bundles = newBlockEngine(c, o.MinTip)
+	c.Pubsub = newPubsub(c)
+	c.rt = &runtime{ledger: c.Ledger, programs: map[solana.PublicKey]svm.Program{}}
+	c.leader = &leader{c: c}
 	c.rpc = newServer(c, ServiceRPC)
 	c.jito = newServer(c, ServiceJito)
 	return c, nil
@@ -86,79 +62,30 @@ func New(opts Options) (*Chain, error) {
 // lock takes the chain's lock and brings the chain up to the clock.
 func (c *Chain) lock() {
 	c.mu.Lock()
-	c.syncLocked()
+	c.leader.sync()
 }
 
 // unlock observes what changed for the pubsub subscribers, releases the
 // lock, then runs the landing hooks of what landed.
 func (c *Chain) unlock() {
-	c.observeLocked(c.seen)
+	c.Pubsub.observe(c.Ledger.seen)
 	c.mu.Unlock()
-	c.dispatchHooks()
+	c.hooks.dispatch()
 }
 
-// RegisterProgram deploys a program at id. The id must not be a built-in
-// program or already registered.
-func (c *Chain) RegisterProgram(id solana.PublicKey, p svm.Program) error {
-	if p == nil {
-		return fmt.Errorf("chainsim: register program %s: nil program", id)
-	}
+// read returns f's result computed under the chain's lock, once the chain
+// is up to its clock.
+func read[T any](c *Chain, f func() T) T {
 	c.lock()
 	defer c.unlock()
-	if _, ok := svm.Builtins[id]; ok {
-		return fmt.Errorf("chainsim: register program %s: a built-in program has that id", id)
-	}
-	if _, ok := c.programs[id]; ok {
-		return fmt.Errorf("chainsim: register program %s: already registered", id)
-	}
-	if a, ok := c.accounts[id]; ok && !a.IsEmpty() {
-		return fmt.Errorf("chainsim: register program %s: an account exists at that address", id)
-	}
-	c.programs[id] = p
-	c.accounts[id] = &svm.Account{Lamports: 1, Owner: solana.BPFLoaderUpgradeableProgramID, Executable: true}
-	c.writes++
-	return nil
+	return f()
 }
 
 // OnLanded registers f to be called for every transaction that lands, in
 // landing order, after the chain's lock is released and never concurrently
 // with another hook. f may read the chain and send transactions; it may run
 // on the goroutine of whichever call landed the transaction.
-func (c *Chain) OnLanded(f func(Landed)) {
-	c.hookMu.Lock()
-	defer c.hookMu.Unlock()
-	c.hooks = append(c.hooks, f)
-}
-
-// emit queues a landed transaction for the hooks. The caller holds c.mu.
-func (c *Chain) emit(l Landed) {
-	c.hookMu.Lock()
-	defer c.hookMu.Unlock()
-	if len(c.hooks) > 0 {
-		c.events = append(c.events, l)
-	}
-}
-
-// dispatchHooks runs queued hooks unless another goroutine already is.
-func (c *Chain) dispatchHooks() {
-	c.hookMu.Lock()
-	if c.dispatching {
-		c.hookMu.Unlock()
-		return
-	}
-	c.dispatching = true
-	for len(c.events) > 0 {
-		ev, hooks := c.events[0], c.hooks
-		c.events = c.events[1:]
-		c.hookMu.Unlock()
-		for _, h := range hooks {
-			h(ev)
-		}
-		c.hookMu.Lock()
-	}
-	c.dispatching = false
-	c.hookMu.Unlock()
-}
+func (c *Chain) OnLanded(f func(Landed)) { c.hooks.add(f) }
 
 // RPC returns the Solana JSON-RPC server of the chain.
 func (c *Chain) RPC() *Server { return c.rpc }

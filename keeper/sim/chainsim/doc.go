@@ -10,13 +10,13 @@
 // # Time, slots and blockhashes
 //
 // Slot n starts at Genesis + n × 400 ms. Every slot produces a block, so the
-// block height equals the slot, unless a stall ([Chain.Stall] or the stall
+// block height equals the slot, unless a stall ([Ledger.Stall] or the stall
 // fault) skips slots: skipped slots produce no block, the height stands
 // still, nothing lands, and transactions and bundles sent meanwhile wait for
 // the first block after the stall. The blockhash of the block in slot n is
 // sha256("chainsim" ‖ seed ‖ n) (seed and n as 8-byte little-endian). A
 // blockhash stays valid while the current block height is at most its own
-// height + 150, which is the lastValidBlockHeight that [Chain.LatestBlockhash]
+// height + 150, which is the lastValidBlockHeight that [Ledger.LatestBlockhash]
 // and getLatestBlockhash report.
 //
 // Reads at a commitment use the block that commitment sees: processed is the
@@ -29,7 +29,7 @@
 // # Transactions
 //
 // A transaction is decoded (legacy or v0; address lookup tables are resolved
-// from lookup-table accounts, see [Chain.CreateLookupTable]), sanitized,
+// from lookup-table accounts, see [Setup.CreateLookupTable]), sanitized,
 // every required ed25519 signature is verified over the exact message bytes,
 // the blockhash must be valid (or, with AdvanceNonceAccount first, equal the
 // nonce account's value), the first signature must be new, and the fee payer
@@ -47,7 +47,7 @@
 // Token (Transfer, TransferChecked, Approve, Revoke, SetAuthority,
 // CloseAccount, Burn, BurnChecked) and the Associated Token Account program
 // (Create, CreateIdempotent). Any other program id fails its instruction with
-// UnsupportedProgramId unless it was registered with [Chain.RegisterProgram].
+// UnsupportedProgramId unless it was registered with [Setup.RegisterProgram].
 //
 // Rent is not modelled, except that creating an associated token account
 // charges its payer the rent-exempt minimum of a token account (2,039,280
@@ -97,7 +97,7 @@
 // disconnected and its subscriptions end, so no client can hold up the
 // chain. A closed connection's subscriptions end with it.
 // [PubsubFaults] refuse upgrades or close connections after N
-// notifications. [Chain.ScheduleUpdate] writes an account at an exact slot.
+// notifications. [State.ScheduleUpdate] writes an account at an exact slot.
 //
 // # Differences from a real node
 //

@@ -21,7 +21,7 @@ func key(name string) solana.PrivateKey {
 
 // A market simulator registers its program, sets up balances and lets the
 // program move tokens when a transaction calls it.
-func ExampleChain_RegisterProgram() {
+func ExampleSetup_RegisterProgram() {
 	clock := chainsim.NewManualClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	chain, err := chainsim.New(chainsim.Options{Clock: clock, Seed: 1})
 	if err != nil {
@@ -31,18 +31,18 @@ func ExampleChain_RegisterProgram() {
 	vault, _, _ := solana.FindProgramAddress([][]byte{[]byte("vault")}, market)
 
 	// The program: data = amount (u64), accounts = user, user ATA, vault, vault ATA.
-	err = chain.RegisterProgram(market, svm.ProgramFunc(func(x *svm.Exec, ix svm.Instruction) error {
+	err = chain.Setup.RegisterProgram(market, svm.ProgramFunc(func(x *svm.Exec, ix svm.Instruction) error {
 		amount := binary.LittleEndian.Uint64(ix.Data)
 		x.Logf("repay %d", amount)
-		return x.TransferTokens(ix.Accounts[0].PublicKey, vault, usdc, amount)
+		return x.Tokens.Transfer(ix.Accounts[0].PublicKey, vault, usdc, amount)
 	}))
 	if err != nil {
 		panic(err)
 	}
-	_ = chain.Fund(user.PublicKey(), 1_000_000_000)
-	_ = chain.CreateMint(usdc, 6)
-	_ = chain.MintTo(user.PublicKey(), usdc, 5_000_000)
-	_ = chain.MintTo(vault, usdc, 0)
+	_ = chain.Setup.Fund(user.PublicKey(), 1_000_000_000)
+	_ = chain.Setup.CreateMint(usdc, 6)
+	_ = chain.Setup.MintTo(user.PublicKey(), usdc, 5_000_000)
+	_ = chain.Setup.MintTo(vault, usdc, 0)
 	userATA, _ := svm.AssociatedTokenAddress(user.PublicKey(), usdc)
 	vaultATA, _ := svm.AssociatedTokenAddress(vault, usdc)
 
@@ -52,7 +52,7 @@ func ExampleChain_RegisterProgram() {
 		solana.Meta(vault),
 		solana.Meta(vaultATA).WRITE(),
 	}, binary.LittleEndian.AppendUint64(nil, 1_500_000))
-	blockhash, _ := chain.LatestBlockhash(rpc.CommitmentConfirmed)
+	blockhash, _ := chain.Ledger.LatestBlockhash(rpc.CommitmentConfirmed)
 	tx, _ := solana.NewTransaction([]solana.Instruction{ix}, blockhash, solana.TransactionPayer(user.PublicKey()))
 	_, _ = tx.Sign(func(solana.PublicKey) *solana.PrivateKey { return &user })
 	wire, _ := tx.MarshalBinary()
@@ -61,13 +61,13 @@ func ExampleChain_RegisterProgram() {
 	if err != nil {
 		panic(err)
 	}
-	landed, _ := chain.Transaction(sig)
+	landed, _ := chain.Ledger.Transaction(sig)
 	fmt.Println("err:", landed.Err, "fee:", landed.Fee)
 	fmt.Println(landed.Logs[1])
-	fmt.Println("user:", chain.TokenBalance(user.PublicKey(), usdc), "vault:", chain.TokenBalance(vault, usdc))
+	fmt.Println("user:", chain.State.TokenBalance(user.PublicKey(), usdc), "vault:", chain.State.TokenBalance(vault, usdc))
 
 	clock.Advance(chainsim.SlotDuration)
-	status, _ := chain.SignatureStatus(sig, false)
+	status, _ := chain.Ledger.SignatureStatus(sig, false)
 	fmt.Println("status:", status.ConfirmationStatus)
 	// Output:
 	// err: <nil> fee: 5000

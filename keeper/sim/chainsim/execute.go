@@ -16,6 +16,13 @@ type runOpts struct {
 	skipHash   bool         // do not check the blockhash (replaceRecentBlockhash)
 }
 
+// runtime executes transactions: the built-in programs and those the
+// caller registered. It is guarded by the chain's mu.
+type runtime struct {
+	ledger   *Ledger
+	programs map[solana.PublicKey]svm.Program
+}
+
 // execResult is the outcome of a transaction that ran.
 type execResult struct {
 	err     *svm.TxError // the instruction error; nil when all succeeded
@@ -32,9 +39,9 @@ type execResult struct {
 // run executes t over parent. A *TxError means t did not run and leaves no
 // trace. Otherwise the fee, a durable nonce advance and,
 // if every instruction succeeded, the instructions' effects are written to
-// parent. The caller holds c.mu.
-func (c *Chain) run(parent svm.WritableStore, t *svm.Txn, o runOpts) (*execResult, *svm.TxError) {
-	b, terr := c.precheck(parent, t, o)
+// parent.
+func (rt *runtime) run(parent svm.WritableStore, t *svm.Txn, o runOpts) (*execResult, *svm.TxError) {
+	b, terr := rt.precheck(parent, t, o)
 	if terr != nil {
 		return nil, terr
 	}
@@ -48,7 +55,7 @@ func (c *Chain) run(parent svm.WritableStore, t *svm.Txn, o runOpts) (*execResul
 	payer := svm.Load(feeOv, t.FeePayer())
 	payer.Lamports -= res.fee
 	feeOv.Put(t.FeePayer(), &payer)
-	nonceUsed := !o.skipHash && !c.validAt(t.Msg.RecentBlockhash, o.hashHeight)
+	nonceUsed := !o.skipHash && !rt.ledger.idx.validAt(t.Msg.RecentBlockhash, o.hashHeight)
 	if nonceUsed {
 		key, _ := svm.NonceAccountOf(t)
 		n, _ := svm.DecodeNonce(svm.Load(feeOv, key))
@@ -58,7 +65,7 @@ func (c *Chain) run(parent svm.WritableStore, t *svm.Txn, o runOpts) (*execResul
 		feeOv.Put(key, &acct)
 	}
 	exOv := svm.NewOverlay(feeOv)
-	res.err = c.runInstructions(exOv, t, o.pos, b.Limit, nonceUsed, res)
+	res.err = rt.runInstructions(exOv, t, o.pos, b.Limit, nonceUsed, res)
 	if res.err == nil {
 		exOv.Commit()
 	}
@@ -69,7 +76,7 @@ func (c *Chain) run(parent svm.WritableStore, t *svm.Txn, o runOpts) (*execResul
 
 // precheck applies the runtime's checks before execution and returns the
 // transaction's compute budget.
-func (c *Chain) precheck(st svm.Store, t *svm.Txn, o runOpts) (svm.ComputeBudget, *svm.TxError) {
+func (rt *runtime) precheck(st svm.Store, t *svm.Txn, o runOpts) (svm.ComputeBudget, *svm.TxError) {
 	b, terr := svm.BudgetOf(t)
 	if terr != nil {
 		return b, terr
@@ -77,12 +84,12 @@ func (c *Chain) precheck(st svm.Store, t *svm.Txn, o runOpts) (svm.ComputeBudget
 	if terr := t.Resolve(st); terr != nil {
 		return b, terr
 	}
-	if !o.skipHash && !c.validAt(t.Msg.RecentBlockhash, o.hashHeight) {
+	if !o.skipHash && !rt.ledger.idx.validAt(t.Msg.RecentBlockhash, o.hashHeight) {
 		if _, ok := svm.CheckNonceTx(st, t); !ok {
 			return b, svm.ErrBlockhashNotFound
 		}
 	}
-	if _, dup := c.txs[t.ID()]; dup {
+	if _, dup := rt.ledger.txs[t.ID()]; dup {
 		return b, svm.ErrAlreadyProcessed
 	}
 	payer, ok := st.Get(t.FeePayer())
@@ -100,7 +107,7 @@ func (c *Chain) precheck(st svm.Store, t *svm.Txn, o runOpts) (svm.ComputeBudget
 // runInstructions runs t's instructions in order over st, stopping at the
 // first failure. When nonceUsed, instruction 0 (AdvanceNonceAccount) was
 // already applied.
-func (c *Chain) runInstructions(st *svm.Overlay, t *svm.Txn, pos svm.BlockPos, limit uint64, nonceUsed bool, res *execResult) *svm.TxError {
+func (rt *runtime) runInstructions(st *svm.Overlay, t *svm.Txn, pos svm.BlockPos, limit uint64, nonceUsed bool, res *execResult) *svm.TxError {
 	m := &svm.Meter{Limit: limit}
 	defer func() { res.units = m.Used }()
 	for i := range t.Msg.Instructions {
@@ -111,7 +118,7 @@ func (c *Chain) runInstructions(st *svm.Overlay, t *svm.Txn, pos svm.BlockPos, l
 			continue
 		}
 		x := svm.NewExec(st, ix, i, pos, m, &res.logs)
-		if perr := c.invoke(x, ix, m); perr != nil {
+		if perr := rt.invoke(x, ix, m); perr != nil {
 			return svm.InstructionError(i, perr)
 		}
 	}
@@ -119,13 +126,13 @@ func (c *Chain) runInstructions(st *svm.Overlay, t *svm.Txn, pos svm.BlockPos, l
 }
 
 // invoke runs instruction ix (x's, metered by m) and writes the runtime's log lines around it.
-func (c *Chain) invoke(x *svm.Exec, ix svm.Instruction, m *svm.Meter) *svm.ProgramError {
+func (rt *runtime) invoke(x *svm.Exec, ix svm.Instruction, m *svm.Meter) *svm.ProgramError {
 	id := ix.ProgramID
 	x.AppendLog(fmt.Sprintf("Program %s invoke [1]", id))
 	left := m.Limit - m.Used
 	before := m.Used
 	b, isBuiltin := svm.Builtins[id]
-	perr := toProgramError(x, c.callProgram(x, ix))
+	perr := toProgramError(x, rt.callProgram(x, ix))
 	if !isBuiltin || !b.Native {
 		x.AppendLog(fmt.Sprintf("Program %s consumed %d of %d compute units", id, m.Used-before, left))
 	}
@@ -142,11 +149,11 @@ const customProgramUnits = 1_000
 
 // callProgram dispatches to a built-in or registered program, recovering a
 // registered program's panic.
-func (c *Chain) callProgram(x *svm.Exec, ix svm.Instruction) (err error) {
+func (rt *runtime) callProgram(x *svm.Exec, ix svm.Instruction) (err error) {
 	if b, ok := svm.Builtins[ix.ProgramID]; ok {
 		return b.Run(x, ix)
 	}
-	p, ok := c.programs[ix.ProgramID]
+	p, ok := rt.programs[ix.ProgramID]
 	if !ok {
 		return svm.ErrUnsupportedProgramID
 	}

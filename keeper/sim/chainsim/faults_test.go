@@ -79,7 +79,7 @@ func TestTruncatedSendStillLands(t *testing.T) {
 	if _, err := cl.SendTransactionWithOpts(context.Background(), transfer(t, alice, bob, 10, latest(c)), rpc.TransactionOpts{SkipPreflight: true}); err == nil {
 		t.Fatalf("a truncated answer decoded")
 	}
-	if c.Balance(bob) != 10 {
+	if c.State.Balance(bob) != 10 {
 		t.Fatalf("the transaction behind a truncated answer did not land")
 	}
 }
@@ -101,13 +101,13 @@ func TestNeverLandFaults(t *testing.T) {
 		t.Fatalf("sendBundle: %v", err)
 	}
 	advanceSlots(f.clk, 10)
-	if st, _ := cl.GetSignatureStatuses(ctx, true, sig); st.Value[0] != nil || f.c.Balance(f.carol) != 0 {
+	if st, _ := cl.GetSignatureStatuses(ctx, true, sig); st.Value[0] != nil || f.c.State.Balance(f.carol) != 0 {
 		t.Fatalf("a never-land transaction landed")
 	}
 	if st, _ := f.inflight(t, id); st != "Pending" {
 		t.Fatalf("dropped bundle = %s, want Pending", st)
 	}
-	if _, ok := f.c.Transaction(tip.Signatures[0]); ok {
+	if _, ok := f.c.Ledger.Transaction(tip.Signatures[0]); ok {
 		t.Fatalf("a dropped bundle landed")
 	}
 	if again, err := f.send(t, []*solana.Transaction{tip}, true); err != nil || again != id {

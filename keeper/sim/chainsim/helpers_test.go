@@ -111,14 +111,14 @@ func transfer(t testing.TB, from solana.PrivateKey, to solana.PublicKey, lamport
 
 // latest returns the processed blockhash of c.
 func latest(c *Chain) solana.Hash {
-	h, _ := c.LatestBlockhash(rpc.CommitmentProcessed)
+	h, _ := c.Ledger.LatestBlockhash(rpc.CommitmentProcessed)
 	return h
 }
 
 // mustFund funds wallet or fails the test.
 func mustFund(t testing.TB, c *Chain, wallet solana.PublicKey, lamports uint64) {
 	t.Helper()
-	if err := c.Fund(wallet, lamports); err != nil {
+	if err := c.Setup.Fund(wallet, lamports); err != nil {
 		t.Fatalf("Fund: %v", err)
 	}
 }

@@ -9,9 +9,14 @@ import (
 // maxBundleIDs is the most bundle ids a status call takes.
 const maxBundleIDs = 5
 
+// jitoAPI serves the Jito block engine's bundle methods.
+type jitoAPI struct {
+	c *Chain
+}
+
 // sendBundle: [[tx], {encoding}] → bundle id. Transactions are base58
 // unless {"encoding": "base64"} is given.
-func (s *Server) sendBundle(in jsonrpc.Call) (any, *jsonrpc.Error) {
+func (j *jitoAPI) sendBundle(in jsonrpc.Call) (any, *jsonrpc.Error) {
 	var (
 		encoded []string
 		cfg     struct {
@@ -29,7 +34,7 @@ func (s *Server) sendBundle(in jsonrpc.Call) (any, *jsonrpc.Error) {
 		}
 		raws[i] = raw
 	}
-	id, err := s.c.sendBundle(raws, in.NeverLand)
+	id, err := j.c.Bundles.send(raws, in.NeverLand)
 	if err != nil {
 		if errors.Is(err, ErrInvalidBundle) {
 			return nil, jsonrpc.InvalidParams("%v", err)
@@ -62,27 +67,19 @@ type wireBundleStatus struct {
 
 // getBundleStatuses: [[id]] → [landed bundle or null]. Only bundles that
 // landed within the status cache (300 slots) are found.
-func (s *Server) getBundleStatuses(in jsonrpc.Call) (any, *jsonrpc.Error) {
-	ids, rerr := bundleIDs(in)
-	if rerr != nil {
-		return nil, rerr
-	}
-	s.c.lock()
-	defer s.c.unlock()
-	out := make([]*wireBundleStatus, len(ids))
-	for i, id := range ids {
-		b := s.c.bundleStatusLocked(id)
-		if b.State != BundleLanded || b.Slot+statusCacheSlots < s.c.seen {
-			continue
+func (j *jitoAPI) getBundleStatuses(in jsonrpc.Call) (any, *jsonrpc.Error) {
+	l := j.c.Ledger
+	return encodeBundleStatuses(j.c, in, func(b BundleStatus) *wireBundleStatus {
+		if b.State != BundleLanded || b.Slot+statusCacheSlots < l.seen {
+			return nil
 		}
-		_, level := s.c.confirmation(b.BlockHeight)
+		_, level := confirmation(l.tip.Height, b.BlockHeight)
 		sigs := make([]string, len(b.Signatures))
-		for j, sig := range b.Signatures {
-			sigs[j] = sig.String()
+		for i, sig := range b.Signatures {
+			sigs[i] = sig.String()
 		}
-		out[i] = &wireBundleStatus{BundleID: id, Transactions: sigs, Slot: b.Slot, ConfirmationStatus: string(level), Err: map[string]any{"Ok": nil}}
-	}
-	return contextValue(s.c.tip.Slot, out), nil
+		return &wireBundleStatus{BundleID: b.ID, Transactions: sigs, Slot: b.Slot, ConfirmationStatus: string(level), Err: map[string]any{"Ok": nil}}
+	})
 }
 
 // wireInflight is a bundle as getInflightBundleStatuses encodes it.
@@ -93,26 +90,34 @@ type wireInflight struct {
 }
 
 // getInflightBundleStatuses: [[id]] → [{bundle_id, status, landed_slot}].
-func (s *Server) getInflightBundleStatuses(in jsonrpc.Call) (any, *jsonrpc.Error) {
+func (j *jitoAPI) getInflightBundleStatuses(in jsonrpc.Call) (any, *jsonrpc.Error) {
+	return encodeBundleStatuses(j.c, in, func(b BundleStatus) wireInflight {
+		out := wireInflight{BundleID: b.ID, Status: string(b.State)}
+		if b.State == BundleLanded {
+			slot := b.Slot
+			out.LandedSlot = &slot
+		}
+		return out
+	})
+}
+
+// encodeBundleStatuses answers a status call: it reads the bundle ids and, under
+// the chain's lock, encodes what the block engine knows of each.
+func encodeBundleStatuses[T any](c *Chain, in jsonrpc.Call, encode func(BundleStatus) T) (any, *jsonrpc.Error) {
 	ids, rerr := bundleIDs(in)
 	if rerr != nil {
 		return nil, rerr
 	}
-	s.c.lock()
-	defer s.c.unlock()
-	out := make([]wireInflight, len(ids))
+	c.lock()
+	defer c.unlock()
+	out := make([]T, len(ids))
 	for i, id := range ids {
-		b := s.c.bundleStatusLocked(id)
-		out[i] = wireInflight{BundleID: id, Status: string(b.State)}
-		if b.State == BundleLanded {
-			slot := b.Slot
-			out[i].LandedSlot = &slot
-		}
+		out[i] = encode(c.Bundles.status(id))
 	}
-	return contextValue(s.c.tip.Slot, out), nil
+	return contextValue(c.Ledger.tip.Slot, out), nil
 }
 
 // getTipAccounts: [] → the 8 tip accounts.
-func (s *Server) getTipAccounts(jsonrpc.Call) (any, *jsonrpc.Error) {
-	return keyStrings(s.c.tips), nil
+func (j *jitoAPI) getTipAccounts(jsonrpc.Call) (any, *jsonrpc.Error) {
+	return keyStrings(j.c.Bundles.tips), nil
 }

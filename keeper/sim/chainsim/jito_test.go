@@ -152,13 +152,13 @@ func TestBundles(t *testing.T) {
 				t.Fatalf("landed_slot = %v, want 1", slot)
 			}
 			for _, sig := range sigs {
-				landed, ok := f.c.Transaction(sig)
+				landed, ok := f.c.Ledger.Transaction(sig)
 				if ok != tt.wantLanded || ok && (landed.BundleID != id || landed.Slot != 1) {
 					t.Fatalf("transaction %s landed %v (%+v), want %v", sig, ok, landed, tt.wantLanded)
 				}
 			}
-			if f.c.Balance(f.bob.PublicKey()) != tt.bob || f.c.Balance(f.carol) != tt.carol {
-				t.Fatalf("bob %d carol %d, want %d %d", f.c.Balance(f.bob.PublicKey()), f.c.Balance(f.carol), tt.bob, tt.carol)
+			if f.c.State.Balance(f.bob.PublicKey()) != tt.bob || f.c.State.Balance(f.carol) != tt.carol {
+				t.Fatalf("bob %d carol %d, want %d %d", f.c.State.Balance(f.bob.PublicKey()), f.c.State.Balance(f.carol), tt.bob, tt.carol)
 			}
 		})
 	}

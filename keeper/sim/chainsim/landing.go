@@ -2,6 +2,7 @@ package chainsim
 
 import (
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/gagliardetto/solana-go"
@@ -73,36 +74,65 @@ func (c *Chain) SendTransaction(raw []byte) (solana.Signature, error) {
 	}
 	c.lock()
 	defer c.unlock()
-	return t.ID(), c.submitLocked(t)
+	return t.ID(), c.leader.submit(t)
 }
 
-// submitLocked lands a verified transaction now, or queues it during a
-// stall. The caller holds c.mu.
-func (c *Chain) submitLocked(t *svm.Txn) error {
-	if c.stalledNow() {
-		c.queue = append(c.queue, &pendingItem{target: c.seen, tx: t})
+// leader produces the chain's blocks: as the clock passes slots it makes
+// their blocks, lands what waited for them, and lands what is sent in the
+// current block. It is guarded by the chain's mu.
+type leader struct {
+	c     *Chain
+	queue []*pendingItem // work waiting for a block
+}
+
+// sync brings the chain up to the clock: it produces the blocks of the
+// slots that passed, lands what waited for them, and forgets old
+// blockhashes and fees.
+func (p *leader) sync() {
+	c, l := p.c, p.c.Ledger
+	now := l.clockSlot()
+	if now <= l.seen {
+		return
+	}
+	prev := l.seen
+	l.seen = now
+	tip := l.idx.posOfSlot(l.idx.lastProduced(now))
+	l.idx.extend(tip.Height)
+	c.State.applyUpdates(now)
+	p.processQueue(now)
+	l.tip = tip
+	l.idx.forget(tip.Height)
+	l.fees.prune(tip.Height)
+	c.Pubsub.notify(prev)
+}
+
+// submit lands a verified transaction now, or queues it during a stall.
+func (p *leader) submit(t *svm.Txn) error {
+	l := p.c.Ledger
+	if l.stalled() {
+		p.queue = append(p.queue, &pendingItem{target: l.seen, tx: t})
 		return nil
 	}
-	if terr := c.landTxLocked(t, c.tip); terr != nil {
+	if terr := p.landTx(t, l.tip); terr != nil {
 		return terr
 	}
 	return nil
 }
 
-// landTxLocked runs t in the block at pos and records it. The caller holds
-// c.mu.
-func (c *Chain) landTxLocked(t *svm.Txn, pos svm.BlockPos) *svm.TxError {
-	res, terr := c.run(c.accounts, t, runOpts{pos: pos, hashHeight: pos.Height})
+// landTx runs t in the block at pos and records it.
+func (p *leader) landTx(t *svm.Txn, pos svm.BlockPos) *svm.TxError {
+	res, terr := p.c.rt.run(p.c.State.accounts, t, runOpts{pos: pos, hashHeight: pos.Height})
 	if terr != nil {
-		c.log.Debug("transaction dropped", "signature", t.ID(), "reason", terr.Kind())
+		p.c.log.Debug("transaction dropped", "signature", t.ID(), "reason", terr.Kind())
 		return terr
 	}
-	c.recordLocked(t, pos, res, "")
+	p.record(t, pos, res, "")
 	return nil
 }
 
-// recordLocked stores a landed transaction and queues it for the hooks.
-func (c *Chain) recordLocked(t *svm.Txn, pos svm.BlockPos, res *execResult, bundleID string) {
+// record stores a landed transaction and queues it for the hooks.
+func (p *leader) record(t *svm.Txn, pos svm.BlockPos, res *execResult, bundleID string) {
+	c := p.c
 	rec := &record{
 		Landed: Landed{
 			Signature:     t.ID(),
@@ -112,7 +142,7 @@ func (c *Chain) recordLocked(t *svm.Txn, pos svm.BlockPos, res *execResult, bund
 			Slot:          pos.Slot,
 			BlockHeight:   pos.Height,
 			BlockTime:     pos.Time,
-			At:            c.clock.Now(),
+			At:            c.Ledger.clock.Now(),
 			Fee:           res.fee,
 			Err:           res.err,
 			Logs:          res.logs,
@@ -124,41 +154,60 @@ func (c *Chain) recordLocked(t *svm.Txn, pos svm.BlockPos, res *execResult, bund
 		loadedR: t.LoadedR,
 		res:     res,
 	}
-	c.txs[t.ID()] = rec
-	c.writes++
-	c.noteFee(t, pos, res)
-	c.observeLocked(pos.Slot)
-	c.emit(rec.Landed)
+	c.Ledger.txs[t.ID()] = rec
+	c.State.writes++
+	c.Ledger.fees.note(t, pos, res)
+	c.Pubsub.observe(pos.Slot)
+	c.hooks.emit(rec.Landed)
 }
 
 // processQueue lands, in order, every queued item whose block has come.
-// The caller holds c.mu.
-func (c *Chain) processQueue(now uint64) {
-	for len(c.queue) > 0 {
-		it := c.queue[0]
-		slot := c.firstProduced(it.target)
+func (p *leader) processQueue(now uint64) {
+	idx := p.c.Ledger.idx
+	for len(p.queue) > 0 {
+		it := p.queue[0]
+		slot := idx.firstProduced(it.target)
 		if slot > now {
 			return
 		}
-		c.queue = c.queue[1:]
-		pos := c.posOfSlot(slot)
+		p.queue = p.queue[1:]
+		pos := idx.posOfSlot(slot)
 		if it.tx != nil {
-			_ = c.landTxLocked(it.tx, pos) // a dropped transaction is logged
+			_ = p.landTx(it.tx, pos) // a dropped transaction is logged
 			continue
 		}
-		c.landBundleLocked(it.bundle, pos)
+		p.landBundle(it.bundle, pos)
 	}
 }
 
-// Transaction returns a landed transaction.
-func (c *Chain) Transaction(sig solana.Signature) (Landed, bool) {
-	c.lock()
-	defer c.unlock()
-	rec, ok := c.txs[sig]
-	if !ok {
-		return Landed{}, false
+// landBundle runs a bundle in the block at pos, committing it only if
+// every transaction succeeds and the tip is paid.
+func (p *leader) landBundle(b *bundleRecord, pos svm.BlockPos) {
+	e := p.c.Bundles
+	bov := svm.NewOverlay(p.c.State.accounts)
+	before := e.tipLamports(bov)
+	results := make([]*execResult, len(b.txs))
+	for i, t := range b.txs {
+		res, terr := p.c.rt.run(bov, t, runOpts{pos: pos, hashHeight: pos.Height})
+		if terr == nil && res.err != nil {
+			terr = res.err
+		}
+		if terr != nil {
+			e.fail(b, fmt.Sprintf("transaction %d (%s): %v", i, t.ID(), terr))
+			return
+		}
+		results[i] = res
 	}
-	return rec.Landed, true
+	after := e.tipLamports(bov)
+	if after < before || after-before < e.minTip {
+		e.fail(b, fmt.Sprintf("tip of %d lamports is below the minimum of %d", after-min(after, before), e.minTip))
+		return
+	}
+	bov.Commit()
+	for i, t := range b.txs {
+		p.record(t, pos, results[i], b.ID)
+	}
+	b.State, b.Slot, b.BlockHeight = BundleLanded, pos.Slot, pos.Height
 }
 
 // asTxError returns the *TxError in err's chain, if any.

@@ -32,10 +32,10 @@ func TestTransferLandsAndConfirms(t *testing.T) {
 	if sig != tx.Signatures[0] {
 		t.Fatalf("signature = %s, want %s", sig, tx.Signatures[0])
 	}
-	if got, want := c.Balance(alice.PublicKey()), uint64(1_000_000-250_000-5000); got != want {
+	if got, want := c.State.Balance(alice.PublicKey()), uint64(1_000_000-250_000-5000); got != want {
 		t.Errorf("alice balance = %d, want %d", got, want)
 	}
-	if got := c.Balance(bob); got != 250_000 {
+	if got := c.State.Balance(bob); got != 250_000 {
 		t.Errorf("bob balance = %d, want 250000", got)
 	}
 	steps := []struct {
@@ -58,7 +58,7 @@ func TestTransferLandsAndConfirms(t *testing.T) {
 			t.Fatalf("after %d more slots: status %+v, want %s in slot 40", s.slots, got, s.want)
 		}
 	}
-	landed, ok := c.Transaction(sig)
+	landed, ok := c.Ledger.Transaction(sig)
 	if !ok || landed.Fee != 5000 || landed.Slot != 40 || landed.Err != nil {
 		t.Fatalf("Transaction = %+v, %v", landed, ok)
 	}
@@ -95,7 +95,7 @@ func TestSignatureVerification(t *testing.T) {
 			if err != nil || sig != tx.Signatures[0] {
 				t.Fatalf("skip-preflight send = %s, %v; want the signature accepted", sig, err)
 			}
-			if _, ok := c.SignatureStatus(sig, true); ok || c.Balance(bob) != 0 || c.Balance(alice.PublicKey()) != 1_000_000 {
+			if _, ok := c.Ledger.SignatureStatus(sig, true); ok || c.State.Balance(bob) != 0 || c.State.Balance(alice.PublicKey()) != 1_000_000 {
 				t.Errorf("a badly signed transaction landed")
 			}
 		})
@@ -135,7 +135,7 @@ func TestBlockhashExpiresAfter150Blocks(t *testing.T) {
 	if _, err := c.SendTransaction(raw(t, tx)); !errors.Is(err, svm.ErrBlockhashNotFound) {
 		t.Fatalf("Chain.SendTransaction error = %v, want BlockhashNotFound", err)
 	}
-	if c.Balance(bob) != 0 {
+	if c.State.Balance(bob) != 0 {
 		t.Fatalf("an expired transaction landed")
 	}
 }
@@ -155,8 +155,8 @@ func TestPreflightCommitmentSeesOnlyItsBlocks(t *testing.T) {
 	if _, err := cl.SendTransactionWithOpts(ctx, tx, rpc.TransactionOpts{PreflightCommitment: rpc.CommitmentProcessed}); err != nil {
 		t.Fatalf("processed preflight: %v", err)
 	}
-	if c.Balance(bob) != 1000 {
-		t.Fatalf("bob balance = %d, want 1000", c.Balance(bob))
+	if c.State.Balance(bob) != 1000 {
+		t.Fatalf("bob balance = %d, want 1000", c.State.Balance(bob))
 	}
 }
 
@@ -181,8 +181,8 @@ func TestDuplicateIsAlreadyProcessed(t *testing.T) {
 	if _, err := c.SendTransaction(raw(t, tx)); !errors.Is(err, svm.ErrAlreadyProcessed) {
 		t.Fatalf("Chain.SendTransaction error = %v, want AlreadyProcessed", err)
 	}
-	if c.Balance(bob) != 1000 || c.Balance(alice.PublicKey()) != 1_000_000-1000-5000 {
-		t.Fatalf("duplicate executed twice: bob %d alice %d", c.Balance(bob), c.Balance(alice.PublicKey()))
+	if c.State.Balance(bob) != 1000 || c.State.Balance(alice.PublicKey()) != 1_000_000-1000-5000 {
+		t.Fatalf("duplicate executed twice: bob %d alice %d", c.State.Balance(bob), c.State.Balance(alice.PublicKey()))
 	}
 }
 
@@ -207,8 +207,8 @@ func TestFeePayerChecks(t *testing.T) {
 			if _, err := c.SendTransaction(raw(t, tx)); !errors.Is(err, tt.want) {
 				t.Fatalf("error = %v, want %v", err, tt.want)
 			}
-			if c.Balance(payer.PublicKey()) != tt.balance {
-				t.Fatalf("payer balance changed to %d", c.Balance(payer.PublicKey()))
+			if c.State.Balance(payer.PublicKey()) != tt.balance {
+				t.Fatalf("payer balance changed to %d", c.State.Balance(payer.PublicKey()))
 			}
 		})
 	}
@@ -227,10 +227,10 @@ func TestFailedInstructionRollsBackButChargesFee(t *testing.T) {
 	if err != nil {
 		t.Fatalf("send: %v", err)
 	}
-	if c.Balance(bob) != 0 || c.Balance(carol) != 0 {
-		t.Fatalf("failed transaction left effects: bob %d carol %d", c.Balance(bob), c.Balance(carol))
+	if c.State.Balance(bob) != 0 || c.State.Balance(carol) != 0 {
+		t.Fatalf("failed transaction left effects: bob %d carol %d", c.State.Balance(bob), c.State.Balance(carol))
 	}
-	if got := c.Balance(alice.PublicKey()); got != 1_000_000-5000 {
+	if got := c.State.Balance(alice.PublicKey()); got != 1_000_000-5000 {
 		t.Fatalf("alice balance = %d, want only the fee charged", got)
 	}
 	st, err := cl.GetSignatureStatuses(context.Background(), false, sig)
@@ -241,7 +241,7 @@ func TestFailedInstructionRollsBackButChargesFee(t *testing.T) {
 	if !jsonEqual(t, st.Value[0].Err, want) {
 		t.Fatalf("status err = %#v, want %v", st.Value[0].Err, want)
 	}
-	landed, _ := c.Transaction(sig)
+	landed, _ := c.Ledger.Transaction(sig)
 	if !errors.Is(landed.Err, svm.ErrInstruction) || !errors.Is(landed.Err, svm.CustomError(1)) {
 		t.Fatalf("landed err = %v, want InstructionError Custom(1)", landed.Err)
 	}
@@ -280,7 +280,7 @@ func TestComputeBudgetFees(t *testing.T) {
 			if err != nil {
 				t.Fatalf("send: %v", err)
 			}
-			landed, _ := c.Transaction(sig)
+			landed, _ := c.Ledger.Transaction(sig)
 			if landed.Fee != tt.wantFee {
 				t.Errorf("fee = %d, want %d", landed.Fee, tt.wantFee)
 			}

@@ -33,7 +33,7 @@ func TestMemoProgram(t *testing.T) {
 			if err != nil {
 				t.Fatalf("send: %v", err)
 			}
-			landed, _ := c.Transaction(sig)
+			landed, _ := c.Ledger.Transaction(sig)
 			if tt.want == nil && landed.Err != nil || tt.want != nil && !errors.Is(landed.Err, tt.want) {
 				t.Fatalf("err = %v, want %v", landed.Err, tt.want)
 			}

@@ -28,7 +28,7 @@ func TestWrappedSOLRepayFromNativeSOL(t *testing.T) {
 		t.Fatal(err)
 	}
 	advanceSlots(clk, 2)
-	before := c.Balance(alice.PublicKey())
+	before := c.State.Balance(alice.PublicKey())
 	repay := func(wrap, move uint64) *solana.Transaction {
 		return signTx(t, []solana.Instruction{
 			solana.NewInstruction(solana.SPLAssociatedTokenAccountProgramID,
@@ -48,17 +48,17 @@ func TestWrappedSOLRepayFromNativeSOL(t *testing.T) {
 		t.Fatal(err)
 	}
 	advanceSlots(clk, 2)
-	l, ok := c.Transaction(tx.Signatures[0])
+	l, ok := c.Ledger.Transaction(tx.Signatures[0])
 	if !ok || l.Err != nil {
 		t.Fatalf("repay: landed %v, err %v, logs %q", ok, l.Err, l.Logs)
 	}
-	if got := before - c.Balance(alice.PublicKey()); got != x+l.Fee {
+	if got := before - c.State.Balance(alice.PublicKey()); got != x+l.Fee {
 		t.Errorf("wallet paid %d, want %d wrapped and the fee %d (the account's rent came back)", got, uint64(x)+l.Fee, l.Fee)
 	}
-	if _, ok := c.Account(wsol); ok {
+	if _, ok := c.State.Account(wsol); ok {
 		t.Error("the wrapped-SOL account is still open")
 	}
-	acct, _ := c.Account(vaultWSOL)
+	acct, _ := c.State.Account(vaultWSOL)
 	vt, _ := svm.DecodeTokenAccount(acct.Data)
 	if vt.Amount != x || acct.Lamports != svm.TokenAccountRent+x || vt.IsNative == nil {
 		t.Errorf("vault's wrapped SOL: amount %d, lamports %d, native %v; want %d backed by lamports", vt.Amount, acct.Lamports, vt.IsNative != nil, x)

@@ -25,35 +25,38 @@ type PrioritizationFee struct {
 	Fee  uint64 // micro-lamports per compute unit, 0 when none
 }
 
-// noteFee remembers what a landed transaction paid. The caller holds c.mu.
-func (c *Chain) noteFee(t *svm.Txn, pos svm.BlockPos, res *execResult) {
+// feeBook is the record of the priority fees paid in recent blocks. It is
+// guarded by the chain's mu.
+type feeBook struct {
+	fees []feeRecord
+}
+
+// note remembers what a landed transaction paid.
+func (b *feeBook) note(t *svm.Txn, pos svm.BlockPos, res *execResult) {
 	r := feeRecord{slot: pos.Slot, height: pos.Height, price: res.price}
 	for i, k := range t.Keys {
 		if t.Writable[i] {
 			r.writable = append(r.writable, k)
 		}
 	}
-	c.fees = append(c.fees, r)
+	b.fees = append(b.fees, r)
 }
 
-// pruneFees forgets fees older than the window. The caller holds c.mu.
-func (c *Chain) pruneFees() {
+// prune forgets fees older than the window below height tip.
+func (b *feeBook) prune(tip uint64) {
 	drop := 0
-	for drop < len(c.fees) && c.fees[drop].height+feeWindow <= c.tip.Height {
+	for drop < len(b.fees) && b.fees[drop].height+feeWindow <= tip {
 		drop++
 	}
-	c.fees = c.fees[drop:]
+	b.fees = b.fees[drop:]
 }
 
-// RecentPrioritizationFees returns one entry per block of the last 150, in
-// slot order: the lowest price paid in that block by a transaction that
-// write-locked any of accounts (any transaction when accounts is empty), or
-// 0 when there was none.
-func (c *Chain) RecentPrioritizationFees(accounts []solana.PublicKey) []PrioritizationFee {
-	c.lock()
-	defer c.unlock()
+// recent returns the lowest fee of each of the last feeWindow blocks below
+// height tip paid by transactions that write-locked any of accounts (any
+// transaction when accounts is empty).
+func (b *feeBook) recent(accounts []solana.PublicKey, tip uint64, idx *blockIndex) []PrioritizationFee {
 	lowest := map[uint64]uint64{}
-	for _, r := range c.fees {
+	for _, r := range b.fees {
 		if len(accounts) > 0 && !slices.ContainsFunc(r.writable, func(k solana.PublicKey) bool { return slices.Contains(accounts, k) }) {
 			continue
 		}
@@ -61,11 +64,10 @@ func (c *Chain) RecentPrioritizationFees(accounts []solana.PublicKey) []Prioriti
 			lowest[r.slot] = r.price
 		}
 	}
-	top := c.tip.Height
-	from := top - min(top, feeWindow-1)
-	out := make([]PrioritizationFee, 0, top-from+1)
-	for h := from; h <= top; h++ {
-		s := c.slotOfHeight(h)
+	from := tip - min(tip, feeWindow-1)
+	out := make([]PrioritizationFee, 0, tip-from+1)
+	for h := from; h <= tip; h++ {
+		s := idx.slotOfHeight(h)
 		out = append(out, PrioritizationFee{Slot: s, Fee: lowest[s]})
 	}
 	return out

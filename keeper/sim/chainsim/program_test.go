@@ -59,7 +59,7 @@ func (p vaultProgram) Execute(x *svm.Exec, ix svm.Instruction) error {
 	if ix.Data[0] == opWithdraw {
 		from, to = p.vault, user
 	}
-	if err := x.TransferTokens(from, to, mint, amount); err != nil {
+	if err := x.Tokens.Transfer(from, to, mint, amount); err != nil {
 		return err
 	}
 	acct, err := x.Account(state)
@@ -70,7 +70,7 @@ func (p vaultProgram) Execute(x *svm.Exec, ix svm.Instruction) error {
 	if len(acct.Data) == 8 {
 		count = binary.LittleEndian.Uint64(acct.Data)
 	}
-	x.Logf("deposit number %d of %d at slot %d", count+1, amount, x.Slot())
+	x.Logf("deposit number %d of %d at slot %d", count+1, amount, x.Block().Slot)
 	return x.SetData(state, binary.LittleEndian.AppendUint64(nil, count+1))
 }
 
@@ -89,15 +89,15 @@ func newVaultFixture(t *testing.T) *vaultFixture {
 	t.Helper()
 	c, _ := newChain(t, Options{})
 	f := &vaultFixture{c: c, user: newKey("user"), mint: newKey("usdc").PublicKey(), vault: vaultPDA(t), state: newKey("state").PublicKey()}
-	if err := c.RegisterProgram(vaultProgramID, vaultProgram{vault: f.vault}); err != nil {
+	if err := c.Setup.RegisterProgram(vaultProgramID, vaultProgram{vault: f.vault}); err != nil {
 		t.Fatalf("RegisterProgram: %v", err)
 	}
 	mustFund(t, c, f.user.PublicKey(), 10_000_000)
-	if err := c.CreateMint(f.mint, 6); err != nil {
+	if err := c.Setup.CreateMint(f.mint, 6); err != nil {
 		t.Fatalf("CreateMint: %v", err)
 	}
 	for wallet, amount := range map[solana.PublicKey]uint64{f.user.PublicKey(): 5_000_000, f.vault: 1_000_000} {
-		if err := c.MintTo(wallet, f.mint, amount); err != nil {
+		if err := c.Setup.MintTo(wallet, f.mint, amount); err != nil {
 			t.Fatalf("MintTo: %v", err)
 		}
 	}
@@ -129,7 +129,7 @@ func (f *vaultFixture) send(t *testing.T, ixs ...solana.Instruction) Landed {
 	if err != nil {
 		t.Fatalf("send: %v", err)
 	}
-	landed, ok := f.c.Transaction(sig)
+	landed, ok := f.c.Ledger.Transaction(sig)
 	if !ok {
 		t.Fatalf("transaction %s did not land", sig)
 	}
@@ -142,13 +142,13 @@ func TestCustomProgramMovesTokens(t *testing.T) {
 	if landed.Err != nil {
 		t.Fatalf("deposit failed: %v; logs %q", landed.Err, landed.Logs)
 	}
-	if got := f.c.TokenBalance(f.user.PublicKey(), f.mint); got != 3_500_000 {
+	if got := f.c.State.TokenBalance(f.user.PublicKey(), f.mint); got != 3_500_000 {
 		t.Errorf("user balance = %d, want 3500000", got)
 	}
-	if got := f.c.TokenBalance(f.vault, f.mint); got != 2_500_000 {
+	if got := f.c.State.TokenBalance(f.vault, f.mint); got != 2_500_000 {
 		t.Errorf("vault balance = %d, want 2500000", got)
 	}
-	state, ok := f.c.Account(f.state)
+	state, ok := f.c.State.Account(f.state)
 	if !ok || state.Owner != vaultProgramID || binary.LittleEndian.Uint64(state.Data) != 1 {
 		t.Errorf("state account = %+v, %v; want owned by the program, count 1", state, ok)
 	}
@@ -164,7 +164,7 @@ func TestCustomProgramMovesTokens(t *testing.T) {
 	if landed = f.send(t, f.ix(opWithdraw, 500_000)); landed.Err != nil {
 		t.Fatalf("withdraw by the PDA failed: %v %q", landed.Err, landed.Logs)
 	}
-	if got := f.c.TokenBalance(f.user.PublicKey(), f.mint); got != 4_000_000 {
+	if got := f.c.State.TokenBalance(f.user.PublicKey(), f.mint); got != 4_000_000 {
 		t.Errorf("after withdraw user balance = %d, want 4000000", got)
 	}
 }
@@ -190,7 +190,7 @@ func TestCustomProgramFailures(t *testing.T) {
 			if tt.setup != nil {
 				tt.setup(f)
 			}
-			before := f.c.TokenBalance(f.user.PublicKey(), f.mint)
+			before := f.c.State.TokenBalance(f.user.PublicKey(), f.mint)
 			landed := f.send(t, f.ix(tt.op, tt.amount))
 			if !errors.Is(landed.Err, svm.InstructionError(0, tt.wantErr)) {
 				t.Fatalf("err = %v, want instruction 0: %v", landed.Err, tt.wantErr)
@@ -199,10 +199,10 @@ func TestCustomProgramFailures(t *testing.T) {
 			if err != nil || !jsonEqual(t, st.Value[0].Err, map[string]any{"InstructionError": []any{0, tt.wantWire}}) {
 				t.Fatalf("wire err = %#v (%v), want InstructionError [0, %v]", st.Value[0].Err, err, tt.wantWire)
 			}
-			if f.c.TokenBalance(f.user.PublicKey(), f.mint) != before {
+			if f.c.State.TokenBalance(f.user.PublicKey(), f.mint) != before {
 				t.Fatalf("a failed instruction moved tokens")
 			}
-			if _, ok := f.c.Account(f.state); ok {
+			if _, ok := f.c.State.Account(f.state); ok {
 				t.Fatalf("a failed instruction wrote state")
 			}
 		})
@@ -212,7 +212,7 @@ func TestCustomProgramFailures(t *testing.T) {
 func TestProgramNeedsAccountsAndSignatures(t *testing.T) {
 	f := newVaultFixture(t)
 	stranger, bob := newKey("stranger").PublicKey(), newKey("bob").PublicKey()
-	if err := f.c.MintTo(bob, f.mint, 10); err != nil {
+	if err := f.c.Setup.MintTo(bob, f.mint, 10); err != nil {
 		t.Fatalf("MintTo: %v", err)
 	}
 	bobATA, _ := svm.AssociatedTokenAddress(bob, f.mint)
@@ -222,8 +222,8 @@ func TestProgramNeedsAccountsAndSignatures(t *testing.T) {
 		want *svm.ProgramError
 	}{
 		{"account not passed", func(x *svm.Exec) error { _, err := x.Account(stranger); return err }, svm.ErrMissingAccount},
-		{"wallet not passed", func(x *svm.Exec) error { return x.TransferTokens(stranger, f.vault, f.mint, 1) }, svm.ErrMissingAccount},
-		{"wallet did not sign", func(x *svm.Exec) error { return x.TransferTokens(bob, f.vault, f.mint, 1) }, svm.ErrMissingRequiredSignature},
+		{"wallet not passed", func(x *svm.Exec) error { return x.Tokens.Transfer(stranger, f.vault, f.mint, 1) }, svm.ErrMissingAccount},
+		{"wallet did not sign", func(x *svm.Exec) error { return x.Tokens.Transfer(bob, f.vault, f.mint, 1) }, svm.ErrMissingRequiredSignature},
 		{"write an account owned by another program", func(x *svm.Exec) error { return x.SetData(f.userATA, []byte{1}) }, svm.ErrExternalAccountDataModified},
 		{"spend lamports of a non-signer", func(x *svm.Exec) error { return x.TransferLamports(f.vATA, f.state, 1) }, svm.ErrExternalAccountLamportSpend},
 		{"too many units", func(x *svm.Exec) error { return x.ConsumeUnits(300_000) }, svm.ErrComputationalBudgetExceeded},
@@ -231,7 +231,7 @@ func TestProgramNeedsAccountsAndSignatures(t *testing.T) {
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			id := newKey("probe-" + tt.name).PublicKey()
-			if err := f.c.RegisterProgram(id, svm.ProgramFunc(func(x *svm.Exec, _ svm.Instruction) error { return tt.run(x) })); err != nil {
+			if err := f.c.Setup.RegisterProgram(id, svm.ProgramFunc(func(x *svm.Exec, _ svm.Instruction) error { return tt.run(x) })); err != nil {
 				t.Fatalf("RegisterProgram: %v", err)
 			}
 			metas := append(f.ix(opDeposit, 0).Accounts(), solana.Meta(bob), solana.Meta(bobATA).WRITE())
@@ -241,7 +241,7 @@ func TestProgramNeedsAccountsAndSignatures(t *testing.T) {
 			}
 		})
 	}
-	if err := f.c.RegisterProgram(solana.TokenProgramID, vaultProgram{}); err == nil {
+	if err := f.c.Setup.RegisterProgram(solana.TokenProgramID, vaultProgram{}); err == nil {
 		t.Fatalf("registering over a built-in program succeeded")
 	}
 	unknown := solana.NewInstruction(newKey("nobody").PublicKey(), nil, []byte{1})
@@ -255,28 +255,28 @@ func TestProgramMintsBurnsAndCreatesTokenAccounts(t *testing.T) {
 	newcomer := newKey("newcomer").PublicKey()
 	newATA, _ := svm.AssociatedTokenAddress(newcomer, f.mint)
 	id := newKey("minter").PublicKey()
-	err := f.c.RegisterProgram(id, svm.ProgramFunc(func(x *svm.Exec, ix svm.Instruction) error {
+	err := f.c.Setup.RegisterProgram(id, svm.ProgramFunc(func(x *svm.Exec, ix svm.Instruction) error {
 		user := ix.Accounts[0].PublicKey
-		if err := x.EnsureTokenAccount(user, newcomer, f.mint); err != nil {
+		if err := x.Tokens.EnsureAccount(user, newcomer, f.mint); err != nil {
 			return err
 		}
-		if err := x.EnsureTokenAccount(user, newcomer, f.mint); err != nil { // idempotent
+		if err := x.Tokens.EnsureAccount(user, newcomer, f.mint); err != nil { // idempotent
 			return err
 		}
-		if err := x.MintTokens(newcomer, f.mint, 70); err != nil {
+		if err := x.Tokens.Mint(newcomer, f.mint, 70); err != nil {
 			return err
 		}
-		if err := x.BurnTokens(user, f.mint, 20); err != nil {
+		if err := x.Tokens.Burn(user, f.mint, 20); err != nil {
 			return err
 		}
-		bal, err := x.TokenBalance(newcomer, f.mint)
+		bal, err := x.Tokens.Balance(newcomer, f.mint)
 		x.Logf("newcomer holds %d", bal)
 		return err
 	}))
 	if err != nil {
 		t.Fatalf("RegisterProgram: %v", err)
 	}
-	lamportsBefore := f.c.Balance(f.user.PublicKey())
+	lamportsBefore := f.c.State.Balance(f.user.PublicKey())
 	landed := f.send(t, solana.NewInstruction(id, solana.AccountMetaSlice{
 		solana.Meta(f.user.PublicKey()).SIGNER().WRITE(),
 		solana.Meta(f.userATA).WRITE(),
@@ -290,13 +290,13 @@ func TestProgramMintsBurnsAndCreatesTokenAccounts(t *testing.T) {
 	if !slices.Contains(landed.Logs, "Program log: newcomer holds 70") {
 		t.Errorf("logs = %q", landed.Logs)
 	}
-	if f.c.TokenBalance(newcomer, f.mint) != 70 || f.c.TokenBalance(f.user.PublicKey(), f.mint) != 4_999_980 {
-		t.Errorf("balances newcomer %d user %d", f.c.TokenBalance(newcomer, f.mint), f.c.TokenBalance(f.user.PublicKey(), f.mint))
+	if f.c.State.TokenBalance(newcomer, f.mint) != 70 || f.c.State.TokenBalance(f.user.PublicKey(), f.mint) != 4_999_980 {
+		t.Errorf("balances newcomer %d user %d", f.c.State.TokenBalance(newcomer, f.mint), f.c.State.TokenBalance(f.user.PublicKey(), f.mint))
 	}
-	if got, want := f.c.Balance(f.user.PublicKey()), lamportsBefore-5000-svm.TokenAccountRent; got != want {
+	if got, want := f.c.State.Balance(f.user.PublicKey()), lamportsBefore-5000-svm.TokenAccountRent; got != want {
 		t.Errorf("user lamports = %d, want %d (fee and rent)", got, want)
 	}
-	a, _ := f.c.Account(f.mint)
+	a, _ := f.c.State.Account(f.mint)
 	if m, _ := svm.DecodeMint(a.Data); m.Supply != 6_000_000+70-20 {
 		t.Errorf("supply = %d, want %d", m.Supply, 6_000_000+70-20)
 	}

@@ -52,31 +52,28 @@ type accountChange struct {
 	acct *svm.Account // nil when the account was deleted
 }
 
-// hub holds the chain's pubsub subscriptions: the websocket connections of
-// the RPC service and what each one subscribed to. Its tables are guarded
+// Pubsub holds the chain's pubsub subscriptions: the websocket connections
+// of the RPC service and what each one subscribed to. Its tables are guarded
 // by the chain's mu, so notifications are computed from the state the chain
 // commits; sending them never blocks (see wsConn.send).
-type hub struct {
-	lastID   uint64                      // the last subscription id handed out
-	seq      uint64                      // the last account change observed
-	conns    map[*wsConn]bool            // open connections
-	subs     map[uint64]*subscription    // by id
-	watches  map[solana.PublicKey]*watch // accounts some subscription watches
-	stopTick chan struct{}               // ends the slot driver; nil while it is not running
-	tickDone chan struct{}               // closed when the slot driver has ended
-	changed  chan struct{}               // closed and replaced when subscriptions come or go
+type Pubsub struct {
+	c       *Chain
+	lastID  uint64                      // the last subscription id handed out
+	seq     uint64                      // the last account change observed
+	subs    map[uint64]*subscription    // by id
+	watches map[solana.PublicKey]*watch // accounts some subscription watches
+	changed chan struct{}               // closed and replaced when subscriptions come or go
 }
 
-// newHub returns an empty hub.
-func newHub() *hub {
-	return &hub{conns: map[*wsConn]bool{}, subs: map[uint64]*subscription{}, watches: map[solana.PublicKey]*watch{},
+// newPubsub returns the subscriptions of c, none yet.
+func newPubsub(c *Chain) *Pubsub {
+	return &Pubsub{c: c, subs: map[uint64]*subscription{}, watches: map[solana.PublicKey]*watch{},
 		changed: make(chan struct{})}
 }
 
-// addLocked registers sub under a new id and returns the id. The caller
-// holds the chain's mu.
-func (c *Chain) addSubLocked(sub *subscription) uint64 {
-	h := c.pubsub
+// add registers sub under a new id and returns the id. The caller holds
+// the chain's mu.
+func (h *Pubsub) add(sub *subscription) uint64 {
 	h.lastID++
 	sub.id = h.lastID
 	h.subs[sub.id] = sub
@@ -84,13 +81,13 @@ func (c *Chain) addSubLocked(sub *subscription) uint64 {
 	if sub.kind == subSlot {
 		return sub.id
 	}
-	if slot, ok := c.frontier(sub.cm); ok {
+	if slot, ok := h.frontier(sub.cm); ok {
 		sub.next = slot + 1
 	}
 	if sub.kind == subAccount {
 		w := h.watches[sub.key]
 		if w == nil {
-			w = &watch{last: c.accounts[sub.key], subs: map[uint64]*subscription{}}
+			w = &watch{last: h.c.State.accounts[sub.key], subs: map[uint64]*subscription{}}
 			h.watches[sub.key] = w
 		}
 		w.subs[sub.id] = sub
@@ -99,10 +96,9 @@ func (c *Chain) addSubLocked(sub *subscription) uint64 {
 	return sub.id
 }
 
-// removeSubLocked ends subscription id, reporting whether it existed. The
-// caller holds the chain's mu.
-func (c *Chain) removeSubLocked(id uint64) bool {
-	h := c.pubsub
+// remove ends subscription id, reporting whether it existed. The caller
+// holds the chain's mu.
+func (h *Pubsub) remove(id uint64) bool {
 	sub, ok := h.subs[id]
 	if !ok {
 		return false
@@ -127,26 +123,24 @@ func sortedSubs(subs map[uint64]*subscription) []*subscription {
 }
 
 // signal wakes the callers of WaitSubscriptions.
-func (h *hub) signal() {
+func (h *Pubsub) signal() {
 	close(h.changed)
 	h.changed = make(chan struct{})
 }
 
 // Subscriptions returns how many pubsub subscriptions are open.
-func (c *Chain) Subscriptions() int {
-	c.lock()
-	defer c.unlock()
-	return len(c.pubsub.subs)
+func (h *Pubsub) Subscriptions() int {
+	return read(h.c, func() int { return len(h.subs) })
 }
 
 // WaitSubscriptions blocks until exactly n pubsub subscriptions are open,
 // so a test can move the clock only once a client has subscribed (or has
 // gone), or until ctx ends.
-func (c *Chain) WaitSubscriptions(ctx context.Context, n int) error {
+func (h *Pubsub) WaitSubscriptions(ctx context.Context, n int) error {
 	for {
-		c.lock()
-		got, changed := len(c.pubsub.subs), c.pubsub.changed
-		c.unlock()
+		h.c.lock()
+		got, changed := len(h.subs), h.changed
+		h.c.unlock()
 		if got == n {
 			return nil
 		}

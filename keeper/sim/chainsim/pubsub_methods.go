@@ -9,19 +9,19 @@ import (
 )
 
 // pubsubMethods are the methods a pubsub connection serves.
-var pubsubMethods = map[string]func(s *Server, wc *wsConn, in jsonrpc.Call) (any, *jsonrpc.Error){
-	"accountSubscribe":     (*Server).accountSubscribe,
-	"signatureSubscribe":   (*Server).signatureSubscribe,
-	"slotSubscribe":        (*Server).slotSubscribe,
-	"accountUnsubscribe":   (*Server).unsubscribe,
-	"signatureUnsubscribe": (*Server).unsubscribe,
-	"slotUnsubscribe":      (*Server).unsubscribe,
+var pubsubMethods = map[string]func(p *pubsubAPI, wc *wsConn, in jsonrpc.Call) (any, *jsonrpc.Error){
+	"accountSubscribe":     (*pubsubAPI).accountSubscribe,
+	"signatureSubscribe":   (*pubsubAPI).signatureSubscribe,
+	"slotSubscribe":        (*pubsubAPI).slotSubscribe,
+	"accountUnsubscribe":   (*pubsubAPI).unsubscribe,
+	"signatureUnsubscribe": (*pubsubAPI).unsubscribe,
+	"slotUnsubscribe":      (*pubsubAPI).unsubscribe,
 }
 
-// handlePubsub answers one request of a pubsub connection. A subscription
+// handle answers one request of a pubsub connection. A subscription
 // is registered and answered under the chain's lock, so its id reaches the
 // client before any of its notifications.
-func (s *Server) handlePubsub(wc *wsConn, msg []byte) {
+func (p *pubsubAPI) handle(wc *wsConn, msg []byte) {
 	var req jsonrpc.Request
 	if err := json.Unmarshal(msg, &req); err != nil {
 		wc.reply(nil, nil, &jsonrpc.Error{Code: jsonrpc.CodeParseError, Message: "Parse error"})
@@ -41,9 +41,9 @@ func (s *Server) handlePubsub(wc *wsConn, msg []byte) {
 		wc.reply(req.ID, nil, rerr)
 		return
 	}
-	s.c.lock()
-	defer s.c.unlock()
-	result, rerr := fn(s, wc, jsonrpc.Call{Params: params})
+	p.c.lock()
+	defer p.c.unlock()
+	result, rerr := fn(p, wc, jsonrpc.Call{Params: params})
 	wc.reply(req.ID, result, rerr)
 }
 
@@ -57,7 +57,7 @@ type accountSubConfig struct {
 // accountSubscribe: [pubkey, config] → subscription id. The default
 // commitment is finalized and the default encoding binary (a bare base58
 // string), as on a validator. The caller holds the chain's lock.
-func (s *Server) accountSubscribe(wc *wsConn, in jsonrpc.Call) (any, *jsonrpc.Error) {
+func (p *pubsubAPI) accountSubscribe(wc *wsConn, in jsonrpc.Call) (any, *jsonrpc.Error) {
 	var key solana.PublicKey
 	var cfg accountSubConfig
 	if rerr := in.NeedWithConfig(&key, &cfg); rerr != nil {
@@ -75,7 +75,7 @@ func (s *Server) accountSubscribe(wc *wsConn, in jsonrpc.Call) (any, *jsonrpc.Er
 		return nil, rerr
 	}
 	sub := &subscription{conn: wc, kind: subAccount, cm: cm, key: key, encoding: cfg.Encoding, slice: cfg.DataSlice}
-	return s.c.addConnSubLocked(wc, sub), nil
+	return p.addSub(wc, sub), nil
 }
 
 // signatureSubConfig is the config object of signatureSubscribe.
@@ -87,7 +87,7 @@ type signatureSubConfig struct {
 // signatureSubscribe: [signature, config] → subscription id. The default
 // commitment is finalized, as on a validator. The caller holds the chain's
 // lock.
-func (s *Server) signatureSubscribe(wc *wsConn, in jsonrpc.Call) (any, *jsonrpc.Error) {
+func (p *pubsubAPI) signatureSubscribe(wc *wsConn, in jsonrpc.Call) (any, *jsonrpc.Error) {
 	var sig solana.Signature
 	var cfg signatureSubConfig
 	if rerr := in.NeedWithConfig(&sig, &cfg); rerr != nil {
@@ -100,18 +100,18 @@ func (s *Server) signatureSubscribe(wc *wsConn, in jsonrpc.Call) (any, *jsonrpc.
 	if rerr != nil {
 		return nil, rerr
 	}
-	return s.c.addConnSubLocked(wc, &subscription{conn: wc, kind: subSignature, cm: cm, sig: sig}), nil
+	return p.addSub(wc, &subscription{conn: wc, kind: subSignature, cm: cm, sig: sig}), nil
 }
 
 // slotSubscribe: [] → subscription id. The caller holds the chain's lock.
-func (s *Server) slotSubscribe(wc *wsConn, _ jsonrpc.Call) (any, *jsonrpc.Error) {
-	return s.c.addConnSubLocked(wc, &subscription{conn: wc, kind: subSlot}), nil
+func (p *pubsubAPI) slotSubscribe(wc *wsConn, _ jsonrpc.Call) (any, *jsonrpc.Error) {
+	return p.addSub(wc, &subscription{conn: wc, kind: subSlot}), nil
 }
 
 // unsubscribe: [subscription id] → true, or -32602 for an id this
 // connection does not hold (ended, never given, or another connection's),
 // as on a validator. The caller holds the chain's lock.
-func (s *Server) unsubscribe(wc *wsConn, in jsonrpc.Call) (any, *jsonrpc.Error) {
+func (p *pubsubAPI) unsubscribe(wc *wsConn, in jsonrpc.Call) (any, *jsonrpc.Error) {
 	var id uint64
 	if rerr := in.Need(0, &id); rerr != nil {
 		return nil, rerr
@@ -120,13 +120,13 @@ func (s *Server) unsubscribe(wc *wsConn, in jsonrpc.Call) (any, *jsonrpc.Error) 
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Invalid subscription id."}
 	}
 	wc.forget(id)
-	return s.c.removeSubLocked(id), nil
+	return p.c.Pubsub.remove(id), nil
 }
 
-// addConnSubLocked registers sub for its connection and returns its id.
-// The caller holds c.mu.
-func (c *Chain) addConnSubLocked(wc *wsConn, sub *subscription) uint64 {
-	id := c.addSubLocked(sub)
+// addSub registers sub for its connection and returns its id. The caller
+// holds the chain's mu.
+func (p *pubsubAPI) addSub(wc *wsConn, sub *subscription) uint64 {
+	id := p.c.Pubsub.add(sub)
 	wc.subs[id] = true
 	return id
 }

@@ -10,46 +10,46 @@ import (
 // once its slot is over (a validator notifies processed subscribers when a
 // bank is frozen); it is confirmed once a block is built on it (the same
 // moment in chainsim, as getSignatureStatuses reports) and finalized 32
-// blocks later. The caller holds c.mu.
-func (c *Chain) frontier(cm rpc.CommitmentType) (uint64, bool) {
+// blocks later. The caller holds the chain's mu.
+func (h *Pubsub) frontier(cm rpc.CommitmentType) (uint64, bool) {
+	l := h.c.Ledger
 	depth := uint64(confirmedDepth)
 	switch cm {
 	case rpc.CommitmentFinalized:
 		depth = finalizedDepth
 	case rpc.CommitmentProcessed:
 		depth = 0
-		if c.tip.Slot == c.seen {
+		if l.tip.Slot == l.seen {
 			depth = 1 // the newest block's slot is not over
 		}
 	}
-	if c.tip.Height < depth {
+	if l.tip.Height < depth {
 		return 0, false
 	}
-	return c.slotOfHeight(c.tip.Height - depth), true
+	return l.idx.slotOfHeight(l.tip.Height - depth), true
 }
 
 // notifyLocked sends what the slots since prevSeen produced: a
 // slotNotification per new block, then account and signature
 // notifications for every slot each commitment level has newly seen
-// complete. The caller holds c.mu.
-func (c *Chain) notifyLocked(prevSeen uint64) {
-	h := c.pubsub
+// complete. The caller holds the chain's mu.
+func (h *Pubsub) notify(prevSeen uint64) {
 	if len(h.subs) == 0 {
 		return
 	}
-	c.notifySlotsLocked(prevSeen)
+	h.notifySlots(prevSeen)
 	for _, sub := range sortedSubs(h.subs) {
 		if sub.kind == subSlot {
 			continue
 		}
-		f, ok := c.frontier(sub.cm)
+		f, ok := h.frontier(sub.cm)
 		if !ok || f < sub.next {
 			continue
 		}
 		if sub.kind == subAccount {
-			c.notifyAccountLocked(sub, f)
+			h.notifyAccount(sub, f)
 		} else {
-			c.notifySignatureLocked(sub, f)
+			h.notifySignature(sub, f)
 		}
 	}
 	for _, w := range h.watches {
@@ -57,21 +57,22 @@ func (c *Chain) notifyLocked(prevSeen uint64) {
 	}
 }
 
-// notifySlotsLocked sends a slotNotification for each block produced in
-// (prevSeen, c.seen], stopping early when no slot subscriber is left.
-func (c *Chain) notifySlotsLocked(prevSeen uint64) {
+// notifySlots sends a slotNotification for each block produced in
+// (prevSeen, seen], stopping early when no slot subscriber is left.
+func (h *Pubsub) notifySlots(prevSeen uint64) {
+	l := h.c.Ledger
 	var subs []*subscription
-	for _, sub := range sortedSubs(c.pubsub.subs) {
+	for _, sub := range sortedSubs(h.subs) {
 		if sub.kind == subSlot {
 			subs = append(subs, sub)
 		}
 	}
-	for s := prevSeen + 1; s <= c.seen && len(subs) > 0; s++ {
-		if c.lastProduced(s) != s {
+	for s := prevSeen + 1; s <= l.seen && len(subs) > 0; s++ {
+		if l.idx.lastProduced(s) != s {
 			continue // a skipped slot has no bank
 		}
-		hgt := c.heightOfSlot(s)
-		info := slotInfo{Slot: s, Parent: c.slotOfHeight(hgt - min(hgt, 1)), Root: c.slotOfHeight(hgt - min(hgt, finalizedDepth))}
+		hgt := l.idx.heightOfSlot(s)
+		info := slotInfo{Slot: s, Parent: l.idx.slotOfHeight(hgt - min(hgt, 1)), Root: l.idx.slotOfHeight(hgt - min(hgt, finalizedDepth))}
 		live := subs[:0]
 		for _, sub := range subs {
 			if sub.conn.notify("slotNotification", sub.id, info) {
@@ -89,11 +90,11 @@ type slotInfo struct {
 	Slot   uint64 `json:"slot"`
 }
 
-// notifyAccountLocked sends one accountNotification per slot in
+// notifyAccount sends one accountNotification per slot in
 // [sub.next, f] that changed the account, with its state at the end of
 // that slot.
-func (c *Chain) notifyAccountLocked(sub *subscription, f uint64) {
-	w := c.pubsub.watches[sub.key]
+func (h *Pubsub) notifyAccount(sub *subscription, f uint64) {
+	w := h.watches[sub.key]
 	from := sub.next
 	sub.next = f + 1
 	if w == nil {
@@ -115,18 +116,19 @@ func (c *Chain) notifyAccountLocked(sub *subscription, f uint64) {
 	}
 }
 
-// notifySignatureLocked sends the signatureNotification once the
+// notifySignature sends the signatureNotification once the
 // transaction's block has reached the subscription's commitment, then ends
 // the subscription, as a validator does.
-func (c *Chain) notifySignatureLocked(sub *subscription, f uint64) {
+func (h *Pubsub) notifySignature(sub *subscription, f uint64) {
+	l := h.c.Ledger
 	from := sub.next
 	sub.next = f + 1
-	rec, ok := c.txs[sub.sig]
-	if !ok || rec.Slot > f || rec.Slot+statusCacheSlots < c.seen {
+	rec, ok := l.txs[sub.sig]
+	if !ok || rec.Slot > f || rec.Slot+statusCacheSlots < l.seen {
 		return
 	}
-	slot := max(rec.Slot, c.firstProduced(from))
+	slot := max(rec.Slot, l.idx.firstProduced(from))
 	sub.conn.notify("signatureNotification", sub.id, contextValue(slot, map[string]any{"err": svm.WireErr(rec.Err)}))
-	c.removeSubLocked(sub.id)
+	h.remove(sub.id)
 	sub.conn.forget(sub.id)
 }

@@ -12,11 +12,10 @@ import (
 // since the last observation. The chain calls it after each landed
 // transaction (with its block's slot) and before releasing its lock (with
 // the current slot), so a change is attributed to the slot it was made in.
-// The caller holds c.mu.
-func (c *Chain) observeLocked(slot uint64) {
-	h := c.pubsub
+// The caller holds the chain's mu.
+func (h *Pubsub) observe(slot uint64) {
 	for key, w := range h.watches {
-		cur := c.accounts[key]
+		cur := h.c.State.accounts[key]
 		if cur == w.last {
 			continue
 		}

@@ -12,11 +12,26 @@ import (
 // local tools and tests, as a node's pubsub port does.
 var upgrader = websocket.Upgrader{CheckOrigin: func(*http.Request) bool { return true }}
 
-// serveWS upgrades r to a pubsub websocket connection and serves it until
+// pubsubAPI is the RPC service's websocket endpoint: it serves the pubsub
+// connections and, while any is open, drives the chain from slot to slot.
+// Its fields are guarded by the chain's mu.
+type pubsubAPI struct {
+	c        *Chain
+	conns    map[*wsConn]bool // open connections
+	stopTick chan struct{}    // ends the slot driver; nil while it is not running
+	tickDone chan struct{}    // closed when the slot driver has ended
+}
+
+// newPubsubAPI returns the websocket endpoint of c.
+func newPubsubAPI(c *Chain) *pubsubAPI {
+	return &pubsubAPI{c: c, conns: map[*wsConn]bool{}}
+}
+
+// serve upgrades r to a pubsub websocket connection and serves it until
 // the client leaves, the connection dies or r's context ends (the server
 // stopping). The connection's subscriptions end with it.
-func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
-	c := s.c
+func (p *pubsubAPI) serve(w http.ResponseWriter, r *http.Request) {
+	c := p.c
 	pf := c.faults.pubsub()
 	if pf.RefuseUpgrade {
 		http.Error(w, "chainsim: injected fault: websocket upgrades refused", http.StatusServiceUnavailable)
@@ -28,7 +43,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	}
 	ws.SetReadLimit(maxRequestBody)
 	wc := newWSConn(ws, pf.DropAfter)
-	c.attach(wc)
+	p.attach(wc)
 	writerDone := make(chan struct{})
 	go func() {
 		defer close(writerDone)
@@ -39,46 +54,44 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		stop()
 		wc.kill()
 		<-writerDone
-		c.detach(wc)
+		p.detach(wc)
 	}()
 	for {
 		_, msg, err := ws.ReadMessage()
 		if err != nil {
 			return
 		}
-		s.handlePubsub(wc, msg)
+		p.handle(wc, msg)
 	}
 }
 
 // attach registers a connection and starts the slot driver with the first.
-func (c *Chain) attach(wc *wsConn) {
-	c.lock()
-	defer c.unlock()
-	h := c.pubsub
-	h.conns[wc] = true
-	if h.stopTick == nil {
-		h.stopTick, h.tickDone = make(chan struct{}), make(chan struct{})
-		go c.tick(h.stopTick, h.tickDone)
+func (p *pubsubAPI) attach(wc *wsConn) {
+	p.c.lock()
+	defer p.c.unlock()
+	p.conns[wc] = true
+	if p.stopTick == nil {
+		p.stopTick, p.tickDone = make(chan struct{}), make(chan struct{})
+		go p.tick(p.stopTick, p.tickDone)
 	}
 }
 
 // detach ends a closed connection's subscriptions and stops the slot
 // driver with the last connection, waiting for it to end.
-func (c *Chain) detach(wc *wsConn) {
-	c.lock()
-	h := c.pubsub
+func (p *pubsubAPI) detach(wc *wsConn) {
+	p.c.lock()
 	for id := range wc.subs {
-		c.removeSubLocked(id)
+		p.c.Pubsub.remove(id)
 	}
 	clear(wc.subs)
-	delete(h.conns, wc)
+	delete(p.conns, wc)
 	var done chan struct{}
-	if len(h.conns) == 0 && h.stopTick != nil {
-		close(h.stopTick)
-		done = h.tickDone
-		h.stopTick, h.tickDone = nil, nil
+	if len(p.conns) == 0 && p.stopTick != nil {
+		close(p.stopTick)
+		done = p.tickDone
+		p.stopTick, p.tickDone = nil, nil
 	}
-	c.unlock()
+	p.c.unlock()
 	if done != nil {
 		<-done
 	}
@@ -92,15 +105,16 @@ func (c *Chain) detach(wc *wsConn) {
 // driver got to run, and the clock is read again once the wait is armed: an
 // advance made before the driver first ran, or while it armed its wait, is
 // synced at once rather than at the next advance.
-func (c *Chain) tick(stop <-chan struct{}, done chan<- struct{}) {
+func (p *pubsubAPI) tick(stop <-chan struct{}, done chan<- struct{}) {
 	defer close(done)
+	l := p.c.Ledger
 	for {
-		c.lock()
-		seen := c.seen
-		c.unlock()
-		next := c.genesis.Add(SlotDuration * time.Duration(seen+1))
-		wait := c.clock.After(next.Sub(c.clock.Now()))
-		if c.clockSlot() > seen {
+		p.c.lock()
+		seen := l.seen
+		p.c.unlock()
+		next := l.idx.genesis.Add(SlotDuration * time.Duration(seen+1))
+		wait := l.clock.After(next.Sub(l.clock.Now()))
+		if l.clockSlot() > seen {
 			continue // the clock passed the slot while the wait was armed
 		}
 		select {

@@ -51,7 +51,7 @@ func waitSubs(t *testing.T, c *Chain, n int) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), guard)
 	defer cancel()
-	if err := c.WaitSubscriptions(ctx, n); err != nil {
+	if err := c.Pubsub.WaitSubscriptions(ctx, n); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -60,7 +60,7 @@ func waitSubs(t *testing.T, c *Chain, n int) {
 // the notifications of the slots that passed.
 func step(c *Chain, clk *ManualClock, n int) uint64 {
 	advanceSlots(clk, n)
-	return c.Slot()
+	return c.Ledger.Slot()
 }
 
 // recvCtx is a context bounded by guard.
@@ -84,7 +84,7 @@ func TestAccountSubscribeNotifiesOnceAtTheLandingSlot(t *testing.T) {
 	if _, err := c.SendTransaction(raw(t, transfer(t, alice, bob, 4242, latest(c)))); err != nil {
 		t.Fatalf("send: %v", err)
 	}
-	landed := c.Slot()
+	landed := c.Ledger.Slot()
 	if _, err := c.SendTransaction(raw(t, transfer(t, alice, bob, 1, latest(c)))); err != nil {
 		t.Fatalf("send: %v", err)
 	}
@@ -102,7 +102,7 @@ func TestAccountSubscribeNotifiesOnceAtTheLandingSlot(t *testing.T) {
 	if _, err := c.SendTransaction(raw(t, transfer(t, alice, bob, 7, latest(c)))); err != nil {
 		t.Fatalf("send: %v", err)
 	}
-	again := c.Slot()
+	again := c.Ledger.Slot()
 	step(c, clk, 1)
 	got, err = sub.Recv(recvCtx(t))
 	if err != nil || got.Context.Slot != again || got.Value.Lamports != 4250 {
@@ -134,8 +134,8 @@ func TestSignatureSubscribeNotifiesOnceWhenConfirmed(t *testing.T) {
 			t.Fatalf("send: %v", err)
 		}
 	}
-	landed := c.Slot()
-	if c.Subscriptions() != 2 {
+	landed := c.Ledger.Slot()
+	if c.Pubsub.Subscriptions() != 2 {
 		t.Fatal("a signature notified before its block was confirmed")
 	}
 	step(c, clk, 1)
@@ -151,7 +151,7 @@ func TestSignatureSubscribeNotifiesOnceWhenConfirmed(t *testing.T) {
 	if !jsonEqual(t, got.Value.Err, want) {
 		t.Fatalf("err = %#v, want %v", got.Value.Err, want)
 	}
-	if n := c.Subscriptions(); n != 0 {
+	if n := c.Pubsub.Subscriptions(); n != 0 {
 		t.Fatalf("%d subscriptions left; a signature subscription ends with its notification", n)
 	}
 }
@@ -316,8 +316,8 @@ func TestScheduledUpdateIsNotifiedAtItsSlot(t *testing.T) {
 	c, clk := newChain(t, Options{})
 	cl := wsClient(t, c)
 	key := newKey("oracle").PublicKey()
-	c.SetAccount(key, svm.Account{Lamports: 1, Owner: solana.SystemProgramID, Data: []byte{1}})
-	c.ScheduleUpdate(5, key, func(a svm.Account, _ bool) (svm.Account, error) {
+	c.State.SetAccount(key, svm.Account{Lamports: 1, Owner: solana.SystemProgramID, Data: []byte{1}})
+	c.State.ScheduleUpdate(5, key, func(a svm.Account, _ bool) (svm.Account, error) {
 		a.Data = []byte{2}
 		return a, nil
 	})
@@ -407,7 +407,7 @@ func TestSlotDriverSyncsEveryAdvance(t *testing.T) {
 				clk.before = func() { advanceSlots(clk.ManualClock, 3) }
 			}
 			stop, done := make(chan struct{}), make(chan struct{})
-			go c.tick(stop, done)
+			go c.rpc.ws.tick(stop, done)
 			defer func() {
 				close(stop)
 				<-done
@@ -421,7 +421,7 @@ func TestSlotDriverSyncsEveryAdvance(t *testing.T) {
 				}
 			}
 			c.mu.Lock() // not c.lock, which would sync the chain itself
-			seen := c.seen
+			seen := c.Ledger.seen
 			c.mu.Unlock()
 			if seen != 3 {
 				t.Fatalf("the chain is at slot %d after the driver armed its wait, want 3", seen)

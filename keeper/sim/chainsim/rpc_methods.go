@@ -10,45 +10,51 @@ import (
 )
 
 // methodFunc implements one JSON-RPC method.
-type methodFunc func(s *Server, in jsonrpc.Call) (any, *jsonrpc.Error)
+type methodFunc func(in jsonrpc.Call) (any, *jsonrpc.Error)
 
-// rpcMethods are the JSON-RPC methods of the RPC service.
-var rpcMethods = map[string]methodFunc{
-	"getAccountInfo":                    (*Server).getAccountInfo,
-	"getBalance":                        (*Server).getBalance,
-	"getBlockHeight":                    (*Server).getBlockHeight,
-	"getHealth":                         (*Server).getHealth,
-	"getLatestBlockhash":                (*Server).getLatestBlockhash,
-	"getMinimumBalanceForRentExemption": (*Server).getMinimumBalanceForRentExemption,
-	"getMultipleAccounts":               (*Server).getMultipleAccounts,
-	"getRecentPrioritizationFees":       (*Server).getRecentPrioritizationFees,
-	"getSignatureStatuses":              (*Server).getSignatureStatuses,
-	"getSlot":                           (*Server).getSlot,
-	"getTransaction":                    (*Server).getTransaction,
-	"getVersion":                        (*Server).getVersion,
-	"isBlockhashValid":                  (*Server).isBlockhashValid,
-	"sendTransaction":                   (*Server).sendTransaction,
-	"simulateBundle":                    (*Server).simulateBundle,
-	"simulateTransaction":               (*Server).simulateTransaction,
+// rpcMethods returns the JSON-RPC methods of c's RPC service.
+func rpcMethods(c *Chain) map[string]methodFunc {
+	r, tx, st := &readAPI{c: c}, &sendAPI{c: c}, &statusAPI{c: c}
+	return map[string]methodFunc{
+		"getAccountInfo":                    r.getAccountInfo,
+		"getBalance":                        r.getBalance,
+		"getBlockHeight":                    r.getBlockHeight,
+		"getHealth":                         getHealth,
+		"getLatestBlockhash":                r.getLatestBlockhash,
+		"getMinimumBalanceForRentExemption": getMinimumBalanceForRentExemption,
+		"getMultipleAccounts":               r.getMultipleAccounts,
+		"getRecentPrioritizationFees":       st.getRecentPrioritizationFees,
+		"getSignatureStatuses":              st.getSignatureStatuses,
+		"getSlot":                           r.getSlot,
+		"getTransaction":                    st.getTransaction,
+		"getVersion":                        getVersion,
+		"isBlockhashValid":                  r.isBlockhashValid,
+		"sendTransaction":                   tx.sendTransaction,
+		"simulateBundle":                    tx.simulateBundle,
+		"simulateTransaction":               tx.simulateTransaction,
+	}
 }
 
-// jitoRoutes are the Jito block engine's paths and methods.
-var jitoRoutes = map[string]map[string]methodFunc{
-	"/api/v1/bundles": {
-		"sendBundle":                (*Server).sendBundle,
-		"getBundleStatuses":         (*Server).getBundleStatuses,
-		"getInflightBundleStatuses": (*Server).getInflightBundleStatuses,
-		"getTipAccounts":            (*Server).getTipAccounts,
-	},
-	"/api/v1/transactions": {
-		"sendTransaction": (*Server).jitoSendTransaction,
-	},
+// jitoRoutes returns the paths and methods of c's Jito block engine.
+func jitoRoutes(c *Chain) map[string]map[string]methodFunc {
+	j, tx := &jitoAPI{c: c}, &sendAPI{c: c}
+	return map[string]map[string]methodFunc{
+		"/api/v1/bundles": {
+			"sendBundle":                j.sendBundle,
+			"getBundleStatuses":         j.getBundleStatuses,
+			"getInflightBundleStatuses": j.getInflightBundleStatuses,
+			"getTipAccounts":            j.getTipAccounts,
+		},
+		"/api/v1/transactions": {
+			"sendTransaction": tx.jitoSendTransaction,
+		},
+	}
 }
 
 // Method names per service, for fault configuration.
 var (
-	rpcMethodNames  = slices.Sorted(maps.Keys(rpcMethods))
-	jitoMethodNames = slices.Sorted(maps.Keys(mergeRoutes(jitoRoutes)))
+	rpcMethodNames  = slices.Sorted(maps.Keys(rpcMethods(nil)))
+	jitoMethodNames = slices.Sorted(maps.Keys(mergeRoutes(jitoRoutes(nil))))
 )
 
 // RPCMethods returns the JSON-RPC methods the RPC service implements.
@@ -66,21 +72,38 @@ func mergeRoutes(routes map[string]map[string]methodFunc) map[string]methodFunc 
 	return out
 }
 
+// listArg reads the list at parameter 0, which must be present when
+// required, refusing more than limit entries as a node does.
+func listArg[T any](in jsonrpc.Call, required bool, limit int) ([]T, *jsonrpc.Error) {
+	var list []T
+	read := in.Arg
+	if required {
+		read = in.Need
+	}
+	if rerr := read(0, &list); rerr != nil {
+		return nil, rerr
+	}
+	if len(list) > limit {
+		return nil, jsonrpc.InvalidParams("Too many inputs provided; max %d", limit)
+	}
+	return list, nil
+}
+
 // commitmentConfig is the config object of simple reads.
 type commitmentConfig struct {
 	Commitment     string  `json:"commitment"`
 	MinContextSlot *uint64 `json:"minContextSlot"`
 }
 
-// view returns the block a read at cfg's commitment sees (default
+// view returns the block of l a read at a commitment sees (default
 // finalized), or -32016 when it is older than minContextSlot. The caller
 // holds the chain's lock.
-func (s *Server) view(commitment string, minSlot *uint64) (svm.BlockPos, *jsonrpc.Error) {
+func view(l *Ledger, commitment string, minSlot *uint64) (svm.BlockPos, *jsonrpc.Error) {
 	cm, rerr := parseCommitment(commitment, rpc.CommitmentFinalized)
 	if rerr != nil {
 		return svm.BlockPos{}, rerr
 	}
-	pos := s.c.posOfHeight(s.c.heightAt(cm))
+	pos := l.viewAt(cm)
 	if minSlot != nil && *minSlot > pos.Slot {
 		return pos, &jsonrpc.Error{Code: jsonrpc.CodeMinContextSlot, Message: "Minimum context slot has not been reached", Data: map[string]uint64{"contextSlot": pos.Slot}}
 	}
@@ -88,16 +111,16 @@ func (s *Server) view(commitment string, minSlot *uint64) (svm.BlockPos, *jsonrp
 }
 
 // getHealth answers "ok".
-func (s *Server) getHealth(jsonrpc.Call) (any, *jsonrpc.Error) { return "ok", nil }
+func getHealth(jsonrpc.Call) (any, *jsonrpc.Error) { return "ok", nil }
 
 // getVersion reports the simulated node version.
-func (s *Server) getVersion(jsonrpc.Call) (any, *jsonrpc.Error) {
+func getVersion(jsonrpc.Call) (any, *jsonrpc.Error) {
 	return map[string]any{"solana-core": apiVersion + "-chainsim", "feature-set": 0}, nil
 }
 
 // getMinimumBalanceForRentExemption returns the rent-exempt minimum of a
 // data size: (128 + size) × 3480 × 2.
-func (s *Server) getMinimumBalanceForRentExemption(in jsonrpc.Call) (any, *jsonrpc.Error) {
+func getMinimumBalanceForRentExemption(in jsonrpc.Call) (any, *jsonrpc.Error) {
 	var size uint64
 	if rerr := in.Need(0, &size); rerr != nil {
 		return nil, rerr

@@ -6,9 +6,14 @@ import (
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
+// readAPI serves the RPC service's reads of blocks, slots and accounts.
+type readAPI struct {
+	c *Chain
+}
+
 // getLatestBlockhash: [config] → {blockhash, lastValidBlockHeight}.
-func (s *Server) getLatestBlockhash(in jsonrpc.Call) (any, *jsonrpc.Error) {
-	return s.readAt(in, 0, func(pos svm.BlockPos) any {
+func (r *readAPI) getLatestBlockhash(in jsonrpc.Call) (any, *jsonrpc.Error) {
+	return r.readAt(in, 0, func(pos svm.BlockPos) any {
 		return contextValue(pos.Slot, map[string]any{
 			"blockhash":            pos.Hash.String(),
 			"lastValidBlockHeight": pos.Height + MaxBlockhashAge,
@@ -17,47 +22,47 @@ func (s *Server) getLatestBlockhash(in jsonrpc.Call) (any, *jsonrpc.Error) {
 }
 
 // isBlockhashValid: [blockhash, config] → bool.
-func (s *Server) isBlockhashValid(in jsonrpc.Call) (any, *jsonrpc.Error) {
+func (r *readAPI) isBlockhashValid(in jsonrpc.Call) (any, *jsonrpc.Error) {
 	var hash solana.Hash
 	if rerr := in.Need(0, &hash); rerr != nil {
 		return nil, rerr
 	}
-	return s.readAt(in, 1, func(pos svm.BlockPos) any {
-		return contextValue(pos.Slot, s.c.validAt(hash, pos.Height))
+	return r.readAt(in, 1, func(pos svm.BlockPos) any {
+		return contextValue(pos.Slot, r.c.Ledger.idx.validAt(hash, pos.Height))
 	})
 }
 
 // getBlockHeight: [config] → height.
-func (s *Server) getBlockHeight(in jsonrpc.Call) (any, *jsonrpc.Error) {
-	return s.readAt(in, 0, func(pos svm.BlockPos) any { return pos.Height })
+func (r *readAPI) getBlockHeight(in jsonrpc.Call) (any, *jsonrpc.Error) {
+	return r.readAt(in, 0, func(pos svm.BlockPos) any { return pos.Height })
 }
 
 // getSlot: [config] → slot.
-func (s *Server) getSlot(in jsonrpc.Call) (any, *jsonrpc.Error) {
-	return s.readAt(in, 0, func(pos svm.BlockPos) any { return pos.Slot })
+func (r *readAPI) getSlot(in jsonrpc.Call) (any, *jsonrpc.Error) {
+	return r.readAt(in, 0, func(pos svm.BlockPos) any { return pos.Slot })
 }
 
 // getBalance: [pubkey, config] → lamports.
-func (s *Server) getBalance(in jsonrpc.Call) (any, *jsonrpc.Error) {
+func (r *readAPI) getBalance(in jsonrpc.Call) (any, *jsonrpc.Error) {
 	var key solana.PublicKey
 	if rerr := in.Need(0, &key); rerr != nil {
 		return nil, rerr
 	}
-	return s.readAt(in, 1, func(pos svm.BlockPos) any {
-		return contextValue(pos.Slot, svm.LamportsOf(s.c.accounts, key))
+	return r.readAt(in, 1, func(pos svm.BlockPos) any {
+		return contextValue(pos.Slot, svm.LamportsOf(r.c.State.accounts, key))
 	})
 }
 
 // readAt reads a commitment config at parameter i and returns what read
 // makes of the block it sees, called under the chain's lock.
-func (s *Server) readAt(in jsonrpc.Call, i int, read func(pos svm.BlockPos) any) (any, *jsonrpc.Error) {
+func (r *readAPI) readAt(in jsonrpc.Call, i int, read func(pos svm.BlockPos) any) (any, *jsonrpc.Error) {
 	var cfg commitmentConfig
 	if rerr := in.Arg(i, &cfg); rerr != nil {
 		return nil, rerr
 	}
-	s.c.lock()
-	defer s.c.unlock()
-	pos, rerr := s.view(cfg.Commitment, cfg.MinContextSlot)
+	r.c.lock()
+	defer r.c.unlock()
+	pos, rerr := view(r.c.Ledger, cfg.Commitment, cfg.MinContextSlot)
 	if rerr != nil {
 		return nil, rerr
 	}
@@ -74,12 +79,12 @@ type accountConfig struct {
 
 // getAccountInfo: [pubkey, config] → account or null (default encoding
 // base58, as on a real node).
-func (s *Server) getAccountInfo(in jsonrpc.Call) (any, *jsonrpc.Error) {
+func (r *readAPI) getAccountInfo(in jsonrpc.Call) (any, *jsonrpc.Error) {
 	var key solana.PublicKey
 	if rerr := in.Need(0, &key); rerr != nil {
 		return nil, rerr
 	}
-	out, rerr := s.readAccounts(in, 1, []solana.PublicKey{key}, "base58")
+	out, rerr := r.readAccounts(in, 1, []solana.PublicKey{key}, "base58")
 	if rerr != nil {
 		return nil, rerr
 	}
@@ -90,19 +95,16 @@ func (s *Server) getAccountInfo(in jsonrpc.Call) (any, *jsonrpc.Error) {
 const maxMultipleAccounts = 100
 
 // getMultipleAccounts: [[pubkey], config] → accounts (default base64).
-func (s *Server) getMultipleAccounts(in jsonrpc.Call) (any, *jsonrpc.Error) {
-	var keys []solana.PublicKey
-	if rerr := in.Need(0, &keys); rerr != nil {
+func (r *readAPI) getMultipleAccounts(in jsonrpc.Call) (any, *jsonrpc.Error) {
+	keys, rerr := listArg[solana.PublicKey](in, true, maxMultipleAccounts)
+	if rerr != nil {
 		return nil, rerr
 	}
-	if len(keys) > maxMultipleAccounts {
-		return nil, jsonrpc.InvalidParams("Too many inputs provided; max %d", maxMultipleAccounts)
-	}
-	return s.readAccounts(in, 1, keys, "base64")
+	return r.readAccounts(in, 1, keys, "base64")
 }
 
 // readAccounts reads keys with the account config at parameter i.
-func (s *Server) readAccounts(in jsonrpc.Call, i int, keys []solana.PublicKey, defEncoding string) (withContext, *jsonrpc.Error) {
+func (r *readAPI) readAccounts(in jsonrpc.Call, i int, keys []solana.PublicKey, defEncoding string) (withContext, *jsonrpc.Error) {
 	cfg := accountConfig{Encoding: defEncoding}
 	if rerr := in.Arg(i, &cfg); rerr != nil {
 		return withContext{}, rerr
@@ -113,15 +115,15 @@ func (s *Server) readAccounts(in jsonrpc.Call, i int, keys []solana.PublicKey, d
 	if rerr := checkAccountEncoding(cfg.Encoding); rerr != nil {
 		return withContext{}, rerr
 	}
-	s.c.lock()
-	defer s.c.unlock()
-	pos, rerr := s.view(cfg.Commitment, cfg.MinContextSlot)
+	r.c.lock()
+	defer r.c.unlock()
+	pos, rerr := view(r.c.Ledger, cfg.Commitment, cfg.MinContextSlot)
 	if rerr != nil {
 		return withContext{}, rerr
 	}
 	out := make([]*wireAccount, len(keys))
 	for j, k := range keys {
-		a, _ := s.c.accounts.Get(k)
+		a, _ := r.c.State.accounts.Get(k)
 		if k == svm.ClockSysvarID {
 			a = svm.ClockAccount(pos, SlotDuration)
 		}

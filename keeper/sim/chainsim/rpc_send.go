@@ -9,6 +9,11 @@ import (
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
+// sendAPI serves the methods that send or simulate transactions.
+type sendAPI struct {
+	c *Chain
+}
+
 // sendConfig is sendTransaction's config object.
 type sendConfig struct {
 	Encoding            string  `json:"encoding"`
@@ -24,7 +29,7 @@ type sendConfig struct {
 // {err, logs}. Without preflight, a transaction that cannot land is
 // accepted and silently dropped, as a leader would. maxRetries is accepted
 // and has no effect: a transaction lands at once or never.
-func (s *Server) sendTransaction(in jsonrpc.Call) (any, *jsonrpc.Error) {
+func (a *sendAPI) sendTransaction(in jsonrpc.Call) (any, *jsonrpc.Error) {
 	t, cfg, rerr := sendArgs(in)
 	if rerr != nil {
 		return nil, rerr
@@ -33,12 +38,12 @@ func (s *Server) sendTransaction(in jsonrpc.Call) (any, *jsonrpc.Error) {
 	if !cfg.SkipPreflight && sigErr != nil {
 		return nil, invalidTx(sigErr)
 	}
-	s.c.lock()
-	defer s.c.unlock()
-	if rerr := s.preflight(t, cfg); rerr != nil {
+	a.c.lock()
+	defer a.c.unlock()
+	if rerr := a.preflight(t, cfg); rerr != nil {
 		return nil, rerr
 	}
-	s.landOrDrop(t, sigErr, in.NeverLand)
+	a.landOrDrop(t, sigErr, in.NeverLand)
 	return t.ID().String(), nil
 }
 
@@ -57,12 +62,12 @@ func sendArgs(in jsonrpc.Call) (*svm.Txn, sendConfig, *jsonrpc.Error) {
 }
 
 // preflight simulates t unless skipped. The caller holds the chain's lock.
-func (s *Server) preflight(t *svm.Txn, cfg sendConfig) *jsonrpc.Error {
-	if _, rerr := s.view(cfg.PreflightCommitment, cfg.MinContextSlot); rerr != nil || cfg.SkipPreflight {
+func (a *sendAPI) preflight(t *svm.Txn, cfg sendConfig) *jsonrpc.Error {
+	if _, rerr := view(a.c.Ledger, cfg.PreflightCommitment, cfg.MinContextSlot); rerr != nil || cfg.SkipPreflight {
 		return rerr
 	}
 	cm, _ := parseCommitment(cfg.PreflightCommitment, rpc.CommitmentFinalized)
-	sim := s.c.simulateLocked(t, SimulateOptions{Commitment: cm})
+	sim := a.c.rt.simulate(a.c.State.accounts, t, SimulateOptions{Commitment: cm})
 	if sim.Err == nil {
 		return nil
 	}
@@ -72,29 +77,29 @@ func (s *Server) preflight(t *svm.Txn, cfg sendConfig) *jsonrpc.Error {
 // landOrDrop submits t unless it failed signature verification or a
 // never-land fault applies; drops are logged only. The caller holds the
 // chain's lock.
-func (s *Server) landOrDrop(t *svm.Txn, sigErr error, neverLand bool) {
+func (a *sendAPI) landOrDrop(t *svm.Txn, sigErr error, neverLand bool) {
 	switch {
 	case neverLand:
-		s.c.log.Debug("transaction dropped by fault", "signature", t.ID())
-	case s.c.takeDropLocked(t.ID(), &t.Msg):
-		s.c.log.Info("transaction dropped as scripted", "signature", t.ID())
+		a.c.log.Debug("transaction dropped by fault", "signature", t.ID())
+	case a.c.drops.take(t.ID(), &t.Msg):
+		a.c.log.Info("transaction dropped as scripted", "signature", t.ID())
 	case sigErr != nil:
-		s.c.log.Debug("transaction dropped", "signature", t.ID(), "reason", "SignatureFailure")
+		a.c.log.Debug("transaction dropped", "signature", t.ID(), "reason", "SignatureFailure")
 	default:
-		_ = s.c.submitLocked(t) // a dropped transaction is logged by landTxLocked
+		_ = a.c.leader.submit(t) // a dropped transaction is logged by landTx
 	}
 }
 
 // jitoSendTransaction is the block engine's sendTransaction: always
 // without preflight.
-func (s *Server) jitoSendTransaction(in jsonrpc.Call) (any, *jsonrpc.Error) {
+func (a *sendAPI) jitoSendTransaction(in jsonrpc.Call) (any, *jsonrpc.Error) {
 	t, _, rerr := sendArgs(in)
 	if rerr != nil {
 		return nil, rerr
 	}
-	s.c.lock()
-	defer s.c.unlock()
-	s.landOrDrop(t, t.VerifySignatures(), in.NeverLand)
+	a.c.lock()
+	defer a.c.unlock()
+	a.landOrDrop(t, t.VerifySignatures(), in.NeverLand)
 	return t.ID().String(), nil
 }
 
@@ -113,7 +118,7 @@ type simulateConfig struct {
 }
 
 // simulateTransaction: [tx, config] → {err, logs, accounts, unitsConsumed}.
-func (s *Server) simulateTransaction(in jsonrpc.Call) (any, *jsonrpc.Error) {
+func (a *sendAPI) simulateTransaction(in jsonrpc.Call) (any, *jsonrpc.Error) {
 	var (
 		encoded string
 		cfg     simulateConfig
@@ -138,12 +143,12 @@ func (s *Server) simulateTransaction(in jsonrpc.Call) (any, *jsonrpc.Error) {
 	if n := t.AccountKeyCount(); len(opts.Accounts) > n {
 		return nil, jsonrpc.InvalidParams("Too many accounts provided; max %d", n)
 	}
-	s.c.lock()
-	defer s.c.unlock()
-	if _, rerr := s.view(cfg.Commitment, cfg.MinContextSlot); rerr != nil {
+	a.c.lock()
+	defer a.c.unlock()
+	if _, rerr := view(a.c.Ledger, cfg.Commitment, cfg.MinContextSlot); rerr != nil {
 		return nil, rerr
 	}
-	return encodeSimulation(s.c.simulateLocked(t, opts), opts.Accounts != nil, !s.c.noBals)
+	return encodeSimulation(a.c.rt.simulate(a.c.State.accounts, t, opts), opts.Accounts != nil, !a.c.noBals)
 }
 
 // simulateOptions checks a simulate config and converts it.
@@ -195,24 +200,31 @@ func encodeSimulation(r SimResult, withAccounts, balances bool) (any, *jsonrpc.E
 func (c *Chain) DropOnce(match func(*solana.Message) bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.drops = append(c.drops, match)
+	c.drops.waiting = append(c.drops.waiting, match)
 }
 
-// takeDropLocked reports whether the transaction sig with message msg is to be dropped: it was
-// dropped before, or a waiting drop matches it now (and is used up). The caller holds mu.
-func (c *Chain) takeDropLocked(sig solana.Signature, msg *solana.Message) bool {
-	if c.dropped[sig] {
+// drops are the scripted drops of DropOnce: those waiting for a match and
+// the transactions dropped so far. They are guarded by the chain's mu.
+type drops struct {
+	waiting []func(*solana.Message) bool
+	dropped map[solana.Signature]bool
+}
+
+// take reports whether the transaction sig with message msg is to be dropped: it was dropped
+// before, or a waiting drop matches it now (and is used up).
+func (d *drops) take(sig solana.Signature, msg *solana.Message) bool {
+	if d.dropped[sig] {
 		return true
 	}
-	i := slices.IndexFunc(c.drops, func(match func(*solana.Message) bool) bool { return match(msg) })
+	i := slices.IndexFunc(d.waiting, func(match func(*solana.Message) bool) bool { return match(msg) })
 	if i < 0 {
 		return false
 	}
-	c.drops = slices.Delete(c.drops, i, i+1)
-	if c.dropped == nil {
-		c.dropped = map[solana.Signature]bool{}
+	d.waiting = slices.Delete(d.waiting, i, i+1)
+	if d.dropped == nil {
+		d.dropped = map[solana.Signature]bool{}
 	}
-	c.dropped[sig] = true
+	d.dropped[sig] = true
 	return true
 }
 

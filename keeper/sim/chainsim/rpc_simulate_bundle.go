@@ -33,7 +33,7 @@ type simulateBundleConfig struct {
 
 // simulateBundle: [{encodedTransactions}, config] → {summary,
 // transactionResults}, as Jito-Solana's RPC answers it.
-func (s *Server) simulateBundle(in jsonrpc.Call) (any, *jsonrpc.Error) {
+func (a *sendAPI) simulateBundle(in jsonrpc.Call) (any, *jsonrpc.Error) {
 	var (
 		p   simulateBundleParams
 		cfg *simulateBundleConfig
@@ -53,7 +53,7 @@ func (s *Server) simulateBundle(in jsonrpc.Call) (any, *jsonrpc.Error) {
 		}
 		raws[i] = raw
 	}
-	res, err := s.c.SimulateBundle(raws, opts)
+	res, err := a.c.SimulateBundle(raws, opts)
 	if err != nil {
 		return nil, jsonrpc.InvalidParams("%v", err)
 	}

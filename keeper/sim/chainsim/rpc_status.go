@@ -18,30 +18,32 @@ const (
 	maxFeeAccounts      = 128
 )
 
+// statusAPI serves the RPC service's questions about landed transactions:
+// statuses, fees and the transactions themselves.
+type statusAPI struct {
+	c *Chain
+}
+
 // getSignatureStatuses: [[signature], {searchTransactionHistory}] →
 // [status or null].
-func (s *Server) getSignatureStatuses(in jsonrpc.Call) (any, *jsonrpc.Error) {
-	var (
-		sigs []solana.Signature
-		cfg  struct {
-			SearchTransactionHistory bool `json:"searchTransactionHistory"`
-		}
-	)
-	if rerr := in.Need(0, &sigs); rerr != nil {
-		return nil, rerr
+func (a *statusAPI) getSignatureStatuses(in jsonrpc.Call) (any, *jsonrpc.Error) {
+	var cfg struct {
+		SearchTransactionHistory bool `json:"searchTransactionHistory"`
 	}
-	if len(sigs) > maxStatusSignatures {
-		return nil, jsonrpc.InvalidParams("Too many inputs provided; max %d", maxStatusSignatures)
+	sigs, rerr := listArg[solana.Signature](in, true, maxStatusSignatures)
+	if rerr != nil {
+		return nil, rerr
 	}
 	if rerr := in.Arg(1, &cfg); rerr != nil {
 		return nil, rerr
 	}
-	s.c.lock()
-	defer s.c.unlock()
-	view := s.c.tip.Slot - min(in.Lag, s.c.tip.Slot) // a lagging node has seen up to here
+	a.c.lock()
+	defer a.c.unlock()
+	l := a.c.Ledger
+	view := l.tip.Slot - min(in.Lag, l.tip.Slot) // a lagging node has seen up to here
 	out := make([]*wireStatus, len(sigs))
 	for i, sig := range sigs {
-		if st, ok := s.c.statusLocked(sig, cfg.SearchTransactionHistory); ok && st.Slot <= view {
+		if st, ok := l.status(sig, cfg.SearchTransactionHistory); ok && st.Slot <= view {
 			out[i] = encodeStatus(st)
 		}
 	}
@@ -49,15 +51,12 @@ func (s *Server) getSignatureStatuses(in jsonrpc.Call) (any, *jsonrpc.Error) {
 }
 
 // getRecentPrioritizationFees: [[pubkey]] → [{slot, prioritizationFee}].
-func (s *Server) getRecentPrioritizationFees(in jsonrpc.Call) (any, *jsonrpc.Error) {
-	var keys []solana.PublicKey
-	if rerr := in.Arg(0, &keys); rerr != nil {
+func (a *statusAPI) getRecentPrioritizationFees(in jsonrpc.Call) (any, *jsonrpc.Error) {
+	keys, rerr := listArg[solana.PublicKey](in, false, maxFeeAccounts)
+	if rerr != nil {
 		return nil, rerr
 	}
-	if len(keys) > maxFeeAccounts {
-		return nil, jsonrpc.InvalidParams("Too many inputs provided; max %d", maxFeeAccounts)
-	}
-	fees := s.c.RecentPrioritizationFees(keys)
+	fees := a.c.Ledger.RecentPrioritizationFees(keys)
 	out := make([]map[string]uint64, len(fees))
 	for i, f := range fees {
 		out[i] = map[string]uint64{"slot": f.Slot, "prioritizationFee": f.Fee}
@@ -75,7 +74,7 @@ type transactionConfig struct {
 // getTransaction: [signature, config] → the landed transaction, or null if
 // unknown or not yet at the commitment (default finalized). Encodings:
 // json (default), base64, base58.
-func (s *Server) getTransaction(in jsonrpc.Call) (any, *jsonrpc.Error) {
+func (a *statusAPI) getTransaction(in jsonrpc.Call) (any, *jsonrpc.Error) {
 	var (
 		sig solana.Signature
 		cfg transactionConfig
@@ -90,10 +89,11 @@ func (s *Server) getTransaction(in jsonrpc.Call) (any, *jsonrpc.Error) {
 	if cm == rpc.CommitmentProcessed {
 		return nil, jsonrpc.InvalidParams("Method does not support commitment below `confirmed`")
 	}
-	s.c.lock()
-	defer s.c.unlock()
-	rec, ok := s.c.txs[sig]
-	if !ok || !s.c.meetsCommitment(rec.BlockHeight, cm) {
+	a.c.lock()
+	defer a.c.unlock()
+	l := a.c.Ledger
+	rec, ok := l.txs[sig]
+	if !ok || !meetsCommitment(l.tip.Height, rec.BlockHeight, cm) {
 		return nil, nil
 	}
 	if rec.version == 0 && cfg.MaxSupportedTransactionVersion == nil {

@@ -41,7 +41,7 @@ func TestSlotsAndHeightsByCommitment(t *testing.T) {
 			t.Errorf("GetSlot(%q) = %d, %v; want %d", tt.cm, s, err, tt.wantHeight)
 		}
 		bh, err := cl.GetLatestBlockhash(ctx, tt.cm)
-		if err != nil || bh.Value.Blockhash != c.blockhashOf(tt.wantHeight) || bh.Value.LastValidBlockHeight != tt.wantHeight+150 || bh.Context.Slot != tt.wantHeight {
+		if err != nil || bh.Value.Blockhash != c.Ledger.idx.blockhashOf(tt.wantHeight) || bh.Value.LastValidBlockHeight != tt.wantHeight+150 || bh.Context.Slot != tt.wantHeight {
 			t.Errorf("GetLatestBlockhash(%q) = %+v, %v", tt.cm, bh, err)
 		}
 	}
@@ -61,7 +61,7 @@ func TestAccountReads(t *testing.T) {
 	if err != nil {
 		t.Fatalf("GetAccountInfo: %v", err)
 	}
-	want, _ := f.c.Account(f.mint)
+	want, _ := f.c.State.Account(f.mint)
 	if v := info.Value; v.Owner != solana.TokenProgramID || v.Lamports != svm.MintRent || !bytes.Equal(v.Data.GetBinary(), want.Data) || v.Space != svm.MintSize || v.Data.GetBinary()[44] != 6 {
 		t.Fatalf("mint account = %+v", v)
 	}
@@ -156,7 +156,7 @@ func TestSignatureStatusHistory(t *testing.T) {
 
 func TestGetTransaction(t *testing.T) {
 	f := newTokenFixture(t)
-	clk := f.c.clock.(*ManualClock)
+	clk := f.c.Ledger.clock.(*ManualClock)
 	cl := rpcClient(t, f.c)
 	ctx := context.Background()
 	tx := signTx(t, []solana.Instruction{
@@ -197,7 +197,7 @@ func TestGetTransactionTokenBalances(t *testing.T) {
 	if err != nil {
 		t.Fatalf("send: %v", err)
 	}
-	advanceSlots(f.c.clock.(*ManualClock), 1)
+	advanceSlots(f.c.Ledger.clock.(*ManualClock), 1)
 	got, err := cl.GetTransaction(context.Background(), sig, &rpc.GetTransactionOpts{Commitment: rpc.CommitmentConfirmed})
 	if err != nil {
 		t.Fatalf("GetTransaction: %v", err)

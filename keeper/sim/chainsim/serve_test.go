@@ -44,7 +44,7 @@ func TestServeRPCAndJitoOnTwoPorts(t *testing.T) {
 	alice := newKey("alice")
 	mustFund(t, c, alice.PublicKey(), 1_000_000)
 	jitoTx := rpc.NewWithCustomRPCClient(jsonrpc.NewClientWithOpts(jitoSrv.url+"/api/v1/transactions", &jsonrpc.RPCClientOpts{HTTPClient: hc}))
-	if _, err := jitoTx.SendTransaction(ctx, transfer(t, alice, newKey("bob").PublicKey(), 77, latest(c))); err != nil || c.Balance(newKey("bob").PublicKey()) != 77 {
+	if _, err := jitoTx.SendTransaction(ctx, transfer(t, alice, newKey("bob").PublicKey(), 77, latest(c))); err != nil || c.State.Balance(newKey("bob").PublicKey()) != 77 {
 		t.Fatalf("Jito sendTransaction: %v", err)
 	}
 	resp, err := hc.Post(jitoSrv.url+"/", "application/json", nil)

@@ -25,15 +25,17 @@ type Server struct {
 	c      *Chain
 	svc    Service
 	routes map[string]map[string]methodFunc // path → method → implementation; "" matches any path
+	ws     *pubsubAPI                       // the RPC service's websocket endpoint; nil for Jito
 }
 
 // newServer returns the server of svc.
 func newServer(c *Chain, svc Service) *Server {
 	s := &Server{c: c, svc: svc}
 	if svc == ServiceJito {
-		s.routes = jitoRoutes
+		s.routes = jitoRoutes(c)
 	} else {
-		s.routes = map[string]map[string]methodFunc{"": rpcMethods}
+		s.routes = map[string]map[string]methodFunc{"": rpcMethods(c)}
+		s.ws = newPubsubAPI(c)
 	}
 	return s
 }
@@ -70,7 +72,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 // ServeHTTP answers one JSON-RPC request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.svc == ServiceRPC && websocket.IsWebSocketUpgrade(r) {
-		s.serveWS(w, r)
+		s.ws.serve(w, r)
 		return
 	}
 	if r.Method != http.MethodPost {
@@ -124,7 +126,7 @@ func (s *Server) serveCall(w http.ResponseWriter, r *http.Request, req jsonrpc.R
 	fault, delay := faults.Draw(req.Method)
 	if delay > 0 {
 		select {
-		case <-s.c.clock.After(delay):
+		case <-s.c.Ledger.clock.After(delay):
 		case <-ctx.Done():
 			return
 		}
@@ -141,12 +143,12 @@ func (s *Server) serveCall(w http.ResponseWriter, r *http.Request, req jsonrpc.R
 		<-ctx.Done()
 		return
 	case inject.FaultStall:
-		s.c.Stall(s.c.faults.stallSlots())
+		s.c.Ledger.Stall(s.c.faults.stallSlots())
 	}
 	params, rerr := jsonrpc.SplitParams(req.Params)
 	var result any
 	if rerr == nil {
-		result, rerr = fn(s, jsonrpc.Call{Params: params, NeverLand: fault == inject.FaultNeverLand, Lag: faults.Lag(req.Method)})
+		result, rerr = fn(jsonrpc.Call{Params: params, NeverLand: fault == inject.FaultNeverLand, Lag: faults.Lag(req.Method)})
 	}
 	writeJSON(w, jsonrpc.EncodeResponse(req.ID, result, rerr), fault == inject.FaultTruncate)
 }

@@ -78,21 +78,20 @@ func (c *Chain) Simulate(raw []byte, opts SimulateOptions) (SimResult, error) {
 	}
 	c.lock()
 	defer c.unlock()
-	return c.simulateLocked(t, opts), nil
+	return c.rt.simulate(c.State.accounts, t, opts), nil
 }
 
-// simulateLocked runs t in a sandbox over the current state. The caller
-// holds c.mu.
-func (c *Chain) simulateLocked(t *svm.Txn, opts SimulateOptions) SimResult {
-	view := c.posOfHeight(c.heightAt(opts.Commitment))
+// simulate runs t in a sandbox over accounts.
+func (rt *runtime) simulate(accounts svm.WritableStore, t *svm.Txn, opts SimulateOptions) SimResult {
+	view := rt.ledger.viewAt(opts.Commitment)
 	out := SimResult{Slot: view.Slot}
 	if opts.ReplaceRecentBlockhash {
 		h := view.Hash
 		out.ReplacementBlockhash, out.LastValidBlockHeight = &h, view.Height+MaxBlockhashAge
 	}
-	sandbox := svm.NewOverlay(c.accounts)
-	res, terr := c.run(sandbox, t, runOpts{
-		pos:        c.tip,
+	sandbox := svm.NewOverlay(accounts)
+	res, terr := rt.run(sandbox, t, runOpts{
+		pos:        rt.ledger.tip,
 		hashHeight: view.Height,
 		simulate:   true,
 		skipHash:   opts.ReplaceRecentBlockhash,

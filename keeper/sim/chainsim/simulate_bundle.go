@@ -63,18 +63,18 @@ type BundleSimResult struct {
 // first failure. It does not check tips or the block engine's 5-transaction
 // limit. The error is non-nil only for a malformed request.
 func (c *Chain) SimulateBundle(raws [][]byte, opts BundleSimOptions) (BundleSimResult, error) {
-	txs, err := c.parseSimBundle(raws, opts)
+	txs, err := parseSimBundle(raws, opts)
 	if err != nil {
 		return BundleSimResult{}, err
 	}
 	c.lock()
 	defer c.unlock()
-	return c.simulateBundleLocked(txs, opts), nil
+	return c.rt.simulateBundle(c.State.accounts, txs, opts), nil
 }
 
 // parseSimBundle checks a bundle simulation request and parses its
 // transactions.
-func (c *Chain) parseSimBundle(raws [][]byte, opts BundleSimOptions) ([]*svm.Txn, error) {
+func parseSimBundle(raws [][]byte, opts BundleSimOptions) ([]*svm.Txn, error) {
 	n := len(raws)
 	switch {
 	case n == 0 || n > MaxSimulateBundleTransactions:
@@ -105,18 +105,18 @@ func (c *Chain) parseSimBundle(raws [][]byte, opts BundleSimOptions) ([]*svm.Txn
 	return txs, nil
 }
 
-// simulateBundleLocked runs txs in one sandbox. The caller holds c.mu.
-func (c *Chain) simulateBundleLocked(txs []*svm.Txn, opts BundleSimOptions) BundleSimResult {
+// simulateBundle runs txs in one sandbox over accounts.
+func (rt *runtime) simulateBundle(accounts svm.WritableStore, txs []*svm.Txn, opts BundleSimOptions) BundleSimResult {
 	cm := opts.Commitment
 	if cm == "" {
 		cm = rpc.CommitmentConfirmed
 	}
-	view := c.posOfHeight(c.heightAt(cm))
+	view := rt.ledger.viewAt(cm)
 	out := BundleSimResult{Slot: view.Slot, Failed: -1}
-	sandbox := svm.NewOverlay(c.accounts)
+	sandbox := svm.NewOverlay(accounts)
 	for i, t := range txs {
 		r := BundleTxResult{Pre: snapshotAccounts(sandbox, entry(opts.Pre, i))}
-		res, terr := c.run(sandbox, t, runOpts{pos: c.tip, hashHeight: view.Height, simulate: true, skipHash: opts.ReplaceRecentBlockhash})
+		res, terr := rt.run(sandbox, t, runOpts{pos: rt.ledger.tip, hashHeight: view.Height, simulate: true, skipHash: opts.ReplaceRecentBlockhash})
 		if terr == nil {
 			r.Err, r.Logs, r.UnitsConsumed, r.Fee = res.err, nonNilLogs(res.logs), res.units, res.fee
 		} else {

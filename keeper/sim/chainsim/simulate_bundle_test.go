@@ -18,7 +18,7 @@ func TestSimulateBundleAccumulatesState(t *testing.T) {
 	alice, bob, carol := newKey("alice"), newKey("bob"), newKey("carol").PublicKey()
 	mustFund(t, c, alice.PublicKey(), 1_000_000_000)
 	advanceSlots(clk, 2)
-	bh, _ := c.LatestBlockhash(rpc.CommitmentConfirmed) // simulateBundle's default bank
+	bh, _ := c.Ledger.LatestBlockhash(rpc.CommitmentConfirmed) // simulateBundle's default bank
 	// bob has nothing until alice's transfer: his own transfer and fee
 	// depend on it.
 	tx1 := transfer(t, alice, bob.PublicKey(), 100_000_000, bh)
@@ -49,7 +49,7 @@ func TestSimulateBundleAccumulatesState(t *testing.T) {
 	if res.Results[2].Post != nil {
 		t.Error("a failed transaction returned post-state")
 	}
-	if c.Balance(bob.PublicKey()) != 0 || c.Balance(carol) != 0 || c.Balance(alice.PublicKey()) != 1_000_000_000 {
+	if c.State.Balance(bob.PublicKey()) != 0 || c.State.Balance(carol) != 0 || c.State.Balance(alice.PublicKey()) != 1_000_000_000 {
 		t.Fatal("the simulation changed the chain")
 	}
 }
@@ -87,7 +87,7 @@ func TestSimulateBundleRPC(t *testing.T) {
 	alice, bob := newKey("alice"), newKey("bob")
 	mustFund(t, c, alice.PublicKey(), 1_000_000_000)
 	advanceSlots(clk, 2)
-	bh, _ := c.LatestBlockhash(rpc.CommitmentConfirmed) // simulateBundle's default bank
+	bh, _ := c.Ledger.LatestBlockhash(rpc.CommitmentConfirmed) // simulateBundle's default bank
 	txs := []string{
 		base64.StdEncoding.EncodeToString(raw(t, transfer(t, alice, bob.PublicKey(), 100_000_000, bh))),
 		base64.StdEncoding.EncodeToString(raw(t, transfer(t, bob, alice.PublicKey(), 200_000_000, bh))),

@@ -45,7 +45,7 @@ func TestSimulateReturnsPostStateAndChangesNothing(t *testing.T) {
 	if ta, ok := svm.DecodeTokenAccount(v.Accounts[2].Data.GetBinary()); !ok || ta.Amount != 300 || v.Accounts[2].Owner != solana.TokenProgramID {
 		t.Errorf("bob's token account post-state = %+v", v.Accounts[2])
 	}
-	if f.c.Balance(carol) != 0 || f.c.TokenBalance(f.bob.PublicKey(), f.mint) != 0 || f.c.Balance(f.alice.PublicKey()) != f.aliceLamportsStart {
+	if f.c.State.Balance(carol) != 0 || f.c.State.TokenBalance(f.bob.PublicKey(), f.mint) != 0 || f.c.State.Balance(f.alice.PublicKey()) != f.aliceLamportsStart {
 		t.Fatalf("simulation changed state")
 	}
 	if _, err := cl.SendTransactionWithOpts(ctx, tx, rpc.TransactionOpts{PreflightCommitment: rpc.CommitmentProcessed}); err != nil {

@@ -33,11 +33,11 @@ func TestSystemCreateAccount(t *testing.T) {
 			if err != nil {
 				t.Fatalf("send: %v", err)
 			}
-			landed, _ := c.Transaction(sig)
+			landed, _ := c.Ledger.Transaction(sig)
 			if tt.want == nil && landed.Err != nil || tt.want != nil && !errors.Is(landed.Err, tt.want) {
 				t.Fatalf("err = %v, want %v", landed.Err, tt.want)
 			}
-			a, _ := c.Account(fresh.PublicKey())
+			a, _ := c.State.Account(fresh.PublicKey())
 			if created := a.Owner == vaultProgramID && len(a.Data) == 64 && a.Lamports == tt.lamports; created != (tt.want == nil) {
 				t.Fatalf("account after = %+v", a)
 			}

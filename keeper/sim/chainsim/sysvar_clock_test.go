@@ -32,7 +32,7 @@ func TestClockSysvarIsAnAccount(t *testing.T) {
 	if slot != res.Context.Slot {
 		t.Errorf("Clock slot %d, the read's context slot %d", slot, res.Context.Slot)
 	}
-	if want := c.posOfHeight(c.heightAt(rpc.CommitmentConfirmed)).Time.Unix(); unix != want {
+	if want := c.Ledger.viewAt(rpc.CommitmentConfirmed).Time.Unix(); unix != want {
 		t.Errorf("Clock unix_timestamp %d, want the block's time %d", unix, want)
 	}
 }

@@ -26,13 +26,13 @@ func newTokenFixture(t *testing.T) *tokenFixture {
 	f := &tokenFixture{c: c, alice: newKey("alice"), bob: newKey("bob"), mint: newKey("mint").PublicKey(), aliceLamportsStart: 100_000_000}
 	mustFund(t, c, f.alice.PublicKey(), f.aliceLamportsStart)
 	mustFund(t, c, f.bob.PublicKey(), 100_000_000)
-	if err := c.CreateMint(f.mint, 6); err != nil {
+	if err := c.Setup.CreateMint(f.mint, 6); err != nil {
 		t.Fatalf("CreateMint: %v", err)
 	}
-	if err := c.MintTo(f.alice.PublicKey(), f.mint, 1000); err != nil {
+	if err := c.Setup.MintTo(f.alice.PublicKey(), f.mint, 1000); err != nil {
 		t.Fatalf("MintTo: %v", err)
 	}
-	if err := c.MintTo(f.bob.PublicKey(), f.mint, 0); err != nil {
+	if err := c.Setup.MintTo(f.bob.PublicKey(), f.mint, 0); err != nil {
 		t.Fatalf("MintTo: %v", err)
 	}
 	f.aliceATA, _ = svm.AssociatedTokenAddress(f.alice.PublicKey(), f.mint)
@@ -47,14 +47,14 @@ func (f *tokenFixture) run(t *testing.T, payer solana.PrivateKey, ixs ...solana.
 	if err != nil {
 		t.Fatalf("send: %v", err)
 	}
-	landed, _ := f.c.Transaction(sig)
+	landed, _ := f.c.Ledger.Transaction(sig)
 	return landed.Err
 }
 
 // supply returns the mint's supply.
 func (f *tokenFixture) supply(t *testing.T) uint64 {
 	t.Helper()
-	a, _ := f.c.Account(f.mint)
+	a, _ := f.c.State.Account(f.mint)
 	m, ok := svm.DecodeMint(a.Data)
 	if !ok {
 		t.Fatalf("mint account is not a mint")
@@ -128,16 +128,16 @@ func TestTokenProgram(t *testing.T) {
 			if tt.want == nil && err != nil || tt.want != nil && !errors.Is(err, tt.want) {
 				t.Fatalf("err = %v, want %v", err, tt.want)
 			}
-			if got := f.c.TokenBalance(f.alice.PublicKey(), f.mint); got != tt.alice {
+			if got := f.c.State.TokenBalance(f.alice.PublicKey(), f.mint); got != tt.alice {
 				t.Errorf("alice = %d, want %d", got, tt.alice)
 			}
-			if got := f.c.TokenBalance(f.bob.PublicKey(), f.mint); got != tt.bob {
+			if got := f.c.State.TokenBalance(f.bob.PublicKey(), f.mint); got != tt.bob {
 				t.Errorf("bob = %d, want %d", got, tt.bob)
 			}
 			if got := f.supply(t); got != tt.supply {
 				t.Errorf("supply = %d, want %d", got, tt.supply)
 			}
-			if _, alive := f.c.Account(f.aliceATA); alive != tt.wantAlive {
+			if _, alive := f.c.State.Account(f.aliceATA); alive != tt.wantAlive {
 				t.Errorf("alice's token account exists = %v, want %v", alive, tt.wantAlive)
 			}
 		})
@@ -152,7 +152,7 @@ func TestCloseAccountReturnsRent(t *testing.T) {
 	if err != nil {
 		t.Fatalf("close: %v", err)
 	}
-	if got, want := f.c.Balance(f.alice.PublicKey()), f.aliceLamportsStart-5000+svm.TokenAccountRent; got != want {
+	if got, want := f.c.State.Balance(f.alice.PublicKey()), f.aliceLamportsStart-5000+svm.TokenAccountRent; got != want {
 		t.Fatalf("alice lamports = %d, want %d (rent returned, fee paid)", got, want)
 	}
 }
@@ -165,11 +165,11 @@ func TestAssociatedTokenAccountProgram(t *testing.T) {
 		t.Fatalf("create: %v", err)
 	}
 	carolATA, _ := svm.AssociatedTokenAddress(carol, f.mint)
-	a, ok := f.c.Account(carolATA)
+	a, ok := f.c.State.Account(carolATA)
 	if ta, dec := svm.DecodeTokenAccount(a.Data); !ok || !dec || ta.Owner != carol || ta.Mint != f.mint || a.Lamports != svm.TokenAccountRent {
 		t.Fatalf("created account = %+v (decoded %v)", a, dec)
 	}
-	if got, want := f.c.Balance(f.alice.PublicKey()), f.aliceLamportsStart-5000-svm.TokenAccountRent; got != want {
+	if got, want := f.c.State.Balance(f.alice.PublicKey()), f.aliceLamportsStart-5000-svm.TokenAccountRent; got != want {
 		t.Fatalf("payer balance = %d, want %d", got, want)
 	}
 	// Create again fails; CreateIdempotent (data [1]) succeeds.

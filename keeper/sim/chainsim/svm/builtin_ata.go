@@ -22,15 +22,15 @@ func runATA(x *Exec, ix Instruction) error {
 	} else {
 		x.Log("Create")
 	}
-	derived, err := x.ata(wallet.PublicKey, mint.PublicKey)
+	derived, err := ataOf(wallet.PublicKey, mint.PublicKey)
 	if err != nil || derived != ata.PublicKey {
 		x.Log("Error: Associated address does not match seed derivation")
 		return ErrInvalidSeeds
 	}
-	if _, err := MintOf(x.get(mint.PublicKey)); err != nil {
+	if _, err := MintOf(x.acc.get(mint.PublicKey)); err != nil {
 		return err
 	}
-	if existing := x.get(ata.PublicKey); !existing.IsEmpty() {
+	if existing := x.acc.get(ata.PublicKey); !existing.IsEmpty() {
 		if err := x.ConsumeUnits(ataExistingUnits); err != nil {
 			return err
 		}
@@ -74,7 +74,7 @@ func ataArgs(ix Instruction) (bool, error) {
 
 // createATA creates an associated token account, charging payer its rent.
 func createATA(x *Exec, payer, ata, wallet, mint solana.PublicKey) error {
-	p := x.get(payer)
+	p := x.acc.get(payer)
 	if p.Owner != solana.SystemProgramID || len(p.Data) != 0 {
 		return ErrExternalAccountLamportSpend
 	}
@@ -83,8 +83,8 @@ func createATA(x *Exec, payer, ata, wallet, mint solana.PublicKey) error {
 		return CustomError(SystemErrResultWithNegativeLamps)
 	}
 	p.Lamports -= TokenAccountRent
-	x.put(payer, p)
-	x.put(ata, NativeTokenAccount(NewTokenAccount(wallet, mint)))
+	x.acc.put(payer, p)
+	x.acc.put(ata, NativeTokenAccount(NewTokenAccount(wallet, mint)))
 	return nil
 }
 

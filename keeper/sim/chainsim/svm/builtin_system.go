@@ -43,11 +43,8 @@ func runSystem(x *Exec, ix Instruction) error {
 
 // systemTransferIx is Transfer{lamports u64}: from (signer), to.
 func systemTransferIx(x *Exec, ix Instruction) error {
-	if len(ix.Data) != 12 {
-		return ErrInvalidInstructionData
-	}
-	if len(ix.Accounts) < 2 {
-		return ErrNotEnoughAccountKeys
+	if err := checkShape(ix, 12, 2); err != nil {
+		return err
 	}
 	lamports := binary.LittleEndian.Uint64(ix.Data[4:])
 	from, to := ix.Accounts[0], ix.Accounts[1]
@@ -60,6 +57,18 @@ func systemTransferIx(x *Exec, ix Instruction) error {
 	return moveLamports(x, from.PublicKey, to.PublicKey, lamports, CustomError(SystemErrResultWithNegativeLamps))
 }
 
+// checkShape fails an instruction whose data is not dataLen bytes long or
+// that has fewer than accounts accounts.
+func checkShape(ix Instruction, dataLen, accounts int) error {
+	if len(ix.Data) != dataLen {
+		return ErrInvalidInstructionData
+	}
+	if len(ix.Accounts) < accounts {
+		return ErrNotEnoughAccountKeys
+	}
+	return nil
+}
+
 // debitCheck applies the System program's checks on a funding account.
 func debitCheck(x *Exec, from solana.AccountMeta, lamports uint64) error {
 	if !from.IsSigner {
@@ -69,7 +78,7 @@ func debitCheck(x *Exec, from solana.AccountMeta, lamports uint64) error {
 	if !from.IsWritable {
 		return ErrReadonlyLamportChange
 	}
-	src := x.get(from.PublicKey)
+	src := x.acc.get(from.PublicKey)
 	if len(src.Data) != 0 {
 		x.Log("Transfer: `from` must not carry data")
 		return ErrInvalidArgument
@@ -87,11 +96,8 @@ func debitCheck(x *Exec, from solana.AccountMeta, lamports uint64) error {
 // systemCreateAccountIx is CreateAccount{lamports u64, space u64, owner}:
 // funding account (signer), new account (signer).
 func systemCreateAccountIx(x *Exec, ix Instruction) error {
-	if len(ix.Data) != 52 {
-		return ErrInvalidInstructionData
-	}
-	if len(ix.Accounts) < 2 {
-		return ErrNotEnoughAccountKeys
+	if err := checkShape(ix, 52, 2); err != nil {
+		return err
 	}
 	lamports := binary.LittleEndian.Uint64(ix.Data[4:])
 	space := binary.LittleEndian.Uint64(ix.Data[12:])
@@ -104,7 +110,7 @@ func systemCreateAccountIx(x *Exec, ix Instruction) error {
 	if !to.IsWritable {
 		return ErrReadonlyDataModified
 	}
-	if existing := x.get(to.PublicKey); !existing.IsEmpty() {
+	if existing := x.acc.get(to.PublicKey); !existing.IsEmpty() {
 		x.Logf("Create Account: account Address { address: %s, base: None } already in use", to.PublicKey)
 		return CustomError(SystemErrAccountAlreadyInUse)
 	}
@@ -117,9 +123,9 @@ func systemCreateAccountIx(x *Exec, ix Instruction) error {
 	if err := moveLamports(x, from.PublicKey, to.PublicKey, lamports, CustomError(SystemErrResultWithNegativeLamps)); err != nil {
 		return err
 	}
-	created := x.get(to.PublicKey)
+	created := x.acc.get(to.PublicKey)
 	created.Owner, created.Data = owner, make([]byte, space)
-	x.put(to.PublicKey, created)
+	x.acc.put(to.PublicKey, created)
 	return nil
 }
 

@@ -114,7 +114,7 @@ func tokenTransferChecked(x *Exec, a []solana.AccountMeta, d []byte) error {
 		return err
 	}
 	mint := a[1].PublicKey
-	m, err := MintOf(x.get(mint))
+	m, err := MintOf(x.acc.get(mint))
 	if err != nil {
 		return err
 	}
@@ -130,11 +130,11 @@ func transferChecked(x *Exec, src, dst, auth solana.AccountMeta, amount uint64, 
 	if err := writable(src, dst); err != nil {
 		return err
 	}
-	srcT, err := TokenAccountOf(x.get(src.PublicKey))
+	srcT, err := TokenAccountOf(x.acc.get(src.PublicKey))
 	if err != nil {
 		return err
 	}
-	dstT, err := TokenAccountOf(x.get(dst.PublicKey))
+	dstT, err := TokenAccountOf(x.acc.get(dst.PublicKey))
 	if err != nil {
 		return err
 	}
@@ -159,7 +159,7 @@ func tokenApprove(x *Exec, a []solana.AccountMeta, d []byte) error {
 	}
 	delegate := a[1].PublicKey
 	t.delegate, t.delegatedAmount = &delegate, amount
-	x.putToken(a[0].PublicKey, t)
+	x.acc.putToken(a[0].PublicKey, t)
 	return nil
 }
 
@@ -173,7 +173,7 @@ func tokenRevoke(x *Exec, a []solana.AccountMeta, d []byte) error {
 		return err
 	}
 	t.delegate, t.delegatedAmount = nil, 0
-	x.putToken(a[0].PublicKey, t)
+	x.acc.putToken(a[0].PublicKey, t)
 	return nil
 }
 
@@ -182,7 +182,7 @@ func ownedBy(x *Exec, acct, owner solana.AccountMeta) (tokenAccount, error) {
 	if err := writable(acct); err != nil {
 		return tokenAccount{}, err
 	}
-	t, err := TokenAccountOf(x.get(acct.PublicKey))
+	t, err := TokenAccountOf(x.acc.get(acct.PublicKey))
 	switch {
 	case err != nil:
 		return t, err
@@ -221,11 +221,11 @@ func burnChecked(x *Exec, a []solana.AccountMeta, amount uint64, decimals *uint8
 	if err := writable(acct, mint); err != nil {
 		return err
 	}
-	t, err := TokenAccountOf(x.get(acct.PublicKey))
+	t, err := TokenAccountOf(x.acc.get(acct.PublicKey))
 	if err != nil {
 		return err
 	}
-	m, err := MintOf(x.get(mint.PublicKey))
+	m, err := MintOf(x.acc.get(mint.PublicKey))
 	if err != nil {
 		return err
 	}
@@ -251,7 +251,7 @@ func tokenClose(x *Exec, a []solana.AccountMeta, d []byte) error {
 	if err := writable(acct, dest); err != nil {
 		return err
 	}
-	t, err := TokenAccountOf(x.get(acct.PublicKey))
+	t, err := TokenAccountOf(x.acc.get(acct.PublicKey))
 	if err != nil {
 		return err
 	}
@@ -269,9 +269,9 @@ func tokenClose(x *Exec, a []solana.AccountMeta, d []byte) error {
 	case acct.PublicKey == dest.PublicKey:
 		return ErrInvalidAccountData
 	}
-	if err := moveLamports(x, acct.PublicKey, dest.PublicKey, x.get(acct.PublicKey).Lamports, ErrInsufficientFunds); err != nil {
+	if err := moveLamports(x, acct.PublicKey, dest.PublicKey, x.acc.get(acct.PublicKey).Lamports, ErrInsufficientFunds); err != nil {
 		return err
 	}
-	x.del(acct.PublicKey)
+	x.acc.del(acct.PublicKey)
 	return nil
 }

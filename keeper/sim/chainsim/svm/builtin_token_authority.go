@@ -21,7 +21,7 @@ func tokenSetAuthority(x *Exec, a []solana.AccountMeta, d []byte) error {
 	if err := writable(a[0]); err != nil {
 		return err
 	}
-	acct := x.get(a[0].PublicKey)
+	acct := x.acc.get(a[0].PublicKey)
 	if len(acct.Data) == MintSize {
 		return setMintAuthority(x, a[0].PublicKey, a[1], kind, next)
 	}
@@ -50,7 +50,7 @@ func tokenSetAuthority(x *Exec, a []solana.AccountMeta, d []byte) error {
 	default:
 		return CustomError(tokenErrAuthorityTypeUnsupported)
 	}
-	x.putToken(a[0].PublicKey, t)
+	x.acc.putToken(a[0].PublicKey, t)
 	return nil
 }
 
@@ -68,31 +68,30 @@ func setAuthorityArgs(d []byte) (byte, *solana.PublicKey, error) {
 
 // setMintAuthority changes a mint's mint or freeze authority.
 func setMintAuthority(x *Exec, key solana.PublicKey, auth solana.AccountMeta, kind byte, next *solana.PublicKey) error {
-	m, err := MintOf(x.get(key))
+	m, err := MintOf(x.acc.get(key))
 	if err != nil {
 		return err
 	}
+	var (
+		current **solana.PublicKey // the authority kind names
+		unset   uint32             // the error when the mint has none
+	)
 	switch kind {
 	case authorityMintTokens:
-		if m.authority == nil {
-			return CustomError(tokenErrFixedSupply)
-		}
-		if err := checkAuthority(m.authority, auth); err != nil {
-			return err
-		}
-		m.authority = next
+		current, unset = &m.authority, tokenErrFixedSupply
 	case authorityFreeze:
-		if m.freeze == nil {
-			return CustomError(tokenErrMintCannotFreeze)
-		}
-		if err := checkAuthority(m.freeze, auth); err != nil {
-			return err
-		}
-		m.freeze = next
+		current, unset = &m.freeze, tokenErrMintCannotFreeze
 	default:
 		return CustomError(tokenErrAuthorityTypeUnsupported)
 	}
-	x.putMint(key, m)
+	if *current == nil {
+		return CustomError(unset)
+	}
+	if err := checkAuthority(*current, auth); err != nil {
+		return err
+	}
+	*current = next
+	x.acc.putMint(key, m)
 	return nil
 }
 

@@ -11,10 +11,10 @@ import (
 // instruction (ErrMissingAccount otherwise). An address without an account
 // reads as an empty System account, as on chain.
 func (x *Exec) Account(key solana.PublicKey) (Account, error) {
-	if err := x.requireAccount(key); err != nil {
+	if err := x.acc.requireAccount(key); err != nil {
 		return Account{}, err
 	}
-	return x.get(key), nil
+	return x.acc.get(key), nil
 }
 
 // SetData replaces key's data. The account must be writable in the
@@ -22,10 +22,10 @@ func (x *Exec) Account(key solana.PublicKey) (Account, error) {
 // account owned by the program (like an Anchor init; rent is not
 // modelled, so it holds no lamports unless some are transferred to it).
 func (x *Exec) SetData(key solana.PublicKey, data []byte) error {
-	if err := x.requireWritable(key, ErrReadonlyDataModified); err != nil {
+	if err := x.acc.requireWritable(key, ErrReadonlyDataModified); err != nil {
 		return err
 	}
-	a := x.get(key)
+	a := x.acc.get(key)
 	switch {
 	case a.Owner == x.ix.ProgramID:
 	case a.IsEmpty():
@@ -34,7 +34,7 @@ func (x *Exec) SetData(key solana.PublicKey, data []byte) error {
 		return ErrExternalAccountDataModified
 	}
 	a.Data = bytes.Clone(data)
-	x.put(key, a)
+	x.acc.put(key, a)
 	return nil
 }
 
@@ -43,13 +43,13 @@ func (x *Exec) SetData(key solana.PublicKey, data []byte) error {
 // account without data that signed the transaction (as a CPI to the System
 // program would require).
 func (x *Exec) TransferLamports(from, to solana.PublicKey, lamports uint64) error {
-	if err := x.requireWritable(from, ErrReadonlyLamportChange); err != nil {
+	if err := x.acc.requireWritable(from, ErrReadonlyLamportChange); err != nil {
 		return err
 	}
-	if err := x.requireWritable(to, ErrReadonlyLamportChange); err != nil {
+	if err := x.acc.requireWritable(to, ErrReadonlyLamportChange); err != nil {
 		return err
 	}
-	src := x.get(from)
+	src := x.acc.get(from)
 	ownsSource := src.Owner == x.ix.ProgramID
 	signedSystem := src.Owner == solana.SystemProgramID && len(src.Data) == 0 && x.IsSigner(from)
 	if !ownsSource && !signedSystem {
@@ -61,20 +61,20 @@ func (x *Exec) TransferLamports(from, to solana.PublicKey, lamports uint64) erro
 // moveLamports moves lamports from one account to another without any
 // permission check; short is the error for an insufficient balance.
 func moveLamports(x *Exec, from, to solana.PublicKey, lamports uint64, short *ProgramError) error {
-	src := x.get(from)
+	src := x.acc.get(from)
 	if src.Lamports < lamports {
 		return short
 	}
 	if from == to {
 		return nil
 	}
-	dst := x.get(to)
+	dst := x.acc.get(to)
 	if dst.Lamports > math.MaxUint64-lamports {
 		return ErrArithmeticOverflow
 	}
 	src.Lamports -= lamports
 	dst.Lamports += lamports
-	x.put(from, src)
-	x.put(to, dst)
+	x.acc.put(from, src)
+	x.acc.put(to, dst)
 	return nil
 }

@@ -6,24 +6,28 @@ import (
 	"github.com/gagliardetto/solana-go"
 )
 
-// The Exec token methods work on associated token accounts (SPL Token) and
+// Tokens are the token operations of an executing instruction. They work on associated token accounts (SPL Token) and
 // stand for a CPI to the Token program: every token account and mint they
 // touch must be passed to the instruction, writable where it changes. A
 // wallet whose tokens leave must have signed the transaction, or be an
 // off-curve address (a PDA): only a program can sign for one, and the chain
 // trusts registered programs to derive theirs correctly.
+type Tokens struct {
+	x *Exec
+}
 
-// TokenBalance returns wallet's balance of mint (0 without an account). The
+// Balance returns wallet's balance of mint (0 without an account). The
 // associated token account must be passed to the instruction.
-func (x *Exec) TokenBalance(wallet, mint solana.PublicKey) (uint64, error) {
-	ata, err := x.ata(wallet, mint)
+func (tk *Tokens) Balance(wallet, mint solana.PublicKey) (uint64, error) {
+	x := tk.x
+	ata, err := ataOf(wallet, mint)
 	if err != nil {
 		return 0, err
 	}
-	if err := x.requireAccount(ata); err != nil {
+	if err := x.acc.requireAccount(ata); err != nil {
 		return 0, err
 	}
-	a := x.get(ata)
+	a := x.acc.get(ata)
 	if a.IsEmpty() {
 		return 0, nil
 	}
@@ -34,14 +38,15 @@ func (x *Exec) TokenBalance(wallet, mint solana.PublicKey) (uint64, error) {
 	return t.Amount, nil
 }
 
-// TransferTokens moves amount of mint from fromWallet's associated token
-// account to toWallet's, which must exist (see EnsureTokenAccount).
-func (x *Exec) TransferTokens(fromWallet, toWallet, mint solana.PublicKey, amount uint64) error {
-	src, srcT, err := x.debitable(fromWallet, mint)
+// Transfer moves amount of mint from fromWallet's associated token
+// account to toWallet's, which must exist (see EnsureAccount).
+func (tk *Tokens) Transfer(fromWallet, toWallet, mint solana.PublicKey, amount uint64) error {
+	x := tk.x
+	src, srcT, err := tk.debitable(fromWallet, mint)
 	if err != nil {
 		return err
 	}
-	dst, dstT, err := x.creditable(toWallet, mint)
+	dst, dstT, err := tk.creditable(toWallet, mint)
 	if err != nil {
 		return err
 	}
@@ -50,30 +55,24 @@ func (x *Exec) TransferTokens(fromWallet, toWallet, mint solana.PublicKey, amoun
 
 // creditable returns wallet's associated token account of mint, which must
 // exist and be writable in the instruction, and its state.
-func (x *Exec) creditable(wallet, mint solana.PublicKey) (solana.PublicKey, tokenAccount, error) {
-	dst, err := x.ata(wallet, mint)
+func (tk *Tokens) creditable(wallet, mint solana.PublicKey) (solana.PublicKey, tokenAccount, error) {
+	x := tk.x
+	dst, err := ataOf(wallet, mint)
 	if err != nil {
 		return dst, tokenAccount{}, err
 	}
-	if err := x.requireWritable(dst, ErrReadonlyDataModified); err != nil {
+	if err := x.acc.requireWritable(dst, ErrReadonlyDataModified); err != nil {
 		return dst, tokenAccount{}, err
 	}
-	t, err := TokenAccountOf(x.get(dst))
+	t, err := TokenAccountOf(x.acc.get(dst))
 	return dst, t, err
 }
 
-// MintTokens mints amount of mint to toWallet's associated token account.
+// Mint mints amount of mint to toWallet's associated token account.
 // The mint and the token account must be writable in the instruction; the
 // mint's authority is not checked (registered programs are trusted).
-func (x *Exec) MintTokens(toWallet, mint solana.PublicKey, amount uint64) error {
-	if err := x.requireWritable(mint, ErrReadonlyDataModified); err != nil {
-		return err
-	}
-	dst, t, err := x.creditable(toWallet, mint)
-	if err != nil {
-		return err
-	}
-	m, err := MintOf(x.get(mint))
+func (tk *Tokens) Mint(toWallet, mint solana.PublicKey, amount uint64) error {
+	dst, t, m, err := tk.withMint(toWallet, mint, tk.creditable)
 	if err != nil {
 		return err
 	}
@@ -85,46 +84,56 @@ func (x *Exec) MintTokens(toWallet, mint solana.PublicKey, amount uint64) error 
 	}
 	m.Supply += amount
 	t.Amount += amount
-	x.putToken(dst, t)
-	x.putMint(mint, m)
+	tk.x.acc.putToken(dst, t)
+	tk.x.acc.putMint(mint, m)
 	return nil
 }
 
-// BurnTokens burns amount of mint from fromWallet's associated token account.
-func (x *Exec) BurnTokens(fromWallet, mint solana.PublicKey, amount uint64) error {
-	if err := x.requireWritable(mint, ErrReadonlyDataModified); err != nil {
-		return err
-	}
-	src, t, err := x.debitable(fromWallet, mint)
+// Burn burns amount of mint from fromWallet's associated token account.
+func (tk *Tokens) Burn(fromWallet, mint solana.PublicKey, amount uint64) error {
+	src, t, m, err := tk.withMint(fromWallet, mint, tk.debitable)
 	if err != nil {
 		return err
 	}
-	m, err := MintOf(x.get(mint))
-	if err != nil {
-		return err
-	}
-	return burn(x, src, mint, t, m, amount)
+	return burn(tk.x, src, mint, t, m, amount)
 }
 
-// EnsureTokenAccount creates wallet's associated token account for mint if
+// withMint checks that mint is writable in the instruction and returns
+// wallet's token account of it, as account (creditable or debitable) finds
+// it, with the mint's state.
+func (tk *Tokens) withMint(wallet, mint solana.PublicKey, account func(wallet, mint solana.PublicKey) (solana.PublicKey, tokenAccount, error)) (solana.PublicKey, tokenAccount, MintState, error) {
+	x := tk.x
+	if err := x.acc.requireWritable(mint, ErrReadonlyDataModified); err != nil {
+		return solana.PublicKey{}, tokenAccount{}, MintState{}, err
+	}
+	key, t, err := account(wallet, mint)
+	if err != nil {
+		return key, t, MintState{}, err
+	}
+	m, err := MintOf(x.acc.get(mint))
+	return key, t, m, err
+}
+
+// EnsureAccount creates wallet's associated token account for mint if
 // it does not exist, charging payer (a signing, writable System account) the
 // rent-exempt minimum. The mint and the token account must be passed to the
 // instruction, the token account writable.
-func (x *Exec) EnsureTokenAccount(payer, wallet, mint solana.PublicKey) error {
-	ata, err := x.ata(wallet, mint)
+func (tk *Tokens) EnsureAccount(payer, wallet, mint solana.PublicKey) error {
+	x := tk.x
+	ata, err := ataOf(wallet, mint)
 	if err != nil {
 		return err
 	}
-	if err := x.requireWritable(ata, ErrReadonlyDataModified); err != nil {
+	if err := x.acc.requireWritable(ata, ErrReadonlyDataModified); err != nil {
 		return err
 	}
-	if err := x.requireAccount(mint); err != nil {
+	if err := x.acc.requireAccount(mint); err != nil {
 		return err
 	}
-	if !x.get(ata).IsEmpty() {
-		return checkExistingATA(x.get(ata), wallet, mint)
+	if !x.acc.get(ata).IsEmpty() {
+		return checkExistingATA(x.acc.get(ata), wallet, mint)
 	}
-	if err := x.requireWritable(payer, ErrReadonlyLamportChange); err != nil {
+	if err := x.acc.requireWritable(payer, ErrReadonlyLamportChange); err != nil {
 		return err
 	}
 	if !x.IsSigner(payer) {
@@ -135,21 +144,15 @@ func (x *Exec) EnsureTokenAccount(payer, wallet, mint solana.PublicKey) error {
 
 // debitable returns wallet's token account for mint after checking that the
 // instruction may take tokens out of it.
-func (x *Exec) debitable(wallet, mint solana.PublicKey) (solana.PublicKey, tokenAccount, error) {
-	if err := x.requireAccount(wallet); err != nil {
+func (tk *Tokens) debitable(wallet, mint solana.PublicKey) (solana.PublicKey, tokenAccount, error) {
+	x := tk.x
+	if err := x.acc.requireAccount(wallet); err != nil {
 		return solana.PublicKey{}, tokenAccount{}, err
 	}
 	if !x.IsSigner(wallet) && wallet.IsOnCurve() {
 		return solana.PublicKey{}, tokenAccount{}, ErrMissingRequiredSignature
 	}
-	src, err := x.ata(wallet, mint)
-	if err != nil {
-		return src, tokenAccount{}, err
-	}
-	if err := x.requireWritable(src, ErrReadonlyDataModified); err != nil {
-		return src, tokenAccount{}, err
-	}
-	t, err := TokenAccountOf(x.get(src))
+	src, t, err := tk.creditable(wallet, mint)
 	if err != nil {
 		return src, t, err
 	}
@@ -159,28 +162,14 @@ func (x *Exec) debitable(wallet, mint solana.PublicKey) (solana.PublicKey, token
 	return src, t, nil
 }
 
-// ata derives an associated token address, failing the instruction if it
+// ataOf derives an associated token address, failing the instruction if it
 // cannot be derived.
-func (x *Exec) ata(wallet, mint solana.PublicKey) (solana.PublicKey, error) {
+func ataOf(wallet, mint solana.PublicKey) (solana.PublicKey, error) {
 	a, err := AssociatedTokenAddress(wallet, mint)
 	if err != nil {
 		return a, ErrInvalidSeeds
 	}
 	return a, nil
-}
-
-// putToken stores a token account's state, keeping its lamports and owner.
-func (x *Exec) putToken(key solana.PublicKey, t tokenAccount) {
-	a := x.get(key)
-	a.Data = t.Encode()
-	x.put(key, a)
-}
-
-// putMint stores a mint's state, keeping its lamports and owner.
-func (x *Exec) putMint(key solana.PublicKey, m MintState) {
-	a := x.get(key)
-	a.Data = m.Encode()
-	x.put(key, a)
 }
 
 // moveTokens moves amount between two decoded token accounts after the
@@ -194,7 +183,7 @@ func moveTokens(x *Exec, src, dst solana.PublicKey, srcT, dstT tokenAccount, amo
 	case srcT.Amount < amount:
 		return CustomError(TokenErrInsufficientFunds)
 	case src == dst:
-		x.putToken(src, srcT) // keeps a delegate's spend from the caller
+		x.acc.putToken(src, srcT) // keeps a delegate's spend from the caller
 		return nil
 	case dstT.Amount > math.MaxUint64-amount:
 		return CustomError(tokenErrOverflow)
@@ -204,8 +193,8 @@ func moveTokens(x *Exec, src, dst solana.PublicKey, srcT, dstT tokenAccount, amo
 	}
 	srcT.Amount -= amount
 	dstT.Amount += amount
-	x.putToken(src, srcT)
-	x.putToken(dst, dstT)
+	x.acc.putToken(src, srcT)
+	x.acc.putToken(dst, dstT)
 	return nil
 }
 
@@ -223,7 +212,7 @@ func burn(x *Exec, src, mint solana.PublicKey, t tokenAccount, m MintState, amou
 	}
 	t.Amount -= amount
 	m.Supply -= amount
-	x.putToken(src, t)
-	x.putMint(mint, m)
+	x.acc.putToken(src, t)
+	x.acc.putMint(mint, m)
 	return nil
 }

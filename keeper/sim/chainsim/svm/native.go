@@ -40,7 +40,7 @@ func tokenSyncNative(x *Exec, a []solana.AccountMeta, _ []byte) error {
 	if !acct.IsWritable {
 		return ErrInvalidArgument
 	}
-	raw := x.get(acct.PublicKey)
+	raw := x.acc.get(acct.PublicKey)
 	t, err := TokenAccountOf(raw)
 	if err != nil {
 		return err
@@ -53,7 +53,7 @@ func tokenSyncNative(x *Exec, a []solana.AccountMeta, _ []byte) error {
 		return ErrInvalidAccountData
 	}
 	t.Amount = amount
-	x.putToken(acct.PublicKey, t)
+	x.acc.putToken(acct.PublicKey, t)
 	return nil
 }
 

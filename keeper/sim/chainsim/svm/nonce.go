@@ -84,7 +84,7 @@ func advanceNonceIx(x *Exec, ix Instruction) error {
 	if !acct.IsWritable {
 		return ErrReadonlyDataModified
 	}
-	n, ok := DecodeNonce(x.get(acct.PublicKey))
+	n, ok := DecodeNonce(x.acc.get(acct.PublicKey))
 	if !ok {
 		return ErrInvalidAccountData
 	}
@@ -98,8 +98,8 @@ func advanceNonceIx(x *Exec, ix Instruction) error {
 		return CustomError(systemErrNonceNotExpired)
 	}
 	n.Nonce = next
-	a := x.get(acct.PublicKey)
+	a := x.acc.get(acct.PublicKey)
 	a.Data = n.Encode()
-	x.put(acct.PublicKey, a)
+	x.acc.put(acct.PublicKey, a)
 	return nil
 }

@@ -7,7 +7,7 @@ import (
 	"github.com/gagliardetto/solana-go"
 )
 
-// Program is on-chain code registered with Chain.RegisterProgram, such as a
+// Program is on-chain code registered with the chain's Setup.RegisterProgram, such as a
 // simulated lending market. Execute runs one instruction addressed to the
 // program. It reads and writes chain state only through x, which enforces
 // what the runtime enforces (accounts must be passed in the instruction,
@@ -44,7 +44,10 @@ type Instruction struct {
 // Exec is the runtime context of one executing instruction: what an
 // on-chain program can see and do. It is valid only during Execute.
 type Exec struct {
-	st    *Overlay
+	// Tokens moves the instruction's SPL tokens.
+	Tokens *Tokens
+
+	acc   accountView
 	ix    Instruction
 	index int      // instruction index in the transaction
 	pos   BlockPos // the block the transaction lands in
@@ -56,7 +59,9 @@ type Exec struct {
 // transaction, over st in the block at pos, charging compute units to meter
 // and appending log lines to logs.
 func NewExec(st *Overlay, ix Instruction, index int, pos BlockPos, meter *Meter, logs *[]string) *Exec {
-	return &Exec{st: st, ix: ix, index: index, pos: pos, meter: meter, logs: logs}
+	x := &Exec{acc: accountView{st: st, metas: ix.Accounts}, ix: ix, index: index, pos: pos, meter: meter, logs: logs}
+	x.Tokens = &Tokens{x: x}
+	return x
 }
 
 // BlockPos is a block: its slot, height, time and blockhash.
@@ -85,15 +90,10 @@ func (m *Meter) Consume(n uint64) error {
 // ProgramID returns the id of the executing program.
 func (x *Exec) ProgramID() solana.PublicKey { return x.ix.ProgramID }
 
-// Slot returns the slot the transaction lands in.
-func (x *Exec) Slot() uint64 { return x.pos.Slot }
-
-// BlockHeight returns the block height the transaction lands at.
-func (x *Exec) BlockHeight() uint64 { return x.pos.Height }
-
-// Now returns the block time: the start of the slot, as the Clock sysvar
-// would show it (with sub-second precision).
-func (x *Exec) Now() time.Time { return x.pos.Time }
+// Block returns the block the transaction lands in: its slot, height,
+// blockhash and time (the start of the slot, as the Clock sysvar would show
+// it, with sub-second precision).
+func (x *Exec) Block() BlockPos { return x.pos }
 
 // InstructionIndex returns the index of the instruction in its transaction.
 func (x *Exec) InstructionIndex() int { return x.index }
@@ -104,63 +104,22 @@ func (x *Exec) Log(msg string) { x.AppendLog("Program log: " + msg) }
 // Logf is Log with fmt.Sprintf formatting.
 func (x *Exec) Logf(format string, args ...any) { x.Log(fmt.Sprintf(format, args...)) }
 
-// log appends a raw line to the transaction's logs.
+// AppendLog appends a raw line to the transaction's logs.
 func (x *Exec) AppendLog(line string) { *x.logs = append(*x.logs, line) }
 
 // ConsumeUnits charges n compute units; it fails with
 // ErrComputationalBudgetExceeded once the transaction's limit is passed.
 func (x *Exec) ConsumeUnits(n uint64) error { return x.meter.Consume(n) }
 
-// meta returns the instruction's meta of key.
-func (x *Exec) meta(key solana.PublicKey) (solana.AccountMeta, bool) {
-	for _, m := range x.ix.Accounts {
-		if m.PublicKey == key {
-			return m, true
-		}
-	}
-	return solana.AccountMeta{}, false
-}
-
 // IsSigner reports whether key is an account of the instruction that signed
 // the transaction.
 func (x *Exec) IsSigner(key solana.PublicKey) bool {
-	m, ok := x.meta(key)
+	m, ok := x.acc.meta(key)
 	return ok && m.IsSigner
 }
 
 // IsWritable reports whether key is a writable account of the instruction.
 func (x *Exec) IsWritable(key solana.PublicKey) bool {
-	m, ok := x.meta(key)
+	m, ok := x.acc.meta(key)
 	return ok && m.IsWritable
-}
-
-// get returns a copy of key's account, or the empty account.
-func (x *Exec) get(key solana.PublicKey) Account { return Load(x.st, key) }
-
-// put stores a (the caller gives up ownership of its data).
-func (x *Exec) put(key solana.PublicKey, a Account) { x.st.Put(key, &a) }
-
-// del removes key's account.
-func (x *Exec) del(key solana.PublicKey) { x.st.Del(key) }
-
-// requireAccount fails with ErrMissingAccount unless key is passed to the
-// instruction.
-func (x *Exec) requireAccount(key solana.PublicKey) error {
-	if _, ok := x.meta(key); !ok {
-		return ErrMissingAccount
-	}
-	return nil
-}
-
-// requireWritable fails unless key is a writable account of the
-// instruction; err is the runtime error for a read-only one.
-func (x *Exec) requireWritable(key solana.PublicKey, err *ProgramError) error {
-	m, ok := x.meta(key)
-	if !ok {
-		return ErrMissingAccount
-	}
-	if !m.IsWritable {
-		return err
-	}
-	return nil
 }

@@ -133,30 +133,28 @@ func putOptionKey(d []byte, k *solana.PublicKey) {
 // TokenAccountOf decodes an initialized token account owned by the Token
 // program, with the Token program's errors.
 func TokenAccountOf(a Account) (tokenAccount, error) {
-	t, ok := DecodeTokenAccount(a.Data)
-	switch {
-	case !ok:
-		return t, ErrInvalidAccountData
-	case a.Owner != solana.TokenProgramID:
-		return t, ErrIncorrectProgramID
-	case t.state == tokenStateUninitialized:
-		return t, CustomError(tokenErrUninitializedState)
-	}
-	return t, nil
+	return decodeTokenState(a, DecodeTokenAccount, func(t tokenAccount) bool { return t.state != tokenStateUninitialized })
 }
 
 // MintOf decodes an initialized mint owned by the Token program.
 func MintOf(a Account) (MintState, error) {
-	m, ok := DecodeMint(a.Data)
+	return decodeTokenState(a, DecodeMint, func(m MintState) bool { return m.Initialized })
+}
+
+// decodeTokenState decodes a's data with decode and checks, with the Token
+// program's errors, that the Token program owns a and that the state is
+// initialized.
+func decodeTokenState[T any](a Account, decode func([]byte) (T, bool), initialized func(T) bool) (T, error) {
+	v, ok := decode(a.Data)
 	switch {
 	case !ok:
-		return m, ErrInvalidAccountData
+		return v, ErrInvalidAccountData
 	case a.Owner != solana.TokenProgramID:
-		return m, ErrIncorrectProgramID
-	case !m.Initialized:
-		return m, CustomError(tokenErrUninitializedState)
+		return v, ErrIncorrectProgramID
+	case !initialized(v):
+		return v, CustomError(tokenErrUninitializedState)
 	}
-	return m, nil
+	return v, nil
 }
 
 // NewTokenAccount returns a fresh associated token account's state.

@@ -36,12 +36,12 @@ func (c *compiler) priceMoveEvent(pm scenario.PriceMove, slot uint64, at []any) 
 		Desc: fmt.Sprintf("price of %s moves by %+.4g at slot %d", pm.Mint, by, slot),
 		Setup: func(s Target) {
 			when := s.Start().Add(time.Duration(slot) * chainsim.SlotDuration)
-			s.Chain().ScheduleUpdate(slot, feed.Account, func(a svm.Account, exists bool) (svm.Account, error) {
+			s.Chain().State.ScheduleUpdate(slot, feed.Account, func(a svm.Account, exists bool) (svm.Account, error) {
 				return movePythAccount(a, exists, by, slot, when)
 			})
 		},
 		Apply: func(s Target) error {
-			a, ok := s.Chain().Account(feed.Account)
+			a, ok := s.Chain().State.Account(feed.Account)
 			if !ok {
 				return fmt.Errorf("price move: no price account at %s", feed.Account)
 			}

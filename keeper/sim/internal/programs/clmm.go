@@ -161,7 +161,7 @@ func ExecuteDex(x *svm.Exec, in svm.Instruction) error {
 		if err != nil {
 			return err
 		}
-		AccrueRewards(&pool, uint64(x.Now().Unix()))
+		AccrueRewards(&pool, uint64(x.Block().Time.Unix()))
 		if err := touch(dex.Layout, &pos, pool, b, true); err != nil {
 			return programError(errCodeWrongAccount, "update fees: %v", err)
 		}
@@ -194,7 +194,7 @@ func collectFees(x *svm.Exec, in svm.Instruction, pos *clmm.Position, pool clmm.
 		if f.fees == 0 {
 			continue
 		}
-		if err := x.TransferTokens(poolKey, owner, f.mint, f.fees); err != nil {
+		if err := x.Tokens.Transfer(poolKey, owner, f.mint, f.fees); err != nil {
 			return err
 		}
 	}

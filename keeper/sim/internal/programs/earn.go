@@ -41,7 +41,7 @@ func ExecuteEarn(x *svm.Exec, in svm.Instruction) error {
 	case req.Filled < req.Requested:
 		return programError(errCodeRequestNotFilled, "request %s is filled %d of %d", reqKey, req.Filled, req.Requested)
 	}
-	if err := x.TransferTokens(vault, wallet.PublicKey, req.Mint, req.Filled); err != nil {
+	if err := x.Tokens.Transfer(vault, wallet.PublicKey, req.Mint, req.Filled); err != nil {
 		return err
 	}
 	if err := x.TransferLamports(reqKey, wallet.PublicKey, a.Lamports); err != nil {

@@ -40,7 +40,7 @@ func (w *Catalog) execRepay(c *marketCtx, op instr.RepayOp, r *instr.DataReader)
 		return programError(errCodeNothingOwed, "ledger %d of loan %s owes nothing", op.Ledger, key)
 	}
 	mint := solana.MustPublicKeyFromBase58(lg.PrincipalMint)
-	if err := c.x.TransferTokens(c.user, strategy, mint, pay); err != nil {
+	if err := c.x.Tokens.Transfer(c.user, strategy, mint, pay); err != nil {
 		return err
 	}
 	principal := min(pay, lg.Outstanding())
@@ -87,7 +87,7 @@ func (w *Catalog) execWithdrawCollateral(c *marketCtx, op instr.WithdrawCollater
 		return programError(errCodeWrongAccount, "slot %d holds %d, less than %d", op.Index, col.Amount, op.Amount)
 	}
 	mint := solana.MustPublicKeyFromBase58(col.AssetMint)
-	if err := c.x.TransferTokens(key, c.user, mint, op.Amount); err != nil {
+	if err := c.x.Tokens.Transfer(key, c.user, mint, op.Amount); err != nil {
 		return err
 	}
 	col.Amount -= op.Amount

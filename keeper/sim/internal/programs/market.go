@@ -72,7 +72,7 @@ func (w *Catalog) ExecuteMarket(x *svm.Exec, in svm.Instruction) error {
 	if !user.IsSigner {
 		return svm.ErrMissingRequiredSignature
 	}
-	c := &marketCtx{x: x, in: in, user: user.PublicKey, now: x.Now().Unix(), txn: fmt.Sprintf("slot-%d-ix-%d", x.Slot(), x.InstructionIndex())}
+	c := &marketCtx{x: x, in: in, user: user.PublicKey, now: x.Block().Time.Unix(), txn: fmt.Sprintf("slot-%d-ix-%d", x.Block().Slot, x.InstructionIndex())}
 	if need := accountsFor(in.Data[0]); len(in.Accounts) < need {
 		return svm.ErrNotEnoughAccountKeys
 	}

@@ -105,7 +105,7 @@ func execStrategyWithdraw(c *marketCtx, op instr.StrategyWithdrawOp, r *instr.Da
 	if err != nil {
 		return svm.ErrInvalidAccountData
 	}
-	idle, err := c.x.TokenBalance(key, mint)
+	idle, err := c.x.Tokens.Balance(key, mint)
 	if err != nil {
 		return err
 	}
@@ -117,5 +117,5 @@ func execStrategyWithdraw(c *marketCtx, op instr.StrategyWithdrawOp, r *instr.Da
 		return programError(errCodeInsufficientIdle, "strategy %s holds %d idle, cannot withdraw %d", key, idle, amount)
 	}
 	c.x.Logf("strategy_withdraw: %d of %d idle", amount, idle)
-	return c.x.TransferTokens(key, c.user, mint, amount)
+	return c.x.Tokens.Transfer(key, c.user, mint, amount)
 }

@@ -1,0 +1,212 @@
+package chainsim
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
+)
+
+// State is the chain's accounts: read and written by landed transactions,
+// by the caller, and by updates scheduled for a slot. It is guarded by the
+// chain's mu.
+type State struct {
+	c        *Chain
+	accounts svm.AccountMap
+	writes   uint64            // see Version
+	updates  []scheduledUpdate // see ScheduleUpdate, sorted by slot
+}
+
+// newState returns the accounts of a chain at its genesis: the built-in
+// programs and the native mint.
+func newState(c *Chain) *State {
+	s := &State{c: c, accounts: svm.AccountMap{}}
+	for id, b := range svm.Builtins {
+		s.accounts[id] = &svm.Account{Lamports: 1, Owner: b.Loader, Executable: true}
+	}
+	s.accounts[solana.WrappedSol] = svm.NativeMintAccount()
+	return s
+}
+
+// SetAccount stores an account as given (for example a CLMM pool or
+// position laid out by the caller). An account with no lamports, no data
+// and no owner removes the address.
+func (s *State) SetAccount(key solana.PublicKey, a svm.Account) {
+	s.c.lock()
+	defer s.c.unlock()
+	s.writes++
+	if a.Lamports == 0 && len(a.Data) == 0 && a.Owner.IsZero() {
+		delete(s.accounts, key)
+		return
+	}
+	cp := a.Clone()
+	s.accounts[key] = &cp
+}
+
+// Account returns a copy of key's account.
+func (s *State) Account(key solana.PublicKey) (svm.Account, bool) {
+	s.c.lock()
+	defer s.c.unlock()
+	a, ok := s.accounts[key]
+	if !ok {
+		return svm.Account{}, false
+	}
+	return a.Clone(), true
+}
+
+// Balance returns wallet's lamports (0 without an account).
+func (s *State) Balance(wallet solana.PublicKey) uint64 {
+	s.c.lock()
+	defer s.c.unlock()
+	return svm.LamportsOf(s.accounts, wallet)
+}
+
+// TokenBalance returns wallet's balance of mint in its associated token
+// account (0 without one).
+func (s *State) TokenBalance(wallet, mint solana.PublicKey) uint64 {
+	ata, err := svm.AssociatedTokenAddress(wallet, mint)
+	if err != nil {
+		return 0
+	}
+	s.c.lock()
+	defer s.c.unlock()
+	t, ok := svm.DecodeTokenAccount(svm.Load(s.accounts, ata).Data)
+	if !ok {
+		return 0
+	}
+	return t.Amount
+}
+
+// UpdateAccount replaces key's account with f's result in one step under
+// the chain's lock, so no transaction can land between the read and the
+// write (a Account followed by SetAccount could lose its update). f gets a
+// copy of the account and whether it exists; an error from f leaves the
+// account unchanged and is returned. f must not call the chain.
+func (s *State) UpdateAccount(key solana.PublicKey, f func(a svm.Account, exists bool) (svm.Account, error)) error {
+	s.c.lock()
+	defer s.c.unlock()
+	s.writes++
+	cur, ok := s.accounts[key]
+	var in svm.Account
+	if ok {
+		in = cur.Clone()
+	}
+	out, err := f(in, ok)
+	if err != nil {
+		return fmt.Errorf("chainsim: update account %s: %w", key, err)
+	}
+	cp := out.Clone()
+	s.accounts[key] = &cp
+	return nil
+}
+
+// UpdateAccounts replaces several accounts with f's results in one step
+// under the chain's lock, so a reader sees all of them before or all after
+// (a CLMM pool and its tick arrays, say). f gets a copy of each account and
+// whether it exists, in keys' order, and returns the accounts to store in
+// the same order; an account returned without lamports, data or owner is
+// left absent. An error from f leaves every account unchanged and is
+// returned. f must not call the chain.
+func (s *State) UpdateAccounts(keys []solana.PublicKey, f func(accts []svm.Account, exists []bool) ([]svm.Account, error)) error {
+	s.c.lock()
+	defer s.c.unlock()
+	s.writes++
+	out, err := f(s.copies(keys))
+	if err != nil {
+		return fmt.Errorf("chainsim: update %d accounts: %w", len(keys), err)
+	}
+	if len(out) != len(keys) {
+		return fmt.Errorf("chainsim: update %d accounts: got %d back", len(keys), len(out))
+	}
+	for i, k := range keys {
+		a := out[i]
+		if a.Lamports == 0 && len(a.Data) == 0 && a.Owner.IsZero() {
+			continue
+		}
+		cp := a.Clone()
+		s.accounts[k] = &cp
+	}
+	return nil
+}
+
+// Accounts returns copies of keys' accounts, read in one step under the
+// chain's lock, and whether each exists.
+func (s *State) Accounts(keys []solana.PublicKey) ([]svm.Account, []bool) {
+	s.c.lock()
+	defer s.c.unlock()
+	s.writes++
+	return s.copies(keys)
+}
+
+// copies returns copies of keys' accounts and whether each exists. The
+// caller holds the chain's mu.
+func (s *State) copies(keys []solana.PublicKey) ([]svm.Account, []bool) {
+	out := make([]svm.Account, len(keys))
+	exists := make([]bool, len(keys))
+	for i, k := range keys {
+		if cur, ok := s.accounts[k]; ok {
+			out[i], exists[i] = cur.Clone(), true
+		}
+	}
+	return out, exists
+}
+
+// scheduledUpdate is an account update the chain makes when it reaches a
+// slot.
+type scheduledUpdate struct {
+	slot uint64
+	key  solana.PublicKey
+	f    func(a svm.Account, exists bool) (svm.Account, error)
+}
+
+// ScheduleUpdate makes the chain replace key's account with f's result when
+// it reaches slot, before anything lands in that slot: an oracle push or
+// another out-of-band write that must happen at an exact slot, however the
+// clock jumps. f gets a copy of the account and whether it exists, and must
+// not call the chain; an error from f leaves the account unchanged and is
+// logged. A slot the chain has already reached means now.
+func (s *State) ScheduleUpdate(slot uint64, key solana.PublicKey, f func(a svm.Account, exists bool) (svm.Account, error)) {
+	s.c.lock()
+	defer s.c.unlock()
+	u := scheduledUpdate{slot: max(slot, s.c.Ledger.seen), key: key, f: f}
+	i, _ := slices.BinarySearchFunc(s.updates, u.slot+1, func(e scheduledUpdate, s uint64) int {
+		if e.slot < s {
+			return -1
+		}
+		return 1
+	})
+	s.updates = slices.Insert(s.updates, i, u)
+	s.applyUpdates(s.c.Ledger.seen)
+}
+
+// applyUpdatesLocked makes, in slot order, the scheduled updates of slots
+// up to now, each observed as made in its slot. The caller holds the
+// chain's mu.
+func (s *State) applyUpdates(now uint64) {
+	for len(s.updates) > 0 && s.updates[0].slot <= now {
+		u := s.updates[0]
+		s.updates = s.updates[1:]
+		cur, ok := s.accounts[u.key]
+		var in svm.Account
+		if ok {
+			in = cur.Clone()
+		}
+		out, err := u.f(in, ok)
+		if err != nil {
+			s.c.log.Warn("scheduled account update failed", "account", u.key, "slot", u.slot, "err", err)
+			continue
+		}
+		cp := out.Clone()
+		s.accounts[u.key] = &cp
+		s.writes++
+		s.c.Pubsub.observe(u.slot)
+	}
+}
+
+// Version counts the changes of the chain's accounts so far: every landed transaction (which at
+// least charges its fee) and every setup or external write. Two equal versions mean the same
+// accounts, so a reader may cache what it derived from them.
+func (s *State) Version() uint64 {
+	return read(s.c, func() uint64 { return s.writes })
+}
