@@ -27,10 +27,13 @@ type Incident struct {
 // Open reports whether the incident has not been resolved.
 func (in Incident) Open() bool { return in.ResolvedAt.IsZero() }
 
+// incidentLog keeps alert incidents across restarts and passes.
+type incidentLog struct{ *store }
+
 // OpenIncident journals an open incident for in's policy and target, unless
 // one is open already; opened reports whether this call opened it (the
 // time to page), and the incident returned is the open one.
-func (j *Journal) OpenIncident(ctx context.Context, in Incident) (Incident, bool, error) {
+func (j *incidentLog) OpenIncident(ctx context.Context, in Incident) (Incident, bool, error) {
 	if in.Policy == "" || in.Target == "" {
 		return Incident{}, false, invalidf("an incident needs a policy and a target")
 	}
@@ -61,7 +64,7 @@ func (j *Journal) OpenIncident(ctx context.Context, in Incident) (Incident, bool
 // ResolveIncidents resolves policy's open incidents whose target is not in
 // firing, and returns them: each is resolved once, whichever process or
 // run finds it cleared.
-func (j *Journal) ResolveIncidents(ctx context.Context, policy string, firing []string) ([]Incident, error) {
+func (j *incidentLog) ResolveIncidents(ctx context.Context, policy string, firing []string) ([]Incident, error) {
 	var resolved []Incident
 	err := j.write(ctx, func(tx dbtx) error {
 		open, err := queryIncidents(ctx, tx, `WHERE policy = ? AND resolved_at IS NULL ORDER BY id`, policy)
@@ -98,7 +101,7 @@ type IncidentFilter struct {
 }
 
 // Incidents lists incidents, newest first.
-func (j *Journal) Incidents(ctx context.Context, f IncidentFilter) ([]Incident, error) {
+func (j *incidentLog) Incidents(ctx context.Context, f IncidentFilter) ([]Incident, error) {
 	var where []string
 	var args []any
 	if f.Policy != "" {
