@@ -54,10 +54,45 @@ func (l accountLayout) PositionSize() int { return l.posSpec.size }
 
 // DecodePool decodes a pool account.
 func (l accountLayout) DecodePool(b []byte) (Pool, error) {
-	if err := l.poolSpec.check(b); err != nil {
-		return Pool{}, err
+	return decode(l.poolSpec, b, l.pool.read, l.poolSpec.validatePool)
+}
+
+// EncodePool returns the account bytes for p; a FeeRate is truncated to the
+// stored u16.
+func (l accountLayout) EncodePool(p Pool) []byte {
+	b := l.poolSpec.newAccount()
+	l.pool.write(b, p)
+	return b
+}
+
+// DecodePosition decodes a position account.
+func (l accountLayout) DecodePosition(b []byte) (Position, error) {
+	return decode(l.posSpec, b, l.pos.read, l.posSpec.validatePosition)
+}
+
+// EncodePosition returns the account bytes for p.
+func (l accountLayout) EncodePosition(p Position) []byte {
+	b := l.posSpec.newAccount()
+	l.pos.write(b, p)
+	return b
+}
+
+// decode checks the length and discriminator of account b, reads it and
+// validates what it read.
+func decode[T any](spec accountSpec, b []byte, read func([]byte) T, validate func(T) error) (T, error) {
+	var zero T
+	if err := spec.check(b); err != nil {
+		return zero, err
 	}
-	o := l.pool
+	v := read(b)
+	if err := validate(v); err != nil {
+		return zero, err
+	}
+	return v, nil
+}
+
+// read reads a pool account whose length is checked.
+func (o poolOffsets) read(b []byte) Pool {
 	p := Pool{
 		Bump:             b[o.bump],
 		Config:           getKey(b, o.config),
@@ -86,17 +121,11 @@ func (l accountLayout) DecodePool(b []byte) (Pool, error) {
 		p.Rewards[i] = PoolReward{Mint: getKey(b, at+o.rewards.mint), EmissionsPerSecondX64: getU128(b[at+o.rewards.emissions:]),
 			GrowthGlobal: getU128(b[at+o.rewards.growth:])}
 	}
-	if err := l.poolSpec.validatePool(p); err != nil {
-		return Pool{}, err
-	}
-	return p, nil
+	return p
 }
 
-// EncodePool returns the account bytes for p; a FeeRate is truncated to the
-// stored u16.
-func (l accountLayout) EncodePool(p Pool) []byte {
-	b := l.poolSpec.newAccount()
-	o := l.pool
+// write writes p into the zeroed account b.
+func (o poolOffsets) write(b []byte, p Pool) {
 	b[o.bump] = p.Bump
 	putKey(b, o.config, p.Config)
 	putKey(b, o.mint0, p.Mint0)
@@ -124,15 +153,10 @@ func (l accountLayout) EncodePool(p Pool) []byte {
 		putU128(b[at+o.rewards.emissions:], r.EmissionsPerSecondX64)
 		putU128(b[at+o.rewards.growth:], r.GrowthGlobal)
 	}
-	return b
 }
 
-// DecodePosition decodes a position account.
-func (l accountLayout) DecodePosition(b []byte) (Position, error) {
-	if err := l.posSpec.check(b); err != nil {
-		return Position{}, err
-	}
-	o := l.pos
+// read reads a position account whose length is checked.
+func (o positionOffsets) read(b []byte) Position {
 	p := Position{
 		Mint:             getKey(b, o.mint),
 		Pool:             getKey(b, o.pool),
@@ -147,16 +171,11 @@ func (l accountLayout) DecodePosition(b []byte) (Position, error) {
 	if o.bump != 0 {
 		p.HasBump, p.Bump = true, b[o.bump]
 	}
-	if err := l.posSpec.validatePosition(p); err != nil {
-		return Position{}, err
-	}
-	return p, nil
+	return p
 }
 
-// EncodePosition returns the account bytes for p.
-func (l accountLayout) EncodePosition(p Position) []byte {
-	b := l.posSpec.newAccount()
-	o := l.pos
+// write writes p into the zeroed account b.
+func (o positionOffsets) write(b []byte, p Position) {
 	if o.bump != 0 {
 		b[o.bump] = p.Bump
 	}
@@ -170,5 +189,4 @@ func (l accountLayout) EncodePosition(p Position) []byte {
 	putU64(b, o.feesOwed0, p.FeesOwed0)
 	putU64(b, o.feesOwed1, p.FeesOwed1)
 	putPositionRewards(b, o.rewards, p.Rewards)
-	return b
 }

@@ -40,16 +40,12 @@ func (j *incidentLog) OpenIncident(ctx context.Context, in Incident) (Incident, 
 	var opened bool
 	err := j.write(ctx, func(tx dbtx) error {
 		now := j.stamp()
-		res, err := tx.ExecContext(ctx, `INSERT INTO incidents (policy, target, severity, message, opened_at)
-			VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, in.Policy, in.Target, in.Severity, in.Message, now)
+		n, err := rowsAffected(tx.ExecContext(ctx, `INSERT INTO incidents (policy, target, severity, message, opened_at)
+			VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, in.Policy, in.Target, in.Severity, in.Message, now))
 		if err != nil {
 			return err
 		}
-		n, err := res.RowsAffected()
 		opened = n == 1
-		if err != nil {
-			return err
-		}
 		row := tx.QueryRowContext(ctx, `SELECT `+incidentColumns+` FROM incidents
 			WHERE policy = ? AND target = ? AND resolved_at IS NULL`, in.Policy, in.Target)
 		in, err = scanIncident(row)
@@ -122,12 +118,7 @@ func (j *incidentLog) Incidents(ctx context.Context, f IncidentFilter) ([]Incide
 	if f.Limit > 0 {
 		q += fmt.Sprintf(" LIMIT %d", f.Limit)
 	}
-	var out []Incident
-	err := j.read(ctx, func(tx dbtx) error {
-		var err error
-		out, err = queryIncidents(ctx, tx, q, args...)
-		return err
-	})
+	out, err := readAll(ctx, j.store, queryIncidents, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("journal: incidents: %w", err)
 	}

@@ -266,6 +266,26 @@ func (j *store) read(ctx context.Context, fn func(tx dbtx) error) error {
 	return err
 }
 
+// readAll runs query with args in a read transaction and returns its rows.
+func readAll[T any](ctx context.Context, st *store, query func(context.Context, querier, string, ...any) ([]T, error), q string, args ...any) ([]T, error) {
+	var out []T
+	err := st.read(ctx, func(tx dbtx) error {
+		var err error
+		out, err = query(ctx, tx, q, args...)
+		return err
+	})
+	return out, err
+}
+
+// rowsAffected returns how many rows the statement that returned res and
+// err changed.
+func rowsAffected(res sql.Result, err error) (int64, error) {
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
 // abort rolls tx back after err and returns err, joined with any rollback
 // failure.
 func abort(tx *sql.Tx, err error) error {

@@ -102,12 +102,8 @@ func (j *leadership) Renew(ctx context.Context, token int64, ttl time.Duration) 
 	if err != nil {
 		return false, err
 	}
-	res, err := conn.ExecContext(ctx, `UPDATE leader_lease SET expires_at = `+dbMillis+` + $3
-		WHERE name = $1 AND token = $2`, leaseName, token, ttl.Milliseconds())
-	if err != nil {
-		return false, fmt.Errorf("journal: renew lease: %w", err)
-	}
-	n, err := res.RowsAffected()
+	n, err := rowsAffected(conn.ExecContext(ctx, `UPDATE leader_lease SET expires_at = `+dbMillis+` + $3
+		WHERE name = $1 AND token = $2`, leaseName, token, ttl.Milliseconds()))
 	if err != nil {
 		return false, fmt.Errorf("journal: renew lease: %w", err)
 	}

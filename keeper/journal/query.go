@@ -35,13 +35,8 @@ func (j *history) Pending(ctx context.Context) ([]Action, error) {
 		}
 	}
 	in, args := stateList(open)
-	var acts []Action
-	err := j.read(ctx, func(tx dbtx) error {
-		var err error
-		acts, err = queryActions(ctx, tx, `SELECT `+actionColumns+` FROM actions WHERE state IN `+in+`
+	acts, err := readAll(ctx, j.store, queryActions, `SELECT `+actionColumns+` FROM actions WHERE state IN `+in+`
 			ORDER BY created_at, id`, args...)
-		return err
-	})
 	if err != nil {
 		return nil, fmt.Errorf("journal: pending: %w", err)
 	}
@@ -55,12 +50,7 @@ func (j *history) List(ctx context.Context, f Filter) ([]Action, error) {
 	if err != nil {
 		return nil, fmt.Errorf("journal: list: %w", err)
 	}
-	var acts []Action
-	err = j.read(ctx, func(tx dbtx) error {
-		var err error
-		acts, err = queryActions(ctx, tx, query, args...)
-		return err
-	})
+	acts, err := readAll(ctx, j.store, queryActions, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("journal: list: %w", err)
 	}
