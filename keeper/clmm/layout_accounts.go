@@ -59,11 +59,7 @@ func (l accountLayout) DecodePool(b []byte) (Pool, error) {
 
 // EncodePool returns the account bytes for p; a FeeRate is truncated to the
 // stored u16.
-func (l accountLayout) EncodePool(p Pool) []byte {
-	b := l.poolSpec.newAccount()
-	l.pool.write(b, p)
-	return b
-}
+func (l accountLayout) EncodePool(p Pool) []byte { return encode(l.poolSpec, p, l.pool.write) }
 
 // DecodePosition decodes a position account.
 func (l accountLayout) DecodePosition(b []byte) (Position, error) {
@@ -71,11 +67,7 @@ func (l accountLayout) DecodePosition(b []byte) (Position, error) {
 }
 
 // EncodePosition returns the account bytes for p.
-func (l accountLayout) EncodePosition(p Position) []byte {
-	b := l.posSpec.newAccount()
-	l.pos.write(b, p)
-	return b
-}
+func (l accountLayout) EncodePosition(p Position) []byte { return encode(l.posSpec, p, l.pos.write) }
 
 // decode checks the length and discriminator of account b, reads it and
 // validates what it read.
@@ -89,6 +81,13 @@ func decode[T any](spec accountSpec, b []byte, read func([]byte) T, validate fun
 		return zero, err
 	}
 	return v, nil
+}
+
+// encode returns a zeroed account of spec with v written into it.
+func encode[T any](spec accountSpec, v T, write func([]byte, T)) []byte {
+	b := spec.newAccount()
+	write(b, v)
+	return b
 }
 
 // read reads a pool account whose length is checked.
