@@ -46,7 +46,7 @@ func (bd *bundler) sendBundle(ctx context.Context, txs []Signed, tip TipFunc, po
 	return b.run(ctx)
 }
 
-// fullBundle handles market transactions that leave no room for the tip.
+// full handles market transactions that leave no room for the tip.
 func (bd *bundler) full(ctx context.Context, txs []Signed, pol TipPolicy) (Result, error) {
 	why := fmt.Sprintf("%d market transactions leave no room in a bundle for the tip transaction", len(txs))
 	if !pol.FallbackRPC {
