@@ -8,36 +8,23 @@ import (
 	"time"
 
 	"github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/rpc"
 )
 
-// SendBundle lands the market's transactions as one atomic Jito bundle, in
-// array order, with keeper's tip transaction (made by tip) appended last.
-//
-// The tip starts at pol.Floor. A tip transaction is never made twice: when
-// this client already made a tip of those lamports with that blockhash,
-// another tip account is paid, or, all of them taken, a lamport more (never
-// above pol.Cap). While the blockhashes are valid, a bundle the
-// engine reports Failed, or that is neither landed nor failed RaiseAfter
-// after it was accepted, counts as dropped and is resubmitted with the same
-// market transactions and a new tip transaction raised per the policy, never
-// above pol.Cap. Landing is judged by our own RPC's signature statuses, not
-// by the engine: the outcome is OutcomeLanded when every market transaction
-// reached the commitment, OutcomeExpired when none landed and every
-// blockhash provably expired.
-//
-// Four market transactions at most fit beside the tip. With more, or when a
-// bundle at the cap is dropped again, pol.FallbackRPC decides: send them
-// one by one through RPC (Route RPCFallback, atomicity lost; the same bytes,
-// so a late bundle and the RPC sends can never both execute) or refuse
-// (OutcomeRefused with ErrBundleFull when nothing was sent; otherwise keep
-// resubmitting at the cap until expiry). The error is non-nil only for
-// unusable input (nothing sent), a first tip transaction that could not be
-// made (nothing sent) or a context that ended first (OutcomeUnknown).
-func (c *Client) SendBundle(ctx context.Context, txs []Signed, tip TipFunc, pol TipPolicy) (Result, error) {
+// bundler lands transactions as Jito bundles with keeper's tip
+// transaction, falling back to the sender when the tip policy allows.
+type bundler struct {
+	send *sender
+	jito *jitoClient // nil: no block engine configured
+	tips *tipBook
+}
+
+// sendBundle implements [Client.SendBundle].
+func (bd *bundler) sendBundle(ctx context.Context, txs []Signed, tip TipFunc, pol TipPolicy) (Result, error) {
 	res := newResult(txs, RouteBundle)
 	pol, err := pol.normalized()
 	switch {
-	case c.jito == nil:
+	case bd.jito == nil:
 		err = errors.New("no jito url configured")
 	case tip == nil:
 		err = errors.New("no tip function")
@@ -48,46 +35,41 @@ func (c *Client) SendBundle(ctx context.Context, txs []Signed, tip TipFunc, pol 
 		return res, fmt.Errorf("send bundle: %w", err)
 	}
 	if len(txs) >= MaxBundleTxs {
-		return c.fullBundle(ctx, txs, pol)
+		return bd.full(ctx, txs, pol)
 	}
-	b := &bundleRun{c: c, txs: txs, tipFn: tip, pol: pol, report: BundleReport{LandedTip: -1}}
-	b.watch = c.newExpiryWatch(hashesOf(txs))
+	sn := bd.send
+	b := &bundleRun{s: sn, commitment: sn.confirm.reads.commitment, txs: txs, pol: pol, watch: sn.confirm.newExpiryWatch(txs...),
+		sub: &submissions{jito: bd.jito, book: bd.tips, tipFn: tip, limit: pol.Cap, txs: txs, log: sn.log, report: BundleReport{LandedTip: -1}}}
 	if res, done, err := b.first(ctx); done {
 		return res, err
 	}
 	return b.run(ctx)
 }
 
-// fullBundle handles market transactions that leave no room for the tip.
-func (c *Client) fullBundle(ctx context.Context, txs []Signed, pol TipPolicy) (Result, error) {
+// full handles market transactions that leave no room for the tip.
+func (bd *bundler) full(ctx context.Context, txs []Signed, pol TipPolicy) (Result, error) {
 	why := fmt.Sprintf("%d market transactions leave no room in a bundle for the tip transaction", len(txs))
 	if !pol.FallbackRPC {
 		res := newResult(txs, RouteBundle)
 		res.Outcome, res.Note = OutcomeRefused, why+"; refused by the tip policy"
 		return res, ErrBundleFull
 	}
-	c.log.Info("bundle full, sending through rpc one by one", "transactions", len(txs))
-	res, err := c.sendSequential(ctx, txs, RouteRPCFallback)
+	bd.send.log.Info("bundle full, sending through rpc one by one", "transactions", len(txs))
+	res, err := bd.send.sendSequential(ctx, txs, RouteRPCFallback)
 	res.Note = why + "; sent through rpc one by one"
 	return res, err
 }
 
-// bundleRun is the state of one SendBundle call. Not safe for concurrent use.
+// bundleRun is the state of one SendBundle call: it watches the market
+// transactions land or expire and decides when to submit again. Not safe
+// for concurrent use.
 type bundleRun struct {
-	c      *Client
-	txs    []Signed
-	tipFn  TipFunc
-	pol    TipPolicy
-	watch  *expiryWatch
-	report BundleReport
-	tips   []Signed  // tip transactions, parallel to report.Tips
-	sentAt time.Time // when the current bundle was accepted
-	// rejected: the engine refused the current bundle outright.
-	rejected bool
-	// checked: the current bundle's landing was cross-checked with the engine.
-	checked bool
-	// frozen: no more submissions (a blockhash expired, or no tip can be made).
-	frozen bool
+	s          *sender
+	commitment rpc.CommitmentType
+	txs        []Signed
+	pol        TipPolicy
+	watch      *expiryWatch
+	sub        *submissions // the bundles sent
 }
 
 // run watches the bundle until its fate is proven or ctx ends: the node's
@@ -98,8 +80,8 @@ type bundleRun struct {
 func (b *bundleRun) run(ctx context.Context) (Result, error) {
 	wctx, stopWatch := context.WithCancel(ctx)
 	defer stopWatch()
-	wake := b.c.sigs.watch(wctx, b.txs[0].Signature)
-	poll := newPollBackoff(b.c.opts.PollInterval)
+	wake := b.s.sigs.watch(wctx, b.txs[0].Signature)
+	poll := newPollBackoff(b.s.poll)
 	defer poll.stop()
 	for {
 		select {
@@ -121,25 +103,25 @@ func (b *bundleRun) run(ctx context.Context) (Result, error) {
 // watched (resubmitting a bundle that already landed is harmless, it fails
 // atomically).
 func (b *bundleRun) step(ctx context.Context) (Result, bool, error) {
-	st, err := b.c.statuses(ctx, b.sigs(), false)
+	st, err := b.s.confirm.statuses(ctx, b.sigs(), false)
 	if err != nil {
-		b.c.log.Warn("signature status unavailable", "err", err)
+		b.s.log.Warn("signature status unavailable", "err", err)
 	} else if out, ok := b.settled(st); ok {
 		return b.result(out, st), true, nil
 	}
 	anyGone, allGone, err := b.watch.gone(ctx)
 	if err != nil {
-		b.c.log.Warn("blockhash check failed", "err", err)
+		b.s.log.Warn("blockhash check failed", "err", err)
 		anyGone, allGone = false, false
 	}
 	if allGone {
 		return b.finish(ctx)
 	}
 	if anyGone {
-		b.frozen = true // a member expired: no bundle of these can land now
+		b.sub.frozen = true // a member expired: no bundle of these can land now
 	}
 	landing := st != nil && slices.ContainsFunc(st[:len(b.txs)], func(s Status) bool { return s.Found })
-	if b.frozen || landing {
+	if b.sub.frozen || landing {
 		return Result{}, false, nil
 	}
 	return b.watchBundle(ctx)
@@ -150,17 +132,17 @@ func (b *bundleRun) step(ctx context.Context) (Result, bool, error) {
 func (b *bundleRun) settled(st []Status) (Outcome, bool) {
 	all := true
 	for _, s := range st[:len(b.txs)] {
-		if s.Reached(b.c.commitment) && s.Err != nil {
+		if s.Reached(b.commitment) && s.Err != nil {
 			return OutcomeFailed, true
 		}
-		all = all && s.Reached(b.c.commitment)
+		all = all && s.Reached(b.commitment)
 	}
 	return OutcomeLanded, all
 }
 
 // finish runs the final check once every blockhash looked gone.
 func (b *bundleRun) finish(ctx context.Context) (Result, bool, error) {
-	final, ok := b.c.confirmGone(ctx, b.sigs(), b.watch.hashes)
+	final, ok := b.s.confirm.confirmGone(ctx, b.sigs(), b.watch.hashes)
 	if !ok {
 		return Result{}, false, nil
 	}
@@ -178,46 +160,46 @@ func (b *bundleRun) finish(ctx context.Context) (Result, bool, error) {
 // OutcomeRefused (nothing was sent); a failure to fetch the tip accounts is
 // retried on the next rounds.
 func (b *bundleRun) first(ctx context.Context) (Result, bool, error) {
-	err := b.submitNew(ctx, b.pol.Floor)
+	err := b.sub.submit(ctx, b.pol.Floor)
 	switch {
 	case err == nil:
 		return Result{}, false, nil
-	case b.frozen:
+	case b.sub.frozen:
 		res := newResult(b.txs, RouteBundle)
-		res.Outcome, res.Bundle, res.Note = OutcomeRefused, &b.report, "no tip transaction could be made"
+		res.Outcome, res.Bundle, res.Note = OutcomeRefused, &b.sub.report, "no tip transaction could be made"
 		return res, true, fmt.Errorf("send bundle: %w", err)
 	}
-	b.c.log.Warn("no bundle sent yet, will retry", "err", err)
+	b.s.log.Warn("no bundle sent yet, will retry", "err", err)
 	return Result{}, false, nil
 }
 
 // watchBundle asks the engine about the current bundle and resubmits or
 // raises the tip as needed.
 func (b *bundleRun) watchBundle(ctx context.Context) (Result, bool, error) {
-	if len(b.report.Tips) == 0 {
+	if len(b.sub.report.Tips) == 0 {
 		return b.first(ctx)
 	}
-	cur := &b.report.Tips[len(b.report.Tips)-1]
+	cur := &b.sub.report.Tips[len(b.sub.report.Tips)-1]
 	if !cur.Accepted {
-		if b.rejected {
+		if b.sub.rejected {
 			return b.dropped(ctx)
 		}
-		b.send(ctx)
+		b.sub.send(ctx)
 		return Result{}, false, nil
 	}
-	sts, err := b.c.jito.inflightStatuses(ctx, []string{cur.BundleID})
+	sts, err := b.sub.jito.inflightStatuses(ctx, []string{cur.BundleID})
 	if err != nil {
-		b.c.log.Warn("bundle status unavailable", "bundle", cur.BundleID, "err", err)
+		b.s.log.Warn("bundle status unavailable", "bundle", cur.BundleID, "err", err)
 		return Result{}, false, nil
 	}
 	switch sts[cur.BundleID].Status {
 	case bundleLanded:
-		b.crossCheck(ctx, cur.BundleID)
+		b.sub.crossCheck(ctx, cur.BundleID)
 		return Result{}, false, nil // our RPC decides
 	case bundleFailed:
 		return b.dropped(ctx)
 	}
-	if time.Since(b.sentAt) < b.pol.RaiseAfter {
+	if time.Since(b.sub.sentAt) < b.pol.RaiseAfter {
 		return Result{}, false, nil
 	}
 	return b.dropped(ctx)
@@ -226,142 +208,65 @@ func (b *bundleRun) watchBundle(ctx context.Context) (Result, bool, error) {
 // dropped resubmits with a raised tip, or falls back to RPC at the cap when
 // the policy allows.
 func (b *bundleRun) dropped(ctx context.Context) (Result, bool, error) {
-	cur := b.report.Tips[len(b.report.Tips)-1]
+	cur := b.sub.report.Tips[len(b.sub.report.Tips)-1]
 	if cur.Lamports >= b.pol.Cap && b.pol.FallbackRPC {
-		b.c.log.Info("bundle dropped at the tip cap, sending through rpc one by one", "bundle", cur.BundleID, "tip", cur.Lamports)
-		res, err := b.c.sendSequential(ctx, b.txs, RouteRPCFallback)
+		b.s.log.Info("bundle dropped at the tip cap, sending through rpc one by one", "bundle", cur.BundleID, "tip", cur.Lamports)
+		res, err := b.s.sendSequential(ctx, b.txs, RouteRPCFallback)
 		b.noteLandedTip(ctx)
-		res.Bundle, res.Note = &b.report, "bundle dropped at the tip cap; sent through rpc one by one"
+		res.Bundle, res.Note = &b.sub.report, "bundle dropped at the tip cap; sent through rpc one by one"
 		return res, true, err
 	}
 	next := b.pol.next(cur.Lamports)
-	b.c.log.Warn("bundle dropped, resubmitting", "bundle", cur.BundleID, "tip", cur.Lamports, "next_tip", next)
+	b.s.log.Warn("bundle dropped, resubmitting", "bundle", cur.BundleID, "tip", cur.Lamports, "next_tip", next)
 	if next == cur.Lamports { // at the cap: the same bundle again
-		b.report.Tips[len(b.report.Tips)-1].Accepted, b.rejected = false, false
-		b.send(ctx)
+		b.sub.report.Tips[len(b.sub.report.Tips)-1].Accepted, b.sub.rejected = false, false
+		b.sub.send(ctx)
 		return Result{}, false, nil
 	}
-	if err := b.submitNew(ctx, next); err != nil {
-		b.c.log.Error("no new tip transaction; watching the bundles already sent", "err", err)
+	if err := b.sub.submit(ctx, next); err != nil {
+		b.s.log.Error("no new tip transaction; watching the bundles already sent", "err", err)
 	}
 	return Result{}, false, nil
 }
 
-// submitNew makes a tip transaction of lamports (or a few more, see
-// pickTip) and submits a new bundle. A failure to fetch the tip accounts
-// leaves the state as it was (retried on the next round); a failure of the
-// TipFunc freezes submissions.
-func (b *bundleRun) submitNew(ctx context.Context, lamports uint64) error {
-	bh := b.txs[0].Blockhash
-	acct, lamports, err := b.c.pickTip(ctx, lamports, b.pol.Cap, bh)
-	if err != nil {
-		return fmt.Errorf("tip accounts: %w", err)
-	}
-	tx, err := b.tipFn(ctx, acct, lamports, bh)
-	if err == nil {
-		err = checkTip(tx, acct, lamports, bh)
-	}
-	if err != nil {
-		b.frozen = true
-		return fmt.Errorf("tip transaction: %w", err)
-	}
-	id := BundleID(append(signatures(b.txs), tx.Signature))
-	b.tips = append(b.tips, tx)
-	b.report.Tips = append(b.report.Tips, TipAttempt{Signature: tx.Signature, Account: acct, Lamports: lamports, BundleID: id})
-	b.rejected, b.checked = false, false
-	b.send(ctx)
-	return nil
-}
-
-// send submits the current bundle to the engine.
-func (b *bundleRun) send(ctx context.Context) {
-	cur := &b.report.Tips[len(b.report.Tips)-1]
-	raws := make([][]byte, 0, len(b.txs)+1)
-	for _, s := range b.txs {
-		raws = append(raws, s.Raw)
-	}
-	raws = append(raws, b.tips[len(b.tips)-1].Raw)
-	id, err := b.c.jito.sendBundle(ctx, raws)
-	if err != nil {
-		b.rejected = !Retryable(err)
-		b.c.log.Warn("bundle not accepted", "bundle", cur.BundleID, "tip", cur.Lamports, "rejected", b.rejected, "err", err)
-		return
-	}
-	if id != cur.BundleID {
-		b.c.log.Error("engine's bundle id differs from ours", "bundle", cur.BundleID, "engine_bundle", id)
-		cur.BundleID = id
-	}
-	cur.Accepted, b.sentAt = true, time.Now()
-	b.c.log.Debug("bundle accepted", "bundle", id, "tip", cur.Lamports, "transactions", len(raws))
-}
-
-// crossCheck compares, once, the engine's record of a landed bundle with
-// our signatures; a difference is logged (our RPC remains the judge).
-func (b *bundleRun) crossCheck(ctx context.Context, id string) {
-	if b.checked {
-		return
-	}
-	lb, err := b.c.jito.bundleStatus(ctx, id)
-	if err != nil || lb == nil {
-		return // not yet in the engine's status history; ask again next round
-	}
-	b.checked = true
-	want := make([]string, 0, len(b.txs)+1)
-	for _, s := range append(signatures(b.txs), b.tips[len(b.tips)-1].Signature) {
-		want = append(want, s.String())
-	}
-	if !slices.Equal(want, lb.Transactions) {
-		b.c.log.Error("engine reports different transactions for our bundle", "bundle", id, "ours", want, "engine", lb.Transactions)
-	}
-}
-
 // noteLandedTip records which tip transaction, if any, has landed.
 func (b *bundleRun) noteLandedTip(ctx context.Context) {
-	st, err := b.c.statuses(ctx, signatures(b.tips), true)
+	st, err := b.s.confirm.statuses(ctx, signatures(b.sub.tips), true)
 	if err != nil {
-		b.c.log.Warn("tip status unavailable", "err", err)
+		b.s.log.Warn("tip status unavailable", "err", err)
 		return
 	}
 	for j, s := range st {
-		if s.Reached(b.c.commitment) {
-			b.report.LandedTip = j
+		if s.Reached(b.commitment) {
+			b.sub.report.LandedTip = j
 		}
 	}
 }
 
 // sigs returns the market transactions' signatures, then the tips'.
 func (b *bundleRun) sigs() []solana.Signature {
-	return append(signatures(b.txs), signatures(b.tips)...)
+	return append(signatures(b.txs), signatures(b.sub.tips)...)
 }
 
 // result builds the Result from final or current statuses (nil: none).
 func (b *bundleRun) result(out Outcome, st []Status) Result {
 	res := newResult(b.txs, RouteBundle)
-	res.Outcome, res.Bundle = out, &b.report
+	res.Outcome, res.Bundle = out, &b.sub.report
 	for i := range b.txs {
 		res.Txs[i].State = TxPending
 		if st == nil {
 			continue
 		}
-		if r, ok := fromStatus(st[i], b.c.commitment); ok {
+		if r, ok := fromStatus(st[i], b.commitment); ok {
 			res.Txs[i] = r
 		} else if out == OutcomeExpired || out == OutcomePartial {
 			res.Txs[i].State = TxExpired
 		}
 	}
-	for j := range b.report.Tips {
-		if k := len(b.txs) + j; k < len(st) && st[k].Reached(b.c.commitment) {
-			b.report.LandedTip = j
+	for j := range b.sub.report.Tips {
+		if k := len(b.txs) + j; k < len(st) && st[k].Reached(b.commitment) {
+			b.sub.report.LandedTip = j
 		}
 	}
 	return res
-}
-
-// hashesOf returns the transactions' blockhashes.
-func hashesOf(txs []Signed) []solana.Hash {
-	out := make([]solana.Hash, len(txs))
-	for i, s := range txs {
-		out[i] = s.Blockhash
-	}
-	return out
 }

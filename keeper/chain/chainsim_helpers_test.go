@@ -315,7 +315,7 @@ func (e *env) newMint(t *testing.T, decimals uint8, amount uint64, holders ...so
 // blockhash returns the latest blockhash as the client sees it.
 func (e *env) blockhash(t *testing.T) solana.Hash {
 	t.Helper()
-	bh, err := e.client.LatestBlockhash(t.Context())
+	bh, err := e.client.Reads.LatestBlockhash(t.Context())
 	if err != nil {
 		t.Fatalf("LatestBlockhash: %v", err)
 	}

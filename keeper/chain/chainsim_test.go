@@ -191,7 +191,7 @@ func TestChainsimExpiredNeverLands(t *testing.T) {
 					Methods: map[string]inject.MethodFaults{"sendTransaction": {Rates: inject.Rates{NeverLand: 1}}},
 				}}}})
 				waitSlots(2)
-				bh, err := e.client.LatestBlockhash(t.Context())
+				bh, err := e.client.Reads.LatestBlockhash(t.Context())
 				if err != nil {
 					t.Fatalf("LatestBlockhash: %v", err)
 				}
@@ -383,7 +383,7 @@ func TestChainsimBundleTip(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				e := newEnv(t, envConfig{sim: chainsim.Options{MinTip: tt.minTip}})
 				waitSlots(2)
-				bh, err := e.client.LatestBlockhash(t.Context())
+				bh, err := e.client.Reads.LatestBlockhash(t.Context())
 				if err != nil {
 					t.Fatalf("LatestBlockhash: %v", err)
 				}
@@ -957,7 +957,7 @@ func TestChainsimFailover(t *testing.T) {
 					Logger: slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 				})
 				waitSlots(2)
-				bh, err := client.LatestBlockhash(t.Context())
+				bh, err := client.Reads.LatestBlockhash(t.Context())
 				if err != nil {
 					t.Fatalf("LatestBlockhash: %v", err)
 				}
@@ -1018,7 +1018,7 @@ func TestChainsimReads(t *testing.T) {
 		waitSlots(3)
 		ctx := t.Context()
 
-		bh, err := e.client.LatestBlockhash(ctx)
+		bh, err := e.client.Reads.LatestBlockhash(ctx)
 		wantHash, wantLast := e.sim.Ledger.LatestBlockhash(rpc.CommitmentConfirmed)
 		if err != nil || bh.Hash != wantHash || bh.LastValidBlockHeight != wantLast {
 			t.Errorf("LatestBlockhash = %+v, %v; want %s valid to %d", bh, err, wantHash, wantLast)
@@ -1064,7 +1064,7 @@ func TestChainsimReads(t *testing.T) {
 			want bool
 		}{{0, true}, {chainsim.MaxBlockhashAge + 2, false}} {
 			waitSlots(tc.wait)
-			if ok, err := e.client.BlockhashValid(ctx, bh.Hash); err != nil || ok != tc.want {
+			if ok, err := e.client.Reads.BlockhashValid(ctx, bh.Hash); err != nil || ok != tc.want {
 				t.Errorf("BlockhashValid after %d more slots = %v, %v; want %v", tc.wait, ok, err, tc.want)
 			}
 		}

@@ -16,6 +16,9 @@
 //   - answers, for earlier attempts of one action, whether one landed, may
 //     still land, or provably never will ([Client.Settle]).
 //
+// Plain reads (accounts, balances, the slot, blockhashes) go through
+// [Client.Reads].
+//
 // Our own RPC's getSignatureStatuses is the source of truth for landing;
 // Jito's bundle statuses are only hints. A transaction counts as expired only
 // when its blockhash is invalid at the configured commitment and at

@@ -15,15 +15,21 @@ import (
 // behind the builder's node does not know a fresh blockhash yet (a first
 // "blockhash not found" is not final). Not safe for concurrent use.
 type expiryWatch struct {
-	c            *Client
+	c            *confirmer
 	hashes       []solana.Hash // distinct
 	seenValid    map[solana.Hash]bool
 	invalidSince map[solana.Hash]time.Time
 }
 
-// newExpiryWatch watches the distinct hashes among hashes.
-func (c *Client) newExpiryWatch(hashes []solana.Hash) *expiryWatch {
-	return &expiryWatch{c: c, hashes: uniqueHashes(hashes), seenValid: map[solana.Hash]bool{}, invalidSince: map[solana.Hash]time.Time{}}
+// newExpiryWatch watches the distinct blockhashes of txs.
+func (c *confirmer) newExpiryWatch(txs ...Signed) *expiryWatch {
+	var hashes []solana.Hash
+	for _, s := range txs {
+		if !slices.Contains(hashes, s.Blockhash) {
+			hashes = append(hashes, s.Blockhash)
+		}
+	}
+	return &expiryWatch{c: c, hashes: hashes, seenValid: map[solana.Hash]bool{}, invalidSince: map[solana.Hash]time.Time{}}
 }
 
 // uniqueHashes returns the distinct hashes in first-seen order.
@@ -57,7 +63,7 @@ func (w *expiryWatch) gone(ctx context.Context) (anyGone, allGone bool, err erro
 			if !ok {
 				w.invalidSince[h], since = now, now
 			}
-			if now.Sub(since) < w.c.opts.BlockhashGrace {
+			if now.Sub(since) < w.c.grace {
 				allGone = false
 				continue
 			}
@@ -74,7 +80,7 @@ func (w *expiryWatch) gone(ctx context.Context) (anyGone, allGone bool, err erro
 // status answer from a node that lags, a signature seen below the
 // commitment, an error); otherwise st are the final statuses: a signature
 // not found there can never land.
-func (c *Client) confirmGone(ctx context.Context, sigs []solana.Signature, hashes []solana.Hash) (st []Status, ok bool) {
+func (c *confirmer) confirmGone(ctx context.Context, sigs []solana.Signature, hashes []solana.Hash) (st []Status, ok bool) {
 	goneAt, ok := c.allGone(ctx, hashes)
 	if !ok {
 		return nil, false
@@ -92,7 +98,7 @@ func (c *Client) confirmGone(ctx context.Context, sigs []solana.Signature, hashe
 		return nil, false
 	}
 	for _, s := range st {
-		if s.Found && !s.Reached(c.commitment) {
+		if s.Found && !s.Reached(c.reads.commitment) {
 			return nil, false
 		}
 	}
@@ -101,7 +107,7 @@ func (c *Client) confirmGone(ctx context.Context, sigs []solana.Signature, hashe
 
 // allGone checks every hash again; ok is true when all are gone, and at is
 // the latest slot at which one was seen gone.
-func (c *Client) allGone(ctx context.Context, hashes []solana.Hash) (at uint64, ok bool) {
+func (c *confirmer) allGone(ctx context.Context, hashes []solana.Hash) (at uint64, ok bool) {
 	for _, h := range hashes {
 		gone, slot, err := c.blockhashGone(ctx, h)
 		if err != nil {

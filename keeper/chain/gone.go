@@ -1,9 +1,11 @@
 package chain
 
 import (
+	"context"
 	"sync"
 
 	"github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/rpc"
 )
 
 // goneMemory remembers, per blockhash, the earliest slot at which the
@@ -40,4 +42,28 @@ func (g *goneMemory) valid(hash solana.Hash) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	delete(g.first, hash)
+}
+
+// blockhashGone reports whether hash is invalid both at the client's
+// commitment and at processed: a hash merely too new for the confirmed bank
+// is valid at processed, so only an expired hash is invalid at both. at is
+// the earliest slot of a processed answer that found it gone: no
+// transaction using hash can land in a later slot, so a status answer that
+// has seen at has seen any landing.
+func (c *confirmer) blockhashGone(ctx context.Context, hash solana.Hash) (gone bool, at uint64, err error) {
+	valid, _, err := c.reads.blockhashValid(ctx, hash, c.reads.commitment)
+	if err != nil {
+		return false, 0, err
+	}
+	if !valid {
+		valid, at, err = c.reads.blockhashValid(ctx, hash, rpc.CommitmentProcessed)
+		if err != nil {
+			return false, 0, err
+		}
+	}
+	if valid {
+		c.gone.valid(hash)
+		return false, 0, nil
+	}
+	return true, c.gone.seen(hash, at), nil
 }

@@ -162,8 +162,8 @@ func (j *jitoClient) tipAccounts(ctx context.Context) ([]solana.PublicKey, error
 // TipAccounts asks the block engine for its tip accounts, which shows that it
 // answers.
 func (c *Client) TipAccounts(ctx context.Context) ([]solana.PublicKey, error) {
-	if c.jito == nil {
+	if c.bundles.jito == nil {
 		return nil, errors.New("no block engine configured (chain.jito_url)")
 	}
-	return c.jito.tipAccounts(ctx)
+	return c.bundles.jito.tipAccounts(ctx)
 }

@@ -22,20 +22,20 @@ func TestJitoEndpointURL(t *testing.T) {
 func TestJitoClient(t *testing.T) {
 	fc := newFakeChain(150)
 	c, _ := newMemClient(t, fc, nil)
-	accs, err := c.jito.tipAccounts(t.Context())
+	accs, err := c.bundles.jito.tipAccounts(t.Context())
 	if err != nil || len(accs) != 8 || accs[3] != fc.tipAccounts[3] {
 		t.Fatalf("tipAccounts = %v, %v", accs, err)
 	}
-	st, err := c.jito.inflightStatuses(t.Context(), []string{"unknown"})
+	st, err := c.bundles.jito.inflightStatuses(t.Context(), []string{"unknown"})
 	if err != nil || st["unknown"].Status != bundleInvalid {
 		t.Errorf("inflight of an unknown bundle = %+v, %v; want Invalid", st, err)
 	}
-	lb, err := c.jito.bundleStatus(t.Context(), "unknown")
+	lb, err := c.bundles.jito.bundleStatus(t.Context(), "unknown")
 	if err != nil || lb != nil {
 		t.Errorf("bundleStatus of an unknown bundle = %+v, %v; want nil", lb, err)
 	}
 	for _, n := range []int{0, 6} {
-		if _, err := c.jito.sendBundle(t.Context(), make([][]byte, n)); err == nil || !contains(err.Error(), "want 1 to 5") {
+		if _, err := c.bundles.jito.sendBundle(t.Context(), make([][]byte, n)); err == nil || !contains(err.Error(), "want 1 to 5") {
 			t.Errorf("sendBundle of %d: err %v", n, err)
 		}
 	}
@@ -45,7 +45,7 @@ func TestJitoClient(t *testing.T) {
 		}
 	}
 	fc.tipAccounts = nil
-	if _, err := c.jito.tipAccounts(t.Context()); err == nil {
+	if _, err := c.bundles.jito.tipAccounts(t.Context()); err == nil {
 		t.Error("want an error for an empty tip account list")
 	}
 }

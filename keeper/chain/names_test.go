@@ -50,7 +50,7 @@ func TestSendURLFirst(t *testing.T) {
 				o.SendURL, o.HTTPClient = "http://send.test/?key="+secretKey, &http.Client{Transport: tr}
 			})
 			s := transferTx(t, newKey(t), fc.newBlockhash(), 1)
-			if err := c.broadcast(t.Context(), s); err != nil {
+			if err := c.send.broadcast(t.Context(), s); err != nil {
 				t.Fatalf("broadcast: %v", err)
 			}
 			if _, err := c.Statuses(t.Context(), []solana.Signature{s.Signature}); err != nil {

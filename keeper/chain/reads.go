@@ -26,12 +26,23 @@ type Blockhash struct {
 	LastValidBlockHeight uint64
 }
 
+// Reads reads accounts, balances, the slot and blockhashes from the RPC
+// nodes, failing over in the configured order, at the client's commitment.
+type Reads struct {
+	pool       *pool // RPCURLs
+	commitment rpc.CommitmentType
+}
+
+// Commitment returns the commitment reads are made at, and at which a
+// transaction counts as landed.
+func (r *Reads) Commitment() rpc.CommitmentType { return r.commitment }
+
 // Balance returns the wallet's lamports at the client's commitment.
-func (c *Client) Balance(ctx context.Context, wallet solana.PublicKey) (uint64, error) {
+func (r *Reads) Balance(ctx context.Context, wallet solana.PublicKey) (uint64, error) {
 	var out *rpc.GetBalanceResult
-	err := c.reads.call(ctx, "getBalance", func(ctx context.Context, ep *endpoint) error {
+	err := r.pool.call(ctx, "getBalance", func(ctx context.Context, ep *endpoint) error {
 		var err error
-		out, err = ep.rpc.GetBalance(ctx, wallet, c.commitment)
+		out, err = ep.rpc.GetBalance(ctx, wallet, r.commitment)
 		return err
 	})
 	if err != nil {
@@ -41,11 +52,11 @@ func (c *Client) Balance(ctx context.Context, wallet solana.PublicKey) (uint64, 
 }
 
 // LatestBlockhash returns the latest blockhash at the client's commitment.
-func (c *Client) LatestBlockhash(ctx context.Context) (Blockhash, error) {
+func (r *Reads) LatestBlockhash(ctx context.Context) (Blockhash, error) {
 	var out *rpc.GetLatestBlockhashResult
-	err := c.reads.call(ctx, "getLatestBlockhash", func(ctx context.Context, ep *endpoint) error {
+	err := r.pool.call(ctx, "getLatestBlockhash", func(ctx context.Context, ep *endpoint) error {
 		var err error
-		out, err = ep.rpc.GetLatestBlockhash(ctx, c.commitment)
+		out, err = ep.rpc.GetLatestBlockhash(ctx, r.commitment)
 		return err
 	})
 	if err != nil {
@@ -59,15 +70,15 @@ func (c *Client) LatestBlockhash(ctx context.Context) (Blockhash, error) {
 
 // BlockhashValid reports whether a transaction using hash can still land,
 // as the node sees it at the client's commitment.
-func (c *Client) BlockhashValid(ctx context.Context, hash solana.Hash) (bool, error) {
-	valid, _, err := c.blockhashValid(ctx, hash, c.commitment)
+func (r *Reads) BlockhashValid(ctx context.Context, hash solana.Hash) (bool, error) {
+	valid, _, err := r.blockhashValid(ctx, hash, r.commitment)
 	return valid, err
 }
 
 // blockhashValid asks isBlockhashValid at commitment cm.
-func (c *Client) blockhashValid(ctx context.Context, hash solana.Hash, cm rpc.CommitmentType) (valid bool, slot uint64, err error) {
+func (r *Reads) blockhashValid(ctx context.Context, hash solana.Hash, cm rpc.CommitmentType) (valid bool, slot uint64, err error) {
 	var out *rpc.IsValidBlockhashResult
-	err = c.reads.call(ctx, "isBlockhashValid", func(ctx context.Context, ep *endpoint) error {
+	err = r.pool.call(ctx, "isBlockhashValid", func(ctx context.Context, ep *endpoint) error {
 		var err error
 		out, err = ep.rpc.IsBlockhashValid(ctx, hash, cm)
 		return err
@@ -81,35 +92,11 @@ func (c *Client) blockhashValid(ctx context.Context, hash solana.Hash, cm rpc.Co
 	return out.Value, out.Context.Slot, nil
 }
 
-// blockhashGone reports whether hash is invalid both at the client's
-// commitment and at processed: a hash merely too new for the confirmed bank
-// is valid at processed, so only an expired hash is invalid at both. at is
-// the earliest slot of a processed answer that found it gone: no
-// transaction using hash can land in a later slot, so a status answer that
-// has seen at has seen any landing.
-func (c *Client) blockhashGone(ctx context.Context, hash solana.Hash) (gone bool, at uint64, err error) {
-	valid, _, err := c.blockhashValid(ctx, hash, c.commitment)
-	if err != nil {
-		return false, 0, err
-	}
-	if !valid {
-		valid, at, err = c.blockhashValid(ctx, hash, rpc.CommitmentProcessed)
-		if err != nil {
-			return false, 0, err
-		}
-	}
-	if valid {
-		c.gone.valid(hash)
-		return false, 0, nil
-	}
-	return true, c.gone.seen(hash, at), nil
-}
-
 // MultipleAccounts returns the data of each account, in order, at the
 // client's commitment; an entry is nil when the account does not exist.
 // Keys are fetched 100 per call.
-func (c *Client) MultipleAccounts(ctx context.Context, keys []solana.PublicKey) ([][]byte, error) {
-	accs, err := c.Accounts(ctx, keys)
+func (r *Reads) MultipleAccounts(ctx context.Context, keys []solana.PublicKey) ([][]byte, error) {
+	accs, err := r.Accounts(ctx, keys)
 	if err != nil {
 		return nil, err
 	}
@@ -124,15 +111,15 @@ func (c *Client) MultipleAccounts(ctx context.Context, keys []solana.PublicKey) 
 
 // Accounts returns each account's full state, in order, at the client's
 // commitment; an entry is nil when the account does not exist.
-func (c *Client) Accounts(ctx context.Context, keys []solana.PublicKey) ([]*Account, error) {
+func (r *Reads) Accounts(ctx context.Context, keys []solana.PublicKey) ([]*Account, error) {
 	out := make([]*Account, 0, len(keys))
 	for start := 0; start < len(keys); start += maxAccountsBatch {
 		batch := keys[start:min(start+maxAccountsBatch, len(keys))]
 		var res *rpc.GetMultipleAccountsResult
-		err := c.reads.call(ctx, "getMultipleAccounts", func(ctx context.Context, ep *endpoint) error {
+		err := r.pool.call(ctx, "getMultipleAccounts", func(ctx context.Context, ep *endpoint) error {
 			var err error
 			res, err = ep.rpc.GetMultipleAccountsWithOpts(ctx, batch, &rpc.GetMultipleAccountsOpts{
-				Encoding: solana.EncodingBase64, Commitment: c.commitment,
+				Encoding: solana.EncodingBase64, Commitment: r.commitment,
 			})
 			return err
 		})
@@ -158,11 +145,11 @@ func toAccount(a *rpc.Account) *Account {
 }
 
 // Slot returns the slot the node has reached at the client's commitment.
-func (c *Client) Slot(ctx context.Context) (uint64, error) {
+func (r *Reads) Slot(ctx context.Context) (uint64, error) {
 	var slot uint64
-	err := c.reads.call(ctx, "getSlot", func(ctx context.Context, ep *endpoint) error {
+	err := r.pool.call(ctx, "getSlot", func(ctx context.Context, ep *endpoint) error {
 		var err error
-		slot, err = ep.rpc.GetSlot(ctx, c.commitment)
+		slot, err = ep.rpc.GetSlot(ctx, r.commitment)
 		return err
 	})
 	return slot, err

@@ -53,14 +53,14 @@ func TestReads(t *testing.T) {
 	if got, err := c.Balance(t.Context(), wallet); err != nil || got != 42 {
 		t.Errorf("Balance = %d, %v; want 42", got, err)
 	}
-	bh, err := c.LatestBlockhash(t.Context())
+	bh, err := c.Reads.LatestBlockhash(t.Context())
 	if err != nil || bh.Hash.IsZero() || bh.LastValidBlockHeight != 150 {
 		t.Fatalf("LatestBlockhash = %+v, %v", bh, err)
 	}
-	if ok, err := c.BlockhashValid(t.Context(), bh.Hash); err != nil || !ok {
+	if ok, err := c.Reads.BlockhashValid(t.Context(), bh.Hash); err != nil || !ok {
 		t.Errorf("BlockhashValid(latest) = %v, %v; want true", ok, err)
 	}
-	if ok, err := c.BlockhashValid(t.Context(), solana.Hash{9}); err != nil || ok {
+	if ok, err := c.Reads.BlockhashValid(t.Context(), solana.Hash{9}); err != nil || ok {
 		t.Errorf("BlockhashValid(unknown) = %v, %v; want false", ok, err)
 	}
 	for _, m := range []string{"getBalance", "getLatestBlockhash", "isBlockhashValid"} {

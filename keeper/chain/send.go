@@ -3,6 +3,7 @@ package chain
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/gagliardetto/solana-go"
@@ -11,29 +12,30 @@ import (
 	"github.com/keeper-project/keeper/internal/failpoint"
 )
 
-// SendAndConfirm sends the transactions through RPC in array order, each
-// confirmed at the client's commitment before the next is sent. Each is
-// sent with skipPreflight and maxRetries 0, and its same bytes are sent
-// again every RebroadcastInterval until it is confirmed, lands with an error
-// (OutcomeFailed, terminal) or its blockhash provably expired
-// (OutcomeExpired, or OutcomePartial when earlier ones landed). An "already
-// processed" answer counts as sent; "blockhash not found" is not final.
-//
-// Simulate first: nothing is simulated here. The error is non-nil only when
-// the input is unusable (nothing sent) or ctx ended before the outcome was
-// proven (OutcomeUnknown: settle later).
-func (c *Client) SendAndConfirm(ctx context.Context, txs []Signed) (Result, error) {
+// sender lands transactions one by one through RPC: SendURL first, if
+// set, then RPCURLs.
+type sender struct {
+	pool        *pool
+	confirm     *confirmer
+	sigs        *sigWatcher   // nil: poll alone
+	poll        time.Duration // Options.PollInterval
+	rebroadcast time.Duration // Options.RebroadcastInterval
+	log         *slog.Logger
+}
+
+// sendAndConfirm implements [Client.SendAndConfirm].
+func (sn *sender) sendAndConfirm(ctx context.Context, txs []Signed) (Result, error) {
 	if err := checkAll(txs); err != nil {
 		return newResult(txs, RouteRPC), fmt.Errorf("send: %w", err)
 	}
-	return c.sendSequential(ctx, txs, RouteRPC)
+	return sn.sendSequential(ctx, txs, RouteRPC)
 }
 
 // sendSequential lands checked transactions one by one.
-func (c *Client) sendSequential(ctx context.Context, txs []Signed, route Route) (Result, error) {
+func (sn *sender) sendSequential(ctx context.Context, txs []Signed, route Route) (Result, error) {
 	res := newResult(txs, route)
 	for i, s := range txs {
-		r, err := c.landOne(ctx, s)
+		r, err := sn.landOne(ctx, s)
 		res.Txs[i] = r
 		if err != nil {
 			return res, fmt.Errorf("transaction %d of %d: %w", i+1, len(txs), err)
@@ -50,15 +52,15 @@ func (c *Client) sendSequential(ctx context.Context, txs []Signed, route Route) 
 // It is settled by the node's notification on the websocket when one
 // comes, and meanwhile its status is polled from right after the send, at
 // intervals doubling up to PollInterval (see pollBackoff).
-func (c *Client) landOne(ctx context.Context, s Signed) (TxResult, error) {
+func (sn *sender) landOne(ctx context.Context, s Signed) (TxResult, error) {
 	wctx, stopWatch := context.WithCancel(ctx)
 	defer stopWatch()
-	wake := c.sigs.watch(wctx, s.Signature)
-	w := c.newExpiryWatch([]solana.Hash{s.Blockhash})
-	rejected := c.broadcast(ctx, s)
-	poll := newPollBackoff(c.opts.PollInterval)
+	wake := sn.sigs.watch(wctx, s.Signature)
+	w := sn.confirm.newExpiryWatch(s)
+	rejected := sn.broadcast(ctx, s)
+	poll := newPollBackoff(sn.poll)
 	defer poll.stop()
-	again := time.NewTicker(c.opts.RebroadcastInterval)
+	again := time.NewTicker(sn.rebroadcast)
 	defer again.Stop()
 	for {
 		select {
@@ -66,18 +68,18 @@ func (c *Client) landOne(ctx context.Context, s Signed) (TxResult, error) {
 			return TxResult{Signature: s.Signature, State: TxPending}, fmt.Errorf("%s not settled: %w", s.Signature, ctx.Err())
 		case <-again.C:
 			if rejected == nil {
-				rejected = c.broadcast(ctx, s)
+				rejected = sn.broadcast(ctx, s)
 			}
 			continue
 		case st := <-wake:
 			wake = nil
-			if r, ok := fromStatus(st, c.commitment); ok {
+			if r, ok := fromStatus(st, sn.confirm.reads.commitment); ok {
 				return r, nil
 			}
 		case <-poll.c():
 			poll.next()
 		}
-		if r, done := c.checkOne(ctx, s, w); done {
+		if r, done := sn.checkOne(ctx, s, w); done {
 			if r.State == TxExpired {
 				r.Err = rejected
 			}
@@ -87,14 +89,14 @@ func (c *Client) landOne(ctx context.Context, s Signed) (TxResult, error) {
 }
 
 // checkOne polls s once; done is true when its fate is proven.
-func (c *Client) checkOne(ctx context.Context, s Signed, w *expiryWatch) (TxResult, bool) {
+func (sn *sender) checkOne(ctx context.Context, s Signed, w *expiryWatch) (TxResult, bool) {
 	sigs := []solana.Signature{s.Signature}
-	st, err := c.statuses(ctx, sigs, false)
+	st, err := sn.confirm.statuses(ctx, sigs, false)
 	if err != nil {
-		c.log.Warn("signature status unavailable", "signature", s.Signature, "err", err)
+		sn.log.Warn("signature status unavailable", "signature", s.Signature, "err", err)
 		return TxResult{}, false
 	}
-	if r, ok := fromStatus(st[0], c.commitment); ok {
+	if r, ok := fromStatus(st[0], sn.confirm.reads.commitment); ok {
 		return r, true
 	}
 	if st[0].Found {
@@ -102,20 +104,20 @@ func (c *Client) checkOne(ctx context.Context, s Signed, w *expiryWatch) (TxResu
 	}
 	_, allGone, err := w.gone(ctx)
 	if err != nil {
-		c.log.Warn("blockhash check failed", "signature", s.Signature, "err", err)
+		sn.log.Warn("blockhash check failed", "signature", s.Signature, "err", err)
 		return TxResult{}, false
 	}
 	if !allGone {
 		return TxResult{}, false
 	}
-	final, ok := c.confirmGone(ctx, sigs, w.hashes)
+	final, ok := sn.confirm.confirmGone(ctx, sigs, w.hashes)
 	if !ok {
 		return TxResult{}, false
 	}
-	if r, ok := fromStatus(final[0], c.commitment); ok {
+	if r, ok := fromStatus(final[0], sn.confirm.reads.commitment); ok {
 		return r, true
 	}
-	c.log.Debug("transaction expired without landing", "signature", s.Signature, "blockhash", s.Blockhash)
+	sn.log.Debug("transaction expired without landing", "signature", s.Signature, "blockhash", s.Blockhash)
 	return TxResult{Signature: s.Signature, State: TxExpired}, true
 }
 
@@ -123,10 +125,10 @@ func (c *Client) checkOne(ctx context.Context, s Signed, w *expiryWatch) (TxResu
 // rejected the transaction outright (a terminal error: rebroadcasting the
 // same bytes cannot help); retryable errors, "already processed" and
 // "blockhash not found" are logged and return nil.
-func (c *Client) broadcast(ctx context.Context, s Signed) error {
+func (sn *sender) broadcast(ctx context.Context, s Signed) error {
 	zero := uint(0)
 	var got solana.Signature
-	err := c.sends.call(ctx, "sendTransaction", func(ctx context.Context, ep *endpoint) error {
+	err := sn.pool.call(ctx, "sendTransaction", func(ctx context.Context, ep *endpoint) error {
 		var err error
 		got, err = ep.rpc.SendRawTransactionWithOpts(ctx, s.Raw, rpc.TransactionOpts{SkipPreflight: true, MaxRetries: &zero})
 		return err
@@ -135,17 +137,17 @@ func (c *Client) broadcast(ctx context.Context, s Signed) error {
 	case sendOK:
 		failpoint.Hit(failpoint.AfterSend)
 		if got != s.Signature {
-			c.log.Warn("node answered a different signature", "signature", s.Signature, "answered", got)
+			sn.log.Warn("node answered a different signature", "signature", s.Signature, "answered", got)
 		}
-		c.log.Debug("transaction sent", "signature", s.Signature)
+		sn.log.Debug("transaction sent", "signature", s.Signature)
 	case sendAlreadyProcessed:
-		c.log.Debug("transaction already processed", "signature", s.Signature)
+		sn.log.Debug("transaction already processed", "signature", s.Signature)
 	case sendBlockhashNotFound:
-		c.log.Debug("node does not know the blockhash yet", "signature", s.Signature, "blockhash", s.Blockhash)
+		sn.log.Debug("node does not know the blockhash yet", "signature", s.Signature, "blockhash", s.Blockhash)
 	case sendRetryable:
-		c.log.Warn("send failed, will retry", "signature", s.Signature, "err", err)
+		sn.log.Warn("send failed, will retry", "signature", s.Signature, "err", err)
 	case sendRejected:
-		c.log.Error("node rejected the transaction; watching it until its blockhash expires", "signature", s.Signature, "err", err)
+		sn.log.Error("node rejected the transaction; watching it until its blockhash expires", "signature", s.Signature, "err", err)
 		return err
 	}
 	return nil

@@ -38,15 +38,8 @@ type Settlement struct {
 	Statuses [][]Status
 }
 
-// Settle tells, for the earlier attempts of one action (each the market
-// transactions it signed, not tip transactions), whether one landed, one may
-// still land, or none ever can. It searches the whole transaction history,
-// checks every blockhash at the commitment and at processed, and searches
-// the history again before answering VerdictDead, so that a transaction
-// landing during the check is not missed. Unlike SendAndConfirm it applies
-// no grace to a blockhash it has never seen valid: call it after the node has
-// caught up (a restart takes longer than the lag it guards against).
-func (c *Client) Settle(ctx context.Context, attempts [][]TxRef) (Settlement, error) {
+// settle implements [Client.Settle].
+func (c *confirmer) settle(ctx context.Context, attempts [][]TxRef) (Settlement, error) {
 	var sigs []solana.Signature
 	var hashes []solana.Hash
 	for _, a := range attempts {
@@ -86,7 +79,7 @@ func (c *Client) Settle(ctx context.Context, attempts [][]TxRef) (Settlement, er
 // settleStatusesAt fetches statuses; decided is true when they alone give
 // the verdict (landed, or seen below the commitment: pending). seen is the
 // last slot the answering nodes had seen.
-func (c *Client) settleStatusesAt(ctx context.Context, attempts [][]TxRef, sigs []solana.Signature) (s Settlement, decided bool, seen uint64, err error) {
+func (c *confirmer) settleStatusesAt(ctx context.Context, attempts [][]TxRef, sigs []solana.Signature) (s Settlement, decided bool, seen uint64, err error) {
 	s = Settlement{Verdict: VerdictPending, Attempt: -1}
 	var st []Status
 	st, seen, err = c.statusesAt(ctx, sigs, true)
@@ -97,7 +90,7 @@ func (c *Client) settleStatusesAt(ctx context.Context, attempts [][]TxRef, sigs 
 	for i, a := range attempts {
 		s.Statuses = append(s.Statuses, st[:len(a)])
 		for _, x := range st[:len(a)] {
-			if x.Reached(c.commitment) && s.Attempt < 0 {
+			if x.Reached(c.reads.commitment) && s.Attempt < 0 {
 				s.Verdict, s.Attempt = VerdictLanded, i
 			}
 			found = found || x.Found

@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
+	"sync/atomic"
 
 	"github.com/gagliardetto/solana-go"
 )
@@ -37,23 +39,19 @@ type Outflows struct {
 	Tokens map[solana.PublicKey]int64
 }
 
-// Simulate runs simulateTransaction on the signed wire transaction raw with
-// signature verification at the client's commitment, and computes the
-// wallet's outflows. On a node that returns the accounts' balances before
-// and after with the simulation (Agave's current validators), that one call
-// is all: see simulateWithBalances. On an older node it fetches the
-// pre-state of the wallet and of every
-// account the message references (static keys and writable lookup-table
-// entries) that is an SPL Token or Token-2022 account owned by the wallet,
-// and asks the simulation for their post-state. It reads that state again
-// after the simulation and measures only when both reads agree, so that a
-// transfer landing meanwhile (another action of keeper's, or anyone paying
-// the wallet) can neither hide an outflow nor be charged to this one; after
-// maxSimulateTries moving reads it returns ErrWalletMoving.
-//
-// A transaction that fails in simulation returns its SimResult (logs, units,
-// fee) together with a *SimError; Outflows are then zero.
-func (c *Client) Simulate(ctx context.Context, raw []byte, wallet solana.PublicKey) (*SimResult, error) {
+// simulator simulates transactions and measures the wallet's outflows.
+type simulator struct {
+	reads      *Reads
+	tables     *lookupTables
+	bundleSims *pool // SimulateBundleURL, or RPCURLs
+	log        *slog.Logger
+
+	bundleSimOff  atomic.Bool // the bundle simulation endpoint has no simulateBundle
+	simNoBalances atomic.Bool // the RPC node's simulateTransaction returns no balances
+}
+
+// simulate implements [Client.Simulate].
+func (s *simulator) simulate(ctx context.Context, raw []byte, wallet solana.PublicKey) (*SimResult, error) {
 	tx, err := decodeTx(raw)
 	if err != nil {
 		return nil, err
@@ -62,16 +60,16 @@ func (c *Client) Simulate(ctx context.Context, raw []byte, wallet solana.PublicK
 	if err != nil {
 		return nil, fmt.Errorf("simulate: %w", err)
 	}
-	if !c.simNoBalances.Load() {
-		res, err := c.simulateWithBalances(ctx, raw, tx.Message, wallet, fee)
+	if !s.simNoBalances.Load() {
+		res, err := s.simulateWithBalances(ctx, raw, tx.Message, wallet, fee)
 		if !errors.Is(err, errNoBalances) {
 			return res, err
 		}
-		c.simNoBalances.Store(true)
-		c.log.Info("The RPC node's simulateTransaction returns no balances; reading the wallet's accounts around each simulation instead")
+		s.simNoBalances.Store(true)
+		s.log.Info("The RPC node's simulateTransaction returns no balances; reading the wallet's accounts around each simulation instead")
 	}
 	for range maxSimulateTries {
-		res, stable, err := c.simulateOnce(ctx, raw, tx.Message, wallet, fee)
+		res, stable, err := s.simulateOnce(ctx, raw, tx.Message, wallet, fee)
 		if err != nil || stable {
 			return res, err
 		}
@@ -92,12 +90,12 @@ var ErrWalletMoving = errors.New("the wallet's accounts changed while the transa
 // measured only when both reads agree (stable): otherwise something landed in between, and the
 // simulation may have run on other balances than the first read, which could hide an outflow
 // behind an inflow of the same size, or charge another transaction's outflow to this one.
-func (c *Client) simulateOnce(ctx context.Context, raw []byte, m solana.Message, wallet solana.PublicKey, fee Fee) (*SimResult, bool, error) {
-	addrs, pre, err := c.preState(ctx, m, wallet)
+func (s *simulator) simulateOnce(ctx context.Context, raw []byte, m solana.Message, wallet solana.PublicKey, fee Fee) (*SimResult, bool, error) {
+	addrs, pre, err := s.preState(ctx, m, wallet)
 	if err != nil {
 		return nil, false, fmt.Errorf("simulate: %w", err)
 	}
-	v, err := c.simulateRaw(ctx, raw, addrs)
+	v, err := s.simulateRaw(ctx, raw, addrs)
 	if err != nil {
 		return nil, false, err
 	}
@@ -111,7 +109,7 @@ func (c *Client) simulateOnce(ctx context.Context, raw []byte, m solana.Message,
 	if len(v.Accounts) != len(addrs) {
 		return nil, false, fmt.Errorf("simulate: %d post-state accounts for %d addresses", len(v.Accounts), len(addrs))
 	}
-	again, err := c.Accounts(ctx, addrs)
+	again, err := s.reads.Accounts(ctx, addrs)
 	if err != nil {
 		return nil, false, fmt.Errorf("simulate: read the state again: %w", err)
 	}
@@ -161,8 +159,8 @@ func wrappedSOLAccount(wallet solana.PublicKey) solana.PublicKey {
 // wallet's token accounts among the message's accounts, and its
 // wrapped-SOL account even when the transaction creates it) and their state
 // now.
-func (c *Client) preState(ctx context.Context, m solana.Message, wallet solana.PublicKey) ([]solana.PublicKey, []*Account, error) {
-	lookups, err := c.writableLookupKeys(ctx, m)
+func (s *simulator) preState(ctx context.Context, m solana.Message, wallet solana.PublicKey) ([]solana.PublicKey, []*Account, error) {
+	lookups, err := s.tables.writableKeys(ctx, m)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -174,7 +172,7 @@ func (c *Client) preState(ctx context.Context, m solana.Message, wallet solana.P
 			keys = append(keys, k)
 		}
 	}
-	accs, err := c.Accounts(ctx, keys)
+	accs, err := s.reads.Accounts(ctx, keys)
 	if err != nil {
 		return nil, nil, fmt.Errorf("fetch pre-state: %w", err)
 	}

@@ -57,8 +57,8 @@ var errNoBalances = errors.New("simulateTransaction returned no balances")
 // read of the accounts is needed before or after, and nothing landing
 // meanwhile can be mistaken for the transaction's doing. It returns
 // errNoBalances when the node does not return them.
-func (c *Client) simulateWithBalances(ctx context.Context, raw []byte, m solana.Message, wallet solana.PublicKey, fee Fee) (*SimResult, error) {
-	v, err := c.simulateRaw(ctx, raw, nil)
+func (s *simulator) simulateWithBalances(ctx context.Context, raw []byte, m solana.Message, wallet solana.PublicKey, fee Fee) (*SimResult, error) {
+	v, err := s.simulateRaw(ctx, raw, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -143,15 +143,15 @@ func ownTokens(wallet solana.PublicKey, list []tokenBalance, hs []holding) error
 // simulateRaw calls simulateTransaction with signature verification at the
 // client's commitment, asking for the post-state of addrs when there are
 // any.
-func (c *Client) simulateRaw(ctx context.Context, raw []byte, addrs []solana.PublicKey) (*simValue, error) {
-	cfg := map[string]any{"encoding": "base64", "sigVerify": true, "commitment": c.commitment}
+func (s *simulator) simulateRaw(ctx context.Context, raw []byte, addrs []solana.PublicKey) (*simValue, error) {
+	cfg := map[string]any{"encoding": "base64", "sigVerify": true, "commitment": s.reads.commitment}
 	if len(addrs) > 0 {
 		cfg["accounts"] = map[string]any{"encoding": "base64", "addresses": addrs}
 	}
 	var out struct {
 		Value *simValue `json:"value"`
 	}
-	err := c.reads.call(ctx, "simulateTransaction", func(ctx context.Context, ep *endpoint) error {
+	err := s.reads.pool.call(ctx, "simulateTransaction", func(ctx context.Context, ep *endpoint) error {
 		return ep.rpc.RPCCallForInto(ctx, &out, "simulateTransaction", []any{base64.StdEncoding.EncodeToString(raw), cfg})
 	})
 	if err != nil {

@@ -22,22 +22,12 @@ var ErrBundleSimUnavailable = errors.New("simulateBundle is not offered by the e
 // codeMethodNotFound is JSON-RPC's "method not found".
 const codeMethodNotFound = -32601
 
-// SimulateSequence simulates signed wire transactions in order on
-// accumulated state with Jito-Solana's simulateBundle: each transaction
-// sees what its predecessors wrote, fees included, and the run stops at the
-// first failure. It returns one SimResult per transaction that ran, with
-// the wallet's outflows measured from that transaction's own pre- and
-// post-execution accounts, so a token account an earlier transaction
-// created is watched in the later ones. A failing transaction's result
-// comes last, with a *SimError whose Index says which it is.
-//
-// It returns ErrBundleSimUnavailable when the endpoint has no
-// simulateBundle; the caller then simulates what it can with Simulate.
-func (c *Client) SimulateSequence(ctx context.Context, raws [][]byte, wallet solana.PublicKey) ([]*SimResult, error) {
+// sequence implements [Client.SimulateSequence].
+func (s *simulator) sequence(ctx context.Context, raws [][]byte, wallet solana.PublicKey) ([]*SimResult, error) {
 	if len(raws) == 0 || len(raws) > MaxSimulateBundle {
 		return nil, fmt.Errorf("simulate sequence: %d transactions, want 1 to %d", len(raws), MaxSimulateBundle)
 	}
-	if c.bundleSimOff.Load() {
+	if s.bundleSimOff.Load() {
 		return nil, ErrBundleSimUnavailable
 	}
 	fees := make([]Fee, len(raws))
@@ -50,11 +40,11 @@ func (c *Client) SimulateSequence(ctx context.Context, raws [][]byte, wallet sol
 		if fees[i], err = feeOf(tx.Message); err != nil {
 			return nil, fmt.Errorf("simulate sequence: transaction %d: %w", i, err)
 		}
-		if watch[i], err = c.watchKeys(ctx, tx.Message, wallet); err != nil {
+		if watch[i], err = s.watchKeys(ctx, tx.Message, wallet); err != nil {
 			return nil, fmt.Errorf("simulate sequence: transaction %d: %w", i, err)
 		}
 	}
-	v, err := c.simulateBundle(ctx, raws, watch)
+	v, err := s.simulateBundle(ctx, raws, watch)
 	if err != nil {
 		return nil, err
 	}
@@ -64,8 +54,8 @@ func (c *Client) SimulateSequence(ctx context.Context, raws [][]byte, wallet sol
 // watchKeys are the accounts whose pre- and post-state a sequence's
 // transaction reports: the wallet, the writable accounts of the message
 // (lookup-table entries included) and the wallet's wrapped-SOL account.
-func (c *Client) watchKeys(ctx context.Context, m solana.Message, wallet solana.PublicKey) ([]solana.PublicKey, error) {
-	lookups, err := c.writableLookupKeys(ctx, m)
+func (s *simulator) watchKeys(ctx context.Context, m solana.Message, wallet solana.PublicKey) ([]solana.PublicKey, error) {
+	lookups, err := s.tables.writableKeys(ctx, m)
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +91,7 @@ type bundleSimValue struct {
 
 // simulateBundle calls simulateBundle asking for the pre- and post-state of
 // watch[i] around transaction i.
-func (c *Client) simulateBundle(ctx context.Context, raws [][]byte, watch [][]solana.PublicKey) (*bundleSimValue, error) {
+func (s *simulator) simulateBundle(ctx context.Context, raws [][]byte, watch [][]solana.PublicKey) (*bundleSimValue, error) {
 	enc := make([]string, len(raws))
 	cfgs := make([]map[string]any, len(raws))
 	for i, raw := range raws {
@@ -112,18 +102,18 @@ func (c *Client) simulateBundle(ctx context.Context, raws [][]byte, watch [][]so
 		"preExecutionAccountsConfigs":  cfgs,
 		"postExecutionAccountsConfigs": cfgs,
 		"transactionEncoding":          "base64",
-		"simulationBank":               map[string]any{"commitment": map[string]any{"commitment": string(c.commitment)}},
+		"simulationBank":               map[string]any{"commitment": map[string]any{"commitment": string(s.reads.commitment)}},
 	}
 	var out struct {
 		Value *bundleSimValue `json:"value"`
 	}
-	err := c.bundleSims.call(ctx, "simulateBundle", func(ctx context.Context, ep *endpoint) error {
+	err := s.bundleSims.call(ctx, "simulateBundle", func(ctx context.Context, ep *endpoint) error {
 		return ep.raw.CallForInto(ctx, &out, "simulateBundle", []any{map[string]any{"encodedTransactions": enc}, cfg})
 	})
 	var re *RPCError
 	if errors.As(err, &re) && re.Code == codeMethodNotFound {
-		c.bundleSimOff.Store(true)
-		c.log.Info("The bundle simulation endpoint has no simulateBundle; later transactions of a bundle are bounded statically", "endpoint", re.Endpoint)
+		s.bundleSimOff.Store(true)
+		s.log.Info("The bundle simulation endpoint has no simulateBundle; later transactions of a bundle are bounded statically", "endpoint", re.Endpoint)
 		return nil, ErrBundleSimUnavailable
 	}
 	if err != nil {

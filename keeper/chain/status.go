@@ -3,7 +3,9 @@ package chain
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"math"
+	"time"
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
@@ -53,16 +55,18 @@ func rank(c string) int {
 	return 0
 }
 
-// Statuses returns what the chain knows of each signature, searching the
-// node's whole transaction history (getSignatureStatuses with
-// searchTransactionHistory), in the order given.
-func (c *Client) Statuses(ctx context.Context, sigs []solana.Signature) ([]Status, error) {
-	return c.statuses(ctx, sigs, true)
+// confirmer tells what became of transactions: their signature statuses,
+// whether their blockhashes expired, and the verdict on earlier attempts.
+type confirmer struct {
+	reads *Reads
+	grace time.Duration // Options.BlockhashGrace
+	log   *slog.Logger
+	gone  goneMemory // the earliest slot each blockhash was seen gone
 }
 
 // statuses asks getSignatureStatuses in batches; history also searches
 // beyond the node's recent status cache.
-func (c *Client) statuses(ctx context.Context, sigs []solana.Signature, history bool) ([]Status, error) {
+func (c *confirmer) statuses(ctx context.Context, sigs []solana.Signature, history bool) ([]Status, error) {
 	st, _, err := c.statusesAt(ctx, sigs, history)
 	return st, err
 }
@@ -70,13 +74,13 @@ func (c *Client) statuses(ctx context.Context, sigs []solana.Signature, history 
 // statusesAt is statuses, with the lowest context slot of the answers: the
 // last slot every answering node had seen. A node behind a load balancer
 // may answer from far behind the one that answered another call.
-func (c *Client) statusesAt(ctx context.Context, sigs []solana.Signature, history bool) ([]Status, uint64, error) {
+func (c *confirmer) statusesAt(ctx context.Context, sigs []solana.Signature, history bool) ([]Status, uint64, error) {
 	out := make([]Status, 0, len(sigs))
 	seen := uint64(math.MaxUint64)
 	for start := 0; start < len(sigs); start += maxStatusBatch {
 		batch := sigs[start:min(start+maxStatusBatch, len(sigs))]
 		var res *rpc.GetSignatureStatusesResult
-		err := c.reads.call(ctx, "getSignatureStatuses", func(ctx context.Context, ep *endpoint) error {
+		err := c.reads.pool.call(ctx, "getSignatureStatuses", func(ctx context.Context, ep *endpoint) error {
 			var err error
 			res, err = ep.rpc.GetSignatureStatuses(ctx, history, batch...)
 			return err

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"sync"
 	"time"
 
 	"github.com/gagliardetto/solana-go"
@@ -138,7 +139,17 @@ type tipKey struct {
 	blockhash solana.Hash
 }
 
-// pickTip returns, at random, one of the engine's tip accounts (fetched
+// tipBook remembers the engine's tip accounts and the tips this client
+// handed out, so that it never makes the same tip transaction twice. It is
+// safe for concurrent use.
+type tipBook struct {
+	jito     *jitoClient
+	mu       sync.Mutex
+	accounts []solana.PublicKey   // guarded by mu; cached getTipAccounts
+	made     map[tipKey]time.Time // guarded by mu; tips handed out, see pick
+}
+
+// pick returns, at random, one of the engine's tip accounts (fetched
 // once, then cached) and the lamports to pay it: lamports, or a few more
 // (never above limit), so that this client never makes the same tip
 // transaction twice. Two bundles sharing a blockhash and a tip amount
@@ -146,21 +157,21 @@ type tipKey struct {
 // transaction one time in eight, and the second bundle could never land,
 // its tip having landed or being in flight already. Another account is
 // used first; one more lamport only when every account is taken.
-func (c *Client) pickTip(ctx context.Context, lamports, limit uint64, bh solana.Hash) (solana.PublicKey, uint64, error) {
-	c.tipMu.Lock()
-	defer c.tipMu.Unlock()
-	if len(c.tipAccounts) == 0 {
-		accs, err := c.jito.tipAccounts(ctx)
+func (tb *tipBook) pick(ctx context.Context, lamports, limit uint64, bh solana.Hash) (solana.PublicKey, uint64, error) {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	if len(tb.accounts) == 0 {
+		accs, err := tb.jito.tipAccounts(ctx)
 		if err != nil {
 			return solana.PublicKey{}, 0, err
 		}
-		c.tipAccounts = accs
+		tb.accounts = accs
 	}
 	now := time.Now()
-	c.forgetTips(now)
+	tb.forget(now)
 	for l := lamports; l <= limit; l++ {
-		if acct, ok := c.freeTipAccount(l, bh); ok {
-			c.tipsMade[tipKey{acct, l, bh}] = now
+		if acct, ok := tb.free(l, bh); ok {
+			tb.made[tipKey{acct, l, bh}] = now
 			return acct, l, nil
 		}
 		if l == limit { // l++ would overflow at the largest limit
@@ -170,25 +181,25 @@ func (c *Client) pickTip(ctx context.Context, lamports, limit uint64, bh solana.
 	return solana.PublicKey{}, 0, fmt.Errorf("every tip account already has a tip of %d to %d lamports with blockhash %s", lamports, limit, bh)
 }
 
-// forgetTips drops the tips made longer than tipMemory before now. The
-// caller holds tipMu.
-func (c *Client) forgetTips(now time.Time) {
-	if c.tipsMade == nil {
-		c.tipsMade = map[tipKey]time.Time{}
+// forget drops the tips made longer than tipMemory before now. The
+// caller holds mu.
+func (tb *tipBook) forget(now time.Time) {
+	if tb.made == nil {
+		tb.made = map[tipKey]time.Time{}
 	}
-	for k, at := range c.tipsMade {
+	for k, at := range tb.made {
 		if now.Sub(at) > tipMemory {
-			delete(c.tipsMade, k)
+			delete(tb.made, k)
 		}
 	}
 }
 
-// freeTipAccount picks at random a tip account without a tip of lamports
-// with blockhash bh. The caller holds tipMu.
-func (c *Client) freeTipAccount(lamports uint64, bh solana.Hash) (solana.PublicKey, bool) {
+// free picks at random a tip account without a tip of lamports
+// with blockhash bh. The caller holds mu.
+func (tb *tipBook) free(lamports uint64, bh solana.Hash) (solana.PublicKey, bool) {
 	var free []solana.PublicKey
-	for _, a := range c.tipAccounts {
-		if _, used := c.tipsMade[tipKey{a, lamports, bh}]; !used {
+	for _, a := range tb.accounts {
+		if _, used := tb.made[tipKey{a, lamports, bh}]; !used {
 			free = append(free, a)
 		}
 	}

@@ -54,12 +54,55 @@ type Layout interface {
 	Owed(pool Pool, pos Position, lower, upper Tick) (Owed, error)
 }
 
+// layout implements [Layout] from its three parts, each its own concept:
+// the pool and position accounts (a table of field offsets), the tick-array
+// accounts (whose formats differ between the programs), and the fee rules.
+type layout struct {
+	accountLayout
+	tickArrayCodec
+	feeRules
+}
+
+// tickArrayCodec is the tick-array part of [Layout].
+type tickArrayCodec interface {
+	TicksPerArray() int32
+	TickArrayStart(tick int32, spacing uint16) int32
+	DecodeTickArray(data []byte, spacing uint16) (TickArray, error)
+	EncodeTickArray(a TickArray) []byte
+}
+
+// feeRules is the fee and reward accounting part of [Layout]: the rule for
+// the growth inside a range and the program's arithmetic of amounts owed.
+type feeRules struct {
+	inside func(current int32, global U128, b boundary) U128
+	owed   func(g Growths, pos Position) (Owed, error)
+}
+
+// GrowthInside returns the fee and reward growths inside the range bounded
+// by lower and upper at this pool state.
+func (f feeRules) GrowthInside(pool Pool, lower, upper Tick) Growths {
+	return growthsInside(f.inside, pool, lower, upper)
+}
+
+// Owed computes what pos is owed at this pool state.
+func (f feeRules) Owed(pool Pool, pos Position, lower, upper Tick) (Owed, error) {
+	return f.owed(f.GrowthInside(pool, lower, upper), pos)
+}
+
+// The two layouts. They are pointers so that Layout values stay comparable.
+var (
+	layoutA = &layout{accountsA, tickArraysA{}, feeRules{inside: insideA, owed: owedA}}
+	layoutB = &layout{accountsB, tickArraysB{}, feeRules{inside: insideB, owed: func(g Growths, pos Position) (Owed, error) {
+		return owedB(g, pos), nil
+	}}}
+)
+
 // LayoutA returns layout A ("dex-a"): accounts PoolState and
 // PersonalPositionState.
-func LayoutA() Layout { return layoutA{} }
+func LayoutA() Layout { return layoutA }
 
 // LayoutB returns layout B ("dex-b"): accounts Whirlpool and Position.
-func LayoutB() Layout { return layoutB{} }
+func LayoutB() Layout { return layoutB }
 
 // LayoutByName returns the layout called name (DexA or DexB).
 func LayoutByName(name string) (Layout, error) {

@@ -114,3 +114,40 @@ func (d Dex) TickArrayStart(tick int32, spacing uint16) int32 {
 	}
 	return d.layout.TickArrayStart(tick, spacing)
 }
+
+// Both layouts store a tick's accounting as consecutive 16-byte fields:
+// liquidity_net, liquidity_gross, fee_growth_outside 0 and 1, then the
+// reward growths outside; layout A after the tick index, layout B after the
+// initialized flag.
+const (
+	tickLiqNet     = 0
+	tickLiqGross   = 16
+	tickFeeGrowth0 = 32
+	tickFeeGrowth1 = 48
+	tickRewards    = 64
+)
+
+// getTickFields reads the accounting fields of a tick starting at t[0].
+func getTickFields(t []byte) Tick {
+	tk := Tick{
+		LiquidityNet:      getU128(t[tickLiqNet:]),
+		LiquidityGross:    getU128(t[tickLiqGross:]),
+		FeeGrowthOutside0: getU128(t[tickFeeGrowth0:]),
+		FeeGrowthOutside1: getU128(t[tickFeeGrowth1:]),
+	}
+	for i := range NumRewards {
+		tk.RewardGrowthsOutside[i] = getU128(t[tickRewards+16*i:])
+	}
+	return tk
+}
+
+// putTickFields writes what getTickFields reads.
+func putTickFields(t []byte, tk Tick) {
+	putU128(t[tickLiqNet:], tk.LiquidityNet)
+	putU128(t[tickLiqGross:], tk.LiquidityGross)
+	putU128(t[tickFeeGrowth0:], tk.FeeGrowthOutside0)
+	putU128(t[tickFeeGrowth1:], tk.FeeGrowthOutside1)
+	for i, r := range tk.RewardGrowthsOutside {
+		putU128(t[tickRewards+16*i:], r)
+	}
+}

@@ -9,30 +9,29 @@ import "fmt"
 // fee_growth_outside_0_x64 +36, fee_growth_outside_1_x64 +52,
 // reward_growths_outside_x64 +68, +84, +100.
 const (
-	aTickArraySize  = 10240
-	aTicksPerArray  = 60
-	aTAPool         = 8
-	aTAStart        = 40
-	aTATicks        = 44
-	aTickSize       = 168
-	aTAInitialized  = aTATicks + aTickSize*aTicksPerArray // initialized_tick_count u8
-	aTickIndex      = 0
-	aTickLiqNet     = 4
-	aTickLiqGross   = 20
-	aTickFeeGrowth0 = 36
-	aTickFeeGrowth1 = 52
-	aTickRewards    = 68
+	aTickArraySize = 10240
+	aTicksPerArray = 60
+	aTAPool        = 8
+	aTAStart       = 40
+	aTATicks       = 44
+	aTickSize      = 168
+	aTAInitialized = aTATicks + aTickSize*aTicksPerArray // initialized_tick_count u8
+	aTickIndex     = 0
+	aTickFields    = 4 // liquidity_net, then the rest (see getTickFields)
 )
+
+// tickArraysA is layout A's tick-array codec.
+type tickArraysA struct{}
 
 var aTickArraySpec = newSpec(DexA, AccountTickArray, "TickArrayState", aTickArraySize)
 
-func (layoutA) TicksPerArray() int32 { return aTicksPerArray }
+func (tickArraysA) TicksPerArray() int32 { return aTicksPerArray }
 
-func (layoutA) TickArrayStart(tick int32, spacing uint16) int32 {
+func (tickArraysA) TickArrayStart(tick int32, spacing uint16) int32 {
 	return arrayStart(tick, spacing, aTicksPerArray)
 }
 
-func (l layoutA) DecodeTickArray(b []byte, spacing uint16) (TickArray, error) {
+func (l tickArraysA) DecodeTickArray(b []byte, spacing uint16) (TickArray, error) {
 	if err := aTickArraySpec.check(b); err != nil {
 		return TickArray{}, err
 	}
@@ -42,24 +41,17 @@ func (l layoutA) DecodeTickArray(b []byte, spacing uint16) (TickArray, error) {
 	}
 	for k := range a.Ticks {
 		t := b[aTATicks+aTickSize*k:]
-		a.Ticks[k] = Tick{
-			Index:             getI32(t, aTickIndex),
-			LiquidityNet:      getU128(t[aTickLiqNet:]),
-			LiquidityGross:    getU128(t[aTickLiqGross:]),
-			FeeGrowthOutside0: getU128(t[aTickFeeGrowth0:]),
-			FeeGrowthOutside1: getU128(t[aTickFeeGrowth1:]),
-		}
-		a.Ticks[k].Initialized = !a.Ticks[k].LiquidityGross.IsZero()
-		for i := range NumRewards {
-			a.Ticks[k].RewardGrowthsOutside[i] = getU128(t[aTickRewards+16*i:])
-		}
+		tk := getTickFields(t[aTickFields:])
+		tk.Index = getI32(t, aTickIndex)
+		tk.Initialized = !tk.LiquidityGross.IsZero()
+		a.Ticks[k] = tk
 	}
 	return a, nil
 }
 
 // EncodeTickArray writes a; each tick's Index is stored as given and
 // initialized_tick_count counts the ticks with liquidity.
-func (layoutA) EncodeTickArray(a TickArray) []byte {
+func (tickArraysA) EncodeTickArray(a TickArray) []byte {
 	b := aTickArraySpec.newAccount()
 	putKey(b, aTAPool, a.Pool)
 	putI32(b, aTAStart, a.Start)
@@ -67,13 +59,7 @@ func (layoutA) EncodeTickArray(a TickArray) []byte {
 	for k, tk := range a.Ticks[:min(len(a.Ticks), aTicksPerArray)] {
 		t := b[aTATicks+aTickSize*k:]
 		putI32(t, aTickIndex, tk.Index)
-		putU128(t[aTickLiqNet:], tk.LiquidityNet)
-		putU128(t[aTickLiqGross:], tk.LiquidityGross)
-		putU128(t[aTickFeeGrowth0:], tk.FeeGrowthOutside0)
-		putU128(t[aTickFeeGrowth1:], tk.FeeGrowthOutside1)
-		for i, r := range tk.RewardGrowthsOutside {
-			putU128(t[aTickRewards+16*i:], r)
-		}
+		putTickFields(t[aTickFields:], tk)
 		if !tk.LiquidityGross.IsZero() {
 			n++
 		}

@@ -20,18 +20,14 @@ import (
 // (0 uninitialized; 1 initialized, followed by the 112 bytes of a fixed tick
 // without its initialized flag).
 const (
-	bTicksPerArray  = 88
-	bFixedSize      = 9988
-	bFixedStart     = 8
-	bFixedTicks     = 12
-	bFixedPool      = 9956
-	bTickSize       = 113
-	bTickInit       = 0
-	bTickLiqNet     = 1
-	bTickLiqGross   = 17
-	bTickFeeGrowth0 = 33
-	bTickFeeGrowth1 = 49
-	bTickRewards    = 65
+	bTicksPerArray = 88
+	bFixedSize     = 9988
+	bFixedStart    = 8
+	bFixedTicks    = 12
+	bFixedPool     = 9956
+	bTickSize      = 113
+	bTickInit      = 0
+	bTickFields    = 1 // liquidity_net, then the rest (see getTickFields)
 
 	bDynStart   = 8
 	bDynPool    = 12
@@ -41,18 +37,21 @@ const (
 	bDynMaxSize = bDynMinSize + 112*bTicksPerArray // 10004
 )
 
+// tickArraysB is layout B's tick-array codec.
+type tickArraysB struct{}
+
 var (
 	bFixedSpec = newSpec(DexB, AccountTickArray, "TickArray", bFixedSize)
 	bDynSpec   = newSpec(DexB, AccountTickArray, "DynamicTickArray", 0)
 )
 
-func (layoutB) TicksPerArray() int32 { return bTicksPerArray }
+func (tickArraysB) TicksPerArray() int32 { return bTicksPerArray }
 
-func (layoutB) TickArrayStart(tick int32, spacing uint16) int32 {
+func (tickArraysB) TickArrayStart(tick int32, spacing uint16) int32 {
 	return arrayStart(tick, spacing, bTicksPerArray)
 }
 
-func (l layoutB) DecodeTickArray(b []byte, spacing uint16) (TickArray, error) {
+func (l tickArraysB) DecodeTickArray(b []byte, spacing uint16) (TickArray, error) {
 	var (
 		a   TickArray
 		err error
@@ -128,16 +127,8 @@ func decodeDynamic(b []byte) (TickArray, error) {
 // decodeTickB reads a layout B tick whose fields start after the flag byte
 // at t[0].
 func decodeTickB(t []byte, initialized bool) Tick {
-	tk := Tick{
-		Initialized:       initialized,
-		LiquidityNet:      getU128(t[bTickLiqNet:]),
-		LiquidityGross:    getU128(t[bTickLiqGross:]),
-		FeeGrowthOutside0: getU128(t[bTickFeeGrowth0:]),
-		FeeGrowthOutside1: getU128(t[bTickFeeGrowth1:]),
-	}
-	for i := range NumRewards {
-		tk.RewardGrowthsOutside[i] = getU128(t[bTickRewards+16*i:])
-	}
+	tk := getTickFields(t[bTickFields:])
+	tk.Initialized = initialized
 	return tk
 }
 
@@ -146,16 +137,10 @@ func putTickB(t []byte, tk Tick) {
 	if tk.Initialized {
 		t[bTickInit] = 1
 	}
-	putU128(t[bTickLiqNet:], tk.LiquidityNet)
-	putU128(t[bTickLiqGross:], tk.LiquidityGross)
-	putU128(t[bTickFeeGrowth0:], tk.FeeGrowthOutside0)
-	putU128(t[bTickFeeGrowth1:], tk.FeeGrowthOutside1)
-	for i, r := range tk.RewardGrowthsOutside {
-		putU128(t[bTickRewards+16*i:], r)
-	}
+	putTickFields(t[bTickFields:], tk)
 }
 
-func (layoutB) EncodeTickArray(a TickArray) []byte {
+func (tickArraysB) EncodeTickArray(a TickArray) []byte {
 	ticks := make([]Tick, bTicksPerArray)
 	copy(ticks, a.Ticks)
 	if !a.Dynamic {

@@ -66,13 +66,9 @@ func insertIntent(ctx context.Context, tx dbtx, in Intent, now int64) (bool, err
 	if inputs == "" {
 		inputs = "null"
 	}
-	res, err := tx.ExecContext(ctx, insertAction,
+	n, err := rowsAffected(tx.ExecContext(ctx, insertAction,
 		in.ID, in.Policy, in.Kind, in.Target, inputs, in.Reason, boolInt(in.DryRun),
-		in.Mint, strconv.FormatUint(in.Amount, 10), string(StatePlanned), now, now)
-	if err != nil {
-		return false, fmt.Errorf("insert action: %w", err)
-	}
-	n, err := res.RowsAffected()
+		in.Mint, strconv.FormatUint(in.Amount, 10), string(StatePlanned), now, now))
 	if err != nil {
 		return false, fmt.Errorf("insert action: %w", err)
 	}

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"sync/atomic"
 	"time"
 
@@ -32,7 +31,25 @@ type Options struct {
 }
 
 // Journal is the durable action journal. It is safe for concurrent use.
+//
+// Its methods are the action log's: an action's intent, attempts, builds,
+// signatures, sends, tips and outcome. The other parts of the journal are
+// their own types over the shared store, embedded so that the journal
+// serves each consumer's interface: history (Get, Pending, List),
+// incidents, trigger firings, leadership over a shared journal, and
+// maintenance (the owner lock, pruning, backups, the writability probe).
 type Journal struct {
+	*store
+	*history
+	*incidentLog
+	*triggerLog
+	*leadership
+	*maintenance
+}
+
+// store is the database handle every part of the journal writes and reads
+// through.
+type store struct {
 	// db is the database handle. It holds one connection, so the journal's
 	// own statements never wait on each other's locks.
 	db *sql.DB
@@ -42,16 +59,11 @@ type Journal struct {
 	log *slog.Logger
 	// loc is where the database lives.
 	loc location
-	// lock is the owner lock file while Own holds it, else nil.
-	lock *os.File
 	// stmts are the prepared statements of the journal's reads and writes.
 	stmts stmtCache
 	// fence is the leader's fencing token every write of a shared
 	// (PostgreSQL) journal checks; 0 until Fence sets it.
 	fence atomic.Int64
-	// lease is the connection leadership is campaigned and renewed on
-	// (PostgreSQL only), opened by the first Campaign.
-	lease leaseConn
 }
 
 // Open opens (creating if needed) the journal at dsn, "sqlite:PATH",
@@ -68,11 +80,12 @@ func Open(ctx context.Context, dsn string, opts Options) (*Journal, error) {
 	if err != nil {
 		return nil, fmt.Errorf("journal: open %s: %w", loc.name, err)
 	}
-	j := &Journal{db: db, now: opts.Now, log: opts.Logger, loc: loc, stmts: stmtCache{db: db, dialect: loc.dialect()}}
-	if err := j.setUp(ctx, loc); err != nil {
+	st := &store{db: db, now: opts.Now, log: opts.Logger, loc: loc, stmts: stmtCache{db: db, dialect: loc.dialect()}}
+	if err := st.setUp(ctx, loc); err != nil {
 		return nil, errors.Join(fmt.Errorf("journal: open %s: %w", loc.name, err), db.Close())
 	}
-	return j, nil
+	return &Journal{store: st, history: &history{st}, incidentLog: &incidentLog{st}, triggerLog: &triggerLog{st},
+		leadership: &leadership{store: st}, maintenance: &maintenance{store: st}}, nil
 }
 
 // openDB returns the handle of the database at loc, with one connection
@@ -114,7 +127,7 @@ func (o Options) withDefaults() Options {
 }
 
 // setUp checks the connection settings and migrates the schema.
-func (j *Journal) setUp(ctx context.Context, loc location) error {
+func (j *store) setUp(ctx context.Context, loc location) error {
 	switch {
 	case loc.dialect() == postgresDialect:
 		if err := checkPostgresDurability(ctx, j.db); err != nil {
@@ -130,7 +143,7 @@ func (j *Journal) setUp(ctx context.Context, loc location) error {
 
 // checkDurability verifies that the file database really runs in WAL mode
 // with synchronous=FULL and foreign keys on, the settings durability rests on.
-func (j *Journal) checkDurability(ctx context.Context) error {
+func (j *store) checkDurability(ctx context.Context) error {
 	var mode string
 	if err := j.db.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil {
 		return fmt.Errorf("read journal_mode: %w", err)
@@ -164,13 +177,13 @@ func (j *Journal) Close() error {
 }
 
 // stamp returns the current time as stored: UTC unix nanoseconds.
-func (j *Journal) stamp() int64 {
+func (j *store) stamp() int64 {
 	return j.now().UnixNano()
 }
 
 // write runs fn in a write transaction and commits it durably (fsync'd);
 // on any error the transaction is rolled back and nothing is written.
-func (j *Journal) write(ctx context.Context, fn func(tx dbtx) error) error {
+func (j *store) write(ctx context.Context, fn func(tx dbtx) error) error {
 	tx, err := j.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin transaction: %w", err)
@@ -200,7 +213,7 @@ func commit(tx *sql.Tx, stmts *stmtCache, fn func(tx dbtx) error) error {
 // carry every lazy record written before them; a crash may lose only lazy
 // records written after the last durable one, which recovery treats as if
 // the crash had come before them.
-func (j *Journal) writeLazy(ctx context.Context, fn func(tx dbtx) error) error {
+func (j *store) writeLazy(ctx context.Context, fn func(tx dbtx) error) error {
 	switch {
 	case j.loc.dialect() == postgresDialect:
 		return j.write(ctx, lazyPostgres(ctx, fn))
@@ -214,7 +227,7 @@ func (j *Journal) writeLazy(ctx context.Context, fn func(tx dbtx) error) error {
 
 // lazyTx runs fn in a transaction committed with synchronous=NORMAL on a
 // connection of its own.
-func (j *Journal) lazyTx(ctx context.Context, fn func(tx dbtx) error) error {
+func (j *store) lazyTx(ctx context.Context, fn func(tx dbtx) error) error {
 	conn, err := j.db.Conn(ctx)
 	if err != nil {
 		return fmt.Errorf("connection: %w", err)
@@ -238,7 +251,7 @@ func (j *Journal) lazyTx(ctx context.Context, fn func(tx dbtx) error) error {
 }
 
 // read runs fn in a read-only transaction, so it sees one snapshot.
-func (j *Journal) read(ctx context.Context, fn func(tx dbtx) error) error {
+func (j *store) read(ctx context.Context, fn func(tx dbtx) error) error {
 	tx, err := j.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return fmt.Errorf("begin read transaction: %w", err)
@@ -251,6 +264,26 @@ func (j *Journal) read(ctx context.Context, fn func(tx dbtx) error) error {
 	}
 	j.stmts.prepare(ctx)
 	return err
+}
+
+// readAll runs query with args in a read transaction and returns its rows.
+func readAll[T any](ctx context.Context, st *store, query func(context.Context, querier, string, ...any) ([]T, error), q string, args ...any) ([]T, error) {
+	var out []T
+	err := st.read(ctx, func(tx dbtx) error {
+		var err error
+		out, err = query(ctx, tx, q, args...)
+		return err
+	})
+	return out, err
+}
+
+// rowsAffected returns how many rows the statement that returned res and
+// err changed.
+func rowsAffected(res sql.Result, err error) (int64, error) {
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
 }
 
 // abort rolls tx back after err and returns err, joined with any rollback

@@ -6,9 +6,12 @@ import (
 	"strings"
 )
 
+// history answers questions about recorded actions.
+type history struct{ *store }
+
 // Get returns action id with its attempts, signatures and tips, or an error
 // matching ErrNotFound.
-func (j *Journal) Get(ctx context.Context, id string) (Action, error) {
+func (j *history) Get(ctx context.Context, id string) (Action, error) {
 	var act Action
 	err := j.read(ctx, func(tx dbtx) error {
 		var err error
@@ -24,7 +27,7 @@ func (j *Journal) Get(ctx context.Context, id string) (Action, error) {
 // Pending returns every action that is not final (planned, built, signed,
 // submitted or expired), oldest first, with its attempts, signatures and
 // tips: what startup recovery must settle by asking the chain.
-func (j *Journal) Pending(ctx context.Context) ([]Action, error) {
+func (j *history) Pending(ctx context.Context) ([]Action, error) {
 	var open []State
 	for _, s := range States() {
 		if !s.Final() {
@@ -32,13 +35,8 @@ func (j *Journal) Pending(ctx context.Context) ([]Action, error) {
 		}
 	}
 	in, args := stateList(open)
-	var acts []Action
-	err := j.read(ctx, func(tx dbtx) error {
-		var err error
-		acts, err = queryActions(ctx, tx, `SELECT `+actionColumns+` FROM actions WHERE state IN `+in+`
+	acts, err := readAll(ctx, j.store, queryActions, `SELECT `+actionColumns+` FROM actions WHERE state IN `+in+`
 			ORDER BY created_at, id`, args...)
-		return err
-	})
 	if err != nil {
 		return nil, fmt.Errorf("journal: pending: %w", err)
 	}
@@ -47,17 +45,12 @@ func (j *Journal) Pending(ctx context.Context) ([]Action, error) {
 
 // List returns the actions f selects, newest first, with their attempts,
 // signatures and tips.
-func (j *Journal) List(ctx context.Context, f Filter) ([]Action, error) {
+func (j *history) List(ctx context.Context, f Filter) ([]Action, error) {
 	query, args, err := f.query()
 	if err != nil {
 		return nil, fmt.Errorf("journal: list: %w", err)
 	}
-	var acts []Action
-	err = j.read(ctx, func(tx dbtx) error {
-		var err error
-		acts, err = queryActions(ctx, tx, query, args...)
-		return err
-	})
+	acts, err := readAll(ctx, j.store, queryActions, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("journal: list: %w", err)
 	}

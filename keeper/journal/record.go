@@ -12,10 +12,9 @@ func (j *Journal) RecordBuilt(ctx context.Context, id string, attempt int, b Bui
 		return fmt.Errorf("journal: record built %q attempt %d: %w", id, attempt, err)
 	}
 	err := j.step(ctx, id, attempt, Outcome{State: StateBuilt}, false, func(tx dbtx, now int64) error {
-		_, err := tx.ExecContext(ctx, `UPDATE attempts SET mode = ?, tip_lamports = ?, built_at = ?
-			WHERE action_id = ? AND attempt = ?`, string(b.Mode), int64(b.TipLamports), now, id, attempt)
-		if err != nil {
-			return fmt.Errorf("update attempt: %w", err)
+		if err := updateAttempt(ctx, tx, id, attempt, `mode = ?, tip_lamports = ?, built_at = ?`,
+			string(b.Mode), int64(b.TipLamports), now); err != nil {
+			return err
 		}
 		for i, body := range b.Transactions {
 			_, err := tx.ExecContext(ctx, `INSERT INTO attempt_transactions (action_id, attempt, seq, body)
@@ -59,9 +58,8 @@ func (j *Journal) RecordSigned(ctx context.Context, id string, attempt int, sigs
 		return fmt.Errorf("journal: record signed %q attempt %d: %w", id, attempt, err)
 	}
 	err := j.step(ctx, id, attempt, Outcome{State: StateSigned}, true, func(tx dbtx, now int64) error {
-		if _, err := tx.ExecContext(ctx, `UPDATE attempts SET signed_at = ? WHERE action_id = ? AND attempt = ?`,
-			now, id, attempt); err != nil {
-			return fmt.Errorf("update attempt: %w", err)
+		if err := updateAttempt(ctx, tx, id, attempt, `signed_at = ?`, now); err != nil {
+			return err
 		}
 		for i, s := range sigs {
 			if err := requireNewSignature(ctx, tx, s.Signature); err != nil {
@@ -108,12 +106,7 @@ func validateSigned(sigs []SignedTx) error {
 // and moves the action to submitted.
 func (j *Journal) RecordSubmitted(ctx context.Context, id string, attempt int) error {
 	err := j.step(ctx, id, attempt, Outcome{State: StateSubmitted}, false, func(tx dbtx, now int64) error {
-		_, err := tx.ExecContext(ctx, `UPDATE attempts SET submitted_at = ? WHERE action_id = ? AND attempt = ?`,
-			now, id, attempt)
-		if err != nil {
-			return fmt.Errorf("update attempt: %w", err)
-		}
-		return nil
+		return updateAttempt(ctx, tx, id, attempt, `submitted_at = ?`, now)
 	})
 	if err != nil {
 		return fmt.Errorf("journal: record submitted %q attempt %d: %w", id, attempt, err)
@@ -151,4 +144,13 @@ func (j *Journal) step(ctx context.Context, id string, attempt int, to Outcome, 
 // fitsInt64 reports whether v can be stored in a signed 64-bit column.
 func fitsInt64(v uint64) bool {
 	return v <= 1<<63-1
+}
+
+// updateAttempt sets columns of attempt of action id: set is the SET list
+// ("col = ?, ...") and args its values.
+func updateAttempt(ctx context.Context, tx dbtx, id string, attempt int, set string, args ...any) error {
+	if _, err := tx.ExecContext(ctx, `UPDATE attempts SET `+set+` WHERE action_id = ? AND attempt = ?`, append(args, id, attempt)...); err != nil {
+		return fmt.Errorf("update attempt: %w", err)
+	}
+	return nil
 }

@@ -16,13 +16,8 @@ func (j *Journal) Settle(ctx context.Context, id string, attempt int, out Outcom
 		return fmt.Errorf("journal: settle %q attempt %d: %w", id, attempt, err)
 	}
 	err := j.step(ctx, id, attempt, out, true, func(tx dbtx, now int64) error {
-		_, err := tx.ExecContext(ctx, `UPDATE attempts SET outcome = ?, rule = ?, detail = ?, fee_lamports = ?,
-			tip_lamports = ?, settled_at = ? WHERE action_id = ? AND attempt = ?`,
-			string(out.State), out.Rule, out.Detail, int64(out.FeeLamports), int64(out.TipLamports), now, id, attempt)
-		if err != nil {
-			return fmt.Errorf("update attempt: %w", err)
-		}
-		return nil
+		return updateAttempt(ctx, tx, id, attempt, `outcome = ?, rule = ?, detail = ?, fee_lamports = ?, tip_lamports = ?, settled_at = ?`,
+			string(out.State), out.Rule, out.Detail, int64(out.FeeLamports), int64(out.TipLamports), now)
 	})
 	if err != nil {
 		return fmt.Errorf("journal: settle %q attempt %d: %w", id, attempt, err)

@@ -17,9 +17,12 @@ type TriggerFiring struct {
 	Detail    string
 }
 
+// triggerLog keeps the firings of policies' triggers.
+type triggerLog struct{ *store }
+
 // RecordTriggerFirings adds each firing's count to its trigger's total and
 // makes it the trigger's last firing, in one transaction.
-func (j *Journal) RecordTriggerFirings(ctx context.Context, fs []TriggerFiring) error {
+func (j *triggerLog) RecordTriggerFirings(ctx context.Context, fs []TriggerFiring) error {
 	if len(fs) == 0 {
 		return nil
 	}
@@ -44,7 +47,7 @@ func (j *Journal) RecordTriggerFirings(ctx context.Context, fs []TriggerFiring) 
 }
 
 // TriggerFirings returns the firings of policy's triggers, by trigger.
-func (j *Journal) TriggerFirings(ctx context.Context, policy string) ([]TriggerFiring, error) {
+func (j *triggerLog) TriggerFirings(ctx context.Context, policy string) ([]TriggerFiring, error) {
 	var out []TriggerFiring
 	err := j.read(ctx, func(tx dbtx) error {
 		rows, err := tx.QueryContext(ctx, `SELECT trigger, fired, last_fired, last_slot, detail FROM trigger_firings

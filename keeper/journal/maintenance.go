@@ -2,9 +2,20 @@ package journal
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"time"
 )
+
+// maintenance keeps the journal in working order: the owner lock of an
+// SQLite journal (see Own), pruning, backups and the writability probe.
+type maintenance struct {
+	*store
+	// lock is the owner lock file while Own holds it, else nil.
+	lock *os.File
+}
 
 // finalStates are the states Prune may delete: nothing of such an action can land any more, and no
 // policy will carry it on. Expired actions are not among them: their policy may resume them.
@@ -18,7 +29,7 @@ var pruneTables = []string{"tips", "signatures", "attempt_transactions", "attemp
 // before cutoff, in one transaction, and returns how many actions it deleted. An action that is not final is never deleted, however old: it may
 // still land, or be resumed. Limits read the journal for at most a day and a cooldown, so a
 // retention longer than both changes no decision.
-func (j *Journal) Prune(ctx context.Context, cutoff time.Time) (int, error) {
+func (j *maintenance) Prune(ctx context.Context, cutoff time.Time) (int, error) {
 	if cutoff.IsZero() {
 		return 0, nil
 	}
@@ -50,4 +61,41 @@ func (j *Journal) Prune(ctx context.Context, cutoff time.Time) (int, error) {
 		return 0, fmt.Errorf("journal: prune: %w", err)
 	}
 	return n, nil
+}
+
+// Backup writes a consistent copy of the journal to dest, a new file, while
+// the journal stays in use (SQLite's VACUUM INTO reads one snapshot: a
+// daemon writing meanwhile neither waits nor tears the copy). The copy is
+// a journal keeper opens, recovers from and continues with.
+func (j *maintenance) Backup(ctx context.Context, dest string) error {
+	if _, err := os.Stat(dest); !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("journal: backup: %s exists (a backup never overwrites)", dest)
+	}
+	if _, err := j.db.ExecContext(ctx, `VACUUM INTO ?`, dest); err != nil {
+		return fmt.Errorf("journal: backup to %s: %w", dest, err)
+	}
+	if err := os.Chmod(dest, 0o600); err != nil {
+		return fmt.Errorf("journal: backup: %w", err)
+	}
+	return nil
+}
+
+// errProbe ends the probe transaction of Writable; it never leaves the package.
+var errProbe = errors.New("probe")
+
+// Writable reports whether the journal can take a write now: it takes the
+// database's write lock and makes a change that it then rolls back, so it
+// fails when the database is closed, read-only, or locked by another writer
+// for longer than the busy timeout. It writes nothing.
+func (j *maintenance) Writable(ctx context.Context) error {
+	err := j.write(ctx, func(tx dbtx) error {
+		if _, err := tx.ExecContext(ctx, `UPDATE schema_version SET version = version`); err != nil {
+			return err
+		}
+		return errProbe
+	})
+	if errors.Is(err, errProbe) {
+		return nil
+	}
+	return fmt.Errorf("journal: not writable: %w", err)
 }
