@@ -20,44 +20,34 @@ type stringList []string
 func (l *stringList) String() string     { return strings.Join(*l, ",") }
 func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
 
-func walletCommand() command {
-	return command{
-		name:    "wallet",
-		usage:   "[--config config.yaml] [--wallet PUBKEY] [--earn-vault ADDR]... [--json]",
-		summary: "show what the wallet owns: loans, CLMM positions, earn withdrawal requests and SOL, with the addresses policies select; needs no key",
-		flags: func(fs *flag.FlagSet) func(context.Context, *streams, []string) int {
-			cf := addReadOnlyFlags(fs)
-			cf.quiet = true // wallet sends nothing: the notifiers' secrets may be absent
-			var earn stringList
-			fs.Var(&earn, "earn-vault", "an earn vault whose withdrawal queue to read (repeatable; the claim-withdrawals policies' vaults are read too)")
-			asJSON := fs.Bool("json", false, "print JSON")
-			return func(ctx context.Context, s *streams, args []string) int {
-				if len(args) > 0 {
-					fmt.Fprintf(s.err, "keeper wallet: unexpected arguments %q\n", args)
-					return exitUsage
-				}
-				k, ok := cf.openReadOnly(s)
-				if !ok {
-					return exitUsage
-				}
-				defer k.Close()
-				rep, err := k.Holdings(ctx, earn)
-				if err != nil {
-					fmt.Fprintf(s.err, "keeper wallet: %v\n", err)
-					return exitFailed
-				}
-				if *asJSON {
-					enc := json.NewEncoder(s.out)
-					enc.SetIndent("", "  ")
-					if err := enc.Encode(rep); err != nil {
-						return exitFailed
-					}
-					return exitOK
-				}
-				writeWallet(s.out, rep, time.Now())
-				return exitOK
+// walletCommand defines `keeper wallet`'s flags on fs and returns its body.
+func walletCommand(fs *flag.FlagSet) action {
+	cf := addReadOnlyFlags(fs)
+	cf.quiet = true // wallet sends nothing: the notifiers' secrets may be absent
+	var earn stringList
+	fs.Var(&earn, "earn-vault", "an earn vault whose withdrawal queue to read (repeatable; the claim-withdrawals policies' vaults are read too)")
+	asJSON := fs.Bool("json", false, "print JSON")
+	return func(ctx context.Context, s *streams, _ []string) int {
+		k, ok := cf.openReadOnly(s)
+		if !ok {
+			return exitUsage
+		}
+		defer k.Close()
+		rep, err := k.Holdings(ctx, earn)
+		if err != nil {
+			fmt.Fprintf(s.err, "keeper wallet: %v\n", err)
+			return exitFailed
+		}
+		if *asJSON {
+			enc := json.NewEncoder(s.out)
+			enc.SetIndent("", "  ")
+			if err := enc.Encode(rep); err != nil {
+				return exitFailed
 			}
-		},
+			return exitOK
+		}
+		writeWallet(s.out, rep, time.Now())
+		return exitOK
 	}
 }
 
