@@ -22,6 +22,11 @@ type Result struct {
 	Evaluated int
 }
 
+// skip records that target gets no action.
+func (r *Result) skip(target string, why SkipReason, detail string) {
+	r.Skipped = append(r.Skipped, Skip{Target: target, Reason: why, Detail: detail})
+}
+
 // Action is one planned action: everything the runtime needs to build,
 // guard, sign, submit and report it.
 type Action struct {

@@ -143,9 +143,7 @@ func (e *evaluator) inScope(key string, accounts, mints func(yield func(string) 
 			return true
 		}
 	}
-	if since, ok := e.state.pendingSince(key); ok && e.pending != nil {
-		e.pending[key] = since
-	}
+	e.gate.keep(key)
 	return false
 }
 

@@ -22,18 +22,18 @@ func (e *evaluator) loans() {
 		}
 		e.res.Evaluated++
 		if le.err != nil {
-			e.skip(le.facts.Address, SkipNoData, le.err.Error())
+			e.res.skip(le.facts.Address, SkipNoData, le.err.Error())
 			continue
 		}
 		if why, unknown := e.unknownIn("loan", le.unknown); unknown {
-			e.skip(le.facts.Address, SkipNoData, why)
+			e.res.skip(le.facts.Address, SkipNoData, why)
 			continue
 		}
 		env.Loan = &le.facts
 		if e.p.Kind == KindAlert {
-			e.alert(le.facts.Address, env)
+			e.p.Params.(*AlertParams).decide(e, le.facts.Address, env)
 		} else if le.facts.IsActive {
-			e.repay(le, env)
+			e.p.Params.(*RepayParams).decide(e, le, env)
 		}
 	}
 }
@@ -112,25 +112,25 @@ func (e *evaluator) positions() {
 		}
 		e.res.Evaluated++
 		if pe.err != nil {
-			e.skip(pe.facts.PositionMint, SkipNoData, pe.err.Error())
+			e.res.skip(pe.facts.PositionMint, SkipNoData, pe.err.Error())
 			continue
 		}
 		if why, unknown := e.unknownIn("position", pe.unknown); unknown {
-			e.skip(pe.facts.PositionMint, SkipNoData, why)
+			e.res.skip(pe.facts.PositionMint, SkipNoData, why)
 			continue
 		}
 		if why, unknown := e.unknownIn("loan", pe.loan.unknownFacts()); unknown {
-			e.skip(pe.facts.PositionMint, SkipNoData, why)
+			e.res.skip(pe.facts.PositionMint, SkipNoData, why)
 			continue
 		}
 		env.Position, env.Loan = &pe.facts, &pe.loan.facts
 		switch e.p.Kind {
 		case KindRebalance:
-			e.rebalance(pe, env)
+			e.p.Params.(*RebalanceParams).decide(e, pe, env)
 		case KindClaimFees:
-			e.claimFees(pe, env)
+			e.p.Params.(*ClaimFeesParams).decide(e, pe, env)
 		case KindAlert:
-			e.alert(pe.facts.PositionMint, env)
+			e.p.Params.(*AlertParams).decide(e, pe.facts.PositionMint, env)
 		}
 	}
 }
@@ -164,9 +164,9 @@ func (e *evaluator) withdrawals() {
 		e.res.Evaluated++
 		env.Withdrawal = &we.facts
 		if e.p.Kind == KindAlert {
-			e.alert(we.facts.RequestID, env)
+			e.p.Params.(*AlertParams).decide(e, we.facts.RequestID, env)
 		} else {
-			e.claimWithdrawal(we, env)
+			e.p.Params.(*ClaimWithdrawalsParams).decide(e, we, env)
 		}
 	}
 }
@@ -192,18 +192,18 @@ func (e *evaluator) vaults() {
 		}
 		e.res.Evaluated++
 		if why, unknown := e.unknownIn("vault", ve.unknown); unknown {
-			e.skip(ve.facts.Address, SkipNoData, why)
+			e.res.skip(ve.facts.Address, SkipNoData, why)
 			continue
 		}
 		facts := ve.facts
 		env := &vaultEnv{Vault: &facts, Strategy: &ve.strategy, Quotes: ve.quotes, Loops: ve.loops, Now: e.nowUnix}
 		switch e.p.Kind {
 		case KindStrategyUpdate:
-			e.strategyUpdate(ve, env)
+			e.p.Params.(*StrategyUpdateParams).decide(e, ve, env)
 		case KindStrategyWithdraw:
-			e.strategyWithdraw(ve, env)
+			e.p.Params.(*StrategyWithdrawParams).decide(e, env)
 		case KindAlert:
-			e.alert(ve.facts.Address, env)
+			e.p.Params.(*AlertParams).decide(e, ve.facts.Address, env)
 		}
 	}
 }
