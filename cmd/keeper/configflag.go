@@ -80,6 +80,18 @@ func (c *configFlags) loadOrSay(s *streams) (*config.Config, bool) {
 	return cfg, true
 }
 
+// withConfig is the body of a command that needs the config: it loads it,
+// saying on stderr what went wrong (exit 2), and runs body with it.
+func (c *configFlags) withConfig(body func(ctx context.Context, s *streams, cfg *config.Config, args []string) int) action {
+	return func(ctx context.Context, s *streams, args []string) int {
+		cfg, ok := c.loadOrSay(s)
+		if !ok {
+			return exitUsage
+		}
+		return body(ctx, s, cfg, args)
+	}
+}
+
 // openJournal opens cfg's journal for the command name, saying on stderr
 // why it cannot; ok is false then.
 func openJournal(ctx context.Context, s *streams, name string, cfg *config.Config) (*journal.Journal, bool) {

@@ -6,17 +6,14 @@ import (
 	"fmt"
 
 	"github.com/keeper-project/keeper/keeper"
+	"github.com/keeper-project/keeper/keeper/config"
 )
 
 // pubkeyCommand defines `keeper pubkey`'s flags on fs and returns its body.
 func pubkeyCommand(fs *flag.FlagSet) action {
 	cf := addConfigFlags(fs)
 	cf.quiet = true
-	return func(_ context.Context, s *streams, _ []string) int {
-		cfg, ok := cf.loadOrSay(s)
-		if !ok {
-			return exitUsage
-		}
+	return cf.withConfig(func(_ context.Context, s *streams, cfg *config.Config, _ []string) int {
 		pk, err := keeper.WalletOf(cfg)
 		if err != nil {
 			fmt.Fprintln(s.err, err)
@@ -24,5 +21,5 @@ func pubkeyCommand(fs *flag.FlagSet) action {
 		}
 		fmt.Fprintln(s.out, pk)
 		return exitOK
-	}
+	})
 }
