@@ -16,7 +16,7 @@ type rebalanceInputs struct {
 	Liquidity string     `json:"liquidity"`
 }
 
-// decide decides on one dex-a position: when the trigger holds, move it
+// decide is rebalance on one dex-a position: when the trigger holds, move it
 // to a range of the configured width centred on the current tick and
 // aligned to the tick spacing (clmm.CenteredRange).
 func (rp *RebalanceParams) decide(e *evaluator, pe *positionEntry, env *positionEnv) {
@@ -82,7 +82,7 @@ type claimFeesInputs struct {
 	Fees1 uint64 `json:"fees1"`
 }
 
-// decide decides on one dex-b position: claim when the fees owed (stored
+// decide is claim-fees on one dex-b position: claim when the fees owed (stored
 // plus accrued since the position was last touched, see PositionFacts)
 // reach min_fees_0 in token 0 or min_fees_1 in token 1.
 func (cp *ClaimFeesParams) decide(e *evaluator, pe *positionEntry, env *positionEnv) {

@@ -23,7 +23,7 @@ type repayInputs struct {
 	LastTxn      string  `json:"lastTxn"`
 }
 
-// decide decides on one active loan: act when the weakest selected
+// decide is repay on one active loan: act when the weakest selected
 // ledger's health is below trigger_health (and `when` holds), or when a
 // ledger ends within repay_all_within and no refinance is expected.
 func (rp *RepayParams) decide(e *evaluator, le *loanEntry, env *loanEnv) {
