@@ -73,14 +73,10 @@ func (r *recovery) settleOpen(ctx context.Context) (Outcome, bool) {
 	if isSequence(att) {
 		return r.settleSequence(ctx, a)
 	}
-	all, _, err := attemptRefs([]journal.Attempt{att})
-	if err != nil {
-		r.log.Error("Journaled signatures unreadable; leaving the action for a person", "err", err)
-		return OutcomePending, true
-	}
-	st, err := r.e.cfg.Submitter.Settle(ctx, all)
-	if err != nil {
-		r.log.Warn("Cannot ask the chain about the action's signatures; leaving it for later", "err", err)
+	st, _, ok := r.settlement(ctx, []journal.Attempt{att},
+		"Journaled signatures unreadable; leaving the action for a person",
+		"Cannot ask the chain about the action's signatures; leaving it for later")
+	if !ok {
 		return OutcomePending, true
 	}
 	switch st.Verdict {
@@ -137,18 +133,14 @@ func (r *recovery) await(ctx context.Context, a *attempt) Outcome {
 // attempt is built: only when every signature ever sent for the action is
 // absent from the chain and every blockhash is invalid may it go again.
 func (r *recovery) checkEarlier(ctx context.Context) (Outcome, bool) {
-	all, nums, err := attemptRefs(r.act.Attempts)
-	if err != nil {
-		r.log.Error("Journaled signatures unreadable; not building a new attempt", "err", err)
+	st, nums, ok := r.settlement(ctx, r.act.Attempts,
+		"Journaled signatures unreadable; not building a new attempt",
+		"Cannot verify earlier attempts on chain; not building a new one")
+	switch {
+	case !ok:
 		return OutcomeRetry, true
-	}
-	if len(all) == 0 {
+	case len(nums) == 0:
 		return OutcomeRetry, false
-	}
-	st, err := r.e.cfg.Submitter.Settle(ctx, all)
-	if err != nil {
-		r.log.Warn("Cannot verify earlier attempts on chain; not building a new one", "err", err)
-		return OutcomeRetry, true
 	}
 	switch st.Verdict {
 	case chain.VerdictDead:
@@ -161,6 +153,27 @@ func (r *recovery) checkEarlier(ctx context.Context) (Outcome, bool) {
 			Detail: fmt.Sprintf("attempt %d landed after it was judged expired; check the wallet", n)}), true
 	}
 	return OutcomeRetry, true
+}
+
+// settlement asks the chain about the signatures of atts; nums[i] is the
+// attempt number of the settlement's index i, and empty when no attempt
+// has signatures (the chain is not asked). ok is false when the journaled
+// signatures do not parse (logged as an error, unreadable) or the chain
+// does not answer (logged as a warning, unanswered).
+func (r *recovery) settlement(ctx context.Context, atts []journal.Attempt, unreadable, unanswered string) (st chain.Settlement, nums []int, ok bool) {
+	all, nums, err := attemptRefs(atts)
+	if err != nil {
+		r.log.Error(unreadable, "err", err)
+		return chain.Settlement{}, nil, false
+	}
+	if len(all) == 0 {
+		return chain.Settlement{}, nil, true
+	}
+	if st, err = r.e.cfg.Submitter.Settle(ctx, all); err != nil {
+		r.log.Warn(unanswered, "err", err)
+		return chain.Settlement{}, nil, false
+	}
+	return st, nums, true
 }
 
 // refs parses journaled signatures for the chain. A signature that does not
