@@ -181,17 +181,25 @@ func (r *recovery) settlement(ctx context.Context, atts []journal.Attempt, unrea
 func refs(sigs []journal.SignedTx) ([]chain.TxRef, error) {
 	out := make([]chain.TxRef, len(sigs))
 	for i, s := range sigs {
-		sig, err := solana.SignatureFromBase58(s.Signature)
+		ref, what, err := txRef(s)
 		if err != nil {
-			return nil, fmt.Errorf("journaled signature %d: %w", i, err)
+			return nil, fmt.Errorf("journaled %s %d: %w", what, i, err)
 		}
-		hash, err := solana.HashFromBase58(s.Blockhash)
-		if err != nil {
-			return nil, fmt.Errorf("journaled blockhash %d: %w", i, err)
-		}
-		out[i] = chain.TxRef{Signature: sig, Blockhash: hash}
+		out[i] = ref
 	}
 	return out, nil
+}
+
+// txRef parses a journaled transaction's signature and blockhash; what
+// names the one that does not parse.
+func txRef(s journal.SignedTx) (ref chain.TxRef, what string, err error) {
+	if ref.Signature, err = solana.SignatureFromBase58(s.Signature); err != nil {
+		return chain.TxRef{}, "signature", err
+	}
+	if ref.Blockhash, err = solana.HashFromBase58(s.Blockhash); err != nil {
+		return chain.TxRef{}, "blockhash", err
+	}
+	return ref, "", nil
 }
 
 // attemptRefs parses the signatures of every attempt that has any; nums[i]
@@ -259,15 +267,11 @@ func signedFromJournal(sigs []journal.SignedTx) ([]chain.Signed, error) {
 		if err != nil || len(raw) == 0 {
 			return nil, fmt.Errorf("transaction %d: signed bytes not journaled", i)
 		}
-		sig, err := solana.SignatureFromBase58(s.Signature)
+		ref, _, err := txRef(s)
 		if err != nil {
 			return nil, fmt.Errorf("transaction %d: %w", i, err)
 		}
-		hash, err := solana.HashFromBase58(s.Blockhash)
-		if err != nil {
-			return nil, fmt.Errorf("transaction %d: %w", i, err)
-		}
-		out[i] = chain.Signed{Raw: raw, Signature: sig, Blockhash: hash}
+		out[i] = chain.Signed{Raw: raw, Signature: ref.Signature, Blockhash: ref.Blockhash}
 	}
 	return out, nil
 }
