@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/keeper-project/keeper/keeper"
+	"github.com/keeper-project/keeper/keeper/config"
 	"github.com/keeper-project/keeper/policies"
 )
 
@@ -49,6 +50,21 @@ func walletCommand(fs *flag.FlagSet) action {
 		writeWallet(s.out, rep, time.Now())
 		return exitOK
 	}
+}
+
+// pubkeyCommand defines `keeper pubkey`'s flags on fs and returns its body.
+func pubkeyCommand(fs *flag.FlagSet) action {
+	cf := addConfigFlags(fs)
+	cf.quiet = true
+	return cf.withConfig(func(_ context.Context, s *streams, cfg *config.Config, _ []string) int {
+		pk, err := keeper.WalletOf(cfg)
+		if err != nil {
+			fmt.Fprintln(s.err, err)
+			return exitUsage
+		}
+		fmt.Fprintln(s.out, pk)
+		return exitOK
+	})
 }
 
 // writeWallet prints the report as tables, amounts in whole tokens where
