@@ -52,54 +52,30 @@ type Metrics struct {
 // is not nil.
 func NewMetrics(reg prometheus.Registerer) *Metrics {
 	m := &Metrics{
-		Runs: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Name: "policy_runs_total",
-			Help: "Policy runs by outcome."}, []string{"policy", "outcome"}),
-		RunDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: namespace, Name: "policy_run_duration_seconds",
-			Help: "Time from tick to the end of a policy run, actions included.", Buckets: prometheus.ExponentialBuckets(0.01, 2, 14)}, []string{"policy"}),
-		RunsSkipped: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Name: "policy_runs_skipped_total",
-			Help: "Policy ticks not run as scheduled, by reason: overlap (the previous run still ran), late (fired more than 2 s after its slot), missed (slots that passed without a tick), stale_data."}, []string{"policy", "reason"}),
-		LastSuccess: prometheus.NewGaugeVec(prometheus.GaugeOpts{Namespace: namespace, Name: "policy_last_success_timestamp_seconds",
-			Help: "Unix time of the policy's last run that ended without error."}, []string{"policy"}),
-		Actions: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Name: "actions_total",
-			Help: "Ends of the action path by kind and outcome (landed, failed, refused, retry, expired, pending, settled, busy, already_done, dry_run, paused, not_taken, alert)."}, []string{"policy", "kind", "outcome"}),
-		PricesUnknown: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Name: "prices_unknown_total",
-			Help: "Prices a run needed and could not use, by reason; the facts that needed them were unknown."}, []string{"reason"}),
-		GuardRefusals: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Name: "guard_refusals_total",
-			Help: "Transactions the guard refused to sign, by rule."}, []string{"rule"}),
-		MarketRequests: prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: namespace, Name: "market_request_duration_seconds",
-			Help: "Market API request durations by endpoint and HTTP status.", Buckets: prometheus.DefBuckets}, []string{"endpoint", "code"}),
-		MarketErrors: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Name: "market_request_errors_total",
-			Help: "Failed market API requests by endpoint."}, []string{"endpoint"}),
-		RPCRequests: prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: namespace, Name: "rpc_request_duration_seconds",
-			Help: "Solana RPC and Jito request durations by method.", Buckets: prometheus.DefBuckets}, []string{"method"}),
-		RPCErrors: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Name: "rpc_request_errors_total",
-			Help: "Failed Solana RPC and Jito requests by method."}, []string{"method"}),
-		JournalPending: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: namespace, Name: "journal_pending_actions",
-			Help: "Journaled actions that are not final yet."}),
-		JournalLag: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: namespace, Name: "journal_lag_seconds",
-			Help: "Age of the oldest journaled action that is not final yet (0 when none)."}),
-		WalletLamports: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: namespace, Name: "wallet_balance_lamports",
-			Help: "SOL balance of the signing wallet."}),
-		Paused: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: namespace, Name: "paused",
-			Help: "1 while the kill switch file exists and nothing is signed."}),
-		Reloads: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Name: "reloads_total",
-			Help: "Config and policy reloads by outcome."}, []string{"outcome"}),
-		Notifications: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Name: "notifications_total",
-			Help: "Notification deliveries by notifier and outcome."}, []string{"notifier", "outcome"}),
-		PoliciesLoaded: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: namespace, Name: "policies_loaded",
-			Help: "Enabled policies currently scheduled."}),
-		IdempotencyConflicts: prometheus.NewCounter(prometheus.CounterOpts{Namespace: namespace, Name: "idempotency_conflicts_total",
-			Help: "HTTP 409 answers to builds: the market took an attempt's idempotency key for another request; the attempt is rebuilt under a new key."}),
-		PolicyInterval: prometheus.NewGaugeVec(prometheus.GaugeOpts{Namespace: namespace, Name: "policy_interval_seconds",
-			Help: "Seconds between two ticks of the policy's schedule (the next two, for a cron expression)."}, []string{"policy"}),
-		TriggerFirings: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Name: "trigger_firings_total",
-			Help: "Triggers that fired a run of their policy, by trigger type (price, account, pool, slot)."}, []string{"policy", "trigger"}),
-		WatchPolling: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: namespace, Name: "watch_polling",
-			Help: "1 while the chain watcher of the policies' triggers polls (chain.watch_poll) because its websocket subscriptions do not serve; 0 while they serve or nothing is watched."}),
-		Leader: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: namespace, Name: "leader",
-			Help: "1 while this keeper leads and may act; 0 while it stands by (a shared journal led by another keeper) or has not yet settled the journal."}),
-		LeaderTerms: prometheus.NewCounter(prometheus.CounterOpts{Namespace: namespace, Name: "leader_terms_total",
-			Help: "Terms of leadership this keeper won on a shared (PostgreSQL) journal."}),
+		Runs:                 counterVec("policy_runs_total", "Policy runs by outcome.", "policy", "outcome"),
+		RunDuration:          histogramVec("policy_run_duration_seconds", "Time from tick to the end of a policy run, actions included.", prometheus.ExponentialBuckets(0.01, 2, 14), "policy"),
+		RunsSkipped:          counterVec("policy_runs_skipped_total", "Policy ticks not run as scheduled, by reason: overlap (the previous run still ran), late (fired more than 2 s after its slot), missed (slots that passed without a tick), stale_data.", "policy", "reason"),
+		LastSuccess:          gaugeVec("policy_last_success_timestamp_seconds", "Unix time of the policy's last run that ended without error.", "policy"),
+		Actions:              counterVec("actions_total", "Ends of the action path by kind and outcome (landed, failed, refused, retry, expired, pending, settled, busy, already_done, dry_run, paused, not_taken, alert).", "policy", "kind", "outcome"),
+		PricesUnknown:        counterVec("prices_unknown_total", "Prices a run needed and could not use, by reason; the facts that needed them were unknown.", "reason"),
+		GuardRefusals:        counterVec("guard_refusals_total", "Transactions the guard refused to sign, by rule.", "rule"),
+		MarketRequests:       histogramVec("market_request_duration_seconds", "Market API request durations by endpoint and HTTP status.", prometheus.DefBuckets, "endpoint", "code"),
+		MarketErrors:         counterVec("market_request_errors_total", "Failed market API requests by endpoint.", "endpoint"),
+		RPCRequests:          histogramVec("rpc_request_duration_seconds", "Solana RPC and Jito request durations by method.", prometheus.DefBuckets, "method"),
+		RPCErrors:            counterVec("rpc_request_errors_total", "Failed Solana RPC and Jito requests by method.", "method"),
+		JournalPending:       gauge("journal_pending_actions", "Journaled actions that are not final yet."),
+		JournalLag:           gauge("journal_lag_seconds", "Age of the oldest journaled action that is not final yet (0 when none)."),
+		WalletLamports:       gauge("wallet_balance_lamports", "SOL balance of the signing wallet."),
+		Paused:               gauge("paused", "1 while the kill switch file exists and nothing is signed."),
+		Reloads:              counterVec("reloads_total", "Config and policy reloads by outcome.", "outcome"),
+		Notifications:        counterVec("notifications_total", "Notification deliveries by notifier and outcome.", "notifier", "outcome"),
+		PoliciesLoaded:       gauge("policies_loaded", "Enabled policies currently scheduled."),
+		IdempotencyConflicts: counter("idempotency_conflicts_total", "HTTP 409 answers to builds: the market took an attempt's idempotency key for another request; the attempt is rebuilt under a new key."),
+		PolicyInterval:       gaugeVec("policy_interval_seconds", "Seconds between two ticks of the policy's schedule (the next two, for a cron expression).", "policy"),
+		TriggerFirings:       counterVec("trigger_firings_total", "Triggers that fired a run of their policy, by trigger type (price, account, pool, slot).", "policy", "trigger"),
+		WatchPolling:         gauge("watch_polling", "1 while the chain watcher of the policies' triggers polls (chain.watch_poll) because its websocket subscriptions do not serve; 0 while they serve or nothing is watched."),
+		Leader:               gauge("leader", "1 while this keeper leads and may act; 0 while it stands by (a shared journal led by another keeper) or has not yet settled the journal."),
+		LeaderTerms:          counter("leader_terms_total", "Terms of leadership this keeper won on a shared (PostgreSQL) journal."),
 	}
 	if reg != nil {
 		for _, c := range m.collectors() {
@@ -107,6 +83,29 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		}
 	}
 	return m
+}
+
+// counterVec, histogramVec, gaugeVec, gauge and counter make keeper's
+// collectors of each type: named in keeper's namespace, with their help and
+// label names.
+func counterVec(name, help string, labels ...string) *prometheus.CounterVec {
+	return prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Name: name, Help: help}, labels)
+}
+
+func histogramVec(name, help string, buckets []float64, labels ...string) *prometheus.HistogramVec {
+	return prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: namespace, Name: name, Help: help, Buckets: buckets}, labels)
+}
+
+func gaugeVec(name, help string, labels ...string) *prometheus.GaugeVec {
+	return prometheus.NewGaugeVec(prometheus.GaugeOpts{Namespace: namespace, Name: name, Help: help}, labels)
+}
+
+func gauge(name, help string) prometheus.Gauge {
+	return prometheus.NewGauge(prometheus.GaugeOpts{Namespace: namespace, Name: name, Help: help})
+}
+
+func counter(name, help string) prometheus.Counter {
+	return prometheus.NewCounter(prometheus.CounterOpts{Namespace: namespace, Name: name, Help: help})
 }
 
 func (m *Metrics) collectors() []prometheus.Collector {
@@ -129,8 +128,7 @@ func (m *Metrics) forgetPolicy(name string) {
 // runtime's and the process's collectors, and keeper_build_info.
 func registerProcess(reg prometheus.Registerer, version string) {
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	build := prometheus.NewGaugeVec(prometheus.GaugeOpts{Namespace: namespace, Name: "build_info",
-		Help: "Always 1; the labels say which keeper runs."}, []string{"version", "revision", "goversion"})
+	build := gaugeVec("build_info", "Always 1; the labels say which keeper runs.", "version", "revision", "goversion")
 	build.WithLabelValues(version, Revision(), runtime.Version()).Set(1)
 	reg.MustRegister(build)
 }

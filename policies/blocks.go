@@ -8,10 +8,9 @@ import (
 	"github.com/keeper-project/keeper/internal/strictyaml"
 )
 
-// checkLimits validates limits: a positive per-run cap, a cooldown that is
-// not negative, and daily caps keyed by mint addresses with positive values.
-func (b *builder) checkLimits(p *Policy) {
-	l := &p.Limits
+// check validates limits: a positive per-run cap, a cooldown that is not
+// negative, and daily caps keyed by mint addresses with positive values.
+func (l *Limits) check(b *builder) {
 	if l.MaxActionsPerRun < 1 {
 		b.fail([]any{"limits", "max_actions_per_run"}, "limits.max_actions_per_run must be at least 1, got %d (use enabled: false to stop a policy)", l.MaxActionsPerRun)
 	}
@@ -33,21 +32,21 @@ func (b *builder) checkLimits(p *Policy) {
 	}
 }
 
-// checkSubmit validates submit and fills its defaults: the mode by kind
-// (bundle for claim-withdrawals, rpc otherwise) and the rent allowance.
-func (b *builder) checkSubmit(p *Policy) {
-	s := &p.Submit
+// check validates submit and fills its defaults for a policy of kind k:
+// the mode (bundle for claim-withdrawals, rpc otherwise) and the rent
+// allowance.
+func (s *Submit) check(b *builder, k Kind) {
 	switch s.Mode {
 	case "":
 		s.Mode = ModeRPC
-		if p.Kind == KindClaimWithdrawals {
+		if k == KindClaimWithdrawals {
 			s.Mode = ModeBundle
 		}
 	case ModeRPC, ModeBundle:
 	default:
 		b.fail([]any{"submit", "mode"}, "submit.mode must be rpc or bundle, got %q", s.Mode)
 	}
-	if p.Kind == KindClaimWithdrawals && s.Mode == ModeRPC {
+	if k == KindClaimWithdrawals && s.Mode == ModeRPC {
 		b.fail([]any{"submit", "mode"}, "submit.mode must be bundle for claim-withdrawals: the claim transactions land in order as one bundle")
 	}
 	if s.TipLamports > 0 && s.Mode != ModeBundle {
@@ -57,16 +56,16 @@ func (b *builder) checkSubmit(p *Policy) {
 		b.fail([]any{"submit", "max_fee_lamports"}, "submit.max_fee_lamports must be positive")
 	}
 	if !b.has("submit", "max_rent_lamports") {
-		s.MaxRentLamports = defaultRent(p.Kind)
+		s.MaxRentLamports = defaultRent(k)
 	}
-	if p.Kind == KindAlert && b.has("submit") {
+	if k == KindAlert && b.has("submit") {
 		b.fail([]any{"submit"}, "submit does not apply to alerts: they build no transaction")
 	}
 }
 
-// checkNotify validates notify and fills the default events.
-func (b *builder) checkNotify(p *Policy) {
-	n := &p.Notify
+// check validates notify and fills the default events of p's kind; it
+// records where p names each notifier.
+func (n *Notify) check(b *builder, p *Policy) {
 	to := strictyaml.Find(b.node, "notify", "to")
 	seen := map[string]bool{}
 	for i, name := range n.To {

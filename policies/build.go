@@ -62,15 +62,15 @@ func (b *builder) build() *Policy {
 	b.checkName(p)
 	b.checkSchedule(p)
 	b.checkDurations(p)
-	b.checkLimits(p)
-	b.checkTriggers(p)
-	if b.checkKind(p) {
-		if b.checkSelect(p) {
+	p.Limits.check(b)
+	p.Triggers.check(b)
+	if p.Kind.check(b) {
+		if p.Select.check(b, p) {
 			b.compileWhen(p)
 		}
 		p.Params = b.params(p, raw.Params.node)
-		b.checkSubmit(p)
-		b.checkNotify(p)
+		p.Submit.check(b, p.Kind)
+		p.Notify.check(b, p)
 	}
 	if len(b.r.errs) > before {
 		return nil
@@ -90,13 +90,14 @@ func (b *builder) checkName(p *Policy) {
 	}
 }
 
-func (b *builder) checkKind(p *Policy) bool {
+// check reports a missing or unknown kind; false then.
+func (k Kind) check(b *builder) bool {
 	if !b.has("kind") {
 		b.fail(nil, "kind is required (one of %s)", kindList())
 		return false
 	}
-	if !p.Kind.Valid() {
-		b.fail([]any{"kind"}, "unknown kind %q (one of %s)", p.Kind, kindList())
+	if !k.Valid() {
+		b.fail([]any{"kind"}, "unknown kind %q (one of %s)", k, kindList())
 		return false
 	}
 	return true
@@ -161,7 +162,7 @@ func (b *builder) compileWhen(p *Policy) {
 		b.r.at(n, b.name, "when must not be empty (leave it out instead)")
 		return
 	}
-	p.when = b.compileAt(n, "when", envFor(p.Target()), reflect.Bool)
+	p.when = b.r.compileAt(n, b.name, "when", envFor(p.Target()), reflect.Bool)
 	for _, name := range mayBeUnknown {
 		if uses(p.when, name) {
 			if p.whenReads == nil {

@@ -16,14 +16,13 @@ type rebalanceInputs struct {
 	Liquidity string     `json:"liquidity"`
 }
 
-// rebalance decides on one dex-a position: when the trigger holds, move it
+// decide is rebalance on one dex-a position: when the trigger holds, move it
 // to a range of the configured width centred on the current tick and
 // aligned to the tick spacing (clmm.CenteredRange).
-func (e *evaluator) rebalance(pe *positionEntry, env *positionEnv) {
-	rp := e.p.Params.(*RebalanceParams)
+func (rp *RebalanceParams) decide(e *evaluator, pe *positionEntry, env *positionEnv) {
 	f, mint := &pe.facts, pe.facts.PositionMint
 	triggered := !f.InRange || (rp.Trigger.EdgePct > 0 && f.DistancePct <= rp.Trigger.EdgePct)
-	if !triggered || !e.when(mint, env) || !e.ready(mint) {
+	if !triggered || !e.when(mint, env) || !e.gate.ready(mint) {
 		return
 	}
 	st := &pe.obs.State
@@ -39,24 +38,24 @@ func (e *evaluator) rebalance(pe *positionEntry, env *positionEnv) {
 	}
 	switch {
 	case err != nil:
-		e.skip(mint, SkipError, "new range: "+err.Error())
+		e.res.skip(mint, SkipError, "new range: "+err.Error())
 		return
 	case nr == pos.Range:
-		e.skip(mint, SkipNoop, fmt.Sprintf("the range %s is already centred on tick %d", nr, pool.TickCurrent))
+		e.res.skip(mint, SkipNoop, fmt.Sprintf("the range %s is already centred on tick %d", nr, pool.TickCurrent))
 		return
 	case pos.Liquidity.Hi != 0:
-		e.skip(mint, SkipError, "liquidity "+pos.Liquidity.String()+" does not fit the request's 64-bit liquidityAmount")
+		e.res.skip(mint, SkipError, "liquidity "+pos.Liquidity.String()+" does not fit the request's 64-bit liquidityAmount")
 		return
 	case pos.Liquidity.IsZero():
-		e.skip(mint, SkipNoop, "the position holds no liquidity")
+		e.res.skip(mint, SkipNoop, "the position holds no liquidity")
 		return
 	}
-	e.planRebalance(pe, nr, rp)
+	rp.transfer(e.gate, pe, nr)
 }
 
-// planRebalance plans the E4 transfer_position request.
+// transfer plans the E4 transfer_position request.
 // slippageDecimals is slippage_bps / 100: a decimal percentage (50 bps → 0.5).
-func (e *evaluator) planRebalance(pe *positionEntry, nr clmm.Range, rp *RebalanceParams) {
+func (rp *RebalanceParams) transfer(g *gate, pe *positionEntry, nr clmm.Range) {
 	f, st := &pe.facts, &pe.obs.State
 	pos, pool := st.Position, st.Pool
 	req := &market.TransferPositionRequest{
@@ -71,7 +70,7 @@ func (e *evaluator) planRebalance(pe *positionEntry, nr clmm.Range, rp *Rebalanc
 	if f.InRange {
 		where = fmt.Sprintf("tick %d is %.1f%% of the width from an edge of %s (trigger %s)", pool.TickCurrent, f.DistancePct, pos.Range, rp.Trigger)
 	}
-	e.plan(Action{
+	g.plan(Action{
 		Target: f.PositionMint, Request: Request{TransferPosition: req},
 		Reason: fmt.Sprintf("%s: move to %s (width %d ticks, spacing %d)", where, nr, nr.Width(), pool.TickSpacing),
 	}, rebalanceInputs{Tick: f.TickCurrent, Spacing: f.TickSpacing, Old: pos.Range, New: nr, Liquidity: pos.Liquidity.String()})
@@ -83,14 +82,13 @@ type claimFeesInputs struct {
 	Fees1 uint64 `json:"fees1"`
 }
 
-// claimFees decides on one dex-b position: claim when the fees owed (stored
+// decide is claim-fees on one dex-b position: claim when the fees owed (stored
 // plus accrued since the position was last touched, see PositionFacts)
 // reach min_fees_0 in token 0 or min_fees_1 in token 1.
-func (e *evaluator) claimFees(pe *positionEntry, env *positionEnv) {
-	cp := e.p.Params.(*ClaimFeesParams)
+func (cp *ClaimFeesParams) decide(e *evaluator, pe *positionEntry, env *positionEnv) {
 	f := &pe.facts
 	if !f.OwedKnown {
-		e.skip(f.PositionMint, SkipNoData, "fees owed are unknown: "+pe.obs.State.OwedErr.Error())
+		e.res.skip(f.PositionMint, SkipNoData, "fees owed are unknown: "+pe.obs.State.OwedErr.Error())
 		return
 	}
 	hit0 := cp.MinFees0 > 0 && f.FeesOwed0 >= cp.MinFees0
@@ -98,11 +96,11 @@ func (e *evaluator) claimFees(pe *positionEntry, env *positionEnv) {
 	var byValue string
 	if !(hit0 || hit1) && cp.MinValueUSD > 0 {
 		var ok bool
-		if byValue, ok = e.worthClaiming(pe, cp); !ok {
+		if byValue, ok = cp.worthClaiming(e, pe); !ok {
 			return
 		}
 	}
-	if !(hit0 || hit1 || byValue != "") || !e.when(f.PositionMint, env) || !e.ready(f.PositionMint) {
+	if !(hit0 || hit1 || byValue != "") || !e.when(f.PositionMint, env) || !e.gate.ready(f.PositionMint) {
 		return
 	}
 	pool := &pe.obs.State.Pool
@@ -115,7 +113,7 @@ func (e *evaluator) claimFees(pe *positionEntry, env *positionEnv) {
 	default:
 		why = fmt.Sprintf("fees owed %s ≥ min_fees_1 %s", FormatAmount(f.FeesOwed1, pool.Mint1.String(), e.obs.Tokens), FormatAmount(cp.MinFees1, pool.Mint1.String(), e.obs.Tokens))
 	}
-	e.plan(Action{
+	e.gate.plan(Action{
 		Target:  f.PositionMint,
 		Request: Request{ClaimFees: &market.ClaimFeesRequest{Loan: f.Loan, PositionMint: f.PositionMint}},
 		Reason:  why + ": claim fees of position " + shortKey(f.PositionMint),
@@ -130,15 +128,15 @@ const WrappedSOL = "So11111111111111111111111111111111111111112"
 // rent and tip bounds, in SOL at its price). It returns the reason line
 // when they are; when the value or the cost is unknown it records why
 // (no_data) and returns false.
-func (e *evaluator) worthClaiming(pe *positionEntry, cp *ClaimFeesParams) (string, bool) {
+func (cp *ClaimFeesParams) worthClaiming(e *evaluator, pe *positionEntry) (string, bool) {
 	f := &pe.facts
 	if why, unknown := pe.unknown[factFeesOwedUSD]; unknown {
-		e.skip(f.PositionMint, SkipNoData, "the fees' value is unknown: "+why)
+		e.res.skip(f.PositionMint, SkipNoData, "the fees' value is unknown: "+why)
 		return "", false
 	}
 	sol, ok := e.obs.Tokens[WrappedSOL]
 	if !ok || !(sol.PriceUSD > 0) {
-		e.skip(f.PositionMint, SkipNoData, "the claim's cost is unknown: no price for SOL"+unpricedBecause(e.obs, WrappedSOL))
+		e.res.skip(f.PositionMint, SkipNoData, "the claim's cost is unknown: no price for SOL"+unpricedBecause(e.obs, WrappedSOL))
 		return "", false
 	}
 	lamports := e.p.Submit.MaxFeeLamports + e.p.Submit.MaxRentLamports

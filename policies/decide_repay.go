@@ -23,11 +23,10 @@ type repayInputs struct {
 	LastTxn      string  `json:"lastTxn"`
 }
 
-// repay decides on one active loan: act when the weakest selected
+// decide is repay on one active loan: act when the weakest selected
 // ledger's health is below trigger_health (and `when` holds), or when a
 // ledger ends within repay_all_within and no refinance is expected.
-func (e *evaluator) repay(le *loanEntry, env *loanEnv) {
-	rp := e.p.Params.(*RepayParams)
+func (rp *RepayParams) decide(e *evaluator, le *loanEntry, env *loanEnv) {
 	addr := le.facts.Address
 	weak, ending := repayLedgers(le, rp)
 	if weak < 0 {
@@ -35,14 +34,14 @@ func (e *evaluator) repay(le *loanEntry, env *loanEnv) {
 	}
 	health := le.mf.Ledgers[weak].Health
 	triggered := rp.TriggerHealth == nil || health < *rp.TriggerHealth
-	if !(triggered || ending >= 0) || !e.when(addr, env) || !e.ready(addr) {
+	if !(triggered || ending >= 0) || !e.when(addr, env) || !e.gate.ready(addr) {
 		return
 	}
 	if ending >= 0 {
-		e.repayAll(le, ending, rp)
+		rp.repayAll(e, le, ending)
 		return
 	}
-	e.repayToTarget(le, weak, rp)
+	rp.toTarget(e, le, weak)
 }
 
 // repayLedgers returns, among the active ledgers params.ledgers selects,
@@ -79,24 +78,24 @@ func containsInt(xs []int, v int) bool {
 	return false
 }
 
-// repayToTarget repays ledger li back to the target health:
+// toTarget repays ledger li back to the target health:
 // debt' = (1 − target)·capacity, repay USD = debtUsd − debt', converted to
 // principal units at the ledger's own price debtUsd/debt, rounded up, then
 // clamped to [min_amount, max_amount], to the debt repayable now
 // (outstanding principal + interest outstanding) and to the daily cap.
-func (e *evaluator) repayToTarget(le *loanEntry, li int, rp *RepayParams) {
+func (rp *RepayParams) toTarget(e *evaluator, le *loanEntry, li int) {
 	addr, l, lf := le.facts.Address, &le.item.Ledgers[li], &le.mf.Ledgers[li]
-	minAmount, maxAmount, ok := e.repayBounds(addr, l.PrincipalMint, rp)
+	minAmount, maxAmount, ok := rp.bounds(e, addr, l.PrincipalMint)
 	if !ok {
 		return
 	}
 	target, err := targetHealth(rp, &le.mf)
 	if err != nil {
-		e.skip(addr, SkipError, err.Error())
+		e.res.skip(addr, SkipError, err.Error())
 		return
 	}
 	if lf.Health >= target {
-		e.skip(addr, SkipNoop, fmt.Sprintf("ledger %d health %s is already at or above the target %s", l.LedgerIndex, formatRatio(lf.Health), formatRatio(target)))
+		e.res.skip(addr, SkipNoop, fmt.Sprintf("ledger %d health %s is already at or above the target %s", l.LedgerIndex, formatRatio(lf.Health), formatRatio(target)))
 		return
 	}
 	need := ceilUnits(lf.Debt * (lf.DebtUSD - (1-target)*lf.CapacityUSD) / lf.DebtUSD)
@@ -110,20 +109,20 @@ func (e *evaluator) repayToTarget(le *loanEntry, li int, rp *RepayParams) {
 	if now := l.OutstandingPrincipal().Uint64() + l.InterestOutstanding.Uint64(); amount > now {
 		amount, notes = now, append(notes, "capped at the debt outstanding now")
 	}
-	amount, notes, ok = e.capDaily(addr, l.PrincipalMint, amount, minAmount, notes)
+	amount, notes, ok = e.gate.capDaily(addr, l.PrincipalMint, amount, minAmount, notes)
 	if !ok {
 		return
 	}
 	after := 1 - (lf.DebtUSD-float64(amount)*lf.DebtUSD/lf.Debt)/lf.CapacityUSD
-	reason := fmt.Sprintf("%s: repay %s on ledger %d to reach %s", e.repayWhy(lf.Health, rp), FormatAmount(amount, l.PrincipalMint, e.obs.Tokens), l.LedgerIndex, formatRatio(target))
+	reason := fmt.Sprintf("%s: repay %s on ledger %d to reach %s", rp.why(lf.Health), FormatAmount(amount, l.PrincipalMint, e.obs.Tokens), l.LedgerIndex, formatRatio(target))
 	if len(notes) > 0 {
-		reason = fmt.Sprintf("%s: repay %s on ledger %d, reaching %s of target %s (%s)", e.repayWhy(lf.Health, rp), FormatAmount(amount, l.PrincipalMint, e.obs.Tokens), l.LedgerIndex, formatRatio(after), formatRatio(target), strings.Join(notes, ", "))
+		reason = fmt.Sprintf("%s: repay %s on ledger %d, reaching %s of target %s (%s)", rp.why(lf.Health), FormatAmount(amount, l.PrincipalMint, e.obs.Tokens), l.LedgerIndex, formatRatio(after), formatRatio(target), strings.Join(notes, ", "))
 	}
-	e.planRepay(le, li, amount, false, reason, repayInputs{Mode: "health", Target: target})
+	planRepay(e.gate, le, li, amount, false, reason, repayInputs{Mode: "health", Target: target})
 }
 
-// repayWhy says what triggered a health repayment.
-func (e *evaluator) repayWhy(health float64, rp *RepayParams) string {
+// why says what triggered a health repayment.
+func (rp *RepayParams) why(health float64) string {
 	if rp.TriggerHealth != nil {
 		return fmt.Sprintf("health %s < %s", formatRatio(health), formatRatio(*rp.TriggerHealth))
 	}
@@ -145,47 +144,29 @@ func targetHealth(rp *RepayParams, mf *market.LoanFacts) (float64, error) {
 // repayAll repays ledger li in full: its debt including the interest to
 // the end of term, when max_amount and the daily cap allow; otherwise as
 // much as they allow, as a partial repayment.
-func (e *evaluator) repayAll(le *loanEntry, li int, rp *RepayParams) {
+func (rp *RepayParams) repayAll(e *evaluator, le *loanEntry, li int) {
 	addr, l, lf := le.facts.Address, &le.item.Ledgers[li], &le.mf.Ledgers[li]
 	why := fmt.Sprintf("ledger %d ends in %s (repay_all_within %s) and no refinance is expected", l.LedgerIndex, max(0, lf.TimeToEnd).Round(time.Second), rp.RepayAllWithin)
 	full := ceilUnits(lf.Debt)
-	minAmount, maxAmount, ok := e.repayBounds(addr, l.PrincipalMint, rp)
+	minAmount, maxAmount, ok := rp.bounds(e, addr, l.PrincipalMint)
 	if !ok {
 		return
 	}
-	left, capped := e.remaining(l.PrincipalMint)
+	left, capped := e.gate.remaining(l.PrincipalMint)
 	if full <= maxAmount && (!capped || full <= left) {
-		e.planRepay(le, li, full, true, fmt.Sprintf("%s: repay all of ledger %d (at most %s)", why, l.LedgerIndex, FormatAmount(full, l.PrincipalMint, e.obs.Tokens)), repayInputs{Mode: "end"})
+		planRepay(e.gate, le, li, full, true, fmt.Sprintf("%s: repay all of ledger %d (at most %s)", why, l.LedgerIndex, FormatAmount(full, l.PrincipalMint, e.obs.Tokens)), repayInputs{Mode: "end"})
 		return
 	}
 	amount := min(maxAmount, l.OutstandingPrincipal().Uint64()+l.InterestOutstanding.Uint64())
-	amount, notes, ok := e.capDaily(addr, l.PrincipalMint, amount, minAmount, []string{"the full debt exceeds max_amount"})
+	amount, notes, ok := e.gate.capDaily(addr, l.PrincipalMint, amount, minAmount, []string{"the full debt exceeds max_amount"})
 	if !ok {
 		return
 	}
-	e.planRepay(le, li, amount, false, fmt.Sprintf("%s: repay %s on ledger %d (%s)", why, FormatAmount(amount, l.PrincipalMint, e.obs.Tokens), l.LedgerIndex, strings.Join(notes, ", ")), repayInputs{Mode: "end"})
-}
-
-// capDaily lowers amount to what the daily cap of mint leaves; false (with
-// a skip) when that is below min (or nothing).
-func (e *evaluator) capDaily(target, mint string, amount, minAmount uint64, notes []string) (uint64, []string, bool) {
-	left, capped := e.remaining(mint)
-	if !capped || amount <= left {
-		if amount == 0 {
-			e.skip(target, SkipNoop, "nothing is outstanding to repay")
-			return 0, notes, false
-		}
-		return amount, notes, true
-	}
-	if left == 0 || left < minAmount {
-		e.skip(target, SkipDailyCap, fmt.Sprintf("needs %s but the daily cap leaves %s", FormatAmount(amount, mint, e.obs.Tokens), FormatAmount(left, mint, e.obs.Tokens)))
-		return 0, notes, false
-	}
-	return left, append(notes, "capped by the daily cap"), true
+	planRepay(e.gate, le, li, amount, false, fmt.Sprintf("%s: repay %s on ledger %d (%s)", why, FormatAmount(amount, l.PrincipalMint, e.obs.Tokens), l.LedgerIndex, strings.Join(notes, ", ")), repayInputs{Mode: "end"})
 }
 
 // planRepay plans the E2 repay request for ledger li.
-func (e *evaluator) planRepay(le *loanEntry, li int, amount uint64, all bool, reason string, in repayInputs) {
+func planRepay(g *gate, le *loanEntry, li int, amount uint64, all bool, reason string, in repayInputs) {
 	addr, l, lf := le.facts.Address, &le.item.Ledgers[li], &le.mf.Ledgers[li]
 	in.Ledger, in.Health, in.Debt, in.DebtUSD, in.CapacityUSD = l.LedgerIndex, lf.Health, lf.Debt, lf.DebtUSD, lf.CapacityUSD
 	in.Amount, in.RepayAll, in.WriteVersion, in.LastTxn = amount, all, le.item.Loan.WriteVersion, le.item.Loan.LastInteractedTxn
@@ -193,27 +174,27 @@ func (e *evaluator) planRepay(le *loanEntry, li int, amount uint64, all bool, re
 		Type:   market.StepRepay,
 		Params: market.StepParams{Loan: addr, RepayParams: []market.RepayParam{{Amount: market.Amount(amount), LedgerIndex: l.LedgerIndex, RepayAll: all}}},
 	}}}
-	e.plan(Action{
+	g.plan(Action{
 		Target: addr, Request: Request{BuildLoan: req}, Reason: reason,
 		Bounds: Bounds{MaxOutflow: map[string]uint64{l.PrincipalMint: amount}},
 	}, in)
 }
 
-// repayBounds resolves min_amount and max_amount in mint, the ledger's
+// bounds resolves min_amount and max_amount in mint, the ledger's
 // principal; an amount written in another token, or in one whose decimals
 // are unknown, skips the target (no_data) rather than spend a guess.
-func (e *evaluator) repayBounds(target, mint string, rp *RepayParams) (minAmount, maxAmount uint64, ok bool) {
+func (rp *RepayParams) bounds(e *evaluator, target, mint string) (minAmount, maxAmount uint64, ok bool) {
 	minAmount, err := rp.MinAmount.Units(mint, e.obs.Tokens)
 	if err != nil {
-		e.skip(target, SkipNoData, "params.min_amount "+err.Error())
+		e.res.skip(target, SkipNoData, "params.min_amount "+err.Error())
 		return 0, 0, false
 	}
 	if maxAmount, err = rp.MaxAmount.Units(mint, e.obs.Tokens); err != nil {
-		e.skip(target, SkipNoData, "params.max_amount "+err.Error())
+		e.res.skip(target, SkipNoData, "params.max_amount "+err.Error())
 		return 0, 0, false
 	}
 	if minAmount > maxAmount {
-		e.skip(target, SkipError, fmt.Sprintf("params.min_amount (%s) is above max_amount (%s)",
+		e.res.skip(target, SkipError, fmt.Sprintf("params.min_amount (%s) is above max_amount (%s)",
 			FormatAmount(minAmount, mint, e.obs.Tokens), FormatAmount(maxAmount, mint, e.obs.Tokens)))
 		return 0, 0, false
 	}

@@ -11,18 +11,17 @@ type alertInputs struct {
 	Message string `json:"message"`
 }
 
-// alert plans a notification when `when` holds.
-func (e *evaluator) alert(target string, env any) {
-	ap := e.p.Params.(*AlertParams)
-	if !e.when(target, env) || !e.ready(target) {
+// decide plans a notification on target when `when` holds.
+func (ap *AlertParams) decide(e *evaluator, target string, env any) {
+	if !e.when(target, env) || !e.gate.ready(target) {
 		return
 	}
 	msg, err := renderAlert(ap.tmpl, env)
 	if err != nil {
-		e.skip(target, SkipError, err.Error())
+		e.res.skip(target, SkipError, err.Error())
 		return
 	}
-	e.plan(Action{Target: target, Reason: msg, Alert: &Alert{Severity: ap.Severity, Message: msg}}, alertInputs{Message: msg})
+	e.gate.plan(Action{Target: target, Reason: msg, Alert: &Alert{Severity: ap.Severity, Message: msg}}, alertInputs{Message: msg})
 }
 
 // claimInputs are what a claim-withdrawals decision used.
@@ -32,25 +31,25 @@ type claimInputs struct {
 	Filled    uint64 `json:"filled"`
 }
 
-// claimWithdrawal claims one request when it is fully filled and not yet
+// decide claims one request when it is fully filled and not yet
 // claimed, and the earn position of its vault lists it among its open
 // withdrawal requests: the requestId E10 takes is then an
 // onChainRequestAddr, as the spec names it, not only the assumed queue
 // shape's id. The provider is left to the market client's configured one.
-func (e *evaluator) claimWithdrawal(we *withdrawalEntry, env *withdrawalEnv) {
+func (*ClaimWithdrawalsParams) decide(e *evaluator, we *withdrawalEntry, env *withdrawalEnv) {
 	f := &we.facts
 	if !we.req.Claimable() || !e.when(f.RequestID, env) {
 		return
 	}
 	if !we.listed {
-		e.skip(f.RequestID, SkipNoData, fmt.Sprintf("request %s in earn vault %s is filled but not among the earn position's open withdrawal requests: not claimed",
+		e.res.skip(f.RequestID, SkipNoData, fmt.Sprintf("request %s in earn vault %s is filled but not among the earn position's open withdrawal requests: not claimed",
 			shortKey(f.RequestID), shortKey(f.Vault)))
 		return
 	}
-	if !e.ready(f.RequestID) {
+	if !e.gate.ready(f.RequestID) {
 		return
 	}
-	e.plan(Action{
+	e.gate.plan(Action{
 		Target:  f.RequestID,
 		Request: Request{WithdrawClaim: &market.WithdrawClaimRequest{Address: f.Vault, Wallet: e.obs.Wallet, RequestID: f.RequestID}},
 		Reason: fmt.Sprintf("request %s in earn vault %s is fully filled (%d of %d requested units): claim it",
@@ -64,28 +63,27 @@ type withdrawInputs struct {
 	Buffer uint64 `json:"buffer"`
 }
 
-// strategyWithdraw sweeps idle − buffer when it reaches min_amount.
-func (e *evaluator) strategyWithdraw(ve *vaultEntry, env *vaultEnv) {
-	wp := e.p.Params.(*StrategyWithdrawParams)
+// decide sweeps a vault's idle − buffer when it reaches min_amount.
+func (wp *StrategyWithdrawParams) decide(e *evaluator, env *vaultEnv) {
 	f := env.Vault
 	mint := f.PrincipalMint
 	buffer, err := wp.Buffer.Units(mint, e.obs.Tokens)
 	if err != nil {
-		e.skip(f.Address, SkipNoData, "params.buffer "+err.Error())
+		e.res.skip(f.Address, SkipNoData, "params.buffer "+err.Error())
 		return
 	}
 	minAmount, err := wp.MinAmount.Units(mint, e.obs.Tokens)
 	if err != nil {
-		e.skip(f.Address, SkipNoData, "params.min_amount "+err.Error())
+		e.res.skip(f.Address, SkipNoData, "params.min_amount "+err.Error())
 		return
 	}
 	if f.Idle > buffer {
 		f.IdleAboveBuffer = f.Idle - buffer
 	}
-	if f.IdleAboveBuffer < minAmount || !e.when(f.Address, env) || !e.ready(f.Address) {
+	if f.IdleAboveBuffer < minAmount || !e.when(f.Address, env) || !e.gate.ready(f.Address) {
 		return
 	}
-	e.plan(Action{
+	e.gate.plan(Action{
 		Target:  f.Address,
 		Request: Request{WithdrawStrategy: &market.WithdrawStrategyRequest{Amount: market.Amount(f.IdleAboveBuffer), Strategy: f.Strategy}},
 		Reason: fmt.Sprintf("idle %s is above the buffer %s: withdraw %s from strategy %s",

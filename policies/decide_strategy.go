@@ -34,26 +34,25 @@ type updateInputs struct {
 	Originations *bool         `json:"originations,omitempty"`
 }
 
-// strategyUpdate computes the terms the rules ask for and plans an E1
+// decide computes the terms the rules ask for and plans an E1
 // request holding only the changes. A rule that fails on a term (an
 // expression error, an APY outside [0, 10]) stops the whole update: terms
 // are never changed from data that did not evaluate. A term whose rule
 // follows a quote that was not observed keeps its APY.
-func (e *evaluator) strategyUpdate(ve *vaultEntry, env *vaultEnv) {
-	sp := e.p.Params.(*StrategyUpdateParams)
+func (sp *StrategyUpdateParams) decide(e *evaluator, ve *vaultEntry, env *vaultEnv) {
 	addr := ve.facts.Address
 	if !e.when(addr, env) {
 		return
 	}
 	var in updateInputs
 	var notes []string
-	if err := e.termChanges(ve, env, sp, &in, &notes); err != nil {
-		e.skip(addr, SkipError, err.Error())
+	if err := sp.termChanges(e, ve, env, &in, &notes); err != nil {
+		e.res.skip(addr, SkipError, err.Error())
 		return
 	}
 	in.Allocations = allocChanges(ve, sp)
 	if sp.originations != nil {
-		v, ok := e.originations(addr, sp, env)
+		v, ok := sp.originationsEnabled(e, addr, env)
 		if !ok {
 			return
 		}
@@ -64,20 +63,20 @@ func (e *evaluator) strategyUpdate(ve *vaultEntry, env *vaultEnv) {
 	if len(in.APYs)+len(in.Allocations) == 0 && in.Originations == nil {
 		return
 	}
-	if !e.ready(addr) {
+	if !e.gate.ready(addr) {
 		return
 	}
-	e.plan(Action{
+	e.gate.plan(Action{
 		Target: addr, Request: Request{StrategyUpdate: updateRequest(ve.facts.Strategy, &in)},
 		Reason: updateReason(ve, &in, notes),
 	}, in)
 }
 
-// originations evaluates originations_enabled; false ok on an error.
-func (e *evaluator) originations(addr string, sp *StrategyUpdateParams, env *vaultEnv) (value, ok bool) {
+// originationsEnabled evaluates originations_enabled; false ok on an error.
+func (sp *StrategyUpdateParams) originationsEnabled(e *evaluator, addr string, env *vaultEnv) (value, ok bool) {
 	out, err := e.vm.Run(sp.originations, env)
 	if err != nil {
-		e.skip(addr, SkipError, "params.originations_enabled: "+firstLine(err.Error()))
+		e.res.skip(addr, SkipError, "params.originations_enabled: "+firstLine(err.Error()))
 		return false, false
 	}
 	v, _ := out.(bool)
@@ -86,7 +85,7 @@ func (e *evaluator) originations(addr string, sp *StrategyUpdateParams, env *vau
 
 // termChanges fills in.APYs with every term whose new APY differs from the
 // current one by at least min_change_bps.
-func (e *evaluator) termChanges(ve *vaultEntry, venv *vaultEnv, sp *StrategyUpdateParams, in *updateInputs, notes *[]string) error {
+func (sp *StrategyUpdateParams) termChanges(e *evaluator, ve *vaultEntry, venv *vaultEnv, in *updateInputs, notes *[]string) error {
 	terms := slices.Clone(ve.vault.VaultStrategy.CollateralTerms)
 	slices.SortFunc(terms, func(a, b market.CollateralTerm) int { return strings.Compare(a.AssetIdentifier, b.AssetIdentifier) })
 	env := &termEnv{Vault: venv.Vault, Strategy: venv.Strategy, Now: e.nowUnix}
@@ -103,7 +102,7 @@ func (e *evaluator) termChanges(ve *vaultEntry, venv *vaultEnv, sp *StrategyUpda
 			return cmp.Or(cmp.Compare(a.DurationType, b.DurationType), cmp.Compare(a.Duration, b.Duration))
 		})
 		for _, d := range durs {
-			if err := e.termChange(ve, env, sp, t.AssetIdentifier, d, apys[d], in, notes); err != nil {
+			if err := sp.termChange(e, ve, env, t.AssetIdentifier, d, apys[d], in, notes); err != nil {
 				return err
 			}
 		}
@@ -112,7 +111,7 @@ func (e *evaluator) termChanges(ve *vaultEntry, venv *vaultEnv, sp *StrategyUpda
 }
 
 // termChange decides one collateral and duration.
-func (e *evaluator) termChange(ve *vaultEntry, env *termEnv, sp *StrategyUpdateParams, id string, d market.StrategyDuration,
+func (sp *StrategyUpdateParams) termChange(e *evaluator, ve *vaultEntry, env *termEnv, id string, d market.StrategyDuration,
 	cur market.CBPS, in *updateInputs, notes *[]string) error {
 	rule := apyRule(sp.Rules, id, d)
 	if rule == nil {

@@ -34,46 +34,40 @@ func EvaluateScoped(p *Policy, obs *Observation, now time.Time, hist History, st
 	if !p.checked {
 		return Result{}, fmt.Errorf("policies: evaluate: policy %q was not loaded by Parse", p.Name)
 	}
-	e := &evaluator{p: p, obs: obs, now: now, nowUnix: now.Unix(), hist: hist, state: state, scope: scope}
-	e.res = Result{Policy: p.Name, Kind: p.Kind, Now: now}
+	res := &Result{Policy: p.Name, Kind: p.Kind, Now: now}
 	switch {
 	case !p.Enabled:
-		e.skip("", SkipDisabled, "the policy is not enabled")
-		return e.res, nil
+		res.skip("", SkipDisabled, "the policy is not enabled")
+		return *res, nil
 	case obs.SnapshotTime.IsZero():
-		e.skip("", SkipStale, "the snapshot has no time")
-		return e.res, nil
+		res.skip("", SkipStale, "the snapshot has no time")
+		return *res, nil
 	case now.Sub(obs.SnapshotTime) > p.MaxDataAge:
-		e.skip("", SkipStale, fmt.Sprintf("snapshot is %s old, more than max_data_age %s",
+		res.skip("", SkipStale, fmt.Sprintf("snapshot is %s old, more than max_data_age %s",
 			now.Sub(obs.SnapshotTime).Round(time.Second), p.MaxDataAge))
-		return e.res, nil
+		return *res, nil
 	}
-	e.d = obs.facts(now)
-	if p.For > 0 {
-		e.pending = map[string]time.Time{}
-	}
+	g := newGate(p, obs.Tokens, now, hist, state, res)
+	e := &evaluator{p: p, obs: obs, d: obs.facts(now), nowUnix: now.Unix(), scope: scope, gate: g, res: res}
 	e.run()
 	if state != nil {
-		state.PendingSince = e.pending
+		state.PendingSince = g.pending
 	}
-	return e.res, nil
+	return *res, nil
 }
 
-// evaluator holds one evaluation's working state.
+// evaluator holds one evaluation's working state: it selects the targets,
+// evaluates the policy's expressions on them and has the kind's params
+// decide on each; its gate applies the limits to what they plan.
 type evaluator struct {
 	p       *Policy
 	obs     *Observation
 	d       *derived
-	now     time.Time
 	nowUnix int64
-	hist    History
-	state   *State
-	scope   *Scope               // nil: every target
-	pending map[string]time.Time // targets whose condition holds, since when
-	spent   map[string]uint64    // outflow planned in this evaluation, per mint
-	fees    uint64               // fees and tips planned in this evaluation
-	vm      vm.VM                // reused across targets
-	res     Result
+	scope   *Scope // nil: every target
+	vm      vm.VM  // reused across targets
+	gate    *gate
+	res     *Result
 }
 
 // run evaluates every target of the policy's target type.
@@ -90,11 +84,6 @@ func (e *evaluator) run() {
 	}
 }
 
-// skip records that target gets no action.
-func (e *evaluator) skip(target string, why SkipReason, detail string) {
-	e.res.Skipped = append(e.res.Skipped, Skip{Target: target, Reason: why, Detail: detail})
-}
-
 // when evaluates the policy's `when` on env: true when it holds or is
 // absent. A runtime error is recorded as a skip and counts as false.
 func (e *evaluator) when(target string, env any) bool {
@@ -108,7 +97,7 @@ func (e *evaluator) when(target string, env any) bool {
 func (e *evaluator) runBool(prog *vm.Program, target, what string, env any) bool {
 	out, err := e.vm.Run(prog, env)
 	if err != nil {
-		e.skip(target, SkipError, what+": "+firstLine(err.Error()))
+		e.res.skip(target, SkipError, what+": "+firstLine(err.Error()))
 		return false
 	}
 	b, _ := out.(bool)

@@ -85,12 +85,13 @@ func unknownName(prefix, name string, known []string) string {
 }
 
 // compileAt compiles the expression held by scalar n and reports a compile
-// error at its position in the file, naming what the expression is for.
-func (b *builder) compileAt(n *yaml.Node, what string, env any, want reflect.Kind) *vm.Program {
+// error at its position in the file, for policy, naming what the expression
+// is for.
+func (r *reporter) compileAt(n *yaml.Node, policy, what string, env any, want reflect.Kind) *vm.Program {
 	prog, e := compileExpr(n.Value, env, want)
 	if e != nil {
-		line, col := exprPosition(b.r.src, n, e.line, e.col)
-		b.r.atPos(line, col, b.name, "%s: %s", what, e.msg)
+		line, col := exprPosition(r.src, n, e.line, e.col)
+		r.atPos(line, col, policy, "%s: %s", what, e.msg)
 	}
 	return prog
 }

@@ -114,7 +114,7 @@ func (a *AlertParams) check(b *builder, p *Policy) {
 		return
 	}
 	if !slices.Contains(targets, p.Select.Target) {
-		return // reported by checkSelect
+		return // reported by Select.check
 	}
 	tmpl, e := compileTemplate(a.Message, p.Target())
 	if e != nil {

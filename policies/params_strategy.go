@@ -74,7 +74,7 @@ func (s *StrategyUpdateParams) check(b *builder, _ *Policy) {
 	}
 	if b.has("params", "originations_enabled") {
 		n := strictyaml.Find(b.node, "params", "originations_enabled")
-		s.originations = b.compileAt(n, "params.originations_enabled", vaultEnv{}, reflect.Bool)
+		s.originations = b.r.compileAt(n, b.name, "params.originations_enabled", vaultEnv{}, reflect.Bool)
 	}
 }
 
@@ -98,7 +98,7 @@ func (r *StrategyRule) check(b *builder, i int) {
 		b.fail(at(), "%s: set apy, follow_best_quote or max_allocation_pct", name)
 	}
 	if hasAPY {
-		r.apy = b.compileAt(strictyaml.Find(b.node, at("apy")...), name+".apy", termEnv{}, reflect.Float64)
+		r.apy = b.r.compileAt(strictyaml.Find(b.node, at("apy")...), b.name, name+".apy", termEnv{}, reflect.Float64)
 	}
 	if hasQuote {
 		r.FollowBestQuote.check(b, at, name)

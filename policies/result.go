@@ -22,6 +22,11 @@ type Result struct {
 	Evaluated int
 }
 
+// skip records that target gets no action.
+func (r *Result) skip(target string, why SkipReason, detail string) {
+	r.Skipped = append(r.Skipped, Skip{Target: target, Reason: why, Detail: detail})
+}
+
 // Action is one planned action: everything the runtime needs to build,
 // guard, sign, submit and report it.
 type Action struct {
@@ -75,41 +80,35 @@ type Request struct {
 
 // Body returns the member that is set, or nil.
 func (r Request) Body() any {
-	switch {
-	case r.BuildLoan != nil:
-		return r.BuildLoan
-	case r.TransferPosition != nil:
-		return r.TransferPosition
-	case r.ClaimFees != nil:
-		return r.ClaimFees
-	case r.WithdrawClaim != nil:
-		return r.WithdrawClaim
-	case r.StrategyUpdate != nil:
-		return r.StrategyUpdate
-	case r.WithdrawStrategy != nil:
-		return r.WithdrawStrategy
-	}
-	return nil
+	body, _ := r.member()
+	return body
 }
 
 // Endpoint names the spec endpoint of the request (E1, E2, E4, E8, E9,
 // E10), or "" for none.
 func (r Request) Endpoint() string {
+	_, endpoint := r.member()
+	return endpoint
+}
+
+// member returns the member that is set and its spec endpoint; nil and ""
+// for none.
+func (r Request) member() (body any, endpoint string) {
 	switch {
 	case r.BuildLoan != nil:
-		return "E2"
+		return r.BuildLoan, "E2"
 	case r.TransferPosition != nil:
-		return "E4"
+		return r.TransferPosition, "E4"
 	case r.ClaimFees != nil:
-		return "E8"
+		return r.ClaimFees, "E8"
 	case r.WithdrawClaim != nil:
-		return "E10"
+		return r.WithdrawClaim, "E10"
 	case r.StrategyUpdate != nil:
-		return "E1"
+		return r.StrategyUpdate, "E1"
 	case r.WithdrawStrategy != nil:
-		return "E9"
+		return r.WithdrawStrategy, "E9"
 	}
-	return ""
+	return nil, ""
 }
 
 // Bounds are what an action's transactions may take from the wallet, as

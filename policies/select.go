@@ -26,10 +26,9 @@ var selectFields = []selectField{
 	{"vaults", func(s *Select) []string { return s.Vaults }, []Target{TargetWithdrawals, TargetVaults}},
 }
 
-// checkSelect validates select for the policy's target type; false when
-// the target type itself is unknown.
-func (b *builder) checkSelect(p *Policy) bool {
-	s := &p.Select
+// check validates select for the target type of p; false when the target
+// type itself is unknown.
+func (s *Select) check(b *builder, p *Policy) bool {
 	if p.Kind == KindAlert {
 		if !slices.Contains(targets, s.Target) {
 			b.fail([]any{"select", "target"}, "select.target must be one of loans, positions, withdrawals, vaults, got %q", s.Target)
@@ -143,9 +142,7 @@ func (e *evaluator) inScope(key string, accounts, mints func(yield func(string) 
 			return true
 		}
 	}
-	if since, ok := e.state.pendingSince(key); ok && e.pending != nil {
-		e.pending[key] = since
-	}
+	e.gate.keep(key)
 	return false
 }
 

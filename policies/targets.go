@@ -20,20 +20,14 @@ func (e *evaluator) loans() {
 		if acc, mints := loanScope(le); !e.inScope(le.item.Loan.Address, acc, mints) {
 			continue
 		}
-		e.res.Evaluated++
-		if le.err != nil {
-			e.skip(le.facts.Address, SkipNoData, le.err.Error())
-			continue
-		}
-		if why, unknown := e.unknownIn("loan", le.unknown); unknown {
-			e.skip(le.facts.Address, SkipNoData, why)
+		if !e.evaluated(le.facts.Address, le.err, unknownFacts{"loan", le.unknown}) {
 			continue
 		}
 		env.Loan = &le.facts
 		if e.p.Kind == KindAlert {
-			e.alert(le.facts.Address, env)
+			e.p.Params.(*AlertParams).decide(e, le.facts.Address, env)
 		} else if le.facts.IsActive {
-			e.repay(le, env)
+			e.p.Params.(*RepayParams).decide(e, le, env)
 		}
 	}
 }
@@ -110,27 +104,17 @@ func (e *evaluator) positions() {
 		if acc, mints := positionScope(pe); !e.inScope(pe.facts.PositionMint, acc, mints) {
 			continue
 		}
-		e.res.Evaluated++
-		if pe.err != nil {
-			e.skip(pe.facts.PositionMint, SkipNoData, pe.err.Error())
-			continue
-		}
-		if why, unknown := e.unknownIn("position", pe.unknown); unknown {
-			e.skip(pe.facts.PositionMint, SkipNoData, why)
-			continue
-		}
-		if why, unknown := e.unknownIn("loan", pe.loan.unknownFacts()); unknown {
-			e.skip(pe.facts.PositionMint, SkipNoData, why)
+		if !e.evaluated(pe.facts.PositionMint, pe.err, unknownFacts{"position", pe.unknown}, unknownFacts{"loan", pe.loan.unknownFacts()}) {
 			continue
 		}
 		env.Position, env.Loan = &pe.facts, &pe.loan.facts
 		switch e.p.Kind {
 		case KindRebalance:
-			e.rebalance(pe, env)
+			e.p.Params.(*RebalanceParams).decide(e, pe, env)
 		case KindClaimFees:
-			e.claimFees(pe, env)
+			e.p.Params.(*ClaimFeesParams).decide(e, pe, env)
 		case KindAlert:
-			e.alert(pe.facts.PositionMint, env)
+			e.p.Params.(*AlertParams).decide(e, pe.facts.PositionMint, env)
 		}
 	}
 }
@@ -164,9 +148,9 @@ func (e *evaluator) withdrawals() {
 		e.res.Evaluated++
 		env.Withdrawal = &we.facts
 		if e.p.Kind == KindAlert {
-			e.alert(we.facts.RequestID, env)
+			e.p.Params.(*AlertParams).decide(e, we.facts.RequestID, env)
 		} else {
-			e.claimWithdrawal(we, env)
+			e.p.Params.(*ClaimWithdrawalsParams).decide(e, we, env)
 		}
 	}
 }
@@ -190,20 +174,18 @@ func (e *evaluator) vaults() {
 		if !e.inScope(ve.facts.Address, one(ve.facts.Address), one(ve.facts.PrincipalMint)) {
 			continue
 		}
-		e.res.Evaluated++
-		if why, unknown := e.unknownIn("vault", ve.unknown); unknown {
-			e.skip(ve.facts.Address, SkipNoData, why)
+		if !e.evaluated(ve.facts.Address, nil, unknownFacts{"vault", ve.unknown}) {
 			continue
 		}
 		facts := ve.facts
 		env := &vaultEnv{Vault: &facts, Strategy: &ve.strategy, Quotes: ve.quotes, Loops: ve.loops, Now: e.nowUnix}
 		switch e.p.Kind {
 		case KindStrategyUpdate:
-			e.strategyUpdate(ve, env)
+			e.p.Params.(*StrategyUpdateParams).decide(e, ve, env)
 		case KindStrategyWithdraw:
-			e.strategyWithdraw(ve, env)
+			e.p.Params.(*StrategyWithdrawParams).decide(e, env)
 		case KindAlert:
-			e.alert(ve.facts.Address, env)
+			e.p.Params.(*AlertParams).decide(e, ve.facts.Address, env)
 		}
 	}
 }
@@ -220,17 +202,42 @@ const (
 // mayBeUnknown lists them.
 var mayBeUnknown = []string{factRewardsAPY, factTotalAPY, factFeesOwedUSD, factRefinanceExpected}
 
-// unknownIn reports the first fact of unknown (names of target's facts)
-// that the policy's `when` reads, and why it is unknown: an expression
-// over a fact keeper does not know is not evaluated, so it cannot fire on
-// a zero that stands for "unknown".
-func (e *evaluator) unknownIn(target string, unknown map[string]string) (string, bool) {
-	if len(unknown) == 0 || len(e.p.whenReads) == 0 {
+// evaluated counts the target key as evaluated and reports whether it can
+// be decided on: false, with a no_data skip saying why, when its facts
+// could not be derived (err) or the policy's `when` reads one of them that
+// is unknown.
+func (e *evaluator) evaluated(key string, err error, unknown ...unknownFacts) bool {
+	e.res.Evaluated++
+	if err != nil {
+		e.res.skip(key, SkipNoData, err.Error())
+		return false
+	}
+	for _, u := range unknown {
+		if why, ok := u.readBy(e.p); ok {
+			e.res.skip(key, SkipNoData, why)
+			return false
+		}
+	}
+	return true
+}
+
+// unknownFacts are the facts of a target (loan, position, vault) keeper
+// does not know, by expression name, with why.
+type unknownFacts struct {
+	target string
+	facts  map[string]string
+}
+
+// readBy reports the first unknown fact that p's `when` reads, and why it
+// is unknown: an expression over a fact keeper does not know is not
+// evaluated, so it cannot fire on a zero that stands for "unknown".
+func (u unknownFacts) readBy(p *Policy) (string, bool) {
+	if len(u.facts) == 0 || len(p.whenReads) == 0 {
 		return "", false
 	}
-	for _, name := range slices.Sorted(maps.Keys(unknown)) {
-		if e.p.whenReads[name] {
-			return fmt.Sprintf("%s.%s is unknown: %s", target, name, unknown[name]), true
+	for _, name := range slices.Sorted(maps.Keys(u.facts)) {
+		if p.whenReads[name] {
+			return fmt.Sprintf("%s.%s is unknown: %s", u.target, name, u.facts[name]), true
 		}
 	}
 	return "", false

@@ -89,9 +89,8 @@ func (a AccountTrigger) String() string {
 // String names the trigger: "slot every N".
 func (s SlotTrigger) String() string { return fmt.Sprintf("slot every %d", s.Every) }
 
-// checkTriggers validates triggers and fills their defaults.
-func (b *builder) checkTriggers(p *Policy) {
-	t := &p.Triggers
+// check validates triggers and fills their defaults.
+func (t *Triggers) check(b *builder) {
 	if !t.Any() {
 		if b.has("triggers") && b.has("triggers", "debounce") {
 			b.fail([]any{"triggers", "debounce"}, "triggers.debounce needs a trigger: price, account or slot")

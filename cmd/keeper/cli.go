@@ -25,28 +25,12 @@ type streams struct {
 // command is one subcommand of keeper.
 type command struct {
 	name    string
-	usage   string // arguments after the name
-	summary string // one line for `keeper help`
-	flags   func(fs *flag.FlagSet) func(ctx context.Context, s *streams, args []string) int
-}
-
-// commands lists the subcommands in the order `keeper help` shows them.
-func commands() []command {
-	return []command{
-		runCommand(),
-		checkCommand(),
-		planCommand(),
-		walletCommand(),
-		reportCommand(),
-		pubkeyCommand(),
-		testCommand(),
-		historyCommand(),
-		backupCommand(),
-		simCommand(),
-		completionCommand(),
-		manCommand(),
-		versionCommand(),
-	}
+	usage   string    // arguments after the name
+	summary string    // one line for `keeper help`
+	args    arguments // the arguments it takes, checked before it runs
+	// flags defines the command's flags on fs and returns its body, which
+	// reads them.
+	flags func(fs *flag.FlagSet) action
 }
 
 // run dispatches args to a subcommand and returns the process exit code.
@@ -85,6 +69,10 @@ func (c command) run(ctx context.Context, s *streams, args []string) int {
 			return exitOK
 		}
 		c.printUsage(s.err, fs)
+		return exitUsage
+	}
+	if msg := c.args.problem(fs.Args()); msg != "" {
+		fmt.Fprintf(s.err, "keeper %s: %s\n", c.name, msg)
 		return exitUsage
 	}
 	return body(ctx, s, fs.Args())

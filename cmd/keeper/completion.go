@@ -8,33 +8,21 @@ import (
 	"strings"
 )
 
-func completionCommand() command {
-	return command{
-		name:    "completion",
-		usage:   "bash|zsh|fish",
-		summary: "print a shell completion script for keeper's commands and flags",
-		flags: func(fs *flag.FlagSet) func(context.Context, *streams, []string) int {
-			return func(_ context.Context, s *streams, args []string) int {
-				if len(args) != 1 {
-					fmt.Fprintln(s.err, "keeper completion: name one shell: bash, zsh or fish")
-					return exitUsage
-				}
-				switch args[0] {
-				case "bash":
-					writeBash(s.out)
-				case "zsh":
-					fmt.Fprintln(s.out, "#compdef keeper\nautoload -U bashcompinit && bashcompinit")
-					writeBash(s.out)
-				case "fish":
-					writeFish(s.out)
-				default:
-					fmt.Fprintf(s.err, "keeper completion: unknown shell %q (bash, zsh or fish)\n", args[0])
-					return exitUsage
-				}
-				return exitOK
-			}
-		},
+// printCompletion is `keeper completion SHELL`.
+func printCompletion(_ context.Context, s *streams, args []string) int {
+	switch args[0] {
+	case "bash":
+		writeBash(s.out)
+	case "zsh":
+		fmt.Fprintln(s.out, "#compdef keeper\nautoload -U bashcompinit && bashcompinit")
+		writeBash(s.out)
+	case "fish":
+		writeFish(s.out)
+	default:
+		fmt.Fprintf(s.err, "keeper completion: unknown shell %q (bash, zsh or fish)\n", args[0])
+		return exitUsage
 	}
+	return exitOK
 }
 
 // flagWords are a command's flags as typed on a command line.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"github.com/keeper-project/keeper/internal/strictyaml"
 	"github.com/keeper-project/keeper/keeper"
 	"github.com/keeper-project/keeper/keeper/config"
+	"github.com/keeper-project/keeper/keeper/journal"
 )
 
 // configFlags are the flags of every command that reads the config: the
@@ -68,12 +70,44 @@ func (c *configFlags) load(s *streams) (*config.Config, error) {
 	return cfg, nil
 }
 
-// openReadOnly loads the config and builds a keeper that reads and never
-// signs (plan, wallet), saying on stderr what went wrong; ok is false then.
-func (c *configFlags) openReadOnly(s *streams) (*keeper.Keeper, bool) {
+// loadOrSay is load, saying on stderr what went wrong; ok is false then.
+func (c *configFlags) loadOrSay(s *streams) (*config.Config, bool) {
 	cfg, err := c.load(s)
 	if err != nil {
 		fmt.Fprintln(s.err, err)
+		return nil, false
+	}
+	return cfg, true
+}
+
+// withConfig is the body of a command that needs the config: it loads it,
+// saying on stderr what went wrong (exit 2), and runs body with it.
+func (c *configFlags) withConfig(body func(ctx context.Context, s *streams, cfg *config.Config, args []string) int) action {
+	return func(ctx context.Context, s *streams, args []string) int {
+		cfg, ok := c.loadOrSay(s)
+		if !ok {
+			return exitUsage
+		}
+		return body(ctx, s, cfg, args)
+	}
+}
+
+// openJournal opens cfg's journal for the command name, saying on stderr
+// why it cannot; ok is false then.
+func openJournal(ctx context.Context, s *streams, name string, cfg *config.Config) (*journal.Journal, bool) {
+	j, err := journal.Open(ctx, cfg.JournalDSN(), journal.Options{})
+	if err != nil {
+		fmt.Fprintf(s.err, "keeper %s: %v\n", name, err)
+		return nil, false
+	}
+	return j, true
+}
+
+// openReadOnly loads the config and builds a keeper that reads and never
+// signs (plan, wallet), saying on stderr what went wrong; ok is false then.
+func (c *configFlags) openReadOnly(s *streams) (*keeper.Keeper, bool) {
+	cfg, ok := c.loadOrSay(s)
+	if !ok {
 		return nil, false
 	}
 	logger, err := newLogger(s.err, "warn", cfg.Log.Format)

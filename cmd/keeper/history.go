@@ -19,71 +19,59 @@ import (
 	"github.com/keeper-project/keeper/policies"
 )
 
-func historyCommand() command {
-	return command{
-		name:    "history",
-		usage:   "[--config config.yaml] [--policy P] [--since D] [--json]",
-		summary: "show the journal: what keeper decided and did, and its alert incidents, newest first",
-		flags: func(fs *flag.FlagSet) func(context.Context, *streams, []string) int {
-			cf := addConfigFlags(fs)
-			cf.quiet = true // history sends nothing: the notifiers' secrets may be absent
-			policy := fs.String("policy", "", "only this policy's actions")
-			since := fs.String("since", "", "only actions since: a duration back (24h), a date (2026-11-01) or an RFC 3339 time")
-			asJSON := fs.Bool("json", false, "print JSON, one action per line")
-			limit := fs.Int("limit", 100, "at most this many actions (0: all)")
-			return func(ctx context.Context, s *streams, args []string) int {
-				if len(args) > 0 {
-					fmt.Fprintf(s.err, "keeper history: unexpected arguments %q\n", args)
-					return exitUsage
-				}
-				from, err := parseSince(*since, time.Now())
-				if err != nil {
-					fmt.Fprintf(s.err, "keeper history: --since: %v\n", err)
-					return exitUsage
-				}
-				cfg, err := cf.load(s)
-				if err != nil {
-					fmt.Fprintln(s.err, err)
-					return exitUsage
-				}
-				if _, err := os.Stat(cfg.JournalPath()); !cfg.Journal.DSN.Shared() && errors.Is(err, os.ErrNotExist) {
-					fmt.Fprintf(s.out, "no journal at %s yet: keeper has not run with this config\n", cfg.JournalPath())
-					return exitOK
-				}
-				j, err := journal.Open(ctx, cfg.JournalDSN(), journal.Options{})
-				if err != nil {
-					fmt.Fprintf(s.err, "keeper history: %v\n", err)
-					return exitUsage
-				}
-				defer j.Close()
-				actions, err := j.List(ctx, journal.Filter{Policy: *policy, Since: from, Limit: *limit})
-				if err != nil {
-					fmt.Fprintf(s.err, "keeper history: %v\n", err)
-					return exitFailed
-				}
-				incidents, err := j.Incidents(ctx, journal.IncidentFilter{Policy: *policy, Since: from, Limit: *limit})
-				if err != nil {
-					fmt.Fprintf(s.err, "keeper history: %v\n", err)
-					return exitFailed
-				}
-				if len(actions)+len(incidents) == 0 && *policy != "" {
-					if msg := unknownPolicy(ctx, j, cfg, *policy); msg != "" {
-						fmt.Fprintf(s.err, "keeper history: --policy: %s\n", msg)
-						return exitUsage
-					}
-				}
-				links, _ := cfg.Explorer.Links(cfg.Chain.RPCURL) // checked when the config loaded
-				if *asJSON {
-					if code := printHistoryJSON(s.out, actions, links); code != exitOK {
-						return code
-					}
-					return printIncidentsJSON(s.out, incidents)
-				}
-				printHistory(s.out, actions, links)
-				printIncidents(s.out, incidents)
-				return exitOK
+// historyCommand defines `keeper history`'s flags on fs and returns its body.
+func historyCommand(fs *flag.FlagSet) action {
+	cf := addConfigFlags(fs)
+	cf.quiet = true // history sends nothing: the notifiers' secrets may be absent
+	policy := fs.String("policy", "", "only this policy's actions")
+	since := fs.String("since", "", "only actions since: a duration back (24h), a date (2026-11-01) or an RFC 3339 time")
+	asJSON := fs.Bool("json", false, "print JSON, one action per line")
+	limit := fs.Int("limit", 100, "at most this many actions (0: all)")
+	return func(ctx context.Context, s *streams, _ []string) int {
+		from, err := parseSince(*since, time.Now())
+		if err != nil {
+			fmt.Fprintf(s.err, "keeper history: --since: %v\n", err)
+			return exitUsage
+		}
+		cfg, ok := cf.loadOrSay(s)
+		if !ok {
+			return exitUsage
+		}
+		if _, err := os.Stat(cfg.JournalPath()); !cfg.Journal.DSN.Shared() && errors.Is(err, os.ErrNotExist) {
+			fmt.Fprintf(s.out, "no journal at %s yet: keeper has not run with this config\n", cfg.JournalPath())
+			return exitOK
+		}
+		j, ok := openJournal(ctx, s, "history", cfg)
+		if !ok {
+			return exitUsage
+		}
+		defer j.Close()
+		actions, err := j.List(ctx, journal.Filter{Policy: *policy, Since: from, Limit: *limit})
+		if err != nil {
+			fmt.Fprintf(s.err, "keeper history: %v\n", err)
+			return exitFailed
+		}
+		incidents, err := j.Incidents(ctx, journal.IncidentFilter{Policy: *policy, Since: from, Limit: *limit})
+		if err != nil {
+			fmt.Fprintf(s.err, "keeper history: %v\n", err)
+			return exitFailed
+		}
+		if len(actions)+len(incidents) == 0 && *policy != "" {
+			if msg := unknownPolicy(ctx, j, cfg, *policy); msg != "" {
+				fmt.Fprintf(s.err, "keeper history: --policy: %s\n", msg)
+				return exitUsage
 			}
-		},
+		}
+		links, _ := cfg.Explorer.Links(cfg.Chain.RPCURL) // checked when the config loaded
+		if *asJSON {
+			if code := printHistoryJSON(s.out, actions, links); code != exitOK {
+				return code
+			}
+			return printIncidentsJSON(s.out, incidents)
+		}
+		printHistory(s.out, actions, links)
+		printIncidents(s.out, incidents)
+		return exitOK
 	}
 }
 

@@ -8,21 +8,10 @@ import (
 	"strings"
 )
 
-func manCommand() command {
-	return command{
-		name:    "man",
-		summary: "print keeper's manual page (roff: keeper man > keeper.1; man ./keeper.1)",
-		flags: func(fs *flag.FlagSet) func(context.Context, *streams, []string) int {
-			return func(_ context.Context, s *streams, args []string) int {
-				if len(args) > 0 {
-					fmt.Fprintln(s.err, "keeper man: takes no arguments")
-					return exitUsage
-				}
-				writeMan(s.out)
-				return exitOK
-			}
-		},
-	}
+// printMan is `keeper man`.
+func printMan(_ context.Context, s *streams, _ []string) int {
+	writeMan(s.out)
+	return exitOK
 }
 
 // writeMan writes keeper(1) from the same command definitions as the help.

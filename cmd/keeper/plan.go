@@ -18,40 +18,30 @@ import (
 // act: 0 then means nothing to do, 1 a policy could not be evaluated.
 const exitWouldAct = 3
 
-func planCommand() command {
-	return command{
-		name:    "plan",
-		usage:   "[--config config.yaml] [--wallet PUBKEY] [--json] [--detailed-exitcode] [--capture DIR]",
-		summary: "read live state and print what each policy would do now, and why; signs nothing",
-		flags: func(fs *flag.FlagSet) func(context.Context, *streams, []string) int {
-			cf := addReadOnlyFlags(fs)
-			cf.quiet = true // plan sends nothing: the notifiers' secrets may be absent
-			asJSON := fs.Bool("json", false, "print JSON")
-			detailed := fs.Bool("detailed-exitcode", false, "exit 3 when some policy would act, 0 when none would (1 and 2 as usual)")
-			capture := fs.String("capture", "", "write into `DIR` a test file (run it with keeper test) per policy, from the state read and what the policy would do")
-			return func(ctx context.Context, s *streams, args []string) int {
-				if len(args) > 0 {
-					fmt.Fprintf(s.err, "keeper plan: unexpected arguments %q\n", args)
-					return exitUsage
-				}
-				k, ok := cf.openReadOnly(s)
-				if !ok {
-					return exitUsage
-				}
-				defer k.Close()
-				plans, err := k.Plan(ctx)
-				if err != nil {
-					fmt.Fprintln(s.err, err)
-					return exitUsage
-				}
-				if *capture != "" {
-					if code := capturePlans(s, plans, *capture); code != exitOK {
-						return code
-					}
-				}
-				return printPlan(s, plans, *asJSON, *detailed)
+// planCommand defines `keeper plan`'s flags on fs and returns its body.
+func planCommand(fs *flag.FlagSet) action {
+	cf := addReadOnlyFlags(fs)
+	cf.quiet = true // plan sends nothing: the notifiers' secrets may be absent
+	asJSON := fs.Bool("json", false, "print JSON")
+	detailed := fs.Bool("detailed-exitcode", false, "exit 3 when some policy would act, 0 when none would (1 and 2 as usual)")
+	capture := fs.String("capture", "", "write into `DIR` a test file (run it with keeper test) per policy, from the state read and what the policy would do")
+	return func(ctx context.Context, s *streams, _ []string) int {
+		k, ok := cf.openReadOnly(s)
+		if !ok {
+			return exitUsage
+		}
+		defer k.Close()
+		plans, err := k.Plan(ctx)
+		if err != nil {
+			fmt.Fprintln(s.err, err)
+			return exitUsage
+		}
+		if *capture != "" {
+			if code := capturePlans(s, plans, *capture); code != exitOK {
+				return code
 			}
-		},
+		}
+		return printPlan(s, plans, *asJSON, *detailed)
 	}
 }
 

@@ -22,37 +22,27 @@ type reportFlags struct {
 	user                  string
 }
 
-func reportCommand() command {
-	return command{
-		name:    "report",
-		usage:   "rewards|depositors|vaults [--config config.yaml] [flags] [--json|--csv]",
-		summary: "reports for vault operators: a reward budget split by time-weighted collateral (rewards), each vault's depositors (depositors), vault metrics and loops (vaults); needs no key",
-		flags: func(fs *flag.FlagSet) func(context.Context, *streams, []string) int {
-			f := &reportFlags{cf: addReadOnlyFlags(fs)}
-			f.cf.quiet = true // report sends nothing: the notifiers' secrets may be absent
-			fs.StringVar(&f.mint, "mint", "", "rewards: the collateral mint, or the pool id of CLMM/LP collateral")
-			fs.StringVar(&f.from, "from", "", "rewards: the range's start (RFC 3339, YYYY-MM-DD in UTC, or unix seconds)")
-			fs.StringVar(&f.to, "to", "", "rewards: the range's end, excluded (same forms; not in the future)")
-			fs.StringVar(&f.budget, "budget", "", "rewards: the budget to split: smallest units, or a number and the reward token (\"5000 JTO\")")
-			fs.StringVar(&f.rewardMint, "reward-mint", "", "rewards: the mint the budget is paid in (default: the budget's unit)")
-			fs.BoolVar(&f.byLoan, "by-loan", false, "rewards: split by loan address instead of borrower wallet")
-			fs.Var(&f.vaults, "vault", "depositors: a vault address to list (repeatable; default every vault)")
-			fs.StringVar(&f.user, "user", "", "depositors: only this depositor's wallet")
-			fs.BoolVar(&f.asJSON, "json", false, "print JSON")
-			fs.BoolVar(&f.asCSV, "csv", false, "print CSV (one row per holder, depositor or vault)")
-			return func(ctx context.Context, s *streams, args []string) int {
-				if len(args) == 0 {
-					fmt.Fprintln(s.err, "keeper report: name a report: rewards, depositors or vaults")
-					return exitUsage
-				}
-				kind := args[0]
-				if err := fs.Parse(args[1:]); err != nil || fs.NArg() > 0 {
-					fmt.Fprintf(s.err, "keeper report %s: unexpected arguments %q\n", kind, fs.Args())
-					return exitUsage
-				}
-				return f.run(ctx, s, kind)
-			}
-		},
+// reportCommand defines `keeper report`'s flags on fs and returns its body.
+func reportCommand(fs *flag.FlagSet) action {
+	f := &reportFlags{cf: addReadOnlyFlags(fs)}
+	f.cf.quiet = true // report sends nothing: the notifiers' secrets may be absent
+	fs.StringVar(&f.mint, "mint", "", "rewards: the collateral mint, or the pool id of CLMM/LP collateral")
+	fs.StringVar(&f.from, "from", "", "rewards: the range's start (RFC 3339, YYYY-MM-DD in UTC, or unix seconds)")
+	fs.StringVar(&f.to, "to", "", "rewards: the range's end, excluded (same forms; not in the future)")
+	fs.StringVar(&f.budget, "budget", "", "rewards: the budget to split: smallest units, or a number and the reward token (\"5000 JTO\")")
+	fs.StringVar(&f.rewardMint, "reward-mint", "", "rewards: the mint the budget is paid in (default: the budget's unit)")
+	fs.BoolVar(&f.byLoan, "by-loan", false, "rewards: split by loan address instead of borrower wallet")
+	fs.Var(&f.vaults, "vault", "depositors: a vault address to list (repeatable; default every vault)")
+	fs.StringVar(&f.user, "user", "", "depositors: only this depositor's wallet")
+	fs.BoolVar(&f.asJSON, "json", false, "print JSON")
+	fs.BoolVar(&f.asCSV, "csv", false, "print CSV (one row per holder, depositor or vault)")
+	return func(ctx context.Context, s *streams, args []string) int {
+		kind := args[0]
+		if err := fs.Parse(args[1:]); err != nil || fs.NArg() > 0 {
+			fmt.Fprintf(s.err, "keeper report %s: unexpected arguments %q\n", kind, fs.Args())
+			return exitUsage
+		}
+		return f.run(ctx, s, kind)
 	}
 }
 

@@ -16,28 +16,18 @@ import (
 	"github.com/keeper-project/keeper/keeper/journal"
 )
 
-func runCommand() command {
-	return command{
-		name:    "run",
-		usage:   "[--config config.yaml] [--once] [--dry-run] [--sim [--sim-for D]]",
-		summary: "run the daemon: evaluate policies on their schedules and act (--once: one pass, for cron/systemd timers)",
-		flags: func(fs *flag.FlagSet) func(context.Context, *streams, []string) int {
-			cf := addConfigFlags(fs)
-			once := fs.Bool("once", false, "run every enabled policy once, wait for its actions to settle, and exit (1 if any action failed)")
-			dryRun := fs.Bool("dry-run", false, "plan and journal, never sign")
-			sim := fs.Bool("sim", false, "run against an in-process simulator playing a scripted scenario, with an ephemeral key, then print what was done")
-			simFor := fs.Duration("sim-for", 75*time.Second, "with --sim: how long to run")
-			logLevel := fs.String("log-level", "", "debug, info, warn or error (default: the config's log.level)")
-			logFormat := fs.String("log-format", "", "auto, text or json (default: the config's log.format)")
-			return func(ctx context.Context, s *streams, args []string) int {
-				if len(args) > 0 {
-					fmt.Fprintf(s.err, "keeper run: unexpected arguments %q\n", args)
-					return exitUsage
-				}
-				opts := runOptions{config: cf, once: *once, dryRun: *dryRun, sim: *sim, simFor: *simFor, logLevel: *logLevel, logFormat: *logFormat}
-				return runDaemon(ctx, s, opts)
-			}
-		},
+// runCommand defines `keeper run`'s flags on fs and returns its body.
+func runCommand(fs *flag.FlagSet) action {
+	cf := addConfigFlags(fs)
+	once := fs.Bool("once", false, "run every enabled policy once, wait for its actions to settle, and exit (1 if any action failed)")
+	dryRun := fs.Bool("dry-run", false, "plan and journal, never sign")
+	sim := fs.Bool("sim", false, "run against an in-process simulator playing a scripted scenario, with an ephemeral key, then print what was done")
+	simFor := fs.Duration("sim-for", 75*time.Second, "with --sim: how long to run")
+	logLevel := fs.String("log-level", "", "debug, info, warn or error (default: the config's log.level)")
+	logFormat := fs.String("log-format", "", "auto, text or json (default: the config's log.format)")
+	return func(ctx context.Context, s *streams, _ []string) int {
+		opts := runOptions{config: cf, once: *once, dryRun: *dryRun, sim: *sim, simFor: *simFor, logLevel: *logLevel, logFormat: *logFormat}
+		return runDaemon(ctx, s, opts)
 	}
 }
 

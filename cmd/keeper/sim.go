@@ -24,51 +24,41 @@ import (
 	"github.com/keeper-project/keeper/signer"
 )
 
-func simCommand() command {
-	return command{
-		name:    "sim",
-		usage:   "[--listen ADDR] [--scenario FILE] [--wallet PUBKEY | --keypair FILE] [--manual-clock] [--control] [--hostile MODE] [--faults SPEC] [--seed N]",
-		summary: "serve the simulated market API, Solana RPC and Jito engine for manual runs",
-		flags: func(fs *flag.FlagSet) func(context.Context, *streams, []string) int {
-			listen := fs.String("listen", "127.0.0.1:7070", "market API address; RPC listens on the next port, Jito on the one after (port 0: three free ports, printed)")
-			scenario := fs.String("scenario", "", "scenario file (default: the built-in scenario exercising every policy kind)")
-			wallet := fs.String("wallet", "", "operator wallet (base58) the scenario's positions belong to")
-			keypair := fs.String("keypair", "sim-keypair.json", "without --wallet: the operator's keypair file; created (mode 0600) when missing")
-			manual := fs.Bool("manual-clock", false, "stop the sim clock: it moves only through POST /_sim/advance (implies --control); for end-to-end tests")
-			control := fs.Bool("control", false, "serve the control routes /_sim/advance and /_sim/state on the market's address")
-			hostile := fs.String("hostile", "none", "make every transaction-building answer hostile in this way, as a compromised market would: "+hostileModes())
-			faults := fs.String("faults", "", "inject faults into the market API, RPC and Jito: "+simfaults.SpecHelp)
-			seed := fs.Uint64("seed", 0, "seed of blockhashes and fault draws, to reproduce a run")
-			return func(ctx context.Context, s *streams, args []string) int {
-				if len(args) > 0 {
-					fmt.Fprintf(s.err, "keeper sim: unexpected arguments %q\n", args)
-					return exitUsage
-				}
-				addrs, err := simAddrs(*listen)
-				if err != nil {
-					fmt.Fprintf(s.err, "keeper sim: --listen: %v\n", err)
-					return exitUsage
-				}
-				owner, err := simWallet(s, *wallet, *keypair)
-				if err != nil {
-					fmt.Fprintf(s.err, "keeper sim: %v\n", err)
-					return exitUsage
-				}
-				mode, err := simfaults.ParseHostile(*hostile)
-				if err != nil {
-					fmt.Fprintf(s.err, "keeper sim: --hostile: %v\n", err)
-					return exitUsage
-				}
-				injected, err := simfaults.Parse(*faults)
-				if err != nil {
-					fmt.Fprintf(s.err, "keeper sim: --faults: %v\n", err)
-					return exitUsage
-				}
-				injected.Market.HostileAlways = mode
-				return serveSim(ctx, s, simServe{addrs: addrs, scenario: *scenario, owner: owner, manual: *manual,
-					control: *control || *manual, faults: injected, seed: *seed})
-			}
-		},
+// simCommand defines `keeper sim`'s flags on fs and returns its body.
+func simCommand(fs *flag.FlagSet) action {
+	listen := fs.String("listen", "127.0.0.1:7070", "market API address; RPC listens on the next port, Jito on the one after (port 0: three free ports, printed)")
+	scenario := fs.String("scenario", "", "scenario file (default: the built-in scenario exercising every policy kind)")
+	wallet := fs.String("wallet", "", "operator wallet (base58) the scenario's positions belong to")
+	keypair := fs.String("keypair", "sim-keypair.json", "without --wallet: the operator's keypair file; created (mode 0600) when missing")
+	manual := fs.Bool("manual-clock", false, "stop the sim clock: it moves only through POST /_sim/advance (implies --control); for end-to-end tests")
+	control := fs.Bool("control", false, "serve the control routes /_sim/advance and /_sim/state on the market's address")
+	hostile := fs.String("hostile", "none", "make every transaction-building answer hostile in this way, as a compromised market would: "+hostileModes())
+	faults := fs.String("faults", "", "inject faults into the market API, RPC and Jito: "+simfaults.SpecHelp)
+	seed := fs.Uint64("seed", 0, "seed of blockhashes and fault draws, to reproduce a run")
+	return func(ctx context.Context, s *streams, _ []string) int {
+		addrs, err := simAddrs(*listen)
+		if err != nil {
+			fmt.Fprintf(s.err, "keeper sim: --listen: %v\n", err)
+			return exitUsage
+		}
+		owner, err := simWallet(s, *wallet, *keypair)
+		if err != nil {
+			fmt.Fprintf(s.err, "keeper sim: %v\n", err)
+			return exitUsage
+		}
+		mode, err := simfaults.ParseHostile(*hostile)
+		if err != nil {
+			fmt.Fprintf(s.err, "keeper sim: --hostile: %v\n", err)
+			return exitUsage
+		}
+		injected, err := simfaults.Parse(*faults)
+		if err != nil {
+			fmt.Fprintf(s.err, "keeper sim: --faults: %v\n", err)
+			return exitUsage
+		}
+		injected.Market.HostileAlways = mode
+		return serveSim(ctx, s, simServe{addrs: addrs, scenario: *scenario, owner: owner, manual: *manual,
+			control: *control || *manual, faults: injected, seed: *seed})
 	}
 }
 

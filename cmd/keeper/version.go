@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"runtime"
 	"runtime/debug"
@@ -10,21 +9,10 @@ import (
 	"github.com/keeper-project/keeper/keeper"
 )
 
-func versionCommand() command {
-	return command{
-		name:    "version",
-		summary: "print keeper's version, VCS revision and Go version",
-		flags: func(fs *flag.FlagSet) func(context.Context, *streams, []string) int {
-			return func(_ context.Context, s *streams, args []string) int {
-				if len(args) > 0 {
-					fmt.Fprintln(s.err, "keeper version: takes no arguments")
-					return exitUsage
-				}
-				fmt.Fprintln(s.out, versionLine())
-				return exitOK
-			}
-		},
-	}
+// printVersion is `keeper version`.
+func printVersion(_ context.Context, s *streams, _ []string) int {
+	fmt.Fprintln(s.out, versionLine())
+	return exitOK
 }
 
 // version returns the module version from build info ("devel" for a local

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/keeper-project/keeper/keeper"
+	"github.com/keeper-project/keeper/keeper/config"
 	"github.com/keeper-project/keeper/policies"
 )
 
@@ -20,45 +21,50 @@ type stringList []string
 func (l *stringList) String() string     { return strings.Join(*l, ",") }
 func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
 
-func walletCommand() command {
-	return command{
-		name:    "wallet",
-		usage:   "[--config config.yaml] [--wallet PUBKEY] [--earn-vault ADDR]... [--json]",
-		summary: "show what the wallet owns: loans, CLMM positions, earn withdrawal requests and SOL, with the addresses policies select; needs no key",
-		flags: func(fs *flag.FlagSet) func(context.Context, *streams, []string) int {
-			cf := addReadOnlyFlags(fs)
-			cf.quiet = true // wallet sends nothing: the notifiers' secrets may be absent
-			var earn stringList
-			fs.Var(&earn, "earn-vault", "an earn vault whose withdrawal queue to read (repeatable; the claim-withdrawals policies' vaults are read too)")
-			asJSON := fs.Bool("json", false, "print JSON")
-			return func(ctx context.Context, s *streams, args []string) int {
-				if len(args) > 0 {
-					fmt.Fprintf(s.err, "keeper wallet: unexpected arguments %q\n", args)
-					return exitUsage
-				}
-				k, ok := cf.openReadOnly(s)
-				if !ok {
-					return exitUsage
-				}
-				defer k.Close()
-				rep, err := k.Holdings(ctx, earn)
-				if err != nil {
-					fmt.Fprintf(s.err, "keeper wallet: %v\n", err)
-					return exitFailed
-				}
-				if *asJSON {
-					enc := json.NewEncoder(s.out)
-					enc.SetIndent("", "  ")
-					if err := enc.Encode(rep); err != nil {
-						return exitFailed
-					}
-					return exitOK
-				}
-				writeWallet(s.out, rep, time.Now())
-				return exitOK
+// walletCommand defines `keeper wallet`'s flags on fs and returns its body.
+func walletCommand(fs *flag.FlagSet) action {
+	cf := addReadOnlyFlags(fs)
+	cf.quiet = true // wallet sends nothing: the notifiers' secrets may be absent
+	var earn stringList
+	fs.Var(&earn, "earn-vault", "an earn vault whose withdrawal queue to read (repeatable; the claim-withdrawals policies' vaults are read too)")
+	asJSON := fs.Bool("json", false, "print JSON")
+	return func(ctx context.Context, s *streams, _ []string) int {
+		k, ok := cf.openReadOnly(s)
+		if !ok {
+			return exitUsage
+		}
+		defer k.Close()
+		rep, err := k.Holdings(ctx, earn)
+		if err != nil {
+			fmt.Fprintf(s.err, "keeper wallet: %v\n", err)
+			return exitFailed
+		}
+		if *asJSON {
+			enc := json.NewEncoder(s.out)
+			enc.SetIndent("", "  ")
+			if err := enc.Encode(rep); err != nil {
+				return exitFailed
 			}
-		},
+			return exitOK
+		}
+		writeWallet(s.out, rep, time.Now())
+		return exitOK
 	}
+}
+
+// pubkeyCommand defines `keeper pubkey`'s flags on fs and returns its body.
+func pubkeyCommand(fs *flag.FlagSet) action {
+	cf := addConfigFlags(fs)
+	cf.quiet = true
+	return cf.withConfig(func(_ context.Context, s *streams, cfg *config.Config, _ []string) int {
+		pk, err := keeper.WalletOf(cfg)
+		if err != nil {
+			fmt.Fprintln(s.err, err)
+			return exitUsage
+		}
+		fmt.Fprintln(s.out, pk)
+		return exitOK
+	})
 }
 
 // writeWallet prints the report as tables, amounts in whole tokens where

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/keeper-project/keeper/internal/wait"
 )
 
 // Sender delivers one message to one destination.
@@ -155,12 +157,8 @@ func (d *Dispatcher) sendWithRetry(ctx context.Context, s Sender, m Message) err
 	var err error
 	for attempt := 0; attempt <= retries; attempt++ {
 		if attempt > 0 {
-			t := time.NewTimer(delay)
-			select {
-			case <-ctx.Done():
-				t.Stop()
+			if !wait.For(ctx, delay) {
 				return err
-			case <-t.C:
 			}
 			delay *= 2
 		}

@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/gagliardetto/solana-go"
@@ -117,9 +116,10 @@ func (w *Watcher) poll(ctx context.Context) {
 func (w *Watcher) session(ctx context.Context, keys []solana.PublicKey, slots bool, changed <-chan struct{}) error {
 	cctx, cancel := context.WithTimeout(ctx, connectTimeout)
 	defer cancel()
-	conn, err := chain.DialPubSub(cctx, w.o.URL)
+	url := endpoint(w.o.URL)
+	conn, err := chain.DialPubSub(cctx, string(url))
 	if err != nil {
-		return fmt.Errorf("connecting the websocket %s: %w", chain.RedactURL(w.o.URL), err)
+		return url.dialFailed(err)
 	}
 	defer conn.Close()
 	sctx, stop := context.WithCancelCause(ctx)
@@ -130,18 +130,18 @@ func (w *Watcher) session(ctx context.Context, keys []solana.PublicKey, slots bo
 		sub, err := conn.Subscribe(cctx, "accountSubscribe",
 			[]any{k.String(), map[string]any{"encoding": "base64", "commitment": w.o.Commitment}}, "accountUnsubscribe")
 		if err != nil {
-			return w.subErr(err)
+			return url.subscribeFailed(err)
 		}
 		n++
-		go receive(sctx, w, stop, done, sub, func(res accountNotification) { w.account(k, res.data(), res.Context.Slot) })
+		go receive(sctx, url, stop, done, sub, func(res accountNotification) { w.account(k, res.data(), res.Context.Slot) })
 	}
 	if slots {
 		sub, err := conn.Subscribe(cctx, "slotSubscribe", []any{}, "slotUnsubscribe")
 		if err != nil {
-			return w.subErr(err)
+			return url.subscribeFailed(err)
 		}
 		n++
-		go receive(sctx, w, stop, done, sub, func(res slotNotification) { w.slotReached(res.Slot) })
+		go receive(sctx, url, stop, done, sub, func(res slotNotification) { w.slotReached(res.Slot) })
 	}
 	w.setMode(ModeSubscribed, "")
 	w.poll(ctx)
@@ -170,26 +170,21 @@ func (w *Watcher) session(ctx context.Context, keys []solana.PublicKey, slots bo
 	return nil
 }
 
-// subErr is why a subscription could not be made.
-func (w *Watcher) subErr(err error) error {
-	return fmt.Errorf("subscribing on the websocket %s: %w", chain.RedactURL(w.o.URL), chain.ScrubError(err, w.o.URL))
-}
-
 // receive hands each notification of sub, decoded as T, to handle until
 // the subscription fails; then it ends the session with why (nothing when
 // the session was ending).
-func receive[T any](ctx context.Context, w *Watcher, fail context.CancelCauseFunc, done chan<- struct{},
+func receive[T any](ctx context.Context, url endpoint, fail context.CancelCauseFunc, done chan<- struct{},
 	sub *chain.Subscription, handle func(T)) {
 	defer func() { done <- struct{}{} }()
 	for {
 		raw, err := sub.Next(ctx)
 		if err != nil {
-			fail(w.lost(ctx, err))
+			fail(url.lost(ctx, err))
 			return
 		}
 		var v T
 		if err := json.Unmarshal(raw, &v); err != nil {
-			fail(fmt.Errorf("websocket %s: a notification is not what its subscription sends: %w", chain.RedactURL(w.o.URL), err))
+			fail(url.garbled(err))
 			return
 		}
 		handle(v)
@@ -222,12 +217,4 @@ func (n accountNotification) data() []byte {
 // slotNotification is the result of a slotNotification.
 type slotNotification struct {
 	Slot uint64 `json:"slot"`
-}
-
-// lost is why a receive failed: nil when the session was ending anyway.
-func (w *Watcher) lost(ctx context.Context, err error) error {
-	if ctx.Err() != nil {
-		return nil
-	}
-	return fmt.Errorf("websocket %s lost: %w", chain.RedactURL(w.o.URL), chain.ScrubError(err, w.o.URL))
 }

@@ -3,6 +3,7 @@ package policytest
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -108,39 +109,66 @@ func (c Capture) observations() (map[string]any, error) {
 			out[key] = l
 		}
 	}
-	var positions []any
-	for _, p := range o.Positions {
-		if p.State.Err != nil {
-			continue // unreadable: a test states readable positions only
-		}
-		positions = append(positions, positionOf(p))
-	}
-	if len(positions) > 0 {
-		out["positions"] = positions
-	}
-	var quotes []any
-	for _, q := range o.Quotes {
-		w, err := viaJSON(q.Quote)
-		if err != nil {
-			return nil, fmt.Errorf("quotes: %w", err)
-		}
-		quotes = append(quotes, map[string]any{"principal_mint": q.PrincipalMint, "duration": q.Duration.String(), "quote": w})
-	}
-	if len(quotes) > 0 {
-		out["quotes"] = quotes
-	}
-	var loops []any
-	for _, lo := range o.Loops {
-		w, err := viaJSON(lo.Loop)
-		if err != nil {
-			return nil, fmt.Errorf("loops: %w", err)
-		}
-		loops = append(loops, map[string]any{"principal_mint": lo.PrincipalMint, "collateral_mint": lo.CollateralMint, "loop": w})
-	}
-	if len(loops) > 0 {
-		out["loops"] = loops
+	// Only the first of these can fail in practice: a record that does
+	// not convert to JSON.
+	err := errors.Join(
+		putRecords(out, "positions", o.Positions, readablePosition),
+		putRecords(out, "quotes", o.Quotes, quoteRecord),
+		putRecords(out, "loops", o.Loops, loopRecord))
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
+}
+
+// putRecords sets out[key] to the records of items, when there are any.
+// record turns an item into its record; nil leaves the item out.
+func putRecords[T any](out map[string]any, key string, items []T, record func(T) (any, error)) error {
+	var list []any
+	for _, it := range items {
+		r, err := record(it)
+		if err != nil {
+			return fmt.Errorf("%s: %w", key, err)
+		}
+		if r != nil {
+			list = append(list, r)
+		}
+	}
+	if len(list) > 0 {
+		out[key] = list
+	}
+	return nil
+}
+
+// readablePosition is the record of a position, nil for an unreadable
+// one: a test states readable positions only.
+func readablePosition(p policies.PositionObservation) (any, error) {
+	if p.State.Err != nil {
+		return nil, nil
+	}
+	return positionOf(p), nil
+}
+
+// quoteRecord is the record of a quote: the pair it was asked for and its
+// wire shape.
+func quoteRecord(q policies.QuoteObservation) (any, error) {
+	return withWire(map[string]any{"principal_mint": q.PrincipalMint, "duration": q.Duration.String()}, "quote", q.Quote)
+}
+
+// loopRecord is the record of a loop: the pair it was asked for and its
+// wire shape.
+func loopRecord(lo policies.LoopObservation) (any, error) {
+	return withWire(map[string]any{"principal_mint": lo.PrincipalMint, "collateral_mint": lo.CollateralMint}, "loop", lo.Loop)
+}
+
+// withWire adds v, in its wire (JSON) shape, to record under key.
+func withWire(record map[string]any, key string, v any) (any, error) {
+	w, err := viaJSON(v)
+	if err != nil {
+		return nil, err
+	}
+	record[key] = w
+	return record, nil
 }
 
 // positionOf flattens a position observation into positionYAML's keys.

@@ -8,7 +8,6 @@ import (
 	"github.com/keeper-project/keeper/keeper/chain"
 	"github.com/keeper-project/keeper/keeper/journal"
 	"github.com/keeper-project/keeper/keeper/market"
-	"github.com/keeper-project/keeper/keeper/market/api"
 	"github.com/keeper-project/keeper/signer"
 )
 
@@ -61,9 +60,6 @@ type Log interface {
 	List(ctx context.Context, f journal.Filter) ([]journal.Action, error)
 }
 
-var (
-	_ Builder   = (*api.Client)(nil)
-	_ Signer    = (*signer.Signer)(nil)
-	_ Submitter = (*chain.Client)(nil)
-	_ Log       = (*journal.Journal)(nil)
-)
+// That *api.Client, *signer.Signer, *chain.Client and *journal.Journal
+// implement these is checked where they are wired, in package keeper,
+// whose interfaces embed them.

@@ -73,14 +73,10 @@ func (r *recovery) settleOpen(ctx context.Context) (Outcome, bool) {
 	if isSequence(att) {
 		return r.settleSequence(ctx, a)
 	}
-	all, _, err := attemptRefs([]journal.Attempt{att})
-	if err != nil {
-		r.log.Error("Journaled signatures unreadable; leaving the action for a person", "err", err)
-		return OutcomePending, true
-	}
-	st, err := r.e.cfg.Submitter.Settle(ctx, all)
-	if err != nil {
-		r.log.Warn("Cannot ask the chain about the action's signatures; leaving it for later", "err", err)
+	st, _, ok := r.settlement(ctx, []journal.Attempt{att},
+		"Journaled signatures unreadable; leaving the action for a person",
+		"Cannot ask the chain about the action's signatures; leaving it for later")
+	if !ok {
 		return OutcomePending, true
 	}
 	switch st.Verdict {
@@ -137,18 +133,14 @@ func (r *recovery) await(ctx context.Context, a *attempt) Outcome {
 // attempt is built: only when every signature ever sent for the action is
 // absent from the chain and every blockhash is invalid may it go again.
 func (r *recovery) checkEarlier(ctx context.Context) (Outcome, bool) {
-	all, nums, err := attemptRefs(r.act.Attempts)
-	if err != nil {
-		r.log.Error("Journaled signatures unreadable; not building a new attempt", "err", err)
+	st, nums, ok := r.settlement(ctx, r.act.Attempts,
+		"Journaled signatures unreadable; not building a new attempt",
+		"Cannot verify earlier attempts on chain; not building a new one")
+	switch {
+	case !ok:
 		return OutcomeRetry, true
-	}
-	if len(all) == 0 {
+	case len(nums) == 0:
 		return OutcomeRetry, false
-	}
-	st, err := r.e.cfg.Submitter.Settle(ctx, all)
-	if err != nil {
-		r.log.Warn("Cannot verify earlier attempts on chain; not building a new one", "err", err)
-		return OutcomeRetry, true
 	}
 	switch st.Verdict {
 	case chain.VerdictDead:
@@ -163,22 +155,51 @@ func (r *recovery) checkEarlier(ctx context.Context) (Outcome, bool) {
 	return OutcomeRetry, true
 }
 
+// settlement asks the chain about the signatures of atts; nums[i] is the
+// attempt number of the settlement's index i, and empty when no attempt
+// has signatures (the chain is not asked). ok is false when the journaled
+// signatures do not parse (logged as an error, unreadable) or the chain
+// does not answer (logged as a warning, unanswered).
+func (r *recovery) settlement(ctx context.Context, atts []journal.Attempt, unreadable, unanswered string) (st chain.Settlement, nums []int, ok bool) {
+	all, nums, err := attemptRefs(atts)
+	if err != nil {
+		r.log.Error(unreadable, "err", err)
+		return chain.Settlement{}, nil, false
+	}
+	if len(all) == 0 {
+		return chain.Settlement{}, nil, true
+	}
+	if st, err = r.e.cfg.Submitter.Settle(ctx, all); err != nil {
+		r.log.Warn(unanswered, "err", err)
+		return chain.Settlement{}, nil, false
+	}
+	return st, nums, true
+}
+
 // refs parses journaled signatures for the chain. A signature that does not
 // parse is an error: skipping it could make a landed attempt look dead.
 func refs(sigs []journal.SignedTx) ([]chain.TxRef, error) {
 	out := make([]chain.TxRef, len(sigs))
 	for i, s := range sigs {
-		sig, err := solana.SignatureFromBase58(s.Signature)
+		ref, what, err := txRef(s)
 		if err != nil {
-			return nil, fmt.Errorf("journaled signature %d: %w", i, err)
+			return nil, fmt.Errorf("journaled %s %d: %w", what, i, err)
 		}
-		hash, err := solana.HashFromBase58(s.Blockhash)
-		if err != nil {
-			return nil, fmt.Errorf("journaled blockhash %d: %w", i, err)
-		}
-		out[i] = chain.TxRef{Signature: sig, Blockhash: hash}
+		out[i] = ref
 	}
 	return out, nil
+}
+
+// txRef parses a journaled transaction's signature and blockhash; what
+// names the one that does not parse.
+func txRef(s journal.SignedTx) (ref chain.TxRef, what string, err error) {
+	if ref.Signature, err = solana.SignatureFromBase58(s.Signature); err != nil {
+		return chain.TxRef{}, "signature", err
+	}
+	if ref.Blockhash, err = solana.HashFromBase58(s.Blockhash); err != nil {
+		return chain.TxRef{}, "blockhash", err
+	}
+	return ref, "", nil
 }
 
 // attemptRefs parses the signatures of every attempt that has any; nums[i]
@@ -246,15 +267,11 @@ func signedFromJournal(sigs []journal.SignedTx) ([]chain.Signed, error) {
 		if err != nil || len(raw) == 0 {
 			return nil, fmt.Errorf("transaction %d: signed bytes not journaled", i)
 		}
-		sig, err := solana.SignatureFromBase58(s.Signature)
+		ref, _, err := txRef(s)
 		if err != nil {
 			return nil, fmt.Errorf("transaction %d: %w", i, err)
 		}
-		hash, err := solana.HashFromBase58(s.Blockhash)
-		if err != nil {
-			return nil, fmt.Errorf("transaction %d: %w", i, err)
-		}
-		out[i] = chain.Signed{Raw: raw, Signature: sig, Blockhash: hash}
+		out[i] = chain.Signed{Raw: raw, Signature: ref.Signature, Blockhash: ref.Blockhash}
 	}
 	return out, nil
 }
