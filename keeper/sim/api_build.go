@@ -16,8 +16,8 @@ import (
 // (principal first, then interest; repayAll pays everything), each collateralWithdrawalParams entry
 // returns plain-token collateral (only once the loan has no debt), and closeIfPossible closes the
 // loan when the steps leave it without debt and collateral. All instructions go into one transaction.
-func (s *Sim) buildLoan(c *call, q market.BuildLoanRequest) (any, error) {
-	info, st, err := s.loanFor(c, q.Loan)
+func (s *loansAPI) buildLoan(c *call, q market.BuildLoanRequest) (any, error) {
+	info, st, err := loanFor(s.world, c, q.Loan)
 	if err != nil {
 		return nil, err
 	}
@@ -36,7 +36,7 @@ func (s *Sim) buildLoan(c *call, q market.BuildLoanRequest) (any, error) {
 	if len(st.Ledgers) > 0 {
 		mint = solana.MustPublicKeyFromBase58(st.Ledgers[0].PrincipalMint)
 	}
-	txs, err := s.buildTxs(c, mint, plan.ixs)
+	txs, err := s.tx.build(c, mint, plan.ixs)
 	if err != nil {
 		return nil, err
 	}
@@ -185,7 +185,7 @@ func wrapNeed(l *state.Ledger, amount uint64, all bool, now int64) uint64 {
 // missing), transfers the shortfall into it and syncs it; when the account
 // did not exist, it is closed back to the wallet at the end, so the
 // leftover and its rent return.
-func (s *Sim) wrapNative(p *loanPlan, need uint64) {
+func (s *loansAPI) wrapNative(p *loanPlan, need uint64) {
 	if need == 0 {
 		return
 	}

@@ -14,7 +14,7 @@ import (
 // transactions (the user's signature slot empty, the co-signer's filled) to be sent in order as one
 // bundle: when the wallet has no token account for the vault's mint, a first transaction creates it;
 // the last one claims. A claimed request answers 400 "request account not found".
-func (s *Sim) withdrawClaim(c *call, q market.WithdrawClaimRequest) (any, error) {
+func (s *earnAPI) withdrawClaim(c *call, q market.WithdrawClaimRequest) (any, error) {
 	for _, f := range []struct{ name, v string }{{"address", q.Address}, {"wallet", q.Wallet}, {"requestId", q.RequestID}} {
 		if f.v == "" {
 			return nil, apiwire.BadRequest("%s is required", f.name)
@@ -40,7 +40,7 @@ func (s *Sim) withdrawClaim(c *call, q market.WithdrawClaimRequest) (any, error)
 	if _, exists := s.chain.Account(txbuild.Ata(c.wallet, mint)); !exists {
 		groups = [][]txbuild.Instruction{{txbuild.CreateATAIdempotent(c.payer, c.wallet, mint)}, {claim}}
 	}
-	txs, err := s.buildTxs(c, mint, groups...)
+	txs, err := s.tx.build(c, mint, groups...)
 	if err != nil {
 		return nil, err
 	}
@@ -55,7 +55,7 @@ func (s *Sim) withdrawClaim(c *call, q market.WithdrawClaimRequest) (any, error)
 
 // claimableRequest returns the request a claim names, checking that it is the wallet's, unclaimed and
 // fully filled.
-func (s *Sim) claimableRequest(v *programs.Earn, q market.WithdrawClaimRequest) (*programs.Request, error) {
+func (s *earnAPI) claimableRequest(v *programs.Earn, q market.WithdrawClaimRequest) (*programs.Request, error) {
 	k, err := solana.PublicKeyFromBase58(q.RequestID)
 	if err != nil {
 		return nil, apiwire.BadRequest("requestId %q is not a base58 address", q.RequestID)
@@ -64,7 +64,7 @@ func (s *Sim) claimableRequest(v *programs.Earn, q market.WithdrawClaimRequest) 
 	if !ok || r.Vault != v {
 		return nil, apiwire.BadRequest("unknown withdrawal request %s for earn vault %s", q.RequestID, q.Address)
 	}
-	st, open := s.requestState(r)
+	st, open := s.accts.request(r)
 	switch {
 	case !open:
 		return nil, apiwire.BadRequest("request account not found: %s", q.RequestID)

@@ -13,17 +13,10 @@ import (
 )
 
 // positionFor resolves a position mint of a loan on a dex and returns its collateral slot.
-func (s *Sim) positionFor(st *state.Loan, mint, dex string) (*programs.Position, *state.Collateral, error) {
-	if mint == "" {
-		return nil, nil, apiwire.BadRequest("positionMint is required")
-	}
-	k, err := solana.PublicKeyFromBase58(mint)
+func positionFor(w *programs.Catalog, st *state.Loan, mint, dex string) (*programs.Position, *state.Collateral, error) {
+	pos, err := writeTarget("positionMint", "position", mint, w.PosByMint)
 	if err != nil {
-		return nil, nil, apiwire.BadRequest("positionMint %q is not a base58 address", mint)
-	}
-	pos, ok := s.w.PosByMint[k]
-	if !ok {
-		return nil, nil, apiwire.BadRequest("unknown position %s", mint)
+		return nil, nil, err
 	}
 	col, ok := st.CollateralByPositionMint(mint)
 	switch {
@@ -37,12 +30,12 @@ func (s *Sim) positionFor(st *state.Loan, mint, dex string) (*programs.Position,
 
 // transferPosition serves E4: it moves a dex-a collateral position to a new tick range with the same
 // liquidity. The transaction holds the market's transfer instruction and dex-a's set-range.
-func (s *Sim) transferPosition(c *call, q market.TransferPositionRequest) (any, error) {
-	info, st, err := s.loanFor(c, q.Loan)
+func (s *positionsAPI) transferPosition(c *call, q market.TransferPositionRequest) (any, error) {
+	info, st, err := loanFor(s.world, c, q.Loan)
 	if err != nil {
 		return nil, err
 	}
-	pos, col, err := s.positionFor(st, q.PositionMint, clmm.DexA)
+	pos, col, err := positionFor(s.w, st, q.PositionMint, clmm.DexA)
 	if err != nil {
 		return nil, err
 	}
@@ -52,7 +45,7 @@ func (s *Sim) transferPosition(c *call, q market.TransferPositionRequest) (any, 
 	}
 	op := instr.TransferPositionOp{Index: uint8(col.Index), Lower: tp.TickLowerIndex, Upper: tp.TickUpperIndex,
 		Liquidity: tp.LiquidityAmount.Uint64(), SlippageBps: uint16(tp.Variant.Liquidity.SlippageToleranceBps)}
-	ps, _, err := s.positionState(pos)
+	ps, _, err := s.accts.position(pos)
 	if err != nil {
 		return nil, err
 	}
@@ -64,13 +57,13 @@ func (s *Sim) transferPosition(c *call, q market.TransferPositionRequest) (any, 
 			txbuild.Meta(pos.Address, false, true), txbuild.Meta(pos.Pool.Address, false, true), txbuild.Meta(ids.CoSigner(), true, false),
 			txbuild.Meta(oldLo, false, true), txbuild.Meta(oldUp, false, true), txbuild.Meta(newLo, false, true), txbuild.Meta(newUp, false, true)}},
 	}
-	return s.buildOne(c, pos.Pool.Mint1.Address, ixs)
+	return s.tx.one(c, pos.Pool.Mint1.Address, ixs)
 }
 
 // checkTransfer validates E4's transfer parameters against the position and its pool.
-func (s *Sim) checkTransfer(q market.TransferPositionRequest, pos *programs.Position, col *state.Collateral) error {
+func (s *positionsAPI) checkTransfer(q market.TransferPositionRequest, pos *programs.Position, col *state.Collateral) error {
 	tp := q.TransferParams
-	ps, _, err := s.positionState(pos)
+	ps, _, err := s.accts.position(pos)
 	if err != nil {
 		return err
 	}
@@ -96,17 +89,17 @@ func (s *Sim) checkTransfer(q market.TransferPositionRequest, pos *programs.Posi
 
 // claimFees serves E8: it brings a dex-b collateral position's fees up to date and pays them to the
 // borrower, creating the token accounts it needs.
-func (s *Sim) claimFees(c *call, q market.ClaimFeesRequest) (any, error) {
-	info, st, err := s.loanFor(c, q.Loan)
+func (s *positionsAPI) claimFees(c *call, q market.ClaimFeesRequest) (any, error) {
+	info, st, err := loanFor(s.world, c, q.Loan)
 	if err != nil {
 		return nil, err
 	}
-	pos, col, err := s.positionFor(st, q.PositionMint, clmm.DexB)
+	pos, col, err := positionFor(s.w, st, q.PositionMint, clmm.DexB)
 	if err != nil {
 		return nil, err
 	}
 	m0, m1, pool := pos.Pool.Mint0.Address, pos.Pool.Mint1.Address, pos.Pool.Address
-	ps, _, err := s.positionState(pos)
+	ps, _, err := s.accts.position(pos)
 	if err != nil {
 		return nil, err
 	}
@@ -125,5 +118,5 @@ func (s *Sim) claimFees(c *call, q market.ClaimFeesRequest) (any, error) {
 			txbuild.Meta(txbuild.Ata(pool, m0), false, true), txbuild.Meta(txbuild.Ata(pool, m1), false, true), txbuild.Meta(txbuild.Ata(c.wallet, m0), false, true),
 			txbuild.Meta(txbuild.Ata(c.wallet, m1), false, true), txbuild.Meta(solana.TokenProgramID, false, false)}},
 	}
-	return s.buildOne(c, m1, ixs)
+	return s.tx.one(c, m1, ixs)
 }

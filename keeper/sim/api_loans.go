@@ -31,13 +31,13 @@ var loanSortKeys = []func(v *loanView) float64{
 
 // loansInfo serves E3: the filter-matched loans, one page of them, and the aggregate over all of
 // them, with every USD figure from one pinned price snapshot.
-func (s *Sim) loansInfo(c *call, q market.LoansQuery) (any, error) {
+func (s *loansAPI) loansInfo(c *call, q market.LoansQuery) (any, error) {
 	if err := validateLoansQuery(q); err != nil {
 		return nil, err
 	}
 	prices := s.w.Prices.Load()
 	sn := &programs.Snapshot{W: s.w, Prices: *prices, At: s.clock.Now()}
-	l, err := s.listing(q, sn, prices)
+	l, err := s.views.listing(q, sn, prices)
 	if err != nil {
 		return nil, err
 	}
@@ -48,7 +48,7 @@ func (s *Sim) loansInfo(c *call, q market.LoansQuery) (any, error) {
 	for _, v := range apiwire.PageOf(l.views, page, size) {
 		item := v.item
 		if q.IncludePnl {
-			item.Pnl = s.pnl(v, sn)
+			item.Pnl = s.views.pnl(v, sn)
 		}
 		out.Items = append(out.Items, item)
 	}
@@ -197,7 +197,7 @@ const SnapshotRefresh = 10 * time.Second
 // an event moves a price, so that no two answers with one snapshotTs value loans at different prices.
 // (The spec says only that one pinned snapshot serves a request, and gives its timestamp; the refresh
 // period is the simulator's assumption, docs/assumptions.md S-24.)
-func (s *Sim) snapshotAt(now time.Time) time.Time {
+func (s *loansAPI) snapshotAt(now time.Time) time.Time {
 	at := s.start.Add(now.Sub(s.start).Truncate(SnapshotRefresh))
 	if changed := s.w.PricesAt.Load(); changed != 0 && changed > at.UnixNano() {
 		at = time.Unix(0, changed)

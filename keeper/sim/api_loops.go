@@ -13,7 +13,7 @@ import (
 // loopInfo serves E12: the loops whose identifier (slug, or "{PRINCIPAL_MINT}-{COLLATERAL_MINT}") is
 // among identifiers and that carry one of tags; an empty filter matches everything, and the two
 // filters combine. Figures the scenario does not fix are computed from the loans (loopFigures).
-func (s *Sim) loopInfo(c *call, q market.LoopsQuery) (any, error) {
+func (s *vaultsAPI) loopInfo(c *call, q market.LoopsQuery) (any, error) {
 	out := []market.Loop{}
 	for _, l := range s.w.Loops {
 		pair := l.PrincipalMint + "-" + l.CollateralMint
@@ -37,12 +37,12 @@ func (s *Sim) loopInfo(c *call, q market.LoopsQuery) (any, error) {
 // loan's net APY weighted by its collateral's USD value, where a loan's net APY is what its equity
 // earns: (collateral USD · the collateral's own yield − debt USD · the ledger's APY) / (collateral USD
 // − debt USD); loans without positive equity are left out of the average.
-func (s *Sim) loopFigures(l programs.Loop) (market.Loop, error) {
+func (s *vaultsAPI) loopFigures(l programs.Loop) (market.Loop, error) {
 	rec := l.Loop
 	sn := s.w.Snapshot(s.clock.Now())
 	var deposited, weighted, weight float64
 	for _, info := range s.w.Loans {
-		st, err := s.loanState(info)
+		st, err := s.accts.loan(info)
 		if err != nil {
 			return rec, err
 		}

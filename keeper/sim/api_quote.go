@@ -23,12 +23,12 @@ import (
 // value (its oracle price, or priceOverride) × ltv, in principal units. Candidates offering nothing
 // are dropped. The best candidate has the lowest APY; ties go to the larger amount, then to the lower
 // strategy address. A collateral without candidates is left out of the answer.
-func (s *Sim) bestQuote(c *call, q market.QuoteRequest) (any, error) {
+func (s *vaultsAPI) bestQuote(c *call, q market.QuoteRequest) (any, error) {
 	if err := validateQuote(q); err != nil {
 		return nil, err
 	}
 	sn := s.w.Snapshot(s.clock.Now())
-	views, err := s.strategyViews(sn.At.Unix())
+	views, err := s.views.strategyViews(sn.At.Unix())
 	if err != nil {
 		return nil, err
 	}
@@ -88,7 +88,7 @@ func validateQuote(q market.QuoteRequest) error {
 }
 
 // quoteFrom returns what a strategy offers for one collateral, if anything.
-func (s *Sim) quoteFrom(v *strategyView, q market.QuoteRequest, cf market.CollateralFilter, key string,
+func (s *vaultsAPI) quoteFrom(v *strategyView, q market.QuoteRequest, cf market.CollateralFilter, key string,
 	wallet solana.PublicKey, sn *programs.Snapshot) (market.Quote, bool) {
 	mint := cf.AssetData.Spl.Mint
 	t, ok := v.st.Term(mint)
@@ -119,7 +119,7 @@ func (s *Sim) quoteFrom(v *strategyView, q market.QuoteRequest, cf market.Collat
 }
 
 // borrowCapacity returns how much principal (base units) the collateral amount supports at ltv.
-func (s *Sim) borrowCapacity(cf market.CollateralFilter, principal *programs.Mint, ltv int64, sn *programs.Snapshot) float64 {
+func (s *vaultsAPI) borrowCapacity(cf market.CollateralFilter, principal *programs.Mint, ltv int64, sn *programs.Snapshot) float64 {
 	k := solana.MustPublicKeyFromBase58(cf.AssetData.Spl.Mint)
 	m, ok := s.w.MintByAddr[k]
 	if !ok {

@@ -19,8 +19,8 @@ const maxItemsPerInstruction = 255
 // they are packed in order into as few transactions as fit the transaction size limit, so a large
 // update comes back as several transactions, to be sent in order. Only the strategy's authority may
 // ask (401 otherwise).
-func (s *Sim) updateStrategy(c *call, q market.StrategyUpdateRequest) (any, error) {
-	info, st, err := s.strategyFor(c, q.Strategy)
+func (s *strategiesAPI) updateStrategy(c *call, q market.StrategyUpdateRequest) (any, error) {
+	info, st, err := strategyFor(s.world, c, q.Strategy)
 	if err != nil {
 		return nil, err
 	}
@@ -35,7 +35,7 @@ func (s *Sim) updateStrategy(c *call, q market.StrategyUpdateRequest) (any, erro
 	if err != nil {
 		return nil, err
 	}
-	txs, err := s.buildTxs(c, info.Mint.Address, groups...)
+	txs, err := s.tx.build(c, info.Mint.Address, groups...)
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +50,7 @@ func updateIx(user, strategy solana.PublicKey, items []instr.TermItem) txbuild.I
 // packItems splits items into instruction groups, each a transaction that fits the size limit (with
 // room for a hostile change). An update of several transactions is made of steps that apply only in
 // order (see execStrategyUpdateStep).
-func (s *Sim) packItems(c *call, info *programs.Strategy, items []instr.TermItem) ([][]txbuild.Instruction, error) {
+func (s *strategiesAPI) packItems(c *call, info *programs.Strategy, items []instr.TermItem) ([][]txbuild.Instruction, error) {
 	var parts [][]instr.TermItem
 	var cur []instr.TermItem
 	bh := solana.Hash{}
@@ -103,7 +103,7 @@ func hostileRoom(wallet solana.PublicKey) txbuild.Instruction {
 }
 
 // itemsPerTransaction is the most term items one strategy-update transaction carries.
-func (s *Sim) itemsPerTransaction() int {
+func (s *strategiesAPI) itemsPerTransaction() int {
 	if n := s.market.UpdateItemsPerTransaction; n > 0 {
 		return min(n, maxItemsPerInstruction)
 	}

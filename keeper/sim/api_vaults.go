@@ -10,8 +10,8 @@ import (
 )
 
 // vaultsInfo serves E11: one page of vault records, in scenario order, with pageInfo.
-func (s *Sim) vaultsInfo(c *call, q market.VaultsQuery) (any, error) {
-	views, err := s.strategyViews(s.clock.Now().Unix())
+func (s *vaultsAPI) vaultsInfo(c *call, q market.VaultsQuery) (any, error) {
+	views, err := s.views.strategyViews(s.clock.Now().Unix())
 	if err != nil {
 		return nil, err
 	}
@@ -37,7 +37,7 @@ const (
 
 // vaultDeposits serves E5: depositor rows matching the filters, sorted, paged by rows, and grouped by
 // vault (consecutive rows of one vault form one record).
-func (s *Sim) vaultDeposits(c *call, q market.VaultDepositsQuery) (any, error) {
+func (s *vaultsAPI) vaultDeposits(c *call, q market.VaultDepositsQuery) (any, error) {
 	if err := validateDepositsQuery(q); err != nil {
 		return nil, err
 	}

@@ -11,8 +11,8 @@ import (
 // withdrawStrategy serves E9: it pays idle principal (amount, or all of it with withdrawAll, which
 // then ignores amount) from the strategy to its authority, creating the authority's token account if
 // needed. Only the strategy's authority may ask (401 otherwise).
-func (s *Sim) withdrawStrategy(c *call, q market.WithdrawStrategyRequest) (any, error) {
-	info, _, err := s.strategyFor(c, q.Strategy)
+func (s *strategiesAPI) withdrawStrategy(c *call, q market.WithdrawStrategyRequest) (any, error) {
+	info, _, err := strategyFor(s.world, c, q.Strategy)
 	if err != nil {
 		return nil, err
 	}
@@ -32,5 +32,5 @@ func (s *Sim) withdrawStrategy(c *call, q market.WithdrawStrategyRequest) (any, 
 		marketIx(c.wallet, op.Encode(), txbuild.Meta(info.Address, false, false), txbuild.Meta(txbuild.Ata(info.Address, mint), false, true),
 			txbuild.Meta(txbuild.Ata(c.wallet, mint), false, true), txbuild.Meta(mint, false, false), txbuild.Meta(solana.TokenProgramID, false, false)),
 	}
-	return s.buildOne(c, mint, ixs)
+	return s.tx.one(c, mint, ixs)
 }
