@@ -28,28 +28,48 @@ func positionFor(w *programs.Catalog, st *state.Loan, mint, dex string) (*progra
 	return pos, col, nil
 }
 
+// positionWrite is what a write on a collateral position acts on: the loan, the position (a
+// collateral slot of the loan) and the position's account as it is now.
+type positionWrite struct {
+	loan *programs.Loan
+	pos  *programs.Position
+	col  *state.Collateral
+	ps   clmm.Position
+}
+
+// resolve resolves a position write: the loan (the caller must be its borrower) and its collateral
+// position of mint on dex, read from chain.
+func (s *positionsAPI) resolve(c *call, loan, mint, dex string) (positionWrite, error) {
+	info, st, err := loanFor(s.world, c, loan)
+	if err != nil {
+		return positionWrite{}, err
+	}
+	pos, col, err := positionFor(s.w, st, mint, dex)
+	if err != nil {
+		return positionWrite{}, err
+	}
+	ps, _, err := s.accts.position(pos)
+	if err != nil {
+		return positionWrite{}, err
+	}
+	return positionWrite{loan: info, pos: pos, col: col, ps: ps}, nil
+}
+
 // transferPosition serves E4: it moves a dex-a collateral position to a new tick range with the same
 // liquidity. The transaction holds the market's transfer instruction and dex-a's set-range.
 func (s *positionsAPI) transferPosition(c *call, q market.TransferPositionRequest) (any, error) {
-	info, st, err := loanFor(s.world, c, q.Loan)
-	if err != nil {
-		return nil, err
-	}
-	pos, col, err := positionFor(s.w, st, q.PositionMint, clmm.DexA)
+	pw, err := s.resolve(c, q.Loan, q.PositionMint, clmm.DexA)
 	if err != nil {
 		return nil, err
 	}
 	tp := q.TransferParams
-	if err := s.checkTransfer(q, pos, col); err != nil {
+	if err := checkTransfer(q, pw); err != nil {
 		return nil, err
 	}
-	op := instr.TransferPositionOp{Index: uint8(col.Index), Lower: tp.TickLowerIndex, Upper: tp.TickUpperIndex,
+	info, pos := pw.loan, pw.pos
+	op := instr.TransferPositionOp{Index: uint8(pw.col.Index), Lower: tp.TickLowerIndex, Upper: tp.TickUpperIndex,
 		Liquidity: tp.LiquidityAmount.Uint64(), SlippageBps: uint16(tp.Variant.Liquidity.SlippageToleranceBps)}
-	ps, _, err := s.accts.position(pos)
-	if err != nil {
-		return nil, err
-	}
-	oldLo, oldUp := tickArrayKeys(pos.Pool, ps.Range)
+	oldLo, oldUp := tickArrayKeys(pos.Pool, pw.ps.Range)
 	newLo, newUp := tickArrayKeys(pos.Pool, clmm.Range{Lower: tp.TickLowerIndex, Upper: tp.TickUpperIndex})
 	ixs := []txbuild.Instruction{
 		marketIx(c.wallet, op.Encode(), txbuild.Meta(info.Address, false, true), txbuild.Meta(pos.Address, false, false), txbuild.Meta(pos.Pool.Address, false, false)),
@@ -61,12 +81,8 @@ func (s *positionsAPI) transferPosition(c *call, q market.TransferPositionReques
 }
 
 // checkTransfer validates E4's transfer parameters against the position and its pool.
-func (s *positionsAPI) checkTransfer(q market.TransferPositionRequest, pos *programs.Position, col *state.Collateral) error {
-	tp := q.TransferParams
-	ps, _, err := s.accts.position(pos)
-	if err != nil {
-		return err
-	}
+func checkTransfer(q market.TransferPositionRequest, pw positionWrite) error {
+	tp, pos, col, ps := q.TransferParams, pw.pos, pw.col, pw.ps
 	rng := clmm.Range{Lower: tp.TickLowerIndex, Upper: tp.TickUpperIndex}
 	switch {
 	case tp.CollateralIndex != col.Index:
@@ -90,20 +106,13 @@ func (s *positionsAPI) checkTransfer(q market.TransferPositionRequest, pos *prog
 // claimFees serves E8: it brings a dex-b collateral position's fees up to date and pays them to the
 // borrower, creating the token accounts it needs.
 func (s *positionsAPI) claimFees(c *call, q market.ClaimFeesRequest) (any, error) {
-	info, st, err := loanFor(s.world, c, q.Loan)
+	pw, err := s.resolve(c, q.Loan, q.PositionMint, clmm.DexB)
 	if err != nil {
 		return nil, err
 	}
-	pos, col, err := positionFor(s.w, st, q.PositionMint, clmm.DexB)
-	if err != nil {
-		return nil, err
-	}
+	info, pos, col := pw.loan, pw.pos, pw.col
 	m0, m1, pool := pos.Pool.Mint0.Address, pos.Pool.Mint1.Address, pos.Pool.Address
-	ps, _, err := s.accts.position(pos)
-	if err != nil {
-		return nil, err
-	}
-	lower, upper := tickArrayKeys(pos.Pool, ps.Range)
+	lower, upper := tickArrayKeys(pos.Pool, pw.ps.Range)
 	ixs := []txbuild.Instruction{
 		txbuild.CreateATAIdempotent(c.payer, c.wallet, m0),
 		txbuild.CreateATAIdempotent(c.payer, c.wallet, m1),

@@ -82,13 +82,19 @@ func writeTarget[T any](field, kind, address string, byAddr map[solana.PublicKey
 	return info, nil
 }
 
+// readTarget resolves the loan or strategy (kind) a write names and reads its account.
+func readTarget[T, S any](kind, address string, byAddr map[solana.PublicKey]T, read func(T) (S, error)) (T, S, error) {
+	var st S
+	info, err := writeTarget(kind, kind, address, byAddr)
+	if err == nil {
+		st, err = read(info)
+	}
+	return info, st, err
+}
+
 // loanFor resolves a loan address for a write and checks that the caller is its borrower.
 func loanFor(wd *world, c *call, address string) (*programs.Loan, *state.Loan, error) {
-	info, err := writeTarget("loan", "loan", address, wd.w.LoanByAddr)
-	if err != nil {
-		return nil, nil, err
-	}
-	st, err := wd.accts.loan(info)
+	info, st, err := readTarget("loan", address, wd.w.LoanByAddr, wd.accts.loan)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -103,11 +109,7 @@ func loanFor(wd *world, c *call, address string) (*programs.Loan, *state.Loan, e
 
 // strategyFor resolves a strategy address for a write and checks that the caller is its authority.
 func strategyFor(wd *world, c *call, address string) (*programs.Strategy, *state.Strategy, error) {
-	info, err := writeTarget("strategy", "strategy", address, wd.w.StratByAdr)
-	if err != nil {
-		return nil, nil, err
-	}
-	st, err := wd.accts.strategy(info)
+	info, st, err := readTarget("strategy", address, wd.w.StratByAdr, wd.accts.strategy)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -146,12 +146,17 @@ func (c *eventCompiler) pythEvent(pe scenario.PythEvent, at []any) (Event, bool)
 	}}, true
 }
 
+// unknown fails at path for a name that names no what, and returns no event.
+func (c *eventCompiler) unknown(path []any, what, name string) (Event, bool) {
+	c.failAt(path, "unknown %s %q", what, name)
+	return Event{}, false
+}
+
 // poolEvent moves a pool's price.
 func (c *eventCompiler) poolEvent(pm scenario.PoolMove, at []any) (Event, bool) {
 	pool := poolNamed(c.w, pm.Name)
 	if pool == nil {
-		c.failAt(append(at, "name"), "unknown pool %q", pm.Name)
-		return Event{}, false
+		return c.unknown(append(at, "name"), "pool", pm.Name)
 	}
 	var tick int32
 	var sqrt clmm.U128
@@ -189,8 +194,7 @@ func (c *eventCompiler) poolEvent(pm scenario.PoolMove, at []any) (Event, bool) 
 func (c *eventCompiler) fillEvent(fs scenario.FillSpec, at []any) (Event, bool) {
 	v := earnNamed(c.w, fs.Vault)
 	if v == nil {
-		c.failAt(append(at, "vault"), "unknown earn vault %q", fs.Vault)
-		return Event{}, false
+		return c.unknown(append(at, "vault"), "earn vault", fs.Vault)
 	}
 	r := RequestNamed(v, fs.Request)
 	if r == nil {
@@ -207,8 +211,7 @@ func (c *eventCompiler) fillEvent(fs scenario.FillSpec, at []any) (Event, bool) 
 func (c *eventCompiler) feesEvent(fs scenario.FeesSpec, at []any) (Event, bool) {
 	pos := positionNamed(c.w, fs.Position)
 	if pos == nil {
-		c.failAt(append(at, "position"), "unknown position %q", fs.Position)
-		return Event{}, false
+		return c.unknown(append(at, "position"), "position", fs.Position)
 	}
 	f0 := c.units(fs.Fees0, pos.Pool.Mint0, append(at, "fees_0"))
 	f1 := c.units(fs.Fees1, pos.Pool.Mint1, append(at, "fees_1"))
@@ -227,8 +230,7 @@ func (c *eventCompiler) externalAPYEvent(es scenario.ExternalAPYSpec, at []any) 
 		}
 	}
 	if vault == nil {
-		c.failAt(append(at, "vault"), "unknown vault %q", es.Vault)
-		return Event{}, false
+		return c.unknown(append(at, "vault"), "vault", es.Vault)
 	}
 	return Event{Desc: fmt.Sprintf("external apy of %s to %v", vault.Name, es.APY), Apply: func(Target) error {
 		vault.ExternalAPY = es.APY
@@ -240,8 +242,7 @@ func (c *eventCompiler) externalAPYEvent(es scenario.ExternalAPYSpec, at []any) 
 func (c *eventCompiler) termEvent(tc scenario.TermChange, at []any) (Event, bool) {
 	strat := strategyNamed(c.w, tc.Strategy)
 	if strat == nil {
-		c.failAt(append(at, "strategy"), "unknown strategy %q", tc.Strategy)
-		return Event{}, false
+		return c.unknown(append(at, "strategy"), "strategy", tc.Strategy)
 	}
 	asset := c.assetRef(tc.Collateral, append(at, "collateral"), "collateral")
 	d, err := units.ParseTerm(tc.Term)
