@@ -51,9 +51,9 @@ func (s *Accounts) Address(kind, name string) (solana.PublicKey, bool) {
 func (s *Accounts) Loan(address solana.PublicKey) (market.LoanItem, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	info, ok := s.w.LoanByAddr[address]
-	if !ok {
-		return market.LoanItem{}, fmt.Errorf("sim: unknown loan %s", address)
+	info, err := known(s.w.LoanByAddr, address, "loan")
+	if err != nil {
+		return market.LoanItem{}, err
 	}
 	st, err := s.accts.loan(info)
 	if err != nil {
@@ -68,9 +68,9 @@ func (s *Accounts) Loan(address solana.PublicKey) (market.LoanItem, error) {
 
 // Position returns a CLMM position (by its mint) and its pool, as their accounts hold them now.
 func (s *Accounts) Position(mint solana.PublicKey) (clmm.Position, clmm.Pool, error) {
-	pos, ok := s.w.PosByMint[mint]
-	if !ok {
-		return clmm.Position{}, clmm.Pool{}, fmt.Errorf("sim: unknown position mint %s", mint)
+	pos, err := known(s.w.PosByMint, mint, "position mint")
+	if err != nil {
+		return clmm.Position{}, clmm.Pool{}, err
 	}
 	return s.accts.position(pos)
 }
@@ -79,9 +79,9 @@ func (s *Accounts) Position(mint solana.PublicKey) (clmm.Position, clmm.Pool, er
 func (s *Accounts) WithdrawalRequest(id solana.PublicKey) (market.WithdrawalRequest, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	r, ok := s.w.Requests[id]
-	if !ok {
-		return market.WithdrawalRequest{}, fmt.Errorf("sim: unknown withdrawal request %s", id)
+	r, err := known(s.w.Requests, id, "withdrawal request")
+	if err != nil {
+		return market.WithdrawalRequest{}, err
 	}
 	out := market.WithdrawalRequest{RequestID: id.String(), Wallet: r.Wallet.String(), RequestedAmount: market.Amount(r.Requested),
 		FilledAmount: market.Amount(r.Filled), CreatedTime: market.UnixTime(r.Created)}
@@ -119,6 +119,15 @@ func (s *Accounts) TokenBalance(wallet, mint solana.PublicKey) uint64 {
 	return s.chain.TokenBalance(wallet, mint)
 }
 
+// known returns the entry of m at key, or an error naming the what that key is not.
+func known[T any](m map[solana.PublicKey]T, key solana.PublicKey, what string) (T, error) {
+	v, ok := m[key]
+	if !ok {
+		return v, fmt.Errorf("sim: unknown %s %s", what, key)
+	}
+	return v, nil
+}
+
 // tickArrayKeys returns the tick-array accounts of a range's lower and
 // upper ticks in pool.
 func tickArrayKeys(pool *programs.Pool, r clmm.Range) (lower, upper solana.PublicKey) {
@@ -130,9 +139,9 @@ func tickArrayKeys(pool *programs.Pool, r clmm.Range) (lower, upper solana.Publi
 // read together from chain (position, pool and both tick arrays at one instant).
 func (s *Accounts) PositionTicks(mint solana.PublicKey) (clmm.Position, clmm.Pool, [2]clmm.Tick, error) {
 	var ticks [2]clmm.Tick
-	pos, ok := s.w.PosByMint[mint]
-	if !ok {
-		return clmm.Position{}, clmm.Pool{}, ticks, fmt.Errorf("sim: unknown position mint %s", mint)
+	pos, err := known(s.w.PosByMint, mint, "position mint")
+	if err != nil {
+		return clmm.Position{}, clmm.Pool{}, ticks, err
 	}
 	ps, pool, err := s.accts.position(pos)
 	if err != nil {

@@ -102,18 +102,12 @@ func (t *traffic) countMarket(h http.Handler) http.Handler {
 	})
 }
 
-// marketRequests returns how many market API requests countMarket has seen.
-func (t *traffic) marketRequests() uint64 {
+// counts returns how many chain service requests countChain and market API requests countMarket
+// have seen.
+func (t *traffic) counts() (chain, market uint64) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.market
-}
-
-// chainRequests returns how many chain service requests countChain has seen.
-func (t *traffic) chainRequests() uint64 {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.chain
+	return t.chain, t.market
 }
 
 // signedTxs returns the landed transactions that the operator's wallet signed, in landing order.
@@ -149,7 +143,10 @@ func (c *Control) CountTraffic(h http.Handler) http.Handler { return c.traffic.c
 func (c *Control) CountMarket(h http.Handler) http.Handler { return c.traffic.countMarket(h) }
 
 // Traffic returns how many chain service requests CountTraffic has seen.
-func (c *Control) Traffic() uint64 { return c.traffic.chainRequests() }
+func (c *Control) Traffic() uint64 {
+	n, _ := c.traffic.counts()
+	return n
+}
 
 // Handler returns the handler of the control routes under ControlPrefix. Other paths are 404s.
 func (c *Control) Handler() http.Handler {

@@ -111,5 +111,5 @@ func (c *Control) Advance(ctx context.Context, req AdvanceRequest) (AdvanceResul
 	}
 	now := mc.Now()
 	return AdvanceResult{Now: now.UTC(), Elapsed: now.Sub(c.sim.start).Seconds(), Slot: c.sim.chain.Slot(),
-		Traffic: c.traffic.chainRequests(), EventsRun: ran, PendingEvents: c.sim.events.Pending()}, nil
+		Traffic: c.Traffic(), EventsRun: ran, PendingEvents: c.sim.events.Pending()}, nil
 }

@@ -151,7 +151,8 @@ func (c *Control) State() (ControlState, error) {
 	if err != nil {
 		return ControlState{}, err
 	}
-	st.Traffic, st.MarketRequests, st.Signed = c.traffic.chainRequests(), c.traffic.marketRequests(), c.traffic.signedTxs()
+	st.Traffic, st.MarketRequests = c.traffic.counts()
+	st.Signed = c.traffic.signedTxs()
 	return st, nil
 }
 
