@@ -39,16 +39,16 @@ type positionWrite struct {
 
 // resolve resolves a position write: the loan (the caller must be its borrower) and its collateral
 // position of mint on dex, read from chain.
-func (s *positionsAPI) resolve(c *call, loan, mint, dex string) (positionWrite, error) {
-	info, st, err := loanFor(s.world, c, loan)
+func (a *positionsAPI) resolve(c *call, loan, mint, dex string) (positionWrite, error) {
+	info, st, err := loanFor(a.world, c, loan)
 	if err != nil {
 		return positionWrite{}, err
 	}
-	pos, col, err := positionFor(s.w, st, mint, dex)
+	pos, col, err := positionFor(a.w, st, mint, dex)
 	if err != nil {
 		return positionWrite{}, err
 	}
-	ps, _, err := s.accts.position(pos)
+	ps, _, err := a.accts.position(pos)
 	if err != nil {
 		return positionWrite{}, err
 	}
@@ -57,8 +57,8 @@ func (s *positionsAPI) resolve(c *call, loan, mint, dex string) (positionWrite, 
 
 // transferPosition serves E4: it moves a dex-a collateral position to a new tick range with the same
 // liquidity. The transaction holds the market's transfer instruction and dex-a's set-range.
-func (s *positionsAPI) transferPosition(c *call, q market.TransferPositionRequest) (any, error) {
-	pw, err := s.resolve(c, q.Loan, q.PositionMint, clmm.DexA)
+func (a *positionsAPI) transferPosition(c *call, q market.TransferPositionRequest) (any, error) {
+	pw, err := a.resolve(c, q.Loan, q.PositionMint, clmm.DexA)
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +77,7 @@ func (s *positionsAPI) transferPosition(c *call, q market.TransferPositionReques
 			txbuild.Meta(pos.Address, false, true), txbuild.Meta(pos.Pool.Address, false, true), txbuild.Meta(ids.CoSigner(), true, false),
 			txbuild.Meta(oldLo, false, true), txbuild.Meta(oldUp, false, true), txbuild.Meta(newLo, false, true), txbuild.Meta(newUp, false, true)}},
 	}
-	return s.tx.one(c, pos.Pool.Mint1.Address, ixs)
+	return a.tx.one(c, pos.Pool.Mint1.Address, ixs)
 }
 
 // checkTransfer validates E4's transfer parameters against the position and its pool.
@@ -105,8 +105,8 @@ func checkTransfer(q market.TransferPositionRequest, pw positionWrite) error {
 
 // claimFees serves E8: it brings a dex-b collateral position's fees up to date and pays them to the
 // borrower, creating the token accounts it needs.
-func (s *positionsAPI) claimFees(c *call, q market.ClaimFeesRequest) (any, error) {
-	pw, err := s.resolve(c, q.Loan, q.PositionMint, clmm.DexB)
+func (a *positionsAPI) claimFees(c *call, q market.ClaimFeesRequest) (any, error) {
+	pw, err := a.resolve(c, q.Loan, q.PositionMint, clmm.DexB)
 	if err != nil {
 		return nil, err
 	}
@@ -127,5 +127,5 @@ func (s *positionsAPI) claimFees(c *call, q market.ClaimFeesRequest) (any, error
 			txbuild.Meta(txbuild.Ata(pool, m0), false, true), txbuild.Meta(txbuild.Ata(pool, m1), false, true), txbuild.Meta(txbuild.Ata(c.wallet, m0), false, true),
 			txbuild.Meta(txbuild.Ata(c.wallet, m1), false, true), txbuild.Meta(solana.TokenProgramID, false, false)}},
 	}
-	return s.tx.one(c, m1, ixs)
+	return a.tx.one(c, m1, ixs)
 }
