@@ -179,8 +179,7 @@ func (s *Sim) Handlers() Handlers {
 // Start serves the market, the RPC and the Jito engine on their addresses until ctx ends, and returns
 // their URLs once all three listen. Wait reports how serving ended.
 func (s *Sim) Start(ctx context.Context, a Addrs) (URLs, error) {
-	h := s.Handlers()
-	return s.startWith(ctx, a, h)
+	return s.startWith(ctx, a, s.Handlers())
 }
 
 // StartControlled is Start with c's control routes served on the market's address under
