@@ -113,7 +113,7 @@ func checkOnChain(t *testing.T, w *simWorld, act journal.Action) int {
 // loanHealth is the health of the scenario's loan name as the market shows it now.
 func loanHealth(t *testing.T, w *simWorld, name string) float64 {
 	t.Helper()
-	item, err := w.sim.Loan(w.address(t, ids.KindLoan, name))
+	item, err := w.sim.Accounts().Loan(w.address(t, ids.KindLoan, name))
 	if err != nil {
 		t.Fatalf("loan %s: %v", name, err)
 	}
@@ -134,13 +134,13 @@ func verifyRepay(t *testing.T, w *simWorld, k *simKeeper, run func()) {
 		t.Fatalf("health before %.3f: the scenario should have taken it under 0.2", h)
 	}
 	usdc := w.usdc(t)
-	before := w.sim.TokenBalance(w.wallet(), usdc)
+	before := w.sim.Accounts().TokenBalance(w.wallet(), usdc)
 	run()
 	if h := loanHealth(t, w, "repay-me"); h < 0.299 || h > 0.31 {
 		t.Errorf("health after repay %.4f, want the target 0.3", h)
 	}
 	act := k.actionsOf(t, "auto-repay")[0]
-	if spent := before - w.sim.TokenBalance(w.wallet(), usdc); spent != act.Amount || spent == 0 {
+	if spent := before - w.sim.Accounts().TokenBalance(w.wallet(), usdc); spent != act.Amount || spent == 0 {
 		t.Errorf("wallet spent %d USDC units, journaled amount %d", spent, act.Amount)
 	}
 	if act.Target != w.address(t, ids.KindLoan, "repay-me").String() || act.Mint != usdc.String() {
@@ -152,7 +152,7 @@ func verifyRepay(t *testing.T, w *simWorld, k *simKeeper, run func()) {
 // moved to a range around the current price with the same liquidity.
 func verifyRebalance(t *testing.T, w *simWorld, _ *simKeeper, run func()) {
 	mint := w.address(t, ids.KindPosition, "pos-a")
-	pos, pool, err := w.sim.Position(mint)
+	pos, pool, err := w.sim.Accounts().Position(mint)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +160,7 @@ func verifyRebalance(t *testing.T, w *simWorld, _ *simKeeper, run func()) {
 		t.Fatalf("pos-a %v in range before: the scenario should have moved the pool", pos.Range)
 	}
 	run()
-	after, pool, err := w.sim.Position(mint)
+	after, pool, err := w.sim.Accounts().Position(mint)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,11 +177,11 @@ func verifyRebalance(t *testing.T, w *simWorld, _ *simKeeper, run func()) {
 // is owed after.
 func verifyClaimFees(t *testing.T, w *simWorld, _ *simKeeper, run func()) {
 	mint := w.address(t, ids.KindPosition, "pos-b")
-	pos, pool, err := w.sim.Position(mint)
+	pos, pool, err := w.sim.Accounts().Position(mint)
 	if err != nil {
 		t.Fatal(err)
 	}
-	owed, err := w.sim.PositionOwed(mint)
+	owed, err := w.sim.Accounts().PositionOwed(mint)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,19 +190,19 @@ func verifyClaimFees(t *testing.T, w *simWorld, _ *simKeeper, run func()) {
 		t.Fatalf("pos-b owes %d / %d (stores %d / %d) before: the scenario should have accrued fees the account does not show",
 			owed0, owed1, stored0, stored1)
 	}
-	bal0, bal1 := w.sim.TokenBalance(w.wallet(), pool.Mint0), w.sim.TokenBalance(w.wallet(), pool.Mint1)
+	bal0, bal1 := w.sim.Accounts().TokenBalance(w.wallet(), pool.Mint0), w.sim.Accounts().TokenBalance(w.wallet(), pool.Mint1)
 	run()
-	after, _, err := w.sim.Position(mint)
+	after, _, err := w.sim.Accounts().Position(mint)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if a0, a1 := after.FeesOwed(); a0 != 0 || a1 != 0 {
 		t.Errorf("pos-b still stores %d / %d after the claim", a0, a1)
 	}
-	if left, err := w.sim.PositionOwed(mint); err != nil || left.Fees0 != 0 || left.Fees1 != 0 {
+	if left, err := w.sim.Accounts().PositionOwed(mint); err != nil || left.Fees0 != 0 || left.Fees1 != 0 {
 		t.Errorf("pos-b still owes %+v (%v) after the claim", left, err)
 	}
-	got0, got1 := w.sim.TokenBalance(w.wallet(), pool.Mint0)-bal0, w.sim.TokenBalance(w.wallet(), pool.Mint1)-bal1
+	got0, got1 := w.sim.Accounts().TokenBalance(w.wallet(), pool.Mint0)-bal0, w.sim.Accounts().TokenBalance(w.wallet(), pool.Mint1)-bal1
 	if got0 != owed0 || got1 != owed1 {
 		t.Errorf("wallet received %d / %d, want the fees owed %d / %d", got0, got1, owed0, owed1)
 	}
@@ -213,19 +213,19 @@ func verifyClaimFees(t *testing.T, w *simWorld, _ *simKeeper, run func()) {
 func verifyClaimWithdrawals(t *testing.T, w *simWorld, k *simKeeper, run func()) {
 	full := w.address(t, ids.KindRequest, "usdc-earn/r-full")
 	partial := w.address(t, ids.KindRequest, "usdc-earn/r-partial")
-	if r, err := w.sim.WithdrawalRequest(full); err != nil || !r.Claimable() {
+	if r, err := w.sim.Accounts().WithdrawalRequest(full); err != nil || !r.Claimable() {
 		t.Fatalf("r-full before: %+v, %v; want claimable", r, err)
 	}
 	usdc := w.usdc(t)
-	before := w.sim.TokenBalance(w.wallet(), usdc)
+	before := w.sim.Accounts().TokenBalance(w.wallet(), usdc)
 	run()
-	if got := w.sim.TokenBalance(w.wallet(), usdc) - before; got != 300_000_000 {
+	if got := w.sim.Accounts().TokenBalance(w.wallet(), usdc) - before; got != 300_000_000 {
 		t.Errorf("wallet received %d USDC units, want the 300 USDC requested", got)
 	}
-	if r, err := w.sim.WithdrawalRequest(full); err == nil && (r.Claimable() || r.ClaimedAmount != r.RequestedAmount) {
+	if r, err := w.sim.Accounts().WithdrawalRequest(full); err == nil && (r.Claimable() || r.ClaimedAmount != r.RequestedAmount) {
 		t.Errorf("r-full after the claim: %+v, want claimed in full and no longer claimable", r)
 	}
-	if r, err := w.sim.WithdrawalRequest(partial); err != nil || r.ClaimedAmount != 0 {
+	if r, err := w.sim.Accounts().WithdrawalRequest(partial); err != nil || r.ClaimedAmount != 0 {
 		t.Errorf("r-partial: %+v, %v; want untouched", r, err)
 	}
 	if act := k.actionsOf(t, "claim-earn-withdrawals")[0]; act.Attempts[0].Mode != journal.ModeBundle || act.Attempts[0].TipLamports == 0 {
@@ -239,7 +239,7 @@ func verifyClaimWithdrawals(t *testing.T, w *simWorld, k *simKeeper, run func())
 func verifyVaultUpkeep(t *testing.T, w *simWorld, _ *simKeeper, run func()) {
 	alpha := w.address(t, ids.KindStrategy, "alpha")
 	usdc := w.usdc(t)
-	before := w.sim.TokenBalance(w.wallet(), usdc)
+	before := w.sim.Accounts().TokenBalance(w.wallet(), usdc)
 	if got := solAPY(t, w, alpha, 7); got != 120_000 {
 		t.Fatalf("alpha SOL 7d APY before %d, want the scenario's 120000", got)
 	}
@@ -247,14 +247,14 @@ func verifyVaultUpkeep(t *testing.T, w *simWorld, _ *simKeeper, run func()) {
 	if got := solAPY(t, w, alpha, 7); got != 92_500 {
 		t.Errorf("alpha SOL 7d APY after %d cBPS, want 92500 (beta's 9%% + 25 bps)", got)
 	}
-	s, err := w.sim.Strategy(alpha)
+	s, err := w.sim.Accounts().Strategy(alpha)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if s.Strategy.TokenBalance != 20_000_000_000 {
 		t.Errorf("alpha idle %d, want the 20,000 USDC buffer", s.Strategy.TokenBalance)
 	}
-	if got := w.sim.TokenBalance(w.wallet(), usdc) - before; got != 40_000_000_000 {
+	if got := w.sim.Accounts().TokenBalance(w.wallet(), usdc) - before; got != 40_000_000_000 {
 		t.Errorf("wallet received %d USDC units, want the 40,000 USDC swept", got)
 	}
 }
@@ -262,7 +262,7 @@ func verifyVaultUpkeep(t *testing.T, w *simWorld, _ *simKeeper, run func()) {
 // solAPY is strategy's APY for SOL collateral at a term of days.
 func solAPY(t *testing.T, w *simWorld, strategy solana.PublicKey, days int32) market.CBPS {
 	t.Helper()
-	s, err := w.sim.Strategy(strategy)
+	s, err := w.sim.Accounts().Strategy(strategy)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -129,7 +129,7 @@ func TestClaimNeedsTheEarnPositionOnSim(t *testing.T) {
 			t.Errorf("build keys %v, want nothing built", keys)
 		}
 		checkNothingSent(t, w)
-		if r, err := w.sim.WithdrawalRequest(w.address(t, ids.KindRequest, "usdc-earn/r-full")); err != nil || !r.Claimable() {
+		if r, err := w.sim.Accounts().WithdrawalRequest(w.address(t, ids.KindRequest, "usdc-earn/r-full")); err != nil || !r.Claimable() {
 			t.Errorf("r-full: %+v, %v; want it left claimable", r, err)
 		}
 	})

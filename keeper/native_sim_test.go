@@ -68,7 +68,7 @@ func TestNativeSOLRepayLands(t *testing.T) {
 		w.writePolicy(t, "repay-sol.yaml", repaySOLPolicy)
 		k := w.open(t, "")
 		w.advance(t, solDepeg)
-		before := w.sim.Balance(w.wallet())
+		before := w.sim.Accounts().Balance(w.wallet())
 		if err := k.RunOnce(t.Context()); err != nil {
 			t.Fatalf("RunOnce: %v", err)
 		}
@@ -77,7 +77,7 @@ func TestNativeSOLRepayLands(t *testing.T) {
 			t.Fatalf("repay-sol actions %+v, want one landed in one attempt", acts)
 		}
 		act := acts[0]
-		paid := before - w.sim.Balance(w.wallet())
+		paid := before - w.sim.Accounts().Balance(w.wallet())
 		if want := act.Amount + act.Attempts[0].FeeLamports; act.Amount == 0 || paid != want {
 			t.Errorf("wallet paid %d lamports, want the repay %d and the fee %d", paid, act.Amount, act.Attempts[0].FeeLamports)
 		}
@@ -107,19 +107,19 @@ func TestNativeSOLRepayBound(t *testing.T) {
 		}
 		first, _ := k.journal.Get(t.Context(), "first")
 		fee := first.Attempts[0].FeeLamports
-		before := w.sim.Balance(w.wallet())
+		before := w.sim.Accounts().Balance(w.wallet())
 		if got := k.exec.Execute(t.Context(), "over", plan("over", fee, x-1)).Outcome; got != action.OutcomeRefused {
 			t.Fatalf("repay one lamport over its bound: %s, want refused", got)
 		}
 		over, _ := k.journal.Get(t.Context(), "over")
-		if over.Rule != journal.Rule(signer.RuleSimulatedLamports) || w.sim.Balance(w.wallet()) != before {
-			t.Errorf("refusal %s (%s); wallet %d → %d", over.Rule, over.Detail, before, w.sim.Balance(w.wallet()))
+		if over.Rule != journal.Rule(signer.RuleSimulatedLamports) || w.sim.Accounts().Balance(w.wallet()) != before {
+			t.Errorf("refusal %s (%s); wallet %d → %d", over.Rule, over.Detail, before, w.sim.Accounts().Balance(w.wallet()))
 		}
 		if got := k.exec.Execute(t.Context(), "exact", plan("exact", fee, x)).Outcome; got != action.OutcomeLanded {
 			act, _ := k.journal.Get(t.Context(), "exact")
 			t.Fatalf("repay at its bound: %s (%s: %s), want landed", got, act.Rule, act.Detail)
 		}
-		if paid := before - w.sim.Balance(w.wallet()); paid != x+fee {
+		if paid := before - w.sim.Accounts().Balance(w.wallet()); paid != x+fee {
 			t.Errorf("wallet paid %d, want %d", paid, x+fee)
 		}
 	})

@@ -102,7 +102,7 @@ func TestNotificationsOnSim(t *testing.T) {
 			w.writePolicy(t, "p.yaml", notifyClaimFees)
 			w.net.before = func(c netCall, _ []byte) {
 				if strings.HasSuffix(c.Path, "/claim_fees") {
-					_ = w.sim.InjectHostile(faults.HostileUnknownProgram)
+					_ = w.sim.Faults().InjectHostile(faults.HostileUnknownProgram)
 				}
 			}
 		}, []wantNote{{notify.Refused, "claim-fees", "pos-b", ids.KindPosition, "program-not-allowed"}}},
@@ -195,7 +195,7 @@ func TestRunOnceDeliversNotifications(t *testing.T) {
 		w.writePolicy(t, "p.yaml", notifyClaimFees)
 		k := w.open(t, "")
 		w.advance(t, 30*time.Second)
-		if err := w.sim.InjectHostile(faults.HostileUnknownProgram); err != nil {
+		if err := w.sim.Faults().InjectHostile(faults.HostileUnknownProgram); err != nil {
 			t.Fatal(err)
 		}
 		if err := k.RunOnce(t.Context()); !isActionsFailed(err) {

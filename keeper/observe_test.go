@@ -98,7 +98,7 @@ func TestObservePositionsFromChainInOneBatch(t *testing.T) {
 		}
 		for loan, pos := range want {
 			mint := w.address(t, ids.KindPosition, pos)
-			simPos, simPool, err := w.sim.Position(mint)
+			simPos, simPool, err := w.sim.Accounts().Position(mint)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -113,7 +113,7 @@ func TestObservePositionsFromChainInOneBatch(t *testing.T) {
 					st.Pool.SqrtPriceX64 != simPool.SqrtPriceX64 || st.Pool.TickSpacing != simPool.TickSpacing {
 					t.Errorf("%s: observed %+v (err %v), want the chain's %v in pool at %v", pos, st.Position, st.Err, simPos.Range, simPool.SqrtPriceX64)
 				}
-				if owed, err := w.sim.PositionOwed(mint); err != nil || st.OwedErr != nil || st.Owed != owed {
+				if owed, err := w.sim.Accounts().PositionOwed(mint); err != nil || st.OwedErr != nil || st.Owed != owed {
 					t.Errorf("%s: observed owed %+v (%v), want the chain's %+v (%v)", pos, st.Owed, st.OwedErr, owed, err)
 				}
 			}

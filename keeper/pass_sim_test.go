@@ -25,7 +25,7 @@ func TestRunOnceReportsUnsettledActions(t *testing.T) {
 		w.advance(t, 25*time.Second)
 		down := faults.Faults{Market: faults.Market{Endpoints: map[string]inject.MethodFaults{
 			market.EndpointWithdrawClaim: {Rates: inject.Rates{ServerError: 1}}}}}
-		if err := w.sim.SetFaults(down); err != nil {
+		if err := w.sim.Faults().Set(down); err != nil {
 			t.Fatal(err)
 		}
 		err := k.RunOnce(t.Context())

@@ -65,10 +65,10 @@ func checkHostileRefused(t *testing.T, mode faults.Hostile, rule signer.Rule) {
 		t.Fatal(err)
 	}
 	w.advance(t, 15*time.Second)
-	if err := w.sim.InjectHostile(mode); err != nil {
+	if err := w.sim.Faults().InjectHostile(mode); err != nil {
 		t.Fatal(err)
 	}
-	lamports, tokens := w.sim.Balance(w.wallet()), w.sim.TokenBalance(w.wallet(), usdc)
+	lamports, tokens := w.sim.Accounts().Balance(w.wallet()), w.sim.Accounts().TokenBalance(w.wallet(), usdc)
 	if err := k.RunOnce(t.Context()); !isActionsFailed(err) {
 		t.Fatalf("RunOnce = %v, want ErrActionsFailed; journal %+v", err, k.actionsOf(t, "auto-repay"))
 	}
@@ -80,10 +80,10 @@ func checkHostileRefused(t *testing.T, mode faults.Hostile, rule signer.Rule) {
 		t.Errorf("guard refusals{%s} = %v, want 1", rule, got)
 	}
 	checkNothingSent(t, w)
-	if l, tok := w.sim.Balance(w.wallet()), w.sim.TokenBalance(w.wallet(), usdc); l != lamports || tok != tokens {
+	if l, tok := w.sim.Accounts().Balance(w.wallet()), w.sim.Accounts().TokenBalance(w.wallet(), usdc); l != lamports || tok != tokens {
 		t.Errorf("wallet %d lamports %d USDC units → %d / %d, want unchanged", lamports, tokens, l, tok)
 	}
-	if got := w.sim.TokenBalance(ids.Stranger(), usdc); got != 0 {
+	if got := w.sim.Accounts().TokenBalance(ids.Stranger(), usdc); got != 0 {
 		t.Errorf("the stranger received %d USDC units", got)
 	}
 	builds := len(w.net.buildKeys())

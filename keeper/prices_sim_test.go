@@ -64,7 +64,7 @@ func TestRewardsAPYFromPythPriceOnSim(t *testing.T) {
 		if skipped != "" {
 			t.Fatalf("the probe was skipped: %s", skipped)
 		}
-		st, err := w.sim.Strategy(w.address(t, ids.KindStrategy, "alpha"))
+		st, err := w.sim.Accounts().Strategy(w.address(t, ids.KindStrategy, "alpha"))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -52,7 +52,7 @@ func TestClaimIntoWalletWithoutTokenAccount(t *testing.T) {
 				if act.State != journal.StateLanded || act.AttemptCount != 1 || len(act.Attempts[0].Signatures) != 2 {
 					t.Fatalf("claim %s after %d attempts (%s: %s), want landed in 1 attempt of 2 transactions", act.State, act.AttemptCount, act.Rule, act.Detail)
 				}
-				if got := w.sim.TokenBalance(w.wallet(), usdc); got != 300_000_000 {
+				if got := w.sim.Accounts().TokenBalance(w.wallet(), usdc); got != 300_000_000 {
 					t.Errorf("wallet holds %d USDC units, want the 300 USDC claimed", got)
 				}
 				landedOnce(t, w, act)
@@ -110,7 +110,7 @@ func splitUpdatePlan(t *testing.T, w *simWorld, mode journal.Mode) action.Plan {
 // alphaAPY40 is strategy alpha's SOL APY at 40 days, 0 when unset.
 func alphaAPY40(t *testing.T, w *simWorld) market.CBPS {
 	t.Helper()
-	vs, err := w.sim.Strategy(w.address(t, ids.KindStrategy, "alpha"))
+	vs, err := w.sim.Accounts().Strategy(w.address(t, ids.KindStrategy, "alpha"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,7 +268,7 @@ func TestPaidIntoWalletWithoutTokenAccount(t *testing.T) {
 				if len(acts) != 1 || acts[0].State != journal.StateLanded || acts[0].AttemptCount != 1 {
 					t.Fatalf("%s: %+v, want one action landed in one attempt", tc.policy, acts)
 				}
-				if w.sim.TokenBalance(w.wallet(), usdc) == 0 {
+				if w.sim.Accounts().TokenBalance(w.wallet(), usdc) == 0 {
 					t.Error("nothing was paid into the new token account")
 				}
 				landedOnce(t, w, acts[0])

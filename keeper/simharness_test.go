@@ -174,8 +174,8 @@ func newSimWorld(tb testing.TB, o simOptions) *simWorld {
 		tb.Fatalf("sim: %v", err)
 	}
 	w := &simWorld{sim: s, cfg: cfg, signer: armed, hook: &hookRecorder{}, landed: &landings{}}
-	w.net = &simNet{now: time.Now, hosts: map[string]http.Handler{simMarketHost: s.MarketHandler(), simRPCHost: s.RPCHandler(),
-		simJitoHost: s.JitoHandler(), simHookHost: w.hook}}
+	w.net = &simNet{now: time.Now, hosts: map[string]http.Handler{simMarketHost: s.Handlers().Market, simRPCHost: s.Handlers().RPC,
+		simJitoHost: s.Handlers().Jito, simHookHost: w.hook}}
 	if o.wallNow != nil {
 		w.net.now = o.wallNow
 	}
@@ -188,7 +188,7 @@ func newSimWorld(tb testing.TB, o simOptions) *simWorld {
 func (w *simWorld) advance(tb testing.TB, d time.Duration) {
 	tb.Helper()
 	time.Sleep(d)
-	if _, err := w.sim.RunDue(); err != nil {
+	if _, err := w.sim.Events().RunDue(); err != nil {
 		tb.Fatalf("scenario events: %v", err)
 	}
 }
@@ -296,7 +296,7 @@ func (w *simWorld) removePolicy(tb testing.TB, name string) {
 // address is the address of a thing the scenario names.
 func (w *simWorld) address(tb testing.TB, kind, name string) solana.PublicKey {
 	tb.Helper()
-	a, ok := w.sim.Address(kind, name)
+	a, ok := w.sim.Accounts().Address(kind, name)
 	if !ok {
 		tb.Fatalf("scenario has no %s %q", kind, name)
 	}

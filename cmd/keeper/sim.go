@@ -188,7 +188,7 @@ func printSim(w io.Writer, u sim.URLs, sm *sim.Sim) {
 func printAddresses(w io.Writer, sm *sim.Sim, sc *scenario.Scenario) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	row := func(kind, name string) {
-		if a, ok := sm.Address(kind, name); ok {
+		if a, ok := sm.Accounts().Address(kind, name); ok {
 			fmt.Fprintf(tw, "  %s\t%s\t%s\n", kind, name, a)
 		}
 	}

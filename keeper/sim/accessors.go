@@ -12,8 +12,15 @@ import (
 	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 )
 
+// Accounts reads the market's accounts as the market API shows them: the addresses the scenario names,
+// loans, CLMM positions, withdrawal requests, strategies, oracle prices and balances.
+type Accounts struct {
+	*world
+	views *views
+}
+
 // Address returns the address of a thing the scenario names: Address(KindLoan, "repay-me").
-func (s *Sim) Address(kind, name string) (solana.PublicKey, bool) {
+func (s *Accounts) Address(kind, name string) (solana.PublicKey, bool) {
 	w := s.w
 	switch kind {
 	case ids.KindMint:
@@ -41,44 +48,44 @@ func (s *Sim) Address(kind, name string) (solana.PublicKey, bool) {
 }
 
 // Loan returns a loan's summary item as loans-info would show it now.
-func (s *Sim) Loan(address solana.PublicKey) (market.LoanItem, error) {
+func (s *Accounts) Loan(address solana.PublicKey) (market.LoanItem, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	info, ok := s.w.LoanByAddr[address]
-	if !ok {
-		return market.LoanItem{}, fmt.Errorf("sim: unknown loan %s", address)
+	info, err := known(s.w.LoanByAddr, address, "loan")
+	if err != nil {
+		return market.LoanItem{}, err
 	}
-	st, err := s.loanState(info)
+	st, err := s.accts.loan(info)
 	if err != nil {
 		return market.LoanItem{}, err
 	}
 	v := &loanView{info: info, addr: info.Address.String(), st: st, now: s.clock.Now().Unix(), lenders: map[string]bool{}}
-	if err := s.fillLoanItem(v, s.w.Snapshot(s.clock.Now())); err != nil {
+	if err := s.views.fillLoanItem(v, s.w.Snapshot(s.clock.Now())); err != nil {
 		return market.LoanItem{}, err
 	}
 	return v.item, nil
 }
 
 // Position returns a CLMM position (by its mint) and its pool, as their accounts hold them now.
-func (s *Sim) Position(mint solana.PublicKey) (clmm.Position, clmm.Pool, error) {
-	pos, ok := s.w.PosByMint[mint]
-	if !ok {
-		return clmm.Position{}, clmm.Pool{}, fmt.Errorf("sim: unknown position mint %s", mint)
+func (s *Accounts) Position(mint solana.PublicKey) (clmm.Position, clmm.Pool, error) {
+	pos, err := known(s.w.PosByMint, mint, "position mint")
+	if err != nil {
+		return clmm.Position{}, clmm.Pool{}, err
 	}
-	return s.positionState(pos)
+	return s.accts.position(pos)
 }
 
 // WithdrawalRequest returns a queued earn withdrawal as the withdrawal-queue read shows it.
-func (s *Sim) WithdrawalRequest(id solana.PublicKey) (market.WithdrawalRequest, error) {
+func (s *Accounts) WithdrawalRequest(id solana.PublicKey) (market.WithdrawalRequest, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	r, ok := s.w.Requests[id]
-	if !ok {
-		return market.WithdrawalRequest{}, fmt.Errorf("sim: unknown withdrawal request %s", id)
+	r, err := known(s.w.Requests, id, "withdrawal request")
+	if err != nil {
+		return market.WithdrawalRequest{}, err
 	}
 	out := market.WithdrawalRequest{RequestID: id.String(), Wallet: r.Wallet.String(), RequestedAmount: market.Amount(r.Requested),
 		FilledAmount: market.Amount(r.Filled), CreatedTime: market.UnixTime(r.Created)}
-	if st, open := s.requestState(r); open {
+	if st, open := s.accts.request(r); open {
 		out.FilledAmount = market.Amount(st.Filled)
 	} else {
 		out.ClaimedAmount = out.FilledAmount
@@ -87,10 +94,10 @@ func (s *Sim) WithdrawalRequest(id solana.PublicKey) (market.WithdrawalRequest, 
 }
 
 // Strategy returns a strategy's balances and terms as the vault listing shows them now.
-func (s *Sim) Strategy(address solana.PublicKey) (market.VaultStrategy, error) {
+func (s *Accounts) Strategy(address solana.PublicKey) (market.VaultStrategy, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	views, err := s.strategyViews(s.clock.Now().Unix())
+	views, err := s.views.strategyViews(s.clock.Now().Unix())
 	if err != nil {
 		return market.VaultStrategy{}, err
 	}
@@ -102,12 +109,72 @@ func (s *Sim) Strategy(address solana.PublicKey) (market.VaultStrategy, error) {
 }
 
 // Price returns a mint's current oracle price in USD per whole token.
-func (s *Sim) Price(mint solana.PublicKey) (float64, bool) { return s.w.Price(mint) }
+func (s *Accounts) Price(mint solana.PublicKey) (float64, bool) { return s.w.Price(mint) }
 
 // Balance returns a wallet's lamports on chain.
-func (s *Sim) Balance(wallet solana.PublicKey) uint64 { return s.chain.State.Balance(wallet) }
+func (s *Accounts) Balance(wallet solana.PublicKey) uint64 { return s.chain.State.Balance(wallet) }
 
 // TokenBalance returns a wallet's balance of mint (its associated token account) on chain.
-func (s *Sim) TokenBalance(wallet, mint solana.PublicKey) uint64 {
+func (s *Accounts) TokenBalance(wallet, mint solana.PublicKey) uint64 {
 	return s.chain.State.TokenBalance(wallet, mint)
+}
+
+// known returns the entry of m at key, or an error naming the what that key is not.
+func known[T any](m map[solana.PublicKey]T, key solana.PublicKey, what string) (T, error) {
+	v, ok := m[key]
+	if !ok {
+		return v, fmt.Errorf("sim: unknown %s %s", what, key)
+	}
+	return v, nil
+}
+
+// tickArrayKeys returns the tick-array accounts of a range's lower and
+// upper ticks in pool.
+func tickArrayKeys(pool *programs.Pool, r clmm.Range) (lower, upper solana.PublicKey) {
+	b := pool.Book()
+	return b.Address(b.Start(r.Lower)), b.Address(b.Start(r.Upper))
+}
+
+// PositionTicks returns the position of mint, its pool and the ticks at its lower and upper bounds,
+// read together from chain (position, pool and both tick arrays at one instant).
+func (s *Accounts) PositionTicks(mint solana.PublicKey) (clmm.Position, clmm.Pool, [2]clmm.Tick, error) {
+	var ticks [2]clmm.Tick
+	pos, err := known(s.w.PosByMint, mint, "position mint")
+	if err != nil {
+		return clmm.Position{}, clmm.Pool{}, ticks, err
+	}
+	ps, pool, err := s.accts.position(pos)
+	if err != nil {
+		return ps, pool, ticks, err
+	}
+	lo, up := tickArrayKeys(pos.Pool, ps.Range)
+	accts, exists := s.chain.State.Accounts([]solana.PublicKey{pos.Address, pos.Pool.Address, lo, up})
+	layout := pos.Pool.Dex.Layout
+	if ps, err = layout.DecodePosition(accts[0].Data); err != nil {
+		return ps, pool, ticks, err
+	}
+	if pool, err = layout.DecodePool(accts[1].Data); err != nil {
+		return ps, pool, ticks, err
+	}
+	b := pos.Pool.Book()
+	for i, tick := range []int32{ps.Range.Lower, ps.Range.Upper} {
+		if !exists[2+i] {
+			return ps, pool, ticks, fmt.Errorf("sim: tick array of tick %d: %w", tick, errMissing)
+		}
+		if err := b.Load(b.Start(tick), accts[2+i].Data); err != nil {
+			return ps, pool, ticks, err
+		}
+		ticks[i] = *b.Tick(tick)
+	}
+	return ps, pool, ticks, nil
+}
+
+// PositionOwed returns what the position of mint is owed at the current chain state, computed from
+// its pool and tick arrays by its program's arithmetic: what a claim made now would pay.
+func (s *Accounts) PositionOwed(mint solana.PublicKey) (clmm.Owed, error) {
+	pos, pool, ticks, err := s.PositionTicks(mint)
+	if err != nil {
+		return clmm.Owed{}, err
+	}
+	return s.w.PosByMint[mint].Pool.Dex.Layout.Owed(pool, pos, ticks[0], ticks[1])
 }

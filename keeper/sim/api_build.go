@@ -16,27 +16,27 @@ import (
 // (principal first, then interest; repayAll pays everything), each collateralWithdrawalParams entry
 // returns plain-token collateral (only once the loan has no debt), and closeIfPossible closes the
 // loan when the steps leave it without debt and collateral. All instructions go into one transaction.
-func (s *Sim) buildLoan(c *call, q market.BuildLoanRequest) (any, error) {
-	info, st, err := s.loanFor(c, q.Loan)
+func (a *loansAPI) buildLoan(c *call, q market.BuildLoanRequest) (any, error) {
+	info, st, err := loanFor(a.world, c, q.Loan)
 	if err != nil {
 		return nil, err
 	}
 	if len(q.Steps) == 0 {
 		return nil, apiwire.BadRequest("steps must hold at least one step")
 	}
-	plan := &loanPlan{info: info, st: st, user: c.wallet, payer: c.payer, now: s.clock.Now().Unix()}
+	plan := &loanPlan{info: info, st: st, user: c.wallet, payer: c.payer, now: a.clock.Now().Unix()}
 	for i, step := range q.Steps {
 		if err := plan.step(i, step, q.Loan); err != nil {
 			return nil, err
 		}
 	}
 	plan.maybeClose()
-	s.wrapNative(plan, plan.wrapNeed)
+	a.wrapNative(plan, plan.wrapNeed)
 	var mint solana.PublicKey
 	if len(st.Ledgers) > 0 {
 		mint = solana.MustPublicKeyFromBase58(st.Ledgers[0].PrincipalMint)
 	}
-	txs, err := s.buildTxs(c, mint, plan.ixs)
+	txs, err := a.tx.build(c, mint, plan.ixs)
 	if err != nil {
 		return nil, err
 	}
@@ -185,13 +185,13 @@ func wrapNeed(l *state.Ledger, amount uint64, all bool, now int64) uint64 {
 // missing), transfers the shortfall into it and syncs it; when the account
 // did not exist, it is closed back to the wallet at the end, so the
 // leftover and its rent return.
-func (s *Sim) wrapNative(p *loanPlan, need uint64) {
+func (a *loansAPI) wrapNative(p *loanPlan, need uint64) {
 	if need == 0 {
 		return
 	}
 	acct := txbuild.Ata(p.user, solana.WrappedSol)
-	_, exists := s.chain.State.Account(acct)
-	have := s.chain.State.TokenBalance(p.user, solana.WrappedSol)
+	_, exists := a.chain.State.Account(acct)
+	have := a.chain.State.TokenBalance(p.user, solana.WrappedSol)
 	if have >= need {
 		return
 	}

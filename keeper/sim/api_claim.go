@@ -14,20 +14,20 @@ import (
 // transactions (the user's signature slot empty, the co-signer's filled) to be sent in order as one
 // bundle: when the wallet has no token account for the vault's mint, a first transaction creates it;
 // the last one claims. A claimed request answers 400 "request account not found".
-func (s *Sim) withdrawClaim(c *call, q market.WithdrawClaimRequest) (any, error) {
+func (a *earnAPI) withdrawClaim(c *call, q market.WithdrawClaimRequest) (any, error) {
 	for _, f := range []struct{ name, v string }{{"address", q.Address}, {"wallet", q.Wallet}, {"requestId", q.RequestID}} {
 		if f.v == "" {
 			return nil, apiwire.BadRequest("%s is required", f.name)
 		}
 	}
-	v, err := s.earnVault(q.Address, q.Provider)
+	v, err := a.earnVault(q.Address, q.Provider)
 	if err != nil {
 		return nil, err
 	}
 	if q.Wallet != c.wallet.String() {
 		return nil, apiwire.Unauthorized("wallet %s does not match the %s header %s", q.Wallet, headerWallet, c.wallet)
 	}
-	r, err := s.claimableRequest(v, q)
+	r, err := a.claimableRequest(v, q)
 	if err != nil {
 		return nil, err
 	}
@@ -37,10 +37,10 @@ func (s *Sim) withdrawClaim(c *call, q market.WithdrawClaimRequest) (any, error)
 		txbuild.Meta(txbuild.Ata(v.Address, mint), false, true), txbuild.Meta(txbuild.Ata(c.wallet, mint), false, true), txbuild.Meta(mint, false, false),
 		txbuild.Meta(solana.TokenProgramID, false, false)}}
 	groups := [][]txbuild.Instruction{{claim}}
-	if _, exists := s.chain.State.Account(txbuild.Ata(c.wallet, mint)); !exists {
+	if _, exists := a.chain.State.Account(txbuild.Ata(c.wallet, mint)); !exists {
 		groups = [][]txbuild.Instruction{{txbuild.CreateATAIdempotent(c.payer, c.wallet, mint)}, {claim}}
 	}
-	txs, err := s.buildTxs(c, mint, groups...)
+	txs, err := a.tx.build(c, mint, groups...)
 	if err != nil {
 		return nil, err
 	}
@@ -55,16 +55,16 @@ func (s *Sim) withdrawClaim(c *call, q market.WithdrawClaimRequest) (any, error)
 
 // claimableRequest returns the request a claim names, checking that it is the wallet's, unclaimed and
 // fully filled.
-func (s *Sim) claimableRequest(v *programs.Earn, q market.WithdrawClaimRequest) (*programs.Request, error) {
+func (a *earnAPI) claimableRequest(v *programs.Earn, q market.WithdrawClaimRequest) (*programs.Request, error) {
 	k, err := solana.PublicKeyFromBase58(q.RequestID)
 	if err != nil {
 		return nil, apiwire.BadRequest("requestId %q is not a base58 address", q.RequestID)
 	}
-	r, ok := s.w.Requests[k]
+	r, ok := a.w.Requests[k]
 	if !ok || r.Vault != v {
 		return nil, apiwire.BadRequest("unknown withdrawal request %s for earn vault %s", q.RequestID, q.Address)
 	}
-	st, open := s.requestState(r)
+	st, open := a.accts.request(r)
 	switch {
 	case !open:
 		return nil, apiwire.BadRequest("request account not found: %s", q.RequestID)

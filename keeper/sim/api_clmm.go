@@ -13,17 +13,10 @@ import (
 )
 
 // positionFor resolves a position mint of a loan on a dex and returns its collateral slot.
-func (s *Sim) positionFor(st *state.Loan, mint, dex string) (*programs.Position, *state.Collateral, error) {
-	if mint == "" {
-		return nil, nil, apiwire.BadRequest("positionMint is required")
-	}
-	k, err := solana.PublicKeyFromBase58(mint)
+func positionFor(w *programs.Catalog, st *state.Loan, mint, dex string) (*programs.Position, *state.Collateral, error) {
+	pos, err := writeTarget("positionMint", "position", mint, w.PosByMint)
 	if err != nil {
-		return nil, nil, apiwire.BadRequest("positionMint %q is not a base58 address", mint)
-	}
-	pos, ok := s.w.PosByMint[k]
-	if !ok {
-		return nil, nil, apiwire.BadRequest("unknown position %s", mint)
+		return nil, nil, err
 	}
 	col, ok := st.CollateralByPositionMint(mint)
 	switch {
@@ -35,28 +28,48 @@ func (s *Sim) positionFor(st *state.Loan, mint, dex string) (*programs.Position,
 	return pos, col, nil
 }
 
+// positionWrite is what a write on a collateral position acts on: the loan, the position (a
+// collateral slot of the loan) and the position's account as it is now.
+type positionWrite struct {
+	loan *programs.Loan
+	pos  *programs.Position
+	col  *state.Collateral
+	ps   clmm.Position
+}
+
+// resolve resolves a position write: the loan (the caller must be its borrower) and its collateral
+// position of mint on dex, read from chain.
+func (a *positionsAPI) resolve(c *call, loan, mint, dex string) (positionWrite, error) {
+	info, st, err := loanFor(a.world, c, loan)
+	if err != nil {
+		return positionWrite{}, err
+	}
+	pos, col, err := positionFor(a.w, st, mint, dex)
+	if err != nil {
+		return positionWrite{}, err
+	}
+	ps, _, err := a.accts.position(pos)
+	if err != nil {
+		return positionWrite{}, err
+	}
+	return positionWrite{loan: info, pos: pos, col: col, ps: ps}, nil
+}
+
 // transferPosition serves E4: it moves a dex-a collateral position to a new tick range with the same
 // liquidity. The transaction holds the market's transfer instruction and dex-a's set-range.
-func (s *Sim) transferPosition(c *call, q market.TransferPositionRequest) (any, error) {
-	info, st, err := s.loanFor(c, q.Loan)
-	if err != nil {
-		return nil, err
-	}
-	pos, col, err := s.positionFor(st, q.PositionMint, clmm.DexA)
+func (a *positionsAPI) transferPosition(c *call, q market.TransferPositionRequest) (any, error) {
+	pw, err := a.resolve(c, q.Loan, q.PositionMint, clmm.DexA)
 	if err != nil {
 		return nil, err
 	}
 	tp := q.TransferParams
-	if err := s.checkTransfer(q, pos, col); err != nil {
+	if err := checkTransfer(q, pw); err != nil {
 		return nil, err
 	}
-	op := instr.TransferPositionOp{Index: uint8(col.Index), Lower: tp.TickLowerIndex, Upper: tp.TickUpperIndex,
+	info, pos := pw.loan, pw.pos
+	op := instr.TransferPositionOp{Index: uint8(pw.col.Index), Lower: tp.TickLowerIndex, Upper: tp.TickUpperIndex,
 		Liquidity: tp.LiquidityAmount.Uint64(), SlippageBps: uint16(tp.Variant.Liquidity.SlippageToleranceBps)}
-	ps, _, err := s.positionState(pos)
-	if err != nil {
-		return nil, err
-	}
-	oldLo, oldUp := tickArrayKeys(pos.Pool, ps.Range)
+	oldLo, oldUp := tickArrayKeys(pos.Pool, pw.ps.Range)
 	newLo, newUp := tickArrayKeys(pos.Pool, clmm.Range{Lower: tp.TickLowerIndex, Upper: tp.TickUpperIndex})
 	ixs := []txbuild.Instruction{
 		marketIx(c.wallet, op.Encode(), txbuild.Meta(info.Address, false, true), txbuild.Meta(pos.Address, false, false), txbuild.Meta(pos.Pool.Address, false, false)),
@@ -64,16 +77,12 @@ func (s *Sim) transferPosition(c *call, q market.TransferPositionRequest) (any, 
 			txbuild.Meta(pos.Address, false, true), txbuild.Meta(pos.Pool.Address, false, true), txbuild.Meta(ids.CoSigner(), true, false),
 			txbuild.Meta(oldLo, false, true), txbuild.Meta(oldUp, false, true), txbuild.Meta(newLo, false, true), txbuild.Meta(newUp, false, true)}},
 	}
-	return s.buildOne(c, pos.Pool.Mint1.Address, ixs)
+	return a.tx.one(c, pos.Pool.Mint1.Address, ixs)
 }
 
 // checkTransfer validates E4's transfer parameters against the position and its pool.
-func (s *Sim) checkTransfer(q market.TransferPositionRequest, pos *programs.Position, col *state.Collateral) error {
-	tp := q.TransferParams
-	ps, _, err := s.positionState(pos)
-	if err != nil {
-		return err
-	}
+func checkTransfer(q market.TransferPositionRequest, pw positionWrite) error {
+	tp, pos, col, ps := q.TransferParams, pw.pos, pw.col, pw.ps
 	rng := clmm.Range{Lower: tp.TickLowerIndex, Upper: tp.TickUpperIndex}
 	switch {
 	case tp.CollateralIndex != col.Index:
@@ -96,21 +105,14 @@ func (s *Sim) checkTransfer(q market.TransferPositionRequest, pos *programs.Posi
 
 // claimFees serves E8: it brings a dex-b collateral position's fees up to date and pays them to the
 // borrower, creating the token accounts it needs.
-func (s *Sim) claimFees(c *call, q market.ClaimFeesRequest) (any, error) {
-	info, st, err := s.loanFor(c, q.Loan)
+func (a *positionsAPI) claimFees(c *call, q market.ClaimFeesRequest) (any, error) {
+	pw, err := a.resolve(c, q.Loan, q.PositionMint, clmm.DexB)
 	if err != nil {
 		return nil, err
 	}
-	pos, col, err := s.positionFor(st, q.PositionMint, clmm.DexB)
-	if err != nil {
-		return nil, err
-	}
+	info, pos, col := pw.loan, pw.pos, pw.col
 	m0, m1, pool := pos.Pool.Mint0.Address, pos.Pool.Mint1.Address, pos.Pool.Address
-	ps, _, err := s.positionState(pos)
-	if err != nil {
-		return nil, err
-	}
-	lower, upper := tickArrayKeys(pos.Pool, ps.Range)
+	lower, upper := tickArrayKeys(pos.Pool, pw.ps.Range)
 	ixs := []txbuild.Instruction{
 		txbuild.CreateATAIdempotent(c.payer, c.wallet, m0),
 		txbuild.CreateATAIdempotent(c.payer, c.wallet, m1),
@@ -125,5 +127,5 @@ func (s *Sim) claimFees(c *call, q market.ClaimFeesRequest) (any, error) {
 			txbuild.Meta(txbuild.Ata(pool, m0), false, true), txbuild.Meta(txbuild.Ata(pool, m1), false, true), txbuild.Meta(txbuild.Ata(c.wallet, m0), false, true),
 			txbuild.Meta(txbuild.Ata(c.wallet, m1), false, true), txbuild.Meta(solana.TokenProgramID, false, false)}},
 	}
-	return s.buildOne(c, m1, ixs)
+	return a.tx.one(c, m1, ixs)
 }

@@ -9,7 +9,7 @@ import (
 )
 
 // earnVault resolves an earn vault address and checks the provider.
-func (s *Sim) earnVault(address, provider string) (*programs.Earn, error) {
+func (a *earnAPI) earnVault(address, provider string) (*programs.Earn, error) {
 	if address == "" {
 		return nil, apiwire.BadRequest("address is required")
 	}
@@ -20,7 +20,7 @@ func (s *Sim) earnVault(address, provider string) (*programs.Earn, error) {
 	if err != nil {
 		return nil, apiwire.BadRequest("address %q is not a base58 address", address)
 	}
-	v, ok := s.w.EarnByAddr[k]
+	v, ok := a.w.EarnByAddr[k]
 	if !ok {
 		return nil, apiwire.BadRequest("unknown earn vault %s", address)
 	}
@@ -29,8 +29,8 @@ func (s *Sim) earnVault(address, provider string) (*programs.Earn, error) {
 
 // earnPosition serves the earn-position read: the wallet's shares and assets, and its requests that
 // are not claimed yet.
-func (s *Sim) earnPosition(c *call, q market.EarnPositionRequest) (any, error) {
-	v, err := s.earnVault(q.Address, q.Provider)
+func (a *earnAPI) earnPosition(c *call, q market.EarnPositionRequest) (any, error) {
+	v, err := a.earnVault(q.Address, q.Provider)
 	if err != nil {
 		return nil, err
 	}
@@ -45,7 +45,7 @@ func (s *Sim) earnPosition(c *call, q market.EarnPositionRequest) (any, error) {
 		}
 	}
 	for _, r := range v.Requests {
-		if _, open := s.requestState(r); open && r.Wallet == wallet {
+		if _, open := a.accts.request(r); open && r.Wallet == wallet {
 			out.OpenWithdrawalRequests = append(out.OpenWithdrawalRequests, market.OpenWithdrawalRequest{
 				OnChainRequestAddr: r.Address.String(), RequestedAmount: market.Amount(r.Requested),
 				CreatedTime: market.UnixTime(r.Created)})
@@ -57,8 +57,8 @@ func (s *Sim) earnPosition(c *call, q market.EarnPositionRequest) (any, error) {
 // withdrawalQueue serves the withdrawal-queue read: every request of the vault (or of one wallet)
 // with its filled amount; a claimed request (its account closed) shows its filled amount as claimed.
 // The members carry the scenario's names (queueAnswer).
-func (s *Sim) withdrawalQueue(c *call, q market.WithdrawalQueueRequest) (any, error) {
-	v, err := s.earnVault(q.Address, q.Provider)
+func (a *earnAPI) withdrawalQueue(c *call, q market.WithdrawalQueueRequest) (any, error) {
+	v, err := a.earnVault(q.Address, q.Provider)
 	if err != nil {
 		return nil, err
 	}
@@ -69,21 +69,21 @@ func (s *Sim) withdrawalQueue(c *call, q market.WithdrawalQueueRequest) (any, er
 		}
 		wr := market.WithdrawalRequest{RequestID: r.Address.String(), Wallet: r.Wallet.String(),
 			RequestedAmount: market.Amount(r.Requested), FilledAmount: market.Amount(r.Filled), CreatedTime: market.UnixTime(r.Created)}
-		if st, open := s.requestState(r); open {
+		if st, open := a.accts.request(r); open {
 			wr.FilledAmount = market.Amount(st.Filled)
 		} else {
 			wr.ClaimedAmount = wr.FilledAmount
 		}
 		out.Requests = append(out.Requests, wr)
 	}
-	return s.queueAnswer(out), nil
+	return a.queueAnswer(out), nil
 }
 
 // queueAnswer returns the withdrawal-queue answer q under the member names of the scenario's
 // market.withdrawal_queue_fields: q itself when they are the assumed names, else the same members
 // renamed.
-func (s *Sim) queueAnswer(q market.WithdrawalQueue) any {
-	f := s.market.WithdrawalQueueFields.Names()
+func (a *earnAPI) queueAnswer(q market.WithdrawalQueue) any {
+	f := a.market.WithdrawalQueueFields.Names()
 	if f == market.DefaultWithdrawalQueueFields() {
 		return q
 	}

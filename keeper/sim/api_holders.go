@@ -24,7 +24,7 @@ type holderEvent struct {
 // the starting balance; events at or after rangeEnd contribute nothing. pdas false keys the map by
 // borrower wallet (a borrower's loans add up), true by loan address. A mint no event ever touched
 // gives an empty array; otherwise one record lists every holder with an event up to rangeEnd.
-func (s *Sim) historicalHolders(c *call, q market.HoldersRequest) (any, error) {
+func (a *loansAPI) historicalHolders(c *call, q market.HoldersRequest) (any, error) {
 	if q.Mint == "" {
 		return nil, apiwire.BadRequest("mint is required")
 	}
@@ -34,7 +34,7 @@ func (s *Sim) historicalHolders(c *call, q market.HoldersRequest) (any, error) {
 	if q.RangeEnd <= q.RangeStart {
 		return nil, apiwire.BadRequest("rangeEnd %d must be after rangeStart %d", q.RangeEnd, q.RangeStart)
 	}
-	byHolder, seen, err := s.holderEvents(q)
+	byHolder, seen, err := a.holderEvents(q)
 	if err != nil {
 		return nil, err
 	}
@@ -51,12 +51,12 @@ func (s *Sim) historicalHolders(c *call, q market.HoldersRequest) (any, error) {
 
 // holderEvents collects the mint's balance changes per holder up to rangeEnd, and whether any event
 // ever touched the mint.
-func (s *Sim) holderEvents(q market.HoldersRequest) (map[string][]holderEvent, bool, error) {
-	scale := units.Pow10(s.w.DecimalsOf(q.Mint))
+func (a *loansAPI) holderEvents(q market.HoldersRequest) (map[string][]holderEvent, bool, error) {
+	scale := units.Pow10(a.w.DecimalsOf(q.Mint))
 	out := map[string][]holderEvent{}
 	seen := false
-	for _, info := range s.w.Loans {
-		st, err := s.loanState(info)
+	for _, info := range a.w.Loans {
+		st, err := a.accts.loan(info)
 		if err != nil {
 			return nil, false, err
 		}

@@ -31,24 +31,24 @@ var loanSortKeys = []func(v *loanView) float64{
 
 // loansInfo serves E3: the filter-matched loans, one page of them, and the aggregate over all of
 // them, with every USD figure from one pinned price snapshot.
-func (s *Sim) loansInfo(c *call, q market.LoansQuery) (any, error) {
+func (a *loansAPI) loansInfo(c *call, q market.LoansQuery) (any, error) {
 	if err := validateLoansQuery(q); err != nil {
 		return nil, err
 	}
-	prices := s.w.Prices.Load()
-	sn := &programs.Snapshot{W: s.w, Prices: *prices, At: s.clock.Now()}
-	l, err := s.listing(q, sn, prices)
+	prices := a.w.Prices.Load()
+	sn := &programs.Snapshot{W: a.w, Prices: *prices, At: a.clock.Now()}
+	l, err := a.views.listing(q, sn, prices)
 	if err != nil {
 		return nil, err
 	}
 	page, size := apiwire.Paging(q.Page, q.PageSize)
 	out := market.LoansPage{Aggregate: l.aggregate, CollateralMints: slices.Clone(l.collateralMints),
 		PrincipalMints: slices.Clone(l.principalMints), Items: []market.LoanItem{}, PageInfo: apiwire.PageInfo(page, size, len(l.views)),
-		SnapshotTs: float64(s.snapshotAt(sn.At).Unix()) + s.faults.SnapshotSkew(page)}
+		SnapshotTs: float64(a.snapshotAt(sn.At).Unix()) + a.faults.SnapshotSkew(page)}
 	for _, v := range apiwire.PageOf(l.views, page, size) {
 		item := v.item
 		if q.IncludePnl {
-			item.Pnl = s.pnl(v, sn)
+			item.Pnl = a.views.pnl(v, sn)
 		}
 		out.Items = append(out.Items, item)
 	}
@@ -197,9 +197,9 @@ const SnapshotRefresh = 10 * time.Second
 // an event moves a price, so that no two answers with one snapshotTs value loans at different prices.
 // (The spec says only that one pinned snapshot serves a request, and gives its timestamp; the refresh
 // period is the simulator's assumption, docs/assumptions.md S-24.)
-func (s *Sim) snapshotAt(now time.Time) time.Time {
-	at := s.start.Add(now.Sub(s.start).Truncate(SnapshotRefresh))
-	if changed := s.w.PricesAt.Load(); changed != 0 && changed > at.UnixNano() {
+func (a *loansAPI) snapshotAt(now time.Time) time.Time {
+	at := a.start.Add(now.Sub(a.start).Truncate(SnapshotRefresh))
+	if changed := a.w.PricesAt.Load(); changed != 0 && changed > at.UnixNano() {
 		at = time.Unix(0, changed)
 	}
 	return at

@@ -13,16 +13,16 @@ import (
 // loopInfo serves E12: the loops whose identifier (slug, or "{PRINCIPAL_MINT}-{COLLATERAL_MINT}") is
 // among identifiers and that carry one of tags; an empty filter matches everything, and the two
 // filters combine. Figures the scenario does not fix are computed from the loans (loopFigures).
-func (s *Sim) loopInfo(c *call, q market.LoopsQuery) (any, error) {
+func (a *vaultsAPI) loopInfo(c *call, q market.LoopsQuery) (any, error) {
 	out := []market.Loop{}
-	for _, l := range s.w.Loops {
+	for _, l := range a.w.Loops {
 		pair := l.PrincipalMint + "-" + l.CollateralMint
 		idOK := len(q.Identifiers) == 0 || slices.Contains(q.Identifiers, l.Identifier) || slices.Contains(q.Identifiers, pair)
 		tagOK := len(q.Tags) == 0 || apiwire.AnyIn(q.Tags, l.Tags)
 		if !idOK || !tagOK {
 			continue
 		}
-		rec, err := s.loopFigures(l)
+		rec, err := a.loopFigures(l)
 		if err != nil {
 			return nil, err
 		}
@@ -37,12 +37,12 @@ func (s *Sim) loopInfo(c *call, q market.LoopsQuery) (any, error) {
 // loan's net APY weighted by its collateral's USD value, where a loan's net APY is what its equity
 // earns: (collateral USD · the collateral's own yield − debt USD · the ledger's APY) / (collateral USD
 // − debt USD); loans without positive equity are left out of the average.
-func (s *Sim) loopFigures(l programs.Loop) (market.Loop, error) {
+func (a *vaultsAPI) loopFigures(l programs.Loop) (market.Loop, error) {
 	rec := l.Loop
-	sn := s.w.Snapshot(s.clock.Now())
+	sn := a.w.Snapshot(a.clock.Now())
 	var deposited, weighted, weight float64
-	for _, info := range s.w.Loans {
-		st, err := s.loanState(info)
+	for _, info := range a.w.Loans {
+		st, err := a.accts.loan(info)
 		if err != nil {
 			return rec, err
 		}

@@ -23,12 +23,12 @@ import (
 // value (its oracle price, or priceOverride) × ltv, in principal units. Candidates offering nothing
 // are dropped. The best candidate has the lowest APY; ties go to the larger amount, then to the lower
 // strategy address. A collateral without candidates is left out of the answer.
-func (s *Sim) bestQuote(c *call, q market.QuoteRequest) (any, error) {
+func (a *vaultsAPI) bestQuote(c *call, q market.QuoteRequest) (any, error) {
 	if err := validateQuote(q); err != nil {
 		return nil, err
 	}
-	sn := s.w.Snapshot(s.clock.Now())
-	views, err := s.strategyViews(sn.At.Unix())
+	sn := a.w.Snapshot(a.clock.Now())
+	views, err := a.views.strategyViews(sn.At.Unix())
 	if err != nil {
 		return nil, err
 	}
@@ -36,8 +36,8 @@ func (s *Sim) bestQuote(c *call, q market.QuoteRequest) (any, error) {
 	out := []market.Quote{}
 	for _, cf := range q.CollateralFilter {
 		var cands []market.Quote
-		for _, info := range s.w.Strategies {
-			if qt, ok := s.quoteFrom(views[info.Address], q, cf, key, c.wallet, sn); ok {
+		for _, info := range a.w.Strategies {
+			if qt, ok := a.quoteFrom(views[info.Address], q, cf, key, c.wallet, sn); ok {
 				cands = append(cands, qt)
 			}
 		}
@@ -88,7 +88,7 @@ func validateQuote(q market.QuoteRequest) error {
 }
 
 // quoteFrom returns what a strategy offers for one collateral, if anything.
-func (s *Sim) quoteFrom(v *strategyView, q market.QuoteRequest, cf market.CollateralFilter, key string,
+func (a *vaultsAPI) quoteFrom(v *strategyView, q market.QuoteRequest, cf market.CollateralFilter, key string,
 	wallet solana.PublicKey, sn *programs.Snapshot) (market.Quote, bool) {
 	mint := cf.AssetData.Spl.Mint
 	t, ok := v.st.Term(mint)
@@ -109,7 +109,7 @@ func (s *Sim) quoteFrom(v *strategyView, q market.QuoteRequest, cf market.Collat
 		amount = min(amount, pctCap/100*float64(v.tvl())-float64(v.alloc[mint]))
 	}
 	if cf.Amount > 0 {
-		amount = min(amount, s.borrowCapacity(cf, v.info.Mint, t.Ltv, sn))
+		amount = min(amount, a.borrowCapacity(cf, v.info.Mint, t.Ltv, sn))
 	}
 	if amount < 1 {
 		return market.Quote{}, false
@@ -119,9 +119,9 @@ func (s *Sim) quoteFrom(v *strategyView, q market.QuoteRequest, cf market.Collat
 }
 
 // borrowCapacity returns how much principal (base units) the collateral amount supports at ltv.
-func (s *Sim) borrowCapacity(cf market.CollateralFilter, principal *programs.Mint, ltv int64, sn *programs.Snapshot) float64 {
+func (a *vaultsAPI) borrowCapacity(cf market.CollateralFilter, principal *programs.Mint, ltv int64, sn *programs.Snapshot) float64 {
 	k := solana.MustPublicKeyFromBase58(cf.AssetData.Spl.Mint)
-	m, ok := s.w.MintByAddr[k]
+	m, ok := a.w.MintByAddr[k]
 	if !ok {
 		return 0
 	}

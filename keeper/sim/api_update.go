@@ -19,8 +19,8 @@ const maxItemsPerInstruction = 255
 // they are packed in order into as few transactions as fit the transaction size limit, so a large
 // update comes back as several transactions, to be sent in order. Only the strategy's authority may
 // ask (401 otherwise).
-func (s *Sim) updateStrategy(c *call, q market.StrategyUpdateRequest) (any, error) {
-	info, st, err := s.strategyFor(c, q.Strategy)
+func (a *strategiesAPI) updateStrategy(c *call, q market.StrategyUpdateRequest) (any, error) {
+	info, st, err := strategyFor(a.world, c, q.Strategy)
 	if err != nil {
 		return nil, err
 	}
@@ -31,11 +31,11 @@ func (s *Sim) updateStrategy(c *call, q market.StrategyUpdateRequest) (any, erro
 	if len(items) == 0 {
 		return nil, apiwire.BadRequest("the update changes nothing: give collateralTerms or updateParams")
 	}
-	groups, err := s.packItems(c, info, items)
+	groups, err := a.packItems(c, info, items)
 	if err != nil {
 		return nil, err
 	}
-	txs, err := s.buildTxs(c, info.Mint.Address, groups...)
+	txs, err := a.tx.build(c, info.Mint.Address, groups...)
 	if err != nil {
 		return nil, err
 	}
@@ -50,14 +50,14 @@ func updateIx(user, strategy solana.PublicKey, items []instr.TermItem) txbuild.I
 // packItems splits items into instruction groups, each a transaction that fits the size limit (with
 // room for a hostile change). An update of several transactions is made of steps that apply only in
 // order (see execStrategyUpdateStep).
-func (s *Sim) packItems(c *call, info *programs.Strategy, items []instr.TermItem) ([][]txbuild.Instruction, error) {
+func (a *strategiesAPI) packItems(c *call, info *programs.Strategy, items []instr.TermItem) ([][]txbuild.Instruction, error) {
 	var parts [][]instr.TermItem
 	var cur []instr.TermItem
 	bh := solana.Hash{}
 	for _, it := range items {
 		next := append(append([]instr.TermItem(nil), cur...), it)
 		_, err := txbuild.NewTx(ids.Stranger(), bh, []txbuild.Instruction{updateStepIx(c.wallet, info.Address, [8]byte{}, 0, 1, next), hostileRoom(c.wallet)})
-		if err == nil && len(next) <= s.itemsPerTransaction() {
+		if err == nil && len(next) <= a.itemsPerTransaction() {
 			cur = next
 			continue
 		}
@@ -103,8 +103,8 @@ func hostileRoom(wallet solana.PublicKey) txbuild.Instruction {
 }
 
 // itemsPerTransaction is the most term items one strategy-update transaction carries.
-func (s *Sim) itemsPerTransaction() int {
-	if n := s.market.UpdateItemsPerTransaction; n > 0 {
+func (a *strategiesAPI) itemsPerTransaction() int {
+	if n := a.market.UpdateItemsPerTransaction; n > 0 {
 		return min(n, maxItemsPerInstruction)
 	}
 	return maxItemsPerInstruction

@@ -10,14 +10,14 @@ import (
 )
 
 // vaultsInfo serves E11: one page of vault records, in scenario order, with pageInfo.
-func (s *Sim) vaultsInfo(c *call, q market.VaultsQuery) (any, error) {
-	views, err := s.strategyViews(s.clock.Now().Unix())
+func (a *vaultsAPI) vaultsInfo(c *call, q market.VaultsQuery) (any, error) {
+	views, err := a.views.strategyViews(a.clock.Now().Unix())
 	if err != nil {
 		return nil, err
 	}
 	page, size := apiwire.Paging(q.Page, q.PageSize)
-	out := market.VaultsPage{Items: []market.Vault{}, PageInfo: apiwire.PageInfo(page, size, len(s.w.Vaults))}
-	for _, v := range apiwire.PageOf(s.w.Vaults, page, size) {
+	out := market.VaultsPage{Items: []market.Vault{}, PageInfo: apiwire.PageInfo(page, size, len(a.w.Vaults))}
+	for _, v := range apiwire.PageOf(a.w.Vaults, page, size) {
 		out.Items = append(out.Items, views[v.Strategy.Address].record(v, q.IncludeRewards))
 	}
 	return out, nil
@@ -37,12 +37,12 @@ const (
 
 // vaultDeposits serves E5: depositor rows matching the filters, sorted, paged by rows, and grouped by
 // vault (consecutive rows of one vault form one record).
-func (s *Sim) vaultDeposits(c *call, q market.VaultDepositsQuery) (any, error) {
+func (a *vaultsAPI) vaultDeposits(c *call, q market.VaultDepositsQuery) (any, error) {
 	if err := validateDepositsQuery(q); err != nil {
 		return nil, err
 	}
 	var rows []depositRow
-	for _, v := range s.w.Vaults {
+	for _, v := range a.w.Vaults {
 		for _, d := range v.Deposits {
 			if matchDeposit(q, v, d) {
 				rows = append(rows, depositRow{vault: v, dep: d})

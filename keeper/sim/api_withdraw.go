@@ -11,12 +11,12 @@ import (
 // withdrawStrategy serves E9: it pays idle principal (amount, or all of it with withdrawAll, which
 // then ignores amount) from the strategy to its authority, creating the authority's token account if
 // needed. Only the strategy's authority may ask (401 otherwise).
-func (s *Sim) withdrawStrategy(c *call, q market.WithdrawStrategyRequest) (any, error) {
-	info, _, err := s.strategyFor(c, q.Strategy)
+func (a *strategiesAPI) withdrawStrategy(c *call, q market.WithdrawStrategyRequest) (any, error) {
+	info, _, err := strategyFor(a.world, c, q.Strategy)
 	if err != nil {
 		return nil, err
 	}
-	idle := s.chain.State.TokenBalance(info.Address, info.Mint.Address)
+	idle := a.chain.State.TokenBalance(info.Address, info.Mint.Address)
 	switch {
 	case q.WithdrawAll && idle == 0:
 		return nil, apiwire.BadRequest("strategy %s holds no idle principal", q.Strategy)
@@ -32,5 +32,5 @@ func (s *Sim) withdrawStrategy(c *call, q market.WithdrawStrategyRequest) (any, 
 		marketIx(c.wallet, op.Encode(), txbuild.Meta(info.Address, false, false), txbuild.Meta(txbuild.Ata(info.Address, mint), false, true),
 			txbuild.Meta(txbuild.Ata(c.wallet, mint), false, true), txbuild.Meta(mint, false, false), txbuild.Meta(solana.TokenProgramID, false, false)),
 	}
-	return s.buildOne(c, mint, ixs)
+	return a.tx.one(c, mint, ixs)
 }

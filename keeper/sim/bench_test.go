@@ -38,7 +38,7 @@ func serveBench(b *testing.B, h http.Handler, path, key, body string) {
 
 // BenchmarkLoansInfo measures one loans-info read of the default scenario's seven loans with PnL.
 func BenchmarkLoansInfo(b *testing.B) {
-	h := benchSim(b).MarketHandler()
+	h := benchSim(b).Handlers().Market
 	for b.Loop() {
 		serveBench(b, h, "markets/loans/info", "", `{"includePnl":true}`)
 	}
@@ -47,8 +47,8 @@ func BenchmarkLoansInfo(b *testing.B) {
 // BenchmarkBuildRepay measures building and co-signing one repay transaction (a new key each time).
 func BenchmarkBuildRepay(b *testing.B) {
 	s := benchSim(b)
-	h := s.MarketHandler()
-	loan, _ := s.Address(ids.KindLoan, "repay-me")
+	h := s.Handlers().Market
+	loan, _ := s.Accounts().Address(ids.KindLoan, "repay-me")
 	body := `{"loan":"` + loan.String() + `","steps":[{"type":"repay","params":{"repayParams":[{"amount":1000,"ledgerIndex":0,"repayAll":false}]}}]}`
 	i := 0
 	for b.Loop() {
@@ -96,7 +96,7 @@ func BenchmarkLoansInfoPage(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			h := s.MarketHandler()
+			h := s.Handlers().Market
 			pages, page := n/100, 0
 			for b.Loop() {
 				serveBench(b, h, "markets/loans/info", "", fmt.Sprintf(`{"page":%d,"pageSize":100}`, page%pages))

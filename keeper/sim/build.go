@@ -6,6 +6,7 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim"
 	"github.com/keeper-project/keeper/keeper/sim/faults"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/keeper/sim/internal/apiwire"
@@ -14,13 +15,20 @@ import (
 	"github.com/keeper-project/keeper/keeper/sim/internal/txbuild"
 )
 
-// buildTxs compiles groups of instructions into co-signed transactions with the call's payer as fee
+// txBuilder builds the transactions of the market's writes, co-signed, with the hostile changes the
+// market faults ask for.
+type txBuilder struct {
+	chain  *chainsim.Chain
+	faults *faults.State
+}
+
+// build compiles groups of instructions into co-signed transactions with the call's payer as fee
 // payer and the chain's confirmed blockhash. It consumes the next hostile mode, which changes the last
 // transaction, the one carrying the operation (HostileSecondDrains appends one instead); mint is the token a hostile transaction targets. The
-// caller holds s.mu.
-func (s *Sim) buildTxs(c *call, mint solana.PublicKey, groups ...[]txbuild.Instruction) ([]*txbuild.Tx, error) {
-	bh, _ := s.chain.Ledger.LatestBlockhash(rpc.CommitmentConfirmed)
-	hostile := s.faults.NextHostile()
+// caller holds the market's lock.
+func (b *txBuilder) build(c *call, mint solana.PublicKey, groups ...[]txbuild.Instruction) ([]*txbuild.Tx, error) {
+	bh, _ := b.chain.Ledger.LatestBlockhash(rpc.CommitmentConfirmed)
+	hostile := b.faults.NextHostile()
 	if hostile == faults.HostileSecondDrains {
 		groups = append(groups, faults.DrainIxs(c.wallet))
 		hostile = faults.HostileNone
@@ -40,9 +48,9 @@ func (s *Sim) buildTxs(c *call, mint solana.PublicKey, groups ...[]txbuild.Instr
 	return out, nil
 }
 
-// buildOne builds the single transaction of an operation and returns its API object.
-func (s *Sim) buildOne(c *call, mint solana.PublicKey, ixs []txbuild.Instruction) (market.Transaction, error) {
-	txs, err := s.buildTxs(c, mint, ixs)
+// one builds the single transaction of an operation and returns its API object.
+func (b *txBuilder) one(c *call, mint solana.PublicKey, ixs []txbuild.Instruction) (market.Transaction, error) {
+	txs, err := b.build(c, mint, ixs)
 	if err != nil {
 		return market.Transaction{}, err
 	}
@@ -56,20 +64,37 @@ func marketIx(user solana.PublicKey, data []byte, rest ...solana.AccountMeta) tx
 	return txbuild.Instruction{Program: ids.MarketProgramID, Data: data, Accounts: accts}
 }
 
-// loanFor resolves a loan address for a write and checks that the caller is its borrower.
-func (s *Sim) loanFor(c *call, address string) (*programs.Loan, *state.Loan, error) {
+// writeTarget resolves the address of the loan, strategy or position (kind) that a write names in its
+// member field: it must be given, base58 and known.
+func writeTarget[T any](field, kind, address string, byAddr map[solana.PublicKey]T) (T, error) {
+	var zero T
 	if address == "" {
-		return nil, nil, apiwire.BadRequest("loan is required")
+		return zero, apiwire.BadRequest("%s is required", field)
 	}
 	k, err := solana.PublicKeyFromBase58(address)
 	if err != nil {
-		return nil, nil, apiwire.BadRequest("loan %q is not a base58 address", address)
+		return zero, apiwire.BadRequest("%s %q is not a base58 address", field, address)
 	}
-	info, ok := s.w.LoanByAddr[k]
+	info, ok := byAddr[k]
 	if !ok {
-		return nil, nil, apiwire.BadRequest("unknown loan %s", address)
+		return zero, apiwire.BadRequest("unknown %s %s", kind, address)
 	}
-	st, err := s.loanState(info)
+	return info, nil
+}
+
+// readTarget resolves the loan or strategy (kind) a write names and reads its account.
+func readTarget[T, S any](kind, address string, byAddr map[solana.PublicKey]T, read func(T) (S, error)) (T, S, error) {
+	var st S
+	info, err := writeTarget(kind, kind, address, byAddr)
+	if err == nil {
+		st, err = read(info)
+	}
+	return info, st, err
+}
+
+// loanFor resolves a loan address for a write and checks that the caller is its borrower.
+func loanFor(wd *world, c *call, address string) (*programs.Loan, *state.Loan, error) {
+	info, st, err := readTarget("loan", address, wd.w.LoanByAddr, wd.accts.loan)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -83,19 +108,8 @@ func (s *Sim) loanFor(c *call, address string) (*programs.Loan, *state.Loan, err
 }
 
 // strategyFor resolves a strategy address for a write and checks that the caller is its authority.
-func (s *Sim) strategyFor(c *call, address string) (*programs.Strategy, *state.Strategy, error) {
-	if address == "" {
-		return nil, nil, apiwire.BadRequest("strategy is required")
-	}
-	k, err := solana.PublicKeyFromBase58(address)
-	if err != nil {
-		return nil, nil, apiwire.BadRequest("strategy %q is not a base58 address", address)
-	}
-	info, ok := s.w.StratByAdr[k]
-	if !ok {
-		return nil, nil, apiwire.BadRequest("unknown strategy %s", address)
-	}
-	st, err := s.strategyState(info)
+func strategyFor(wd *world, c *call, address string) (*programs.Strategy, *state.Strategy, error) {
+	info, st, err := readTarget("strategy", address, wd.w.StratByAdr, wd.accts.strategy)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -76,14 +76,14 @@ func TestPoolsAccrueAndCrossTicks(t *testing.T) {
 	want := new(big.Int).Rsh(new(big.Int).Mul(sum, big.NewInt(posL)), 64).Uint64() + 1_000_000
 	for _, name := range []string{"qa", "qb", "qd"} {
 		mint := e.addr(t, ids.KindPosition, name)
-		owed, err := e.sim.PositionOwed(mint)
+		owed, err := e.sim.Accounts().PositionOwed(mint)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		if owed.Fees1 != want || owed.Fees0 != 0 {
 			t.Errorf("%s: owed %d/%d, want 0/%d", name, owed.Fees0, owed.Fees1, want)
 		}
-		pos, pool, err := e.sim.Position(mint)
+		pos, pool, err := e.sim.Accounts().Position(mint)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -184,14 +184,14 @@ func TestPoolRewardsAccrue(t *testing.T) {
 	g.Quo(g, big.NewInt(4_000_000_000))
 	sum := new(big.Int).Mul(g, big.NewInt(2))
 	want := new(big.Int).Rsh(sum.Mul(sum, big.NewInt(1_000_000_000)), 64).Uint64()
-	owed, err := e.sim.PositionOwed(mint)
+	owed, err := e.sim.Accounts().PositionOwed(mint)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if owed.Rewards[0] != want || want < 4990 {
 		t.Errorf("rewards owed %d, want %d (about 5000: 20 s × 1000/s × a quarter of the liquidity)", owed.Rewards[0], want)
 	}
-	_, pool, _ := e.sim.Position(mint)
+	_, pool, _ := e.sim.Accounts().Position(mint)
 	if pool.RewardLastUpdated != uint64(testStart.Unix()+30) {
 		t.Errorf("reward growth updated at %d, want the last swap's time %d", pool.RewardLastUpdated, testStart.Unix()+30)
 	}

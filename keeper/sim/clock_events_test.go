@@ -21,14 +21,14 @@ func TestEventsRunOnTheirOwnOnARealClock(t *testing.T) {
 		}
 		ctx, cancel := context.WithCancel(t.Context())
 		defer cancel()
-		pending := s.PendingEvents()
-		s.runEventsOnTheClock(ctx)
+		pending := s.Events().Pending()
+		s.events.runOnTheClock(ctx)
 		time.Sleep(11 * time.Second) // the scenario's events at 5 s and 10 s
 		synctest.Wait()
-		if ran := pending - s.PendingEvents(); ran < 2 {
+		if ran := pending - s.Events().Pending(); ran < 2 {
 			t.Fatalf("%d events ran in 11 s without a request, want those at 5 s and 10 s", ran)
 		}
-		if p, _ := s.Price(s.mustMint(t, "SOL")); p != 110 {
+		if p, _ := s.Accounts().Price(s.mustMint(t, "SOL")); p != 110 {
 			t.Errorf("SOL at %v after the 10 s oracle event, want 110", p)
 		}
 	})
@@ -37,11 +37,11 @@ func TestEventsRunOnTheirOwnOnARealClock(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pending := s.PendingEvents()
-		s.runEventsOnTheClock(t.Context())
+		pending := s.Events().Pending()
+		s.events.runOnTheClock(t.Context())
 		time.Sleep(11 * time.Second)
 		synctest.Wait()
-		if s.PendingEvents() != pending {
+		if s.Events().Pending() != pending {
 			t.Fatal("events ran on a manual clock that did not move")
 		}
 	})
@@ -50,7 +50,7 @@ func TestEventsRunOnTheirOwnOnARealClock(t *testing.T) {
 // mustMint returns the address of the scenario's mint sym.
 func (s *Sim) mustMint(t *testing.T, sym string) (addr [32]byte) {
 	t.Helper()
-	a, ok := s.Address("mint", sym)
+	a, ok := s.Accounts().Address("mint", sym)
 	if !ok {
 		t.Fatalf("no mint %s", sym)
 	}

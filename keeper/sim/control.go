@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
 )
 
@@ -32,30 +34,39 @@ const ControlPrefix = "/_sim/"
 type Control struct {
 	sim       *Sim
 	advanceMu sync.Mutex // serializes the clock moves of Advance
+	traffic   *traffic
+	report    stateReport
+}
+
+// traffic counts the requests a controlled simulator serves and records the landed transactions
+// the operator's wallet signed.
+type traffic struct {
+	wallet solana.PublicKey
 
 	mu      sync.Mutex
-	traffic uint64        // guarded by mu; RPC and Jito requests counted by CountTraffic
-	changed chan struct{} // guarded by mu; closed (and replaced) when traffic grows
+	chain   uint64        // guarded by mu; RPC and Jito requests counted by countChain
+	changed chan struct{} // guarded by mu; closed (and replaced) when chain grows
 	signed  []SignedTx    // guarded by mu; landed transactions the wallet signed, in landing order
-	market  uint64        // guarded by mu; market API requests counted by CountMarket
+	market  uint64        // guarded by mu; market API requests counted by countMarket
 }
 
 // NewControl returns a Control of s. It records landed transactions from now on, so make it before
 // anything is sent to s.
 func NewControl(s *Sim) *Control {
-	c := &Control{sim: s, changed: make(chan struct{})}
-	s.chain.OnLanded(c.noteLanded)
+	c := &Control{sim: s, traffic: &traffic{wallet: s.w.Wallet, changed: make(chan struct{})},
+		report: stateReport{acc: s.accounts, events: s.events}}
+	s.chain.OnLanded(c.traffic.noteLanded)
 	return c
 }
 
 // noteLanded records a landed transaction when the operator's wallet is one of its signers.
-func (c *Control) noteLanded(l chainsim.Landed) {
+func (t *traffic) noteLanded(l chainsim.Landed) {
 	if l.Transaction == nil {
 		return
 	}
 	msg := l.Transaction.Message
 	n := min(int(msg.Header.NumRequiredSignatures), len(msg.AccountKeys))
-	at := slices.Index(msg.AccountKeys[:n], c.sim.Wallet())
+	at := slices.Index(msg.AccountKeys[:n], t.wallet)
 	if at < 0 {
 		return
 	}
@@ -64,54 +75,77 @@ func (c *Control) noteLanded(l chainsim.Landed) {
 	if l.Err != nil {
 		tx.Err = l.Err.Error()
 	}
-	c.mu.Lock()
-	c.signed = append(c.signed, tx)
-	c.mu.Unlock()
+	t.mu.Lock()
+	t.signed = append(t.signed, tx)
+	t.mu.Unlock()
+}
+
+// countChain wraps a chain service handler so that each request it receives is counted.
+func (t *traffic) countChain(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		t.mu.Lock()
+		t.chain++
+		close(t.changed)
+		t.changed = make(chan struct{})
+		t.mu.Unlock()
+		h.ServeHTTP(w, r)
+	})
+}
+
+// countMarket wraps the market API handler so that each request it receives is counted.
+func (t *traffic) countMarket(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		t.mu.Lock()
+		t.market++
+		t.mu.Unlock()
+		h.ServeHTTP(w, r)
+	})
+}
+
+// counts returns how many chain service requests countChain and market API requests countMarket
+// have seen.
+func (t *traffic) counts() (chain, market uint64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.chain, t.market
+}
+
+// signedTxs returns the landed transactions that the operator's wallet signed, in landing order.
+func (t *traffic) signedTxs() []SignedTx {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return slices.Clone(t.signed)
+}
+
+// wait blocks until more than after chain requests were counted, or ctx ends.
+func (t *traffic) wait(ctx context.Context, after uint64) error {
+	for {
+		t.mu.Lock()
+		n, changed := t.chain, t.changed
+		t.mu.Unlock()
+		if n > after {
+			return nil
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return fmt.Errorf("sim control: advance: waiting for chain traffic beyond %d requests: %w", after, ctx.Err())
+		}
+	}
 }
 
 // CountTraffic wraps a chain service handler (RPC or Jito) so that each request it receives counts
 // towards the traffic that AdvanceRequest.AfterTraffic waits for.
-func (c *Control) CountTraffic(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		c.mu.Lock()
-		c.traffic++
-		close(c.changed)
-		c.changed = make(chan struct{})
-		c.mu.Unlock()
-		h.ServeHTTP(w, r)
-	})
-}
+func (c *Control) CountTraffic(h http.Handler) http.Handler { return c.traffic.countChain(h) }
 
 // CountMarket wraps the market API handler so that each request it receives is counted in
 // ControlState.MarketRequests. Market requests do not pace the clock.
-func (c *Control) CountMarket(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		c.mu.Lock()
-		c.market++
-		c.mu.Unlock()
-		h.ServeHTTP(w, r)
-	})
-}
-
-// MarketRequests returns how many market API requests CountMarket has seen.
-func (c *Control) MarketRequests() uint64 {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.market
-}
+func (c *Control) CountMarket(h http.Handler) http.Handler { return c.traffic.countMarket(h) }
 
 // Traffic returns how many chain service requests CountTraffic has seen.
 func (c *Control) Traffic() uint64 {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.traffic
-}
-
-// Signed returns the landed transactions that the operator's wallet signed, in landing order.
-func (c *Control) Signed() []SignedTx {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return slices.Clone(c.signed)
+	n, _ := c.traffic.counts()
+	return n
 }
 
 // Handler returns the handler of the control routes under ControlPrefix. Other paths are 404s.

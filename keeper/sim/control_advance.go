@@ -89,7 +89,7 @@ func (c *Control) Advance(ctx context.Context, req AdvanceRequest) (AdvanceResul
 		return AdvanceResult{}, err
 	}
 	if req.AfterTraffic != nil {
-		if err := c.waitTraffic(ctx, *req.AfterTraffic); err != nil {
+		if err := c.traffic.wait(ctx, *req.AfterTraffic); err != nil {
 			return AdvanceResult{}, err
 		}
 	}
@@ -105,28 +105,11 @@ func (c *Control) Advance(ctx context.Context, req AdvanceRequest) (AdvanceResul
 		return AdvanceResult{}, err
 	}
 	mc.Advance(d)
-	ran, err := c.sim.RunDue()
+	ran, err := c.sim.events.RunDue()
 	if err != nil {
 		return AdvanceResult{}, err
 	}
 	now := mc.Now()
 	return AdvanceResult{Now: now.UTC(), Elapsed: now.Sub(c.sim.start).Seconds(), Slot: c.sim.chain.Ledger.Slot(),
-		Traffic: c.Traffic(), EventsRun: ran, PendingEvents: c.sim.PendingEvents()}, nil
-}
-
-// waitTraffic blocks until more than after chain requests were counted, or ctx ends.
-func (c *Control) waitTraffic(ctx context.Context, after uint64) error {
-	for {
-		c.mu.Lock()
-		n, changed := c.traffic, c.changed
-		c.mu.Unlock()
-		if n > after {
-			return nil
-		}
-		select {
-		case <-changed:
-		case <-ctx.Done():
-			return fmt.Errorf("sim control: advance: waiting for chain traffic beyond %d requests: %w", after, ctx.Err())
-		}
-	}
+		Traffic: c.Traffic(), EventsRun: ran, PendingEvents: c.sim.events.Pending()}, nil
 }

@@ -138,12 +138,30 @@ type SignedTx struct {
 	BundleID string `json:"bundle_id,omitempty"`
 }
 
+// stateReport reads the market's state for GET /_sim/state: the wallet's balances, every loan's
+// health, every CLMM position's range and fees, every withdrawal request and every strategy.
+type stateReport struct {
+	acc    *Accounts
+	events *Events
+}
+
 // State returns what GET /_sim/state answers.
 func (c *Control) State() (ControlState, error) {
-	s := c.sim
-	now := s.Now()
+	st, err := c.report.read()
+	if err != nil {
+		return ControlState{}, err
+	}
+	st.Traffic, st.MarketRequests = c.traffic.counts()
+	st.Signed = c.traffic.signedTxs()
+	return st, nil
+}
+
+// read returns the state without the traffic counts and the signed transactions.
+func (c *stateReport) read() (ControlState, error) {
+	s := c.acc
+	now := s.clock.Now()
 	st := ControlState{Now: now.UTC(), Elapsed: now.Sub(s.start).Seconds(), Slot: s.chain.Ledger.Slot(),
-		PendingEvents: s.PendingEvents(), Traffic: c.Traffic(), MarketRequests: c.MarketRequests(), Subscriptions: s.chain.Pubsub.Subscriptions(), Wallet: c.wallet(), Signed: c.Signed(),
+		PendingEvents: c.events.Pending(), Subscriptions: s.chain.Pubsub.Subscriptions(), Wallet: c.wallet(),
 		Loans: map[string]ControlLoan{}, Positions: map[string]ControlPosition{},
 		Requests: map[string]ControlRequest{}, Strategies: map[string]ControlStrategy{}}
 	for _, l := range s.w.Loans {
@@ -180,18 +198,18 @@ func (c *Control) State() (ControlState, error) {
 }
 
 // wallet returns the operator wallet's balances.
-func (c *Control) wallet() ControlWallet {
-	s := c.sim
-	w := ControlWallet{Address: s.Wallet().String(), Lamports: s.Balance(s.Wallet()), Tokens: map[string]uint64{}}
+func (c *stateReport) wallet() ControlWallet {
+	s := c.acc
+	w := ControlWallet{Address: s.w.Wallet.String(), Lamports: s.Balance(s.w.Wallet), Tokens: map[string]uint64{}}
 	for _, m := range s.w.Mints {
-		w.Tokens[m.Symbol] = s.TokenBalance(s.Wallet(), m.Address)
+		w.Tokens[m.Symbol] = s.TokenBalance(s.w.Wallet, m.Address)
 	}
 	return w
 }
 
 // loan returns a loan's view, its health computed as keeper computes it.
-func (c *Control) loan(addr solana.PublicKey, now time.Time) (ControlLoan, error) {
-	item, err := c.sim.Loan(addr)
+func (c *stateReport) loan(addr solana.PublicKey, now time.Time) (ControlLoan, error) {
+	item, err := c.acc.Loan(addr)
 	if err != nil {
 		return ControlLoan{}, err
 	}
@@ -209,22 +227,22 @@ func (c *Control) loan(addr solana.PublicKey, now time.Time) (ControlLoan, error
 }
 
 // unitPrice is the USD price of one base unit of a mint, for market.ComputeLoanFacts.
-func (c *Control) unitPrice(mint string) (float64, bool) {
+func (c *stateReport) unitPrice(mint string) (float64, bool) {
 	k, err := solana.PublicKeyFromBase58(mint)
 	if err != nil {
 		return 0, false
 	}
-	m, ok := c.sim.w.MintByAddr[k]
+	m, ok := c.acc.w.MintByAddr[k]
 	if !ok {
 		return 0, false
 	}
-	p, ok := c.sim.Price(k)
+	p, ok := c.acc.Price(k)
 	return p / units.Pow10(m.Decimals), ok
 }
 
 // position returns a CLMM position's view.
-func (c *Control) position(p *programs.Position) (ControlPosition, error) {
-	pos, pool, ticks, err := c.sim.PositionTicks(p.Mint)
+func (c *stateReport) position(p *programs.Position) (ControlPosition, error) {
+	pos, pool, ticks, err := c.acc.PositionTicks(p.Mint)
 	if err != nil {
 		return ControlPosition{}, err
 	}
@@ -248,19 +266,19 @@ func (c *Control) position(p *programs.Position) (ControlPosition, error) {
 }
 
 // request returns a withdrawal request's view.
-func (c *Control) request(r *programs.Request) (ControlRequest, error) {
-	wr, err := c.sim.WithdrawalRequest(r.Address)
+func (c *stateReport) request(r *programs.Request) (ControlRequest, error) {
+	wr, err := c.acc.WithdrawalRequest(r.Address)
 	if err != nil {
 		return ControlRequest{}, err
 	}
-	_, open := c.sim.requestState(r)
+	_, open := c.acc.accts.request(r)
 	return ControlRequest{Address: wr.RequestID, Wallet: wr.Wallet, Requested: wr.RequestedAmount.Uint64(),
 		Filled: wr.FilledAmount.Uint64(), Claimed: wr.ClaimedAmount.Uint64(), Open: open}, nil
 }
 
 // strategy returns a strategy's view, collaterals named as the scenario names them.
-func (c *Control) strategy(addr solana.PublicKey) (ControlStrategy, error) {
-	vs, err := c.sim.Strategy(addr)
+func (c *stateReport) strategy(addr solana.PublicKey) (ControlStrategy, error) {
+	vs, err := c.acc.Strategy(addr)
 	if err != nil {
 		return ControlStrategy{}, err
 	}
@@ -281,15 +299,15 @@ func (c *Control) strategy(addr solana.PublicKey) (ControlStrategy, error) {
 }
 
 // assetName names a collateral identifier: a mint's symbol, a pool's name, else the identifier.
-func (c *Control) assetName(id string) string {
+func (c *stateReport) assetName(id string) string {
 	k, err := solana.PublicKeyFromBase58(id)
 	if err != nil {
 		return id
 	}
-	if m, ok := c.sim.w.MintByAddr[k]; ok {
+	if m, ok := c.acc.w.MintByAddr[k]; ok {
 		return m.Symbol
 	}
-	if p, ok := c.sim.w.PoolByAddr[k]; ok {
+	if p, ok := c.acc.w.PoolByAddr[k]; ok {
 		return p.Name
 	}
 	return id

@@ -114,7 +114,7 @@ func TestControlAdvanceNeedsManualClock(t *testing.T) {
 func TestControlAfterTrafficWaits(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s, c := newControlled(t)
-		rpcH := c.CountTraffic(s.RPCHandler())
+		rpcH := c.CountTraffic(s.Handlers().RPC)
 		zero := uint64(0)
 		type result struct {
 			res AdvanceResult

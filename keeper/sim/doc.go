@@ -5,17 +5,17 @@
 // against it instead of real money.
 //
 // [New] loads a [scenario.Scenario] (the embedded default one unless told otherwise), deploys the market's
-// programs on a chainsim chain and funds the operator's wallet. [Sim.MarketHandler],
-// [Sim.RPCHandler] and [Sim.JitoHandler] serve the three services; [Sim.Start] serves them on
+// programs on a chainsim chain and funds the operator's wallet. [Sim.Handlers] serve the three
+// services; [Sim.Start] serves them on
 // localhost and returns their URLs (the market's ends in /v1). Scenario events run when their time
-// has come on the sim clock: every request runs the due ones first ([Sim.RunDue]), and tests step a
-// chainsim.ManualClock with [Sim.Advance]. An event may give at_slot instead of at (slot n starts
+// has come on the sim clock: every request runs the due ones first ([Events.RunDue]), and tests step a
+// chainsim.ManualClock with [Events.Advance]. An event may give at_slot instead of at (slot n starts
 // n × 400 ms after the start); a price_move event (at_slot N, price_move: {mint, by}) has the chain
 // rewrite the mint's Pyth account, moved by the fraction, exactly when it reaches slot N, so a
 // websocket subscriber of that account (the RPC port serves Solana pubsub, see chainsim) is notified
-// at slot N. Accessors ([Sim.Loan], [Sim.Position],
-// [Sim.WithdrawalRequest], [Sim.Strategy], [Sim.TokenBalance], [Sim.Address]) let tests check
-// what a transaction did.
+// at slot N. The [Accounts] reader ([Accounts.Loan], [Accounts.Position],
+// [Accounts.WithdrawalRequest], [Accounts.Strategy], [Accounts.TokenBalance], [Accounts.Address]) lets
+// tests check what a transaction did; [FaultControl] changes the faults of the running services.
 //
 // # Fixed ids and keys
 //

@@ -93,7 +93,7 @@ func TestParseFaultsErrors(t *testing.T) {
 
 func TestMarketNullWrongShapeOversize(t *testing.T) {
 	e := newEnv(t, Options{})
-	if err := e.sim.InjectMarketFaults(market.EndpointLoansInfo, inject.FaultNull, inject.FaultWrongShape, inject.FaultOversize); err != nil {
+	if err := e.sim.Faults().InjectMarket(market.EndpointLoansInfo, inject.FaultNull, inject.FaultWrongShape, inject.FaultOversize); err != nil {
 		t.Fatal(err)
 	}
 	if r := e.post(t, http.MethodPost, "markets/loans/info", "", "", `{}`); r.status != 200 || string(r.body) != "null" {

@@ -61,7 +61,7 @@ func TestMarketFaultsDeterministic(t *testing.T) {
 
 func TestMarketFaultKinds(t *testing.T) {
 	e := newEnv(t, Options{Faults: faults.Faults{Market: faults.Market{RetryAfter: 3 * time.Second, ServerErrorStatus: 503}}})
-	if err := e.sim.InjectMarketFaults(market.EndpointLoansInfo, inject.FaultServerError, inject.FaultRateLimit, inject.FaultTruncate); err != nil {
+	if err := e.sim.Faults().InjectMarket(market.EndpointLoansInfo, inject.FaultServerError, inject.FaultRateLimit, inject.FaultTruncate); err != nil {
 		t.Fatal(err)
 	}
 	if r := e.post(t, http.MethodPost, "markets/loans/info", "", "", `{}`); r.status != 503 || r.message(t) != apiwire.GenericMessage {
@@ -77,10 +77,10 @@ func TestMarketFaultKinds(t *testing.T) {
 	if _, err := e.market.LoansInfo(e.ctx, market.LoansQuery{}); err != nil {
 		t.Errorf("after the script: %v", err)
 	}
-	if err := e.sim.InjectMarketFaults("nope", inject.FaultServerError); err == nil {
+	if err := e.sim.Faults().InjectMarket("nope", inject.FaultServerError); err == nil {
 		t.Errorf("unknown endpoint accepted")
 	}
-	if err := e.sim.InjectMarketFaults("", inject.FaultNeverLand); err == nil {
+	if err := e.sim.Faults().InjectMarket("", inject.FaultNeverLand); err == nil {
 		t.Errorf("a chain fault accepted for the market")
 	}
 }
@@ -98,7 +98,7 @@ func TestMarketTimeoutAndLatency(t *testing.T) {
 		serve := func(path string, ctx context.Context) (*httptest.ResponseRecorder, chan struct{}) {
 			rec, done := httptest.NewRecorder(), make(chan struct{})
 			req := httptest.NewRequestWithContext(ctx, http.MethodPost, "/v1/"+path, strings.NewReader(`{}`))
-			go func() { s.MarketHandler().ServeHTTP(rec, req); close(done) }()
+			go func() { s.Handlers().Market.ServeHTTP(rec, req); close(done) }()
 			synctest.Wait()
 			return rec, done
 		}
@@ -138,7 +138,7 @@ func TestChainFaultsFromOneConfig(t *testing.T) {
 		t.Errorf("second getSlot: %v", err)
 	}
 	bad := faults.Faults{Market: faults.Market{Endpoints: map[string]inject.MethodFaults{"nope": {}}}}
-	if err := e.sim.SetFaults(bad); err == nil || !strings.Contains(err.Error(), `unknown endpoint "nope"`) {
+	if err := e.sim.Faults().Set(bad); err == nil || !strings.Contains(err.Error(), `unknown endpoint "nope"`) {
 		t.Errorf("SetFaults with an unknown endpoint: %v", err)
 	}
 	if _, err := New(Options{Faults: faults.Faults{Market: faults.Market{All: inject.MethodFaults{Rates: inject.Rates{NeverLand: 0.1}}}}}); err == nil {

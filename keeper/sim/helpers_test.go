@@ -77,7 +77,7 @@ func newEnv(t *testing.T, opts Options) *env {
 // advance moves the sim clock and runs due events.
 func (e *env) advance(t *testing.T, d time.Duration) {
 	t.Helper()
-	if err := e.sim.Advance(d); err != nil {
+	if err := e.sim.Events().Advance(d); err != nil {
 		t.Fatalf("Advance: %v", err)
 	}
 }
@@ -184,7 +184,7 @@ func (e *env) landed(t *testing.T, sig solana.Signature) {
 // addr returns the address of a named thing of the test's scenario.
 func (e *env) addr(t *testing.T, kind, name string) solana.PublicKey {
 	t.Helper()
-	k, ok := e.sim.Address(kind, name)
+	k, ok := e.sim.Accounts().Address(kind, name)
 	if !ok {
 		t.Fatalf("no %s called %q", kind, name)
 	}

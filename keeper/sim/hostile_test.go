@@ -135,7 +135,7 @@ func TestHostileAlwaysAndWire(t *testing.T) {
 			t.Errorf("call %d: HostileAlways did not apply", i)
 		}
 	}
-	if err := e.sim.InjectHostile(faults.HostileFeePayer); err != nil {
+	if err := e.sim.Faults().InjectHostile(faults.HostileFeePayer); err != nil {
 		t.Fatal(err)
 	}
 	e.advance(t, 20*time.Second)

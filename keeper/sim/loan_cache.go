@@ -40,7 +40,7 @@ type loanCache struct {
 }
 
 // listing returns the loans-info listing of q at sn, computing what the cache does not hold.
-func (s *Sim) listing(q market.LoansQuery, sn *programs.Snapshot, prices *map[solana.PublicKey]float64) (*loanListing, error) {
+func (s *views) listing(q market.LoansQuery, sn *programs.Snapshot, prices *map[solana.PublicKey]float64) (*loanListing, error) {
 	version := s.chain.State.Version()
 	c := &s.loans
 	c.mu.Lock()
@@ -113,14 +113,14 @@ func newDecodedStates(version uint64) *decodedStates {
 }
 
 // loan returns the decoded account of loan l.
-func (d *decodedStates) loan(s *Sim, l *programs.Loan) (*state.Loan, error) {
+func (d *decodedStates) loan(cs chainState, l *programs.Loan) (*state.Loan, error) {
 	if d == nil {
-		return s.loanState(l)
+		return cs.loan(l)
 	}
 	if st, ok := d.loans[l]; ok {
 		return st, nil
 	}
-	st, err := s.loanState(l)
+	st, err := cs.loan(l)
 	if err == nil {
 		d.loans[l] = st
 	}
@@ -167,13 +167,13 @@ func (d *decodedStates) mustKey(b58 string) solana.PublicKey {
 }
 
 // authority returns the authority of strategy st, false when its account cannot be read.
-func (d *decodedStates) authority(s *Sim, st *programs.Strategy) (string, bool) {
+func (d *decodedStates) authority(cs chainState, st *programs.Strategy) (string, bool) {
 	if d != nil {
 		if a, ok := d.authorities[st]; ok {
 			return a, true
 		}
 	}
-	ss, err := s.strategyState(st)
+	ss, err := cs.strategy(st)
 	if err != nil {
 		return "", false
 	}

@@ -17,7 +17,7 @@ import (
 // at once.
 func TestLoansInfoCacheFollowsState(t *testing.T) {
 	e := newEnv(t, Options{})
-	loan, _ := e.sim.Address(ids.KindLoan, "repay-me")
+	loan, _ := e.sim.Accounts().Address(ids.KindLoan, "repay-me")
 	read := func() market.LoanItem {
 		t.Helper()
 		page, err := e.market.LoansInfo(e.ctx, market.LoansQuery{LoanAddresses: []string{loan.String()}})
@@ -65,7 +65,7 @@ func TestLoansRevaluedWithoutBase58(t *testing.T) {
 	list := func() *loanListing {
 		t.Helper()
 		prices := s.w.Prices.Load()
-		l, err := s.listing(market.LoansQuery{}, &programs.Snapshot{W: s.w, Prices: *prices, At: s.clock.Now()}, prices)
+		l, err := s.accounts.views.listing(market.LoansQuery{}, &programs.Snapshot{W: s.w, Prices: *prices, At: s.clock.Now()}, prices)
 		if err != nil {
 			t.Fatal(err)
 		}

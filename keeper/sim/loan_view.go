@@ -28,12 +28,19 @@ type loanView struct {
 	apyWeighted, collYieldWeighted, tokenUsdPnl            float64
 }
 
+// views are the loans and strategies of the market as its listings show them, built from their
+// accounts; the loan views of the latest state are cached for loans-info.
+type views struct {
+	*world
+	loans loanCache // loan views of the current state, for loans-info
+}
+
 // loanViews reads every loan at a snapshot, taking the decoded accounts from
-// decoded. The caller holds s.mu.
-func (s *Sim) loanViews(sn *programs.Snapshot, decoded *decodedStates) ([]*loanView, error) {
+// decoded. The caller holds the market's lock.
+func (s *views) loanViews(sn *programs.Snapshot, decoded *decodedStates) ([]*loanView, error) {
 	out := make([]*loanView, 0, len(s.w.Loans))
 	for _, info := range s.w.Loans {
-		st, err := decoded.loan(s, info)
+		st, err := decoded.loan(s.accts, info)
 		if err != nil {
 			return nil, err
 		}
@@ -47,7 +54,7 @@ func (s *Sim) loanViews(sn *programs.Snapshot, decoded *decodedStates) ([]*loanV
 }
 
 // fillLoanItem computes a loan's summary item.
-func (s *Sim) fillLoanItem(v *loanView, sn *programs.Snapshot) error {
+func (s *views) fillLoanItem(v *loanView, sn *programs.Snapshot) error {
 	st := v.st
 	v.item = market.LoanItem{
 		Loan: market.Loan{Address: v.addr, Borrower: st.Borrower, Bump: st.Bump, Closed: st.Closed,
@@ -79,7 +86,7 @@ func (s *Sim) fillLoanItem(v *loanView, sn *programs.Snapshot) error {
 }
 
 // fillCollateral values the collateral entries.
-func (s *Sim) fillCollateral(v *loanView, sn *programs.Snapshot) error {
+func (s *views) fillCollateral(v *loanView, sn *programs.Snapshot) error {
 	it := &v.item
 	for _, col := range v.st.Collateral {
 		it.Collateral = append(it.Collateral, market.Collateral{
@@ -102,7 +109,7 @@ func (s *Sim) fillCollateral(v *loanView, sn *programs.Snapshot) error {
 }
 
 // collateralUSD values one collateral entry and returns its yield APY.
-func (s *Sim) collateralUSD(decoded *decodedStates, col state.Collateral, sn *programs.Snapshot) (float64, float64, error) {
+func (s *views) collateralUSD(decoded *decodedStates, col state.Collateral, sn *programs.Snapshot) (float64, float64, error) {
 	mint, err := decoded.key(col.AssetMint)
 	if err != nil {
 		return 0, 0, err
@@ -114,7 +121,7 @@ func (s *Sim) collateralUSD(decoded *decodedStates, col state.Collateral, sn *pr
 	if !ok {
 		return 0, 0, fmt.Errorf("unknown position mint %s", mint)
 	}
-	ps, pool, err := s.positionState(pos)
+	ps, pool, err := s.accts.position(pos)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -133,7 +140,7 @@ func maxLqt(st *state.Loan, index int) int64 {
 }
 
 // fillLedgers reports the ledgers with interest accrued to the snapshot.
-func (s *Sim) fillLedgers(v *loanView, sn *programs.Snapshot) {
+func (s *views) fillLedgers(v *loanView, sn *programs.Snapshot) {
 	it := &v.item
 	for _, l := range v.st.Ledgers {
 		mint := v.decoded.mustKey(l.PrincipalMint)
@@ -162,7 +169,7 @@ func (s *Sim) fillLedgers(v *loanView, sn *programs.Snapshot) {
 		v.apyWeighted += principalUsd * float64(l.Apy) / 1e6
 		v.lenders[l.Strategy] = true
 		if strat, ok := s.w.StratByAdr[v.decoded.mustKey(l.Strategy)]; ok {
-			if authority, ok := v.decoded.authority(s, strat); ok {
+			if authority, ok := v.decoded.authority(s.accts, strat); ok {
 				v.lenders[authority] = true
 			}
 		}
@@ -180,7 +187,7 @@ func cbpsRow(in []int64) []market.CBPS {
 
 // pnl returns a loan's PnL details at the snapshot: the borrower's contributions and net inflows,
 // USD and token PnL, the loan's markers, and the series (see pnlSeries).
-func (s *Sim) pnl(v *loanView, sn *programs.Snapshot) *market.PnL {
+func (s *views) pnl(v *loanView, sn *programs.Snapshot) *market.PnL {
 	in, it := v.st.Inflow, v.item
 	out := &market.PnL{
 		CollateralPnl:                        it.CollateralUsd - in.CollateralUSD,
@@ -202,7 +209,7 @@ func (s *Sim) pnl(v *loanView, sn *programs.Snapshot) *market.PnL {
 
 // pnlSeries fills the PnL series: the loan's start (at the contribution it opened with) and the
 // snapshot.
-func (s *Sim) pnlSeries(out *market.PnL, v *loanView, sn *programs.Snapshot) {
+func (s *views) pnlSeries(out *market.PnL, v *loanView, sn *programs.Snapshot) {
 	in, it := v.st.Inflow, v.item
 	colMint, price := "", 0.0
 	if len(v.st.Collateral) > 0 {

@@ -4,28 +4,29 @@ import (
 	"encoding/binary"
 	"strings"
 
+	"github.com/keeper-project/keeper/keeper/sim/chainsim"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 	"github.com/keeper-project/keeper/keeper/tokens"
 )
 
-// createMint creates a scenario mint as the token programs lay it out: an SPL Token mint with a
+// createMint creates a scenario mint on chain as the token programs lay it out: an SPL Token mint with a
 // Metaplex Token Metadata account at its PDA, or a Token-2022 mint carrying the metadata pointer and
 // metadata extensions itself.
-func (s *Sim) createMint(m *programs.Mint) error {
+func createMint(chain *chainsim.Chain, m *programs.Mint) error {
 	if m.Token2022 {
-		s.chain.State.SetAccount(m.Address, svm.Account{Lamports: svm.MintRent, Owner: tokens.Token2022ProgramID,
+		chain.State.SetAccount(m.Address, svm.Account{Lamports: svm.MintRent, Owner: tokens.Token2022ProgramID,
 			Data: token2022Mint(m)})
 		return nil
 	}
-	if err := s.chain.Setup.CreateMint(m.Address, m.Decimals); err != nil {
+	if err := chain.Setup.CreateMint(m.Address, m.Decimals); err != nil {
 		return err
 	}
 	md, err := tokens.MetadataAddress(m.Address)
 	if err != nil {
 		return err
 	}
-	s.chain.State.SetAccount(md, svm.Account{Lamports: svm.MintRent, Owner: tokens.MetadataProgramID,
+	chain.State.SetAccount(md, svm.Account{Lamports: svm.MintRent, Owner: tokens.MetadataProgramID,
 		Data: metaplexMetadata(m)})
 	return nil
 }

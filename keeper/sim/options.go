@@ -14,7 +14,7 @@ import (
 // a wallet derived from the name "operator", no faults and no logging.
 type Options struct {
 	// Clock drives the chain's slots and the scenario's events. Tests pass a *chainsim.ManualClock and
-	// step it with Sim.Advance; `keeper sim` uses chainsim.RealClock. Nil means chainsim.RealClock.
+	// step it with Events.Advance; `keeper sim` uses chainsim.RealClock. Nil means chainsim.RealClock.
 	Clock chainsim.Clock
 	// Seed makes blockhashes and fault draws differ between simulators.
 	Seed uint64
@@ -22,7 +22,7 @@ type Options struct {
 	Scenario *scenario.Scenario
 	// Wallet is the operator's wallet: "$wallet" in the scenario. The zero key means DefaultWallet.
 	Wallet solana.PublicKey
-	// Faults are injected from the start (see Sim.SetFaults).
+	// Faults are injected from the start (see FaultControl.Set).
 	Faults faults.Faults
 	// MinTip is the smallest Jito tip a bundle must pay; zero means chainsim.DefaultMinTip.
 	MinTip uint64

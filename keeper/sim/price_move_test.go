@@ -48,7 +48,7 @@ events:
 	if err := e.sim.chain.Pubsub.WaitSubscriptions(ctx, 1); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.sim.Advance(24 * chainsim.SlotDuration); err != nil { // one jump past slot 20
+	if err := e.sim.Events().Advance(24 * chainsim.SlotDuration); err != nil { // one jump past slot 20
 		t.Fatal(err)
 	}
 	got, err := sub.Recv(ctx)

@@ -24,7 +24,7 @@ func TestProgramsCheckAuthority(t *testing.T) {
 	}
 	noCoSigner := repayAlice(w)
 	noCoSigner.Accounts[1] = txbuild.Meta(ids.CoSigner(), false, false)
-	posA, _, _ := e.sim.Position(a(ids.KindPosition, "pos-a"))
+	posA, _, _ := e.sim.Accounts().Position(a(ids.KindPosition, "pos-a"))
 	posAddr := e.sim.w.PosByMint[a(ids.KindPosition, "pos-a")].Address
 	tests := []struct {
 		name string

@@ -63,7 +63,7 @@ events:
 	}
 	for _, s := range steps {
 		e.clock.Advance(testStart.Add(s.at).Sub(e.clock.Now()))
-		if _, err := e.sim.RunDue(); err != nil {
+		if _, err := e.sim.Events().RunDue(); err != nil {
 			t.Fatal(err)
 		}
 		u, _ := pythOf(t, e, "JTO")

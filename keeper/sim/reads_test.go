@@ -62,7 +62,7 @@ func (e *env) nameOf(kind, addr string) string {
 		return genesis.WalletPlaceholder
 	}
 	for _, n := range []string{"alice", "bob", "lender", "alpha-vault", "beta-vault", "gamma-vault", "alpha", "beta", "gamma"} {
-		if k, ok := e.sim.Address(kind, n); ok && k.String() == addr {
+		if k, ok := e.sim.Accounts().Address(kind, n); ok && k.String() == addr {
 			return n
 		}
 	}

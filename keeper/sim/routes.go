@@ -6,26 +6,53 @@ import (
 	"github.com/keeper-project/keeper/keeper/sim/internal/apiwire"
 )
 
-// buildRoutes returns the market's routes, keyed by path below /v1/, on the stand-in paths of
+// endpoints is what the market's endpoints share: the world, the views of its loans and strategies and the
+// builder of the transactions its writes answer. It has no methods: the per-resource services below
+// hold it and serve the endpoints.
+type endpoints struct {
+	*world
+	views *views
+	tx    *txBuilder
+}
+
+// loansAPI serves the loan endpoints: loans-info, build-loan and the historical holders of collateral.
+type loansAPI struct{ *endpoints }
+
+// positionsAPI serves the endpoints of CLMM positions held as collateral: transfer-position and
+// claim-fees.
+type positionsAPI struct{ *endpoints }
+
+// strategiesAPI serves the writes of a strategy's authority: update-strategy and withdraw-strategy.
+type strategiesAPI struct{ *endpoints }
+
+// vaultsAPI serves the reads of the lending vaults: vaults-info, vault-deposits, best-quote and
+// loop-info.
+type vaultsAPI struct{ *endpoints }
+
+// earnAPI serves the earn endpoints: earn-position, withdrawal-queue and withdraw-claim.
+type earnAPI struct{ *endpoints }
+
+// marketRoutes returns the market's routes, keyed by path below /v1/, on the stand-in paths of
 // api.DefaultPaths.
-func (s *Sim) buildRoutes() map[string]route {
+func marketRoutes(a *endpoints) map[string]route {
+	loans, positions, strategies, vaults, earn := &loansAPI{a}, &positionsAPI{a}, &strategiesAPI{a}, &vaultsAPI{a}, &earnAPI{a}
 	p := api.DefaultPaths()
 	g := p.Gateway + "/"
 	list := []route{
-		{market.EndpointUpdateStrategy, "markets/strategy/update", true, withBody(s.updateStrategy)},
-		{market.EndpointBuildLoan, "markets/creditbook/build", true, withBody(s.buildLoan)},
-		{market.EndpointLoansInfo, "markets/loans/info", false, withBody(s.loansInfo)},
-		{market.EndpointTransferPosition, "markets/creditbook/collateral/" + p.DexA + "/transfer_position", true, withBody(s.transferPosition)},
-		{market.EndpointVaultDeposits, "markets/lending_vaults/deposits", false, withBody(s.vaultDeposits)},
-		{market.EndpointBestQuote, "markets/quote/max", false, withBody(s.bestQuote)},
-		{market.EndpointHistoricalHolders, "markets/collateral/holders/historical", false, withBody(s.historicalHolders)},
-		{market.EndpointClaimFees, "markets/creditbook/collateral/" + p.DexB + "/claim_fees", true, withBody(s.claimFees)},
-		{market.EndpointWithdrawStrategy, "markets/strategy/withdraw", true, withBody(s.withdrawStrategy)},
-		{market.EndpointWithdrawClaim, g + "earn/vaults/withdraw_claim/tx", true, withBody(s.withdrawClaim)},
-		{market.EndpointVaultsInfo, "markets/lending_vaults/info", false, withBody(s.vaultsInfo)},
-		{market.EndpointLoopInfo, "markets/loop/info", false, withBody(s.loopInfo)},
-		{market.EndpointEarnPosition, g + p.EarnPosition, false, withBody(s.earnPosition)},
-		{market.EndpointWithdrawalQueue, g + p.EarnWithdrawQueue, false, withBody(s.withdrawalQueue)},
+		{market.EndpointUpdateStrategy, "markets/strategy/update", true, withBody(strategies.updateStrategy)},
+		{market.EndpointBuildLoan, "markets/creditbook/build", true, withBody(loans.buildLoan)},
+		{market.EndpointLoansInfo, "markets/loans/info", false, withBody(loans.loansInfo)},
+		{market.EndpointTransferPosition, "markets/creditbook/collateral/" + p.DexA + "/transfer_position", true, withBody(positions.transferPosition)},
+		{market.EndpointVaultDeposits, "markets/lending_vaults/deposits", false, withBody(vaults.vaultDeposits)},
+		{market.EndpointBestQuote, "markets/quote/max", false, withBody(vaults.bestQuote)},
+		{market.EndpointHistoricalHolders, "markets/collateral/holders/historical", false, withBody(loans.historicalHolders)},
+		{market.EndpointClaimFees, "markets/creditbook/collateral/" + p.DexB + "/claim_fees", true, withBody(positions.claimFees)},
+		{market.EndpointWithdrawStrategy, "markets/strategy/withdraw", true, withBody(strategies.withdrawStrategy)},
+		{market.EndpointWithdrawClaim, g + "earn/vaults/withdraw_claim/tx", true, withBody(earn.withdrawClaim)},
+		{market.EndpointVaultsInfo, "markets/lending_vaults/info", false, withBody(vaults.vaultsInfo)},
+		{market.EndpointLoopInfo, "markets/loop/info", false, withBody(vaults.loopInfo)},
+		{market.EndpointEarnPosition, g + p.EarnPosition, false, withBody(earn.earnPosition)},
+		{market.EndpointWithdrawalQueue, g + p.EarnWithdrawQueue, false, withBody(earn.withdrawalQueue)},
 	}
 	out := make(map[string]route, len(list))
 	for _, r := range list {

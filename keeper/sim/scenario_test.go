@@ -16,7 +16,7 @@ func TestDefaultScenarioEvents(t *testing.T) {
 	e := newEnv(t, Options{})
 	usdcPerUnit := func(mint string) (float64, bool) { return 1e-6, mint == e.addr(t, ids.KindMint, "USDC").String() }
 	health := func() float64 {
-		item, err := e.sim.Loan(e.addr(t, ids.KindLoan, "repay-me"))
+		item, err := e.sim.Accounts().Loan(e.addr(t, ids.KindLoan, "repay-me"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -30,24 +30,24 @@ func TestDefaultScenarioEvents(t *testing.T) {
 	// stored figure alone, as swaps do on chain.
 	fees := func(name string) (uint64, uint64) {
 		mint := e.addr(t, ids.KindPosition, name)
-		owed, err := e.sim.PositionOwed(mint)
+		owed, err := e.sim.Accounts().PositionOwed(mint)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if pos, _, _ := e.sim.Position(mint); pos.FeesOwed0 != 10_000_000 || pos.FeesOwed1 != 2_000_000 {
+		if pos, _, _ := e.sim.Accounts().Position(mint); pos.FeesOwed0 != 10_000_000 || pos.FeesOwed1 != 2_000_000 {
 			t.Errorf("%s: stored fees %d/%d changed without the position being touched", name, pos.FeesOwed0, pos.FeesOwed1)
 		}
 		return owed.Fees0, owed.Fees1
 	}
 	inRange := func(name string) bool {
-		pos, pool, err := e.sim.Position(e.addr(t, ids.KindPosition, name))
+		pos, pool, err := e.sim.Accounts().Position(e.addr(t, ids.KindPosition, name))
 		if err != nil {
 			t.Fatal(err)
 		}
 		return pos.InRange(pool)
 	}
 	state := func(name string) market.WithdrawalState {
-		r, err := e.sim.WithdrawalRequest(e.addr(t, ids.KindRequest, "usdc-earn/"+name))
+		r, err := e.sim.Accounts().WithdrawalRequest(e.addr(t, ids.KindRequest, "usdc-earn/"+name))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -67,7 +67,7 @@ func TestDefaultScenarioEvents(t *testing.T) {
 			return ""
 		}},
 		{5 * time.Second, func() string {
-			vs, _ := e.sim.Strategy(e.addr(t, ids.KindStrategy, "beta"))
+			vs, _ := e.sim.Accounts().Strategy(e.addr(t, ids.KindStrategy, "beta"))
 			key := market.StrategyDuration{DurationType: market.DurationDays, Duration: 7}.Key()
 			if vs.CollateralTerms[0].DurationsAndApys[key] != 90_000 {
 				return "beta's SOL 7d APY did not fall to 90000"
@@ -75,7 +75,7 @@ func TestDefaultScenarioEvents(t *testing.T) {
 			return ""
 		}},
 		{10 * time.Second, func() string {
-			if p, _ := e.sim.Price(e.addr(t, ids.KindMint, "SOL")); p != 110 {
+			if p, _ := e.sim.Accounts().Price(e.addr(t, ids.KindMint, "SOL")); p != 110 {
 				return "SOL price not 110"
 			}
 			if h := health(); h > 0.15 || h < 0.12 {
@@ -102,13 +102,13 @@ func TestDefaultScenarioEvents(t *testing.T) {
 			return ""
 		}},
 		{30 * time.Second, func() string {
-			if e.sim.w.Vaults[0].ExternalAPY != 0.01 || e.sim.PendingEvents() != 1 {
+			if e.sim.w.Vaults[0].ExternalAPY != 0.01 || e.sim.Events().Pending() != 1 {
 				return "alpha-vault external APY not 1 % or not just the depeg left"
 			}
 			return ""
 		}},
 		{40 * time.Second, func() string {
-			if e.sim.PendingEvents() != 0 {
+			if e.sim.Events().Pending() != 0 {
 				return "events left after JITOSOL's depeg"
 			}
 			return ""
@@ -158,15 +158,15 @@ func TestWalletPlaceholder(t *testing.T) {
 	if s.Wallet() != DefaultWallet() {
 		t.Errorf("wallet %s, want the default %s", s.Wallet(), DefaultWallet())
 	}
-	item, err := s.Loan(s.mustAddress(t, ids.KindLoan, "repay-me"))
+	item, err := s.Accounts().Loan(s.mustAddress(t, ids.KindLoan, "repay-me"))
 	if err != nil || item.Loan.Borrower != DefaultWallet().String() {
 		t.Errorf("repay-me borrower %s (%v), want the default wallet", item.Loan.Borrower, err)
 	}
 	usdc := s.mustAddress(t, ids.KindMint, "USDC")
-	if got := s.TokenBalance(DefaultWallet(), usdc); got != 1_000_000_000 {
+	if got := s.Accounts().TokenBalance(DefaultWallet(), usdc); got != 1_000_000_000 {
 		t.Errorf("wallet holds %d USDC base units, want 1000000000", got)
 	}
-	if got := s.Balance(DefaultWallet()); got != 10_000_000_000 {
+	if got := s.Accounts().Balance(DefaultWallet()); got != 10_000_000_000 {
 		t.Errorf("wallet holds %d lamports, want 10 SOL", got)
 	}
 }
@@ -174,7 +174,7 @@ func TestWalletPlaceholder(t *testing.T) {
 // mustAddress looks a name up or fails the test.
 func (s *Sim) mustAddress(t *testing.T, kind, name string) solana.PublicKey {
 	t.Helper()
-	k, ok := s.Address(kind, name)
+	k, ok := s.Accounts().Address(kind, name)
 	if !ok {
 		t.Fatalf("no %s %q", kind, name)
 	}

@@ -7,9 +7,8 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
-
-	"github.com/keeper-project/keeper/keeper/sim/chainsim"
 )
 
 // Addrs are the listen addresses of the three services. An empty address means "127.0.0.1:0" (a free
@@ -23,34 +22,22 @@ type URLs struct {
 	Market, RPC, Jito string
 }
 
+// Control returns the base URL of the control routes (ending in ControlPrefix) when the simulator
+// was started with StartControlled.
+func (u URLs) Control() string {
+	return strings.TrimSuffix(u.Market, "/v1") + ControlPrefix
+}
+
+// servers are the HTTP servers a simulator started, until Wait collects them.
+type servers struct {
+	mu   sync.Mutex
+	list []*server // guarded by mu
+}
+
 // server is one running HTTP server.
 type server struct {
 	srv  *http.Server
 	done chan error // receives Serve's result once
-}
-
-// Start serves the market, the RPC and the Jito engine on their addresses until ctx ends, and returns
-// their URLs once all three listen. Wait reports how serving ended.
-func (s *Sim) Start(ctx context.Context, a Addrs) (URLs, error) {
-	var lc net.ListenConfig
-	handlers := []http.Handler{s.MarketHandler(), s.RPCHandler(), s.JitoHandler()}
-	var lns []net.Listener
-	for _, addr := range []string{a.Market, a.RPC, a.Jito} {
-		ln, err := lc.Listen(ctx, "tcp", localAddr(addr))
-		if err != nil {
-			for _, l := range lns {
-				_ = l.Close()
-			}
-			return URLs{}, fmt.Errorf("sim: listen on %q: %w", addr, err)
-		}
-		lns = append(lns, ln)
-	}
-	for i, ln := range lns {
-		s.serve(ctx, ln, handlers[i])
-	}
-	s.runEventsOnTheClock(ctx)
-	base := func(ln net.Listener) string { return "http://" + ln.Addr().String() }
-	return URLs{Market: base(lns[0]) + "/v1", RPC: base(lns[1]), Jito: base(lns[2])}, nil
 }
 
 // localAddr turns an empty address or a bare port into a loopback address.
@@ -66,14 +53,14 @@ func localAddr(addr string) string {
 }
 
 // serve runs one server on ln until ctx ends; closing it also ends hanging (timeout-fault) requests.
-func (s *Sim) serve(ctx context.Context, ln net.Listener, h http.Handler) {
+func (ss *servers) serve(ctx context.Context, ln net.Listener, h http.Handler) {
 	// Requests' contexts derive from ctx, so websocket connections, which the server does not track
 	// once upgraded, end with it too.
 	sv := &server{srv: &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second,
 		BaseContext: func(net.Listener) context.Context { return ctx }}, done: make(chan error, 1)}
-	s.serveMu.Lock()
-	s.servers = append(s.servers, sv)
-	s.serveMu.Unlock()
+	ss.mu.Lock()
+	ss.list = append(ss.list, sv)
+	ss.mu.Unlock()
 	stopped := make(chan struct{})
 	go func() {
 		err := sv.srv.Serve(ln)
@@ -92,45 +79,17 @@ func (s *Sim) serve(ctx context.Context, ln net.Listener, h http.Handler) {
 	}()
 }
 
-// Wait blocks until every server Start began has stopped (after its context ended) and returns
-// their serving errors, if any.
-func (s *Sim) Wait() error {
-	s.serveMu.Lock()
-	servers := s.servers
-	s.servers = nil
-	s.serveMu.Unlock()
+// wait blocks until every server serve began has stopped and returns their serving errors, if any.
+func (ss *servers) wait() error {
+	ss.mu.Lock()
+	list := ss.list
+	ss.list = nil
+	ss.mu.Unlock()
 	var errs []error
-	for _, sv := range servers {
+	for _, sv := range list {
 		errs = append(errs, <-sv.done)
 	}
 	return errors.Join(errs...)
-}
-
-// StartControlled is Start with c's control routes served on the market's address under
-// ControlPrefix, and the RPC and Jito requests counted for AdvanceRequest.AfterTraffic. c must be a
-// Control of s.
-func (s *Sim) StartControlled(ctx context.Context, a Addrs, c *Control) (URLs, error) {
-	if c == nil || c.sim != s {
-		return URLs{}, errors.New("sim: start controlled: the control belongs to another simulator")
-	}
-	handlers := []http.Handler{withControl(c.CountMarket(s.MarketHandler()), c.Handler()),
-		c.CountTraffic(s.RPCHandler()), c.CountTraffic(s.JitoHandler())}
-	lns, err := listenAll(ctx, []string{a.Market, a.RPC, a.Jito})
-	if err != nil {
-		return URLs{}, err
-	}
-	for i, ln := range lns {
-		s.serve(ctx, ln, handlers[i])
-	}
-	s.runEventsOnTheClock(ctx)
-	base := func(ln net.Listener) string { return "http://" + ln.Addr().String() }
-	return URLs{Market: base(lns[0]) + "/v1", RPC: base(lns[1]), Jito: base(lns[2])}, nil
-}
-
-// Control returns the base URL of the control routes (ending in ControlPrefix) when the simulator
-// was started with StartControlled.
-func (u URLs) Control() string {
-	return strings.TrimSuffix(u.Market, "/v1") + ControlPrefix
 }
 
 // withControl sends ControlPrefix paths to control and everything else to market.
@@ -160,29 +119,4 @@ func listenAll(ctx context.Context, addrs []string) ([]net.Listener, error) {
 		lns = append(lns, ln)
 	}
 	return lns, nil
-}
-
-// runEventsOnTheClock runs, on a clock that moves by itself, the scenario
-// events that fell due and the Pyth pushes that are due, once a slot, until
-// ctx ends: a real chain and market change whether anyone asks or not, and
-// a client that only listens (a websocket subscriber) must see them. Every
-// request still runs them first, so a request never sees a stale world; a
-// manual clock runs them when it is advanced (a second runner would race
-// Advance for the events it reports).
-func (s *Sim) runEventsOnTheClock(ctx context.Context) {
-	if _, manual := s.clock.(*chainsim.ManualClock); manual {
-		return
-	}
-	go func() {
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-s.clock.After(chainsim.SlotDuration):
-			}
-			if _, err := s.RunDue(); err != nil {
-				s.log.Warn("Scenario event failed", "err", err)
-			}
-		}
-	}()
 }

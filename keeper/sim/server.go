@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"mime"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market/api"
@@ -46,11 +48,22 @@ type call struct {
 	payer  solana.PublicKey // the wallet when the header is absent
 }
 
-// MarketHandler returns the market API handler. Routes live under /v1/.
-func (s *Sim) MarketHandler() http.Handler { return s.catchUp(http.HandlerFunc(s.serveMarket)) }
+// marketServer is the market's HTTP API: it routes a request to its endpoint under the market's lock,
+// with the market faults drawn for it, and replays or refuses reused idempotency keys.
+type marketServer struct {
+	*world
+	log      *slog.Logger
+	onRoute  func(method, path string)
+	routes   map[string]route
+	idem     *apiwire.IdempotencyStore
+	requests atomic.Uint64 // x-request-id counter
+}
+
+// handler returns the market API handler. Routes live under /v1/.
+func (s *marketServer) handler() http.Handler { return http.HandlerFunc(s.serveMarket) }
 
 // routeByEndpoint finds the route of an endpoint name.
-func (s *Sim) routeByEndpoint(name string) (route, bool) {
+func (s *marketServer) routeByEndpoint(name string) (route, bool) {
 	for _, r := range s.routes {
 		if r.endpoint == name {
 			return r, true
@@ -60,7 +73,7 @@ func (s *Sim) routeByEndpoint(name string) (route, bool) {
 }
 
 // serveMarket answers one market request.
-func (s *Sim) serveMarket(w http.ResponseWriter, r *http.Request) {
+func (s *marketServer) serveMarket(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set(headerRequestID, fmt.Sprintf("sim-%08x", s.requests.Add(1)))
 	rt, ok := s.routes[strings.TrimPrefix(r.URL.Path, basePath)]
 	switch {
@@ -99,7 +112,7 @@ func (s *Sim) serveMarket(w http.ResponseWriter, r *http.Request) {
 }
 
 // unknownRoute calls the OnUnknownRoute hook.
-func (s *Sim) unknownRoute(r *http.Request) {
+func (s *marketServer) unknownRoute(r *http.Request) {
 	s.log.Warn("Unknown market route", "method", r.Method, "path", r.URL.Path)
 	if s.onRoute != nil {
 		s.onRoute(r.Method, r.URL.Path)
@@ -107,7 +120,7 @@ func (s *Sim) unknownRoute(r *http.Request) {
 }
 
 // serveFault answers a fault that replaces the call, reporting whether it did.
-func (s *Sim) serveFault(w http.ResponseWriter, r *http.Request, f inject.Fault) bool {
+func (s *marketServer) serveFault(w http.ResponseWriter, r *http.Request, f inject.Fault) bool {
 	switch f {
 	case inject.FaultServerError:
 		st := s.faults.Engine.ServerErrorStatus()
@@ -140,7 +153,7 @@ func writeReply(w http.ResponseWriter, rep apiwire.Reply) {
 
 // answer reads, validates and serves the request under the market's lock, replaying or refusing
 // reused idempotency keys.
-func (s *Sim) answer(r *http.Request, rt route) apiwire.Reply {
+func (s *marketServer) answer(r *http.Request, rt route) apiwire.Reply {
 	c, err := s.readCall(r, rt)
 	if err != nil {
 		return errorReply(err)
@@ -166,7 +179,7 @@ func (s *Sim) answer(r *http.Request, rt route) apiwire.Reply {
 }
 
 // run calls the endpoint and encodes its answer.
-func (s *Sim) run(rt route, c *call) apiwire.Reply {
+func (s *marketServer) run(rt route, c *call) apiwire.Reply {
 	v, err := rt.handle(c)
 	if err != nil {
 		if _, ok := errors.AsType[*apiwire.Error](err); !ok {
@@ -192,7 +205,7 @@ func errorReply(err error) apiwire.Reply {
 }
 
 // readCall reads the body and the headers of a request.
-func (s *Sim) readCall(r *http.Request, rt route) (*call, error) {
+func (s *marketServer) readCall(r *http.Request, rt route) (*call, error) {
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
 			return nil, apiwire.BadRequest("content-type %q is not application/json", ct)

@@ -1,12 +1,13 @@
 package sim
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/gagliardetto/solana-go"
@@ -14,7 +15,6 @@ import (
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 	"github.com/keeper-project/keeper/keeper/sim/faults"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
-	"github.com/keeper-project/keeper/keeper/sim/inject"
 	"github.com/keeper-project/keeper/keeper/sim/internal/apiwire"
 	"github.com/keeper-project/keeper/keeper/sim/internal/genesis"
 	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
@@ -24,52 +24,48 @@ import (
 // Sim is a simulated lending market, Solana RPC node and Jito block engine over one clock. It is safe
 // for concurrent use.
 //
-// Lock order: Sim.mu may be held while calling the chain; the programs the chain runs never take
-// Sim.mu (they read prices from an atomically swapped table), so no cycle exists.
+// Lock order: the market's lock (world.mu) may be held while calling the chain; the programs the
+// chain runs never take it (they read prices from an atomically swapped table), so no cycle exists.
 type Sim struct {
-	log      *slog.Logger
-	clock    chainsim.Clock
-	start    time.Time
-	chain    *chainsim.Chain
-	w        *programs.Catalog
-	faults   *faults.State
-	onRoute  func(method, path string)
-	routes   map[string]route
-	idem     *apiwire.IdempotencyStore
-	requests atomic.Uint64 // x-request-id counter
+	*world
+	events   *Events       // the scenario's events on the clock
+	accounts *Accounts     // typed reads of the market's accounts
+	faultCtl *FaultControl // the faults of the three services
+	api      *marketServer // the market's HTTP API
+	servers  servers       // the servers Start began
+}
 
-	mu     sync.Mutex          // the market's lock
-	events []genesis.Event     // fixed after New
-	market scenario.MarketSpec // fixed after New; validated
-	next   int                 // guarded by mu; index of the next event to run
+// world is the market as every part of the simulator sees it: what the scenario made (the
+// catalogue), the chain holding its accounts, the clock, the market faults and the market's lock. It
+// has no methods: the parts that hold it act on it.
+type world struct {
+	w      *programs.Catalog
+	chain  *chainsim.Chain
+	accts  chainState
+	clock  chainsim.Clock
+	start  time.Time
+	market scenario.MarketSpec // validated
+	faults *faults.State
+	mu     sync.Mutex // the market's lock
+}
 
-	loans loanCache // loan views of the current state, for loans-info
-
-	serveMu sync.Mutex
-	servers []*server // guarded by serveMu
+// Handlers are the HTTP handlers of the three services. Each runs the scenario events that are due
+// before it serves a request.
+type Handlers struct {
+	// Market serves the market API; its routes live under /v1/.
+	Market http.Handler
+	// RPC serves Solana JSON-RPC.
+	RPC http.Handler
+	// Jito serves the Jito block engine (paths /api/v1/bundles and /api/v1/transactions).
+	Jito http.Handler
 }
 
 // New builds the market, the chain and the block engine over one clock, loads the scenario and funds
 // the wallet.
 func New(opts Options) (*Sim, error) {
-	if err := opts.Faults.Validate(); err != nil {
+	opts, sc, err := opts.withDefaults()
+	if err != nil {
 		return nil, err
-	}
-	if opts.Clock == nil {
-		opts.Clock = chainsim.RealClock{}
-	}
-	if opts.Logger == nil {
-		opts.Logger = slog.New(slog.DiscardHandler)
-	}
-	if opts.Wallet.IsZero() {
-		opts.Wallet = DefaultWallet()
-	}
-	sc := opts.Scenario
-	if sc == nil {
-		var err error
-		if sc, err = DefaultScenario(); err != nil {
-			return nil, fmt.Errorf("sim: default scenario: %w", err)
-		}
 	}
 	start := opts.Clock.Now()
 	comp, err := genesis.Compile(sc, opts.Wallet, start)
@@ -81,50 +77,74 @@ func New(opts Options) (*Sim, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sim: %w", err)
 	}
-	s := &Sim{log: opts.Logger, clock: opts.Clock, start: start, chain: chain, w: comp.World,
-		events: comp.Events, faults: faults.NewState(opts.Seed, opts.Faults.Market),
-		onRoute: opts.OnUnknownRoute, idem: apiwire.NewIdempotencyStore(), market: sc.Market}
-	s.routes = s.buildRoutes()
+	wd := &world{w: comp.World, chain: chain, accts: chainState{chain}, clock: opts.Clock, start: start,
+		market: sc.Market, faults: faults.NewState(opts.Seed, opts.Faults.Market)}
+	vs := &views{world: wd}
+	s := &Sim{world: wd, events: &Events{world: wd, log: opts.Logger, list: comp.Events},
+		accounts: &Accounts{world: wd, views: vs}}
+	s.api = &marketServer{world: wd, log: opts.Logger, onRoute: opts.OnUnknownRoute, idem: apiwire.NewIdempotencyStore(),
+		routes: marketRoutes(&endpoints{world: wd, views: vs, tx: &txBuilder{chain: chain, faults: wd.faults}})}
+	s.faultCtl = &FaultControl{chain: chain, state: wd.faults, api: s.api}
 	if step := sc.Market.DropUpdateStep; step > 0 {
 		chain.DropOnce(carriesUpdateStep(uint8(step - 1)))
 	}
-	if err := s.deploy(comp.Genesis); err != nil {
+	if err := deploy(chain, comp.World, comp.Genesis); err != nil {
 		return nil, fmt.Errorf("sim: %w", err)
 	}
-	s.publishPrices(s.clock.Now())
-	for _, ev := range s.events {
-		if ev.Setup != nil {
-			ev.Setup(eventSim{s})
-		}
-	}
+	s.events.setUp()
 	return s, nil
 }
 
-// deploy registers the programs and creates the genesis state.
-func (s *Sim) deploy(g genesis.Genesis) error {
-	programs := map[solana.PublicKey]svm.Program{
-		ids.MarketProgramID: svm.ProgramFunc(s.w.ExecuteMarket),
+// withDefaults validates the options and fills in the defaults of the zero ones, returning the
+// scenario to load.
+func (opts Options) withDefaults() (Options, *scenario.Scenario, error) {
+	if err := opts.Faults.Validate(); err != nil {
+		return opts, nil, err
+	}
+	if opts.Clock == nil {
+		opts.Clock = chainsim.RealClock{}
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.Wallet.IsZero() {
+		opts.Wallet = DefaultWallet()
+	}
+	if opts.Scenario != nil {
+		return opts, opts.Scenario, nil
+	}
+	sc, err := DefaultScenario()
+	if err != nil {
+		return opts, nil, fmt.Errorf("sim: default scenario: %w", err)
+	}
+	return opts, sc, nil
+}
+
+// deploy registers the programs of catalogue w on chain and creates the genesis state.
+func deploy(chain *chainsim.Chain, w *programs.Catalog, g genesis.Genesis) error {
+	progs := map[solana.PublicKey]svm.Program{
+		ids.MarketProgramID: svm.ProgramFunc(w.ExecuteMarket),
 		ids.EarnProgramID:   svm.ProgramFunc(programs.ExecuteEarn),
 		ids.DexAProgramID:   svm.ProgramFunc(programs.ExecuteDex),
 		ids.DexBProgramID:   svm.ProgramFunc(programs.ExecuteDex),
 	}
 	for _, id := range []solana.PublicKey{ids.MarketProgramID, ids.EarnProgramID, ids.DexAProgramID, ids.DexBProgramID} {
-		if err := s.chain.Setup.RegisterProgram(id, programs[id]); err != nil {
+		if err := chain.Setup.RegisterProgram(id, progs[id]); err != nil {
 			return err
 		}
 	}
 	var errs []error
 	for _, m := range g.Mints {
-		errs = append(errs, s.createMint(m))
+		errs = append(errs, createMint(chain, m))
 	}
 	for _, gr := range g.Lamports {
-		errs = append(errs, s.chain.Setup.Fund(gr.Wallet, gr.Amount))
+		errs = append(errs, chain.Setup.Fund(gr.Wallet, gr.Amount))
 	}
 	for _, gr := range g.Tokens {
-		errs = append(errs, s.chain.Setup.MintTo(gr.Wallet, gr.Mint, gr.Amount))
+		errs = append(errs, chain.Setup.MintTo(gr.Wallet, gr.Mint, gr.Amount))
 	}
 	for _, a := range g.Accounts {
-		s.chain.State.SetAccount(a.Key, a.Account)
+		chain.State.SetAccount(a.Key, a.Account)
 	}
 	return errors.Join(errs...)
 }
@@ -141,96 +161,54 @@ func (s *Sim) StartTime() time.Time { return s.start }
 // Now returns the sim clock's time.
 func (s *Sim) Now() time.Time { return s.clock.Now() }
 
-// SetFaults replaces the fault configuration of all three services, restarting scripts and random
-// streams.
-func (s *Sim) SetFaults(f faults.Faults) error {
-	if err := f.Validate(); err != nil {
-		return err
-	}
-	if err := s.chain.SetFaults(f.Chain); err != nil {
-		return err
-	}
-	s.faults.Set(f.Market)
-	return nil
+// Events returns the scenario's events, to run the due ones or step a manual clock.
+func (s *Sim) Events() *Events { return s.events }
+
+// Accounts returns the reader of the market's accounts as the market API shows them.
+func (s *Sim) Accounts() *Accounts { return s.accounts }
+
+// Faults returns the fault control of the three services.
+func (s *Sim) Faults() *FaultControl { return s.faultCtl }
+
+// Handlers returns the handlers of the market, the RPC node and the Jito block engine.
+func (s *Sim) Handlers() Handlers {
+	return Handlers{Market: s.events.catchUp(s.api.handler()), RPC: s.events.catchUp(s.chain.RPC().Handler()),
+		Jito: s.events.catchUp(s.chain.Jito().Handler())}
 }
 
-// InjectMarketFaults appends faults to the script of one market endpoint (endpoint "" means the next
-// calls of any endpoint). Only the market faults of faults.Market are accepted.
-func (s *Sim) InjectMarketFaults(endpoint string, kinds ...inject.Fault) error {
-	if err := faults.ValidateMethodFaults(inject.MethodFaults{Script: kinds}); err != nil {
-		return fmt.Errorf("sim: inject market faults: %w", err)
+// Start serves the market, the RPC and the Jito engine on their addresses until ctx ends, and returns
+// their URLs once all three listen. Wait reports how serving ended.
+func (s *Sim) Start(ctx context.Context, a Addrs) (URLs, error) {
+	return s.startWith(ctx, a, s.Handlers())
+}
+
+// StartControlled is Start with c's control routes served on the market's address under
+// ControlPrefix, and the RPC and Jito requests counted for AdvanceRequest.AfterTraffic. c must be a
+// Control of s.
+func (s *Sim) StartControlled(ctx context.Context, a Addrs, c *Control) (URLs, error) {
+	if c == nil || c.sim != s {
+		return URLs{}, errors.New("sim: start controlled: the control belongs to another simulator")
 	}
-	if _, ok := s.routeByEndpoint(endpoint); endpoint != "" && !ok {
-		return fmt.Errorf("sim: inject market faults: unknown endpoint %q", endpoint)
+	h := s.Handlers()
+	return s.startWith(ctx, a, Handlers{Market: withControl(c.CountMarket(h.Market), c.Handler()),
+		RPC: c.CountTraffic(h.RPC), Jito: c.CountTraffic(h.Jito)})
+}
+
+// startWith serves h on a's addresses until ctx ends and runs the scenario events on a clock that
+// moves by itself.
+func (s *Sim) startWith(ctx context.Context, a Addrs, h Handlers) (URLs, error) {
+	lns, err := listenAll(ctx, []string{a.Market, a.RPC, a.Jito})
+	if err != nil {
+		return URLs{}, err
 	}
-	s.faults.Engine.Script(endpoint, kinds...)
-	return nil
-}
-
-// InjectHostile makes the next transaction-building calls hostile, one mode per call, in order.
-func (s *Sim) InjectHostile(modes ...faults.Hostile) error {
-	if err := (faults.Market{Hostile: modes}).Validate(); err != nil {
-		return err
+	for i, hh := range []http.Handler{h.Market, h.RPC, h.Jito} {
+		s.servers.serve(ctx, lns[i], hh)
 	}
-	s.faults.InjectHostile(modes)
-	return nil
+	s.events.runOnTheClock(ctx)
+	base := func(ln net.Listener) string { return "http://" + ln.Addr().String() }
+	return URLs{Market: base(lns[0]) + "/v1", RPC: base(lns[1]), Jito: base(lns[2])}, nil
 }
 
-// Advance moves a manual clock forward by d and runs the scenario events that became due. It fails
-// for any other clock.
-func (s *Sim) Advance(d time.Duration) error {
-	mc, ok := s.clock.(*chainsim.ManualClock)
-	if !ok {
-		return errors.New("sim: advance: the clock is not a *chainsim.ManualClock")
-	}
-	mc.Advance(d)
-	_, err := s.RunDue()
-	return err
-}
-
-// RunDue runs every scenario event whose time has come, in order, and returns how many ran. Every
-// market, RPC and Jito request runs it first, and a started simulator on a real clock runs it every
-// slot (runEventsOnTheClock), so events apply whether or not anyone asks.
-func (s *Sim) RunDue() (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	now := s.clock.Now()
-	ran := 0
-	var errs []error
-	for s.next < len(s.events) && !s.start.Add(s.events[s.next].At).After(now) {
-		ev := s.events[s.next]
-		s.next++
-		ran++
-		if err := ev.Apply(eventSim{s}); err != nil {
-			errs = append(errs, fmt.Errorf("sim: event at %s (%s): %w", ev.At, ev.Desc, err))
-			continue
-		}
-		s.log.Info("Scenario event", "at", ev.At, "event", ev.Desc)
-		s.publishPrices(s.start.Add(ev.At)) // a price the event moved is pushed when it moved
-	}
-	s.publishPrices(now)
-	return ran, errors.Join(errs...)
-}
-
-// PendingEvents returns how many scenario events have not run yet.
-func (s *Sim) PendingEvents() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.events) - s.next
-}
-
-// catchUp wraps a handler so that due events run before each request.
-func (s *Sim) catchUp(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if _, err := s.RunDue(); err != nil {
-			s.log.Warn("Scenario event failed", "err", err)
-		}
-		h.ServeHTTP(w, r)
-	})
-}
-
-// RPCHandler returns the Solana JSON-RPC handler.
-func (s *Sim) RPCHandler() http.Handler { return s.catchUp(s.chain.RPC().Handler()) }
-
-// JitoHandler returns the Jito block engine handler (paths /api/v1/bundles and /api/v1/transactions).
-func (s *Sim) JitoHandler() http.Handler { return s.catchUp(s.chain.Jito().Handler()) }
+// Wait blocks until every server Start began has stopped (after its context ended) and returns
+// their serving errors, if any.
+func (s *Sim) Wait() error { return s.servers.wait() }

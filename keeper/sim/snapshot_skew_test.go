@@ -32,14 +32,14 @@ func TestSnapshotSkew(t *testing.T) {
 	if want := []float64{honest, honest + 1, honest, honest, honest}; !reflect.DeepEqual(got, want) {
 		t.Errorf("once: snapshotTs of pages 0 1 0 1 2 = %v, want %v", got, want)
 	}
-	if err := e.sim.SetFaults(faults.Faults{Market: faults.Market{SnapshotSkew: faults.SnapshotSkewAlways}}); err != nil {
+	if err := e.sim.Faults().Set(faults.Faults{Market: faults.Market{SnapshotSkew: faults.SnapshotSkewAlways}}); err != nil {
 		t.Fatal(err)
 	}
 	got = []float64{pageTs(t, e, 0), pageTs(t, e, 1), pageTs(t, e, 1), pageTs(t, e, 3)}
 	if want := []float64{honest, honest + 1, honest + 1, honest + 1}; !reflect.DeepEqual(got, want) {
 		t.Errorf("always: snapshotTs of pages 0 1 1 3 = %v, want %v", got, want)
 	}
-	if err := e.sim.SetFaults(faults.Faults{Market: faults.Market{SnapshotSkew: faults.SnapshotSkewOnce}}); err != nil {
+	if err := e.sim.Faults().Set(faults.Faults{Market: faults.Market{SnapshotSkew: faults.SnapshotSkewOnce}}); err != nil {
 		t.Fatal(err)
 	}
 	if ts := pageTs(t, e, 1); ts != honest+1 {
@@ -56,7 +56,7 @@ func TestSnapshotSkewWalks(t *testing.T) {
 	if err != nil || snap.MixedSnapshots || len(snap.Items) != 8 {
 		t.Fatalf("once: AllLoans = %+v, %v; want the 8 loans in one snapshot", snap, err)
 	}
-	if err := e.sim.SetFaults(faults.Faults{Market: faults.Market{SnapshotSkew: faults.SnapshotSkewAlways}}); err != nil {
+	if err := e.sim.Faults().Set(faults.Faults{Market: faults.Market{SnapshotSkew: faults.SnapshotSkewAlways}}); err != nil {
 		t.Fatal(err)
 	}
 	_, err = e.market.AllLoans(e.ctx, market.LoansQuery{PageSize: ptr(2)})

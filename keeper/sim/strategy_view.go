@@ -23,11 +23,11 @@ func (v *strategyView) tvl() uint64 {
 	return v.idle + v.st.ExternalYieldAmount + v.deployed + v.interest
 }
 
-// strategyViews reads every strategy and adds up its loans. The caller holds s.mu.
-func (s *Sim) strategyViews(now int64) (map[solana.PublicKey]*strategyView, error) {
+// strategyViews reads every strategy and adds up its loans. The caller holds the market's lock.
+func (s *views) strategyViews(now int64) (map[solana.PublicKey]*strategyView, error) {
 	out := map[solana.PublicKey]*strategyView{}
 	for _, info := range s.w.Strategies {
-		st, err := s.strategyState(info)
+		st, err := s.accts.strategy(info)
 		if err != nil {
 			return nil, err
 		}
@@ -35,7 +35,7 @@ func (s *Sim) strategyViews(now int64) (map[solana.PublicKey]*strategyView, erro
 			idle: s.chain.State.TokenBalance(info.Address, info.Mint.Address)}
 	}
 	for _, l := range s.w.Loans {
-		st, err := s.loanState(l)
+		st, err := s.accts.loan(l)
 		if err != nil {
 			return nil, err
 		}

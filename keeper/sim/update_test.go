@@ -44,7 +44,7 @@ func TestStrategyUpdateEveryMember(t *testing.T) {
 	for _, tx := range txs {
 		e.landed(t, e.send(t, signAPI(t, tx, testKey)))
 	}
-	st, err := e.sim.strategyState(e.sim.w.StratByAdr[alpha])
+	st, err := e.sim.accts.strategy(e.sim.w.StratByAdr[alpha])
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,7 +24,7 @@ func TestRepayLandsAndChangesReads(t *testing.T) {
 	loan := e.addr(t, ids.KindLoan, "repay-me")
 	usdc := e.addr(t, ids.KindMint, "USDC")
 	beta := e.addr(t, ids.KindStrategy, "beta")
-	walletBefore, betaBefore := e.sim.TokenBalance(testWallet(), usdc), e.sim.TokenBalance(beta, usdc)
+	walletBefore, betaBefore := e.sim.Accounts().TokenBalance(testWallet(), usdc), e.sim.Accounts().TokenBalance(beta, usdc)
 	resp, err := e.market.BuildLoan(e.ctx, "repay-1", market.BuildLoanRequest{Loan: loan.String(), Steps: []market.Step{{
 		Type: market.StepRepay, Params: market.StepParams{RepayParams: []market.RepayParam{{Amount: 200_000_000}}}}}})
 	if err != nil {
@@ -34,17 +34,17 @@ func TestRepayLandsAndChangesReads(t *testing.T) {
 		t.Fatalf("response %+v", resp)
 	}
 	e.landed(t, e.send(t, signAPI(t, resp.Transactions[0], testKey)))
-	item, err := e.sim.Loan(loan)
+	item, err := e.sim.Accounts().Loan(loan)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := item.Ledgers[0].PrincipalRepaid; got != 200_000_000 {
 		t.Errorf("principalRepaid = %d, want 200000000", got)
 	}
-	if got := walletBefore - e.sim.TokenBalance(testWallet(), usdc); got != 200_000_000 {
+	if got := walletBefore - e.sim.Accounts().TokenBalance(testWallet(), usdc); got != 200_000_000 {
 		t.Errorf("wallet paid %d, want 200000000", got)
 	}
-	if got := e.sim.TokenBalance(beta, usdc) - betaBefore; got != 200_000_000 {
+	if got := e.sim.Accounts().TokenBalance(beta, usdc) - betaBefore; got != 200_000_000 {
 		t.Errorf("strategy received %d, want 200000000", got)
 	}
 	page, err := e.market.LoansInfo(e.ctx, market.LoansQuery{LoanAddresses: []string{loan.String()}})
@@ -61,7 +61,7 @@ func TestTransferPositionMovesRange(t *testing.T) {
 	e := newEnv(t, Options{})
 	e.advance(t, 20*time.Second)
 	mint := e.addr(t, ids.KindPosition, "pos-a")
-	pos, pool, err := e.sim.Position(mint)
+	pos, pool, err := e.sim.Accounts().Position(mint)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,12 +80,12 @@ func TestTransferPositionMovesRange(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	owedBefore, err := e.sim.PositionOwed(mint)
+	owedBefore, err := e.sim.Accounts().PositionOwed(mint)
 	if err != nil || owedBefore.Fees1 == 0 || pos.FeesOwed1 != 0 {
 		t.Fatalf("pos-a owes %+v (%v) and stores %d before the move; want accrued fees not yet stored", owedBefore, err, pos.FeesOwed1)
 	}
 	e.landed(t, e.send(t, signAPI(t, *tx, testKey)))
-	after, pool, err := e.sim.Position(mint)
+	after, pool, err := e.sim.Accounts().Position(mint)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func TestTransferPositionMovesRange(t *testing.T) {
 		t.Errorf("position after transfer: range %s liquidity %s, want %s and %s in range", after.Range, after.Liquidity, rng, pos.Liquidity)
 	}
 	// A liquidity change touches the position: what it was owed is now stored, and nothing is lost.
-	if owed, err := e.sim.PositionOwed(mint); err != nil || owed != owedBefore || after.FeesOwed0 != owedBefore.Fees0 || after.FeesOwed1 != owedBefore.Fees1 {
+	if owed, err := e.sim.Accounts().PositionOwed(mint); err != nil || owed != owedBefore || after.FeesOwed0 != owedBefore.Fees0 || after.FeesOwed1 != owedBefore.Fees1 {
 		t.Errorf("after the move: owed %+v (%v), stored %d/%d; want %+v owed and stored", owed, err, after.FeesOwed0, after.FeesOwed1, owedBefore)
 	}
 	// The pool's active liquidity now includes the position again (it left with the price at 20s).
@@ -107,7 +107,7 @@ func TestClaimFeesPaysAndZeroes(t *testing.T) {
 	e := newEnv(t, Options{})
 	e.advance(t, 25*time.Second)
 	mint := e.addr(t, ids.KindPosition, "pos-b")
-	pos, pool, err := e.sim.Position(mint)
+	pos, pool, err := e.sim.Accounts().Position(mint)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,29 +116,29 @@ func TestClaimFeesPaysAndZeroes(t *testing.T) {
 	if pos.FeesOwed0 != 10_000_000 || pos.FeesOwed1 != 2_000_000 {
 		t.Fatalf("fees stored %d/%d, want 10000000/2000000", pos.FeesOwed0, pos.FeesOwed1)
 	}
-	if owed, err := e.sim.PositionOwed(mint); err != nil || owed.Fees0 != 160_000_000 || owed.Fees1 != 17_000_000 {
+	if owed, err := e.sim.Accounts().PositionOwed(mint); err != nil || owed.Fees0 != 160_000_000 || owed.Fees1 != 17_000_000 {
 		t.Fatalf("fees owed %+v, %v; want 160000000/17000000", owed, err)
 	}
 	tx, err := e.market.ClaimFees(e.ctx, "claim-1", market.ClaimFeesRequest{Loan: e.addr(t, ids.KindLoan, "claim-me").String(), PositionMint: mint.String()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	usdcBefore := e.sim.TokenBalance(testWallet(), pool.Mint1)
+	usdcBefore := e.sim.Accounts().TokenBalance(testWallet(), pool.Mint1)
 	e.landed(t, e.send(t, signAPI(t, *tx, testKey)))
-	after, _, _ := e.sim.Position(mint)
+	after, _, _ := e.sim.Accounts().Position(mint)
 	if after.FeesOwed0 != 0 || after.FeesOwed1 != 0 {
 		t.Errorf("fees after claim %d/%d, want 0/0", after.FeesOwed0, after.FeesOwed1)
 	}
 	// Fees are paid; the JTO rewards are not (claim_fees collects fees only), but the fee update
 	// before the collection stored what they had reached.
-	if owed, err := e.sim.PositionOwed(mint); err != nil || owed.Fees0 != 0 || owed.Fees1 != 0 ||
+	if owed, err := e.sim.Accounts().PositionOwed(mint); err != nil || owed.Fees0 != 0 || owed.Fees1 != 0 ||
 		owed.Rewards[0] == 0 || owed.Rewards[0] != after.Rewards[0].Owed {
 		t.Errorf("owed after claim %+v, %v, stored rewards %d; want no fees and the rewards stored", owed, err, after.Rewards[0].Owed)
 	}
-	if got := e.sim.TokenBalance(testWallet(), pool.Mint0); got != 160_000_000 {
+	if got := e.sim.Accounts().TokenBalance(testWallet(), pool.Mint0); got != 160_000_000 {
 		t.Errorf("SOL fees received %d, want 160000000", got)
 	}
-	if got := e.sim.TokenBalance(testWallet(), pool.Mint1) - usdcBefore; got != 17_000_000 {
+	if got := e.sim.Accounts().TokenBalance(testWallet(), pool.Mint1) - usdcBefore; got != 17_000_000 {
 		t.Errorf("USDC fees received %d, want 17000000", got)
 	}
 }
@@ -174,7 +174,7 @@ func TestStrategyUpdateSplitsAndApplies(t *testing.T) {
 	for _, tx := range txs {
 		e.landed(t, e.send(t, signAPI(t, tx, testKey)))
 	}
-	vs, err := e.sim.Strategy(alpha)
+	vs, err := e.sim.Accounts().Strategy(alpha)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,16 +192,16 @@ func TestStrategyUpdateSplitsAndApplies(t *testing.T) {
 func TestStrategyWithdrawPaysAuthority(t *testing.T) {
 	e := newEnv(t, Options{})
 	alpha, usdc := e.addr(t, ids.KindStrategy, "alpha"), e.addr(t, ids.KindMint, "USDC")
-	before := e.sim.TokenBalance(testWallet(), usdc)
+	before := e.sim.Accounts().TokenBalance(testWallet(), usdc)
 	tx, err := e.market.WithdrawFromStrategy(e.ctx, "withdraw-1", market.WithdrawStrategyRequest{Amount: 40_000_000_000, Strategy: alpha.String()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	e.landed(t, e.send(t, signAPI(t, *tx, testKey)))
-	if got := e.sim.TokenBalance(testWallet(), usdc) - before; got != 40_000_000_000 {
+	if got := e.sim.Accounts().TokenBalance(testWallet(), usdc) - before; got != 40_000_000_000 {
 		t.Errorf("authority received %d, want 40000000000", got)
 	}
-	vs, _ := e.sim.Strategy(alpha)
+	vs, _ := e.sim.Accounts().Strategy(alpha)
 	if vs.Strategy.TokenBalance != 20_000_000_000 {
 		t.Errorf("idle after withdraw %d, want 20000000000", vs.Strategy.TokenBalance)
 	}
@@ -215,7 +215,7 @@ func TestWithdrawClaimBundle(t *testing.T) {
 	e.advance(t, 20*time.Second)
 	vault, req := e.addr(t, ids.KindEarn, "usdc-earn"), e.addr(t, ids.KindRequest, "usdc-earn/r-full")
 	usdc := e.addr(t, ids.KindMint, "USDC")
-	before := e.sim.TokenBalance(testWallet(), usdc)
+	before := e.sim.Accounts().TokenBalance(testWallet(), usdc)
 	claim := market.WithdrawClaimRequest{Address: vault.String(), Wallet: testWallet().String(), RequestID: req.String()}
 	resp, err := e.market.ClaimEarnWithdrawal(e.ctx, "claim-w-1", claim)
 	if err != nil {
@@ -235,10 +235,10 @@ func TestWithdrawClaimBundle(t *testing.T) {
 	if st := e.sim.Chain().Bundles.Status(id); st.State != chainsim.BundleLanded {
 		t.Fatalf("bundle status %+v", st)
 	}
-	if got := e.sim.TokenBalance(testWallet(), usdc) - before; got != 300_000_000 {
+	if got := e.sim.Accounts().TokenBalance(testWallet(), usdc) - before; got != 300_000_000 {
 		t.Errorf("wallet received %d, want 300000000", got)
 	}
-	if wr, _ := e.sim.WithdrawalRequest(req); wr.State() != market.WithdrawalClaimed {
+	if wr, _ := e.sim.Accounts().WithdrawalRequest(req); wr.State() != market.WithdrawalClaimed {
 		t.Errorf("request state %s, want claimed", wr.State())
 	}
 	_, err = e.market.ClaimEarnWithdrawal(e.ctx, "claim-w-2", claim)
@@ -289,20 +289,20 @@ func TestWithdrawClaimCreatesTokenAccount(t *testing.T) {
 	if len(resp.TxBase64s) != 2 {
 		t.Fatalf("%d transactions, want the token account's and the claim", len(resp.TxBase64s))
 	}
-	lamports := e.sim.Balance(testWallet())
+	lamports := e.sim.Accounts().Balance(testWallet())
 	id := e.sendBundle(t, [][]byte{signWire(t, resp.TxBase64s[0], testKey), signWire(t, resp.TxBase64s[1], testKey), e.tipTx(t, 5_000)})
 	e.advance(t, time.Second)
 	if st := e.sim.Chain().Bundles.Status(id); st.State != chainsim.BundleLanded {
 		t.Fatalf("bundle %+v", st)
 	}
-	if got := e.sim.TokenBalance(testWallet(), e.addr(t, ids.KindMint, "USDC")); got != 5_000_000 {
+	if got := e.sim.Accounts().TokenBalance(testWallet(), e.addr(t, ids.KindMint, "USDC")); got != 5_000_000 {
 		t.Errorf("wallet holds %d, want 5000000", got)
 	}
 	// Rent of the new token account out, the request account's rent back, the fees of four signatures
 	// (one on the token-account transaction, the wallet's and the co-signer's on the claim, one on the
 	// tip) and the tip.
-	if want := lamports - 2_039_280 + genesis.EarnRequestRent - 4*5000 - 5_000; e.sim.Balance(testWallet()) != want {
-		t.Errorf("wallet lamports %d, want %d", e.sim.Balance(testWallet()), want)
+	if want := lamports - 2_039_280 + genesis.EarnRequestRent - 4*5000 - 5_000; e.sim.Accounts().Balance(testWallet()) != want {
+		t.Errorf("wallet lamports %d, want %d", e.sim.Accounts().Balance(testWallet()), want)
 	}
 }
 
@@ -322,16 +322,16 @@ func TestPayerHeaderPaysFees(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	payerBefore, walletBefore := e.sim.Balance(ids.PublicKeyOf(payerKey)), e.sim.Balance(testWallet())
+	payerBefore, walletBefore := e.sim.Accounts().Balance(ids.PublicKeyOf(payerKey)), e.sim.Accounts().Balance(testWallet())
 	for _, b64 := range resp.TxBase64s {
 		e.landed(t, e.send(t, signWire(t, b64, testKey, payerKey)))
 	}
 	// The token account's rent, and the fees of the payer's signature on the first transaction and of
 	// the payer's, the wallet's and the co-signer's on the claim.
-	if got := payerBefore - e.sim.Balance(ids.PublicKeyOf(payerKey)); got != 2_039_280+4*5000 {
+	if got := payerBefore - e.sim.Accounts().Balance(ids.PublicKeyOf(payerKey)); got != 2_039_280+4*5000 {
 		t.Errorf("payer spent %d lamports, want the token account's rent and the fees", got)
 	}
-	if got := e.sim.Balance(testWallet()) - walletBefore; got != genesis.EarnRequestRent {
+	if got := e.sim.Accounts().Balance(testWallet()) - walletBefore; got != genesis.EarnRequestRent {
 		t.Errorf("wallet gained %d lamports, want the request's rent %d", got, genesis.EarnRequestRent)
 	}
 }
@@ -349,14 +349,14 @@ func TestRepayAllWithdrawAndClose(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.landed(t, e.send(t, signAPI(t, resp.Transactions[0], testKey)))
-	item, err := e.sim.Loan(loan)
+	item, err := e.sim.Accounts().Loan(loan)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !item.Loan.Closed || item.Ledgers[0].OutstandingPrincipal() != 0 || item.Ledgers[0].InterestOutstanding != 0 || item.Collateral[0].Amount != 0 {
 		t.Errorf("after closing: %+v", item)
 	}
-	if got := e.sim.TokenBalance(testWallet(), sol); got != 10_000_000_000 {
+	if got := e.sim.Accounts().TokenBalance(testWallet(), sol); got != 10_000_000_000 {
 		t.Errorf("wallet holds %d SOL base units, want the 10 SOL collateral", got)
 	}
 	start := market.UnixTime(e.sim.StartTime().Unix())

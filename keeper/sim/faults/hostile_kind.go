@@ -1,10 +1,5 @@
 package faults
 
-import (
-	"fmt"
-	"strings"
-)
-
 // Hostile is a way a transaction-building call can try to take the wallet's funds or authority. In a
 // hostile mode the simulator adds the change to the honest transaction it would have built and still
 // co-signs the result, as a compromised service would.
@@ -55,26 +50,14 @@ func AllHostile() []Hostile {
 	return out
 }
 
+// hostileNames are the modes' names, by value.
+var hostileNames = []string{"none", "system-transfer", "token-transfer", "set-authority", "unknown-program",
+	"fee-payer", "extra-signer", "one-over", "close-to-stranger", "approve-delegate", "second-drains"}
+
 // String returns the mode's name.
-func (h Hostile) String() string {
-	names := [...]string{"none", "system-transfer", "token-transfer", "set-authority", "unknown-program",
-		"fee-payer", "extra-signer", "one-over", "close-to-stranger", "approve-delegate", "second-drains"}
-	if h < 0 || h >= hostileCount {
-		return fmt.Sprintf("hostile(%d)", int(h))
-	}
-	return names[h]
-}
+func (h Hostile) String() string { return enumName(h, hostileNames, "hostile") }
 
 // ParseHostile returns the mode named name (as String writes it).
 func ParseHostile(name string) (Hostile, error) {
-	for h := HostileNone; h < hostileCount; h++ {
-		if h.String() == name {
-			return h, nil
-		}
-	}
-	names := make([]string, 0, hostileCount)
-	for h := HostileNone; h < hostileCount; h++ {
-		names = append(names, h.String())
-	}
-	return HostileNone, fmt.Errorf("unknown hostile mode %q (one of %s)", name, strings.Join(names, ", "))
+	return parseEnum[Hostile](name, hostileNames, "hostile mode")
 }

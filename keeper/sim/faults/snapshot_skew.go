@@ -1,7 +1,5 @@
 package faults
 
-import "fmt"
-
 // SnapshotSkew is a way the market's E3 answers can disagree on their oracle snapshot: in a skewed
 // answer for a page after the first, snapshotTs is one second later than the snapshot its USD figures
 // were computed from, so a walk of pages carries different snapshotTs values, as a service whose
@@ -22,25 +20,13 @@ const (
 // snapshotSkewStep is how much later a skewed snapshotTs is, in seconds.
 const snapshotSkewStep = 1
 
+// snapshotSkewNames are the skews' names, by value.
+var snapshotSkewNames = []string{SnapshotSkewNone: "none", SnapshotSkewOnce: "once", SnapshotSkewAlways: "always"}
+
 // String returns the skew's name.
-func (k SnapshotSkew) String() string {
-	switch k {
-	case SnapshotSkewNone:
-		return "none"
-	case SnapshotSkewOnce:
-		return "once"
-	case SnapshotSkewAlways:
-		return "always"
-	}
-	return fmt.Sprintf("snapshot-skew(%d)", int(k))
-}
+func (k SnapshotSkew) String() string { return enumName(k, snapshotSkewNames, "snapshot-skew") }
 
 // ParseSnapshotSkew returns the skew named name (as String writes it).
 func ParseSnapshotSkew(name string) (SnapshotSkew, error) {
-	for k := SnapshotSkewNone; k < snapshotSkewCount; k++ {
-		if k.String() == name {
-			return k, nil
-		}
-	}
-	return SnapshotSkewNone, fmt.Errorf("unknown snapshot skew %q (one of none, once, always)", name)
+	return parseEnum[SnapshotSkew](name, snapshotSkewNames, "snapshot skew")
 }

@@ -1,6 +1,6 @@
 package ids
 
-// Kinds of named things, as package sim's Sim.Address looks them up.
+// Kinds of named things, as package sim's Accounts.Address looks them up.
 const (
 	KindMint     = "mint"     // by symbol
 	KindWallet   = "wallet"   // by name; "$wallet" is the operator's

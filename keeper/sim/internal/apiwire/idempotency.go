@@ -3,7 +3,7 @@ package apiwire
 import "net/http"
 
 // IdempotencyStore remembers the successful answers of writes by Idempotent-Key. It is guarded by
-// Sim.mu.
+// the market's lock.
 type IdempotencyStore struct {
 	entries map[string]idemEntry
 }

@@ -51,15 +51,26 @@ func (l *itemList) asset(where, id string, mustKnow bool) (solana.PublicKey, err
 	return k, nil
 }
 
-// adds turns addCollateral into items.
-func (l *itemList) adds(ct *market.CollateralTerms) error {
-	for _, id := range slices.Sorted(maps.Keys(ct.AddCollateral)) {
-		where := "collateralTerms.addCollateral[" + id + "]"
-		k, err := l.asset(where, id, false)
+// eachAsset calls f, in identifier order, for every entry v of m, the collateralTerms member field,
+// with where naming the entry, id its asset identifier and k that asset parsed; mustKnow requires the
+// asset in the strategy's terms.
+func eachAsset[V any](l *itemList, field string, m map[string]V, mustKnow bool, f func(where, id string, k solana.PublicKey, v V) error) error {
+	for _, id := range slices.Sorted(maps.Keys(m)) {
+		where := "collateralTerms." + field + "[" + id + "]"
+		k, err := l.asset(where, id, mustKnow)
 		if err != nil {
 			return err
 		}
-		ac := ct.AddCollateral[id]
+		if err := f(where, id, k, m[id]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// adds turns addCollateral into items.
+func (l *itemList) adds(ct *market.CollateralTerms) error {
+	return eachAsset(l, "addCollateral", ct.AddCollateral, false, func(where, id string, k solana.PublicKey, ac market.AddCollateral) error {
 		if ac.DurationsAndApys == nil {
 			return BadRequest("%s.durationsAndApys is required", where)
 		}
@@ -77,8 +88,8 @@ func (l *itemList) adds(ct *market.CollateralTerms) error {
 				return err
 			}
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // apys turns a duration → APY map into setAPY items.
@@ -156,13 +167,7 @@ func (l *itemList) metaItems(k solana.PublicKey, a market.ParsedUpdateAssetData)
 
 // updates turns updateCollateral into items.
 func (l *itemList) updates(ct *market.CollateralTerms) error {
-	for _, id := range slices.Sorted(maps.Keys(ct.UpdateCollateral)) {
-		where := "collateralTerms.updateCollateral[" + id + "]"
-		k, err := l.asset(where, id, true)
-		if err != nil {
-			return err
-		}
-		u := ct.UpdateCollateral[id]
+	return eachAsset(l, "updateCollateral", ct.UpdateCollateral, true, func(where, id string, k solana.PublicKey, u market.CollateralParamsUpdate) error {
 		if err := l.apys(where+".apyUpdate", k, u.ApyUpdate); err != nil {
 			return err
 		}
@@ -171,8 +176,8 @@ func (l *itemList) updates(ct *market.CollateralTerms) error {
 				return err
 			}
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // allocations turns updateAssetAllocation into items.
@@ -196,13 +201,7 @@ func (l *itemList) allocations(ct *market.CollateralTerms) error {
 
 // removals turns removeCollateral into items.
 func (l *itemList) removals(ct *market.CollateralTerms) error {
-	for _, id := range slices.Sorted(maps.Keys(ct.RemoveCollateral)) {
-		where := "collateralTerms.removeCollateral[" + id + "]"
-		k, err := l.asset(where, id, true)
-		if err != nil {
-			return err
-		}
-		rc := ct.RemoveCollateral[id]
+	return eachAsset(l, "removeCollateral", ct.RemoveCollateral, true, func(where, id string, k solana.PublicKey, rc market.RemoveCollateral) error {
 		if rc.Durations == nil {
 			return BadRequest("%s.durations is required", where)
 		}
@@ -215,8 +214,8 @@ func (l *itemList) removals(ct *market.CollateralTerms) error {
 		if rc.RemoveFromMarketInformation {
 			l.items = append(l.items, instr.TermItem{Kind: instr.ItemRemoveCollateral, Asset: k})
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // params turns updateParams into items.

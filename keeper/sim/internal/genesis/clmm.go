@@ -14,10 +14,10 @@ import (
 )
 
 // pools compiles the CLMM pools and their accounts.
-func (c *compiler) pools() {
+func (c *clmmCompiler) pools() {
 	for i, ps := range c.sc.Pools {
 		at := p("pools", i)
-		if !c.uniqueName(at, "pool", i, ps.Name, c.poolNamed(ps.Name) != nil) {
+		if !c.uniqueName(at, "pool", i, ps.Name, poolNamed(c.w, ps.Name) != nil) {
 			continue
 		}
 		dex, ok := programs.DexByName(ps.Dex)
@@ -57,7 +57,7 @@ func (c *compiler) pools() {
 }
 
 // poolAccount builds the initial pool account.
-func (c *compiler) poolAccount(pool *programs.Pool, ps scenario.PoolSpec, at []any) {
+func (c *clmmCompiler) poolAccount(pool *programs.Pool, ps scenario.PoolSpec, at []any) {
 	liq, err := units.ParseInteger(ps.Liquidity)
 	if err != nil {
 		c.failAt(append(at, "liquidity"), "pool %q: liquidity: %v", ps.Name, err)
@@ -87,7 +87,7 @@ func (c *compiler) poolAccount(pool *programs.Pool, ps scenario.PoolSpec, at []a
 
 // poolRewards compiles a dex-b pool's reward emissions: emissions_per_second_x64 is the daily amount
 // in base units × 2^64 / 86400, rounded down.
-func (c *compiler) poolRewards(state *clmm.Pool, pool *programs.Pool, ps scenario.PoolSpec, at []any) {
+func (c *clmmCompiler) poolRewards(state *clmm.Pool, pool *programs.Pool, ps scenario.PoolSpec, at []any) {
 	if len(ps.Rewards) > 0 && (pool.Dex.Name != clmm.DexB || len(ps.Rewards) > clmm.NumRewards) {
 		c.failAt(append(at, "rewards"), "pool %q: rewards: at most %d, on dex-b pools only", ps.Name, clmm.NumRewards)
 		return
@@ -121,23 +121,23 @@ func tickState(tick int32) (clmm.U128, error) {
 }
 
 // poolNamed returns the pool called name, or nil.
-func (c *compiler) poolNamed(name string) *programs.Pool {
-	return find(c.w.Pools, func(pl *programs.Pool) bool { return pl.Name == name })
+func poolNamed(w *programs.Catalog, name string) *programs.Pool {
+	return find(w.Pools, func(pl *programs.Pool) bool { return pl.Name == name })
 }
 
 // positionNamed returns the position called name, or nil.
-func (c *compiler) positionNamed(name string) *programs.Position {
-	return find(c.w.Positions, func(ps *programs.Position) bool { return ps.Name == name })
+func positionNamed(w *programs.Catalog, name string) *programs.Position {
+	return find(w.Positions, func(ps *programs.Position) bool { return ps.Name == name })
 }
 
 // positions compiles the CLMM positions and their accounts.
-func (c *compiler) positions() {
+func (c *clmmCompiler) positions() {
 	for i, ps := range c.sc.Positions {
 		at := p("positions", i)
-		if !c.uniqueName(at, "position", i, ps.Name, c.positionNamed(ps.Name) != nil) {
+		if !c.uniqueName(at, "position", i, ps.Name, positionNamed(c.w, ps.Name) != nil) {
 			continue
 		}
-		pool := c.poolNamed(ps.Pool)
+		pool := poolNamed(c.w, ps.Pool)
 		if pool == nil {
 			c.failAt(append(at, "pool"), "position %q: unknown pool %q", ps.Name, ps.Pool)
 			continue
@@ -155,7 +155,7 @@ func (c *compiler) positions() {
 }
 
 // addPosition records a position and its account.
-func (c *compiler) addPosition(ps scenario.PositionSpec, pool *programs.Pool, rng clmm.Range, liq uint64, at []any) {
+func (c *clmmCompiler) addPosition(ps scenario.PositionSpec, pool *programs.Pool, rng clmm.Range, liq uint64, at []any) {
 	mint := ids.DerivedKey("position-mint", ps.Name)
 	dex, err := clmm.NewDex(pool.Dex.Name, pool.Dex.Program)
 	if err != nil {
@@ -186,7 +186,7 @@ func (c *compiler) addPosition(ps scenario.PositionSpec, pool *programs.Pool, rn
 }
 
 // positionRange returns a position's range from ticks or prices.
-func (c *compiler) positionRange(ps scenario.PositionSpec, pool *programs.Pool, at []any) (clmm.Range, bool) {
+func (c *clmmCompiler) positionRange(ps scenario.PositionSpec, pool *programs.Pool, at []any) (clmm.Range, bool) {
 	var rng clmm.Range
 	switch {
 	case ps.LowerTick != nil && ps.UpperTick != nil:
@@ -225,7 +225,7 @@ func floorTo(tick int32, spacing uint16) int32 {
 // has added its liquidity to its pool and boundary ticks. The scenario's
 // pool liquidity is that of other providers, active at the pool's price;
 // the positions in range add theirs.
-func (c *compiler) clmmAccounts() {
+func (c *clmmCompiler) clmmAccounts() {
 	for _, pool := range c.w.Pools {
 		c.gen.Accounts = append(c.gen.Accounts, AccountInit{Key: pool.Address, Account: svm.Account{
 			Lamports: accountRent, Owner: pool.Dex.Program, Data: pool.Dex.Layout.EncodePool(c.poolStates[pool])}})

@@ -1,13 +1,7 @@
 package genesis
 
 import (
-	"cmp"
-	"maps"
-	"math"
-	"slices"
 	"time"
-
-	"github.com/keeper-project/keeper/keeper/prices"
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/internal/strictyaml"
@@ -80,8 +74,10 @@ type Target interface {
 	SwapPool(pool *programs.Pool, when, fee0, fee1 uint64, move bool, tick int32, sqrt clmm.U128) error
 }
 
-// compiler turns a Scenario into a world, its genesis and its events, collecting every problem with
-// its position in the scenario file.
+// compiler is the state a scenario's compilation shares: the scenario, the world, genesis and
+// problems built so far. Its methods resolve the references and amounts every part uses, recording
+// each problem with its position in the scenario file; the per-part compilers below (tokens, CLMM,
+// lending, loans, earn, events) hold it and compile their part.
 type compiler struct {
 	file  string
 	root  *yaml.Node // nil for a scenario built in code
@@ -89,13 +85,37 @@ type compiler struct {
 	start time.Time
 	w     *programs.Catalog
 	gen   Genesis
-	evs   []Event
 	errs  strictyaml.Errors
+}
 
+// tokenCompiler compiles the mints, their Pyth feeds, and the wallets and their funding.
+type tokenCompiler struct{ *compiler }
+
+// clmmCompiler compiles the CLMM pools and positions and their initial accounts.
+type clmmCompiler struct {
+	*compiler
 	poolStates map[*programs.Pool]clmm.Pool          // initial pool accounts
 	posStates  map[*programs.Position]clmm.Position  // initial position accounts
 	books      map[*programs.Pool]*programs.TickBook // initial tick arrays
-	evTime     time.Time                             // the scheduled time of the event being compiled
+}
+
+// lendingCompiler compiles the strategies, the lending vaults, the loops and the market's settings.
+type lendingCompiler struct{ *compiler }
+
+// loanCompiler compiles the loans: their collateral, ledgers and history.
+type loanCompiler struct {
+	*compiler
+	clmm *clmmCompiler // the positions held as collateral
+}
+
+// earnCompiler compiles the earn vaults and their withdrawal requests.
+type earnCompiler struct{ *compiler }
+
+// eventCompiler compiles the scenario's events.
+type eventCompiler struct {
+	*compiler
+	evs    []Event
+	evTime time.Time // the scheduled time of the event being compiled
 }
 
 // Compiled is the result of compiling a scenario.
@@ -108,17 +128,20 @@ type Compiled struct {
 // Compile compiles sc for wallet, with times relative to start.
 func Compile(sc *scenario.Scenario, wallet solana.PublicKey, start time.Time) (*Compiled, error) {
 	file, root := sc.Source()
-	c := &compiler{file: file, root: root, sc: sc, start: start, w: programs.NewCatalog(wallet),
-		poolStates: map[*programs.Pool]clmm.Pool{}, posStates: map[*programs.Position]clmm.Position{}, books: map[*programs.Pool]*programs.TickBook{}}
-	steps := []func(){c.mints, c.walletsAndFunding, c.pools, c.positions, c.clmmAccounts, c.strategies, c.vaults,
-		c.loans, c.loops, c.earn, c.events, c.market, c.token2022Held}
+	c := &compiler{file: file, root: root, sc: sc, start: start, w: programs.NewCatalog(wallet)}
+	tokens, lending, earn := &tokenCompiler{c}, &lendingCompiler{c}, &earnCompiler{c}
+	cl := &clmmCompiler{compiler: c, poolStates: map[*programs.Pool]clmm.Pool{}, posStates: map[*programs.Position]clmm.Position{},
+		books: map[*programs.Pool]*programs.TickBook{}}
+	loans, events := &loanCompiler{compiler: c, clmm: cl}, &eventCompiler{compiler: c}
+	steps := []func(){tokens.mints, tokens.walletsAndFunding, cl.pools, cl.positions, cl.clmmAccounts, lending.strategies,
+		lending.vaults, loans.loans, lending.loops, earn.earn, events.events, lending.market, tokens.token2022Held}
 	for _, step := range steps {
 		step()
 	}
 	if err := c.errs.Err(); err != nil {
 		return nil, err
 	}
-	return &Compiled{World: c.w, Genesis: c.gen, Events: c.evs}, nil
+	return &Compiled{World: c.w, Genesis: c.gen, Events: events.evs}, nil
 }
 
 // node returns the YAML node at path, or nil for a scenario built in code.
@@ -182,65 +205,6 @@ func (c *compiler) units(s string, m *programs.Mint, path []any) uint64 {
 	return v
 }
 
-// mints compiles the mints and their prices.
-func (c *compiler) mints() {
-	prices := map[solana.PublicKey]float64{}
-	for i, ms := range c.sc.Mints {
-		at := p("mints", i)
-		if ms.Symbol == "" {
-			c.failAt(append(at, "symbol"), "mint %d: symbol is required", i)
-			continue
-		}
-		if _, dup := c.w.MintBySym[ms.Symbol]; dup {
-			c.failAt(append(at, "symbol"), "mint %q is defined twice", ms.Symbol)
-			continue
-		}
-		if ms.Decimals < 0 || ms.Decimals > 18 {
-			c.failAt(append(at, "decimals"), "mint %q: decimals %d outside [0, 18]", ms.Symbol, ms.Decimals)
-		}
-		if ms.Price < 0 || math.IsNaN(ms.Price) || math.IsInf(ms.Price, 0) {
-			c.failAt(append(at, "price"), "mint %q: price must be a non-negative number", ms.Symbol)
-		}
-		addr := ids.DerivedKey("mint", ms.Symbol)
-		if ms.Address != "" {
-			addr = c.key(ms.Address, append(at, "address"))
-		}
-		m := &programs.Mint{Symbol: ms.Symbol, Name: cmp.Or(ms.Name, ms.Symbol), Address: addr,
-			Decimals: uint8(max(0, min(ms.Decimals, 18))), YieldAPY: ms.YieldAPY}
-		switch ms.Program {
-		case "", "token":
-		case "token-2022":
-			m.Token2022 = true
-		default:
-			c.failAt(append(at, "program"), "mint %q: program must be token or token-2022, got %q", ms.Symbol, ms.Program)
-		}
-		if ms.Pyth != "" {
-			m.Pyth = c.pythFeed(ms.Pyth, append(at, "pyth"))
-		}
-		c.w.Mints = append(c.w.Mints, m)
-		c.w.MintBySym[m.Symbol] = m
-		c.w.MintByAddr[addr] = m
-		c.gen.Mints = append(c.gen.Mints, m)
-		prices[addr] = ms.Price
-	}
-	c.w.SetPrices(prices)
-}
-
-// pythFeed parses a mint's Pyth feed id at path and derives its sponsored account.
-func (c *compiler) pythFeed(id string, at []any) *programs.PythFeed {
-	feed, err := prices.ParseFeedID(id)
-	if err != nil {
-		c.failAt(at, "pyth: %v", err)
-		return nil
-	}
-	acct, err := prices.FeedAccount(feed, 0)
-	if err != nil {
-		c.failAt(at, "pyth: %v", err)
-		return nil
-	}
-	return &programs.PythFeed{ID: feed, Account: acct}
-}
-
 // key parses a base58 address at path.
 func (c *compiler) key(s string, path []any) solana.PublicKey {
 	k, err := solana.PublicKeyFromBase58(s)
@@ -276,49 +240,6 @@ func (c *compiler) mintSymbols() string {
 	return out
 }
 
-// walletsAndFunding compiles the named wallets and the funding of every wallet.
-func (c *compiler) walletsAndFunding() {
-	c.fund(c.w.Wallet, c.sc.Wallet, p("wallet"), defaultWalletSOL)
-	for i, ws := range c.sc.Wallets {
-		at := p("wallets", i)
-		if ws.Name == "" || ws.Name == WalletPlaceholder {
-			c.failAt(append(at, "name"), "wallet %d: a name other than %s is required", i, WalletPlaceholder)
-			continue
-		}
-		if _, dup := c.w.Wallets[ws.Name]; dup {
-			c.failAt(append(at, "name"), "wallet %q is defined twice", ws.Name)
-			continue
-		}
-		addr := ids.DerivedKey("wallet", ws.Name)
-		if ws.Address != "" {
-			addr = c.key(ws.Address, append(at, "address"))
-		}
-		c.w.Wallets[ws.Name] = addr
-		c.fund(addr, ws.Fund, append(at, "fund"), "0")
-	}
-}
-
-// fund adds the grants of f to wallet.
-func (c *compiler) fund(wallet solana.PublicKey, f scenario.Funding, at []any, defSOL string) {
-	sol := f.SOL
-	if sol == "" {
-		sol = defSOL
-	}
-	lamports, err := units.ParseUnits(sol, 9)
-	if err != nil {
-		c.failAt(append(at, "sol"), "%v", err)
-	}
-	if lamports > 0 {
-		c.gen.Lamports = append(c.gen.Lamports, Grant{Wallet: wallet, Amount: lamports})
-	}
-	for _, sym := range slices.Sorted(maps.Keys(f.Tokens)) {
-		m := c.mint(sym, append(at, "tokens", sym), "token")
-		if amt := c.units(f.Tokens[sym], m, append(at, "tokens", sym)); amt > 0 {
-			c.gen.Tokens = append(c.gen.Tokens, Grant{Wallet: wallet, Mint: m.Address, Amount: amt})
-		}
-	}
-}
-
 // WalletPlaceholder stands for the operator's wallet in scenario files.
 const WalletPlaceholder = "$wallet"
 
@@ -350,19 +271,32 @@ func (c *compiler) derive(program solana.PublicKey, kind, name string, path []an
 	return k
 }
 
-// token2022Held refuses a scenario that gives anyone a balance of a Token-2022 mint: the simulated
-// chain does not execute Token-2022 instructions, so such a balance could never move.
-func (c *compiler) token2022Held() {
-	for i, ms := range c.sc.Mints {
-		m := c.w.MintBySym[ms.Symbol]
-		if m == nil || !m.Token2022 {
-			continue
-		}
-		for _, g := range c.gen.Tokens {
-			if g.Mint == m.Address {
-				c.failAt(p("mints", i, "program"), "mint %q is a Token-2022 mint, which the simulated chain can show but not move; %s cannot hold it", ms.Symbol, g.Wallet)
-				break
-			}
-		}
+// assetRef resolves a collateral asset (a mint symbol or a pool name) to its asset identifier.
+func (c *compiler) assetRef(s string, path []any, what string) string {
+	if m, ok := c.w.MintBySym[s]; ok {
+		return m.Address.String()
 	}
+	if pl := poolNamed(c.w, s); pl != nil {
+		return pl.Address.String()
+	}
+	c.failAt(path, "%s: %q is neither a mint symbol nor a pool name", what, s)
+	return ""
+}
+
+// putJSONAccount adds a market-program account holding v (a *loanState or *strategyState).
+func (c *compiler) putJSONAccount(key solana.PublicKey, v any, at []any) {
+	var data []byte
+	var err error
+	switch s := v.(type) {
+	case *state.Loan:
+		data, err = state.EncodeLoan(s)
+	case *state.Strategy:
+		data, err = state.EncodeStrategy(s)
+	}
+	if err != nil {
+		c.failAt(at, "encode account: %v", err)
+		return
+	}
+	c.gen.Accounts = append(c.gen.Accounts, AccountInit{Key: key, Account: svm.Account{
+		Lamports: accountRent, Owner: ids.MarketProgramID, Data: data}})
 }

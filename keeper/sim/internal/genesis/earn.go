@@ -12,10 +12,10 @@ import (
 const EarnRequestRent = 1_447_680
 
 // earn compiles the earn vaults, their reserves and their withdrawal request accounts.
-func (c *compiler) earn() {
+func (c *earnCompiler) earn() {
 	for i, es := range c.sc.Earn {
 		at := p("earn", i)
-		if !c.uniqueName(at, "earn vault", i, es.Name, c.earnNamed(es.Name) != nil) {
+		if !c.uniqueName(at, "earn vault", i, es.Name, earnNamed(c.w, es.Name) != nil) {
 			continue
 		}
 		m := c.mint(es.Mint, append(at, "mint"), "mint")
@@ -42,12 +42,12 @@ func (c *compiler) earn() {
 }
 
 // earnNamed returns the earn vault called name, or nil.
-func (c *compiler) earnNamed(name string) *programs.Earn {
-	return find(c.w.Earn, func(e *programs.Earn) bool { return e.Name == name })
+func earnNamed(w *programs.Catalog, name string) *programs.Earn {
+	return find(w.Earn, func(e *programs.Earn) bool { return e.Name == name })
 }
 
 // request compiles one withdrawal request and its account.
-func (c *compiler) request(v *programs.Earn, rs scenario.RequestSpec, at []any) {
+func (c *earnCompiler) request(v *programs.Earn, rs scenario.RequestSpec, at []any) {
 	if rs.Name == "" || RequestNamed(v, rs.Name) != nil {
 		c.failAt(append(at, "name"), "earn vault %q: request names must be unique and non-empty", v.Name)
 		return

@@ -17,7 +17,7 @@ import (
 )
 
 // events compiles the scripted events, sorted by time (stable: same-time events run in file order).
-func (c *compiler) events() {
+func (c *eventCompiler) events() {
 	for i, es := range c.sc.Events {
 		at := p("events", i)
 		d, ok := c.eventTime(es, i, at)
@@ -36,7 +36,7 @@ func (c *compiler) events() {
 }
 
 // eventTime returns an event's offset from the start: its at, or the start of its at_slot.
-func (c *compiler) eventTime(es scenario.EventSpec, i int, at []any) (time.Duration, bool) {
+func (c *eventCompiler) eventTime(es scenario.EventSpec, i int, at []any) (time.Duration, bool) {
 	if es.AtSlot != nil {
 		if es.At != "" {
 			c.failAt(at, "event %d: give at or at_slot, not both", i)
@@ -64,7 +64,7 @@ func (c *compiler) eventTime(es scenario.EventSpec, i int, at []any) (time.Durat
 const maxEventSlot = 365 * 24 * time.Hour / chainsim.SlotDuration
 
 // event compiles one event's action; exactly one must be set.
-func (c *compiler) event(es scenario.EventSpec, at []any) (Event, bool) {
+func (c *eventCompiler) event(es scenario.EventSpec, at []any) (Event, bool) {
 	n := 0
 	for _, set := range []bool{es.Oracle != nil, es.Pool != nil, es.Fill != nil, es.Fees != nil, es.ExternalAPY != nil, es.Term != nil, es.Pyth != nil, es.PriceMove != nil} {
 		if set {
@@ -95,7 +95,7 @@ func (c *compiler) event(es scenario.EventSpec, at []any) (Event, bool) {
 }
 
 // oracleEvent sets oracle prices.
-func (c *compiler) oracleEvent(prices map[string]float64, at []any) (Event, bool) {
+func (c *eventCompiler) oracleEvent(prices map[string]float64, at []any) (Event, bool) {
 	changes := map[solana.PublicKey]float64{}
 	for _, sym := range slices.Sorted(maps.Keys(prices)) {
 		m := c.mint(sym, append(at, sym), "oracle mint")
@@ -116,7 +116,7 @@ func (c *compiler) oracleEvent(prices map[string]float64, at []any) (Event, bool
 }
 
 // pythEvent halts or resumes the pushing of mints' Pyth feeds.
-func (c *compiler) pythEvent(pe scenario.PythEvent, at []any) (Event, bool) {
+func (c *eventCompiler) pythEvent(pe scenario.PythEvent, at []any) (Event, bool) {
 	set := map[*programs.PythFeed]bool{}
 	for _, l := range []struct {
 		key  string
@@ -146,12 +146,17 @@ func (c *compiler) pythEvent(pe scenario.PythEvent, at []any) (Event, bool) {
 	}}, true
 }
 
+// unknown fails at path for a name that names no what, and returns no event.
+func (c *eventCompiler) unknown(path []any, what, name string) (Event, bool) {
+	c.failAt(path, "unknown %s %q", what, name)
+	return Event{}, false
+}
+
 // poolEvent moves a pool's price.
-func (c *compiler) poolEvent(pm scenario.PoolMove, at []any) (Event, bool) {
-	pool := c.poolNamed(pm.Name)
+func (c *eventCompiler) poolEvent(pm scenario.PoolMove, at []any) (Event, bool) {
+	pool := poolNamed(c.w, pm.Name)
 	if pool == nil {
-		c.failAt(append(at, "name"), "unknown pool %q", pm.Name)
-		return Event{}, false
+		return c.unknown(append(at, "name"), "pool", pm.Name)
 	}
 	var tick int32
 	var sqrt clmm.U128
@@ -186,11 +191,10 @@ func (c *compiler) poolEvent(pm scenario.PoolMove, at []any) (Event, bool) {
 }
 
 // fillEvent fills part of a withdrawal request.
-func (c *compiler) fillEvent(fs scenario.FillSpec, at []any) (Event, bool) {
-	v := c.earnNamed(fs.Vault)
+func (c *eventCompiler) fillEvent(fs scenario.FillSpec, at []any) (Event, bool) {
+	v := earnNamed(c.w, fs.Vault)
 	if v == nil {
-		c.failAt(append(at, "vault"), "unknown earn vault %q", fs.Vault)
-		return Event{}, false
+		return c.unknown(append(at, "vault"), "earn vault", fs.Vault)
 	}
 	r := RequestNamed(v, fs.Request)
 	if r == nil {
@@ -204,11 +208,10 @@ func (c *compiler) fillEvent(fs scenario.FillSpec, at []any) (Event, bool) {
 }
 
 // feesEvent makes a position earn fees through its pool's fee growth; its stored figure is unchanged.
-func (c *compiler) feesEvent(fs scenario.FeesSpec, at []any) (Event, bool) {
-	pos := c.positionNamed(fs.Position)
+func (c *eventCompiler) feesEvent(fs scenario.FeesSpec, at []any) (Event, bool) {
+	pos := positionNamed(c.w, fs.Position)
 	if pos == nil {
-		c.failAt(append(at, "position"), "unknown position %q", fs.Position)
-		return Event{}, false
+		return c.unknown(append(at, "position"), "position", fs.Position)
 	}
 	f0 := c.units(fs.Fees0, pos.Pool.Mint0, append(at, "fees_0"))
 	f1 := c.units(fs.Fees1, pos.Pool.Mint1, append(at, "fees_1"))
@@ -219,7 +222,7 @@ func (c *compiler) feesEvent(fs scenario.FeesSpec, at []any) (Event, bool) {
 }
 
 // externalAPYEvent changes a vault's external yield APY.
-func (c *compiler) externalAPYEvent(es scenario.ExternalAPYSpec, at []any) (Event, bool) {
+func (c *eventCompiler) externalAPYEvent(es scenario.ExternalAPYSpec, at []any) (Event, bool) {
 	var vault *programs.Vault
 	for _, v := range c.w.Vaults {
 		if v.Name == es.Vault {
@@ -227,8 +230,7 @@ func (c *compiler) externalAPYEvent(es scenario.ExternalAPYSpec, at []any) (Even
 		}
 	}
 	if vault == nil {
-		c.failAt(append(at, "vault"), "unknown vault %q", es.Vault)
-		return Event{}, false
+		return c.unknown(append(at, "vault"), "vault", es.Vault)
 	}
 	return Event{Desc: fmt.Sprintf("external apy of %s to %v", vault.Name, es.APY), Apply: func(Target) error {
 		vault.ExternalAPY = es.APY
@@ -237,11 +239,10 @@ func (c *compiler) externalAPYEvent(es scenario.ExternalAPYSpec, at []any) (Even
 }
 
 // termEvent sets one APY of a strategy's terms.
-func (c *compiler) termEvent(tc scenario.TermChange, at []any) (Event, bool) {
-	strat := c.strategyNamed(tc.Strategy)
+func (c *eventCompiler) termEvent(tc scenario.TermChange, at []any) (Event, bool) {
+	strat := strategyNamed(c.w, tc.Strategy)
 	if strat == nil {
-		c.failAt(append(at, "strategy"), "unknown strategy %q", tc.Strategy)
-		return Event{}, false
+		return c.unknown(append(at, "strategy"), "strategy", tc.Strategy)
 	}
 	asset := c.assetRef(tc.Collateral, append(at, "collateral"), "collateral")
 	d, err := units.ParseTerm(tc.Term)

@@ -6,9 +6,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market"
-	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 	"github.com/keeper-project/keeper/keeper/sim/internal/state"
@@ -16,28 +14,16 @@ import (
 	"github.com/keeper-project/keeper/keeper/sim/scenario"
 )
 
-// assetRef resolves a collateral asset (a mint symbol or a pool name) to its asset identifier.
-func (c *compiler) assetRef(s string, path []any, what string) string {
-	if m, ok := c.w.MintBySym[s]; ok {
-		return m.Address.String()
-	}
-	if pl := c.poolNamed(s); pl != nil {
-		return pl.Address.String()
-	}
-	c.failAt(path, "%s: %q is neither a mint symbol nor a pool name", what, s)
-	return ""
-}
-
 // strategyNamed returns the strategy called name, or nil.
-func (c *compiler) strategyNamed(name string) *programs.Strategy {
-	return find(c.w.Strategies, func(s *programs.Strategy) bool { return s.Name == name })
+func strategyNamed(w *programs.Catalog, name string) *programs.Strategy {
+	return find(w.Strategies, func(s *programs.Strategy) bool { return s.Name == name })
 }
 
 // strategies compiles the lending strategies, their accounts and their idle principal.
-func (c *compiler) strategies() {
+func (c *lendingCompiler) strategies() {
 	for i, ss := range c.sc.Strategies {
 		at := p("strategies", i)
-		if !c.uniqueName(at, "strategy", i, ss.Name, c.strategyNamed(ss.Name) != nil) {
+		if !c.uniqueName(at, "strategy", i, ss.Name, strategyNamed(c.w, ss.Name) != nil) {
 			continue
 		}
 		m := c.mint(ss.PrincipalMint, append(at, "principal_mint"), "principal_mint")
@@ -70,7 +56,7 @@ func (c *compiler) strategies() {
 }
 
 // term compiles one collateral's terms.
-func (c *compiler) term(ts scenario.TermSpec, at []any) state.Term {
+func (c *lendingCompiler) term(ts scenario.TermSpec, at []any) state.Term {
 	t := state.Term{AssetIdentifier: c.assetRef(ts.Collateral, append(at, "collateral"), "collateral"),
 		Apys: map[string]int64{}, Ltv: ts.Ltv, Lqt: ts.Lqt, MaxAllocationPct: ts.MaxAllocationPct}
 	if t.MaxAllocationPct == "" {
@@ -96,29 +82,11 @@ func (c *compiler) term(ts scenario.TermSpec, at []any) state.Term {
 	return t
 }
 
-// putJSONAccount adds a market-program account holding v (a *loanState or *strategyState).
-func (c *compiler) putJSONAccount(key solana.PublicKey, v any, at []any) {
-	var data []byte
-	var err error
-	switch s := v.(type) {
-	case *state.Loan:
-		data, err = state.EncodeLoan(s)
-	case *state.Strategy:
-		data, err = state.EncodeStrategy(s)
-	}
-	if err != nil {
-		c.failAt(at, "encode account: %v", err)
-		return
-	}
-	c.gen.Accounts = append(c.gen.Accounts, AccountInit{Key: key, Account: svm.Account{
-		Lamports: accountRent, Owner: ids.MarketProgramID, Data: data}})
-}
-
 // vaults compiles the lending vaults.
-func (c *compiler) vaults() {
+func (c *lendingCompiler) vaults() {
 	for i, vs := range c.sc.Vaults {
 		at := p("vaults", i)
-		strat := c.strategyNamed(vs.Strategy)
+		strat := strategyNamed(c.w, vs.Strategy)
 		if vs.Name == "" {
 			c.failAt(append(at, "name"), "vault %d: name is required", i)
 			continue
@@ -145,7 +113,7 @@ func (c *compiler) vaults() {
 }
 
 // reward compiles one reward schedule.
-func (c *compiler) reward(rs scenario.RewardSpec, at []any) market.RewardSchedule {
+func (c *lendingCompiler) reward(rs scenario.RewardSpec, at []any) market.RewardSchedule {
 	m := c.mint(rs.Mint, append(at, "mint"), "reward mint")
 	eps, err := strconv.ParseFloat(rs.EmissionsPerSecond, 64)
 	if err != nil || eps < 0 || math.IsInf(eps, 0) {
@@ -163,7 +131,7 @@ func (c *compiler) reward(rs scenario.RewardSpec, at []any) market.RewardSchedul
 }
 
 // loops compiles the loop records.
-func (c *compiler) loops() {
+func (c *lendingCompiler) loops() {
 	for i, ls := range c.sc.Loops {
 		at := p("loops", i)
 		pm := c.mint(ls.PrincipalMint, append(at, "principal_mint"), "principal_mint")

@@ -19,7 +19,7 @@ const (
 )
 
 // loans compiles the loans and their accounts.
-func (c *compiler) loans() {
+func (c *loanCompiler) loans() {
 	names := map[string]bool{}
 	for i, ls := range c.sc.Loans {
 		at := p("loans", i)
@@ -58,11 +58,11 @@ func (c *compiler) loans() {
 }
 
 // collateral compiles one collateral slot; plain tokens are minted to the loan's token account.
-func (c *compiler) collateral(info *programs.Loan, st *state.Loan, cs scenario.CollateralSpec, j int, at []any) {
+func (c *loanCompiler) collateral(info *programs.Loan, st *state.Loan, cs scenario.CollateralSpec, j int, at []any) {
 	col := state.Collateral{Index: j, ID: st.ID*10 + int64(j), WriteVersion: 1, LastInteractedTime: st.StartTime}
 	switch {
 	case cs.Position != "" && cs.Mint == "":
-		pos := c.positionNamed(cs.Position)
+		pos := positionNamed(c.w, cs.Position)
 		if pos == nil {
 			c.failAt(append(at, "position"), "unknown position %q", cs.Position)
 			return
@@ -77,7 +77,7 @@ func (c *compiler) collateral(info *programs.Loan, st *state.Loan, cs scenario.C
 		if pos.Pool.Dex.Name == clmm.DexB {
 			col.AssetType = assetTypeDexB
 		}
-		col.Amount = c.posStates[pos].Liquidity.Lo
+		col.Amount = c.clmm.posStates[pos].Liquidity.Lo
 	case cs.Mint != "" && cs.Position == "":
 		m := c.mint(cs.Mint, append(at, "mint"), "mint")
 		if m == nil {
@@ -96,8 +96,8 @@ func (c *compiler) collateral(info *programs.Loan, st *state.Loan, cs scenario.C
 }
 
 // ledger compiles one ledger.
-func (c *compiler) ledger(st *state.Loan, lg scenario.LedgerSpec, j, n int, at []any) {
-	strat := c.strategyNamed(lg.Strategy)
+func (c *loanCompiler) ledger(st *state.Loan, lg scenario.LedgerSpec, j, n int, at []any) {
+	strat := strategyNamed(c.w, lg.Strategy)
 	if strat == nil {
 		c.failAt(append(at, "strategy"), "unknown strategy %q", lg.Strategy)
 		return
@@ -139,7 +139,7 @@ func (c *compiler) ledger(st *state.Loan, lg scenario.LedgerSpec, j, n int, at [
 
 // defaultAPY returns the strategy's APY for the loan's first collateral and the term, from the
 // scenario's terms.
-func (c *compiler) defaultAPY(strat *programs.Strategy, st *state.Loan, term market.StrategyDuration) int64 {
+func (c *loanCompiler) defaultAPY(strat *programs.Strategy, st *state.Loan, term market.StrategyDuration) int64 {
 	if len(st.Collateral) == 0 {
 		return 0
 	}
@@ -162,11 +162,11 @@ func (c *compiler) defaultAPY(strat *programs.Strategy, st *state.Loan, term mar
 }
 
 // assetRefQuiet resolves an asset like assetRef without recording failures.
-func (c *compiler) assetRefQuiet(s string) string {
+func (c *loanCompiler) assetRefQuiet(s string) string {
 	if m, ok := c.w.MintBySym[s]; ok {
 		return m.Address.String()
 	}
-	if pl := c.poolNamed(s); pl != nil {
+	if pl := poolNamed(c.w, s); pl != nil {
 		return pl.Address.String()
 	}
 	return ""
@@ -174,7 +174,7 @@ func (c *compiler) assetRefQuiet(s string) string {
 
 // ratioRows returns a ledger's LTV, LQT and weight rows, defaulting from the strategy's terms and to
 // an equal share of each collateral among the loan's ledgers.
-func (c *compiler) ratioRows(strat *programs.Strategy, st *state.Loan, lg scenario.LedgerSpec, n int, at []any) (ltv, lqt, w []int64) {
+func (c *loanCompiler) ratioRows(strat *programs.Strategy, st *state.Loan, lg scenario.LedgerSpec, n int, at []any) (ltv, lqt, w []int64) {
 	terms := map[string]scenario.TermSpec{}
 	for _, ss := range c.sc.Strategies {
 		if ss.Name == strat.Name {
@@ -206,7 +206,7 @@ func (c *compiler) ratioRows(strat *programs.Strategy, st *state.Loan, lg scenar
 }
 
 // history compiles a loan's collateral history, by default one AddCollateral per slot at the start.
-func (c *compiler) history(st *state.Loan, ls scenario.LoanSpec, at []any) {
+func (c *loanCompiler) history(st *state.Loan, ls scenario.LoanSpec, at []any) {
 	if len(ls.History) == 0 {
 		for _, col := range st.Collateral {
 			st.History = append(st.History, state.HistoryEvent{Time: st.StartTime, Kind: state.EventAddCollateral,
@@ -243,7 +243,7 @@ func (c *compiler) history(st *state.Loan, ls scenario.LoanSpec, at []any) {
 
 // rawAmount parses an amount of an asset: whole tokens of a mint, or a raw integer for a pool
 // (CLMM liquidity).
-func (c *compiler) rawAmount(s, asset string, path []any) uint64 {
+func (c *loanCompiler) rawAmount(s, asset string, path []any) uint64 {
 	k, err := solana.PublicKeyFromBase58(asset)
 	if err == nil {
 		if m, ok := c.w.MintByAddr[k]; ok {
@@ -258,7 +258,7 @@ func (c *compiler) rawAmount(s, asset string, path []any) uint64 {
 }
 
 // principalAmount parses an amount of the loan's first principal mint.
-func (c *compiler) principalAmount(st *state.Loan, s string, path []any) uint64 {
+func (c *loanCompiler) principalAmount(st *state.Loan, s string, path []any) uint64 {
 	if len(st.Ledgers) == 0 {
 		return c.rawAmount(s, "", path)
 	}
@@ -266,7 +266,7 @@ func (c *compiler) principalAmount(st *state.Loan, s string, path []any) uint64 
 }
 
 // rollover adds a rollover PnL marker.
-func (c *compiler) rollover(st *state.Loan, at string, path []any) {
+func (c *loanCompiler) rollover(st *state.Loan, at string, path []any) {
 	mint := ""
 	if len(st.Collateral) > 0 {
 		mint = st.Collateral[0].AssetMint
@@ -276,7 +276,7 @@ func (c *compiler) rollover(st *state.Loan, at string, path []any) {
 }
 
 // inflows sets the borrower's net inflows from the history and the ledgers, at the initial prices.
-func (c *compiler) inflows(st *state.Loan) {
+func (c *loanCompiler) inflows(st *state.Loan) {
 	var first string
 	if len(st.Collateral) > 0 {
 		first = st.Collateral[0].AssetMint
@@ -309,7 +309,7 @@ func (c *compiler) inflows(st *state.Loan) {
 
 // eventValue returns the USD value of a collateral event at the initial prices, and its amount in
 // whole tokens when it is of the first collateral's mint.
-func (c *compiler) eventValue(st *state.Loan, ev state.HistoryEvent, first string) (usd, tokens float64) {
+func (c *loanCompiler) eventValue(st *state.Loan, ev state.HistoryEvent, first string) (usd, tokens float64) {
 	k, err := solana.PublicKeyFromBase58(ev.AssetMint)
 	if err != nil {
 		return 0, 0
@@ -322,7 +322,7 @@ func (c *compiler) eventValue(st *state.Loan, ev state.HistoryEvent, first strin
 		return usd, tokens
 	}
 	if pos, ok := c.w.PosByMint[k]; ok {
-		return c.w.Snapshot(c.start).PositionUSD(pos.Pool, c.poolStates[pos.Pool], c.posStates[pos]), 0
+		return c.w.Snapshot(c.start).PositionUSD(pos.Pool, c.clmm.poolStates[pos.Pool], c.clmm.posStates[pos]), 0
 	}
 	return 0, 0
 }

@@ -1,7 +1,7 @@
 package genesis
 
 // market checks the market's packing settings and the names it answers the withdrawal queue with.
-func (c *compiler) market() {
+func (c *lendingCompiler) market() {
 	m := c.sc.Market
 	if m.UpdateItemsPerTransaction < 0 {
 		c.failAt(p("market", "update_items_per_transaction"), "update_items_per_transaction must not be negative (got %d)", m.UpdateItemsPerTransaction)

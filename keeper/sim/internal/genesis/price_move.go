@@ -18,7 +18,7 @@ import (
 // Pyth account when it reaches the slot (the chain is the truth, and a subscriber of that account is
 // notified at that slot); when the sim's clock reaches the slot's time the market takes the price the
 // account then holds, and the pusher counts it as pushed, so it does not push it again.
-func (c *compiler) priceMoveEvent(pm scenario.PriceMove, slot uint64, at []any) (Event, bool) {
+func (c *eventCompiler) priceMoveEvent(pm scenario.PriceMove, slot uint64, at []any) (Event, bool) {
 	m := c.mint(pm.Mint, append(at, "mint"), "price_move mint")
 	if m == nil {
 		return Event{}, false

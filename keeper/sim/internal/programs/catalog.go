@@ -171,7 +171,7 @@ func NewCatalog(wallet solana.PublicKey) *Catalog {
 }
 
 // Name records the scenario's name for a thing of kind at addr, for
-// Sim.Address.
+// Accounts.Address.
 func (w *Catalog) Name(kind, name string, addr solana.PublicKey) {
 	if w.Named[kind] == nil {
 		w.Named[kind] = map[string]solana.PublicKey{}

@@ -133,14 +133,14 @@ func EncodeLoan(l *Loan) ([]byte, error) {
 
 // DecodeLoan parses loan account data.
 func DecodeLoan(data []byte) (*Loan, error) {
-	var l Loan
-	if err := decodeJSONAccount(loanDisc, "loan", data, &l); err != nil {
+	l, err := decodeJSONAccount[Loan](loanDisc, "loan", data)
+	if err != nil {
 		return nil, err
 	}
 	if err := l.validate(); err != nil {
 		return nil, fmt.Errorf("loan account: %w", err)
 	}
-	return &l, nil
+	return l, nil
 }
 
 // validate checks that every address in the loan parses, so that code reading a decoded loan can
@@ -173,18 +173,19 @@ func encodeJSONAccount(disc [8]byte, v any) ([]byte, error) {
 // errNoAccount means an account has no data (it does not exist or was closed).
 var errNoAccount = errors.New("account not found")
 
-// decodeJSONAccount checks disc and decodes the JSON after it into v.
-func decodeJSONAccount(disc [8]byte, what string, data []byte, v any) error {
+// decodeJSONAccount checks disc and decodes the JSON after it into a T.
+func decodeJSONAccount[T any](disc [8]byte, what string, data []byte) (*T, error) {
 	if len(data) == 0 {
-		return fmt.Errorf("%s %w", what, errNoAccount)
+		return nil, fmt.Errorf("%s %w", what, errNoAccount)
 	}
 	if len(data) < 8 || !bytes.Equal(data[:8], disc[:]) {
-		return fmt.Errorf("%s account: wrong discriminator", what)
+		return nil, fmt.Errorf("%s account: wrong discriminator", what)
 	}
+	v := new(T)
 	if err := json.Unmarshal(data[8:], v); err != nil {
-		return fmt.Errorf("%s account: %w", what, err)
+		return nil, fmt.Errorf("%s account: %w", what, err)
 	}
-	return nil
+	return v, nil
 }
 
 // Outstanding returns principalDue − principalRepaid, or 0.

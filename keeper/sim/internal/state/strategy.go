@@ -52,11 +52,7 @@ func EncodeStrategy(s *Strategy) ([]byte, error) {
 
 // DecodeStrategy parses strategy account data.
 func DecodeStrategy(data []byte) (*Strategy, error) {
-	var s Strategy
-	if err := decodeJSONAccount(strategyDisc, "strategy", data, &s); err != nil {
-		return nil, err
-	}
-	return &s, nil
+	return decodeJSONAccount[Strategy](strategyDisc, "strategy", data)
 }
 
 // Term returns the terms of a collateral.
