@@ -1,3 +1,5 @@
-// Package deptest holds the test that enforces the design's dependency
-// direction between keeper's packages; it has no code of its own.
+// Package deptest holds the tests that enforce the design's shape: the
+// dependency direction between keeper's packages (direct imports and
+// everything each package links), at most 30 non-test files a package and
+// at most 12 methods a type. It has no code of its own.
 package deptest
