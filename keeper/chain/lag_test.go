@@ -1,9 +1,12 @@
 package chain_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 	"testing/synctest"
 
+	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/chain"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
 	"github.com/keeper-project/keeper/keeper/sim/inject"
@@ -71,6 +74,41 @@ func TestSettleWaitsForALaggingStatusNode(t *testing.T) {
 		waitSlots(60)
 		if s, err = e.client.Settle(t.Context(), ref); err != nil || s.Verdict != chain.VerdictDead {
 			t.Fatalf("once the status node caught up: %v, %v; want dead", s.Verdict, err)
+		}
+	})
+}
+
+// TestReadsNeverGoBehindWhatTheClientSaw: account reads are served by a
+// node 8 slots behind the cluster. Once the client has seen its
+// transfer land, a read must not show the chain as it was before the
+// transfer (the recipient's account missing): the node refuses the
+// client's minContextSlot and the read fails naming the slot, until the
+// node has caught up and shows the recipient's account.
+func TestReadsNeverGoBehindWhatTheClientSaw(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const lag = 8
+		lagging := inject.MethodFaults{LagSlots: lag}
+		e := newEnv(t, envConfig{sim: chainsim.Options{Faults: chainsim.Faults{RPC: inject.ServiceFaults{
+			Methods: map[string]inject.MethodFaults{"getMultipleAccounts": lagging},
+		}}}})
+		waitSlots(2 * lag)
+		recipient := newKey(t).PublicKey()
+		tx := signTx(t, []solana.Instruction{transferIx(e.wallet.PublicKey(), recipient, 1_000_000)}, e.blockhash(t), e.wallet)
+		res, err := e.client.SendAndConfirm(t.Context(), []chain.Signed{tx})
+		if err != nil || res.Outcome != chain.OutcomeLanded {
+			t.Fatalf("transfer: %v, %v", res.Outcome, err)
+		}
+		accs, err := e.client.Accounts(t.Context(), []solana.PublicKey{recipient})
+		if err == nil && accs[0] == nil {
+			t.Fatalf("a read after the transfer landed in slot %d shows the recipient's account missing: the lagging node's stale state", res.Txs[0].Slot)
+		}
+		if err != nil && !strings.Contains(err.Error(), fmt.Sprintf("has not reached slot %d", res.Txs[0].Slot)) {
+			t.Fatalf("read refused with %v; want it to name slot %d", err, res.Txs[0].Slot)
+		}
+		waitSlots(lag)
+		accs, err = e.client.Accounts(t.Context(), []solana.PublicKey{recipient})
+		if err != nil || accs[0] == nil || accs[0].Lamports != 1_000_000 {
+			t.Fatalf("once the node caught up: %+v, %v; want the recipient's 1,000,000 lamports", accs, err)
 		}
 	})
 }

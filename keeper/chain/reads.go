@@ -2,7 +2,9 @@ package chain
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
@@ -28,9 +30,46 @@ type Blockhash struct {
 
 // Reads reads accounts, balances, the slot and blockhashes from the RPC
 // nodes, failing over in the configured order, at the client's commitment.
+//
+// Account reads and simulations never see the chain older than the newest
+// slot the client has seen: where its transactions landed and what earlier
+// reads answered. They send it as minContextSlot, so a node behind that slot
+// (a lagging node behind a load balancer) refuses with -32016 and the read
+// fails over or fails, instead of showing keeper accounts as they were
+// before its own transaction landed, from which it would decide to act
+// again.
 type Reads struct {
 	pool       *pool // RPCURLs
 	commitment rpc.CommitmentType
+	newest     atomic.Uint64 // the newest slot the client has seen
+}
+
+// saw records that the client has seen the chain at slot.
+func (r *Reads) saw(slot uint64) {
+	for {
+		cur := r.newest.Load()
+		if slot <= cur || r.newest.CompareAndSwap(cur, slot) {
+			return
+		}
+	}
+}
+
+// minContextSlot returns the slot reads must have reached, or nil before
+// the client has seen any.
+func (r *Reads) minContextSlot() *uint64 {
+	if s := r.newest.Load(); s > 0 {
+		return &s
+	}
+	return nil
+}
+
+// behind explains err when it is a node's refusal of minContextSlot.
+func behind(err error, min *uint64) error {
+	var re *RPCError
+	if min != nil && errors.As(err, &re) && re.Code == codeMinContextSlotNotReached {
+		return fmt.Errorf("the RPC node has not reached slot %d, which this client has already seen: %w", *min, err)
+	}
+	return err
 }
 
 // Commitment returns the commitment reads are made at, and at which a
@@ -116,16 +155,18 @@ func (r *Reads) Accounts(ctx context.Context, keys []solana.PublicKey) ([]*Accou
 	for start := 0; start < len(keys); start += maxAccountsBatch {
 		batch := keys[start:min(start+maxAccountsBatch, len(keys))]
 		var res *rpc.GetMultipleAccountsResult
+		floor := r.minContextSlot()
 		err := r.pool.call(ctx, "getMultipleAccounts", func(ctx context.Context, ep *endpoint) error {
 			var err error
 			res, err = ep.rpc.GetMultipleAccountsWithOpts(ctx, batch, &rpc.GetMultipleAccountsOpts{
-				Encoding: solana.EncodingBase64, Commitment: r.commitment,
+				Encoding: solana.EncodingBase64, Commitment: r.commitment, MinContextSlot: floor,
 			})
 			return err
 		})
 		if err != nil {
-			return nil, err
+			return nil, behind(err, floor)
 		}
+		r.saw(res.Context.Slot)
 		if len(res.Value) != len(batch) {
 			return nil, fmt.Errorf("getMultipleAccounts: %d accounts for %d keys", len(res.Value), len(batch))
 		}

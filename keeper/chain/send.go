@@ -73,6 +73,7 @@ func (sn *sender) landOne(ctx context.Context, s Signed) (TxResult, error) {
 			continue
 		case st := <-wake:
 			wake = nil
+			sn.confirm.reads.saw(st.Slot)
 			if r, ok := fromStatus(st, sn.confirm.reads.commitment); ok {
 				return r, nil
 			}

@@ -148,17 +148,25 @@ func (s *simulator) simulateRaw(ctx context.Context, raw []byte, addrs []solana.
 	if len(addrs) > 0 {
 		cfg["accounts"] = map[string]any{"encoding": "base64", "addresses": addrs}
 	}
+	floor := s.reads.minContextSlot()
+	if floor != nil {
+		cfg["minContextSlot"] = *floor // never simulate on state older than what the client saw
+	}
 	var out struct {
+		Context struct {
+			Slot uint64 `json:"slot"`
+		} `json:"context"`
 		Value *simValue `json:"value"`
 	}
 	err := s.reads.pool.call(ctx, "simulateTransaction", func(ctx context.Context, ep *endpoint) error {
 		return ep.rpc.RPCCallForInto(ctx, &out, "simulateTransaction", []any{base64.StdEncoding.EncodeToString(raw), cfg})
 	})
 	if err != nil {
-		return nil, err
+		return nil, behind(err, floor)
 	}
 	if out.Value == nil {
 		return nil, fmt.Errorf("simulateTransaction: empty answer")
 	}
+	s.reads.saw(out.Context.Slot)
 	return out.Value, nil
 }

@@ -93,7 +93,11 @@ func (c *confirmer) statusesAt(ctx context.Context, sigs []solana.Signature, his
 		}
 		seen = min(seen, res.Context.Slot)
 		for i, sig := range batch {
-			out = append(out, toStatus(sig, res.Value[i]))
+			st := toStatus(sig, res.Value[i])
+			if st.Found && st.Reached(c.reads.commitment) {
+				c.reads.saw(st.Slot) // reads at the commitment reach this slot too
+			}
+			out = append(out, st)
 		}
 	}
 	if len(sigs) == 0 {

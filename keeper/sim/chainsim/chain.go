@@ -49,6 +49,7 @@ func New(opts Options) (*Chain, error) {
 	c := &Chain{log: o.Logger, noBals: o.SimulateWithoutBalances, faults: newFaultState(o.Seed, o.Faults)}
 	c.Ledger = newLedger(c, o.Clock, o.Genesis, o.Seed)
 	c.State = newState(c)
+	c.State.past.keep = maxLag(o.Faults.RPC)
 	c.Setup = &Setup{c: c}
 	c.Bundles = newBlockEngine(c, o.MinTip)
 	c.Pubsub = newPubsub(c)
@@ -100,7 +101,19 @@ func (c *Chain) SetFaults(f Faults) error {
 		return fmt.Errorf("chainsim: %w", err)
 	}
 	c.faults.set(f)
+	c.lock()
+	defer c.unlock()
+	c.State.past.keep = maxLag(f.RPC)
 	return nil
+}
+
+// maxLag returns the most slots any method of s lags.
+func maxLag(s inject.ServiceFaults) uint64 {
+	lag := s.All.LagSlots
+	for _, m := range s.Methods {
+		lag = max(lag, m.LagSlots)
+	}
+	return lag
 }
 
 // InjectFaults appends faults to the script of one method of svc (method ""

@@ -99,11 +99,22 @@ type commitmentConfig struct {
 // finalized), or -32016 when it is older than minContextSlot. The caller
 // holds the chain's lock.
 func view(l *Ledger, commitment string, minSlot *uint64) (svm.BlockPos, *jsonrpc.Error) {
+	return lagView(l, commitment, minSlot, 0)
+}
+
+// lagView is view for a node lag slots behind the cluster: it has reached
+// only the last block lag slots before the one the commitment names, and
+// that is the slot minContextSlot is held against (agave answers -32016 when
+// the bank a read would use is older than minContextSlot).
+func lagView(l *Ledger, commitment string, minSlot *uint64, lag uint64) (svm.BlockPos, *jsonrpc.Error) {
 	cm, rerr := parseCommitment(commitment, rpc.CommitmentFinalized)
 	if rerr != nil {
 		return svm.BlockPos{}, rerr
 	}
 	pos := l.viewAt(cm)
+	if lag > 0 {
+		pos = l.idx.posOfSlot(l.idx.lastProduced(pos.Slot - min(lag, pos.Slot)))
+	}
 	if minSlot != nil && *minSlot > pos.Slot {
 		return pos, &jsonrpc.Error{Code: jsonrpc.CodeMinContextSlot, Message: "Minimum context slot has not been reached", Data: map[string]uint64{"contextSlot": pos.Slot}}
 	}

@@ -49,7 +49,7 @@ func (r *readAPI) getBalance(in jsonrpc.Call) (any, *jsonrpc.Error) {
 		return nil, rerr
 	}
 	return r.readAt(in, 1, func(pos svm.BlockPos) any {
-		return contextValue(pos.Slot, svm.LamportsOf(r.c.State.accounts, key))
+		return contextValue(pos.Slot, svm.LamportsOf(r.c.State.seenAt(pos, in.Lag), key))
 	})
 }
 
@@ -62,7 +62,7 @@ func (r *readAPI) readAt(in jsonrpc.Call, i int, read func(pos svm.BlockPos) any
 	}
 	r.c.lock()
 	defer r.c.unlock()
-	pos, rerr := view(r.c.Ledger, cfg.Commitment, cfg.MinContextSlot)
+	pos, rerr := lagView(r.c.Ledger, cfg.Commitment, cfg.MinContextSlot, in.Lag)
 	if rerr != nil {
 		return nil, rerr
 	}
@@ -117,13 +117,14 @@ func (r *readAPI) readAccounts(in jsonrpc.Call, i int, keys []solana.PublicKey, 
 	}
 	r.c.lock()
 	defer r.c.unlock()
-	pos, rerr := view(r.c.Ledger, cfg.Commitment, cfg.MinContextSlot)
+	pos, rerr := lagView(r.c.Ledger, cfg.Commitment, cfg.MinContextSlot, in.Lag)
 	if rerr != nil {
 		return withContext{}, rerr
 	}
+	accounts := r.c.State.seenAt(pos, in.Lag)
 	out := make([]*wireAccount, len(keys))
 	for j, k := range keys {
-		a, _ := r.c.State.accounts.Get(k)
+		a, _ := accounts.Get(k)
 		if k == svm.ClockSysvarID {
 			a = svm.ClockAccount(pos, SlotDuration)
 		}

@@ -2,6 +2,7 @@ package chainsim
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/gagliardetto/solana-go"
@@ -16,6 +17,20 @@ type State struct {
 	accounts svm.AccountMap
 	writes   uint64            // see Version
 	updates  []scheduledUpdate // see ScheduleUpdate, sorted by slot
+	past     pastStates        // the accounts as lagging nodes still see them
+}
+
+// beforeWrite is called before accounts are written in slot: a lagging
+// node still sees what they were.
+func (s *State) beforeWrite(slot uint64) { s.past.beforeWrite(slot, s.accounts) }
+
+// seenAt returns the accounts a read sees at pos: the current ones, or for
+// a node that lags, the ones at the end of pos's slot.
+func (s *State) seenAt(pos svm.BlockPos, lag uint64) svm.AccountMap {
+	if lag == 0 {
+		return s.accounts
+	}
+	return s.past.at(pos.Slot, s.accounts)
 }
 
 // newState returns the accounts of a chain at its genesis: the built-in
@@ -35,6 +50,7 @@ func newState(c *Chain) *State {
 func (s *State) SetAccount(key solana.PublicKey, a svm.Account) {
 	s.c.lock()
 	defer s.c.unlock()
+	s.beforeWrite(s.c.Ledger.seen)
 	s.writes++
 	if a.Lamports == 0 && len(a.Data) == 0 && a.Owner.IsZero() {
 		delete(s.accounts, key)
@@ -86,6 +102,7 @@ func (s *State) TokenBalance(wallet, mint solana.PublicKey) uint64 {
 func (s *State) UpdateAccount(key solana.PublicKey, f func(a svm.Account, exists bool) (svm.Account, error)) error {
 	s.c.lock()
 	defer s.c.unlock()
+	s.beforeWrite(s.c.Ledger.seen)
 	s.writes++
 	cur, ok := s.accounts[key]
 	var in svm.Account
@@ -111,6 +128,7 @@ func (s *State) UpdateAccount(key solana.PublicKey, f func(a svm.Account, exists
 func (s *State) UpdateAccounts(keys []solana.PublicKey, f func(accts []svm.Account, exists []bool) ([]svm.Account, error)) error {
 	s.c.lock()
 	defer s.c.unlock()
+	s.beforeWrite(s.c.Ledger.seen)
 	s.writes++
 	out, err := f(s.copies(keys))
 	if err != nil {
@@ -187,6 +205,7 @@ func (s *State) applyUpdates(now uint64) {
 	for len(s.updates) > 0 && s.updates[0].slot <= now {
 		u := s.updates[0]
 		s.updates = s.updates[1:]
+		s.beforeWrite(u.slot)
 		cur, ok := s.accounts[u.key]
 		var in svm.Account
 		if ok {
@@ -209,4 +228,56 @@ func (s *State) applyUpdates(now uint64) {
 // accounts, so a reader may cache what it derived from them.
 func (s *State) Version() uint64 {
 	return read(s.c, func() uint64 { return s.writes })
+}
+
+// pastStates keeps the accounts as they were at the end of recent slots, so
+// that a node configured to lag (inject.MethodFaults.LagSlots) answers
+// account reads from the state of the slot it has reached, as an RPC node
+// behind the cluster does. Before anything is written in a slot, the state
+// it replaces is recorded as the state at the end of the slot before; the
+// state at the end of any slot is then the first record at or after it, or
+// the current state when there is none. Records are shallow: committed
+// accounts are never modified in place, only replaced. Nothing is kept while
+// no method lags. It is guarded by the chain's mu.
+type pastStates struct {
+	keep uint64         // how many slots back a read may look; 0 keeps nothing
+	recs []pastAccounts // labels increasing
+}
+
+// pastAccounts is the chain's accounts at the end of slot end.
+type pastAccounts struct {
+	end      uint64
+	accounts svm.AccountMap
+}
+
+// beforeWrite records accounts, about to be written in slot, as the state
+// at the end of the slot before, and forgets records no read can reach.
+func (p *pastStates) beforeWrite(slot uint64, accounts svm.AccountMap) {
+	if p.keep == 0 {
+		p.recs = nil
+		return
+	}
+	if slot == 0 {
+		return
+	}
+	end := slot - 1
+	if n := len(p.recs); n > 0 && p.recs[n-1].end >= end {
+		return // recorded already: this slot's writes come after that record
+	}
+	horizon := end - min(p.keep, end)
+	drop := 0
+	for drop < len(p.recs) && p.recs[drop].end < horizon {
+		drop++
+	}
+	p.recs = append(p.recs[drop:], pastAccounts{end: end, accounts: maps.Clone(accounts)})
+}
+
+// at returns the accounts as they were at the end of slot.
+func (p *pastStates) at(slot uint64, current svm.AccountMap) svm.AccountMap {
+	for _, r := range p.recs {
+		if r.end >= slot {
+			return r.accounts
+		}
+	}
+	return current
 }

@@ -108,9 +108,13 @@ type MethodFaults struct {
 	// Rates apply; FaultNone lets a call through.
 	Script []Fault
 	// LagSlots makes the node answer as one that many slots behind the
-	// cluster, as a lagging node behind a load balancer does. Only
-	// getSignatureStatuses lags: it does not know the transactions that
-	// landed in the last LagSlots slots, and its context slot is that old.
+	// cluster, as a lagging node behind a load balancer does: its context
+	// slot is that old; getSignatureStatuses does not know the
+	// transactions that landed in the last LagSlots slots; account reads
+	// (getAccountInfo, getMultipleAccounts, getBalance) see the accounts as
+	// they were at the end of that slot; blockhash and slot reads answer
+	// from that block; and minContextSlot is held against that slot (-32016).
+	// simulateTransaction and sends do not lag.
 	LagSlots uint64
 }
 
