@@ -121,7 +121,7 @@ func (p *leader) submit(t *svm.Txn) error {
 
 // landTx runs t in the block at pos and records it.
 func (p *leader) landTx(t *svm.Txn, pos svm.BlockPos) *svm.TxError {
-	p.c.State.beforeWrite(pos.Slot)
+	p.c.State.past.beforeWrite(pos.Slot, p.c.State.accounts)
 	res, terr := p.c.rt.run(p.c.State.accounts, t, runOpts{pos: pos, hashHeight: pos.Height})
 	if terr != nil {
 		p.c.log.Debug("transaction dropped", "signature", t.ID(), "reason", terr.Kind())
@@ -185,7 +185,7 @@ func (p *leader) processQueue(now uint64) {
 // every transaction succeeds and the tip is paid.
 func (p *leader) landBundle(b *bundleRecord, pos svm.BlockPos) {
 	e := p.c.Bundles
-	p.c.State.beforeWrite(pos.Slot)
+	p.c.State.past.beforeWrite(pos.Slot, p.c.State.accounts)
 	bov := svm.NewOverlay(p.c.State.accounts)
 	before := e.tipLamports(bov)
 	results := make([]*execResult, len(b.txs))

@@ -49,7 +49,7 @@ func (r *readAPI) getBalance(in jsonrpc.Call) (any, *jsonrpc.Error) {
 		return nil, rerr
 	}
 	return r.readAt(in, 1, func(pos svm.BlockPos) any {
-		return contextValue(pos.Slot, svm.LamportsOf(r.c.State.seenAt(pos, in.Lag), key))
+		return contextValue(pos.Slot, svm.LamportsOf(r.c.State.past.seen(pos.Slot, in.Lag, r.c.State.accounts), key))
 	})
 }
 
@@ -121,7 +121,7 @@ func (r *readAPI) readAccounts(in jsonrpc.Call, i int, keys []solana.PublicKey, 
 	if rerr != nil {
 		return withContext{}, rerr
 	}
-	accounts := r.c.State.seenAt(pos, in.Lag)
+	accounts := r.c.State.past.seen(pos.Slot, in.Lag, r.c.State.accounts)
 	out := make([]*wireAccount, len(keys))
 	for j, k := range keys {
 		a, _ := accounts.Get(k)

@@ -20,7 +20,7 @@ func (s *Setup) Fund(wallet solana.PublicKey, lamports uint64) error {
 	s.c.lock()
 	defer s.c.unlock()
 	st := s.c.State
-	st.beforeWrite(st.c.Ledger.seen)
+	st.past.beforeWrite(st.c.Ledger.seen, st.accounts)
 	st.writes++
 	a := svm.Load(st.accounts, wallet)
 	if a.Lamports > math.MaxUint64-lamports {
@@ -38,7 +38,7 @@ func (s *Setup) CreateMint(mint solana.PublicKey, decimals uint8) error {
 	s.c.lock()
 	defer s.c.unlock()
 	st := s.c.State
-	st.beforeWrite(st.c.Ledger.seen)
+	st.past.beforeWrite(st.c.Ledger.seen, st.accounts)
 	st.writes++
 	if mint == solana.WrappedSol && decimals == 9 {
 		return nil // the native mint exists from genesis
@@ -59,7 +59,7 @@ func (s *Setup) MintTo(wallet, mint solana.PublicKey, amount uint64) error {
 	s.c.lock()
 	defer s.c.unlock()
 	st := s.c.State
-	st.beforeWrite(st.c.Ledger.seen)
+	st.past.beforeWrite(st.c.Ledger.seen, st.accounts)
 	st.writes++
 	m, err := svm.MintOf(svm.Load(st.accounts, mint))
 	if err != nil {
@@ -111,7 +111,7 @@ func (s *Setup) CreateNonceAccount(key, authority solana.PublicKey, lamports uin
 	st := s.c.State
 	n := svm.NonceState{Authority: authority, Nonce: svm.DurableNonceFrom(s.c.Ledger.tip.Hash)}
 	st.accounts[key] = &svm.Account{Lamports: lamports, Owner: solana.SystemProgramID, Data: n.Encode()}
-	st.beforeWrite(st.c.Ledger.seen)
+	st.past.beforeWrite(st.c.Ledger.seen, st.accounts)
 	st.writes++
 	return n.Nonce
 }
@@ -136,7 +136,7 @@ func (s *Setup) RegisterProgram(id solana.PublicKey, p svm.Program) error {
 	}
 	programs[id] = p
 	st.accounts[id] = &svm.Account{Lamports: 1, Owner: solana.BPFLoaderUpgradeableProgramID, Executable: true}
-	st.beforeWrite(st.c.Ledger.seen)
+	st.past.beforeWrite(st.c.Ledger.seen, st.accounts)
 	st.writes++
 	return nil
 }

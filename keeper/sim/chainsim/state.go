@@ -20,18 +20,6 @@ type State struct {
 	past     pastStates        // the accounts as lagging nodes still see them
 }
 
-// beforeWrite is called before accounts are written in slot: a lagging
-// node still sees what they were.
-func (s *State) beforeWrite(slot uint64) { s.past.beforeWrite(slot, s.accounts) }
-
-// seenAt returns the accounts a read sees at pos: the current ones, or for
-// a node that lags, the ones at the end of pos's slot.
-func (s *State) seenAt(pos svm.BlockPos, lag uint64) svm.AccountMap {
-	if lag == 0 {
-		return s.accounts
-	}
-	return s.past.at(pos.Slot, s.accounts)
-}
 
 // newState returns the accounts of a chain at its genesis: the built-in
 // programs and the native mint.
@@ -50,7 +38,7 @@ func newState(c *Chain) *State {
 func (s *State) SetAccount(key solana.PublicKey, a svm.Account) {
 	s.c.lock()
 	defer s.c.unlock()
-	s.beforeWrite(s.c.Ledger.seen)
+	s.past.beforeWrite(s.c.Ledger.seen, s.accounts)
 	s.writes++
 	if a.Lamports == 0 && len(a.Data) == 0 && a.Owner.IsZero() {
 		delete(s.accounts, key)
@@ -102,7 +90,7 @@ func (s *State) TokenBalance(wallet, mint solana.PublicKey) uint64 {
 func (s *State) UpdateAccount(key solana.PublicKey, f func(a svm.Account, exists bool) (svm.Account, error)) error {
 	s.c.lock()
 	defer s.c.unlock()
-	s.beforeWrite(s.c.Ledger.seen)
+	s.past.beforeWrite(s.c.Ledger.seen, s.accounts)
 	s.writes++
 	cur, ok := s.accounts[key]
 	var in svm.Account
@@ -128,7 +116,7 @@ func (s *State) UpdateAccount(key solana.PublicKey, f func(a svm.Account, exists
 func (s *State) UpdateAccounts(keys []solana.PublicKey, f func(accts []svm.Account, exists []bool) ([]svm.Account, error)) error {
 	s.c.lock()
 	defer s.c.unlock()
-	s.beforeWrite(s.c.Ledger.seen)
+	s.past.beforeWrite(s.c.Ledger.seen, s.accounts)
 	s.writes++
 	out, err := f(s.copies(keys))
 	if err != nil {
@@ -205,7 +193,7 @@ func (s *State) applyUpdates(now uint64) {
 	for len(s.updates) > 0 && s.updates[0].slot <= now {
 		u := s.updates[0]
 		s.updates = s.updates[1:]
-		s.beforeWrite(u.slot)
+		s.past.beforeWrite(u.slot, s.accounts)
 		cur, ok := s.accounts[u.key]
 		var in svm.Account
 		if ok {
@@ -270,6 +258,15 @@ func (p *pastStates) beforeWrite(slot uint64, accounts svm.AccountMap) {
 		drop++
 	}
 	p.recs = append(p.recs[drop:], pastAccounts{end: end, accounts: maps.Clone(accounts)})
+}
+
+// seen returns the accounts a node lag slots behind reads at slot: the
+// current ones when it does not lag.
+func (p *pastStates) seen(slot, lag uint64, current svm.AccountMap) svm.AccountMap {
+	if lag == 0 {
+		return current
+	}
+	return p.at(slot, current)
 }
 
 // at returns the accounts as they were at the end of slot.
