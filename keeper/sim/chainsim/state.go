@@ -20,7 +20,6 @@ type State struct {
 	past     pastStates        // the accounts as lagging nodes still see them
 }
 
-
 // newState returns the accounts of a chain at its genesis: the built-in
 // programs and the native mint.
 func newState(c *Chain) *State {
