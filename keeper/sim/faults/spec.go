@@ -14,7 +14,7 @@ import (
 // SpecHelp describes the text Parse reads, for command-line help.
 const SpecHelp = "comma-separated SERVICE[.METHOD]:SETTING=VALUE items; SERVICE is market, rpc or jito, METHOD a market endpoint (loans_info, build_loan, ...) or JSON-RPC method; " +
 	"SETTING is a fault (server-error, rate-limit, timeout, truncate, never-land, stall; market only: null, wrong-shape, oversize, conflict) " +
-	"with a probability (0.1 or 10%), latency or jitter with a duration, lag with a number of slots (getSignatureStatuses answers as a node that far behind), or script with faults joined by '+' " +
+	"with a probability (0.1 or 10%), latency or jitter with a duration, lag with a number of slots (the method answers as a node that far behind: statuses, account and blockhash reads), or script with faults joined by '+' " +
 	"for the next calls; market.loans_info:mixed-snapshots=once|always makes E3 pages after the first carry another snapshotTs (the first such answer, or every one); " +
 	"plus retry-after=DURATION and stall-slots=N; ws:refuse=true answers every websocket (pubsub) upgrade on the RPC port with 503, ws:drop-after=N closes each websocket connection after N notifications " +
 	"(e.g. market:server-error=10%,rpc.sendTransaction:never-land=0.2,rpc:latency=20ms)"
