@@ -31,7 +31,7 @@ type loanListing struct {
 // concurrent use.
 type loanCache struct {
 	mu       sync.Mutex
-	version  uint64                        // guarded by mu; the chain's StateVersion
+	version  uint64                        // guarded by mu; the chain's State.Version
 	at       int64                         // guarded by mu; the valuation second
 	prices   *map[solana.PublicKey]float64 // guarded by mu; the oracle prices valued with
 	views    []*loanView                   // guarded by mu
