@@ -1,6 +1,7 @@
 package deptest
 
 import (
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
@@ -16,18 +17,19 @@ const module = "github.com/keeper-project/keeper"
 
 // jsonV2 is the module that mirrors encoding/json/v2 (the standard library's from Go 1.27, where
 // importing it with the jsonv2 experiment aliases the standard library): keeper/market decodes the
-// market's answers with it, three times faster than encoding/json (docs/benchmarks.md).
+// market's answers with it, in half encoding/json's CPU (docs/benchmarks.md).
 const jsonV2 = "github.com/go-json-experiment/json"
 
-// imports maps each package directory (relative to the module root) to the
-// packages its non-test files import directly.
-func imports(t *testing.T) map[string][]string {
+// parseSources parses every non-test Go file of the module with mode, by
+// package directory relative to the module root.
+func parseSources(t *testing.T, mode parser.Mode) map[string][]*ast.File {
 	t.Helper()
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[string][]string{}
+	out := map[string][]*ast.File{}
+	fset := token.NewFileSet()
 	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -38,17 +40,12 @@ func imports(t *testing.T) map[string][]string {
 		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
 			return nil
 		}
-		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		f, err := parser.ParseFile(fset, path, nil, mode)
 		if err != nil {
 			return err
 		}
 		rel, _ := filepath.Rel(root, filepath.Dir(path))
-		for _, imp := range f.Imports {
-			p, _ := strconv.Unquote(imp.Path.Value)
-			if !slices.Contains(out[rel], p) {
-				out[rel] = append(out[rel], p)
-			}
-		}
+		out[rel] = append(out[rel], f)
 		return nil
 	})
 	if err != nil {
@@ -56,6 +53,24 @@ func imports(t *testing.T) map[string][]string {
 	}
 	if len(out) == 0 {
 		t.Fatal("no packages found")
+	}
+	return out
+}
+
+// imports maps each package directory (relative to the module root) to the
+// packages its non-test files import directly.
+func imports(t *testing.T) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	for dir, files := range parseSources(t, parser.ImportsOnly) {
+		for _, f := range files {
+			for _, imp := range f.Imports {
+				p, _ := strconv.Unquote(imp.Path.Value)
+				if !slices.Contains(out[dir], p) {
+					out[dir] = append(out[dir], p)
+				}
+			}
+		}
 	}
 	return out
 }

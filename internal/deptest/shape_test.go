@@ -3,10 +3,6 @@ package deptest
 import (
 	"go/ast"
 	"go/parser"
-	"go/token"
-	"io/fs"
-	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -17,41 +13,8 @@ const (
 	maxMethodsPerType  = 12
 )
 
-// sources parses every non-test Go file of the module, by package directory.
-func sources(t *testing.T) map[string][]*ast.File {
-	t.Helper()
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string][]*ast.File{}
-	fset := token.NewFileSet()
-	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != root {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, filepath.Dir(path))
-		out[rel] = append(out[rel], f)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
 func TestPackageSize(t *testing.T) {
-	for dir, files := range sources(t) {
+	for dir, files := range parseSources(t, parser.SkipObjectResolution) {
 		if len(files) > maxFilesPerPackage {
 			t.Errorf("%s has %d non-test files, more than %d: split a concept into its own package", dir, len(files), maxFilesPerPackage)
 		}
@@ -59,7 +22,7 @@ func TestPackageSize(t *testing.T) {
 }
 
 func TestTypeSize(t *testing.T) {
-	for dir, files := range sources(t) {
+	for dir, files := range parseSources(t, parser.SkipObjectResolution) {
 		methods := map[string]int{}
 		for _, f := range files {
 			for _, decl := range f.Decls {

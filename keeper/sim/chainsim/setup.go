@@ -20,8 +20,7 @@ func (s *Setup) Fund(wallet solana.PublicKey, lamports uint64) error {
 	s.c.lock()
 	defer s.c.unlock()
 	st := s.c.State
-	st.past.beforeWrite(st.c.Ledger.seen, st.accounts)
-	st.writes++
+	st.willWrite()
 	a := svm.Load(st.accounts, wallet)
 	if a.Lamports > math.MaxUint64-lamports {
 		return fmt.Errorf("chainsim: fund %s: balance would overflow", wallet)
@@ -38,8 +37,7 @@ func (s *Setup) CreateMint(mint solana.PublicKey, decimals uint8) error {
 	s.c.lock()
 	defer s.c.unlock()
 	st := s.c.State
-	st.past.beforeWrite(st.c.Ledger.seen, st.accounts)
-	st.writes++
+	st.willWrite()
 	if mint == solana.WrappedSol && decimals == 9 {
 		return nil // the native mint exists from genesis
 	}
@@ -59,8 +57,7 @@ func (s *Setup) MintTo(wallet, mint solana.PublicKey, amount uint64) error {
 	s.c.lock()
 	defer s.c.unlock()
 	st := s.c.State
-	st.past.beforeWrite(st.c.Ledger.seen, st.accounts)
-	st.writes++
+	st.willWrite()
 	m, err := svm.MintOf(svm.Load(st.accounts, mint))
 	if err != nil {
 		return fmt.Errorf("chainsim: mint to %s: %s is not a mint: %w", wallet, mint, err)
@@ -111,8 +108,7 @@ func (s *Setup) CreateNonceAccount(key, authority solana.PublicKey, lamports uin
 	st := s.c.State
 	n := svm.NonceState{Authority: authority, Nonce: svm.DurableNonceFrom(s.c.Ledger.tip.Hash)}
 	st.accounts[key] = &svm.Account{Lamports: lamports, Owner: solana.SystemProgramID, Data: n.Encode()}
-	st.past.beforeWrite(st.c.Ledger.seen, st.accounts)
-	st.writes++
+	st.willWrite()
 	return n.Nonce
 }
 
@@ -136,7 +132,6 @@ func (s *Setup) RegisterProgram(id solana.PublicKey, p svm.Program) error {
 	}
 	programs[id] = p
 	st.accounts[id] = &svm.Account{Lamports: 1, Owner: solana.BPFLoaderUpgradeableProgramID, Executable: true}
-	st.past.beforeWrite(st.c.Ledger.seen, st.accounts)
-	st.writes++
+	st.willWrite()
 	return nil
 }

@@ -37,14 +37,21 @@ func newState(c *Chain) *State {
 func (s *State) SetAccount(key solana.PublicKey, a svm.Account) {
 	s.c.lock()
 	defer s.c.unlock()
-	s.past.beforeWrite(s.c.Ledger.seen, s.accounts)
-	s.writes++
+	s.willWrite()
 	if a.Lamports == 0 && len(a.Data) == 0 && a.Owner.IsZero() {
 		delete(s.accounts, key)
 		return
 	}
 	cp := a.Clone()
 	s.accounts[key] = &cp
+}
+
+// willWrite is called, under the chain's lock, before the caller writes
+// accounts in the current slot: it counts the change (see Version) and
+// keeps what lagging nodes still see.
+func (s *State) willWrite() {
+	s.past.beforeWrite(s.c.Ledger.seen, s.accounts)
+	s.writes++
 }
 
 // Account returns a copy of key's account.
@@ -89,8 +96,7 @@ func (s *State) TokenBalance(wallet, mint solana.PublicKey) uint64 {
 func (s *State) UpdateAccount(key solana.PublicKey, f func(a svm.Account, exists bool) (svm.Account, error)) error {
 	s.c.lock()
 	defer s.c.unlock()
-	s.past.beforeWrite(s.c.Ledger.seen, s.accounts)
-	s.writes++
+	s.willWrite()
 	cur, ok := s.accounts[key]
 	var in svm.Account
 	if ok {
@@ -115,8 +121,7 @@ func (s *State) UpdateAccount(key solana.PublicKey, f func(a svm.Account, exists
 func (s *State) UpdateAccounts(keys []solana.PublicKey, f func(accts []svm.Account, exists []bool) ([]svm.Account, error)) error {
 	s.c.lock()
 	defer s.c.unlock()
-	s.past.beforeWrite(s.c.Ledger.seen, s.accounts)
-	s.writes++
+	s.willWrite()
 	out, err := f(s.copies(keys))
 	if err != nil {
 		return fmt.Errorf("chainsim: update %d accounts: %w", len(keys), err)
