@@ -112,7 +112,7 @@ func New(o Options) (*Keeper, error) {
 		logger: k.logger, now: k.now, retention: k.cfg.Journal.Retention, paused: k.exec.Paused}
 	k.policies = policySource{cfg: k.cfg, tokens: k.obs.tokenBook}
 	k.runners = newRunnerSet()
-	k.lead = newLeadership(k.env, k.journal, func(ctx context.Context) error { return k.upkeep.settle(ctx, k.exec.Recover) })
+	k.lead = newLeadership(k.env, k.journal, func(ctx context.Context) error { return settleJournal(ctx, k) })
 	k.upkeep.leading = k.lead.leading
 	k.slots = newSlots(k.cfg.PolicyConcurrency)
 	return k, nil

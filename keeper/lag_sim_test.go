@@ -1,6 +1,7 @@
 package keeper
 
 import (
+	"path/filepath"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -58,6 +59,44 @@ func TestClaimOnceBehindALaggingNode(t *testing.T) {
 		acts := k.actionsOf(t, "claim-no-cooldown")
 		if len(acts) != 1 {
 			t.Fatalf("%d claims of pos-b's fees (%+v); want one: a claim was decided on the lagging node's state from before the first landed", len(acts), acts)
+		}
+	})
+}
+
+// TestRestartedProcessReadsNoOlderThanItsLastLanding: the same lagging node,
+// and a cron-like deployment where each pass is a new process on the same
+// journal. The pass after the one that claimed pos-b's fees starts a second
+// later knowing nothing of slots; its recovery asks the chain where the
+// journal's last landed action landed, so its first plan does not decide the
+// same claim again on the node's state from before it.
+func TestRestartedProcessReadsNoOlderThanItsLastLanding(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		lagging := inject.MethodFaults{LagSlots: 10}
+		w := newSimWorld(t, simOptions{faults: faults.Faults{Chain: chainsim.Faults{RPC: inject.ServiceFaults{
+			Methods: map[string]inject.MethodFaults{"getMultipleAccounts": lagging, "getAccountInfo": lagging},
+		}}}})
+		w.writePolicy(t, "claim.yaml", claimEverySecond)
+		dsn := "sqlite:" + filepath.Join(t.TempDir(), "journal.db")
+		w.advance(t, 26*time.Second)
+		w.advance(t, 6*time.Second)
+		first := w.open(t, dsn)
+		if err := first.RunOnce(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		if acts := first.actionsOf(t, "claim-no-cooldown"); len(acts) != 1 || acts[0].State != journal.StateLanded {
+			t.Fatalf("first pass: actions %+v, want one landed claim", acts)
+		}
+		if err := first.Close(); err != nil {
+			t.Fatal(err)
+		}
+		w.advance(t, time.Second)
+		next := w.open(t, dsn)
+		if err := next.Recover(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		plans, err := next.Plan(t.Context())
+		if err == nil && len(plans) == 1 && len(plans[0].Actions) > 0 {
+			t.Fatalf("the next process plans %q on the lagging node's state from before the claim", plans[0].Actions[0].Reason)
 		}
 	})
 }
