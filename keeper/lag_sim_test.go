@@ -22,6 +22,18 @@ const claimEverySecond = `policies:
     limits: { cooldown: 0s }
 `
 
+// laggingClaimWorld is the simulator with its account reads served by a node
+// 10 slots (4 s) behind the cluster, and claimEverySecond as the policy.
+func laggingClaimWorld(t *testing.T) *simWorld {
+	t.Helper()
+	lagging := inject.MethodFaults{LagSlots: 10}
+	w := newSimWorld(t, simOptions{faults: faults.Faults{Chain: chainsim.Faults{RPC: inject.ServiceFaults{
+		Methods: map[string]inject.MethodFaults{"getMultipleAccounts": lagging, "getAccountInfo": lagging},
+	}}}})
+	w.writePolicy(t, "claim.yaml", claimEverySecond)
+	return w
+}
+
 // TestClaimOnceBehindALaggingNode: the RPC node serving account reads lags
 // 10 slots (4 s) behind the cluster, as a node behind a load balancer can.
 // keeper claims pos-b's fees; for the next 4 s the lagging node still shows
@@ -34,11 +46,7 @@ const claimEverySecond = `policies:
 // the same request, and the journal has it landed.)
 func TestClaimOnceBehindALaggingNode(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		lagging := inject.MethodFaults{LagSlots: 10}
-		w := newSimWorld(t, simOptions{faults: faults.Faults{Chain: chainsim.Faults{RPC: inject.ServiceFaults{
-			Methods: map[string]inject.MethodFaults{"getMultipleAccounts": lagging, "getAccountInfo": lagging},
-		}}}})
-		w.writePolicy(t, "claim.yaml", claimEverySecond)
+		w := laggingClaimWorld(t)
 		k := w.open(t, "")
 		w.advance(t, 26*time.Second) // the swaps that earn pos-b 15 USDC of fees at 25 s
 		w.advance(t, 6*time.Second)  // and the lagging node's view (4 s old) is past them
@@ -71,11 +79,7 @@ func TestClaimOnceBehindALaggingNode(t *testing.T) {
 // same claim again on the node's state from before it.
 func TestRestartedProcessReadsNoOlderThanItsLastLanding(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		lagging := inject.MethodFaults{LagSlots: 10}
-		w := newSimWorld(t, simOptions{faults: faults.Faults{Chain: chainsim.Faults{RPC: inject.ServiceFaults{
-			Methods: map[string]inject.MethodFaults{"getMultipleAccounts": lagging, "getAccountInfo": lagging},
-		}}}})
-		w.writePolicy(t, "claim.yaml", claimEverySecond)
+		w := laggingClaimWorld(t)
 		dsn := "sqlite:" + filepath.Join(t.TempDir(), "journal.db")
 		w.advance(t, 26*time.Second)
 		w.advance(t, 6*time.Second)
