@@ -55,7 +55,7 @@ func (l *loans) AllLoans(ctx context.Context, q market.LoansQuery) (*market.Loan
 	}
 	walks := l.walks
 	for walk := 1; ; walk++ {
-		snap, err := loanWalk{l: l, q: q, size: size}.run(ctx)
+		snap, err := loanWalk{l: l, q: q, size: size}.snapshot(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -78,26 +78,39 @@ type loanWalk struct {
 	size int
 }
 
-// run reads the walk. Each page is merged into the snapshot as soon as the pages before it are, and
-// then dropped, so a walk holds its items once and at most PagesInFlight pages besides.
-func (w loanWalk) run(ctx context.Context) (*market.LoansSnapshot, error) {
+// run reads the walk, handing each page to merge as soon as the pages before it have been, and not
+// keeping it: a walk holds at most PagesInFlight pages besides what merge keeps. An error merge returns
+// ends the walk and is returned.
+func (w loanWalk) run(ctx context.Context, merge func(*market.LoansPage) error) error {
 	first, err := w.page(ctx, 0)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	snap := &market.LoansSnapshot{}
-	seen := make(map[string]bool)
+	if err := merge(first); err != nil {
+		return err
+	}
 	if first.PageInfo == nil || len(first.Items) == 0 || first.PageInfo.TotalPages <= 1 {
-		snap.AddPage(first, seen)
-		return snap, nil
+		return nil
 	}
 	total := first.PageInfo.TotalPages
 	if total > MaxPages {
-		return nil, fmt.Errorf("market: %s: more than %d pages", market.EndpointLoansInfo, MaxPages)
+		return fmt.Errorf("market: %s: more than %d pages", market.EndpointLoansInfo, MaxPages)
 	}
-	snap.Items = make([]market.LoanItem, 0, expectedItems(first.PageInfo.TotalItems, total, w.size))
-	snap.AddPage(first, seen)
-	err = w.rest(ctx, total, func(p *market.LoansPage) { snap.AddPage(p, seen) })
+	return w.rest(ctx, total, merge)
+}
+
+// snapshot reads the walk into one snapshot. Each page is merged as soon as the pages before it are,
+// and then dropped, so a walk holds its items once and at most PagesInFlight pages besides.
+func (w loanWalk) snapshot(ctx context.Context) (*market.LoansSnapshot, error) {
+	snap := &market.LoansSnapshot{}
+	seen := make(map[string]bool)
+	err := w.run(ctx, func(p *market.LoansPage) error {
+		if snap.Pages == 0 && p.PageInfo != nil && p.PageInfo.TotalPages > 1 && len(p.Items) > 0 {
+			snap.Items = make([]market.LoanItem, 0, expectedItems(p.PageInfo.TotalItems, p.PageInfo.TotalPages, w.size))
+		}
+		snap.AddPage(p, seen)
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -133,8 +146,9 @@ func (w loanWalk) page(ctx context.Context, page int) (*market.LoansPage, error)
 // At most PagesInFlight pages are read ahead of the lowest page not yet answered: page i is requested
 // only once page i-PagesInFlight has been answered, so after a failure or an empty page no page
 // beyond that window is requested, however slow the failing answer was. The lowest failing page
-// before an empty one is the error; pages before it have been merged by then.
-func (w loanWalk) rest(ctx context.Context, total int, merge func(*market.LoansPage)) error {
+// before an empty one is the error; pages before it have been merged by then. An error merge returns
+// settles the walk the same way: it is the walk's error, and no later page is merged.
+func (w loanWalk) rest(ctx context.Context, total int, merge func(*market.LoansPage) error) error {
 	n := total - 1
 	pages := make([]*market.LoansPage, n)
 	errs := make([]error, n)
@@ -152,8 +166,11 @@ func (w loanWalk) rest(ctx context.Context, total int, merge func(*market.LoansP
 		case errs[next] != nil:
 			walkErr, settled = errs[next], true
 		default:
-			merge(pages[next])
-			settled = len(pages[next].Items) == 0
+			walkErr = merge(pages[next])
+			settled = walkErr != nil || len(pages[next].Items) == 0
+		}
+		if settled {
+			stop.Store(true)
 		}
 		pages[next] = nil
 		next++

@@ -1,0 +1,81 @@
+package api
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"slices"
+
+	"github.com/keeper-project/keeper/keeper/market"
+)
+
+// LoanPages walks every page of E3 as AllLoans does, but hands each page to visit, in page order, as
+// soon as the pages before it have been, and keeps none: a walk of any size holds at most
+// Options.PagesInFlight pages besides what visit keeps, and a digest of each loan address it has handed
+// over (32 bytes), so that a loan that shifted between pages while the walk ran is handed over once:
+// its later copies are taken out of their page's Items. walk numbers the walk, from 1.
+//
+// Each page pins its own oracle snapshot. A page whose snapshotTs differs from page 0's ends the walk,
+// and the pages are read again from page 0 with the next walk number, up to Options.SnapshotWalks
+// walks in all: visit must then drop what it kept of the earlier walk. When the last walk is still
+// mixed the result is a *MixedSnapshotsError (errors.Is ErrMixedSnapshots). An error visit returns
+// ends the walk and is returned as it is.
+func (l *loans) LoanPages(ctx context.Context, q market.LoansQuery, visit func(walk int, p *market.LoansPage) error) error {
+	size, err := pageSize(market.EndpointLoansInfo, q.PageSize)
+	if err != nil {
+		return err
+	}
+	for walk := 1; ; walk++ {
+		var seen []float64
+		var loans loanSet
+		err := loanWalk{l: l, q: q, size: size}.run(ctx, func(p *market.LoansPage) error {
+			if !slices.Contains(seen, p.SnapshotTs) {
+				seen = append(seen, p.SnapshotTs)
+			}
+			if len(seen) > 1 {
+				return errMixedWalk
+			}
+			p.Items = loans.fresh(p.Items)
+			return visit(walk, p)
+		})
+		if !errors.Is(err, errMixedWalk) {
+			return err
+		}
+		mixed := &MixedSnapshotsError{Endpoint: market.EndpointLoansInfo, Walks: walk, SnapshotTs: seen}
+		if walk >= l.walks {
+			return mixed
+		}
+		l.log.Warn("Pages of a walk carry different oracle snapshots; reading it again",
+			"endpoint", market.EndpointLoansInfo, "walk", walk, "of", l.walks, "err", mixed)
+	}
+}
+
+// errMixedWalk ends a walk of LoanPages at its first page with another snapshot than page 0's.
+var errMixedWalk = errors.New("a page carries another snapshot than page 0")
+
+// loanSet is the loan addresses a walk has handed over, each kept as its SHA-256 so that the set holds
+// 32 bytes a loan and none of the pages' strings.
+type loanSet map[[sha256.Size]byte]struct{}
+
+// fresh returns, in place, the items whose loans the walk has not handed over yet, and records them.
+// Items without an address are all kept, as LoansSnapshot.AddPage keeps them.
+func (s *loanSet) fresh(items []market.LoanItem) []market.LoanItem {
+	if *s == nil {
+		*s = loanSet{}
+	}
+	out := items[:0]
+	for i := range items {
+		addr := items[i].Loan.Address
+		if addr == "" {
+			out = append(out, items[i])
+			continue
+		}
+		k := sha256.Sum256([]byte(addr))
+		if _, dup := (*s)[k]; !dup {
+			(*s)[k] = struct{}{}
+			out = append(out, items[i])
+		}
+	}
+	clear(items[len(out):])
+	return out
+}
