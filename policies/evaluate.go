@@ -1,12 +1,16 @@
 package policies
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/expr-lang/expr/vm"
+
+	"github.com/keeper-project/keeper/keeper/market"
 )
 
 // Evaluate decides what policy p does now over obs. It is pure: the result
@@ -50,6 +54,7 @@ func EvaluateScoped(p *Policy, obs *Observation, now time.Time, hist History, st
 	g := newGate(p, obs.Tokens, now, hist, state, res)
 	e := &evaluator{p: p, obs: obs, d: obs.facts(now), nowUnix: now.Unix(), scope: scope, gate: g, res: res}
 	e.run()
+	res.Evaluated += obs.Dropped
 	if state != nil {
 		state.PendingSince = g.pending
 	}
@@ -74,9 +79,15 @@ type evaluator struct {
 func (e *evaluator) run() {
 	switch e.p.Target() {
 	case TargetLoans:
-		e.loans()
+		env := &loanEnv{Now: e.nowUnix}
+		for i := range e.d.loans {
+			e.loan(&e.d.loans[i], env)
+		}
 	case TargetPositions:
-		e.positions()
+		env := &positionEnv{Now: e.nowUnix}
+		for i := range e.d.positions {
+			e.position(&e.d.positions[i], env)
+		}
 	case TargetWithdrawals:
 		e.withdrawals()
 	case TargetVaults:
@@ -110,4 +121,140 @@ func firstLine(s string) string {
 		return s[:i]
 	}
 	return s
+}
+
+// Sieve evaluates a policy over loans that arrive page by page, and keeps
+// of them only what the evaluation could act on or report: the loans (and,
+// for position policies, the CLMM positions) whose condition holds, whose
+// data is unusable, or whose `for` timer must be carried over. Every other
+// target is counted and dropped with its page. Evaluating the Observation
+// the sieve returns then decides exactly what evaluating every page at once
+// would: a dropped target reached none of the limits (`for`, in flight,
+// cooldown, caps), so it changes nothing for the targets after it.
+//
+// Memory is bounded by a page and the kept targets, whatever the number of
+// loans. Only policies whose targets are loans or positions read loans
+// (Reads.Loans), so only they are sieved.
+type Sieve struct {
+	p     *Policy
+	now   time.Time
+	base  time.Time // the base's snapshot time
+	state *State    // read only: out-of-scope targets with a `for` timer are kept
+	scope *Scope
+
+	out    *Observation
+	quotes map[quoteKey]QuoteObservation
+	kept   map[string]bool // addresses of the loans kept
+}
+
+// NewSieve returns a sieve of p's targets at now, with p's `for` state
+// (read, never written) and the run's scope (nil: every target). base
+// gives what every page shares: the wallet, the snapshot time, the tokens
+// and what else was read besides the loans; its Loans, Positions and
+// Quotes are replaced by what the sieve keeps.
+func NewSieve(p *Policy, base *Observation, now time.Time, state *State, scope *Scope) *Sieve {
+	out := &Observation{Wallet: base.Wallet, SnapshotTime: base.SnapshotTime, Withdrawals: base.Withdrawals,
+		EarnPositions: base.EarnPositions, Vaults: base.Vaults, Loops: base.Loops, Tokens: base.Tokens,
+		Unpriced: base.Unpriced, ChainTime: base.ChainTime}
+	return &Sieve{p: p, now: now.Truncate(time.Second), base: base.SnapshotTime, state: state, scope: scope, out: out,
+		quotes: map[quoteKey]QuoteObservation{}, kept: map[string]bool{}}
+}
+
+// Add evaluates one page: its loans, the CLMM positions they hold (for
+// position policies) and the quotes read for them. Tokens and Unpriced are
+// the page's view of what is known of mints; the sieve keeps the last
+// page's, and SnapshotTime the oldest of the base's and the pages'. page is
+// not kept: the sieve copies what it keeps.
+func (s *Sieve) Add(page *Observation) {
+	s.out.Tokens, s.out.Unpriced = page.Tokens, page.Unpriced
+	if t := page.SnapshotTime; !t.IsZero() && t.Before(s.out.SnapshotTime) {
+		s.out.SnapshotTime = t
+	}
+	for _, q := range page.Quotes {
+		k := quoteKey{q.PrincipalMint, q.Duration, q.Quote.CollateralIdentifier}
+		if prev, ok := s.quotes[k]; !ok || q.Quote.Amount > prev.Quote.Amount {
+			s.quotes[k] = q
+		}
+	}
+	pageObs := &Observation{Wallet: s.out.Wallet, SnapshotTime: s.out.SnapshotTime, Loans: page.Loans,
+		Positions: page.Positions, Quotes: s.quoteList(), Tokens: page.Tokens, Unpriced: page.Unpriced, ChainTime: s.out.ChainTime}
+	d := derive(pageObs, s.now)
+	res := &Result{}
+	e := &evaluator{p: s.p, obs: pageObs, d: d, nowUnix: s.now.Unix(), scope: s.scope,
+		gate: newGate(s.p, page.Tokens, s.now, History{}, s.state, res), res: res}
+	switch s.p.Target() {
+	case TargetLoans:
+		env := &loanEnv{Now: e.nowUnix}
+		for i := range d.loans {
+			le := &d.loans[i]
+			if s.sift(e, func() { e.loan(le, env) }) {
+				s.keepLoan(le.item)
+			}
+		}
+	case TargetPositions:
+		env := &positionEnv{Now: e.nowUnix}
+		for i := range d.positions {
+			pe := &d.positions[i]
+			if !s.sift(e, func() { e.position(pe, env) }) {
+				continue
+			}
+			s.out.Positions = append(s.out.Positions, *pe.obs)
+			if pe.loan != nil {
+				s.keepLoan(pe.loan.item)
+			}
+		}
+	}
+}
+
+// sift runs one target's evaluation and reports whether it came to
+// something: a skip, an action, a `for` timer or a limit reached. A target
+// that came to nothing is counted in Dropped.
+func (s *Sieve) sift(e *evaluator, eval func()) bool {
+	mark := func() int { return len(e.res.Skipped) + len(e.res.Actions) + len(e.gate.pending) + e.gate.reached }
+	before, evaluated := mark(), e.res.Evaluated
+	eval()
+	if mark() != before {
+		return true
+	}
+	s.out.Dropped += e.res.Evaluated - evaluated
+	return false
+}
+
+// keepLoan keeps a copy of item, once.
+func (s *Sieve) keepLoan(item *market.LoanItem) {
+	if s.kept[item.Loan.Address] {
+		return
+	}
+	s.kept[item.Loan.Address] = true
+	s.out.Loans = append(s.out.Loans, *item)
+}
+
+// quoteList returns the best quote of every key seen so far, in key order.
+func (s *Sieve) quoteList() []QuoteObservation {
+	out := make([]QuoteObservation, 0, len(s.quotes))
+	for _, q := range s.quotes {
+		out = append(out, q)
+	}
+	slices.SortFunc(out, func(a, b QuoteObservation) int {
+		return cmp.Or(strings.Compare(a.PrincipalMint, b.PrincipalMint), strings.Compare(a.Duration.Key(), b.Duration.Key()),
+			strings.Compare(a.Quote.CollateralIdentifier, b.Quote.CollateralIdentifier))
+	})
+	return out
+}
+
+// Observation returns what the sieve kept, ready for Evaluate at the
+// sieve's time (Observation.SievedAt): the kept loans and positions, the
+// best quote of every key the pages carried, and Dropped counting the rest.
+func (s *Sieve) Observation() *Observation {
+	s.out.Quotes = s.quoteList()
+	s.out.sievedAt = s.now
+	return s.out
+}
+
+// Reset drops everything kept: the pages are being read again (a walk
+// whose pages carried different snapshots).
+func (s *Sieve) Reset() {
+	clear(s.quotes)
+	clear(s.kept)
+	s.out.Loans, s.out.Positions, s.out.Dropped, s.out.SnapshotTime = nil, nil, 0, s.base
 }

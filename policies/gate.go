@@ -23,6 +23,7 @@ type gate struct {
 	spent   map[string]uint64    // outflow planned in this evaluation, per mint
 	fees    uint64               // fees and tips planned in this evaluation
 	res     *Result
+	reached int // targets whose condition held: calls of ready
 }
 
 // newGate returns the gate of one evaluation of p, writing into res.
@@ -37,6 +38,7 @@ func newGate(p *Policy, tokens map[string]Token, now time.Time, hist History, st
 // ready applies `for`, in-flight actions and the cooldown to a target whose
 // condition holds; false (with a skip recorded) when it must wait.
 func (g *gate) ready(target string) bool {
+	g.reached++
 	if g.p.For > 0 {
 		since, ok := time.Time{}, false
 		if g.state != nil {

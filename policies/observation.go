@@ -52,9 +52,14 @@ type Observation struct {
 	// priced; vault facts (which reward schedules are active) are derived at
 	// it when set, as the programs compare schedules with it.
 	ChainTime time.Time
+	// Dropped counts the targets a Sieve evaluated and left out of the
+	// Observation because their evaluation came to nothing; Evaluate counts
+	// them in Result.Evaluated.
+	Dropped int
 
-	mu      sync.Mutex
-	derived *derived
+	sievedAt time.Time // set by Sieve.Observation
+	mu       sync.Mutex
+	derived  *derived
 }
 
 // PositionObservation is one CLMM collateral position of a loan.
@@ -85,6 +90,11 @@ type Token struct {
 	// PriceUSD is the USD price of one whole token; 0 when unknown.
 	PriceUSD float64 `json:"price_usd"`
 }
+
+// SievedAt is the time a Sieve evaluated the pages of o at, when o is what
+// a sieve kept (zero otherwise): evaluate o at that time, so that the
+// targets it dropped are dropped by the evaluation too.
+func (o *Observation) SievedAt() time.Time { return o.sievedAt }
 
 // facts returns the facts derived at now's whole second, deriving them on
 // first use. The chain and the API count time in whole seconds, so the

@@ -9,26 +9,22 @@ import (
 	"github.com/keeper-project/keeper/keeper/market"
 )
 
-// loans evaluates every selected loan (repay, alerts on loans).
-func (e *evaluator) loans() {
-	env := &loanEnv{Now: e.nowUnix}
-	for i := range e.d.loans {
-		le := &e.d.loans[i]
-		if !e.selectLoan(le.item) {
-			continue
-		}
-		if acc, mints := loanScope(le); !e.inScope(le.item.Loan.Address, acc, mints) {
-			continue
-		}
-		if !e.evaluated(le.facts.Address, le.err, unknownFacts{"loan", le.unknown}) {
-			continue
-		}
-		env.Loan = &le.facts
-		if e.p.Kind == KindAlert {
-			e.p.Params.(*AlertParams).decide(e, le.facts.Address, env)
-		} else if le.facts.IsActive {
-			e.p.Params.(*RepayParams).decide(e, le, env)
-		}
+// loan evaluates one loan (repay, alerts on loans), if selected and in scope, with env.
+func (e *evaluator) loan(le *loanEntry, env *loanEnv) {
+	if !e.selectLoan(le.item) {
+		return
+	}
+	if acc, mints := loanScope(le); !e.inScope(le.item.Loan.Address, acc, mints) {
+		return
+	}
+	if !e.evaluated(le.facts.Address, le.err, unknownFacts{"loan", le.unknown}) {
+		return
+	}
+	env.Loan = &le.facts
+	if e.p.Kind == KindAlert {
+		e.p.Params.(*AlertParams).decide(e, le.facts.Address, env)
+	} else if le.facts.IsActive {
+		e.p.Params.(*RepayParams).decide(e, le, env)
 	}
 }
 
@@ -92,30 +88,26 @@ func hasCollateral(it *market.LoanItem, mints, ids []string) bool {
 	return false
 }
 
-// positions evaluates every selected CLMM position (rebalance on dex-a,
-// claim-fees on dex-b, alerts on both).
-func (e *evaluator) positions() {
-	env := &positionEnv{Now: e.nowUnix}
-	for i := range e.d.positions {
-		pe := &e.d.positions[i]
-		if !e.selectPosition(pe) {
-			continue
-		}
-		if acc, mints := positionScope(pe); !e.inScope(pe.facts.PositionMint, acc, mints) {
-			continue
-		}
-		if !e.evaluated(pe.facts.PositionMint, pe.err, unknownFacts{"position", pe.unknown}, unknownFacts{"loan", pe.loan.unknownFacts()}) {
-			continue
-		}
-		env.Position, env.Loan = &pe.facts, &pe.loan.facts
-		switch e.p.Kind {
-		case KindRebalance:
-			e.p.Params.(*RebalanceParams).decide(e, pe, env)
-		case KindClaimFees:
-			e.p.Params.(*ClaimFeesParams).decide(e, pe, env)
-		case KindAlert:
-			e.p.Params.(*AlertParams).decide(e, pe.facts.PositionMint, env)
-		}
+// position evaluates one CLMM position (rebalance on dex-a, claim-fees on
+// dex-b, alerts on both), if selected and in scope, with env.
+func (e *evaluator) position(pe *positionEntry, env *positionEnv) {
+	if !e.selectPosition(pe) {
+		return
+	}
+	if acc, mints := positionScope(pe); !e.inScope(pe.facts.PositionMint, acc, mints) {
+		return
+	}
+	if !e.evaluated(pe.facts.PositionMint, pe.err, unknownFacts{"position", pe.unknown}, unknownFacts{"loan", pe.loan.unknownFacts()}) {
+		return
+	}
+	env.Position, env.Loan = &pe.facts, &pe.loan.facts
+	switch e.p.Kind {
+	case KindRebalance:
+		e.p.Params.(*RebalanceParams).decide(e, pe, env)
+	case KindClaimFees:
+		e.p.Params.(*ClaimFeesParams).decide(e, pe, env)
+	case KindAlert:
+		e.p.Params.(*AlertParams).decide(e, pe.facts.PositionMint, env)
 	}
 }
 
