@@ -23,7 +23,7 @@ func TestClaimFeesOwedNotStored(t *testing.T) {
 		k := w.open(t, "")
 		w.advance(t, 25*time.Second)
 		p := k.policyNamed(t, "claim-fees-dex-b")
-		obs, err := k.obs.observe(t.Context(), p)
+		obs, err := k.obs.observe(t.Context(), p, sieving{})
 		if err != nil {
 			t.Fatal(err)
 		}

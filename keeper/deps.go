@@ -17,7 +17,9 @@ import (
 // run observes, and the builds of the action path. *api.Client
 // implements it.
 type Market interface {
-	AllLoans(ctx context.Context, q market.LoansQuery) (*market.LoansSnapshot, error)
+	// LoanPages walks E3's pages, handing each to visit in page order
+	// (api.Client.LoanPages says how a walk is read again).
+	LoanPages(ctx context.Context, q market.LoansQuery, visit func(walk int, p *market.LoansPage) error) error
 	AllVaults(ctx context.Context, q market.VaultsQuery) ([]market.Vault, error)
 	BestQuotes(ctx context.Context, req market.QuoteRequest) ([]market.Quote, error)
 	Loops(ctx context.Context, q market.LoopsQuery) ([]market.Loop, error)

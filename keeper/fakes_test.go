@@ -358,9 +358,9 @@ func (m *fakeMarket) WithdrawFromStrategy(_ context.Context, key market.Idempote
 	return m.single("strategy_withdraw", key, req)
 }
 
-// AllLoans implements Market; the action path does not read.
-func (m *fakeMarket) AllLoans(context.Context, market.LoansQuery) (*market.LoansSnapshot, error) {
-	return nil, errNotScripted
+// LoanPages implements Market; the action path does not read.
+func (m *fakeMarket) LoanPages(context.Context, market.LoansQuery, func(int, *market.LoansPage) error) error {
+	return errNotScripted
 }
 
 // AllVaults implements Market; the action path does not read.

@@ -64,9 +64,28 @@ const solFalls = `  - at: 2m
 // cooldown and repaid once it has passed; the third is repaid only up to what
 // the 300 USDC daily cap leaves, and after the next cooldown nothing more is
 // repaid that day, however low the health; on the next UTC day it is.
+//
+// It runs twice: with the loans read once and shared, and with 150 more
+// healthy loans of the wallet read page by page (a set larger than
+// market.shared_walk_max_loans), where every limit must hold the same.
 func TestCooldownAndDailyCapOnSim(t *testing.T) {
+	for _, mode := range []struct{ name, loans, config string }{
+		{"shared walk", "", ""},
+		{"page by page", strings.ReplaceAll(manyLoans("more", "$wallet", 150), `principal: "500"`, `principal: "100"`), sievingConfig(20)},
+	} {
+		t.Run(mode.name, func(t *testing.T) { cooldownAndDailyCap(t, mode.loans, mode.config) })
+	}
+}
+
+// sievingConfig is the simulator's config with market.shared_walk_max_loans
+// at max, so a larger loan set is read page by page.
+func sievingConfig(max int) string {
+	return strings.Replace(simConfigYAML, "  earn_program_id:", fmt.Sprintf("  shared_walk_max_loans: %d\n  earn_program_id:", max), 1)
+}
+
+func cooldownAndDailyCap(t *testing.T, loans, config string) {
 	synctest.Test(t, func(t *testing.T) {
-		w := newSimWorld(t, simOptions{scenario: scenarioWith(t, "", solFalls)})
+		w := newSimWorld(t, simOptions{scenario: scenarioWith(t, loans, solFalls), configYAML: config})
 		sol, usdc := w.address(t, ids.KindMint, "SOL").String(), w.usdc(t).String()
 		const dailyCap = 300_000_000
 		w.writePolicy(t, "capped.yaml", fmt.Sprintf(cappedRepayPolicy, sol, 5, usdc, dailyCap))

@@ -1,8 +1,10 @@
 package keeper
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -25,8 +27,10 @@ import (
 // Policies whose reads are the same share one Observation for the tick, and
 // with it the facts derived from it (policies.Evaluate derives them once per
 // Observation and second), so fifty policies over one loan set derive its
-// facts once.
-func (o *observer) observe(ctx context.Context, p *policies.Policy) (*policies.Observation, error) {
+// facts once. A loan set larger than market.shared_walk_max_loans is not
+// shared: each policy reads it page by page and keeps only what it could
+// act on (observeSieved), so a run's memory does not grow with the set.
+func (o *observer) observe(ctx context.Context, p *policies.Policy, sv sieving) (*policies.Observation, error) {
 	r := p.Reads(o.wallet.String())
 	key, err := json.Marshal(struct {
 		Reads  policies.Reads
@@ -39,6 +43,9 @@ func (o *observer) observe(ctx context.Context, p *policies.Policy) (*policies.O
 		obs, err = cached(ctx, o.reads, "observation:"+string(key), func(ctx context.Context) (*policies.Observation, error) {
 			return o.observeAfresh(ctx, p, r)
 		})
+	}
+	if errors.Is(err, errLargeLoanSet) {
+		obs, err = o.observeSieved(ctx, p, r, sv)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("observing for policy %s: %w", p.Name, err)
@@ -57,7 +64,7 @@ func quoteVaults(r policies.Reads, p *policies.Policy) []string {
 // observeAfresh builds the Observation of reads r for policy p.
 func (o *observer) observeAfresh(ctx context.Context, p *policies.Policy, r policies.Reads) (*policies.Observation, error) {
 	obs := &policies.Observation{Wallet: o.wallet.String(), SnapshotTime: o.now(), Tokens: o.tokens()}
-	err := o.observeLoans(ctx, r, obs)
+	err := o.walks.observe(ctx, r, obs)
 	if err == nil && r.Positions {
 		err = o.observePositions(ctx, obs)
 	}
@@ -84,25 +91,6 @@ func (o *observer) observeAfresh(ctx context.Context, p *policies.Policy, r poli
 		o.prices.pricePositions(ctx, obs)
 	}
 	return obs, nil
-}
-
-func (o *observer) observeLoans(ctx context.Context, r policies.Reads, obs *policies.Observation) error {
-	if r.Loans == nil {
-		return nil
-	}
-	q := *r.Loans
-	key, _ := json.Marshal(q)
-	snap, err := cached(ctx, o.reads, "loans:"+string(key), func(ctx context.Context) (*market.LoansSnapshot, error) {
-		return o.market.AllLoans(ctx, q)
-	})
-	if err != nil {
-		return err
-	}
-	obs.Loans = snap.Items
-	if t := snapshotTime(snap.SnapshotTs); !t.IsZero() && t.Before(obs.SnapshotTime) {
-		obs.SnapshotTime = t
-	}
-	return nil
 }
 
 // snapshotTime reads the API's snapshotTs: unix seconds, or milliseconds
@@ -315,4 +303,45 @@ func (o *observer) tokens() map[string]policies.Token {
 		return nil
 	}
 	return maps.Clone(o.configTokens)
+}
+
+// observeLoops reads the loop (E12) of every pair of an observed vault's
+// principal mint and one of its strategy's collaterals. Each pair is asked
+// for by the identifier "{PRINCIPAL_MINT}-{COLLATERAL_MINT}" the spec
+// names, one request per pair, so a record is attributed to its pair
+// without trusting the record's own mint fields (an assumption). A pair
+// without a loop answers an empty list; more than one record for a pair is
+// a bad answer.
+func (o *observer) observeLoops(ctx context.Context, obs *policies.Observation) error {
+	for _, pair := range loopPairs(obs.Vaults) {
+		id := pair[0] + "-" + pair[1]
+		loops, err := cached(ctx, o.reads, "loop:"+id, func(ctx context.Context) ([]market.Loop, error) {
+			return o.market.Loops(ctx, market.LoopsQuery{Identifiers: []string{id}})
+		})
+		if err != nil {
+			return err
+		}
+		switch len(loops) {
+		case 0:
+		case 1:
+			obs.Loops = append(obs.Loops, policies.LoopObservation{PrincipalMint: pair[0], CollateralMint: pair[1], Loop: loops[0]})
+		default:
+			return fmt.Errorf("market: %s: %d loop records for the one identifier %s", market.EndpointLoopInfo, len(loops), id)
+		}
+	}
+	return nil
+}
+
+// loopPairs returns each (principal mint, collateral) pair of the vaults'
+// strategies once, in order. A strategy names pool collateral by its pool
+// id, which no loop identifier holds: such a pair answers no loop.
+func loopPairs(vaults []market.Vault) [][2]string {
+	var out [][2]string
+	for _, v := range vaults {
+		for _, t := range v.VaultStrategy.CollateralTerms {
+			out = append(out, [2]string{v.PrincipalMint, t.AssetIdentifier})
+		}
+	}
+	slices.SortFunc(out, func(a, b [2]string) int { return cmp.Or(strings.Compare(a[0], b[0]), strings.Compare(a[1], b[1])) })
+	return slices.Compact(out)
 }

@@ -53,7 +53,7 @@ func TestObserveLoansReadsEveryPageWithFiltersPushed(t *testing.T) {
 		w.usePolicies(t, "auto-repay.yaml")
 		k := w.open(t, "")
 		time.Sleep(3 * time.Second)
-		obs, err := k.obs.observe(t.Context(), k.policyNamed(t, "auto-repay"))
+		obs, err := k.obs.observe(t.Context(), k.policyNamed(t, "auto-repay"), sieving{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -88,7 +88,7 @@ func TestObservePositionsFromChainInOneBatch(t *testing.T) {
 		w.usePolicies(t, "rebalance.yaml")
 		k := w.open(t, "")
 		w.advance(t, 25*time.Second)
-		obs, err := k.obs.observe(t.Context(), k.policyNamed(t, "rebalance-dex-a"))
+		obs, err := k.obs.observe(t.Context(), k.policyNamed(t, "rebalance-dex-a"), sieving{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -128,7 +128,7 @@ func TestObservePositionsFromChainInOneBatch(t *testing.T) {
 			t.Errorf("%d getMultipleAccounts calls, want 3 on the first read", got)
 		}
 		w.advance(t, 2*time.Second) // past the read cache
-		if _, err := k.obs.observe(t.Context(), k.policyNamed(t, "rebalance-dex-a")); err != nil {
+		if _, err := k.obs.observe(t.Context(), k.policyNamed(t, "rebalance-dex-a"), sieving{}); err != nil {
 			t.Fatal(err)
 		}
 		if got := w.net.count(simRPCHost, "getMultipleAccounts"); got != 4 {
@@ -147,7 +147,7 @@ func TestObserveWithdrawalsVaultsAndQuotes(t *testing.T) {
 		w.usePolicies(t, "claim-withdrawals.yaml", "vault-upkeep.yaml")
 		k := w.open(t, "")
 		w.advance(t, 25*time.Second)
-		obs, err := k.obs.observe(t.Context(), k.policyNamed(t, "claim-earn-withdrawals"))
+		obs, err := k.obs.observe(t.Context(), k.policyNamed(t, "claim-earn-withdrawals"), sieving{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -161,7 +161,7 @@ func TestObserveWithdrawalsVaultsAndQuotes(t *testing.T) {
 		if len(reqs) != 2 || !obsClaimable(obs, full) || obsClaimable(obs, partial) {
 			t.Errorf("withdrawal requests %v, want the wallet's r-full claimable and r-partial not", reqs)
 		}
-		obs, err = k.obs.observe(t.Context(), k.policyNamed(t, "track-best-quote"))
+		obs, err = k.obs.observe(t.Context(), k.policyNamed(t, "track-best-quote"), sieving{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -253,7 +253,7 @@ func TestPoliciesWithTheSameReadsShareOneObservation(t *testing.T) {
 		}
 		obs := map[string]*policies.Observation{}
 		for _, p := range ps {
-			if obs[p.Name], err = k.obs.observe(t.Context(), p); err != nil {
+			if obs[p.Name], err = k.obs.observe(t.Context(), p, sieving{}); err != nil {
 				t.Fatalf("observe %s: %v", p.Name, err)
 			}
 		}
@@ -264,7 +264,7 @@ func TestPoliciesWithTheSameReadsShareOneObservation(t *testing.T) {
 			t.Error("alice-low reads other loans but shared low-a's Observation")
 		}
 		k.obs.reads.forget()
-		again, err := k.obs.observe(t.Context(), ps[slices.IndexFunc(ps, func(p *policies.Policy) bool { return p.Name == "low-a" })])
+		again, err := k.obs.observe(t.Context(), ps[slices.IndexFunc(ps, func(p *policies.Policy) bool { return p.Name == "low-a" })], sieving{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -33,6 +33,7 @@ type observer struct {
 	// configTokens is what the config's tokens: says of mints.
 	configTokens map[string]policies.Token
 	prices       *pricer
+	walks        *loanWalks
 }
 
 // newObserver builds the observer over keeper's market and chain client.
@@ -49,6 +50,7 @@ func newObserver(e env, d deps, wallet solana.PublicKey) (*observer, error) {
 		reads: newReadCache(readTTL, e.now), dexes: dexes, positions: clmm.NewReader(d.submitter),
 		tokenBook: newTokenBook(d.submitter),
 		prices:    &pricer{book: book, unknown: e.metrics.PricesUnknown, logger: e.logger, now: e.now}}
+	o.walks = &loanWalks{market: d.market, reads: o.reads, sharedMax: e.cfg.Market.SharedWalkMaxLoans}
 	if len(e.cfg.Tokens) > 0 {
 		o.configTokens = make(map[string]policies.Token, len(e.cfg.Tokens))
 		for mint, t := range e.cfg.Tokens {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -91,6 +92,15 @@ func (p *pricer) pricePositions(ctx context.Context, obs *policies.Observation) 
 			obs.Tokens = map[string]policies.Token{}
 		}
 		obs.Tokens[policies.WrappedSOL] = policies.Token{Symbol: "SOL", Decimals: 9} // the native mint's, fixed
+	}
+	// Pages of one walk share their tokens: a mint an earlier page priced,
+	// or found unpriceable, is not asked for again.
+	mints = slices.DeleteFunc(mints, func(m string) bool {
+		_, unpriced := obs.Unpriced[m]
+		return unpriced || obs.Tokens[m].PriceUSD > 0
+	})
+	if len(mints) == 0 {
+		return
 	}
 	p.applyPrices(obs, mints, p.book.Prices(ctx, mints, p.now()))
 }

@@ -94,12 +94,12 @@ func (r *runner) run(ctx context.Context, run runInfo) (runSummary, error) {
 		k.triggers.journal(ctx, p.Name, tl)
 	}
 	readsFrom := k.now()
-	obs, err := k.obs.observe(ctx, p)
+	obs, err := k.obs.observe(ctx, p, sieving{state: r.state, scope: scope})
 	if err != nil {
 		log.Warn("Cannot observe; skipping this run", "err", err)
 		return sum, err
 	}
-	now := k.now()
+	now := evaluationTime(obs, k.now())
 	hist, resumable, err := historyAndResumable(ctx, k.journal, p, now)
 	if err != nil {
 		log.Error("Cannot read the journal; not acting", "err", err)
@@ -157,22 +157,22 @@ func (r *runner) plan(ctx context.Context) PolicyPlan {
 	if pp.Triggers, err = planTriggers(ctx, k.journal, p); err != nil {
 		k.logger.Warn("Cannot read the trigger firings", "policy", p.Name, "err", err)
 	}
-	obs, err := k.obs.observe(ctx, p)
-	if err != nil {
-		pp.Err = err.Error()
-		return pp
-	}
-	now := k.now()
-	hist, _, err := historyAndResumable(ctx, k.journal, p, now)
-	if err != nil {
-		pp.Err = err.Error()
-		return pp
-	}
 	r.mu.Lock()
 	state := &policies.State{PendingSince: maps.Clone(r.state.PendingSince)}
 	r.mu.Unlock()
 	if state.PendingSince == nil {
 		state.PendingSince = map[string]time.Time{}
+	}
+	obs, err := k.obs.observe(ctx, p, sieving{state: state})
+	if err != nil {
+		pp.Err = err.Error()
+		return pp
+	}
+	now := evaluationTime(obs, k.now())
+	hist, _, err := historyAndResumable(ctx, k.journal, p, now)
+	if err != nil {
+		pp.Err = err.Error()
+		return pp
 	}
 	before := maps.Clone(state.PendingSince) // what a capture replays from
 	res, err := policies.Evaluate(p, obs, now, hist, state)
@@ -183,6 +183,15 @@ func (r *runner) plan(ctx context.Context) PolicyPlan {
 	pp.Actions, pp.Skipped, pp.Result = res.Actions, res.Skipped, &res
 	pp.policy, pp.obs, pp.hist, pp.pending = p, obs, hist, before
 	return pp
+}
+
+// evaluationTime is when to evaluate obs: the sieve's time for loans read
+// page by page (policies.Observation.SievedAt), else now.
+func evaluationTime(obs *policies.Observation, now time.Time) time.Time {
+	if t := obs.SievedAt(); !t.IsZero() {
+		return t
+	}
+	return now
 }
 
 // pendingSince copies the `for` state's pending times.

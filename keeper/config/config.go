@@ -65,6 +65,10 @@ type Market struct {
 	ProgramID string `yaml:"program_id"`
 	// EarnProgramID is the earn vaults' program, allowed in withdrawal claims.
 	EarnProgramID string `yaml:"earn_program_id"`
+	// SharedWalkMaxLoans is the largest loan set the policies of one tick
+	// read once and share. A policy over a larger set reads it on its own,
+	// page by page, keeping only the loans it could act on; 0: always so.
+	SharedWalkMaxLoans int `yaml:"shared_walk_max_loans"`
 }
 
 // Auth is an optional header sent with every request, whose value is a

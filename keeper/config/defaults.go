@@ -10,6 +10,11 @@ import (
 // config says otherwise.
 const DefaultPolicyConcurrency = 4
 
+// DefaultSharedWalkMaxLoans is the largest loan set the policies of one
+// tick share unless the config says otherwise: about 35 MiB of loans and
+// their facts in memory (docs/benchmarks.md).
+const DefaultSharedWalkMaxLoans = 10_000
+
 // Default returns the settings used for every key a config file omits.
 func Default() Config {
 	return Config{
@@ -31,6 +36,8 @@ func Default() Config {
 			Fields:    Fields{WithdrawalQueue: WithdrawalQueueFields(market.DefaultWithdrawalQueueFields())},
 			RateLimit: RateLimit{RPS: 10, Burst: 20},
 			Retry:     Retry{Attempts: 4, Base: 200 * time.Millisecond, Max: 5 * time.Second},
+
+			SharedWalkMaxLoans: DefaultSharedWalkMaxLoans,
 		},
 		Chain: Chain{
 			RPCURL:      "http://127.0.0.1:7071",

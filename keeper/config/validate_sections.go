@@ -29,6 +29,9 @@ func (m *Market) validate(v *validator) {
 	m.Retry.validate(v, []any{"market", "retry"})
 	v.pubkey([]any{"market", "program_id"}, "market.program_id", m.ProgramID, true)
 	v.pubkey([]any{"market", "earn_program_id"}, "market.earn_program_id", m.EarnProgramID, false)
+	if m.SharedWalkMaxLoans < 0 {
+		v.fail([]any{"market", "shared_walk_max_loans"}, "market.shared_walk_max_loans must not be negative, got %d", m.SharedWalkMaxLoans)
+	}
 	p := m.Paths
 	paths := []struct{ key, val string }{{"dex_a", p.DexA}, {"dex_b", p.DexB}, {"gateway", p.Gateway}, {"provider", p.Provider},
 		{"earn_position", p.EarnPosition}, {"earn_withdrawal_queue", p.EarnWithdrawalQueue}, {"earn_withdraw_request", p.EarnWithdrawRequest}}

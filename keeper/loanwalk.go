@@ -1,0 +1,196 @@
+package keeper
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/policies"
+)
+
+// loanWalks reads the loans policies decide on, in one of two ways. A set
+// of at most market.shared_walk_max_loans is read once and shared by the
+// policies of a tick (through the read cache). A larger set is read by
+// each policy on its own, page by page, and evaluated as it comes
+// (pageWalk), so a run's memory does not grow with the number of loans;
+// the query is then remembered as large, so the next ticks go straight to
+// that.
+type loanWalks struct {
+	market    Market
+	reads     *readCache
+	sharedMax int
+
+	mu    sync.Mutex
+	large map[string]bool // loans queries last seen larger than sharedMax
+}
+
+// errLargeLoanSet reports a loan set larger than the walks the policies of
+// a tick share.
+var errLargeLoanSet = errors.New("the loan set is larger than market.shared_walk_max_loans")
+
+// observe reads every loan of r's query into obs, sharing the walk with
+// the other policies of the tick. It fails with errLargeLoanSet, reading
+// no further than page 0, when the set is larger than the walks policies
+// share.
+func (w *loanWalks) observe(ctx context.Context, r policies.Reads, obs *policies.Observation) error {
+	if r.Loans == nil {
+		return nil
+	}
+	q := *r.Loans
+	key, _ := json.Marshal(q)
+	snap, err := cached(ctx, w.reads, "loans:"+string(key), func(ctx context.Context) (*market.LoansSnapshot, error) {
+		return w.shared(ctx, q, string(key))
+	})
+	if err != nil {
+		return err
+	}
+	obs.Loans = snap.Items
+	if t := snapshotTime(snap.SnapshotTs); !t.IsZero() && t.Before(obs.SnapshotTime) {
+		obs.SnapshotTime = t
+	}
+	return nil
+}
+
+// shared reads every loan of q into one snapshot. A set whose first page
+// announces more than sharedMax loans is not read further.
+func (w *loanWalks) shared(ctx context.Context, q market.LoansQuery, key string) (*market.LoansSnapshot, error) {
+	if w.isLarge(key) {
+		return nil, errLargeLoanSet
+	}
+	var snap *market.LoansSnapshot
+	var seen map[string]bool
+	cur := 0
+	err := w.market.LoanPages(ctx, q, func(walk int, p *market.LoansPage) error {
+		if walk != cur {
+			snap, seen, cur = &market.LoansSnapshot{}, map[string]bool{}, walk
+			if p.PageInfo != nil && p.PageInfo.TotalItems > w.sharedMax {
+				w.setLarge(key, true)
+				return errLargeLoanSet
+			}
+			if p.PageInfo != nil && p.PageInfo.TotalItems > 0 {
+				snap.Items = make([]market.LoanItem, 0, p.PageInfo.TotalItems)
+			}
+		}
+		snap.AddPage(p, seen)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if snap == nil {
+		return nil, fmt.Errorf("market: %s: the walk handed over no page", market.EndpointLoansInfo)
+	}
+	return snap, nil
+}
+
+// isLarge reports whether the loans query of key was last seen larger
+// than the walks policies share.
+func (w *loanWalks) isLarge(key string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.large[key]
+}
+
+// setLarge records whether the loans query of key is larger than the
+// walks policies share.
+func (w *loanWalks) setLarge(key string, large bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !large {
+		delete(w.large, key)
+		return
+	}
+	if w.large == nil {
+		w.large = map[string]bool{}
+	}
+	w.large[key] = true
+}
+
+// sieving is what a policy's run knows that a page-by-page observation
+// needs: the policy's `for` state (read only) and the run's scope (nil:
+// every target).
+type sieving struct {
+	state *policies.State
+	scope *policies.Scope
+}
+
+// pageWalk is one policy's page-by-page observation of a large loan set:
+// each page is read with its CLMM positions, quotes, mints and prices, and
+// evaluated at once by a policies.Sieve, which keeps only the loans,
+// positions and quotes the evaluation could act on or report.
+type pageWalk struct {
+	o     *observer
+	p     *policies.Policy
+	r     policies.Reads
+	sieve *policies.Sieve
+	base  *policies.Observation
+
+	walk, total int // the walk being read, and the loans its page 0 announced
+	unpriced    map[string]string
+}
+
+// observeSieved observes reads r for policy p page by page (pageWalk). The
+// Observation returned carries the sieve's time, at which the run
+// evaluates it.
+func (o *observer) observeSieved(ctx context.Context, p *policies.Policy, r policies.Reads, sv sieving) (*policies.Observation, error) {
+	start := o.now()
+	base := &policies.Observation{Wallet: o.wallet.String(), SnapshotTime: start, Tokens: o.tokens()}
+	if base.Tokens == nil {
+		base.Tokens = map[string]policies.Token{}
+	}
+	pw := &pageWalk{o: o, p: p, r: r, base: base, sieve: policies.NewSieve(p, base, start, sv.state, sv.scope), unpriced: map[string]string{}}
+	if err := o.market.LoanPages(ctx, *r.Loans, pw.visit(ctx)); err != nil {
+		return nil, fmt.Errorf("reading loans page by page: %w", err)
+	}
+	if key, err := json.Marshal(*r.Loans); err == nil && pw.total <= o.walks.sharedMax {
+		o.walks.setLarge(string(key), false)
+	}
+	return pw.sieve.Observation(), nil
+}
+
+// visit returns the walk's page handler: it starts over when the pages
+// are read again, then reads what the page's loans need and sieves them.
+func (pw *pageWalk) visit(ctx context.Context) func(walk int, pg *market.LoansPage) error {
+	return func(walk int, pg *market.LoansPage) error {
+		if walk != pw.walk {
+			pw.sieve.Reset()
+			pw.walk, pw.total = walk, len(pg.Items)
+			if pg.PageInfo != nil {
+				pw.total = pg.PageInfo.TotalItems
+			}
+		}
+		page := &policies.Observation{Wallet: pw.base.Wallet, SnapshotTime: snapshotTime(pg.SnapshotTs),
+			Loans: pg.Items, Tokens: pw.base.Tokens, Unpriced: pw.unpriced}
+		if err := pw.read(ctx, page); err != nil {
+			return err
+		}
+		pw.sieve.Add(page)
+		return nil
+	}
+}
+
+// read reads what one page's loans need besides themselves: their CLMM
+// positions, their quotes, the mints they show and the prices of the
+// positions' mints. Pages share the walk's tokens, so a mint is described
+// and priced once.
+func (pw *pageWalk) read(ctx context.Context, page *policies.Observation) error {
+	o, r := pw.o, pw.r
+	if r.Positions {
+		if err := o.observePositions(ctx, page); err != nil {
+			return err
+		}
+	}
+	if r.Quotes {
+		if err := o.observeQuotes(ctx, pw.p, page); err != nil {
+			return err
+		}
+	}
+	o.learnTokens(ctx, page)
+	if r.PositionValues {
+		o.prices.pricePositions(ctx, page)
+	}
+	return nil
+}
