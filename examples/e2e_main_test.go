@@ -16,8 +16,12 @@ var (
 )
 
 // TestMain builds the keeper binary once for the end-to-end tests (not under -short), runs the
-// tests, and removes the binary.
+// tests, and removes the binary. Started with rusageEnv set, the test binary is the small wrapper
+// BenchmarkE2ERunMemory measures keeper through (runForRusage), and runs no test.
 func TestMain(m *testing.M) {
+	if path := os.Getenv(rusageEnv); path != "" {
+		os.Exit(runForRusage(path, os.Args[1:]))
+	}
 	flag.Parse()
 	os.Exit(runWithBinary(m))
 }

@@ -11,9 +11,9 @@ import (
 const DefaultPolicyConcurrency = 4
 
 // DefaultSharedWalkMaxLoans is the largest loan set the policies of one
-// tick share unless the config says otherwise: about 35 MiB of loans and
-// their facts in memory (docs/benchmarks.md).
-const DefaultSharedWalkMaxLoans = 10_000
+// tick share unless the config says otherwise: about 50 MiB of loans and
+// their facts in memory at most (docs/benchmarks.md).
+const DefaultSharedWalkMaxLoans = 15_000
 
 // Default returns the settings used for every key a config file omits.
 func Default() Config {

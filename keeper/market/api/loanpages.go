@@ -12,7 +12,7 @@ import (
 // LoanPages walks every page of E3 as AllLoans does, but hands each page to visit, in page order, as
 // soon as the pages before it have been, and keeps none: a walk of any size holds at most
 // Options.PagesInFlight pages besides what visit keeps, and a digest of each loan address it has handed
-// over (32 bytes), so that a loan that shifted between pages while the walk ran is handed over once:
+// over (16 bytes), so that a loan that shifted between pages while the walk ran is handed over once:
 // its later copies are taken out of their page's Items. walk numbers the walk, from 1.
 //
 // Each page pins its own oracle snapshot. A page whose snapshotTs differs from page 0's ends the walk,
@@ -53,9 +53,10 @@ func (l *loans) LoanPages(ctx context.Context, q market.LoansQuery, visit func(w
 // errMixedWalk ends a walk of LoanPages at its first page with another snapshot than page 0's.
 var errMixedWalk = errors.New("a page carries another snapshot than page 0")
 
-// loanSet is the loan addresses a walk has handed over, each kept as its SHA-256 so that the set holds
-// 32 bytes a loan and none of the pages' strings.
-type loanSet map[[sha256.Size]byte]struct{}
+// loanSet is the loan addresses a walk has handed over, each kept as the first 16 bytes of its SHA-256,
+// so that the set holds 16 bytes a loan (some 40 with the map's own) and none of the pages' strings.
+// Two of 100,000 addresses share a digest with a probability of about 10^-29.
+type loanSet map[[16]byte]struct{}
 
 // fresh returns, in place, the items whose loans the walk has not handed over yet, and records them.
 // Items without an address are all kept, as LoansSnapshot.AddPage keeps them.
@@ -70,7 +71,8 @@ func (s *loanSet) fresh(items []market.LoanItem) []market.LoanItem {
 			out = append(out, items[i])
 			continue
 		}
-		k := sha256.Sum256([]byte(addr))
+		sum := sha256.Sum256([]byte(addr))
+		k := [16]byte(sum[:16])
 		if _, dup := (*s)[k]; !dup {
 			(*s)[k] = struct{}{}
 			out = append(out, items[i])
