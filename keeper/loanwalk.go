@@ -27,22 +27,27 @@ type loanWalks struct {
 	large map[string]bool // loans queries last seen larger than sharedMax
 }
 
+// maxPresized bounds the room a whole read makes for the loans page 0
+// announces, so that an announcement cannot make it allocate without bound.
+const maxPresized = 1 << 18
+
 // errLargeLoanSet reports a loan set larger than the walks the policies of
 // a tick share.
 var errLargeLoanSet = errors.New("the loan set is larger than market.shared_walk_max_loans")
 
 // observe reads every loan of r's query into obs, sharing the walk with
-// the other policies of the tick. It fails with errLargeLoanSet, reading
-// no further than page 0, when the set is larger than the walks policies
-// share.
-func (w *loanWalks) observe(ctx context.Context, r policies.Reads, obs *policies.Observation) error {
+// the other policies of the tick. Unless whole, it fails with
+// errLargeLoanSet, reading no further than page 0, when the set is larger
+// than the walks policies share: a policy then reads it page by page. A
+// read for people (`keeper wallet`) is whole.
+func (w *loanWalks) observe(ctx context.Context, r policies.Reads, obs *policies.Observation, whole bool) error {
 	if r.Loans == nil {
 		return nil
 	}
 	q := *r.Loans
 	key, _ := json.Marshal(q)
 	snap, err := cached(ctx, w.reads, "loans:"+string(key), func(ctx context.Context) (*market.LoansSnapshot, error) {
-		return w.shared(ctx, q, string(key))
+		return w.shared(ctx, q, string(key), whole)
 	})
 	if err != nil {
 		return err
@@ -54,10 +59,11 @@ func (w *loanWalks) observe(ctx context.Context, r policies.Reads, obs *policies
 	return nil
 }
 
-// shared reads every loan of q into one snapshot. A set whose first page
-// announces more than sharedMax loans is not read further.
-func (w *loanWalks) shared(ctx context.Context, q market.LoansQuery, key string) (*market.LoansSnapshot, error) {
-	if w.isLarge(key) {
+// shared reads every loan of q into one snapshot. Unless whole, a set
+// whose first page announces more than sharedMax loans is not read
+// further.
+func (w *loanWalks) shared(ctx context.Context, q market.LoansQuery, key string, whole bool) (*market.LoansSnapshot, error) {
+	if !whole && w.isLarge(key) {
 		return nil, errLargeLoanSet
 	}
 	var snap *market.LoansSnapshot
@@ -66,12 +72,12 @@ func (w *loanWalks) shared(ctx context.Context, q market.LoansQuery, key string)
 	err := w.market.LoanPages(ctx, q, func(walk int, p *market.LoansPage) error {
 		if walk != cur {
 			snap, seen, cur = &market.LoansSnapshot{}, map[string]bool{}, walk
-			if p.PageInfo != nil && p.PageInfo.TotalItems > w.sharedMax {
+			if !whole && p.PageInfo != nil && p.PageInfo.TotalItems > w.sharedMax {
 				w.setLarge(key, true)
 				return errLargeLoanSet
 			}
 			if p.PageInfo != nil && p.PageInfo.TotalItems > 0 {
-				snap.Items = make([]market.LoanItem, 0, p.PageInfo.TotalItems)
+				snap.Items = make([]market.LoanItem, 0, min(p.PageInfo.TotalItems, max(w.sharedMax, maxPresized)))
 			}
 		}
 		snap.AddPage(p, seen)

@@ -80,3 +80,20 @@ func TestLargeLoanSetPlansAsTheSharedWalk(t *testing.T) {
 		}
 	})
 }
+
+// TestWalletReadsEveryLoanOfALargeSet: `keeper wallet` lists every loan of
+// the wallet however many there are; the shared walks' limit is for
+// policies, which can read a large set page by page.
+func TestWalletReadsEveryLoanOfALargeSet(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		w := newSimWorld(t, simOptions{scenario: scenarioWith(t, manyLoans("more", "$wallet", 30), ""), configYAML: sievingConfig(10)})
+		k := w.open(t, "")
+		rep, err := k.Holdings(t.Context(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Loans) < 30 {
+			t.Errorf("wallet lists %d loans, want every one of the 30 and more", len(rep.Loans))
+		}
+	})
+}

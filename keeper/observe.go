@@ -61,10 +61,13 @@ func quoteVaults(r policies.Reads, p *policies.Policy) []string {
 	return p.Select.Vaults
 }
 
-// observeAfresh builds the Observation of reads r for policy p.
+// observeAfresh builds the Observation of reads r for policy p. With no
+// policy (a read for people: `keeper wallet`, reports) every loan is read,
+// however many; a policy over a set larger than the walks policies share
+// gets errLargeLoanSet instead (observe then reads it page by page).
 func (o *observer) observeAfresh(ctx context.Context, p *policies.Policy, r policies.Reads) (*policies.Observation, error) {
 	obs := &policies.Observation{Wallet: o.wallet.String(), SnapshotTime: o.now(), Tokens: o.tokens()}
-	err := o.walks.observe(ctx, r, obs)
+	err := o.walks.observe(ctx, r, obs, p == nil)
 	if err == nil && r.Positions {
 		err = o.observePositions(ctx, obs)
 	}
