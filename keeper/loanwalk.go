@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/keeper-project/keeper/keeper/market"
@@ -24,7 +25,8 @@ type loanWalks struct {
 	sharedMax int
 
 	mu    sync.Mutex
-	large map[string]bool // loans queries last seen larger than sharedMax
+	large map[string]bool     // loans queries last seen larger than sharedMax
+	fans  map[string]*fanWalk // page-by-page walks that others may still join, by loans query
 }
 
 // maxPresized bounds the room a whole read makes for the loans page 0
@@ -115,6 +117,125 @@ func (w *loanWalks) setLarge(key string, large bool) {
 	w.large[key] = true
 }
 
+// pages walks the pages of q for visit, sharing the walk with the other
+// policies of the tick where it can: a policy that asks for a query whose
+// walk another has started, and which has not handed over its first page
+// yet, joins it and is handed the same pages instead of reading them
+// again. A policy that comes later walks on its own. The walk runs under
+// the context of the policy that started it; a policy that joined and
+// whose context ends leaves it.
+func (w *loanWalks) pages(ctx context.Context, q market.LoansQuery, key string, visit func(int, *market.LoansPage) error) error {
+	me := &fanVisitor{visit: visit}
+	w.mu.Lock()
+	if f := w.fans[key]; f != nil && f.join(me) {
+		w.mu.Unlock()
+		return f.wait(ctx, me)
+	}
+	f := &fanWalk{visitors: []*fanVisitor{me}, done: make(chan struct{})}
+	if w.fans == nil {
+		w.fans = map[string]*fanWalk{}
+	}
+	w.fans[key] = f
+	w.mu.Unlock()
+	err := w.market.LoanPages(ctx, q, f.visit)
+	w.mu.Lock()
+	if w.fans[key] == f {
+		delete(w.fans, key)
+	}
+	w.mu.Unlock()
+	f.finish(err)
+	return f.wait(ctx, me)
+}
+
+// fanWalk is one page-by-page walk and the policies it hands its pages to.
+type fanWalk struct {
+	mu       sync.Mutex
+	started  bool // a page was handed over: no policy joins any more
+	visitors []*fanVisitor
+	done     chan struct{} // closed when the walk has ended
+}
+
+// fanVisitor is one policy's part in a fanWalk: its page handler and how
+// its walk ended (nil: every page handed over).
+type fanVisitor struct {
+	visit func(int, *market.LoansPage) error
+	err   error
+	gone  bool // it stopped waiting: hand it nothing more
+}
+
+// errNoVisitor ends a walk whose every policy has failed or left.
+var errNoVisitor = errors.New("no policy takes the pages any more")
+
+// join adds v to the walk unless it has handed over a page already.
+func (f *fanWalk) join(v *fanVisitor) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.started {
+		return false
+	}
+	f.visitors = append(f.visitors, v)
+	return true
+}
+
+// visit hands page p of walk to every policy still taking pages, in the
+// order they joined. A policy whose handler fails takes no more pages;
+// the walk ends once none takes them.
+func (f *fanWalk) visit(walk int, p *market.LoansPage) error {
+	f.mu.Lock()
+	f.started = true
+	vs := slices.Clone(f.visitors)
+	f.mu.Unlock()
+	live := 0
+	for _, v := range vs {
+		f.mu.Lock()
+		skip := v.err != nil || v.gone
+		f.mu.Unlock()
+		if skip {
+			continue
+		}
+		if err := v.visit(walk, p); err != nil {
+			f.mu.Lock()
+			v.err = err
+			f.mu.Unlock()
+			continue
+		}
+		live++
+	}
+	if live == 0 {
+		return errNoVisitor
+	}
+	return nil
+}
+
+// finish records how the walk ended for every policy whose own handler
+// did not fail, and releases those waiting.
+func (f *fanWalk) finish(err error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, v := range f.visitors {
+		if v.err == nil {
+			v.err = err
+		}
+	}
+	close(f.done)
+}
+
+// wait waits for the walk to end, or for ctx (then v leaves the walk),
+// and returns how it ended for v.
+func (f *fanWalk) wait(ctx context.Context, v *fanVisitor) error {
+	select {
+	case <-f.done:
+	case <-ctx.Done():
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		v.gone = true
+		return ctx.Err()
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return v.err
+}
+
 // sieving is what a policy's run knows that a page-by-page observation
 // needs: the policy's `for` state (read only) and the run's scope (nil:
 // every target).
@@ -148,10 +269,14 @@ func (o *observer) observeSieved(ctx context.Context, p *policies.Policy, r poli
 		base.Tokens = map[string]policies.Token{}
 	}
 	pw := &pageWalk{o: o, p: p, r: r, base: base, sieve: policies.NewSieve(p, base, start, sv.state, sv.scope), unpriced: map[string]string{}}
-	if err := o.market.LoanPages(ctx, *r.Loans, pw.visit(ctx)); err != nil {
+	key, err := json.Marshal(*r.Loans)
+	if err != nil {
 		return nil, fmt.Errorf("reading loans page by page: %w", err)
 	}
-	if key, err := json.Marshal(*r.Loans); err == nil && pw.total <= o.walks.sharedMax {
+	if err := o.walks.pages(ctx, *r.Loans, string(key), pw.visit(ctx)); err != nil {
+		return nil, fmt.Errorf("reading loans page by page: %w", err)
+	}
+	if pw.total <= o.walks.sharedMax {
 		o.walks.setLarge(string(key), false)
 	}
 	return pw.sieve.Observation(), nil
