@@ -105,8 +105,8 @@ func (b *bundleRun) run(ctx context.Context) (Result, error) {
 			r.start(ctx)
 		case e := <-r.done:
 			res, done, err = r.ended(e)
-		case st := <-r.reads:
-			res, done, err = r.read(ctx, st)
+		case rd := <-r.reads:
+			res, done, err = r.read(ctx, rd)
 		}
 		if done {
 			return res, err
@@ -300,7 +300,13 @@ type bundleRounds struct {
 	sigs   []solana.Signature
 	cancel context.CancelFunc // ends the round in flight; nil when none is
 	done   chan roundEnd      // the answer of the round in flight
-	reads  chan []Status      // the answer of the notification's status read
+	reads  chan sigRead       // the answer of the notification's status read
+}
+
+// sigRead is a status read of sigs.
+type sigRead struct {
+	sigs []solana.Signature
+	st   []Status // nil: the read failed
 }
 
 // roundEnd is what a round returned.
@@ -312,7 +318,7 @@ type roundEnd struct {
 
 // newBundleRounds returns the rounds of b, none in flight.
 func newBundleRounds(b *bundleRun) *bundleRounds {
-	return &bundleRounds{b: b, sigs: b.sigs(), done: make(chan roundEnd, 1), reads: make(chan []Status, 1)}
+	return &bundleRounds{b: b, sigs: b.sigs(), done: make(chan roundEnd, 1), reads: make(chan sigRead, 1)}
 }
 
 // start begins a round unless one is in flight.
@@ -350,7 +356,7 @@ func (r *bundleRounds) woken(ctx context.Context) {
 		if err != nil {
 			st = nil // the rounds go on and decide
 		}
-		r.reads <- st
+		r.reads <- sigRead{sigs: sigs, st: st}
 	}()
 }
 
@@ -359,7 +365,8 @@ func (r *bundleRounds) woken(ctx context.Context) {
 // new read when that round made another tip transaction meanwhile. A round
 // that fell back to RPC is left to finish: its own watch of the
 // transactions settles it, with the route it took.
-func (r *bundleRounds) read(ctx context.Context, st []Status) (Result, bool, error) {
+func (r *bundleRounds) read(ctx context.Context, rd sigRead) (Result, bool, error) {
+	st := rd.st
 	if st == nil || r.b.fellBack.Load() {
 		return Result{}, false, nil
 	}
@@ -368,7 +375,7 @@ func (r *bundleRounds) read(ctx context.Context, st []Status) (Result, bool, err
 		return Result{}, false, nil
 	}
 	r.stop()
-	if len(r.b.sigs()) != len(r.sigs) {
+	if len(r.b.sigs()) != len(rd.sigs) {
 		var err error
 		if st, err = r.b.s.confirm.statuses(ctx, r.b.sigs(), false); err != nil {
 			return Result{}, false, nil // the next round reads again
