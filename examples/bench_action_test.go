@@ -27,7 +27,11 @@ const benchActionLatency = 20 * time.Millisecond
 //   - floor-ms: what no client can avoid, from the simulator's own record: the build's and the
 //     send's injected latency, and the chain time from the moment the simulator executed the sent
 //     transaction to the moment it was confirmed (the end of its slot);
-//   - ratio: keeper-ms / floor-ms (the goal is 1.05).
+//   - ratio: keeper-ms / floor-ms (the goal is 1.05);
+//   - guarded-ratio: keeper-ms / (floor-ms + one more injected latency), the floor of a client that
+//     simulates what it signs, as keeper's guard must;
+//   - one metric per phase of the path, in milliseconds (see actionPhases), which add up to
+//     keeper-ms.
 //
 // Run: go test ./examples -run '^$' -bench BenchmarkE2EActionPath -benchtime 5x
 func BenchmarkE2EActionPath(b *testing.B) {
@@ -39,21 +43,38 @@ func BenchmarkE2EActionPath(b *testing.B) {
 	for _, confirm := range []string{"websocket", "poll"} {
 		b.Run("confirm="+confirm, func(b *testing.B) {
 			var keeperTotal, floorTotal time.Duration
+			phases := make([]time.Duration, len(actionPhases))
 			for range b.N {
-				k, f := actionOnce(b, scenario, confirm)
+				k, f, ph := actionOnce(b, scenario, confirm)
 				keeperTotal, floorTotal = keeperTotal+k, floorTotal+f
+				for i, d := range ph {
+					phases[i] += d
+				}
 			}
 			n := float64(b.N)
 			b.ReportMetric(float64(keeperTotal.Milliseconds())/n, "keeper-ms")
 			b.ReportMetric(float64(floorTotal.Milliseconds())/n, "floor-ms")
 			b.ReportMetric(keeperTotal.Seconds()/floorTotal.Seconds(), "ratio")
+			guarded := floorTotal + time.Duration(b.N)*benchActionLatency
+			b.ReportMetric(keeperTotal.Seconds()/guarded.Seconds(), "guarded-ratio")
+			for i, name := range actionPhases {
+				b.ReportMetric(float64(phases[i].Microseconds())/1000/n, name+"-ms")
+			}
 		})
 	}
 }
 
-// actionOnce runs `keeper run --once` on a fresh simulator and returns the repay's keeper time and
-// its floor.
-func actionOnce(b *testing.B, scenario, confirm string) (keeper, floor time.Duration) {
+// actionPhases name the phases of one action, in path order, by the timestamps that end them:
+// the attempt journaled after the durable intent; the build's round trip and its journal record;
+// guard, signing and the simulation's round trip; the signatures' durable commit and the
+// submission's record; the send until the simulator executed the transaction; the chain until the
+// transaction's slot was confirmed; the confirmation's notification until the outcome was
+// journaled.
+var actionPhases = []string{"intent", "build", "sim", "sigs", "send", "chain", "settle"}
+
+// actionOnce runs `keeper run --once` on a fresh simulator and returns the repay's keeper time, its
+// floor and its phases (see actionPhases).
+func actionOnce(b *testing.B, scenario, confirm string) (keeper, floor time.Duration, phases []time.Duration) {
 	b.StopTimer()
 	l := benchActionLatency.String()
 	s := startSimWith(b, "--control", "--scenario", scenario,
@@ -75,8 +96,15 @@ func actionOnce(b *testing.B, scenario, confirm string) (keeper, floor time.Dura
 	act := journaledAction(b, filepath.Join(w.dir, "keeper.db"))
 	keeper = act.SettledAt.Sub(act.CreatedAt)
 	floor = 2*benchActionLatency + landed.ConfirmedAt.Sub(landed.LandedAt)
-	if testing.Verbose() && len(act.Attempts) > 0 {
-		a := act.Attempts[len(act.Attempts)-1]
+	if len(act.Attempts) == 0 {
+		b.Fatalf("journal: %+v has no attempt", act)
+	}
+	a := act.Attempts[len(act.Attempts)-1]
+	marks := []time.Time{act.CreatedAt, a.CreatedAt, a.BuiltAt, a.SignedAt, a.SubmittedAt, landed.LandedAt, landed.ConfirmedAt, act.SettledAt}
+	for i := range actionPhases {
+		phases = append(phases, marks[i+1].Sub(marks[i]))
+	}
+	if testing.Verbose() {
 		ms := func(t time.Time) int64 { return t.Sub(act.CreatedAt).Milliseconds() }
 		for _, e := range act.Attempts[:len(act.Attempts)-1] {
 			b.Logf("earlier attempt %d: %s %s %s", e.Number, e.Outcome, e.Rule, e.Detail)
@@ -84,7 +112,7 @@ func actionOnce(b *testing.B, scenario, confirm string) (keeper, floor time.Dura
 		b.Logf("intent 0, attempt %d, built %d, signed %d, submitted %d, executed %d, confirmed %d, settled %d ms",
 			ms(a.CreatedAt), ms(a.BuiltAt), ms(a.SignedAt), ms(a.SubmittedAt), ms(landed.LandedAt), ms(landed.ConfirmedAt), ms(act.SettledAt))
 	}
-	return keeper, floor
+	return keeper, floor, phases
 }
 
 // journaledAction returns the one action of the journal at path.

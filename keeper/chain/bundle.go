@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/gagliardetto/solana-go"
@@ -70,29 +71,44 @@ type bundleRun struct {
 	pol        TipPolicy
 	watch      *expiryWatch
 	sub        *submissions // the bundles sent
+	// fellBack is set once a round starts sending the transactions through
+	// RPC one by one (see dropped).
+	fellBack atomic.Bool
 }
 
 // run watches the bundle until its fate is proven or ctx ends: the node's
 // notification for its first market transaction (the bundle lands whole or
 // not at all) wakes it at once, and meanwhile it polls from right after the
 // send at intervals doubling up to PollInterval, as a single transaction
-// is (see landOne).
+// is (see landOne). Rounds run beside the wait (see bundleRounds).
 func (b *bundleRun) run(ctx context.Context) (Result, error) {
 	wctx, stopWatch := context.WithCancel(ctx)
 	defer stopWatch()
 	wake := b.s.sigs.watch(wctx, b.txs[0].Signature)
 	poll := newPollBackoff(b.s.poll)
 	defer poll.stop()
+	r := newBundleRounds(b)
+	defer r.stop()
 	for {
+		var res Result
+		var done bool
+		var err error
 		select {
 		case <-ctx.Done():
+			r.stop()
 			return b.result(OutcomeUnknown, nil), fmt.Errorf("bundle not settled: %w", ctx.Err())
 		case <-wake:
-			wake = nil // the statuses read of the step settles it
+			wake = nil
+			r.woken(wctx)
 		case <-poll.c():
 			poll.next()
+			r.start(ctx)
+		case e := <-r.done:
+			res, done, err = r.ended(e)
+		case rd := <-r.reads:
+			res, done, err = r.read(ctx, rd)
 		}
-		if res, done, err := b.step(ctx); done {
+		if done {
 			return res, err
 		}
 	}
@@ -211,6 +227,7 @@ func (b *bundleRun) dropped(ctx context.Context) (Result, bool, error) {
 	cur := b.sub.report.Tips[len(b.sub.report.Tips)-1]
 	if cur.Lamports >= b.pol.Cap && b.pol.FallbackRPC {
 		b.s.log.Info("bundle dropped at the tip cap, sending through rpc one by one", "bundle", cur.BundleID, "tip", cur.Lamports)
+		b.fellBack.Store(true)
 		res, err := b.s.sendSequential(ctx, b.txs, RouteRPCFallback)
 		b.noteLandedTip(ctx)
 		res.Bundle, res.Note = &b.sub.report, "bundle dropped at the tip cap; sent through rpc one by one"
@@ -269,4 +286,114 @@ func (b *bundleRun) result(out Outcome, st []Status) Result {
 		}
 	}
 	return res
+}
+
+// bundleRounds runs a bundleRun's rounds (see bundleRun.step) beside the
+// wait for the node's notification, one round at a time, so that a
+// notification that comes while a round is in flight is not held behind
+// that round's requests: it starts a status read of its own, and when
+// that read shows the bundle settled, the round is called off. The run's
+// state belongs to the round while one is in flight; the waiting loop
+// reads only sigs, the signatures as they were when the last round began.
+type bundleRounds struct {
+	b      *bundleRun
+	sigs   []solana.Signature
+	cancel context.CancelFunc // ends the round in flight; nil when none is
+	done   chan roundEnd      // the answer of the round in flight
+	reads  chan sigRead       // the answer of the notification's status read
+}
+
+// sigRead is a status read of sigs.
+type sigRead struct {
+	sigs []solana.Signature
+	st   []Status // nil: the read failed
+}
+
+// roundEnd is what a round returned.
+type roundEnd struct {
+	res  Result
+	done bool
+	err  error
+}
+
+// newBundleRounds returns the rounds of b, none in flight.
+func newBundleRounds(b *bundleRun) *bundleRounds {
+	return &bundleRounds{b: b, sigs: b.sigs(), done: make(chan roundEnd, 1), reads: make(chan sigRead, 1)}
+}
+
+// start begins a round unless one is in flight.
+func (r *bundleRounds) start(ctx context.Context) {
+	if r.cancel != nil {
+		return
+	}
+	r.sigs = r.b.sigs()
+	rctx, cancel := context.WithCancel(ctx)
+	r.cancel = cancel
+	go func() {
+		res, done, err := r.b.step(rctx)
+		r.done <- roundEnd{res: res, done: done, err: err}
+	}()
+}
+
+// ended takes the answer of the round in flight.
+func (r *bundleRounds) ended(e roundEnd) (Result, bool, error) {
+	r.cancel()
+	r.cancel = nil
+	r.sigs = r.b.sigs()
+	return e.res, e.done, e.err
+}
+
+// woken answers the node's notification: a round now, or, while one is in
+// flight, a status read beside it.
+func (r *bundleRounds) woken(ctx context.Context) {
+	if r.cancel == nil {
+		r.start(ctx)
+		return
+	}
+	sigs := r.sigs
+	go func() {
+		st, err := r.b.s.confirm.statuses(ctx, sigs, false)
+		if err != nil {
+			st = nil // the rounds go on and decide
+		}
+		r.reads <- sigRead{sigs: sigs, st: st}
+	}()
+}
+
+// read takes the notification's status read: when it shows the bundle
+// settled, the round in flight is called off and the result made, with a
+// new read when that round made another tip transaction meanwhile. A round
+// that fell back to RPC is left to finish: its own watch of the
+// transactions settles it, with the route it took.
+func (r *bundleRounds) read(ctx context.Context, rd sigRead) (Result, bool, error) {
+	st := rd.st
+	if st == nil || r.b.fellBack.Load() {
+		return Result{}, false, nil
+	}
+	out, ok := r.b.settled(st)
+	if !ok {
+		return Result{}, false, nil
+	}
+	r.stop()
+	if len(r.b.sigs()) != len(rd.sigs) {
+		var err error
+		if st, err = r.b.s.confirm.statuses(ctx, r.b.sigs(), false); err != nil {
+			return Result{}, false, nil // the next round reads again
+		}
+		if out, ok = r.b.settled(st); !ok {
+			return Result{}, false, nil
+		}
+	}
+	return r.b.result(out, st), true, nil
+}
+
+// stop calls off the round in flight, if any, and waits for it to return.
+func (r *bundleRounds) stop() {
+	if r.cancel == nil {
+		return
+	}
+	r.cancel()
+	<-r.done
+	r.cancel = nil
+	r.sigs = r.b.sigs()
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -88,4 +89,76 @@ func serveLoopback(t *testing.T, h http.Handler) string {
 	go func() { _ = srv.Serve(ln) }()
 	t.Cleanup(func() { _ = srv.Close() })
 	return "http://" + ln.Addr().String()
+}
+
+// TestBundleConfirmationIsNotHeldByARound lands a bundle while a round of polling hangs: the node
+// answers the round's status read only when the test ends, and the chain confirms the bundle only
+// once that read is in flight. The notification's own status read settles the bundle, its tip
+// included, and the hanging round is called off; a client that waited for the round first would
+// never return.
+func TestBundleConfirmationIsNotHeldByARound(t *testing.T) {
+	clk := chainsim.NewManualClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	sim, err := chainsim.New(chainsim.Options{Clock: clk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	polling, release := make(chan struct{}), make(chan struct{})
+	defer close(release)
+	var held atomic.Bool
+	rpcPacer := &pacer{next: sim.RPC(), clk: clk, sim: sim, hold: func(r *http.Request, method string) {
+		if method != "getSignatureStatuses" || !held.CompareAndSwap(false, true) {
+			return
+		}
+		close(polling)
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}}
+	sent := make(chan struct{}, 1)
+	jito := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		sim.Jito().ServeHTTP(w, r)
+		var call struct {
+			Method string `json:"method"`
+		}
+		if json.Unmarshal(body, &call) == nil && call.Method == "sendBundle" {
+			select {
+			case sent <- struct{}{}:
+			default:
+			}
+		}
+	})
+	rpcURL, jitoURL := serveLoopback(t, rpcPacer), serveLoopback(t, jito)
+	ctx, cancel := context.WithTimeout(t.Context(), wsGuard)
+	defer cancel()
+	go func() {
+		for _, c := range []<-chan struct{}{sent, polling} {
+			select {
+			case <-c:
+			case <-ctx.Done():
+				return
+			}
+		}
+		if err := sim.Pubsub.WaitSubscriptions(ctx, 1); err == nil {
+			clk.Advance(3 * chainsim.SlotDuration)
+		}
+	}()
+	wallet := newKey(t)
+	if err := sim.Setup.Fund(wallet.PublicKey(), walletFunds); err != nil {
+		t.Fatal(err)
+	}
+	client := newClient(t, chain.Options{RPCURLs: []string{rpcURL}, JitoURL: jitoURL, PollInterval: time.Millisecond,
+		RebroadcastInterval: time.Hour, RequestTimeout: time.Hour})
+	bh, _ := sim.Ledger.LatestBlockhash(rpc.CommitmentConfirmed)
+	tips := &tipper{wallet: wallet}
+	res, err := client.SendBundle(ctx, []chain.Signed{transferTx(t, wallet, 1000, bh)}, tips.tip,
+		chain.TipPolicy{Floor: chainsim.DefaultMinTip, Cap: chainsim.DefaultMinTip})
+	if err != nil {
+		t.Fatalf("SendBundle: %v", err)
+	}
+	if res.Outcome != chain.OutcomeLanded || res.Bundle == nil || res.Bundle.LandedTip != 0 {
+		t.Fatalf("outcome %v, bundle %+v; want landed with its first tip", res.Outcome, res.Bundle)
+	}
 }

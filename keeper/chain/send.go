@@ -51,13 +51,16 @@ func (sn *sender) sendSequential(ctx context.Context, txs []Signed, route Route)
 // landOne broadcasts s until it is confirmed, fails or provably expires.
 // It is settled by the node's notification on the websocket when one
 // comes, and meanwhile its status is polled from right after the send, at
-// intervals doubling up to PollInterval (see pollBackoff).
+// intervals doubling up to PollInterval (see pollBackoff). Polls and
+// rebroadcasts run beside the wait, one of each at a time, so a
+// notification that comes while one is in flight settles the transaction
+// at once rather than after that request's round trip.
 func (sn *sender) landOne(ctx context.Context, s Signed) (TxResult, error) {
 	wctx, stopWatch := context.WithCancel(ctx)
 	defer stopWatch()
 	wake := sn.sigs.watch(wctx, s.Signature)
-	w := sn.confirm.newExpiryWatch(s)
-	rejected := sn.broadcast(ctx, s)
+	l := &txWait{sn: sn, s: s, w: sn.confirm.newExpiryWatch(s), checked: make(chan checked, 1), sent: make(chan error, 1)}
+	l.rejected = sn.broadcast(ctx, s)
 	poll := newPollBackoff(sn.poll)
 	defer poll.stop()
 	again := time.NewTicker(sn.rebroadcast)
@@ -67,26 +70,86 @@ func (sn *sender) landOne(ctx context.Context, s Signed) (TxResult, error) {
 		case <-ctx.Done():
 			return TxResult{Signature: s.Signature, State: TxPending}, fmt.Errorf("%s not settled: %w", s.Signature, ctx.Err())
 		case <-again.C:
-			if rejected == nil {
-				rejected = sn.broadcast(ctx, s)
-			}
-			continue
+			l.rebroadcast(wctx)
+		case err := <-l.sent:
+			l.resent(err)
 		case st := <-wake:
 			wake = nil
 			sn.confirm.reads.saw(st.Slot)
 			if r, ok := fromStatus(st, sn.confirm.reads.commitment); ok {
 				return r, nil
 			}
+			l.check(wctx)
 		case <-poll.c():
 			poll.next()
-		}
-		if r, done := sn.checkOne(ctx, s, w); done {
-			if r.State == TxExpired {
-				r.Err = rejected
+			l.check(wctx)
+		case c := <-l.checked:
+			l.polling = false
+			if c.done {
+				return l.result(c.r), nil
 			}
-			return r, nil
 		}
 	}
+}
+
+// txWait is the state of one landOne wait: the poll and the
+// rebroadcast it has in flight, if any, and the node's terminal rejection.
+type txWait struct {
+	sn               *sender
+	s                Signed
+	w                *expiryWatch // used by one poll at a time
+	checked          chan checked // the answer of the poll in flight
+	sent             chan error   // the answer of the rebroadcast in flight
+	polling, sending bool
+	// rejected is the node's terminal rejection of the transaction's bytes;
+	// once set, they are not sent again.
+	rejected error
+}
+
+// checked is a poll's answer: done when the transaction's fate is proven.
+type checked struct {
+	r    TxResult
+	done bool
+}
+
+// check polls the transaction's status in the background, unless a poll is
+// already in flight.
+func (l *txWait) check(ctx context.Context) {
+	if l.polling {
+		return
+	}
+	l.polling = true
+	go func() {
+		r, done := l.sn.checkOne(ctx, l.s, l.w)
+		l.checked <- checked{r: r, done: done}
+	}()
+}
+
+// rebroadcast sends the bytes again in the background, unless the node
+// rejected them or a rebroadcast is in flight.
+func (l *txWait) rebroadcast(ctx context.Context) {
+	if l.rejected != nil || l.sending {
+		return
+	}
+	l.sending = true
+	go func() { l.sent <- l.sn.broadcast(ctx, l.s) }()
+}
+
+// resent takes a rebroadcast's answer.
+func (l *txWait) resent(err error) {
+	l.sending = false
+	if l.rejected == nil {
+		l.rejected = err
+	}
+}
+
+// result is a proven fate; an expired transaction carries the node's
+// rejection, if any.
+func (l *txWait) result(r TxResult) TxResult {
+	if r.State == TxExpired {
+		r.Err = l.rejected
+	}
+	return r
 }
 
 // checkOne polls s once; done is true when its fate is proven.
@@ -94,6 +157,9 @@ func (sn *sender) checkOne(ctx context.Context, s Signed, w *expiryWatch) (TxRes
 	sigs := []solana.Signature{s.Signature}
 	st, err := sn.confirm.statuses(ctx, sigs, false)
 	if err != nil {
+		if ctx.Err() != nil {
+			return TxResult{}, false // settled meanwhile, or given up
+		}
 		sn.log.Warn("signature status unavailable", "signature", s.Signature, "err", err)
 		return TxResult{}, false
 	}
@@ -134,6 +200,9 @@ func (sn *sender) broadcast(ctx context.Context, s Signed) error {
 		got, err = ep.rpc.SendRawTransactionWithOpts(ctx, s.Raw, rpc.TransactionOpts{SkipPreflight: true, MaxRetries: &zero})
 		return err
 	})
+	if err != nil && ctx.Err() != nil {
+		return nil // a rebroadcast given up: the transaction settled meanwhile
+	}
 	switch classifySend(err) {
 	case sendOK:
 		failpoint.Hit(failpoint.AfterSend)

@@ -59,6 +59,46 @@ func TestConfirmationWakesOnTheWebsocket(t *testing.T) {
 	}
 }
 
+// TestConfirmationIsNotHeldByAPollInFlight confirms by the websocket while a status poll hangs:
+// the node answers no getSignatureStatuses until the test ends, and the chain confirms the
+// transaction only once such a poll is in flight. The notification settles the transaction at
+// once; a confirmation loop that waited for the poll's answer first would never return.
+func TestConfirmationIsNotHeldByAPollInFlight(t *testing.T) {
+	polling, release := make(chan struct{}, 1), make(chan struct{})
+	defer close(release)
+	p := &pacer{sent: make(chan struct{}, 1)}
+	p.hold = func(r *http.Request, method string) {
+		if method != "getSignatureStatuses" {
+			return
+		}
+		select {
+		case polling <- struct{}{}:
+		default:
+		}
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}
+	p.after = func(ctx context.Context) {
+		for _, c := range []chan struct{}{p.sent, polling} {
+			select {
+			case <-c:
+			case <-ctx.Done():
+				return
+			}
+		}
+		if err := p.sim.Pubsub.WaitSubscriptions(ctx, 1); err == nil {
+			p.clk.Advance(3 * chainsim.SlotDuration)
+		}
+	}
+	res := landOn(t, p, chain.Options{PollInterval: time.Millisecond, RebroadcastInterval: time.Hour, RequestTimeout: time.Hour},
+		chainsim.Faults{}, 1000)
+	if res.Outcome != chain.OutcomeLanded {
+		t.Fatalf("outcome %v, want landed by the notification", res.Outcome)
+	}
+}
+
 // TestConfirmationPollsWhenTheWebsocketIsRefused confirms by polling alone when the node refuses
 // the websocket upgrade: the refusal costs the notification, nothing else.
 func TestConfirmationPollsWhenTheWebsocketIsRefused(t *testing.T) {
@@ -116,6 +156,8 @@ type pacer struct {
 	// the send (it paces the clock itself).
 	sent  chan struct{}
 	after func(context.Context)
+	// hold, if set, runs before a call is served; it may keep the call in flight.
+	hold func(r *http.Request, method string)
 
 	mu    sync.Mutex
 	calls map[string]int // guarded by mu
@@ -137,6 +179,9 @@ func (p *pacer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		_ = json.Unmarshal(body, &call)
 		r.Body = io.NopCloser(bytes.NewReader(body))
+	}
+	if p.hold != nil {
+		p.hold(r, call.Method)
 	}
 	p.next.ServeHTTP(w, r)
 	p.mu.Lock()
