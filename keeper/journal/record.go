@@ -2,6 +2,7 @@ package journal
 
 import (
 	"context"
+	"errors"
 	"fmt"
 )
 
@@ -11,7 +12,7 @@ func (j *Journal) RecordBuilt(ctx context.Context, id string, attempt int, b Bui
 	if err := b.validate(); err != nil {
 		return fmt.Errorf("journal: record built %q attempt %d: %w", id, attempt, err)
 	}
-	err := j.step(ctx, id, attempt, Outcome{State: StateBuilt}, false, func(tx dbtx, now int64) error {
+	err := j.step(ctx, id, attempt, Outcome{State: StateBuilt}, lazy, func(tx dbtx, now int64) error {
 		if err := updateAttempt(ctx, tx, id, attempt, `mode = ?, tip_lamports = ?, built_at = ?`,
 			string(b.Mode), int64(b.TipLamports), now); err != nil {
 			return err
@@ -57,7 +58,7 @@ func (j *Journal) RecordSigned(ctx context.Context, id string, attempt int, sigs
 	if err := validateSigned(sigs); err != nil {
 		return fmt.Errorf("journal: record signed %q attempt %d: %w", id, attempt, err)
 	}
-	err := j.step(ctx, id, attempt, Outcome{State: StateSigned}, true, func(tx dbtx, now int64) error {
+	err := j.step(ctx, id, attempt, Outcome{State: StateSigned}, durable, func(tx dbtx, now int64) error {
 		if err := updateAttempt(ctx, tx, id, attempt, `signed_at = ?`, now); err != nil {
 			return err
 		}
@@ -105,7 +106,7 @@ func validateSigned(sigs []SignedTx) error {
 // RecordSubmitted journals that the open attempt was handed to RPC or Jito
 // and moves the action to submitted.
 func (j *Journal) RecordSubmitted(ctx context.Context, id string, attempt int) error {
-	err := j.step(ctx, id, attempt, Outcome{State: StateSubmitted}, false, func(tx dbtx, now int64) error {
+	err := j.step(ctx, id, attempt, Outcome{State: StateSubmitted}, lazy, func(tx dbtx, now int64) error {
 		return updateAttempt(ctx, tx, id, attempt, `submitted_at = ?`, now)
 	})
 	if err != nil {
@@ -116,10 +117,21 @@ func (j *Journal) RecordSubmitted(ctx context.Context, id string, attempt int) e
 
 // step runs one write step of the open attempt: it checks the attempt and
 // the transition to state to.State, lets fn write the attempt's details, and
-// moves the action with to's rule and detail, all in one transaction.
-func (j *Journal) step(ctx context.Context, id string, attempt int, to Outcome, durable bool, fn func(tx dbtx, now int64) error) error {
+// moves the action with to's rule and detail, all in one transaction
+// committed as d says.
+func (j *Journal) step(ctx context.Context, id string, attempt int, to Outcome, d durability, fn func(tx dbtx, now int64) error) error {
+	err := j.stepOnce(ctx, id, attempt, to, d, fn)
+	if errors.Is(err, errNeedsDurable) {
+		err = j.stepOnce(ctx, id, attempt, to, durable, fn)
+	}
+	return err
+}
+
+// stepOnce is step in one transaction; a lazyWhenSigned step of an attempt
+// without signatures writes nothing and returns errNeedsDurable.
+func (j *Journal) stepOnce(ctx context.Context, id string, attempt int, to Outcome, d durability, fn func(tx dbtx, now int64) error) error {
 	write := j.writeLazy
-	if durable {
+	if d == durable {
 		write = j.write
 	}
 	return write(ctx, func(tx dbtx) error {
@@ -132,6 +144,9 @@ func (j *Journal) step(ctx context.Context, id string, attempt int, to Outcome, 
 		}
 		if err := h.requireTransition(to.State); err != nil {
 			return err
+		}
+		if d == lazyWhenSigned && !h.signed() {
+			return errNeedsDurable
 		}
 		now := j.stamp()
 		if err := fn(tx, now); err != nil {
