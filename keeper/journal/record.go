@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // RecordBuilt journals the transactions the market API built for the open
@@ -17,12 +18,12 @@ func (j *Journal) RecordBuilt(ctx context.Context, id string, attempt int, b Bui
 			string(b.Mode), int64(b.TipLamports), now); err != nil {
 			return err
 		}
+		rows := make([][]any, len(b.Transactions))
 		for i, body := range b.Transactions {
-			_, err := tx.ExecContext(ctx, `INSERT INTO attempt_transactions (action_id, attempt, seq, body)
-				VALUES (?, ?, ?, ?)`, id, attempt, i, body)
-			if err != nil {
-				return fmt.Errorf("insert transaction %d: %w", i, err)
-			}
+			rows[i] = []any{id, attempt, i, body}
+		}
+		if err := insertRows(ctx, tx, "attempt_transactions", "action_id, attempt, seq, body", rows); err != nil {
+			return fmt.Errorf("insert transactions: %w", err)
 		}
 		return nil
 	})
@@ -62,16 +63,18 @@ func (j *Journal) RecordSigned(ctx context.Context, id string, attempt int, sigs
 		if err := updateAttempt(ctx, tx, id, attempt, `signed_at = ?`, now); err != nil {
 			return err
 		}
+		names := make([]string, len(sigs))
+		rows := make([][]any, len(sigs))
 		for i, s := range sigs {
-			if err := requireNewSignature(ctx, tx, s.Signature); err != nil {
-				return err
-			}
-			_, err := tx.ExecContext(ctx, `INSERT INTO signatures (action_id, attempt, seq, signature, blockhash,
-				last_valid_block_height, signed_tx) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-				id, attempt, i, s.Signature, s.Blockhash, int64(s.LastValidBlockHeight), s.Transaction)
-			if err != nil {
-				return fmt.Errorf("insert signature %d (%s): %w", i, s.Signature, err)
-			}
+			names[i] = s.Signature
+			rows[i] = []any{id, attempt, i, s.Signature, s.Blockhash, int64(s.LastValidBlockHeight), s.Transaction}
+		}
+		if err := requireNewSignatures(ctx, tx, names...); err != nil {
+			return err
+		}
+		err := insertRows(ctx, tx, "signatures", "action_id, attempt, seq, signature, blockhash, last_valid_block_height, signed_tx", rows)
+		if err != nil {
+			return fmt.Errorf("insert signatures: %w", err)
 		}
 		return nil
 	})
@@ -168,4 +171,27 @@ func updateAttempt(ctx context.Context, tx dbtx, id string, attempt int, set str
 		return fmt.Errorf("update attempt: %w", err)
 	}
 	return nil
+}
+
+// insertRows inserts rows into table's columns cols with one statement,
+// so that n rows cost one statement's execution instead of n. Every row
+// holds one value per column.
+func insertRows(ctx context.Context, tx dbtx, table, cols string, rows [][]any) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	n := len(rows[0])
+	tuple := "(" + strings.TrimSuffix(strings.Repeat("?, ", n), ", ") + ")"
+	var b strings.Builder
+	b.WriteString("INSERT INTO " + table + " (" + cols + ") VALUES ")
+	args := make([]any, 0, n*len(rows))
+	for i, r := range rows {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(tuple)
+		args = append(args, r...)
+	}
+	_, err := tx.ExecContext(ctx, b.String(), args...)
+	return err
 }
