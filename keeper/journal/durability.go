@@ -28,13 +28,17 @@ var errNeedsDurable = errors.New("journal: the record must be durable")
 // are journaled: if a power loss drops the record, the attempt is open
 // again with those signatures, and recovery asks the chain about them
 // before the first tick and settles it the same way, which is what it does
-// when the crash comes just before Settle. Everything else is a decision
-// the chain cannot give back (refused, skipped, failed, an expiry before
-// signing), so it is durable. Nothing signed leaves the process after a
+// when the crash comes just before Settle. Everything else is durable:
+// refusals, skips and expiries before signing are decisions the chain
+// cannot give back, and a failure, even one the chain shows, recovery may
+// judge otherwise (a failed transaction midway through an RPC sequence is
+// a partial expiry to it). Nothing signed leaves the process after a
 // lazy outcome before a durable commit carries it (every send follows a
 // durable RecordSigned); a build for a new attempt may, as after any lazy
 // NewAttempt, and a power loss then makes recovery number that attempt
-// again, so the market sees the same idempotency key and replays it.
+// again, so the market sees the same idempotency key and replays it. What
+// a power loss can repeat is the report of a lost outcome (metrics, the
+// log line, a notification), when recovery settles it again.
 func (out Outcome) durability() durability {
 	switch {
 	case out.State == StateLanded:
