@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 )
 
@@ -29,8 +30,10 @@ func (j *Journal) Begin(ctx context.Context, in Intent) (Action, bool, error) {
 	)
 	err := j.write(ctx, func(tx dbtx) error {
 		var err error
-		created, err = insertIntent(ctx, tx, in, j.stamp())
-		if err != nil {
+		now := j.stamp()
+		created, err = insertIntent(ctx, tx, in, now)
+		if err != nil || created {
+			act = newAction(in, now)
 			return err
 		}
 		act, err = getAction(ctx, tx, in.ID)
@@ -57,6 +60,17 @@ func (in Intent) validate() error {
 		return invalidf("intent has an amount but no mint")
 	}
 	return nil
+}
+
+// newAction is the action Begin journals for in at time now, as getAction
+// reads it back (its inputs a copy of the caller's).
+func newAction(in Intent, now int64) Action {
+	in.Inputs = slices.Clone(in.Inputs)
+	if len(in.Inputs) == 0 {
+		in.Inputs = json.RawMessage("null")
+	}
+	at := fromNanos(now)
+	return Action{Intent: in, State: StatePlanned, CreatedAt: at, UpdatedAt: at}
 }
 
 // insertIntent inserts in as a planned action at time now and reports

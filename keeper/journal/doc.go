@@ -25,14 +25,25 @@
 //
 // The default store is an embedded SQLite database (modernc.org/sqlite, no
 // cgo) opened in WAL mode with synchronous=FULL, so a write is on disk when
-// its method returns; except a new attempt, its built transactions and its
-// submission, which commit without an fsync (nothing outside the process
-// depends on them yet, and the next durable commit, the signatures before
-// any send, syncs the log with them). Begin, RecordSigned, RecordTip, Settle
-// and Finish are durable: three fsyncs per action that lands. The SQL is kept plain (no SQLite-only semantics) so
-// another database could implement the same methods. Schema changes are
-// numbered migrations recorded in a version table; a database written by a
-// newer binary is refused with ErrSchemaTooNew.
+// its method returns; except the records nothing outside the process
+// depends on yet or that the chain keeps, which commit without an fsync: a
+// new attempt, its built transactions, its submission, and an outcome the
+// chain decides (landed, or expired because every blockhash expired unseen)
+// once the attempt's signatures are journaled. A process crash loses none
+// of them (the operating system holds the write); a power loss may lose
+// those after the last durable commit, and the next durable commit carries
+// them all to disk, since the log is one sequence. Recovery treats a lost
+// record as a crash before it: a lost attempt or build is rebuilt under the
+// same idempotency key, a lost outcome is settled again from the journaled
+// signatures by asking the chain (keeper's startup recovery does so for
+// every open attempt before the first tick). Begin (the intent, before the
+// build), RecordSigned and RecordTip (before any send), Finish and every
+// other outcome (refusals, skips, failures: decisions the chain cannot give
+// back) are durable: two fsyncs per action that lands. The SQL is kept
+// plain (no SQLite-only semantics) so another database could implement the
+// same methods. Schema changes are numbered migrations recorded in a
+// version table; a database written by a newer binary is refused with
+// ErrSchemaTooNew.
 //
 // A PostgreSQL database ("postgres://…") holds the same schema, through the
 // same migrations and statements, for keepers that run as an HA pair: any

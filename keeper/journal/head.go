@@ -18,28 +18,26 @@ type head struct {
 	lastOutcome State
 }
 
-// loadHead reads the state and attempt bookkeeping of action id.
+// loadHead reads the state and attempt bookkeeping of action id, in one
+// query: the action's row and its newest attempt's outcome.
 func loadHead(ctx context.Context, tx dbtx, id string) (head, error) {
 	h := head{id: id}
-	var state string
-	err := tx.QueryRowContext(ctx, `SELECT state, attempts FROM actions WHERE id = ?`, id).Scan(&state, &h.attempts)
+	var (
+		state   string
+		outcome sql.NullString
+	)
+	err := tx.QueryRowContext(ctx, `SELECT a.state, a.attempts, t.outcome FROM actions a
+		LEFT JOIN attempts t ON t.action_id = a.id AND t.attempt = a.attempts WHERE a.id = ?`, id).Scan(&state, &h.attempts, &outcome)
 	if errors.Is(err, sql.ErrNoRows) {
 		return head{}, fmt.Errorf("%w: %q", ErrNotFound, id)
 	}
 	if err != nil {
 		return head{}, fmt.Errorf("read action: %w", err)
 	}
-	h.state = State(state)
-	if h.attempts == 0 {
-		return h, nil
+	if h.attempts > 0 && !outcome.Valid {
+		return head{}, fmt.Errorf("read attempt %d: %w", h.attempts, sql.ErrNoRows)
 	}
-	var outcome string
-	err = tx.QueryRowContext(ctx, `SELECT outcome FROM attempts WHERE action_id = ? AND attempt = ?`,
-		id, h.attempts).Scan(&outcome)
-	if err != nil {
-		return head{}, fmt.Errorf("read attempt %d: %w", h.attempts, err)
-	}
-	h.lastOutcome = State(outcome)
+	h.state, h.lastOutcome = State(state), State(outcome.String)
 	return h, nil
 }
 

@@ -64,6 +64,9 @@ type store struct {
 	// fence is the leader's fencing token every write of a shared
 	// (PostgreSQL) journal checks; 0 until Fence sets it.
 	fence atomic.Int64
+	// beforeCommit, when set (by tests), runs in every write transaction
+	// after its statements, just before it commits.
+	beforeCommit func(ctx context.Context, tx dbtx) error
 }
 
 // Open opens (creating if needed) the journal at dsn, "sqlite:PATH",
@@ -188,15 +191,20 @@ func (j *store) write(ctx context.Context, fn func(tx dbtx) error) error {
 	if err != nil {
 		return fmt.Errorf("begin transaction: %w", err)
 	}
-	err = commit(tx, &j.stmts, j.fenced(ctx, fn))
+	err = j.commit(ctx, tx, j.fenced(ctx, fn))
 	j.stmts.prepare(ctx)
 	return err
 }
 
-// commit runs fn in tx, its statements prepared through stmts, and commits
-// it, or rolls it back when fn fails.
-func commit(tx *sql.Tx, stmts *stmtCache, fn func(tx dbtx) error) error {
-	if err := fn(dbtx{tx: tx, stmts: stmts}); err != nil {
+// commit runs fn in tx, its statements prepared through the journal's
+// cache, and commits it, or rolls it back when fn fails.
+func (j *store) commit(ctx context.Context, tx *sql.Tx, fn func(tx dbtx) error) error {
+	t := dbtx{tx: tx, stmts: &j.stmts}
+	err := fn(t)
+	if err == nil && j.beforeCommit != nil {
+		err = j.beforeCommit(ctx, t)
+	}
+	if err != nil {
 		return abort(tx, err)
 	}
 	if err := tx.Commit(); err != nil {
@@ -247,7 +255,7 @@ func (j *store) lazyTx(ctx context.Context, fn func(tx dbtx) error) error {
 	if err != nil {
 		return fmt.Errorf("begin transaction: %w", err)
 	}
-	return commit(tx, &j.stmts, fn)
+	return j.commit(ctx, tx, fn)
 }
 
 // read runs fn in a read-only transaction, so it sees one snapshot.

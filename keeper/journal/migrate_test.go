@@ -49,8 +49,8 @@ func TestFreshDatabaseIsMigrated(t *testing.T) {
 	for _, dsn := range []string{"sqlite::memory:", tempDSN(t)} {
 		t.Run(dsn, func(t *testing.T) {
 			j := openDSN(t, dsn, newClock())
-			if got := versions(t, j); !slices.Equal(got, []int{1, 2, 3, 4, 5}) {
-				t.Fatalf("schema versions = %v, want [1 2 3 4 5]", got)
+			if got := versions(t, j); !slices.Equal(got, []int{1, 2, 3, 4, 5, 6}) {
+				t.Fatalf("schema versions = %v, want [1 2 3 4 5 6]", got)
 			}
 			for _, table := range []string{"actions", "attempts", "attempt_transactions", "signatures", "tips", "incidents", "trigger_firings", "leader_lease"} {
 				var n int
@@ -306,6 +306,7 @@ func versionOneDatabase(t *testing.T) string {
 	}
 	writeUpgradeActions(t, j, clk)
 	for _, stmt := range []string{`DROP TABLE tips`, `DROP TABLE incidents`, `DROP TABLE trigger_firings`, `DROP TABLE leader_lease`,
+		`DROP INDEX actions_unsettled`, `DROP INDEX actions_policy_target`, schemaV1[1], schemaV1[3], schemaV1[4], schemaV1[7],
 		`DELETE FROM schema_version WHERE version > 1`} {
 		if _, err := j.db.ExecContext(ctx, stmt); err != nil {
 			t.Fatalf("%s: %v", stmt, err)
@@ -327,8 +328,8 @@ func versionOneDatabase(t *testing.T) string {
 func TestVersion1DatabaseUpgradesToTips(t *testing.T) {
 	ctx := t.Context()
 	j := openDSN(t, versionOneDatabase(t), newClock())
-	if vs := versions(t, j); !slices.Equal(vs, []int{1, 2, 3, 4, 5}) {
-		t.Fatalf("schema versions after the upgrade = %v, want [1 2 3 4 5]", vs)
+	if vs := versions(t, j); !slices.Equal(vs, []int{1, 2, 3, 4, 5, 6}) {
+		t.Fatalf("schema versions after the upgrade = %v, want [1 2 3 4 5 6]", vs)
 	}
 	replayClock := newClock()
 	replay := openMemory(t, replayClock)

@@ -3,6 +3,7 @@ package journal
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -28,6 +29,16 @@ func (j *history) Get(ctx context.Context, id string) (Action, error) {
 // submitted or expired), oldest first, with its attempts, signatures and
 // tips: what startup recovery must settle by asking the chain.
 func (j *history) Pending(ctx context.Context) ([]Action, error) {
+	query, args := pendingQuery()
+	acts, err := readAll(ctx, j.store, queryActions, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("journal: pending: %w", err)
+	}
+	return acts, nil
+}
+
+// pendingQuery returns Pending's SELECT and its arguments.
+func pendingQuery() (string, []any) {
 	var open []State
 	for _, s := range States() {
 		if !s.Final() {
@@ -35,12 +46,8 @@ func (j *history) Pending(ctx context.Context) ([]Action, error) {
 		}
 	}
 	in, args := stateList(open)
-	acts, err := readAll(ctx, j.store, queryActions, `SELECT `+actionColumns+` FROM actions WHERE state IN `+in+`
-			ORDER BY created_at, id`, args...)
-	if err != nil {
-		return nil, fmt.Errorf("journal: pending: %w", err)
-	}
-	return acts, nil
+	return `SELECT ` + actionColumns + ` FROM actions
+		WHERE settled_at IS NULL AND state IN ` + in + ` ORDER BY created_at, id`, args
 }
 
 // List returns the actions f selects, newest first, with their attempts,
@@ -80,6 +87,9 @@ func (f Filter) query() (string, []any, error) {
 			}
 		}
 		in, stateArgs := stateList(f.States)
+		if !slices.ContainsFunc(f.States, State.Final) {
+			b.WriteString(` AND settled_at IS NULL`) // indexed, as the state is not
+		}
 		b.WriteString(` AND state IN ` + in)
 		args = append(args, stateArgs...)
 	}

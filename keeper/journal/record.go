@@ -2,7 +2,9 @@ package journal
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 )
 
 // RecordBuilt journals the transactions the market API built for the open
@@ -11,17 +13,17 @@ func (j *Journal) RecordBuilt(ctx context.Context, id string, attempt int, b Bui
 	if err := b.validate(); err != nil {
 		return fmt.Errorf("journal: record built %q attempt %d: %w", id, attempt, err)
 	}
-	err := j.step(ctx, id, attempt, Outcome{State: StateBuilt}, false, func(tx dbtx, now int64) error {
+	err := j.step(ctx, id, attempt, Outcome{State: StateBuilt}, lazy, func(tx dbtx, now int64) error {
 		if err := updateAttempt(ctx, tx, id, attempt, `mode = ?, tip_lamports = ?, built_at = ?`,
 			string(b.Mode), int64(b.TipLamports), now); err != nil {
 			return err
 		}
+		rows := make([][]any, len(b.Transactions))
 		for i, body := range b.Transactions {
-			_, err := tx.ExecContext(ctx, `INSERT INTO attempt_transactions (action_id, attempt, seq, body)
-				VALUES (?, ?, ?, ?)`, id, attempt, i, body)
-			if err != nil {
-				return fmt.Errorf("insert transaction %d: %w", i, err)
-			}
+			rows[i] = []any{id, attempt, i, body}
+		}
+		if err := insertRows(ctx, tx, "attempt_transactions", "action_id, attempt, seq, body", rows); err != nil {
+			return fmt.Errorf("insert transactions: %w", err)
 		}
 		return nil
 	})
@@ -57,20 +59,22 @@ func (j *Journal) RecordSigned(ctx context.Context, id string, attempt int, sigs
 	if err := validateSigned(sigs); err != nil {
 		return fmt.Errorf("journal: record signed %q attempt %d: %w", id, attempt, err)
 	}
-	err := j.step(ctx, id, attempt, Outcome{State: StateSigned}, true, func(tx dbtx, now int64) error {
+	err := j.step(ctx, id, attempt, Outcome{State: StateSigned}, durable, func(tx dbtx, now int64) error {
 		if err := updateAttempt(ctx, tx, id, attempt, `signed_at = ?`, now); err != nil {
 			return err
 		}
+		names := make([]string, len(sigs))
+		rows := make([][]any, len(sigs))
 		for i, s := range sigs {
-			if err := requireNewSignature(ctx, tx, s.Signature); err != nil {
-				return err
-			}
-			_, err := tx.ExecContext(ctx, `INSERT INTO signatures (action_id, attempt, seq, signature, blockhash,
-				last_valid_block_height, signed_tx) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-				id, attempt, i, s.Signature, s.Blockhash, int64(s.LastValidBlockHeight), s.Transaction)
-			if err != nil {
-				return fmt.Errorf("insert signature %d (%s): %w", i, s.Signature, err)
-			}
+			names[i] = s.Signature
+			rows[i] = []any{id, attempt, i, s.Signature, s.Blockhash, int64(s.LastValidBlockHeight), s.Transaction}
+		}
+		if err := requireNewSignatures(ctx, tx, names...); err != nil {
+			return err
+		}
+		err := insertRows(ctx, tx, "signatures", "action_id, attempt, seq, signature, blockhash, last_valid_block_height, signed_tx", rows)
+		if err != nil {
+			return fmt.Errorf("insert signatures: %w", err)
 		}
 		return nil
 	})
@@ -105,7 +109,7 @@ func validateSigned(sigs []SignedTx) error {
 // RecordSubmitted journals that the open attempt was handed to RPC or Jito
 // and moves the action to submitted.
 func (j *Journal) RecordSubmitted(ctx context.Context, id string, attempt int) error {
-	err := j.step(ctx, id, attempt, Outcome{State: StateSubmitted}, false, func(tx dbtx, now int64) error {
+	err := j.step(ctx, id, attempt, Outcome{State: StateSubmitted}, lazy, func(tx dbtx, now int64) error {
 		return updateAttempt(ctx, tx, id, attempt, `submitted_at = ?`, now)
 	})
 	if err != nil {
@@ -116,10 +120,21 @@ func (j *Journal) RecordSubmitted(ctx context.Context, id string, attempt int) e
 
 // step runs one write step of the open attempt: it checks the attempt and
 // the transition to state to.State, lets fn write the attempt's details, and
-// moves the action with to's rule and detail, all in one transaction.
-func (j *Journal) step(ctx context.Context, id string, attempt int, to Outcome, durable bool, fn func(tx dbtx, now int64) error) error {
+// moves the action with to's rule and detail, all in one transaction
+// committed as d says.
+func (j *Journal) step(ctx context.Context, id string, attempt int, to Outcome, d durability, fn func(tx dbtx, now int64) error) error {
+	err := j.stepOnce(ctx, id, attempt, to, d, fn)
+	if errors.Is(err, errNeedsDurable) {
+		err = j.stepOnce(ctx, id, attempt, to, durable, fn)
+	}
+	return err
+}
+
+// stepOnce is step in one transaction; a lazyWhenSigned step of an attempt
+// without signatures writes nothing and returns errNeedsDurable.
+func (j *Journal) stepOnce(ctx context.Context, id string, attempt int, to Outcome, d durability, fn func(tx dbtx, now int64) error) error {
 	write := j.writeLazy
-	if durable {
+	if d == durable {
 		write = j.write
 	}
 	return write(ctx, func(tx dbtx) error {
@@ -132,6 +147,9 @@ func (j *Journal) step(ctx context.Context, id string, attempt int, to Outcome, 
 		}
 		if err := h.requireTransition(to.State); err != nil {
 			return err
+		}
+		if d == lazyWhenSigned && !h.signed() {
+			return errNeedsDurable
 		}
 		now := j.stamp()
 		if err := fn(tx, now); err != nil {
@@ -153,4 +171,27 @@ func updateAttempt(ctx context.Context, tx dbtx, id string, attempt int, set str
 		return fmt.Errorf("update attempt: %w", err)
 	}
 	return nil
+}
+
+// insertRows inserts rows into table's columns cols with one statement,
+// so that n rows cost one statement's execution instead of n. Every row
+// holds one value per column.
+func insertRows(ctx context.Context, tx dbtx, table, cols string, rows [][]any) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	n := len(rows[0])
+	tuple := "(" + strings.TrimSuffix(strings.Repeat("?, ", n), ", ") + ")"
+	var b strings.Builder
+	b.WriteString("INSERT INTO " + table + " (" + cols + ") VALUES ")
+	args := make([]any, 0, n*len(rows))
+	for i, r := range rows {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(tuple)
+		args = append(args, r...)
+	}
+	_, err := tx.ExecContext(ctx, b.String(), args...)
+	return err
 }

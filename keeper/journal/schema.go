@@ -9,6 +9,7 @@ var migrations = []migration{
 	{version: 3, name: "alert incidents", statements: schemaV3, postgres: schemaV3Postgres},
 	{version: 4, name: "trigger firings", statements: schemaV4},
 	{version: 5, name: "leader lease", statements: schemaV5},
+	{version: 6, name: "action indexes without the state", statements: schemaV6},
 }
 
 // schemaV1 creates the actions, attempts, transactions and signatures
@@ -154,4 +155,21 @@ var schemaV5 = []string{
 		acquired_at BIGINT  NOT NULL,
 		expires_at  BIGINT  NOT NULL
 	)`,
+}
+
+// schemaV6 makes the actions' indexes cheaper to keep: every page a
+// commit changes is one more page written to the log, then to the
+// database. The state leaves the indexes, so a step of an action's path
+// that changes only its state (built, signed, submitted) rewrites no index
+// page; queries that found actions by state find them by settled_at, which
+// is NULL exactly while an action is not final (Pending, List of in-flight
+// states) and which Prune's cut-off reads. Two indexes no query reads
+// (actions by mint, attempts by creation) go.
+var schemaV6 = []string{
+	`DROP INDEX actions_state`,
+	`DROP INDEX actions_policy_target`,
+	`DROP INDEX actions_mint_created`,
+	`DROP INDEX attempts_created`,
+	`CREATE INDEX actions_policy_target ON actions (policy, target)`,
+	`CREATE INDEX actions_unsettled ON actions (settled_at, created_at)`,
 }

@@ -11,11 +11,17 @@ import (
 // can never land; a new attempt may follow), or refused or skipped (final,
 // before anything was signed). The outcome's fee and tip replace what the
 // attempt recorded so far (the planned tip).
+//
+// A landed outcome, or an expiry because every blockhash expired unseen,
+// of an attempt whose signatures are journaled commits without an fsync:
+// the chain is its record, and recovery re-derives it from the journaled
+// signatures if a power loss drops it. Every other outcome is on disk when
+// Settle returns.
 func (j *Journal) Settle(ctx context.Context, id string, attempt int, out Outcome) error {
 	if err := out.validate(StateLanded, StateFailed, StateExpired, StateRefused, StateSkipped); err != nil {
 		return fmt.Errorf("journal: settle %q attempt %d: %w", id, attempt, err)
 	}
-	err := j.step(ctx, id, attempt, out, true, func(tx dbtx, now int64) error {
+	err := j.step(ctx, id, attempt, out, out.durability(), func(tx dbtx, now int64) error {
 		return updateAttempt(ctx, tx, id, attempt, `outcome = ?, rule = ?, detail = ?, fee_lamports = ?, tip_lamports = ?, settled_at = ?`,
 			string(out.State), out.Rule, out.Detail, int64(out.FeeLamports), int64(out.TipLamports), now)
 	})

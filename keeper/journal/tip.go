@@ -56,7 +56,7 @@ func (j *Journal) RecordTip(ctx context.Context, id string, attempt int, t Tip) 
 			return fmt.Errorf("%w: action %q is %s; a tip is journaled only while it is %s or %s",
 				ErrIllegalTransition, id, h.state, StateSigned, StateSubmitted)
 		}
-		if err := requireNewSignature(ctx, tx, t.Signature); err != nil {
+		if err := requireNewSignatures(ctx, tx, t.Signature); err != nil {
 			return err
 		}
 		return insertTip(ctx, tx, id, attempt, t, j.stamp())
@@ -101,20 +101,21 @@ func insertTip(ctx context.Context, tx dbtx, id string, attempt int, t Tip, now 
 	return nil
 }
 
-// requireNewSignature refuses a signature the journal already holds, as a
-// transaction of an attempt or as a tip.
-func requireNewSignature(ctx context.Context, tx dbtx, sig string) error {
+// requireNewSignatures refuses signatures the journal already holds, as
+// transactions of an attempt or as tips, naming the first it finds.
+func requireNewSignatures(ctx context.Context, tx dbtx, sigs ...string) error {
 	var (
-		kind, id string
-		attempt  int
+		kind, sig, id string
+		attempt       int
 	)
-	err := tx.QueryRowContext(ctx, `SELECT 'transaction', action_id, attempt FROM signatures WHERE signature = ?
-		UNION ALL SELECT 'tip', action_id, attempt FROM tips WHERE signature = ?`, sig, sig).Scan(&kind, &id, &attempt)
+	in, args := inList(sigs)
+	err := tx.QueryRowContext(ctx, `SELECT 'transaction', signature, action_id, attempt FROM signatures WHERE signature IN `+in+`
+		UNION ALL SELECT 'tip', signature, action_id, attempt FROM tips WHERE signature IN `+in, append(args, args...)...).Scan(&kind, &sig, &id, &attempt)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return nil
 	case err != nil:
-		return fmt.Errorf("look up signature %s: %w", sig, err)
+		return fmt.Errorf("look up signatures: %w", err)
 	}
 	return invalidf("signature %s is already journaled as a %s of action %q attempt %d", sig, kind, id, attempt)
 }
