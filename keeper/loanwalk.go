@@ -257,6 +257,7 @@ type pageWalk struct {
 
 	walk, total int // the walk being read, and the loans its page 0 announced
 	unpriced    map[string]string
+	quotes      map[string][]market.Quote // the walk's answers, by request
 }
 
 // observeSieved observes reads r for policy p page by page (pageWalk). The
@@ -268,7 +269,8 @@ func (o *observer) observeSieved(ctx context.Context, p *policies.Policy, r poli
 	if base.Tokens == nil {
 		base.Tokens = map[string]policies.Token{}
 	}
-	pw := &pageWalk{o: o, p: p, r: r, base: base, sieve: policies.NewSieve(p, base, start, sv.state, sv.scope), unpriced: map[string]string{}}
+	pw := &pageWalk{o: o, p: p, r: r, base: base, sieve: policies.NewSieve(p, base, start, sv.state, sv.scope),
+		unpriced: map[string]string{}, quotes: map[string][]market.Quote{}}
 	key, err := json.Marshal(*r.Loans)
 	if err != nil {
 		return nil, fmt.Errorf("reading loans page by page: %w", err)
@@ -315,7 +317,7 @@ func (pw *pageWalk) read(ctx context.Context, page *policies.Observation) error 
 		}
 	}
 	if r.Quotes {
-		if err := o.observeQuotes(ctx, pw.p, page); err != nil {
+		if err := o.observeQuotes(ctx, pw.p, page, pw.quotes); err != nil {
 			return err
 		}
 	}

@@ -81,7 +81,7 @@ func (o *observer) observeAfresh(ctx context.Context, p *policies.Policy, r poli
 		err = o.observeLoops(ctx, obs)
 	}
 	if err == nil && r.Quotes {
-		err = o.observeQuotes(ctx, p, obs)
+		err = o.observeQuotes(ctx, p, obs, nil)
 	}
 	if err != nil {
 		return nil, err
@@ -215,8 +215,11 @@ func (o *observer) observeVaults(ctx context.Context, obs *policies.Observation)
 // observeQuotes asks for the best quote of every collateral and term the
 // selected vaults' strategies offer, and of every observed loan's token
 // collaterals at its ledgers' terms (for refinance_expected; pool
-// collateral is not quoted, see loanQuoteRequests).
-func (o *observer) observeQuotes(ctx context.Context, p *policies.Policy, obs *policies.Observation) error {
+// collateral is not quoted, see loanQuoteRequests). Each distinct request
+// is asked once; memo, when not nil, keeps the answers across the pages of
+// a walk, so that every page is decided on the same quotes and a long walk
+// asks each question once.
+func (o *observer) observeQuotes(ctx context.Context, p *policies.Policy, obs *policies.Observation, memo map[string][]market.Quote) error {
 	var reqs []market.QuoteRequest
 	for _, v := range obs.Vaults {
 		if len(p.Select.Vaults) == 0 || slices.Contains(p.Select.Vaults, v.Address) {
@@ -226,13 +229,26 @@ func (o *observer) observeQuotes(ctx context.Context, p *policies.Policy, obs *p
 	for _, item := range obs.Loans {
 		reqs = append(reqs, loanQuoteRequests(item)...)
 	}
+	asked := map[string]bool{}
 	for _, req := range reqs {
-		key, _ := json.Marshal(req)
-		quotes, err := cached(ctx, o.reads, "quotes:"+string(key), func(ctx context.Context) ([]market.Quote, error) {
-			return o.market.BestQuotes(ctx, req)
-		})
-		if err != nil {
-			return err
+		raw, _ := json.Marshal(req)
+		key := string(raw)
+		if asked[key] {
+			continue // many loans ask the same question
+		}
+		asked[key] = true
+		quotes, ok := memo[key]
+		if !ok {
+			var err error
+			quotes, err = cached(ctx, o.reads, "quotes:"+key, func(ctx context.Context) ([]market.Quote, error) {
+				return o.market.BestQuotes(ctx, req)
+			})
+			if err != nil {
+				return err
+			}
+			if memo != nil {
+				memo[key] = quotes
+			}
 		}
 		d := market.StrategyDuration{DurationType: req.DurationType, Duration: req.Duration}
 		for _, q := range quotes {
