@@ -4,12 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"reflect"
 	"sync"
 	"testing"
 	"testing/synctest"
+	"time"
 
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/policies"
 )
 
 // pagedMarket serves a walk of pages once release is closed, counting
@@ -124,6 +127,65 @@ func TestAPolicyLeavesAWalkItJoined(t *testing.T) {
 		<-done
 		if firstErr == nil || len(first.got)+len(second.got) != 0 {
 			t.Errorf("first policy: %v, handed %v; second handed %v: want the first's own error and nothing handed", firstErr, first.got, second.got)
+		}
+	})
+}
+
+// borrower owns the loans quotedMarket serves.
+const borrower = "4LZC4BmvoqqE2PGbnk2cYiJtDCpVcmyRA4kkLQPSAvo4"
+
+// quotedMarket serves loans that all ask the same best-quote question, one
+// page every two seconds, and counts the questions.
+type quotedMarket struct {
+	Market
+	pages  int
+	mu     sync.Mutex
+	quotes int
+}
+
+func (m *quotedMarket) LoanPages(ctx context.Context, _ market.LoansQuery, visit func(int, *market.LoansPage) error) error {
+	for i := range m.pages {
+		item := market.LoanItem{
+			Loan:       market.Loan{Address: fmt.Sprint("loan-", i), Borrower: borrower},
+			Collateral: []market.Collateral{{AssetIdentifier: "SOL", AssetMint: "SOL", Amount: 1}},
+			Ledgers:    []market.Ledger{{PrincipalMint: "USDC", PrincipalDue: 1, Duration: 30, DurationType: market.DurationDays}},
+		}
+		if err := visit(1, &market.LoansPage{Items: []market.LoanItem{item}}); err != nil {
+			return err
+		}
+		time.Sleep(2 * time.Second) // longer than the read cache keeps an answer
+	}
+	return nil
+}
+
+func (m *quotedMarket) BestQuotes(context.Context, market.QuoteRequest) ([]market.Quote, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.quotes++
+	return []market.Quote{{CollateralIdentifier: "SOL", Amount: 10, Ltv: 500_000}}, nil
+}
+
+// TestAPageByPageWalkAsksEachQuoteOnce: the pages of a walk that outlasts
+// the read cache are decided on one answer to each quote question, asked
+// once.
+func TestAPageByPageWalkAsksEachQuoteOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		m := &quotedMarket{pages: 5}
+		ps, err := policies.Parse("q.yaml", fmt.Appendf(nil, `policies:
+  - {name: r, kind: repay, schedule: "@every 1m", select: {borrowers: [%[1]s]}, params: {trigger_health: 0.1, target_health: 0.2, max_amount: 1, repay_all_within: 1h}}
+`, borrower))
+		if err != nil {
+			t.Fatal(err)
+		}
+		reads := newReadCache(readTTL, time.Now)
+		o := &observer{market: m, now: time.Now, logger: slog.New(slog.DiscardHandler), reads: reads,
+			walks: &loanWalks{market: m, reads: reads}}
+		obs, err := o.observeSieved(t.Context(), ps[0], ps[0].Reads(""), sieving{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.quotes != 1 || len(obs.Quotes) != 1 {
+			t.Errorf("%d quote requests over a 10-second walk and %d quotes kept, want one of each", m.quotes, len(obs.Quotes))
 		}
 	})
 }
