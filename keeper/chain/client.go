@@ -151,9 +151,9 @@ func (c *Client) Simulate(ctx context.Context, raw []byte, wallet solana.PublicK
 
 // SimulateSequence simulates wire transactions, meant to be unsigned by
 // keeper as for Simulate (skipSigVerify true, replaceRecentBlockhash
-// false), in order on accumulated state with Jito-Solana's simulateBundle: each transaction
-// sees what its predecessors wrote, fees included, and the run stops at the
-// first failure. It returns one SimResult per transaction that ran, with
+// false), in order on accumulated state with Jito-Solana's simulateBundle:
+// each transaction sees what its predecessors wrote, fees included, and the
+// run stops at the first failure. It returns one SimResult per transaction that ran, with
 // the wallet's outflows measured from that transaction's own pre- and
 // post-execution accounts, so a token account an earlier transaction
 // created is watched in the later ones. A failing transaction's result
