@@ -12,7 +12,9 @@ import (
 )
 
 // crashSteps are the points of the action path where the process dies, in
-// path order: just before each dependency call. "submitter.tipped" dies
+// path order: just before each dependency call. The answer is simulated
+// unsigned before it is signed ("signer.SignSequence"), and its signatures
+// are journaled before anything signed is handed over. "submitter.tipped" dies
 // after a bundle's tip was journaled and handed over, before the bundle is
 // sent; "submitter.sent" dies right after the transactions reached the
 // chain, before keeper hears of it.
@@ -22,6 +24,7 @@ var crashSteps = []string{
 	"market.build",
 	"journal.RecordBuilt",
 	"submitter.Simulate",
+	"signer.SignSequence",
 	"journal.RecordSigned",
 	"journal.RecordSubmitted",
 	"submitter.send",

@@ -197,9 +197,12 @@ func checkPath(t *testing.T, w *world, k *testKeeper, p action.Plan, tc pathCase
 	}
 }
 
-// TestStepOrder checks that nothing leaves the process before the intent,
-// and then the signatures, are journaled, and that a bundle's tip is
-// journaled before it is handed to the chain.
+// TestStepOrder checks that nothing leaves the process before the intent
+// is journaled, that the answer is simulated before it is signed (the
+// fake submitter checks that what it simulates carries no signature of the
+// wallet's), that nothing signed leaves before the signatures are
+// journaled, and that a bundle's tip is journaled before it is handed to
+// the chain.
 func TestStepOrder(t *testing.T) {
 	cases := []struct {
 		name string
@@ -207,10 +210,10 @@ func TestStepOrder(t *testing.T) {
 		want []string
 	}{
 		{"rpc", repayPlan("order"), []string{"journal.Begin", "journal.NewAttempt", "build order-1", "journal.RecordBuilt",
-			"simulate", "journal.RecordSigned", "journal.RecordSubmitted", "send rpc 1", "journal.Settle"}},
+			"simulate", "signer.SignSequence", "journal.RecordSigned", "journal.RecordSubmitted", "send rpc 1", "journal.Settle"}},
 		{"bundle", bundlePlan("order", 0), []string{"journal.Begin", "journal.NewAttempt", "build order-1", "journal.RecordBuilt",
-			"simulate", "journal.RecordSigned", "journal.RecordSubmitted", "journal.RecordTip", "tip 10000", "send bundle 1",
-			"journal.Settle"}},
+			"simulate", "signer.SignSequence", "journal.RecordSigned", "journal.RecordSubmitted", "journal.RecordTip", "tip 10000",
+			"send bundle 1", "journal.Settle"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -338,6 +341,11 @@ func TestSimulatedOutflowOverBoundsIsRefused(t *testing.T) {
 				builds: 1, sims: 1, outcomes: []journal.State{journal.StateRefused}})
 			if got := k.refusals(string(tc.rule)); got != 1 {
 				t.Errorf("guard_refusals_total{rule=%s} = %v, want 1", tc.rule, got)
+			}
+			// Refused on the simulation of the unsigned answer: the key
+			// signed nothing, so nothing signed can have reached anyone.
+			if steps := w.log.list(); slices.Contains(steps, "signer.SignSequence") {
+				t.Errorf("steps %v: the answer was signed though its simulation was refused", steps)
 			}
 		})
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/gagliardetto/solana-go/programs/token"
 
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/signer"
 )
 
 // eventLog records, in order, what the fakes were asked to do, so a test
@@ -32,6 +33,22 @@ func (l *eventLog) list() []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return append([]string(nil), l.events...)
+}
+
+// stepSigner is the real signer, logging and offering a crash point where
+// the action path signs an answer, so tests see signing's place among the
+// steps.
+type stepSigner struct {
+	*signer.Signer
+	log   *eventLog
+	crash *crashPoint
+}
+
+// SignSequence implements Signer.
+func (s *stepSigner) SignSequence(txs []*signer.Tx, kind signer.Kind, b signer.Bounds) ([]*signer.Signed, error) {
+	s.log.add("signer.SignSequence")
+	s.crash.hit("signer.SignSequence")
+	return s.Signer.SignSequence(txs, kind, b)
 }
 
 // crashPoint makes one named step of the action path panic, as if the

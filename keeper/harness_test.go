@@ -97,7 +97,7 @@ func (w *world) open(tb testing.TB, dsn string) *testKeeper {
 		tb.Fatalf("journal: %v", err)
 	}
 	w.sub.watchJournal(j)
-	k, err := New(Options{Config: w.cfg, Market: w.market, Signer: w.signer, Submitter: w.sub,
+	k, err := New(Options{Config: w.cfg, Market: w.market, Signer: &stepSigner{Signer: w.signer, log: w.log, crash: w.crash}, Submitter: w.sub,
 		Journal: &crashJournal{Journal: j, crash: w.crash, log: w.log}})
 	if err != nil {
 		tb.Fatalf("New: %v", err)

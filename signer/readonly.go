@@ -28,3 +28,9 @@ func (r *ReadOnly) SignSequence([]*Tx, Kind, Bounds) ([]*Signed, error) { return
 
 // SpendAt reports no spend: nothing signed by r is ever sent.
 func (r *ReadOnly) SpendAt(*Tx, int) (string, bool) { return "", false }
+
+// CheckSequence refuses: with no key there is nothing to guard for.
+func (r *ReadOnly) CheckSequence([]*Tx, Kind, Bounds) error { return ErrReadOnly }
+
+// Unsigned refuses: a read-only signer never takes part in the action path.
+func (r *ReadOnly) Unsigned(*Tx) ([]byte, error) { return nil, ErrReadOnly }

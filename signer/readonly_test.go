@@ -19,4 +19,10 @@ func TestReadOnlySignsNothing(t *testing.T) {
 	if s, err := r.SignTip([]byte{1}, nil, 1); s != nil || !errors.Is(err, ErrReadOnly) {
 		t.Errorf("SignTip = %v, %v; want ErrReadOnly", s, err)
 	}
+	if err := r.CheckSequence(nil, KindRepay, Bounds{}); !errors.Is(err, ErrReadOnly) {
+		t.Errorf("CheckSequence = %v; want ErrReadOnly", err)
+	}
+	if b, err := r.Unsigned(nil); b != nil || !errors.Is(err, ErrReadOnly) {
+		t.Errorf("Unsigned = %v, %v; want ErrReadOnly", b, err)
+	}
 }

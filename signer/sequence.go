@@ -15,41 +15,12 @@ func (e *SequenceRefusal) Error() string { return e.Err.Error() }
 func (e *SequenceRefusal) Unwrap() error { return e.Err }
 
 // SignSequence runs the guard over the transactions of one answer, which
-// land in order, and signs them all only if every rule passes. Each
-// transaction must pass every rule of kind on its own, and the bounds hold
-// for the sequence as a whole: fees, tips, rent and token amounts add up
-// over all of them (an account created by one and closed back to us by
-// another costs no rent). An error wraps a [*Refusal] in a
+// land in order, and signs them all only if every rule passes (see
+// [Signer.CheckSequence]). An error wraps a [*Refusal] in a
 // [*SequenceRefusal] saying which transaction it refused.
 func (s *Signer) SignSequence(txs []*Tx, kind Kind, b Bounds) ([]*Signed, error) {
-	if s.guard == nil || s.key == nil {
-		return nil, errNoGuard
-	}
-	perm, ok := kindPermissions[kind]
-	if !ok {
-		return nil, refuse(RuleUnknownKind, "unknown action kind %q", kind)
-	}
-	cb, err := compileBounds(b)
-	if err != nil {
+	if err := s.CheckSequence(txs, kind, b); err != nil {
 		return nil, err
-	}
-	var sum tally
-	var fees uint64
-	for i, tx := range txs {
-		if tx == nil || tx.msg == nil {
-			return nil, errNoTx
-		}
-		c := &check{g: s.guard, tx: tx, m: tx.msg, kind: kind, perm: perm, bounds: cb}
-		for _, step := range []func() error{c.signers, c.nonce, c.instructions} {
-			if err := step(); err != nil {
-				return nil, &SequenceRefusal{Index: i, Err: err}
-			}
-		}
-		fees = satAdd(fees, c.ourFees())
-		sum.merge(&c.tally)
-	}
-	if err := checkTotals(cb, &sum, fees); err != nil {
-		return nil, &SequenceRefusal{Index: len(txs) - 1, Err: err}
 	}
 	out := make([]*Signed, len(txs))
 	for i, tx := range txs {
@@ -60,6 +31,46 @@ func (s *Signer) SignSequence(txs []*Tx, kind Kind, b Bounds) ([]*Signed, error)
 		out[i] = signed
 	}
 	return out, nil
+}
+
+// CheckSequence runs the guard over the transactions of one answer without
+// signing anything, so they can be simulated unsigned before they are
+// signed. Each transaction must pass every rule of kind on its own, and the
+// bounds hold for the sequence as a whole: fees, tips, rent and token
+// amounts add up over all of them (an account created by one and closed
+// back to us by another costs no rent). An error wraps a [*Refusal] in a
+// [*SequenceRefusal] saying which transaction it refused.
+func (s *Signer) CheckSequence(txs []*Tx, kind Kind, b Bounds) error {
+	if s.guard == nil || s.key == nil {
+		return errNoGuard
+	}
+	perm, ok := kindPermissions[kind]
+	if !ok {
+		return refuse(RuleUnknownKind, "unknown action kind %q", kind)
+	}
+	cb, err := compileBounds(b)
+	if err != nil {
+		return err
+	}
+	var sum tally
+	var fees uint64
+	for i, tx := range txs {
+		if tx == nil || tx.msg == nil {
+			return errNoTx
+		}
+		c := &check{g: s.guard, tx: tx, m: tx.msg, kind: kind, perm: perm, bounds: cb}
+		for _, step := range []func() error{c.signers, c.nonce, c.instructions} {
+			if err := step(); err != nil {
+				return &SequenceRefusal{Index: i, Err: err}
+			}
+		}
+		fees = satAdd(fees, c.ourFees())
+		sum.merge(&c.tally)
+	}
+	if err := checkTotals(cb, &sum, fees); err != nil {
+		return &SequenceRefusal{Index: len(txs) - 1, Err: err}
+	}
+	return nil
 }
 
 // merge adds o's spending to t (not its compute budget, which is per

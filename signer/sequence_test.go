@@ -1,7 +1,9 @@
 package signer
 
 import (
+	"crypto/ed25519"
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/gagliardetto/solana-go"
@@ -73,4 +75,88 @@ func le64(v uint64) []byte {
 		b[i] = byte(v >> (8 * i))
 	}
 	return b
+}
+
+// TestCheckSequenceAgreesWithSignSequence: the guard keeper runs before it
+// simulates refuses exactly what signing would refuse, at the same
+// transaction, and CheckSequence alone puts no signature anywhere.
+func TestCheckSequenceAgreesWithSignSequence(t *testing.T) {
+	s := fixtureSigner(t)
+	pay := func(amount uint64) *Tx {
+		t.Helper()
+		d, err := DecodeMessage(compile(fixture.Spec{Payer: fixture.Wallet, Ixs: []fixture.Ix{{Program: solana.TokenProgramID,
+			Data:     fixture.TokenTransferChecked(amount, 6),
+			Accounts: []fixture.Meta{fixture.W(fixture.WalletUSDC), fixture.R(fixture.USDC), fixture.W(fixture.MarketVault), fixture.RS(fixture.Wallet)}}}}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	bounds := Bounds{MaxLamports: 50_000, MaxTokens: map[string]uint64{fixture.USDC.String(): 1_000_000}}
+	for _, txs := range [][]*Tx{{pay(400_000), pay(600_000)}, {pay(600_000), pay(600_000)}, {pay(1_000_001)}} {
+		checkErr := s.CheckSequence(txs, KindRepay, bounds)
+		_, signErr := s.SignSequence(txs, KindRepay, bounds)
+		var c, g *SequenceRefusal
+		switch {
+		case checkErr == nil && signErr == nil:
+		case errors.As(checkErr, &c) && errors.As(signErr, &g) && c.Index == g.Index && c.Error() == g.Error():
+		default:
+			t.Errorf("CheckSequence: %v; SignSequence: %v", checkErr, signErr)
+		}
+		for i, tx := range txs {
+			if sigs := tx.Signatures(); !sigs[0].IsZero() {
+				t.Errorf("transaction %d holds a signature after the guard ran", i)
+			}
+		}
+	}
+}
+
+// TestUnsigned: the bytes keeper simulates before signing carry the
+// market's signatures and nothing in our slot, even when our own signature
+// came back with the transaction; signing them later fills only our slot.
+func TestUnsigned(t *testing.T) {
+	s := fixtureSigner(t)
+	msg := threeSigners()
+	co := ed25519.Sign(fixture.CoSignerKey, msg)
+	other := ed25519.Sign(fixture.OtherCoSignerKey, msg)
+	ours := ed25519.Sign(fixture.WalletKey, msg)
+	for name, sigs := range map[string][]APISignature{
+		"market's signatures only":        {cosign(fixture.CoSignerKey, msg), cosign(fixture.OtherCoSignerKey, msg)},
+		"our own signature sent back too": {cosign(fixture.WalletKey, msg), cosign(fixture.CoSignerKey, msg), cosign(fixture.OtherCoSignerKey, msg)},
+	} {
+		t.Run(name, func(t *testing.T) {
+			tx, err := DecodeAPITransaction(b64(msg), sigs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wire, err := s.Unsigned(tx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			slots := slotsOf(t, wire)
+			if len(slots) != 3 || !slots[0].IsZero() || !slices.Equal(slots[1][:], co) || !slices.Equal(slots[2][:], other) {
+				t.Fatalf("slots %v, want [zero, the co-signers']", slots)
+			}
+			if _, k, _ := readShortvec(wire); !slices.Equal(wire[k+64*3:], msg) {
+				t.Fatal("the unsigned wire does not end with the original message bytes")
+			}
+			signed, err := s.sign(tx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := mustSlot(t, signed.Wire, 0); !slices.Equal(got[:], ours) || len(signed.Wire) != len(wire) {
+				t.Fatalf("signed slot 0 %s, want our signature over the same bytes", got)
+			}
+		})
+	}
+	stranger, err := DecodeMessage(compile(fixture.Spec{Payer: fixture.CoSigner, Ixs: []fixture.Ix{{Program: fixture.MarketProgram, Data: []byte{7},
+		Accounts: []fixture.Meta{fixture.W(fixture.Loan)}}}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Unsigned(stranger); err == nil {
+		t.Error("Unsigned of a transaction our key does not sign: no error")
+	} else {
+		wantRule(t, err, RuleNotASigner)
+	}
 }

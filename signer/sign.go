@@ -82,6 +82,25 @@ func (s *Signer) sign(tx *Tx) (*Signed, error) {
 	}, nil
 }
 
+// Unsigned returns tx as a wire transaction with our signature slot left
+// zero and every other slot as decoding verified it (the signatures the
+// market put there): the bytes to simulate with signature verification off
+// before anything is signed. A signature of our key that came with tx is
+// dropped, so nothing these bytes reach could land them. It refuses a tx
+// our key is not a required signer of.
+func (s *Signer) Unsigned(tx *Tx) ([]byte, error) {
+	if tx == nil || tx.msg == nil {
+		return nil, errNoTx
+	}
+	slot := tx.msg.signerIndex(s.pub)
+	if slot < 0 {
+		return nil, refuse(RuleNotASigner, "our key %s is not a required signer", s.pub)
+	}
+	sigs := slices.Clone(tx.sigs)
+	sigs[slot] = solana.Signature{}
+	return encodeWire(sigs, tx.raw), nil
+}
+
 // SignTip signs a tip transaction keeper built itself (see the chain
 // package's tip message builder): exactly one System transfer of at most
 // maxTip lamports from our wallet to one of tipAccounts, our wallet the only

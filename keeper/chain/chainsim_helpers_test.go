@@ -566,8 +566,8 @@ func checkSimulateRequest(t *testing.T, e *env, mint solana.PublicKey, token, le
 		t.Fatal("no simulateTransaction request")
 	}
 	o := paramObject(t, *last, 1)
-	if o["sigVerify"] != true || o["commitment"] != "confirmed" {
-		t.Errorf("simulateTransaction config %v, want sigVerify at confirmed", o)
+	if o["sigVerify"] != false || o["replaceRecentBlockhash"] != false || o["commitment"] != "confirmed" {
+		t.Errorf("simulateTransaction config %v, want no sigVerify nor replaceRecentBlockhash, at confirmed", o)
 	}
 	if !legacy {
 		if _, asked := o["accounts"]; asked {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -598,6 +599,16 @@ func simulateOutflowCase(t *testing.T, tt outflowCase, legacy bool, calls []stri
 			t.Fatal("the simulation changed the wallet's balance")
 		}
 		checkSimulateRequest(t, e, mint, !tt.noToken, legacy)
+		// keeper simulates before it signs: the same transaction with the
+		// wallet's slot zero (a co-signer's signature kept) gives the same
+		// result.
+		bare, err := e.client.Simulate(t.Context(), unsignedByWallet(tx.Raw), e.wallet.PublicKey())
+		if err != nil {
+			t.Fatalf("Simulate unsigned: %v", err)
+		}
+		if !sameSim(bare, sim) {
+			t.Errorf("unsigned simulation %+v, signed %+v; want the same", bare, sim)
+		}
 
 		res, err := e.client.SendAndConfirm(t.Context(), []chain.Signed{tx})
 		if err != nil || res.Outcome != chain.OutcomeLanded {
@@ -1233,4 +1244,20 @@ func TestChainsimBundlesSharingABlockhashGetDistinctTips(t *testing.T) {
 			t.Errorf("%d bundles sent for %d submissions", got, n)
 		}
 	})
+}
+
+// unsignedByWallet returns raw with its first signature slot, the fee
+// payer's (the wallet's in these tests), zeroed: what keeper simulates
+// before it signs.
+func unsignedByWallet(raw []byte) []byte {
+	out := slices.Clone(raw)
+	clear(out[1:65]) // one shortvec byte, then slot 0
+	return out
+}
+
+// sameSim reports whether two simulations agree on outflows, fee, units and
+// logs.
+func sameSim(a, b *chain.SimResult) bool {
+	return a.Outflows.Lamports == b.Outflows.Lamports && maps.Equal(a.Outflows.Tokens, b.Outflows.Tokens) &&
+		a.Fee == b.Fee && a.UnitsConsumed == b.UnitsConsumed && slices.Equal(a.Logs, b.Logs)
 }

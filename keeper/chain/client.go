@@ -124,9 +124,14 @@ func jitoEndpointURL(raw string) string {
 	return u.String()
 }
 
-// Simulate runs simulateTransaction on the signed wire transaction raw with
-// signature verification at the client's commitment, and computes the
-// wallet's outflows. On a node that returns the accounts' balances before
+// Simulate runs simulateTransaction on the wire transaction raw at the
+// client's commitment, and computes the wallet's outflows. raw is meant to
+// be unsigned by keeper (its slot zero, the market's signatures kept):
+// signature verification is off (sigVerify false, replaceRecentBlockhash
+// false), so the node runs it on the message's own blockhash exactly as the
+// signed transaction would run (same accounts, balances and fee), and no
+// transaction keeper signed leaves the process before its signatures are
+// journaled. On a node that returns the accounts' balances before
 // and after with the simulation (Agave's current validators), that one call
 // is all: see simulateWithBalances. On an older node it fetches the
 // pre-state of the wallet and of every
@@ -144,10 +149,11 @@ func (c *Client) Simulate(ctx context.Context, raw []byte, wallet solana.PublicK
 	return c.sim.simulate(ctx, raw, wallet)
 }
 
-// SimulateSequence simulates signed wire transactions in order on
-// accumulated state with Jito-Solana's simulateBundle: each transaction
-// sees what its predecessors wrote, fees included, and the run stops at the
-// first failure. It returns one SimResult per transaction that ran, with
+// SimulateSequence simulates wire transactions, meant to be unsigned by
+// keeper as for Simulate (skipSigVerify true, replaceRecentBlockhash
+// false), in order on accumulated state with Jito-Solana's simulateBundle:
+// each transaction sees what its predecessors wrote, fees included, and the
+// run stops at the first failure. It returns one SimResult per transaction that ran, with
 // the wallet's outflows measured from that transaction's own pre- and
 // post-execution accounts, so a token account an earlier transaction
 // created is watched in the later ones. A failing transaction's result

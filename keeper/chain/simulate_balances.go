@@ -140,11 +140,12 @@ func ownTokens(wallet solana.PublicKey, list []tokenBalance, hs []holding) error
 	return nil
 }
 
-// simulateRaw calls simulateTransaction with signature verification at the
-// client's commitment, asking for the post-state of addrs when there are
-// any.
+// simulateRaw calls simulateTransaction without signature verification
+// (raw is unsigned by keeper; see Client.Simulate) and on raw's own
+// blockhash, at the client's commitment, asking for the post-state of addrs
+// when there are any.
 func (s *simulator) simulateRaw(ctx context.Context, raw []byte, addrs []solana.PublicKey) (*simValue, error) {
-	cfg := map[string]any{"encoding": "base64", "sigVerify": true, "commitment": s.reads.commitment}
+	cfg := map[string]any{"encoding": "base64", "sigVerify": false, "replaceRecentBlockhash": false, "commitment": s.reads.commitment}
 	if len(addrs) > 0 {
 		cfg["accounts"] = map[string]any{"encoding": "base64", "addresses": addrs}
 	}

@@ -90,7 +90,9 @@ type bundleSimValue struct {
 }
 
 // simulateBundle calls simulateBundle asking for the pre- and post-state of
-// watch[i] around transaction i.
+// watch[i] around transaction i, without signature verification (the
+// transactions are unsigned by keeper; see Client.SimulateSequence) and on
+// their own blockhashes.
 func (s *simulator) simulateBundle(ctx context.Context, raws [][]byte, watch [][]solana.PublicKey) (*bundleSimValue, error) {
 	enc := make([]string, len(raws))
 	cfgs := make([]map[string]any, len(raws))
@@ -102,6 +104,8 @@ func (s *simulator) simulateBundle(ctx context.Context, raws [][]byte, watch [][
 		"preExecutionAccountsConfigs":  cfgs,
 		"postExecutionAccountsConfigs": cfgs,
 		"transactionEncoding":          "base64",
+		"skipSigVerify":                true,
+		"replaceRecentBlockhash":       false,
 		"simulationBank":               map[string]any{"commitment": map[string]any{"commitment": string(s.reads.commitment)}},
 	}
 	var out struct {

@@ -37,6 +37,19 @@ func TestChainsimSimulateSequence(t *testing.T) {
 		if len(res) != 2 || res[0].Outflows.Lamports != 1_000_000+chain.LamportsPerSignature || res[1].Outflows.Lamports != -400_000 {
 			t.Fatalf("outflows %+v / %+v, want 1,005,000 then an inflow of 400,000", res[0].Outflows, res[1].Outflows)
 		}
+		// Unsigned by the wallet, as keeper simulates before signing: two
+		// transactions whose first signatures are both zero are not
+		// duplicates (Jito-Solana tells duplicates by message hash), and
+		// the results are those of the signed transactions.
+		tx4 := signTx(t, []solana.Instruction{transferIx(w, friend.PublicKey(), 7)}, bh, e.wallet)
+		signed, err := e.client.SimulateSequence(t.Context(), [][]byte{tx1.Raw, tx4.Raw}, w)
+		if err != nil {
+			t.Fatalf("SimulateSequence signed: %v", err)
+		}
+		bare, err := e.client.SimulateSequence(t.Context(), [][]byte{unsignedByWallet(tx1.Raw), unsignedByWallet(tx4.Raw)}, w)
+		if err != nil || len(bare) != 2 || !sameSim(bare[0], signed[0]) || !sameSim(bare[1], signed[1]) {
+			t.Fatalf("SimulateSequence unsigned: %v, %v; want %v", bare, err, signed)
+		}
 		tx3 := signTx(t, []solana.Instruction{transferIx(friend.PublicKey(), w, 2_000_000)}, bh, friend)
 		res, err = e.client.SimulateSequence(t.Context(), [][]byte{tx1.Raw, tx3.Raw}, w)
 		if !errors.As(err, &se) || se.Index != 1 || len(res) != 2 {

@@ -138,7 +138,7 @@ func TestSimulateOutflows(t *testing.T) {
 			o := calls[1].params[1].(map[string]any)
 			acc := o["accounts"].(map[string]any)
 			addrs := acc["addresses"].([]any)
-			if o["sigVerify"] != true || o["commitment"] != "confirmed" || o["replaceRecentBlockhash"] != nil || acc["encoding"] != "base64" {
+			if o["sigVerify"] != false || o["commitment"] != "confirmed" || o["replaceRecentBlockhash"] != false || acc["encoding"] != "base64" {
 				t.Errorf("simulate options %v", o)
 			}
 			if len(addrs) != tt.wantAddrs || addrs[0] != f.wallet.PublicKey().String() || addrs[1] != f.ta.String() || addrs[2] != f.t22.String() {

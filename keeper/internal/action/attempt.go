@@ -24,7 +24,7 @@ type attempt struct {
 	sigs []string
 }
 
-// run is one build → guard → sign → submit pass. The transactions before
+// run is one build → guard → simulate → sign → journal → submit pass. The transactions before
 // index first landed in earlier attempts and are not signed again.
 func (a *attempt) run(ctx context.Context, first int) Outcome {
 	j := a.e.cfg.Journal

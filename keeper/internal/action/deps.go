@@ -24,16 +24,21 @@ type Builder interface {
 }
 
 // Signer guards and signs transactions with the operator's key; nothing is
-// signed unless the guard passes. *signer.Signer implements it.
+// signed unless the guard passes. CheckSequence and Unsigned let the action
+// path guard and simulate an answer before anything is signed.
+// *signer.Signer implements it.
 type Signer interface {
 	PublicKey() solana.PublicKey
 	SignTip(message []byte, tipAccounts []string, maxTip uint64) (*signer.Signed, error)
+	CheckSequence(txs []*signer.Tx, kind signer.Kind, b signer.Bounds) error
+	Unsigned(tx *signer.Tx) ([]byte, error)
 	SignSequence(txs []*signer.Tx, kind signer.Kind, b signer.Bounds) ([]*signer.Signed, error)
 	SpendAt(tx *signer.Tx, i int) (string, bool)
 }
 
-// Submitter simulates, lands and settles transactions. *chain.Client
-// implements it.
+// Submitter simulates, lands and settles transactions. Simulate and
+// SimulateSequence are given transactions unsigned by our key, and run
+// them without signature verification. *chain.Client implements it.
 type Submitter interface {
 	Simulate(ctx context.Context, raw []byte, wallet solana.PublicKey) (*chain.SimResult, error)
 	SimulateSequence(ctx context.Context, raws [][]byte, wallet solana.PublicKey) ([]*chain.SimResult, error)

@@ -1,9 +1,10 @@
 // Package action is keeper's action path: it takes a plan from a durable
 // journal entry through a build by the market API (with the attempt's
-// idempotency key), the transaction guard, signing, simulation, submission
-// and confirmation to a recorded outcome, and settles from the chain what a
-// crash left unsettled. Nothing leaves the process before the intent and
-// then the signatures are durable.
+// idempotency key), the transaction guard, simulation of the unsigned
+// transactions, signing, submission and confirmation to a recorded outcome,
+// and settles from the chain what a crash left unsettled. Nothing leaves
+// the process before the intent is durable, and nothing signed by our key
+// before its signature is durable.
 package action
 
 import (
@@ -134,7 +135,7 @@ func journaledSignatures(ctx context.Context, j Log, id string) []string {
 }
 
 // execute takes p along the action path: journal the intent, build, guard,
-// sign, journal the signatures, submit, confirm, record. A dry-run plan is
+// simulate unsigned, sign, journal the signatures, submit, confirm, record. A dry-run plan is
 // journaled as skipped; nothing is done while the kill switch is on or
 // while another action holds p's target.
 func (e *Executor) execute(ctx context.Context, runID string, p Plan) Outcome {

@@ -13,9 +13,10 @@ import (
 const continuesNote = "; the next attempt continues from there"
 
 // submitSequence lands the transactions of one answer over RPC in order:
-// each is simulated right before its own send on the state its
-// predecessors left (the first was simulated when it was signed), sent and
-// confirmed before the next. A stop midway settles the attempt as expired
+// each is simulated (unsigned, as the first was before the answer was
+// signed) right before its own send on the state its predecessors left,
+// sent and confirmed before the next. Those later simulations come after
+// the signatures are journaled, as every send does. A stop midway settles the attempt as expired
 // with which transactions landed, and the next attempt continues from there
 // without sending those again.
 func (ans *answer) submitSequence(ctx context.Context) Outcome {

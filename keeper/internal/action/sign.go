@@ -10,30 +10,56 @@ import (
 	"github.com/keeper-project/keeper/signer"
 )
 
-// answer is an attempt's signed transactions, in landing order, with the
-// fee each costs as simulated.
+// answer is an attempt's transactions, in landing order: unsigned as they
+// are simulated, then signed, with the fee each costs as simulated.
 type answer struct {
 	*attempt
+	// unsigned are the wire transactions with our signature slot zero (the
+	// market's signatures kept): what simulation sees. Nothing signed by
+	// our key is handed to anyone before its signature is journaled.
+	unsigned [][]byte
+	// txs are the signed transactions, once every check passed.
 	txs     []chain.Signed
 	decoded []*signer.Tx
 	fees    []uint64
-	// first is the index in the market's answer of txs[0]: an RPC sequence
-	// continues after the transactions earlier attempts landed.
+	// first is the index in the market's answer of unsigned[0] and txs[0]:
+	// an RPC sequence continues after the transactions earlier attempts
+	// landed.
 	first int
-	// simulated counts the transactions, from txs[0], already simulated
-	// on the state their predecessors leave.
+	// simulated counts the transactions, from unsigned[0], already
+	// simulated on the state their predecessors leave.
 	simulated int
 	// total is the wallet's outflows over the simulated transactions.
 	total signer.Outflows
 }
 
-// sign decodes, guards and signs every built transaction from index first
-// on (the earlier ones landed in earlier attempts), then simulates what can
-// be simulated now and checks the wallet's outflows against the plan's
-// bounds (see answer.simulate). Any refusal settles the attempt as refused;
-// ok is false then and out says what happened.
+// sign takes every built transaction from index first on (the earlier ones
+// landed in earlier attempts) through the guard before signing: it decodes
+// them and runs the static guard (see guard), simulates the unsigned
+// transactions that can be simulated now and checks the wallet's outflows
+// against the plan's bounds (see answer.simulate), and only then signs
+// them. Any refusal settles the attempt as refused, and a simulation that
+// cannot run or shows a failure settles it too, with nothing signed; ok is
+// false then and out says what happened.
 func (a *attempt) sign(ctx context.Context, txs []built, first int) (ans *answer, out Outcome, ok bool) {
-	ans = &answer{attempt: a, first: first, total: signer.Outflows{Tokens: map[string]int64{}}}
+	if ans, out, ok = a.guard(ctx, txs, first); !ok {
+		return nil, out, false
+	}
+	if out, ok := ans.simulate(ctx); !ok {
+		return nil, out, false
+	}
+	if out, ok := ans.signAll(ctx); !ok {
+		return nil, out, false
+	}
+	return ans, "", true
+}
+
+// guard decodes the built transactions from index first on, runs the
+// static guard over them as a sequence (each transaction's rules, and the
+// bounds over the whole sequence: fees, tips, rent and tokens add up) and
+// makes their unsigned wire forms for simulation. Nothing is signed.
+func (a *attempt) guard(ctx context.Context, txs []built, first int) (*answer, Outcome, bool) {
+	ans := &answer{attempt: a, first: first, total: signer.Outflows{Tokens: map[string]int64{}}}
 	for i := first; i < len(txs); i++ {
 		tx, err := txs[i].decode()
 		if err != nil {
@@ -41,23 +67,39 @@ func (a *attempt) sign(ctx context.Context, txs []built, first int) (ans *answer
 		}
 		ans.decoded = append(ans.decoded, tx)
 	}
-	// The static guard checks each transaction's rules and the bounds over
-	// the whole sequence (fees, tips, rent and tokens add up).
-	all, err := a.e.cfg.Signer.SignSequence(ans.decoded, a.p.Kind, a.p.Bounds)
-	if err != nil {
-		i := first
-		if sr, ok := errors.AsType[*signer.SequenceRefusal](err); ok {
-			i += sr.Index
+	if err := a.e.cfg.Signer.CheckSequence(ans.decoded, a.p.Kind, a.p.Bounds); err != nil {
+		return nil, a.refusal(ctx, refusedIndex(first, err), err), false
+	}
+	for i, tx := range ans.decoded {
+		raw, err := a.e.cfg.Signer.Unsigned(tx)
+		if err != nil {
+			return nil, a.refusal(ctx, first+i, err), false
 		}
-		return nil, a.refusal(ctx, i, err), false
+		ans.unsigned = append(ans.unsigned, raw)
+	}
+	return ans, "", true
+}
+
+// signAll signs every transaction of the answer, the guard running again
+// over them first; it is called once the simulations now possible passed.
+func (ans *answer) signAll(ctx context.Context) (Outcome, bool) {
+	all, err := ans.e.cfg.Signer.SignSequence(ans.decoded, ans.p.Kind, ans.p.Bounds)
+	if err != nil {
+		return ans.refusal(ctx, refusedIndex(ans.first, err), err), false
 	}
 	for _, s := range all {
 		ans.txs = append(ans.txs, chain.Signed{Raw: s.Wire, Signature: s.TxID, Blockhash: s.Blockhash})
 	}
-	if out, ok := ans.simulate(ctx); !ok {
-		return nil, out, false
+	return "", true
+}
+
+// refusedIndex is the answer index of the transaction the guard refused
+// in a sequence that starts at answer index first.
+func refusedIndex(first int, err error) int {
+	if sr, ok := errors.AsType[*signer.SequenceRefusal](err); ok {
+		return first + sr.Index
 	}
-	return ans, "", true
+	return first
 }
 
 // refusal settles the attempt as refused by the guard's rule.

@@ -10,8 +10,8 @@ import (
 	"github.com/keeper-project/keeper/signer"
 )
 
-// simulate simulates the signed transactions of one answer as an
-// ordered sequence and checks the wallet's outflows over all of them
+// simulate simulates the unsigned transactions of one answer (our slot
+// zero; see answer.unsigned) as an ordered sequence and checks the wallet's outflows over all of them
 // against the plan's bounds:
 //
 //   - one transaction: simulated now;
@@ -24,7 +24,7 @@ import (
 //     submitSequence).
 func (ans *answer) simulate(ctx context.Context) (Outcome, bool) {
 	switch {
-	case len(ans.txs) > 1 && ans.p.Submit.Mode == journal.ModeBundle:
+	case len(ans.unsigned) > 1 && ans.p.Submit.Mode == journal.ModeBundle:
 		return ans.simulateBundle(ctx)
 	default:
 		return ans.simulateNext(ctx)
@@ -35,7 +35,7 @@ func (ans *answer) simulate(ctx context.Context) (Outcome, bool) {
 // state now and adds its outflows to the total.
 func (ans *answer) simulateNext(ctx context.Context) (Outcome, bool) {
 	i := ans.simulated
-	sim, err := ans.e.cfg.Submitter.Simulate(ctx, ans.txs[i].Raw, ans.e.wallet)
+	sim, err := ans.e.cfg.Submitter.Simulate(ctx, ans.unsigned[i], ans.e.wallet)
 	if err != nil {
 		return ans.simFailed(ctx, i, err), false
 	}
@@ -45,11 +45,7 @@ func (ans *answer) simulateNext(ctx context.Context) (Outcome, bool) {
 
 // simulateBundle simulates a bundle's transactions in order.
 func (ans *answer) simulateBundle(ctx context.Context) (Outcome, bool) {
-	raws := make([][]byte, len(ans.txs))
-	for i, t := range ans.txs {
-		raws[i] = t.Raw
-	}
-	sims, err := ans.e.cfg.Submitter.SimulateSequence(ctx, raws, ans.e.wallet)
+	sims, err := ans.e.cfg.Submitter.SimulateSequence(ctx, ans.unsigned, ans.e.wallet)
 	if errors.Is(err, chain.ErrBundleSimUnavailable) {
 		return ans.simulateEach(ctx)
 	}
@@ -75,8 +71,8 @@ func (ans *answer) simulateBundle(ctx context.Context) (Outcome, bool) {
 // now, when no endpoint simulates bundles: the first must pass; a later one
 // that fails may depend on an earlier one and is left to the static guard.
 func (ans *answer) simulateEach(ctx context.Context) (Outcome, bool) {
-	for i := range ans.txs {
-		sim, err := ans.e.cfg.Submitter.Simulate(ctx, ans.txs[i].Raw, ans.e.wallet)
+	for i := range ans.unsigned {
+		sim, err := ans.e.cfg.Submitter.Simulate(ctx, ans.unsigned[i], ans.e.wallet)
 		var se *chain.SimError
 		switch {
 		case err == nil:
@@ -91,7 +87,7 @@ func (ans *answer) simulateEach(ctx context.Context) (Outcome, bool) {
 			return out, false
 		}
 	}
-	ans.simulated = len(ans.txs)
+	ans.simulated = len(ans.unsigned)
 	return "", true
 }
 

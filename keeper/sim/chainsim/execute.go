@@ -89,7 +89,10 @@ func (rt *runtime) precheck(st svm.Store, t *svm.Txn, o runOpts) (svm.ComputeBud
 			return b, svm.ErrBlockhashNotFound
 		}
 	}
-	if _, dup := rt.ledger.txs[t.ID()]; dup {
+	// The status cache knows a transaction by its message hash: an unsigned
+	// copy of a landed transaction (simulated without sigVerify) is already
+	// processed too (Agave bank/check_transactions.rs get_processed_slot).
+	if _, dup := rt.ledger.txs[t.ID()]; dup || rt.ledger.msgs[svm.MessageHash(t)] {
 		return b, svm.ErrAlreadyProcessed
 	}
 	payer, ok := st.Get(t.FeePayer())

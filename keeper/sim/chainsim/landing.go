@@ -156,6 +156,7 @@ func (p *leader) record(t *svm.Txn, pos svm.BlockPos, res *execResult, bundleID 
 		res:     res,
 	}
 	c.Ledger.txs[t.ID()] = rec
+	c.Ledger.msgs[svm.MessageHash(t)] = true
 	c.State.writes++
 	c.Ledger.fees.note(t, pos, res)
 	c.Pubsub.observe(pos.Slot)

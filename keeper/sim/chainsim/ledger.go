@@ -41,12 +41,13 @@ type Ledger struct {
 	seen  uint64                       // the last clock slot synced
 	tip   svm.BlockPos                 // the newest block
 	txs   map[solana.Signature]*record // every landed transaction
+	msgs  map[[32]byte]bool            // the message hash of every landed transaction
 	fees  feeBook                      // recent priority fees
 }
 
 // newLedger returns the ledger of a chain at its genesis.
 func newLedger(c *Chain, clock Clock, genesis time.Time, seed uint64) *Ledger {
-	l := &Ledger{c: c, clock: clock, idx: newBlockIndex(genesis, seed), txs: map[solana.Signature]*record{}}
+	l := &Ledger{c: c, clock: clock, idx: newBlockIndex(genesis, seed), txs: map[solana.Signature]*record{}, msgs: map[[32]byte]bool{}}
 	l.tip = l.idx.posOfSlot(0)
 	return l
 }

@@ -85,7 +85,7 @@ func parseSimBundle(raws [][]byte, opts BundleSimOptions) ([]*svm.Txn, error) {
 		return nil, fmt.Errorf("chainsim: simulate bundle: replaceRecentBlockhash requires skipSigVerify")
 	}
 	txs := make([]*svm.Txn, n)
-	seen := map[solana.Signature]bool{}
+	seen := map[[32]byte]bool{} // by message hash, as Jito-Solana: unsigned copies are told apart by their messages
 	for i, raw := range raws {
 		t, err := svm.ParseTx(raw)
 		if err != nil {
@@ -96,10 +96,10 @@ func parseSimBundle(raws [][]byte, opts BundleSimOptions) ([]*svm.Txn, error) {
 				return nil, fmt.Errorf("chainsim: simulate bundle: transaction %d: %w", i, err)
 			}
 		}
-		if seen[t.ID()] {
+		if seen[svm.MessageHash(t)] {
 			return nil, fmt.Errorf("chainsim: simulate bundle: transaction %d is a duplicate", i)
 		}
-		seen[t.ID()] = true
+		seen[svm.MessageHash(t)] = true
 		txs[i] = t
 	}
 	return txs, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"reflect"
 	"testing"
 
 	"github.com/gagliardetto/solana-go"
@@ -127,5 +128,41 @@ func TestSimulateBundleRPC(t *testing.T) {
 	bad := map[string]any{"preExecutionAccountsConfigs": []any{nil}, "postExecutionAccountsConfigs": []any{nil, nil}}
 	if err := cl.RPCCallForInto(context.Background(), &out, "simulateBundle", []any{map[string]any{"encodedTransactions": txs}, bad}); err == nil {
 		t.Error("configs of the wrong length accepted")
+	}
+}
+
+// TestSimulateBundleUnsigned: transactions of one fee payer with its slot
+// all zero (so their first signatures are equal) are distinct to
+// simulateBundle, which tells duplicates apart by message hash as
+// Jito-Solana does; with skipSigVerify they simulate as the signed ones,
+// without it they are refused.
+func TestSimulateBundleUnsigned(t *testing.T) {
+	c, clk := newChain(t, Options{})
+	alice, bob := newKey("alice"), newKey("bob").PublicKey()
+	mustFund(t, c, alice.PublicKey(), 1_000_000_000)
+	advanceSlots(clk, 2)
+	bh, _ := c.Ledger.LatestBlockhash(rpc.CommitmentConfirmed)
+	signed := [][]byte{raw(t, transfer(t, alice, bob, 1, bh)), raw(t, transfer(t, alice, bob, 2, bh))}
+	unsigned := make([][]byte, len(signed))
+	for i, s := range signed {
+		unsigned[i] = append([]byte{}, s...)
+		clear(unsigned[i][1:65])
+	}
+	watch := [][]solana.PublicKey{{alice.PublicKey(), bob}, {alice.PublicKey(), bob}}
+	opts := BundleSimOptions{Pre: watch, Post: watch}
+	if _, err := c.SimulateBundle(unsigned, opts); err == nil {
+		t.Fatal("unsigned transactions simulated with signature verification")
+	}
+	want, err := c.SimulateBundle(signed, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.SkipSigVerify = true
+	got, err := c.SimulateBundle(unsigned, opts)
+	if err != nil || !reflect.DeepEqual(got, want) || got.Failed != -1 {
+		t.Fatalf("unsigned: %+v, %v\nwant %+v", got, err, want)
+	}
+	if _, err := c.SimulateBundle([][]byte{unsigned[0], signed[0]}, opts); err == nil {
+		t.Error("a transaction and its unsigned copy: accepted, want a duplicate")
 	}
 }

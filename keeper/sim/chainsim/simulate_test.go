@@ -2,6 +2,9 @@ package chainsim
 
 import (
 	"context"
+	"errors"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -119,5 +122,44 @@ func TestSimulateRefusesMoreAccountsThanKeys(t *testing.T) {
 	err := ask(append(keys, newKey("carol").PublicKey()))
 	if rerr := rpcErr(t, err); rerr.Code != -32602 || !strings.HasSuffix(rerr.Message, "Too many accounts provided; max 3") {
 		t.Errorf("one account too many: %+v, want -32602 Too many accounts provided; max 3", rerr)
+	}
+}
+
+// TestSimulateUnsignedAsSigned: a transaction whose fee payer's signature
+// slot is all zero, as keeper simulates before it signs, is refused with
+// sigVerify (as Agave's simulate_transaction verifies then) and without it
+// runs exactly as the signed one does: same fee, balances, logs, units and
+// post-state. Once the signed one landed, its unsigned copy is already
+// processed: the status cache knows a transaction by its message.
+func TestSimulateUnsignedAsSigned(t *testing.T) {
+	c, clk := newChain(t, Options{})
+	alice, bob := newKey("alice"), newKey("bob").PublicKey()
+	mustFund(t, c, alice.PublicKey(), 1_000_000)
+	advanceSlots(clk, 1)
+	signed := raw(t, transfer(t, alice, bob, 1000, latest(c)))
+	unsigned := append([]byte{}, signed...)
+	clear(unsigned[1:65])
+	accts := []solana.PublicKey{alice.PublicKey(), bob}
+	if _, err := c.Simulate(unsigned, SimulateOptions{SigVerify: true, Accounts: accts}); !errors.Is(err, svm.ErrSignatureFailure) {
+		t.Fatalf("unsigned with sigVerify: %v, want a signature failure", err)
+	}
+	want, err := c.Simulate(signed, SimulateOptions{SigVerify: true, Accounts: accts})
+	if err != nil || want.Err != nil {
+		t.Fatalf("signed: %v %v", err, want.Err)
+	}
+	got, err := c.Simulate(unsigned, SimulateOptions{Accounts: accts})
+	if err != nil || got.Err != nil {
+		t.Fatalf("unsigned without sigVerify: %v %v", err, got.Err)
+	}
+	if got.Fee != want.Fee || got.Fee != 5000 || got.UnitsConsumed != want.UnitsConsumed || !slices.Equal(got.Logs, want.Logs) ||
+		!reflect.DeepEqual(got.Balances, want.Balances) || !reflect.DeepEqual(got.Accounts, want.Accounts) {
+		t.Fatalf("unsigned %+v\nsigned   %+v", got, want)
+	}
+	if _, err := c.SendTransaction(signed); err != nil {
+		t.Fatal(err)
+	}
+	again, err := c.Simulate(unsigned, SimulateOptions{})
+	if err != nil || again.Err == nil || !errors.Is(again.Err, svm.ErrAlreadyProcessed) {
+		t.Fatalf("unsigned copy of a landed transaction: %v %v, want AlreadyProcessed", err, again.Err)
 	}
 }

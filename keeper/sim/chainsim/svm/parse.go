@@ -1,6 +1,7 @@
 package svm
 
 import (
+	"crypto/sha256"
 	"errors"
 	"fmt"
 
@@ -28,6 +29,12 @@ type Txn struct {
 
 // ID returns the transaction id, its first signature.
 func (t *Txn) ID() solana.Signature { return t.Sigs[0] }
+
+// MessageHash identifies t by its message alone, whatever its signatures
+// hold, as the validator's status cache and Jito-Solana's simulateBundle
+// tell transactions apart (by message hash): an unsigned copy of a
+// transaction is the same transaction.
+func MessageHash(t *Txn) [32]byte { return sha256.Sum256(t.msgBytes) }
 
 // AccountKeyCount returns the number of account keys the message names: its static keys and every
 // address its lookups load, as the validator counts them before loading.
