@@ -29,21 +29,7 @@ func TestBundleSettlesOnTheWebsocket(t *testing.T) {
 		t.Fatal(err)
 	}
 	rpcPacer := &pacer{next: sim.RPC(), clk: clk, sim: sim}
-	sent := make(chan struct{}, 1)
-	jito := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		sim.Jito().ServeHTTP(w, r)
-		var call struct {
-			Method string `json:"method"`
-		}
-		if json.Unmarshal(body, &call) == nil && call.Method == "sendBundle" {
-			select {
-			case sent <- struct{}{}:
-			default:
-			}
-		}
-	})
+	jito, sent := noteBundles(sim)
 	rpcURL, jitoURL := serveLoopback(t, rpcPacer), serveLoopback(t, jito)
 	ctx, cancel := context.WithTimeout(t.Context(), wsGuard)
 	defer cancel()
@@ -76,6 +62,26 @@ func TestBundleSettlesOnTheWebsocket(t *testing.T) {
 	if n := rpcPacer.count("getSignatureStatuses"); n != 1 {
 		t.Errorf("%d status reads, want the one the notification woke", n)
 	}
+}
+
+// noteBundles is sim's block engine, which also tells on the returned
+// channel (without blocking) that a sendBundle was served.
+func noteBundles(sim *chainsim.Chain) (http.Handler, <-chan struct{}) {
+	sent := make(chan struct{}, 1)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		sim.Jito().ServeHTTP(w, r)
+		var call struct {
+			Method string `json:"method"`
+		}
+		if json.Unmarshal(body, &call) == nil && call.Method == "sendBundle" {
+			select {
+			case sent <- struct{}{}:
+			default:
+			}
+		}
+	}), sent
 }
 
 // serveLoopback serves h on a loopback port until the test ends and returns its URL.
@@ -115,21 +121,7 @@ func TestBundleConfirmationIsNotHeldByARound(t *testing.T) {
 		case <-r.Context().Done():
 		}
 	}}
-	sent := make(chan struct{}, 1)
-	jito := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		sim.Jito().ServeHTTP(w, r)
-		var call struct {
-			Method string `json:"method"`
-		}
-		if json.Unmarshal(body, &call) == nil && call.Method == "sendBundle" {
-			select {
-			case sent <- struct{}{}:
-			default:
-			}
-		}
-	})
+	jito, sent := noteBundles(sim)
 	rpcURL, jitoURL := serveLoopback(t, rpcPacer), serveLoopback(t, jito)
 	ctx, cancel := context.WithTimeout(t.Context(), wsGuard)
 	defer cancel()

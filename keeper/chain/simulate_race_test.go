@@ -25,14 +25,7 @@ func TestSimulateNotMaskedByConcurrentInflow(t *testing.T) {
 			}
 		}})
 		waitSlots(2)
-		tx := transferTx(t, e.wallet, amount, e.blockhash(t))
-		sim, err := e.client.Simulate(t.Context(), tx.Raw, e.wallet.PublicKey())
-		if err != nil {
-			t.Fatalf("Simulate: %v", err)
-		}
-		if want := int64(amount) + int64(sim.Fee.Total()); sim.Outflows.Lamports != want {
-			t.Errorf("outflow %d lamports, want the transfer and the fee, %d", sim.Outflows.Lamports, want)
-		}
+		tx := e.simulateTransfer(t, amount)
 		e.notLanded(t, tx.Signature)
 	})
 }
@@ -73,16 +66,24 @@ func TestSimulateWithBalancesIgnoresAMovingWallet(t *testing.T) {
 			}
 		}})
 		waitSlots(2)
-		tx := transferTx(t, e.wallet, amount, e.blockhash(t))
-		sim, err := e.client.Simulate(t.Context(), tx.Raw, e.wallet.PublicKey())
-		if err != nil {
-			t.Fatalf("Simulate: %v", err)
-		}
-		if want := int64(amount) + int64(sim.Fee.Total()); sim.Outflows.Lamports != want {
-			t.Errorf("outflow %d lamports, want the transfer and the fee, %d", sim.Outflows.Lamports, want)
-		}
+		e.simulateTransfer(t, amount)
 		if n, reads := e.rpc.count("simulateTransaction"), e.rpc.count("getMultipleAccounts"); n != 1 || reads != 0 {
 			t.Errorf("%d simulations and %d account reads, want one simulation alone", n, reads)
 		}
 	})
+}
+
+// simulateTransfer simulates a transfer of amount lamports from the wallet
+// and checks that its outflow is the transfer and the fee.
+func (e *env) simulateTransfer(t *testing.T, amount uint64) chain.Signed {
+	t.Helper()
+	tx := transferTx(t, e.wallet, amount, e.blockhash(t))
+	sim, err := e.client.Simulate(t.Context(), tx.Raw, e.wallet.PublicKey())
+	if err != nil {
+		t.Fatalf("Simulate: %v", err)
+	}
+	if want := int64(amount) + int64(sim.Fee.Total()); sim.Outflows.Lamports != want {
+		t.Errorf("outflow %d lamports, want the transfer and the fee, %d", sim.Outflows.Lamports, want)
+	}
+	return tx
 }
