@@ -19,8 +19,7 @@ import (
 // sent; "submitter.sent" dies right after the transactions reached the
 // chain, before keeper hears of it.
 var crashSteps = []string{
-	"journal.Begin",
-	"journal.NewAttempt",
+	"journal.Start",
 	"market.build",
 	"journal.RecordBuilt",
 	"submitter.Simulate",

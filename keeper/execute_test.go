@@ -209,9 +209,9 @@ func TestStepOrder(t *testing.T) {
 		plan action.Plan
 		want []string
 	}{
-		{"rpc", repayPlan("order"), []string{"journal.Begin", "journal.NewAttempt", "build order-1", "journal.RecordBuilt",
+		{"rpc", repayPlan("order"), []string{"journal.Start", "build order-1", "journal.RecordBuilt",
 			"simulate", "signer.SignSequence", "journal.RecordSigned", "journal.RecordSubmitted", "send rpc 1", "journal.Settle"}},
-		{"bundle", bundlePlan("order", 0), []string{"journal.Begin", "journal.NewAttempt", "build order-1", "journal.RecordBuilt",
+		{"bundle", bundlePlan("order", 0), []string{"journal.Start", "build order-1", "journal.RecordBuilt",
 			"simulate", "signer.SignSequence", "journal.RecordSigned", "journal.RecordSubmitted", "journal.RecordTip", "tip 10000",
 			"send bundle 1", "journal.Settle"}},
 	}
@@ -579,7 +579,7 @@ func TestLandedPlanIsNotTakenAgain(t *testing.T) {
 			t.Errorf("run %d = %s, want settled", i+2, got)
 		}
 	}
-	if after := w.log.list()[before:]; !slices.Equal(after, []string{"journal.Begin", "journal.Begin"}) {
+	if after := w.log.list()[before:]; !slices.Equal(after, []string{"journal.Start", "journal.Start"}) {
 		t.Errorf("calls for a settled action = %v, want only the journal lookups", after)
 	}
 	if got := k.actions(action.OutcomeLanded); got != 1 {

@@ -188,6 +188,11 @@ func (j *crashJournal) Begin(ctx context.Context, in journal.Intent) (journal.Ac
 	return j.Journal.Begin(ctx, in)
 }
 
+func (j *crashJournal) Start(ctx context.Context, in journal.Intent) (journal.Action, journal.Attempt, bool, error) {
+	j.step("journal.Start")
+	return j.Journal.Start(ctx, in)
+}
+
 func (j *crashJournal) NewAttempt(ctx context.Context, id string) (journal.Attempt, error) {
 	j.step("journal.NewAttempt")
 	return j.Journal.NewAttempt(ctx, id)

@@ -45,6 +45,45 @@ func (j *Journal) Begin(ctx context.Context, in Intent) (Action, bool, error) {
 	return act, created, nil
 }
 
+// Start is Begin followed by the action's first attempt, in one durable
+// commit: it journals the intent in state planned with attempt 1 open, and
+// returns both with true. If an action with the same ID exists, Start
+// writes nothing and returns the existing action with false and no
+// attempt (resume it, or start its next attempt with NewAttempt). It saves
+// the action path the separate commit of its first NewAttempt.
+func (j *Journal) Start(ctx context.Context, in Intent) (Action, Attempt, bool, error) {
+	if err := in.validate(); err != nil {
+		return Action{}, Attempt{}, false, fmt.Errorf("journal: start %q: %w", in.ID, err)
+	}
+	var (
+		act     Action
+		att     Attempt
+		created bool
+	)
+	err := j.write(ctx, func(tx dbtx) error {
+		var err error
+		now := j.stamp()
+		if created, err = insertIntent(ctx, tx, in, now); err != nil {
+			return err
+		}
+		if !created {
+			act, err = getAction(ctx, tx, in.ID)
+			return err
+		}
+		if att, err = insertAttempt(ctx, tx, head{id: in.ID, state: StatePlanned}, now); err != nil {
+			return err
+		}
+		act = newAction(in, now)
+		act.AttemptCount = 1
+		act.Attempts = []Attempt{att}
+		return nil
+	})
+	if err != nil {
+		return Action{}, Attempt{}, false, fmt.Errorf("journal: start %q: %w", in.ID, err)
+	}
+	return act, att, created, nil
+}
+
 // validate checks the fields Begin requires.
 func (in Intent) validate() error {
 	switch {

@@ -27,7 +27,8 @@ func stepChainExpired(n int) pathStep {
 
 // durablePaths are the paths TestDurablePoints checks: every crash
 // scenario, one whose signed attempt the chain expired before a new
-// attempt was refused, and one that expired before it was signed.
+// attempt was refused, the action path's (Start, then its attempt to a
+// landing), and one that expired before it was signed.
 func durablePaths() []struct {
 	name  string
 	steps []pathStep
@@ -43,6 +44,10 @@ func durablePaths() []struct {
 			stepAttempt(2, StateExpired), stepBuilt(2),
 			stepSettle(2, Outcome{State: StateRefused, Rule: "program-allowlist", Detail: "program X not allowed"}),
 		}, map[int]bool{5: true}},
+		{"started, landed", []pathStep{
+			stepStart, stepBuilt(1), stepSigned(1), stepSubmitted(1),
+			stepSettle(1, Outcome{State: StateLanded, FeeLamports: 5000}),
+		}, nil},
 		{"expiry before signing", []pathStep{
 			stepBegin, stepAttempt(1, StatePlanned), stepBuilt(1), stepChainExpired(1),
 		}, nil},

@@ -20,6 +20,15 @@ var (
 		_, _, err := j.Begin(ctx, testIntent(id))
 		return err
 	}}
+	// stepStart journals the intent with attempt 1 open, as the action
+	// path does.
+	stepStart = pathStep{"start", StatePlanned, func(ctx context.Context, j *Journal, id string) error {
+		_, att, created, err := j.Start(ctx, testIntent(id))
+		if err == nil && (!created || att.Number != 1) {
+			err = fmt.Errorf("Start = attempt %d, created %v; want attempt 1 of a new action", att.Number, created)
+		}
+		return err
+	}}
 	stepFinishSkipped = pathStep{"finish skipped", StateSkipped, func(ctx context.Context, j *Journal, id string) error {
 		return j.Finish(ctx, id, Outcome{State: StateSkipped, Rule: "cooldown", Detail: "landed 5m ago"})
 	}}

@@ -54,6 +54,7 @@ type Submitter interface {
 // *journal.Journal implements it.
 type Log interface {
 	Begin(ctx context.Context, in journal.Intent) (journal.Action, bool, error)
+	Start(ctx context.Context, in journal.Intent) (journal.Action, journal.Attempt, bool, error)
 	NewAttempt(ctx context.Context, id string) (journal.Attempt, error)
 	RecordBuilt(ctx context.Context, id string, attempt int, b journal.Build) error
 	RecordSigned(ctx context.Context, id string, attempt int, sigs []journal.SignedTx) error

@@ -158,25 +158,28 @@ func (e *Executor) execute(ctx context.Context, runID string, p Plan) Outcome {
 	return out
 }
 
-// take journals p's intent, or finds it journaled, and carries it on.
+// take journals p's intent with its first attempt, or finds it journaled,
+// and carries it on.
 func (e *Executor) take(ctx context.Context, log *slog.Logger, p Plan) Outcome {
-	act, created, err := e.cfg.Journal.Begin(ctx, p.intent())
+	act, att, created, err := e.cfg.Journal.Start(ctx, p.intent())
 	if err != nil {
 		log.Error("Cannot journal the intent; not acting", "err", err)
 		return OutcomeNotTaken
 	}
 	failpoint.Hit(failpoint.AfterIntent)
-	first := 0
-	if !created {
-		out, done, landed := e.resume(ctx, log, act)
-		if done {
+	if created {
+		if out := runOf(e, log, p, att).run(ctx, 0); out != OutcomeExpired {
 			return out
 		}
-		first = landed
-		if act, err = e.cfg.Journal.Get(ctx, p.ID); err != nil {
-			log.Error("Cannot read the journaled action", "err", err)
-			return OutcomeNotTaken
-		}
+		return e.attempts(ctx, log, p, 1, 0)
+	}
+	out, done, first := e.resume(ctx, log, act)
+	if done {
+		return out
+	}
+	if act, err = e.cfg.Journal.Get(ctx, p.ID); err != nil {
+		log.Error("Cannot read the journaled action", "err", err)
+		return OutcomeNotTaken
 	}
 	return e.attempts(ctx, log, p, act.AttemptCount, first)
 }
@@ -194,13 +197,17 @@ func (e *Executor) attempts(ctx context.Context, log *slog.Logger, p Plan, done,
 			log.Error("Cannot start an attempt", "err", err)
 			return OutcomeNotTaken
 		}
-		a := &attempt{e: e, log: log.With("attempt", att.Number), p: p, att: att}
-		if out := a.run(ctx, first); out != OutcomeExpired {
+		if out := runOf(e, log, p, att).run(ctx, first); out != OutcomeExpired {
 			return out
 		}
 	}
 	return e.finish(ctx, log, p, journal.Outcome{State: journal.StateFailed, Rule: journal.RuleMaxAttempts,
 		Detail: fmt.Sprintf("%d attempts expired without landing", maxAttempts)})
+}
+
+// runOf returns e's run of p's journaled attempt att.
+func runOf(e *Executor, log *slog.Logger, p Plan, att journal.Attempt) *attempt {
+	return &attempt{e: e, log: log.With("attempt", att.Number), p: p, att: att}
 }
 
 // dryRun journals p as skipped under a dry-run ID (so turning dry run off
