@@ -4,6 +4,8 @@ import (
 	"context"
 	"os"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -35,24 +37,55 @@ func openBench(b *testing.B, dsn string) *Journal {
 	return j
 }
 
-// BenchmarkActionPath measures one action from Begin to a landed Settle:
-// six writes, three of them durable commits.
+// landedPath is one action as the executor journals it, from Start to a
+// landed Settle: five writes, two of them durable commits.
+var landedPath = []pathStep{
+	stepStart, stepBuilt(1), stepSigned(1), stepSubmitted(1),
+	stepSettle(1, Outcome{State: StateLanded, FeeLamports: 5000, TipLamports: 10_000}),
+}
+
+// BenchmarkActionPath measures one action at a time along landedPath.
 func BenchmarkActionPath(b *testing.B) {
 	benchStores(b, func(b *testing.B, j *Journal) {
 		ctx := context.Background()
-		steps := []pathStep{
-			stepBegin, stepAttempt(1, StatePlanned), stepBuilt(1), stepSigned(1), stepSubmitted(1),
-			stepSettle(1, Outcome{State: StateLanded, FeeLamports: 5000, TipLamports: 10_000}),
-		}
 		b.ReportAllocs()
 		i := 0
 		for b.Loop() {
-			if err := runSteps(ctx, j, "bench-"+strconv.Itoa(i), steps); err != nil {
+			if err := runSteps(ctx, j, "bench-"+strconv.Itoa(i), landedPath); err != nil {
 				b.Fatal(err)
 			}
 			i++
 		}
 	})
+}
+
+// BenchmarkActionPathConcurrent measures actions along landedPath with
+// several in flight at once, as when several policies act in one tick
+// (policy_concurrency, 4 by default): ns/op is the journal's time per
+// action, writes that meet sharing commits.
+func BenchmarkActionPathConcurrent(b *testing.B) {
+	for _, n := range []int{1, 4, 16} {
+		b.Run("inflight="+strconv.Itoa(n), func(b *testing.B) {
+			benchStores(b, func(b *testing.B, j *Journal) {
+				ctx := context.Background()
+				var next atomic.Int64
+				b.ReportAllocs()
+				b.ResetTimer()
+				var wg sync.WaitGroup
+				for range n {
+					wg.Go(func() {
+						for i := next.Add(1); i <= int64(b.N); i = next.Add(1) {
+							if err := runSteps(ctx, j, "bench-"+strconv.FormatInt(i, 10), landedPath); err != nil {
+								b.Error(err)
+								return
+							}
+						}
+					})
+				}
+				wg.Wait()
+			})
+		})
+	}
 }
 
 // BenchmarkPending measures startup recovery reads over 100 in-flight

@@ -1,6 +1,11 @@
 package journal
 
-import "errors"
+import (
+	"context"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+)
 
 // durability is how a write step commits.
 type durability int
@@ -54,4 +59,123 @@ func (out Outcome) durability() durability {
 // follows signed.
 func (h head) signed() bool {
 	return h.state == StateSigned || h.state == StateSubmitted
+}
+
+// groupWrite is one write transaction's work waiting to commit with the
+// others that arrive with it: on a file journal every write goes through
+// the store's batch queue, and the writes that queue while one commits
+// commit together in one transaction, with one fsync when any of them must
+// be durable. Several actions in flight at once (one per policy running,
+// up to policy_concurrency) then share the flushes each would otherwise
+// wait for in turn. Each write's statements run in a savepoint of their
+// own, so a write that fails rolls back alone; each caller returns after
+// the commit that carries its write, at the strongest durability any
+// write of the group asked for: a durable write is on disk when it
+// returns, as it would be alone, and a lazy one grouped with a durable one
+// is made durable too. A write that finds no other committing (one action
+// at a time, the usual case) commits alone, without a savepoint.
+type groupWrite struct {
+	ctx     context.Context
+	fn      func(tx dbtx) error
+	durable bool
+}
+
+// commitGroup runs the writes of group in one transaction on the
+// journal's connection, committed with synchronous=FULL when any of them is
+// durable and NORMAL otherwise, and returns each write's result. The
+// connection goes back to the pool at FULL, or is discarded when that
+// fails, so no later write commits lazily by mistake; then the statements
+// the writes used are prepared (which needs the connection back).
+func (j *store) commitGroup(group []*groupWrite) []error {
+	defer j.stmts.prepare(context.Background())
+	return j.groupOnConn(group)
+}
+
+// groupOnConn is commitGroup on the connection it holds.
+func (j *store) groupOnConn(group []*groupWrite) []error {
+	ctx := context.Background() // the writes' statements run under their callers' contexts
+	errs := make([]error, len(group))
+	fail := func(err error) []error {
+		for i := range errs {
+			if errs[i] == nil {
+				errs[i] = err
+			}
+		}
+		return errs
+	}
+	conn, err := j.db.Conn(ctx)
+	if err != nil {
+		return fail(fmt.Errorf("connection: %w", err))
+	}
+	defer conn.Close()
+	if !anyDurable(group) {
+		if _, err := conn.ExecContext(ctx, "PRAGMA synchronous = NORMAL"); err != nil {
+			return fail(fmt.Errorf("lazy commit: %w", err))
+		}
+		defer func() {
+			if _, err := conn.ExecContext(ctx, "PRAGMA synchronous = FULL"); err != nil {
+				_ = conn.Raw(func(any) error { return driver.ErrBadConn })
+			}
+		}()
+	}
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return fail(fmt.Errorf("begin transaction: %w", err))
+	}
+	if len(group) == 1 {
+		errs[0] = j.commit(group[0].ctx, tx, group[0].fn)
+		return errs
+	}
+	t := dbtx{tx: tx, stmts: &j.stmts}
+	for i, w := range group {
+		errs[i] = inSavepoint(t, w, j.beforeCommit)
+		if errors.Is(errs[i], errRolledBack) {
+			return fail(abort(tx, errs[i]))
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fail(fmt.Errorf("commit: %w", err))
+	}
+	return errs
+}
+
+// errRolledBack marks a savepoint that could not be rolled back or
+// released: the whole group's transaction is then abandoned.
+var errRolledBack = errors.New("journal: savepoint")
+
+// inSavepoint runs w's statements, then before (when set), in a savepoint
+// of t's transaction and rolls them back alone when they fail (or w's
+// context ended before they started). An error wrapping errRolledBack means
+// the savepoint itself failed and the transaction must be abandoned.
+func inSavepoint(t dbtx, w *groupWrite, before func(context.Context, dbtx) error) error {
+	if err := w.ctx.Err(); err != nil {
+		return err
+	}
+	ctx := context.Background()
+	if _, err := t.ExecContext(ctx, "SAVEPOINT w"); err != nil {
+		return fmt.Errorf("%w: %w", errRolledBack, err)
+	}
+	err := w.fn(t)
+	if err == nil && before != nil {
+		err = before(w.ctx, t)
+	}
+	if err != nil {
+		if _, rerr := t.ExecContext(ctx, "ROLLBACK TO w"); rerr != nil {
+			return fmt.Errorf("%w: %w", errRolledBack, errors.Join(err, rerr))
+		}
+	}
+	if _, rerr := t.ExecContext(ctx, "RELEASE w"); rerr != nil {
+		return fmt.Errorf("%w: %w", errRolledBack, errors.Join(err, rerr))
+	}
+	return err
+}
+
+// anyDurable reports whether a write of group must be durable.
+func anyDurable(group []*groupWrite) bool {
+	for _, w := range group {
+		if w.durable {
+			return true
+		}
+	}
+	return false
 }

@@ -2,7 +2,8 @@
 //
 // Every action the keeper decides on is written here before anything leaves
 // the process, and every step of its path is recorded as it happens: the
-// intent (Begin), each attempt and its idempotency key (NewAttempt), the
+// intent (Begin, or Start, which opens the first attempt in the same
+// commit), each attempt and its idempotency key (NewAttempt), the
 // transactions the market API built (RecordBuilt), the signatures and their
 // blockhashes (RecordSigned, always before the transactions are sent),
 // keeper's own Jito tip transactions (RecordTip, each before it is sent), the
@@ -36,10 +37,14 @@
 // record as a crash before it: a lost attempt or build is rebuilt under the
 // same idempotency key, a lost outcome is settled again from the journaled
 // signatures by asking the chain (keeper's startup recovery does so for
-// every open attempt before the first tick). Begin (the intent, before the
-// build), RecordSigned and RecordTip (before any send), Finish and every
-// other outcome (refusals, skips, failures: decisions the chain cannot give
-// back) are durable: two fsyncs per action that lands. The SQL is kept
+// every open attempt before the first tick). Begin and Start (the intent,
+// before the build), RecordSigned and RecordTip (before any send), Finish
+// and every other outcome (refusals, skips, failures: decisions the chain
+// cannot give back) are durable: two fsyncs per action that lands. Writes
+// that arrive while another commits (several actions in flight at once)
+// are committed together, each in a savepoint of its own, with one fsync
+// when any of them is durable, so concurrent actions share their flushes;
+// a write returns only after the commit that carries it. The SQL is kept
 // plain (no SQLite-only semantics) so another database could implement the
 // same methods. Schema changes are numbered migrations recorded in a
 // version table; a database written by a newer binary is refused with

@@ -3,12 +3,13 @@ package journal
 import (
 	"context"
 	"database/sql"
-	"database/sql/driver"
 	"errors"
 	"fmt"
 	"log/slog"
 	"sync/atomic"
 	"time"
+
+	"github.com/keeper-project/keeper/keeper/journal/internal/batch"
 
 	// The pure-Go SQLite driver, registered as "sqlite".
 	_ "modernc.org/sqlite"
@@ -67,6 +68,9 @@ type store struct {
 	// beforeCommit, when set (by tests), runs in every write transaction
 	// after its statements, just before it commits.
 	beforeCommit func(ctx context.Context, tx dbtx) error
+	// group commits the writes of a file database that arrive together
+	// (see groupWrite).
+	group batch.Queue[*groupWrite]
 }
 
 // Open opens (creating if needed) the journal at dsn, "sqlite:PATH",
@@ -185,8 +189,13 @@ func (j *store) stamp() int64 {
 }
 
 // write runs fn in a write transaction and commits it durably (fsync'd);
-// on any error the transaction is rolled back and nothing is written.
+// on any error the transaction is rolled back and nothing is written. A
+// file database commits it with the writes that arrive meanwhile (see
+// groupWrite).
 func (j *store) write(ctx context.Context, fn func(tx dbtx) error) error {
+	if j.grouped() {
+		return j.group.Do(&groupWrite{ctx: ctx, fn: fn, durable: true}, j.commitGroup)
+	}
 	tx, err := j.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin transaction: %w", err)
@@ -194,6 +203,12 @@ func (j *store) write(ctx context.Context, fn func(tx dbtx) error) error {
 	err = j.commit(ctx, tx, j.fenced(ctx, fn))
 	j.stmts.prepare(ctx)
 	return err
+}
+
+// grouped reports whether writes go through the commit group: on a file
+// database, where a commit's fsync is what a write waits for.
+func (j *store) grouped() bool {
+	return !j.shared() && !j.loc.memory()
 }
 
 // commit runs fn in tx, its statements prepared through the journal's
@@ -214,11 +229,12 @@ func (j *store) commit(ctx context.Context, tx *sql.Tx, fn func(tx dbtx) error) 
 }
 
 // writeLazy is write for a record nothing outside the process depends on
-// yet: its commit is not fsync'd (synchronous=NORMAL for that transaction).
-// In WAL mode a later durable commit syncs the log up to and including it,
-// so the records an action needs durable before it reaches the network
-// (the intent before the build, the signatures before the send) still
-// carry every lazy record written before them; a crash may lose only lazy
+// yet: its commit is not fsync'd (synchronous=NORMAL for that transaction),
+// unless the commit group carries it with a durable write. In WAL mode a
+// later durable commit syncs the log up to and including it, so the
+// records an action needs durable before it reaches the network (the
+// intent before the build, the signatures before the send) still carry
+// every lazy record written before them; a crash may lose only lazy
 // records written after the last durable one, which recovery treats as if
 // the crash had come before them.
 func (j *store) writeLazy(ctx context.Context, fn func(tx dbtx) error) error {
@@ -228,34 +244,7 @@ func (j *store) writeLazy(ctx context.Context, fn func(tx dbtx) error) error {
 	case j.loc.memory():
 		return j.write(ctx, fn)
 	}
-	err := j.lazyTx(ctx, fn)
-	j.stmts.prepare(ctx) // the connection is back in the pool
-	return err
-}
-
-// lazyTx runs fn in a transaction committed with synchronous=NORMAL on a
-// connection of its own.
-func (j *store) lazyTx(ctx context.Context, fn func(tx dbtx) error) error {
-	conn, err := j.db.Conn(ctx)
-	if err != nil {
-		return fmt.Errorf("connection: %w", err)
-	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, "PRAGMA synchronous = NORMAL"); err != nil {
-		return fmt.Errorf("lazy commit: %w", err)
-	}
-	defer func() {
-		// The connection goes back to the pool durable again; failing that,
-		// it is discarded so no later write commits lazily by mistake.
-		if _, rerr := conn.ExecContext(context.WithoutCancel(ctx), "PRAGMA synchronous = FULL"); rerr != nil {
-			_ = conn.Raw(func(any) error { return driver.ErrBadConn })
-		}
-	}()
-	tx, err := conn.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("begin transaction: %w", err)
-	}
-	return j.commit(ctx, tx, fn)
+	return j.group.Do(&groupWrite{ctx: ctx, fn: fn}, j.commitGroup)
 }
 
 // read runs fn in a read-only transaction, so it sees one snapshot.
