@@ -73,7 +73,10 @@ func (h head) signed() bool {
 // write of the group asked for: a durable write is on disk when it
 // returns, as it would be alone, and a lazy one grouped with a durable one
 // is made durable too. A write that finds no other committing (one action
-// at a time, the usual case) commits alone, without a savepoint.
+// at a time, the usual case) commits alone, without a savepoint. A write
+// whose context ends while its statements run can make SQLite roll the
+// whole transaction back (an interrupted change does): every write of the
+// group then returns an error, and none is journaled.
 type groupWrite struct {
 	ctx     context.Context
 	fn      func(tx dbtx) error
