@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -260,6 +261,14 @@ func TestE2ETriggerBurstIsOneRun(t *testing.T) {
 	}
 	if got := r.metric(t, `keeper_trigger_firings_total{policy="trigger-repay",trigger="price"}`); got == "0" {
 		t.Errorf("no price firing counted")
+	}
+	// The repay's journal: its intent and its signatures committed durably, its build, submission
+	// and landing lazily, each commit timed.
+	for _, series := range []string{`keeper_journal_writes_total{durability="durable"}`, `keeper_journal_writes_total{durability="lazy"}`,
+		`keeper_journal_commit_duration_seconds_count{durability="durable"}`} {
+		if got, err := strconv.ParseFloat(r.metric(t, series), 64); err != nil || got < 2 {
+			t.Errorf("%s = %v (%v), want at least 2 after a landed repay", series, got, err)
+		}
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"github.com/keeper-project/keeper/keeper/journal"
 )
 
 const namespace = "keeper"
@@ -46,6 +48,13 @@ type Metrics struct {
 	Leader prometheus.Gauge
 	// LeaderTerms counts the terms this keeper won on a shared journal.
 	LeaderTerms prometheus.Counter
+	// JournalCommits times the journal's committed write transactions, by
+	// durability (durable, lazy): on a file, what the disk's flush costs.
+	JournalCommits *prometheus.HistogramVec
+	// JournalWrites counts the writes those transactions carried, by
+	// durability: more than their count when writes that arrived together
+	// shared a commit.
+	JournalWrites *prometheus.CounterVec
 }
 
 // NewMetrics creates keeper's collectors and registers them with reg when it
@@ -76,6 +85,9 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		WatchPolling:         gauge("watch_polling", "1 while the chain watcher of the policies' triggers polls (chain.watch_poll) because its websocket subscriptions do not serve; 0 while they serve or nothing is watched."),
 		Leader:               gauge("leader", "1 while this keeper leads and may act; 0 while it stands by (a shared journal led by another keeper) or has not yet settled the journal."),
 		LeaderTerms:          counter("leader_terms_total", "Terms of leadership this keeper won on a shared (PostgreSQL) journal."),
+		JournalCommits: histogramVec("journal_commit_duration_seconds", "Time the journal's committed write transactions took, flush included, by durability (durable: on disk when it returned; lazy: left to the next durable one).",
+			prometheus.ExponentialBuckets(0.0001, 2, 16), "durability"),
+		JournalWrites: counterVec("journal_writes_total", "Journal writes committed, by durability of their commit; above the commits' count when writes that arrived together shared one.", "durability"),
 	}
 	if reg != nil {
 		for _, c := range m.collectors() {
@@ -112,7 +124,20 @@ func (m *Metrics) collectors() []prometheus.Collector {
 	return []prometheus.Collector{m.Runs, m.RunDuration, m.RunsSkipped, m.LastSuccess, m.Actions, m.GuardRefusals,
 		m.MarketRequests, m.MarketErrors, m.RPCRequests, m.RPCErrors, m.JournalPending, m.JournalLag,
 		m.WalletLamports, m.Paused, m.Reloads, m.Notifications, m.PoliciesLoaded, m.IdempotencyConflicts, m.PricesUnknown,
-		m.PolicyInterval, m.TriggerFirings, m.WatchPolling, m.Leader, m.LeaderTerms}
+		m.PolicyInterval, m.TriggerFirings, m.WatchPolling, m.Leader, m.LeaderTerms, m.JournalCommits, m.JournalWrites}
+}
+
+// journalCommitted returns the journal's Options.Committed that feeds
+// JournalCommits and JournalWrites.
+func journalCommitted(m *Metrics) func(journal.Commit) {
+	return func(c journal.Commit) {
+		d := "lazy"
+		if c.Durable {
+			d = "durable"
+		}
+		m.JournalCommits.WithLabelValues(d).Observe(c.Duration.Seconds())
+		m.JournalWrites.WithLabelValues(d).Add(float64(c.Writes))
+	}
 }
 
 // forgetPolicy deletes a removed policy's label values so its series stop.

@@ -57,7 +57,8 @@ func (d *deps) wire(e env, version string, readOnly bool) (closers []func() erro
 		closers = append(closers, cl.Close)
 	}
 	if d.journal == nil {
-		j, err := journal.Open(context.Background(), c.JournalDSN(), journal.Options{Now: e.now, Logger: e.logger})
+		j, err := journal.Open(context.Background(), c.JournalDSN(), journal.Options{Now: e.now, Logger: e.logger,
+			Committed: journalCommitted(e.metrics)})
 		if err != nil {
 			return closers, fmt.Errorf("keeper: %w", err)
 		}

@@ -5,6 +5,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"time"
 )
 
 // durability is how a write step commits.
@@ -126,9 +127,10 @@ func (j *store) groupOnConn(group []*groupWrite) []error {
 		return fail(fmt.Errorf("begin transaction: %w", err))
 	}
 	if len(group) == 1 {
-		errs[0] = j.commit(group[0].ctx, tx, group[0].fn)
+		errs[0] = j.commit(group[0].ctx, tx, group[0].fn, group[0].durable)
 		return errs
 	}
+	start := time.Now()
 	t := dbtx{tx: tx, stmts: &j.stmts}
 	for i, w := range group {
 		errs[i] = inSavepoint(t, w, j.beforeCommit)
@@ -139,7 +141,19 @@ func (j *store) groupOnConn(group []*groupWrite) []error {
 	if err := tx.Commit(); err != nil {
 		return fail(fmt.Errorf("commit: %w", err))
 	}
+	j.committed.report(Commit{Writes: countNil(errs), Durable: anyDurable(group), Duration: time.Since(start)})
 	return errs
+}
+
+// countNil counts the writes of a group that succeeded.
+func countNil(errs []error) int {
+	n := 0
+	for _, err := range errs {
+		if err == nil {
+			n++
+		}
+	}
+	return n
 }
 
 // errRolledBack marks a savepoint that could not be rolled back or

@@ -23,9 +23,10 @@ type groupProbe struct {
 	// fail after its statements ran.
 	fail func(ctx context.Context, tx dbtx) bool
 
-	mu     sync.Mutex
-	txs    []*sql.Tx
-	levels []int
+	mu      sync.Mutex
+	txs     []*sql.Tx
+	levels  []int
+	commits []Commit // durations zeroed
 }
 
 // newGroupProbe opens a file journal for a probe (see groupProbe); arm
@@ -37,6 +38,15 @@ func newGroupProbe(t *testing.T, behind int) *groupProbe {
 
 // arm installs the probe's hooks; writes before it commit as usual.
 func (p *groupProbe) arm() {
+	p.j.committed = func(c Commit) {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if c.Duration <= 0 {
+			c.Writes = -1 // reported without its time
+		}
+		c.Duration = 0
+		p.commits = append(p.commits, c)
+	}
 	p.j.group.Waiting = func(n int) {
 		if n == p.behind {
 			close(p.waiting)
@@ -97,6 +107,16 @@ func (p *groupProbe) grouped(t *testing.T) []int {
 	return p.levels[1:]
 }
 
+// reported checks the commits Options.Committed was told of since arm.
+func (p *groupProbe) reported(t *testing.T, want ...Commit) {
+	t.Helper()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !reflect.DeepEqual(p.commits, want) {
+		t.Errorf("commits reported %+v, want %+v", p.commits, want)
+	}
+}
+
 // begin returns a write that journals intent id.
 func (p *groupProbe) begin(ctx context.Context, id string) func() error {
 	return func() error {
@@ -132,6 +152,7 @@ func TestWritesThatWaitTogetherShareACommit(t *testing.T) {
 	if got, want := p.grouped(t), []int{syncFull, syncFull, syncFull, syncFull}; !reflect.DeepEqual(got, want) {
 		t.Errorf("the group's writes committed at synchronous levels %v, want %v (one of them is durable)", got, want)
 	}
+	p.reported(t, Commit{Writes: 1, Durable: true}, Commit{Writes: 4, Durable: true})
 	for _, id := range []string{"first", "b1", "b2"} {
 		if _, err := p.j.Get(ctx, id); err != nil {
 			t.Errorf("intent %s: %v", id, err)
@@ -161,6 +182,7 @@ func TestLazyWritesGroupedStayLazy(t *testing.T) {
 	if got, want := p.grouped(t), []int{syncNormal, syncNormal, syncNormal}; !reflect.DeepEqual(got, want) {
 		t.Errorf("a group of lazy writes committed at synchronous levels %v, want %v", got, want)
 	}
+	p.reported(t, Commit{Writes: 1}, Commit{Writes: 3})
 	var level int
 	if err := p.j.db.QueryRowContext(ctx, "PRAGMA synchronous").Scan(&level); err != nil || level != syncFull {
 		t.Errorf("after the group the connection is at synchronous=%d, %v; want %d", level, err, syncFull)
@@ -190,6 +212,7 @@ func TestAFailedWriteOfAGroupRollsBackAlone(t *testing.T) {
 		}
 	}
 	p.grouped(t)
+	p.reported(t, Commit{Writes: 1, Durable: true}, Commit{Writes: 2, Durable: true})
 }
 
 // TestAWriteWhoseContextEndedWhileQueuedIsNotRun checks that a write
@@ -221,5 +244,34 @@ func TestAWriteWhoseContextEndedWhileQueuedIsNotRun(t *testing.T) {
 	}
 	if errs[0] != nil || errs[2] != nil {
 		t.Errorf("the other writes returned %v and %v", errs[0], errs[2])
+	}
+}
+
+// TestCommittedReportsEachCommit checks that Options.Committed hears of
+// every commit of an action's path with its durability and time, and of
+// no write that failed.
+func TestCommittedReportsEachCommit(t *testing.T) {
+	ctx := t.Context()
+	var got []Commit
+	j, err := Open(ctx, tempDSN(t), Options{Now: newClock().Now, Committed: func(c Commit) { got = append(got, c) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { j.Close() })
+	got = nil // the migrations' commits
+	if err := runSteps(ctx, j, "a", landedPath); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.RecordSubmitted(ctx, "a", 1); err == nil {
+		t.Fatal("a landed action took a submission")
+	}
+	want := []bool{true, false, true, false, false} // Start, built, signed, submitted, settled (landed, lazy)
+	if len(got) != len(want) {
+		t.Fatalf("%d commits reported, want %d: %+v", len(got), len(want), got)
+	}
+	for i, c := range got {
+		if c.Writes != 1 || c.Durable != want[i] || c.Duration <= 0 {
+			t.Errorf("commit %d (%s) reported %+v, want one write, durable %v, a duration", i+1, landedPath[i].name, c, want[i])
+		}
 	}
 }

@@ -29,6 +29,33 @@ type Options struct {
 	BusyTimeout time.Duration
 	// Logger receives migration notices; defaults to discarding.
 	Logger *slog.Logger
+	// Committed, when set, is told of every write transaction the journal
+	// commits (not of those it rolls back), on the goroutine that
+	// committed it: it must return quickly and not call the journal.
+	Committed func(Commit)
+}
+
+// Commit describes one write transaction the journal committed.
+type Commit struct {
+	// Writes is how many writes the transaction carried: more than one
+	// when writes that arrived together were committed as a group.
+	Writes int
+	// Durable reports whether the commit was on disk (fsync'd, or on
+	// PostgreSQL waited for the server's flush) when it returned.
+	Durable bool
+	// Duration is the time from the first write's statements to the end
+	// of the commit, its flush included.
+	Duration time.Duration
+}
+
+// commitHook is Options.Committed; nil reports nothing.
+type commitHook func(Commit)
+
+// report hands c to the hook, if set.
+func (h commitHook) report(c Commit) {
+	if h != nil {
+		h(c)
+	}
 }
 
 // Journal is the durable action journal. It is safe for concurrent use.
@@ -71,6 +98,8 @@ type store struct {
 	// group commits the writes of a file database that arrive together
 	// (see groupWrite).
 	group batch.Queue[*groupWrite]
+	// committed is Options.Committed.
+	committed commitHook
 }
 
 // Open opens (creating if needed) the journal at dsn, "sqlite:PATH",
@@ -87,7 +116,8 @@ func Open(ctx context.Context, dsn string, opts Options) (*Journal, error) {
 	if err != nil {
 		return nil, fmt.Errorf("journal: open %s: %w", loc.name, err)
 	}
-	st := &store{db: db, now: opts.Now, log: opts.Logger, loc: loc, stmts: stmtCache{db: db, dialect: loc.dialect()}}
+	st := &store{db: db, now: opts.Now, log: opts.Logger, loc: loc, stmts: stmtCache{db: db, dialect: loc.dialect()},
+		committed: opts.Committed}
 	if err := st.setUp(ctx, loc); err != nil {
 		return nil, errors.Join(fmt.Errorf("journal: open %s: %w", loc.name, err), db.Close())
 	}
@@ -193,27 +223,30 @@ func (j *store) stamp() int64 {
 // file database commits it with the writes that arrive meanwhile (see
 // groupWrite).
 func (j *store) write(ctx context.Context, fn func(tx dbtx) error) error {
-	if j.grouped() {
-		return j.group.Do(&groupWrite{ctx: ctx, fn: fn, durable: true}, j.commitGroup)
+	return j.submit(&groupWrite{ctx: ctx, fn: fn, durable: true})
+}
+
+// submit commits w: on a file database through the commit group, where a
+// commit's fsync is what a write waits for; on PostgreSQL (fenced) and in
+// memory alone.
+func (j *store) submit(w *groupWrite) error {
+	if !j.shared() && !j.loc.memory() {
+		return j.group.Do(w, j.commitGroup)
 	}
-	tx, err := j.db.BeginTx(ctx, nil)
+	tx, err := j.db.BeginTx(w.ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin transaction: %w", err)
 	}
-	err = j.commit(ctx, tx, j.fenced(ctx, fn))
-	j.stmts.prepare(ctx)
+	err = j.commit(w.ctx, tx, j.fenced(w.ctx, w.fn), w.durable && !j.loc.memory())
+	j.stmts.prepare(w.ctx)
 	return err
 }
 
-// grouped reports whether writes go through the commit group: on a file
-// database, where a commit's fsync is what a write waits for.
-func (j *store) grouped() bool {
-	return !j.shared() && !j.loc.memory()
-}
-
 // commit runs fn in tx, its statements prepared through the journal's
-// cache, and commits it, or rolls it back when fn fails.
-func (j *store) commit(ctx context.Context, tx *sql.Tx, fn func(tx dbtx) error) error {
+// cache, and commits it, or rolls it back when fn fails. A commit is
+// reported to Options.Committed as one write, durable as said.
+func (j *store) commit(ctx context.Context, tx *sql.Tx, fn func(tx dbtx) error, durable bool) error {
+	start := time.Now()
 	t := dbtx{tx: tx, stmts: &j.stmts}
 	err := fn(t)
 	if err == nil && j.beforeCommit != nil {
@@ -225,6 +258,7 @@ func (j *store) commit(ctx context.Context, tx *sql.Tx, fn func(tx dbtx) error) 
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("commit: %w", err)
 	}
+	j.committed.report(Commit{Writes: 1, Durable: durable, Duration: time.Since(start)})
 	return nil
 }
 
@@ -238,13 +272,10 @@ func (j *store) commit(ctx context.Context, tx *sql.Tx, fn func(tx dbtx) error) 
 // records written after the last durable one, which recovery treats as if
 // the crash had come before them.
 func (j *store) writeLazy(ctx context.Context, fn func(tx dbtx) error) error {
-	switch {
-	case j.loc.dialect() == postgresDialect:
-		return j.write(ctx, lazyPostgres(ctx, fn))
-	case j.loc.memory():
-		return j.write(ctx, fn)
+	if j.shared() {
+		fn = lazyPostgres(ctx, fn)
 	}
-	return j.group.Do(&groupWrite{ctx: ctx, fn: fn}, j.commitGroup)
+	return j.submit(&groupWrite{ctx: ctx, fn: fn})
 }
 
 // read runs fn in a read-only transaction, so it sees one snapshot.
