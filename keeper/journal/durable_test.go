@@ -100,23 +100,36 @@ func TestDurablePoints(t *testing.T) {
 func commitLevels(t *testing.T, steps []pathStep) []int {
 	t.Helper()
 	j := openDSN(t, tempDSN(t), newClock())
-	var levels []int
-	j.beforeCommit = func(ctx context.Context, tx dbtx) error {
-		var level int
-		err := tx.tx.QueryRowContext(ctx, "PRAGMA synchronous").Scan(&level)
-		levels = append(levels, level)
-		return err
-	}
+	levels := recordLevels(j)
 	for k, s := range steps {
-		before := len(levels)
+		before := len(*levels)
 		if err := s.run(t.Context(), j, crashActionID); err != nil {
 			t.Fatalf("step %d (%s): %v", k+1, s.name, err)
 		}
-		if len(levels) != before+1 {
-			t.Fatalf("step %d (%s) made %d commits, want 1", k+1, s.name, len(levels)-before)
+		if len(*levels) != before+1 {
+			t.Fatalf("step %d (%s) made %d commits, want 1", k+1, s.name, len(*levels)-before)
 		}
 	}
-	return levels
+	return *levels
+}
+
+// recordLevels makes j note the synchronous level of each write
+// transaction it commits (see commitLevel) and returns the list.
+func recordLevels(j *Journal) *[]int {
+	var levels []int
+	j.beforeCommit = func(ctx context.Context, tx dbtx) error {
+		level, err := commitLevel(ctx, tx)
+		levels = append(levels, level)
+		return err
+	}
+	return &levels
+}
+
+// commitLevel reads the synchronous level tx will commit at.
+func commitLevel(ctx context.Context, tx dbtx) (int, error) {
+	var level int
+	err := tx.tx.QueryRowContext(ctx, "PRAGMA synchronous").Scan(&level)
+	return level, err
 }
 
 // checkPowerLoss checks that the journal written by durable, the steps of

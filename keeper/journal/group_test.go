@@ -53,8 +53,8 @@ func (p *groupProbe) arm() {
 		}
 	}
 	p.j.beforeCommit = func(ctx context.Context, tx dbtx) error {
-		var level int
-		if err := tx.tx.QueryRowContext(ctx, "PRAGMA synchronous").Scan(&level); err != nil {
+		level, err := commitLevel(ctx, tx)
+		if err != nil {
 			return err
 		}
 		p.mu.Lock()

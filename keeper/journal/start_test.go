@@ -1,7 +1,6 @@
 package journal
 
 import (
-	"context"
 	"reflect"
 	"testing"
 )
@@ -12,19 +11,13 @@ import (
 func TestStartJournalsTheIntentAndItsFirstAttempt(t *testing.T) {
 	ctx := t.Context()
 	j := openDSN(t, tempDSN(t), newClock())
-	var levels []int
-	j.beforeCommit = func(ctx context.Context, tx dbtx) error {
-		var level int
-		err := tx.tx.QueryRowContext(ctx, "PRAGMA synchronous").Scan(&level)
-		levels = append(levels, level)
-		return err
-	}
+	levels := recordLevels(j)
 	act, att, created, err := j.Start(ctx, testIntent("a"))
 	if err != nil || !created {
 		t.Fatalf("Start = created %v, %v; want a new action", created, err)
 	}
-	if !reflect.DeepEqual(levels, []int{syncFull}) {
-		t.Errorf("Start committed at synchronous levels %v, want one commit at %d", levels, syncFull)
+	if !reflect.DeepEqual(*levels, []int{syncFull}) {
+		t.Errorf("Start committed at synchronous levels %v, want one commit at %d", *levels, syncFull)
 	}
 	if att.Number != 1 || att.IdempotencyKey != idempotencyKey("a", 1) || att.ActionID != "a" {
 		t.Errorf("attempt = %+v, want attempt 1 of a with its key", att)
