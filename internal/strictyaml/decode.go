@@ -127,8 +127,9 @@ func (w *walker) walkStruct(n *yaml.Node, t reflect.Type, path string) {
 
 func (w *walker) walkMap(n *yaml.Node, t reflect.Type, path string) {
 	w.eachPair(n, path, func(k, v *yaml.Node) {
-		w.walkScalar(k, t.Key(), JoinPath(path, k.Value))
-		w.walk(v, t.Elem(), JoinPath(path, k.Value))
+		at := JoinPath(path, KeySegment(k.Value))
+		w.walkScalar(k, t.Key(), at)
+		w.walk(v, t.Elem(), at)
 	})
 }
 
@@ -143,7 +144,7 @@ func (w *walker) eachPair(n *yaml.Node, path string, f func(k, v *yaml.Node)) {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		if seen[k.Value] {
-			w.fail(k, "%s: duplicate key %q", name(path), k.Value)
+			w.fail(k, "%s: duplicate key %s", name(path), KeyExcerpt(k.Value))
 			continue
 		}
 		seen[k.Value] = true

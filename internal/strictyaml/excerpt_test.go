@@ -37,3 +37,33 @@ func TestExcerptKeepsPlainValues(t *testing.T) {
 		}
 	}
 }
+
+// TestKeysAreExcerpted pastes a private key where a key goes (as an unknown field, a duplicate and a
+// map key whose value is wrong): no message may carry it, and each still says what is wrong.
+func TestKeysAreExcerpted(t *testing.T) {
+	const secret = "2RC5QvT9s3kVn1bQxYp8LmZ7wHfJcDaEgUoRiKtNyBzXq4WeSdFgHjKlMnBvCxZaQwErTy"
+	const url = "https://rpc.example.com/v1?api-key=0123456789abcdef"
+	cases := map[string]string{
+		secret + ": 1\n":                                   `unknown field a key of 70 characters at the top level`,
+		"inner:\n  " + url + ": 1\n":                       `unknown field "https://rpc.example.com/…" in inner`,
+		"labels: {" + secret + ": [1]}\n":                  `labels.[a key of 70 characters]: expected a string`,
+		"labels: {" + secret + ": a, " + secret + ": b}\n": `labels: duplicate key a key of 70 characters`,
+	}
+	for src, want := range cases {
+		_, err := decode(t, src, Options{})
+		if err == nil {
+			t.Fatalf("%.20q…: no error", src)
+		}
+		msg := err.Error()
+		if strings.Contains(msg, "QvT9s3kVn1bQ") || strings.Contains(msg, "0123456789abcdef") {
+			t.Errorf("%.20q…: error carries the secret: %s", src, msg)
+		}
+		if !strings.Contains(msg, want) {
+			t.Errorf("%.20q…: error %q does not say %q", src, msg, want)
+		}
+	}
+	const mint = "So11111111111111111111111111111111111111112"
+	if _, err := decode(t, "labels: {"+mint+": [1]}\n", Options{}); err == nil || !strings.Contains(err.Error(), "labels."+mint+":") {
+		t.Errorf("a map keyed by an address must name it in full: %v", err)
+	}
+}
