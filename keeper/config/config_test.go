@@ -226,6 +226,9 @@ func TestRedactURL(t *testing.T) {
 		"https://u:p@rpc.example":          "https://rpc.example/<secret>",
 		"http://localhost:1/?k=1":          "http://localhost:1/<secret>",
 		"::not a url":                      "<secret>",
+		"http://127.0000000000/v1":         "http://127.0000000000/<secret>",
+		"http://127.0.0.1:7070/0123456789abcdef0123456789": "http://127.0.0.1:7070/<secret>",
+		"http://[::1]:7070/v1/":                            "http://[::1]:7070/v1/",
 	}
 	for in, want := range cases {
 		if got := RedactURL(in); got != want {

@@ -38,6 +38,8 @@ func TestErrorsNeverEchoValues(t *testing.T) {
 		"DSN password":     {"journal: {dsn: 'postgres://keeper:dsn-pass-secret@db:5432/keeper'}\npolicies: [a]\n", "dsn-pass-secret"},
 		"commitment token": {"chain: {commitment: 'AAAAsecretlookingtokenvalue0123456789'}\npolicies: [a]\n", "secretlookingtoken"},
 		"listen secret":    {"http: {listen: 'tok-abcdefghijklmnopqrstuvwxyz'}\npolicies: [a]\n", "abcdefghijklmnop"},
+		"key as a field":   {"market:\n  4wBqpZM9k7tSAWGT2E3vJbMk8qKz8R5h6tNpXwVbY3cD1aFgHjKm : 1\npolicies: [a]\n", "4wBqpZM9k7tSAWGT"},
+		"key as a feed":    {"prices: {feeds: {4wBqpZM9k7tSAWGT2E3vJbMk8qKz8R5h6tNpXwVbY3cD1aFgHjKm: {}}}\npolicies: [a]\n", "4wBqpZM9k7tSAWGT"},
 	}
 	for name, c := range cases {
 		_, err := Load("c.yaml", "", []byte(c.src), lookup)

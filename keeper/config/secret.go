@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"net/netip"
 	"net/url"
 	"strings"
 )
@@ -62,7 +63,7 @@ func (u URL) MarshalJSON() ([]byte, error) { return json.Marshal(u.String()) }
 
 // RedactURL keeps only the scheme and host of raw, because providers put API
 // keys in user info, query strings and path segments alike. Local addresses
-// (loopback) keep their path, which carries no key.
+// (localhost or a loopback IP) keep a short path ("/v1"), which carries no key.
 func RedactURL(raw string) string {
 	if raw == "" {
 		return ""
@@ -72,7 +73,7 @@ func RedactURL(raw string) string {
 		return redacted
 	}
 	out := u.Scheme + "://" + u.Host
-	if isLoopback(u.Hostname()) && u.User == nil && u.RawQuery == "" {
+	if isLoopback(u.Hostname()) && u.User == nil && u.RawQuery == "" && len(u.EscapedPath()) <= maxLocalPath {
 		return out + u.EscapedPath()
 	}
 	if u.Path != "" && u.Path != "/" || u.RawQuery != "" || u.User != nil {
@@ -81,8 +82,16 @@ func RedactURL(raw string) string {
 	return out
 }
 
+// maxLocalPath is the longest path of a local URL that RedactURL shows.
+const maxLocalPath = 24
+
+// isLoopback reports whether host is localhost or a loopback IP address.
 func isLoopback(host string) bool {
-	return host == "localhost" || host == "::1" || len(host) > 4 && host[:4] == "127."
+	if host == "localhost" {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
 }
 
 // DSN is the journal's data source name: an SQLite path, which prints as

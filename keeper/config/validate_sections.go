@@ -194,20 +194,21 @@ func (p *Prices) validate(v *validator) {
 	for _, mint := range slices.Sorted(maps.Keys(p.Feeds)) {
 		f := p.Feeds[mint]
 		at := []any{"prices", "feeds", mint}
+		name := "prices.feeds." + strictyaml.KeySegment(mint) // a long key may be a secret pasted there
 		v.pubkey([]any{"prices", "feeds"}, "prices.feeds", mint, true)
 		switch {
 		case (f.Pyth == "") == (f.USD == 0):
-			v.fail(at, "prices.feeds.%s needs exactly one of pyth (a feed id) and usd (a static price)", mint)
+			v.fail(at, "%s needs exactly one of pyth (a feed id) and usd (a static price)", name)
 		case f.Pyth != "":
 			if _, err := prices.ParseFeedID(f.Pyth); err != nil {
-				v.fail(append(at, "pyth"), "prices.feeds.%s.pyth: %v", mint, err)
+				v.fail(append(at, "pyth"), "%s.pyth: %v", name, err)
 			}
-			v.pubkey(append(at, "account"), "prices.feeds."+mint+".account", f.Account, false)
+			v.pubkey(append(at, "account"), name+".account", f.Account, false)
 		case !(f.USD > 0) || math.IsInf(f.USD, 0):
-			v.fail(append(at, "usd"), "prices.feeds.%s.usd must be a positive price, got %v", mint, f.USD)
+			v.fail(append(at, "usd"), "%s.usd must be a positive price, got %v", name, f.USD)
 		}
 		if f.USD != 0 && f.Account != "" {
-			v.fail(append(at, "account"), "prices.feeds.%s: account belongs with pyth, not a static usd price", mint)
+			v.fail(append(at, "account"), "%s: account belongs with pyth, not a static usd price", name)
 		}
 	}
 }
