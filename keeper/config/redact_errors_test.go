@@ -32,14 +32,16 @@ func TestKeyedBaseURLAccepted(t *testing.T) {
 // os-release file) and values that carry secrets, and checks that no error quotes them.
 func TestErrorsNeverEchoValues(t *testing.T) {
 	cases := map[string]struct{ src, secret string }{
-		"base58 key file":  {"4wBqpZM9k7tSAWGT2E3vJbMk8qKz8R5h6tNpXwVbY3cD1aFgHjKmNpQrStUvWxYz23456789abcdefghijkmnopqrsx\n", "4wBqpZM9k7tSAWGT"},
-		"JSON key file":    {"[174,47,154,16,202,193,206,113,199,190,53,133,169,175,31,56,222,53,138,189,224,216,117,173,10,149,53,45,73,251,237,246]\n", "174,47,154,16"},
-		"os-release":       {"PRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\nNAME=\"Debian GNU/Linux\"\nVERSION_ID=\"12\"\n", "VERSION_ID"},
-		"DSN password":     {"journal: {dsn: 'postgres://keeper:dsn-pass-secret@db:5432/keeper'}\npolicies: [a]\n", "dsn-pass-secret"},
-		"commitment token": {"chain: {commitment: 'AAAAsecretlookingtokenvalue0123456789'}\npolicies: [a]\n", "secretlookingtoken"},
-		"listen secret":    {"http: {listen: 'tok-abcdefghijklmnopqrstuvwxyz'}\npolicies: [a]\n", "abcdefghijklmnop"},
-		"key as a field":   {"market:\n  4wBqpZM9k7tSAWGT2E3vJbMk8qKz8R5h6tNpXwVbY3cD1aFgHjKm : 1\npolicies: [a]\n", "4wBqpZM9k7tSAWGT"},
-		"key as a feed":    {"prices: {feeds: {4wBqpZM9k7tSAWGT2E3vJbMk8qKz8R5h6tNpXwVbY3cD1aFgHjKm: {}}}\npolicies: [a]\n", "4wBqpZM9k7tSAWGT"},
+		"base58 key file":   {"4wBqpZM9k7tSAWGT2E3vJbMk8qKz8R5h6tNpXwVbY3cD1aFgHjKmNpQrStUvWxYz23456789abcdefghijkmnopqrsx\n", "4wBqpZM9k7tSAWGT"},
+		"JSON key file":     {"[174,47,154,16,202,193,206,113,199,190,53,133,169,175,31,56,222,53,138,189,224,216,117,173,10,149,53,45,73,251,237,246]\n", "174,47,154,16"},
+		"os-release":        {"PRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\nNAME=\"Debian GNU/Linux\"\nVERSION_ID=\"12\"\n", "VERSION_ID"},
+		"DSN password":      {"journal: {dsn: 'postgres://keeper:dsn-pass-secret@db:5432/keeper'}\npolicies: [a]\n", "dsn-pass-secret"},
+		"commitment token":  {"chain: {commitment: 'AAAAsecretlookingtokenvalue0123456789'}\npolicies: [a]\n", "secretlookingtoken"},
+		"listen secret":     {"http: {listen: 'tok-abcdefghijklmnopqrstuvwxyz'}\npolicies: [a]\n", "abcdefghijklmnop"},
+		"key as a field":    {"market:\n  4wBqpZM9k7tSAWGT2E3vJbMk8qKz8R5h6tNpXwVbY3cD1aFgHjKm : 1\npolicies: [a]\n", "4wBqpZM9k7tSAWGT"},
+		"header as a token": {"market: {wallet_header: 'Bearer 4wBqpZM9k7tSAWGT2E3vJbMk8qKz8R5h6tNpXwVbY3cD1aFgHjKm'}\npolicies: [a]\n", "4wBqpZM9k7tSAWGT"},
+		"key as a kind":     {"signer: {extra_programs: {4wBqpZM9k7tSAWGT2E3vJbMk8qKz8R5h6tNpXwVbY3cD1aFgHjKm: [x]}}\npolicies: [a]\n", "4wBqpZM9k7tSAWGT"},
+		"key as a feed":     {"prices: {feeds: {4wBqpZM9k7tSAWGT2E3vJbMk8qKz8R5h6tNpXwVbY3cD1aFgHjKm: {}}}\npolicies: [a]\n", "4wBqpZM9k7tSAWGT"},
 	}
 	for name, c := range cases {
 		_, err := Load("c.yaml", "", []byte(c.src), lookup)

@@ -67,7 +67,7 @@ func (v *validator) header(path []any, name, h string, required bool) {
 		return
 	}
 	if strings.ContainsAny(h, " :\t\r\n") {
-		v.fail(path, "%s %q is not a valid HTTP header name", name, h)
+		v.fail(path, "%s %s is not a valid HTTP header name", name, strictyaml.Excerpt(h))
 	}
 }
 

@@ -135,10 +135,10 @@ func (s *Signer) validate(v *validator) {
 	s.SecretFile = resolvePath(v.dir, s.SecretFile)
 	for kind, ids := range s.ExtraPrograms {
 		if !slices.Contains(ActionKinds, kind) {
-			v.fail([]any{"signer", "extra_programs", kind}, "signer.extra_programs: unknown action kind %q (known: %s)", kind, strings.Join(ActionKinds, ", "))
+			v.fail([]any{"signer", "extra_programs", kind}, "signer.extra_programs: unknown action kind %s (known: %s)", strictyaml.KeyExcerpt(kind), strings.Join(ActionKinds, ", "))
 		}
 		for i, id := range ids {
-			v.pubkey([]any{"signer", "extra_programs", kind, i}, "signer.extra_programs."+kind, id, true)
+			v.pubkey([]any{"signer", "extra_programs", kind, i}, "signer.extra_programs."+strictyaml.KeySegment(kind), id, true)
 		}
 	}
 }
