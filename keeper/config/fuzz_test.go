@@ -26,6 +26,7 @@ func FuzzLoad(f *testing.F) {
 			return
 		}
 		for _, word := range strings.Fields(string(data)) {
+			word = strings.TrimSuffix(word, ":") // a key ("<secret>: 1") is checked as a value is
 			if len(word) >= 48 && !strings.ContainsAny(word, "\"'{}[]:,#") && strings.Contains(err.Error(), word) {
 				t.Fatalf("error quotes a %d-character value of the input: %v", len(word), err)
 			}
