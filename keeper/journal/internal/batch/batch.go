@@ -6,6 +6,7 @@ package batch
 
 import (
 	"errors"
+	"fmt"
 	"sync"
 )
 
@@ -63,9 +64,9 @@ func (q *Queue[T]) Do(item T, run func(items []T) []error) error {
 
 // lead runs everything waiting as one batch, e among it, tells every other
 // caller of the batch its result, and hands the queue to the first caller
-// that arrived meanwhile, if any. If run panics, the batch's other callers
-// get ErrPanicked, the queue is handed on, and the panic goes on in e's
-// caller.
+// that arrived meanwhile, if any. If run panics, or returns a number of
+// results other than the batch's items, the batch's other callers get
+// ErrPanicked, the queue is handed on, and the panic goes on in e's caller.
 func (q *Queue[T]) lead(e *entry[T], run func(items []T) []error) error {
 	q.mu.Lock()
 	batch := q.waiting
@@ -87,6 +88,9 @@ func (q *Queue[T]) lead(e *entry[T], run func(items []T) []error) error {
 		}
 	}()
 	errs := run(items)
+	if len(errs) != len(items) {
+		panic(fmt.Sprintf("batch: run returned %d results for %d items", len(errs), len(items)))
+	}
 	done = true
 	var own error
 	for i, b := range batch {

@@ -36,12 +36,13 @@ type held struct {
 	waiting chan struct{}
 	mu      sync.Mutex
 	batches [][]int
-	// panicOn makes the batch holding this item panic.
-	panicOn int
+	// panicOn makes the batch holding this item panic; shortOn makes it
+	// return one result too few.
+	panicOn, shortOn int
 }
 
 func newHeld(n int) *held {
-	h := &held{started: make(chan struct{}), waiting: make(chan struct{}), panicOn: -1}
+	h := &held{started: make(chan struct{}), waiting: make(chan struct{}), panicOn: -1, shortOn: -1}
 	h.q.Waiting = func(k int) {
 		if k == n {
 			close(h.waiting)
@@ -65,7 +66,10 @@ func (h *held) run(items []int) []error {
 		panic("run failed")
 	}
 	errs := make([]error, len(items))
-	for i, it := range items {
+	if slices.Contains(items, h.shortOn) {
+		errs = errs[1:]
+	}
+	for i, it := range items[len(items)-len(errs):] {
 		errs[i] = fmt.Errorf("item %d", it)
 	}
 	return errs
@@ -109,11 +113,24 @@ func TestItemsThatWaitRunAsOneBatch(t *testing.T) {
 }
 
 // TestAPanickingBatchReleasesItsCallers checks that when a batch's run
-// panics its leader's caller panics, the batch's other callers get
-// ErrPanicked, and the queue goes on.
+// panics, or answers with one result too few, its leader's caller panics,
+// the batch's other callers get ErrPanicked, and the queue goes on.
 func TestAPanickingBatchReleasesItsCallers(t *testing.T) {
-	h := newHeld(3)
-	h.panicOn = 2
+	for name, set := range map[string]func(h *held){
+		"panic":              func(h *held) { h.panicOn = 2 },
+		"one result too few": func(h *held) { h.shortOn = 2 },
+	} {
+		t.Run(name, func(t *testing.T) {
+			h := newHeld(3)
+			set(h)
+			checkReleased(t, h)
+		})
+	}
+}
+
+// checkReleased runs item 0 alone, then 1, 2 and 3 in a batch that fails,
+// and checks who panicked and who was told ErrPanicked.
+func checkReleased(t *testing.T, h *held) {
 	errs, panicked := h.do(3)
 	if panicked[0] || errs[0] == nil || errs[0].Error() != "item 0" {
 		t.Errorf("item 0, alone in its batch, got %v (panicked %v)", errs[0], panicked[0])
