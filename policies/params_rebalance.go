@@ -87,7 +87,7 @@ func (t *RebalanceTrigger) check(b *builder) {
 func (t *RebalanceTrigger) checkEdge(b *builder, n *yaml.Node) {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		if k := n.Content[i]; k.Value != "edge_pct" || i > 0 {
-			b.r.at(k, b.name, "params.trigger: unknown field %s (only edge_pct)", strictyaml.KeyExcerpt(k.Value))
+			b.r.at(k, b.name, "params.trigger: unknown field %s (only edge_pct)", strictyaml.NameExcerpt(k.Value))
 			return
 		}
 	}

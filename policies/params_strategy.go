@@ -86,7 +86,7 @@ func (r *StrategyRule) check(b *builder, i int) {
 	}
 	for j, c := range r.Collaterals {
 		if c != "*" && !looksLikeAddress(c) {
-			b.fail(at("collaterals", j), "%s.collaterals[%d]: %q is neither \"*\" nor a base58 asset identifier", name, j, c)
+			b.fail(at("collaterals", j), "%s.collaterals[%d]: %s is neither \"*\" nor a base58 asset identifier", name, j, strictyaml.NameExcerpt(c))
 		}
 	}
 	r.checkDurations(b, at, name)

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/keeper-project/keeper/internal/strictyaml"
 )
 
 // selectField is one filter of Select, with the target types it applies to.
@@ -63,7 +65,7 @@ func (b *builder) checkAddresses(path []any, what string, vals []string) {
 		at := append(slices.Clone(path), i)
 		switch {
 		case !looksLikeAddress(v):
-			b.fail(at, "%s[%d]: %q is not a base58 address", what, i, v)
+			b.fail(at, "%s[%d]: %s is not a base58 address", what, i, strictyaml.NameExcerpt(v))
 		case seen[v]:
 			b.fail(at, "%s[%d]: %q is listed twice", what, i, v)
 		}

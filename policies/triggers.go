@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"time"
+
+	"github.com/keeper-project/keeper/internal/strictyaml"
 )
 
 // DefaultDebounce is how long a fired trigger waits for more changes before
@@ -108,7 +110,7 @@ func (t *Triggers) check(b *builder) {
 		at := []any{"triggers", "price", i}
 		switch {
 		case !looksLikeAddress(pt.Mint):
-			b.fail(append(at, "mint"), "triggers.price[%d].mint: %q is not a base58 mint address", i, pt.Mint)
+			b.fail(append(at, "mint"), "triggers.price[%d].mint: %s is not a base58 mint address", i, strictyaml.NameExcerpt(pt.Mint))
 		case seen[pt.Mint]:
 			b.fail(append(at, "mint"), "triggers.price[%d].mint: %s has a price trigger already", i, pt.Mint)
 		}
@@ -128,7 +130,7 @@ func (t *Triggers) check(b *builder) {
 		case (a.Address == "") == (a.Pool == ""):
 			b.fail(at, "triggers.account[%d]: give exactly one of address (any change) or pool (its current tick)", i)
 		case !looksLikeAddress(addr):
-			b.fail(append(at, key), "triggers.account[%d].%s: %q is not a base58 address", i, key, addr)
+			b.fail(append(at, key), "triggers.account[%d].%s: %s is not a base58 address", i, key, strictyaml.NameExcerpt(addr))
 		case watched[addr]:
 			b.fail(append(at, key), "triggers.account[%d].%s: %s is watched twice", i, key, addr)
 		}

@@ -127,7 +127,7 @@ func (w *walker) walkStruct(n *yaml.Node, t reflect.Type, path string) {
 
 func (w *walker) walkMap(n *yaml.Node, t reflect.Type, path string) {
 	w.eachPair(n, path, func(k, v *yaml.Node) {
-		at := JoinPath(path, KeySegment(k.Value))
+		at := JoinPath(path, PathSegment(k.Value))
 		w.walkScalar(k, t.Key(), at)
 		w.walk(v, t.Elem(), at)
 	})
@@ -144,7 +144,7 @@ func (w *walker) eachPair(n *yaml.Node, path string, f func(k, v *yaml.Node)) {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		if seen[k.Value] {
-			w.fail(k, "%s: duplicate key %s", name(path), KeyExcerpt(k.Value))
+			w.fail(k, "%s: duplicate key %s", name(path), NameExcerpt(k.Value))
 			continue
 		}
 		seen[k.Value] = true

@@ -31,27 +31,28 @@ func Excerpt(s string) string {
 	return strconv.Quote(string(r[:maxExcerpt/2])) + fmt.Sprintf("… (%d characters)", len(r))
 }
 
-// maxKey is the most runes of a mapping key an error message quotes: the longest base58 address
-// (44 characters), so a mint keying a map is named in full.
-const maxKey = 44
+// maxName is the most runes of a name an error message quotes: the longest base58 address (44
+// characters), so a mint or an account is named in full.
+const maxName = 44
 
-// KeyExcerpt renders a mapping key from a file for an error message: quoted when it is no longer
-// than an address, described by its length otherwise. A key is where a secret pasted as a line of
-// its own lands ("<key>:" or a URL followed by a colon), so it is excerpted as a value is.
-func KeyExcerpt(key string) string {
-	if u, ok := urlExcerpt(key); ok {
+// NameExcerpt renders a name from a file (a mapping key, an address, a mint) for an error
+// message: quoted whole when it is no longer than an address, so a mistyped one shows as written;
+// a URL as Excerpt renders it; anything longer described by its length. A secret pasted where a
+// name goes (a private key for an address, a line of a key file read as a key) is not echoed.
+func NameExcerpt(name string) string {
+	if u, ok := urlExcerpt(name); ok {
 		return u
 	}
-	if n := utf8.RuneCountInString(key); n > maxKey {
-		return fmt.Sprintf("a key of %d characters", n)
+	if n := utf8.RuneCountInString(name); n > maxName {
+		return fmt.Sprintf("a value of %d characters", n)
 	}
-	return strconv.Quote(key)
+	return strconv.Quote(name)
 }
 
-// KeySegment renders key as a segment of a dotted path in a message: the key itself when
-// KeyExcerpt would quote it whole, its excerpt in brackets otherwise.
-func KeySegment(key string) string {
-	e := KeyExcerpt(key)
+// PathSegment renders a mapping key as a segment of a dotted path in a message: the key itself
+// when NameExcerpt would quote it whole, its excerpt in brackets otherwise.
+func PathSegment(key string) string {
+	e := NameExcerpt(key)
 	if e == strconv.Quote(key) {
 		return key
 	}

@@ -44,10 +44,10 @@ func TestKeysAreExcerpted(t *testing.T) {
 	const secret = "2RC5QvT9s3kVn1bQxYp8LmZ7wHfJcDaEgUoRiKtNyBzXq4WeSdFgHjKlMnBvCxZaQwErTy"
 	const url = "https://rpc.example.com/v1?api-key=0123456789abcdef"
 	cases := map[string]string{
-		secret + ": 1\n":                                   `unknown field a key of 70 characters at the top level`,
+		secret + ": 1\n":                                   `unknown field a value of 70 characters at the top level`,
 		"inner:\n  " + url + ": 1\n":                       `unknown field "https://rpc.example.com/…" in inner`,
-		"labels: {" + secret + ": [1]}\n":                  `labels.[a key of 70 characters]: expected a string`,
-		"labels: {" + secret + ": a, " + secret + ": b}\n": `labels: duplicate key a key of 70 characters`,
+		"labels: {" + secret + ": [1]}\n":                  `labels.[a value of 70 characters]: expected a string`,
+		"labels: {" + secret + ": a, " + secret + ": b}\n": `labels: duplicate key a value of 70 characters`,
 	}
 	for src, want := range cases {
 		_, err := decode(t, src, Options{})

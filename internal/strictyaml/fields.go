@@ -51,7 +51,7 @@ func unknownField(path, key string, fields map[string]reflect.Type) string {
 	if path != "" {
 		where = "in " + path
 	}
-	msg := fmt.Sprintf("unknown field %s %s", KeyExcerpt(key), where)
+	msg := fmt.Sprintf("unknown field %s %s", NameExcerpt(key), where)
 	if best := Closest(key, known); best != "" {
 		return msg + fmt.Sprintf(" (did you mean %q?)", best)
 	}

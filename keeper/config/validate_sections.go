@@ -135,10 +135,10 @@ func (s *Signer) validate(v *validator) {
 	s.SecretFile = resolvePath(v.dir, s.SecretFile)
 	for kind, ids := range s.ExtraPrograms {
 		if !slices.Contains(ActionKinds, kind) {
-			v.fail([]any{"signer", "extra_programs", kind}, "signer.extra_programs: unknown action kind %s (known: %s)", strictyaml.KeyExcerpt(kind), strings.Join(ActionKinds, ", "))
+			v.fail([]any{"signer", "extra_programs", kind}, "signer.extra_programs: unknown action kind %s (known: %s)", strictyaml.NameExcerpt(kind), strings.Join(ActionKinds, ", "))
 		}
 		for i, id := range ids {
-			v.pubkey([]any{"signer", "extra_programs", kind, i}, "signer.extra_programs."+strictyaml.KeySegment(kind), id, true)
+			v.pubkey([]any{"signer", "extra_programs", kind, i}, "signer.extra_programs."+strictyaml.PathSegment(kind), id, true)
 		}
 	}
 }
@@ -194,7 +194,7 @@ func (p *Prices) validate(v *validator) {
 	for _, mint := range slices.Sorted(maps.Keys(p.Feeds)) {
 		f := p.Feeds[mint]
 		at := []any{"prices", "feeds", mint}
-		name := "prices.feeds." + strictyaml.KeySegment(mint) // a long key may be a secret pasted there
+		name := "prices.feeds." + strictyaml.PathSegment(mint) // a long key may be a secret pasted there
 		v.pubkey([]any{"prices", "feeds"}, "prices.feeds", mint, true)
 		switch {
 		case (f.Pyth == "") == (f.USD == 0):
