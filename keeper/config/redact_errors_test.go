@@ -58,6 +58,21 @@ func TestErrorsNeverEchoValues(t *testing.T) {
 	}
 }
 
+// TestMistypedAddressShowsAsWritten checks that an address one character off is quoted whole (an
+// operator must see which one is wrong), while a private key pasted there is not.
+func TestMistypedAddressShowsAsWritten(t *testing.T) {
+	const typo = "SimMarket111111111111111111111111111111111l" // 'l' is not base58
+	src := "market: {program_id: " + typo + "}\npolicies: [a]\n"
+	if _, err := Load("c.yaml", "", []byte(src), lookup); err == nil || !strings.Contains(err.Error(), `"`+typo+`" is not a base58 public key`) {
+		t.Errorf("error %v does not quote the mistyped address", err)
+	}
+	const key = "4wBqpZM9k7tSAWGT2E3vJbMk8qKz8R5h6tNpXwVbY3cD1aFgHjKmNpQrStUvWxYz23456789abcdefghijkmnopqrsx"
+	src = "market: {program_id: " + key + "}\npolicies: [a]\n"
+	if _, err := Load("c.yaml", "", []byte(src), lookup); err == nil || strings.Contains(err.Error(), "4wBqpZM9k7tSAWGT") {
+		t.Errorf("a private key as the program id: error %v", err)
+	}
+}
+
 // TestListenPortInRange refuses a port no socket can bind, as run would when it listens.
 func TestListenPortInRange(t *testing.T) {
 	for listen, ok := range map[string]bool{"127.0.0.1:99999": false, "127.0.0.1:-1": false, "127.0.0.1:http": false,

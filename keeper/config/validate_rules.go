@@ -80,7 +80,7 @@ func (v *validator) pubkey(path []any, name, s string, required bool) {
 		return
 	}
 	if b, err := base58.Decode(s); err != nil || len(b) != 32 {
-		v.fail(path, "%s: %s is not a base58 public key of 32 bytes", name, strictyaml.Excerpt(s))
+		v.fail(path, "%s: %s is not a base58 public key of 32 bytes", name, strictyaml.NameExcerpt(s))
 	}
 }
 
