@@ -206,6 +206,20 @@ func TestPubkey(t *testing.T) {
 	}
 }
 
+// TestWalletFlagQuotesATypoNotAKey checks --wallet's error: a mistyped address is quoted as written,
+// a private key given by mistake is not.
+func TestWalletFlagQuotesATypoNotAKey(t *testing.T) {
+	cfg := writeConfig(t, t.TempDir())
+	const typo = "FpWLpfMQYMpJA5Y6dGEaff2dS8N3mHKfhe3s12LvVew0" // '0' is not base58
+	if code, _, errs := runCLI(t, "wallet", "--config", cfg, "--wallet", typo); code != exitUsage || !strings.Contains(errs, `"`+typo+`"`) {
+		t.Errorf("a mistyped wallet: exit %d, stderr %q", code, errs)
+	}
+	const key = "4wBqpZM9k7tSAWGT2E3vJbMk8qKz8R5h6tNpXwVbY3cD1aFgHjKmNpQrStUvWxYz23456789abcdefghijkmnopqrsx"
+	if code, _, errs := runCLI(t, "wallet", "--config", cfg, "--wallet", key); code != exitUsage || strings.Contains(errs, "4wBqpZM9k7tSAWGT") {
+		t.Errorf("a private key as the wallet: exit %d, stderr %q", code, errs)
+	}
+}
+
 // TestCompletionAndMan: the completion scripts and the manual page come from
 // the command definitions: every command and its flags are in them.
 func TestCompletionAndMan(t *testing.T) {

@@ -58,7 +58,7 @@ func (c *configFlags) load(s *streams) (*config.Config, error) {
 	}
 	if c.wallet != "" {
 		if _, err := solana.PublicKeyFromBase58(c.wallet); err != nil {
-			return nil, fmt.Errorf("--wallet %s is not a base58 public key", strictyaml.Excerpt(c.wallet))
+			return nil, fmt.Errorf("--wallet %s is not a base58 public key", strictyaml.NameExcerpt(c.wallet))
 		}
 		cfg.Signer.PublicKey = c.wallet
 		cfg.Signer.Keypair, cfg.Signer.SecretEnv, cfg.Signer.SecretFile = "", "", "" // read only: no key
