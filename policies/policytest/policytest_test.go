@@ -1,6 +1,8 @@
 package policytest
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -71,5 +73,30 @@ func TestBadFile(t *testing.T) {
 	}
 	if !strings.Contains(r.Files[1].Err.Error(), "no such file") {
 		t.Errorf("missing file: %v", r.Files[1].Err)
+	}
+}
+
+// TestLongUnknownKeyIsNotQuoted pastes a private key as a field of a test's loan: the error names
+// the field by its length, not its text.
+func TestLongUnknownKeyIsNotQuoted(t *testing.T) {
+	const secret = "2RC5QvT9s3kVn1bQxYp8LmZ7wHfJcDaEgUoRiKtNyBzXq4WeSdFgHjKlMnBvCxZaQwErTy"
+	dir := t.TempDir()
+	policies, err := os.ReadFile("testdata/policies.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	test := "policy_files: [policies.yaml]\ntests:\n  - name: pasted\n    observations:\n      loans:\n        - loan: { " + secret + ": x }\n"
+	for name, data := range map[string][]byte{"policies.yaml": policies, "k.test.yaml": []byte(test)} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := RunFiles([]string{filepath.Join(dir, "k.test.yaml")})
+	if len(r.Files) != 1 || r.Files[0].Err == nil {
+		t.Fatalf("report = %+v, want the file's error", r)
+	}
+	msg := r.Files[0].Err.Error()
+	if strings.Contains(msg, "QvT9s3kVn1bQ") || !strings.Contains(msg, "unknown field a value of 70 characters in loan") {
+		t.Errorf("error %q", msg)
 	}
 }

@@ -137,7 +137,7 @@ func checkKeys(n *yaml.Node, t reflect.Type, path string) error {
 		return checkStruct(n, t, path)
 	case t.Kind() == reflect.Map && n.Kind == yaml.MappingNode:
 		for i := 1; i < len(n.Content); i += 2 {
-			if err := checkKeys(n.Content[i], t.Elem(), path+"."+n.Content[i-1].Value); err != nil {
+			if err := checkKeys(n.Content[i], t.Elem(), path+"."+strictyaml.PathSegment(n.Content[i-1].Value)); err != nil {
 				return err
 			}
 		}
@@ -205,7 +205,7 @@ func unknownField(key string, t reflect.Type, path string, fields map[string]ref
 	}
 	known := slices.Sorted(maps.Keys(fields))
 	if best := strictyaml.Closest(key, known); best != "" {
-		return fmt.Sprintf("unknown field %q in %s (did you mean %q?)", key, where, best)
+		return fmt.Sprintf("unknown field %s in %s (did you mean %q?)", strictyaml.NameExcerpt(key), where, best)
 	}
-	return fmt.Sprintf("unknown field %q in %s (known: %s)", key, where, strings.Join(known, ", "))
+	return fmt.Sprintf("unknown field %s in %s (known: %s)", strictyaml.NameExcerpt(key), where, strings.Join(known, ", "))
 }
