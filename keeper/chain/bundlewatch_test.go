@@ -29,30 +29,7 @@ func TestBundleSettlesOnTheWebsocket(t *testing.T) {
 		t.Fatal(err)
 	}
 	rpcPacer := &pacer{next: sim.RPC(), clk: clk, sim: sim}
-	jito, sent := noteBundles(sim)
-	rpcURL, jitoURL := serveLoopback(t, rpcPacer), serveLoopback(t, jito)
-	ctx, cancel := context.WithTimeout(t.Context(), wsGuard)
-	defer cancel()
-	go func() {
-		// Move the clock once the bundle is out and the client listens for it.
-		select {
-		case <-sent:
-		case <-ctx.Done():
-			return
-		}
-		if err := sim.Pubsub.WaitSubscriptions(ctx, 1); err == nil {
-			clk.Advance(3 * chainsim.SlotDuration)
-		}
-	}()
-	wallet := newKey(t)
-	if err := sim.Setup.Fund(wallet.PublicKey(), walletFunds); err != nil {
-		t.Fatal(err)
-	}
-	client := newClient(t, chain.Options{RPCURLs: []string{rpcURL}, JitoURL: jitoURL, PollInterval: time.Hour, RebroadcastInterval: time.Hour})
-	bh, _ := sim.Ledger.LatestBlockhash(rpc.CommitmentConfirmed)
-	tips := &tipper{wallet: wallet}
-	res, err := client.SendBundle(ctx, []chain.Signed{transferTx(t, wallet, 1000, bh)}, tips.tip,
-		chain.TipPolicy{Floor: chainsim.DefaultMinTip, Cap: chainsim.DefaultMinTip})
+	res, err := landBundle(t, sim, clk, rpcPacer, chain.Options{PollInterval: time.Hour, RebroadcastInterval: time.Hour})
 	if err != nil {
 		t.Fatalf("SendBundle: %v", err)
 	}
@@ -82,6 +59,40 @@ func noteBundles(sim *chainsim.Chain) (http.Handler, <-chan struct{}) {
 			}
 		}
 	}), sent
+}
+
+// landBundle sends one transfer from a funded wallet as a bundle through a client of opts (its
+// URLs filled in) against sim served on loopback, node in front of sim's RPC. Once the bundle was
+// sent, each of after has fired and the client has subscribed, the manual clock moves three
+// slots, enough to land and confirm it.
+func landBundle(t *testing.T, sim *chainsim.Chain, clk *chainsim.ManualClock, node http.Handler, opts chain.Options,
+	after ...<-chan struct{}) (chain.Result, error) {
+	t.Helper()
+	jito, sent := noteBundles(sim)
+	opts.RPCURLs, opts.JitoURL = []string{serveLoopback(t, node)}, serveLoopback(t, jito)
+	ctx, cancel := context.WithTimeout(t.Context(), wsGuard)
+	defer cancel()
+	go func() {
+		for _, c := range append([]<-chan struct{}{sent}, after...) {
+			select {
+			case <-c:
+			case <-ctx.Done():
+				return
+			}
+		}
+		if err := sim.Pubsub.WaitSubscriptions(ctx, 1); err == nil {
+			clk.Advance(3 * chainsim.SlotDuration)
+		}
+	}()
+	wallet := newKey(t)
+	if err := sim.Setup.Fund(wallet.PublicKey(), walletFunds); err != nil {
+		t.Fatal(err)
+	}
+	client := newClient(t, opts)
+	bh, _ := sim.Ledger.LatestBlockhash(rpc.CommitmentConfirmed)
+	tips := &tipper{wallet: wallet}
+	return client.SendBundle(ctx, []chain.Signed{transferTx(t, wallet, 1000, bh)}, tips.tip,
+		chain.TipPolicy{Floor: chainsim.DefaultMinTip, Cap: chainsim.DefaultMinTip})
 }
 
 // serveLoopback serves h on a loopback port until the test ends and returns its URL.
@@ -121,32 +132,8 @@ func TestBundleConfirmationIsNotHeldByARound(t *testing.T) {
 		case <-r.Context().Done():
 		}
 	}}
-	jito, sent := noteBundles(sim)
-	rpcURL, jitoURL := serveLoopback(t, rpcPacer), serveLoopback(t, jito)
-	ctx, cancel := context.WithTimeout(t.Context(), wsGuard)
-	defer cancel()
-	go func() {
-		for _, c := range []<-chan struct{}{sent, polling} {
-			select {
-			case <-c:
-			case <-ctx.Done():
-				return
-			}
-		}
-		if err := sim.Pubsub.WaitSubscriptions(ctx, 1); err == nil {
-			clk.Advance(3 * chainsim.SlotDuration)
-		}
-	}()
-	wallet := newKey(t)
-	if err := sim.Setup.Fund(wallet.PublicKey(), walletFunds); err != nil {
-		t.Fatal(err)
-	}
-	client := newClient(t, chain.Options{RPCURLs: []string{rpcURL}, JitoURL: jitoURL, PollInterval: time.Millisecond,
-		RebroadcastInterval: time.Hour, RequestTimeout: time.Hour})
-	bh, _ := sim.Ledger.LatestBlockhash(rpc.CommitmentConfirmed)
-	tips := &tipper{wallet: wallet}
-	res, err := client.SendBundle(ctx, []chain.Signed{transferTx(t, wallet, 1000, bh)}, tips.tip,
-		chain.TipPolicy{Floor: chainsim.DefaultMinTip, Cap: chainsim.DefaultMinTip})
+	res, err := landBundle(t, sim, clk, rpcPacer, chain.Options{PollInterval: time.Millisecond, RebroadcastInterval: time.Hour,
+		RequestTimeout: time.Hour}, polling)
 	if err != nil {
 		t.Fatalf("SendBundle: %v", err)
 	}
