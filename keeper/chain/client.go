@@ -125,13 +125,14 @@ func jitoEndpointURL(raw string) string {
 }
 
 // Simulate runs simulateTransaction on the wire transaction raw at the
-// client's commitment, and computes the wallet's outflows. raw is meant to
-// be unsigned by keeper (its slot zero, the market's signatures kept):
-// signature verification is off (sigVerify false, replaceRecentBlockhash
-// false), so the node runs it on the message's own blockhash exactly as the
-// signed transaction would run (same accounts, balances and fee), and no
-// transaction keeper signed leaves the process before its signatures are
-// journaled. On a node that returns the accounts' balances before
+// client's commitment, and computes the wallet's outflows. raw must be
+// unsigned by keeper (its slot zero, the market's signatures kept); a
+// transaction carrying the wallet's signature is refused with
+// ErrSignedByWallet before any request is made. Signature verification is
+// off (sigVerify false, replaceRecentBlockhash false), so the node runs it
+// on the message's own blockhash exactly as the signed transaction would
+// run (same accounts, balances and fee), and no transaction keeper signed
+// leaves the process before its signatures are journaled. On a node that returns the accounts' balances before
 // and after with the simulation (Agave's current validators), that one call
 // is all: see simulateWithBalances. On an older node it fetches the
 // pre-state of the wallet and of every
@@ -149,8 +150,8 @@ func (c *Client) Simulate(ctx context.Context, raw []byte, wallet solana.PublicK
 	return c.sim.simulate(ctx, raw, wallet)
 }
 
-// SimulateSequence simulates wire transactions, meant to be unsigned by
-// keeper as for Simulate (skipSigVerify true, replaceRecentBlockhash
+// SimulateSequence simulates wire transactions, unsigned by keeper as for
+// Simulate (ErrSignedByWallet otherwise; skipSigVerify true, replaceRecentBlockhash
 // false), in order on accumulated state with Jito-Solana's simulateBundle:
 // each transaction sees what its predecessors wrote, fees included, and the
 // run stops at the first failure. It returns one SimResult per transaction that ran, with

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -104,6 +105,15 @@ func transferTx(t testing.TB, payer solana.PrivateKey, bh solana.Hash, lamports 
 }
 
 // signTx builds and signs a legacy transaction paid by payer.
+// walletSlotZeroed returns a copy of the wire transaction raw with its
+// first signature slot (the fee payer's: the wallet in these tests) zeroed,
+// the form keeper simulates.
+func walletSlotZeroed(raw []byte) []byte {
+	out := slices.Clone(raw)
+	clear(out[1:65]) // one shortvec byte, then slot 0
+	return out
+}
+
 func signTx(t testing.TB, ixs []solana.Instruction, payer solana.PrivateKey, bh solana.Hash, opts ...solana.TransactionOption) Signed {
 	t.Helper()
 	tx, err := solana.NewTransaction(ixs, bh, append([]solana.TransactionOption{solana.TransactionPayer(payer.PublicKey())}, opts...)...)

@@ -118,3 +118,23 @@ func signatures(txs []Signed) []solana.Signature {
 	}
 	return out
 }
+
+// ErrSignedByWallet refuses a simulation of a transaction that already
+// carries the wallet's signature. keeper simulates what it is about to sign,
+// before it signs (DESIGN.md's action path): bytes the wallet has signed must
+// not leave the process before their signatures are journaled, and a
+// simulation request is bytes leaving the process.
+var ErrSignedByWallet = errors.New("the transaction carries the wallet's signature; simulate it before signing")
+
+// checkUnsignedBy returns ErrSignedByWallet when wallet is one of tx's
+// signers and its signature slot is not all zeros. A transaction the
+// wallet does not sign, or whose wallet slot is empty, passes.
+func checkUnsignedBy(tx *solana.Transaction, wallet solana.PublicKey) error {
+	n := min(int(tx.Message.Header.NumRequiredSignatures), len(tx.Message.AccountKeys), len(tx.Signatures))
+	for i := range n {
+		if tx.Message.AccountKeys[i].Equals(wallet) && !tx.Signatures[i].IsZero() {
+			return fmt.Errorf("signature slot %d: %w", i, ErrSignedByWallet)
+		}
+	}
+	return nil
+}

@@ -56,6 +56,9 @@ func (s *simulator) simulate(ctx context.Context, raw []byte, wallet solana.Publ
 	if err != nil {
 		return nil, err
 	}
+	if err := checkUnsignedBy(tx, wallet); err != nil {
+		return nil, fmt.Errorf("simulate: %w", err)
+	}
 	fee, err := feeOf(tx.Message)
 	if err != nil {
 		return nil, fmt.Errorf("simulate: %w", err)

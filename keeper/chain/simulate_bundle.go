@@ -37,6 +37,9 @@ func (s *simulator) sequence(ctx context.Context, raws [][]byte, wallet solana.P
 		if err != nil {
 			return nil, fmt.Errorf("simulate sequence: transaction %d: %w", i, err)
 		}
+		if err := checkUnsignedBy(tx, wallet); err != nil {
+			return nil, fmt.Errorf("simulate sequence: transaction %d: %w", i, err)
+		}
 		if fees[i], err = feeOf(tx.Message); err != nil {
 			return nil, fmt.Errorf("simulate sequence: transaction %d: %w", i, err)
 		}

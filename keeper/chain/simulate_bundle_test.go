@@ -30,7 +30,7 @@ func TestChainsimSimulateSequence(t *testing.T) {
 		if _, err := e.client.Simulate(t.Context(), tx2.Raw, w); !errors.As(err, &se) {
 			t.Fatalf("the second transaction alone: %v, want a simulation failure", err)
 		}
-		res, err := e.client.SimulateSequence(t.Context(), [][]byte{tx1.Raw, tx2.Raw}, w)
+		res, err := e.client.SimulateSequence(t.Context(), [][]byte{unsignedByWallet(tx1.Raw), tx2.Raw}, w)
 		if err != nil {
 			t.Fatalf("SimulateSequence: %v", err)
 		}
@@ -39,19 +39,22 @@ func TestChainsimSimulateSequence(t *testing.T) {
 		}
 		// Unsigned by the wallet, as keeper simulates before signing: two
 		// transactions whose first signatures are both zero are not
-		// duplicates (Jito-Solana tells duplicates by message hash), and
-		// the results are those of the signed transactions.
+		// duplicates (Jito-Solana tells duplicates by message hash). The
+		// same sequence signed by the wallet is refused before it is sent.
 		tx4 := signTx(t, []solana.Instruction{transferIx(w, friend.PublicKey(), 7)}, bh, e.wallet)
-		signed, err := e.client.SimulateSequence(t.Context(), [][]byte{tx1.Raw, tx4.Raw}, w)
-		if err != nil {
-			t.Fatalf("SimulateSequence signed: %v", err)
-		}
 		bare, err := e.client.SimulateSequence(t.Context(), [][]byte{unsignedByWallet(tx1.Raw), unsignedByWallet(tx4.Raw)}, w)
-		if err != nil || len(bare) != 2 || !sameSim(bare[0], signed[0]) || !sameSim(bare[1], signed[1]) {
-			t.Fatalf("SimulateSequence unsigned: %v, %v; want %v", bare, err, signed)
+		if err != nil || len(bare) != 2 || bare[0].Outflows.Lamports != 1_000_000+chain.LamportsPerSignature || bare[1].Outflows.Lamports != 7+chain.LamportsPerSignature {
+			t.Fatalf("SimulateSequence unsigned: %v, %v; want 1,005,000 then 5,007", bare, err)
+		}
+		before := e.rpc.count("simulateBundle")
+		if _, err := e.client.SimulateSequence(t.Context(), [][]byte{tx1.Raw, tx4.Raw}, w); !errors.Is(err, chain.ErrSignedByWallet) {
+			t.Fatalf("SimulateSequence signed by the wallet: %v, want ErrSignedByWallet", err)
+		}
+		if e.rpc.count("simulateBundle") != before {
+			t.Error("a sequence the wallet signed was sent for simulation")
 		}
 		tx3 := signTx(t, []solana.Instruction{transferIx(friend.PublicKey(), w, 2_000_000)}, bh, friend)
-		res, err = e.client.SimulateSequence(t.Context(), [][]byte{tx1.Raw, tx3.Raw}, w)
+		res, err = e.client.SimulateSequence(t.Context(), [][]byte{unsignedByWallet(tx1.Raw), tx3.Raw}, w)
 		if !errors.As(err, &se) || se.Index != 1 || len(res) != 2 {
 			t.Fatalf("overdrawn second transaction: %d results, %v; want a *SimError at index 1", len(res), err)
 		}
@@ -85,7 +88,7 @@ func TestChainsimWrappedSOLRepayOutflow(t *testing.T) {
 			token.NewTransferCheckedInstruction(x, 9, wsol, solana.WrappedSol, vaultWSOL, w, nil).Build(),
 			token.NewCloseAccountInstruction(wsol, w, w, nil).Build(),
 		}, e.blockhash(t), e.wallet)
-		sim, err := e.client.Simulate(t.Context(), tx.Raw, w)
+		sim, err := e.client.Simulate(t.Context(), unsignedByWallet(tx.Raw), w)
 		if err != nil {
 			t.Fatalf("Simulate: %v", err)
 		}

@@ -43,7 +43,7 @@ func TestSimulateGivesUpOnAWalletThatKeepsMoving(t *testing.T) {
 		}})
 		waitSlots(2)
 		tx := transferTx(t, e.wallet, 1_000, e.blockhash(t))
-		sim, err := e.client.Simulate(t.Context(), tx.Raw, e.wallet.PublicKey())
+		sim, err := e.client.Simulate(t.Context(), unsignedByWallet(tx.Raw), e.wallet.PublicKey())
 		if !errors.Is(err, chain.ErrWalletMoving) || !chain.Retryable(err) || sim != nil {
 			t.Fatalf("Simulate = %+v, %v; want no result and a retryable ErrWalletMoving", sim, err)
 		}
@@ -78,7 +78,7 @@ func TestSimulateWithBalancesIgnoresAMovingWallet(t *testing.T) {
 func (e *env) simulateTransfer(t *testing.T, amount uint64) chain.Signed {
 	t.Helper()
 	tx := transferTx(t, e.wallet, amount, e.blockhash(t))
-	sim, err := e.client.Simulate(t.Context(), tx.Raw, e.wallet.PublicKey())
+	sim, err := e.client.Simulate(t.Context(), unsignedByWallet(tx.Raw), e.wallet.PublicKey())
 	if err != nil {
 		t.Fatalf("Simulate: %v", err)
 	}

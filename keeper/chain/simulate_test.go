@@ -62,10 +62,16 @@ func newSimFixture(t testing.TB) *simFixture {
 	return f
 }
 
-// tx returns a signed transaction setting a 200k unit limit at 10,000
-// micro-lamports and touching every fixture account; withTable loads
-// viaTable through the lookup table (v0).
-func (f *simFixture) tx(t testing.TB, withTable bool) Signed {
+// tx returns the wire form keeper simulates (the wallet's signature slot
+// zero) of a transaction setting a 200k unit limit at 10,000 micro-lamports
+// and touching every fixture account; withTable loads viaTable through the
+// lookup table (v0).
+func (f *simFixture) tx(t testing.TB, withTable bool) []byte {
+	return walletSlotZeroed(f.signed(t, withTable).Raw)
+}
+
+// signed is tx signed by the wallet.
+func (f *simFixture) signed(t testing.TB, withTable bool) Signed {
 	ixs := []solana.Instruction{
 		computebudget.NewSetComputeUnitLimitInstruction(200_000).Build(),
 		computebudget.NewSetComputeUnitPriceInstruction(10_000).Build(),
@@ -102,11 +108,11 @@ func TestSimulateOutflows(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newSimFixture(t)
 			f.fc.simBalances = tt.balances
-			s := f.tx(t, tt.withTable)
-			if tx, _ := decodeTx(s.Raw); (len(tx.Message.AddressTableLookups) == 1) != tt.withTable {
+			raw := f.tx(t, tt.withTable)
+			if tx, _ := decodeTx(raw); (len(tx.Message.AddressTableLookups) == 1) != tt.withTable {
 				t.Fatalf("lookups %v, want a lookup table: %v", tx.Message.AddressTableLookups, tt.withTable)
 			}
-			res, err := f.c.Simulate(t.Context(), s.Raw, f.wallet.PublicKey())
+			res, err := f.c.Simulate(t.Context(), raw, f.wallet.PublicKey())
 			if err != nil {
 				t.Fatalf("Simulate: %v", err)
 			}
@@ -161,7 +167,7 @@ func TestSimulateFailure(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newSimFixture(t)
 			f.fc.simErr, f.fc.simLogs = tt.err, []string{"Program X invoke [1]", "Program X failed: custom program error: 0x1"}
-			res, err := f.c.Simulate(t.Context(), f.tx(t, false).Raw, f.wallet.PublicKey())
+			res, err := f.c.Simulate(t.Context(), f.tx(t, false), f.wallet.PublicKey())
 			var se *SimError
 			if !errors.As(err, &se) || len(se.Logs) != 2 || errJSON(se.Err) != errJSON(tt.err) {
 				t.Fatalf("err = %v, want a SimError with the logs", err)
@@ -256,11 +262,11 @@ func TestFeeOf(t *testing.T) {
 func BenchmarkSimulate(b *testing.B) {
 	f := newSimFixture(b)
 	f.c, _ = newMemClient(b, f.fc, func(o *Options) { o.RateLimit = math.Inf(1) })
-	s := f.tx(b, false)
+	raw := f.tx(b, false)
 	ctx := b.Context()
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := f.c.Simulate(ctx, s.Raw, f.wallet.PublicKey()); err != nil {
+		if _, err := f.c.Simulate(ctx, raw, f.wallet.PublicKey()); err != nil {
 			b.Fatal(err)
 		}
 	}
