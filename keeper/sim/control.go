@@ -71,7 +71,7 @@ func (t *traffic) noteLanded(l chainsim.Landed) {
 		return
 	}
 	tx := SignedTx{Signature: l.Signature.String(), Slot: l.Slot, BlockTime: l.BlockTime.UTC(), Fee: l.Fee,
-		LandedAt: l.At.UTC(), ConfirmedAt: l.BlockTime.Add(chainsim.SlotDuration).UTC(), FeePayer: at == 0, BundleID: l.BundleID}
+		SentAt: l.Sent.UTC(), LandedAt: l.At.UTC(), ConfirmedAt: l.BlockTime.Add(chainsim.SlotDuration).UTC(), FeePayer: at == 0, BundleID: l.BundleID}
 	if l.Err != nil {
 		tx.Err = l.Err.Error()
 	}

@@ -125,8 +125,11 @@ type SignedTx struct {
 	Signature string    `json:"signature"`
 	Slot      uint64    `json:"slot"`
 	BlockTime time.Time `json:"block_time"`
-	// LandedAt is when the chain executed it (for an RPC send, when the send was served), and
-	// ConfirmedAt when it reached confirmed: the end of its slot, when a block is built on it.
+	// SentAt is when it reached the chain: its RPC send served, or its bundle accepted by the
+	// block engine. LandedAt is when the chain executed it (for an RPC send, when the send was
+	// served; for a bundle, in the slot after its acceptance), and ConfirmedAt when it reached
+	// confirmed: the end of its slot, when a block is built on it.
+	SentAt      time.Time `json:"sent_at"`
 	LandedAt    time.Time `json:"landed_at"`
 	ConfirmedAt time.Time `json:"confirmed_at"`
 	Fee         uint64    `json:"fee"`

@@ -185,4 +185,7 @@ func TestOnLandedHook(t *testing.T) {
 	if len(seen) != 2 || seen[0].Signature != sig || seen[0].Fee != 5000 || seen[1].Transaction.Message.AccountKeys[0] != bob.PublicKey() {
 		t.Fatalf("hook saw %+v", seen)
 	}
+	if !seen[0].Sent.Equal(seen[0].At) || seen[0].Sent.IsZero() {
+		t.Errorf("an RPC send ran at %v, sent at %v; want the same moment", seen[0].At, seen[0].Sent)
+	}
 }

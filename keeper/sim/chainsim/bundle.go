@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
@@ -57,8 +58,9 @@ type BundleStatus struct {
 type bundleRecord struct {
 	BundleStatus
 	txs      []*svm.Txn
-	accepted uint64 // slot of acceptance
-	dropped  bool   // accepted by a never-land fault: it will never run
+	accepted uint64    // slot of acceptance
+	sent     time.Time // time of acceptance
+	dropped  bool      // accepted by a never-land fault: it will never run
 }
 
 // BundleID returns the id Jito gives a bundle: the hex sha256 of its
@@ -117,6 +119,7 @@ func (e *BlockEngine) send(raws [][]byte, drop bool) (string, error) {
 		BundleStatus: BundleStatus{ID: id, State: BundlePending, Signatures: sigs},
 		txs:          txs,
 		accepted:     seen,
+		sent:         c.Ledger.clock.Now(),
 		dropped:      drop,
 	}
 	e.bundles[id] = b

@@ -132,6 +132,7 @@ func TestBundles(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newBundleFixture(t)
 			txs := tt.txs(f, latest(f.c))
+			sent := f.clk.Now()
 			id, err := f.send(t, txs, tt.base64)
 			sigs := make([]solana.Signature, len(txs))
 			for i, tx := range txs {
@@ -155,6 +156,10 @@ func TestBundles(t *testing.T) {
 				landed, ok := f.c.Ledger.Transaction(sig)
 				if ok != tt.wantLanded || ok && (landed.BundleID != id || landed.Slot != 1) {
 					t.Fatalf("transaction %s landed %v (%+v), want %v", sig, ok, landed, tt.wantLanded)
+				}
+				// Sent is the engine's acceptance; At the slot it ran in, one later.
+				if ok && (!landed.Sent.Equal(sent) || !landed.At.Equal(sent.Add(SlotDuration))) {
+					t.Errorf("transaction %s sent at %v, ran at %v; want %v and a slot later", sig, landed.Sent, landed.At, sent)
 				}
 			}
 			if f.c.State.Balance(f.bob.PublicKey()) != tt.bob || f.c.State.Balance(f.carol) != tt.carol {

@@ -38,6 +38,10 @@ type Landed struct {
 	UnitsConsumed uint64
 	// BundleID is the Jito bundle it landed in, if any.
 	BundleID string
+	// Sent is when it reached the chain, on the chain's clock: its send
+	// served (At, unless a stall held it) or its bundle accepted by the
+	// block engine (At is then the start of the slot it ran in).
+	Sent time.Time
 }
 
 // record is what the chain keeps of a landed transaction.
@@ -54,6 +58,7 @@ type pendingItem struct {
 	target uint64 // the earliest slot it may land in
 	tx     *svm.Txn
 	bundle *bundleRecord
+	sent   time.Time // when it was handed over
 }
 
 // SendTransaction hands a signed wire transaction to the leader, without
@@ -110,29 +115,30 @@ func (p *leader) sync() {
 func (p *leader) submit(t *svm.Txn) error {
 	l := p.c.Ledger
 	if l.stalled() {
-		p.queue = append(p.queue, &pendingItem{target: l.seen, tx: t})
+		p.queue = append(p.queue, &pendingItem{target: l.seen, tx: t, sent: l.clock.Now()})
 		return nil
 	}
-	if terr := p.landTx(t, l.tip); terr != nil {
+	if terr := p.landTx(t, l.tip, l.clock.Now()); terr != nil {
 		return terr
 	}
 	return nil
 }
 
-// landTx runs t in the block at pos and records it.
-func (p *leader) landTx(t *svm.Txn, pos svm.BlockPos) *svm.TxError {
+// landTx runs t, sent at sent, in the block at pos and records it.
+func (p *leader) landTx(t *svm.Txn, pos svm.BlockPos, sent time.Time) *svm.TxError {
 	p.c.State.past.beforeWrite(pos.Slot, p.c.State.accounts)
 	res, terr := p.c.rt.run(p.c.State.accounts, t, runOpts{pos: pos, hashHeight: pos.Height})
 	if terr != nil {
 		p.c.log.Debug("transaction dropped", "signature", t.ID(), "reason", terr.Kind())
 		return terr
 	}
-	p.record(t, pos, res, "")
+	p.record(t, pos, res, "", sent)
 	return nil
 }
 
-// record stores a landed transaction and queues it for the hooks.
-func (p *leader) record(t *svm.Txn, pos svm.BlockPos, res *execResult, bundleID string) {
+// record stores a landed transaction, sent at sent, and queues it for the
+// hooks.
+func (p *leader) record(t *svm.Txn, pos svm.BlockPos, res *execResult, bundleID string, sent time.Time) {
 	c := p.c
 	rec := &record{
 		Landed: Landed{
@@ -149,6 +155,7 @@ func (p *leader) record(t *svm.Txn, pos svm.BlockPos, res *execResult, bundleID 
 			Logs:          res.logs,
 			UnitsConsumed: res.units,
 			BundleID:      bundleID,
+			Sent:          sent,
 		},
 		version: t.Version(),
 		loadedW: t.LoadedW,
@@ -175,7 +182,7 @@ func (p *leader) processQueue(now uint64) {
 		p.queue = p.queue[1:]
 		pos := idx.posOfSlot(slot)
 		if it.tx != nil {
-			_ = p.landTx(it.tx, pos) // a dropped transaction is logged
+			_ = p.landTx(it.tx, pos, it.sent) // a dropped transaction is logged
 			continue
 		}
 		p.landBundle(it.bundle, pos)
@@ -208,7 +215,7 @@ func (p *leader) landBundle(b *bundleRecord, pos svm.BlockPos) {
 	}
 	bov.Commit()
 	for i, t := range b.txs {
-		p.record(t, pos, results[i], b.ID)
+		p.record(t, pos, results[i], b.ID, b.sent)
 	}
 	b.State, b.Slot, b.BlockHeight = BundleLanded, pos.Slot, pos.Height
 }
