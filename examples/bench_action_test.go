@@ -1,6 +1,7 @@
 package examples_test
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/keeper-project/keeper/keeper/journal"
+	"github.com/keeper-project/keeper/keeper/sim"
 )
 
 // benchActionScenario is one loan of the wallet under auto-repay's trigger: 10 SOL against 1,100
@@ -21,12 +23,14 @@ const benchActionLatency = 20 * time.Millisecond
 
 // BenchmarkE2EActionPath measures one repay's action path against `keeper sim` as a separate
 // process over loopback sockets, with benchActionLatency on every request and keeper's default chain
-// settings (chain.poll 1s; chain.confirm websocket or poll), one fresh simulator per iteration:
+// settings (chain.poll 1s; chain.confirm websocket or poll), one fresh simulator per iteration; the
+// repay is sent by RPC, or as a Jito bundle with keeper's tip (submit=bundle):
 //
 //   - keeper-ms: from the intent journaled to the outcome journaled (keeper's journal);
 //   - floor-ms: what no client can avoid, from the simulator's own record: the build's and the
-//     send's injected latency, and the chain time from the moment the simulator executed the sent
-//     transaction to the moment it was confirmed (the end of its slot);
+//     send's injected latency, and the chain time from the moment the sent transaction reached the
+//     chain (its send served, or its bundle accepted by the block engine) to the moment it was
+//     confirmed (the end of its slot);
 //   - ratio: keeper-ms / floor-ms (the goal is 1.05);
 //   - guarded-ratio: keeper-ms / (floor-ms + one more injected latency), the floor of a client that
 //     simulates what it signs, as keeper's guard must;
@@ -40,12 +44,20 @@ func BenchmarkE2EActionPath(b *testing.B) {
 	if err := os.WriteFile(scenario, []byte(benchActionScenario), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	for _, confirm := range []string{"websocket", "poll"} {
-		b.Run("confirm="+confirm, func(b *testing.B) {
+	bundlePolicy := filepath.Join(b.TempDir(), "auto-repay.yaml")
+	if err := os.WriteFile(bundlePolicy, bundleSubmit(b, autoRepay), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct{ name, confirm, policy string }{
+		{"confirm=websocket", "websocket", autoRepay},
+		{"confirm=poll", "poll", autoRepay},
+		{"submit=bundle", "websocket", bundlePolicy},
+	} {
+		b.Run(c.name, func(b *testing.B) {
 			var keeperTotal, floorTotal time.Duration
 			phases := make([]time.Duration, len(actionPhases))
 			for range b.N {
-				k, f, ph := actionOnce(b, scenario, confirm)
+				k, f, ph := actionOnce(b, scenario, c.confirm, c.policy)
 				keeperTotal, floorTotal = keeperTotal+k, floorTotal+f
 				for i, d := range ph {
 					phases[i] += d
@@ -67,20 +79,35 @@ func BenchmarkE2EActionPath(b *testing.B) {
 // actionPhases name the phases of one action, in path order, by the timestamps that end them:
 // the attempt journaled after the durable intent; the build's round trip and its journal record;
 // guard, signing and the simulation's round trip; the signatures' durable commit and the
-// submission's record; the send until the simulator executed the transaction; the chain until the
+// submission's record; the send until the transaction reached the chain (for a bundle, its tip
+// made and journaled, and the block engine's acceptance); the wait until the chain executed it (a
+// bundle runs in the slot after its acceptance; zero for an RPC send); the chain until the
 // transaction's slot was confirmed; the confirmation's notification until the outcome was
 // journaled.
-var actionPhases = []string{"intent", "build", "sim", "sigs", "send", "chain", "settle"}
+var actionPhases = []string{"intent", "build", "sim", "sigs", "send", "engine", "chain", "settle"}
 
-// actionOnce runs `keeper run --once` on a fresh simulator and returns the repay's keeper time, its
-// floor and its phases (see actionPhases).
-func actionOnce(b *testing.B, scenario, confirm string) (keeper, floor time.Duration, phases []time.Duration) {
+// bundleSubmit returns the policy file at path with every policy submitting by Jito bundle.
+func bundleSubmit(b *testing.B, path string) []byte {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	out := bytes.ReplaceAll(data, []byte("submit: { mode: rpc }"), []byte("submit: { mode: bundle }"))
+	if bytes.Equal(out, data) {
+		b.Fatalf("%s: no `submit: { mode: rpc }` to change", path)
+	}
+	return out
+}
+
+// actionOnce runs `keeper run --once` with the policy file at policy on a fresh simulator and
+// returns the repay's keeper time, its floor and its phases (see actionPhases).
+func actionOnce(b *testing.B, scenario, confirm, policy string) (keeper, floor time.Duration, phases []time.Duration) {
 	b.StopTimer()
 	l := benchActionLatency.String()
 	s := startSimWith(b, "--control", "--scenario", scenario,
 		"--faults", "market:latency="+l+",rpc:latency="+l+",jito:latency="+l)
 	w := newWorkspace(b, s)
-	cfg := w.configEdited(b, "bench", []string{autoRepay}, func(c map[string]any) {
+	cfg := w.configEdited(b, "bench", []string{policy}, func(c map[string]any) {
 		ch := section(c, "chain")
 		delete(ch, "poll") // the default
 		ch["confirm"] = confirm
@@ -88,19 +115,15 @@ func actionOnce(b *testing.B, scenario, confirm string) (keeper, floor time.Dura
 	b.StartTimer()
 	runKeeper(b, w.dir, "run", "--once", "--config", cfg).wantExit(b, 0)
 	b.StopTimer()
-	st := s.state(b)
-	if len(st.Signed) != 1 || st.Signed[0].Err != "" {
-		b.Fatalf("the simulator saw %+v, want one landed repay", st.Signed)
-	}
-	landed := st.Signed[0]
 	act := journaledAction(b, filepath.Join(w.dir, "keeper.db"))
-	keeper = act.SettledAt.Sub(act.CreatedAt)
-	floor = 2*benchActionLatency + landed.ConfirmedAt.Sub(landed.LandedAt)
-	if len(act.Attempts) == 0 {
-		b.Fatalf("journal: %+v has no attempt", act)
+	if len(act.Attempts) == 0 || len(act.Attempts[len(act.Attempts)-1].Signatures) != 1 {
+		b.Fatalf("journal: %+v, want an attempt with one transaction", act)
 	}
 	a := act.Attempts[len(act.Attempts)-1]
-	marks := []time.Time{act.CreatedAt, a.CreatedAt, a.BuiltAt, a.SignedAt, a.SubmittedAt, landed.LandedAt, landed.ConfirmedAt, act.SettledAt}
+	landed := landedRepay(b, s.state(b), a.Signatures[0].Signature)
+	keeper = act.SettledAt.Sub(act.CreatedAt)
+	floor = 2*benchActionLatency + landed.ConfirmedAt.Sub(landed.SentAt)
+	marks := []time.Time{act.CreatedAt, a.CreatedAt, a.BuiltAt, a.SignedAt, a.SubmittedAt, landed.SentAt, landed.LandedAt, landed.ConfirmedAt, act.SettledAt}
 	for i := range actionPhases {
 		phases = append(phases, marks[i+1].Sub(marks[i]))
 	}
@@ -109,10 +132,25 @@ func actionOnce(b *testing.B, scenario, confirm string) (keeper, floor time.Dura
 		for _, e := range act.Attempts[:len(act.Attempts)-1] {
 			b.Logf("earlier attempt %d: %s %s %s", e.Number, e.Outcome, e.Rule, e.Detail)
 		}
-		b.Logf("intent 0, attempt %d, built %d, signed %d, submitted %d, executed %d, confirmed %d, settled %d ms",
-			ms(a.CreatedAt), ms(a.BuiltAt), ms(a.SignedAt), ms(a.SubmittedAt), ms(landed.LandedAt), ms(landed.ConfirmedAt), ms(act.SettledAt))
+		b.Logf("intent 0, attempt %d, built %d, signed %d, submitted %d, sent %d, executed %d, confirmed %d, settled %d ms",
+			ms(a.CreatedAt), ms(a.BuiltAt), ms(a.SignedAt), ms(a.SubmittedAt), ms(landed.SentAt), ms(landed.LandedAt), ms(landed.ConfirmedAt), ms(act.SettledAt))
 	}
 	return keeper, floor, phases
+}
+
+// landedRepay returns the simulator's record of the repay sig, and checks that it landed
+// without an error, with at most a tip beside it.
+func landedRepay(b *testing.B, st sim.ControlState, sig string) sim.SignedTx {
+	if len(st.Signed) > 2 {
+		b.Fatalf("the simulator saw %+v, want one landed repay and at most its tip", st.Signed)
+	}
+	for _, t := range st.Signed {
+		if t.Signature == sig && t.Err == "" {
+			return t
+		}
+	}
+	b.Fatalf("the simulator saw %+v, not the repay %s landed", st.Signed, sig)
+	return sim.SignedTx{}
 }
 
 // journaledAction returns the one action of the journal at path.
