@@ -4,9 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
+	"slices"
 	"time"
+
+	"github.com/keeper-project/keeper/policies"
 )
 
 // shutdownTimeout bounds how long Run waits for runs in progress to reach a
@@ -32,11 +36,42 @@ func (k *Keeper) RunOnce(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	defer prefetchTips(ctx, k.submitter, k.logger, sendsBundles(ps, k.dryRunAll))()
 	errs := k.runPass(ctx, ps)
 	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), drainTimeout)
 	defer cancel()
 	k.notifier.Drain(dctx)
 	return errors.Join(errs...)
+}
+
+// sendsBundles reports whether a policy of ps lands bundles and may send:
+// enabled, and in dry run neither itself nor by dryRunAll.
+func sendsBundles(ps []*policies.Policy, dryRunAll bool) bool {
+	return !dryRunAll && slices.ContainsFunc(ps, func(p *policies.Policy) bool { return landsBundles(p) && !p.DryRun })
+}
+
+// prefetchTips, when need is true, asks sub for the block engine's tip
+// accounts in the background, so that the first bundle's tip does not wait
+// a round trip for them between its signatures and its send (the chain
+// client keeps them for the process's life). It returns a function that
+// stops the request and waits for it. A failure is logged; the first bundle
+// asks again.
+func prefetchTips(ctx context.Context, sub Submitter, log *slog.Logger, need bool) (stop func()) {
+	if !need {
+		return func() {}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if _, err := sub.TipAccounts(ctx); err != nil && ctx.Err() == nil {
+			log.Warn("Could not fetch the block engine's tip accounts ahead of the first bundle; it will ask again", "err", err)
+		}
+	}()
+	return func() {
+		cancel()
+		<-done
+	}
 }
 
 // drainTimeout bounds how long RunOnce spends delivering notifications.
@@ -57,6 +92,7 @@ func (k *Keeper) Run(ctx context.Context, reload <-chan struct{}) error {
 	if err != nil {
 		return err
 	}
+	defer prefetchTips(ctx, k.submitter, k.logger, sendsBundles(ps, k.dryRunAll))()
 	runCtx, stopRuns := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopRuns()
 	k.scheduler = newScheduler(runCtx, k.logger, k.metrics)

@@ -39,6 +39,9 @@ type Signer = action.Signer
 type Submitter interface {
 	action.Submitter
 	Balance(ctx context.Context, wallet solana.PublicKey) (uint64, error)
+	// TipAccounts returns the block engine's tip accounts, kept after the
+	// first answer for the bundles' tips (see prefetchTips).
+	TipAccounts(ctx context.Context) ([]solana.PublicKey, error)
 }
 
 // Journal records every action durably: the action path's log, and what

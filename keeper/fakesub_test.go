@@ -193,6 +193,11 @@ func (s *fakeSubmitter) Simulate(_ context.Context, raw []byte, wallet solana.Pu
 	return res, r.err
 }
 
+// TipAccounts implements Submitter: the fake's one tip account.
+func (s *fakeSubmitter) TipAccounts(context.Context) ([]solana.PublicKey, error) {
+	return []solana.PublicKey{s.tipAccount}, nil
+}
+
 // SimulateSequence implements Submitter: each transaction as Simulate
 // scripts it, stopping at the first failure.
 func (s *fakeSubmitter) SimulateSequence(ctx context.Context, raws [][]byte, wallet solana.PublicKey) ([]*chain.SimResult, error) {

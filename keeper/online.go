@@ -73,10 +73,12 @@ func CheckOnline(ctx context.Context, cfg *config.Config, ps []*policies.Policy)
 }
 
 // usesBundles reports whether an enabled policy submits by Jito bundle.
-func usesBundles(ps []*policies.Policy) bool {
-	return slices.ContainsFunc(ps, func(p *policies.Policy) bool {
-		return p.Enabled && journal.Mode(p.Submit.Mode) == journal.ModeBundle
-	})
+func usesBundles(ps []*policies.Policy) bool { return slices.ContainsFunc(ps, landsBundles) }
+
+// landsBundles reports whether p is enabled and lands its actions as Jito
+// bundles.
+func landsBundles(p *policies.Policy) bool {
+	return p.Enabled && journal.Mode(p.Submit.Mode) == journal.ModeBundle
 }
 
 // pingMarket asks the market for one page of one vault.

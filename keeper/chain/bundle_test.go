@@ -287,3 +287,40 @@ func TestBundleID(t *testing.T) {
 		}
 	}
 }
+
+// TestTipAccountsAreKept: the tip accounts asked for ahead are the ones the
+// first bundle tips, without asking the engine again; a failed request
+// keeps nothing, and a client without a block engine says so.
+func TestTipAccountsAreKept(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newBundleFixture(t, 1, 150)
+		accounts := f.fc.tipAccounts
+		f.fc.tipAccounts = nil // the engine answers an empty list
+		if _, err := f.c.TipAccounts(t.Context()); err == nil {
+			t.Fatal("TipAccounts of an empty list: no error")
+		}
+		f.fc.tipAccounts = accounts
+		for range 2 {
+			if got, err := f.c.TipAccounts(t.Context()); err != nil || !slices.Equal(got, accounts) {
+				t.Fatalf("TipAccounts: %v, %v; want %v", got, err, accounts)
+			}
+		}
+		if n := len(f.fc.callsOf("getTipAccounts")); n != 2 {
+			t.Fatalf("getTipAccounts asked %d times, want twice (the failure, then once)", n)
+		}
+		res, err := f.send(t, TipPolicy{Floor: 1000, Cap: 10_000})
+		if err != nil || res.Outcome != OutcomeLanded {
+			t.Fatalf("SendBundle: %v, %v", res.Outcome, err)
+		}
+		if n := len(f.fc.callsOf("getTipAccounts")); n != 2 {
+			t.Errorf("getTipAccounts asked %d times, want no more for the bundle", n)
+		}
+		if to := f.fc.sentBundles()[0].tipTo; !slices.Contains(accounts, to) {
+			t.Errorf("tipped %s, not a tip account", to)
+		}
+		noJito, _ := newMemClient(t, f.fc, func(o *Options) { o.JitoURL = "" })
+		if _, err := noJito.TipAccounts(t.Context()); err == nil {
+			t.Error("TipAccounts without a block engine: no error")
+		}
+	})
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"time"
 
@@ -160,12 +161,8 @@ type tipBook struct {
 func (tb *tipBook) pick(ctx context.Context, lamports, limit uint64, bh solana.Hash) (solana.PublicKey, uint64, error) {
 	tb.mu.Lock()
 	defer tb.mu.Unlock()
-	if len(tb.accounts) == 0 {
-		accs, err := tb.jito.tipAccounts(ctx)
-		if err != nil {
-			return solana.PublicKey{}, 0, err
-		}
-		tb.accounts = accs
+	if err := tb.load(ctx); err != nil {
+		return solana.PublicKey{}, 0, err
 	}
 	now := time.Now()
 	tb.forget(now)
@@ -179,6 +176,31 @@ func (tb *tipBook) pick(ctx context.Context, lamports, limit uint64, bh solana.H
 		}
 	}
 	return solana.PublicKey{}, 0, fmt.Errorf("every tip account already has a tip of %d to %d lamports with blockhash %s", lamports, limit, bh)
+}
+
+// known returns the engine's tip accounts, asking it unless they are
+// cached.
+func (tb *tipBook) known(ctx context.Context) ([]solana.PublicKey, error) {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	if err := tb.load(ctx); err != nil {
+		return nil, err
+	}
+	return slices.Clone(tb.accounts), nil
+}
+
+// load asks the engine for its tip accounts unless they are cached; a
+// failure leaves the cache empty. The caller holds mu.
+func (tb *tipBook) load(ctx context.Context) error {
+	if len(tb.accounts) > 0 {
+		return nil
+	}
+	accs, err := tb.jito.tipAccounts(ctx)
+	if err != nil {
+		return err
+	}
+	tb.accounts = accs
+	return nil
 }
 
 // forget drops the tips made longer than tipMemory before now. The

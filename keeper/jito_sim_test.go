@@ -1,0 +1,68 @@
+package keeper
+
+import (
+	"sync"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/keeper-project/keeper/keeper/journal"
+)
+
+// TestTipAccountsAreAskedAsThePassStarts: a pass whose policy lands
+// bundles asks the block engine for its tip accounts as it starts, beside
+// its reads, so that the bundle does not wait a round trip for them between
+// its signatures and its send; the tip uses them without asking again. The
+// market holds every build until the engine was asked (at most a second
+// of the bubble's time): on a client that asked only for the first tip,
+// the build goes out late. A pass of RPC policies does not ask.
+func TestTipAccountsAreAskedAsThePassStarts(t *testing.T) {
+	cases := []struct {
+		name, file, policy string
+		wait               time.Duration
+		mode               journal.Mode
+		asks               int
+	}{
+		{"bundle", "claim-withdrawals.yaml", "claim-earn-withdrawals", 25 * time.Second, journal.ModeBundle, 1},
+		{"rpc", "auto-repay.yaml", "auto-repay", 15 * time.Second, journal.ModeRPC, 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				w := newSimWorld(t, simOptions{})
+				w.usePolicies(t, tc.file)
+				asked := make(chan struct{})
+				var once sync.Once
+				var late atomic.Bool
+				w.net.before = func(c netCall, _ []byte) {
+					switch {
+					case c.Host == simJitoHost && c.Method == "getTipAccounts":
+						once.Do(func() { close(asked) })
+					case c.Key != "" && tc.asks > 0: // a build
+						select {
+						case <-asked:
+						case <-time.After(time.Second):
+							late.Store(true)
+						}
+					}
+				}
+				k := w.open(t, "")
+				w.advance(t, tc.wait)
+				if err := k.RunOnce(t.Context()); err != nil {
+					t.Fatalf("RunOnce: %v", err)
+				}
+				acts := k.actionsOf(t, tc.policy)
+				if len(acts) == 0 || acts[0].State != journal.StateLanded || acts[0].Attempts[0].Mode != tc.mode {
+					t.Fatalf("actions %+v, want one landed by %s", acts, tc.mode)
+				}
+				if late.Load() {
+					t.Error("the build went out before the tip accounts were asked for")
+				}
+				if n := w.net.count(simJitoHost, "getTipAccounts"); n != tc.asks {
+					t.Errorf("tip accounts asked %d times, want %d", n, tc.asks)
+				}
+			})
+		})
+	}
+}
