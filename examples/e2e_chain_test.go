@@ -10,7 +10,6 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/programs/system"
 	"github.com/gagliardetto/solana-go/rpc"
-	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
 )
 
 // tipCapLamports is claim-withdrawals.yaml's tip_lamports: no tip may pay more.
@@ -19,11 +18,7 @@ const tipCapLamports = 50_000
 // tipAccounts asks the simulated block engine for its tip accounts, as keeper does.
 func (s *simProc) tipAccounts(t *testing.T) []solana.PublicKey {
 	t.Helper()
-	var accounts []string
-	cl := jsonrpc.NewClient(s.urls.Jito + "/api/v1/bundles")
-	readThroughFaults(t, "getTipAccounts", func(ctx context.Context) error {
-		return cl.CallForInto(ctx, &accounts, "getTipAccounts", []any{})
-	})
+	accounts := s.state(t).TipAccounts // not through the engine, which limits each client's rate
 	out := make([]solana.PublicKey, len(accounts))
 	for i, a := range accounts {
 		out[i] = solana.MustPublicKeyFromBase58(a)

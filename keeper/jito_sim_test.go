@@ -1,6 +1,7 @@
 package keeper
 
 import (
+	"net/http"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -65,4 +66,42 @@ func TestTipAccountsAreAskedAsThePassStarts(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestBundlesKeepToTheEnginesRateLimit: the simulator's block engine takes
+// one request per second from a client, as Jito's does by default, and
+// refuses (429) one that comes sooner. A pass that lands a bundle (tip
+// accounts, the bundle, its statuses) never meets a refusal: keeper spaces
+// its requests to the engine at least a second apart.
+func TestBundlesKeepToTheEnginesRateLimit(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		w := newSimWorld(t, simOptions{})
+		w.usePolicies(t, "claim-withdrawals.yaml")
+		k := w.open(t, "")
+		w.advance(t, 25*time.Second)
+		if err := k.RunOnce(t.Context()); err != nil {
+			t.Fatalf("RunOnce: %v", err)
+		}
+		if acts := k.actionsOf(t, "claim-earn-withdrawals"); len(acts) == 0 || acts[0].State != journal.StateLanded {
+			t.Fatalf("actions %+v, want a landed bundle", acts)
+		}
+		var prev time.Time
+		calls := 0
+		for _, c := range w.net.log() {
+			if c.Host != simJitoHost {
+				continue
+			}
+			calls++
+			if c.Status != http.StatusOK {
+				t.Errorf("%s answered %d", c.Method, c.Status)
+			}
+			if gap := c.Start.Sub(prev); !prev.IsZero() && gap < time.Second {
+				t.Errorf("%s sent %v after the engine's previous request, want a second at least", c.Method, gap)
+			}
+			prev = c.Start
+		}
+		if calls < 2 {
+			t.Errorf("%d requests to the engine, want the tip accounts and the bundle at least", calls)
+		}
+	})
 }

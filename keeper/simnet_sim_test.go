@@ -19,6 +19,7 @@ type netCall struct {
 	Path   string // URL path
 	Method string // JSON-RPC method, when the body names one
 	Key    string // the Idempotent-Key header of a market build
+	Status int    // the HTTP status answered
 	Start  time.Time
 	End    time.Time
 }
@@ -65,7 +66,7 @@ func (n *simNet) RoundTrip(req *http.Request) (*http.Response, error) {
 	rec := httptest.NewRecorder()
 	c.Start = n.now()
 	h.ServeHTTP(rec, sreq)
-	c.End = n.now()
+	c.End, c.Status = n.now(), rec.Code
 	n.mu.Lock()
 	n.calls = append(n.calls, c)
 	n.mu.Unlock()

@@ -230,6 +230,7 @@ func chainOptions(c *config.Config, m *Metrics, logger *slog.Logger) chain.Optio
 		PollOnly:            ch.Confirm == "poll",
 		JitoURL:             ch.JitoURL.Reveal(),
 		JitoAuth:            ch.JitoAuth.Value.Reveal(),
+		JitoRateLimit:       ch.JitoRPS,
 		Logger:              logger, // the client adds component=chain
 		Observe: func(method string, d time.Duration, err error) {
 			m.RPCRequests.WithLabelValues(method).Observe(d.Seconds())

@@ -32,3 +32,15 @@ func TestClientLoggersNameTheirComponentOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestChainOptionsTakeTheJitoLimit: chain.jito_rps reaches the chain
+// client.
+func TestChainOptionsTakeTheJitoLimit(t *testing.T) {
+	cfg, err := config.Load("keeper.yaml", t.TempDir(), []byte(strings.Replace(testConfigYAML, "chain:\n", "chain:\n  jito_rps: 3\n", 1)), func(string) (string, bool) { return "", false })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := chainOptions(cfg, NewMetrics(nil), slog.New(slog.DiscardHandler)).JitoRateLimit; got != 3 {
+		t.Errorf("JitoRateLimit %g, want 3", got)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"os"
 	"strconv"
@@ -35,6 +36,7 @@ func simCommand(fs *flag.FlagSet) action {
 	hostile := fs.String("hostile", "none", "make every transaction-building answer hostile in this way, as a compromised market would: "+hostileModes())
 	faults := fs.String("faults", "", "inject faults into the market API, RPC and Jito: "+simfaults.SpecHelp)
 	seed := fs.Uint64("seed", 0, "seed of blockhashes and fault draws, to reproduce a run")
+	jitoRPS := fs.Float64("jito-rps", sim.DefaultJitoRateLimit, "requests per second the block engine takes from one client IP, answering 429 above it, as Jito's does (its default: 1); 0 for no limit")
 	return func(ctx context.Context, s *streams, _ []string) int {
 		addrs, err := simAddrs(*listen)
 		if err != nil {
@@ -57,8 +59,12 @@ func simCommand(fs *flag.FlagSet) action {
 			return exitUsage
 		}
 		injected.Market.HostileAlways = mode
+		if !(*jitoRPS >= 0) {
+			fmt.Fprintf(s.err, "keeper sim: --jito-rps: %g, want 0 (no limit) or a positive rate\n", *jitoRPS)
+			return exitUsage
+		}
 		return serveSim(ctx, s, simServe{addrs: addrs, scenario: *scenario, owner: owner, manual: *manual,
-			control: *control || *manual, faults: injected, seed: *seed})
+			control: *control || *manual, faults: injected, seed: *seed, jitoRPS: *jitoRPS})
 	}
 }
 
@@ -123,6 +129,7 @@ type simServe struct {
 	control  bool             // serve the control routes
 	faults   simfaults.Faults // faults and hostile mode to inject
 	seed     uint64
+	jitoRPS  float64 // the block engine's limit per client IP; 0: none
 }
 
 // serveSim runs the simulator until ctx ends.
@@ -132,8 +139,11 @@ func serveSim(ctx context.Context, s *streams, o simServe) int {
 		fmt.Fprintln(s.err, err)
 		return exitUsage
 	}
-	opts := sim.Options{Scenario: sc, Wallet: o.owner, Seed: o.seed, Faults: o.faults,
+	opts := sim.Options{Scenario: sc, Wallet: o.owner, Seed: o.seed, Faults: o.faults, JitoRateLimit: o.jitoRPS,
 		Logger: slog.New(slog.NewTextHandler(s.err, nil))} // each scenario event as it is applied
+	if o.jitoRPS == 0 {
+		opts.JitoRateLimit = math.Inf(1)
+	}
 	if o.manual {
 		opts.Clock = chainsim.NewManualClock(time.Now().UTC().Truncate(time.Second))
 	}

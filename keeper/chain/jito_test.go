@@ -2,6 +2,7 @@ package chain
 
 import (
 	"testing"
+	"time"
 )
 
 func TestJitoEndpointURL(t *testing.T) {
@@ -47,5 +48,15 @@ func TestJitoClient(t *testing.T) {
 	fc.tipAccounts = nil
 	if _, err := c.bundles.jito.tipAccounts(t.Context()); err == nil {
 		t.Error("want an error for an empty tip account list")
+	}
+}
+
+// TestJitoSpacing: requests to the engine go a tenth wider apart than its
+// limit allows.
+func TestJitoSpacing(t *testing.T) {
+	for rps, want := range map[float64]time.Duration{1: 1100 * time.Millisecond, 2: 550 * time.Millisecond, 0.5: 2200 * time.Millisecond} {
+		if got := jitoSpacing(rps); got != want {
+			t.Errorf("jitoSpacing(%g) = %v, want %v", rps, got, want)
+		}
 	}
 }

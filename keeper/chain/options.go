@@ -14,9 +14,12 @@ import (
 
 // Defaults applied by New to zero Options fields.
 const (
-	DefaultRateLimit           = 20 // requests per second over all RPC endpoints
-	DefaultRateBurst           = 40
-	DefaultJitoRateLimit       = 5 // the block engine's default per-IP limit
+	DefaultRateLimit = 20 // requests per second over all RPC endpoints
+	DefaultRateBurst = 40
+	// DefaultJitoRateLimit is the block engine's documented default limit:
+	// one request per second per IP per region (jito-docs
+	// lowlatencytxnsend.md, "Rate Limits"); above it the engine answers 429.
+	DefaultJitoRateLimit       = 1
 	DefaultRequestTimeout      = 10 * time.Second
 	DefaultRebroadcastInterval = 2 * time.Second
 	DefaultPollInterval        = time.Second
@@ -74,7 +77,9 @@ type Options struct {
 	JitoURL string
 	// JitoAuth, if set, is sent as the x-jito-auth header. Secret.
 	JitoAuth string
-	// JitoRateLimit bounds block engine requests per second (burst 1).
+	// JitoRateLimit is the block engine's limit on this client's requests
+	// per second; they are sent one at a time, spaced a tenth wider than the
+	// limit (see jitoSpacing).
 	JitoRateLimit float64
 	// HTTPClient, if set, is used for every request; its Timeout should be
 	// zero (RequestTimeout applies per request through the context).

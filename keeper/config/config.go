@@ -133,12 +133,15 @@ type Chain struct {
 	SendURL URL   `yaml:"send_url"` // optional separate endpoint for sendTransaction
 	// SimulateBundleURL is a Jito-Solana RPC endpoint with simulateBundle,
 	// used to simulate an answer's transactions in order; empty: rpc_url.
-	SimulateBundleURL URL           `yaml:"simulate_bundle_url"`
-	JitoURL           URL           `yaml:"jito_url"`
-	JitoAuth          Auth          `yaml:"jito_auth"`
-	Commitment        string        `yaml:"commitment"` // confirmed or finalized
-	Timeout           time.Duration `yaml:"timeout"`
-	RateLimit         RateLimit     `yaml:"rate_limit"`
+	SimulateBundleURL URL  `yaml:"simulate_bundle_url"`
+	JitoURL           URL  `yaml:"jito_url"`
+	JitoAuth          Auth `yaml:"jito_auth"`
+	// JitoRPS is the block engine's limit on keeper's requests per second
+	// (Jito's default is one per IP and region).
+	JitoRPS    float64       `yaml:"jito_rps"`
+	Commitment string        `yaml:"commitment"` // confirmed or finalized
+	Timeout    time.Duration `yaml:"timeout"`
+	RateLimit  RateLimit     `yaml:"rate_limit"`
 	// Retry bounds how often a call that failed transiently on every
 	// endpoint is tried again (Attempts counts rounds over the endpoints).
 	Retry Retry `yaml:"retry"`

@@ -49,6 +49,9 @@ func TestMinimalGetsDefaults(t *testing.T) {
 	if c.Chain.Commitment != "confirmed" || c.Chain.Tip.FloorLamports != 10_000 || c.Log.Format != "auto" || c.HTTP.Listen != "127.0.0.1:9464" {
 		t.Errorf("chain/log/http defaults lost: %+v %+v", c.Chain, c.Log)
 	}
+	if c.Chain.JitoRPS != 1 {
+		t.Errorf("chain.jito_rps = %g, want Jito's default limit, 1", c.Chain.JitoRPS)
+	}
 	home, _ := os.UserHomeDir()
 	if c.Signer.Keypair != filepath.Join(home, ".config/solana/id.json") {
 		t.Errorf("keypair = %q, want ~ expanded", c.Signer.Keypair)
@@ -170,6 +173,35 @@ func TestBadConfigs(t *testing.T) {
 				t.Errorf("the error echoes a keyed URL's secret:\n%v", err)
 			}
 		})
+	}
+}
+
+// TestJitoRPS: chain.jito_rps takes a positive rate, and says where a
+// rate that is not one is written.
+func TestJitoRPS(t *testing.T) {
+	for _, tc := range []struct {
+		value, err string
+	}{
+		{"5", ""},
+		{"0.5", ""},
+		{"0", "cfg.yaml:3:13: chain.jito_rps must be positive"},
+		{"-1", "cfg.yaml:3:13: chain.jito_rps must be positive"},
+		{".nan", "cfg.yaml:3:13: chain.jito_rps must be positive"},
+	} {
+		data := "market: {program_id: SimMarket1111111111111111111111111111111111}\n" +
+			"chain:\n  jito_rps: " + tc.value + "\n" +
+			"  dex_a_program: SimDexA111111111111111111111111111111111111\n" +
+			"  dex_b_program: SimDexB111111111111111111111111111111111111\n" +
+			"policies: [\"policies/*.yaml\"]\n"
+		c, err := Load("cfg.yaml", t.TempDir(), []byte(data), lookup)
+		switch {
+		case tc.err == "" && err != nil:
+			t.Errorf("jito_rps %s: %v", tc.value, err)
+		case tc.err == "" && fmt.Sprint(c.Chain.JitoRPS) != tc.value:
+			t.Errorf("jito_rps %s read as %g", tc.value, c.Chain.JitoRPS)
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("jito_rps %s: %v, want %q", tc.value, err, tc.err)
+		}
 	}
 }
 

@@ -42,6 +42,7 @@ func Default() Config {
 		Chain: Chain{
 			RPCURL:      "http://127.0.0.1:7071",
 			JitoURL:     "http://127.0.0.1:7072",
+			JitoRPS:     1,
 			Commitment:  "confirmed",
 			Timeout:     10 * time.Second,
 			RateLimit:   RateLimit{RPS: 20, Burst: 40},

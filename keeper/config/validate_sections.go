@@ -83,6 +83,7 @@ func (c *Chain) validate(v *validator) {
 		v.fail([]any{"chain", "commitment"}, "chain.commitment must be confirmed or finalized (a processed transaction may still be rolled back), got %s", strictyaml.Excerpt(c.Commitment))
 	}
 	v.positive([]any{"chain", "timeout"}, "chain.timeout", c.Timeout > 0)
+	v.positive([]any{"chain", "jito_rps"}, "chain.jito_rps", c.JitoRPS > 0)
 	v.positive([]any{"chain", "rebroadcast"}, "chain.rebroadcast", c.Rebroadcast > 0)
 	v.positive([]any{"chain", "poll"}, "chain.poll", c.Poll > 0)
 	v.positive([]any{"chain", "watch_poll"}, "chain.watch_poll", c.WatchPoll > 0)

@@ -28,6 +28,9 @@ type ControlState struct {
 	Subscriptions int `json:"subscriptions"`
 	// Wallet is the operator's wallet.
 	Wallet ControlWallet `json:"wallet"`
+	// TipAccounts are the block engine's tip accounts, as getTipAccounts answers (a test reading them
+	// here spends none of the engine's rate limit).
+	TipAccounts []string `json:"tip_accounts"`
 	// Loans, Positions and Strategies are keyed by name; Requests by "earn-vault/request".
 	Loans      map[string]ControlLoan     `json:"loans"`
 	Positions  map[string]ControlPosition `json:"positions"`
@@ -156,6 +159,9 @@ func (c *Control) State() (ControlState, error) {
 	}
 	st.Traffic, st.MarketRequests = c.traffic.counts()
 	st.Signed = c.traffic.signedTxs()
+	for _, k := range c.sim.chain.Bundles.TipAccounts() {
+		st.TipAccounts = append(st.TipAccounts, k.String())
+	}
 	return st, nil
 }
 

@@ -28,10 +28,18 @@ type Options struct {
 	MinTip uint64
 	// Logger receives a debug line per scenario event and per request; nil discards.
 	Logger *slog.Logger
+	// JitoRateLimit is the block engine's limit on the requests per second of one client IP address
+	// (see chainsim.Options.JitoRateLimit); zero means DefaultJitoRateLimit, and math.Inf(1) lifts it.
+	JitoRateLimit float64
 	// OnUnknownRoute, when set, is called for every market request to an unknown route or with a method
 	// other than POST (after the 404 or 405 answer is chosen). Tests use it to fail loudly.
 	OnUnknownRoute func(method, path string)
 }
+
+// DefaultJitoRateLimit is the block engine's limit when Options.JitoRateLimit is zero: Jito's
+// documented default, one request per second per IP per region (jito-docs lowlatencytxnsend.md,
+// "Rate Limits").
+const DefaultJitoRateLimit = 1
 
 // DefaultWallet is the operator's wallet when Options.Wallet is zero.
 func DefaultWallet() solana.PublicKey { return ids.DerivedKey("wallet", "operator") }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"sync"
@@ -72,8 +73,12 @@ func New(opts Options) (*Sim, error) {
 	if err != nil {
 		return nil, err
 	}
+	jitoLimit := opts.JitoRateLimit
+	if math.IsInf(jitoLimit, 1) {
+		jitoLimit = 0 // chainsim's "no limit"
+	}
 	chain, err := chainsim.New(chainsim.Options{Clock: opts.Clock, Genesis: start, Seed: opts.Seed,
-		MinTip: opts.MinTip, Faults: opts.Faults.Chain, Logger: opts.Logger})
+		MinTip: opts.MinTip, Faults: opts.Faults.Chain, Logger: opts.Logger, JitoRateLimit: jitoLimit})
 	if err != nil {
 		return nil, fmt.Errorf("sim: %w", err)
 	}
@@ -109,6 +114,9 @@ func (opts Options) withDefaults() (Options, *scenario.Scenario, error) {
 	}
 	if opts.Wallet.IsZero() {
 		opts.Wallet = DefaultWallet()
+	}
+	if opts.JitoRateLimit == 0 {
+		opts.JitoRateLimit = DefaultJitoRateLimit
 	}
 	if opts.Scenario != nil {
 		return opts, opts.Scenario, nil

@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"github.com/gagliardetto/solana-go"
+	"golang.org/x/time/rate"
+
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 	"github.com/keeper-project/keeper/keeper/sim/inject"
 )
@@ -57,6 +59,9 @@ func New(opts Options) (*Chain, error) {
 	c.leader = &leader{c: c}
 	c.rpc = newServer(c, ServiceRPC)
 	c.jito = newServer(c, ServiceJito)
+	if o.JitoRateLimit > 0 {
+		c.jito.limits = &clientLimits{rate: rate.Limit(o.JitoRateLimit), buckets: map[string]*rate.Limiter{}}
+	}
 	return c, nil
 }
 

@@ -3,7 +3,12 @@ package chainsim
 import (
 	"context"
 	"encoding/base64"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
+	"testing/synctest"
+	"time"
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/programs/system"
@@ -208,5 +213,46 @@ func TestBundleStatusesAndLimits(t *testing.T) {
 	bad.Signatures[0][1] ^= 1
 	if _, err := f.send(t, []*solana.Transaction{bad}, true); rpcErr(t, err).Code != -32602 {
 		t.Fatalf("a badly signed bundle was accepted")
+	}
+}
+
+// TestJitoRateLimit: with a limit of one request per second, a client IP's
+// second request within the second is answered 429 with Retry-After 1, as
+// Jito's engine answers; another IP is not held back, and a second later
+// the first may ask again. Without the option nothing is limited.
+func TestJitoRateLimit(t *testing.T) {
+	ask := func(h http.Handler, ip string) *httptest.ResponseRecorder {
+		r := httptest.NewRequest(http.MethodPost, "/api/v1/bundles", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"getTipAccounts","params":[]}`))
+		r.RemoteAddr = ip + ":40000"
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		return w
+	}
+	synctest.Test(t, func(t *testing.T) {
+		limited, _ := newChain(t, Options{JitoRateLimit: 1})
+		h := limited.Jito().Handler()
+		if w := ask(h, "10.0.0.1"); w.Code != http.StatusOK {
+			t.Fatalf("first request: %d %s", w.Code, w.Body)
+		}
+		w := ask(h, "10.0.0.1")
+		if w.Code != http.StatusTooManyRequests || w.Header().Get("Retry-After") != "1" {
+			t.Errorf("second request within the second: %d, Retry-After %q; want 429 and 1", w.Code, w.Header().Get("Retry-After"))
+		}
+		if w := ask(h, "10.0.0.2"); w.Code != http.StatusOK {
+			t.Errorf("another client: %d", w.Code)
+		}
+		time.Sleep(time.Second)
+		if w := ask(h, "10.0.0.1"); w.Code != http.StatusOK {
+			t.Errorf("a second later: %d", w.Code)
+		}
+		free, _ := newChain(t, Options{})
+		for range 3 {
+			if w := ask(free.Jito().Handler(), "10.0.0.1"); w.Code != http.StatusOK {
+				t.Errorf("no limit: %d", w.Code)
+			}
+		}
+	})
+	if _, err := New(Options{JitoRateLimit: -1}); err == nil {
+		t.Error("a negative JitoRateLimit was accepted")
 	}
 }

@@ -35,6 +35,12 @@ type Options struct {
 	// its result: those members are absent. For testing clients on older
 	// nodes.
 	SimulateWithoutBalances bool
+	// JitoRateLimit is the block engine's limit on the requests one client
+	// IP address may make per second (a token bucket holding one); a
+	// request over it is answered 429 with Retry-After 1, as Jito's engine
+	// answers (its documented default: 1 request per second per IP per
+	// region). Zero means no limit.
+	JitoRateLimit float64
 }
 
 // withDefaults returns o with nil and zero fields filled in, or an error
@@ -51,6 +57,9 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if !(o.JitoRateLimit >= 0) { // NaN too
+		return o, fmt.Errorf("chainsim: options: JitoRateLimit %g, want 0 (none) or a positive rate", o.JitoRateLimit)
 	}
 	if err := o.Faults.Validate(); err != nil {
 		return o, fmt.Errorf("chainsim: options: %w", err)

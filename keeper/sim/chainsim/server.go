@@ -9,9 +9,12 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/gorilla/websocket"
+	"golang.org/x/time/rate"
+
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/internal/jsonrpc"
 	"github.com/keeper-project/keeper/keeper/sim/inject"
 )
@@ -26,6 +29,33 @@ type Server struct {
 	svc    Service
 	routes map[string]map[string]methodFunc // path → method → implementation; "" matches any path
 	ws     *pubsubAPI                       // the RPC service's websocket endpoint; nil for Jito
+	limits *clientLimits                    // requests per client IP; nil: no limit
+}
+
+// clientLimits limits the requests of each client IP address to a rate,
+// with a bucket of one (Options.JitoRateLimit). It is safe for concurrent
+// use.
+type clientLimits struct {
+	rate    rate.Limit
+	mu      sync.Mutex
+	buckets map[string]*rate.Limiter // guarded by mu; by client IP
+}
+
+// allow reports whether the client of r may make a request now, and takes
+// its token if so.
+func (l *clientLimits) allow(r *http.Request) bool {
+	ip, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		ip = r.RemoteAddr
+	}
+	l.mu.Lock()
+	b, ok := l.buckets[ip]
+	if !ok {
+		b = rate.NewLimiter(l.rate, 1)
+		l.buckets[ip] = b
+	}
+	l.mu.Unlock()
+	return b.Allow()
 }
 
 // newServer returns the server of svc.
@@ -78,6 +108,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
 		http.Error(w, "chainsim: only POST is supported", http.StatusMethodNotAllowed)
+		return
+	}
+	if s.limits != nil && !s.limits.allow(r) {
+		w.Header().Set("Retry-After", "1")
+		http.Error(w, "Too Many Requests: rate limit of the block engine exceeded", http.StatusTooManyRequests)
 		return
 	}
 	table, ok := s.routes[r.URL.Path]
