@@ -130,18 +130,18 @@ func jitoEndpointURL(raw string) string {
 // transaction carrying the wallet's signature is refused with
 // ErrSignedByWallet before any request is made. Signature verification is
 // off (sigVerify false, replaceRecentBlockhash false), so the node runs it
-// on the message's own blockhash exactly as the signed transaction would
-// run (same accounts, balances and fee), and no transaction keeper signed
-// leaves the process before its signatures are journaled. On a node that returns the accounts' balances before
-// and after with the simulation (Agave's current validators), that one call
-// is all: see simulateWithBalances. On an older node it fetches the
-// pre-state of the wallet and of every
-// account the message references (static keys and writable lookup-table
-// entries) that is an SPL Token or Token-2022 account owned by the wallet,
-// and asks the simulation for their post-state. It reads that state again
-// after the simulation and measures only when both reads agree, so that a
-// transfer landing meanwhile (another action of keeper's, or anyone paying
-// the wallet) can neither hide an outflow nor be charged to this one; after
+// on the message's own blockhash exactly as the signed transaction would run
+// (same accounts, balances and fee), and no transaction keeper signed leaves
+// the process before its signatures are journaled. On a node that returns
+// the accounts' balances before and after with the simulation (Agave's
+// current validators), that one call is all: see simulateWithBalances. On an
+// older node it fetches the pre-state of the wallet and of every account the
+// message references (static keys and writable lookup-table entries) that is
+// an SPL Token or Token-2022 account owned by the wallet, and asks the
+// simulation for their post-state. It reads that state again after the
+// simulation and measures only when both reads agree, so that a transfer
+// landing meanwhile (another action of keeper's, or anyone paying the
+// wallet) can neither hide an outflow nor be charged to this one; after
 // maxSimulateTries moving reads it returns ErrWalletMoving.
 //
 // A transaction that fails in simulation returns its SimResult (logs, units,
@@ -151,14 +151,15 @@ func (c *Client) Simulate(ctx context.Context, raw []byte, wallet solana.PublicK
 }
 
 // SimulateSequence simulates wire transactions, unsigned by keeper as for
-// Simulate (ErrSignedByWallet otherwise; skipSigVerify true, replaceRecentBlockhash
-// false), in order on accumulated state with Jito-Solana's simulateBundle:
-// each transaction sees what its predecessors wrote, fees included, and the
-// run stops at the first failure. It returns one SimResult per transaction that ran, with
-// the wallet's outflows measured from that transaction's own pre- and
-// post-execution accounts, so a token account an earlier transaction
-// created is watched in the later ones. A failing transaction's result
-// comes last, with a *SimError whose Index says which it is.
+// Simulate (ErrSignedByWallet otherwise; skipSigVerify true,
+// replaceRecentBlockhash false), in order on accumulated state with
+// Jito-Solana's simulateBundle: each transaction sees what its predecessors
+// wrote, fees included, and the run stops at the first failure. It returns
+// one SimResult per transaction that ran, with the wallet's outflows
+// measured from that transaction's own pre- and post-execution accounts, so
+// a token account an earlier transaction created is watched in the later
+// ones. A failing transaction's result comes last, with a *SimError whose
+// Index says which it is.
 //
 // It returns ErrBundleSimUnavailable when the endpoint has no
 // simulateBundle; the caller then simulates what it can with Simulate.
