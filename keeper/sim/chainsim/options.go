@@ -39,7 +39,9 @@ type Options struct {
 	// IP address may make per second (a token bucket holding one); a
 	// request over it is answered 429 with Retry-After 1, as Jito's engine
 	// answers (its documented default: 1 request per second per IP per
-	// region). Zero means no limit.
+	// region). Requests are timed by the wall clock (a synctest bubble's in
+	// tests), not by Clock: the engine counts them as they come, whatever
+	// a test does with the chain's time. Zero means no limit.
 	JitoRateLimit float64
 }
 
