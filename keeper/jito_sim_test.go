@@ -1,12 +1,17 @@
 package keeper
 
 import (
+	"fmt"
 	"net/http"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/gagliardetto/solana-go"
 
 	"github.com/keeper-project/keeper/keeper/journal"
 )
@@ -104,4 +109,46 @@ func TestBundlesKeepToTheEnginesRateLimit(t *testing.T) {
 			t.Errorf("%d requests to the engine, want the tip accounts and the bundle at least", calls)
 		}
 	})
+}
+
+// TestPinnedTipAccountsSpareTheEngine: with chain.tip.accounts set, a pass
+// that lands a bundle never asks the engine for its tip accounts, so the
+// bundle is its first request and goes out as soon as it is ready.
+func TestPinnedTipAccountsSpareTheEngine(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		w := newSimWorld(t, simOptions{})
+		w.usePolicies(t, "claim-withdrawals.yaml")
+		for _, k := range w.sim.Chain().Bundles.TipAccounts() {
+			w.cfg.Chain.Tip.Accounts = append(w.cfg.Chain.Tip.Accounts, k.String())
+		}
+		k := w.open(t, "")
+		w.advance(t, 25*time.Second)
+		if err := k.RunOnce(t.Context()); err != nil {
+			t.Fatalf("RunOnce: %v", err)
+		}
+		if acts := k.actionsOf(t, "claim-earn-withdrawals"); len(acts) == 0 || acts[0].State != journal.StateLanded {
+			t.Fatalf("actions %+v, want a landed bundle", acts)
+		}
+		var engine []string
+		for _, c := range w.net.log() {
+			if c.Host == simJitoHost {
+				engine = append(engine, c.Method)
+			}
+		}
+		if len(engine) == 0 || engine[0] != "sendBundle" || slices.Contains(engine, "getTipAccounts") {
+			t.Errorf("requests to the engine %v, want the bundle first and no getTipAccounts", engine)
+		}
+	})
+}
+
+// TestPinnedTipAccountsAreChecked: `keeper check --online` names each
+// pinned tip account the engine does not list.
+func TestPinnedTipAccountsAreChecked(t *testing.T) {
+	a, b, c := keyOf("tip a"), keyOf("tip b"), keyOf("tip c")
+	var got []string
+	fail := func(format string, args ...any) { got = append(got, fmt.Sprintf(format, args...)) }
+	checkPinnedTips([]string{a.String(), b.String()}, []solana.PublicKey{a, c}, fail)
+	if len(got) != 1 || !strings.Contains(got[0], "chain.tip.accounts[1] ("+b.String()+") is not one of the block engine's tip accounts") {
+		t.Errorf("failures %q, want one naming accounts[1]", got)
+	}
 }

@@ -36,7 +36,9 @@ func (e *OnlineError) Error() string {
 func CheckOnline(ctx context.Context, cfg *config.Config, ps []*policies.Policy) error {
 	var bad OnlineError
 	fail := func(format string, args ...any) { bad.Problems = append(bad.Problems, fmt.Sprintf(format, args...)) }
-	c, err := chain.New(chainOptions(cfg, NewMetrics(nil), slog.New(slog.DiscardHandler)))
+	co := chainOptions(cfg, NewMetrics(nil), slog.New(slog.DiscardHandler))
+	co.TipAccounts = nil // asked of the engine, to check chain.tip.accounts against
+	c, err := chain.New(co)
 	if err != nil {
 		return fmt.Errorf("chain client: %w", err)
 	}
@@ -52,8 +54,10 @@ func CheckOnline(ctx context.Context, cfg *config.Config, ps []*policies.Policy)
 			wallet, policies.FormatSOL(lamports), policies.FormatSOL(min))
 	}
 	if usesBundles(ps) {
-		if _, err := c.TipAccounts(ctx); err != nil {
+		if engine, err := c.TipAccounts(ctx); err != nil {
 			fail("chain.jito_url (%s) does not answer, and a policy lands bundles: %v", cfg.Chain.JitoURL, err)
+		} else {
+			checkPinnedTips(cfg.Chain.Tip.Accounts, engine, fail)
 		}
 	}
 	if err := pingMarket(ctx, cfg, wallet.String()); err != nil {
@@ -70,6 +74,16 @@ func CheckOnline(ctx context.Context, cfg *config.Config, ps []*policies.Policy)
 		return &bad
 	}
 	return nil
+}
+
+// checkPinnedTips fails each of chain.tip.accounts that is not one of the
+// engine's tip accounts: a tip paid there would not count for a bundle.
+func checkPinnedTips(pinned []string, engine []solana.PublicKey, fail func(string, ...any)) {
+	for i, a := range pinned {
+		if !slices.ContainsFunc(engine, func(k solana.PublicKey) bool { return k.String() == a }) {
+			fail("chain.tip.accounts[%d] (%s) is not one of the block engine's tip accounts %v: a bundle tipping it would not count", i, a, engine)
+		}
+	}
 }
 
 // usesBundles reports whether an enabled policy submits by Jito bundle.

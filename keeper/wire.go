@@ -231,6 +231,7 @@ func chainOptions(c *config.Config, m *Metrics, logger *slog.Logger) chain.Optio
 		JitoURL:             ch.JitoURL.Reveal(),
 		JitoAuth:            ch.JitoAuth.Value.Reveal(),
 		JitoRateLimit:       ch.JitoRPS,
+		TipAccounts:         tipAccounts(ch.Tip.Accounts),
 		Logger:              logger, // the client adds component=chain
 		Observe: func(method string, d time.Duration, err error) {
 			m.RPCRequests.WithLabelValues(method).Observe(d.Seconds())
@@ -282,4 +283,15 @@ func newSender(n config.Notifier) (notify.Sender, error) {
 		return nil, err
 	}
 	return w.WithRetries(n.Retries).WithTelegramChat(n.ChatID).WithRoutingKey(n.RoutingKey.Reveal()), nil
+}
+
+// tipAccounts decodes chain.tip.accounts, which the config has checked.
+func tipAccounts(addrs []string) []solana.PublicKey {
+	var out []solana.PublicKey
+	for _, a := range addrs {
+		if k, err := solana.PublicKeyFromBase58(a); err == nil {
+			out = append(out, k)
+		}
+	}
+	return out
 }

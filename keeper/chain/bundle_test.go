@@ -324,3 +324,26 @@ func TestTipAccountsAreKept(t *testing.T) {
 		}
 	})
 }
+
+// TestPinnedTipAccountsAreNeverAsked: with Options.TipAccounts set, the
+// client tips one of them and never asks the engine.
+func TestPinnedTipAccountsAreNeverAsked(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newBundleFixture(t, 1, 150)
+		pinned := f.fc.tipAccounts[2:3]
+		f.c, _ = newMemClient(t, f.fc, func(o *Options) { o.TipAccounts = pinned })
+		if got, err := f.c.TipAccounts(t.Context()); err != nil || !slices.Equal(got, pinned) {
+			t.Fatalf("TipAccounts: %v, %v; want the pinned %v", got, err, pinned)
+		}
+		res, err := f.send(t, TipPolicy{Floor: 1000, Cap: 10_000})
+		if err != nil || res.Outcome != OutcomeLanded {
+			t.Fatalf("SendBundle: %v, %v", res.Outcome, err)
+		}
+		if n := len(f.fc.callsOf("getTipAccounts")); n != 0 {
+			t.Errorf("getTipAccounts asked %d times, want never", n)
+		}
+		if to := f.fc.sentBundles()[0].tipTo; to != pinned[0] {
+			t.Errorf("tipped %s, want the pinned %s", to, pinned[0])
+		}
+	})
+}

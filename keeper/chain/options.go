@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
 )
 
@@ -77,6 +78,9 @@ type Options struct {
 	JitoURL string
 	// JitoAuth, if set, is sent as the x-jito-auth header. Secret.
 	JitoAuth string
+	// TipAccounts, when set, are the block engine's tip accounts: the
+	// client then never asks the engine for them (see Client.TipAccounts).
+	TipAccounts []solana.PublicKey
 	// JitoRateLimit is the block engine's limit on this client's requests
 	// per second; they are sent one at a time, spaced a tenth wider than the
 	// limit (see jitoSpacing).

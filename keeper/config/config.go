@@ -176,6 +176,9 @@ type Tip struct {
 	FloorLamports uint64 `yaml:"floor_lamports"`
 	MaxLamports   uint64 `yaml:"max_lamports"`
 	Fallback      string `yaml:"fallback"`
+	// Accounts are the block engine's tip accounts (base58), when the
+	// operator pins them; empty: keeper asks the engine once per process.
+	Accounts []string `yaml:"accounts"`
 }
 
 // Signer configures the operator's key and the transaction guard.

@@ -205,6 +205,39 @@ func TestJitoRPS(t *testing.T) {
 	}
 }
 
+// TestTipAccounts: chain.tip.accounts is empty by default (keeper asks the
+// engine), takes base58 addresses, and names the entry that is not one.
+func TestTipAccounts(t *testing.T) {
+	const a, b = "96gYZGLnJYVFmbjzopPSU6QiEV5fGqZNyN9nmNhvrZU5", "HFqU5x63VTqvQss8hp11i4wVV8bD44PvwucfZ2bU7gRe"
+	for _, tc := range []struct {
+		list, err string
+	}{
+		{"[]", ""},
+		{"[" + a + ", " + b + "]", ""},
+		{"[" + a + ", nope]", `cfg.yaml:3:67: chain.tip.accounts[1]: "nope" is not a base58 public key of 32 bytes`},
+		{"[" + a + ", " + a + "]", "cfg.yaml:3:67: chain.tip.accounts[1]: " + `"` + a + `" is listed twice`},
+		{`["", ` + b + "]", "cfg.yaml:3:21: chain.tip.accounts[0] is empty"},
+	} {
+		data := "market: {program_id: SimMarket1111111111111111111111111111111111}\n" +
+			"chain:\n  tip: { accounts: " + tc.list + " }\n" +
+			"  dex_a_program: SimDexA111111111111111111111111111111111111\n" +
+			"  dex_b_program: SimDexB111111111111111111111111111111111111\n" +
+			"policies: [\"policies/*.yaml\"]\n"
+		c, err := Load("cfg.yaml", t.TempDir(), []byte(data), lookup)
+		switch {
+		case tc.err == "" && err != nil:
+			t.Errorf("accounts %s: %v", tc.list, err)
+		case tc.err == "" && fmt.Sprint(c.Chain.Tip.Accounts) != strings.ReplaceAll(tc.list, ",", ""):
+			t.Errorf("accounts %s read as %v", tc.list, c.Chain.Tip.Accounts)
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("accounts %s: %v, want %q", tc.list, err, tc.err)
+		}
+	}
+	if c, err := load(t, "minimal.good.yaml"); err != nil || len(c.Chain.Tip.Accounts) != 0 {
+		t.Errorf("default tip accounts %v, %v; want none", c.Chain.Tip.Accounts, err)
+	}
+}
+
 func TestSecretsNeverPrinted(t *testing.T) {
 	c, err := load(t, "full.good.yaml")
 	if err != nil {

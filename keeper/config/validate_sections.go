@@ -111,6 +111,18 @@ func (t Tip) validate(v *validator) {
 	if t.Fallback != "rpc" && t.Fallback != "refuse" {
 		v.fail([]any{"chain", "tip", "fallback"}, "chain.tip.fallback must be rpc or refuse, got %s", strictyaml.Excerpt(t.Fallback))
 	}
+	for i, a := range t.Accounts {
+		path := []any{"chain", "tip", "accounts", i}
+		name := "chain.tip.accounts[" + strconv.Itoa(i) + "]"
+		switch {
+		case a == "":
+			v.fail(path, "%s is empty; want a tip account's base58 address", name)
+		case slices.Index(t.Accounts, a) < i:
+			v.fail(path, "%s: %s is listed twice", name, strictyaml.NameExcerpt(a))
+		default:
+			v.pubkey(path, name, a, false)
+		}
+	}
 }
 
 // validate checks the signer section: one key source (or a read-only
