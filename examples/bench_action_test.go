@@ -24,7 +24,8 @@ const benchActionLatency = 20 * time.Millisecond
 // BenchmarkE2EActionPath measures one repay's action path against `keeper sim` as a separate
 // process over loopback sockets, with benchActionLatency on every request and keeper's default chain
 // settings (chain.poll 1s; chain.confirm websocket or poll), one fresh simulator per iteration; the
-// repay is sent by RPC, or as a Jito bundle with keeper's tip (submit=bundle):
+// repay is sent by RPC, or as a Jito bundle with keeper's tip (submit=bundle; tips=pinned with the
+// engine's tip accounts in chain.tip.accounts, so that keeper never asks for them):
 //
 //   - keeper-ms: from the intent journaled to the outcome journaled (keeper's journal);
 //   - floor-ms: what no client can avoid, from the simulator's own record: the build's and the
@@ -48,16 +49,20 @@ func BenchmarkE2EActionPath(b *testing.B) {
 	if err := os.WriteFile(bundlePolicy, bundleSubmit(b, autoRepay), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	for _, c := range []struct{ name, confirm, policy string }{
-		{"confirm=websocket", "websocket", autoRepay},
-		{"confirm=poll", "poll", autoRepay},
-		{"submit=bundle", "websocket", bundlePolicy},
+	for _, c := range []struct {
+		name string
+		actionCase
+	}{
+		{"confirm=websocket", actionCase{confirm: "websocket", policy: autoRepay}},
+		{"confirm=poll", actionCase{confirm: "poll", policy: autoRepay}},
+		{"submit=bundle", actionCase{confirm: "websocket", policy: bundlePolicy}},
+		{"submit=bundle,tips=pinned", actionCase{confirm: "websocket", policy: bundlePolicy, pinTips: true}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			var keeperTotal, floorTotal time.Duration
 			phases := make([]time.Duration, len(actionPhases))
 			for range b.N {
-				k, f, ph := actionOnce(b, scenario, c.confirm, c.policy)
+				k, f, ph := actionOnce(b, scenario, c.actionCase)
 				keeperTotal, floorTotal = keeperTotal+k, floorTotal+f
 				for i, d := range ph {
 					phases[i] += d
@@ -99,18 +104,32 @@ func bundleSubmit(b *testing.B, path string) []byte {
 	return out
 }
 
-// actionOnce runs `keeper run --once` with the policy file at policy on a fresh simulator and
-// returns the repay's keeper time, its floor and its phases (see actionPhases).
-func actionOnce(b *testing.B, scenario, confirm, policy string) (keeper, floor time.Duration, phases []time.Duration) {
+// actionCase is how one benchmark's repay is configured: chain.confirm, the policy file, and
+// whether chain.tip.accounts names the engine's tip accounts.
+type actionCase struct {
+	confirm, policy string
+	pinTips         bool
+}
+
+// actionOnce runs `keeper run --once` as c says on a fresh simulator and returns the repay's keeper
+// time, its floor and its phases (see actionPhases).
+func actionOnce(b *testing.B, scenario string, c actionCase) (keeper, floor time.Duration, phases []time.Duration) {
 	b.StopTimer()
 	l := benchActionLatency.String()
 	s := startSimWith(b, "--control", "--scenario", scenario,
 		"--faults", "market:latency="+l+",rpc:latency="+l+",jito:latency="+l)
 	w := newWorkspace(b, s)
-	cfg := w.configEdited(b, "bench", []string{policy}, func(c map[string]any) {
-		ch := section(c, "chain")
+	var tips []string
+	if c.pinTips {
+		tips = s.state(b).TipAccounts
+	}
+	cfg := w.configEdited(b, "bench", []string{c.policy}, func(cfg map[string]any) {
+		ch := section(cfg, "chain")
 		delete(ch, "poll") // the default
-		ch["confirm"] = confirm
+		ch["confirm"] = c.confirm
+		if tips != nil {
+			section(ch, "tip")["accounts"] = tips
+		}
 	})
 	b.StartTimer()
 	runKeeper(b, w.dir, "run", "--once", "--config", cfg).wantExit(b, 0)
