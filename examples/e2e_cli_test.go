@@ -124,6 +124,19 @@ func TestE2ECheckOnline(t *testing.T) {
 	if r := runKeeper(t, w.dir, "check", "--online", "--config", right).wantExit(t, 0); !strings.Contains(r.stdout, "amounts checked") {
 		t.Errorf("check --online: %q", r.stdout)
 	}
+	// Pinned tip accounts are checked against the engine's when a policy lands bundles.
+	tips := s.state(t).TipAccounts
+	pinned := func(name string, accounts ...string) string {
+		return w.configEdited(t, name, []string{claimWithdrawals}, func(cfg map[string]any) {
+			section(section(cfg, "chain"), "tip")["accounts"] = accounts
+		})
+	}
+	stranger := "11111111111111111111111111111112"
+	r = runKeeper(t, w.dir, "check", "--online", "--config", pinned("stale-tips", tips[0], stranger)).wantExit(t, 1)
+	if !strings.Contains(r.stderr, "chain.tip.accounts[1] ("+stranger+") is not one of the block engine's tip accounts") {
+		t.Errorf("check --online with a stale tip account: %q", r.stderr)
+	}
+	runKeeper(t, w.dir, "check", "--online", "--config", pinned("tips", tips...)).wantExit(t, 0)
 }
 
 // TestE2ESimLogsEvents: `keeper sim` logs each scenario event as it applies it.
