@@ -82,14 +82,7 @@ func TestBundlesKeepToTheEnginesRateLimit(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		w := newSimWorld(t, simOptions{})
 		w.usePolicies(t, "claim-withdrawals.yaml")
-		k := w.open(t, "")
-		w.advance(t, 25*time.Second)
-		if err := k.RunOnce(t.Context()); err != nil {
-			t.Fatalf("RunOnce: %v", err)
-		}
-		if acts := k.actionsOf(t, "claim-earn-withdrawals"); len(acts) == 0 || acts[0].State != journal.StateLanded {
-			t.Fatalf("actions %+v, want a landed bundle", acts)
-		}
+		landClaimBundle(t, w)
 		var prev time.Time
 		calls := 0
 		for _, c := range w.net.log() {
@@ -121,14 +114,7 @@ func TestPinnedTipAccountsSpareTheEngine(t *testing.T) {
 		for _, k := range w.sim.Chain().Bundles.TipAccounts() {
 			w.cfg.Chain.Tip.Accounts = append(w.cfg.Chain.Tip.Accounts, k.String())
 		}
-		k := w.open(t, "")
-		w.advance(t, 25*time.Second)
-		if err := k.RunOnce(t.Context()); err != nil {
-			t.Fatalf("RunOnce: %v", err)
-		}
-		if acts := k.actionsOf(t, "claim-earn-withdrawals"); len(acts) == 0 || acts[0].State != journal.StateLanded {
-			t.Fatalf("actions %+v, want a landed bundle", acts)
-		}
+		landClaimBundle(t, w)
 		var engine []string
 		for _, c := range w.net.log() {
 			if c.Host == simJitoHost {
@@ -150,5 +136,20 @@ func TestPinnedTipAccountsAreChecked(t *testing.T) {
 	checkPinnedTips([]string{a.String(), b.String()}, []solana.PublicKey{a, c}, fail)
 	if len(got) != 1 || !strings.Contains(got[0], "chain.tip.accounts[1] ("+b.String()+") is not one of the block engine's tip accounts") {
 		t.Errorf("failures %q, want one naming accounts[1]", got)
+	}
+}
+
+// landClaimBundle runs one pass of a keeper on w, whose policy is the
+// example claim-withdrawals, once the scenario's request has filled, and
+// wants the claim's bundle landed.
+func landClaimBundle(t *testing.T, w *simWorld) {
+	t.Helper()
+	k := w.open(t, "")
+	w.advance(t, 25*time.Second)
+	if err := k.RunOnce(t.Context()); err != nil {
+		t.Fatalf("RunOnce: %v", err)
+	}
+	if acts := k.actionsOf(t, "claim-earn-withdrawals"); len(acts) == 0 || acts[0].State != journal.StateLanded {
+		t.Fatalf("actions %+v, want a landed bundle", acts)
 	}
 }

@@ -176,6 +176,18 @@ func TestBadConfigs(t *testing.T) {
 	}
 }
 
+// loadWithChain loads, as cfg.yaml, a minimal config whose chain section
+// opens (on line 3, column 3) with the given line.
+func loadWithChain(t *testing.T, line string) (*Config, error) {
+	t.Helper()
+	data := "market: {program_id: SimMarket1111111111111111111111111111111111}\n" +
+		"chain:\n  " + line + "\n" +
+		"  dex_a_program: SimDexA111111111111111111111111111111111111\n" +
+		"  dex_b_program: SimDexB111111111111111111111111111111111111\n" +
+		"policies: [\"policies/*.yaml\"]\n"
+	return Load("cfg.yaml", t.TempDir(), []byte(data), lookup)
+}
+
 // TestJitoRPS: chain.jito_rps takes a positive rate, and says where a
 // rate that is not one is written.
 func TestJitoRPS(t *testing.T) {
@@ -188,12 +200,7 @@ func TestJitoRPS(t *testing.T) {
 		{"-1", "cfg.yaml:3:13: chain.jito_rps must be positive"},
 		{".nan", "cfg.yaml:3:13: chain.jito_rps must be positive"},
 	} {
-		data := "market: {program_id: SimMarket1111111111111111111111111111111111}\n" +
-			"chain:\n  jito_rps: " + tc.value + "\n" +
-			"  dex_a_program: SimDexA111111111111111111111111111111111111\n" +
-			"  dex_b_program: SimDexB111111111111111111111111111111111111\n" +
-			"policies: [\"policies/*.yaml\"]\n"
-		c, err := Load("cfg.yaml", t.TempDir(), []byte(data), lookup)
+		c, err := loadWithChain(t, "jito_rps: "+tc.value)
 		switch {
 		case tc.err == "" && err != nil:
 			t.Errorf("jito_rps %s: %v", tc.value, err)
@@ -218,12 +225,7 @@ func TestTipAccounts(t *testing.T) {
 		{"[" + a + ", " + a + "]", "cfg.yaml:3:67: chain.tip.accounts[1]: " + `"` + a + `" is listed twice`},
 		{`["", ` + b + "]", "cfg.yaml:3:21: chain.tip.accounts[0] is empty"},
 	} {
-		data := "market: {program_id: SimMarket1111111111111111111111111111111111}\n" +
-			"chain:\n  tip: { accounts: " + tc.list + " }\n" +
-			"  dex_a_program: SimDexA111111111111111111111111111111111111\n" +
-			"  dex_b_program: SimDexB111111111111111111111111111111111111\n" +
-			"policies: [\"policies/*.yaml\"]\n"
-		c, err := Load("cfg.yaml", t.TempDir(), []byte(data), lookup)
+		c, err := loadWithChain(t, "tip: { accounts: "+tc.list+" }")
 		switch {
 		case tc.err == "" && err != nil:
 			t.Errorf("accounts %s: %v", tc.list, err)
