@@ -347,3 +347,52 @@ func TestPinnedTipAccountsAreNeverAsked(t *testing.T) {
 		}
 	})
 }
+
+// TestTipAccountsAreAskedOnceAtATime: while a request for the tip accounts
+// is out, another caller waits for its answer instead of asking again, and
+// gives up when its own context ends; when the request fails, those who
+// waited get its error without a second request; when it ended because
+// its asker's context did, the next caller asks again.
+func TestTipAccountsAreAskedOnceAtATime(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newBundleFixture(t, 1, 150)
+		release := make(chan struct{})
+		f.fc.hook = func(method string) {
+			if method == "getTipAccounts" {
+				<-release
+			}
+		}
+		accounts := f.fc.tipAccounts
+		f.fc.tipAccounts = nil // the held request will be answered with an empty list
+		first := make(chan error, 1)
+		go func() { _, err := f.c.TipAccounts(t.Context()); first <- err }()
+		synctest.Wait()
+		short, cancel := context.WithTimeout(t.Context(), time.Second)
+		defer cancel()
+		if _, err := f.c.TipAccounts(short); !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("a caller whose context ends while the request is out: %v, want its deadline", err)
+		}
+		waiter := make(chan error, 1)
+		go func() { _, err := f.c.TipAccounts(t.Context()); waiter <- err }()
+		synctest.Wait()
+		close(release)
+		if err := <-first; err == nil {
+			t.Fatal("the held request answered an empty list without an error")
+		}
+		if err := <-waiter; err == nil || errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("the waiter got %v, want the request's error", err)
+		}
+		if n := len(f.fc.callsOf("getTipAccounts")); n != 1 {
+			t.Errorf("getTipAccounts asked %d times, want once", n)
+		}
+		f.fc.tipAccounts = accounts
+		ended, end := context.WithCancel(t.Context())
+		end()
+		if _, err := f.c.TipAccounts(ended); err == nil {
+			t.Fatal("TipAccounts with an ended context: no error")
+		}
+		if got, err := f.c.TipAccounts(t.Context()); err != nil || !slices.Equal(got, accounts) {
+			t.Errorf("after a request its asker called off: %v, %v; want the accounts", got, err)
+		}
+	})
+}

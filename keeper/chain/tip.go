@@ -147,7 +147,16 @@ type tipBook struct {
 	jito     *jitoClient
 	mu       sync.Mutex
 	accounts []solana.PublicKey   // guarded by mu; cached getTipAccounts
+	asking   *tipAsk              // guarded by mu; the request in flight, if any
 	made     map[tipKey]time.Time // guarded by mu; tips handed out, see pick
+}
+
+// tipAsk is a getTipAccounts request in flight. done is closed once err
+// and ctxEnded are set.
+type tipAsk struct {
+	done     chan struct{}
+	err      error
+	ctxEnded bool // the asker's own context ended: the error is not the engine's
 }
 
 // pick returns, at random, one of the engine's tip accounts (fetched
@@ -159,11 +168,11 @@ type tipBook struct {
 // its tip having landed or being in flight already. Another account is
 // used first; one more lamport only when every account is taken.
 func (tb *tipBook) pick(ctx context.Context, lamports, limit uint64, bh solana.Hash) (solana.PublicKey, uint64, error) {
-	tb.mu.Lock()
-	defer tb.mu.Unlock()
-	if err := tb.load(ctx); err != nil {
+	if _, err := tb.known(ctx); err != nil {
 		return solana.PublicKey{}, 0, err
 	}
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
 	now := time.Now()
 	tb.forget(now)
 	for l := lamports; l <= limit; l++ {
@@ -178,29 +187,52 @@ func (tb *tipBook) pick(ctx context.Context, lamports, limit uint64, bh solana.H
 	return solana.PublicKey{}, 0, fmt.Errorf("every tip account already has a tip of %d to %d lamports with blockhash %s", lamports, limit, bh)
 }
 
-// known returns the engine's tip accounts, asking it unless they are
-// cached.
+// known returns the engine's tip accounts: the cached ones; else, while a
+// request for them is in flight, its answer (waiting for it as long as ctx
+// lasts, so that the engine is asked once at a time); else those of a
+// request made now. A failed request caches nothing, and those who waited
+// for it get its error; one that failed because its asker's context ended
+// is made again by the next caller.
 func (tb *tipBook) known(ctx context.Context) ([]solana.PublicKey, error) {
-	tb.mu.Lock()
-	defer tb.mu.Unlock()
-	if err := tb.load(ctx); err != nil {
-		return nil, err
+	for {
+		tb.mu.Lock()
+		if len(tb.accounts) > 0 {
+			accs := slices.Clone(tb.accounts)
+			tb.mu.Unlock()
+			return accs, nil
+		}
+		ask := tb.asking
+		if ask == nil {
+			return tb.ask(ctx) // unlocks mu
+		}
+		tb.mu.Unlock()
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-ask.done:
+		}
+		if ask.err != nil && !ask.ctxEnded {
+			return nil, ask.err
+		}
 	}
-	return slices.Clone(tb.accounts), nil
 }
 
-// load asks the engine for its tip accounts unless they are cached; a
-// failure leaves the cache empty. The caller holds mu.
-func (tb *tipBook) load(ctx context.Context) error {
-	if len(tb.accounts) > 0 {
-		return nil
-	}
+// ask makes a getTipAccounts request, which the caller holding mu has
+// found none in flight, and caches its answer. It releases mu while the
+// request is out.
+func (tb *tipBook) ask(ctx context.Context) ([]solana.PublicKey, error) {
+	ask := &tipAsk{done: make(chan struct{})}
+	tb.asking = ask
+	tb.mu.Unlock()
 	accs, err := tb.jito.tipAccounts(ctx)
-	if err != nil {
-		return err
+	tb.mu.Lock()
+	if err == nil {
+		tb.accounts = accs
 	}
-	tb.accounts = accs
-	return nil
+	tb.asking, ask.err, ask.ctxEnded = nil, err, ctx.Err() != nil
+	tb.mu.Unlock()
+	close(ask.done)
+	return slices.Clone(accs), err
 }
 
 // forget drops the tips made longer than tipMemory before now. The
