@@ -174,8 +174,9 @@ func (j *jitoClient) tipAccounts(ctx context.Context) ([]solana.PublicKey, error
 // shows that it answers) and the answer is kept for the client's life, for
 // later calls and for the tips SendBundle makes: called ahead of the first
 // bundle, it spares that bundle a round trip between its signatures and its
-// send. A call made while another is asking waits for its answer; a failure
-// keeps nothing, and the next call asks again.
+// send. A call made while another is asking waits for that answer, as long
+// as its own context lasts, and shares its error; a failure keeps nothing,
+// and the next call asks again.
 func (c *Client) TipAccounts(ctx context.Context) ([]solana.PublicKey, error) {
 	if c.bundles.jito == nil {
 		return nil, errors.New("no block engine configured (chain.jito_url)")
