@@ -219,20 +219,21 @@ func (tb *tipBook) known(ctx context.Context) ([]solana.PublicKey, error) {
 
 // ask makes a getTipAccounts request, which the caller holding mu has
 // found none in flight, and caches its answer. It releases mu while the
-// request is out.
-func (tb *tipBook) ask(ctx context.Context) ([]solana.PublicKey, error) {
+// request is out; those waiting for it are released however it ends.
+func (tb *tipBook) ask(ctx context.Context) (accs []solana.PublicKey, err error) {
 	ask := &tipAsk{done: make(chan struct{})}
 	tb.asking = ask
 	tb.mu.Unlock()
-	accs, err := tb.jito.tipAccounts(ctx)
-	tb.mu.Lock()
-	if err == nil {
-		tb.accounts = accs
-	}
-	tb.asking, ask.err, ask.ctxEnded = nil, err, ctx.Err() != nil
-	tb.mu.Unlock()
-	close(ask.done)
-	return slices.Clone(accs), err
+	defer func() {
+		tb.mu.Lock()
+		if err == nil {
+			tb.accounts = slices.Clone(accs)
+		}
+		tb.asking, ask.err, ask.ctxEnded = nil, err, ctx.Err() != nil
+		tb.mu.Unlock()
+		close(ask.done)
+	}()
+	return tb.jito.tipAccounts(ctx)
 }
 
 // forget drops the tips made longer than tipMemory before now. The
