@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
 	"sync"
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/internal/servertiming"
 )
 
 // ControlPrefix is the path prefix of the control routes that a Control serves beside the market API
@@ -48,6 +50,9 @@ type traffic struct {
 	changed chan struct{} // guarded by mu; closed (and replaced) when chain grows
 	signed  []SignedTx    // guarded by mu; landed transactions the wallet signed, in landing order
 	market  uint64        // guarded by mu; market API requests counted by countMarket
+	// service is guarded by mu; the services' own time on their answers, by
+	// ServiceTime's key.
+	service map[string]ServiceTime
 }
 
 // NewControl returns a Control of s. It records landed transactions from now on, so make it before
@@ -81,7 +86,7 @@ func (t *traffic) noteLanded(l chainsim.Landed) {
 }
 
 // countChain wraps a chain service handler so that each request it receives is counted.
-func (t *traffic) countChain(h http.Handler) http.Handler {
+func (t *traffic) countChain(svc string, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		t.mu.Lock()
 		t.chain++
@@ -89,6 +94,7 @@ func (t *traffic) countChain(h http.Handler) http.Handler {
 		t.changed = make(chan struct{})
 		t.mu.Unlock()
 		h.ServeHTTP(w, r)
+		t.noteService(svc, w.Header())
 	})
 }
 
@@ -99,7 +105,34 @@ func (t *traffic) countMarket(h http.Handler) http.Handler {
 		t.market++
 		t.mu.Unlock()
 		h.ServeHTTP(w, r)
+		t.noteService("market", w.Header())
 	})
+}
+
+// noteService adds the work an answer's Server-Timing header reports to the service's record; an
+// answer without one (a fault, a websocket, a control route) adds nothing.
+func (t *traffic) noteService(svc string, h http.Header) {
+	name, d, ok := servertiming.Parse(h.Get(servertiming.Header))
+	if !ok {
+		return
+	}
+	k := svc + " " + name
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.service == nil {
+		t.service = map[string]ServiceTime{}
+	}
+	st := t.service[k]
+	st.Answers++
+	st.Seconds += d.Seconds()
+	t.service[k] = st
+}
+
+// services returns a copy of the services' record.
+func (t *traffic) services() map[string]ServiceTime {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return maps.Clone(t.service)
 }
 
 // counts returns how many chain service requests countChain and market API requests countMarket
@@ -134,12 +167,16 @@ func (t *traffic) wait(ctx context.Context, after uint64) error {
 	}
 }
 
-// CountTraffic wraps a chain service handler (RPC or Jito) so that each request it receives counts
-// towards the traffic that AdvanceRequest.AfterTraffic waits for.
-func (c *Control) CountTraffic(h http.Handler) http.Handler { return c.traffic.countChain(h) }
+// CountTraffic wraps the handler of chain service svc (RPC or Jito) so that each request it receives
+// counts towards the traffic that AdvanceRequest.AfterTraffic waits for, and the time the service
+// worked on each answer is added to ControlState.Service.
+func (c *Control) CountTraffic(svc chainsim.Service, h http.Handler) http.Handler {
+	return c.traffic.countChain(string(svc), h)
+}
 
 // CountMarket wraps the market API handler so that each request it receives is counted in
-// ControlState.MarketRequests. Market requests do not pace the clock.
+// ControlState.MarketRequests, and the time the market worked on each answer in
+// ControlState.Service. Market requests do not pace the clock.
 func (c *Control) CountMarket(h http.Handler) http.Handler { return c.traffic.countMarket(h) }
 
 // Traffic returns how many chain service requests CountTraffic has seen.

@@ -39,6 +39,26 @@ type ControlState struct {
 	// Signed lists, in landing order, every landed transaction that the operator's wallet signed since
 	// the Control was made.
 	Signed []SignedTx `json:"signed"`
+	// Service is the services' own time on the answers they gave, keyed by service and method:
+	// "market build_loan", "rpc sendTransaction", "jito sendBundle". It counts the work between the
+	// request's injected latency and the answer (what a benchmark's floor owes the server, not the
+	// client); answers replaced by a fault are not counted.
+	Service map[string]ServiceTime `json:"service,omitempty"`
+}
+
+// ServiceTime is a service's own time on the answers to one method.
+type ServiceTime struct {
+	// Answers is how many answers it gave; Seconds the time it worked on them, in all.
+	Answers uint64  `json:"answers"`
+	Seconds float64 `json:"seconds"`
+}
+
+// Mean returns the service's mean time per answer, or 0 for none.
+func (s ServiceTime) Mean() time.Duration {
+	if s.Answers == 0 {
+		return 0
+	}
+	return time.Duration(s.Seconds / float64(s.Answers) * float64(time.Second))
 }
 
 // ControlWallet is the operator wallet's balances on chain.
@@ -159,6 +179,7 @@ func (c *Control) State() (ControlState, error) {
 	}
 	st.Traffic, st.MarketRequests = c.traffic.counts()
 	st.Signed = c.traffic.signedTxs()
+	st.Service = c.traffic.services()
 	for _, k := range c.sim.chain.Bundles.TipAccounts() {
 		st.TipAccounts = append(st.TipAccounts, k.String())
 	}

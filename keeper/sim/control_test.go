@@ -20,6 +20,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/market/api"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
+	"github.com/keeper-project/keeper/keeper/sim/inject"
 )
 
 // newControlled builds a simulator on the default scenario with a manual clock and its Control,
@@ -114,7 +115,7 @@ func TestControlAdvanceNeedsManualClock(t *testing.T) {
 func TestControlAfterTrafficWaits(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s, c := newControlled(t)
-		rpcH := c.CountTraffic(s.Handlers().RPC)
+		rpcH := c.CountTraffic(chainsim.ServiceRPC, s.Handlers().RPC)
 		zero := uint64(0)
 		type result struct {
 			res AdvanceResult
@@ -216,7 +217,53 @@ func TestControlServedState(t *testing.T) {
 	if got := before.Wallet.Lamports - after.Wallet.Lamports; got != after.Signed[0].Fee-1000 {
 		t.Errorf("wallet lamports went down by %d, want the fee %d less the stranger's 1000", got, after.Signed[0].Fee)
 	}
+	for k, n := range map[string]uint64{"market build_loan": 1, "rpc sendTransaction": 2} {
+		if st := after.Service[k]; st.Answers != n || st.Seconds <= 0 || st.Mean() <= 0 {
+			t.Errorf("service %q: %+v, want %d answers and the time they took", k, st, n)
+		}
+	}
 	checkStaticState(t, after)
+}
+
+// TestControlServiceTime checks that the control adds up the time each service reports working on
+// an answer, by service and method, and leaves out answers a fault replaced.
+func TestControlServiceTime(t *testing.T) {
+	s, c := newControlled(t)
+	rpcH := c.CountTraffic(chainsim.ServiceRPC, s.Handlers().RPC)
+	jitoH := c.CountTraffic(chainsim.ServiceJito, s.Handlers().Jito)
+	marketH := c.CountMarket(s.Handlers().Market)
+	getSlot := `{"jsonrpc":"2.0","id":1,"method":"getSlot"}`
+	for range 2 {
+		if status, body := serveOnce(t, rpcH, "POST", "/", getSlot); status != 200 {
+			t.Fatalf("getSlot: %d %s", status, body)
+		}
+	}
+	tips := `{"jsonrpc":"2.0","id":1,"method":"getTipAccounts","params":[]}`
+	if status, body := serveOnce(t, jitoH, "POST", "/api/v1/bundles", tips); status != 200 {
+		t.Fatalf("getTipAccounts: %d %s", status, body)
+	}
+	if status, body := serveOnce(t, marketH, "POST", "/v1/markets/loans/info", `{}`); status != 200 {
+		t.Fatalf("loans_info: %d %s", status, body)
+	}
+	if err := s.chain.InjectFaults(chainsim.ServiceRPC, "getSlot", inject.FaultServerError); err != nil {
+		t.Fatal(err)
+	}
+	if status, _ := serveOnce(t, rpcH, "POST", "/", getSlot); status < 500 {
+		t.Fatalf("getSlot with a fault: %d, want a 5xx", status)
+	}
+	st, err := c.State()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]uint64{"rpc getSlot": 2, "jito getTipAccounts": 1, "market loans_info": 1}
+	if len(st.Service) != len(want) {
+		t.Errorf("service %+v, want %v", st.Service, want)
+	}
+	for k, n := range want {
+		if got := st.Service[k]; got.Answers != n || got.Seconds < 0 {
+			t.Errorf("service %q: %+v, want %d answers", k, got, n)
+		}
+	}
 }
 
 // checkStaticState checks the parts of the default scenario's state that nothing above changed.

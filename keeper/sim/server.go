@@ -12,11 +12,13 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/market/api"
 	"github.com/keeper-project/keeper/keeper/sim/inject"
 	"github.com/keeper-project/keeper/keeper/sim/internal/apiwire"
+	"github.com/keeper-project/keeper/keeper/sim/internal/servertiming"
 )
 
 // maxBodyBytes bounds a market request body.
@@ -72,7 +74,8 @@ func (s *marketServer) routeByEndpoint(name string) (route, bool) {
 	return route{}, false
 }
 
-// serveMarket answers one market request.
+// serveMarket answers one market request. An answer's Server-Timing header
+// tells how long the endpoint ran (the injected latency excluded).
 func (s *marketServer) serveMarket(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set(headerRequestID, fmt.Sprintf("sim-%08x", s.requests.Add(1)))
 	rt, ok := s.routes[strings.TrimPrefix(r.URL.Path, basePath)]
@@ -99,7 +102,9 @@ func (s *marketServer) serveMarket(w http.ResponseWriter, r *http.Request) {
 	if s.serveFault(w, r, fault) {
 		return
 	}
+	start := time.Now()
 	rep := s.answer(r, rt)
+	servertiming.Set(w.Header(), rt.endpoint, time.Since(start))
 	s.log.Debug("Market request", "endpoint", rt.endpoint, "status", rep.Status, "fault", fault.String())
 	if fault == inject.FaultTruncate {
 		w.Header().Set("Content-Type", "application/json")

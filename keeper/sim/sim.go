@@ -199,7 +199,7 @@ func (s *Sim) StartControlled(ctx context.Context, a Addrs, c *Control) (URLs, e
 	}
 	h := s.Handlers()
 	return s.startWith(ctx, a, Handlers{Market: withControl(c.CountMarket(h.Market), c.Handler()),
-		RPC: c.CountTraffic(h.RPC), Jito: c.CountTraffic(h.Jito)})
+		RPC: c.CountTraffic(chainsim.ServiceRPC, h.RPC), Jito: c.CountTraffic(chainsim.ServiceJito, h.Jito)})
 }
 
 // startWith serves h on a's addresses until ctx ends and runs the scenario events on a clock that

@@ -17,6 +17,7 @@ import (
 
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/internal/jsonrpc"
 	"github.com/keeper-project/keeper/keeper/sim/inject"
+	"github.com/keeper-project/keeper/keeper/sim/internal/servertiming"
 )
 
 // maxRequestBody bounds a request body.
@@ -154,7 +155,9 @@ func parseRequest(body []byte, table map[string]methodFunc) (jsonrpc.Request, me
 	return req, fn, nil
 }
 
-// serveCall applies the drawn fault and runs the method.
+// serveCall applies the drawn fault and runs the method. The answer's
+// Server-Timing header tells how long the method ran (the injected latency
+// and the request's reading excluded).
 func (s *Server) serveCall(w http.ResponseWriter, r *http.Request, req jsonrpc.Request, fn methodFunc) {
 	ctx := r.Context()
 	faults := s.c.faults.engine(s.svc)
@@ -180,11 +183,13 @@ func (s *Server) serveCall(w http.ResponseWriter, r *http.Request, req jsonrpc.R
 	case inject.FaultStall:
 		s.c.Ledger.Stall(s.c.faults.stallSlots())
 	}
+	start := time.Now()
 	params, rerr := jsonrpc.SplitParams(req.Params)
 	var result any
 	if rerr == nil {
 		result, rerr = fn(jsonrpc.Call{Params: params, NeverLand: fault == inject.FaultNeverLand, Lag: faults.Lag(req.Method)})
 	}
+	servertiming.Set(w.Header(), req.Method, time.Since(start))
 	writeJSON(w, jsonrpc.EncodeResponse(req.ID, result, rerr), fault == inject.FaultTruncate)
 }
 
