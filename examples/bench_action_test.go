@@ -29,11 +29,13 @@ const benchActionLatency = 20 * time.Millisecond
 //
 //   - keeper-ms: from the intent journaled to the outcome journaled (keeper's journal);
 //   - floor-ms: what no client can avoid, from the simulator's own record: the build's and the
-//     send's injected latency, and the chain time from the moment the sent transaction reached the
-//     chain (its send served, or its bundle accepted by the block engine) to the moment it was
-//     confirmed (the end of its slot);
+//     send's round trips (each the injected latency and the time the service worked on its answer,
+//     which it reports in a Server-Timing header), and the chain time from the moment the sent
+//     transaction reached the chain (its send served, or its bundle accepted by the block engine)
+//     to the moment it was confirmed (the end of its slot);
+//   - server-ms: the services' own time within floor-ms (the build's and the send's);
 //   - ratio: keeper-ms / floor-ms (the goal is 1.05);
-//   - guarded-ratio: keeper-ms / (floor-ms + one more injected latency), the floor of a client that
+//   - guarded-ratio: keeper-ms / (floor-ms + the simulation's round trip), the floor of a client that
 //     simulates what it signs, as keeper's guard must;
 //   - one metric per phase of the path, in milliseconds (see actionPhases), which add up to
 //     keeper-ms.
@@ -59,21 +61,21 @@ func BenchmarkE2EActionPath(b *testing.B) {
 		{"submit=bundle,tips=pinned", actionCase{confirm: "websocket", policy: bundlePolicy, pinTips: true}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			var keeperTotal, floorTotal time.Duration
+			var total actionTimes
 			phases := make([]time.Duration, len(actionPhases))
 			for range b.N {
-				k, f, ph := actionOnce(b, scenario, c.actionCase)
-				keeperTotal, floorTotal = keeperTotal+k, floorTotal+f
+				at, ph := actionOnce(b, scenario, c.actionCase)
+				total.add(at)
 				for i, d := range ph {
 					phases[i] += d
 				}
 			}
 			n := float64(b.N)
-			b.ReportMetric(float64(keeperTotal.Milliseconds())/n, "keeper-ms")
-			b.ReportMetric(float64(floorTotal.Milliseconds())/n, "floor-ms")
-			b.ReportMetric(keeperTotal.Seconds()/floorTotal.Seconds(), "ratio")
-			guarded := floorTotal + time.Duration(b.N)*benchActionLatency
-			b.ReportMetric(keeperTotal.Seconds()/guarded.Seconds(), "guarded-ratio")
+			b.ReportMetric(float64(total.keeper.Milliseconds())/n, "keeper-ms")
+			b.ReportMetric(float64(total.floor.Milliseconds())/n, "floor-ms")
+			b.ReportMetric(float64(total.server.Microseconds())/1000/n, "server-ms")
+			b.ReportMetric(total.keeper.Seconds()/total.floor.Seconds(), "ratio")
+			b.ReportMetric(total.keeper.Seconds()/(total.floor+total.simulation).Seconds(), "guarded-ratio")
 			for i, name := range actionPhases {
 				b.ReportMetric(float64(phases[i].Microseconds())/1000/n, name+"-ms")
 			}
@@ -111,9 +113,20 @@ type actionCase struct {
 	pinTips         bool
 }
 
-// actionOnce runs `keeper run --once` as c says on a fresh simulator and returns the repay's keeper
-// time, its floor and its phases (see actionPhases).
-func actionOnce(b *testing.B, scenario string, c actionCase) (keeper, floor time.Duration, phases []time.Duration) {
+// actionTimes are one repay's times: keeper's, the floor's, the services' share of the floor, and
+// the round trip of the simulation a guarded client adds to it.
+type actionTimes struct {
+	keeper, floor, server, simulation time.Duration
+}
+
+// add adds o to t.
+func (t *actionTimes) add(o actionTimes) {
+	t.keeper, t.floor, t.server, t.simulation = t.keeper+o.keeper, t.floor+o.floor, t.server+o.server, t.simulation+o.simulation
+}
+
+// actionOnce runs `keeper run --once` as c says on a fresh simulator and returns the repay's times
+// and its phases (see actionPhases).
+func actionOnce(b *testing.B, scenario string, c actionCase) (actionTimes, []time.Duration) {
 	b.StopTimer()
 	l := benchActionLatency.String()
 	s := startSimWith(b, "--control", "--scenario", scenario,
@@ -139,9 +152,17 @@ func actionOnce(b *testing.B, scenario string, c actionCase) (keeper, floor time
 		b.Fatalf("journal: %+v, want an attempt with one transaction", act)
 	}
 	a := act.Attempts[len(act.Attempts)-1]
-	landed := landedRepay(b, s.state(b), a.Signatures[0].Signature)
-	keeper = act.SettledAt.Sub(act.CreatedAt)
-	floor = 2*benchActionLatency + landed.ConfirmedAt.Sub(landed.SentAt)
+	st := s.state(b)
+	landed := landedRepay(b, st, a.Signatures[0].Signature)
+	send := "rpc sendTransaction"
+	if c.policy != autoRepay {
+		send = "jito sendBundle"
+	}
+	server := serviceMean(b, st, "market build_loan") + serviceMean(b, st, send)
+	t := actionTimes{keeper: act.SettledAt.Sub(act.CreatedAt), server: server,
+		floor:      2*benchActionLatency + server + landed.ConfirmedAt.Sub(landed.SentAt),
+		simulation: benchActionLatency + serviceMean(b, st, "rpc simulateTransaction", "rpc simulateBundle")}
+	var phases []time.Duration
 	marks := []time.Time{act.CreatedAt, a.CreatedAt, a.BuiltAt, a.SignedAt, a.SubmittedAt, landed.SentAt, landed.LandedAt, landed.ConfirmedAt, act.SettledAt}
 	for i := range actionPhases {
 		phases = append(phases, marks[i+1].Sub(marks[i]))
@@ -154,7 +175,19 @@ func actionOnce(b *testing.B, scenario string, c actionCase) (keeper, floor time
 		b.Logf("intent 0, attempt %d, built %d, signed %d, submitted %d, sent %d, executed %d, confirmed %d, settled %d ms",
 			ms(a.CreatedAt), ms(a.BuiltAt), ms(a.SignedAt), ms(a.SubmittedAt), ms(landed.SentAt), ms(landed.LandedAt), ms(landed.ConfirmedAt), ms(act.SettledAt))
 	}
-	return keeper, floor, phases
+	return t, phases
+}
+
+// serviceMean returns the simulator's mean time on one answer of the first of methods (keyed as
+// sim.ControlState.Service is) that it answered.
+func serviceMean(b *testing.B, st sim.ControlState, methods ...string) time.Duration {
+	for _, m := range methods {
+		if s, ok := st.Service[m]; ok && s.Answers > 0 {
+			return s.Mean()
+		}
+	}
+	b.Fatalf("the simulator answered none of %v: %+v", methods, st.Service)
+	return 0
 }
 
 // landedRepay returns the simulator's record of the repay sig, and checks that it landed
