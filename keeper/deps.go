@@ -40,7 +40,8 @@ type Submitter interface {
 	action.Submitter
 	Balance(ctx context.Context, wallet solana.PublicKey) (uint64, error)
 	// TipAccounts returns the block engine's tip accounts, kept after the
-	// first answer for the bundles' tips (see prefetchTips).
+	// first answer for the bundles' tips and refreshed when an hour old
+	// (see prefetchTips).
 	TipAccounts(ctx context.Context) ([]solana.PublicKey, error)
 }
 

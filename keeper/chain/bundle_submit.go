@@ -55,7 +55,8 @@ func (u *submissions) submit(ctx context.Context, lamports uint64) error {
 	return nil
 }
 
-// send submits the current bundle to the engine.
+// send submits the current bundle to the engine; once it is accepted, the
+// tip accounts are refreshed if they are old.
 func (u *submissions) send(ctx context.Context) {
 	cur := &u.report.Tips[len(u.report.Tips)-1]
 	raws := make([][]byte, 0, len(u.txs)+1)
@@ -75,6 +76,7 @@ func (u *submissions) send(ctx context.Context) {
 	}
 	cur.Accepted, u.sentAt = true, time.Now()
 	u.log.Debug("bundle accepted", "bundle", id, "tip", cur.Lamports, "transactions", len(raws))
+	u.book.refreshIfOld()
 }
 
 // crossCheck compares, once, the engine's record of a landed bundle with

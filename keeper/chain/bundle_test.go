@@ -1,8 +1,11 @@
 package chain
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"io"
+	"net/http"
 	"slices"
 	"testing"
 	"testing/synctest"
@@ -346,6 +349,103 @@ func TestPinnedTipAccountsAreNeverAsked(t *testing.T) {
 			t.Errorf("tipped %s, want the pinned %s", to, pinned[0])
 		}
 	})
+}
+
+// TestOldTipAccountsAreRefreshed: the engine's tip accounts, an hour old,
+// are asked again in the background once the next bundle is accepted (not
+// before its send); a failed refresh keeps those in use and is tried again
+// a minute later; a new answer tips the bundles after it; pinned accounts
+// are never asked for.
+func TestOldTipAccountsAreRefreshed(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newBundleFixture(t, 1, 150)
+		old := f.fc.tipAccounts
+		asked := func() int { return len(f.fc.callsOf("getTipAccounts")) }
+		check := func(k uint64, tips []solana.PublicKey, wantAsked int) {
+			t.Helper()
+			if to := landOneBundle(t, f, k); !slices.Contains(tips, to) {
+				t.Errorf("bundle %d tipped %s, want one of %v", k, to, tips)
+			}
+			if n := asked(); n != wantAsked {
+				t.Errorf("after bundle %d: getTipAccounts asked %d times, want %d", k, n, wantAsked)
+			}
+		}
+		check(1, old, 1)
+		time.Sleep(tipAccountsMaxAge - time.Second)
+		check(2, old, 1) // not old yet
+		time.Sleep(time.Second)
+		f.fc.tipAnswer = []string{"not an address"}
+		check(3, old, 2) // old: asked after the send; the answer is refused
+		check(4, old, 2) // a minute before the next try
+		time.Sleep(tipAccountsRetry)
+		renewed := []solana.PublicKey{solana.NewWallet().PublicKey(), solana.NewWallet().PublicKey()}
+		f.fc.tipAnswer = []string{renewed[0].String(), renewed[1].String()}
+		f.fc.tipAccounts = append(slices.Clone(renewed), old...) // the old ones still take tips meanwhile
+		check(5, old, 3)
+		f.fc.tipAnswer, f.fc.tipAccounts = nil, renewed
+		check(6, renewed, 3)
+		if got, err := f.c.TipAccounts(t.Context()); err != nil || !slices.Equal(got, renewed) {
+			t.Errorf("TipAccounts: %v, %v; want the engine's new answer %v", got, err, renewed)
+		}
+
+		pinned := newBundleFixture(t, 1, 150)
+		pinned.c, _ = newMemClient(t, pinned.fc, func(o *Options) { o.TipAccounts = pinned.fc.tipAccounts[:1] })
+		time.Sleep(2 * tipAccountsMaxAge)
+		landOneBundle(t, pinned, 1)
+		if n := len(pinned.fc.callsOf("getTipAccounts")); n != 0 {
+			t.Errorf("pinned tip accounts: getTipAccounts asked %d times, want never", n)
+		}
+	})
+}
+
+// TestCloseEndsATipRefresh: Close calls off a background refresh of the tip
+// accounts in flight and waits for it, without waiting out its timeout.
+func TestCloseEndsATipRefresh(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newBundleFixture(t, 1, 150)
+		held := make(chan struct{}, 1)
+		holdTips := handlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			body, _ := io.ReadAll(r.Body)
+			if bytes.Contains(body, []byte(`"getTipAccounts"`)) && len(f.fc.callsOf("getTipAccounts")) > 0 {
+				held <- struct{}{}
+				<-r.Context().Done() // the engine never answers the refresh
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			f.fc.ServeHTTP(w, r)
+		})
+		f.c, _ = newMemClient(t, f.fc, func(o *Options) {
+			o.HTTPClient = &http.Client{Transport: memTransport{"rpc.test": f.fc, "jito.test": holdTips}}
+		})
+		landOneBundle(t, f, 1)
+		time.Sleep(tipAccountsMaxAge)
+		landOneBundle(t, f, 2)
+		select {
+		case <-held:
+		default:
+			t.Fatal("no refresh of the tip accounts was asked")
+		}
+		start := time.Now()
+		if err := f.c.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if waited := time.Since(start); waited != 0 {
+			t.Errorf("Close waited %s for the refresh, want no wait", waited)
+		}
+	})
+}
+
+// landOneBundle lands a bundle of one new transaction of f's key, waits for
+// what it set off to end, and returns the tip account it paid.
+func landOneBundle(t *testing.T, f *bundleFixture, k uint64) solana.PublicKey {
+	t.Helper()
+	f.txs = []Signed{transferTx(t, f.key, f.fc.newBlockhash(), k)}
+	res, err := f.send(t, TipPolicy{Floor: 1000, Cap: 10_000})
+	if err != nil || res.Outcome != OutcomeLanded {
+		t.Fatalf("SendBundle %d: %v, %v", k, res.Outcome, err)
+	}
+	synctest.Wait()
+	return res.Bundle.Tips[len(res.Bundle.Tips)-1].Account
 }
 
 // TestTipAccountsAreAskedOnceAtATime: while a request for the tip accounts

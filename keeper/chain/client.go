@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"slices"
 	"strings"
 
 	"github.com/gagliardetto/solana-go"
@@ -56,7 +55,7 @@ func New(o Options) (*Client, error) {
 	c.confirm = &confirmer{reads: c.Reads, grace: o.BlockhashGrace, log: o.Logger}
 	c.send = &sender{pool: sends, confirm: c.confirm, sigs: c.sigs,
 		poll: o.PollInterval, rebroadcast: o.RebroadcastInterval, log: o.Logger}
-	c.bundles = &bundler{send: c.send, tips: &tipBook{accounts: slices.Clone(o.TipAccounts)}}
+	c.bundles = &bundler{send: c.send, tips: newTipBook(o.TipAccounts, o.Logger)}
 	if o.JitoURL != "" {
 		c.bundles.jito = newJitoClient(o, hc)
 		c.bundles.tips.jito = c.bundles.jito
@@ -84,9 +83,10 @@ func newPools(o Options, hc *http.Client) (reads, sends, bundleSims *pool) {
 	return reads, sends, bundleSims
 }
 
-// Close releases idle connections and the websocket. The Client must not be
-// used afterwards.
+// Close stops a background refresh of the tip accounts and releases idle
+// connections and the websocket. The Client must not be used afterwards.
 func (c *Client) Close() error {
+	c.bundles.tips.close()
 	c.sigs.close()
 	c.hc.CloseIdleConnections()
 	return nil

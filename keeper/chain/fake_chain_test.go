@@ -44,7 +44,9 @@ type fakeChain struct {
 	// hook, if set, runs under the lock before each method is served.
 	hook func(method string)
 
-	tipAccounts   []solana.PublicKey
+	tipAccounts []solana.PublicKey
+	// tipAnswer, when set, is getTipAccounts' answer instead of tipAccounts.
+	tipAnswer     []string
 	minTip        uint64 // bundles tipping less are dropped
 	underTipState string // status of an under-tipped bundle: Failed (default) or Pending
 	bundles       []*fakeBundle

@@ -60,6 +60,9 @@ func (fc *fakeChain) dispatchLocked(method string, p []any) (any, *fakeRPCError)
 	case "simulateTransaction":
 		return fc.simulateLocked(p), nil
 	case "getTipAccounts":
+		if fc.tipAnswer != nil {
+			return fc.tipAnswer, nil
+		}
 		out := make([]string, len(fc.tipAccounts))
 		for i, k := range fc.tipAccounts {
 			out[i] = k.String()

@@ -171,12 +171,15 @@ func (j *jitoClient) tipAccounts(ctx context.Context) ([]solana.PublicKey, error
 
 // TipAccounts returns the block engine's tip accounts: Options.TipAccounts
 // when set, else the engine's answer. The first call asks the engine (which
-// shows that it answers) and the answer is kept for the client's life, for
-// later calls and for the tips SendBundle makes: called ahead of the first
-// bundle, it spares that bundle a round trip between its signatures and its
-// send. A call made while another is asking waits for that answer, as long
-// as its own context lasts, and shares its error; a failure keeps nothing,
-// and the next call asks again.
+// shows that it answers) and the answer is kept, for later calls and for
+// the tips SendBundle makes: called ahead of the first bundle, it spares
+// that bundle a round trip between its signatures and its send. A call made
+// while another is asking waits for that answer, as long as its own context
+// lasts, and shares its error; a failure keeps nothing, and the next call
+// asks again. An answer an hour old is asked again in the background after
+// the next bundle the engine accepts, and kept in use until the new one
+// comes (or, if that request fails, for another minute before the next
+// try).
 func (c *Client) TipAccounts(ctx context.Context) ([]solana.PublicKey, error) {
 	if c.bundles.jito == nil {
 		return nil, errors.New("no block engine configured (chain.jito_url)")

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -140,15 +141,52 @@ type tipKey struct {
 	blockhash solana.Hash
 }
 
+// Tip accounts asked of the engine are asked again, in the background,
+// once tipAccountsMaxAge has passed since the answer in use: Jito's docs
+// say they "have remained constant", but a daemon runs for months, and a
+// tip to an account that no longer is one buys nothing. A failed refresh
+// keeps the answer in use and is tried again tipAccountsRetry later.
+const (
+	tipAccountsMaxAge = time.Hour
+	tipAccountsRetry  = time.Minute
+	// tipRefreshTimeout bounds one background refresh.
+	tipRefreshTimeout = 30 * time.Second
+)
+
 // tipBook remembers the engine's tip accounts and the tips this client
 // handed out, so that it never makes the same tip transaction twice. It is
 // safe for concurrent use.
 type tipBook struct {
-	jito     *jitoClient
+	jito *jitoClient
+	log  *slog.Logger
+	// pinned: the accounts were configured (Options.TipAccounts) and are
+	// never asked for.
+	pinned bool
+	// life is the client's life: Close ends it and waits for a background
+	// refresh in flight (refreshing).
+	life       context.Context
+	end        context.CancelFunc
+	refreshing sync.WaitGroup
+
 	mu       sync.Mutex
 	accounts []solana.PublicKey   // guarded by mu; cached getTipAccounts
+	askedAt  time.Time            // guarded by mu; when accounts were answered
+	nextAsk  time.Time            // guarded by mu; no refresh before, after a failed one
 	asking   *tipAsk              // guarded by mu; the request in flight, if any
 	made     map[tipKey]time.Time // guarded by mu; tips handed out, see pick
+}
+
+// newTipBook returns the tip book of a client: pinned accounts, or none
+// until the engine is asked.
+func newTipBook(pinned []solana.PublicKey, log *slog.Logger) *tipBook {
+	life, end := context.WithCancel(context.Background())
+	return &tipBook{accounts: slices.Clone(pinned), pinned: len(pinned) > 0, log: log, life: life, end: end}
+}
+
+// close stops a background refresh in flight and waits for it.
+func (tb *tipBook) close() {
+	tb.end()
+	tb.refreshing.Wait()
 }
 
 // tipAsk is a getTipAccounts request in flight. done is closed once err
@@ -159,14 +197,14 @@ type tipAsk struct {
 	ctxEnded bool // the asker's own context ended: the error is not the engine's
 }
 
-// pick returns, at random, one of the engine's tip accounts (fetched
-// once, then cached) and the lamports to pay it: lamports, or a few more
-// (never above limit), so that this client never makes the same tip
-// transaction twice. Two bundles sharing a blockhash and a tip amount
-// (actions built in the same slot) would otherwise get the same tip
-// transaction one time in eight, and the second bundle could never land,
-// its tip having landed or being in flight already. Another account is
-// used first; one more lamport only when every account is taken.
+// pick returns, at random, one of the engine's tip accounts (see known)
+// and the lamports to pay it: lamports, or a few more (never above limit),
+// so that this client never makes the same tip transaction twice. Two
+// bundles sharing a blockhash and a tip amount (actions built in the same
+// slot) would otherwise get the same tip transaction one time in eight,
+// and the second bundle could never land, its tip having landed or being
+// in flight already. Another account is used first; one more lamport only
+// when every account is taken.
 func (tb *tipBook) pick(ctx context.Context, lamports, limit uint64, bh solana.Hash) (solana.PublicKey, uint64, error) {
 	if _, err := tb.known(ctx); err != nil {
 		return solana.PublicKey{}, 0, err
@@ -187,12 +225,13 @@ func (tb *tipBook) pick(ctx context.Context, lamports, limit uint64, bh solana.H
 	return solana.PublicKey{}, 0, fmt.Errorf("every tip account already has a tip of %d to %d lamports with blockhash %s", lamports, limit, bh)
 }
 
-// known returns the engine's tip accounts: the cached ones; else, while a
-// request for them is in flight, its answer (waiting for it as long as ctx
-// lasts, so that the engine is asked once at a time); else those of a
-// request made now. A failed request caches nothing, and those who waited
-// for it get its error; one that failed because its asker's context ended
-// is made again by the next caller.
+// known returns the engine's tip accounts: the cached ones (see
+// refreshIfOld for their refresh); else, while a request for them
+// is in flight, its answer (waiting for it as long as ctx lasts, so that
+// the engine is asked once at a time); else those of a request made now. A
+// failed request caches nothing, and those who waited for it get its
+// error; one that failed because its asker's context ended is made again
+// by the next caller.
 func (tb *tipBook) known(ctx context.Context) ([]solana.PublicKey, error) {
 	for {
 		tb.mu.Lock()
@@ -221,19 +260,76 @@ func (tb *tipBook) known(ctx context.Context) ([]solana.PublicKey, error) {
 // found none in flight, and caches its answer. It releases mu while the
 // request is out; those waiting for it are released however it ends.
 func (tb *tipBook) ask(ctx context.Context) (accs []solana.PublicKey, err error) {
+	ask := tb.begin()
+	tb.mu.Unlock()
+	defer func() { tb.finish(ask, accs, err, ctx.Err() != nil) }()
+	return tb.jito.tipAccounts(ctx)
+}
+
+// refreshIfOld starts a background request for the tip accounts when those
+// cached were answered tipAccountsMaxAge or more ago, none is in flight,
+// and no failed refresh asked to wait. A bundle calls it once the engine
+// accepted it: the request takes its turn under the engine's rate limit,
+// and made earlier it would hold up that bundle's send.
+func (tb *tipBook) refreshIfOld() {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	now := time.Now()
+	if tb.pinned || tb.jito == nil || len(tb.accounts) == 0 || tb.asking != nil ||
+		now.Sub(tb.askedAt) < tipAccountsMaxAge || now.Before(tb.nextAsk) || tb.life.Err() != nil {
+		return
+	}
+	ask := tb.begin()
+	tb.refreshing.Go(func() {
+		ctx, cancel := context.WithTimeout(tb.life, tipRefreshTimeout)
+		defer cancel()
+		accs, err := tb.jito.tipAccounts(ctx)
+		if err != nil {
+			tb.log.Warn("Could not refresh the block engine's tip accounts; keeping those in use", "retry_in", tipAccountsRetry, "err", err)
+		}
+		tb.finish(ask, accs, err, ctx.Err() != nil)
+	})
+}
+
+// begin records a request as in flight. The caller holds mu.
+func (tb *tipBook) begin() *tipAsk {
 	ask := &tipAsk{done: make(chan struct{})}
 	tb.asking = ask
-	tb.mu.Unlock()
-	defer func() {
-		tb.mu.Lock()
-		if err == nil {
-			tb.accounts = slices.Clone(accs)
+	return ask
+}
+
+// finish records a request's end: its answer is cached, or, for a failed
+// one while older accounts are kept, the next refresh waits
+// tipAccountsRetry. Those waiting for it are released.
+func (tb *tipBook) finish(ask *tipAsk, accs []solana.PublicKey, err error, ctxEnded bool) {
+	tb.mu.Lock()
+	now := time.Now()
+	switch {
+	case err == nil:
+		if len(tb.accounts) > 0 && !sameKeys(tb.accounts, accs) {
+			tb.log.Info("The block engine's tip accounts changed", "was", len(tb.accounts), "now", len(accs))
 		}
-		tb.asking, ask.err, ask.ctxEnded = nil, err, ctx.Err() != nil
-		tb.mu.Unlock()
-		close(ask.done)
-	}()
-	return tb.jito.tipAccounts(ctx)
+		tb.accounts, tb.askedAt = slices.Clone(accs), now
+	case len(tb.accounts) > 0:
+		tb.nextAsk = now.Add(tipAccountsRetry)
+	}
+	tb.asking, ask.err, ask.ctxEnded = nil, err, ctxEnded
+	tb.mu.Unlock()
+	close(ask.done)
+}
+
+// sameKeys reports whether a and b hold the same keys, in any
+// order.
+func sameKeys(a, b []solana.PublicKey) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for _, k := range a {
+		if !slices.Contains(b, k) {
+			return false
+		}
+	}
+	return true
 }
 
 // forget drops the tips made longer than tipMemory before now. The
