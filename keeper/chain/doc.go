@@ -2,8 +2,11 @@
 // of them.
 //
 // A [Client] talks JSON-RPC to one or more Solana RPC nodes (failing over in
-// the configured order on 429, 5xx, timeouts and connection errors) and,
-// optionally, to a Jito block engine. It:
+// the configured order on 429, 5xx, timeouts and connection errors, and
+// trying them all again after a backoff) and, optionally, to a Jito block
+// engine. An endpoint that answers with Retry-After is sent nothing more
+// until then (at most a minute); a call that cannot wait that long before
+// its context's deadline fails at once. It:
 //
 //   - simulates a signed transaction and computes the wallet's net SOL and
 //     token outflows from the account state before and after ([Client.Simulate]);

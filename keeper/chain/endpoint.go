@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"time"
 
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
@@ -39,8 +40,9 @@ func newEndpoint(rawURL string, hc *http.Client, headers map[string]string, secr
 // jsonrpc folds the status and the transport error into messages that carry
 // the URL, so the facts are taken here instead.
 type probe struct {
-	status int
-	err    error
+	status     int
+	retryAfter time.Duration // the response's Retry-After, 0 when absent
+	err        error
 }
 
 // probeKey is the context key of a *probe.
@@ -59,6 +61,7 @@ func (c probingClient) Do(req *http.Request) (*http.Response, error) {
 		p.err = err
 		if resp != nil {
 			p.status = resp.StatusCode
+			p.retryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
 		}
 	}
 	if resp != nil {

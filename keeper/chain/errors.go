@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 )
 
 // Solana JSON-RPC error codes this package acts on.
@@ -41,15 +42,25 @@ type HTTPError struct {
 	Method   string
 	Endpoint string // redacted
 	Status   int
+	// RetryAfter is how long the endpoint asked, with a Retry-After header,
+	// to be sent nothing more, cut to maxRetryAfter (a minute); 0 when it
+	// did not ask.
+	RetryAfter time.Duration
 }
 
 // Error implements error.
 func (e *HTTPError) Error() string {
-	return fmt.Sprintf("%s on %s: http status %d %s", e.Method, e.Endpoint, e.Status, http.StatusText(e.Status))
+	msg := fmt.Sprintf("%s on %s: http status %d %s", e.Method, e.Endpoint, e.Status, http.StatusText(e.Status))
+	if e.RetryAfter > 0 {
+		msg += fmt.Sprintf(" (retry after %v)", e.RetryAfter.Round(time.Millisecond))
+	}
+	return msg
 }
 
 // TransportError is a failure to get any answer from an endpoint: a timeout,
-// a refused or reset connection, a malformed response.
+// a refused or reset connection, a malformed response, or a request not sent
+// because the endpoint asked with Retry-After to be left alone until after
+// the caller's deadline.
 type TransportError struct {
 	Method   string
 	Endpoint string // redacted

@@ -7,11 +7,14 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"slices"
 	"sync"
 	"time"
 
 	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
 	"golang.org/x/time/rate"
+
+	"github.com/keeper-project/keeper/internal/wait"
 )
 
 // downFor is how long an endpoint that failed over is tried only after the
@@ -30,19 +33,22 @@ type pool struct {
 
 	mu        sync.Mutex
 	downUntil []time.Time // guarded by mu; per endpoint, zero when healthy
+	holdUntil []time.Time // guarded by mu; per endpoint, the end of the pause it asked for with Retry-After
 }
 
 // newPool returns a pool over eps.
 func newPool(eps []*endpoint, lim *rate.Limiter, o Options) *pool {
 	return &pool{
 		eps: eps, limiter: lim, timeout: o.RequestTimeout, retry: o.Retry, observe: o.Observe, log: o.Logger,
-		downUntil: make([]time.Time, len(eps)),
+		downUntil: make([]time.Time, len(eps)), holdUntil: make([]time.Time, len(eps)),
 	}
 }
 
 // call runs fn against endpoints until one succeeds or fails with an error
 // another endpoint cannot fix; when every endpoint failed so, it tries them
-// all again after a backoff, up to the retry policy's rounds. Errors are
+// all again after a backoff, or after the longer pause the last error asked
+// for with Retry-After, up to the retry policy's rounds. When that wait
+// would pass ctx's deadline, it returns the last error at once. Errors are
 // classified (*HTTPError, *TransportError, *RPCError) and never contain a
 // URL.
 func (p *pool) call(ctx context.Context, method string, fn func(context.Context, *endpoint) error) error {
@@ -51,14 +57,14 @@ func (p *pool) call(ctx context.Context, method string, fn func(context.Context,
 		if err == nil || ctx.Err() != nil || !failoverWorthy(err) || round >= p.retry.Rounds {
 			return err
 		}
-		wait := p.retry.backoff(round)
-		p.log.Warn("rpc call failed, retrying", "method", method, "round", round, "wait", wait, "err", err)
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
+		d := max(p.retry.backoff(round), retryAfterOf(err))
+		if passesDeadline(ctx, d) {
+			p.log.Debug("rpc call failed, and its retry would come after the deadline", "method", method, "round", round, "wait", d, "err", err)
 			return err
-		case <-t.C:
+		}
+		p.log.Warn("rpc call failed, retrying", "method", method, "round", round, "wait", d, "err", err)
+		if !wait.For(ctx, d) {
+			return err
 		}
 	}
 }
@@ -69,16 +75,16 @@ func (p *pool) round(ctx context.Context, method string, fn func(context.Context
 	var last error
 	order := p.order()
 	for n, i := range order {
-		err := p.attempt(ctx, method, p.eps[i], fn)
+		err := p.attempt(ctx, method, i, fn)
 		if err == nil {
-			p.mark(i, true)
+			p.mark(i, nil)
 			return nil
 		}
 		last = err
 		if ctx.Err() != nil || !failoverWorthy(err) {
 			return err
 		}
-		p.mark(i, false)
+		p.mark(i, err)
 		if n+1 < len(order) {
 			p.log.Warn("rpc endpoint failed, trying the next one", "method", method, "endpoint", p.eps[i].name, "err", err)
 		}
@@ -89,11 +95,13 @@ func (p *pool) round(ctx context.Context, method string, fn func(context.Context
 	return last
 }
 
-// attempt makes one rate-limited, time-bounded call to ep.
-func (p *pool) attempt(ctx context.Context, method string, ep *endpoint, fn func(context.Context, *endpoint) error) error {
-	if err := p.limiter.Wait(ctx); err != nil {
-		return fmt.Errorf("%s: waiting for the rate limiter: %w", method, err)
+// attempt makes one rate-limited, time-bounded call to endpoint i, once
+// the pause it asked for with Retry-After, if any, is over.
+func (p *pool) attempt(ctx context.Context, method string, i int, fn func(context.Context, *endpoint) error) error {
+	if err := p.ready(ctx, method, i); err != nil {
+		return err
 	}
+	ep := p.eps[i]
 	start := time.Now()
 	rctx, cancel := context.WithTimeout(ctx, p.timeout)
 	defer cancel()
@@ -116,7 +124,7 @@ func classify(method string, ep *endpoint, pr *probe, err error) error {
 		}
 		return &TransportError{Method: method, Endpoint: ep.name, Err: scrub(inner, ep)}
 	case pr.status != 0 && (pr.status < 200 || pr.status > 299):
-		return &HTTPError{Method: method, Endpoint: ep.name, Status: pr.status}
+		return &HTTPError{Method: method, Endpoint: ep.name, Status: pr.status, RetryAfter: pr.retryAfter}
 	case err == nil:
 		return nil
 	case errors.As(err, &re):
@@ -161,31 +169,44 @@ func newRPCError(method string, ep *endpoint, re *jsonrpc.RPCError) *RPCError {
 }
 
 // order returns endpoint indexes: healthy ones in configured order, then
-// those that failed recently.
+// those that failed recently, then those still inside the pause they asked
+// for with Retry-After, the soonest free first.
 func (p *pool) order() []int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	now := time.Now()
 	healthy := make([]int, 0, len(p.eps))
-	var down []int
+	var down, held []int
 	for i := range p.eps {
-		if now.Before(p.downUntil[i]) {
+		switch {
+		case now.Before(p.holdUntil[i]):
+			held = append(held, i)
+		case now.Before(p.downUntil[i]):
 			down = append(down, i)
-		} else {
+		default:
 			healthy = append(healthy, i)
 		}
 	}
-	return append(healthy, down...)
+	slices.SortStableFunc(held, func(a, b int) int { return p.holdUntil[a].Compare(p.holdUntil[b]) })
+	return slices.Concat(healthy, down, held)
 }
 
-// mark records an endpoint's health.
-func (p *pool) mark(i int, ok bool) {
+// mark records an endpoint's health after an attempt: err is nil for an
+// answer, else the failover-worthy error it failed with. An *HTTPError with
+// a Retry-After also holds the endpoint until that pause is over.
+func (p *pool) mark(i int, err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if ok {
+	if err == nil {
 		p.downUntil[i] = time.Time{}
-	} else {
-		p.downUntil[i] = time.Now().Add(downFor)
+		return
+	}
+	now := time.Now()
+	p.downUntil[i] = now.Add(downFor)
+	if he, ok := errors.AsType[*HTTPError](err); ok && he.RetryAfter > 0 {
+		if end := now.Add(he.RetryAfter); end.After(p.holdUntil[i]) {
+			p.holdUntil[i] = end
+		}
 	}
 }
 

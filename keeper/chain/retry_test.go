@@ -90,3 +90,22 @@ func TestRetryBackoffBounds(t *testing.T) {
 		}
 	}
 }
+
+func TestParseRetryAfter(t *testing.T) {
+	now := time.Date(2026, 11, 27, 3, 4, 5, 0, time.UTC)
+	tests := []struct {
+		in   string
+		want time.Duration
+	}{
+		{"", 0}, {"7", 7 * time.Second}, {" 2 ", 2 * time.Second}, {"0", 0}, {"-3", 0}, {"1.5", 0}, {"soon", 0},
+		{"Fri, 27 Nov 2026 03:04:35 GMT", 30 * time.Second},
+		{"Fri, 27 Nov 2026 03:00:00 GMT", 0},
+		{"86400", maxRetryAfter}, {"99999999999999999999", 0},
+		{"Sat, 28 Nov 2026 03:04:05 GMT", maxRetryAfter},
+	}
+	for _, tc := range tests {
+		if got := parseRetryAfter(tc.in, now); got != tc.want {
+			t.Errorf("parseRetryAfter(%q) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}
