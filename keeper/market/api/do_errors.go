@@ -67,7 +67,7 @@ func (t *transport) redactSimulation(s *Simulation) *Simulation {
 	return out
 }
 
-// maxRetryAfterSeconds caps a parsed Retry-After delay (one day) to keep the arithmetic in range.
+// maxRetryAfterSeconds caps a parsed Retry-After delay (one day), however it is written.
 const maxRetryAfterSeconds = 24 * 60 * 60
 
 // parseRetryAfter parses a Retry-After header (delay in seconds or an HTTP date) relative to now.
@@ -87,5 +87,5 @@ func parseRetryAfter(v string, now time.Time) time.Duration {
 	if err != nil || !t.After(now) {
 		return 0
 	}
-	return t.Sub(now)
+	return min(t.Sub(now), maxRetryAfterSeconds*time.Second)
 }

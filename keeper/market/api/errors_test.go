@@ -251,6 +251,7 @@ func TestParseRetryAfter(t *testing.T) {
 		{"Thu, 02 Jan 2025 03:04:35 GMT", 30 * time.Second},
 		{"Thu, 02 Jan 2025 03:00:00 GMT", 0},
 		{"999999999", 24 * time.Hour},
+		{"Fri, 02 Jan 2026 03:04:05 GMT", 24 * time.Hour},
 	}
 	for _, tc := range tests {
 		if got := parseRetryAfter(tc.in, now); got != tc.want {
