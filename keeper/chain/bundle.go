@@ -77,18 +77,21 @@ type bundleRun struct {
 }
 
 // run watches the bundle until its fate is proven or ctx ends: the node's
-// notification for its first market transaction (the bundle lands whole or
-// not at all) wakes it at once, and meanwhile it polls from right after the
-// send at intervals doubling up to PollInterval, as a single transaction
-// is (see landOne). Rounds run beside the wait (see bundleRounds).
+// notifications for its transactions and tips settle it at once when they
+// prove it landed (see bundleRounds.noted), and the one for its first
+// market transaction (the bundle lands whole or not at all) wakes a status
+// read otherwise; meanwhile it polls from right after the send at
+// intervals doubling up to PollInterval, as a single transaction is (see
+// landOne). Rounds run beside the wait (see bundleRounds).
 func (b *bundleRun) run(ctx context.Context) (Result, error) {
 	wctx, stopWatch := context.WithCancel(ctx)
 	defer stopWatch()
-	wake := b.s.sigs.watch(wctx, b.txs[0].Signature)
 	poll := newPollBackoff(b.s.poll)
 	defer poll.stop()
 	r := newBundleRounds(b)
 	defer r.stop()
+	notes := newBundleNotes(b.s.sigs)
+	notes.watch(wctx, r.sigs)
 	for {
 		var res Result
 		var done bool
@@ -97,14 +100,14 @@ func (b *bundleRun) run(ctx context.Context) (Result, error) {
 		case <-ctx.Done():
 			r.stop()
 			return b.result(OutcomeUnknown, nil), fmt.Errorf("bundle not settled: %w", ctx.Err())
-		case <-wake:
-			wake = nil
-			r.woken(wctx)
+		case st := <-notes.c:
+			res, done, err = r.noted(wctx, notes, st)
 		case <-poll.c():
 			poll.next()
 			r.start(ctx)
 		case e := <-r.done:
 			res, done, err = r.ended(e)
+			notes.watch(wctx, r.sigs) // a tip the round made
 		case rd := <-r.reads:
 			res, done, err = r.read(ctx, rd)
 		}
@@ -360,6 +363,24 @@ func (r *bundleRounds) woken(ctx context.Context) {
 	}()
 }
 
+// noted takes the node's notification for one of the bundle's signatures.
+// When the notifications so far prove that the bundle landed (see
+// bundleNotes.landed), the round in flight is called off and the result is
+// made from them, without a status read; otherwise the first market
+// transaction's notification wakes one (see woken). A round that fell back
+// to RPC is left to finish, as in read.
+func (r *bundleRounds) noted(ctx context.Context, n *bundleNotes, st Status) (Result, bool, error) {
+	n.said[st.Signature] = st
+	if sts, ok := n.landed(r.sigs, len(r.b.txs)); ok && !r.b.fellBack.Load() {
+		r.stop()
+		return r.b.result(OutcomeLanded, sts), true, nil
+	}
+	if st.Signature == r.b.txs[0].Signature {
+		r.woken(ctx)
+	}
+	return Result{}, false, nil
+}
+
 // read takes the notification's status read: when it shows the bundle
 // settled, the round in flight is called off and the result made, with a
 // new read when that round made another tip transaction meanwhile. A round
@@ -396,4 +417,69 @@ func (r *bundleRounds) stop() {
 	<-r.done
 	r.cancel = nil
 	r.sigs = r.b.sigs()
+}
+
+// bundleNotes are the node's notifications (signatureSubscribe, at the
+// client's commitment) for a bundle's signatures: its market transactions
+// and every tip transaction made for it, each watched once. The waiting
+// loop owns it; the watches end with the context they were started with.
+type bundleNotes struct {
+	watcher  *sigWatcher // nil or without a URL: no notifications
+	watching map[solana.Signature]bool
+	said     map[solana.Signature]Status
+	c        chan Status // every watch's notification
+}
+
+// newBundleNotes returns the notifications of w, none watched yet.
+func newBundleNotes(w *sigWatcher) *bundleNotes {
+	return &bundleNotes{watcher: w, watching: map[solana.Signature]bool{}, said: map[solana.Signature]Status{}, c: make(chan Status)}
+}
+
+// watch starts watching each of sigs not watched yet.
+func (n *bundleNotes) watch(ctx context.Context, sigs []solana.Signature) {
+	for _, s := range sigs {
+		if n.watching[s] {
+			continue
+		}
+		n.watching[s] = true
+		fired := n.watcher.watch(ctx, s)
+		if fired == nil {
+			return // the websocket is off
+		}
+		go func() {
+			select {
+			case st := <-fired:
+				select {
+				case n.c <- st:
+				case <-ctx.Done():
+				}
+			case <-ctx.Done():
+			}
+		}()
+	}
+}
+
+// landed returns the statuses of sigs (the bundle's market transactions,
+// the first market of them, then its tips) as the notifications tell them,
+// when they prove the bundle landed: every market transaction landed
+// without an error, and so did one of the tips, which tells which tip
+// paid. Otherwise it reports false, and a status read decides.
+func (n *bundleNotes) landed(sigs []solana.Signature, market int) ([]Status, bool) {
+	sts := make([]Status, len(sigs))
+	paid := false
+	for i, s := range sigs {
+		st, ok := n.said[s]
+		switch {
+		case i < market && (!ok || st.Err != nil):
+			return nil, false
+		case ok && i >= market && st.Err == nil:
+			paid = true
+		}
+		if ok {
+			sts[i] = st
+		} else {
+			sts[i] = Status{Signature: s}
+		}
+	}
+	return sts, paid
 }

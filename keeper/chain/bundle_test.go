@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/rpc"
 )
 
 // bundleFixture is a fake cluster, a client and n market transactions.
@@ -495,4 +496,50 @@ func TestTipAccountsAreAskedOnceAtATime(t *testing.T) {
 			t.Errorf("after a request its asker called off: %v, %v; want the accounts", got, err)
 		}
 	})
+}
+
+// TestBundleNotesProveALanding: the node's notifications prove a bundle
+// landed once every market transaction was notified without an error and
+// so was one of its tips (which tells which paid); anything less leaves it
+// to a status read.
+func TestBundleNotesProveALanding(t *testing.T) {
+	tx0, tx1, tip0, tip1 := solana.Signature{1}, solana.Signature{2}, solana.Signature{3}, solana.Signature{4}
+	sigs := []solana.Signature{tx0, tx1, tip0, tip1}
+	ok := func(s solana.Signature) Status {
+		return Status{Signature: s, Found: true, Slot: 9, Confirmation: rpc.ConfirmationStatusConfirmed}
+	}
+	failed := func(s solana.Signature) Status { st := ok(s); st.Err = "InstructionError"; return st }
+	tests := []struct {
+		name   string
+		said   []Status
+		landed bool
+		paid   int // the tip whose status is found, when landed
+	}{
+		{"all market transactions and the second tip", []Status{ok(tx0), ok(tx1), ok(tip1)}, true, 1},
+		{"no tip yet", []Status{ok(tx0), ok(tx1)}, false, 0},
+		{"a market transaction missing", []Status{ok(tx0), ok(tip0)}, false, 0},
+		{"a market transaction failed", []Status{ok(tx0), failed(tx1), ok(tip0)}, false, 0},
+		{"the tip failed", []Status{ok(tx0), ok(tx1), failed(tip0)}, false, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n := newBundleNotes(nil)
+			for _, st := range tt.said {
+				n.said[st.Signature] = st
+			}
+			sts, landed := n.landed(sigs, 2)
+			if landed != tt.landed {
+				t.Fatalf("landed = %v, want %v", landed, tt.landed)
+			}
+			if !landed {
+				return
+			}
+			for i, st := range sts {
+				want := i < 2 || i == 2+tt.paid
+				if st.Signature != sigs[i] || st.Found != want {
+					t.Errorf("status %d: %+v, want signature %s found %v", i, st, sigs[i], want)
+				}
+			}
+		})
+	}
 }

@@ -17,27 +17,36 @@ import (
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
 )
 
-// TestBundleSettlesOnTheWebsocket lands a bundle with status polls an hour apart: the node's
-// notification for the bundle's first transaction wakes the client, whose one status read then
-// settles the bundle. The chain is served on real loopback sockets (RPC with its websocket, and the
-// block engine); once the bundle was sent and the client subscribed, the manual clock moves three
-// slots, enough to land and confirm it.
+// TestBundleSettlesOnTheWebsocket lands a bundle with status polls an hour apart and a node that
+// never answers a status read: the node's notifications for the bundle's transaction and its tip
+// settle it, the tip that paid included, without waiting for a read. The chain is served on real
+// loopback sockets (RPC with its websocket, and the block engine); once the bundle was sent and the
+// client subscribed to both signatures, the manual clock moves three slots, enough to land and
+// confirm it.
 func TestBundleSettlesOnTheWebsocket(t *testing.T) {
 	clk := chainsim.NewManualClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	sim, err := chainsim.New(chainsim.Options{Clock: clk})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rpcPacer := &pacer{next: sim.RPC(), clk: clk, sim: sim}
-	res, err := landBundle(t, sim, clk, rpcPacer, chain.Options{PollInterval: time.Hour, RebroadcastInterval: time.Hour})
+	release := make(chan struct{})
+	defer close(release)
+	rpcPacer := &pacer{next: sim.RPC(), clk: clk, sim: sim, hold: func(r *http.Request, method string) {
+		if method == "getSignatureStatuses" {
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			}
+		}
+	}}
+	res, err := landBundle(t, sim, clk, rpcPacer, chain.Options{PollInterval: time.Hour, RebroadcastInterval: time.Hour,
+		RequestTimeout: time.Hour})
 	if err != nil {
 		t.Fatalf("SendBundle: %v", err)
 	}
-	if res.Outcome != chain.OutcomeLanded {
-		t.Fatalf("outcome %v, want landed", res.Outcome)
-	}
-	if n := rpcPacer.count("getSignatureStatuses"); n != 1 {
-		t.Errorf("%d status reads, want the one the notification woke", n)
+	if res.Outcome != chain.OutcomeLanded || res.Bundle == nil || res.Bundle.LandedTip != 0 || res.Txs[0].State != chain.TxLanded ||
+		res.Txs[0].Slot == 0 {
+		t.Fatalf("result %+v, bundle %+v; want landed, with its slot, and its first tip paid", res, res.Bundle)
 	}
 }
 
@@ -63,8 +72,8 @@ func noteBundles(sim *chainsim.Chain) (http.Handler, <-chan struct{}) {
 
 // landBundle sends one transfer from a funded wallet as a bundle through a client of opts (its
 // URLs filled in) against sim served on loopback, node in front of sim's RPC. Once the bundle was
-// sent, each of after has fired and the client has subscribed, the manual clock moves three
-// slots, enough to land and confirm it.
+// sent, each of after has fired and the client has subscribed to the transaction and its tip, the
+// manual clock moves three slots, enough to land and confirm it.
 func landBundle(t *testing.T, sim *chainsim.Chain, clk *chainsim.ManualClock, node http.Handler, opts chain.Options,
 	after ...<-chan struct{}) (chain.Result, error) {
 	t.Helper()
@@ -80,7 +89,7 @@ func landBundle(t *testing.T, sim *chainsim.Chain, clk *chainsim.ManualClock, no
 				return
 			}
 		}
-		if err := sim.Pubsub.WaitSubscriptions(ctx, 1); err == nil {
+		if err := sim.Pubsub.WaitSubscriptions(ctx, 2); err == nil { // the transaction's and the tip's
 			clk.Advance(3 * chainsim.SlotDuration)
 		}
 	}()
@@ -110,9 +119,9 @@ func serveLoopback(t *testing.T, h http.Handler) string {
 
 // TestBundleConfirmationIsNotHeldByARound lands a bundle while a round of polling hangs: the node
 // answers the round's status read only when the test ends, and the chain confirms the bundle only
-// once that read is in flight. The notification's own status read settles the bundle, its tip
-// included, and the hanging round is called off; a client that waited for the round first would
-// never return.
+// once that read is in flight. The notifications (or the status read the first one wakes) settle
+// the bundle, its tip included, and the hanging round is called off; a client that waited for the
+// round first would never return.
 func TestBundleConfirmationIsNotHeldByARound(t *testing.T) {
 	clk := chainsim.NewManualClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	sim, err := chainsim.New(chainsim.Options{Clock: clk})
