@@ -71,6 +71,7 @@ type Journal struct {
 	*history
 	*incidentLog
 	*triggerLog
+	*engineTips
 	*leadership
 	*maintenance
 }
@@ -122,7 +123,7 @@ func Open(ctx context.Context, dsn string, opts Options) (*Journal, error) {
 		return nil, errors.Join(fmt.Errorf("journal: open %s: %w", loc.name, err), db.Close())
 	}
 	return &Journal{store: st, history: &history{st}, incidentLog: &incidentLog{st}, triggerLog: &triggerLog{st},
-		leadership: &leadership{store: st}, maintenance: &maintenance{store: st}}, nil
+		engineTips: &engineTips{st}, leadership: &leadership{store: st}, maintenance: &maintenance{store: st}}, nil
 }
 
 // openDB returns the handle of the database at loc, with one connection

@@ -10,6 +10,7 @@ var migrations = []migration{
 	{version: 4, name: "trigger firings", statements: schemaV4},
 	{version: 5, name: "leader lease", statements: schemaV5},
 	{version: 6, name: "action indexes without the state", statements: schemaV6},
+	{version: 7, name: "block engine tip accounts", statements: schemaV7},
 }
 
 // schemaV1 creates the actions, attempts, transactions and signatures
@@ -172,4 +173,15 @@ var schemaV6 = []string{
 	`DROP INDEX attempts_created`,
 	`CREATE INDEX actions_policy_target ON actions (policy, target)`,
 	`CREATE INDEX actions_unsettled ON actions (settled_at, created_at)`,
+}
+
+// schemaV7 adds engine_tip_accounts: the tip accounts each block engine
+// (by its redacted URL) last answered, comma-separated base58, and when
+// (unix nanoseconds), so that a short-lived process need not ask again.
+var schemaV7 = []string{
+	`CREATE TABLE engine_tip_accounts (
+		engine   TEXT   NOT NULL PRIMARY KEY,
+		accounts TEXT   NOT NULL,
+		asked_at BIGINT NOT NULL
+	)`,
 }

@@ -174,3 +174,62 @@ func TestCountedTip(t *testing.T) {
 		})
 	}
 }
+
+// TestEngineTipAccountsAreKept: a block engine's tip accounts are kept by
+// engine, the last answer replacing the one before, and refused when they
+// cannot be read back.
+func TestEngineTipAccountsAreKept(t *testing.T) {
+	j := openMemory(t, newClock())
+	ctx := t.Context()
+	if _, ok, err := j.EngineTipAccounts(ctx, "https://engine.test"); ok || err != nil {
+		t.Fatalf("EngineTipAccounts of an engine never asked: %v, %v; want none", ok, err)
+	}
+	at := time.Date(2026, 11, 27, 3, 0, 0, 0, time.UTC)
+	first := EngineTipAccounts{Accounts: []string{"A1", "A2"}, AskedAt: at}
+	second := EngineTipAccounts{Accounts: []string{"B1"}, AskedAt: at.Add(time.Hour)}
+	other := EngineTipAccounts{Accounts: []string{"C1", "C2", "C3"}, AskedAt: at.Add(time.Minute)}
+	for _, save := range []struct {
+		engine string
+		t      EngineTipAccounts
+	}{{"https://engine.test", first}, {"https://other.test", other}, {"https://engine.test", second}} {
+		if err := j.SaveEngineTipAccounts(ctx, save.engine, save.t); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for engine, want := range map[string]EngineTipAccounts{"https://engine.test": second, "https://other.test": other} {
+		got, ok, err := j.EngineTipAccounts(ctx, engine)
+		if err != nil || !ok || !slices.Equal(got.Accounts, want.Accounts) || !got.AskedAt.Equal(want.AskedAt) {
+			t.Errorf("EngineTipAccounts(%s) = %+v, %v, %v; want %+v", engine, got, ok, err, want)
+		}
+	}
+	for _, bad := range []struct {
+		engine   string
+		accounts []string
+	}{{"", []string{"A"}}, {"e", nil}, {"e", []string{"A", ""}}, {"e", []string{"A,B"}}} {
+		if err := j.SaveEngineTipAccounts(ctx, bad.engine, EngineTipAccounts{Accounts: bad.accounts, AskedAt: at}); !errors.Is(err, ErrInvalid) {
+			t.Errorf("SaveEngineTipAccounts(%q, %q) = %v, want ErrInvalid", bad.engine, bad.accounts, err)
+		}
+	}
+}
+
+// TestEngineTipAccountsOutliveTheProcess: an answer kept in a journal file
+// is there when the journal is opened again.
+func TestEngineTipAccountsOutliveTheProcess(t *testing.T) {
+	sqliteOnly(t)
+	dsn := tempDSN(t)
+	at := time.Date(2026, 11, 27, 3, 0, 0, 0, time.UTC)
+	j, err := Open(t.Context(), dsn, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := j.SaveEngineTipAccounts(t.Context(), "e", EngineTipAccounts{Accounts: []string{"A"}, AskedAt: at}); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got, ok, err := openDSN(t, dsn, newClock()).EngineTipAccounts(t.Context(), "e")
+	if err != nil || !ok || !slices.Equal(got.Accounts, []string{"A"}) || !got.AskedAt.Equal(at) {
+		t.Errorf("after reopening: %+v, %v, %v", got, ok, err)
+	}
+}
