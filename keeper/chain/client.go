@@ -55,7 +55,7 @@ func New(o Options) (*Client, error) {
 	c.confirm = &confirmer{reads: c.Reads, grace: o.BlockhashGrace, log: o.Logger}
 	c.send = &sender{pool: sends, confirm: c.confirm, sigs: c.sigs,
 		poll: o.PollInterval, rebroadcast: o.RebroadcastInterval, log: o.Logger}
-	c.bundles = &bundler{send: c.send, tips: newTipBook(o.TipAccounts, o.Logger)}
+	c.bundles = &bundler{send: c.send, tips: newTipBook(o)}
 	if o.JitoURL != "" {
 		c.bundles.jito = newJitoClient(o, hc)
 		c.bundles.tips.jito = c.bundles.jito

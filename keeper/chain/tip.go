@@ -168,6 +168,9 @@ type tipBook struct {
 	end        context.CancelFunc
 	refreshing sync.WaitGroup
 
+	// onAnswer is Options.OnTipAccounts.
+	onAnswer func([]solana.PublicKey, time.Time)
+
 	mu       sync.Mutex
 	accounts []solana.PublicKey   // guarded by mu; cached getTipAccounts
 	askedAt  time.Time            // guarded by mu; when accounts were answered
@@ -176,16 +179,28 @@ type tipBook struct {
 	made     map[tipKey]time.Time // guarded by mu; tips handed out, see pick
 }
 
-// newTipBook returns the tip book of a client: pinned accounts, or none
-// until the engine is asked.
-func newTipBook(pinned []solana.PublicKey, log *slog.Logger) *tipBook {
+// newTipBook returns the tip book of a client of o: the pinned accounts;
+// else those an earlier process kept, unless they are tipAccountsMaxAge
+// old; else none until the engine is asked.
+func newTipBook(o Options) *tipBook {
 	life, end := context.WithCancel(context.Background())
-	return &tipBook{accounts: slices.Clone(pinned), pinned: len(pinned) > 0, log: log, life: life, end: end}
+	tb := &tipBook{log: o.Logger, life: life, end: end, onAnswer: o.OnTipAccounts}
+	switch {
+	case len(o.TipAccounts) > 0:
+		tb.accounts, tb.pinned = slices.Clone(o.TipAccounts), true
+	case len(o.KnownTipAccounts) > 0 && time.Since(o.KnownTipAccountsAt) < tipAccountsMaxAge:
+		tb.accounts, tb.askedAt = slices.Clone(o.KnownTipAccounts), o.KnownTipAccountsAt
+	}
+	return tb
 }
 
-// close stops a background refresh in flight and waits for it.
+// close stops a background refresh in flight and waits for it, and for
+// the handing of answers to Options.OnTipAccounts. Ending the book's life
+// under mu keeps either from starting afterwards.
 func (tb *tipBook) close() {
+	tb.mu.Lock()
 	tb.end()
+	tb.mu.Unlock()
 	tb.refreshing.Wait()
 }
 
@@ -298,9 +313,10 @@ func (tb *tipBook) begin() *tipAsk {
 	return ask
 }
 
-// finish records a request's end: its answer is cached, or, for a failed
-// one while older accounts are kept, the next refresh waits
-// tipAccountsRetry. Those waiting for it are released.
+// finish records a request's end: its answer is cached (and handed to
+// Options.OnTipAccounts in the background), or, for a failed one while
+// older accounts are kept, the next refresh waits tipAccountsRetry. Those
+// waiting for it are released.
 func (tb *tipBook) finish(ask *tipAsk, accs []solana.PublicKey, err error, ctxEnded bool) {
 	tb.mu.Lock()
 	now := time.Now()
@@ -314,6 +330,10 @@ func (tb *tipBook) finish(ask *tipAsk, accs []solana.PublicKey, err error, ctxEn
 		tb.nextAsk = now.Add(tipAccountsRetry)
 	}
 	tb.asking, ask.err, ask.ctxEnded = nil, err, ctxEnded
+	if err == nil && tb.onAnswer != nil && tb.life.Err() == nil {
+		kept := slices.Clone(accs)
+		tb.refreshing.Go(func() { tb.onAnswer(kept, now) })
+	}
 	tb.mu.Unlock()
 	close(ask.done)
 }
