@@ -53,8 +53,9 @@ func sendsBundles(ps []*policies.Policy, dryRunAll bool) bool {
 // prefetchTips, when need is true, asks sub for the block engine's tip
 // accounts in the background, so that the first bundle's tip does not wait
 // a round trip for them between its signatures and its send (the chain
-// client keeps them, and refreshes them when they are an hour old). It
-// returns a function that
+// client keeps them, and refreshes them when they are an hour old; when
+// the journal kept an answer under an hour old, it has them already and
+// asks nothing: see keepTipAccounts). It returns a function that
 // stops the request and waits for it. A failure is logged; the first bundle
 // asks again.
 func prefetchTips(ctx context.Context, sub Submitter, log *slog.Logger, need bool) (stop func()) {

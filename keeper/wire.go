@@ -48,14 +48,6 @@ func (d *deps) wire(e env, version string, readOnly bool) (closers []func() erro
 		}
 		d.market = m
 	}
-	if d.submitter == nil {
-		cl, err := chain.New(chainOptions(c, e.metrics, e.logger))
-		if err != nil {
-			return closers, fmt.Errorf("keeper: chain client: %w", err)
-		}
-		d.submitter = cl
-		closers = append(closers, cl.Close)
-	}
 	if d.journal == nil {
 		j, err := journal.Open(context.Background(), c.JournalDSN(), journal.Options{Now: e.now, Logger: e.logger,
 			Committed: journalCommitted(e.metrics)})
@@ -65,7 +57,63 @@ func (d *deps) wire(e env, version string, readOnly bool) (closers []func() erro
 		d.journal = j
 		closers = append(closers, j.Close) // an injected journal is its owner's to close
 	}
+	if d.submitter == nil {
+		o := chainOptions(c, e.metrics, e.logger)
+		if !readOnly {
+			keepTipAccounts(&o, d.journal, e.logger)
+		}
+		cl, err := chain.New(o)
+		if err != nil {
+			return closers, fmt.Errorf("keeper: chain client: %w", err)
+		}
+		d.submitter = cl
+		closers = append(closers, cl.Close) // closed before the journal, which it may still write to
+	}
 	return closers, nil
+}
+
+// engineTipStore is the part of the journal that keeps the block engine's
+// tip accounts across processes; *journal.Journal implements it.
+type engineTipStore interface {
+	EngineTipAccounts(ctx context.Context, engine string) (journal.EngineTipAccounts, bool, error)
+	SaveEngineTipAccounts(ctx context.Context, engine string, t journal.EngineTipAccounts) error
+}
+
+// tipStoreTimeout bounds one read or write of the kept tip accounts.
+const tipStoreTimeout = 5 * time.Second
+
+// keepTipAccounts makes the chain client of o start from the block
+// engine's tip accounts that the journal kept from an earlier process, and
+// keep there every answer the engine gives: a `keeper run --once` with a
+// bundle policy then need not ask the engine, and wait out its rate limit,
+// at every run (the client asks again once they are an hour old). Nothing
+// is kept when the accounts are pinned, no engine is configured, or the
+// journal cannot keep them; a failure to read or write them is logged and
+// costs only the request.
+func keepTipAccounts(o *chain.Options, j Journal, log *slog.Logger) {
+	store, ok := j.(engineTipStore)
+	if !ok || o.JitoURL == "" || len(o.TipAccounts) > 0 {
+		return
+	}
+	engine := chain.RedactURL(o.JitoURL)
+	ctx, cancel := context.WithTimeout(context.Background(), tipStoreTimeout)
+	defer cancel()
+	if kept, ok, err := store.EngineTipAccounts(ctx, engine); err != nil {
+		log.Warn("Cannot read the block engine's tip accounts from the journal; keeper will ask the engine", "err", err)
+	} else if ok {
+		o.KnownTipAccounts, o.KnownTipAccountsAt = tipAccounts(kept.Accounts), kept.AskedAt
+	}
+	o.OnTipAccounts = func(accs []solana.PublicKey, at time.Time) {
+		t := journal.EngineTipAccounts{AskedAt: at}
+		for _, a := range accs {
+			t.Accounts = append(t.Accounts, a.String())
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), tipStoreTimeout)
+		defer cancel()
+		if err := store.SaveEngineTipAccounts(ctx, engine, t); err != nil {
+			log.Warn("Cannot keep the block engine's tip accounts in the journal; the next process will ask the engine", "err", err)
+		}
+	}
 }
 
 // newExecutor builds the action path over d; o drops its reads when an
