@@ -85,7 +85,8 @@ func (t *traffic) noteLanded(l chainsim.Landed) {
 	t.mu.Unlock()
 }
 
-// countChain wraps a chain service handler so that each request it receives is counted.
+// countChain wraps the handler of chain service svc so that each request it receives is counted,
+// and the service's own time on each answer noted (see noteService).
 func (t *traffic) countChain(svc string, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		t.mu.Lock()
@@ -98,7 +99,8 @@ func (t *traffic) countChain(svc string, h http.Handler) http.Handler {
 	})
 }
 
-// countMarket wraps the market API handler so that each request it receives is counted.
+// countMarket wraps the market API handler so that each request it receives is counted, and the
+// market's own time on each answer noted (see noteService).
 func (t *traffic) countMarket(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		t.mu.Lock()
