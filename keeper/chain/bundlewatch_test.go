@@ -11,7 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/gorilla/websocket"
 
 	"github.com/keeper-project/keeper/keeper/chain"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
@@ -39,8 +41,8 @@ func TestBundleSettlesOnTheWebsocket(t *testing.T) {
 			}
 		}
 	}}
-	res, err := landBundle(t, sim, clk, rpcPacer, chain.Options{PollInterval: time.Hour, RebroadcastInterval: time.Hour,
-		RequestTimeout: time.Hour})
+	res, err := landBundle(t, sim, clk, rpcPacer, landing{opts: chain.Options{PollInterval: time.Hour, RebroadcastInterval: time.Hour,
+		RequestTimeout: time.Hour}})
 	if err != nil {
 		t.Fatalf("SendBundle: %v", err)
 	}
@@ -70,19 +72,39 @@ func noteBundles(sim *chainsim.Chain) (http.Handler, <-chan struct{}) {
 	}), sent
 }
 
-// landBundle sends one transfer from a funded wallet as a bundle through a client of opts (its
-// URLs filled in) against sim served on loopback, node in front of sim's RPC. Once the bundle was
-// sent, each of after has fired and the client has subscribed to the transaction and its tip, the
-// manual clock moves three slots, enough to land and confirm it.
-func landBundle(t *testing.T, sim *chainsim.Chain, clk *chainsim.ManualClock, node http.Handler, opts chain.Options,
-	after ...<-chan struct{}) (chain.Result, error) {
+// landing is how landBundle lands its bundle: the client's options (their URLs filled in), what
+// fires before the clock moves, and whether the node notifies the bundle's first transaction only.
+type landing struct {
+	opts  chain.Options
+	after []<-chan struct{}
+	// firstOnly puts a websocket proxy in front of the node that makes every other subscription
+	// watch a signature nobody sent (see silenceSubscriptions).
+	firstOnly bool
+}
+
+// landBundle sends one transfer from a funded wallet as a bundle through a client of l.opts against
+// sim served on loopback, node in front of sim's RPC. Once the bundle was sent, each of l.after has
+// fired and the client has subscribed to the transaction and its tip, the manual clock moves three
+// slots, enough to land and confirm it.
+func landBundle(t *testing.T, sim *chainsim.Chain, clk *chainsim.ManualClock, node http.Handler, l landing) (chain.Result, error) {
 	t.Helper()
+	wallet := newKey(t)
+	if err := sim.Setup.Fund(wallet.PublicKey(), walletFunds); err != nil {
+		t.Fatal(err)
+	}
+	bh, _ := sim.Ledger.LatestBlockhash(rpc.CommitmentConfirmed)
+	tx := transferTx(t, wallet, 1000, bh)
 	jito, sent := noteBundles(sim)
+	opts := l.opts
 	opts.RPCURLs, opts.JitoURL = []string{serveLoopback(t, node)}, serveLoopback(t, jito)
+	if l.firstOnly {
+		upstream := chain.WebsocketURL(serveLoopback(t, sim.RPC()))
+		opts.WSURL = chain.WebsocketURL(serveLoopback(t, silenceSubscriptions(upstream, tx.Signature.String())))
+	}
 	ctx, cancel := context.WithTimeout(t.Context(), wsGuard)
 	defer cancel()
 	go func() {
-		for _, c := range append([]<-chan struct{}{sent}, after...) {
+		for _, c := range append([]<-chan struct{}{sent}, l.after...) {
 			select {
 			case <-c:
 			case <-ctx.Done():
@@ -93,15 +115,62 @@ func landBundle(t *testing.T, sim *chainsim.Chain, clk *chainsim.ManualClock, no
 			clk.Advance(3 * chainsim.SlotDuration)
 		}
 	}()
-	wallet := newKey(t)
-	if err := sim.Setup.Fund(wallet.PublicKey(), walletFunds); err != nil {
-		t.Fatal(err)
-	}
 	client := newClient(t, opts)
-	bh, _ := sim.Ledger.LatestBlockhash(rpc.CommitmentConfirmed)
 	tips := &tipper{wallet: wallet}
-	return client.SendBundle(ctx, []chain.Signed{transferTx(t, wallet, 1000, bh)}, tips.tip,
-		chain.TipPolicy{Floor: chainsim.DefaultMinTip, Cap: chainsim.DefaultMinTip})
+	return client.SendBundle(ctx, []chain.Signed{tx}, tips.tip, chain.TipPolicy{Floor: chainsim.DefaultMinTip, Cap: chainsim.DefaultMinTip})
+}
+
+// silenceSubscriptions is a websocket proxy to the node at upstream (ws://) that passes every
+// message on as it is, but a signatureSubscribe of any signature other than keep, which it turns
+// into one of a signature nobody sent: the node takes it and never notifies it.
+func silenceSubscriptions(upstream, keep string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		up, _, err := websocket.DefaultDialer.DialContext(r.Context(), upstream, nil)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		defer up.Close()
+		down, err := (&websocket.Upgrader{}).Upgrade(w, r, nil)
+		if err != nil {
+			return
+		}
+		defer down.Close()
+		go func() { // the node's answers and notifications
+			defer down.Close()
+			for {
+				kind, msg, err := up.ReadMessage()
+				if err != nil || down.WriteMessage(kind, msg) != nil {
+					return
+				}
+			}
+		}()
+		for {
+			kind, msg, err := down.ReadMessage()
+			if err != nil || up.WriteMessage(kind, silenced(msg, keep)) != nil {
+				return
+			}
+		}
+	})
+}
+
+// silenced returns msg, or, for a signatureSubscribe of a signature other than keep, the same
+// request for a signature nobody sent.
+func silenced(msg []byte, keep string) []byte {
+	var call map[string]any
+	if json.Unmarshal(msg, &call) != nil || call["method"] != "signatureSubscribe" {
+		return msg
+	}
+	params, _ := call["params"].([]any)
+	if len(params) == 0 || params[0] == keep {
+		return msg
+	}
+	params[0] = solana.Signature{9}.String()
+	out, err := json.Marshal(call)
+	if err != nil {
+		return msg
+	}
+	return out
 }
 
 // serveLoopback serves h on a loopback port until the test ends and returns its URL.
@@ -119,9 +188,10 @@ func serveLoopback(t *testing.T, h http.Handler) string {
 
 // TestBundleConfirmationIsNotHeldByARound lands a bundle while a round of polling hangs: the node
 // answers the round's status read only when the test ends, and the chain confirms the bundle only
-// once that read is in flight. The notifications (or the status read the first one wakes) settle
-// the bundle, its tip included, and the hanging round is called off; a client that waited for the
-// round first would never return.
+// once that read is in flight. The node notifies the bundle's transaction but not its tip (as when
+// the tip's subscription came after it landed), so the notifications do not prove the landing: the
+// status read the transaction's notification wakes settles the bundle, its tip included, and the
+// hanging round is called off; a client that waited for the round first would never return.
 func TestBundleConfirmationIsNotHeldByARound(t *testing.T) {
 	clk := chainsim.NewManualClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	sim, err := chainsim.New(chainsim.Options{Clock: clk})
@@ -141,8 +211,8 @@ func TestBundleConfirmationIsNotHeldByARound(t *testing.T) {
 		case <-r.Context().Done():
 		}
 	}}
-	res, err := landBundle(t, sim, clk, rpcPacer, chain.Options{PollInterval: time.Millisecond, RebroadcastInterval: time.Hour,
-		RequestTimeout: time.Hour}, polling)
+	res, err := landBundle(t, sim, clk, rpcPacer, landing{opts: chain.Options{PollInterval: time.Millisecond,
+		RebroadcastInterval: time.Hour, RequestTimeout: time.Hour}, after: []<-chan struct{}{polling}, firstOnly: true})
 	if err != nil {
 		t.Fatalf("SendBundle: %v", err)
 	}
