@@ -8,8 +8,11 @@ import (
 	"net"
 	"net/http"
 	"slices"
+	"sync"
 	"time"
 
+	"github.com/gagliardetto/solana-go"
+	"github.com/keeper-project/keeper/keeper/journal"
 	"github.com/keeper-project/keeper/policies"
 )
 
@@ -36,6 +39,7 @@ func (k *Keeper) RunOnce(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	defer k.tips.save(ctx) // after the prefetch below has ended
 	defer prefetchTips(ctx, k.submitter, k.logger, sendsBundles(ps, k.dryRunAll))()
 	errs := k.runPass(ctx, ps)
 	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), drainTimeout)
@@ -73,6 +77,56 @@ func prefetchTips(ctx context.Context, sub Submitter, log *slog.Logger, need boo
 	return func() {
 		cancel()
 		<-done
+	}
+}
+
+// keptTips carries the block engine's tip accounts between processes
+// through the journal: a process starts from the answer an earlier
+// one-pass run kept (see keepTipAccounts), and a one-pass run keeps the
+// answer it got as it ends (save), so that the next need not ask the
+// engine and wait out its rate limit before its first bundle. A daemon
+// keeps its answer in memory only: it asks as it starts, long before a
+// schedule's first bundle, and the journal's write would cost the idle
+// daemon ≈ 1 MB of resident memory (docs/benchmarks.md). Safe for
+// concurrent use; a nil *keptTips carries nothing.
+type keptTips struct {
+	store  engineTipStore
+	engine string // the engine's URL without its secrets
+	log    *slog.Logger
+
+	mu     sync.Mutex
+	answer *journal.EngineTipAccounts // guarded by mu; the engine's last answer, not kept yet
+}
+
+// note records an answer of the engine (chain.Options.OnTipAccounts).
+func (t *keptTips) note(accs []solana.PublicKey, at time.Time) {
+	a := &journal.EngineTipAccounts{AskedAt: at}
+	for _, k := range accs {
+		a.Accounts = append(a.Accounts, k.String())
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.answer = a
+}
+
+// save keeps the engine's last answer to this process in the journal, if
+// there was one since the last save. A failure is logged: the next
+// process asks the engine.
+func (t *keptTips) save(ctx context.Context) {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	a := t.answer
+	t.answer = nil
+	t.mu.Unlock()
+	if a == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), tipStoreTimeout)
+	defer cancel()
+	if err := t.store.SaveEngineTipAccounts(ctx, t.engine, *a); err != nil {
+		t.log.Warn("Cannot keep the block engine's tip accounts in the journal; the next run will ask the engine", "err", err)
 	}
 }
 

@@ -27,6 +27,9 @@ type deps struct {
 	signer    Signer
 	submitter Submitter
 	journal   Journal
+	// tips carries the block engine's tip accounts to the journal for the
+	// next process; nil when there are none to carry.
+	tips *keptTips
 }
 
 // wire builds every dependency left nil, from the config, and returns how
@@ -60,14 +63,14 @@ func (d *deps) wire(e env, version string, readOnly bool) (closers []func() erro
 	if d.submitter == nil {
 		o := chainOptions(c, e.metrics, e.logger)
 		if !readOnly {
-			keepTipAccounts(&o, d.journal, e.logger)
+			d.tips = keepTipAccounts(&o, d.journal, e.logger)
 		}
 		cl, err := chain.New(o)
 		if err != nil {
 			return closers, fmt.Errorf("keeper: chain client: %w", err)
 		}
 		d.submitter = cl
-		closers = append(closers, cl.Close) // closed before the journal, which it may still write to
+		closers = append(closers, cl.Close)
 	}
 	return closers, nil
 }
@@ -83,37 +86,27 @@ type engineTipStore interface {
 const tipStoreTimeout = 5 * time.Second
 
 // keepTipAccounts makes the chain client of o start from the block
-// engine's tip accounts that the journal kept from an earlier process, and
-// keep there every answer the engine gives: a `keeper run --once` with a
-// bundle policy then need not ask the engine, and wait out its rate limit,
-// at every run (the client asks again once they are an hour old). Nothing
-// is kept when the accounts are pinned, no engine is configured, or the
-// journal cannot keep them; a failure to read or write them is logged and
+// engine's tip accounts that the journal kept from an earlier process (the
+// client asks again once they are an hour old), and returns what carries
+// this process's answer to the journal (see keptTips). It returns nil, and
+// changes nothing, when the accounts are pinned, no engine is configured
+// or the journal cannot keep them; a failure to read them is logged and
 // costs only the request.
-func keepTipAccounts(o *chain.Options, j Journal, log *slog.Logger) {
+func keepTipAccounts(o *chain.Options, j Journal, log *slog.Logger) *keptTips {
 	store, ok := j.(engineTipStore)
 	if !ok || o.JitoURL == "" || len(o.TipAccounts) > 0 {
-		return
+		return nil
 	}
-	engine := chain.RedactURL(o.JitoURL)
+	kt := &keptTips{store: store, engine: chain.RedactURL(o.JitoURL), log: log}
 	ctx, cancel := context.WithTimeout(context.Background(), tipStoreTimeout)
 	defer cancel()
-	if kept, ok, err := store.EngineTipAccounts(ctx, engine); err != nil {
+	if kept, ok, err := store.EngineTipAccounts(ctx, kt.engine); err != nil {
 		log.Warn("Cannot read the block engine's tip accounts from the journal; keeper will ask the engine", "err", err)
 	} else if ok {
 		o.KnownTipAccounts, o.KnownTipAccountsAt = tipAccounts(kept.Accounts), kept.AskedAt
 	}
-	o.OnTipAccounts = func(accs []solana.PublicKey, at time.Time) {
-		t := journal.EngineTipAccounts{AskedAt: at}
-		for _, a := range accs {
-			t.Accounts = append(t.Accounts, a.String())
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), tipStoreTimeout)
-		defer cancel()
-		if err := store.SaveEngineTipAccounts(ctx, engine, t); err != nil {
-			log.Warn("Cannot keep the block engine's tip accounts in the journal; the next process will ask the engine", "err", err)
-		}
-	}
+	o.OnTipAccounts = kt.note
+	return kt
 }
 
 // newExecutor builds the action path over d; o drops its reads when an

@@ -85,8 +85,8 @@ type Options struct {
 	// to an earlier process, given at KnownTipAccountsAt: used as if this
 	// client had asked then (so not at all once they are an hour old), and
 	// refreshed like its own answers. OnTipAccounts, if set, is given each
-	// answer the engine makes, in the background, to keep for the next
-	// process; the client's Close waits for it.
+	// answer the engine makes, to keep for the next process; it is called
+	// by the goroutine that asked, and must not block.
 	KnownTipAccounts   []solana.PublicKey
 	KnownTipAccountsAt time.Time
 	OnTipAccounts      func(accounts []solana.PublicKey, at time.Time)

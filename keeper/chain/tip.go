@@ -194,9 +194,8 @@ func newTipBook(o Options) *tipBook {
 	return tb
 }
 
-// close stops a background refresh in flight and waits for it, and for
-// the handing of answers to Options.OnTipAccounts. Ending the book's life
-// under mu keeps either from starting afterwards.
+// close stops a background refresh in flight and waits for it. Ending the
+// book's life under mu keeps one from starting afterwards.
 func (tb *tipBook) close() {
 	tb.mu.Lock()
 	tb.end()
@@ -314,7 +313,7 @@ func (tb *tipBook) begin() *tipAsk {
 }
 
 // finish records a request's end: its answer is cached (and handed to
-// Options.OnTipAccounts in the background), or, for a failed one while
+// Options.OnTipAccounts), or, for a failed one while
 // older accounts are kept, the next refresh waits tipAccountsRetry. Those
 // waiting for it are released.
 func (tb *tipBook) finish(ask *tipAsk, accs []solana.PublicKey, err error, ctxEnded bool) {
@@ -330,12 +329,11 @@ func (tb *tipBook) finish(ask *tipAsk, accs []solana.PublicKey, err error, ctxEn
 		tb.nextAsk = now.Add(tipAccountsRetry)
 	}
 	tb.asking, ask.err, ask.ctxEnded = nil, err, ctxEnded
-	if err == nil && tb.onAnswer != nil && tb.life.Err() == nil {
-		kept := slices.Clone(accs)
-		tb.refreshing.Go(func() { tb.onAnswer(kept, now) })
-	}
 	tb.mu.Unlock()
 	close(ask.done)
+	if err == nil && tb.onAnswer != nil {
+		tb.onAnswer(slices.Clone(accs), now)
+	}
 }
 
 // sameKeys reports whether a and b hold the same keys, in any
