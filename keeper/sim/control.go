@@ -111,14 +111,14 @@ func (t *traffic) countMarket(h http.Handler) http.Handler {
 	})
 }
 
-// noteService adds the work an answer's Server-Timing header reports to the service's record; an
-// answer without one (a fault, a websocket, a control route) adds nothing.
+// noteService adds the work and the injected latency an answer's Server-Timing header reports to
+// the service's record; an answer without one (a fault, a websocket, a control route) adds nothing.
 func (t *traffic) noteService(svc string, h http.Header) {
-	name, d, ok := servertiming.Parse(h.Get(servertiming.Header))
+	tm, ok := servertiming.Parse(h.Get(servertiming.Header))
 	if !ok {
 		return
 	}
-	k := svc + " " + name
+	k := svc + " " + tm.Name
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.service == nil {
@@ -126,7 +126,8 @@ func (t *traffic) noteService(svc string, h http.Header) {
 	}
 	st := t.service[k]
 	st.Answers++
-	st.Seconds += d.Seconds()
+	st.Seconds += tm.Work.Seconds()
+	st.LatencySeconds += tm.Latency.Seconds()
 	t.service[k] = st
 }
 

@@ -48,9 +48,12 @@ type ControlState struct {
 
 // ServiceTime is a service's own time on the answers to one method.
 type ServiceTime struct {
-	// Answers is how many answers it gave; Seconds the time it worked on them, in all.
-	Answers uint64  `json:"answers"`
-	Seconds float64 `json:"seconds"`
+	// Answers is how many answers it gave; Seconds the time it worked on them, in all;
+	// LatencySeconds the time an injected latency held their requests back, in all, as measured
+	// (a timer wakes a little after the latency asked for).
+	Answers        uint64  `json:"answers"`
+	Seconds        float64 `json:"seconds"`
+	LatencySeconds float64 `json:"latency_seconds,omitempty"`
 }
 
 // Mean returns the service's mean time per answer, or 0 for none.
@@ -59,6 +62,14 @@ func (s ServiceTime) Mean() time.Duration {
 		return 0
 	}
 	return time.Duration(s.Seconds / float64(s.Answers) * float64(time.Second))
+}
+
+// MeanLatency returns the mean injected latency per answer, or 0 for none.
+func (s ServiceTime) MeanLatency() time.Duration {
+	if s.Answers == 0 {
+		return 0
+	}
+	return time.Duration(s.LatencySeconds / float64(s.Answers) * float64(time.Second))
 }
 
 // ControlWallet is the operator wallet's balances on chain.

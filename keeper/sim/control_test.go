@@ -19,6 +19,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/market/api"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
+	"github.com/keeper-project/keeper/keeper/sim/faults"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/keeper/sim/inject"
 )
@@ -264,6 +265,62 @@ func TestControlServiceTime(t *testing.T) {
 			t.Errorf("service %q: %+v, want %d answers", k, got, n)
 		}
 	}
+}
+
+// TestControlServiceLatency checks that the control adds up, by service and method, the time an
+// injected latency held each request back as the answer's Server-Timing header reports it: the
+// time actually waited, here longer than the latency asked for, and nothing for an answer that had
+// no latency.
+func TestControlServiceLatency(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		clock := chainsim.NewManualClock(testStart)
+		ms := time.Millisecond
+		s, err := New(Options{Clock: clock, Wallet: testWallet(), Faults: faults.Faults{
+			Chain:  chainsim.Faults{RPC: inject.ServiceFaults{Methods: map[string]inject.MethodFaults{"getSlot": {Latency: 20 * ms}}}},
+			Market: faults.Market{Endpoints: map[string]inject.MethodFaults{market.EndpointLoansInfo: {Latency: 30 * ms}}},
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := NewControl(s)
+		rpcH := c.CountTraffic(chainsim.ServiceRPC, s.Handlers().RPC)
+		marketH := c.CountMarket(s.Handlers().Market)
+		// held serves one request on h while the chain's clock stands still for held, then
+		// moves it on past the request's latency.
+		held := func(h http.Handler, path, body string, held time.Duration) *httptest.ResponseRecorder {
+			rec, done := httptest.NewRecorder(), make(chan struct{})
+			go func() {
+				h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, path, strings.NewReader(body)))
+				close(done)
+			}()
+			time.Sleep(held)
+			clock.Advance(time.Second)
+			<-done
+			return rec
+		}
+		getSlot := `{"jsonrpc":"2.0","id":1,"method":"getSlot"}`
+		for _, d := range []time.Duration{25 * ms, 35 * ms} {
+			if rec := held(rpcH, "/", getSlot, d); rec.Code != http.StatusOK || !strings.Contains(rec.Header().Get("Server-Timing"), ", latency;dur=") {
+				t.Fatalf("getSlot: %d %q", rec.Code, rec.Header().Get("Server-Timing"))
+			}
+		}
+		if rec := held(marketH, "/v1/markets/loans/info", `{}`, 40*ms); rec.Code != http.StatusOK {
+			t.Fatalf("loans_info: %d %s", rec.Code, rec.Body)
+		}
+		getBalance := `{"jsonrpc":"2.0","id":2,"method":"getBalance","params":["` + testWallet().String() + `"]}`
+		if status, body := serveOnce(t, rpcH, "POST", "/", getBalance); status != http.StatusOK {
+			t.Fatalf("getBalance: %d %s", status, body)
+		}
+		st, err := c.State()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, want := range map[string]time.Duration{"rpc getSlot": 30 * ms, "market loans_info": 40 * ms, "rpc getBalance": 0} {
+			if got := st.Service[k]; got.Answers == 0 || got.MeanLatency() != want {
+				t.Errorf("service %q: %+v, mean latency %v; want %v", k, got, got.MeanLatency(), want)
+			}
+		}
+	})
 }
 
 // checkStaticState checks the parts of the default scenario's state that nothing above changed.

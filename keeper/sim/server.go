@@ -75,7 +75,8 @@ func (s *marketServer) routeByEndpoint(name string) (route, bool) {
 }
 
 // serveMarket answers one market request. An answer's Server-Timing header
-// tells how long the endpoint ran (the injected latency excluded).
+// tells how long the endpoint ran (the injected latency excluded) and how
+// long the injected latency held it back.
 func (s *marketServer) serveMarket(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set(headerRequestID, fmt.Sprintf("sim-%08x", s.requests.Add(1)))
 	rt, ok := s.routes[strings.TrimPrefix(r.URL.Path, basePath)]
@@ -92,19 +93,22 @@ func (s *marketServer) serveMarket(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	fault, delay := s.faults.Engine.Draw(rt.endpoint)
+	var waited time.Duration
 	if delay > 0 {
+		start := time.Now()
 		select {
 		case <-s.clock.After(delay):
 		case <-r.Context().Done():
 			return
 		}
+		waited = time.Since(start)
 	}
 	if s.serveFault(w, r, fault) {
 		return
 	}
 	start := time.Now()
 	rep := s.answer(r, rt)
-	servertiming.Set(w.Header(), rt.endpoint, time.Since(start))
+	servertiming.Set(w.Header(), servertiming.Timing{Name: rt.endpoint, Work: time.Since(start), Latency: waited})
 	s.log.Debug("Market request", "endpoint", rt.endpoint, "status", rep.Status, "fault", fault.String())
 	if fault == inject.FaultTruncate {
 		w.Header().Set("Content-Type", "application/json")

@@ -157,17 +157,21 @@ func parseRequest(body []byte, table map[string]methodFunc) (jsonrpc.Request, me
 
 // serveCall applies the drawn fault and runs the method. The answer's
 // Server-Timing header tells how long the method ran (the injected latency
-// and the request's reading excluded).
+// and the request's reading excluded) and how long the injected latency held
+// it back.
 func (s *Server) serveCall(w http.ResponseWriter, r *http.Request, req jsonrpc.Request, fn methodFunc) {
 	ctx := r.Context()
 	faults := s.c.faults.engine(s.svc)
 	fault, delay := faults.Draw(req.Method)
+	var waited time.Duration
 	if delay > 0 {
+		start := time.Now()
 		select {
 		case <-s.c.Ledger.clock.After(delay):
 		case <-ctx.Done():
 			return
 		}
+		waited = time.Since(start)
 	}
 	switch fault {
 	case inject.FaultServerError:
@@ -189,7 +193,7 @@ func (s *Server) serveCall(w http.ResponseWriter, r *http.Request, req jsonrpc.R
 	if rerr == nil {
 		result, rerr = fn(jsonrpc.Call{Params: params, NeverLand: fault == inject.FaultNeverLand, Lag: faults.Lag(req.Method)})
 	}
-	servertiming.Set(w.Header(), req.Method, time.Since(start))
+	servertiming.Set(w.Header(), servertiming.Timing{Name: req.Method, Work: time.Since(start), Latency: waited})
 	writeJSON(w, jsonrpc.EncodeResponse(req.ID, result, rerr), fault == inject.FaultTruncate)
 }
 
