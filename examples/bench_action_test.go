@@ -41,11 +41,13 @@ const benchActionLatency = 20 * time.Millisecond
 //
 //   - keeper-ms: from the intent journaled to the outcome journaled (keeper's journal);
 //   - floor-ms: what no client can avoid, from the simulator's own record: the build's and the
-//     send's round trips (each the injected latency and the time the service worked on its answer,
-//     which it reports in a Server-Timing header), and the chain time from the moment the sent
-//     transaction reached the chain (its send served, or its bundle accepted by the block engine)
-//     to the moment it was confirmed (the end of its slot);
-//   - server-ms: the services' own time within floor-ms (the build's and the send's);
+//     send's round trips (each the injected latency, as long as the simulator's timer actually held
+//     the request, and the time the service worked on its answer, both of which it reports in a
+//     Server-Timing header), and the chain time from the moment the sent transaction reached the
+//     chain (its send served, or its bundle accepted by the block engine) to the moment it was
+//     confirmed (the end of its slot);
+//   - server-ms, latency-ms: the services' own time and the injected latency within floor-ms (the
+//     build's and the send's; the latency a little over twice benchActionLatency);
 //   - ratio: keeper-ms / floor-ms (the goal is 1.05);
 //   - guarded-ratio: keeper-ms / (floor-ms + the simulation's round trip), the floor of a client that
 //     simulates what it signs, as keeper's guard must;
@@ -96,6 +98,7 @@ func BenchmarkE2EActionPath(b *testing.B) {
 			b.ReportMetric(float64(total.keeper.Milliseconds())/n, "keeper-ms")
 			b.ReportMetric(float64(total.floor.Milliseconds())/n, "floor-ms")
 			b.ReportMetric(float64(total.server.Microseconds())/1000/n, "server-ms")
+			b.ReportMetric(float64(total.latency.Microseconds())/1000/n, "latency-ms")
 			b.ReportMetric(total.keeper.Seconds()/total.floor.Seconds(), "ratio")
 			b.ReportMetric(total.keeper.Seconds()/(total.floor+total.simulation).Seconds(), "guarded-ratio")
 			for i, name := range actionPhases {
@@ -134,15 +137,16 @@ type actionCase struct {
 	pinTips, keptTips, daemon bool
 }
 
-// actionTimes are one repay's times: keeper's, the floor's, the services' share of the floor, and
-// the round trip of the simulation a guarded client adds to it.
+// actionTimes are one repay's times: keeper's, the floor's, the services' and the injected
+// latency's shares of the floor, and the round trip of the simulation a guarded client adds to it.
 type actionTimes struct {
-	keeper, floor, server, simulation time.Duration
+	keeper, floor, server, latency, simulation time.Duration
 }
 
 // add adds o to t.
 func (t *actionTimes) add(o actionTimes) {
 	t.keeper, t.floor, t.server, t.simulation = t.keeper+o.keeper, t.floor+o.floor, t.server+o.server, t.simulation+o.simulation
+	t.latency += o.latency
 }
 
 // actionOnce runs `keeper run --once` as c says on a fresh simulator and returns the repay's times
@@ -181,10 +185,12 @@ func actionOnce(b *testing.B, scenario string, c actionCase) (actionTimes, []tim
 	if bundled(st, a.Signatures[0].Signature) {
 		send = "jito sendBundle"
 	}
-	server := serviceMean(b, st, "market build_loan") + serviceMean(b, st, send)
-	t := actionTimes{keeper: act.SettledAt.Sub(act.CreatedAt), server: server,
-		floor:      2*benchActionLatency + server + landed.ConfirmedAt.Sub(landed.SentAt),
-		simulation: benchActionLatency + serviceMean(b, st, "rpc simulateTransaction", "rpc simulateBundle")}
+	build, sent := service(b, st, "market build_loan"), service(b, st, send)
+	simulated := service(b, st, "rpc simulateTransaction", "rpc simulateBundle")
+	t := actionTimes{keeper: act.SettledAt.Sub(act.CreatedAt), server: build.Mean() + sent.Mean(),
+		latency:    build.MeanLatency() + sent.MeanLatency(),
+		simulation: simulated.MeanLatency() + simulated.Mean()}
+	t.floor = t.latency + t.server + landed.ConfirmedAt.Sub(landed.SentAt)
 	var phases []time.Duration
 	marks := []time.Time{act.CreatedAt, a.CreatedAt, a.BuiltAt, a.SignedAt, a.SubmittedAt, landed.SentAt, landed.LandedAt, landed.ConfirmedAt, act.SettledAt}
 	for i := range actionPhases {
@@ -201,16 +207,17 @@ func actionOnce(b *testing.B, scenario string, c actionCase) (actionTimes, []tim
 	return t, phases
 }
 
-// serviceMean returns the simulator's mean time on one answer of the first of methods (keyed as
-// sim.ControlState.Service is) that it answered.
-func serviceMean(b *testing.B, st sim.ControlState, methods ...string) time.Duration {
+// service returns the simulator's record of its answers to the first of methods (keyed as
+// sim.ControlState.Service is) that it answered: their number, its work on them and the latency
+// that held them back.
+func service(b *testing.B, st sim.ControlState, methods ...string) sim.ServiceTime {
 	for _, m := range methods {
 		if s, ok := st.Service[m]; ok && s.Answers > 0 {
-			return s.Mean()
+			return s
 		}
 	}
 	b.Fatalf("the simulator answered none of %v: %+v", methods, st.Service)
-	return 0
+	return sim.ServiceTime{}
 }
 
 // keepTips writes into the journal at path the simulator's tip accounts as keeper keeps the block
