@@ -105,20 +105,23 @@ func (w *sigWatcher) await(ctx context.Context, sig solana.Signature, fired chan
 		}
 		return
 	}
-	var res struct {
-		Context struct {
-			Slot uint64 `json:"slot"`
-		} `json:"context"`
-		Value struct {
-			Err any `json:"err"`
-		} `json:"value"`
-	}
+	var res signatureNotification
 	if err := json.Unmarshal(raw, &res); err != nil {
 		w.broken(conn, fmt.Errorf("a signature notification is not one: %w", err))
 		return
 	}
 	fired <- Status{Signature: sig, Found: true, Slot: res.Context.Slot,
 		Confirmation: rpc.ConfirmationStatusType(w.commitment), Err: normalize(res.Value.Err)}
+}
+
+// signatureNotification is the result of a signatureSubscribe notification.
+type signatureNotification struct {
+	Context struct {
+		Slot uint64 `json:"slot"`
+	} `json:"context"`
+	Value struct {
+		Err any `json:"err"`
+	} `json:"value"`
 }
 
 // connect returns the connection, making it when there is none and the last

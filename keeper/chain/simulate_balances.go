@@ -140,6 +140,21 @@ func ownTokens(wallet solana.PublicKey, list []tokenBalance, hs []holding) error
 	return nil
 }
 
+// simAnswer is simulateTransaction's answer.
+type simAnswer struct {
+	Context struct {
+		Slot uint64 `json:"slot"`
+	} `json:"context"`
+	Value *simValue `json:"value"`
+}
+
+// callSimulate makes one simulateTransaction call with params to ep.
+func callSimulate(ctx context.Context, ep *endpoint, params []any) (simAnswer, error) {
+	var out simAnswer
+	err := ep.rpc.RPCCallForInto(ctx, &out, "simulateTransaction", params)
+	return out, err
+}
+
 // simulateRaw calls simulateTransaction without signature verification
 // (raw is unsigned by keeper; see Client.Simulate) and on raw's own
 // blockhash, at the client's commitment, asking for the post-state of addrs
@@ -153,14 +168,11 @@ func (s *simulator) simulateRaw(ctx context.Context, raw []byte, addrs []solana.
 	if floor != nil {
 		cfg["minContextSlot"] = *floor // never simulate on state older than what the client saw
 	}
-	var out struct {
-		Context struct {
-			Slot uint64 `json:"slot"`
-		} `json:"context"`
-		Value *simValue `json:"value"`
-	}
+	var out simAnswer
 	err := s.reads.pool.call(ctx, "simulateTransaction", func(ctx context.Context, ep *endpoint) error {
-		return ep.rpc.RPCCallForInto(ctx, &out, "simulateTransaction", []any{base64.StdEncoding.EncodeToString(raw), cfg})
+		var err error
+		out, err = callSimulate(ctx, ep, []any{base64.StdEncoding.EncodeToString(raw), cfg})
+		return err
 	})
 	if err != nil {
 		return nil, behind(err, floor)
