@@ -12,7 +12,9 @@ import (
 	"time"
 
 	"github.com/gagliardetto/solana-go"
+	"github.com/keeper-project/keeper/keeper/chain"
 	"github.com/keeper-project/keeper/keeper/journal"
+	"github.com/keeper-project/keeper/keeper/market/api"
 	"github.com/keeper-project/keeper/policies"
 )
 
@@ -78,6 +80,31 @@ func prefetchTips(ctx context.Context, sub Submitter, log *slog.Logger, need boo
 		cancel()
 		<-done
 	}
+}
+
+// warmActionPath readies the decoding of the answers an action waits on
+// (chain.Warm, api.Warm) in the background, once a process. A run that may
+// act calls it as it starts (see mayAct): otherwise the process's first
+// action, and so every `run --once`'s, builds those decoders on its path.
+// The run's observation, a network read, goes on meanwhile. An idle
+// daemon, which has run nothing, has not warmed.
+func warmActionPath() {
+	warmOnce.Do(func() {
+		go func() {
+			chain.Warm()
+			api.Warm()
+		}()
+	})
+}
+
+// warmOnce makes warmActionPath start its work once a process.
+var warmOnce sync.Once
+
+// mayAct reports whether a run of p may sign and send, and so warms the
+// action path: p is not an alert and not in dry run, dry run is not forced
+// on every policy, and this process leads.
+func mayAct(p *policies.Policy, dryRunAll, leading bool) bool {
+	return p.Kind != policies.KindAlert && !p.DryRun && !dryRunAll && leading
 }
 
 // keptTips carries the block engine's tip accounts between processes

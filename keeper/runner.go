@@ -93,6 +93,9 @@ func (r *runner) run(ctx context.Context, run runInfo) (runSummary, error) {
 		tl, _ := k.journal.(triggerLog)
 		k.triggers.journal(ctx, p.Name, tl)
 	}
+	if mayAct(p, k.dryRunAll, k.lead.leading()) {
+		warmActionPath()
+	}
 	readsFrom := k.now()
 	obs, err := k.obs.observe(ctx, p, sieving{state: r.state, scope: scope})
 	if err != nil {
