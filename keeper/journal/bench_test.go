@@ -59,6 +59,30 @@ func BenchmarkActionPath(b *testing.B) {
 	})
 }
 
+// BenchmarkFirstActionPath measures the first action of a journal just opened along landedPath,
+// as a `keeper run --once` journals its action: none of the path's statements has run before.
+// The journal is opened on a fresh file before each timed action, out of the timing.
+func BenchmarkFirstActionPath(b *testing.B) {
+	ctx := context.Background()
+	b.ReportAllocs()
+	for range b.N {
+		b.StopTimer()
+		j, err := Open(ctx, tempDSN(b), Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if err := runSteps(ctx, j, "first", landedPath); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		if err := j.Close(); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+	}
+}
+
 // BenchmarkActionPathConcurrent measures actions along landedPath with
 // several in flight at once, as when several policies act in one tick
 // (policy_concurrency, 4 by default): ns/op is the journal's time per
