@@ -204,16 +204,27 @@ func checkPath(t *testing.T, w *world, k *testKeeper, p action.Plan, tc pathCase
 // journaled, and that a bundle's tip is journaled before it is handed to
 // the chain.
 func TestStepOrder(t *testing.T) {
+	// Every case's steps happen once each, in an order that keeps each pair of order: the build's
+	// and the submission's records are written beside the simulation and the send, so only the
+	// orders the journal and the guard need are fixed.
+	order := [][2]string{{"journal.Start", "build order-1"}, {"build order-1", "journal.RecordBuilt"},
+		{"build order-1", "simulate"}, {"simulate", "signer.SignSequence"}, {"signer.SignSequence", "journal.RecordSigned"},
+		{"journal.RecordBuilt", "journal.RecordSigned"}, {"journal.RecordSigned", "journal.RecordSubmitted"},
+		{"journal.RecordSubmitted", "journal.Settle"}}
 	cases := []struct {
-		name string
-		plan action.Plan
-		want []string
+		name  string
+		plan  action.Plan
+		want  []string
+		order [][2]string
 	}{
 		{"rpc", repayPlan("order"), []string{"journal.Start", "build order-1", "journal.RecordBuilt",
-			"simulate", "signer.SignSequence", "journal.RecordSigned", "journal.RecordSubmitted", "send rpc 1", "journal.Settle"}},
+			"simulate", "signer.SignSequence", "journal.RecordSigned", "journal.RecordSubmitted", "send rpc 1", "journal.Settle"},
+			append(order, [2]string{"journal.RecordSigned", "send rpc 1"}, [2]string{"send rpc 1", "journal.Settle"})},
 		{"bundle", bundlePlan("order", 0), []string{"journal.Start", "build order-1", "journal.RecordBuilt",
 			"simulate", "signer.SignSequence", "journal.RecordSigned", "journal.RecordSubmitted", "journal.RecordTip", "tip 10000",
-			"send bundle 1", "journal.Settle"}},
+			"send bundle 1", "journal.Settle"},
+			append(order, [2]string{"journal.RecordSigned", "journal.RecordTip"}, [2]string{"journal.RecordTip", "tip 10000"},
+				[2]string{"tip 10000", "send bundle 1"}, [2]string{"send bundle 1", "journal.Settle"})},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -221,8 +232,14 @@ func TestStepOrder(t *testing.T) {
 			if got := k.run(tc.plan); got != action.OutcomeLanded {
 				t.Fatalf("outcome = %s, want landed", got)
 			}
-			if got := w.log.list(); !slices.Equal(got, tc.want) {
-				t.Errorf("steps = %v\nwant    %v", got, tc.want)
+			got := w.log.list()
+			if !slices.Equal(slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(tc.want))) {
+				t.Fatalf("steps = %v\nwant    %v in some order", got, tc.want)
+			}
+			for _, o := range tc.order {
+				if slices.Index(got, o[0]) > slices.Index(got, o[1]) {
+					t.Errorf("steps = %v: %s after %s", got, o[0], o[1])
+				}
 			}
 			att := k.action(t, tc.plan.ID).Attempts[0]
 			times := []time.Time{att.CreatedAt, att.BuiltAt, att.SignedAt, att.SubmittedAt, att.SettledAt}
@@ -233,6 +250,64 @@ func TestStepOrder(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestRecordsAreWrittenBesideTheRoundTrips checks that the build's record is written while the
+// guard simulates, and the submission's while the transaction goes out: each write here waits (a
+// minute at most, on the bubble's clock) for its round trip to start, which a path that waited for
+// the record first would start only after that minute.
+func TestRecordsAreWrittenBesideTheRoundTrips(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		w, k := newKeeper(t)
+		var held []string
+		w.holdWrite = func(step string) error {
+			next := map[string]string{"journal.RecordBuilt": "simulate", "journal.RecordSubmitted": "send rpc 1"}[step]
+			for deadline := time.Now().Add(time.Minute); next != "" && !slices.Contains(w.log.list(), next); time.Sleep(time.Millisecond) {
+				if time.Now().After(deadline) {
+					held = append(held, step)
+					break
+				}
+			}
+			return nil
+		}
+		if got := k.run(repayPlan("beside")); got != action.OutcomeLanded {
+			t.Fatalf("outcome = %s, want landed", got)
+		}
+		if len(held) > 0 {
+			t.Errorf("%v held the path: the round trip after each did not start until it was written", held)
+		}
+	})
+}
+
+// TestAFailedBuildRecordSendsNothing checks that an attempt whose build the journal could not
+// record (written beside the simulation) journals no signature and sends nothing: it expires, and
+// the next run lands the action.
+func TestAFailedBuildRecordSendsNothing(t *testing.T) {
+	w, k := newKeeper(t)
+	w.holdWrite = func(step string) error {
+		if step == "journal.RecordBuilt" {
+			return errJournalDown
+		}
+		return nil
+	}
+	p := repayPlan("unbuilt")
+	if got := k.run(p); got != action.OutcomeRetry {
+		t.Fatalf("outcome = %s, want retry", got)
+	}
+	act := k.action(t, p.ID)
+	if len(act.Attempts) != 1 {
+		t.Fatalf("attempts %+v, want one", act.Attempts)
+	}
+	if first := act.Attempts[0]; first.Outcome != journal.StateExpired || first.Rule != journal.RuleJournal || len(first.Signatures) != 0 {
+		t.Errorf("attempt %+v, want expired for the journal without signatures", first)
+	}
+	if steps := w.log.list(); slices.ContainsFunc(steps, func(e string) bool { return strings.HasPrefix(e, "send ") }) {
+		t.Errorf("steps %v: something was sent", steps)
+	}
+	w.holdWrite = nil
+	if got := k.run(p); got != action.OutcomeLanded {
+		t.Errorf("next run = %s, want landed", got)
 	}
 }
 

@@ -51,6 +51,9 @@ type world struct {
 	crash  *crashPoint
 	// now, when set, is the clock of the journals open opens.
 	now func() time.Time
+	// holdWrite, when set, runs before the journal records a build or a
+	// submission: a test holds the write there, or fails it with an error.
+	holdWrite func(step string) error
 }
 
 func newWorld(tb testing.TB) *world {
@@ -98,7 +101,12 @@ func (w *world) open(tb testing.TB, dsn string) *testKeeper {
 	}
 	w.sub.watchJournal(j)
 	k, err := New(Options{Config: w.cfg, Market: w.market, Signer: &stepSigner{Signer: w.signer, log: w.log, crash: w.crash}, Submitter: w.sub,
-		Journal: &crashJournal{Journal: j, crash: w.crash, log: w.log}})
+		Journal: &crashJournal{Journal: j, crash: w.crash, log: w.log, hold: func(step string) error {
+			if w.holdWrite == nil {
+				return nil
+			}
+			return w.holdWrite(step)
+		}}})
 	if err != nil {
 		tb.Fatalf("New: %v", err)
 	}
@@ -172,6 +180,9 @@ type crashJournal struct {
 	// failTips is how many RecordTip calls fail with errJournalDown
 	// before the journal works again.
 	failTips int
+	// hold runs before RecordBuilt and RecordSubmitted write; its error
+	// fails the write.
+	hold func(step string) error
 }
 
 // errJournalDown is the error of a journal write that failed.
@@ -200,6 +211,9 @@ func (j *crashJournal) NewAttempt(ctx context.Context, id string) (journal.Attem
 
 func (j *crashJournal) RecordBuilt(ctx context.Context, id string, attempt int, b journal.Build) error {
 	j.step("journal.RecordBuilt")
+	if err := j.hold("journal.RecordBuilt"); err != nil {
+		return err
+	}
 	return j.Journal.RecordBuilt(ctx, id, attempt, b)
 }
 
@@ -210,6 +224,9 @@ func (j *crashJournal) RecordSigned(ctx context.Context, id string, attempt int,
 
 func (j *crashJournal) RecordSubmitted(ctx context.Context, id string, attempt int) error {
 	j.step("journal.RecordSubmitted")
+	if err := j.hold("journal.RecordSubmitted"); err != nil {
+		return err
+	}
 	return j.Journal.RecordSubmitted(ctx, id, attempt)
 }
 

@@ -16,7 +16,8 @@ const Env = "KEEPER_FAILPOINT"
 const (
 	// AfterIntent: the intent is journaled, nothing has been built.
 	AfterIntent = "after-intent"
-	// AfterBuild: the market's answer is journaled, nothing is signed.
+	// AfterBuild: the market's answer is journaled, no signature is (the guard may be simulating
+	// meanwhile: the build's record is written beside it).
 	AfterBuild = "after-build"
 	// AfterSign: the transactions are signed and their signatures not yet journaled.
 	AfterSign = "after-sign"

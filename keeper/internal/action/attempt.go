@@ -22,21 +22,32 @@ type attempt struct {
 	// sigs are the signatures the attempt journaled, once it has: what its
 	// notifications link to.
 	sigs []string
+	// beside is the lazy record being written beside the path, if any.
+	beside beside
 }
 
 // run is one build → guard → simulate → sign → journal → submit pass. The transactions before
-// index first landed in earlier attempts and are not signed again.
+// index first landed in earlier attempts and are not signed again. The build's record is written
+// while the guard simulates, and the submission's while the transactions go out (see beside).
 func (a *attempt) run(ctx context.Context, first int) Outcome {
+	defer func() {
+		if err := a.beside.join(); err != nil {
+			a.log.Error("Cannot journal the built transactions", "err", err)
+		}
+	}()
 	j := a.e.cfg.Journal
 	txs, err := build(ctx, a.e.cfg.Builder, market.IdempotencyKey(a.att.IdempotencyKey), a.p.Request)
 	if err != nil {
 		return a.buildFailed(ctx, err)
 	}
-	if err := j.RecordBuilt(ctx, a.p.ID, a.att.Number, buildRecord(txs, a.p.Submit)); err != nil {
-		a.log.Error("Cannot journal the built transactions; not signing", "err", err)
-		return a.settle(ctx, journal.Outcome{State: journal.StateExpired, Rule: journal.RuleJournal, Detail: err.Error()})
-	}
-	failpoint.Hit(failpoint.AfterBuild)
+	rec := buildRecord(txs, a.p.Submit)
+	a.beside.start(func() error {
+		if err := j.RecordBuilt(ctx, a.p.ID, a.att.Number, rec); err != nil {
+			return err
+		}
+		failpoint.Hit(failpoint.AfterBuild)
+		return nil
+	})
 	first = a.sameShape(ctx, txs, first)
 	if first >= len(txs) {
 		a.log.Warn("Every transaction of the answer landed in earlier attempts", "landed", first, "built", len(txs))
@@ -50,6 +61,10 @@ func (a *attempt) run(ctx context.Context, first int) Outcome {
 	if !ok {
 		return out
 	}
+	if err := a.beside.join(); err != nil {
+		a.log.Error("Cannot journal the built transactions; not sending", "err", err)
+		return a.settle(ctx, journal.Outcome{State: journal.StateExpired, Rule: journal.RuleJournal, Detail: err.Error()})
+	}
 	failpoint.Hit(failpoint.AfterSign)
 	if err := j.RecordSigned(ctx, a.p.ID, a.att.Number, signedRecords(ans.txs)); err != nil {
 		a.log.Error("Cannot journal the signatures; not sending", "err", err)
@@ -57,9 +72,12 @@ func (a *attempt) run(ctx context.Context, first int) Outcome {
 	}
 	a.sigs = signatureStrings(signedRecords(ans.txs))
 	failpoint.Hit(failpoint.AfterSignatures)
-	if err := j.RecordSubmitted(ctx, a.p.ID, a.att.Number); err != nil {
-		a.log.Warn("Cannot journal the submission; sending anyway (the signatures are journaled)", "err", err)
-	}
+	a.beside.start(func() error {
+		if err := j.RecordSubmitted(ctx, a.p.ID, a.att.Number); err != nil {
+			a.log.Warn("Cannot journal the submission; sending anyway (the signatures are journaled)", "err", err)
+		}
+		return nil
+	})
 	return ans.submit(ctx)
 }
 
@@ -94,6 +112,9 @@ func (a *attempt) buildFailed(ctx context.Context, err error) Outcome {
 // settle records the attempt's outcome in the journal, counts it and
 // notifies.
 func (a *attempt) settle(ctx context.Context, out journal.Outcome) Outcome {
+	if err := a.beside.join(); err != nil {
+		a.log.Error("Cannot journal the built transactions", "err", err)
+	}
 	failpoint.Hit(failpoint.BeforeOutcome)
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), journalTimeout)
 	defer cancel()
