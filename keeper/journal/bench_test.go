@@ -61,25 +61,52 @@ func BenchmarkActionPath(b *testing.B) {
 
 // BenchmarkFirstActionPath measures the first action of a journal just opened along landedPath,
 // as a `keeper run --once` journals its action: none of the path's statements has run before.
-// The journal is opened on a fresh file before each timed action, out of the timing.
+// The journal is opened before each timed action, out of the timing: on a fresh file
+// (journal=new: Open's migrations have started the write-ahead log), or on the file an earlier
+// process closed (journal=reopened: its close checkpointed and removed the log, so the action's
+// first commit starts it), then with the log started out of the timing as keeper starts it beside
+// its first acting run's observation (log=started, StartLog).
 func BenchmarkFirstActionPath(b *testing.B) {
-	ctx := context.Background()
-	b.ReportAllocs()
-	for range b.N {
-		b.StopTimer()
-		j, err := Open(ctx, tempDSN(b), Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.StartTimer()
-		if err := runSteps(ctx, j, "first", landedPath); err != nil {
-			b.Fatal(err)
-		}
-		b.StopTimer()
-		if err := j.Close(); err != nil {
-			b.Fatal(err)
-		}
-		b.StartTimer()
+	for _, c := range []struct {
+		name          string
+		reopen, start bool
+	}{
+		{"journal=new", false, false},
+		{"journal=reopened", true, false},
+		{"journal=reopened,log=started", true, true},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			ctx := context.Background()
+			dsn := tempDSN(b)
+			if c.reopen {
+				openBench(b, dsn).Close()
+			}
+			b.ReportAllocs()
+			for i := range b.N {
+				b.StopTimer()
+				if !c.reopen {
+					dsn = tempDSN(b)
+				}
+				j, err := Open(ctx, dsn, Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if c.start {
+					if err := j.StartLog(ctx); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.StartTimer()
+				if err := runSteps(ctx, j, "first-"+strconv.Itoa(i), landedPath); err != nil {
+					b.Fatal(err)
+				}
+				b.StopTimer()
+				if err := j.Close(); err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+			}
+		})
 	}
 }
 
