@@ -100,6 +100,43 @@ func warmActionPath() {
 // warmOnce makes warmActionPath start its work once a process.
 var warmOnce sync.Once
 
+// logStart starts the journal's write-ahead log (journal.StartLog) once a
+// Keeper, beside the observation of its first run that may act: the first
+// commit after the journal is opened starts the log, and costs about three
+// flushes instead of one, so a `run --once` on the journal an earlier run
+// left would otherwise pay them on its action path, with its intent.
+type logStart struct{ once sync.Once }
+
+// logStarter is the part of the journal that starts its log;
+// *journal.Journal implements it.
+type logStarter interface {
+	StartLog(ctx context.Context) error
+}
+
+// begin starts j's log in the background the first time it is called and
+// returns a function that waits until the log has started or failed to (a
+// failure is logged; the action's own write then reports the journal's
+// state). Later calls, and a journal without a log to start, return a
+// function that returns at once.
+func (s *logStart) begin(ctx context.Context, j Journal, log *slog.Logger) (wait func()) {
+	wait = func() {}
+	ls, ok := j.(logStarter)
+	if !ok {
+		return wait
+	}
+	s.once.Do(func() {
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			if err := ls.StartLog(ctx); err != nil && ctx.Err() == nil {
+				log.Warn("Cannot start the journal's log ahead of the first action", "err", err)
+			}
+		}()
+		wait = func() { <-done }
+	})
+	return wait
+}
+
 // mayAct reports whether a run of p may sign and send, and so warms the
 // action path: p is not an alert and not in dry run, dry run is not forced
 // on every policy, and this process leads.

@@ -71,6 +71,7 @@ type Keeper struct {
 	triggers  *triggers  // set by Run: the daemon alone reacts to the chain
 	slots     slots
 	lead      *leadership // nil unless the journal is shared
+	logStart  logStart
 }
 
 // New builds a Keeper from o, creating the market client, signer, chain

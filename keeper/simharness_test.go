@@ -132,6 +132,9 @@ type simWorld struct {
 	net    *simNet
 	hook   *hookRecorder
 	landed *landings
+	// journalOf, when set, is the journal open gives keeper in place of
+	// the real one it opened.
+	journalOf func(*journal.Journal) Journal
 }
 
 // simOptions adjust a simWorld.
@@ -227,7 +230,11 @@ func (w *simWorld) open(tb testing.TB, dsn string) *simKeeper {
 	if err != nil {
 		tb.Fatalf("chain client: %v", err)
 	}
-	k, err := New(Options{Config: w.cfg, Market: mk, Signer: w.signer, Submitter: ch, Journal: j})
+	var kj Journal = j
+	if w.journalOf != nil {
+		kj = w.journalOf(j)
+	}
+	k, err := New(Options{Config: w.cfg, Market: mk, Signer: w.signer, Submitter: ch, Journal: kj})
 	if err != nil {
 		tb.Fatalf("New: %v", err)
 	}
