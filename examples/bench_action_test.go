@@ -73,6 +73,7 @@ func BenchmarkE2EActionPath(b *testing.B) {
 		actionCase
 	}{
 		{"confirm=websocket", actionCase{confirm: "websocket", policy: autoRepay}},
+		{"confirm=websocket,journal=existing", actionCase{confirm: "websocket", policy: autoRepay, existing: true}},
 		{"confirm=poll", actionCase{confirm: "poll", policy: autoRepay}},
 		{"submit=bundle", actionCase{confirm: "websocket", policy: bundlePolicy}},
 		{"submit=bundle,tips=pinned", actionCase{confirm: "websocket", policy: bundlePolicy, pinTips: true}},
@@ -130,11 +131,13 @@ func bundleSubmit(t testing.TB, path string) []byte {
 }
 
 // actionCase is how one benchmark's repay is configured: chain.confirm, the policy file, whether
-// chain.tip.accounts names the engine's tip accounts, and whether the journal holds the engine's
-// tip accounts as an earlier run left them a minute before, and whether keeper runs as a daemon.
+// chain.tip.accounts names the engine's tip accounts, whether the journal holds the engine's tip
+// accounts as an earlier run left them a minute before, whether the journal exists as an earlier
+// process left it (existing: as a `run --once` from a timer finds it; otherwise keeper creates
+// it), and whether keeper runs as a daemon.
 type actionCase struct {
-	confirm, policy           string
-	pinTips, keptTips, daemon bool
+	confirm, policy                     string
+	pinTips, keptTips, existing, daemon bool
 }
 
 // actionTimes are one repay's times: keeper's, the floor's, the services' and the injected
@@ -169,8 +172,11 @@ func actionOnce(b *testing.B, scenario string, c actionCase) (actionTimes, []tim
 			section(ch, "tip")["accounts"] = tips
 		}
 	})
-	if c.keptTips {
+	switch {
+	case c.keptTips:
 		keepTips(b, filepath.Join(w.dir, "keeper.db"), s)
+	case c.existing:
+		createJournal(b, filepath.Join(w.dir, "keeper.db"))
 	}
 	b.StartTimer()
 	act := runAction(b, w.dir, cfg, c.daemon)
@@ -230,6 +236,17 @@ func keepTips(b *testing.B, path string, s *simProc) {
 	defer j.Close()
 	kept := journal.EngineTipAccounts{Accounts: s.state(b).TipAccounts, AskedAt: time.Now().Add(-time.Minute)}
 	if err := j.SaveEngineTipAccounts(b.Context(), chain.RedactURL(s.urls.Jito), kept); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// createJournal creates the journal at path and closes it, as an earlier process leaves it.
+func createJournal(b *testing.B, path string) {
+	j, err := journal.Open(b.Context(), "sqlite:"+path, journal.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := j.Close(); err != nil {
 		b.Fatal(err)
 	}
 }
