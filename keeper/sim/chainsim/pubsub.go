@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sync/atomic"
+	"time"
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
@@ -63,6 +65,34 @@ type Pubsub struct {
 	subs    map[uint64]*subscription    // by id
 	watches map[solana.PublicKey]*watch // accounts some subscription watches
 	changed chan struct{}               // closed and replaced when subscriptions come or go
+	// notified is OnNotified's function.
+	notified notifiedHook
+}
+
+// OnNotified registers f to be called each time a signature notification
+// is written to its subscriber's connection, with the signature and the
+// chain clock's time as the write starts: when the chain's part of a
+// websocket confirmation is done and only the network's is left. f runs on
+// the connection's writer goroutine, before the write, and must return
+// quickly. A later call replaces f.
+func (h *Pubsub) OnNotified(f func(sig solana.Signature, at time.Time)) {
+	h.notified.f.Store(&f)
+}
+
+// notifiedHook holds OnNotified's function; it is set and read without
+// the chain's lock.
+type notifiedHook struct {
+	f atomic.Pointer[func(solana.Signature, time.Time)]
+}
+
+// writing returns the function that tells the hook, at clock's time, that
+// sig's notification is being written, or nil when no function is set.
+func (n *notifiedHook) writing(sig solana.Signature, clock Clock) func() {
+	f := n.f.Load()
+	if f == nil {
+		return nil
+	}
+	return func() { (*f)(sig, clock.Now()) }
 }
 
 // newPubsub returns the subscriptions of c, none yet.

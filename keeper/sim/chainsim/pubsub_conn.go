@@ -39,6 +39,8 @@ type wsConn struct {
 type wsMessage struct {
 	body []byte
 	note bool // a notification, counted for the drop-after fault
+	// writing, when set, is called as the message's write starts.
+	writing func()
 }
 
 // newWSConn wraps an upgraded connection.
@@ -81,11 +83,17 @@ func (wc *wsConn) enqueue(m wsMessage) (ok, overflow bool) {
 
 // notify queues a notification of subscription id.
 func (wc *wsConn) notify(method string, id uint64, result any) bool {
+	return wc.notifyThen(method, id, result, nil)
+}
+
+// notifyThen is notify, calling writing (when not nil) as the
+// notification's write to the connection starts.
+func (wc *wsConn) notifyThen(method string, id uint64, result any, writing func()) bool {
 	body, err := json.Marshal(notification{JSONRPC: "2.0", Method: method, Params: notificationParams{Result: result, Subscription: id}})
 	if err != nil {
 		return false
 	}
-	return wc.send(wsMessage{body: body, note: true})
+	return wc.send(wsMessage{body: body, note: true, writing: writing})
 }
 
 // reply queues the answer to a request.
@@ -124,6 +132,9 @@ func (wc *wsConn) writeLoop() {
 		wc.mu.Unlock()
 		for _, m := range batch {
 			_ = wc.ws.SetWriteDeadline(time.Now().Add(wsWriteWait))
+			if m.writing != nil {
+				m.writing()
+			}
 			if err := wc.ws.WriteMessage(websocket.TextMessage, m.body); err != nil {
 				wc.kill()
 				return

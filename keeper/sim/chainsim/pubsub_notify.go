@@ -128,7 +128,8 @@ func (h *Pubsub) notifySignature(sub *subscription, f uint64) {
 		return
 	}
 	slot := max(rec.Slot, l.idx.firstProduced(from))
-	sub.conn.notify("signatureNotification", sub.id, contextValue(slot, map[string]any{"err": svm.WireErr(rec.Err)}))
+	sub.conn.notifyThen("signatureNotification", sub.id, contextValue(slot, map[string]any{"err": svm.WireErr(rec.Err)}),
+		h.notified.writing(sub.sig, l.clock))
 	h.remove(sub.id)
 	sub.conn.forget(sub.id)
 }

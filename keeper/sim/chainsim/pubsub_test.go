@@ -156,6 +156,50 @@ func TestSignatureSubscribeNotifiesOnceWhenConfirmed(t *testing.T) {
 	}
 }
 
+func TestOnNotifiedReportsEachSignatureNotificationWrite(t *testing.T) {
+	c, clk := newChain(t, Options{})
+	type notified struct {
+		sig solana.Signature
+		at  time.Time
+	}
+	got := make(chan notified, 4)
+	c.Pubsub.OnNotified(func(sig solana.Signature, at time.Time) { got <- notified{sig, at} })
+	cl := wsClient(t, c)
+	alice, bob := newKey("alice"), newKey("bob").PublicKey()
+	mustFund(t, c, alice.PublicKey(), 1_000_000)
+	watched, unwatched := transfer(t, alice, bob, 100, latest(c)), transfer(t, alice, bob, 200, latest(c))
+	sub, err := cl.SignatureSubscribe(watched.Signatures[0], rpc.CommitmentConfirmed)
+	if err != nil {
+		t.Fatalf("subscribe: %v", err)
+	}
+	waitSubs(t, c, 1)
+	for _, tx := range []*solana.Transaction{watched, unwatched} {
+		if _, err := c.SendTransaction(raw(t, tx)); err != nil {
+			t.Fatalf("send: %v", err)
+		}
+	}
+	select {
+	case n := <-got:
+		t.Fatalf("%s reported notified before its block was confirmed", n.sig)
+	default:
+	}
+	step(c, clk, 1)
+	if _, err := sub.Recv(recvCtx(t)); err != nil {
+		t.Fatalf("recv: %v", err)
+	}
+	select {
+	case n := <-got:
+		if n.sig != watched.Signatures[0] || !n.at.Equal(clk.Now()) {
+			t.Errorf("reported %s at %v, want %s at %v (the clock as it was written)", n.sig, n.at, watched.Signatures[0], clk.Now())
+		}
+	case <-recvCtx(t).Done():
+		t.Fatal("the written notification was not reported")
+	}
+	if len(got) != 0 {
+		t.Errorf("%d more notifications reported, want only the subscribed signature's", len(got))
+	}
+}
+
 func TestSlotSubscribeSeesConsecutiveSlots(t *testing.T) {
 	c, clk := newChain(t, Options{})
 	cl := wsClient(t, c)
