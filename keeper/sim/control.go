@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
@@ -53,6 +54,9 @@ type traffic struct {
 	// service is guarded by mu; the services' own time on their answers, by
 	// ServiceTime's key.
 	service map[string]ServiceTime
+	// notified is guarded by mu; when the write of each signature's first
+	// websocket notification started, by signature (see noteNotified).
+	notified map[string]time.Time
 }
 
 // NewControl returns a Control of s. It records landed transactions from now on, so make it before
@@ -61,7 +65,21 @@ func NewControl(s *Sim) *Control {
 	c := &Control{sim: s, traffic: &traffic{wallet: s.w.Wallet, changed: make(chan struct{})},
 		report: stateReport{acc: s.accounts, events: s.events}}
 	s.chain.OnLanded(c.traffic.noteLanded)
+	s.chain.Pubsub.OnNotified(c.traffic.noteNotified)
 	return c
+}
+
+// noteNotified records when the write of sig's first signature notification to a subscriber
+// started.
+func (t *traffic) noteNotified(sig solana.Signature, at time.Time) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.notified == nil {
+		t.notified = map[string]time.Time{}
+	}
+	if key := sig.String(); t.notified[key].IsZero() {
+		t.notified[key] = at.UTC()
+	}
 }
 
 // noteLanded records a landed transaction when the operator's wallet is one of its signers.
@@ -150,7 +168,11 @@ func (t *traffic) counts() (chain, market uint64) {
 func (t *traffic) signedTxs() []SignedTx {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return slices.Clone(t.signed)
+	out := slices.Clone(t.signed)
+	for i := range out {
+		out[i].NotifiedAt = t.notified[out[i].Signature]
+	}
+	return out
 }
 
 // wait blocks until more than after chain requests were counted, or ctx ends.

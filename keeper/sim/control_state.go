@@ -162,10 +162,13 @@ type SignedTx struct {
 	// SentAt is when it reached the chain: its RPC send served, or its bundle accepted by the
 	// block engine. LandedAt is when the chain executed it (for an RPC send, when the send was
 	// served; for a bundle, in the slot after its acceptance), and ConfirmedAt when it reached
-	// confirmed: the end of its slot, when a block is built on it.
+	// confirmed: the end of its slot, when a block is built on it. NotifiedAt is when the RPC's
+	// websocket started writing its first signature notification to a subscriber (a little after
+	// ConfirmedAt: the slot's timer and the block's work come first); zero when nobody subscribed.
 	SentAt      time.Time `json:"sent_at"`
 	LandedAt    time.Time `json:"landed_at"`
 	ConfirmedAt time.Time `json:"confirmed_at"`
+	NotifiedAt  time.Time `json:"notified_at,omitzero"`
 	Fee         uint64    `json:"fee"`
 	// FeePayer is true when the wallet paid the fee.
 	FeePayer bool `json:"fee_payer"`

@@ -16,6 +16,7 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/programs/system"
 	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/gagliardetto/solana-go/rpc/ws"
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/market/api"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
@@ -163,7 +164,10 @@ func TestControlAfterTrafficWaits(t *testing.T) {
 
 // TestControlServedState serves the simulator with its control, lands a repay signed by the wallet
 // and a transfer signed by someone else, and reads the state over HTTP.
-func TestControlServedState(t *testing.T) {
+// serveControlled serves a simulator from newControlled, with its control, until the test ends,
+// and returns the environment of clients on it.
+func serveControlled(t *testing.T) *env {
+	t.Helper()
 	s, c := newControlled(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	urls, err := s.StartControlled(ctx, Addrs{}, c)
@@ -181,7 +185,12 @@ func TestControlServedState(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &env{sim: s, urls: urls, market: mc, rpc: rpc.New(urls.RPC), ctx: ctx}
+	return &env{sim: s, urls: urls, market: mc, rpc: rpc.New(urls.RPC), ctx: ctx}
+}
+
+func TestControlServedState(t *testing.T) {
+	e := serveControlled(t)
+	s, urls, ctx := e.sim, e.urls, e.ctx
 	if got, want := urls.Control(), strings.TrimSuffix(urls.Market, "/v1")+"/_sim/"; got != want {
 		t.Errorf("control url %s, want %s", got, want)
 	}
@@ -224,6 +233,53 @@ func TestControlServedState(t *testing.T) {
 		}
 	}
 	checkStaticState(t, after)
+}
+
+// TestControlNotesTheSignatureNotification checks that the state tells when the RPC's websocket
+// wrote a signed transaction's signature notification: after its confirmation.
+func TestControlNotesTheSignatureNotification(t *testing.T) {
+	e := serveControlled(t)
+	ctx, cancel := context.WithTimeout(e.ctx, 10*time.Second)
+	defer cancel()
+	resp, err := e.market.BuildLoan(ctx, "repay-ws", market.BuildLoanRequest{Loan: e.addr(t, ids.KindLoan, "repay-me").String(),
+		Steps: []market.Step{{Type: market.StepRepay, Params: market.StepParams{RepayParams: []market.RepayParam{{Amount: 100_000_000}}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wire := signAPI(t, resp.Transactions[0], testKey)
+	tx, err := solana.TransactionFromBytes(wire)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl, err := ws.Connect(ctx, "ws"+strings.TrimPrefix(e.urls.RPC, "http"))
+	if err != nil {
+		t.Fatalf("ws.Connect: %v", err)
+	}
+	defer cl.Close()
+	sub, err := cl.SignatureSubscribe(tx.Signatures[0], rpc.CommitmentConfirmed)
+	if err != nil {
+		t.Fatalf("subscribe: %v", err)
+	}
+	if err := e.sim.chain.Pubsub.WaitSubscriptions(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	e.send(t, wire)
+	if st := getState(t, e.urls.Control()); len(st.Signed) != 1 || !st.Signed[0].NotifiedAt.IsZero() {
+		t.Fatalf("signed %+v, want the repay, not notified before its slot is over", st.Signed)
+	}
+	advance(t, e.urls.Control(), `{"seconds": 0.4}`)
+	if _, err := sub.Recv(ctx); err != nil {
+		t.Fatalf("recv: %v", err)
+	}
+	// The control hears of the notification as its write starts, on the connection's writer
+	// goroutine, which may run it after the subscriber has read the notification.
+	st := getState(t, e.urls.Control())
+	for len(st.Signed) == 1 && st.Signed[0].NotifiedAt.IsZero() && ctx.Err() == nil {
+		st = getState(t, e.urls.Control())
+	}
+	if len(st.Signed) != 1 || st.Signed[0].NotifiedAt.IsZero() || st.Signed[0].NotifiedAt.Before(st.Signed[0].ConfirmedAt) {
+		t.Errorf("signed %+v, want the repay notified at or after its confirmation", st.Signed)
+	}
 }
 
 // TestControlServiceTime checks that the control adds up the time each service reports working on
