@@ -64,16 +64,18 @@ func BenchmarkActionPath(b *testing.B) {
 // The journal is opened before each timed action, out of the timing: on a fresh file
 // (journal=new: Open's migrations have started the write-ahead log), or on the file an earlier
 // process closed (journal=reopened: its close checkpointed and removed the log, so the action's
-// first commit starts it), then with the log started out of the timing as keeper starts it beside
-// its first acting run's observation (log=started, StartLog).
+// first commit starts it), then with the log started out of the timing (log=started, StartLog),
+// or the whole warm-up keeper runs beside its first acting run's observation (warmed, Warm: the
+// log started and an action's path rehearsed and rolled back).
 func BenchmarkFirstActionPath(b *testing.B) {
 	for _, c := range []struct {
-		name          string
-		reopen, start bool
+		name                string
+		reopen, start, warm bool
 	}{
-		{"journal=new", false, false},
-		{"journal=reopened", true, false},
-		{"journal=reopened,log=started", true, true},
+		{"journal=new", false, false, false},
+		{"journal=reopened", true, false, false},
+		{"journal=reopened,log=started", true, true, false},
+		{"journal=reopened,warmed", true, false, true},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			ctx := context.Background()
@@ -93,6 +95,11 @@ func BenchmarkFirstActionPath(b *testing.B) {
 				}
 				if c.start {
 					if err := j.StartLog(ctx); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if c.warm {
+					if err := j.Warm(ctx); err != nil {
 						b.Fatal(err)
 					}
 				}

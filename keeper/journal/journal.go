@@ -64,8 +64,9 @@ func (h commitHook) report(c Commit) {
 // signatures, sends, tips and outcome. The other parts of the journal are
 // their own types over the shared store, embedded so that the journal
 // serves each consumer's interface: history (Get, Pending, List),
-// incidents, trigger firings, leadership over a shared journal, and
-// maintenance (the owner lock, pruning, backups, the writability probe).
+// incidents, trigger firings, leadership over a shared journal,
+// maintenance (the owner lock, pruning, backups, the writability probe),
+// and the warm-up before a process's first action.
 type Journal struct {
 	*store
 	*history
@@ -74,6 +75,7 @@ type Journal struct {
 	*engineTips
 	*leadership
 	*maintenance
+	*warmup
 }
 
 // store is the database handle every part of the journal writes and reads
@@ -122,8 +124,10 @@ func Open(ctx context.Context, dsn string, opts Options) (*Journal, error) {
 	if err := st.setUp(ctx, loc); err != nil {
 		return nil, errors.Join(fmt.Errorf("journal: open %s: %w", loc.name, err), db.Close())
 	}
-	return &Journal{store: st, history: &history{st}, incidentLog: &incidentLog{st}, triggerLog: &triggerLog{st},
-		engineTips: &engineTips{st}, leadership: &leadership{store: st}, maintenance: &maintenance{store: st}}, nil
+	j := &Journal{store: st, history: &history{st}, incidentLog: &incidentLog{st}, triggerLog: &triggerLog{st},
+		engineTips: &engineTips{st}, leadership: &leadership{store: st}, maintenance: &maintenance{store: st}}
+	j.warmup = &warmup{j: j}
+	return j, nil
 }
 
 // openDB returns the handle of the database at loc, with one connection
@@ -231,6 +235,9 @@ func (j *store) write(ctx context.Context, fn func(tx dbtx) error) error {
 // commit's fsync is what a write waits for; on PostgreSQL (fenced) and in
 // memory alone.
 func (j *store) submit(w *groupWrite) error {
+	if t, ok := w.ctx.Value(rehearsalKey{}).(dbtx); ok {
+		return w.fn(t) // in the rehearsal's transaction, which is rolled back
+	}
 	if !j.shared() && !j.loc.memory() {
 		return j.group.Do(w, j.commitGroup)
 	}

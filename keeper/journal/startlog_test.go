@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"os"
@@ -80,5 +81,85 @@ func TestStartLogOfAClosedJournal(t *testing.T) {
 	}
 	if err := j.StartLog(t.Context()); err == nil {
 		t.Error("StartLog of a closed journal succeeded")
+	}
+}
+
+// preparedCount is how many statements j has prepared.
+func preparedCount(j *Journal) int {
+	j.stmts.mu.Lock()
+	defer j.stmts.mu.Unlock()
+	return len(j.stmts.m)
+}
+
+// oneTransactionPath journals action id along the path of a one-transaction
+// repay sent by RPC, from its intent to its landing.
+func oneTransactionPath(ctx context.Context, j *Journal, id string) error {
+	if _, _, _, err := j.Start(ctx, testIntent(id)); err != nil {
+		return err
+	}
+	if err := j.RecordBuilt(ctx, id, 1, Build{Transactions: []string{"dHg="}, Mode: ModeRPC}); err != nil {
+		return err
+	}
+	if err := j.RecordSigned(ctx, id, 1, signedFor(id, 1, 1)); err != nil {
+		return err
+	}
+	if err := j.RecordSubmitted(ctx, id, 1); err != nil {
+		return err
+	}
+	return j.Settle(ctx, id, 1, Outcome{State: StateLanded, FeeLamports: 5000})
+}
+
+// TestWarmPreparesTheActionPathAndWritesNothing checks that Warm starts the
+// log, leaves no trace of its rehearsal, and prepares every statement a
+// one-transaction action's path runs: none is left to prepare on the path.
+func TestWarmPreparesTheActionPathAndWritesNothing(t *testing.T) {
+	ctx := t.Context()
+	path := filepath.Join(t.TempDir(), "j.db")
+	j, err := Open(ctx, "sqlite:"+path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+	j, err = Open(ctx, "sqlite:"+path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	if err := j.Warm(ctx); err != nil {
+		t.Fatalf("Warm: %v", err)
+	}
+	if walSize(t, path) == 0 {
+		t.Error("Warm did not start the log")
+	}
+	if acts, err := j.List(ctx, Filter{}); err != nil || len(acts) != 0 {
+		t.Errorf("actions after Warm = %+v, %v; want none", acts, err)
+	}
+	if _, err := j.Get(ctx, rehearsalID); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Get(%q) after Warm: %v, want ErrNotFound", rehearsalID, err)
+	}
+	warmed := preparedCount(j)
+	if err := oneTransactionPath(ctx, j, "first"); err != nil {
+		t.Fatal(err)
+	}
+	if n := preparedCount(j); n != warmed {
+		t.Errorf("the first action's path prepared %d more statements after Warm; Warm must rehearse all of them", n-warmed)
+	}
+	if act, err := j.Get(ctx, "first"); err != nil || act.State != StateLanded {
+		t.Errorf("the action after Warm: %+v, %v; want landed", act, err)
+	}
+}
+
+func TestWarmOfAClosedJournal(t *testing.T) {
+	j, err := Open(t.Context(), tempDSN(t), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Warm(t.Context()); err == nil {
+		t.Error("Warm of a closed journal succeeded")
 	}
 }
