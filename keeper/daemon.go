@@ -100,27 +100,28 @@ func warmActionPath() {
 // warmOnce makes warmActionPath start its work once a process.
 var warmOnce sync.Once
 
-// logStart starts the journal's write-ahead log (journal.StartLog) once a
-// Keeper, beside the observation of its first run that may act: the first
-// commit after the journal is opened starts the log, and costs about three
-// flushes instead of one, so a `run --once` on the journal an earlier run
-// left would otherwise pay them on its action path, with its intent.
-type logStart struct{ once sync.Once }
+// journalWarm readies the journal for the first action (journal.Warm: its
+// write-ahead log started, an action's path rehearsed and rolled back) once
+// a Keeper, beside the observation of its first run that may act. A
+// process that has just opened the journal would otherwise start the log
+// (about three flushes instead of one) and parse its statements, through
+// SQLite code not yet paged in, on its first action's path: the intent's
+// and the signatures' durable commits, in every `run --once`.
+type journalWarm struct{ once sync.Once }
 
-// logStarter is the part of the journal that starts its log;
+// journalWarmer is the part of the journal that readies it for an action;
 // *journal.Journal implements it.
-type logStarter interface {
-	StartLog(ctx context.Context) error
+type journalWarmer interface {
+	Warm(ctx context.Context) error
 }
 
-// begin starts j's log in the background the first time it is called and
-// returns a function that waits until the log has started or failed to (a
-// failure is logged; the action's own write then reports the journal's
-// state). Later calls, and a journal without a log to start, return a
-// function that returns at once.
-func (s *logStart) begin(ctx context.Context, j Journal, log *slog.Logger) (wait func()) {
+// begin warms j in the background the first time it is called and returns
+// a function that waits until the warm-up has ended (a failure is logged;
+// the action's own writes then report the journal's state). Later calls,
+// and a journal without a warm-up, return a function that returns at once.
+func (s *journalWarm) begin(ctx context.Context, j Journal, log *slog.Logger) (wait func()) {
 	wait = func() {}
-	ls, ok := j.(logStarter)
+	jw, ok := j.(journalWarmer)
 	if !ok {
 		return wait
 	}
@@ -128,8 +129,8 @@ func (s *logStart) begin(ctx context.Context, j Journal, log *slog.Logger) (wait
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			if err := ls.StartLog(ctx); err != nil && ctx.Err() == nil {
-				log.Warn("Cannot start the journal's log ahead of the first action", "err", err)
+			if err := jw.Warm(ctx); err != nil && ctx.Err() == nil {
+				log.Warn("Cannot ready the journal ahead of the first action", "err", err)
 			}
 		}()
 		wait = func() { <-done }

@@ -64,14 +64,14 @@ type Keeper struct {
 	obs  *observer
 	exec *action.Executor
 
-	policies  policySource
-	upkeep    *upkeep
-	runners   *runnerSet
-	scheduler *scheduler // set by Run (or RunOnce)
-	triggers  *triggers  // set by Run: the daemon alone reacts to the chain
-	slots     slots
-	lead      *leadership // nil unless the journal is shared
-	logStart  logStart
+	policies    policySource
+	upkeep      *upkeep
+	runners     *runnerSet
+	scheduler   *scheduler // set by Run (or RunOnce)
+	triggers    *triggers  // set by Run: the daemon alone reacts to the chain
+	slots       slots
+	lead        *leadership // nil unless the journal is shared
+	journalWarm journalWarm
 }
 
 // New builds a Keeper from o, creating the market client, signer, chain

@@ -93,14 +93,14 @@ func (r *runner) run(ctx context.Context, run runInfo) (runSummary, error) {
 		tl, _ := k.journal.(triggerLog)
 		k.triggers.journal(ctx, p.Name, tl)
 	}
-	logStarted := func() {}
+	journalWarmed := func() {}
 	if mayAct(p, k.dryRunAll, k.lead.leading()) {
 		warmActionPath()
-		logStarted = k.logStart.begin(ctx, k.journal, log)
+		journalWarmed = k.journalWarm.begin(ctx, k.journal, log)
 	}
 	readsFrom := k.now()
 	obs, err := k.obs.observe(ctx, p, sieving{state: r.state, scope: scope})
-	logStarted()
+	journalWarmed()
 	if err != nil {
 		log.Warn("Cannot observe; skipping this run", "err", err)
 		return sum, err
