@@ -250,6 +250,7 @@ func keepTips(b *testing.B, path string, s *simProc) {
 
 // createJournal creates the journal at path and closes it, as an earlier process leaves it.
 func createJournal(b *testing.B, path string) {
+	b.Helper()
 	j, err := journal.Open(b.Context(), "sqlite:"+path, journal.Options{})
 	if err != nil {
 		b.Fatal(err)

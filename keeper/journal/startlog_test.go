@@ -24,24 +24,27 @@ func walSize(t *testing.T, path string) int64 {
 	return fi.Size()
 }
 
-func TestStartLogWritesTheLogsHeaderAndChangesNothing(t *testing.T) {
-	ctx := t.Context()
+// reopened returns a file journal that was created, closed and opened
+// again, as a `run --once` opens the journal an earlier run left (that
+// run's close checkpointed the log and removed it), and its file's path.
+// It is closed when the test ends.
+func reopened(t *testing.T) (*Journal, string) {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "j.db")
-	j, err := Open(ctx, "sqlite:"+path, Options{})
+	j, err := Open(t.Context(), "sqlite:"+path, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := versions(t, j)
 	if err := j.Close(); err != nil {
 		t.Fatal(err)
 	}
-	// Reopened as a `run --once` reopens the journal an earlier run left:
-	// that run's close checkpointed the log and removed it.
-	j, err = Open(ctx, "sqlite:"+path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer j.Close()
+	return openDSN(t, "sqlite:"+path, newClock()), path
+}
+
+func TestStartLogWritesTheLogsHeaderAndChangesNothing(t *testing.T) {
+	ctx := t.Context()
+	j, path := reopened(t)
+	before := versions(t, j)
 	if n := walSize(t, path); n != 0 {
 		t.Fatalf("log of a journal just reopened: %d bytes, want none", n)
 	}
@@ -114,19 +117,7 @@ func oneTransactionPath(ctx context.Context, j *Journal, id string) error {
 // one-transaction action's path runs: none is left to prepare on the path.
 func TestWarmPreparesTheActionPathAndWritesNothing(t *testing.T) {
 	ctx := t.Context()
-	path := filepath.Join(t.TempDir(), "j.db")
-	j, err := Open(ctx, "sqlite:"+path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := j.Close(); err != nil {
-		t.Fatal(err)
-	}
-	j, err = Open(ctx, "sqlite:"+path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer j.Close()
+	j, path := reopened(t)
 	if err := j.Warm(ctx); err != nil {
 		t.Fatalf("Warm: %v", err)
 	}
