@@ -2,8 +2,10 @@ package journal
 
 import (
 	"context"
+	"encoding/base64"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -38,10 +40,38 @@ func openBench(b *testing.B, dsn string) *Journal {
 }
 
 // landedPath is one action as the executor journals it, from Start to a
-// landed Settle: five writes, two of them durable commits.
+// landed Settle: five writes, two of them durable commits. Its built and
+// signed transactions are as large as a transaction can be, so that the
+// benchmarks write the pages a real action writes.
 var landedPath = []pathStep{
-	stepStart, stepBuilt(1), stepSigned(1), stepSubmitted(1),
+	stepStart, stepBuiltFull(1), stepSignedFull(1), stepSubmitted(1),
 	stepSettle(1, Outcome{State: StateLanded, FeeLamports: 5000, TipLamports: 10_000}),
+}
+
+// fullTx is a base64 transaction of Solana's packet limit, 1,232 bytes.
+var fullTx = strings.Repeat("A", base64.StdEncoding.EncodedLen(1232))
+
+// stepBuiltFull records the build of attempt n, its transactions fullTx.
+func stepBuiltFull(n int) pathStep {
+	return pathStep{"built", StateBuilt, func(ctx context.Context, j *Journal, id string) error {
+		b := buildFor(n)
+		for i := range b.Transactions {
+			b.Transactions[i] = fullTx
+		}
+		return j.RecordBuilt(ctx, id, n, b)
+	}}
+}
+
+// stepSignedFull records the signatures of attempt n, its signed
+// transactions fullTx.
+func stepSignedFull(n int) pathStep {
+	return pathStep{"signed", StateSigned, func(ctx context.Context, j *Journal, id string) error {
+		sigs := signedFor(id, n, 3)
+		for i := range sigs {
+			sigs[i].Transaction = fullTx
+		}
+		return j.RecordSigned(ctx, id, n, sigs)
+	}}
 }
 
 // BenchmarkActionPath measures one action at a time along landedPath.
