@@ -25,12 +25,13 @@
 // is refused with an error matching ErrIllegalTransition.
 //
 // The default store is an embedded SQLite database (modernc.org/sqlite, no
-// cgo) opened in WAL mode with synchronous=FULL, so a write is on disk when
-// its method returns; except the records nothing outside the process
-// depends on yet or that the chain keeps, which commit without an fsync: a
-// new attempt, its built transactions, its submission, and an outcome the
-// chain decides (landed, or expired because every blockhash expired unseen)
-// once the attempt's signatures are journaled. A process crash loses none
+// cgo) opened in WAL mode with synchronous=FULL (a new file with 2 KiB
+// pages, pageSize), so a write is on disk when its method returns; except
+// the records nothing outside the process depends on yet or that the chain
+// keeps, which commit without an fsync: a new attempt, its built
+// transactions, its submission, and an outcome the chain decides (landed,
+// or expired because every blockhash expired unseen) once the attempt's
+// signatures are journaled. A process crash loses none
 // of them (the operating system holds the write); a power loss may lose
 // those after the last durable commit, and the next durable commit carries
 // them all to disk, since the log is one sequence. Recovery treats a lost

@@ -41,13 +41,13 @@ func TestParseDSN(t *testing.T) {
 func TestDriverDSN(t *testing.T) {
 	file := location{path: "/data/keeper.db"}.driverDSN(DefaultBusyTimeout)
 	for _, want := range []string{"/data/keeper.db?", "_journal_mode=WAL", "_synchronous=FULL",
-		"_busy_timeout=5000", "_foreign_keys=1", "_txlock=immediate"} {
+		"_busy_timeout=5000", "_foreign_keys=1", "_txlock=immediate", "_pragma=page_size%282048%29"} {
 		if !strings.Contains(file, want) {
 			t.Errorf("file driver DSN %q lacks %q", file, want)
 		}
 	}
-	if mem := (location{path: memoryPath}).driverDSN(DefaultBusyTimeout); strings.Contains(mem, "WAL") {
-		t.Errorf("memory driver DSN %q asks for WAL", mem)
+	if mem := (location{path: memoryPath}).driverDSN(DefaultBusyTimeout); strings.Contains(mem, "WAL") || strings.Contains(mem, "page_size") {
+		t.Errorf("memory driver DSN %q asks for WAL or a page size", mem)
 	}
 	if got := (location{path: "file:x.db"}).driverDSN(DefaultBusyTimeout); !strings.HasPrefix(got, "./file:x.db?") {
 		t.Errorf("driver DSN for a path starting with file: is %q, want it made relative", got)
