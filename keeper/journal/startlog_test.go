@@ -74,16 +74,25 @@ func TestStartLogOfAJournalWithoutALog(t *testing.T) {
 	}
 }
 
-func TestStartLogOfAClosedJournal(t *testing.T) {
-	j, err := Open(t.Context(), tempDSN(t), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := j.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := j.StartLog(t.Context()); err == nil {
-		t.Error("StartLog of a closed journal succeeded")
+// TestWarmUpOfAClosedJournalFails calls StartLog and Warm on a journal
+// already closed: each returns an error.
+func TestWarmUpOfAClosedJournalFails(t *testing.T) {
+	for name, warm := range map[string]func(*Journal, context.Context) error{
+		"StartLog": (*Journal).StartLog,
+		"Warm":     (*Journal).Warm,
+	} {
+		t.Run(name, func(t *testing.T) {
+			j, err := Open(t.Context(), tempDSN(t), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := j.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if err := warm(j, t.Context()); err == nil {
+				t.Errorf("%s of a closed journal succeeded", name)
+			}
+		})
 	}
 }
 
@@ -139,18 +148,5 @@ func TestWarmPreparesTheActionPathAndWritesNothing(t *testing.T) {
 	}
 	if act, err := j.Get(ctx, "first"); err != nil || act.State != StateLanded {
 		t.Errorf("the action after Warm: %+v, %v; want landed", act, err)
-	}
-}
-
-func TestWarmOfAClosedJournal(t *testing.T) {
-	j, err := Open(t.Context(), tempDSN(t), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := j.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := j.Warm(t.Context()); err == nil {
-		t.Error("Warm of a closed journal succeeded")
 	}
 }
