@@ -15,7 +15,6 @@ import (
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/faults"
 	"github.com/keeper-project/keeper/keeper/sim/inject"
-	"github.com/keeper-project/keeper/policies"
 )
 
 // running is a keeper process's Run in the background of a bubble.
@@ -379,26 +378,4 @@ func TestStatusSaysWhatTheLastRunDid(t *testing.T) {
 			t.Errorf("Run = %v", err)
 		}
 	})
-}
-
-// TestMayAct checks which runs warm the action path's decoders: those that may sign and send.
-func TestMayAct(t *testing.T) {
-	repay, alert := &policies.Policy{Kind: policies.KindRepay}, &policies.Policy{Kind: policies.KindAlert}
-	dry := &policies.Policy{Kind: policies.KindRepay, DryRun: true}
-	tests := []struct {
-		p                  *policies.Policy
-		dryRunAll, leading bool
-		want               bool
-	}{
-		{repay, false, true, true},
-		{repay, true, true, false},
-		{repay, false, false, false},
-		{dry, false, true, false},
-		{alert, false, true, false},
-	}
-	for _, tt := range tests {
-		if got := mayAct(tt.p, tt.dryRunAll, tt.leading); got != tt.want {
-			t.Errorf("mayAct(%s dry_run=%v, dryRunAll=%v, leading=%v) = %v, want %v", tt.p.Kind, tt.p.DryRun, tt.dryRunAll, tt.leading, got, tt.want)
-		}
-	}
 }

@@ -2,6 +2,7 @@ package keeper
 
 import (
 	"context"
+	"time"
 
 	"github.com/gagliardetto/solana-go"
 
@@ -46,9 +47,12 @@ type Submitter interface {
 }
 
 // Journal records every action durably: the action path's log, and what
-// recovery and readiness ask of it. *journal.Journal implements it.
+// recovery, upkeep, alerts, triggers and leadership ask of it.
+// *journal.Journal implements it; tests wrap it to inject faults.
 type Journal interface {
 	action.Log
+	triggerLog
+	leaseJournal
 	// Pending lists the actions that are not final, for recovery.
 	Pending(ctx context.Context) ([]journal.Action, error)
 	// Writable reports whether the journal takes writes, for /readyz.
@@ -58,6 +62,11 @@ type Journal interface {
 	OpenIncident(ctx context.Context, in journal.Incident) (journal.Incident, bool, error)
 	ResolveIncidents(ctx context.Context, policy string, firing []string) ([]journal.Incident, error)
 	Incidents(ctx context.Context, f journal.IncidentFilter) ([]journal.Incident, error)
+	// Own makes this process the only owner of an SQLite journal (a no-op
+	// for a shared or in-memory one).
+	Own() error
+	// Prune deletes the final actions settled before cutoff.
+	Prune(ctx context.Context, cutoff time.Time) (int, error)
 }
 
 var (

@@ -253,35 +253,8 @@ func TestStepOrder(t *testing.T) {
 	}
 }
 
-// TestRecordsAreWrittenBesideTheRoundTrips checks that the build's record is written while the
-// guard simulates, and the submission's while the transaction goes out: each write here waits (a
-// minute at most, on the bubble's clock) for its round trip to start, which a path that waited for
-// the record first would start only after that minute.
-func TestRecordsAreWrittenBesideTheRoundTrips(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		w, k := newKeeper(t)
-		var held []string
-		w.holdWrite = func(step string) error {
-			next := map[string]string{"journal.RecordBuilt": "simulate", "journal.RecordSubmitted": "send rpc 1"}[step]
-			for deadline := time.Now().Add(time.Minute); next != "" && !slices.Contains(w.log.list(), next); time.Sleep(time.Millisecond) {
-				if time.Now().After(deadline) {
-					held = append(held, step)
-					break
-				}
-			}
-			return nil
-		}
-		if got := k.run(repayPlan("beside")); got != action.OutcomeLanded {
-			t.Fatalf("outcome = %s, want landed", got)
-		}
-		if len(held) > 0 {
-			t.Errorf("%v held the path: the round trip after each did not start until it was written", held)
-		}
-	})
-}
-
 // TestAFailedBuildRecordSendsNothing checks that an attempt whose build the journal could not
-// record (written beside the simulation) journals no signature and sends nothing: it expires, and
+// record journals no signature and sends nothing: it expires, and
 // the next run lands the action.
 func TestAFailedBuildRecordSendsNothing(t *testing.T) {
 	w, k := newKeeper(t)

@@ -241,6 +241,9 @@ func (j *crashJournal) RecordTip(ctx context.Context, id string, attempt int, t 
 
 func (j *crashJournal) Settle(ctx context.Context, id string, attempt int, out journal.Outcome) error {
 	j.step("journal.Settle")
+	if err := j.hold("journal.Settle"); err != nil {
+		return err
+	}
 	return j.Journal.Settle(ctx, id, attempt, out)
 }
 
@@ -285,7 +288,8 @@ func (n *notes) list() []notify.Message {
 func (k *testKeeper) recordNotes(t *testing.T) *notes {
 	n := &notes{}
 	k.notifier = notify.New(notify.Options{Senders: []notify.Sender{n}, Now: k.now})
-	k.exec = newExecutor(k.env, k.deps, k.notifier, k.obs) // with the test's notifier
+	k.exec = newExecutor(k.env, k.deps, k.notifier, k.obs, k.sweeper.poke) // with the test's notifier
+	k.sweeper.sweep = k.exec.Sweep
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {

@@ -64,14 +64,14 @@ type Keeper struct {
 	obs  *observer
 	exec *action.Executor
 
-	policies    policySource
-	upkeep      *upkeep
-	runners     *runnerSet
-	scheduler   *scheduler // set by Run (or RunOnce)
-	triggers    *triggers  // set by Run: the daemon alone reacts to the chain
-	slots       slots
-	lead        *leadership // nil unless the journal is shared
-	journalWarm journalWarm
+	policies  policySource
+	upkeep    *upkeep
+	sweeper   *sweeper
+	runners   *runnerSet
+	scheduler *scheduler // set by Run (or RunOnce)
+	triggers  *triggers  // set by Run: the daemon alone reacts to the chain
+	slots     slots
+	lead      *leadership // nil unless the journal is shared
 }
 
 // New builds a Keeper from o, creating the market client, signer, chain
@@ -108,13 +108,16 @@ func New(o Options) (*Keeper, error) {
 		k.Close()
 		return nil, err
 	}
-	k.exec = newExecutor(k.env, k.deps, k.notifier, k.obs)
+	k.sweeper = newSweeper(k.journal, k.logger)
+	k.exec = newExecutor(k.env, k.deps, k.notifier, k.obs, k.sweeper.poke)
+	k.sweeper.sweep = k.exec.Sweep
 	k.upkeep = &upkeep{journal: k.journal, submitter: k.submitter, wallet: k.wallet, metrics: k.metrics,
 		logger: k.logger, now: k.now, retention: k.cfg.Journal.Retention, paused: k.exec.Paused}
 	k.policies = policySource{cfg: k.cfg, tokens: k.obs.tokenBook}
 	k.runners = newRunnerSet()
 	k.lead = newLeadership(k.env, k.journal, func(ctx context.Context) error { return settleJournal(ctx, k) })
 	k.upkeep.leading = k.lead.leading
+	k.sweeper.leading, k.sweeper.gaugesOf = k.lead.leading, k.upkeep.setJournalGauges
 	k.slots = newSlots(k.cfg.PolicyConcurrency)
 	return k, nil
 }

@@ -50,8 +50,7 @@ type leadership struct {
 // newLeadership returns the leadership of j when it is shared, else nil:
 // an SQLite journal has one owner, which always leads.
 func newLeadership(e env, j Journal, recover func(context.Context) error) *leadership {
-	lj, ok := j.(leaseJournal)
-	if !ok || !lj.Shared() {
+	if !j.Shared() {
 		return nil
 	}
 	host, _ := os.Hostname()
@@ -59,7 +58,7 @@ func newLeadership(e env, j Journal, recover func(context.Context) error) *leade
 	if ttl <= 0 { // a Config built in code rather than loaded
 		ttl = config.DefaultLease
 	}
-	return &leadership{j: lj, ttl: ttl, recover: recover, metrics: e.metrics, logger: e.logger,
+	return &leadership{j: j, ttl: ttl, recover: recover, metrics: e.metrics, logger: e.logger,
 		holder: fmt.Sprintf("pid %d on %s since %s", os.Getpid(), host, time.Now().UTC().Format(time.RFC3339)),
 		clock:  time.Now, standby: time.Now()}
 }

@@ -51,10 +51,6 @@ type Metrics struct {
 	// JournalCommits times the journal's committed write transactions, by
 	// durability (durable, lazy): on a file, what the disk's flush costs.
 	JournalCommits *prometheus.HistogramVec
-	// JournalWrites counts the writes those transactions carried, by
-	// durability: more than their count when writes that arrived together
-	// shared a commit.
-	JournalWrites *prometheus.CounterVec
 }
 
 // NewMetrics creates keeper's collectors and registers them with reg when it
@@ -87,7 +83,6 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		LeaderTerms:          counter("leader_terms_total", "Terms of leadership this keeper won on a shared (PostgreSQL) journal."),
 		JournalCommits: histogramVec("journal_commit_duration_seconds", "Time the journal's committed write transactions took, flush included, by durability (durable: on disk when it returned; lazy: left to the next durable one).",
 			prometheus.ExponentialBuckets(0.0001, 2, 16), "durability"),
-		JournalWrites: counterVec("journal_writes_total", "Journal writes committed, by durability of their commit; above the commits' count when writes that arrived together shared one.", "durability"),
 	}
 	if reg != nil {
 		for _, c := range m.collectors() {
@@ -124,11 +119,11 @@ func (m *Metrics) collectors() []prometheus.Collector {
 	return []prometheus.Collector{m.Runs, m.RunDuration, m.RunsSkipped, m.LastSuccess, m.Actions, m.GuardRefusals,
 		m.MarketRequests, m.MarketErrors, m.RPCRequests, m.RPCErrors, m.JournalPending, m.JournalLag,
 		m.WalletLamports, m.Paused, m.Reloads, m.Notifications, m.PoliciesLoaded, m.IdempotencyConflicts, m.PricesUnknown,
-		m.PolicyInterval, m.TriggerFirings, m.WatchPolling, m.Leader, m.LeaderTerms, m.JournalCommits, m.JournalWrites}
+		m.PolicyInterval, m.TriggerFirings, m.WatchPolling, m.Leader, m.LeaderTerms, m.JournalCommits}
 }
 
 // journalCommitted returns the journal's Options.Committed that feeds
-// JournalCommits and JournalWrites.
+// JournalCommits.
 func journalCommitted(m *Metrics) func(journal.Commit) {
 	return func(c journal.Commit) {
 		d := "lazy"
@@ -136,7 +131,6 @@ func journalCommitted(m *Metrics) func(journal.Commit) {
 			d = "durable"
 		}
 		m.JournalCommits.WithLabelValues(d).Observe(c.Duration.Seconds())
-		m.JournalWrites.WithLabelValues(d).Add(float64(c.Writes))
 	}
 }
 

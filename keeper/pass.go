@@ -171,8 +171,7 @@ type PlanTrigger struct {
 }
 
 // planTriggers lists p's triggers with their journaled firings; a journal
-// that keeps none (or cannot be read) shows them never fired, and err says
-// why.
+// that cannot be read shows them never fired, and err says why.
 func planTriggers(ctx context.Context, j Journal, p *policies.Policy) ([]PlanTrigger, error) {
 	names := p.Triggers.Describe()
 	if len(names) == 0 {
@@ -182,11 +181,7 @@ func planTriggers(ctx context.Context, j Journal, p *policies.Policy) ([]PlanTri
 	for i, n := range names {
 		out[i].Trigger = n
 	}
-	tl, ok := j.(triggerLog)
-	if !ok {
-		return out, nil
-	}
-	fs, err := tl.TriggerFirings(ctx, p.Name)
+	fs, err := j.TriggerFirings(ctx, p.Name)
 	for _, f := range fs {
 		if i := slices.Index(names, f.Trigger); i >= 0 {
 			out[i] = PlanTrigger{Trigger: f.Trigger, Fired: f.Fired, LastFired: f.LastFired, LastSlot: f.LastSlot, Detail: f.Detail}

@@ -90,17 +90,10 @@ func (r *runner) run(ctx context.Context, run runInfo) (runSummary, error) {
 		log.Info("Running on trigger", "scope", scope.String())
 	}
 	if k.lead.leading() {
-		tl, _ := k.journal.(triggerLog)
-		k.triggers.journal(ctx, p.Name, tl)
-	}
-	journalWarmed := func() {}
-	if mayAct(p, k.dryRunAll, k.lead.leading()) {
-		warmActionPath()
-		journalWarmed = k.journalWarm.begin(ctx, k.journal, log)
+		k.triggers.journal(ctx, p.Name, k.journal)
 	}
 	readsFrom := k.now()
 	obs, err := k.obs.observe(ctx, p, sieving{state: r.state, scope: scope})
-	journalWarmed()
 	if err != nil {
 		log.Warn("Cannot observe; skipping this run", "err", err)
 		return sum, err

@@ -4,13 +4,10 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
-	"log/slog"
 	"slices"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/gagliardetto/solana-go"
 
 	"github.com/keeper-project/keeper/keeper/chain"
 	"github.com/keeper-project/keeper/keeper/internal/action"
@@ -152,41 +149,4 @@ func TestDailyFeesCountInFlightTips(t *testing.T) {
 	if want := uint64(30_000 + simFee + 25_000); h.FeesToday != want {
 		t.Errorf("fees today = %d, want %d", h.FeesToday, want)
 	}
-}
-
-// TestTipAccountsKeptForTheNextRun: the block engine's answer noted by a
-// process reaches the journal when it saves, under the engine's URL
-// without its secret, and the next process's chain client starts from it;
-// pinned accounts, or no engine, keep nothing.
-func TestTipAccountsKeptForTheNextRun(t *testing.T) {
-	ctx := t.Context()
-	j, err := journal.Open(ctx, "sqlite::memory:", journal.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer j.Close()
-	log := slog.New(slog.DiscardHandler)
-	o := chain.Options{JitoURL: "https://engine.test/api/v1/bundles?uuid=secret"}
-	kt := keepTipAccounts(&o, j, log)
-	if kt == nil || o.OnTipAccounts == nil || len(o.KnownTipAccounts) != 0 {
-		t.Fatalf("first process: keeper %v, options %+v; want nothing known and answers noted", kt, o)
-	}
-	kt.save(ctx) // nothing noted: nothing written
-	if _, ok, err := j.EngineTipAccounts(ctx, "https://engine.test"); ok || err != nil {
-		t.Fatalf("kept after a save with no answer: %v, %v", ok, err)
-	}
-	accs, at := []solana.PublicKey{keyOf("tip 1"), keyOf("tip 2")}, time.Date(2026, 11, 27, 3, 0, 0, 0, time.UTC)
-	o.OnTipAccounts(accs, at)
-	kt.save(ctx)
-
-	next := chain.Options{JitoURL: o.JitoURL}
-	if keepTipAccounts(&next, j, log) == nil || !slices.Equal(next.KnownTipAccounts, accs) || !next.KnownTipAccountsAt.Equal(at) {
-		t.Errorf("next process: known %v at %v, want %v at %v", next.KnownTipAccounts, next.KnownTipAccountsAt, accs, at)
-	}
-	for _, o := range []chain.Options{{JitoURL: o.JitoURL, TipAccounts: accs[:1]}, {}} {
-		if keepTipAccounts(&o, j, log) != nil || o.OnTipAccounts != nil || len(o.KnownTipAccounts) != 0 {
-			t.Errorf("options %+v: tip accounts carried", o)
-		}
-	}
-	(*keptTips)(nil).save(ctx)
 }

@@ -32,39 +32,23 @@ type upkeep struct {
 // leads reports whether this keeper may write to the journal now.
 func (u *upkeep) leads() bool { return u.leading == nil || u.leading() }
 
-// journalOwner is a journal that can make this process its only owner (see journal.Journal.Own).
-type journalOwner interface {
-	Own() error
-}
-
 // own makes this process the journal's only owner before anything is recovered or acted on, so
-// that two daemons never act on one journal. Journals without owners (tests' fakes) pass.
+// that two daemons never act on one journal.
 func (u *upkeep) own() error {
-	o, ok := u.journal.(journalOwner)
-	if !ok {
-		return nil
-	}
-	if err := o.Own(); err != nil {
+	if err := u.journal.Own(); err != nil {
 		return fmt.Errorf("keeper: %w", err)
 	}
 	return nil
 }
 
-// journalPruner is a journal that can delete final actions older than a cutoff (see
-// journal.Journal.Prune).
-type journalPruner interface {
-	Prune(ctx context.Context, cutoff time.Time) (int, error)
-}
-
 // prune deletes the final actions that settled longer ago than journal.retention; unsettled and
 // expired actions are never pruned. A failure is logged and tried again at the next interval.
 func (u *upkeep) prune(ctx context.Context) {
-	p, ok := u.journal.(journalPruner)
-	if u.retention <= 0 || !ok || !u.leads() {
+	if u.retention <= 0 || !u.leads() {
 		return
 	}
 	cutoff := u.now().Add(-u.retention)
-	n, err := p.Prune(ctx, cutoff)
+	n, err := u.journal.Prune(ctx, cutoff)
 	switch {
 	case err != nil:
 		u.logger.Warn("Cannot prune the journal", "err", err)

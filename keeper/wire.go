@@ -27,9 +27,6 @@ type deps struct {
 	signer    Signer
 	submitter Submitter
 	journal   Journal
-	// tips carries the block engine's tip accounts to the journal for the
-	// next process; nil when there are none to carry.
-	tips *keptTips
 }
 
 // wire builds every dependency left nil, from the config, and returns how
@@ -61,11 +58,7 @@ func (d *deps) wire(e env, version string, readOnly bool) (closers []func() erro
 		closers = append(closers, j.Close) // an injected journal is its owner's to close
 	}
 	if d.submitter == nil {
-		o := chainOptions(c, e.metrics, e.logger)
-		if !readOnly {
-			d.tips = keepTipAccounts(&o, d.journal, e.logger)
-		}
-		cl, err := chain.New(o)
+		cl, err := chain.New(chainOptions(c, e.metrics, e.logger))
 		if err != nil {
 			return closers, fmt.Errorf("keeper: chain client: %w", err)
 		}
@@ -75,43 +68,10 @@ func (d *deps) wire(e env, version string, readOnly bool) (closers []func() erro
 	return closers, nil
 }
 
-// engineTipStore is the part of the journal that keeps the block engine's
-// tip accounts across processes; *journal.Journal implements it.
-type engineTipStore interface {
-	EngineTipAccounts(ctx context.Context, engine string) (journal.EngineTipAccounts, bool, error)
-	SaveEngineTipAccounts(ctx context.Context, engine string, t journal.EngineTipAccounts) error
-}
-
-// tipStoreTimeout bounds one read or write of the kept tip accounts.
-const tipStoreTimeout = 5 * time.Second
-
-// keepTipAccounts makes the chain client of o start from the block
-// engine's tip accounts that the journal kept from an earlier process (the
-// client asks again once they are an hour old), and returns what carries
-// this process's answer to the journal (see keptTips). It returns nil, and
-// changes nothing, when the accounts are pinned, no engine is configured
-// or the journal cannot keep them; a failure to read them is logged and
-// costs only the request.
-func keepTipAccounts(o *chain.Options, j Journal, log *slog.Logger) *keptTips {
-	store, ok := j.(engineTipStore)
-	if !ok || o.JitoURL == "" || len(o.TipAccounts) > 0 {
-		return nil
-	}
-	kt := &keptTips{store: store, engine: chain.RedactURL(o.JitoURL), log: log}
-	ctx, cancel := context.WithTimeout(context.Background(), tipStoreTimeout)
-	defer cancel()
-	if kept, ok, err := store.EngineTipAccounts(ctx, kt.engine); err != nil {
-		log.Warn("Cannot read the block engine's tip accounts from the journal; keeper will ask the engine", "err", err)
-	} else if ok {
-		o.KnownTipAccounts, o.KnownTipAccountsAt = tipAccounts(kept.Accounts), kept.AskedAt
-	}
-	o.OnTipAccounts = kt.note
-	return kt
-}
-
 // newExecutor builds the action path over d; o drops its reads when an
-// action may have changed its target, and writes amounts for people.
-func newExecutor(e env, d deps, n *notify.Dispatcher, o *observer) *action.Executor {
+// action may have changed its target, and writes amounts for people;
+// unsettled hears of an outcome the journal did not take.
+func newExecutor(e env, d deps, n *notify.Dispatcher, o *observer, unsettled func()) *action.Executor {
 	t := e.cfg.Chain.Tip
 	links, _ := e.cfg.Explorer.Links(e.cfg.Chain.RPCURL) // checked when the config loaded
 	return action.New(action.Config{
@@ -122,6 +82,7 @@ func newExecutor(e env, d deps, n *notify.Dispatcher, o *observer) *action.Execu
 		Tip:        action.TipConfig{Floor: t.FloorLamports, Max: t.MaxLamports, FallbackRPC: t.Fallback == "rpc"},
 		KillSwitch: e.cfg.KillSwitch,
 		Changed:    o.reads.forget,
+		Unsettled:  unsettled,
 		Links:      links,
 		Amount:     o.amountText,
 	})
@@ -273,6 +234,7 @@ func chainOptions(c *config.Config, m *Metrics, logger *slog.Logger) chain.Optio
 		JitoAuth:            ch.JitoAuth.Value.Reveal(),
 		JitoRateLimit:       ch.JitoRPS,
 		TipAccounts:         tipAccounts(ch.Tip.Accounts),
+		KnownTipAccounts:    chain.PublishedTipAccounts(ch.JitoURL.Reveal()),
 		Logger:              logger, // the client adds component=chain
 		Observe: func(method string, d time.Duration, err error) {
 			m.RPCRequests.WithLabelValues(method).Observe(d.Seconds())

@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 	"slices"
-	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -400,66 +399,54 @@ func TestOldTipAccountsAreRefreshed(t *testing.T) {
 	})
 }
 
-// TestKnownTipAccounts: tip accounts an earlier process kept are used
-// without asking while under an hour old, and refreshed like the client's
-// own answers once they are; older ones are not used; every answer the
-// engine gives is handed to OnTipAccounts with its time.
-func TestKnownTipAccounts(t *testing.T) {
+// TestPublishedTipAccounts: the engine's published tip accounts are used
+// from the first bundle without asking, and replaced by the engine's own
+// answer once a bundle was accepted; pinned accounts win over them.
+func TestPublishedTipAccounts(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newBundleFixture(t, 1, 150)
-		type kept struct {
-			accounts []solana.PublicKey
-			at       time.Time
+		published := f.fc.tipAccounts[:2]
+		f.c, _ = newMemClient(t, f.fc, func(o *Options) { o.KnownTipAccounts = published })
+		if got, err := f.c.TipAccounts(t.Context()); err != nil || !slices.Equal(got, published) {
+			t.Fatalf("TipAccounts: %v, %v; want the published %v", got, err, published)
 		}
-		var saved []kept
-		var mu sync.Mutex
-		onAnswer := func(accs []solana.PublicKey, at time.Time) {
-			mu.Lock()
-			defer mu.Unlock()
-			saved = append(saved, kept{accs, at})
-		}
-		known := f.fc.tipAccounts[:2]
-		f.c, _ = newMemClient(t, f.fc, func(o *Options) {
-			o.KnownTipAccounts, o.KnownTipAccountsAt, o.OnTipAccounts = known, time.Now().Add(-30*time.Minute), onAnswer
-		})
-		if got, err := f.c.TipAccounts(t.Context()); err != nil || !slices.Equal(got, known) {
-			t.Fatalf("TipAccounts: %v, %v; want the known %v", got, err, known)
-		}
-		if to := landOneBundle(t, f, 1); !slices.Contains(known, to) {
-			t.Errorf("tipped %s, want one of the known accounts", to)
-		}
-		if n := len(f.fc.callsOf("getTipAccounts")); n != 0 || len(saved) != 0 {
-			t.Fatalf("getTipAccounts asked %d times, %d answers kept; want none while the known ones are fresh", n, len(saved))
-		}
-		time.Sleep(30 * time.Minute)
-		start := time.Now()
-		landOneBundle(t, f, 2) // an hour old now: refreshed after this bundle
-		if n := len(f.fc.callsOf("getTipAccounts")); n != 1 || len(saved) != 1 ||
-			!slices.Equal(saved[0].accounts, f.fc.tipAccounts) || saved[0].at.Before(start) || saved[0].at.After(time.Now()) {
-			t.Fatalf("after an hour: asked %d times, kept %+v; want the engine's answer kept once", n, saved)
-		}
-
-		old := newBundleFixture(t, 1, 150)
-		saved = nil
-		old.c, _ = newMemClient(t, old.fc, func(o *Options) {
-			o.KnownTipAccounts, o.KnownTipAccountsAt, o.OnTipAccounts = known, time.Now().Add(-2*time.Hour), onAnswer
-		})
-		if got, err := old.c.TipAccounts(t.Context()); err != nil || !slices.Equal(got, old.fc.tipAccounts) {
-			t.Fatalf("TipAccounts with known ones two hours old: %v, %v; want the engine's", got, err)
+		if to := landOneBundle(t, f, 1); !slices.Contains(published, to) {
+			t.Errorf("tipped %s, want one of the published accounts", to)
 		}
 		synctest.Wait()
-		if len(saved) != 1 || !slices.Equal(saved[0].accounts, old.fc.tipAccounts) {
-			t.Errorf("kept %+v, want the engine's answer", saved)
+		if n := len(f.fc.callsOf("getTipAccounts")); n != 1 {
+			t.Fatalf("getTipAccounts asked %d times after the first bundle, want once (the refresh)", n)
+		}
+		if got, err := f.c.TipAccounts(t.Context()); err != nil || !slices.Equal(got, f.fc.tipAccounts) {
+			t.Errorf("TipAccounts after the refresh: %v, %v; want the engine's %v", got, err, f.fc.tipAccounts)
 		}
 
 		pinned := newBundleFixture(t, 1, 150)
 		pinned.c, _ = newMemClient(t, pinned.fc, func(o *Options) {
-			o.TipAccounts, o.KnownTipAccounts, o.KnownTipAccountsAt = pinned.fc.tipAccounts[:1], known, time.Now()
+			o.TipAccounts, o.KnownTipAccounts = pinned.fc.tipAccounts[:1], published
 		})
 		if got, err := pinned.c.TipAccounts(t.Context()); err != nil || !slices.Equal(got, pinned.fc.tipAccounts[:1]) {
-			t.Errorf("TipAccounts pinned and known: %v, %v; want the pinned", got, err)
+			t.Errorf("TipAccounts pinned and published: %v, %v; want the pinned", got, err)
 		}
 	})
+}
+
+// TestPublishedTipAccountsOfMainnetEngines: a mainnet block engine's URL
+// gets the published accounts, any other none.
+func TestPublishedTipAccountsOfMainnetEngines(t *testing.T) {
+	for url, want := range map[string]int{
+		"https://mainnet.block-engine.jito.wtf":            8,
+		"https://frankfurt.mainnet.block-engine.jito.wtf/": 8,
+		"https://ny.mainnet.block-engine.jito.wtf/api/v1":  8,
+		"https://testnet.block-engine.jito.wtf":            0,
+		"http://127.0.0.1:7072":                            0,
+		"https://block-engine.jito.wtf.example.com":        0,
+		"": 0,
+	} {
+		if got := PublishedTipAccounts(url); len(got) != want {
+			t.Errorf("PublishedTipAccounts(%q) = %d accounts, want %d", url, len(got), want)
+		}
+	}
 }
 
 // TestCloseEndsATipRefresh: Close calls off a background refresh of the tip

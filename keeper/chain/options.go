@@ -81,15 +81,11 @@ type Options struct {
 	// TipAccounts, when set, are the block engine's tip accounts: the
 	// client then never asks the engine for them (see Client.TipAccounts).
 	TipAccounts []solana.PublicKey
-	// KnownTipAccounts, when TipAccounts is empty, are the engine's answer
-	// to an earlier process, given at KnownTipAccountsAt: used as if this
-	// client had asked then (so not at all once they are an hour old), and
-	// refreshed like its own answers. OnTipAccounts, if set, is given each
-	// answer the engine makes, to keep for the next process; it is called
-	// by the goroutine that asked, and must not block.
-	KnownTipAccounts   []solana.PublicKey
-	KnownTipAccountsAt time.Time
-	OnTipAccounts      func(accounts []solana.PublicKey, at time.Time)
+	// KnownTipAccounts, when TipAccounts is empty, are the accounts the
+	// client tips before it has asked the engine (PublishedTipAccounts): it
+	// asks in the background once a bundle was accepted, and keeps the
+	// engine's answer, refreshed hourly, from then on.
+	KnownTipAccounts []solana.PublicKey
 	// JitoRateLimit is the block engine's limit on this client's requests
 	// per second; they are sent one at a time, spaced a tenth wider than the
 	// limit (see jitoSpacing).

@@ -7,13 +7,51 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"net/url"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/programs/system"
 )
+
+// mainnetTipAccounts are the tip accounts Jito's mainnet block engines
+// publish (getTipAccounts, and Jito's documentation); they "have remained
+// constant", and keeper still asks the engine once it has sent a bundle.
+var mainnetTipAccounts = []string{
+	"96gYZGLnJYVFmbjzopPSU6QiEV5fGqZNyN9nmNhvrZU5",
+	"HFqU5x63VTqvQss8hp11i4wVV8bD44PvwucfZ2bU7gRe",
+	"Cw8CFyM9FkoMi7K7Crf6HNQqf4uEMzpKw6QNghXLvLkY",
+	"ADaUMid9yfUytqMBgopwjb2DTLSokTSzL1zt6iGPaS49",
+	"DfXygSm4jCyNCybVYYK6DwvWqjKee8pbDmJGcLWNDXjh",
+	"ADuUkR4vqLUMWXxW9gh6D6L8pMSawimctcNZ5pGwDcEt",
+	"DttWaMuVvTiduZRnguLF7jNxTgiMBZ1hyAumKUiL2KRL",
+	"3AVi9Tg9Uo68tJfuvoKvqKNWKkC5wPdSSdeBnizKZ6jT",
+}
+
+// PublishedTipAccounts returns the tip accounts the block engine at
+// jitoURL publishes, when keeper knows them: Jito's mainnet engines
+// (hosts under mainnet.block-engine.jito.wtf); nil for any other, whose
+// accounts the client asks for before its first bundle.
+func PublishedTipAccounts(jitoURL string) []solana.PublicKey {
+	u, err := url.Parse(jitoURL)
+	if err != nil {
+		return nil
+	}
+	host := u.Hostname()
+	if host != "mainnet.block-engine.jito.wtf" && !strings.HasSuffix(host, ".mainnet.block-engine.jito.wtf") {
+		return nil
+	}
+	var out []solana.PublicKey
+	for _, a := range mainnetTipAccounts {
+		if k, err := solana.PublicKeyFromBase58(a); err == nil { // constants: TestPublishedTipAccountsOfMainnetEngines counts them
+			out = append(out, k)
+		}
+	}
+	return out
+}
 
 // MinTipLamports is the block engine's minimum tip.
 const MinTipLamports = 1000
@@ -168,9 +206,6 @@ type tipBook struct {
 	end        context.CancelFunc
 	refreshing sync.WaitGroup
 
-	// onAnswer is Options.OnTipAccounts.
-	onAnswer func([]solana.PublicKey, time.Time)
-
 	mu       sync.Mutex
 	accounts []solana.PublicKey   // guarded by mu; cached getTipAccounts
 	askedAt  time.Time            // guarded by mu; when accounts were answered
@@ -180,16 +215,16 @@ type tipBook struct {
 }
 
 // newTipBook returns the tip book of a client of o: the pinned accounts;
-// else those an earlier process kept, unless they are tipAccountsMaxAge
-// old; else none until the engine is asked.
+// else the known ones (never asked of the engine, so refreshed after the
+// first accepted bundle); else none until the engine is asked.
 func newTipBook(o Options) *tipBook {
 	life, end := context.WithCancel(context.Background())
-	tb := &tipBook{log: o.Logger, life: life, end: end, onAnswer: o.OnTipAccounts}
+	tb := &tipBook{log: o.Logger, life: life, end: end}
 	switch {
 	case len(o.TipAccounts) > 0:
 		tb.accounts, tb.pinned = slices.Clone(o.TipAccounts), true
-	case len(o.KnownTipAccounts) > 0 && time.Since(o.KnownTipAccountsAt) < tipAccountsMaxAge:
-		tb.accounts, tb.askedAt = slices.Clone(o.KnownTipAccounts), o.KnownTipAccountsAt
+	case len(o.KnownTipAccounts) > 0:
+		tb.accounts = slices.Clone(o.KnownTipAccounts)
 	}
 	return tb
 }
@@ -312,8 +347,7 @@ func (tb *tipBook) begin() *tipAsk {
 	return ask
 }
 
-// finish records a request's end: its answer is cached (and handed to
-// Options.OnTipAccounts), or, for a failed one while
+// finish records a request's end: its answer is cached, or, for a failed one while
 // older accounts are kept, the next refresh waits tipAccountsRetry. Those
 // waiting for it are released.
 func (tb *tipBook) finish(ask *tipAsk, accs []solana.PublicKey, err error, ctxEnded bool) {
@@ -331,9 +365,6 @@ func (tb *tipBook) finish(ask *tipAsk, accs []solana.PublicKey, err error, ctxEn
 	tb.asking, ask.err, ask.ctxEnded = nil, err, ctxEnded
 	tb.mu.Unlock()
 	close(ask.done)
-	if err == nil && tb.onAnswer != nil {
-		tb.onAnswer(slices.Clone(accs), now)
-	}
 }
 
 // sameKeys reports whether a and b hold the same keys, in any

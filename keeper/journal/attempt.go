@@ -11,7 +11,7 @@ import (
 // settled (or continued) instead.
 func (j *Journal) NewAttempt(ctx context.Context, id string) (Attempt, error) {
 	var att Attempt
-	err := j.writeLazy(ctx, func(tx dbtx) error {
+	err := j.write(ctx, lazy, func(tx dbtx) error {
 		h, err := loadHead(ctx, tx, id)
 		if err != nil {
 			return err
@@ -40,12 +40,19 @@ func (h head) requireNewAttempt() error {
 	}
 }
 
+// The statements of insertAttempt.
+var (
+	bumpAttempts = stmt(`UPDATE actions SET attempts = ?, updated_at = ?
+		WHERE id = ? AND state = ? AND attempts = ?`)
+	insertAttemptRow = stmt(`INSERT INTO attempts (action_id, attempt, idempotency_key, mode, tip_lamports,
+		fee_lamports, outcome, rule, detail, created_at) VALUES (?, ?, ?, '', 0, 0, '', '', '', ?)`)
+)
+
 // insertAttempt adds attempt h.attempts+1 at time at and bumps the
 // action's count, guarded against a concurrent change.
 func insertAttempt(ctx context.Context, tx dbtx, h head, at int64) (Attempt, error) {
 	n := h.attempts + 1
-	res, err := tx.ExecContext(ctx, `UPDATE actions SET attempts = ?, updated_at = ?
-		WHERE id = ? AND state = ? AND attempts = ?`, n, at, h.id, string(h.state), h.attempts)
+	res, err := tx.ExecContext(ctx, bumpAttempts, n, at, h.id, string(h.state), h.attempts)
 	if err != nil {
 		return Attempt{}, fmt.Errorf("update action: %w", err)
 	}
@@ -53,9 +60,7 @@ func insertAttempt(ctx context.Context, tx dbtx, h head, at int64) (Attempt, err
 		return Attempt{}, err
 	}
 	key := idempotencyKey(h.id, n)
-	_, err = tx.ExecContext(ctx, `INSERT INTO attempts (action_id, attempt, idempotency_key, mode, tip_lamports,
-		fee_lamports, outcome, rule, detail, created_at) VALUES (?, ?, ?, '', 0, 0, '', '', '', ?)`,
-		h.id, n, key, at)
+	_, err = tx.ExecContext(ctx, insertAttemptRow, h.id, n, key, at)
 	if err != nil {
 		return Attempt{}, fmt.Errorf("insert attempt %d: %w", n, err)
 	}

@@ -10,11 +10,11 @@ import (
 
 // insertAction adds an action unless its ID exists; ON CONFLICT DO NOTHING
 // is the dedup, safe under concurrent writers.
-const insertAction = `INSERT INTO actions
+var insertAction = stmt(`INSERT INTO actions
 	(id, policy, kind, target, inputs, reason, dry_run, mint, amount, state, attempts, rule, detail,
 	 created_at, updated_at, settled_at)
 	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, '', '', ?, ?, NULL)
-	ON CONFLICT (id) DO NOTHING`
+	ON CONFLICT (id) DO NOTHING`)
 
 // Begin journals the intent in state planned and returns it with true. If
 // an action with the same ID exists, Begin writes nothing and returns the
@@ -28,7 +28,7 @@ func (j *Journal) Begin(ctx context.Context, in Intent) (Action, bool, error) {
 		act     Action
 		created bool
 	)
-	err := j.write(ctx, func(tx dbtx) error {
+	err := j.write(ctx, durable, func(tx dbtx) error {
 		var err error
 		now := j.stamp()
 		created, err = insertIntent(ctx, tx, in, now)
@@ -60,7 +60,7 @@ func (j *Journal) Start(ctx context.Context, in Intent) (Action, Attempt, bool, 
 		att     Attempt
 		created bool
 	)
-	err := j.write(ctx, func(tx dbtx) error {
+	err := j.write(ctx, durable, func(tx dbtx) error {
 		var err error
 		now := j.stamp()
 		if created, err = insertIntent(ctx, tx, in, now); err != nil {

@@ -90,22 +90,17 @@ func BenchmarkActionPath(b *testing.B) {
 }
 
 // BenchmarkFirstActionPath measures the first action of a journal just opened along landedPath,
-// as a `keeper run --once` journals its action: none of the path's statements has run before.
-// The journal is opened before each timed action, out of the timing: on a fresh file
-// (journal=new: Open's migrations have started the write-ahead log), or on the file an earlier
-// process closed (journal=reopened: its close checkpointed and removed the log, so the action's
-// first commit starts it), then with the log started out of the timing (log=started, StartLog),
-// or the whole warm-up keeper runs beside its first acting run's observation (warmed, Warm: the
-// log started and an action's path rehearsed and rolled back).
+// as a `keeper run --once` journals its action. The journal is opened before each timed action,
+// out of the timing: on a fresh file (journal=new: Open's migrations have started the write-ahead
+// log), or on the file an earlier process closed (journal=reopened: its close checkpointed and
+// removed the log, so the action's first commit starts it).
 func BenchmarkFirstActionPath(b *testing.B) {
 	for _, c := range []struct {
-		name                string
-		reopen, start, warm bool
+		name   string
+		reopen bool
 	}{
-		{"journal=new", false, false, false},
-		{"journal=reopened", true, false, false},
-		{"journal=reopened,log=started", true, true, false},
-		{"journal=reopened,warmed", true, false, true},
+		{"journal=new", false},
+		{"journal=reopened", true},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			ctx := context.Background()
@@ -122,16 +117,6 @@ func BenchmarkFirstActionPath(b *testing.B) {
 				j, err := Open(ctx, dsn, Options{})
 				if err != nil {
 					b.Fatal(err)
-				}
-				if c.start {
-					if err := j.StartLog(ctx); err != nil {
-						b.Fatal(err)
-					}
-				}
-				if c.warm {
-					if err := j.Warm(ctx); err != nil {
-						b.Fatal(err)
-					}
 				}
 				b.StartTimer()
 				if err := runSteps(ctx, j, "first-"+strconv.Itoa(i), landedPath); err != nil {
@@ -150,7 +135,7 @@ func BenchmarkFirstActionPath(b *testing.B) {
 // BenchmarkActionPathConcurrent measures actions along landedPath with
 // several in flight at once, as when several policies act in one tick
 // (policy_concurrency, 4 by default): ns/op is the journal's time per
-// action, writes that meet sharing commits.
+// action, its one connection taken in turn.
 func BenchmarkActionPathConcurrent(b *testing.B) {
 	for _, n := range []int{1, 4, 16} {
 		b.Run("inflight="+strconv.Itoa(n), func(b *testing.B) {

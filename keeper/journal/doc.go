@@ -16,8 +16,8 @@
 //
 //	planned   → built | failed | refused | skipped
 //	built     → signed | expired | failed | refused | skipped
-//	signed    → submitted | landed | failed | expired
-//	submitted → landed | failed | expired
+//	signed    → submitted | landed | failed | expired | refused
+//	submitted → landed | failed | expired | refused
 //	expired   → built (a new attempt, numbered n+1) | failed | refused | skipped
 //
 // Expired means the chain proved the attempt can never land, so a new attempt
@@ -26,30 +26,24 @@
 //
 // The default store is an embedded SQLite database (modernc.org/sqlite, no
 // cgo) opened in WAL mode with synchronous=FULL (a new file with 2 KiB
-// pages, pageSize), so a write is on disk when its method returns; except
-// the records nothing outside the process depends on yet or that the chain
-// keeps, which commit without an fsync: a new attempt, its built
-// transactions, its submission, and an outcome the chain decides (landed,
-// or expired because every blockhash expired unseen) once the attempt's
-// signatures are journaled. A process crash loses none
-// of them (the operating system holds the write); a power loss may lose
-// those after the last durable commit, and the next durable commit carries
-// them all to disk, since the log is one sequence. Recovery treats a lost
-// record as a crash before it: a lost attempt or build is rebuilt under the
-// same idempotency key, a lost outcome is settled again from the journaled
-// signatures by asking the chain (keeper's startup recovery does so for
-// every open attempt before the first tick). Begin and Start (the intent,
-// before the build), RecordSigned and RecordTip (before any send), Finish
-// and every other outcome (refusals, skips, failures: decisions the chain
-// cannot give back) are durable: two fsyncs per action that lands. Writes
-// that arrive while another commits (several actions in flight at once)
-// are committed together, each in a savepoint of its own, with one fsync
-// when any of them is durable, so concurrent actions share their flushes;
-// a write returns only after the commit that carries it. The SQL is kept
-// plain (no SQLite-only semantics) so another database could implement the
-// same methods. Schema changes are numbered migrations recorded in a
-// version table; a database written by a newer binary is refused with
-// ErrSchemaTooNew.
+// pages, pageSize). Writes commit at one of two levels. Durable: the intent
+// (Begin, Start), before the build, and the signatures (RecordSigned,
+// RecordTip), before anything is sent, are on disk when their method
+// returns: two fsyncs per action that lands. Lazy: every other record (a new
+// attempt, the built transactions, the submission, the outcome) commits
+// without an fsync. A process crash loses none of them (the operating system
+// holds the write); a power loss may lose those after the last durable
+// commit, and the next durable commit carries them all to disk, since the
+// log is one sequence. A lost record is a crash before it: a lost attempt or
+// build is rebuilt under the same idempotency key, and a lost outcome leaves
+// the attempt open, which keeper settles again from the chain by its
+// journaled signatures (or as abandoned, when it has none): its startup
+// recovery does so before the first tick, and a running daemon sweeps the
+// actions it left unsettled. The action path's statements are prepared when
+// the journal opens. The SQL is kept plain (no SQLite-only semantics) so
+// another database could implement the same methods. Schema changes are
+// numbered migrations recorded in a version table; a database written by a
+// newer binary is refused with ErrSchemaTooNew.
 //
 // A PostgreSQL database ("postgres://…") holds the same schema, through the
 // same migrations and statements, for keepers that run as an HA pair: any

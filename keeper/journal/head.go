@@ -18,6 +18,10 @@ type head struct {
 	lastOutcome State
 }
 
+// selectHead reads an action's head (see loadHead).
+var selectHead = stmt(`SELECT a.state, a.attempts, t.outcome FROM actions a
+	LEFT JOIN attempts t ON t.action_id = a.id AND t.attempt = a.attempts WHERE a.id = ?`)
+
 // loadHead reads the state and attempt bookkeeping of action id, in one
 // query: the action's row and its newest attempt's outcome.
 func loadHead(ctx context.Context, tx dbtx, id string) (head, error) {
@@ -26,8 +30,7 @@ func loadHead(ctx context.Context, tx dbtx, id string) (head, error) {
 		state   string
 		outcome sql.NullString
 	)
-	err := tx.QueryRowContext(ctx, `SELECT a.state, a.attempts, t.outcome FROM actions a
-		LEFT JOIN attempts t ON t.action_id = a.id AND t.attempt = a.attempts WHERE a.id = ?`, id).Scan(&state, &h.attempts, &outcome)
+	err := tx.QueryRowContext(ctx, selectHead, id).Scan(&state, &h.attempts, &outcome)
 	if errors.Is(err, sql.ErrNoRows) {
 		return head{}, fmt.Errorf("%w: %q", ErrNotFound, id)
 	}
@@ -69,6 +72,10 @@ func (h head) requireTransition(to State) error {
 	return nil
 }
 
+// updateState moves an action, guarded by its state (see moveTo).
+var updateState = stmt(`UPDATE actions SET state = ?, rule = ?, detail = ?, updated_at = ?, settled_at = ?
+	WHERE id = ? AND state = ? AND attempts = ?`)
+
 // moveTo sets the action's state and explanation, guarded by its current
 // state so a concurrent change is detected rather than overwritten. A final
 // state also sets settled_at.
@@ -77,9 +84,7 @@ func (h head) moveTo(ctx context.Context, tx dbtx, to State, rule Rule, detail s
 	if to.Final() {
 		settled = sql.NullInt64{Int64: now, Valid: true}
 	}
-	res, err := tx.ExecContext(ctx, `UPDATE actions SET state = ?, rule = ?, detail = ?, updated_at = ?, settled_at = ?
-		WHERE id = ? AND state = ? AND attempts = ?`,
-		string(to), string(rule), detail, now, settled, h.id, string(h.state), h.attempts)
+	res, err := tx.ExecContext(ctx, updateState, string(to), string(rule), detail, now, settled, h.id, string(h.state), h.attempts)
 	if err != nil {
 		return fmt.Errorf("update action: %w", err)
 	}

@@ -27,18 +27,15 @@ type Incident struct {
 // Open reports whether the incident has not been resolved.
 func (in Incident) Open() bool { return in.ResolvedAt.IsZero() }
 
-// incidentLog keeps alert incidents across restarts and passes.
-type incidentLog struct{ *store }
-
 // OpenIncident journals an open incident for in's policy and target, unless
 // one is open already; opened reports whether this call opened it (the
 // time to page), and the incident returned is the open one.
-func (j *incidentLog) OpenIncident(ctx context.Context, in Incident) (Incident, bool, error) {
+func (j *Journal) OpenIncident(ctx context.Context, in Incident) (Incident, bool, error) {
 	if in.Policy == "" || in.Target == "" {
 		return Incident{}, false, invalidf("an incident needs a policy and a target")
 	}
 	var opened bool
-	err := j.write(ctx, func(tx dbtx) error {
+	err := j.write(ctx, durable, func(tx dbtx) error {
 		now := j.stamp()
 		n, err := rowsAffected(tx.ExecContext(ctx, `INSERT INTO incidents (policy, target, severity, message, opened_at)
 			VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, in.Policy, in.Target, in.Severity, in.Message, now))
@@ -60,9 +57,9 @@ func (j *incidentLog) OpenIncident(ctx context.Context, in Incident) (Incident, 
 // ResolveIncidents resolves policy's open incidents whose target is not in
 // firing, and returns them: each is resolved once, whichever process or
 // run finds it cleared.
-func (j *incidentLog) ResolveIncidents(ctx context.Context, policy string, firing []string) ([]Incident, error) {
+func (j *Journal) ResolveIncidents(ctx context.Context, policy string, firing []string) ([]Incident, error) {
 	var resolved []Incident
-	err := j.write(ctx, func(tx dbtx) error {
+	err := j.write(ctx, durable, func(tx dbtx) error {
 		open, err := queryIncidents(ctx, tx, `WHERE policy = ? AND resolved_at IS NULL ORDER BY id`, policy)
 		if err != nil {
 			return err
@@ -97,7 +94,7 @@ type IncidentFilter struct {
 }
 
 // Incidents lists incidents, newest first.
-func (j *incidentLog) Incidents(ctx context.Context, f IncidentFilter) ([]Incident, error) {
+func (j *Journal) Incidents(ctx context.Context, f IncidentFilter) ([]Incident, error) {
 	var where []string
 	var args []any
 	if f.Policy != "" {
@@ -118,7 +115,7 @@ func (j *incidentLog) Incidents(ctx context.Context, f IncidentFilter) ([]Incide
 	if f.Limit > 0 {
 		q += fmt.Sprintf(" LIMIT %d", f.Limit)
 	}
-	out, err := readAll(ctx, j.store, queryIncidents, q, args...)
+	out, err := readAll(ctx, j, queryIncidents, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("journal: incidents: %w", err)
 	}

@@ -54,26 +54,17 @@ const leaseName = "keeper"
 // expiry is measured by the one clock every keeper sees.
 const dbMillis = `(extract(epoch from clock_timestamp()) * 1000)::bigint`
 
-// leadership campaigns for, renews and resigns the lease of a shared
-// journal, and fences the journal's writes to the term it leads.
-type leadership struct {
-	*store
-	// lease is the connection leadership is campaigned and renewed on
-	// (PostgreSQL only), opened by the first Campaign.
-	lease leaseConn
-}
-
 // Shared reports whether several keepers may open this journal at once
 // (PostgreSQL), one of them leading (Campaign); an SQLite journal has one
 // owner (Own).
-func (j *leadership) Shared() bool { return j.shared() }
+func (j *Journal) Shared() bool { return j.shared() }
 
 // Campaign takes the lease for ttl when it is free or has lapsed, for a
 // new term whose fencing token it returns with true; when another process
 // holds it, Campaign returns that holder's lease and false. Winning does not
 // fence the journal's writes: call Fence with the token once the new
 // leader is ready to write.
-func (j *leadership) Campaign(ctx context.Context, holder string, ttl time.Duration) (Lease, bool, error) {
+func (j *Journal) Campaign(ctx context.Context, holder string, ttl time.Duration) (Lease, bool, error) {
 	conn, err := j.leaseDB()
 	if err != nil {
 		return Lease{}, false, err
@@ -97,7 +88,7 @@ func (j *leadership) Campaign(ctx context.Context, holder string, ttl time.Durat
 
 // Renew extends the lease of term token by ttl from now and reports
 // whether the term still holds it (false: another keeper took it).
-func (j *leadership) Renew(ctx context.Context, token int64, ttl time.Duration) (bool, error) {
+func (j *Journal) Renew(ctx context.Context, token int64, ttl time.Duration) (bool, error) {
 	conn, err := j.leaseDB()
 	if err != nil {
 		return false, err
@@ -113,7 +104,7 @@ func (j *leadership) Renew(ctx context.Context, token int64, ttl time.Duration) 
 // Resign ends term token at once, so a standby's next campaign takes the
 // lease without waiting for it to lapse. Resigning a term already lost
 // does nothing.
-func (j *leadership) Resign(ctx context.Context, token int64) error {
+func (j *Journal) Resign(ctx context.Context, token int64) error {
 	conn, err := j.leaseDB()
 	if err != nil {
 		return err
@@ -126,7 +117,7 @@ func (j *leadership) Resign(ctx context.Context, token int64) error {
 }
 
 // Leader returns the current lease; a zero Lease when nobody has ever led.
-func (j *leadership) Leader(ctx context.Context) (Lease, error) {
+func (j *Journal) Leader(ctx context.Context) (Lease, error) {
 	conn, err := j.leaseDB()
 	if err != nil {
 		return Lease{}, err
@@ -186,15 +177,15 @@ func readLease(ctx context.Context, conn *sql.DB) (Lease, error) {
 // intent or a signature, so it cannot send either. A campaign that would
 // move the lease waits for a fenced write in progress to commit. Fence(0)
 // refuses every write (ErrNotLeader), as before the first Fence.
-func (j *leadership) Fence(token int64) { j.fence.Store(token) }
+func (j *Journal) Fence(token int64) { j.fence.Store(token) }
 
 // shared reports whether the journal is on PostgreSQL, which several
 // keepers open at once.
-func (j *store) shared() bool { return j.loc.dialect() == postgresDialect }
+func (j *Journal) shared() bool { return j.loc.dialect() == postgresDialect }
 
 // fenced returns fn preceded by the fencing check when the journal is
 // shared.
-func (j *store) fenced(ctx context.Context, fn func(tx dbtx) error) func(tx dbtx) error {
+func (j *Journal) fenced(ctx context.Context, fn func(tx dbtx) error) func(tx dbtx) error {
 	if !j.shared() {
 		return fn
 	}
@@ -226,7 +217,7 @@ type leaseConn struct {
 }
 
 // leaseDB returns the lease's handle, opening it on first use.
-func (j *leadership) leaseDB() (*sql.DB, error) {
+func (j *Journal) leaseDB() (*sql.DB, error) {
 	if !j.shared() {
 		return nil, ErrNotShared
 	}

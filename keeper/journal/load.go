@@ -18,9 +18,12 @@ type scanner interface {
 	Scan(dest ...any) error
 }
 
+// selectAction reads one action's row (see getAction).
+var selectAction = stmt(`SELECT ` + actionColumns + ` FROM actions WHERE id = ?`)
+
 // getAction reads one action with its attempts, or ErrNotFound.
 func getAction(ctx context.Context, q querier, id string) (Action, error) {
-	row := q.QueryRowContext(ctx, `SELECT `+actionColumns+` FROM actions WHERE id = ?`, id)
+	row := q.QueryRowContext(ctx, selectAction, id)
 	act, err := scanAction(row)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Action{}, fmt.Errorf("%w: %q", ErrNotFound, id)

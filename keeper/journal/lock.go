@@ -40,7 +40,7 @@ func lockPath(path string) string { return path + ".lock" }
 // gets a *LockedError naming the first. Readers (history, plan) do not call Own and are never
 // blocked. Close releases the lock. An in-memory journal has nothing to share, and a shared
 // (PostgreSQL) journal is led instead of owned (see Campaign); for both Own is a no-op.
-func (j *maintenance) Own() error {
+func (j *Journal) Own() error {
 	if j.loc.memory() || j.shared() || j.lock != nil {
 		return nil
 	}
@@ -71,7 +71,7 @@ func writeHolder(f *os.File, now time.Time) error {
 }
 
 // unlock releases the owner lock, if held.
-func (j *maintenance) unlock() error {
+func (j *Journal) unlock() error {
 	if j.lock == nil {
 		return nil
 	}

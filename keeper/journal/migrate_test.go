@@ -282,12 +282,16 @@ func versionOneSchema(t *testing.T) []string {
 	saved := migrations
 	migrations = saved[:1]
 	defer func() { migrations = saved }()
-	j, err := Open(t.Context(), "sqlite::memory:", Options{})
+	db, err := sql.Open("sqlite", ":memory:")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer j.Close()
-	return schemaOf(t, j)
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	if err := migrate(t.Context(), db, sqliteDialect, time.Now, slog.New(slog.DiscardHandler)); err != nil {
+		t.Fatal(err)
+	}
+	return schemaOf(t, &Journal{db: db})
 }
 
 // versionOneDatabase returns a database file holding upgradeWrites as a

@@ -221,7 +221,7 @@ func TestFrozenWriterDoesNotBlockTakeover(t *testing.T) {
 	frozen, thaw := make(chan struct{}), make(chan struct{})
 	wrote := make(chan error, 1)
 	go func() {
-		wrote <- a.write(ctx, func(tx dbtx) error {
+		wrote <- a.write(ctx, durable, func(tx dbtx) error {
 			close(frozen) // the fencing check passed: the lease row is locked
 			<-thaw
 			_, err := insertIntent(ctx, tx, testIntent("by-frozen-a"), 1)

@@ -7,12 +7,9 @@ import (
 	"strings"
 )
 
-// history answers questions about recorded actions.
-type history struct{ *store }
-
 // Get returns action id with its attempts, signatures and tips, or an error
 // matching ErrNotFound.
-func (j *history) Get(ctx context.Context, id string) (Action, error) {
+func (j *Journal) Get(ctx context.Context, id string) (Action, error) {
 	var act Action
 	err := j.read(ctx, func(tx dbtx) error {
 		var err error
@@ -28,9 +25,9 @@ func (j *history) Get(ctx context.Context, id string) (Action, error) {
 // Pending returns every action that is not final (planned, built, signed,
 // submitted or expired), oldest first, with its attempts, signatures and
 // tips: what startup recovery must settle by asking the chain.
-func (j *history) Pending(ctx context.Context) ([]Action, error) {
+func (j *Journal) Pending(ctx context.Context) ([]Action, error) {
 	query, args := pendingQuery()
-	acts, err := readAll(ctx, j.store, queryActions, query, args...)
+	acts, err := readAll(ctx, j, queryActions, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("journal: pending: %w", err)
 	}
@@ -52,12 +49,12 @@ func pendingQuery() (string, []any) {
 
 // List returns the actions f selects, newest first, with their attempts,
 // signatures and tips.
-func (j *history) List(ctx context.Context, f Filter) ([]Action, error) {
+func (j *Journal) List(ctx context.Context, f Filter) ([]Action, error) {
 	query, args, err := f.query()
 	if err != nil {
 		return nil, fmt.Errorf("journal: list: %w", err)
 	}
-	acts, err := readAll(ctx, j.store, queryActions, query, args...)
+	acts, err := readAll(ctx, j, queryActions, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("journal: list: %w", err)
 	}

@@ -2,7 +2,6 @@ package journal
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 )
@@ -14,7 +13,7 @@ func (j *Journal) RecordBuilt(ctx context.Context, id string, attempt int, b Bui
 		return fmt.Errorf("journal: record built %q attempt %d: %w", id, attempt, err)
 	}
 	err := j.step(ctx, id, attempt, Outcome{State: StateBuilt}, lazy, func(tx dbtx, now int64) error {
-		if err := updateAttempt(ctx, tx, id, attempt, `mode = ?, tip_lamports = ?, built_at = ?`,
+		if err := updateAttempt(ctx, tx, setBuilt, id, attempt,
 			string(b.Mode), int64(b.TipLamports), now); err != nil {
 			return err
 		}
@@ -60,7 +59,7 @@ func (j *Journal) RecordSigned(ctx context.Context, id string, attempt int, sigs
 		return fmt.Errorf("journal: record signed %q attempt %d: %w", id, attempt, err)
 	}
 	err := j.step(ctx, id, attempt, Outcome{State: StateSigned}, durable, func(tx dbtx, now int64) error {
-		if err := updateAttempt(ctx, tx, id, attempt, `signed_at = ?`, now); err != nil {
+		if err := updateAttempt(ctx, tx, setSigned, id, attempt, now); err != nil {
 			return err
 		}
 		names := make([]string, len(sigs))
@@ -110,7 +109,7 @@ func validateSigned(sigs []SignedTx) error {
 // and moves the action to submitted.
 func (j *Journal) RecordSubmitted(ctx context.Context, id string, attempt int) error {
 	err := j.step(ctx, id, attempt, Outcome{State: StateSubmitted}, lazy, func(tx dbtx, now int64) error {
-		return updateAttempt(ctx, tx, id, attempt, `submitted_at = ?`, now)
+		return updateAttempt(ctx, tx, setSubmitted, id, attempt, now)
 	})
 	if err != nil {
 		return fmt.Errorf("journal: record submitted %q attempt %d: %w", id, attempt, err)
@@ -123,21 +122,7 @@ func (j *Journal) RecordSubmitted(ctx context.Context, id string, attempt int) e
 // moves the action with to's rule and detail, all in one transaction
 // committed as d says.
 func (j *Journal) step(ctx context.Context, id string, attempt int, to Outcome, d durability, fn func(tx dbtx, now int64) error) error {
-	err := j.stepOnce(ctx, id, attempt, to, d, fn)
-	if errors.Is(err, errNeedsDurable) {
-		err = j.stepOnce(ctx, id, attempt, to, durable, fn)
-	}
-	return err
-}
-
-// stepOnce is step in one transaction; a lazyWhenSigned step of an attempt
-// without signatures writes nothing and returns errNeedsDurable.
-func (j *Journal) stepOnce(ctx context.Context, id string, attempt int, to Outcome, d durability, fn func(tx dbtx, now int64) error) error {
-	write := j.writeLazy
-	if d == durable {
-		write = j.write
-	}
-	return write(ctx, func(tx dbtx) error {
+	return j.write(ctx, d, func(tx dbtx) error {
 		h, err := loadHead(ctx, tx, id)
 		if err != nil {
 			return err
@@ -147,9 +132,6 @@ func (j *Journal) stepOnce(ctx context.Context, id string, attempt int, to Outco
 		}
 		if err := h.requireTransition(to.State); err != nil {
 			return err
-		}
-		if d == lazyWhenSigned && !h.signed() {
-			return errNeedsDurable
 		}
 		now := j.stamp()
 		if err := fn(tx, now); err != nil {
@@ -164,10 +146,24 @@ func fitsInt64(v uint64) bool {
 	return v <= 1<<63-1
 }
 
-// updateAttempt sets columns of attempt of action id: set is the SET list
-// ("col = ?, ...") and args its values.
-func updateAttempt(ctx context.Context, tx dbtx, id string, attempt int, set string, args ...any) error {
-	if _, err := tx.ExecContext(ctx, `UPDATE attempts SET `+set+` WHERE action_id = ? AND attempt = ?`, append(args, id, attempt)...); err != nil {
+// The attempt updates of the action path (see updateAttempt).
+var (
+	setBuilt     = attemptUpdate(`mode = ?, tip_lamports = ?, built_at = ?`)
+	setSigned    = attemptUpdate(`signed_at = ?`)
+	setSubmitted = attemptUpdate(`submitted_at = ?`)
+	setSettled   = attemptUpdate(`outcome = ?, rule = ?, detail = ?, fee_lamports = ?, tip_lamports = ?, settled_at = ?`)
+)
+
+// attemptUpdate registers the statement that sets an attempt's columns:
+// set is the SET list ("col = ?, ...").
+func attemptUpdate(set string) string {
+	return stmt(`UPDATE attempts SET ` + set + ` WHERE action_id = ? AND attempt = ?`)
+}
+
+// updateAttempt runs query, an attemptUpdate, with args, the SET list's
+// values, on attempt of action id.
+func updateAttempt(ctx context.Context, tx dbtx, query, id string, attempt int, args ...any) error {
+	if _, err := tx.ExecContext(ctx, query, append(args, id, attempt)...); err != nil {
 		return fmt.Errorf("update attempt: %w", err)
 	}
 	return nil

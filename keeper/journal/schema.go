@@ -178,6 +178,9 @@ var schemaV6 = []string{
 // schemaV7 adds engine_tip_accounts: the tip accounts each block engine
 // (by its redacted URL) last answered, comma-separated base58, and when
 // (unix nanoseconds), so that a short-lived process need not ask again.
+// keeper no longer reads or writes it (the tip accounts are kept in memory,
+// with the engine's published accounts as the default); the migration stays
+// so that the schema's history is the same on every journal.
 var schemaV7 = []string{
 	`CREATE TABLE engine_tip_accounts (
 		engine   TEXT   NOT NULL PRIMARY KEY,

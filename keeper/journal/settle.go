@@ -12,17 +12,15 @@ import (
 // before anything was signed). The outcome's fee and tip replace what the
 // attempt recorded so far (the planned tip).
 //
-// A landed outcome, or an expiry because every blockhash expired unseen,
-// of an attempt whose signatures are journaled commits without an fsync:
-// the chain is its record, and recovery re-derives it from the journaled
-// signatures if a power loss drops it. Every other outcome is on disk when
-// Settle returns.
+// An outcome commits lazily: if a power loss drops it, the attempt is open
+// again, and recovery settles it anew (from the chain when its signatures
+// are journaled; as abandoned, so a new attempt rebuilds, when they are not).
 func (j *Journal) Settle(ctx context.Context, id string, attempt int, out Outcome) error {
 	if err := out.validate(StateLanded, StateFailed, StateExpired, StateRefused, StateSkipped); err != nil {
 		return fmt.Errorf("journal: settle %q attempt %d: %w", id, attempt, err)
 	}
-	err := j.step(ctx, id, attempt, out, out.durability(), func(tx dbtx, now int64) error {
-		return updateAttempt(ctx, tx, id, attempt, `outcome = ?, rule = ?, detail = ?, fee_lamports = ?, tip_lamports = ?, settled_at = ?`,
+	err := j.step(ctx, id, attempt, out, lazy, func(tx dbtx, now int64) error {
+		return updateAttempt(ctx, tx, setSettled, id, attempt,
 			string(out.State), out.Rule, out.Detail, int64(out.FeeLamports), int64(out.TipLamports), now)
 	})
 	if err != nil {
@@ -34,6 +32,8 @@ func (j *Journal) Settle(ctx context.Context, id string, attempt int, out Outcom
 // Finish ends an action that has no open attempt in a final state without
 // one: refused or skipped (a guard, limit or dry run stopped it), or failed
 // (it cannot be carried out). It is allowed from planned and from expired.
+// It commits lazily: a lost Finish leaves the action planned or expired, which
+// its policy decides afresh.
 func (j *Journal) Finish(ctx context.Context, id string, out Outcome) error {
 	err := out.validate(StateFailed, StateRefused, StateSkipped)
 	if err == nil && (out.FeeLamports != 0 || out.TipLamports != 0) {
@@ -42,7 +42,7 @@ func (j *Journal) Finish(ctx context.Context, id string, out Outcome) error {
 	if err != nil {
 		return fmt.Errorf("journal: finish %q: %w", id, err)
 	}
-	err = j.write(ctx, func(tx dbtx) error {
+	err = j.write(ctx, lazy, func(tx dbtx) error {
 		h, err := loadHead(ctx, tx, id)
 		if err != nil {
 			return err

@@ -29,7 +29,10 @@ const (
 	// signed (the build failed for a retryable reason). A new attempt may
 	// follow.
 	StateExpired State = "expired"
-	// StateRefused means a guard or limit refused the action. Final.
+	// StateRefused means a guard or limit refused the action. Final. An
+	// RPC sequence is refused from signed or submitted when the guard
+	// refuses a later transaction, simulated on what the earlier ones left,
+	// before its send.
 	StateRefused State = "refused"
 	// StateSkipped means the action was deliberately not carried out, for
 	// example in a dry run. Final.
@@ -40,8 +43,8 @@ const (
 var transitions = map[State][]State{
 	StatePlanned:   {StateBuilt, StateExpired, StateFailed, StateRefused, StateSkipped},
 	StateBuilt:     {StateSigned, StateExpired, StateFailed, StateRefused, StateSkipped},
-	StateSigned:    {StateSubmitted, StateLanded, StateFailed, StateExpired},
-	StateSubmitted: {StateLanded, StateFailed, StateExpired},
+	StateSigned:    {StateSubmitted, StateLanded, StateFailed, StateExpired, StateRefused},
+	StateSubmitted: {StateLanded, StateFailed, StateExpired, StateRefused},
 	StateExpired:   {StateBuilt, StateExpired, StateFailed, StateRefused, StateSkipped},
 	StateLanded:    nil,
 	StateFailed:    nil,

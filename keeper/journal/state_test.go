@@ -20,6 +20,8 @@ func TestStateTransitions(t *testing.T) {
 		{StateSigned, StateLanded}:     true,
 		{StateSigned, StateFailed}:     true,
 		{StateSigned, StateExpired}:    true,
+		{StateSigned, StateRefused}:    true, // a later transaction of an RPC sequence
+		{StateSubmitted, StateRefused}: true,
 		{StateSubmitted, StateLanded}:  true,
 		{StateSubmitted, StateFailed}:  true,
 		{StateSubmitted, StateExpired}: true,

@@ -1,37 +1,28 @@
 package journal
 
 import (
-	"context"
-	"database/sql"
 	"testing"
 )
 
-// TestStatementsArePreparedAfterTheirFirstUse checks the journal's statement cache: a statement
-// runs unprepared the first time, is prepared once the transaction that used it has ended, and
-// runs prepared after that.
-func TestStatementsArePreparedAfterTheirFirstUse(t *testing.T) {
-	db, err := sql.Open("sqlite", ":memory:")
-	if err != nil {
-		t.Fatal(err)
+// TestActionPathStatementsArePreparedAtOpen checks that a journal prepares
+// every fixed statement when it opens, so that none of the action path's
+// statements is parsed on an action's path, and that a fixed statement runs
+// prepared.
+func TestActionPathStatementsArePreparedAtOpen(t *testing.T) {
+	j := openMemory(t, newClock())
+	if len(fixedStatements) == 0 {
+		t.Fatal("no fixed statements are registered")
 	}
-	t.Cleanup(func() { db.Close() })
-	ctx := context.Background()
-	c := &stmtCache{db: db, dialect: sqliteDialect}
-	t.Cleanup(c.close)
-	const q = "SELECT 1 WHERE ? = 1"
-	if c.get(q) != nil {
-		t.Fatal("a statement never run is prepared")
+	for _, q := range []string{insertAction, selectHead, updateState, bumpAttempts, insertAttemptRow, selectAction,
+		setBuilt, setSigned, setSubmitted, setSettled, countTips, insertTipRow} {
+		if j.stmts[q] == nil {
+			t.Errorf("statement not prepared at open: %.60q", q)
+		}
 	}
-	c.prepare(ctx)
-	st := c.get(q)
-	if st == nil {
-		t.Fatal("the statement is not prepared after its first run")
+	if len(j.stmts) != len(fixedStatements) {
+		t.Errorf("prepared %d statements, want the %d fixed ones", len(j.stmts), len(fixedStatements))
 	}
-	var one int
-	if err := st.QueryRowContext(ctx, 1).Scan(&one); err != nil || one != 1 {
-		t.Fatalf("the prepared statement answered %d, %v", one, err)
-	}
-	if got := c.get(q); got != st {
-		t.Error("a later run does not use the prepared statement")
+	if _, _, _, err := j.Start(t.Context(), Intent{ID: "a", Policy: "p", Kind: "repay"}); err != nil {
+		t.Fatalf("Start with the prepared statements: %v", err)
 	}
 }

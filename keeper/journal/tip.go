@@ -5,8 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"slices"
-	"strings"
 	"time"
 )
 
@@ -46,7 +44,7 @@ func (j *Journal) RecordTip(ctx context.Context, id string, attempt int, t Tip) 
 	if err := t.validate(); err != nil {
 		return fmt.Errorf("journal: record tip %q attempt %d: %w", id, attempt, err)
 	}
-	err := j.write(ctx, func(tx dbtx) error {
+	err := j.write(ctx, durable, func(tx dbtx) error {
 		h, err := loadHead(ctx, tx, id)
 		if err != nil {
 			return err
@@ -86,17 +84,21 @@ func (t Tip) validate() error {
 	return nil
 }
 
+// The statements of insertTip.
+var (
+	countTips    = stmt(`SELECT COUNT(*) FROM tips WHERE action_id = ? AND attempt = ?`)
+	insertTipRow = stmt(`INSERT INTO tips (action_id, attempt, seq, signature, blockhash, tip_account,
+		lamports, signed_tx, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+)
+
 // insertTip adds t as the next tip of the attempt, at time now.
 func insertTip(ctx context.Context, tx dbtx, id string, attempt int, t Tip, now int64) error {
 	var seq int
-	err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM tips WHERE action_id = ? AND attempt = ?`,
-		id, attempt).Scan(&seq)
+	err := tx.QueryRowContext(ctx, countTips, id, attempt).Scan(&seq)
 	if err != nil {
 		return fmt.Errorf("count tips: %w", err)
 	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO tips (action_id, attempt, seq, signature, blockhash, tip_account,
-		lamports, signed_tx, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		id, attempt, seq, t.Signature, t.Blockhash, t.Account, int64(t.Lamports), t.Transaction, now)
+	_, err = tx.ExecContext(ctx, insertTipRow, id, attempt, seq, t.Signature, t.Blockhash, t.Account, int64(t.Lamports), t.Transaction, now)
 	if err != nil {
 		return fmt.Errorf("insert tip %s: %w", t.Signature, err)
 	}
@@ -137,57 +139,4 @@ func (a Attempt) CountedTip() uint64 {
 		top = max(top, t.Lamports)
 	}
 	return top
-}
-
-// EngineTipAccounts is a block engine's tip accounts as it last answered
-// getTipAccounts.
-type EngineTipAccounts struct {
-	// Accounts are the tip accounts (base58), in the engine's order.
-	Accounts []string
-	// AskedAt is when the engine answered (UTC).
-	AskedAt time.Time
-}
-
-// engineTips keeps the block engines' tip accounts across processes.
-type engineTips struct{ *store }
-
-// SaveEngineTipAccounts keeps t as engine's answer, replacing the one kept
-// before. engine names the block engine (its URL without secrets). The
-// write is lazy: the answer can always be asked again.
-func (j *engineTips) SaveEngineTipAccounts(ctx context.Context, engine string, t EngineTipAccounts) error {
-	switch {
-	case engine == "":
-		return invalidf("tip accounts need the engine's name")
-	case len(t.Accounts) == 0:
-		return invalidf("tip accounts of %s: none", engine)
-	case slices.ContainsFunc(t.Accounts, func(a string) bool { return a == "" || strings.Contains(a, ",") }):
-		return invalidf("tip accounts of %s: an empty address or one with a comma", engine)
-	}
-	err := j.writeLazy(ctx, func(tx dbtx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO engine_tip_accounts (engine, accounts, asked_at) VALUES (?, ?, ?)
-			ON CONFLICT (engine) DO UPDATE SET accounts = excluded.accounts, asked_at = excluded.asked_at`,
-			engine, strings.Join(t.Accounts, ","), t.AskedAt.UnixNano())
-		return err
-	})
-	if err != nil {
-		return fmt.Errorf("journal: save the tip accounts of %s: %w", engine, err)
-	}
-	return nil
-}
-
-// EngineTipAccounts returns the answer SaveEngineTipAccounts kept last for
-// engine, and false when there is none.
-func (j *engineTips) EngineTipAccounts(ctx context.Context, engine string) (EngineTipAccounts, bool, error) {
-	var accounts string
-	var at int64
-	err := j.read(ctx, func(tx dbtx) error {
-		return tx.QueryRowContext(ctx, `SELECT accounts, asked_at FROM engine_tip_accounts WHERE engine = ?`, engine).Scan(&accounts, &at)
-	})
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		return EngineTipAccounts{}, false, nil
-	case err != nil:
-		return EngineTipAccounts{}, false, fmt.Errorf("journal: the tip accounts of %s: %w", engine, err)
-	}
-	return EngineTipAccounts{Accounts: strings.Split(accounts, ","), AskedAt: fromNanos(at)}, true, nil
 }

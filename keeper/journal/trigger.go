@@ -17,16 +17,13 @@ type TriggerFiring struct {
 	Detail    string
 }
 
-// triggerLog keeps the firings of policies' triggers.
-type triggerLog struct{ *store }
-
 // RecordTriggerFirings adds each firing's count to its trigger's total and
 // makes it the trigger's last firing, in one transaction.
-func (j *triggerLog) RecordTriggerFirings(ctx context.Context, fs []TriggerFiring) error {
+func (j *Journal) RecordTriggerFirings(ctx context.Context, fs []TriggerFiring) error {
 	if len(fs) == 0 {
 		return nil
 	}
-	err := j.write(ctx, func(tx dbtx) error {
+	err := j.write(ctx, durable, func(tx dbtx) error {
 		for _, f := range fs {
 			if f.Policy == "" || f.Trigger == "" {
 				return invalidf("a trigger firing needs a policy and a trigger")
@@ -47,7 +44,7 @@ func (j *triggerLog) RecordTriggerFirings(ctx context.Context, fs []TriggerFirin
 }
 
 // TriggerFirings returns the firings of policy's triggers, by trigger.
-func (j *triggerLog) TriggerFirings(ctx context.Context, policy string) ([]TriggerFiring, error) {
+func (j *Journal) TriggerFirings(ctx context.Context, policy string) ([]TriggerFiring, error) {
 	var out []TriggerFiring
 	err := j.read(ctx, func(tx dbtx) error {
 		rows, err := tx.QueryContext(ctx, `SELECT trigger, fired, last_fired, last_slot, detail FROM trigger_firings

@@ -22,32 +22,23 @@ type attempt struct {
 	// sigs are the signatures the attempt journaled, once it has: what its
 	// notifications link to.
 	sigs []string
-	// beside is the lazy record being written beside the path, if any.
-	beside beside
 }
 
-// run is one build → guard → simulate → sign → journal → submit pass. The transactions before
-// index first landed in earlier attempts and are not signed again. The build's record is written
-// while the guard simulates, and the submission's while the transactions go out (see beside).
+// run is one pass of the action path: build → journal built → guard →
+// simulate unsigned → sign → journal signed → send → confirm → settle. The
+// transactions before index first landed in earlier attempts and are not
+// signed again.
 func (a *attempt) run(ctx context.Context, first int) Outcome {
-	defer func() {
-		if err := a.beside.join(); err != nil {
-			a.log.Error("Cannot journal the built transactions", "err", err)
-		}
-	}()
 	j := a.e.cfg.Journal
 	txs, err := build(ctx, a.e.cfg.Builder, market.IdempotencyKey(a.att.IdempotencyKey), a.p.Request)
 	if err != nil {
 		return a.buildFailed(ctx, err)
 	}
-	rec := buildRecord(txs, a.p.Submit)
-	a.beside.start(func() error {
-		if err := j.RecordBuilt(ctx, a.p.ID, a.att.Number, rec); err != nil {
-			return err
-		}
-		failpoint.Hit(failpoint.AfterBuild)
-		return nil
-	})
+	if err := j.RecordBuilt(ctx, a.p.ID, a.att.Number, buildRecord(txs, a.p.Submit)); err != nil {
+		a.log.Error("Cannot journal the built transactions; not signing", "err", err)
+		return a.settle(ctx, journal.Outcome{State: journal.StateExpired, Rule: journal.RuleJournal, Detail: err.Error()})
+	}
+	failpoint.Hit(failpoint.AfterBuild)
 	first = a.sameShape(ctx, txs, first)
 	if first >= len(txs) {
 		a.log.Warn("Every transaction of the answer landed in earlier attempts", "landed", first, "built", len(txs))
@@ -61,10 +52,6 @@ func (a *attempt) run(ctx context.Context, first int) Outcome {
 	if !ok {
 		return out
 	}
-	if err := a.beside.join(); err != nil {
-		a.log.Error("Cannot journal the built transactions; not sending", "err", err)
-		return a.settle(ctx, journal.Outcome{State: journal.StateExpired, Rule: journal.RuleJournal, Detail: err.Error()})
-	}
 	failpoint.Hit(failpoint.AfterSign)
 	if err := j.RecordSigned(ctx, a.p.ID, a.att.Number, signedRecords(ans.txs)); err != nil {
 		a.log.Error("Cannot journal the signatures; not sending", "err", err)
@@ -72,12 +59,9 @@ func (a *attempt) run(ctx context.Context, first int) Outcome {
 	}
 	a.sigs = signatureStrings(signedRecords(ans.txs))
 	failpoint.Hit(failpoint.AfterSignatures)
-	a.beside.start(func() error {
-		if err := j.RecordSubmitted(ctx, a.p.ID, a.att.Number); err != nil {
-			a.log.Warn("Cannot journal the submission; sending anyway (the signatures are journaled)", "err", err)
-		}
-		return nil
-	})
+	if err := j.RecordSubmitted(ctx, a.p.ID, a.att.Number); err != nil {
+		a.log.Error("Cannot journal the submission; sending anyway (the signatures are journaled)", "err", err)
+	}
 	return ans.submit(ctx)
 }
 
@@ -112,14 +96,23 @@ func (a *attempt) buildFailed(ctx context.Context, err error) Outcome {
 // settle records the attempt's outcome in the journal, counts it and
 // notifies.
 func (a *attempt) settle(ctx context.Context, out journal.Outcome) Outcome {
-	if err := a.beside.join(); err != nil {
-		a.log.Error("Cannot journal the built transactions", "err", err)
-	}
+	return a.settleAnd(ctx, out, nil)
+}
+
+// settleAnd is settle, calling announce (when set) once the outcome is
+// journaled. An outcome the journal did not take is neither announced nor
+// reported: the attempt stays open in the journal, and whoever settles it
+// from the chain (this daemon's sweep, or the next leader's or process's
+// recovery) reports it then, once.
+func (a *attempt) settleAnd(ctx context.Context, out journal.Outcome, announce func()) Outcome {
 	failpoint.Hit(failpoint.BeforeOutcome)
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), journalTimeout)
 	defer cancel()
 	if err := a.e.cfg.Journal.Settle(wctx, a.p.ID, a.att.Number, out); err != nil {
-		a.log.Error("Cannot journal the outcome", "state", out.State, "err", err)
+		return a.e.unjournaled(a.log, a.p, out, err)
+	}
+	if announce != nil {
+		announce()
 	}
 	return a.e.report(a.p, out, a.sigs)
 }

@@ -48,13 +48,30 @@ func (c *targetClaims) take(p Plan) (reason string, ok bool) {
 	return "", true
 }
 
+// takeIdle claims p's target for a sweep of p's journaled action: only
+// when no action path holds it, p's own included, and under a mark no plan
+// shares, so that a run planning p meanwhile finds the target busy.
+func (c *targetClaims) takeIdle(p Plan) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	key := claimOf(p)
+	if _, held := c.held[key]; held {
+		return false
+	}
+	c.held[key] = sweepMark + p.ID
+	return true
+}
+
+// sweepMark prefixes the ID a sweep holds a target under (see takeIdle).
+const sweepMark = "sweep:"
+
 // release frees p's target; when p's outcome may have changed it, reads
 // taken before now are stale for it.
 func (c *targetClaims) release(p Plan, o Outcome, now time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	key := claimOf(p)
-	if c.held[key] == p.ID {
+	if id := c.held[key]; id == p.ID || id == sweepMark+p.ID {
 		delete(c.held, key)
 	}
 	if mayHaveChanged(o) {

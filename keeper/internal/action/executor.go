@@ -33,8 +33,8 @@ const maxAttempts = 5
 // an outcome is recorded even when the run ran out of time.
 const journalTimeout = 10 * time.Second
 
-// Config is what an Executor works with. Every field but Notifier and
-// Changed is required.
+// Config is what an Executor works with. Every field but Notifier,
+// Changed and Unsettled is required.
 type Config struct {
 	Builder   Builder
 	Signer    Signer
@@ -55,6 +55,9 @@ type Config struct {
 	// Changed is called when an action may have changed its target, so the
 	// reads taken before are dropped.
 	Changed func()
+	// Unsettled, if set, is called when an outcome could not be journaled,
+	// so that the daemon sweeps its unsettled actions soon (see Sweep).
+	Unsettled func()
 	// Links turns signatures into explorer links for logs and
 	// notifications; the zero Explorer makes none.
 	Links explorer.Explorer
@@ -246,9 +249,30 @@ func (e *Executor) finish(ctx context.Context, log *slog.Logger, p Plan, out jou
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), journalTimeout)
 	defer cancel()
 	if err := e.cfg.Journal.Finish(wctx, p.ID, out); err != nil {
-		log.Error("Cannot journal the outcome", "state", out.State, "err", err)
+		return e.unjournaled(log, p, out, err)
 	}
 	return e.report(p, out, nil)
+}
+
+// unjournaled handles an outcome of p the journal did not take (its server
+// restarted, its disk failed, or this keeper no longer leads): it is logged
+// at ERROR with the action named (the logger carries it) and counted as
+// pending, and Config.Unsettled is told, so that the daemon settles the
+// action from the chain once the journal answers (see Sweep). Nothing is
+// announced or notified: the settlement does that, once.
+func (e *Executor) unjournaled(log *slog.Logger, p Plan, out journal.Outcome, err error) Outcome {
+	if errors.Is(err, journal.ErrNotLeader) {
+		log.Error("Cannot journal the outcome: this keeper no longer leads; the leader settles the action from the chain",
+			"state", out.State, "err", err)
+	} else {
+		log.Error("Cannot journal the outcome; keeper settles the action from the chain once the journal answers",
+			"state", out.State, "err", err)
+	}
+	e.Count(p, OutcomePending)
+	if e.cfg.Unsettled != nil {
+		e.cfg.Unsettled()
+	}
+	return OutcomePending
 }
 
 // report counts an outcome and sends the notifications it calls for, with

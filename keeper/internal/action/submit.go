@@ -46,9 +46,10 @@ func (a *attempt) record(ctx context.Context, res chain.Result, fees []uint64) O
 	fee, tip := resultCosts(res, fees)
 	switch res.Outcome {
 	case chain.OutcomeLanded:
-		a.log.Info("Action landed", "reason", a.p.Reason, "signatures", signatures(res),
-			"links", a.e.cfg.Links.Txs(signatures(res)), "route", res.Route.String())
-		return a.settle(ctx, journal.Outcome{State: journal.StateLanded, FeeLamports: fee, TipLamports: tip})
+		return a.settleAnd(ctx, journal.Outcome{State: journal.StateLanded, FeeLamports: fee, TipLamports: tip}, func() {
+			a.log.Info("Action landed", "reason", a.p.Reason, "signatures", signatures(res),
+				"links", a.e.cfg.Links.Txs(signatures(res)), "route", res.Route.String())
+		})
 	case chain.OutcomeExpired:
 		a.log.Warn("Transactions expired without landing; a new attempt is safe", "signatures", signatures(res), "note", res.Note)
 		return a.settle(ctx, journal.Outcome{State: journal.StateExpired, Rule: journal.RuleBlockhashExpired, TipLamports: tip})
@@ -57,10 +58,11 @@ func (a *attempt) record(ctx context.Context, res chain.Result, fees []uint64) O
 		return a.settle(ctx, journal.Outcome{State: journal.StateFailed, Rule: journal.RuleBundleRefused, Detail: res.Note})
 	case chain.OutcomeFailed, chain.OutcomePartial:
 		detail := fmt.Sprintf("%s: %s", res.Outcome, txErrors(res))
-		a.log.Error("Action failed on chain", "detail", detail, "signatures", signatures(res),
-			"links", a.e.cfg.Links.Txs(signatures(res)))
-		return a.settle(ctx, journal.Outcome{State: journal.StateFailed, Rule: chainRule(res.Outcome),
-			Detail: detail, FeeLamports: fee, TipLamports: tip})
+		return a.settleAnd(ctx, journal.Outcome{State: journal.StateFailed, Rule: chainRule(res.Outcome),
+			Detail: detail, FeeLamports: fee, TipLamports: tip}, func() {
+			a.log.Error("Action failed on chain", "detail", detail, "signatures", signatures(res),
+				"links", a.e.cfg.Links.Txs(signatures(res)))
+		})
 	}
 	a.log.Warn("Submission outcome unknown; the journal keeps it for recovery", "note", res.Note)
 	a.e.Count(a.p, OutcomePending)
