@@ -457,3 +457,36 @@ func TestE2EOnceOnSharedJournal(t *testing.T) {
 	r.w.once(t, cfg)
 	landedOnceAfterCrash(t, r.w, cfg, map[string]string{"auto-repay": want}, true)
 }
+
+// TestE2EJournalBlipAfterSend breaks the leader's journal connections right after it sent a repay
+// and the chain confirmed it, before it journaled the landing, and brings them back two seconds
+// later, as a PostgreSQL restart does to a running leader. The leader must say at ERROR which
+// action it could not settle, not announce the landing it could not journal, and settle it from the
+// chain while it runs (no restart, no new term): the loan is repaid once and its action is final.
+func TestE2EJournalBlipAfterSend(t *testing.T) {
+	t.Parallel()
+	r := newHARig(t)
+	bin := needFailpointBinary(t)
+	p := newCutProxy(t, r.dsn)
+	a := r.start(t, "a", p.dsn, procOptions{bin: bin, env: []string{failpoint.Env + "=" + failpoint.AfterConfirm + "@stop"}})
+	waitFor(t, "a", a, logLeading)
+	want := r.sim.state(t).Loans["repay-me"].Address
+	r.sim.until(t, 10) // the SOL price falls: repay-me needs a repay
+	r.paceInBackground(t)
+	waitFor(t, "a", a, "failpoint "+failpoint.AfterConfirm+": stopping the process")
+	p.cut()
+	if err := a.cmd.Process.Signal(syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "a", a, `"msg":"Cannot journal the outcome; keeper settles the action from the chain once the journal answers"`)
+	time.Sleep(2 * time.Second) // the database is away for a while: the sweep backs off meanwhile
+	p.restore()
+	waitFor(t, "a", a, `"msg":"Settled an action the daemon had left unsettled"`)
+	if log := a.stderr.String(); strings.Contains(log, logLanded) {
+		t.Errorf("the leader announced a landing the journal did not take; log:\n%s", log)
+	}
+	if strings.Contains(a.stderr.String(), logDeposed) || strings.Contains(a.stderr.String(), logRanOut) {
+		t.Fatalf("the leader lost its lease during the blip, so the test did not show the running leader's sweep; log:\n%s", a.stderr.String())
+	}
+	r.repaidOnce(t, want, a)
+}
