@@ -127,6 +127,11 @@ func (s *Scope) String() string {
 	return strings.Join(parts, ", ")
 }
 
+// unscoped reports whether the evaluation covers every target (a scheduled
+// run): callers check it first, so that the scope's iterators are not even
+// made for each target of such a run.
+func (e *evaluator) unscoped() bool { return e.scope == nil }
+
 // inScope reports whether the evaluation covers target key; a target out
 // of scope keeps its `for` timer.
 func (e *evaluator) inScope(key string, accounts, mints func(yield func(string) bool)) bool {

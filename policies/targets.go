@@ -14,7 +14,7 @@ func (e *evaluator) loan(le *loanEntry, env *loanEnv) {
 	if !e.selectLoan(le.item) {
 		return
 	}
-	if acc, mints := loanScope(le); !e.inScope(le.item.Loan.Address, acc, mints) {
+	if acc, mints := loanScope(le); !e.unscoped() && !e.inScope(le.item.Loan.Address, acc, mints) {
 		return
 	}
 	if !e.evaluated(le.facts.Address, le.err, unknownFacts{"loan", le.unknown}) {
@@ -94,7 +94,7 @@ func (e *evaluator) position(pe *positionEntry, env *positionEnv) {
 	if !e.selectPosition(pe) {
 		return
 	}
-	if acc, mints := positionScope(pe); !e.inScope(pe.facts.PositionMint, acc, mints) {
+	if acc, mints := positionScope(pe); !e.unscoped() && !e.inScope(pe.facts.PositionMint, acc, mints) {
 		return
 	}
 	if !e.evaluated(pe.facts.PositionMint, pe.err, unknownFacts{"position", pe.unknown}, unknownFacts{"loan", pe.loan.unknownFacts()}) {
