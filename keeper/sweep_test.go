@@ -8,6 +8,7 @@ import (
 
 	"github.com/keeper-project/keeper/keeper/internal/action"
 	"github.com/keeper-project/keeper/keeper/journal"
+	"github.com/keeper-project/keeper/keeper/notify"
 )
 
 // TestAnOutcomeTheJournalRefusedIsSweptFromTheChain: a repay lands while the
@@ -142,4 +143,34 @@ func (p *pendingProbe) Pending(ctx context.Context) ([]journal.Action, error) {
 		return nil, err
 	}
 	return p.Journal.Pending(ctx)
+}
+
+// TestADeposedLeaderAnnouncesNothing: a keeper whose lease was taken while
+// its repay was in flight lands the repay, but the journal refuses its
+// outcome (it no longer leads). It must neither count nor notify the landing
+// (the new leader's recovery settles and reports it, once), nor wake its own
+// sweep into acting for the new leader.
+func TestADeposedLeaderAnnouncesNothing(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		w, k := newKeeper(t)
+		got := k.recordNotes(t)
+		w.holdWrite = func(step string) error {
+			if step == "journal.Settle" {
+				return &journal.DeposedError{Token: 1, Current: 2}
+			}
+			return nil
+		}
+		p := repayPlan("deposed")
+		p.NotifyOn = []notify.Event{notify.Landed, notify.Failed}
+		if out := k.run(p); out != action.OutcomePending {
+			t.Fatalf("outcome = %s, want pending", out)
+		}
+		synctest.Wait()
+		if n := k.actions(action.OutcomeLanded); n != 0 {
+			t.Errorf("landed counted %v times by a deposed leader", n)
+		}
+		if msgs := got.list(); len(msgs) != 0 {
+			t.Errorf("a deposed leader sent %d notifications: %+v", len(msgs), msgs)
+		}
+	})
 }
