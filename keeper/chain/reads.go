@@ -1,9 +1,11 @@
 package chain
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync/atomic"
 
 	"github.com/gagliardetto/solana-go"
@@ -194,4 +196,59 @@ func (r *Reads) Slot(ctx context.Context) (uint64, error) {
 		return err
 	})
 	return slot, err
+}
+
+// MaxPrioritizationFeeAccounts is the most accounts one
+// getRecentPrioritizationFees call takes (Agave's MAX_TX_ACCOUNT_LOCKS).
+const MaxPrioritizationFeeAccounts = 128
+
+// PrioritizationFee is one block's entry of getRecentPrioritizationFees.
+type PrioritizationFee struct {
+	// Slot is the block's slot.
+	Slot uint64
+	// MicroLamports is a compute-unit price, in micro-lamports per unit: the
+	// lowest a transaction of the block paid, raised to the lowest paid by
+	// the block's transactions that write-locked each account asked about,
+	// whichever is highest (what a transaction writing those accounts had to
+	// beat in that block).
+	MicroLamports uint64
+}
+
+// wirePrioritizationFee is an entry as Agave's RPC encodes it.
+type wirePrioritizationFee struct {
+	Slot              *uint64 `json:"slot"`
+	PrioritizationFee *uint64 `json:"prioritizationFee"`
+}
+
+// RecentPrioritizationFees asks the node for the prioritization fees of its
+// recent blocks (Agave keeps the last 150 confirmed blocks that had a
+// transaction) over accounts, typically a transaction's writable accounts;
+// none asks for each block's lowest fee. Entries come in slot order. More
+// than MaxPrioritizationFeeAccounts accounts is an error, as the node would
+// refuse them.
+func (r *Reads) RecentPrioritizationFees(ctx context.Context, accounts []solana.PublicKey) ([]PrioritizationFee, error) {
+	if len(accounts) > MaxPrioritizationFeeAccounts {
+		return nil, fmt.Errorf("getRecentPrioritizationFees: %d accounts, at most %d", len(accounts), MaxPrioritizationFeeAccounts)
+	}
+	keys := make([]string, len(accounts))
+	for i, k := range accounts {
+		keys[i] = k.String()
+	}
+	var out []wirePrioritizationFee
+	err := r.pool.call(ctx, "getRecentPrioritizationFees", func(ctx context.Context, ep *endpoint) error {
+		out = nil
+		return ep.raw.CallForInto(ctx, &out, "getRecentPrioritizationFees", []any{keys})
+	})
+	if err != nil {
+		return nil, err
+	}
+	fees := make([]PrioritizationFee, len(out))
+	for i, f := range out {
+		if f.Slot == nil || f.PrioritizationFee == nil {
+			return nil, fmt.Errorf("getRecentPrioritizationFees: entry %d lacks slot or prioritizationFee", i)
+		}
+		fees[i] = PrioritizationFee{Slot: *f.Slot, MicroLamports: *f.PrioritizationFee}
+	}
+	slices.SortFunc(fees, func(a, b PrioritizationFee) int { return cmp.Compare(a.Slot, b.Slot) })
+	return fees, nil
 }

@@ -136,6 +136,10 @@ type Chain struct {
 	SimulateBundleURL URL  `yaml:"simulate_bundle_url"`
 	JitoURL           URL  `yaml:"jito_url"`
 	JitoAuth          Auth `yaml:"jito_auth"`
+	// TipFloorURL is where the landed-tip percentiles are read (Jito's
+	// tip-floor API shape); empty derives it from jito_url
+	// (chain.TipFloorURLFor).
+	TipFloorURL URL `yaml:"tip_floor_url"`
 	// JitoRPS is the block engine's limit on keeper's requests per second
 	// (Jito's default is one per IP and region).
 	JitoRPS    float64       `yaml:"jito_rps"`

@@ -79,6 +79,7 @@ func (c *Chain) validate(v *validator) {
 	v.url([]any{"chain", "simulate_bundle_url"}, "chain.simulate_bundle_url", string(c.SimulateBundleURL), false)
 	v.url([]any{"chain", "jito_url"}, "chain.jito_url", string(c.JitoURL), false)
 	c.JitoAuth.validate(v, []any{"chain", "jito_auth"}, "chain.jito_auth")
+	v.url([]any{"chain", "tip_floor_url"}, "chain.tip_floor_url", string(c.TipFloorURL), false)
 	if c.Commitment != "confirmed" && c.Commitment != "finalized" {
 		v.fail([]any{"chain", "commitment"}, "chain.commitment must be confirmed or finalized (a processed transaction may still be rolled back), got %s", strictyaml.Excerpt(c.Commitment))
 	}

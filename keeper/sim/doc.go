@@ -13,7 +13,10 @@
 // n × 400 ms after the start); a price_move event (at_slot N, price_move: {mint, by}) has the chain
 // rewrite the mint's Pyth account, moved by the fraction, exactly when it reaches slot N, so a
 // websocket subscriber of that account (the RPC port serves Solana pubsub, see chainsim) is notified
-// at slot N. The [Accounts] reader ([Accounts.Loan], [Accounts.Position],
+// at slot N. A congestion event (congestion: {accounts, prices, units, demand}, or {off: true}) turns
+// the chain's competing load on or off at its slot, and a jito event (jito: {non_jito_share, tips,
+// bundles, room}) sets which leaders run Jito and the competing tips; see chainsim's fee market. The
+// [Accounts] reader ([Accounts.Loan], [Accounts.Position],
 // [Accounts.WithdrawalRequest], [Accounts.Strategy], [Accounts.TokenBalance], [Accounts.Address]) lets
 // tests check what a transaction did; [FaultControl] changes the faults of the running services.
 //

@@ -26,6 +26,9 @@ type Chain struct {
 	Setup *Setup
 	// Bundles is the Jito block engine.
 	Bundles *BlockEngine
+	// Market is the fee market: block limits, competing load, Jito leaders
+	// and the tip auction.
+	Market *Market
 	// Pubsub is the RPC service's websocket subscriptions.
 	Pubsub *Pubsub
 
@@ -54,6 +57,7 @@ func New(opts Options) (*Chain, error) {
 	c.State.past.keep = maxLag(o.Faults.RPC)
 	c.Setup = &Setup{c: c}
 	c.Bundles = newBlockEngine(c, o.MinTip)
+	c.Market = newMarket(c, o)
 	c.Pubsub = newPubsub(c)
 	c.rt = &runtime{ledger: c.Ledger, programs: map[solana.PublicKey]svm.Program{}}
 	c.leader = &leader{c: c}

@@ -36,10 +36,12 @@
 // must be a System account holding the fee: 5000 lamports per signature plus
 // ceil(compute-unit price × compute-unit limit / 1e6). A transaction that
 // fails these checks does not land. One that passes lands in the current
-// slot: its instructions run against a copy-on-write overlay and are
-// committed only if all succeed; the fee is charged either way and a failure
-// is recorded as an instruction error. A landed transaction is processed at
-// once, confirmed one block later and finalized 32 blocks later.
+// slot (while the fee market is congested, in the first block with room
+// for it; see Fee market): its instructions run against a copy-on-write
+// overlay and are committed only if all succeed; the fee is charged either
+// way and a failure is recorded as an instruction error. A landed
+// transaction is processed at once, confirmed one block later and finalized
+// 32 blocks later.
 //
 // Built-in programs: System (Transfer, CreateAccount, AdvanceNonceAccount),
 // ComputeBudget (SetComputeUnitLimit, SetComputeUnitPrice, RequestHeapFrame,
@@ -52,6 +54,57 @@
 // Rent is not modelled, except that creating an associated token account
 // charges its payer the rent-exempt minimum of a token account (2,039,280
 // lamports), as the real program does, so fee and outflow checks see it.
+//
+// # Fee market
+//
+// [Market] models how an Agave leader fills a block (core banking stage,
+// cost-model). A block has a compute budget: the cost of its transactions
+// may reach [BlockLimits].Block in all and WritableAccount for those that
+// write-lock any one account (60M and 24M by default, as Agave's master
+// has them; 48M and 12M in releases before SIMD-0207 and SIMD-0306). A
+// transaction costs 720 units per signature, 300 per writable account, one
+// per 4 bytes of instruction data, its requested compute-unit limit and 8
+// per 32 KiB of its loaded-accounts data size limit (64 MiB by default);
+// once it has run, the units it consumed replace the limit it requested. The leader orders
+// transactions by Agave's priority: what it keeps (the priority fee,
+// ceil(price × limit / 1e6), and the unburnt half of the base fee) × 1e6 /
+// (cost + 1), so the price a transaction must pay to beat another depends
+// on its size too.
+//
+// With no load scheduled (the default), a transaction lands in the slot it
+// is sent in, whatever it pays, and a bundle in the next slot. A scenario
+// (or [Market.SetLoad]) turns on a competing [Load] from a slot on: every
+// slot, other users' transactions write-lock the load's accounts, bidding
+// prices drawn from its distribution, and asking a multiple of what an
+// account may take. While it is on, a transaction sent in slot n waits for
+// block n+1, where the leader takes the bundles that came for it, then by
+// priority every waiting transaction and every transaction of the load
+// that still fits the block's limits. A transaction that does not fit
+// waits for the next block, until its blockhash expires; sending it again
+// changes nothing. So a transaction priced under the clearing price of its
+// accounts (or of the block, once the load fills it) is accepted and never
+// lands, one above it lands in the next block, and one on an account
+// without load lands whatever it pays while the block has room.
+//
+// getRecentPrioritizationFees answers as Agave's prioritization fee cache
+// does: an entry for each of the last 150 blocks that had a transaction,
+// once the block is confirmed, in slot order, holding the lowest
+// compute-unit price paid in the block, raised to the lowest price paid by
+// the block's transactions that write-locked each account asked about,
+// whichever is highest. The load's transactions count, so the answer shows
+// the clearing price of a loaded account.
+//
+// Leaders take turns of 4 slots; [Options.NonJitoShare] (or
+// [Market.SetNonJitoShare]) makes a share of them, drawn from the seed and
+// the turn, not run the Jito client: a bundle whose slot has such a leader
+// fails. A [TipLoad] makes other bundles bid tips in each Jito slot; a
+// bundle lands only if fewer of them than the slot's room bid as much as it
+// tips ([Market.ClearingTip]); otherwise it fails, as Jito's engine drops a
+// bundle that lost its auction. The block engine serves Jito's tip-floor API
+// at GET /api/v1/bundles/tip_floor: percentiles (nearest rank) of the tips
+// of the bundles that landed in the last 150 slots, the winning competing
+// bids and the chain's own, in SOL, and a moving average (weight 0.1 per
+// slot) of each slot's median.
 //
 // # Programs
 //
@@ -118,4 +171,20 @@
 //     commitment before the subscription is notified at the next block.
 //   - Compute units are rough fixed costs per built-in instruction; a
 //     registered program costs 1,000 units plus what it consumes.
+//   - The fee market packs a block once, at its slot's start, from what
+//     was sent before it; a real leader streams transactions into the
+//     block during its 400 ms, over several threads. Bundles go first and
+//     are charged to the block without competing with the load. The load's
+//     transactions are not executed and are not visible but in block space
+//     and in getRecentPrioritizationFees; they write-lock one account each.
+//     Precompile signatures are not costed and vote transactions not
+//     modelled. Agave's master derives the cached compute-unit price from
+//     the priority fee; the cache here takes SetComputeUnitPrice's value
+//     (the same unless the fee was rounded up).
+//   - The Jito auction ranks bundles by tip alone (Jito ranks by tip per
+//     unit of compute and runs several auctions per slot), a bundle
+//     competes in the auction of the slot after the one it was sent in and
+//     fails if it loses, and the chain's own bundles do not compete with
+//     one another. The tip floor's window and moving average are the
+//     simulator's choices: Jito does not document its own.
 package chainsim

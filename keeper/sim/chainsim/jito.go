@@ -1,7 +1,10 @@
 package chainsim
 
 import (
+	"encoding/json"
 	"errors"
+	"net/http"
+	"time"
 
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/internal/jsonrpc"
 )
@@ -120,4 +123,42 @@ func encodeBundleStatuses[T any](c *Chain, in jsonrpc.Call, encode func(BundleSt
 // getTipAccounts: [] → the 8 tip accounts.
 func (j *jitoAPI) getTipAccounts(jsonrpc.Call) (any, *jsonrpc.Error) {
 	return keyStrings(j.c.Bundles.tips), nil
+}
+
+// TipFloorPath is where the block engine serves the tip floor, as Jito's
+// public API does (https://bundles.jito.wtf/api/v1/bundles/tip_floor).
+const TipFloorPath = "/api/v1/bundles/tip_floor"
+
+// wireTipFloor is one entry of the tip-floor answer: tips in SOL.
+type wireTipFloor struct {
+	Time  string  `json:"time"`
+	P25   float64 `json:"landed_tips_25th_percentile"`
+	P50   float64 `json:"landed_tips_50th_percentile"`
+	P75   float64 `json:"landed_tips_75th_percentile"`
+	P95   float64 `json:"landed_tips_95th_percentile"`
+	P99   float64 `json:"landed_tips_99th_percentile"`
+	EMA50 float64 `json:"ema_landed_tips_50th_percentile"`
+}
+
+// serveTipFloor answers GET /api/v1/bundles/tip_floor with a one-entry
+// array, as Jito's API does.
+func (s *Server) serveTipFloor(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet {
+		w.Header().Set("Allow", http.MethodGet)
+		http.Error(w, "chainsim: the tip floor answers GET", http.StatusMethodNotAllowed)
+		return
+	}
+	f := s.c.Market.TipFloor()
+	const lamportsPerSOL = 1e9
+	sol := func(l uint64) float64 { return float64(l) / lamportsPerSOL }
+	body, err := json.Marshal([]wireTipFloor{{
+		Time: f.Time.UTC().Format(time.RFC3339),
+		P25:  sol(f.P25), P50: sol(f.P50), P75: sol(f.P75), P95: sol(f.P95), P99: sol(f.P99),
+		EMA50: f.EMA50 / lamportsPerSOL,
+	}})
+	if err != nil {
+		http.Error(w, "chainsim: encode the tip floor", http.StatusInternalServerError)
+		return
+	}
+	writeJSON(w, body, false)
 }

@@ -63,7 +63,9 @@ type pendingItem struct {
 
 // SendTransaction hands a signed wire transaction to the leader, without
 // preflight: it is decoded and its signatures verified, then it lands in
-// the current slot (or, during a stall, in the first block after it). The
+// the current slot (or, during a stall, in the first block after it; while
+// a load of the fee market is on, in the first block that has room for it
+// at its priority, if one comes before its blockhash expires). The
 // error is non-nil when the transaction cannot land: ErrInvalidTransaction
 // for a malformed one, or a *TxError such as ErrSignatureFailure,
 // ErrBlockhashNotFound, ErrAlreadyProcessed or ErrInsufficientFundsForFee. A
@@ -86,8 +88,9 @@ func (c *Chain) SendTransaction(raw []byte) (solana.Signature, error) {
 // their blocks, lands what waited for them, and lands what is sent in the
 // current block. It is guarded by the chain's mu.
 type leader struct {
-	c     *Chain
-	queue []*pendingItem // work waiting for a block
+	c       *Chain
+	queue   []*pendingItem            // work waiting for a block
+	waiting map[solana.Signature]bool // the transactions in queue
 }
 
 // sync brings the chain up to the clock: it produces the blocks of the
@@ -104,18 +107,31 @@ func (p *leader) sync() {
 	tip := l.idx.posOfSlot(l.idx.lastProduced(now))
 	l.idx.extend(tip.Height)
 	c.State.applyUpdates(now)
-	p.processQueue(now)
+	p.produce(prev, now)
 	l.tip = tip
 	l.idx.forget(tip.Height)
-	l.fees.prune(tip.Height)
+	l.fees.Prune(tip.Height)
 	c.Pubsub.notify(prev)
 }
 
-// submit lands a verified transaction now, or queues it during a stall.
+// submit lands a verified transaction now, or queues it during a stall (for
+// the first block after it) or while the fee market is congested (for the
+// next block). A transaction already waiting is not queued again.
 func (p *leader) submit(t *svm.Txn) error {
 	l := p.c.Ledger
-	if l.stalled() {
-		p.queue = append(p.queue, &pendingItem{target: l.seen, tx: t, sent: l.clock.Now()})
+	if stalled := l.stalled(); stalled || p.c.Market.congested(l.seen) {
+		if p.waiting[t.ID()] {
+			return nil
+		}
+		target := l.seen + 1
+		if stalled {
+			target = l.seen
+		}
+		p.queue = append(p.queue, &pendingItem{target: target, tx: t, sent: l.clock.Now()})
+		if p.waiting == nil {
+			p.waiting = map[solana.Signature]bool{}
+		}
+		p.waiting[t.ID()] = true
 		return nil
 	}
 	if terr := p.landTx(t, l.tip, l.clock.Now()); terr != nil {
@@ -165,7 +181,7 @@ func (p *leader) record(t *svm.Txn, pos svm.BlockPos, res *execResult, bundleID 
 	c.Ledger.txs[t.ID()] = rec
 	c.Ledger.msgs[svm.MessageHash(t)] = true
 	c.State.writes++
-	c.Ledger.fees.note(t, pos, res)
+	c.Ledger.fees.Note(t, pos.Slot, pos.Height, res.price)
 	c.Pubsub.observe(pos.Slot)
 	c.hooks.emit(rec.Landed)
 }
@@ -182,6 +198,7 @@ func (p *leader) processQueue(now uint64) {
 		p.queue = p.queue[1:]
 		pos := idx.posOfSlot(slot)
 		if it.tx != nil {
+			delete(p.waiting, it.tx.ID())
 			_ = p.landTx(it.tx, pos, it.sent) // a dropped transaction is logged
 			continue
 		}
@@ -189,10 +206,15 @@ func (p *leader) processQueue(now uint64) {
 	}
 }
 
-// landBundle runs a bundle in the block at pos, committing it only if
-// every transaction succeeds and the tip is paid.
+// landBundle runs a bundle in the block at pos, committing it only if the
+// slot's leader runs the Jito client, every transaction succeeds, the tip
+// is paid and it wins a place in the slot's auction.
 func (p *leader) landBundle(b *bundleRecord, pos svm.BlockPos) {
-	e := p.c.Bundles
+	e, m := p.c.Bundles, p.c.Market
+	if !m.set.JitoLeader(pos.Slot) {
+		e.fail(b, fmt.Sprintf("the leader of slot %d does not run the Jito client", pos.Slot))
+		return
+	}
 	p.c.State.past.beforeWrite(pos.Slot, p.c.State.accounts)
 	bov := svm.NewOverlay(p.c.State.accounts)
 	before := e.tipLamports(bov)
@@ -213,6 +235,11 @@ func (p *leader) landBundle(b *bundleRecord, pos svm.BlockPos) {
 		e.fail(b, fmt.Sprintf("tip of %d lamports is below the minimum of %d", after-min(after, before), e.minTip))
 		return
 	}
+	if tip, clearing := after-before, m.set.ClearingTip(pos.Slot); tip < clearing {
+		e.fail(b, fmt.Sprintf("tip of %d lamports lost the auction of slot %d, which took tips of %d lamports and more", tip, pos.Slot, clearing))
+		return
+	}
+	m.tips.Add(pos.Slot, after-before)
 	bov.Commit()
 	for i, t := range b.txs {
 		p.record(t, pos, results[i], b.ID, b.sent)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
+	"github.com/keeper-project/keeper/keeper/sim/chainsim/feemarket"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
@@ -42,7 +43,7 @@ type Ledger struct {
 	tip   svm.BlockPos                 // the newest block
 	txs   map[solana.Signature]*record // every landed transaction
 	msgs  map[[32]byte]bool            // the message hash of every landed transaction
-	fees  feeBook                      // recent priority fees
+	fees  feemarket.FeeBook            // recent priority fees
 }
 
 // newLedger returns the ledger of a chain at its genesis.
@@ -136,12 +137,13 @@ func (l *Ledger) status(sig solana.Signature, searchHistory bool) (SignatureStat
 	return SignatureStatus{Slot: rec.Slot, Confirmations: depth, ConfirmationStatus: level, Err: rec.Err}, true
 }
 
-// RecentPrioritizationFees returns one entry per block of the last 150, in
-// slot order: the lowest price paid in that block by a transaction that
-// write-locked any of accounts (any transaction when accounts is empty), or
-// 0 when there was none.
+// RecentPrioritizationFees answers getRecentPrioritizationFees as Agave
+// does: one entry per confirmed block of the last 150 that had a
+// transaction, in slot order, holding the lowest compute-unit price paid in
+// that block, raised to the lowest price paid there by the transactions that
+// write-locked each of accounts, whichever is highest.
 func (l *Ledger) RecentPrioritizationFees(accounts []solana.PublicKey) []PrioritizationFee {
-	return read(l.c, func() []PrioritizationFee { return l.fees.recent(accounts, l.tip.Height, l.idx) })
+	return read(l.c, func() []PrioritizationFee { return l.fees.Recent(accounts, l.tip.Height) })
 }
 
 // confirmation returns how many blocks sit on top of height h when the

@@ -43,6 +43,14 @@ type Options struct {
 	// tests), not by Clock: the engine counts them as they come, whatever
 	// a test does with the chain's time. Zero means no limit.
 	JitoRateLimit float64
+	// BlockLimits are the compute budget of a block; zero fields take
+	// DefaultMaxBlockUnits and DefaultMaxWritableAccountUnits. They bind
+	// only while a load of the fee market is on (see Market).
+	BlockLimits BlockLimits
+	// NonJitoShare is the share of leaders that do not run the Jito client,
+	// whose slots take no bundle (see Market.JitoLeader); zero means every
+	// leader runs it.
+	NonJitoShare float64
 }
 
 // withDefaults returns o with nil and zero fields filled in, or an error
@@ -62,6 +70,13 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if !(o.JitoRateLimit >= 0) { // NaN too
 		return o, fmt.Errorf("chainsim: options: JitoRateLimit %g, want 0 (none) or a positive rate", o.JitoRateLimit)
+	}
+	if !(o.NonJitoShare >= 0 && o.NonJitoShare <= 1) {
+		return o, fmt.Errorf("chainsim: options: NonJitoShare %g, want a fraction in [0, 1]", o.NonJitoShare)
+	}
+	o.BlockLimits = o.BlockLimits.WithDefaults()
+	if err := o.BlockLimits.Validate(); err != nil {
+		return o, fmt.Errorf("chainsim: options: %w", err)
 	}
 	if err := o.Faults.Validate(); err != nil {
 		return o, fmt.Errorf("chainsim: options: %w", err)

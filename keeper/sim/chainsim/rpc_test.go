@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/gagliardetto/solana-go"
-	computebudget "github.com/gagliardetto/solana-go/programs/compute-budget"
 	"github.com/gagliardetto/solana-go/programs/system"
 	"github.com/gagliardetto/solana-go/programs/token"
 	"github.com/gagliardetto/solana-go/rpc"
@@ -87,48 +86,6 @@ func TestAccountReads(t *testing.T) {
 	}
 	if ta, ok := svm.DecodeTokenAccount(multi.Value[0].Data.GetBinary()); !ok || ta.Amount != 1000 || ta.Owner != f.alice.PublicKey() {
 		t.Fatalf("token account = %+v", ta)
-	}
-}
-
-func TestRecentPrioritizationFees(t *testing.T) {
-	c, clk := newChain(t, Options{})
-	cl := rpcClient(t, c)
-	ctx := context.Background()
-	alice, bob := newKey("alice"), newKey("bob").PublicKey()
-	mustFund(t, c, alice.PublicKey(), 100_000_000)
-	advanceSlots(clk, 3)
-	for _, price := range []uint64{7000, 5000} {
-		tx := signTx(t, []solana.Instruction{
-			computebudget.NewSetComputeUnitPriceInstruction(price).Build(),
-			system.NewTransferInstruction(1, alice.PublicKey(), bob).Build(),
-		}, latest(c), alice)
-		if _, err := c.SendTransaction(raw(t, tx)); err != nil {
-			t.Fatalf("send: %v", err)
-		}
-	}
-	advanceSlots(clk, 2)
-	tests := []struct {
-		accounts solana.PublicKeySlice
-		want     uint64
-	}{
-		{nil, 5000},
-		{solana.PublicKeySlice{bob}, 5000},
-		{solana.PublicKeySlice{newKey("other").PublicKey()}, 0},
-	}
-	for _, tt := range tests {
-		fees, err := cl.GetRecentPrioritizationFees(ctx, tt.accounts)
-		if err != nil || len(fees) != 6 {
-			t.Fatalf("GetRecentPrioritizationFees(%v) = %+v, %v; want 6 entries (slots 0..5)", tt.accounts, fees, err)
-		}
-		for _, f := range fees {
-			want := uint64(0)
-			if f.Slot == 3 {
-				want = tt.want
-			}
-			if f.PrioritizationFee != want {
-				t.Errorf("accounts %v slot %d: fee %d, want %d", tt.accounts, f.Slot, f.PrioritizationFee, want)
-			}
-		}
 	}
 }
 

@@ -73,7 +73,8 @@ func newServer(c *Chain, svc Service) *Server {
 
 // Handler returns the server's HTTP handler. The RPC service answers POST
 // on any path; the Jito service answers POST /api/v1/bundles (bundle
-// methods) and /api/v1/transactions (sendTransaction).
+// methods) and /api/v1/transactions (sendTransaction), and GET
+// /api/v1/bundles/tip_floor.
 func (s *Server) Handler() http.Handler { return s }
 
 // Serve serves HTTP on ln until ctx ends, then shuts down (ending hanging
@@ -104,6 +105,10 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.svc == ServiceRPC && websocket.IsWebSocketUpgrade(r) {
 		s.ws.serve(w, r)
+		return
+	}
+	if s.svc == ServiceJito && r.URL.Path == TipFloorPath {
+		s.serveTipFloor(w, r)
 		return
 	}
 	if r.Method != http.MethodPost {

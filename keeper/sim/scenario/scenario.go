@@ -297,6 +297,41 @@ type EventSpec struct {
 	ExternalAPY *ExternalAPYSpec   `yaml:"external_apy"`
 	Term        *TermChange        `yaml:"term"`
 	Pyth        *PythEvent         `yaml:"pyth"`
+	Congestion  *CongestionSpec    `yaml:"congestion"`
+	Jito        *JitoSpec          `yaml:"jito"`
+}
+
+// CongestionSpec turns the chain's competing load on (or, with Off, off) from the event's slot (the
+// first slot starting at or after it): in every slot, other users' transactions each write-lock one of
+// Accounts and bid a compute-unit price drawn from Prices, asking Demand times what one account may
+// take of a block. While it is on, every transaction waits for the next block, where the leader packs
+// the best-paying transactions that fit the block's limits; one that never fits stays unlanded until
+// its blockhash expires. See package chainsim's Market.
+type CongestionSpec struct {
+	Off bool `yaml:"off"`
+	// Accounts are loan, strategy, vault, pool, earn-vault or wallet names, "$wallet" or base58
+	// addresses.
+	Accounts []string `yaml:"accounts"`
+	// Prices are quantiles of the bids in micro-lamports per compute unit, evenly spaced from the
+	// lowest to the highest: [p] is one price, [lo, hi] uniform, five values quartiles.
+	Prices []uint64 `yaml:"prices"`
+	// Units is each competing transaction's compute-unit limit; default 200000.
+	Units uint64 `yaml:"units"`
+	// Demand is the compute asked of each account per slot, in multiples of the writable-account
+	// limit; default 2 (half of it lands, so the clearing price is about the median bid).
+	Demand float64 `yaml:"demand"`
+}
+
+// JitoSpec sets, from the event's slot on, the share of leaders that do not run the Jito client (their
+// slots take no bundle; leaders take turns of 4 slots, drawn from the chain's seed) and the competing
+// bids of the tip auction: in every Jito slot Bundles bundles bid tips (lamports) drawn from Tips, as
+// Prices above, and Room of them win; a bundle lands only if fewer than Room competing bundles bid at
+// least its tip. No tips means no competing bid.
+type JitoSpec struct {
+	NonJitoShare *float64 `yaml:"non_jito_share"`
+	Tips         []uint64 `yaml:"tips"`
+	Bundles      int      `yaml:"bundles"`
+	Room         int      `yaml:"room"`
 }
 
 // PriceMove moves a mint's oracle price by a fraction (By -0.05 is 5 % down): the chain rewrites the

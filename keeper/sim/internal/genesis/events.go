@@ -66,13 +66,14 @@ const maxEventSlot = 365 * 24 * time.Hour / chainsim.SlotDuration
 // event compiles one event's action; exactly one must be set.
 func (c *eventCompiler) event(es scenario.EventSpec, at []any) (Event, bool) {
 	n := 0
-	for _, set := range []bool{es.Oracle != nil, es.Pool != nil, es.Fill != nil, es.Fees != nil, es.ExternalAPY != nil, es.Term != nil, es.Pyth != nil, es.PriceMove != nil} {
+	for _, set := range []bool{es.Oracle != nil, es.Pool != nil, es.Fill != nil, es.Fees != nil, es.ExternalAPY != nil, es.Term != nil, es.Pyth != nil, es.PriceMove != nil,
+		es.Congestion != nil, es.Jito != nil} {
 		if set {
 			n++
 		}
 	}
 	if n != 1 {
-		c.failAt(at, "an event needs exactly one of oracle, pool, fill, fees, external_apy, term, pyth, price_move (it has %d)", n)
+		c.failAt(at, "an event needs exactly one of oracle, pool, fill, fees, external_apy, term, pyth, price_move, congestion, jito (it has %d)", n)
 		return Event{}, false
 	}
 	switch {
@@ -90,6 +91,10 @@ func (c *eventCompiler) event(es scenario.EventSpec, at []any) (Event, bool) {
 		return c.pythEvent(*es.Pyth, append(at, "pyth"))
 	case es.PriceMove != nil:
 		return c.priceMoveEvent(*es.PriceMove, *es.AtSlot, append(at, "price_move"))
+	case es.Congestion != nil:
+		return marketEvents{c}.congestion(*es.Congestion, append(at, "congestion"))
+	case es.Jito != nil:
+		return marketEvents{c}.jito(*es.Jito, append(at, "jito"))
 	}
 	return c.termEvent(*es.Term, append(at, "term"))
 }
