@@ -301,3 +301,18 @@ func TestFileShapes(t *testing.T) {
 		}
 	}
 }
+
+// TestKindThroughAnchors: a policy's params decode into its kind's type
+// whether the kind is written, an alias of another policy's, or (refused)
+// brought in by a merge key.
+func TestKindThroughAnchors(t *testing.T) {
+	const params = "    schedule: \"@every 1m\"\n    params: {trigger_health: 0.1, target_health: 0.2, max_amount: 7}\n"
+	ps, err := Parse("f.yaml", []byte("policies:\n  - name: x\n    kind: &k repay\n"+params+"  - name: y\n    kind: *k\n"+params))
+	if err != nil || len(ps) != 2 || ps[1].Params.(*RepayParams).MaxAmount != UnitsOf(7) {
+		t.Fatalf("alias of a kind: %v, %v", ps, err)
+	}
+	_, err = Parse("f.yaml", []byte("policies:\n  - <<: {kind: repay}\n    name: x\n"+params))
+	if err == nil || err.Error() != `f.yaml:2:5: policy "x": unknown field "<<" in the policy (known: dry_run, enabled, for, jitter, kind, limits, max_data_age, name, notify, params, schedule, select, submit, triggers, when)` {
+		t.Errorf("a kind from a merge key: %v", err)
+	}
+}
