@@ -289,6 +289,9 @@ func TestFileShapes(t *testing.T) {
 		{"- a\n", "f:1:1: document: expected a mapping, got a list"},
 		{"policies:\n  - 1\n", "f:2:5: a policy must be a mapping, got a scalar"},
 		{"other: 1\n", "f:1:1: unknown field \"other\" at the top level (known: policies)\nf:1:1: policies is required: a list of policies"},
+		{"", "f: file is empty: expected a YAML document"},
+		{"policies: []\n# \x00\n", "f:2:3: control character U+0000 is not allowed in a YAML file"},
+		{"policies: [] # caf\xe9\n", "f:1:19: byte 0xe9 is not UTF-8 text: a YAML file must be UTF-8"},
 	}
 	for _, tc := range tests {
 		ps, err := Parse("f", []byte(tc.src))

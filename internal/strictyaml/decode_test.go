@@ -82,6 +82,10 @@ func TestDecodeErrors(t *testing.T) {
 		{"second doc", "name: a\n---\nname: b\n", []string{"f.yaml:2:1: a second YAML document is not allowed"}},
 		{"syntax", "name: [a\n", []string{"f.yaml:", "syntax error"}},
 		{"top not mapping", "- a\n", []string{"1:1: document: expected a mapping, got a list"}},
+		{"not UTF-8", "name: a\ninner: {level: \"x\xffy\"}\n", []string{"f.yaml:2:18: byte 0xff is not UTF-8 text"}},
+		{"NUL", "name: a\x00\n", []string{"f.yaml:1:8: control character U+0000 is not allowed"}},
+		{"NUL in a comment", "# é\x00\nname: a\n", []string{"f.yaml:1:4: control character U+0000"}},
+		{"whitespace only", " \n\n  \n", []string{"f.yaml: file is empty"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
