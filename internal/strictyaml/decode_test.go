@@ -69,6 +69,8 @@ func TestDecodeErrors(t *testing.T) {
 			`f.yaml:3:7: size: expected a non-negative integer`,
 			`f.yaml:4:8: ratio: expected a number`,
 		}},
+		{"not finite", "ratio: .nan\n", []string{`1:8: ratio: expected a finite number, got ".nan"`}},
+		{"infinite", "ratio: -.Inf\n", []string{`1:8: ratio: expected a finite number, got "-.Inf"`}},
 		{"overflow", "count: 9999999999\n", []string{`1:8: count: expected an integer that fits int32`}},
 		{"duration", "inner: {every: soon}\n", []string{`1:16: inner.every: "soon" is not a duration`}},
 		{"duplicate", "name: a\nname: b\n", []string{`2:1: document: duplicate key "name"`}},
