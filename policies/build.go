@@ -3,6 +3,7 @@ package policies
 import (
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -70,8 +71,43 @@ func (b *builder) build() *Policy {
 	if len(b.r.errs) > before {
 		return nil
 	}
+	p.warnings = b.warnings(p)
 	p.checked = true
 	return p
+}
+
+// cronFrom is where a schedule is asked for its next run to find one that
+// never fires: robfig/cron looks five years ahead, which holds a 29
+// February.
+var cronFrom = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// warnings returns what checked policy p accepts but cannot work as
+// written.
+func (b *builder) warnings(p *Policy) Errors {
+	w := &reporter{file: b.r.file}
+	if p.cron.Next(cronFrom).IsZero() {
+		runs := "it never runs"
+		if p.Triggers.Any() {
+			runs = "it runs on its triggers only"
+		}
+		w.at(strictyaml.Find(b.node, "schedule"), p.Name, "schedule %q names no date that exists: %s", p.Schedule, runs)
+	}
+	if spent := p.Select.PrincipalMints; p.Kind == KindRepay && len(spent) > 0 {
+		caps := strictyaml.Find(b.node, "limits", "daily_caps")
+		unspent := 0
+		for mint := range p.Limits.DailyCaps {
+			if !slices.Contains(spent, mint) {
+				unspent++
+				w.at(strictyaml.FindKey(caps, mint), p.Name, "limits.daily_caps: the policy never spends %s (not in select.principal_mints): this cap never applies", mint)
+			}
+		}
+		if unspent > 0 && unspent == len(p.Limits.DailyCaps) {
+			at := strictyaml.FindKey(strictyaml.Find(b.node, "limits"), "daily_caps")
+			w.at(at, p.Name, "limits.daily_caps: no cap is on a mint the policy spends: its repayments are uncapped")
+		}
+	}
+	w.errs.err() // sorts
+	return w.errs
 }
 
 // kind returns the kind the policy's node names, before it is decoded,

@@ -319,3 +319,43 @@ func TestKindThroughAnchors(t *testing.T) {
 		t.Errorf("a kind from a merge key: %v", err)
 	}
 }
+
+// TestWarnings: what a policy accepts but cannot work as written is
+// reported at its position: a schedule naming no date that exists, and a
+// daily cap only on mints a repay never spends (it is uncapped).
+func TestWarnings(t *testing.T) {
+	usdcMint, solMint := key("usdc"), key("sol")
+	repay := func(schedule, extra string) string {
+		return policyYAML("name: r", "kind: repay", "schedule: "+schedule, "select: {principal_mints: ["+usdcMint+"]}",
+			"params: {trigger_health: 0.1, target_health: 0.2, max_amount: 1}", extra)
+	}
+	for _, tc := range []struct {
+		src  string
+		want []string
+	}{
+		{repay(`"0 0 30 2 *"`, ""), []string{`test.yaml:4:15: policy "r": schedule "0 0 30 2 *" names no date that exists: it never runs`}},
+		{repay(`"0 0 30 2 *"`, "triggers: {slot: {every: 10}}"), []string{`schedule "0 0 30 2 *" names no date that exists: it runs on its triggers only`}},
+		{repay(`"0 0 29 2 *"`, ""), nil},
+		{repay(`"@every 1m"`, "limits: {daily_caps: {"+solMint+": 5}}"), []string{
+			`test.yaml:7:14: policy "r": limits.daily_caps: no cap is on a mint the policy spends: its repayments are uncapped`,
+			`test.yaml:7:27: policy "r": limits.daily_caps: the policy never spends ` + solMint + ` (not in select.principal_mints): this cap never applies`}},
+		{repay(`"@every 1m"`, "limits: {daily_caps: {"+solMint+": 5, "+usdcMint+": 5}}"), []string{
+			`limits.daily_caps: the policy never spends ` + solMint}},
+		{repay(`"@every 1m"`, "limits: {daily_caps: {"+usdcMint+": 5}}"), nil},
+	} {
+		p := parseOne(t, tc.src)
+		var got []string
+		for _, w := range p.Warnings() {
+			got = append(got, w.Error())
+		}
+		if len(got) != len(tc.want) {
+			t.Errorf("%s\nwarnings %q\nwant     %q", tc.src, got, tc.want)
+			continue
+		}
+		for i := range got {
+			if !strings.Contains(got[i], tc.want[i]) {
+				t.Errorf("%s\nwarning %q\nlacks   %q", tc.src, got[i], tc.want[i])
+			}
+		}
+	}
+}

@@ -57,7 +57,13 @@ type Policy struct {
 	// `when` reads, found once when it compiles.
 	whenReads map[string]bool
 	notifyPos []position // positions of Notify.To entries
+	warnings  Errors     // what is accepted but cannot work as written
 }
+
+// Warnings are what the policy accepts but cannot work as written, each at
+// its position: a schedule that never fires, a daily cap only on mints the
+// policy never spends. `keeper check` prints them.
+func (p *Policy) Warnings() Errors { return p.warnings }
 
 // Params are a kind's parameters.
 type Params interface {
