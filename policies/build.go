@@ -106,7 +106,7 @@ func (b *builder) warnings(p *Policy) Errors {
 			w.at(at, p.Name, "limits.daily_caps: no cap is on a mint the policy spends: its repayments are uncapped")
 		}
 	}
-	w.errs.err() // sorts
+	w.errs.sort()
 	return w.errs
 }
 
