@@ -13,8 +13,9 @@ import (
 const solanaGo = "github.com/gagliardetto/solana-go"
 
 // mustOnSimState are the files whose Must* calls decode the simulator's own state (compiled
-// from a scenario it checked), pending the simulator's rewrite (#34), which owns them: each must
-// leave this list with its last such call.
+// from a scenario it checked), pending the simulator's rewrite (#34), which owns them: each
+// leaves this list with its last such call (the test logs the entries that no longer need to be
+// here, without failing, so that the rewrite and this list can land in either order).
 var mustOnSimState = []string{
 	"keeper/sim/api_build.go",
 	"keeper/sim/api_quote.go",
@@ -52,7 +53,7 @@ func TestNoMustOnInput(t *testing.T) {
 	}
 	for _, file := range mustOnSimState {
 		if !found[file] {
-			t.Errorf("%s no longer calls a Must* of solana-go on state: drop it from mustOnSimState", file)
+			t.Logf("%s no longer calls a Must* of solana-go on state: drop it from mustOnSimState", file)
 		}
 	}
 }
