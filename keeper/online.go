@@ -185,14 +185,21 @@ func checkTriggerAccounts(ctx context.Context, c *chain.Client, cfg *config.Conf
 			}
 		}
 		for _, a := range p.Triggers.Account {
+			what, addr := "account", a.Address
+			var ok func([]byte) bool // existing is enough
 			if a.Pool != "" {
-				add(solana.MustPublicKeyFromBase58(a.Pool), fmt.Sprintf("policy %s: the pool %s", p.Name, a.Pool), func(d []byte) bool {
+				what, addr = "pool", a.Pool
+				ok = func(d []byte) bool {
 					_, ok := poolTick(d)
 					return ok
-				})
-			} else {
-				add(solana.MustPublicKeyFromBase58(a.Address), fmt.Sprintf("policy %s: the account %s", p.Name, a.Address), nil)
+				}
 			}
+			k, err := solana.PublicKeyFromBase58(addr)
+			if err != nil { // the parser refuses it: a policy built by other means
+				fail("policy %s: the %s %s: %v", p.Name, what, addr, err)
+				continue
+			}
+			add(k, fmt.Sprintf("policy %s: the %s %s", p.Name, what, addr), ok)
 		}
 	}
 	if len(keys) == 0 {

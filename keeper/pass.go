@@ -12,7 +12,7 @@ import (
 
 	"github.com/keeper-project/keeper/keeper/internal/action"
 	"github.com/keeper-project/keeper/policies"
-	"github.com/keeper-project/keeper/policies/policytest"
+	"github.com/keeper-project/keeper/policies/capture"
 )
 
 // ActionsError reports the actions of a pass that did not end well: failed
@@ -100,7 +100,7 @@ func (pp PolicyPlan) Capture(w io.Writer, dir string) error {
 			}
 		}
 	}
-	return policytest.Capture{PolicyFile: file, Policy: pp.Policy, Now: pp.Result.Now, Obs: pp.obs, History: pp.hist,
+	return capture.Situation{PolicyFile: file, Policy: pp.Policy, Now: pp.Result.Now, Obs: pp.obs, History: pp.hist,
 		PendingSince: pp.pending, Result: *pp.Result}.Write(w)
 }
 

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/keeper-project/keeper/keeper/internal/action"
@@ -36,6 +37,10 @@ type runner struct {
 	// target (nil until the first alert run reads them), so that a run
 	// writes to the journal only when an incident opens or resolves.
 	open map[string]bool
+	// warnedUnit is set once the policy's first target skipped for an
+	// amount in another token is logged at WARN (policies.SkipUnit): the
+	// policy can never act on it, which the log says once, not every pass.
+	warnedUnit atomic.Bool
 }
 
 func newRunner(k *Keeper, p *policies.Policy) *runner {
@@ -56,6 +61,7 @@ func (r *runner) setPolicy(p *policies.Policy) (rescheduled bool) {
 	defer r.mu.Unlock()
 	old := r.policy
 	r.policy = p
+	r.warnedUnit.Store(false) // a reloaded policy may be fixed, or broken anew
 	return old.Schedule != p.Schedule || old.JitterDelay() != p.JitterDelay()
 }
 
@@ -216,6 +222,10 @@ func (r *runner) logSkips(log *slog.Logger, res policies.Result) {
 		if s.Reason == policies.SkipStale {
 			r.k.metrics.RunsSkipped.WithLabelValues(res.Policy, "stale_data").Inc()
 			log.Warn("Data too old to act on", "detail", s.Detail)
+			continue
+		}
+		if s.Reason == policies.SkipUnit && !r.warnedUnit.Swap(true) {
+			log.Warn("Policy can never act on a target: an amount is in another token", "target", s.Target, "detail", s.Detail)
 			continue
 		}
 		log.Debug("Target not acted on", "target", s.Target, "reason", s.Reason, "detail", s.Detail)

@@ -123,11 +123,13 @@ func (a Amount) Units(mint string, tokens map[string]Token) (uint64, error) {
 		return a.units, nil
 	}
 	t, ok := tokens[mint]
-	if !ok {
+	switch {
+	case a.unit != mint && isAddress(a.unit):
+		return 0, &OtherTokenError{fmt.Sprintf("%s is in %s, but the amount is spent in %s", a, shortKey(a.unit), formatMint(mint, t))}
+	case !ok:
 		return 0, fmt.Errorf("%s: the decimals of %s are unknown", a, shortKey(mint))
-	}
-	if a.unit != mint && !strings.EqualFold(a.unit, t.Symbol) {
-		return 0, fmt.Errorf("%s is in %s, but the amount is spent in %s", a, a.unit, formatMint(mint, t))
+	case a.unit != mint && !strings.EqualFold(a.unit, t.Symbol):
+		return 0, &OtherTokenError{fmt.Sprintf("%s is in %s, but the amount is spent in %s", a, a.unit, formatMint(mint, t))}
 	}
 	whole, frac, _ := strings.Cut(a.whole, ".")
 	frac = strings.TrimRight(frac, "0")
@@ -146,6 +148,14 @@ func (a Amount) Units(mint string, tokens map[string]Token) (uint64, error) {
 	}
 	return v, nil
 }
+
+// OtherTokenError is the error of Amount.Units for an amount written in
+// another token than the mint it is spent in: no target spending that mint
+// can ever be acted on with it (unlike unknown decimals, which a later read
+// may learn).
+type OtherTokenError struct{ msg string }
+
+func (e *OtherTokenError) Error() string { return e.msg }
 
 // formatMint names a mint by its symbol and short address.
 func formatMint(mint string, t Token) string {

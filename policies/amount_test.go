@@ -63,3 +63,30 @@ func TestAmountRefusesWhatIsNotAnAmount(t *testing.T) {
 		}
 	}
 }
+
+// TestAmountInAnotherToken: an amount written in another token than the
+// one a target spends skips it as `unit`, which says the policy can never
+// act on it (unlike no_data, which a later read may cure); a unit that is
+// another mint's address is known to be another token without its
+// decimals.
+func TestAmountInAnotherToken(t *testing.T) {
+	for _, tc := range []struct {
+		max    string
+		tokens map[string]Token
+		want   SkipReason
+		detail string
+	}{
+		{"200 SOL", tokens, SkipUnit, "params.max_amount 200 SOL is in SOL, but the amount is spent in USDC"},
+		{`"200 ` + key("sol") + `"`, nil, SkipUnit, "is in " + shortKey(key("sol")) + ", but the amount is spent in"},
+		{"200 USDC", nil, SkipNoData, "the decimals of"},
+	} {
+		p := parseOne(t, policyYAML("name: r", "kind: repay", `schedule: "@every 1m"`,
+			"params: {trigger_health: 0.1, target_health: 0.25, max_amount: "+tc.max+"}"))
+		obs := observe(lowLoan("a"))
+		obs.Tokens = tc.tokens
+		res := evaluate(t, p, obs)
+		if len(res.Actions) != 0 || len(res.Skipped) != 1 || res.Skipped[0].Reason != tc.want || !strings.Contains(res.Skipped[0].Detail, tc.detail) {
+			t.Errorf("max_amount %s: actions %+v, skips %+v; want %s saying %q", tc.max, res.Actions, res.Skipped, tc.want, tc.detail)
+		}
+	}
+}

@@ -23,8 +23,8 @@ func (l *Limits) check(b *builder) {
 	}
 	for i := 0; i+1 < len(caps.Content); i += 2 {
 		k, v := caps.Content[i], caps.Content[i+1]
-		if !looksLikeAddress(k.Value) {
-			b.r.at(k, b.name, "limits.daily_caps: %s is not a base58 mint address", strictyaml.NameExcerpt(k.Value))
+		if !isAddress(k.Value) {
+			b.r.at(k, b.name, "limits.daily_caps: %s is not a base58 mint address%s", strictyaml.NameExcerpt(k.Value), notAddress(k.Value))
 		}
 		if l.DailyCaps[k.Value].isZero() {
 			b.r.at(v, b.name, "limits.daily_caps.%s must be positive (leave the mint out for no cap)", strictyaml.PathSegment(k.Value))

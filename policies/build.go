@@ -3,6 +3,7 @@ package policies
 import (
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -44,20 +45,15 @@ func (b *builder) build() *Policy {
 		b.r.at(b.node, "", "a policy must be a mapping, got %s", strictyaml.Shape(b.node, "a scalar"))
 		return nil
 	}
-	raw := defaultPolicy()
-	errs, decoded := strictyaml.DecodeAll(b.r.file, b.node, &raw, strictyaml.Options{})
+	p := defaultPolicy(b.r.file, b.node)
+	kind := b.kind()
+	out, params := decodeTarget(p, kind)
+	errs, decoded := strictyaml.DecodeAll(b.r.file, b.node, out, strictyaml.Options{})
 	if len(errs) > 0 {
 		b.r.strict(errs, b.name)
 	}
-	if !decoded {
-		b.decodeParamsOnly()
-		return nil
-	}
-	p := &Policy{
-		Name: raw.Name, Kind: Kind(raw.Kind), File: b.r.file, Line: b.node.Line, Column: b.node.Column,
-		Schedule: raw.Schedule, Jitter: raw.Jitter, Select: raw.Select, When: raw.When, For: raw.For,
-		MaxDataAge: raw.MaxDataAge, Limits: raw.Limits, Submit: raw.Submit, Notify: raw.Notify,
-		DryRun: raw.DryRun, Enabled: raw.Enabled == nil || *raw.Enabled, Triggers: raw.Triggers,
+	if !decoded || p.Kind != kind {
+		return nil // a kind from a merge key (<<) is reported as an unknown field
 	}
 	b.checkName(p)
 	b.checkSchedule(p)
@@ -68,15 +64,63 @@ func (b *builder) build() *Policy {
 		if p.Select.check(b, p) {
 			b.compileWhen(p)
 		}
-		p.Params = b.params(p, raw.Params.node)
+		p.Params = b.checkParams(p, params)
 		p.Submit.check(b, p.Kind)
 		p.Notify.check(b, p)
 	}
 	if len(b.r.errs) > before {
 		return nil
 	}
+	p.warnings = b.warnings(p)
 	p.checked = true
 	return p
+}
+
+// cronFrom is where a schedule is asked for its next run to find one that
+// never fires: robfig/cron looks five years ahead, which holds a 29
+// February.
+var cronFrom = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// warnings returns what checked policy p accepts but cannot work as
+// written.
+func (b *builder) warnings(p *Policy) Errors {
+	w := &reporter{file: b.r.file}
+	if p.cron.Next(cronFrom).IsZero() {
+		runs := "it never runs"
+		if p.Triggers.Any() {
+			runs = "it runs on its triggers only"
+		}
+		w.at(strictyaml.Find(b.node, "schedule"), p.Name, "schedule %q names no date that exists: %s", p.Schedule, runs)
+	}
+	if spent := p.Select.PrincipalMints; p.Kind == KindRepay && len(spent) > 0 {
+		caps := strictyaml.Find(b.node, "limits", "daily_caps")
+		unspent := 0
+		for mint := range p.Limits.DailyCaps {
+			if !slices.Contains(spent, mint) {
+				unspent++
+				w.at(strictyaml.FindKey(caps, mint), p.Name, "limits.daily_caps: the policy never spends %s (not in select.principal_mints): this cap never applies", mint)
+			}
+		}
+		if unspent > 0 && unspent == len(p.Limits.DailyCaps) {
+			at := strictyaml.FindKey(strictyaml.Find(b.node, "limits"), "daily_caps")
+			w.at(at, p.Name, "limits.daily_caps: no cap is on a mint the policy spends: its repayments are uncapped")
+		}
+	}
+	w.errs.sort()
+	return w.errs
+}
+
+// kind returns the kind the policy's node names, before it is decoded,
+// so that its params decode into the kind's type: "" when it names none.
+func (b *builder) kind() Kind {
+	n := strictyaml.Find(b.node, "kind")
+	if n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	if n == b.node || n.Kind != yaml.ScalarNode {
+		return ""
+	}
+	return Kind(n.Value)
 }
 
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$`)
@@ -173,18 +217,6 @@ func (b *builder) compileWhen(p *Policy) {
 	}
 }
 
-// decodeParamsOnly reports the params' own decoding problems when the rest
-// of the policy failed to decode, so every problem shows at once.
-func (b *builder) decodeParamsOnly() {
-	k, params := strictyaml.Find(b.node, "kind"), strictyaml.Find(b.node, "params")
-	if k == b.node || params == b.node || !Kind(k.Value).Valid() {
-		return
-	}
-	if out := newParams(Kind(k.Value)); out != nil {
-		b.decodeParams(params, out)
-	}
-}
-
 // Defaults of the optional policy fields.
 const (
 	DefaultMaxDataAge       = 5 * time.Minute
@@ -193,45 +225,70 @@ const (
 	DefaultMaxFeeLamports   = 100_000
 )
 
-// rawNode keeps a YAML node undecoded. strictyaml skips types that
-// implement yaml.Unmarshaler, so kind-specific params are checked later,
-// once the kind is known, against the kind's own struct.
-type rawNode struct{ node *yaml.Node }
+// policyNode keeps a policy's node for the builder, which decodes it once
+// its kind is known: strictyaml leaves a yaml.Unmarshaler to itself.
+type policyNode struct{ node *yaml.Node }
 
 // UnmarshalYAML stores the node.
-func (r *rawNode) UnmarshalYAML(n *yaml.Node) error {
+func (r *policyNode) UnmarshalYAML(n *yaml.Node) error {
 	r.node = n
 	return nil
 }
 
-// rawFile is the top level of a policy file: a mapping, so it can grow.
-type rawFile struct {
-	Policies []rawNode `yaml:"policies"`
+// fileShape is the top level of a policy file: a mapping, so it can grow.
+type fileShape struct {
+	Policies []policyNode `yaml:"policies"`
 }
 
-// rawPolicy is one policy as written.
-type rawPolicy struct {
-	Name       string        `yaml:"name"`
-	Kind       string        `yaml:"kind"`
-	Schedule   string        `yaml:"schedule"`
-	Jitter     time.Duration `yaml:"jitter"`
-	Select     Select        `yaml:"select"`
-	When       string        `yaml:"when"`
-	For        time.Duration `yaml:"for"`
-	Params     rawNode       `yaml:"params"`
-	MaxDataAge time.Duration `yaml:"max_data_age"`
-	Limits     Limits        `yaml:"limits"`
-	Submit     Submit        `yaml:"submit"`
-	Notify     Notify        `yaml:"notify"`
-	DryRun     bool          `yaml:"dry_run"`
-	Enabled    *bool         `yaml:"enabled"`
-	Triggers   Triggers      `yaml:"triggers"`
+// document is what a policy's node decodes into, in one pass: the policy
+// itself and the params of its kind (P).
+type document[P any] struct {
+	*Policy `yaml:",inline"`
+	Params  P `yaml:"params"`
 }
 
-// defaultPolicy returns a rawPolicy holding the defaults that do not depend
-// on the kind.
-func defaultPolicy() rawPolicy {
-	return rawPolicy{
+// unchecked stands for the params of a missing or unknown kind, which no
+// type describes: they are left undecoded (strictyaml skips a
+// yaml.Unmarshaler) and the kind's error is reported instead.
+type unchecked struct{}
+
+// UnmarshalYAML leaves the params undecoded.
+func (unchecked) UnmarshalYAML(*yaml.Node) error { return nil }
+
+// decodeTarget returns what a policy of kind k decodes into, p and the
+// params of k with their defaults, and those params (nil for an unknown
+// kind).
+func decodeTarget(p *Policy, k Kind) (any, paramsChecker) {
+	switch k {
+	case KindRepay:
+		return withParams(p, &RepayParams{})
+	case KindRebalance:
+		return withParams(p, &RebalanceParams{})
+	case KindClaimFees:
+		return withParams(p, &ClaimFeesParams{})
+	case KindClaimWithdrawals:
+		return withParams(p, &ClaimWithdrawalsParams{})
+	case KindStrategyUpdate:
+		return withParams(p, &StrategyUpdateParams{})
+	case KindStrategyWithdraw:
+		return withParams(p, &StrategyWithdrawParams{})
+	case KindAlert:
+		return withParams(p, &AlertParams{Severity: SeverityWarning})
+	}
+	return &document[unchecked]{Policy: p}, nil
+}
+
+// withParams is the decode target of p with params P. Decoding fills the
+// params in place (a null node leaves them as they are: defaults).
+func withParams[P paramsChecker](p *Policy, params P) (any, paramsChecker) {
+	return &document[P]{Policy: p, Params: params}, params
+}
+
+// defaultPolicy returns a policy of file at node holding the defaults that
+// do not depend on the kind.
+func defaultPolicy(file string, node *yaml.Node) *Policy {
+	return &Policy{
+		File: file, Line: node.Line, Column: node.Column, Enabled: true,
 		MaxDataAge: DefaultMaxDataAge,
 		Limits:     Limits{MaxActionsPerRun: DefaultMaxActionsPerRun, Cooldown: DefaultCooldown},
 		Submit:     Submit{MaxFeeLamports: DefaultMaxFeeLamports},

@@ -1,6 +1,7 @@
 package policies
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -181,16 +182,15 @@ func planRepay(g *gate, le *loanEntry, li int, amount uint64, all bool, reason s
 }
 
 // bounds resolves min_amount and max_amount in mint, the ledger's
-// principal; an amount written in another token, or in one whose decimals
-// are unknown, skips the target (no_data) rather than spend a guess.
+// principal; an amount written in another token (unit), or in one whose
+// decimals are unknown (no_data), skips the target rather than spend a
+// guess.
 func (rp *RepayParams) bounds(e *evaluator, target, mint string) (minAmount, maxAmount uint64, ok bool) {
-	minAmount, err := rp.MinAmount.Units(mint, e.obs.Tokens)
-	if err != nil {
-		e.res.skip(target, SkipNoData, "params.min_amount "+err.Error())
+	minAmount, ok = e.units(target, "params.min_amount", rp.MinAmount, mint)
+	if !ok {
 		return 0, 0, false
 	}
-	if maxAmount, err = rp.MaxAmount.Units(mint, e.obs.Tokens); err != nil {
-		e.res.skip(target, SkipNoData, "params.max_amount "+err.Error())
+	if maxAmount, ok = e.units(target, "params.max_amount", rp.MaxAmount, mint); !ok {
 		return 0, 0, false
 	}
 	if minAmount > maxAmount {
@@ -199,4 +199,20 @@ func (rp *RepayParams) bounds(e *evaluator, target, mint string) (minAmount, max
 		return 0, 0, false
 	}
 	return minAmount, maxAmount, true
+}
+
+// units resolves the amount at path in mint for target; false, with a skip,
+// when it cannot be spent there: another token (unit), or a mint whose
+// decimals are unknown (no_data).
+func (e *evaluator) units(target, path string, a Amount, mint string) (uint64, bool) {
+	v, err := a.Units(mint, e.obs.Tokens)
+	if err == nil {
+		return v, true
+	}
+	reason := SkipNoData
+	if errors.As(err, new(*OtherTokenError)) {
+		reason = SkipUnit
+	}
+	e.res.skip(target, reason, path+" "+err.Error())
+	return 0, false
 }

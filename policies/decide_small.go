@@ -67,14 +67,12 @@ type withdrawInputs struct {
 func (wp *StrategyWithdrawParams) decide(e *evaluator, env *vaultEnv) {
 	f := env.Vault
 	mint := f.PrincipalMint
-	buffer, err := wp.Buffer.Units(mint, e.obs.Tokens)
-	if err != nil {
-		e.res.skip(f.Address, SkipNoData, "params.buffer "+err.Error())
+	buffer, ok := e.units(f.Address, "params.buffer", wp.Buffer, mint)
+	if !ok {
 		return
 	}
-	minAmount, err := wp.MinAmount.Units(mint, e.obs.Tokens)
-	if err != nil {
-		e.res.skip(f.Address, SkipNoData, "params.min_amount "+err.Error())
+	minAmount, ok := e.units(f.Address, "params.min_amount", wp.MinAmount, mint)
+	if !ok {
 		return
 	}
 	if f.Idle > buffer {

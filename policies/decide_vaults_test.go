@@ -330,3 +330,27 @@ func TestUnpricedRewardsAreUnknownNotZero(t *testing.T) {
 		t.Errorf("a when over the TVL alone: actions %+v, skips %+v; want it to fire", res.Actions, res.Skipped)
 	}
 }
+
+// TestUnparseableAllocationIsUnknownNotZero: a term whose maxAllocationPct
+// is not a percentage does not become the fact 0; a `when` over it is not
+// evaluated (no_data, naming the term), and one over other facts still is.
+func TestUnparseableAllocationIsUnknownNotZero(t *testing.T) {
+	for _, raw := range []string{"abc", "NaN", "-5", ""} {
+		v := lendingVault()
+		v.VaultStrategy.CollateralTerms[0].MaxAllocationPct = raw
+		obs := observe()
+		obs.Vaults = []market.Vault{v}
+		p := parseOne(t, policyYAML("name: cap", "kind: alert", `schedule: "@every 1m"`, "select: {target: vaults}",
+			"when: strategy.terms[0].max_allocation_pct < 10", `params: {message: "cap low"}`))
+		res := evaluate(t, p, obs)
+		if len(res.Actions) != 0 || len(res.Skipped) != 1 || res.Skipped[0].Reason != SkipNoData ||
+			!strings.Contains(res.Skipped[0].Detail, "max_allocation_pct is unknown: the term of collateral "+coll) {
+			t.Errorf("maxAllocationPct %q: actions %+v, skips %+v; want a no_data skip naming the term", raw, res.Actions, res.Skipped)
+		}
+		p = parseOne(t, policyYAML("name: big", "kind: alert", `schedule: "@every 1m"`, "select: {target: vaults}",
+			"when: vault.tvl > 1000000000", `params: {message: "big"}`))
+		if res := evaluate(t, p, obs); len(res.Actions) != 1 {
+			t.Errorf("maxAllocationPct %q, a when over the TVL alone: actions %+v, skips %+v; want it to fire", raw, res.Actions, res.Skipped)
+		}
+	}
+}

@@ -3,11 +3,14 @@ package policies
 import (
 	"cmp"
 	"fmt"
+	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/keeper-project/keeper/internal/strictyaml"
 	"github.com/keeper-project/keeper/keeper/clmm"
 	"github.com/keeper-project/keeper/keeper/market"
 )
@@ -134,9 +137,15 @@ func deriveVaults(o *Observation, now time.Time) []vaultEntry {
 		v := &o.Vaults[i]
 		s := v.VaultStrategy.Strategy
 		m := market.ComputeVaultMetrics(*v, now, rewardPrice(o.Tokens, v.PrincipalMint))
-		out[i] = vaultEntry{vault: v, strategy: strategyFacts(v), quotes: quoteFacts(o.Quotes, v.PrincipalMint),
-			loops:   loopsOf(loops, v.PrincipalMint),
-			unknown: unknownRewards(o, v.PrincipalMint, m.MissingPrices)}
+		strategy, unknownTerms := strategyFacts(v)
+		unknown := unknownRewards(o, v.PrincipalMint, m.MissingPrices)
+		if unknown == nil {
+			unknown = unknownTerms
+		} else {
+			maps.Copy(unknown, unknownTerms)
+		}
+		out[i] = vaultEntry{vault: v, strategy: strategy, quotes: quoteFacts(o.Quotes, v.PrincipalMint),
+			loops: loopsOf(loops, v.PrincipalMint), unknown: unknown}
 		out[i].facts = VaultFacts{Address: v.Address, Strategy: s.Address, PrincipalMint: v.PrincipalMint,
 			TVL: m.TVL, LendingAPY: m.LendingAPY, RewardsAPY: m.RewardsAPY, TotalAPY: m.TotalAPY,
 			Utilisation: ratio(s.CurrentDeployedAmount.Float64(), m.TVL), Idle: s.TokenBalance.Uint64(),
@@ -197,7 +206,12 @@ func rewardPrice(tokens map[string]Token, principal string) market.RewardPriceFu
 	}
 }
 
-func strategyFacts(v *market.Vault) StrategyFacts {
+// strategyFacts returns the facts of v's strategy, and the facts of its
+// terms that are unknown (by expression name, with why): a term whose
+// maxAllocationPct is not a percentage has max_allocation_pct 0 and
+// unknown, so an expression over it is not evaluated.
+func strategyFacts(v *market.Vault) (StrategyFacts, map[string]string) {
+	var unknown map[string]string
 	s := v.VaultStrategy.Strategy
 	f := StrategyFacts{Address: s.Address, Authority: s.Authority, Idle: s.TokenBalance.Uint64(),
 		Deployed: s.CurrentDeployedAmount.Uint64(), External: s.ExternalYieldAmount.Uint64(),
@@ -205,7 +219,16 @@ func strategyFacts(v *market.Vault) StrategyFacts {
 	for _, t := range v.VaultStrategy.CollateralTerms {
 		tf := TermFacts{Collateral: t.AssetIdentifier, CurrentAllocation: t.CurrentAllocation.Uint64(),
 			APYs: make(map[string]float64, len(t.DurationsAndApys))}
-		tf.MaxAllocationPct, _ = strconv.ParseFloat(t.MaxAllocationPct, 64)
+		pct, err := strconv.ParseFloat(t.MaxAllocationPct, 64)
+		switch {
+		case err != nil || math.IsNaN(pct) || math.IsInf(pct, 0) || pct < 0:
+			if unknown == nil {
+				unknown = map[string]string{factMaxAllocationPct: fmt.Sprintf("the term of collateral %s has maxAllocationPct %s, not a percentage",
+					t.AssetIdentifier, strictyaml.Excerpt(t.MaxAllocationPct))}
+			}
+		default:
+			tf.MaxAllocationPct = pct
+		}
 		for k, apy := range t.DurationsAndApys {
 			if d, err := market.ParseDurationKey(k); err == nil {
 				tf.APYs[d.String()] = apy.Fraction()
@@ -214,7 +237,7 @@ func strategyFacts(v *market.Vault) StrategyFacts {
 		f.Terms = append(f.Terms, tf)
 	}
 	slices.SortFunc(f.Terms, func(a, b TermFacts) int { return strings.Compare(a.Collateral, b.Collateral) })
-	return f
+	return f, unknown
 }
 
 func quoteFacts(qs []QuoteObservation, mint string) []QuoteFacts {

@@ -13,10 +13,10 @@
 // # Loading
 //
 // A policy file is one YAML document whose top level is a mapping holding
-// `policies:`, a list. Each policy is decoded strictly (internal/strictyaml):
-// unknown keys, duplicate keys and mistyped scalars are errors with their
-// positions. A policy's `params` are decoded only once its kind is known,
-// against that kind's struct, so unknown params are errors too. Semantic
+// `policies:`, a list. Each policy's node is decoded once, strictly
+// (internal/strictyaml), into the Policy itself and its params into the
+// struct of the kind the node names: unknown keys (params' too), duplicate
+// keys and mistyped scalars are errors with their positions. Semantic
 // checks follow: cron schedules (robfig/cron's standard parser; no time
 // zones, schedules run in UTC), durations, selections, limits, submit
 // settings, impossible params (min above max, a target health not above the

@@ -46,10 +46,15 @@ func (es Errors) err() error {
 	if len(es) == 0 {
 		return nil
 	}
+	es.sort()
+	return es
+}
+
+// sort orders es by file, line and column.
+func (es Errors) sort() {
 	slices.SortStableFunc(es, func(a, b *Error) int {
 		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column))
 	})
-	return es
 }
 
 // reporter collects the problems of one file, positioned at YAML nodes.

@@ -85,8 +85,8 @@ func (r *StrategyRule) check(b *builder, i int) {
 		b.fail(at(), "%s.collaterals is required (asset identifiers, or \"*\")", name)
 	}
 	for j, c := range r.Collaterals {
-		if c != "*" && !looksLikeAddress(c) {
-			b.fail(at("collaterals", j), "%s.collaterals[%d]: %s is neither \"*\" nor a base58 asset identifier", name, j, strictyaml.NameExcerpt(c))
+		if c != "*" && !isAddress(c) {
+			b.fail(at("collaterals", j), "%s.collaterals[%d]: %s is neither \"*\" nor a base58 asset identifier%s", name, j, strictyaml.NameExcerpt(c), notAddress(c))
 		}
 	}
 	r.checkDurations(b, at, name)

@@ -60,7 +60,7 @@ func parseFile(r *reporter, data []byte) ([]*Policy, []*Error) {
 		r.errs = append(r.errs, fromStrict(r.file, err))
 		return nil, nil
 	}
-	var f rawFile
+	var f fileShape
 	for _, e := range strictyaml.Decode(r.file, root, &f, strictyaml.Options{}) {
 		r.errs = append(r.errs, &Error{File: r.file, Line: e.Line, Column: e.Column, Msg: e.Msg})
 	}

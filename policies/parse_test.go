@@ -289,6 +289,9 @@ func TestFileShapes(t *testing.T) {
 		{"- a\n", "f:1:1: document: expected a mapping, got a list"},
 		{"policies:\n  - 1\n", "f:2:5: a policy must be a mapping, got a scalar"},
 		{"other: 1\n", "f:1:1: unknown field \"other\" at the top level (known: policies)\nf:1:1: policies is required: a list of policies"},
+		{"", "f: file is empty: expected a YAML document"},
+		{"policies: []\n# \x00\n", "f:2:3: control character U+0000 is not allowed in a YAML file"},
+		{"policies: [] # caf\xe9\n", "f:1:19: byte 0xe9 is not UTF-8 text: a YAML file must be UTF-8"},
 	}
 	for _, tc := range tests {
 		ps, err := Parse("f", []byte(tc.src))
@@ -298,6 +301,61 @@ func TestFileShapes(t *testing.T) {
 		}
 		if got != tc.want || len(ps) != 0 {
 			t.Errorf("Parse(%q) = %d policies, %q; want %q", tc.src, len(ps), got, tc.want)
+		}
+	}
+}
+
+// TestKindThroughAnchors: a policy's params decode into its kind's type
+// whether the kind is written, an alias of another policy's, or (refused)
+// brought in by a merge key.
+func TestKindThroughAnchors(t *testing.T) {
+	const params = "    schedule: \"@every 1m\"\n    params: {trigger_health: 0.1, target_health: 0.2, max_amount: 7}\n"
+	ps, err := Parse("f.yaml", []byte("policies:\n  - name: x\n    kind: &k repay\n"+params+"  - name: y\n    kind: *k\n"+params))
+	if err != nil || len(ps) != 2 || ps[1].Params.(*RepayParams).MaxAmount != UnitsOf(7) {
+		t.Fatalf("alias of a kind: %v, %v", ps, err)
+	}
+	_, err = Parse("f.yaml", []byte("policies:\n  - <<: {kind: repay}\n    name: x\n"+params))
+	if err == nil || err.Error() != `f.yaml:2:5: policy "x": unknown field "<<" in the policy (known: dry_run, enabled, for, jitter, kind, limits, max_data_age, name, notify, params, schedule, select, submit, triggers, when)` {
+		t.Errorf("a kind from a merge key: %v", err)
+	}
+}
+
+// TestWarnings: what a policy accepts but cannot work as written is
+// reported at its position: a schedule naming no date that exists, and a
+// daily cap only on mints a repay never spends (it is uncapped).
+func TestWarnings(t *testing.T) {
+	usdcMint, solMint := key("usdc"), key("sol")
+	repay := func(schedule, extra string) string {
+		return policyYAML("name: r", "kind: repay", "schedule: "+schedule, "select: {principal_mints: ["+usdcMint+"]}",
+			"params: {trigger_health: 0.1, target_health: 0.2, max_amount: 1}", extra)
+	}
+	for _, tc := range []struct {
+		src  string
+		want []string
+	}{
+		{repay(`"0 0 30 2 *"`, ""), []string{`test.yaml:4:15: policy "r": schedule "0 0 30 2 *" names no date that exists: it never runs`}},
+		{repay(`"0 0 30 2 *"`, "triggers: {slot: {every: 10}}"), []string{`schedule "0 0 30 2 *" names no date that exists: it runs on its triggers only`}},
+		{repay(`"0 0 29 2 *"`, ""), nil},
+		{repay(`"@every 1m"`, "limits: {daily_caps: {"+solMint+": 5}}"), []string{
+			`test.yaml:7:14: policy "r": limits.daily_caps: no cap is on a mint the policy spends: its repayments are uncapped`,
+			`test.yaml:7:27: policy "r": limits.daily_caps: the policy never spends ` + solMint + ` (not in select.principal_mints): this cap never applies`}},
+		{repay(`"@every 1m"`, "limits: {daily_caps: {"+solMint+": 5, "+usdcMint+": 5}}"), []string{
+			`limits.daily_caps: the policy never spends ` + solMint}},
+		{repay(`"@every 1m"`, "limits: {daily_caps: {"+usdcMint+": 5}}"), nil},
+	} {
+		p := parseOne(t, tc.src)
+		var got []string
+		for _, w := range p.Warnings() {
+			got = append(got, w.Error())
+		}
+		if len(got) != len(tc.want) {
+			t.Errorf("%s\nwarnings %q\nwant     %q", tc.src, got, tc.want)
+			continue
+		}
+		for i := range got {
+			if !strings.Contains(got[i], tc.want[i]) {
+				t.Errorf("%s\nwarning %q\nlacks   %q", tc.src, got[i], tc.want[i])
+			}
 		}
 	}
 }

@@ -10,43 +10,45 @@ import (
 
 // Policy is one validated policy. Parse and LoadFiles return policies whose
 // every field is checked and whose expressions are compiled; a Policy is
-// read-only afterwards and safe for concurrent use.
+// read-only afterwards and safe for concurrent use. The YAML tags are the
+// keys of a policy as written: its node is decoded straight into it (and
+// its params into the kind's type), once.
 type Policy struct {
 	// Name is unique across all loaded files.
-	Name string
+	Name string `yaml:"name"`
 	// Kind is what the policy does.
-	Kind Kind
+	Kind Kind `yaml:"kind"`
 	// File, Line and Column locate the policy in its file.
-	File         string
-	Line, Column int
+	File         string `yaml:"-"`
+	Line, Column int    `yaml:"-"`
 	// Schedule is the cron spec (5 fields or a descriptor such as @every 30s), in UTC.
-	Schedule string
+	Schedule string `yaml:"schedule"`
 	// Triggers start runs outside the schedule when the chain changes.
-	Triggers Triggers
+	Triggers Triggers `yaml:"triggers"`
 	// Jitter is the most a run may be delayed after its slot; see JitterDelay.
-	Jitter time.Duration
+	Jitter time.Duration `yaml:"jitter"`
 	// Select names the targets; see Select.
-	Select Select
+	Select Select `yaml:"select"`
 	// When is the source of the condition expression; empty for none.
-	When string
+	When string `yaml:"when"`
 	// For is how long the condition must hold continuously before acting.
-	For time.Duration
+	For time.Duration `yaml:"for"`
 	// MaxDataAge is the oldest snapshot the policy acts on.
-	MaxDataAge time.Duration
+	MaxDataAge time.Duration `yaml:"max_data_age"`
 	// Limits bound how often and how much the policy acts.
-	Limits Limits
+	Limits Limits `yaml:"limits"`
 	// Submit says how the policy's transactions land.
-	Submit Submit
+	Submit Submit `yaml:"submit"`
 	// Notify says who hears about the policy's actions.
-	Notify Notify
+	Notify Notify `yaml:"notify"`
 	// DryRun plans and journals actions but never signs them.
-	DryRun bool
+	DryRun bool `yaml:"dry_run"`
 	// Enabled is false for a policy that is loaded and checked but never run.
-	Enabled bool
+	Enabled bool `yaml:"enabled"`
 	// Params are the kind's parameters: *RepayParams, *RebalanceParams,
 	// *ClaimFeesParams, *ClaimWithdrawalsParams, *StrategyUpdateParams,
 	// *StrategyWithdrawParams or *AlertParams.
-	Params Params
+	Params Params `yaml:"-"`
 
 	checked bool // built and checked by Parse
 	cron    cron.Schedule
@@ -55,7 +57,13 @@ type Policy struct {
 	// `when` reads, found once when it compiles.
 	whenReads map[string]bool
 	notifyPos []position // positions of Notify.To entries
+	warnings  Errors     // what is accepted but cannot work as written
 }
+
+// Warnings are what the policy accepts but cannot work as written, each at
+// its position: a schedule that never fires, a daily cap only on mints the
+// policy never spends. `keeper check` prints them.
+func (p *Policy) Warnings() Errors { return p.warnings }
 
 // Params are a kind's parameters.
 type Params interface {

@@ -146,6 +146,10 @@ const (
 	SkipFeeCap SkipReason = "fee_cap"
 	// SkipNoData: the target's data is missing or unusable.
 	SkipNoData SkipReason = "no_data"
+	// SkipUnit: an amount of the policy is written in another token than
+	// the one the target spends (OtherTokenError): the policy can never act
+	// on the target until the amount is rewritten.
+	SkipUnit SkipReason = "unit"
 	// SkipError: an expression or template failed on the target's facts.
 	SkipError SkipReason = "error"
 	// SkipNoop: the condition held but there is nothing to do.

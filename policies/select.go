@@ -1,10 +1,14 @@
 package policies
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/gagliardetto/solana-go"
+	"github.com/mr-tron/base58"
 
 	"github.com/keeper-project/keeper/internal/strictyaml"
 )
@@ -64,8 +68,8 @@ func (b *builder) checkAddresses(path []any, what string, vals []string) {
 	for i, v := range vals {
 		at := append(slices.Clone(path), i)
 		switch {
-		case !looksLikeAddress(v):
-			b.fail(at, "%s[%d]: %s is not a base58 address", what, i, strictyaml.NameExcerpt(v))
+		case !isAddress(v):
+			b.fail(at, "%s[%d]: %s is not a base58 address%s", what, i, strictyaml.NameExcerpt(v), notAddress(v))
 		case seen[v]:
 			b.fail(at, "%s[%d]: %q is listed twice", what, i, v)
 		}
@@ -73,20 +77,37 @@ func (b *builder) checkAddresses(path []any, what string, vals []string) {
 	}
 }
 
-const base58Alphabet = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+// maxAddressLen is the most base58 characters of a 32-byte address.
+const maxAddressLen = 44
 
-// looksLikeAddress reports whether s has the form of a base58 Solana
-// address: 32 to 44 characters of the base58 alphabet.
-func looksLikeAddress(s string) bool {
-	if len(s) < 32 || len(s) > 44 {
-		return false
+// isAddress reports whether s is a Solana address: base58 that decodes to
+// 32 bytes.
+func isAddress(s string) bool { return decodedLen(s) == solana.PublicKeyLength }
+
+// decodedLen is the number of bytes base58 s decodes to, or -1 when s is
+// not base58 or longer than any address.
+func decodedLen(s string) int {
+	if len(s) > maxAddressLen {
+		return -1
 	}
-	for i := 0; i < len(s); i++ {
-		if strings.IndexByte(base58Alphabet, s[i]) < 0 {
-			return false
-		}
+	b, err := base58.Decode(s)
+	if err != nil {
+		return -1
 	}
-	return true
+	return len(b)
+}
+
+// minAddressLen is the fewest base58 characters of a 32-byte address.
+const minAddressLen = 32
+
+// notAddress completes "X is not a base58 address" for s, which is not one:
+// when s has an address's form (32 to 44 base58 characters) but decodes to
+// another length, it says so.
+func notAddress(s string) string {
+	if n := decodedLen(s); n >= 0 && len(s) >= minAddressLen {
+		return fmt.Sprintf(": it decodes to %d bytes, an address to %d", n, solana.PublicKeyLength)
+	}
+	return ""
 }
 
 // anyIn reports whether set is empty or holds v. Sets are short lists.

@@ -183,16 +183,18 @@ func (e *evaluator) vaults() {
 }
 
 // The facts a missing price (or, for refinance_expected, a quote keeper
-// does not ask for) can leave unknown, by expression name.
+// does not ask for; for max_allocation_pct, a value the market sent that is
+// not a percentage) can leave unknown, by expression name.
 const (
 	factRewardsAPY        = "rewards_apy"
 	factTotalAPY          = "total_apy"
 	factFeesOwedUSD       = "fees_owed_usd"
 	factRefinanceExpected = "refinance_expected"
+	factMaxAllocationPct  = "max_allocation_pct"
 )
 
 // mayBeUnknown lists them.
-var mayBeUnknown = []string{factRewardsAPY, factTotalAPY, factFeesOwedUSD, factRefinanceExpected}
+var mayBeUnknown = []string{factRewardsAPY, factTotalAPY, factFeesOwedUSD, factRefinanceExpected, factMaxAllocationPct}
 
 // evaluated counts the target key as evaluated and reports whether it can
 // be decided on: false, with a no_data skip saying why, when its facts

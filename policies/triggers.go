@@ -109,8 +109,8 @@ func (t *Triggers) check(b *builder) {
 	for i, pt := range t.Price {
 		at := []any{"triggers", "price", i}
 		switch {
-		case !looksLikeAddress(pt.Mint):
-			b.fail(append(at, "mint"), "triggers.price[%d].mint: %s is not a base58 mint address", i, strictyaml.NameExcerpt(pt.Mint))
+		case !isAddress(pt.Mint):
+			b.fail(append(at, "mint"), "triggers.price[%d].mint: %s is not a base58 mint address%s", i, strictyaml.NameExcerpt(pt.Mint), notAddress(pt.Mint))
 		case seen[pt.Mint]:
 			b.fail(append(at, "mint"), "triggers.price[%d].mint: %s has a price trigger already", i, pt.Mint)
 		}
@@ -129,8 +129,8 @@ func (t *Triggers) check(b *builder) {
 		switch {
 		case (a.Address == "") == (a.Pool == ""):
 			b.fail(at, "triggers.account[%d]: give exactly one of address (any change) or pool (its current tick)", i)
-		case !looksLikeAddress(addr):
-			b.fail(append(at, key), "triggers.account[%d].%s: %s is not a base58 address", i, key, strictyaml.NameExcerpt(addr))
+		case !isAddress(addr):
+			b.fail(append(at, key), "triggers.account[%d].%s: %s is not a base58 address%s", i, key, strictyaml.NameExcerpt(addr), notAddress(addr))
 		case watched[addr]:
 			b.fail(append(at, key), "triggers.account[%d].%s: %s is watched twice", i, key, addr)
 		}

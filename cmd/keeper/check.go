@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 
 	"github.com/keeper-project/keeper/keeper"
 	"github.com/keeper-project/keeper/keeper/config"
+	"github.com/keeper-project/keeper/policies"
 )
 
 // checkCommand defines `keeper check`'s flags on fs and returns its body.
@@ -40,12 +42,22 @@ func checkCommand(fs *flag.FlagSet) action {
 		if err != nil && len(globs) > 0 {
 			fail(err, exitFailed)
 		}
+		for _, p := range ps {
+			for _, w := range p.Warnings() {
+				fmt.Fprintln(s.err, "warning: "+w.Error())
+			}
+		}
 		if cfg != nil && err == nil {
 			if err := keeper.CheckPrograms(cfg, ps); err != nil {
 				fail(err, exitFailed)
 			}
 			if err := keeper.CheckTriggers(cfg, ps); err != nil {
 				fail(err, exitFailed)
+			}
+			if !*online {
+				if err := checkAmountsOffline(s, cfg, ps); err != nil {
+					fail(err, exitFailed)
+				}
 			}
 			if *online && code == exitOK {
 				if err := keeper.CheckAmountsOnline(ctx, cfg, ps); err != nil {
@@ -72,4 +84,38 @@ func checkCommand(fs *flag.FlagSet) action {
 		fmt.Fprintf(s.out, "%s: OK: config and %d policies (%d enabled), %s\n", cfg.File, len(ps), enabled, how)
 		return exitOK
 	}
+}
+
+// checkAmountsOffline resolves the amounts written with a unit in the mints
+// their policies name, with what the config's tokens say: another token (a
+// symbol the config gives the mint another, a mint address) or more
+// decimals than the mint has is an error, as run refuses it. A mint the
+// config does not describe needs the chain: check says so on stderr and
+// leaves it to check --online.
+func checkAmountsOffline(s *streams, cfg *config.Config, ps []*policies.Policy) error {
+	known := map[string]policies.Token{}
+	for mint, t := range cfg.Tokens {
+		known[mint] = policies.Token{Symbol: t.Symbol, Decimals: t.Decimals}
+	}
+	var bad keeper.AmountsError
+	for _, p := range ps {
+		for _, u := range p.AmountsWithUnits() {
+			for _, mint := range u.Mints {
+				_, err := u.Amount.Units(mint, known)
+				_, described := known[mint]
+				switch {
+				case err == nil:
+				case described || errors.As(err, new(*policies.OtherTokenError)):
+					bad.Problems = append(bad.Problems, fmt.Sprintf("policy %s: %s %v", p.Name, u.Path, err))
+				default:
+					fmt.Fprintf(s.err, "keeper check: warning: policy %s: %s %s is not checked offline: the config's tokens do not describe %s (check --online reads it from the chain)\n",
+						p.Name, u.Path, u.Amount, mint)
+				}
+			}
+		}
+	}
+	if len(bad.Problems) > 0 {
+		return &bad
+	}
+	return nil
 }

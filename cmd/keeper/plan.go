@@ -15,7 +15,8 @@ import (
 )
 
 // exitWouldAct is plan --detailed-exitcode's status when some policy would
-// act: 0 then means nothing to do, 1 a policy could not be evaluated.
+// act: 0 then means nothing to do, 1 a policy could not be evaluated or can
+// never act on a target as written.
 const exitWouldAct = 3
 
 // planCommand defines `keeper plan`'s flags on fs and returns its body.
@@ -23,7 +24,7 @@ func planCommand(fs *flag.FlagSet) action {
 	cf := addReadOnlyFlags(fs)
 	cf.quiet = true // plan sends nothing: the notifiers' secrets may be absent
 	asJSON := fs.Bool("json", false, "print JSON")
-	detailed := fs.Bool("detailed-exitcode", false, "exit 3 when some policy would act, 0 when none would (1 and 2 as usual)")
+	detailed := fs.Bool("detailed-exitcode", false, "exit 3 when some policy would act, 0 when none would (1 and 2 as usual: 1 also when a policy can never act as written)")
 	capture := fs.String("capture", "", "write into `DIR` a test file (run it with keeper test) per policy, from the state read and what the policy would do")
 	return func(ctx context.Context, s *streams, _ []string) int {
 		k, ok := cf.openReadOnly(s)
@@ -58,7 +59,7 @@ func printPlan(s *streams, plans []keeper.PolicyPlan, asJSON, detailed bool) int
 	}
 	acting := 0
 	for _, p := range plans {
-		if p.Err != "" {
+		if p.Err != "" || neverActs(p) > 0 {
 			return exitFailed
 		}
 		acting += len(p.Actions)
@@ -86,7 +87,11 @@ func writePlan(w io.Writer, plans []keeper.PolicyPlan) {
 			fmt.Fprintf(w, "  ERROR %s\n", p.Err)
 			continue
 		}
-		if len(p.Actions) == 0 {
+		switch n := neverActs(p); {
+		case n > 0:
+			fmt.Fprintf(w, "  WARNING: can never act on %d %s: an amount is in another token than %s (unit below)\n",
+				n, plural(n, "target", "targets"), plural(n, "it spends", "they spend"))
+		case len(p.Actions) == 0:
 			fmt.Fprintln(w, "  nothing to do")
 		}
 		for _, a := range p.Actions {
@@ -109,11 +114,13 @@ func writePlan(w io.Writer, plans []keeper.PolicyPlan) {
 // actions: 1 repay, 2 claim-withdrawals; 5 policies nothing to do".
 func planSummary(plans []keeper.PolicyPlan) string {
 	byKind := map[string]int{}
-	actions, idle, failed := 0, 0, 0
+	actions, idle, failed, never := 0, 0, 0, 0
 	for _, p := range plans {
 		switch {
 		case p.Err != "":
 			failed++
+		case neverActs(p) > 0:
+			never++
 		case len(p.Actions) == 0:
 			idle++
 		}
@@ -140,7 +147,23 @@ func planSummary(plans []keeper.PolicyPlan) string {
 	if failed > 0 {
 		out += fmt.Sprintf("; %d could not be evaluated", failed)
 	}
+	if never > 0 {
+		out += fmt.Sprintf("; WARNING: %d %s can never act as written (an amount in another token)", never, plural(never, "policy", "policies"))
+	}
 	return out
+}
+
+// neverActs counts p's targets skipped because an amount of the policy is
+// in another token than they spend: the policy can never act on them until
+// the amount is rewritten.
+func neverActs(p keeper.PolicyPlan) int {
+	n := 0
+	for _, s := range p.Skipped {
+		if s.Reason == policies.SkipUnit {
+			n++
+		}
+	}
+	return n
 }
 
 func plural(n int, one, many string) string {

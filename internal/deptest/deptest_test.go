@@ -24,11 +24,23 @@ const jsonV2 = "github.com/go-json-experiment/json"
 // package directory relative to the module root.
 func parseSources(t *testing.T, mode parser.Mode) map[string][]*ast.File {
 	t.Helper()
+	out := map[string][]*ast.File{}
+	for path, f := range parseFiles(t, mode) {
+		dir := filepath.Dir(path)
+		out[dir] = append(out[dir], f)
+	}
+	return out
+}
+
+// parseFiles parses every non-test Go file of the module with mode, by path
+// relative to the module root.
+func parseFiles(t *testing.T, mode parser.Mode) map[string]*ast.File {
+	t.Helper()
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[string][]*ast.File{}
+	out := map[string]*ast.File{}
 	fset := token.NewFileSet()
 	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -44,8 +56,8 @@ func parseSources(t *testing.T, mode parser.Mode) map[string][]*ast.File {
 		if err != nil {
 			return err
 		}
-		rel, _ := filepath.Rel(root, filepath.Dir(path))
-		out[rel] = append(out[rel], f)
+		rel, _ := filepath.Rel(root, path)
+		out[rel] = f
 		return nil
 	})
 	if err != nil {

@@ -2,6 +2,7 @@ package strictyaml
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 	"regexp"
 	"strconv"
@@ -192,8 +193,12 @@ func (w *walker) walkScalar(n *yaml.Node, t reflect.Type, path string) {
 			w.fail(n, "%s: expected a non-negative integer that fits %s, got %s", name(path), t.Kind(), Excerpt(n.Value))
 		}
 	case reflect.Float32, reflect.Float64:
-		if n.Tag != "!!int" && n.Tag != "!!float" {
+		var f float64
+		switch {
+		case n.Tag != "!!int" && n.Tag != "!!float":
 			w.fail(n, "%s: expected a number, got %s", name(path), Excerpt(n.Value))
+		case n.Decode(&f) == nil && (math.IsNaN(f) || math.IsInf(f, 0)):
+			w.fail(n, "%s: expected a finite number, got %s", name(path), Excerpt(n.Value))
 		}
 	}
 }

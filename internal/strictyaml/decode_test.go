@@ -69,6 +69,8 @@ func TestDecodeErrors(t *testing.T) {
 			`f.yaml:3:7: size: expected a non-negative integer`,
 			`f.yaml:4:8: ratio: expected a number`,
 		}},
+		{"not finite", "ratio: .nan\n", []string{`1:8: ratio: expected a finite number, got ".nan"`}},
+		{"infinite", "ratio: -.Inf\n", []string{`1:8: ratio: expected a finite number, got "-.Inf"`}},
 		{"overflow", "count: 9999999999\n", []string{`1:8: count: expected an integer that fits int32`}},
 		{"duration", "inner: {every: soon}\n", []string{`1:16: inner.every: "soon" is not a duration`}},
 		{"duplicate", "name: a\nname: b\n", []string{`2:1: document: duplicate key "name"`}},
@@ -82,6 +84,10 @@ func TestDecodeErrors(t *testing.T) {
 		{"second doc", "name: a\n---\nname: b\n", []string{"f.yaml:2:1: a second YAML document is not allowed"}},
 		{"syntax", "name: [a\n", []string{"f.yaml:", "syntax error"}},
 		{"top not mapping", "- a\n", []string{"1:1: document: expected a mapping, got a list"}},
+		{"not UTF-8", "name: a\ninner: {level: \"x\xffy\"}\n", []string{"f.yaml:2:18: byte 0xff is not UTF-8 text"}},
+		{"NUL", "name: a\x00\n", []string{"f.yaml:1:8: control character U+0000 is not allowed"}},
+		{"NUL in a comment", "# é\x00\nname: a\n", []string{"f.yaml:1:4: control character U+0000"}},
+		{"whitespace only", " \n\n  \n", []string{"f.yaml: file is empty"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -198,7 +198,8 @@ func TestJitoRPS(t *testing.T) {
 		{"0.5", ""},
 		{"0", "cfg.yaml:3:13: chain.jito_rps must be positive"},
 		{"-1", "cfg.yaml:3:13: chain.jito_rps must be positive"},
-		{".nan", "cfg.yaml:3:13: chain.jito_rps must be positive"},
+		{".nan", `cfg.yaml:3:13: chain.jito_rps: expected a finite number, got ".nan"`},
+		{".inf", `cfg.yaml:3:13: chain.jito_rps: expected a finite number, got ".inf"`},
 	} {
 		c, err := loadWithChain(t, "jito_rps: "+tc.value)
 		switch {
@@ -352,6 +353,39 @@ func TestJournalDSNHidesItsPassword(t *testing.T) {
 	for name, out := range map[string]string{"dump": c.Dump(), "json": string(js), "slog": logs.String(), "%#v": fmt.Sprintf("%#v", *c)} {
 		if strings.Contains(out, "pg-secret") {
 			t.Errorf("%s shows the journal's password:\n%s", name, out)
+		}
+	}
+}
+
+// TestCheckRefusesWhatRunRefuses: a rate that is not a finite number and a
+// journal whose folder does not exist are errors at their position when
+// the config loads (run failed on them later; check said OK).
+func TestCheckRefusesWhatRunRefuses(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ line, err string }{
+		{"  rate_limit: { rps: .nan }", `cfg.yaml:3:22: chain.rate_limit.rps: expected a finite number, got ".nan"`},
+		{"  rate_limit: { rps: .inf }", `cfg.yaml:3:22: chain.rate_limit.rps: expected a finite number, got ".inf"`},
+		{"journal: { dsn: 'sqlite:/nonexistent/dir/k.db' }", "cfg.yaml:3:17: journal.dsn: the journal's folder /nonexistent/dir cannot be used: no such file or directory"},
+		{"journal: { dsn: 'sqlite:missing/k.db' }", "journal.dsn: the journal's folder " + filepath.Join(dir, "missing") + " cannot be used"},
+		{"journal: { dsn: 'sqlite:f/k.db' }", "journal.dsn: the journal's folder " + file + " is not a folder"},
+	} {
+		data := "market: {program_id: SimMarket1111111111111111111111111111111111}\nchain: {}\n" + tc.line + "\n"
+		if strings.HasPrefix(tc.line, "  ") {
+			data = "market: {program_id: SimMarket1111111111111111111111111111111111}\nchain:\n" + tc.line + "\n"
+		}
+		_, err := Load("cfg.yaml", dir, []byte(data), lookup)
+		if err == nil || !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("%s: %v\nwant %q", tc.line, err, tc.err)
+		}
+	}
+	for _, dsn := range []string{"sqlite:k.db", "sqlite::memory:", "sqlite:" + filepath.Join(dir, "k.db")} {
+		data := "market: {program_id: SimMarket1111111111111111111111111111111111}\npolicies: [p.yaml]\njournal: { dsn: '" + dsn + "' }\n"
+		if _, err := Load("cfg.yaml", dir, []byte(data), lookup); err != nil {
+			t.Errorf("%s: %v", dsn, err)
 		}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"net"
 	"net/url"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -163,6 +165,9 @@ func (j Journal) validate(v *validator) {
 		v.fail([]any{"journal", "dsn"}, "journal.dsn must be sqlite:PATH, sqlite::memory: or postgres://USER@HOST/DATABASE, got %s",
 			strictyaml.Excerpt(dsn.String()))
 	}
+	if p, ok := strings.CutPrefix(j.DSN.Reveal(), "sqlite:"); ok && p != "" && p != ":memory:" {
+		v.journalFolder(resolvePath(v.dir, p))
+	}
 	if dsn := j.DSN; dsn.Shared() {
 		if u, err := url.Parse(dsn.Reveal()); err != nil || u.Host == "" || len(u.Path) < 2 {
 			v.fail([]any{"journal", "dsn"}, "journal.dsn must be postgres://USER@HOST/DATABASE (a host and a database), got %s",
@@ -241,5 +246,17 @@ func (e *Explorer) validate(v *validator, rpc URL) {
 	}
 	if _, err := e.Links(rpc); err != nil {
 		v.fail([]any{"explorer"}, "explorer: %v", err)
+	}
+}
+
+// journalFolder fails unless the folder of the SQLite journal at path
+// exists: opening the journal creates the file, not its folder.
+func (v *validator) journalFolder(path string) {
+	dir := filepath.Dir(path)
+	switch st, err := os.Stat(dir); {
+	case err != nil:
+		v.fail([]any{"journal", "dsn"}, "journal.dsn: the journal's folder %s cannot be used: %v", dir, errorWithoutContent(err))
+	case !st.IsDir():
+		v.fail([]any{"journal", "dsn"}, "journal.dsn: the journal's folder %s is not a folder", dir)
 	}
 }

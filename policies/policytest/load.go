@@ -100,7 +100,7 @@ func (l *loader) build(tn *yaml.Node, ty *testYAML) *testCase {
 
 var skipReasons = []policies.SkipReason{policies.SkipStale, policies.SkipDisabled, policies.SkipFor, policies.SkipInFlight,
 	policies.SkipCooldown, policies.SkipRunCap, policies.SkipDailyCap, policies.SkipFeeCap, policies.SkipNoData,
-	policies.SkipError, policies.SkipNoop}
+	policies.SkipUnit, policies.SkipError, policies.SkipNoop}
 
 // checkPolicy reports a policy name the policy files do not define.
 func (l *loader) checkPolicy(n *yaml.Node, test, name string) {

@@ -1,4 +1,8 @@
-package policytest
+// Package capture writes what one policy saw and decided in a live run as a
+// `keeper test` file (the format policytest reads), so that today's
+// situation becomes a regression test. It is linked by the runtime
+// (`keeper plan --capture`), so it holds no test harness.
+package capture
 
 import (
 	"bytes"
@@ -16,10 +20,10 @@ import (
 	"github.com/keeper-project/keeper/policies"
 )
 
-// Capture is one policy's situation as a live run saw it: what it read,
+// Situation is one policy's situation as a live run saw it: what it read,
 // what the journal said, and what it decided. Write turns it into a test
 // file, so that today's situation becomes a regression test.
-type Capture struct {
+type Situation struct {
 	// PolicyFile is the policy's file, as the test file names it.
 	PolicyFile string
 	Policy     string
@@ -34,7 +38,7 @@ type Capture struct {
 // Write writes c as a `keeper test` file: one test whose observations are
 // what was read and whose expectations are what the policy decided (each
 // action with its full request, each skip with its reason).
-func (c Capture) Write(w io.Writer) error {
+func (c Situation) Write(w io.Writer) error {
 	t, err := c.test()
 	if err != nil {
 		return err
@@ -51,7 +55,7 @@ func (c Capture) Write(w io.Writer) error {
 }
 
 // test is the one test of c, in the file's shape.
-func (c Capture) test() (map[string]any, error) {
+func (c Situation) test() (map[string]any, error) {
 	obs, err := c.observations()
 	if err != nil {
 		return nil, err
@@ -89,7 +93,7 @@ func (c Capture) test() (map[string]any, error) {
 
 // observations is c.Obs in the test file's shape: the market's records in
 // their wire shape, positions flattened as positionYAML says.
-func (c Capture) observations() (map[string]any, error) {
+func (c Situation) observations() (map[string]any, error) {
 	o := c.Obs
 	out := map[string]any{"wallet": o.Wallet, "snapshot_time": o.SnapshotTime.UTC().Format(time.RFC3339Nano)}
 	if len(o.Tokens) > 0 {
@@ -189,7 +193,7 @@ func positionOf(p policies.PositionObservation) map[string]any {
 }
 
 // history is c.History in the file's shape, nil when it says nothing.
-func (c Capture) history() map[string]any {
+func (c Situation) history() map[string]any {
 	h := c.History
 	if len(h.Targets) == 0 && len(h.SpentToday) == 0 && h.FeesToday == 0 {
 		return nil
