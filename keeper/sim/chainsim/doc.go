@@ -24,7 +24,11 @@
 // back. So getLatestBlockhash with the default (finalized) commitment returns
 // an older blockhash, and a preflight at the default (finalized) commitment
 // refuses a blockhash the finalized block has not seen yet, as a real node
-// does. Account reads always see the newest (processed) state.
+// does. Account reads always see the newest (processed) state, but a
+// simulation (simulateTransaction, a send's preflight, simulateBundle) runs
+// on the bank of its commitment, as on a validator: on the accounts, slot
+// and blockhashes of that block, so a simulation at finalized does not see
+// what landed in the last 32 blocks.
 //
 // # Transactions
 //

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
@@ -24,6 +25,7 @@ type State struct {
 // programs and the native mint.
 func newState(c *Chain) *State {
 	s := &State{c: c, accounts: svm.AccountMap{}}
+	s.past.finalized = func() uint64 { return c.Ledger.viewAt(rpc.CommitmentFinalized).Slot }
 	for id, b := range svm.Builtins {
 		s.accounts[id] = &svm.Account{Lamports: 1, Owner: b.Loader, Executable: true}
 	}
@@ -222,18 +224,22 @@ func (s *State) Version() uint64 {
 	return read(s.c, func() uint64 { return s.writes })
 }
 
-// pastStates keeps the accounts as they were at the end of recent slots, so
-// that a node configured to lag (inject.MethodFaults.LagSlots) answers
-// account reads from the state of the slot it has reached, as an RPC node
-// behind the cluster does. Before anything is written in a slot, the state
-// it replaces is recorded as the state at the end of the slot before; the
-// state at the end of any slot is then the first record at or after it, or
-// the current state when there is none. Records are shallow: committed
-// accounts are never modified in place, only replaced. Nothing is kept while
-// no method lags. It is guarded by the chain's mu.
+// pastStates keeps the accounts as they were at the end of recent slots:
+// the banks a simulation at confirmed or finalized runs on (Agave's
+// simulateTransaction and Jito's simulateBundle use the bank of the
+// commitment they are given), and what a node configured to lag
+// (inject.MethodFaults.LagSlots) still sees, as an RPC node behind the
+// cluster does. Before anything is written in a slot, the state it replaces
+// is recorded as the state at the end of the slot before; the state at the
+// end of any slot is then the first record at or after it, or the current
+// state when there is none. Records are shallow: committed accounts are
+// never modified in place, only replaced. Records older than both the
+// finalized block and the longest lag are forgotten. It is guarded by the
+// chain's mu.
 type pastStates struct {
-	keep uint64         // how many slots back a read may look; 0 keeps nothing
-	recs []pastAccounts // labels increasing
+	keep      uint64         // how many slots back a lagging read may look
+	finalized func() uint64  // the slot of the finalized block
+	recs      []pastAccounts // labels increasing
 }
 
 // pastAccounts is the chain's accounts at the end of slot end.
@@ -245,10 +251,6 @@ type pastAccounts struct {
 // beforeWrite records accounts, about to be written in slot, as the state
 // at the end of the slot before, and forgets records no read can reach.
 func (p *pastStates) beforeWrite(slot uint64, accounts svm.AccountMap) {
-	if p.keep == 0 {
-		p.recs = nil
-		return
-	}
 	if slot == 0 {
 		return
 	}
@@ -256,13 +258,18 @@ func (p *pastStates) beforeWrite(slot uint64, accounts svm.AccountMap) {
 	if n := len(p.recs); n > 0 && p.recs[n-1].end >= end {
 		return // recorded already: this slot's writes come after that record
 	}
-	horizon := end - min(p.keep, end)
+	horizon := min(end-min(p.keep, end), p.finalized())
 	drop := 0
 	for drop < len(p.recs) && p.recs[drop].end < horizon {
 		drop++
 	}
 	p.recs = append(p.recs[drop:], pastAccounts{end: end, accounts: maps.Clone(accounts)})
 }
+
+// bank returns the accounts of the bank at the end of slot, on which a
+// simulation at the commitment that sees slot's block runs. The caller
+// holds the chain's mu.
+func (s *State) bank(slot uint64) svm.AccountMap { return s.past.at(slot, s.accounts) }
 
 // seen returns the accounts a node lag slots behind reads at slot: the
 // current ones when it does not lag.
