@@ -50,7 +50,11 @@
 // SetLoadedAccountsDataSizeLimit; at most one of each), Memo (v1 and v2), SPL
 // Token (Transfer, TransferChecked, Approve, Revoke, SetAuthority,
 // CloseAccount, Burn, BurnChecked) and the Associated Token Account program
-// (Create, CreateIdempotent). Any other program id fails its instruction with
+// (Create, CreateIdempotent), which, as the real one, creates accounts of
+// SPL Token and of Token-2022 mints (the token program is its sixth account
+// and a seed of the address; a Token-2022 account carries the
+// ImmutableOwner extension, 170 bytes). Token-2022's own instructions are
+// not modelled. Any other program id fails its instruction with
 // UnsupportedProgramId unless it was registered with [Setup.RegisterProgram].
 //
 // Rent is not modelled, except that creating an associated token account
