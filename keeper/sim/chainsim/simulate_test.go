@@ -212,3 +212,29 @@ func TestSimulateRunsOnTheBankOfItsCommitment(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteAsOfReachesThePastBanks: a write dated at an earlier slot is seen by the banks of that
+// slot and after (a simulation at confirmed), not by those before it (at finalized).
+func TestWriteAsOfReachesThePastBanks(t *testing.T) {
+	c, clk := newChain(t, Options{})
+	alice, bob := newKey("alice"), newKey("bob").PublicKey()
+	mustFund(t, c, alice.PublicKey(), 1_000_000)
+	advanceSlots(clk, finalizedDepth+2)
+	mustFund(t, c, bob, 1) // a record of the banks before the dated write
+	advanceSlots(clk, 5)
+	at := clk.Now().Add(-4 * SlotDuration)
+	add := func(a svm.Account, _ bool) (svm.Account, error) { a.Lamports += 9_000_000; return a, nil }
+	if err := c.State.WriteAsOf(at, func() error { return c.State.UpdateAccount(alice.PublicKey(), add) }); err != nil {
+		t.Fatal(err)
+	}
+	tx := raw(t, transfer(t, alice, bob, 5_000_000, latest(c)))
+	for cm, ok := range map[rpc.CommitmentType]bool{rpc.CommitmentProcessed: true, rpc.CommitmentConfirmed: true, rpc.CommitmentFinalized: false} {
+		res, err := c.Simulate(tx, SimulateOptions{Commitment: cm, ReplaceRecentBlockhash: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (res.Err == nil) != ok {
+			t.Errorf("at %s: err %v, want success %v", cm, res.Err, ok)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"time"
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
@@ -18,7 +19,8 @@ type State struct {
 	accounts svm.AccountMap
 	writes   uint64            // see Version
 	updates  []scheduledUpdate // see ScheduleUpdate, sorted by slot
-	past     pastStates        // the accounts as lagging nodes still see them
+	past     pastStates        // the accounts of past banks
+	backdate *uint64           // the slot writes are dated at, see WriteAsOf
 }
 
 // newState returns the accounts of a chain at its genesis: the built-in
@@ -41,11 +43,45 @@ func (s *State) SetAccount(key solana.PublicKey, a svm.Account) {
 	defer s.c.unlock()
 	s.willWrite()
 	if a.Lamports == 0 && len(a.Data) == 0 && a.Owner.IsZero() {
-		delete(s.accounts, key)
+		s.put(key, nil)
 		return
 	}
 	cp := a.Clone()
-	s.accounts[key] = &cp
+	s.put(key, &cp)
+}
+
+// put stores an account written by the caller (nil removes it), in the
+// past banks since the slot of WriteAsOf too. The caller holds the chain's
+// mu.
+func (s *State) put(key solana.PublicKey, a *svm.Account) {
+	if a == nil {
+		delete(s.accounts, key)
+	} else {
+		s.accounts[key] = a
+	}
+	if s.backdate != nil {
+		s.past.patch(*s.backdate, key, a)
+	}
+}
+
+// WriteAsOf runs f, and dates the writes it makes through SetAccount,
+// UpdateAccount and UpdateAccounts at the slot of at instead of the current
+// slot: the banks of the slots since (what a simulation at confirmed or
+// finalized, or a lagging node, reads) hold them too, as if they had
+// happened then. It is for a simulated world that applies, when it is next
+// asked, what happened at a time already past (a scheduled event); nothing
+// else may write meanwhile. Landed transactions are never backdated.
+func (s *State) WriteAsOf(at time.Time, f func() error) error {
+	s.c.lock()
+	slot := uint64(max(0, at.Sub(s.c.Ledger.idx.genesis)/SlotDuration))
+	s.backdate = &slot
+	s.c.unlock()
+	defer func() {
+		s.c.lock()
+		s.backdate = nil
+		s.c.unlock()
+	}()
+	return f()
 }
 
 // willWrite is called, under the chain's lock, before the caller writes
@@ -109,7 +145,7 @@ func (s *State) UpdateAccount(key solana.PublicKey, f func(a svm.Account, exists
 		return fmt.Errorf("chainsim: update account %s: %w", key, err)
 	}
 	cp := out.Clone()
-	s.accounts[key] = &cp
+	s.put(key, &cp)
 	return nil
 }
 
@@ -137,7 +173,7 @@ func (s *State) UpdateAccounts(keys []solana.PublicKey, f func(accts []svm.Accou
 			continue
 		}
 		cp := a.Clone()
-		s.accounts[k] = &cp
+		s.put(k, &cp)
 	}
 	return nil
 }
@@ -270,6 +306,20 @@ func (p *pastStates) beforeWrite(slot uint64, accounts svm.AccountMap) {
 // simulation at the commitment that sees slot's block runs. The caller
 // holds the chain's mu.
 func (s *State) bank(slot uint64) svm.AccountMap { return s.past.at(slot, s.accounts) }
+
+// patch writes an account (nil removes it) into the records of the ends
+// of slot and of the slots after it.
+func (p *pastStates) patch(slot uint64, key solana.PublicKey, a *svm.Account) {
+	for _, r := range p.recs {
+		switch {
+		case r.end < slot:
+		case a == nil:
+			delete(r.accounts, key)
+		default:
+			r.accounts[key] = a
+		}
+	}
+}
 
 // seen returns the accounts a node lag slots behind reads at slot: the
 // current ones when it does not lag.
