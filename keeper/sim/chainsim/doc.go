@@ -118,8 +118,9 @@
 //   - Account data is served as base64 or base58 only (jsonParsed and
 //     base64+zstd are refused with -32602); transactions as json, base64 or
 //     base58. Batch requests are refused.
-//   - Simulations return post-states without the fee deducted (the fee is
-//     checked), no return data and no inner instructions.
+//   - Simulations return no return data and no inner instructions. Their
+//     post-states have the fee deducted from the fee payer, as Agave's
+//     account loader charges it before execution.
 //   - Pubsub serves only accountSubscribe, signatureSubscribe and
 //     slotSubscribe (no program, logs, root, block or vote subscriptions, no
 //     receivedSignature notifications); a signature that reached its
