@@ -57,9 +57,17 @@
 // not modelled. Any other program id fails its instruction with
 // UnsupportedProgramId unless it was registered with [Setup.RegisterProgram].
 //
-// Rent is not modelled, except that creating an associated token account
-// charges its payer the rent-exempt minimum of a token account (2,039,280
-// lamports), as the real program does, so fee and outflow checks see it.
+// Creating an associated token account charges its payer the rent-exempt
+// minimum of the account ((128 + data length) × 3,480 × 2 lamports:
+// 2,039,280 for an SPL token account), as the real program does, so fee and
+// outflow checks see it. With [Options.Rent] the runtime's rent rule
+// applies as on a validator: a transaction whose fee leaves the fee payer,
+// or whose instructions leave a writable account, with lamports above zero
+// but below its rent-exempt minimum fails with InsufficientFundsForRent
+// (naming the account's index), unless that account was already below the
+// minimum and neither grew nor gained lamports. A fee payer's failure means
+// the transaction does not land; an execution's lands failed, its fee
+// charged. Without it (the default, a simplification) rent is not checked.
 //
 // # Programs
 //
