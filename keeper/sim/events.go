@@ -63,7 +63,7 @@ func (e *Events) RunDue() (int, error) {
 		// The event happened at its time, which may be slots ago: its writes are dated there, so
 		// that a simulation at confirmed or finalized sees what a real chain would by now.
 		at := e.start.Add(ev.At)
-		if err := e.chain.State.WriteAsOf(at, func() error { return ev.Apply(eventSim{e.world}) }); err != nil {
+		if err := e.chain.WriteAsOf(at, func() error { return ev.Apply(eventSim{e.world}) }); err != nil {
 			errs = append(errs, fmt.Errorf("sim: event at %s (%s): %w", ev.At, ev.Desc, err))
 			continue
 		}

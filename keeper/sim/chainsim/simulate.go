@@ -91,7 +91,7 @@ func (rt *runtime) simulate(st *State, t *svm.Txn, opts SimulateOptions) SimResu
 		h := view.Hash
 		out.ReplacementBlockhash, out.LastValidBlockHeight = &h, view.Height+MaxBlockhashAge
 	}
-	sandbox := svm.NewOverlay(st.bank(view.Slot))
+	sandbox := svm.NewOverlay(st.past.at(view.Slot, st.accounts))
 	res, terr := rt.run(sandbox, t, runOpts{
 		pos:        view,
 		hashHeight: view.Height,

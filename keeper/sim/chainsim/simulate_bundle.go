@@ -114,7 +114,7 @@ func (rt *runtime) simulateBundle(st *State, txs []*svm.Txn, opts BundleSimOptio
 	}
 	view := rt.ledger.viewAt(cm)
 	out := BundleSimResult{Slot: view.Slot, Failed: -1}
-	sandbox := svm.NewOverlay(st.bank(view.Slot))
+	sandbox := svm.NewOverlay(st.past.at(view.Slot, st.accounts))
 	for i, t := range txs {
 		r := BundleTxResult{Pre: snapshotAccounts(sandbox, entry(opts.Pre, i))}
 		res, terr := rt.run(sandbox, t, runOpts{pos: view, hashHeight: view.Height, simulate: true, skipHash: opts.ReplaceRecentBlockhash})

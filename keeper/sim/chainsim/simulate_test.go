@@ -224,7 +224,7 @@ func TestWriteAsOfReachesThePastBanks(t *testing.T) {
 	advanceSlots(clk, 5)
 	at := clk.Now().Add(-4 * SlotDuration)
 	add := func(a svm.Account, _ bool) (svm.Account, error) { a.Lamports += 9_000_000; return a, nil }
-	if err := c.State.WriteAsOf(at, func() error { return c.State.UpdateAccount(alice.PublicKey(), add) }); err != nil {
+	if err := c.WriteAsOf(at, func() error { return c.State.UpdateAccount(alice.PublicKey(), add) }); err != nil {
 		t.Fatal(err)
 	}
 	tx := raw(t, transfer(t, alice, bob, 5_000_000, latest(c)))

@@ -20,7 +20,6 @@ type State struct {
 	writes   uint64            // see Version
 	updates  []scheduledUpdate // see ScheduleUpdate, sorted by slot
 	past     pastStates        // the accounts of past banks
-	backdate *uint64           // the slot writes are dated at, see WriteAsOf
 }
 
 // newState returns the accounts of a chain at its genesis: the built-in
@@ -43,43 +42,30 @@ func (s *State) SetAccount(key solana.PublicKey, a svm.Account) {
 	defer s.c.unlock()
 	s.willWrite()
 	if a.Lamports == 0 && len(a.Data) == 0 && a.Owner.IsZero() {
-		s.put(key, nil)
+		s.past.put(s.accounts, key, nil)
 		return
 	}
 	cp := a.Clone()
-	s.put(key, &cp)
+	s.past.put(s.accounts, key, &cp)
 }
 
-// put stores an account written by the caller (nil removes it), in the
-// past banks since the slot of WriteAsOf too. The caller holds the chain's
-// mu.
-func (s *State) put(key solana.PublicKey, a *svm.Account) {
-	if a == nil {
-		delete(s.accounts, key)
-	} else {
-		s.accounts[key] = a
-	}
-	if s.backdate != nil {
-		s.past.patch(*s.backdate, key, a)
-	}
-}
-
-// WriteAsOf runs f, and dates the writes it makes through SetAccount,
-// UpdateAccount and UpdateAccounts at the slot of at instead of the current
-// slot: the banks of the slots since (what a simulation at confirmed or
-// finalized, or a lagging node, reads) hold them too, as if they had
-// happened then. It is for a simulated world that applies, when it is next
-// asked, what happened at a time already past (a scheduled event); nothing
-// else may write meanwhile. Landed transactions are never backdated.
-func (s *State) WriteAsOf(at time.Time, f func() error) error {
-	s.c.lock()
-	slot := uint64(max(0, at.Sub(s.c.Ledger.idx.genesis)/SlotDuration))
-	s.backdate = &slot
-	s.c.unlock()
+// WriteAsOf runs f, and dates the writes it makes through State's
+// SetAccount, UpdateAccount and UpdateAccounts at the slot of at instead of
+// the current slot: the banks of the slots since (what a simulation at
+// confirmed or finalized, or a lagging node, reads) hold them too, as if
+// they had happened then. It is for a simulated world that applies, when it
+// is next asked, what happened at a time already past (a scheduled event);
+// nothing else may write meanwhile. Landed transactions are never
+// backdated.
+func (c *Chain) WriteAsOf(at time.Time, f func() error) error {
+	c.lock()
+	slot := uint64(max(0, at.Sub(c.Ledger.idx.genesis)/SlotDuration))
+	c.State.past.backdate = &slot
+	c.unlock()
 	defer func() {
-		s.c.lock()
-		s.backdate = nil
-		s.c.unlock()
+		c.lock()
+		c.State.past.backdate = nil
+		c.unlock()
 	}()
 	return f()
 }
@@ -145,7 +131,7 @@ func (s *State) UpdateAccount(key solana.PublicKey, f func(a svm.Account, exists
 		return fmt.Errorf("chainsim: update account %s: %w", key, err)
 	}
 	cp := out.Clone()
-	s.put(key, &cp)
+	s.past.put(s.accounts, key, &cp)
 	return nil
 }
 
@@ -173,7 +159,7 @@ func (s *State) UpdateAccounts(keys []solana.PublicKey, f func(accts []svm.Accou
 			continue
 		}
 		cp := a.Clone()
-		s.put(k, &cp)
+		s.past.put(s.accounts, k, &cp)
 	}
 	return nil
 }
@@ -276,6 +262,7 @@ type pastStates struct {
 	keep      uint64         // how many slots back a lagging read may look
 	finalized func() uint64  // the slot of the finalized block
 	recs      []pastAccounts // labels increasing
+	backdate  *uint64        // the slot the caller's writes are dated at, see Chain.WriteAsOf
 }
 
 // pastAccounts is the chain's accounts at the end of slot end.
@@ -302,10 +289,18 @@ func (p *pastStates) beforeWrite(slot uint64, accounts svm.AccountMap) {
 	p.recs = append(p.recs[drop:], pastAccounts{end: end, accounts: maps.Clone(accounts)})
 }
 
-// bank returns the accounts of the bank at the end of slot, on which a
-// simulation at the commitment that sees slot's block runs. The caller
-// holds the chain's mu.
-func (s *State) bank(slot uint64) svm.AccountMap { return s.past.at(slot, s.accounts) }
+// put stores an account the caller writes into current (nil removes it),
+// and into the records since the slot of Chain.WriteAsOf.
+func (p *pastStates) put(current svm.AccountMap, key solana.PublicKey, a *svm.Account) {
+	if a == nil {
+		delete(current, key)
+	} else {
+		current[key] = a
+	}
+	if p.backdate != nil {
+		p.patch(*p.backdate, key, a)
+	}
+}
 
 // patch writes an account (nil removes it) into the records of the ends
 // of slot and of the slots after it.
