@@ -86,7 +86,7 @@ type ControlLoan struct {
 	Borrower string `json:"borrower"`
 	// Active is false once the loan is closed or has no debt.
 	Active bool `json:"active"`
-	// Health is the loan's health by keeper's rules (apiwire.ComputeLoanFacts at the sim clock's time):
+	// Health is the loan's health by the rule docs/policies.md gives (the health fact), at the sim clock's time:
 	// 1 − debt / liquidation capacity, the minimum over ledgers with debt.
 	Health float64 `json:"health"`
 	// Outstanding and Repaid sum the principal outstanding and repaid over the ledgers.
