@@ -49,10 +49,10 @@
 // ComputeBudget (SetComputeUnitLimit, SetComputeUnitPrice, RequestHeapFrame,
 // SetLoadedAccountsDataSizeLimit; at most one of each), Memo (v1 and v2), SPL
 // Token (Transfer, TransferChecked, Approve, Revoke, SetAuthority,
-// CloseAccount, Burn, BurnChecked) and the Associated Token Account program
-// (Create, CreateIdempotent), which, as the real one, creates accounts of
-// SPL Token and of Token-2022 mints (the token program is its sixth account
-// and a seed of the address; a Token-2022 account carries the
+// CloseAccount, Burn, BurnChecked, SyncNative) and the Associated Token
+// Account program (Create, CreateIdempotent), which, as the real one, creates
+// accounts of SPL Token and of Token-2022 mints (the token program is its
+// sixth account and a seed of the address; a Token-2022 account carries the
 // ImmutableOwner extension, 170 bytes). Token-2022's own instructions are
 // not modelled. Any other program id fails its instruction with
 // UnsupportedProgramId unless it was registered with [Setup.RegisterProgram].
@@ -129,6 +129,10 @@
 //   - Simulations return no return data and no inner instructions. Their
 //     post-states have the fee deducted from the fee payer, as Agave's
 //     account loader charges it before execution.
+//   - A simulation at confirmed or finalized runs on that bank's accounts,
+//     slot and blockhashes, but answers AlreadyProcessed for a transaction
+//     that landed in any block, as the newest bank's status cache would.
+//   - Rent is checked only under [Options.Rent] (see above).
 //   - Pubsub serves only accountSubscribe, signatureSubscribe and
 //     slotSubscribe (no program, logs, root, block or vote subscriptions, no
 //     receivedSignature notifications); a signature that reached its
