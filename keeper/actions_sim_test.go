@@ -117,7 +117,7 @@ func loanHealth(t *testing.T, w *simWorld, name string) float64 {
 	if err != nil {
 		t.Fatalf("loan %s: %v", name, err)
 	}
-	f, err := market.ComputeLoanFacts(item, time.Now(), nil)
+	f, err := market.ComputeLoanFacts(asClient[market.LoanItem](t, item), time.Now(), nil)
 	if err != nil {
 		t.Fatalf("loan %s facts: %v", name, err)
 	}
@@ -213,7 +213,7 @@ func verifyClaimFees(t *testing.T, w *simWorld, _ *simKeeper, run func()) {
 func verifyClaimWithdrawals(t *testing.T, w *simWorld, k *simKeeper, run func()) {
 	full := w.address(t, ids.KindRequest, "usdc-earn/r-full")
 	partial := w.address(t, ids.KindRequest, "usdc-earn/r-partial")
-	if r, err := w.sim.Accounts().WithdrawalRequest(full); err != nil || !r.Claimable() {
+	if r, err := w.sim.Accounts().WithdrawalRequest(full); err != nil || !asClient[market.WithdrawalRequest](t, r).Claimable() {
 		t.Fatalf("r-full before: %+v, %v; want claimable", r, err)
 	}
 	usdc := w.usdc(t)
@@ -222,7 +222,7 @@ func verifyClaimWithdrawals(t *testing.T, w *simWorld, k *simKeeper, run func())
 	if got := w.sim.Accounts().TokenBalance(w.wallet(), usdc) - before; got != 300_000_000 {
 		t.Errorf("wallet received %d USDC units, want the 300 USDC requested", got)
 	}
-	if r, err := w.sim.Accounts().WithdrawalRequest(full); err == nil && (r.Claimable() || r.ClaimedAmount != r.RequestedAmount) {
+	if r, err := w.sim.Accounts().WithdrawalRequest(full); err == nil && (asClient[market.WithdrawalRequest](t, r).Claimable() || r.ClaimedAmount != r.RequestedAmount) {
 		t.Errorf("r-full after the claim: %+v, want claimed in full and no longer claimable", r)
 	}
 	if r, err := w.sim.Accounts().WithdrawalRequest(partial); err != nil || r.ClaimedAmount != 0 {
@@ -262,10 +262,11 @@ func verifyVaultUpkeep(t *testing.T, w *simWorld, _ *simKeeper, run func()) {
 // solAPY is strategy's APY for SOL collateral at a term of days.
 func solAPY(t *testing.T, w *simWorld, strategy solana.PublicKey, days int32) market.CBPS {
 	t.Helper()
-	s, err := w.sim.Accounts().Strategy(strategy)
+	vs, err := w.sim.Accounts().Strategy(strategy)
 	if err != nil {
 		t.Fatal(err)
 	}
+	s := asClient[market.VaultStrategy](t, vs)
 	sol := w.address(t, ids.KindMint, "SOL").String()
 	for _, term := range s.CollateralTerms {
 		if term.AssetIdentifier != sol {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/keeper-project/keeper/keeper/journal"
+	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/keeper/sim/scenario"
@@ -129,7 +130,7 @@ func TestClaimNeedsTheEarnPositionOnSim(t *testing.T) {
 			t.Errorf("build keys %v, want nothing built", keys)
 		}
 		checkNothingSent(t, w)
-		if r, err := w.sim.Accounts().WithdrawalRequest(w.address(t, ids.KindRequest, "usdc-earn/r-full")); err != nil || !r.Claimable() {
+		if r, err := w.sim.Accounts().WithdrawalRequest(w.address(t, ids.KindRequest, "usdc-earn/r-full")); err != nil || !asClient[market.WithdrawalRequest](t, r).Claimable() {
 			t.Errorf("r-full: %+v, %v; want it left claimable", r, err)
 		}
 	})

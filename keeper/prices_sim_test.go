@@ -68,7 +68,7 @@ func TestRewardsAPYFromPythPriceOnSim(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tvl := market.VaultTVL(st.Strategy)
+		tvl := market.VaultTVL(asClient[market.VaultStrategy](t, st).Strategy)
 		perUnit := (2.5 / 1e9) / (1.0 / 1e6) // USDC smallest units per JTO smallest unit
 		want := 57870370370370.0 / 1e9 * market.SecondsPerYear * perUnit / tvl
 		if d := rewards/want - 1; d > 1e-9 || d < -1e-9 {

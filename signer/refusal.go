@@ -81,6 +81,10 @@ const (
 	// RuleSimulatedSpendFailed: the simulation failed at an instruction
 	// that spends from our wallet under our authority (see [Signer.SpendAt]).
 	RuleSimulatedSpendFailed Rule = "simulated-spend-failed"
+	// RuleStrandedWallet: the simulation leaves the wallet with lamports
+	// above zero but below its rent-exempt minimum, which the runtime's
+	// rent rule fails (see [CheckWalletRent]).
+	RuleStrandedWallet Rule = "stranded-wallet"
 )
 
 // Refusal is the error the guard returns when a rule forbids signing.

@@ -81,7 +81,8 @@ func outflowsOf(pre, post []holding) (Outflows, error) {
 	if !lam.IsInt64() {
 		return Outflows{}, fmt.Errorf("lamport outflow %s out of range", lam)
 	}
-	out := Outflows{Lamports: lam.Int64(), Tokens: make(map[solana.PublicKey]int64, len(net))}
+	out := Outflows{Lamports: lam.Int64(), Tokens: make(map[solana.PublicKey]int64, len(net)),
+		StrandsWallet: strandsWallet(pre[0].lamports, post[0].lamports)}
 	for mint, d := range net {
 		if !d.IsInt64() {
 			return Outflows{}, fmt.Errorf("outflow of mint %s: %s out of range", mint, d)
@@ -103,4 +104,22 @@ func lamportsOf(a *Account) uint64 {
 		return 0
 	}
 	return a.Lamports
+}
+
+// WalletRentMinimum is the rent-exempt minimum of the wallet, a System
+// account without data: (128 + 0) bytes × 3,480 lamports per byte-year × 2
+// years, as every cluster's rent sysvar gives it.
+const WalletRentMinimum = (128 + 0) * 3_480 * 2
+
+// strandsWallet reports whether a transaction that takes the wallet from
+// pre to post lamports breaks the runtime's rent rule (Agave svm
+// rent_calculator.rs transition_allowed): an account may end empty or
+// rent-exempt, and may end below the minimum only if it already was and
+// gained nothing. Such a transaction fails on chain with
+// InsufficientFundsForRent, its fee charged.
+func strandsWallet(pre, post uint64) bool {
+	if post == 0 || post >= WalletRentMinimum {
+		return false
+	}
+	return pre == 0 || pre >= WalletRentMinimum || post > pre
 }

@@ -53,3 +53,34 @@ func TestOutflowsWrappedSOL(t *testing.T) {
 		})
 	}
 }
+
+// TestOutflowsSeeAStrandedWallet: a native-SOL repay that leaves the wallet with lamports above zero
+// but below its rent-exempt minimum is flagged, as the runtime refuses it (InsufficientFundsForRent);
+// emptying the wallet, keeping it exempt, or spending from a wallet already below the minimum is not.
+func TestOutflowsSeeAStrandedWallet(t *testing.T) {
+	const fee = 5_000
+	wallet := solana.NewWallet().PublicKey()
+	wsol := &Account{Lamports: 2_039_280, Owner: solana.TokenProgramID, Data: tokenAccountData(solana.WrappedSol, solana.NewWallet().PublicKey(), 0, 0)}
+	tests := []struct {
+		name      string
+		pre, post uint64 // the wallet's lamports
+		want      bool
+	}{
+		{"repay leaves it exempt", 10_000_000, WalletRentMinimum, false},
+		{"repay strands it one lamport short", 10_000_000, WalletRentMinimum - 1, true},
+		{"repay of everything empties it", 10_000_000, 0, false},
+		{"already below the minimum and spending", 800_000, 800_000 - fee, false},
+		{"already below the minimum and gaining", 800_000, 800_001, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := outflows(wallet, []*Account{{Lamports: tt.pre}, wsol}, []*Account{{Lamports: tt.post}, wsol})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.StrandsWallet != tt.want {
+				t.Fatalf("StrandsWallet = %v, want %v", got.StrandsWallet, tt.want)
+			}
+		})
+	}
+}

@@ -37,6 +37,12 @@ type Outflows struct {
 	// owner counts as emptied. Token accounts the transaction creates are not
 	// seen.
 	Tokens map[solana.PublicKey]int64
+	// StrandsWallet reports that the transaction would leave the wallet
+	// with lamports above zero but below its rent-exempt minimum
+	// (WalletRentMinimum) where the runtime's rent rule refuses that: it
+	// would fail on chain with InsufficientFundsForRent, charged its fee,
+	// whatever a node's simulation said.
+	StrandsWallet bool
 }
 
 // simulator simulates transactions and measures the wallet's outflows.

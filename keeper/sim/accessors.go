@@ -6,8 +6,8 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/clmm"
-	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
+	"github.com/keeper-project/keeper/keeper/sim/internal/apiwire"
 	"github.com/keeper-project/keeper/keeper/sim/internal/genesis"
 	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 )
@@ -48,20 +48,20 @@ func (s *Accounts) Address(kind, name string) (solana.PublicKey, bool) {
 }
 
 // Loan returns a loan's summary item as loans-info would show it now.
-func (s *Accounts) Loan(address solana.PublicKey) (market.LoanItem, error) {
+func (s *Accounts) Loan(address solana.PublicKey) (apiwire.LoanItem, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	info, err := known(s.w.LoanByAddr, address, "loan")
 	if err != nil {
-		return market.LoanItem{}, err
+		return apiwire.LoanItem{}, err
 	}
 	st, err := s.accts.loan(info)
 	if err != nil {
-		return market.LoanItem{}, err
+		return apiwire.LoanItem{}, err
 	}
 	v := &loanView{info: info, addr: info.Address.String(), st: st, now: s.clock.Now().Unix(), lenders: map[string]bool{}}
 	if err := s.views.fillLoanItem(v, s.w.Snapshot(s.clock.Now())); err != nil {
-		return market.LoanItem{}, err
+		return apiwire.LoanItem{}, err
 	}
 	return v.item, nil
 }
@@ -76,17 +76,17 @@ func (s *Accounts) Position(mint solana.PublicKey) (clmm.Position, clmm.Pool, er
 }
 
 // WithdrawalRequest returns a queued earn withdrawal as the withdrawal-queue read shows it.
-func (s *Accounts) WithdrawalRequest(id solana.PublicKey) (market.WithdrawalRequest, error) {
+func (s *Accounts) WithdrawalRequest(id solana.PublicKey) (apiwire.WithdrawalRequest, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r, err := known(s.w.Requests, id, "withdrawal request")
 	if err != nil {
-		return market.WithdrawalRequest{}, err
+		return apiwire.WithdrawalRequest{}, err
 	}
-	out := market.WithdrawalRequest{RequestID: id.String(), Wallet: r.Wallet.String(), RequestedAmount: market.Amount(r.Requested),
-		FilledAmount: market.Amount(r.Filled), CreatedTime: market.UnixTime(r.Created)}
+	out := apiwire.WithdrawalRequest{RequestID: id.String(), Wallet: r.Wallet.String(), RequestedAmount: apiwire.Amount(r.Requested),
+		FilledAmount: apiwire.Amount(r.Filled), CreatedTime: apiwire.UnixTime(r.Created)}
 	if st, open := s.accts.request(r); open {
-		out.FilledAmount = market.Amount(st.Filled)
+		out.FilledAmount = apiwire.Amount(st.Filled)
 	} else {
 		out.ClaimedAmount = out.FilledAmount
 	}
@@ -94,16 +94,16 @@ func (s *Accounts) WithdrawalRequest(id solana.PublicKey) (market.WithdrawalRequ
 }
 
 // Strategy returns a strategy's balances and terms as the vault listing shows them now.
-func (s *Accounts) Strategy(address solana.PublicKey) (market.VaultStrategy, error) {
+func (s *Accounts) Strategy(address solana.PublicKey) (apiwire.VaultStrategy, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	views, err := s.views.strategyViews(s.clock.Now().Unix())
 	if err != nil {
-		return market.VaultStrategy{}, err
+		return apiwire.VaultStrategy{}, err
 	}
 	v, ok := views[address]
 	if !ok {
-		return market.VaultStrategy{}, fmt.Errorf("sim: unknown strategy %s", address)
+		return apiwire.VaultStrategy{}, fmt.Errorf("sim: unknown strategy %s", address)
 	}
 	return v.record(&programs.Vault{Strategy: v.info}, false).VaultStrategy, nil
 }

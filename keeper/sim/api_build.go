@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 
 	"github.com/gagliardetto/solana-go"
-	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/internal/apiwire"
 	"github.com/keeper-project/keeper/keeper/sim/internal/instr"
 	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
@@ -16,7 +15,7 @@ import (
 // (principal first, then interest; repayAll pays everything), each collateralWithdrawalParams entry
 // returns plain-token collateral (only once the loan has no debt), and closeIfPossible closes the
 // loan when the steps leave it without debt and collateral. All instructions go into one transaction.
-func (a *loansAPI) buildLoan(c *call, q market.BuildLoanRequest) (any, error) {
+func (a *loansAPI) buildLoan(c *call, q apiwire.BuildLoanRequest) (any, error) {
 	info, st, err := loanFor(a.world, c, q.Loan)
 	if err != nil {
 		return nil, err
@@ -40,7 +39,7 @@ func (a *loansAPI) buildLoan(c *call, q market.BuildLoanRequest) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return market.BuildLoanResponse{Loan: q.Loan, Transactions: txbuild.ApiTransactions(txs)}, nil
+	return apiwire.BuildLoanResponse{Loan: q.Loan, Transactions: txbuild.ApiTransactions(txs)}, nil
 }
 
 // loanPlan collects the instructions of an E2 request and predicts their effect for closeIfPossible.
@@ -57,10 +56,10 @@ type loanPlan struct {
 }
 
 // step validates one step and adds its instructions.
-func (p *loanPlan) step(i int, step market.Step, loan string) error {
+func (p *loanPlan) step(i int, step apiwire.Step, loan string) error {
 	switch step.Type {
-	case market.StepRepay:
-	case market.StepFlashBorrow, market.StepSwapCollateral:
+	case apiwire.StepRepay:
+	case apiwire.StepFlashBorrow, apiwire.StepSwapCollateral:
 		return apiwire.BadRequest("steps[%d]: step type %s is not supported by the simulator (only repay)", i, step.Type)
 	default:
 		return apiwire.BadRequest("steps[%d].type %q is not a step type (repay, flashBorrow, swapCollateral)", i, step.Type)
@@ -92,7 +91,7 @@ func (p *loanPlan) step(i int, step market.Step, loan string) error {
 }
 
 // repay adds one repay instruction.
-func (p *loanPlan) repay(i, j int, rp market.RepayParam) error {
+func (p *loanPlan) repay(i, j int, rp apiwire.RepayParam) error {
 	l, ok := p.st.LedgerAt(rp.LedgerIndex)
 	switch {
 	case !ok:
@@ -111,9 +110,9 @@ func (p *loanPlan) repay(i, j int, rp market.RepayParam) error {
 	strategy := solana.MustPublicKeyFromBase58(l.Strategy)
 	mint := solana.MustPublicKeyFromBase58(l.PrincipalMint)
 	if mint == solana.WrappedSol {
-		p.wrapNeed += wrapNeed(l, rp.Amount.Uint64(), rp.RepayAll, p.now)
+		p.wrapNeed += wrapNeed(l, uint64(rp.Amount), rp.RepayAll, p.now)
 	}
-	op := instr.RepayOp{Ledger: uint8(rp.LedgerIndex), Amount: rp.Amount.Uint64(), All: rp.RepayAll}
+	op := instr.RepayOp{Ledger: uint8(rp.LedgerIndex), Amount: uint64(rp.Amount), All: rp.RepayAll}
 	p.ixs = append(p.ixs, marketIx(p.user, op.Encode(), txbuild.Meta(p.info.Address, false, true), txbuild.Meta(strategy, false, false),
 		txbuild.Meta(txbuild.Ata(p.user, mint), false, true), txbuild.Meta(txbuild.Ata(strategy, mint), false, true), txbuild.Meta(mint, false, false),
 		txbuild.Meta(solana.TokenProgramID, false, false)))
@@ -121,7 +120,7 @@ func (p *loanPlan) repay(i, j int, rp market.RepayParam) error {
 }
 
 // withdraw adds a collateral withdrawal, creating the user's token account if needed.
-func (p *loanPlan) withdraw(i, j int, cw market.CollateralWithdrawal) error {
+func (p *loanPlan) withdraw(i, j int, cw apiwire.CollateralWithdrawal) error {
 	var col *state.Collateral
 	for k := range p.st.Collateral {
 		if p.st.Collateral[k].AssetMint == cw.CollateralMint && p.st.Collateral[k].Dex == "" {
@@ -131,16 +130,16 @@ func (p *loanPlan) withdraw(i, j int, cw market.CollateralWithdrawal) error {
 	switch {
 	case col == nil:
 		return apiwire.BadRequest("steps[%d].params.collateralWithdrawalParams[%d].collateralMint %q is not token collateral of the loan", i, j, cw.CollateralMint)
-	case cw.Amount == 0 || cw.Amount.Uint64() > col.Amount-p.withdrawn[col.Index]:
+	case cw.Amount == 0 || uint64(cw.Amount) > col.Amount-p.withdrawn[col.Index]:
 		return apiwire.BadRequest("steps[%d].params.collateralWithdrawalParams[%d].amount %d must be positive and at most the %d held",
 			i, j, cw.Amount, col.Amount-p.withdrawn[col.Index])
 	}
 	if p.withdrawn == nil {
 		p.withdrawn = map[int]uint64{}
 	}
-	p.withdrawn[col.Index] += cw.Amount.Uint64()
+	p.withdrawn[col.Index] += uint64(cw.Amount)
 	mint := solana.MustPublicKeyFromBase58(col.AssetMint)
-	op := instr.WithdrawCollateralOp{Index: uint8(col.Index), Amount: cw.Amount.Uint64()}
+	op := instr.WithdrawCollateralOp{Index: uint8(col.Index), Amount: uint64(cw.Amount)}
 	p.ixs = append(p.ixs, txbuild.CreateATAIdempotent(p.payer, p.user, mint),
 		marketIx(p.user, op.Encode(), txbuild.Meta(p.info.Address, false, true), txbuild.Meta(txbuild.Ata(p.info.Address, mint), false, true),
 			txbuild.Meta(txbuild.Ata(p.user, mint), false, true), txbuild.Meta(mint, false, false), txbuild.Meta(solana.TokenProgramID, false, false)))

@@ -2,7 +2,6 @@ package sim
 
 import (
 	"github.com/gagliardetto/solana-go"
-	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/keeper/sim/internal/apiwire"
 	"github.com/keeper-project/keeper/keeper/sim/internal/instr"
@@ -14,7 +13,7 @@ import (
 // transactions (the user's signature slot empty, the co-signer's filled) to be sent in order as one
 // bundle: when the wallet has no token account for the vault's mint, a first transaction creates it;
 // the last one claims. A claimed request answers 400 "request account not found".
-func (a *earnAPI) withdrawClaim(c *call, q market.WithdrawClaimRequest) (any, error) {
+func (a *earnAPI) withdrawClaim(c *call, q apiwire.WithdrawClaimRequest) (any, error) {
 	for _, f := range []struct{ name, v string }{{"address", q.Address}, {"wallet", q.Wallet}, {"requestId", q.RequestID}} {
 		if f.v == "" {
 			return nil, apiwire.BadRequest("%s is required", f.name)
@@ -44,8 +43,8 @@ func (a *earnAPI) withdrawClaim(c *call, q market.WithdrawClaimRequest) (any, er
 	if err != nil {
 		return nil, err
 	}
-	amount := market.Amount(r.Filled)
-	out := market.EarnTxResponse{Action: market.EarnActionWithdrawClaim, Address: q.Address, Wallet: q.Wallet,
+	amount := apiwire.Amount(r.Filled)
+	out := apiwire.EarnTxResponse{Action: apiwire.EarnActionWithdrawClaim, Address: q.Address, Wallet: q.Wallet,
 		RequestID: q.RequestID, Amount: &amount, TxBase64s: make([]string, len(txs))}
 	for i, t := range txs {
 		out.TxBase64s[i] = t.WireBase64()
@@ -55,7 +54,7 @@ func (a *earnAPI) withdrawClaim(c *call, q market.WithdrawClaimRequest) (any, er
 
 // claimableRequest returns the request a claim names, checking that it is the wallet's, unclaimed and
 // fully filled.
-func (a *earnAPI) claimableRequest(v *programs.Earn, q market.WithdrawClaimRequest) (*programs.Request, error) {
+func (a *earnAPI) claimableRequest(v *programs.Earn, q apiwire.WithdrawClaimRequest) (*programs.Request, error) {
 	k, err := solana.PublicKeyFromBase58(q.RequestID)
 	if err != nil {
 		return nil, apiwire.BadRequest("requestId %q is not a base58 address", q.RequestID)

@@ -3,7 +3,6 @@ package sim
 import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/clmm"
-	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/keeper/sim/internal/apiwire"
 	"github.com/keeper-project/keeper/keeper/sim/internal/instr"
@@ -57,7 +56,7 @@ func (a *positionsAPI) resolve(c *call, loan, mint, dex string) (positionWrite, 
 
 // transferPosition serves E4: it moves a dex-a collateral position to a new tick range with the same
 // liquidity. The transaction holds the market's transfer instruction and dex-a's set-range.
-func (a *positionsAPI) transferPosition(c *call, q market.TransferPositionRequest) (any, error) {
+func (a *positionsAPI) transferPosition(c *call, q apiwire.TransferPositionRequest) (any, error) {
 	pw, err := a.resolve(c, q.Loan, q.PositionMint, clmm.DexA)
 	if err != nil {
 		return nil, err
@@ -68,7 +67,7 @@ func (a *positionsAPI) transferPosition(c *call, q market.TransferPositionReques
 	}
 	info, pos := pw.loan, pw.pos
 	op := instr.TransferPositionOp{Index: uint8(pw.col.Index), Lower: tp.TickLowerIndex, Upper: tp.TickUpperIndex,
-		Liquidity: tp.LiquidityAmount.Uint64(), SlippageBps: uint16(tp.Variant.Liquidity.SlippageToleranceBps)}
+		Liquidity: uint64(tp.LiquidityAmount), SlippageBps: uint16(tp.Variant.Liquidity.SlippageToleranceBps)}
 	oldLo, oldUp := tickArrayKeys(pos.Pool, pw.ps.Range)
 	newLo, newUp := tickArrayKeys(pos.Pool, clmm.Range{Lower: tp.TickLowerIndex, Upper: tp.TickUpperIndex})
 	ixs := []txbuild.Instruction{
@@ -81,13 +80,13 @@ func (a *positionsAPI) transferPosition(c *call, q market.TransferPositionReques
 }
 
 // checkTransfer validates E4's transfer parameters against the position and its pool.
-func checkTransfer(q market.TransferPositionRequest, pw positionWrite) error {
+func checkTransfer(q apiwire.TransferPositionRequest, pw positionWrite) error {
 	tp, pos, col, ps := q.TransferParams, pw.pos, pw.col, pw.ps
 	rng := clmm.Range{Lower: tp.TickLowerIndex, Upper: tp.TickUpperIndex}
 	switch {
 	case tp.CollateralIndex != col.Index:
 		return apiwire.BadRequest("transferParams.collateralIndex %d: the position is collateral slot %d", tp.CollateralIndex, col.Index)
-	case clmm.U128From64(tp.LiquidityAmount.Uint64()) != ps.Liquidity:
+	case clmm.U128From64(uint64(tp.LiquidityAmount)) != ps.Liquidity:
 		return apiwire.BadRequest("transferParams.liquidityAmount %d does not match the position's liquidity %s", tp.LiquidityAmount, ps.Liquidity)
 	case tp.Variant.Liquidity == nil:
 		return apiwire.BadRequest("transferParams.transferParams.Liquidity is required (the only variant)")
@@ -105,7 +104,7 @@ func checkTransfer(q market.TransferPositionRequest, pw positionWrite) error {
 
 // claimFees serves E8: it brings a dex-b collateral position's fees up to date and pays them to the
 // borrower, creating the token accounts it needs.
-func (a *positionsAPI) claimFees(c *call, q market.ClaimFeesRequest) (any, error) {
+func (a *positionsAPI) claimFees(c *call, q apiwire.ClaimFeesRequest) (any, error) {
 	pw, err := a.resolve(c, q.Loan, q.PositionMint, clmm.DexB)
 	if err != nil {
 		return nil, err

@@ -2,9 +2,8 @@ package sim
 
 import (
 	"github.com/gagliardetto/solana-go"
-	"github.com/keeper-project/keeper/keeper/market"
-	"github.com/keeper-project/keeper/keeper/market/api"
 	"github.com/keeper-project/keeper/keeper/sim/internal/apiwire"
+	"github.com/keeper-project/keeper/keeper/sim/internal/genesis"
 	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 )
 
@@ -13,8 +12,8 @@ func (a *earnAPI) earnVault(address, provider string) (*programs.Earn, error) {
 	if address == "" {
 		return nil, apiwire.BadRequest("address is required")
 	}
-	if provider != "" && provider != api.DefaultPaths().Provider {
-		return nil, apiwire.BadRequest("provider %q is not supported (only %s)", provider, api.DefaultPaths().Provider)
+	if provider != "" && provider != apiwire.ProviderDefault {
+		return nil, apiwire.BadRequest("provider %q is not supported (only %s)", provider, apiwire.ProviderDefault)
 	}
 	k, err := solana.PublicKeyFromBase58(address)
 	if err != nil {
@@ -29,7 +28,7 @@ func (a *earnAPI) earnVault(address, provider string) (*programs.Earn, error) {
 
 // earnPosition serves the earn-position read: the wallet's shares and assets, and its requests that
 // are not claimed yet.
-func (a *earnAPI) earnPosition(c *call, q market.EarnPositionRequest) (any, error) {
+func (a *earnAPI) earnPosition(c *call, q apiwire.EarnPositionRequest) (any, error) {
 	v, err := a.earnVault(q.Address, q.Provider)
 	if err != nil {
 		return nil, err
@@ -38,17 +37,17 @@ func (a *earnAPI) earnPosition(c *call, q market.EarnPositionRequest) (any, erro
 	if err != nil {
 		return nil, apiwire.BadRequest("wallet %q is not a base58 address", q.Wallet)
 	}
-	out := market.EarnPosition{Address: q.Address, Wallet: q.Wallet, OpenWithdrawalRequests: []market.OpenWithdrawalRequest{}}
+	out := apiwire.EarnPosition{Address: q.Address, Wallet: q.Wallet, OpenWithdrawalRequests: []apiwire.OpenWithdrawalRequest{}}
 	for _, p := range v.Positions {
 		if p.Wallet == wallet {
-			out.Shares, out.Assets = market.Amount(p.Shares), market.Amount(p.Assets)
+			out.Shares, out.Assets = apiwire.Amount(p.Shares), apiwire.Amount(p.Assets)
 		}
 	}
 	for _, r := range v.Requests {
 		if _, open := a.accts.request(r); open && r.Wallet == wallet {
-			out.OpenWithdrawalRequests = append(out.OpenWithdrawalRequests, market.OpenWithdrawalRequest{
-				OnChainRequestAddr: r.Address.String(), RequestedAmount: market.Amount(r.Requested),
-				CreatedTime: market.UnixTime(r.Created)})
+			out.OpenWithdrawalRequests = append(out.OpenWithdrawalRequests, apiwire.OpenWithdrawalRequest{
+				OnChainRequestAddr: r.Address.String(), RequestedAmount: apiwire.Amount(r.Requested),
+				CreatedTime: apiwire.UnixTime(r.Created)})
 		}
 	}
 	return out, nil
@@ -57,20 +56,20 @@ func (a *earnAPI) earnPosition(c *call, q market.EarnPositionRequest) (any, erro
 // withdrawalQueue serves the withdrawal-queue read: every request of the vault (or of one wallet)
 // with its filled amount; a claimed request (its account closed) shows its filled amount as claimed.
 // The members carry the scenario's names (queueAnswer).
-func (a *earnAPI) withdrawalQueue(c *call, q market.WithdrawalQueueRequest) (any, error) {
+func (a *earnAPI) withdrawalQueue(c *call, q apiwire.WithdrawalQueueRequest) (any, error) {
 	v, err := a.earnVault(q.Address, q.Provider)
 	if err != nil {
 		return nil, err
 	}
-	out := market.WithdrawalQueue{Address: q.Address, Requests: []market.WithdrawalRequest{}}
+	out := apiwire.WithdrawalQueue{Address: q.Address, Requests: []apiwire.WithdrawalRequest{}}
 	for _, r := range v.Requests {
 		if q.Wallet != "" && q.Wallet != r.Wallet.String() {
 			continue
 		}
-		wr := market.WithdrawalRequest{RequestID: r.Address.String(), Wallet: r.Wallet.String(),
-			RequestedAmount: market.Amount(r.Requested), FilledAmount: market.Amount(r.Filled), CreatedTime: market.UnixTime(r.Created)}
+		wr := apiwire.WithdrawalRequest{RequestID: r.Address.String(), Wallet: r.Wallet.String(),
+			RequestedAmount: apiwire.Amount(r.Requested), FilledAmount: apiwire.Amount(r.Filled), CreatedTime: apiwire.UnixTime(r.Created)}
 		if st, open := a.accts.request(r); open {
-			wr.FilledAmount = market.Amount(st.Filled)
+			wr.FilledAmount = apiwire.Amount(st.Filled)
 		} else {
 			wr.ClaimedAmount = wr.FilledAmount
 		}
@@ -82,9 +81,9 @@ func (a *earnAPI) withdrawalQueue(c *call, q market.WithdrawalQueueRequest) (any
 // queueAnswer returns the withdrawal-queue answer q under the member names of the scenario's
 // market.withdrawal_queue_fields: q itself when they are the assumed names, else the same members
 // renamed.
-func (a *earnAPI) queueAnswer(q market.WithdrawalQueue) any {
-	f := a.market.WithdrawalQueueFields.Names()
-	if f == market.DefaultWithdrawalQueueFields() {
+func (a *earnAPI) queueAnswer(q apiwire.WithdrawalQueue) any {
+	f := genesis.QueueFields(a.market.WithdrawalQueueFields)
+	if f == apiwire.DefaultWithdrawalQueueFields() {
 		return q
 	}
 	requests := make([]map[string]any, len(q.Requests))

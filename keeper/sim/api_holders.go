@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/gagliardetto/solana-go"
-	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/internal/apiwire"
 	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 	"github.com/keeper-project/keeper/keeper/sim/internal/units"
@@ -24,7 +23,7 @@ type holderEvent struct {
 // the starting balance; events at or after rangeEnd contribute nothing. pdas false keys the map by
 // borrower wallet (a borrower's loans add up), true by loan address. A mint no event ever touched
 // gives an empty array; otherwise one record lists every holder with an event up to rangeEnd.
-func (a *loansAPI) historicalHolders(c *call, q market.HoldersRequest) (any, error) {
+func (a *loansAPI) historicalHolders(c *call, q apiwire.HoldersRequest) (any, error) {
 	if q.Mint == "" {
 		return nil, apiwire.BadRequest("mint is required")
 	}
@@ -39,19 +38,19 @@ func (a *loansAPI) historicalHolders(c *call, q market.HoldersRequest) (any, err
 		return nil, err
 	}
 	if !seen {
-		return []market.CollateralHolder{}, nil
+		return []apiwire.CollateralHolder{}, nil
 	}
-	rec := market.CollateralHolder{CollateralMint: q.Mint, RangeStart: q.RangeStart, RangeEnd: q.RangeEnd,
-		UserDepositSeconds: map[string]market.Decimal{}}
+	rec := apiwire.CollateralHolder{CollateralMint: q.Mint, RangeStart: q.RangeStart, RangeEnd: q.RangeEnd,
+		UserDepositSeconds: map[string]apiwire.Number{}}
 	for holder, evs := range byHolder {
-		rec.UserDepositSeconds[holder] = market.DecimalOf(depositSeconds(evs, int64(q.RangeStart), int64(q.RangeEnd)))
+		rec.UserDepositSeconds[holder] = apiwire.Number(depositSeconds(evs, int64(q.RangeStart), int64(q.RangeEnd)))
 	}
-	return []market.CollateralHolder{rec}, nil
+	return []apiwire.CollateralHolder{rec}, nil
 }
 
 // holderEvents collects the mint's balance changes per holder up to rangeEnd, and whether any event
 // ever touched the mint.
-func (a *loansAPI) holderEvents(q market.HoldersRequest) (map[string][]holderEvent, bool, error) {
+func (a *loansAPI) holderEvents(q apiwire.HoldersRequest) (map[string][]holderEvent, bool, error) {
 	scale := units.Pow10(a.w.DecimalsOf(q.Mint))
 	out := map[string][]holderEvent{}
 	seen := false

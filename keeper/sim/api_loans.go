@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/gagliardetto/solana-go"
-	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/internal/apiwire"
 	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 	"github.com/keeper-project/keeper/keeper/sim/internal/state"
@@ -31,7 +30,7 @@ var loanSortKeys = []func(v *loanView) float64{
 
 // loansInfo serves E3: the filter-matched loans, one page of them, and the aggregate over all of
 // them, with every USD figure from one pinned price snapshot.
-func (a *loansAPI) loansInfo(c *call, q market.LoansQuery) (any, error) {
+func (a *loansAPI) loansInfo(c *call, q apiwire.LoansQuery) (any, error) {
 	if err := validateLoansQuery(q); err != nil {
 		return nil, err
 	}
@@ -42,8 +41,8 @@ func (a *loansAPI) loansInfo(c *call, q market.LoansQuery) (any, error) {
 		return nil, err
 	}
 	page, size := apiwire.Paging(q.Page, q.PageSize)
-	out := market.LoansPage{Aggregate: l.aggregate, CollateralMints: slices.Clone(l.collateralMints),
-		PrincipalMints: slices.Clone(l.principalMints), Items: []market.LoanItem{}, PageInfo: apiwire.PageInfo(page, size, len(l.views)),
+	out := apiwire.LoansPage{Aggregate: l.aggregate, CollateralMints: slices.Clone(l.collateralMints),
+		PrincipalMints: slices.Clone(l.principalMints), Items: []apiwire.LoanItem{}, PageInfo: apiwire.NewPageInfo(page, size, len(l.views)),
 		SnapshotTs: float64(a.snapshotAt(sn.At).Unix()) + a.faults.SnapshotSkew(page)}
 	for _, v := range apiwire.PageOf(l.views, page, size) {
 		item := v.item
@@ -56,7 +55,7 @@ func (a *loansAPI) loansInfo(c *call, q market.LoansQuery) (any, error) {
 }
 
 // validateLoansQuery checks the enum and address members.
-func validateLoansQuery(q market.LoansQuery) error {
+func validateLoansQuery(q apiwire.LoansQuery) error {
 	lists := []struct {
 		name string
 		vals []string
@@ -79,7 +78,7 @@ func validateLoansQuery(q market.LoansQuery) error {
 		return apiwire.BadRequest("filterType %d is not supported (0 active, 1 closed, 2 all)", *q.FilterType)
 	case q.SortType != nil && int(*q.SortType) >= len(loanSortKeys):
 		return apiwire.BadRequest("sortType %d is not supported (0 start time, 1 collateralUsd, 2 principalUsd, 3 interestAccruedUsd, 4 pnlUsd)", *q.SortType)
-	case q.SortSide != nil && *q.SortSide > market.SortDescending:
+	case q.SortSide != nil && *q.SortSide > apiwire.SortDescending:
 		return apiwire.BadRequest("sortSide %d is not supported (0 ascending, 1 descending)", *q.SortSide)
 	}
 	return nil
@@ -96,12 +95,12 @@ func validateAddresses(name string, vals []string) error {
 }
 
 // matchLoan applies every filter of q.
-func matchLoan(q market.LoansQuery, v *loanView) bool {
+func matchLoan(q apiwire.LoansQuery, v *loanView) bool {
 	st := v.st
-	colMints, colIDs, types, prinMints := []string{}, []string{}, []market.AssetType{}, []string{}
+	colMints, colIDs, types, prinMints := []string{}, []string{}, []apiwire.AssetType{}, []string{}
 	for _, col := range st.Collateral {
 		colMints, colIDs = append(colMints, col.AssetMint), append(colIDs, col.AssetIdentifier)
-		types = append(types, market.AssetType(col.AssetType))
+		types = append(types, apiwire.AssetType(col.AssetType))
 	}
 	for _, l := range st.Ledgers {
 		prinMints = append(prinMints, l.PrincipalMint)
@@ -124,7 +123,7 @@ func matchLoan(q market.LoansQuery, v *loanView) bool {
 
 // matchLoopPairs reports whether a loop ledger of the loan matches one of the pairs (principal mint
 // and collateral identifier); no pairs match everything.
-func matchLoopPairs(pairs []market.LoopPair, st *state.Loan) bool {
+func matchLoopPairs(pairs []apiwire.LoopPair, st *state.Loan) bool {
 	if len(pairs) == 0 {
 		return true
 	}
@@ -144,12 +143,12 @@ func matchLoopPairs(pairs []market.LoopPair, st *state.Loan) bool {
 }
 
 // sortLoans orders loans by sortType and sortSide, ties by loan id ascending.
-func sortLoans(views []*loanView, q market.LoansQuery) {
+func sortLoans(views []*loanView, q apiwire.LoansQuery) {
 	key := loanSortKeys[0]
 	if q.SortType != nil {
 		key = loanSortKeys[*q.SortType]
 	}
-	desc := q.SortSide != nil && *q.SortSide == market.SortDescending
+	desc := q.SortSide != nil && *q.SortSide == apiwire.SortDescending
 	slices.SortStableFunc(views, func(a, b *loanView) int {
 		c := cmp.Compare(key(a), key(b))
 		if desc {
@@ -163,8 +162,8 @@ func sortLoans(views []*loanView, q market.LoansQuery) {
 }
 
 // aggregate sums the whole matched set (spec aggregate rules 1–4).
-func aggregate(views []*loanView) *market.Aggregate {
-	a := &market.Aggregate{Count: int64(len(views))}
+func aggregate(views []*loanView) *apiwire.Aggregate {
+	a := &apiwire.Aggregate{Count: int64(len(views))}
 	var apyW, yieldW float64
 	for _, v := range views {
 		it := v.item

@@ -3,7 +3,6 @@ package sim
 import (
 	"slices"
 
-	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/internal/apiwire"
 	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 	"github.com/keeper-project/keeper/keeper/sim/internal/state"
@@ -13,10 +12,10 @@ import (
 // loopInfo serves E12: the loops whose identifier (slug, or "{PRINCIPAL_MINT}-{COLLATERAL_MINT}") is
 // among identifiers and that carry one of tags; an empty filter matches everything, and the two
 // filters combine. Figures the scenario does not fix are computed from the loans (loopFigures).
-func (a *vaultsAPI) loopInfo(c *call, q market.LoopsQuery) (any, error) {
-	out := []market.Loop{}
+func (a *vaultsAPI) loopInfo(c *call, q apiwire.LoopsQuery) (any, error) {
+	out := []apiwire.Loop{}
 	for _, l := range a.w.Loops {
-		pair := l.PrincipalMint + "-" + l.CollateralMint
+		pair := l.Principal.Address.String() + "-" + l.Collateral.Address.String()
 		idOK := len(q.Identifiers) == 0 || slices.Contains(q.Identifiers, l.Identifier) || slices.Contains(q.Identifiers, pair)
 		tagOK := len(q.Tags) == 0 || apiwire.AnyIn(q.Tags, l.Tags)
 		if !idOK || !tagOK {
@@ -37,8 +36,13 @@ func (a *vaultsAPI) loopInfo(c *call, q market.LoopsQuery) (any, error) {
 // loan's net APY weighted by its collateral's USD value, where a loan's net APY is what its equity
 // earns: (collateral USD · the collateral's own yield − debt USD · the ledger's APY) / (collateral USD
 // − debt USD); loans without positive equity are left out of the average.
-func (a *vaultsAPI) loopFigures(l programs.Loop) (market.Loop, error) {
-	rec := l.Loop
+func (a *vaultsAPI) loopFigures(l programs.Loop) (apiwire.Loop, error) {
+	rec := apiwire.Loop{Identifier: l.Identifier, PrincipalMint: l.Principal.Address.String(),
+		CollateralMint: l.Collateral.Address.String(), Tags: l.Tags}
+	if l.MaxApy != nil {
+		v := apiwire.Number(*l.MaxApy)
+		rec.MaxApy = &v
+	}
 	sn := a.w.Snapshot(a.clock.Now())
 	var deposited, weighted, weight float64
 	for _, info := range a.w.Loans {
@@ -58,15 +62,15 @@ func (a *vaultsAPI) loopFigures(l programs.Loop) (market.Loop, error) {
 			weight += collUSD
 		}
 	}
-	rec.CollateralDeposited = market.Number(deposited)
+	rec.CollateralDeposited = apiwire.Number(deposited)
 	if l.FixedDeposited != nil {
-		rec.CollateralDeposited = market.Number(*l.FixedDeposited)
+		rec.CollateralDeposited = apiwire.Number(*l.FixedDeposited)
 	}
 	if weight > 0 {
-		rec.WAvgApy = market.Number(weighted / weight)
+		rec.WAvgApy = apiwire.Number(weighted / weight)
 	}
 	if l.FixedWAvgApy != nil {
-		rec.WAvgApy = market.Number(*l.FixedWAvgApy)
+		rec.WAvgApy = apiwire.Number(*l.FixedWAvgApy)
 	}
 	return rec, nil
 }
@@ -79,13 +83,13 @@ func loopPosition(st *state.Loan, l programs.Loop) (coll uint64, debt, apy float
 		return 0, 0, 0, false
 	}
 	for _, c := range st.Collateral {
-		if c.AssetMint == l.CollateralMint && c.AssetIdentifier == l.CollateralMint {
+		if c.AssetMint == l.Collateral.Address.String() && c.AssetIdentifier == l.Collateral.Address.String() {
 			coll += c.Amount
 		}
 	}
 	var apyDebt float64
 	for _, g := range st.Ledgers {
-		if g.PrincipalMint != l.PrincipalMint || g.PrincipalDue <= g.PrincipalRepaid {
+		if g.PrincipalMint != l.Principal.Address.String() || g.PrincipalDue <= g.PrincipalRepaid {
 			continue
 		}
 		owed := float64(g.PrincipalDue - g.PrincipalRepaid + g.InterestOutstanding)

@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/gagliardetto/solana-go"
-	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/internal/apiwire"
 	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 	"github.com/keeper-project/keeper/keeper/sim/internal/units"
@@ -23,7 +22,7 @@ import (
 // value (its oracle price, or priceOverride) × ltv, in principal units. Candidates offering nothing
 // are dropped. The best candidate has the lowest APY; ties go to the larger amount, then to the lower
 // strategy address. A collateral without candidates is left out of the answer.
-func (a *vaultsAPI) bestQuote(c *call, q market.QuoteRequest) (any, error) {
+func (a *vaultsAPI) bestQuote(c *call, q apiwire.QuoteRequest) (any, error) {
 	if err := validateQuote(q); err != nil {
 		return nil, err
 	}
@@ -32,10 +31,10 @@ func (a *vaultsAPI) bestQuote(c *call, q market.QuoteRequest) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	key := market.StrategyDuration{DurationType: q.DurationType, Duration: q.Duration}.Key()
-	out := []market.Quote{}
+	key := apiwire.StrategyDuration{DurationType: q.DurationType, Duration: q.Duration}.Key()
+	out := []apiwire.Quote{}
 	for _, cf := range q.CollateralFilter {
-		var cands []market.Quote
+		var cands []apiwire.Quote
 		for _, info := range a.w.Strategies {
 			if qt, ok := a.quoteFrom(views[info.Address], q, cf, key, c.wallet, sn); ok {
 				cands = append(cands, qt)
@@ -50,7 +49,7 @@ func (a *vaultsAPI) bestQuote(c *call, q market.QuoteRequest) (any, error) {
 }
 
 // compareQuotes orders quotes best first.
-func compareQuotes(a, b market.Quote) int {
+func compareQuotes(a, b apiwire.Quote) int {
 	if c := cmp.Compare(a.Apy, b.Apy); c != 0 {
 		return c
 	}
@@ -61,13 +60,13 @@ func compareQuotes(a, b market.Quote) int {
 }
 
 // validateQuote checks an E6 request.
-func validateQuote(q market.QuoteRequest) error {
+func validateQuote(q apiwire.QuoteRequest) error {
 	switch {
 	case q.PrincipalMint == "":
 		return apiwire.BadRequest("principalMint is required")
 	case len(q.CollateralFilter) == 0:
 		return apiwire.BadRequest("collateralFilter must name at least one collateral")
-	case q.DurationType > market.DurationYears:
+	case q.DurationType > apiwire.DurationYears:
 		return apiwire.BadRequest("durationType %d is not supported (0 days, 1 weeks, 2 months, 3 minutes, 4 years)", q.DurationType)
 	}
 	if err := validateAddresses("principalMint", []string{q.PrincipalMint}); err != nil {
@@ -88,21 +87,21 @@ func validateQuote(q market.QuoteRequest) error {
 }
 
 // quoteFrom returns what a strategy offers for one collateral, if anything.
-func (a *vaultsAPI) quoteFrom(v *strategyView, q market.QuoteRequest, cf market.CollateralFilter, key string,
-	wallet solana.PublicKey, sn *programs.Snapshot) (market.Quote, bool) {
+func (a *vaultsAPI) quoteFrom(v *strategyView, q apiwire.QuoteRequest, cf apiwire.CollateralFilter, key string,
+	wallet solana.PublicKey, sn *programs.Snapshot) (apiwire.Quote, bool) {
 	mint := cf.AssetData.Spl.Mint
 	t, ok := v.st.Term(mint)
 	switch {
 	case !ok || v.st.PrincipalMint != q.PrincipalMint || !v.st.OriginationsEnabled:
-		return market.Quote{}, false
+		return apiwire.Quote{}, false
 	case slices.Contains(q.ExcludedExternalYield, v.st.ExternalYieldSource):
-		return market.Quote{}, false
+		return apiwire.Quote{}, false
 	case !wallet.IsZero() && v.st.Authority == wallet.String():
-		return market.Quote{}, false
+		return apiwire.Quote{}, false
 	}
 	apy, ok := t.Apys[key]
 	if !ok {
-		return market.Quote{}, false
+		return apiwire.Quote{}, false
 	}
 	amount := float64(v.idle) - float64(v.st.LiquidityBuffer)
 	if pctCap, err := units.ParsePercent(t.MaxAllocationPct); err == nil {
@@ -112,14 +111,14 @@ func (a *vaultsAPI) quoteFrom(v *strategyView, q market.QuoteRequest, cf market.
 		amount = min(amount, a.borrowCapacity(cf, v.info.Mint, t.Ltv, sn))
 	}
 	if amount < 1 {
-		return market.Quote{}, false
+		return apiwire.Quote{}, false
 	}
-	return market.Quote{Amount: market.Amount(math.Floor(amount)), Apy: market.CBPS(apy), CollateralIdentifier: mint,
-		Lqt: market.CBPS(t.Lqt), Ltv: market.CBPS(t.Ltv), Strategy: v.info.Address.String()}, true
+	return apiwire.Quote{Amount: apiwire.Amount(math.Floor(amount)), Apy: apiwire.CBPS(apy), CollateralIdentifier: mint,
+		Lqt: apiwire.CBPS(t.Lqt), Ltv: apiwire.CBPS(t.Ltv), Strategy: v.info.Address.String()}, true
 }
 
 // borrowCapacity returns how much principal (base units) the collateral amount supports at ltv.
-func (a *vaultsAPI) borrowCapacity(cf market.CollateralFilter, principal *programs.Mint, ltv int64, sn *programs.Snapshot) float64 {
+func (a *vaultsAPI) borrowCapacity(cf apiwire.CollateralFilter, principal *programs.Mint, ltv int64, sn *programs.Snapshot) float64 {
 	k := solana.MustPublicKeyFromBase58(cf.AssetData.Spl.Mint)
 	m, ok := a.w.MintByAddr[k]
 	if !ok {
@@ -129,7 +128,7 @@ func (a *vaultsAPI) borrowCapacity(cf market.CollateralFilter, principal *progra
 	if cf.PriceOverride != nil {
 		price = *cf.PriceOverride
 	}
-	usd := units.WholeTokens(cf.Amount.Uint64(), m.Decimals) * price * float64(ltv) / 1e6
+	usd := units.WholeTokens(uint64(cf.Amount), m.Decimals) * price * float64(ltv) / 1e6
 	pp := sn.Price(principal.Address)
 	if pp <= 0 {
 		return 0

@@ -4,11 +4,11 @@ import (
 	"crypto/sha256"
 
 	"github.com/gagliardetto/solana-go"
-	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/keeper/sim/internal/apiwire"
 	"github.com/keeper-project/keeper/keeper/sim/internal/instr"
 	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
+	"github.com/keeper-project/keeper/keeper/sim/internal/stratupdate"
 	"github.com/keeper-project/keeper/keeper/sim/internal/txbuild"
 )
 
@@ -19,12 +19,12 @@ const maxItemsPerInstruction = 255
 // they are packed in order into as few transactions as fit the transaction size limit, so a large
 // update comes back as several transactions, to be sent in order. Only the strategy's authority may
 // ask (401 otherwise).
-func (a *strategiesAPI) updateStrategy(c *call, q market.StrategyUpdateRequest) (any, error) {
+func (a *strategiesAPI) updateStrategy(c *call, q apiwire.StrategyUpdateRequest) (any, error) {
 	info, st, err := strategyFor(a.world, c, q.Strategy)
 	if err != nil {
 		return nil, err
 	}
-	items, err := apiwire.UpdateItems(q, st)
+	items, err := stratupdate.Items(q, st)
 	if err != nil {
 		return nil, err
 	}

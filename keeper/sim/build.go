@@ -5,7 +5,6 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
-	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
 	"github.com/keeper-project/keeper/keeper/sim/faults"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
@@ -49,10 +48,10 @@ func (b *txBuilder) build(c *call, mint solana.PublicKey, groups ...[]txbuild.In
 }
 
 // one builds the single transaction of an operation and returns its API object.
-func (b *txBuilder) one(c *call, mint solana.PublicKey, ixs []txbuild.Instruction) (market.Transaction, error) {
+func (b *txBuilder) one(c *call, mint solana.PublicKey, ixs []txbuild.Instruction) (apiwire.Transaction, error) {
 	txs, err := b.build(c, mint, ixs)
 	if err != nil {
-		return market.Transaction{}, err
+		return apiwire.Transaction{}, err
 	}
 	return txs[0].ApiTransaction(), nil
 }

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/gagliardetto/solana-go"
-	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/internal/apiwire"
 	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 	"github.com/keeper-project/keeper/keeper/sim/internal/units"
 )
@@ -86,7 +86,7 @@ type ControlLoan struct {
 	Borrower string `json:"borrower"`
 	// Active is false once the loan is closed or has no debt.
 	Active bool `json:"active"`
-	// Health is the loan's health by keeper's rules (market.ComputeLoanFacts at the sim clock's time):
+	// Health is the loan's health by the rule docs/policies.md gives (the health fact), at the sim clock's time:
 	// 1 − debt / liquidation capacity, the minimum over ledgers with debt.
 	Health float64 `json:"health"`
 	// Outstanding and Repaid sum the principal outstanding and repaid over the ledgers.
@@ -251,26 +251,65 @@ func (c *stateReport) wallet() ControlWallet {
 	return w
 }
 
-// loan returns a loan's view, its health computed as keeper computes it.
+// loan returns a loan's view, its health computed as keeper documents it.
 func (c *stateReport) loan(addr solana.PublicKey, now time.Time) (ControlLoan, error) {
 	item, err := c.acc.Loan(addr)
 	if err != nil {
 		return ControlLoan{}, err
 	}
-	facts, err := market.ComputeLoanFacts(item, now, c.unitPrice)
-	if err != nil {
-		return ControlLoan{}, err
+	v := ControlLoan{Address: addr.String(), Borrower: item.Loan.Borrower, Health: 1}
+	usd := map[string]float64{}
+	for _, b := range item.CollateralBreakdown {
+		usd[b.AssetIdentifier] += b.Usd
 	}
-	v := ControlLoan{Address: addr.String(), Borrower: item.Loan.Borrower, Active: facts.Active && !item.Loan.Closed,
-		Health: facts.Health}
 	for _, l := range item.Ledgers {
-		v.Outstanding += l.OutstandingPrincipal().Uint64()
-		v.Repaid += l.PrincipalRepaid.Uint64()
+		outstanding := uint64(l.PrincipalDue) - min(uint64(l.PrincipalRepaid), uint64(l.PrincipalDue))
+		v.Outstanding += outstanding
+		v.Repaid += uint64(l.PrincipalRepaid)
+		v.Active = v.Active || outstanding > 0
+		h, err := c.ledgerHealth(item, l, outstanding, usd, now)
+		if err != nil {
+			return ControlLoan{}, fmt.Errorf("sim control: loan %s: %w", addr, err)
+		}
+		v.Health = min(v.Health, h)
 	}
+	v.Active = v.Active && !item.Loan.Closed
 	return v, nil
 }
 
-// unitPrice is the USD price of one base unit of a mint, for market.ComputeLoanFacts.
+// ledgerHealth is one ledger's health by the rule docs/policies.md gives (the health fact): 1 − debt / liquidation
+// capacity, the debt being the outstanding principal, the interest owed and the interest still to
+// accrue to the ledger's end in USD, the capacity the sum over collateral of its USD value × the
+// ledger's weight × liquidation threshold for it. A ledger without debt is healthy (1).
+func (c *stateReport) ledgerHealth(item apiwire.LoanItem, l apiwire.Ledger, outstanding uint64, usd map[string]float64, now time.Time) (float64, error) {
+	remaining := max(0, float64(int64(l.EndTime)-now.Unix()))
+	debt := float64(outstanding) + float64(l.InterestOutstanding) + float64(l.InterestPerSecond)*remaining
+	if debt <= 0 {
+		return 1, nil
+	}
+	price, ok := c.unitPrice(l.PrincipalMint)
+	if !ok {
+		return 0, fmt.Errorf("ledger %d: no price for %s", l.LedgerIndex, l.PrincipalMint)
+	}
+	capacity := 0.0
+	for _, col := range item.Collateral {
+		capacity += usd[col.AssetIdentifier] * ratioAt(l.Weights, col.Index) * ratioAt(l.LqtRatios, col.Index)
+	}
+	if capacity <= 0 {
+		return 0, fmt.Errorf("ledger %d has debt but no collateral capacity", l.LedgerIndex)
+	}
+	return 1 - debt*price/capacity, nil
+}
+
+// ratioAt returns row[i] as a fraction, 0 outside the row.
+func ratioAt(row []apiwire.CBPS, i int) float64 {
+	if i < 0 || i >= len(row) {
+		return 0
+	}
+	return float64(row[i]) / float64(apiwire.CBPSOne)
+}
+
+// unitPrice is the USD price of one base unit of a mint.
 func (c *stateReport) unitPrice(mint string) (float64, bool) {
 	k, err := solana.PublicKeyFromBase58(mint)
 	if err != nil {
@@ -316,8 +355,8 @@ func (c *stateReport) request(r *programs.Request) (ControlRequest, error) {
 		return ControlRequest{}, err
 	}
 	_, open := c.acc.accts.request(r)
-	return ControlRequest{Address: wr.RequestID, Wallet: wr.Wallet, Requested: wr.RequestedAmount.Uint64(),
-		Filled: wr.FilledAmount.Uint64(), Claimed: wr.ClaimedAmount.Uint64(), Open: open}, nil
+	return ControlRequest{Address: wr.RequestID, Wallet: wr.Wallet, Requested: uint64(wr.RequestedAmount),
+		Filled: uint64(wr.FilledAmount), Claimed: uint64(wr.ClaimedAmount), Open: open}, nil
 }
 
 // strategy returns a strategy's view, collaterals named as the scenario names them.
@@ -327,14 +366,14 @@ func (c *stateReport) strategy(addr solana.PublicKey) (ControlStrategy, error) {
 		return ControlStrategy{}, err
 	}
 	v := ControlStrategy{Address: vs.Strategy.Address, Authority: vs.Strategy.Authority,
-		Idle: vs.Strategy.TokenBalance.Uint64(), Terms: map[string]map[string]int64{}}
+		Idle: uint64(vs.Strategy.TokenBalance), Terms: map[string]map[string]int64{}}
 	for _, t := range vs.CollateralTerms {
-		byTerm, err := t.APYs()
-		if err != nil {
-			return ControlStrategy{}, fmt.Errorf("sim control: strategy %s: %w", addr, err)
-		}
 		apys := map[string]int64{}
-		for d, apy := range byTerm {
+		for k, apy := range t.DurationsAndApys {
+			d, err := apiwire.ParseDurationKey(k)
+			if err != nil {
+				return ControlStrategy{}, fmt.Errorf("sim control: strategy %s: %w", addr, err)
+			}
 			apys[d.String()] = int64(apy)
 		}
 		v.Terms[c.assetName(t.AssetIdentifier)] = apys

@@ -60,12 +60,15 @@ func (e *Events) RunDue() (int, error) {
 		ev := e.list[e.next]
 		e.next++
 		ran++
-		if err := ev.Apply(eventSim{e.world}); err != nil {
+		// The event happened at its time, which may be slots ago: its writes are dated there, so
+		// that a simulation at confirmed or finalized sees what a real chain would by now.
+		at := e.start.Add(ev.At)
+		if err := e.chain.WriteAsOf(at, func() error { return ev.Apply(eventSim{e.world}) }); err != nil {
 			errs = append(errs, fmt.Errorf("sim: event at %s (%s): %w", ev.At, ev.Desc, err))
 			continue
 		}
 		e.log.Info("Scenario event", "at", ev.At, "event", ev.Desc)
-		e.publishPrices(e.start.Add(ev.At)) // a price the event moved is pushed when it moved
+		e.publishPrices(at) // a price the event moved is pushed when it moved
 	}
 	e.publishPrices(now)
 	return ran, errors.Join(errs...)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"testing"
 	"time"
@@ -225,4 +226,19 @@ func (e *env) sendBundle(t *testing.T, txs [][]byte) string {
 		t.Fatalf("sendBundle: %v", describeRPCError(err))
 	}
 	return id
+}
+
+// asClient returns v, a record of the simulator's own wire types, as keeper's market client reads
+// it: encoded by the simulator's rules and decoded by the client's.
+func asClient[T any](tb testing.TB, v any) T {
+	tb.Helper()
+	var out T
+	b, err := json.Marshal(v)
+	if err != nil {
+		tb.Fatalf("encode %T: %v", v, err)
+	}
+	if err := json.Unmarshal(b, &out); err != nil {
+		tb.Fatalf("decode %T as %T: %v", v, out, err)
+	}
+	return out
 }

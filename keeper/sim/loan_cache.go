@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"github.com/gagliardetto/solana-go"
-	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/internal/apiwire"
 	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 	"github.com/keeper-project/keeper/keeper/sim/internal/state"
@@ -20,7 +19,7 @@ const listingCacheSize = 16
 // aggregate and mints.
 type loanListing struct {
 	views           []*loanView
-	aggregate       *market.Aggregate
+	aggregate       *apiwire.Aggregate
 	collateralMints []string
 	principalMints  []string
 }
@@ -40,7 +39,7 @@ type loanCache struct {
 }
 
 // listing returns the loans-info listing of q at sn, computing what the cache does not hold.
-func (s *views) listing(q market.LoansQuery, sn *programs.Snapshot, prices *map[solana.PublicKey]float64) (*loanListing, error) {
+func (s *views) listing(q apiwire.LoansQuery, sn *programs.Snapshot, prices *map[solana.PublicKey]float64) (*loanListing, error) {
 	version := s.chain.State.Version()
 	c := &s.loans
 	c.mu.Lock()
@@ -69,14 +68,14 @@ func (s *views) listing(q market.LoansQuery, sn *programs.Snapshot, prices *map[
 }
 
 // listingKey identifies a query's listing: the query without its page.
-func listingKey(q market.LoansQuery) string {
+func listingKey(q apiwire.LoansQuery) string {
 	q.Page, q.PageSize = nil, nil
 	b, _ := json.Marshal(q)
 	return string(b)
 }
 
 // newListing filters and sorts views for q.
-func newListing(q market.LoansQuery, all []*loanView) *loanListing {
+func newListing(q apiwire.LoansQuery, all []*loanView) *loanListing {
 	views := slices.DeleteFunc(slices.Clone(all), func(v *loanView) bool { return !matchLoan(q, v) })
 	sortLoans(views, q)
 	l := &loanListing{views: views, aggregate: aggregate(views), collateralMints: []string{}, principalMints: []string{}}

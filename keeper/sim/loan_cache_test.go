@@ -8,6 +8,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
+	"github.com/keeper-project/keeper/keeper/sim/internal/apiwire"
 	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 )
@@ -65,7 +66,7 @@ func TestLoansRevaluedWithoutBase58(t *testing.T) {
 	list := func() *loanListing {
 		t.Helper()
 		prices := s.w.Prices.Load()
-		l, err := s.accounts.views.listing(market.LoansQuery{}, &programs.Snapshot{W: s.w, Prices: *prices, At: s.clock.Now()}, prices)
+		l, err := s.accounts.views.listing(apiwire.LoansQuery{}, &programs.Snapshot{W: s.w, Prices: *prices, At: s.clock.Now()}, prices)
 		if err != nil {
 			t.Fatal(err)
 		}

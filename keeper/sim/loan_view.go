@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gagliardetto/solana-go"
-	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/internal/apiwire"
 	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 	"github.com/keeper-project/keeper/keeper/sim/internal/units"
@@ -18,7 +18,7 @@ type loanView struct {
 	info    *programs.Loan
 	addr    string // info's address, base58
 	st      *state.Loan
-	item    market.LoanItem
+	item    apiwire.LoanItem
 	lenders map[string]bool // strategy addresses and their authorities
 	now     int64
 	decoded *decodedStates // nil: decode the accounts the view needs
@@ -56,15 +56,15 @@ func (s *views) loanViews(sn *programs.Snapshot, decoded *decodedStates) ([]*loa
 // fillLoanItem computes a loan's summary item.
 func (s *views) fillLoanItem(v *loanView, sn *programs.Snapshot) error {
 	st := v.st
-	v.item = market.LoanItem{
-		Loan: market.Loan{Address: v.addr, Borrower: st.Borrower, Bump: st.Bump, Closed: st.Closed,
-			LastInteractedTime: market.UnixTime(st.LastInteractedTime), LastInteractedTxn: st.LastInteractedTxn,
-			LoanStatus: market.LoanStatus(st.Status), Nonce: st.Nonce, StartTime: market.UnixTime(st.StartTime),
+	v.item = apiwire.LoanItem{
+		Loan: apiwire.Loan{Address: v.addr, Borrower: st.Borrower, Bump: st.Bump, Closed: st.Closed,
+			LastInteractedTime: apiwire.UnixTime(st.LastInteractedTime), LastInteractedTxn: st.LastInteractedTxn,
+			LoanStatus: apiwire.LoanStatus(st.Status), Nonce: st.Nonce, StartTime: apiwire.UnixTime(st.StartTime),
 			WriteVersion: st.WriteVersion, ID: st.ID},
-		LoanType:            market.LoanType(st.LoanType),
-		Collateral:          []market.Collateral{},
-		Ledgers:             []market.Ledger{},
-		CollateralBreakdown: []market.CollateralUSD{},
+		LoanType:            apiwire.LoanType(st.LoanType),
+		Collateral:          []apiwire.Collateral{},
+		Ledgers:             []apiwire.Ledger{},
+		CollateralBreakdown: []apiwire.CollateralUSD{},
 	}
 	if err := s.fillCollateral(v, sn); err != nil {
 		return err
@@ -89,21 +89,21 @@ func (s *views) fillLoanItem(v *loanView, sn *programs.Snapshot) error {
 func (s *views) fillCollateral(v *loanView, sn *programs.Snapshot) error {
 	it := &v.item
 	for _, col := range v.st.Collateral {
-		it.Collateral = append(it.Collateral, market.Collateral{
-			Amount: market.Amount(col.Amount), AssetIdentifier: col.AssetIdentifier, AssetMint: col.AssetMint,
-			AssetType: market.AssetType(col.AssetType), Index: col.Index, Loan: v.addr, ID: col.ID,
-			LastInteractedTime: market.UnixTime(col.LastInteractedTime), LastInteractedTxn: col.LastInteractedTxn,
+		it.Collateral = append(it.Collateral, apiwire.Collateral{
+			Amount: apiwire.Amount(col.Amount), AssetIdentifier: col.AssetIdentifier, AssetMint: col.AssetMint,
+			AssetType: apiwire.AssetType(col.AssetType), Index: col.Index, Loan: v.addr, ID: col.ID,
+			LastInteractedTime: apiwire.UnixTime(col.LastInteractedTime), LastInteractedTxn: col.LastInteractedTxn,
 			WriteVersion: col.WriteVersion})
 		usd, yield, err := s.collateralUSD(v.decoded, col, sn)
 		if err != nil {
 			return err
 		}
-		it.CollateralBreakdown = append(it.CollateralBreakdown, market.CollateralUSD{AssetIdentifier: col.AssetIdentifier, Usd: usd})
+		it.CollateralBreakdown = append(it.CollateralBreakdown, apiwire.CollateralUSD{AssetIdentifier: col.AssetIdentifier, Usd: usd})
 		it.CollateralUsd += usd
 		it.CollateralUsdRisk += usd * float64(maxLqt(v.st, col.Index)) / 1e6
 		v.collYieldWeighted += usd * yield
 		v.dailyCollYieldUsd += usd * yield / 365
-		it.PendingYieldUsd += usd * yield * float64(max(0, v.now-col.LastInteractedTime)) / market.SecondsPerYear
+		it.PendingYieldUsd += usd * yield * float64(max(0, v.now-col.LastInteractedTime)) / apiwire.SecondsPerYear
 	}
 	return nil
 }
@@ -149,17 +149,17 @@ func (s *views) fillLedgers(v *loanView, sn *programs.Snapshot) {
 		if v.now >= l.EndTime {
 			ips = 0
 		}
-		it.Ledgers = append(it.Ledgers, market.Ledger{
-			Apy: market.CBPS(l.Apy), Duration: l.Duration, DurationType: market.DurationType(l.DurationType),
-			StartTime: market.UnixTime(l.StartTime), EndTime: market.UnixTime(l.EndTime),
-			InterestOutstanding: market.Amount(interest), InterestPerSecond: market.Number(ips),
-			LastInterestUpdatedTime: market.UnixTime(max(l.LastInterestUpdatedTime, min(v.now, l.EndTime))),
-			LastInteractedTime:      market.UnixTime(l.LastInteractedTime), LastInteractedTxn: l.LastInteractedTxn,
+		it.Ledgers = append(it.Ledgers, apiwire.Ledger{
+			Apy: apiwire.CBPS(l.Apy), Duration: l.Duration, DurationType: apiwire.DurationType(l.DurationType),
+			StartTime: apiwire.UnixTime(l.StartTime), EndTime: apiwire.UnixTime(l.EndTime),
+			InterestOutstanding: apiwire.Amount(interest), InterestPerSecond: apiwire.Number(ips),
+			LastInterestUpdatedTime: apiwire.UnixTime(max(l.LastInterestUpdatedTime, min(v.now, l.EndTime))),
+			LastInteractedTime:      apiwire.UnixTime(l.LastInteractedTime), LastInteractedTxn: l.LastInteractedTxn,
 			LedgerIndex: l.Index, Loan: v.addr, LqtRatios: cbpsRow(l.LqtRatios),
 			LtvRatios: cbpsRow(l.LtvRatios), Weights: cbpsRow(l.Weights), MarketInformation: l.MarketInformation,
-			PrincipalDue: market.Amount(l.PrincipalDue), PrincipalMint: l.PrincipalMint,
-			PrincipalRepaid: market.Amount(l.PrincipalRepaid), Status: market.LedgerStatus(l.Status),
-			Strategy: l.Strategy, ID: l.ID, IsLoop: market.Number(l.IsLoop), WriteVersion: l.WriteVersion,
+			PrincipalDue: apiwire.Amount(l.PrincipalDue), PrincipalMint: l.PrincipalMint,
+			PrincipalRepaid: apiwire.Amount(l.PrincipalRepaid), Status: apiwire.LedgerStatus(l.Status),
+			Strategy: l.Strategy, ID: l.ID, IsLoop: apiwire.Number(l.IsLoop), WriteVersion: l.WriteVersion,
 		})
 		principalUsd := sn.Usd(mint, l.Outstanding())
 		it.PrincipalUsd += principalUsd
@@ -177,19 +177,19 @@ func (s *views) fillLedgers(v *loanView, sn *programs.Snapshot) {
 }
 
 // cbpsRow converts a ratio row.
-func cbpsRow(in []int64) []market.CBPS {
-	out := make([]market.CBPS, len(in))
+func cbpsRow(in []int64) []apiwire.CBPS {
+	out := make([]apiwire.CBPS, len(in))
 	for i, v := range in {
-		out[i] = market.CBPS(v)
+		out[i] = apiwire.CBPS(v)
 	}
 	return out
 }
 
 // pnl returns a loan's PnL details at the snapshot: the borrower's contributions and net inflows,
 // USD and token PnL, the loan's markers, and the series (see pnlSeries).
-func (s *views) pnl(v *loanView, sn *programs.Snapshot) *market.PnL {
+func (s *views) pnl(v *loanView, sn *programs.Snapshot) *apiwire.PnL {
 	in, it := v.st.Inflow, v.item
-	out := &market.PnL{
+	out := &apiwire.PnL{
 		CollateralPnl:                        it.CollateralUsd - in.CollateralUSD,
 		InitialUserCollateralContribution:    in.InitialCollateral,
 		InitialUserCollateralContributionUsd: in.InitialCollateralUSD,
@@ -199,7 +199,11 @@ func (s *views) pnl(v *loanView, sn *programs.Snapshot) *market.PnL {
 		NetPrincipalUsdInflow:                in.PrincipalUSD,
 		TokenUsdPnl:                          v.tokenUsdPnl,
 		UsdPnl:                               it.PnlUsd,
-		Markers:                              append([]market.PnLMarker{}, v.st.Markers...),
+		Markers:                              []apiwire.PnLMarker{},
+	}
+	for _, m := range v.st.Markers {
+		out.Markers = append(out.Markers, apiwire.PnLMarker{Date: float64(m.Date), Type: m.Type,
+			Metadata: apiwire.MarkerMetadata{NewCollateralMint: m.NewCollateralMint, PreviousCollateralMint: m.PreviousCollateralMint}})
 	}
 	out.CollateralPnlPctChange = pct(out.CollateralPnl, in.CollateralUSD)
 	out.UsdPnlPctChange = pct(it.PnlUsd, in.InitialCollateralUSD)
@@ -209,7 +213,7 @@ func (s *views) pnl(v *loanView, sn *programs.Snapshot) *market.PnL {
 
 // pnlSeries fills the PnL series: the loan's start (at the contribution it opened with) and the
 // snapshot.
-func (s *views) pnlSeries(out *market.PnL, v *loanView, sn *programs.Snapshot) {
+func (s *views) pnlSeries(out *apiwire.PnL, v *loanView, sn *programs.Snapshot) {
 	in, it := v.st.Inflow, v.item
 	colMint, price := "", 0.0
 	if len(v.st.Collateral) > 0 {
@@ -220,7 +224,7 @@ func (s *views) pnlSeries(out *market.PnL, v *loanView, sn *programs.Snapshot) {
 	}
 	start, now := float64(v.st.StartTime), float64(v.now)
 	debtUsd := it.PrincipalUsd + it.InterestAccruedUsd
-	out.PnlData.DataPoints = []market.PnLPoint{
+	out.PnlData.DataPoints = []apiwire.PnLPoint{
 		{Date: start, CollateralValueUsd: in.InitialCollateralUSD, NetCollateralTransferUsdAmount: in.InitialCollateralUSD,
 			NetCollateralTransferTokenAmount: in.InitialCollateral, PrincipalValueUsd: -in.PrincipalUSD,
 			NetPositionValueUsd: in.InitialCollateralUSD + in.PrincipalUSD},
@@ -228,7 +232,7 @@ func (s *views) pnlSeries(out *market.PnL, v *loanView, sn *programs.Snapshot) {
 			NetCollateralTransferTokenAmount: in.CollateralTokens, NetPositionValueUsd: it.CollateralUsd - debtUsd,
 			PrincipalValueUsd: debtUsd, TokenPnl: v.tokenUsdPnl / nonZero(price), UsdPnl: it.PnlUsd},
 	}
-	out.PositionValueData.DataPoints = []market.PositionValuePoint{{CollateralMint: colMint, Date: now,
+	out.PositionValueData.DataPoints = []apiwire.PositionValuePoint{{CollateralMint: colMint, Date: now,
 		CollateralTokenAmount: in.CollateralTokens, CollateralTokenAmountOfDebt: debtUsd / nonZero(price),
 		CollateralValueUsd: it.CollateralUsd, NetPositionValueUsd: it.CollateralUsd - debtUsd, PrincipalValueUsd: debtUsd,
 		NetPositionValueTokenAmount: (it.CollateralUsd - debtUsd) / nonZero(price)}}
@@ -237,7 +241,7 @@ func (s *views) pnlSeries(out *market.PnL, v *loanView, sn *programs.Snapshot) {
 		borrow = v.apyWeighted / it.PrincipalUsd
 	}
 	collApy := it.CollateralYieldPct / 100
-	out.RateHistoryData.DataPoints = []market.RatePoint{{CollateralMint: colMint, Date: now, BorrowApy: borrow,
+	out.RateHistoryData.DataPoints = []apiwire.RatePoint{{CollateralMint: colMint, Date: now, BorrowApy: borrow,
 		CollateralApy: collApy, NetApy: collApy - borrow*it.PrincipalUsd/nonZero(it.CollateralUsd)}}
 }
 

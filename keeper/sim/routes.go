@@ -1,8 +1,6 @@
 package sim
 
 import (
-	"github.com/keeper-project/keeper/keeper/market"
-	"github.com/keeper-project/keeper/keeper/market/api"
 	"github.com/keeper-project/keeper/keeper/sim/internal/apiwire"
 )
 
@@ -32,27 +30,25 @@ type vaultsAPI struct{ *endpoints }
 // earnAPI serves the earn endpoints: earn-position, withdrawal-queue and withdraw-claim.
 type earnAPI struct{ *endpoints }
 
-// marketRoutes returns the market's routes, keyed by path below /v1/, on the stand-in paths of
-// api.DefaultPaths.
+// marketRoutes returns the market's routes, keyed by path below /v1/, on the spec's stand-in paths.
 func marketRoutes(a *endpoints) map[string]route {
 	loans, positions, strategies, vaults, earn := &loansAPI{a}, &positionsAPI{a}, &strategiesAPI{a}, &vaultsAPI{a}, &earnAPI{a}
-	p := api.DefaultPaths()
-	g := p.Gateway + "/"
+	g := apiwire.PathGateway + "/"
 	list := []route{
-		{market.EndpointUpdateStrategy, "markets/strategy/update", true, withBody(strategies.updateStrategy)},
-		{market.EndpointBuildLoan, "markets/creditbook/build", true, withBody(loans.buildLoan)},
-		{market.EndpointLoansInfo, "markets/loans/info", false, withBody(loans.loansInfo)},
-		{market.EndpointTransferPosition, "markets/creditbook/collateral/" + p.DexA + "/transfer_position", true, withBody(positions.transferPosition)},
-		{market.EndpointVaultDeposits, "markets/lending_vaults/deposits", false, withBody(vaults.vaultDeposits)},
-		{market.EndpointBestQuote, "markets/quote/max", false, withBody(vaults.bestQuote)},
-		{market.EndpointHistoricalHolders, "markets/collateral/holders/historical", false, withBody(loans.historicalHolders)},
-		{market.EndpointClaimFees, "markets/creditbook/collateral/" + p.DexB + "/claim_fees", true, withBody(positions.claimFees)},
-		{market.EndpointWithdrawStrategy, "markets/strategy/withdraw", true, withBody(strategies.withdrawStrategy)},
-		{market.EndpointWithdrawClaim, g + "earn/vaults/withdraw_claim/tx", true, withBody(earn.withdrawClaim)},
-		{market.EndpointVaultsInfo, "markets/lending_vaults/info", false, withBody(vaults.vaultsInfo)},
-		{market.EndpointLoopInfo, "markets/loop/info", false, withBody(vaults.loopInfo)},
-		{market.EndpointEarnPosition, g + p.EarnPosition, false, withBody(earn.earnPosition)},
-		{market.EndpointWithdrawalQueue, g + p.EarnWithdrawQueue, false, withBody(earn.withdrawalQueue)},
+		{apiwire.EndpointUpdateStrategy, "markets/strategy/update", true, withBody(strategies.updateStrategy)},
+		{apiwire.EndpointBuildLoan, "markets/creditbook/build", true, withBody(loans.buildLoan)},
+		{apiwire.EndpointLoansInfo, "markets/loans/info", false, withBody(loans.loansInfo)},
+		{apiwire.EndpointTransferPosition, "markets/creditbook/collateral/" + apiwire.PathDexA + "/transfer_position", true, withBody(positions.transferPosition)},
+		{apiwire.EndpointVaultDeposits, "markets/lending_vaults/deposits", false, withBody(vaults.vaultDeposits)},
+		{apiwire.EndpointBestQuote, "markets/quote/max", false, withBody(vaults.bestQuote)},
+		{apiwire.EndpointHistoricalHolders, "markets/collateral/holders/historical", false, withBody(loans.historicalHolders)},
+		{apiwire.EndpointClaimFees, "markets/creditbook/collateral/" + apiwire.PathDexB + "/claim_fees", true, withBody(positions.claimFees)},
+		{apiwire.EndpointWithdrawStrategy, "markets/strategy/withdraw", true, withBody(strategies.withdrawStrategy)},
+		{apiwire.EndpointWithdrawClaim, g + "earn/vaults/withdraw_claim/tx", true, withBody(earn.withdrawClaim)},
+		{apiwire.EndpointVaultsInfo, "markets/lending_vaults/info", false, withBody(vaults.vaultsInfo)},
+		{apiwire.EndpointLoopInfo, "markets/loop/info", false, withBody(vaults.loopInfo)},
+		{apiwire.EndpointEarnPosition, g + apiwire.PathEarnPosition, false, withBody(earn.earnPosition)},
+		{apiwire.EndpointWithdrawalQueue, g + apiwire.PathEarnWithdrawQueue, false, withBody(earn.withdrawalQueue)},
 	}
 	out := make(map[string]route, len(list))
 	for _, r := range list {

@@ -20,7 +20,7 @@ func TestDefaultScenarioEvents(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		f, err := market.ComputeLoanFacts(item, e.sim.Now(), usdcPerUnit)
+		f, err := market.ComputeLoanFacts(asClient[market.LoanItem](t, item), e.sim.Now(), usdcPerUnit)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -51,7 +51,7 @@ func TestDefaultScenarioEvents(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return r.State()
+		return asClient[market.WithdrawalRequest](t, r).State()
 	}
 	steps := []struct {
 		at    time.Duration

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/gagliardetto/solana-go"
-	"github.com/keeper-project/keeper/keeper/market/api"
 	"github.com/keeper-project/keeper/keeper/sim/inject"
 	"github.com/keeper-project/keeper/keeper/sim/internal/apiwire"
 	"github.com/keeper-project/keeper/keeper/sim/internal/servertiming"
@@ -31,8 +30,8 @@ const basePath = "/v1/"
 const (
 	headerRequestID   = "x-request-id"
 	headerIdempotency = "Idempotent-Key"
-	headerWallet      = api.DefaultWalletHeader
-	headerPayer       = api.DefaultPayerHeader
+	headerWallet      = apiwire.HeaderWallet
+	headerPayer       = apiwire.HeaderPayer
 )
 
 // route is one market endpoint.

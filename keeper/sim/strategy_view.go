@@ -2,7 +2,7 @@ package sim
 
 import (
 	"github.com/gagliardetto/solana-go"
-	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/internal/apiwire"
 	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 )
@@ -74,33 +74,41 @@ func addLoanToStrategies(views map[solana.PublicKey]*strategyView, st *state.Loa
 }
 
 // record returns the vault record of a vault over its strategy view.
-func (v *strategyView) record(vault *programs.Vault, includeRewards bool) market.Vault {
-	out := market.Vault{
+func (v *strategyView) record(vault *programs.Vault, includeRewards bool) apiwire.Vault {
+	out := apiwire.Vault{
 		Address: vault.Address.String(), PrincipalMint: v.info.Mint.Address.String(),
-		VaultStrategy: market.VaultStrategy{Strategy: market.StrategyState{
-			Address: v.info.Address.String(), Authority: v.st.Authority, TokenBalance: market.Amount(v.idle),
-			ExternalYieldAmount: market.Amount(v.st.ExternalYieldAmount), CurrentDeployedAmount: market.Amount(v.deployed),
-			OutstandingInterestAmount: market.Amount(v.interest), InterestPerSecond: market.Number(v.ips),
+		VaultStrategy: apiwire.VaultStrategy{Strategy: apiwire.StrategyState{
+			Address: v.info.Address.String(), Authority: v.st.Authority, TokenBalance: apiwire.Amount(v.idle),
+			ExternalYieldAmount: apiwire.Amount(v.st.ExternalYieldAmount), CurrentDeployedAmount: apiwire.Amount(v.deployed),
+			OutstandingInterestAmount: apiwire.Amount(v.interest), InterestPerSecond: apiwire.Number(v.ips),
 			OriginationsEnabled: v.st.OriginationsEnabled,
 		}, CollateralTerms: v.terms()},
-		ExternalYieldInfo: &market.ExternalYieldInfo{Apy: market.ExternalAPY(vault.ExternalAPY)},
+		ExternalYieldInfo: &apiwire.ExternalYieldInfo{Apy: apiwire.Number(vault.ExternalAPY)},
 	}
 	if includeRewards {
-		out.VaultRewardsSchedule = append([]market.RewardSchedule{}, vault.Rewards...)
+		out.VaultRewardsSchedule = []apiwire.RewardSchedule{}
+		for _, r := range vault.Rewards {
+			rs := apiwire.RewardSchedule{RewardStartTime: apiwire.UnixTime(r.Start), RewardEndTime: apiwire.UnixTime(r.End),
+				EmissionsPerSecond: apiwire.Number(r.EmissionsPerSecond)}
+			if !r.Mint.IsZero() {
+				rs.RewardMint = r.Mint.String()
+			}
+			out.VaultRewardsSchedule = append(out.VaultRewardsSchedule, rs)
+		}
 	}
 	return out
 }
 
 // terms returns the strategy's collateral terms with their current allocations.
-func (v *strategyView) terms() []market.CollateralTerm {
-	out := make([]market.CollateralTerm, 0, len(v.st.Terms))
+func (v *strategyView) terms() []apiwire.CollateralTerm {
+	out := make([]apiwire.CollateralTerm, 0, len(v.st.Terms))
 	for _, t := range v.st.Terms {
-		apys := make(map[string]market.CBPS, len(t.Apys))
+		apys := make(map[string]apiwire.CBPS, len(t.Apys))
 		for k, a := range t.Apys {
-			apys[k] = market.CBPS(a)
+			apys[k] = apiwire.CBPS(a)
 		}
-		out = append(out, market.CollateralTerm{AssetIdentifier: t.AssetIdentifier, DurationsAndApys: apys,
-			MaxAllocationPct: t.MaxAllocationPct, CurrentAllocation: market.Amount(v.alloc[t.AssetIdentifier])})
+		out = append(out, apiwire.CollateralTerm{AssetIdentifier: t.AssetIdentifier, DurationsAndApys: apys,
+			MaxAllocationPct: t.MaxAllocationPct, CurrentAllocation: apiwire.Amount(v.alloc[t.AssetIdentifier])})
 	}
 	return out
 }

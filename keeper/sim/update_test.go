@@ -9,6 +9,7 @@ import (
 
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
+	"github.com/keeper-project/keeper/keeper/sim/internal/apiwire"
 )
 
 // TestStrategyUpdateEveryMember adds, changes and removes collateral terms and sets every parameter,
@@ -70,7 +71,7 @@ func TestStrategyUpdateEveryMember(t *testing.T) {
 }
 
 func TestCompareQuotes(t *testing.T) {
-	qs := []market.Quote{
+	qs := []apiwire.Quote{
 		{Apy: 90, Amount: 5, Strategy: "b"},
 		{Apy: 80, Amount: 1, Strategy: "c"},
 		{Apy: 80, Amount: 9, Strategy: "z"},

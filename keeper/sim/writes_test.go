@@ -238,8 +238,8 @@ func TestWithdrawClaimBundle(t *testing.T) {
 	if got := e.sim.Accounts().TokenBalance(testWallet(), usdc) - before; got != 300_000_000 {
 		t.Errorf("wallet received %d, want 300000000", got)
 	}
-	if wr, _ := e.sim.Accounts().WithdrawalRequest(req); wr.State() != market.WithdrawalClaimed {
-		t.Errorf("request state %s, want claimed", wr.State())
+	if wr, _ := e.sim.Accounts().WithdrawalRequest(req); asClient[market.WithdrawalRequest](t, wr).State() != market.WithdrawalClaimed {
+		t.Errorf("request state %s, want claimed", asClient[market.WithdrawalRequest](t, wr).State())
 	}
 	_, err = e.market.ClaimEarnWithdrawal(e.ctx, "claim-w-2", claim)
 	if err == nil || !strings.Contains(err.Error(), "request account not found") {
@@ -353,7 +353,7 @@ func TestRepayAllWithdrawAndClose(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !item.Loan.Closed || item.Ledgers[0].OutstandingPrincipal() != 0 || item.Ledgers[0].InterestOutstanding != 0 || item.Collateral[0].Amount != 0 {
+	if !item.Loan.Closed || item.Ledgers[0].PrincipalDue != item.Ledgers[0].PrincipalRepaid || item.Ledgers[0].InterestOutstanding != 0 || item.Collateral[0].Amount != 0 {
 		t.Errorf("after closing: %+v", item)
 	}
 	if got := e.sim.Accounts().TokenBalance(testWallet(), sol); got != 10_000_000_000 {

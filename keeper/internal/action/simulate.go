@@ -96,6 +96,10 @@ func (ans *answer) simulateEach(ctx context.Context) (Outcome, bool) {
 // action's, and inflows of one transaction never offset another's outflows.
 func (ans *answer) checkTotal(ctx context.Context, i int, sim *chain.SimResult) (Outcome, bool) {
 	addOutflows(&ans.total, outflows(sim.Outflows))
+	// Rent guard (simwire, issue #40 item 10): the one call of the rent rule on the action path.
+	if err := signer.CheckWalletRent(ans.p.Kind, sim.Outflows.StrandsWallet); err != nil {
+		return ans.refusal(ctx, ans.first+i, err), false
+	}
 	if err := signer.CheckOutflows(ans.p.Kind, ans.p.Bounds, ans.total); err != nil {
 		return ans.refusal(ctx, ans.first+i, err), false
 	}

@@ -59,7 +59,7 @@ func New(opts Options) (*Chain, error) {
 	c.Bundles = newBlockEngine(c, o.MinTip)
 	c.Market = newMarket(c, o)
 	c.Pubsub = newPubsub(c)
-	c.rt = &runtime{ledger: c.Ledger, programs: map[solana.PublicKey]svm.Program{}}
+	c.rt = &runtime{ledger: c.Ledger, programs: map[solana.PublicKey]svm.Program{}, rent: o.Rent}
 	c.leader = &leader{c: c}
 	c.rpc = newServer(c, ServiceRPC)
 	c.jito = newServer(c, ServiceJito)

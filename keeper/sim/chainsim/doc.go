@@ -24,7 +24,11 @@
 // back. So getLatestBlockhash with the default (finalized) commitment returns
 // an older blockhash, and a preflight at the default (finalized) commitment
 // refuses a blockhash the finalized block has not seen yet, as a real node
-// does. Account reads always see the newest (processed) state.
+// does. Account reads always see the newest (processed) state, but a
+// simulation (simulateTransaction, a send's preflight, simulateBundle) runs
+// on the bank of its commitment, as on a validator: on the accounts, slot
+// and blockhashes of that block, so a simulation at finalized does not see
+// what landed in the last 32 blocks.
 //
 // # Transactions
 //
@@ -47,13 +51,25 @@
 // ComputeBudget (SetComputeUnitLimit, SetComputeUnitPrice, RequestHeapFrame,
 // SetLoadedAccountsDataSizeLimit; at most one of each), Memo (v1 and v2), SPL
 // Token (Transfer, TransferChecked, Approve, Revoke, SetAuthority,
-// CloseAccount, Burn, BurnChecked) and the Associated Token Account program
-// (Create, CreateIdempotent). Any other program id fails its instruction with
+// CloseAccount, Burn, BurnChecked, SyncNative) and the Associated Token
+// Account program (Create, CreateIdempotent), which, as the real one, creates
+// accounts of SPL Token and of Token-2022 mints (the token program is its
+// sixth account and a seed of the address; a Token-2022 account carries the
+// ImmutableOwner extension, 170 bytes). Token-2022's own instructions are
+// not modelled. Any other program id fails its instruction with
 // UnsupportedProgramId unless it was registered with [Setup.RegisterProgram].
 //
-// Rent is not modelled, except that creating an associated token account
-// charges its payer the rent-exempt minimum of a token account (2,039,280
-// lamports), as the real program does, so fee and outflow checks see it.
+// Creating an associated token account charges its payer the rent-exempt
+// minimum of the account ((128 + data length) × 3,480 × 2 lamports:
+// 2,039,280 for an SPL token account), as the real program does, so fee and
+// outflow checks see it. With [Options.Rent] the runtime's rent rule
+// applies as on a validator: a transaction whose fee leaves the fee payer,
+// or whose instructions leave a writable account, with lamports above zero
+// but below its rent-exempt minimum fails with InsufficientFundsForRent
+// (naming the account's index), unless that account was already below the
+// minimum and neither grew nor gained lamports. A fee payer's failure means
+// the transaction does not land; an execution's lands failed, its fee
+// charged. Without it (the default, a simplification) rent is not checked.
 //
 // # Fee market
 //
@@ -163,8 +179,13 @@
 //   - Account data is served as base64 or base58 only (jsonParsed and
 //     base64+zstd are refused with -32602); transactions as json, base64 or
 //     base58. Batch requests are refused.
-//   - Simulations return post-states without the fee deducted (the fee is
-//     checked), no return data and no inner instructions.
+//   - Simulations return no return data and no inner instructions. Their
+//     post-states have the fee deducted from the fee payer, as Agave's
+//     account loader charges it before execution.
+//   - A simulation at confirmed or finalized runs on that bank's accounts,
+//     slot and blockhashes, but answers AlreadyProcessed for a transaction
+//     that landed in any block, as the newest bank's status cache would.
+//   - Rent is checked only under [Options.Rent] (see above).
 //   - Pubsub serves only accountSubscribe, signatureSubscribe and
 //     slotSubscribe (no program, logs, root, block or vote subscriptions, no
 //     receivedSignature notifications); a signature that reached its

@@ -21,6 +21,7 @@ type runOpts struct {
 type runtime struct {
 	ledger   *Ledger
 	programs map[solana.PublicKey]svm.Program
+	rent     bool // apply the rent rule (Options.Rent)
 }
 
 // execResult is the outcome of a transaction that ran.
@@ -66,6 +67,12 @@ func (rt *runtime) run(parent svm.WritableStore, t *svm.Txn, o runOpts) (*execRe
 	}
 	exOv := svm.NewOverlay(feeOv)
 	res.err = rt.runInstructions(exOv, t, o.pos, b.Limit, nonceUsed, res)
+	if res.err == nil && rt.rent {
+		// The rent rule holds between the accounts the programs got (the
+		// fee charged) and what they left (Agave svm
+		// transaction_account_state_info.rs, rent_calculator.rs).
+		res.err = svm.CheckRent(feeOv, exOv, t)
+	}
 	if res.err == nil {
 		exOv.Commit()
 	}
@@ -104,7 +111,10 @@ func (rt *runtime) precheck(st svm.Store, t *svm.Txn, o runOpts) (svm.ComputeBud
 	case payer.Lamports < b.Fee(len(t.Sigs)):
 		return b, svm.ErrInsufficientFundsForFee
 	}
-	return b, nil
+	if !rt.rent {
+		return b, nil
+	}
+	return b, svm.CheckFeePayerRent(st, t, b.Fee(len(t.Sigs)))
 }
 
 // runInstructions runs t's instructions in order over st, stopping at the

@@ -61,25 +61,26 @@ func TestLaggingNodeReadsAccountsOfItsSlot(t *testing.T) {
 	}
 }
 
-// TestLagKeepsNothingWithoutALaggingMethod: no snapshot of the accounts is
-// kept while no method lags, and setting a lag starts keeping them.
-func TestLagKeepsNothingWithoutALaggingMethod(t *testing.T) {
+// TestPastStatesReachTheFinalizedBlock: the snapshots kept reach back to the finalized block (the
+// bank of a simulation at finalized) and no further, and a lag longer than that extends them.
+func TestPastStatesReachTheFinalizedBlock(t *testing.T) {
 	c, clk := newChain(t, Options{})
 	alice := newKey("alice")
-	mustFund(t, c, alice.PublicKey(), 10_000_000)
-	advanceSlots(clk, 3)
-	mustFund(t, c, alice.PublicKey(), 1)
-	if n := len(c.State.past.recs); n != 0 {
-		t.Fatalf("%d snapshots kept without a lagging method", n)
-	}
-	if err := c.SetFaults(Faults{RPC: inject.ServiceFaults{All: inject.MethodFaults{LagSlots: 2}}}); err != nil {
-		t.Fatal(err)
-	}
-	for range 10 {
+	for range 3 * finalizedDepth {
 		advanceSlots(clk, 1)
 		mustFund(t, c, alice.PublicKey(), 1)
 	}
-	if n := len(c.State.past.recs); n == 0 || n > 4 {
-		t.Fatalf("%d snapshots kept for a lag of 2 slots, want 1 to 4", n)
+	if n := len(c.State.past.recs); n < finalizedDepth || n > finalizedDepth+2 {
+		t.Fatalf("%d snapshots kept without a lagging method, want the %d slots to the finalized block", n, finalizedDepth)
+	}
+	if err := c.SetFaults(Faults{RPC: inject.ServiceFaults{All: inject.MethodFaults{LagSlots: 2 * finalizedDepth}}}); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 * finalizedDepth {
+		advanceSlots(clk, 1)
+		mustFund(t, c, alice.PublicKey(), 1)
+	}
+	if n := len(c.State.past.recs); n < 2*finalizedDepth || n > 2*finalizedDepth+2 {
+		t.Fatalf("%d snapshots kept for a lag of %d slots", n, 2*finalizedDepth)
 	}
 }

@@ -35,6 +35,15 @@ type Options struct {
 	// its result: those members are absent. For testing clients on older
 	// nodes.
 	SimulateWithoutBalances bool
+	// Rent applies the runtime's rent rule, as every validator does: a
+	// transaction fails with InsufficientFundsForRent when it leaves a
+	// writable account (or its fee leaves the fee payer) with lamports above
+	// zero but below the rent-exempt minimum, unless the account already
+	// was so and neither grew nor gained lamports. It is off by default
+	// only because the chains tests and the simulator set up still hold
+	// such accounts (Jito tip accounts created by a first small tip, wallets
+	// funded with a few thousand lamports): a simplification to remove.
+	Rent bool
 	// JitoRateLimit is the block engine's limit on the requests one client
 	// IP address may make per second (a token bucket holding one); a
 	// request over it is answered 429 with Retry-After 1, as Jito's engine

@@ -67,7 +67,7 @@ func (a *sendAPI) preflight(t *svm.Txn, cfg sendConfig) *jsonrpc.Error {
 		return rerr
 	}
 	cm, _ := parseCommitment(cfg.PreflightCommitment, rpc.CommitmentFinalized)
-	sim := a.c.rt.simulate(a.c.State.accounts, t, SimulateOptions{Commitment: cm})
+	sim := a.c.rt.simulate(a.c.State, t, SimulateOptions{Commitment: cm})
 	if sim.Err == nil {
 		return nil
 	}
@@ -148,7 +148,7 @@ func (a *sendAPI) simulateTransaction(in jsonrpc.Call) (any, *jsonrpc.Error) {
 	if _, rerr := view(a.c.Ledger, cfg.Commitment, cfg.MinContextSlot); rerr != nil {
 		return nil, rerr
 	}
-	return encodeSimulation(a.c.rt.simulate(a.c.State.accounts, t, opts), opts.Accounts != nil, !a.c.noBals)
+	return encodeSimulation(a.c.rt.simulate(a.c.State, t, opts), opts.Accounts != nil, !a.c.noBals)
 }
 
 // simulateOptions checks a simulate config and converts it.

@@ -15,8 +15,9 @@ type SimulateOptions struct {
 	// ReplaceRecentBlockhash ignores the transaction's blockhash and reports
 	// the latest one instead; it conflicts with SigVerify.
 	ReplaceRecentBlockhash bool
-	// Commitment is the block whose view of blockhashes the simulation uses;
-	// "" means processed.
+	// Commitment is the block the simulation runs on: its accounts, its
+	// slot and its view of blockhashes, as Agave simulates on the bank of
+	// the commitment asked; "" means processed.
 	Commitment rpc.CommitmentType
 	// Accounts are the accounts whose post-simulation state to return.
 	Accounts []solana.PublicKey
@@ -78,20 +79,21 @@ func (c *Chain) Simulate(raw []byte, opts SimulateOptions) (SimResult, error) {
 	}
 	c.lock()
 	defer c.unlock()
-	return c.rt.simulate(c.State.accounts, t, opts), nil
+	return c.rt.simulate(c.State, t, opts), nil
 }
 
-// simulate runs t in a sandbox over accounts.
-func (rt *runtime) simulate(accounts svm.WritableStore, t *svm.Txn, opts SimulateOptions) SimResult {
+// simulate runs t in a sandbox over the bank of opts.Commitment. The caller
+// holds the chain's mu.
+func (rt *runtime) simulate(st *State, t *svm.Txn, opts SimulateOptions) SimResult {
 	view := rt.ledger.viewAt(opts.Commitment)
 	out := SimResult{Slot: view.Slot}
 	if opts.ReplaceRecentBlockhash {
 		h := view.Hash
 		out.ReplacementBlockhash, out.LastValidBlockHeight = &h, view.Height+MaxBlockhashAge
 	}
-	sandbox := svm.NewOverlay(accounts)
+	sandbox := svm.NewOverlay(st.past.at(view.Slot, st.accounts))
 	res, terr := rt.run(sandbox, t, runOpts{
-		pos:        rt.ledger.tip,
+		pos:        view,
 		hashHeight: view.Height,
 		simulate:   true,
 		skipHash:   opts.ReplaceRecentBlockhash,

@@ -69,7 +69,7 @@ func (c *Chain) SimulateBundle(raws [][]byte, opts BundleSimOptions) (BundleSimR
 	}
 	c.lock()
 	defer c.unlock()
-	return c.rt.simulateBundle(c.State.accounts, txs, opts), nil
+	return c.rt.simulateBundle(c.State, txs, opts), nil
 }
 
 // parseSimBundle checks a bundle simulation request and parses its
@@ -105,18 +105,19 @@ func parseSimBundle(raws [][]byte, opts BundleSimOptions) ([]*svm.Txn, error) {
 	return txs, nil
 }
 
-// simulateBundle runs txs in one sandbox over accounts.
-func (rt *runtime) simulateBundle(accounts svm.WritableStore, txs []*svm.Txn, opts BundleSimOptions) BundleSimResult {
+// simulateBundle runs txs in one sandbox over the bank of opts.Commitment.
+// The caller holds the chain's mu.
+func (rt *runtime) simulateBundle(st *State, txs []*svm.Txn, opts BundleSimOptions) BundleSimResult {
 	cm := opts.Commitment
 	if cm == "" {
 		cm = rpc.CommitmentConfirmed
 	}
 	view := rt.ledger.viewAt(cm)
 	out := BundleSimResult{Slot: view.Slot, Failed: -1}
-	sandbox := svm.NewOverlay(accounts)
+	sandbox := svm.NewOverlay(st.past.at(view.Slot, st.accounts))
 	for i, t := range txs {
 		r := BundleTxResult{Pre: snapshotAccounts(sandbox, entry(opts.Pre, i))}
-		res, terr := rt.run(sandbox, t, runOpts{pos: rt.ledger.tip, hashHeight: view.Height, simulate: true, skipHash: opts.ReplaceRecentBlockhash})
+		res, terr := rt.run(sandbox, t, runOpts{pos: view, hashHeight: view.Height, simulate: true, skipHash: opts.ReplaceRecentBlockhash})
 		if terr == nil {
 			r.Err, r.Logs, r.UnitsConsumed, r.Fee = res.err, nonNilLogs(res.logs), res.units, res.fee
 		} else {

@@ -163,3 +163,78 @@ func TestSimulateUnsignedAsSigned(t *testing.T) {
 		t.Fatalf("unsigned copy of a landed transaction: %v %v, want AlreadyProcessed", err, again.Err)
 	}
 }
+
+// TestSimulateRunsOnTheBankOfItsCommitment funds a wallet in the newest block and simulates a
+// transfer that only the newest funds pay for: as Agave simulates on the bank of the commitment
+// asked, it succeeds at processed and fails at confirmed and finalized until their blocks have seen
+// the funding, and the post-state is that bank's balance less the transfer and the fee.
+func TestSimulateRunsOnTheBankOfItsCommitment(t *testing.T) {
+	c, clk := newChain(t, Options{})
+	cl := rpcClient(t, c)
+	alice, bob := newKey("alice"), newKey("bob").PublicKey()
+	mustFund(t, c, alice.PublicKey(), 1_000_000)
+	advanceSlots(clk, finalizedDepth+2)
+	mustFund(t, c, alice.PublicKey(), 9_000_000)
+	tx := transfer(t, alice, bob, 5_000_000, latest(c))
+	simulate := func(cm rpc.CommitmentType) (any, uint64) {
+		t.Helper()
+		out, err := cl.SimulateTransactionWithOpts(context.Background(), tx, &rpc.SimulateTransactionOpts{
+			Commitment: cm, ReplaceRecentBlockhash: true,
+			Accounts: &rpc.SimulateTransactionAccountsOpts{Encoding: solana.EncodingBase64, Addresses: []solana.PublicKey{alice.PublicKey()}},
+		})
+		if err != nil {
+			t.Fatalf("simulate at %s: %v", cm, err)
+		}
+		if out.Value.Err != nil || len(out.Value.Accounts) == 0 || out.Value.Accounts[0] == nil {
+			return out.Value.Err, 0
+		}
+		return nil, out.Value.Accounts[0].Lamports
+	}
+	const fee = 5000
+	steps := []struct {
+		advance int
+		want    map[rpc.CommitmentType]bool // whether the transfer succeeds
+	}{
+		{0, map[rpc.CommitmentType]bool{rpc.CommitmentProcessed: true, rpc.CommitmentConfirmed: false, rpc.CommitmentFinalized: false}},
+		{1, map[rpc.CommitmentType]bool{rpc.CommitmentProcessed: true, rpc.CommitmentConfirmed: true, rpc.CommitmentFinalized: false}},
+		{finalizedDepth, map[rpc.CommitmentType]bool{rpc.CommitmentProcessed: true, rpc.CommitmentConfirmed: true, rpc.CommitmentFinalized: true}},
+	}
+	for _, s := range steps {
+		advanceSlots(clk, s.advance)
+		for _, cm := range []rpc.CommitmentType{rpc.CommitmentProcessed, rpc.CommitmentConfirmed, rpc.CommitmentFinalized} {
+			err, post := simulate(cm)
+			if ok := err == nil; ok != s.want[cm] {
+				t.Fatalf("after %d more slots, at %s: err %v, want success %v", s.advance, cm, err, s.want[cm])
+			}
+			if err == nil && post != 10_000_000-5_000_000-fee {
+				t.Fatalf("after %d more slots, at %s: alice's post-state %d, want %d", s.advance, cm, post, 10_000_000-5_000_000-fee)
+			}
+		}
+	}
+}
+
+// TestWriteAsOfReachesThePastBanks: a write dated at an earlier slot is seen by the banks of that
+// slot and after (a simulation at confirmed), not by those before it (at finalized).
+func TestWriteAsOfReachesThePastBanks(t *testing.T) {
+	c, clk := newChain(t, Options{})
+	alice, bob := newKey("alice"), newKey("bob").PublicKey()
+	mustFund(t, c, alice.PublicKey(), 1_000_000)
+	advanceSlots(clk, finalizedDepth+2)
+	mustFund(t, c, bob, 1) // a record of the banks before the dated write
+	advanceSlots(clk, 5)
+	at := clk.Now().Add(-4 * SlotDuration)
+	add := func(a svm.Account, _ bool) (svm.Account, error) { a.Lamports += 9_000_000; return a, nil }
+	if err := c.WriteAsOf(at, func() error { return c.State.UpdateAccount(alice.PublicKey(), add) }); err != nil {
+		t.Fatal(err)
+	}
+	tx := raw(t, transfer(t, alice, bob, 5_000_000, latest(c)))
+	for cm, ok := range map[rpc.CommitmentType]bool{rpc.CommitmentProcessed: true, rpc.CommitmentConfirmed: true, rpc.CommitmentFinalized: false} {
+		res, err := c.Simulate(tx, SimulateOptions{Commitment: cm, ReplaceRecentBlockhash: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (res.Err == nil) != ok {
+			t.Errorf("at %s: err %v, want success %v", cm, res.Err, ok)
+		}
+	}
+}

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"time"
 
 	"github.com/gagliardetto/solana-go"
+	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 )
 
@@ -17,13 +19,14 @@ type State struct {
 	accounts svm.AccountMap
 	writes   uint64            // see Version
 	updates  []scheduledUpdate // see ScheduleUpdate, sorted by slot
-	past     pastStates        // the accounts as lagging nodes still see them
+	past     pastStates        // the accounts of past banks
 }
 
 // newState returns the accounts of a chain at its genesis: the built-in
 // programs and the native mint.
 func newState(c *Chain) *State {
 	s := &State{c: c, accounts: svm.AccountMap{}}
+	s.past.finalized = func() uint64 { return c.Ledger.viewAt(rpc.CommitmentFinalized).Slot }
 	for id, b := range svm.Builtins {
 		s.accounts[id] = &svm.Account{Lamports: 1, Owner: b.Loader, Executable: true}
 	}
@@ -39,11 +42,32 @@ func (s *State) SetAccount(key solana.PublicKey, a svm.Account) {
 	defer s.c.unlock()
 	s.willWrite()
 	if a.Lamports == 0 && len(a.Data) == 0 && a.Owner.IsZero() {
-		delete(s.accounts, key)
+		s.past.put(s.accounts, key, nil)
 		return
 	}
 	cp := a.Clone()
-	s.accounts[key] = &cp
+	s.past.put(s.accounts, key, &cp)
+}
+
+// WriteAsOf runs f, and dates the writes it makes through State's
+// SetAccount, UpdateAccount and UpdateAccounts at the slot of at instead of
+// the current slot: the banks of the slots since (what a simulation at
+// confirmed or finalized, or a lagging node, reads) hold them too, as if
+// they had happened then. It is for a simulated world that applies, when it
+// is next asked, what happened at a time already past (a scheduled event);
+// nothing else may write meanwhile. Landed transactions are never
+// backdated.
+func (c *Chain) WriteAsOf(at time.Time, f func() error) error {
+	c.lock()
+	slot := uint64(max(0, at.Sub(c.Ledger.idx.genesis)/SlotDuration))
+	c.State.past.backdate = &slot
+	c.unlock()
+	defer func() {
+		c.lock()
+		c.State.past.backdate = nil
+		c.unlock()
+	}()
+	return f()
 }
 
 // willWrite is called, under the chain's lock, before the caller writes
@@ -107,7 +131,7 @@ func (s *State) UpdateAccount(key solana.PublicKey, f func(a svm.Account, exists
 		return fmt.Errorf("chainsim: update account %s: %w", key, err)
 	}
 	cp := out.Clone()
-	s.accounts[key] = &cp
+	s.past.put(s.accounts, key, &cp)
 	return nil
 }
 
@@ -135,7 +159,7 @@ func (s *State) UpdateAccounts(keys []solana.PublicKey, f func(accts []svm.Accou
 			continue
 		}
 		cp := a.Clone()
-		s.accounts[k] = &cp
+		s.past.put(s.accounts, k, &cp)
 	}
 	return nil
 }
@@ -222,18 +246,23 @@ func (s *State) Version() uint64 {
 	return read(s.c, func() uint64 { return s.writes })
 }
 
-// pastStates keeps the accounts as they were at the end of recent slots, so
-// that a node configured to lag (inject.MethodFaults.LagSlots) answers
-// account reads from the state of the slot it has reached, as an RPC node
-// behind the cluster does. Before anything is written in a slot, the state
-// it replaces is recorded as the state at the end of the slot before; the
-// state at the end of any slot is then the first record at or after it, or
-// the current state when there is none. Records are shallow: committed
-// accounts are never modified in place, only replaced. Nothing is kept while
-// no method lags. It is guarded by the chain's mu.
+// pastStates keeps the accounts as they were at the end of recent slots:
+// the banks a simulation at confirmed or finalized runs on (Agave's
+// simulateTransaction and Jito's simulateBundle use the bank of the
+// commitment they are given), and what a node configured to lag
+// (inject.MethodFaults.LagSlots) still sees, as an RPC node behind the
+// cluster does. Before anything is written in a slot, the state it replaces
+// is recorded as the state at the end of the slot before; the state at the
+// end of any slot is then the first record at or after it, or the current
+// state when there is none. Records are shallow: committed accounts are
+// never modified in place, only replaced. Records older than both the
+// finalized block and the longest lag are forgotten. It is guarded by the
+// chain's mu.
 type pastStates struct {
-	keep uint64         // how many slots back a read may look; 0 keeps nothing
-	recs []pastAccounts // labels increasing
+	keep      uint64         // how many slots back a lagging read may look
+	finalized func() uint64  // the slot of the finalized block
+	recs      []pastAccounts // labels increasing
+	backdate  *uint64        // the slot the caller's writes are dated at, see Chain.WriteAsOf
 }
 
 // pastAccounts is the chain's accounts at the end of slot end.
@@ -245,10 +274,6 @@ type pastAccounts struct {
 // beforeWrite records accounts, about to be written in slot, as the state
 // at the end of the slot before, and forgets records no read can reach.
 func (p *pastStates) beforeWrite(slot uint64, accounts svm.AccountMap) {
-	if p.keep == 0 {
-		p.recs = nil
-		return
-	}
 	if slot == 0 {
 		return
 	}
@@ -256,12 +281,39 @@ func (p *pastStates) beforeWrite(slot uint64, accounts svm.AccountMap) {
 	if n := len(p.recs); n > 0 && p.recs[n-1].end >= end {
 		return // recorded already: this slot's writes come after that record
 	}
-	horizon := end - min(p.keep, end)
+	horizon := min(end-min(p.keep, end), p.finalized())
 	drop := 0
 	for drop < len(p.recs) && p.recs[drop].end < horizon {
 		drop++
 	}
 	p.recs = append(p.recs[drop:], pastAccounts{end: end, accounts: maps.Clone(accounts)})
+}
+
+// put stores an account the caller writes into current (nil removes it),
+// and into the records since the slot of Chain.WriteAsOf.
+func (p *pastStates) put(current svm.AccountMap, key solana.PublicKey, a *svm.Account) {
+	if a == nil {
+		delete(current, key)
+	} else {
+		current[key] = a
+	}
+	if p.backdate != nil {
+		p.patch(*p.backdate, key, a)
+	}
+}
+
+// patch writes an account (nil removes it) into the records of the ends
+// of slot and of the slots after it.
+func (p *pastStates) patch(slot uint64, key solana.PublicKey, a *svm.Account) {
+	for _, r := range p.recs {
+		switch {
+		case r.end < slot:
+		case a == nil:
+			delete(r.accounts, key)
+		default:
+			r.accounts[key] = a
+		}
+	}
 }
 
 // seen returns the accounts a node lag slots behind reads at slot: the

@@ -11,9 +11,9 @@ import (
 	"slices"
 	"time"
 
-	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
 	"github.com/keeper-project/keeper/keeper/sim/inject"
+	"github.com/keeper-project/keeper/keeper/sim/internal/apiwire"
 )
 
 // Faults configures fault injection for all three services from one place: Chain for the Solana RPC
@@ -41,7 +41,7 @@ type Market struct {
 	// All applies to every endpoint that has no entry in Endpoints; its Script is consumed by calls of
 	// any endpoint, in arrival order.
 	All inject.MethodFaults
-	// Endpoints, keyed by endpoint name (market.EndpointLoansInfo, ...), replace All for that endpoint;
+	// Endpoints, keyed by endpoint name (apiwire.EndpointLoansInfo, ...), replace All for that endpoint;
 	// an endpoint's own Script is consumed before All's.
 	Endpoints map[string]inject.MethodFaults
 	// ServerErrorStatus is the status of FaultServerError; zero means 500.
@@ -63,11 +63,11 @@ type Market struct {
 
 // endpointNames lists every endpoint the simulated market serves.
 var endpointNames = []string{
-	market.EndpointUpdateStrategy, market.EndpointBuildLoan, market.EndpointLoansInfo,
-	market.EndpointTransferPosition, market.EndpointVaultDeposits, market.EndpointBestQuote,
-	market.EndpointHistoricalHolders, market.EndpointClaimFees, market.EndpointWithdrawStrategy,
-	market.EndpointWithdrawClaim, market.EndpointVaultsInfo, market.EndpointLoopInfo,
-	market.EndpointEarnPosition, market.EndpointWithdrawalQueue,
+	apiwire.EndpointUpdateStrategy, apiwire.EndpointBuildLoan, apiwire.EndpointLoansInfo,
+	apiwire.EndpointTransferPosition, apiwire.EndpointVaultDeposits, apiwire.EndpointBestQuote,
+	apiwire.EndpointHistoricalHolders, apiwire.EndpointClaimFees, apiwire.EndpointWithdrawStrategy,
+	apiwire.EndpointWithdrawClaim, apiwire.EndpointVaultsInfo, apiwire.EndpointLoopInfo,
+	apiwire.EndpointEarnPosition, apiwire.EndpointWithdrawalQueue,
 }
 
 // Validate reports the first invalid market fault setting, naming the endpoint.

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
 	"github.com/keeper-project/keeper/keeper/sim/inject"
+	"github.com/keeper-project/keeper/keeper/sim/internal/apiwire"
 )
 
 // SpecHelp describes the text Parse reads, for command-line help.
@@ -87,8 +87,8 @@ const mixedSnapshotsSetting = "mixed-snapshots"
 
 // applyMixedSnapshots sets the market's snapshot skew (market[.loans_info]:mixed-snapshots=WHEN).
 func (f *Faults) applyMixedSnapshots(service, method, value string) error {
-	if service != "market" || (method != "" && method != market.EndpointLoansInfo) {
-		return fmt.Errorf("%s is a fault of market.%s only", mixedSnapshotsSetting, market.EndpointLoansInfo)
+	if service != "market" || (method != "" && method != apiwire.EndpointLoansInfo) {
+		return fmt.Errorf("%s is a fault of market.%s only", mixedSnapshotsSetting, apiwire.EndpointLoansInfo)
 	}
 	k, err := ParseSnapshotSkew(value)
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/keeper-project/keeper/internal/strictyaml"
-	"github.com/keeper-project/keeper/keeper/market"
 )
 
 // Scenario is a scenario file: the simulator's initial state and the events scripted on its clock.
@@ -417,10 +416,4 @@ type QueueFieldsSpec struct {
 	Claimed     string `yaml:"claimed"`
 	Cancelled   string `yaml:"cancelled"`
 	CreatedTime string `yaml:"created_time"`
-}
-
-// Names returns the member names, the assumed ones where the spec leaves a key empty.
-func (q QueueFieldsSpec) Names() market.WithdrawalQueueFields {
-	return market.WithdrawalQueueFields{Requests: q.Requests, RequestID: q.RequestID, Wallet: q.Wallet, Requested: q.Requested,
-		Filled: q.Filled, Claimed: q.Claimed, Cancelled: q.Cancelled, CreatedTime: q.CreatedTime}.WithDefaults()
 }

@@ -131,7 +131,7 @@ func (tk *Tokens) EnsureAccount(payer, wallet, mint solana.PublicKey) error {
 		return err
 	}
 	if !x.acc.get(ata).IsEmpty() {
-		return checkExistingATA(x.acc.get(ata), wallet, mint)
+		return checkExistingATA(x.acc.get(ata), solana.TokenProgramID, wallet, mint)
 	}
 	if err := x.acc.requireWritable(payer, ErrReadonlyLamportChange); err != nil {
 		return err
@@ -139,7 +139,7 @@ func (tk *Tokens) EnsureAccount(payer, wallet, mint solana.PublicKey) error {
 	if !x.IsSigner(payer) {
 		return ErrMissingRequiredSignature
 	}
-	return createATA(x, payer, ata, wallet, mint)
+	return createATA(x, payer, ata, newATA(solana.TokenProgramID, wallet, mint))
 }
 
 // debitable returns wallet's token account for mint after checking that the

@@ -36,6 +36,7 @@ var (
 	ErrUnsupportedProgramID        = newProgramError("UnsupportedProgramId", "Unsupported program id")
 	ErrComputationalBudgetExceeded = newProgramError("ComputationalBudgetExceeded", "Computational budget exceeded")
 	ErrInvalidAccountOwner         = newProgramError("InvalidAccountOwner", "Invalid account owner")
+	ErrIllegalOwner                = newProgramError("IllegalOwner", "Provided owner is not allowed")
 	ErrArithmeticOverflow          = newProgramError("ArithmeticOverflow", "Program arithmetic overflowed")
 	ErrProgramFailedToComplete     = newProgramError("ProgramFailedToComplete", "Program failed to complete")
 )

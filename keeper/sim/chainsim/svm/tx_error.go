@@ -34,6 +34,7 @@ var (
 	ErrInvalidAddressLookupTableIndex = &TxError{kind: "InvalidAddressLookupTableIndex"}
 	ErrInstruction                    = &TxError{kind: "InstructionError", index: -1}
 	ErrDuplicateInstruction           = &TxError{kind: "DuplicateInstruction", index: -1}
+	ErrInsufficientFundsForRent       = &TxError{kind: "InsufficientFundsForRent", index: -1}
 )
 
 // txErrorText is the runtime's display text of each unit variant.
@@ -58,6 +59,13 @@ func InstructionError(index int, cause *ProgramError) *TxError {
 	return &TxError{kind: "InstructionError", index: index, program: cause}
 }
 
+// InsufficientFundsForRent returns the error of a transaction that would
+// leave the account at index (of its account keys) rent-paying against the
+// rent rule.
+func InsufficientFundsForRent(index int) *TxError {
+	return &TxError{kind: "InsufficientFundsForRent", index: index}
+}
+
 // duplicateInstruction returns the DuplicateInstruction error of index.
 func duplicateInstruction(index int) *TxError {
 	return &TxError{kind: "DuplicateInstruction", index: index}
@@ -79,6 +87,8 @@ func (e *TxError) Error() string {
 		return fmt.Sprintf("Error processing Instruction %d: %v", e.index, e.program)
 	case "DuplicateInstruction":
 		return fmt.Sprintf("Transaction contains a duplicate instruction (%d) that is not allowed", e.index)
+	case "InsufficientFundsForRent":
+		return fmt.Sprintf("Transaction results in an account (%d) with insufficient funds for rent", e.index)
 	}
 	if text, ok := txErrorText[e.kind]; ok {
 		return text
@@ -114,6 +124,8 @@ func (e *TxError) Wire() any {
 		return map[string][2]any{"InstructionError": {e.index, e.program.wire()}}
 	case "DuplicateInstruction":
 		return map[string]int{"DuplicateInstruction": e.index}
+	case "InsufficientFundsForRent":
+		return map[string]map[string]int{"InsufficientFundsForRent": {"account_index": e.index}}
 	}
 	return e.kind
 }

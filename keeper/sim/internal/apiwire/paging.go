@@ -3,8 +3,6 @@ package apiwire
 import (
 	"maps"
 	"slices"
-
-	"github.com/keeper-project/keeper/keeper/market"
 )
 
 // Paging returns the page and the page size of a request: page 0 is the first, a missing or zero
@@ -20,9 +18,9 @@ func Paging(page, size *int) (int, int) {
 	return p, n
 }
 
-// PageInfo returns the filter-scoped page envelope.
-func PageInfo(page, size, total int) *market.PageInfo {
-	return &market.PageInfo{Page: page, PageSize: size, TotalItems: total, TotalPages: (total + size - 1) / size}
+// NewPageInfo returns the filter-scoped page envelope.
+func NewPageInfo(page, size, total int) *PageInfo {
+	return &PageInfo{Page: page, PageSize: size, TotalItems: total, TotalPages: (total + size - 1) / size}
 }
 
 // PageOf returns the items of one page.

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
+	"github.com/keeper-project/keeper/keeper/sim/internal/apiwire"
 	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 	"github.com/keeper-project/keeper/keeper/sim/internal/units"
@@ -65,7 +65,7 @@ func (c *lendingCompiler) term(ts scenario.TermSpec, at []any) state.Term {
 	if _, err := units.ParsePercent(t.MaxAllocationPct); err != nil {
 		c.failAt(append(at, "max_allocation_pct"), "max_allocation_pct: %v", err)
 	}
-	if ts.Ltv < 0 || ts.Lqt < 0 || ts.Ltv > ts.Lqt || ts.Lqt > int64(market.CBPSOne) {
+	if ts.Ltv < 0 || ts.Lqt < 0 || ts.Ltv > ts.Lqt || ts.Lqt > int64(apiwire.CBPSOne) {
 		c.failAt(append(at, "ltv"), "ltv %d and lqt %d must satisfy 0 <= ltv <= lqt <= 1000000", ts.Ltv, ts.Lqt)
 	}
 	for _, key := range slices.Sorted(maps.Keys(ts.Apys)) {
@@ -113,19 +113,16 @@ func (c *lendingCompiler) vaults() {
 }
 
 // reward compiles one reward schedule.
-func (c *lendingCompiler) reward(rs scenario.RewardSpec, at []any) market.RewardSchedule {
+func (c *lendingCompiler) reward(rs scenario.RewardSpec, at []any) programs.RewardSchedule {
 	m := c.mint(rs.Mint, append(at, "mint"), "reward mint")
 	eps, err := strconv.ParseFloat(rs.EmissionsPerSecond, 64)
 	if err != nil || eps < 0 || math.IsInf(eps, 0) {
 		c.failAt(append(at, "emissions_per_second"), "emissions_per_second %q is not a non-negative number", rs.EmissionsPerSecond)
 	}
-	out := market.RewardSchedule{
-		RewardStartTime:    market.UnixTime(c.unix(rs.Start, "-1d", append(at, "start"))),
-		RewardEndTime:      market.UnixTime(c.unix(rs.End, "30d", append(at, "end"))),
-		EmissionsPerSecond: market.Number(eps),
-	}
+	out := programs.RewardSchedule{Start: c.unix(rs.Start, "-1d", append(at, "start")),
+		End: c.unix(rs.End, "30d", append(at, "end")), EmissionsPerSecond: eps}
 	if m != nil {
-		out.RewardMint = m.Address.String()
+		out.Mint = m.Address
 	}
 	return out
 }
@@ -143,12 +140,8 @@ func (c *lendingCompiler) loops() {
 		if id == "" {
 			id = pm.Address.String() + "-" + cm.Address.String()
 		}
-		l := programs.Loop{Loop: market.Loop{Identifier: id, PrincipalMint: pm.Address.String(), CollateralMint: cm.Address.String(),
-			Tags: ls.Tags}, Principal: pm, Collateral: cm, FixedDeposited: ls.CollateralDeposited, FixedWAvgApy: ls.WAvgApy}
-		if ls.MaxApy != nil {
-			v := market.Number(*ls.MaxApy)
-			l.MaxApy = &v
-		}
+		l := programs.Loop{Identifier: id, Tags: ls.Tags, Principal: pm, Collateral: cm,
+			FixedDeposited: ls.CollateralDeposited, FixedWAvgApy: ls.WAvgApy, MaxApy: ls.MaxApy}
 		c.w.Loops = append(c.w.Loops, l)
 	}
 }

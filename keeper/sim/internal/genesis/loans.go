@@ -3,8 +3,9 @@ package genesis
 import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/clmm"
-	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
+	"github.com/keeper-project/keeper/keeper/sim/internal/apiwire"
+	"github.com/keeper-project/keeper/keeper/sim/internal/instr"
 	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 	"github.com/keeper-project/keeper/keeper/sim/internal/units"
@@ -139,7 +140,7 @@ func (c *loanCompiler) ledger(st *state.Loan, lg scenario.LedgerSpec, j, n int, 
 
 // defaultAPY returns the strategy's APY for the loan's first collateral and the term, from the
 // scenario's terms.
-func (c *loanCompiler) defaultAPY(strat *programs.Strategy, st *state.Loan, term market.StrategyDuration) int64 {
+func (c *loanCompiler) defaultAPY(strat *programs.Strategy, st *state.Loan, term instr.Term) int64 {
 	if len(st.Collateral) == 0 {
 		return 0
 	}
@@ -186,7 +187,7 @@ func (c *loanCompiler) ratioRows(strat *programs.Strategy, st *state.Loan, lg sc
 	for _, col := range st.Collateral {
 		ltv = append(ltv, terms[col.AssetIdentifier].Ltv)
 		lqt = append(lqt, terms[col.AssetIdentifier].Lqt)
-		w = append(w, int64(market.CBPSOne)/int64(max(n, 1)))
+		w = append(w, int64(apiwire.CBPSOne)/int64(max(n, 1)))
 	}
 	for _, row := range []struct {
 		name string
@@ -271,8 +272,8 @@ func (c *loanCompiler) rollover(st *state.Loan, at string, path []any) {
 	if len(st.Collateral) > 0 {
 		mint = st.Collateral[0].AssetMint
 	}
-	st.Markers = append(st.Markers, market.PnLMarker{Date: float64(c.unix(at, "", path)), Type: market.MarkerRollover,
-		Metadata: market.MarkerMetadata{NewCollateralMint: mint, PreviousCollateralMint: mint}})
+	st.Markers = append(st.Markers, state.Marker{Date: c.unix(at, "", path), Type: state.MarkerRollover,
+		NewCollateralMint: mint, PreviousCollateralMint: mint})
 }
 
 // inflows sets the borrower's net inflows from the history and the ledgers, at the initial prices.

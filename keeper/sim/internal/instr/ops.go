@@ -189,3 +189,25 @@ func EncodeTransferRange(lower, upper int32) []byte {
 	w.i32(upper)
 	return w.b
 }
+
+// Term is a loan term: Duration units of DurationType (0 days, 1 weeks, 2 months, 3 minutes,
+// 4 years), the spec's strategy duration.
+type Term struct {
+	DurationType int32
+	Duration     int32
+}
+
+// Units of a Term.
+const (
+	TermDays    int32 = 0
+	TermWeeks   int32 = 1
+	TermMonths  int32 = 2
+	TermMinutes int32 = 3
+	TermYears   int32 = 4
+)
+
+// Key returns the term's key in a strategy's duration maps: the spec's serialized strategy duration,
+// {"durationType":T,"duration":N}, durationType first, no spaces.
+func (t Term) Key() string {
+	return fmt.Sprintf(`{"durationType":%d,"duration":%d}`, t.DurationType, t.Duration)
+}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/clmm"
-	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/prices"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/keeper/sim/internal/state"
@@ -107,8 +106,16 @@ type Vault struct {
 	LPMint      solana.PublicKey
 	Strategy    *Strategy
 	ExternalAPY float64 // guarded by Sim.mu
-	Rewards     []market.RewardSchedule
+	Rewards     []RewardSchedule
 	Deposits    []Deposit
+}
+
+// RewardSchedule is one token emission schedule of a vault: from Start to End (unix seconds), at
+// EmissionsPerSecond of the reward mint's base units, scaled by 1e9.
+type RewardSchedule struct {
+	Mint               solana.PublicKey // zero when the scenario names none
+	Start, End         int64
+	EmissionsPerSecond float64
 }
 
 // Deposit is one depositor of a vault.
@@ -231,9 +238,11 @@ type PythFeed struct {
 // Loop is one loop record of the scenario: the pair, and the figures the scenario fixes (nil:
 // computed from the loop's loans at each request).
 type Loop struct {
-	market.Loop
+	Identifier                   string
+	Tags                         []string
 	Principal, Collateral        *Mint
 	FixedDeposited, FixedWAvgApy *float64
+	MaxApy                       *float64
 }
 
 // DexByName returns the simulator's CLMM program of a layout name.

@@ -8,7 +8,6 @@ import (
 	"math"
 
 	"github.com/gagliardetto/solana-go"
-	"github.com/keeper-project/keeper/keeper/market"
 )
 
 // Loan accounts are owned by the market program. Their data is an 8-byte discriminator,
@@ -35,23 +34,23 @@ const (
 
 // Loan is the on-chain state of one loan.
 type Loan struct {
-	Borrower           string             `json:"borrower"`
-	ID                 int64              `json:"id"`
-	Nonce              int64              `json:"nonce"`
-	Bump               int                `json:"bump"`
-	StartTime          int64              `json:"startTime"`
-	Closed             bool               `json:"closed"`
-	Status             int32              `json:"loanStatus"`
-	LoanType           int32              `json:"loanType"`
-	FundingType        int32              `json:"orderFundingType"`
-	WriteVersion       int64              `json:"writeVersion"`
-	LastInteractedTime int64              `json:"lastInteractedTime"`
-	LastInteractedTxn  string             `json:"lastInteractedTxn"`
-	Collateral         []Collateral       `json:"collateral"`
-	Ledgers            []Ledger           `json:"ledgers"`
-	History            []HistoryEvent     `json:"history"`
-	Markers            []market.PnLMarker `json:"markers,omitempty"`
-	Inflow             Inflow             `json:"inflow"`
+	Borrower           string         `json:"borrower"`
+	ID                 int64          `json:"id"`
+	Nonce              int64          `json:"nonce"`
+	Bump               int            `json:"bump"`
+	StartTime          int64          `json:"startTime"`
+	Closed             bool           `json:"closed"`
+	Status             int32          `json:"loanStatus"`
+	LoanType           int32          `json:"loanType"`
+	FundingType        int32          `json:"orderFundingType"`
+	WriteVersion       int64          `json:"writeVersion"`
+	LastInteractedTime int64          `json:"lastInteractedTime"`
+	LastInteractedTxn  string         `json:"lastInteractedTxn"`
+	Collateral         []Collateral   `json:"collateral"`
+	Ledgers            []Ledger       `json:"ledgers"`
+	History            []HistoryEvent `json:"history"`
+	Markers            []Marker       `json:"markers,omitempty"`
+	Inflow             Inflow         `json:"inflow"`
 }
 
 // Collateral is one collateral slot. Dex is "dex-a" or "dex-b" for CLMM position collateral,
@@ -199,7 +198,7 @@ func (l *Ledger) Outstanding() uint64 {
 // InterestPerSecond returns the interest the outstanding principal accrues per second, in principal
 // smallest units: outstanding × apy / 1e6 / SECONDS_PER_YEAR.
 func (l *Ledger) InterestPerSecond() float64 {
-	return float64(l.Outstanding()) * float64(l.Apy) / 1e6 / market.SecondsPerYear
+	return float64(l.Outstanding()) * float64(l.Apy) / 1e6 / secondsPerYear
 }
 
 // InterestAt returns the interest outstanding at unix time now: the stored amount plus what accrued
@@ -265,3 +264,17 @@ func (l *Loan) HasDebt() bool {
 	}
 	return false
 }
+
+// secondsPerYear is the spec's SECONDS_PER_YEAR, by which an APY accrues per second.
+const secondsPerYear = 31_536_000
+
+// Marker is an event of a loan's PnL history: a rollover of its collateral at Date (unix seconds).
+type Marker struct {
+	Date                   int64  `json:"date"`
+	Type                   string `json:"type"`
+	NewCollateralMint      string `json:"newCollateralMint"`
+	PreviousCollateralMint string `json:"previousCollateralMint"`
+}
+
+// MarkerRollover is the type of a rollover marker.
+const MarkerRollover = "rollover"

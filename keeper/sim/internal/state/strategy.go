@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/internal/instr"
 )
 
@@ -86,7 +85,7 @@ func (s *Strategy) Apply(it instr.TermItem) error {
 
 // applyToTerm applies an item that changes an existing term.
 func (s *Strategy) applyToTerm(t *Term, it instr.TermItem) error {
-	key := market.StrategyDuration{DurationType: market.DurationType(it.DurationType), Duration: int32(it.Duration)}.Key()
+	key := instr.Term{DurationType: int32(it.DurationType), Duration: int32(it.Duration)}.Key()
 	switch it.Kind {
 	case instr.ItemSetAPY:
 		if t.Apys == nil {

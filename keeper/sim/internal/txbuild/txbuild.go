@@ -9,9 +9,9 @@ import (
 	"fmt"
 
 	"github.com/gagliardetto/solana-go"
-	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
+	"github.com/keeper-project/keeper/keeper/sim/internal/apiwire"
 )
 
 // Instruction is one instruction to compile.
@@ -159,11 +159,11 @@ func (t *Tx) wire() []byte {
 
 // ApiTransaction returns the transaction object of the API: the base64 message and the signatures
 // already made (base58 public key, base64 signature).
-func (t *Tx) ApiTransaction() market.Transaction {
-	out := market.Transaction{Message: base64.StdEncoding.EncodeToString(t.Msg), Signatures: []market.Signature{}}
+func (t *Tx) ApiTransaction() apiwire.Transaction {
+	out := apiwire.Transaction{Message: base64.StdEncoding.EncodeToString(t.Msg), Signatures: []apiwire.Signature{}}
 	for i, s := range t.Sigs {
 		if !s.IsZero() {
-			out.Signatures = append(out.Signatures, market.Signature{
+			out.Signatures = append(out.Signatures, apiwire.Signature{
 				PublicKey: t.Signers[i].String(), Signature: base64.StdEncoding.EncodeToString(s[:])})
 		}
 	}
@@ -193,8 +193,8 @@ func CreateATAIdempotent(payer, wallet, mint solana.PublicKey) Instruction {
 }
 
 // ApiTransactions returns the API objects of txs, in order.
-func ApiTransactions(txs []*Tx) []market.Transaction {
-	out := make([]market.Transaction, len(txs))
+func ApiTransactions(txs []*Tx) []apiwire.Transaction {
+	out := make([]apiwire.Transaction, len(txs))
 	for i, t := range txs {
 		out[i] = t.ApiTransaction()
 	}

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/internal/instr"
 	"github.com/keeper-project/keeper/keeper/sim/internal/lazy"
 )
 
@@ -90,27 +90,27 @@ func ParseOffset(s string) (time.Duration, error) {
 var termRE = &lazy.Value[*regexp.Regexp]{Make: func() *regexp.Regexp { return regexp.MustCompile(`^(\d+)(m|d|w|mo|y)$`) }}
 
 // ParseTerm parses a loan term such as "7d" (days), "2w", "3mo", "90m" (minutes) or "1y".
-func ParseTerm(s string) (market.StrategyDuration, error) {
+func ParseTerm(s string) (instr.Term, error) {
 	m := termRE.Get().FindStringSubmatch(strings.TrimSpace(s))
 	if m == nil {
-		return market.StrategyDuration{}, fmt.Errorf("%q is not a loan term (examples: 90m, 7d, 2w, 3mo, 1y)", s)
+		return instr.Term{}, fmt.Errorf("%q is not a loan term (examples: 90m, 7d, 2w, 3mo, 1y)", s)
 	}
 	n, err := strconv.ParseInt(m[1], 10, 32)
 	if err != nil {
-		return market.StrategyDuration{}, fmt.Errorf("%q is not a loan term: %w", s, err)
+		return instr.Term{}, fmt.Errorf("%q is not a loan term: %w", s, err)
 	}
-	types := map[string]market.DurationType{
-		"d": market.DurationDays, "w": market.DurationWeeks, "mo": market.DurationMonths,
-		"m": market.DurationMinutes, "y": market.DurationYears,
+	types := map[string]int32{
+		"d": instr.TermDays, "w": instr.TermWeeks, "mo": instr.TermMonths,
+		"m": instr.TermMinutes, "y": instr.TermYears,
 	}
-	return market.StrategyDuration{DurationType: types[m[2]], Duration: int32(n)}, nil
+	return instr.Term{DurationType: types[m[2]], Duration: int32(n)}, nil
 }
 
 // TermSeconds returns the length of a loan term in seconds (months are 30 days, years 365 days).
-func TermSeconds(d market.StrategyDuration) (int64, error) {
-	unit := map[market.DurationType]int64{
-		market.DurationDays: 86_400, market.DurationWeeks: 7 * 86_400, market.DurationMonths: 30 * 86_400,
-		market.DurationMinutes: 60, market.DurationYears: 365 * 86_400,
+func TermSeconds(d instr.Term) (int64, error) {
+	unit := map[int32]int64{
+		instr.TermDays: 86_400, instr.TermWeeks: 7 * 86_400, instr.TermMonths: 30 * 86_400,
+		instr.TermMinutes: 60, instr.TermYears: 365 * 86_400,
 	}[d.DurationType]
 	if unit == 0 {
 		return 0, fmt.Errorf("unknown duration type %d", d.DurationType)

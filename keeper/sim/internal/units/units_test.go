@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/internal/instr"
 )
 
 func TestParseUnits(t *testing.T) {
@@ -53,14 +53,14 @@ func TestParseOffsetAndTerm(t *testing.T) {
 	}
 	terms := []struct {
 		in   string
-		want market.StrategyDuration
+		want instr.Term
 		secs int64
 	}{
-		{"7d", market.StrategyDuration{DurationType: market.DurationDays, Duration: 7}, 7 * 86_400},
-		{"2w", market.StrategyDuration{DurationType: market.DurationWeeks, Duration: 2}, 14 * 86_400},
-		{"3mo", market.StrategyDuration{DurationType: market.DurationMonths, Duration: 3}, 90 * 86_400},
-		{"90m", market.StrategyDuration{DurationType: market.DurationMinutes, Duration: 90}, 5400},
-		{"1y", market.StrategyDuration{DurationType: market.DurationYears, Duration: 1}, 365 * 86_400},
+		{"7d", instr.Term{DurationType: instr.TermDays, Duration: 7}, 7 * 86_400},
+		{"2w", instr.Term{DurationType: instr.TermWeeks, Duration: 2}, 14 * 86_400},
+		{"3mo", instr.Term{DurationType: instr.TermMonths, Duration: 3}, 90 * 86_400},
+		{"90m", instr.Term{DurationType: instr.TermMinutes, Duration: 90}, 5400},
+		{"1y", instr.Term{DurationType: instr.TermYears, Duration: 1}, 365 * 86_400},
 	}
 	for _, tc := range terms {
 		got, err := ParseTerm(tc.in)

@@ -1,4 +1,4 @@
-package apiwire
+package stratupdate
 
 import (
 	"maps"
@@ -7,7 +7,7 @@ import (
 	"strconv"
 
 	"github.com/gagliardetto/solana-go"
-	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/sim/internal/apiwire"
 	"github.com/keeper-project/keeper/keeper/sim/internal/instr"
 	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 	"github.com/keeper-project/keeper/keeper/sim/internal/units"
@@ -21,13 +21,13 @@ type itemList struct {
 
 // UpdateItems validates an E1 request against the strategy and turns it into items, in this order:
 // additions, APY and asset-data updates, allocation caps, removals, parameters.
-func UpdateItems(q market.StrategyUpdateRequest, st *state.Strategy) ([]instr.TermItem, error) {
+func Items(q apiwire.StrategyUpdateRequest, st *state.Strategy) ([]instr.TermItem, error) {
 	l := &itemList{known: map[string]bool{}}
 	for _, t := range st.Terms {
 		l.known[t.AssetIdentifier] = true
 	}
 	if ct := q.CollateralTerms; ct != nil {
-		for _, step := range []func(*market.CollateralTerms) error{l.adds, l.updates, l.allocations, l.removals} {
+		for _, step := range []func(*apiwire.CollateralTerms) error{l.adds, l.updates, l.allocations, l.removals} {
 			if err := step(ct); err != nil {
 				return nil, err
 			}
@@ -43,10 +43,10 @@ func UpdateItems(q market.StrategyUpdateRequest, st *state.Strategy) ([]instr.Te
 func (l *itemList) asset(where, id string, mustKnow bool) (solana.PublicKey, error) {
 	k, err := solana.PublicKeyFromBase58(id)
 	if err != nil {
-		return k, BadRequest("%s: %q is not a base58 asset identifier", where, id)
+		return k, apiwire.BadRequest("%s: %q is not a base58 asset identifier", where, id)
 	}
 	if mustKnow && !l.known[id] {
-		return k, BadRequest("%s: collateral %s is not in the strategy's terms", where, id)
+		return k, apiwire.BadRequest("%s: collateral %s is not in the strategy's terms", where, id)
 	}
 	return k, nil
 }
@@ -69,10 +69,10 @@ func eachAsset[V any](l *itemList, field string, m map[string]V, mustKnow bool, 
 }
 
 // adds turns addCollateral into items.
-func (l *itemList) adds(ct *market.CollateralTerms) error {
-	return eachAsset(l, "addCollateral", ct.AddCollateral, false, func(where, id string, k solana.PublicKey, ac market.AddCollateral) error {
+func (l *itemList) adds(ct *apiwire.CollateralTerms) error {
+	return eachAsset(l, "addCollateral", ct.AddCollateral, false, func(where, id string, k solana.PublicKey, ac apiwire.AddCollateral) error {
 		if ac.DurationsAndApys == nil {
-			return BadRequest("%s.durationsAndApys is required", where)
+			return apiwire.BadRequest("%s.durationsAndApys is required", where)
 		}
 		l.known[id] = true
 		l.items = append(l.items, instr.TermItem{Kind: instr.ItemAddCollateral, Asset: k})
@@ -95,16 +95,16 @@ func (l *itemList) adds(ct *market.CollateralTerms) error {
 // apys turns a duration → APY map into setAPY items.
 func (l *itemList) apys(where string, k solana.PublicKey, m map[string]string) error {
 	for _, key := range slices.Sorted(maps.Keys(m)) {
-		d, err := market.ParseDurationKey(key)
+		d, err := apiwire.ParseDurationKey(key)
 		if err != nil {
-			return BadRequest("%s: key %q: %v", where, key, err)
+			return apiwire.BadRequest("%s: key %q: %v", where, key, err)
 		}
-		if d.DurationType > market.DurationYears {
-			return BadRequest("%s: key %q: durationType %d is not supported (0-4)", where, key, d.DurationType)
+		if d.DurationType > apiwire.DurationYears {
+			return apiwire.BadRequest("%s: key %q: durationType %d is not supported (0-4)", where, key, d.DurationType)
 		}
-		apy, err := market.ParseCBPS(m[key])
+		apy, err := apiwire.ParseCBPS(m[key])
 		if err != nil || apy < 0 {
-			return BadRequest("%s[%s]: %q is not a non-negative APY in centi-basis points", where, key, m[key])
+			return apiwire.BadRequest("%s[%s]: %q is not a non-negative APY in centi-basis points", where, key, m[key])
 		}
 		l.items = append(l.items, instr.TermItem{Kind: instr.ItemSetAPY, Asset: k, DurationType: uint8(d.DurationType),
 			Duration: uint32(d.Duration), Value: int64(apy)})
@@ -113,9 +113,9 @@ func (l *itemList) apys(where string, k solana.PublicKey, m map[string]string) e
 }
 
 // assetData turns an asset-data update into items.
-func (l *itemList) assetData(where string, k solana.PublicKey, a market.ParsedUpdateAssetData) error {
+func (l *itemList) assetData(where string, k solana.PublicKey, a apiwire.ParsedUpdateAssetData) error {
 	if a.AssetIdentifier != "" && a.AssetIdentifier != k.String() {
-		return BadRequest("%s.assetIdentifier %s differs from the collateral %s", where, a.AssetIdentifier, k)
+		return apiwire.BadRequest("%s.assetIdentifier %s differs from the collateral %s", where, a.AssetIdentifier, k)
 	}
 	for _, r := range []struct {
 		name string
@@ -125,14 +125,14 @@ func (l *itemList) assetData(where string, k solana.PublicKey, a market.ParsedUp
 		if r.v == nil {
 			continue
 		}
-		if *r.v > int32(market.CBPSOne) {
-			return BadRequest("%s.%s %d exceeds 1000000 (100 %%)", where, r.name, *r.v)
+		if *r.v > int32(apiwire.CBPSOne) {
+			return apiwire.BadRequest("%s.%s %d exceeds 1000000 (100 %%)", where, r.name, *r.v)
 		}
 		l.items = append(l.items, instr.TermItem{Kind: r.kind, Asset: k, Value: int64(*r.v)})
 	}
 	if a.MaxCollateralAllocationPct != nil {
 		if _, err := units.ParsePercent(*a.MaxCollateralAllocationPct); err != nil {
-			return BadRequest("%s.maxCollateralAllocationPct: %v", where, err)
+			return apiwire.BadRequest("%s.maxCollateralAllocationPct: %v", where, err)
 		}
 		l.items = append(l.items, instr.TermItem{Kind: instr.ItemSetAllocation, Asset: k, Text: *a.MaxCollateralAllocationPct})
 	}
@@ -144,7 +144,7 @@ func (l *itemList) assetData(where string, k solana.PublicKey, a market.ParsedUp
 }
 
 // metaItems stores the asset-data fields the simulator does not interpret.
-func (l *itemList) metaItems(k solana.PublicKey, a market.ParsedUpdateAssetData) {
+func (l *itemList) metaItems(k solana.PublicKey, a apiwire.ParsedUpdateAssetData) {
 	add := func(key, v string) {
 		l.items = append(l.items, instr.TermItem{Kind: instr.ItemSetMeta, Asset: k, Key: key, Text: v})
 	}
@@ -166,8 +166,8 @@ func (l *itemList) metaItems(k solana.PublicKey, a market.ParsedUpdateAssetData)
 }
 
 // updates turns updateCollateral into items.
-func (l *itemList) updates(ct *market.CollateralTerms) error {
-	return eachAsset(l, "updateCollateral", ct.UpdateCollateral, true, func(where, id string, k solana.PublicKey, u market.CollateralParamsUpdate) error {
+func (l *itemList) updates(ct *apiwire.CollateralTerms) error {
+	return eachAsset(l, "updateCollateral", ct.UpdateCollateral, true, func(where, id string, k solana.PublicKey, u apiwire.CollateralParamsUpdate) error {
 		if err := l.apys(where+".apyUpdate", k, u.ApyUpdate); err != nil {
 			return err
 		}
@@ -181,18 +181,18 @@ func (l *itemList) updates(ct *market.CollateralTerms) error {
 }
 
 // allocations turns updateAssetAllocation into items.
-func (l *itemList) allocations(ct *market.CollateralTerms) error {
+func (l *itemList) allocations(ct *apiwire.CollateralTerms) error {
 	for i, a := range ct.UpdateAssetAllocation {
 		where := "collateralTerms.updateAssetAllocation[" + strconv.Itoa(i) + "]"
 		if a.AssetIdentifier == "" || a.MaxAllocationPct == "" {
-			return BadRequest("%s: assetIdentifier and maxAllocationPct are required", where)
+			return apiwire.BadRequest("%s: assetIdentifier and maxAllocationPct are required", where)
 		}
 		k, err := l.asset(where, a.AssetIdentifier, true)
 		if err != nil {
 			return err
 		}
 		if _, err := units.ParsePercent(a.MaxAllocationPct); err != nil {
-			return BadRequest("%s.maxAllocationPct: %v", where, err)
+			return apiwire.BadRequest("%s.maxAllocationPct: %v", where, err)
 		}
 		l.items = append(l.items, instr.TermItem{Kind: instr.ItemSetAllocation, Asset: k, Text: a.MaxAllocationPct})
 	}
@@ -200,14 +200,14 @@ func (l *itemList) allocations(ct *market.CollateralTerms) error {
 }
 
 // removals turns removeCollateral into items.
-func (l *itemList) removals(ct *market.CollateralTerms) error {
-	return eachAsset(l, "removeCollateral", ct.RemoveCollateral, true, func(where, id string, k solana.PublicKey, rc market.RemoveCollateral) error {
+func (l *itemList) removals(ct *apiwire.CollateralTerms) error {
+	return eachAsset(l, "removeCollateral", ct.RemoveCollateral, true, func(where, id string, k solana.PublicKey, rc apiwire.RemoveCollateral) error {
 		if rc.Durations == nil {
-			return BadRequest("%s.durations is required", where)
+			return apiwire.BadRequest("%s.durations is required", where)
 		}
 		for j, d := range rc.Durations {
-			if d.DurationType > market.DurationYears || d.Duration < 0 || int64(d.Duration) > math.MaxUint32 {
-				return BadRequest("%s.durations[%d]: %s is not a valid duration", where, j, d)
+			if d.DurationType > apiwire.DurationYears || d.Duration < 0 || int64(d.Duration) > math.MaxUint32 {
+				return apiwire.BadRequest("%s.durations[%d]: %s is not a valid duration", where, j, d)
 			}
 			l.items = append(l.items, instr.TermItem{Kind: instr.ItemRemoveDuration, Asset: k, DurationType: uint8(d.DurationType), Duration: uint32(d.Duration)})
 		}
@@ -219,7 +219,7 @@ func (l *itemList) removals(ct *market.CollateralTerms) error {
 }
 
 // params turns updateParams into items.
-func (l *itemList) params(p market.UpdateParams) {
+func (l *itemList) params(p apiwire.UpdateParams) {
 	add := func(param uint8, v int64) {
 		l.items = append(l.items, instr.TermItem{Kind: instr.ItemSetParam, Param: param, Value: v})
 	}
