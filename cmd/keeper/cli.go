@@ -28,6 +28,7 @@ type command struct {
 	usage   string    // arguments after the name
 	summary string    // one line for `keeper help`
 	args    arguments // the arguments it takes, checked before it runs
+	choices []string  // the words its first argument may be, for completion
 	// flags defines the command's flags on fs and returns its body, which
 	// reads them.
 	flags func(fs *flag.FlagSet) action

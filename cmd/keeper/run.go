@@ -18,7 +18,7 @@ import (
 
 // runCommand defines `keeper run`'s flags on fs and returns its body.
 func runCommand(fs *flag.FlagSet) action {
-	cf := addConfigFlags(fs)
+	cf := addChainFlags(fs)
 	once := fs.Bool("once", false, "run every enabled policy once, wait for its actions to settle, and exit (1 if any action failed)")
 	dryRun := fs.Bool("dry-run", false, "plan and journal, never sign")
 	sim := fs.Bool("sim", false, "run against an in-process simulator playing a scripted scenario, with an ephemeral key, then print what was done")

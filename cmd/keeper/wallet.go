@@ -54,7 +54,7 @@ func walletCommand(fs *flag.FlagSet) action {
 
 // pubkeyCommand defines `keeper pubkey`'s flags on fs and returns its body.
 func pubkeyCommand(fs *flag.FlagSet) action {
-	cf := addConfigFlags(fs)
+	cf := addConfigFlags(fs).addKeypairFlag(fs)
 	cf.quiet = true
 	return cf.withConfig(func(_ context.Context, s *streams, cfg *config.Config, _ []string) int {
 		pk, err := keeper.WalletOf(cfg)
