@@ -28,6 +28,9 @@ type Options struct {
 	Version string
 	// DryRun forces dry run for every policy, whatever the config says.
 	DryRun bool
+	// NotifyDryRun posts the notifications of dry runs (marked "dry run");
+	// without it a dry run posts nothing.
+	NotifyDryRun bool
 	// ReadOnly is for the commands that only read (plan, wallet): the
 	// wallet is signer.pubkey when set, and no key is loaded; nothing can
 	// be signed.
@@ -103,7 +106,7 @@ func New(o Options) (*Keeper, error) {
 		return nil, err
 	}
 	k.wallet = k.signer.PublicKey()
-	k.notifier = newDispatcher(k.env)
+	k.notifier = newDispatcher(k.env, o.NotifyDryRun)
 	if k.obs, err = newObserver(k.env, k.deps, k.wallet); err != nil {
 		k.Close()
 		return nil, err

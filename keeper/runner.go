@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"maps"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -36,6 +38,9 @@ type runner struct {
 	// target (nil until the first alert run reads them), so that a run
 	// writes to the journal only when an incident opens or resolves.
 	open map[string]bool
+	// dryOpen are the incidents a dry run opened: in memory only, so that
+	// the first real run opens and announces them (see fireAlert).
+	dryOpen map[string]bool
 }
 
 func newRunner(k *Keeper, p *policies.Policy) *runner {
@@ -233,12 +238,28 @@ func (r *runner) logSkips(log *slog.Logger, res policies.Result) {
 // or finds it open: only a new incident is logged at its severity's level
 // and paged, so neither a restart nor each pass of a cron deployment pages
 // again for an incident that is still open.
+//
+// A dry run opens its incidents in memory only and pages them marked as a
+// dry run (which the dispatcher posts only when asked): the journal keeps
+// no incident a dry run opened, so the first real run opens and announces
+// it. Nor does a dry run resolve the journal's incidents.
 func (r *runner) fireAlert(ctx context.Context, a policies.Action) {
 	k := r.k
 	k.metrics.Actions.WithLabelValues(a.Policy, string(a.Kind), string(action.OutcomeAlert)).Inc()
+	dry := r.dryRun()
 	if r.knownOpen(ctx, a.Policy, a.Target) {
 		k.logger.Debug("Alert", "policy", a.Policy, "target", a.Target, "severity", a.Alert.Severity, "message", a.Alert.Message)
 		return // one line and one page per incident, not one per tick
+	}
+	if dry {
+		r.mu.Lock()
+		r.open[a.Target], r.dryOpen[a.Target] = true, true
+		r.mu.Unlock()
+		k.logger.Log(ctx, severityLevel(a.Alert.Severity), "Alert", "policy", a.Policy, "target", a.Target, "severity", a.Alert.Severity,
+			"message", a.Alert.Message, "dry_run", true)
+		k.notifier.Page(notify.Message{Event: notify.Alert, Policy: a.Policy, Kind: string(a.Kind), Target: a.Target,
+			Severity: string(a.Alert.Severity), Reason: a.Alert.Message, To: a.Notify.To, Time: k.now(), DryRun: true})
+		return
 	}
 	in, opened, err := k.journal.OpenIncident(context.WithoutCancel(ctx), journal.Incident{Policy: a.Policy, Target: a.Target,
 		Severity: string(a.Alert.Severity), Message: a.Alert.Message})
@@ -260,8 +281,37 @@ func (r *runner) fireAlert(ctx context.Context, a policies.Action) {
 		"message", a.Alert.Message, "incident", in.ID, "since", in.OpenedAt)
 	if opened {
 		k.notifier.Page(notify.Message{Event: notify.Alert, Policy: a.Policy, Kind: string(a.Kind), Target: a.Target,
-			Severity: string(a.Alert.Severity), Reason: a.Alert.Message, To: a.Notify.To, Time: k.now()})
+			Severity: string(a.Alert.Severity), Reason: a.Alert.Message, To: a.Notify.To, Time: k.now(), Incident: incidentID(in)})
 	}
+}
+
+// dryRun reports whether the policy runs dry: nothing it plans is signed.
+// A real run forgets the incidents a dry run opened in memory, so that it
+// opens them in the journal and announces them.
+func (r *runner) dryRun() bool {
+	p := r.current()
+	dry := p.DryRun || r.k.dryRunAll
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch {
+	case dry && r.dryOpen == nil:
+		r.dryOpen = map[string]bool{}
+	case !dry:
+		for target := range r.dryOpen {
+			delete(r.open, target)
+		}
+		r.dryOpen = nil
+	}
+	return dry
+}
+
+// incidentID is the id notifications carry for in: "" when the journal
+// could not say it.
+func incidentID(in journal.Incident) string {
+	if in.ID == 0 {
+		return ""
+	}
+	return strconv.FormatInt(in.ID, 10)
 }
 
 // resolveAlerts resolves, in the journal, the incidents of the policy's
@@ -269,6 +319,10 @@ func (r *runner) fireAlert(ctx context.Context, a policies.Action) {
 func (r *runner) resolveAlerts(ctx context.Context, firing map[string]bool) {
 	k, p := r.k, r.current()
 	r.knownOpen(ctx, p.Name, "") // read the journal's open incidents once
+	if r.dryRun() {
+		r.resolveDryAlerts(ctx, firing)
+		return
+	}
 	r.mu.Lock()
 	clearing := false
 	for target := range r.open {
@@ -292,11 +346,46 @@ func (r *runner) resolveAlerts(ctx context.Context, firing map[string]bool) {
 	}
 	r.mu.Unlock()
 	for _, in := range resolved {
-		k.logger.Info("Alert resolved", "policy", p.Name, "target", in.Target, "incident", in.ID,
-			"open_for", in.ResolvedAt.Sub(in.OpenedAt).Round(time.Second))
+		openFor := in.ResolvedAt.Sub(in.OpenedAt).Round(time.Second)
+		k.logger.Info("Alert resolved", "policy", p.Name, "target", in.Target, "incident", in.ID, "open_for", openFor)
 		k.notifier.Page(notify.Message{Event: notify.Resolved, Policy: p.Name, Kind: string(p.Kind), Target: in.Target,
-			Severity: in.Severity, Reason: "condition cleared: " + in.Message, To: p.Notify.To, Time: k.now()})
+			Severity: in.Severity, Reason: resolvedReason(p, openFor), To: p.Notify.To, Time: k.now(), Incident: incidentID(in)})
 	}
+}
+
+// resolveDryAlerts resolves, in memory, the incidents a dry run opened
+// that no longer fire, and pages each resolution as a dry run's.
+func (r *runner) resolveDryAlerts(ctx context.Context, firing map[string]bool) {
+	k, p := r.k, r.current()
+	var cleared []string
+	r.mu.Lock()
+	for target := range r.dryOpen {
+		if !firing[target] {
+			delete(r.dryOpen, target)
+			delete(r.open, target)
+			cleared = append(cleared, target)
+		}
+	}
+	r.mu.Unlock()
+	slices.Sort(cleared)
+	for _, target := range cleared {
+		k.logger.Log(ctx, slog.LevelInfo, "Alert resolved", "policy", p.Name, "target", target, "dry_run", true)
+		k.notifier.Page(notify.Message{Event: notify.Resolved, Policy: p.Name, Kind: string(p.Kind), Target: target,
+			Reason: resolvedReason(p, 0), To: p.Notify.To, Time: k.now(), DryRun: true})
+	}
+}
+
+// resolvedReason is a resolution's text: the condition that stopped
+// holding, and how long the incident was open (when known).
+func resolvedReason(p *policies.Policy, openFor time.Duration) string {
+	s := "resolved: the alert's condition no longer holds"
+	if p.When != "" {
+		s = fmt.Sprintf("resolved: %s no longer holds", strings.Join(strings.Fields(p.When), " "))
+	}
+	if openFor > 0 {
+		s += fmt.Sprintf(" (open for %s)", openFor)
+	}
+	return s
 }
 
 // knownOpen reports whether target has an open incident as the journal

@@ -53,7 +53,7 @@ func runSim(ctx context.Context, s *streams, o runOptions, cfg *config.Config, l
 		fmt.Fprintf(s.err, "keeper run: %v\n", err)
 		return exitUsage
 	}
-	k, err := keeper.New(keeper.Options{Config: cfg, Signer: armed, Logger: logger, Version: version(), DryRun: o.dryRun})
+	k, err := keeper.New(keeper.Options{Config: cfg, Signer: armed, Logger: logger, Version: version(), DryRun: o.dryRun, NotifyDryRun: o.notifyDryRun})
 	if err != nil {
 		logger.Error("Cannot start", "err", err)
 		return exitUsage
