@@ -69,7 +69,7 @@ func checkCommand(fs *flag.FlagSet) action {
 		if *online {
 			how = "RPC, block engine and market answering, mints and programs on chain, amounts checked"
 		}
-		fmt.Fprintf(s.out, "%s: OK: config and %d policies (%d enabled), %s\n", cfg.File, len(ps), enabled, how)
+		fmt.Fprintf(s.out, "%s: OK: config and %d %s (%d enabled), %s\n", cfg.File, len(ps), plural(len(ps), "policy", "policies"), enabled, how)
 		return exitOK
 	}
 }

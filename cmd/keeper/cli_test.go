@@ -69,7 +69,7 @@ func TestCheck(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "key.json"), key, 0o600)
 	os.WriteFile(good, append(mustRead(t, good), []byte("signer: {keypair: key.json}\n")...), 0o600)
 	code, out, errs := runCLI(t, "check", "--config", good)
-	if code != exitOK || !strings.Contains(out, "OK: config and 1 policies (1 enabled)") {
+	if code != exitOK || !strings.Contains(out, "OK: config and 1 policy (1 enabled)") {
 		t.Fatalf("check committed config: code %d, out %q, stderr %q", code, out, errs)
 	}
 	bad := filepath.Join(t.TempDir(), "bad.yaml")
