@@ -18,7 +18,7 @@ func checkCommand(fs *flag.FlagSet) action {
 		// policies' (those even when the config has problems).
 		code := exitOK
 		fail := func(err error, c int) {
-			fmt.Fprintln(s.err, err)
+			sayErr(s.err, err)
 			code = max(code, c)
 		}
 		cfg, err := cf.load(s)

@@ -94,19 +94,19 @@ func (c *configFlags) load(s *streams) (*config.Config, error) {
 func (c *configFlags) apply(cfg *config.Config) error {
 	if c.url != "" {
 		if !strings.Contains(c.url, "://") && config.ResolveURL(c.url) == c.url {
-			return fmt.Errorf("keeper: -u %s is neither a URL nor a moniker (%s)", strictyaml.NameExcerpt(c.url), monikerList)
+			return fmt.Errorf("-u %s is neither a URL nor a moniker (%s)", strictyaml.NameExcerpt(c.url), monikerList)
 		}
 		if err := cfg.SetRPC(c.url); err != nil {
-			return fmt.Errorf("keeper: %w", err)
+			return fmt.Errorf("%w", err)
 		}
 	}
 	if c.keypair != "" {
 		if c.wallet != "" {
-			return errors.New("keeper: choose one of --wallet and --keypair")
+			return errors.New("choose one of --wallet and --keypair")
 		}
 		path, err := keypairPath(c.keypair)
 		if err != nil {
-			return fmt.Errorf("keeper: --keypair: %w", err)
+			return fmt.Errorf("--keypair: %w", err)
 		}
 		cfg.Signer.Keypair, cfg.Signer.SecretEnv, cfg.Signer.SecretFile, cfg.Signer.PublicKey = path, "", "", ""
 		cfg.FromSolanaCLI = slices.DeleteFunc(cfg.FromSolanaCLI, func(k string) bool { return k == "signer.keypair" })
@@ -116,7 +116,7 @@ func (c *configFlags) apply(cfg *config.Config) error {
 	case "confirmed", "finalized":
 		cfg.Chain.Commitment = c.commitment
 	default:
-		return fmt.Errorf("keeper: --commitment %s: want confirmed or finalized (a processed transaction may still be rolled back)", strictyaml.NameExcerpt(c.commitment))
+		return fmt.Errorf("--commitment %s: want confirmed or finalized (a processed transaction may still be rolled back)", strictyaml.NameExcerpt(c.commitment))
 	}
 	return nil
 }
@@ -138,7 +138,7 @@ func keypairPath(p string) (string, error) {
 func (c *configFlags) loadOrSay(s *streams) (*config.Config, bool) {
 	cfg, err := c.load(s)
 	if err != nil {
-		fmt.Fprintln(s.err, err)
+		sayErr(s.err, err)
 		return nil, false
 	}
 	return cfg, true
@@ -176,12 +176,12 @@ func (c *configFlags) openReadOnly(s *streams) (*keeper.Keeper, bool) {
 	}
 	logger, err := newLogger(s.err, "warn", cfg.Log.Format)
 	if err != nil {
-		fmt.Fprintln(s.err, err)
+		sayErr(s.err, err)
 		return nil, false
 	}
 	k, err := keeper.New(keeper.Options{Config: cfg, Logger: logger, Version: version(), ReadOnly: true})
 	if err != nil {
-		fmt.Fprintln(s.err, err)
+		sayErr(s.err, err)
 		if errors.Is(err, os.ErrNotExist) {
 			fmt.Fprintln(s.err, keyHint)
 		}

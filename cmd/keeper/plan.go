@@ -33,7 +33,7 @@ func planCommand(fs *flag.FlagSet) action {
 		defer k.Close()
 		plans, err := k.Plan(ctx)
 		if err != nil {
-			fmt.Fprintln(s.err, err)
+			sayErr(s.err, err)
 			return exitUsage
 		}
 		if *capture != "" {

@@ -102,7 +102,7 @@ func runKeeper(ctx context.Context, k *keeper.Keeper, logger *slog.Logger, once 
 func loadForRun(s *streams, o runOptions) (*config.Config, *slog.Logger, bool) {
 	cfg, err := o.config.load(s)
 	if err != nil {
-		fmt.Fprintln(s.err, err)
+		sayErr(s.err, err)
 		return nil, nil, false
 	}
 	logger, err := daemonLogger(s, cfg, o)

@@ -3,6 +3,8 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
+	"regexp"
 	"strings"
 
 	"github.com/keeper-project/keeper/internal/strictyaml"
@@ -75,3 +77,18 @@ func givenSpelling(name string, args []string) string {
 	}
 	return "-" + name
 }
+
+// sayErr prints err on w, as "keeper: err" unless it already names keeper
+// or starts with a position ("file:line:col: ...", which editors and
+// scripts read at the start of a line).
+func sayErr(w io.Writer, err error) {
+	msg := err.Error()
+	if strings.HasPrefix(msg, "keeper") || positioned.MatchString(msg) {
+		fmt.Fprintln(w, msg)
+		return
+	}
+	fmt.Fprintln(w, "keeper: "+msg)
+}
+
+// positioned matches a message that starts with file:line:col.
+var positioned = regexp.MustCompile(`^[^\s:]+:\d+:\d+: `)

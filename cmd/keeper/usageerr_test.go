@@ -39,3 +39,23 @@ func TestUsageErrorsSpeakTheUsersSpelling(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorsSayKeeper: an error that is not a file:line:col problem starts
+// with "keeper:"; positioned problems stay at the start of their line.
+func TestErrorsSayKeeper(t *testing.T) {
+	for _, cmd := range []string{"plan", "history", "wallet", "run", "pubkey"} {
+		code, _, errs := runCLI(t, cmd, "--config", t.TempDir()+"/missing.yaml")
+		if code != exitUsage || !strings.HasPrefix(errs, "keeper: reading config: ") {
+			t.Errorf("%s with a missing config: exit %d, stderr %q", cmd, code, errs)
+		}
+	}
+	var b strings.Builder
+	sayErr(&b, errorString("config.yaml:3:1: unknown field \"nope\""))
+	if b.String() != "config.yaml:3:1: unknown field \"nope\"\n" {
+		t.Errorf("a positioned problem printed as %q", b.String())
+	}
+}
+
+type errorString string
+
+func (e errorString) Error() string { return string(e) }

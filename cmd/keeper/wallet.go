@@ -59,7 +59,7 @@ func pubkeyCommand(fs *flag.FlagSet) action {
 	return cf.withConfig(func(_ context.Context, s *streams, cfg *config.Config, _ []string) int {
 		pk, err := keeper.WalletOf(cfg)
 		if err != nil {
-			fmt.Fprintln(s.err, err)
+			sayErr(s.err, err)
 			return exitUsage
 		}
 		fmt.Fprintln(s.out, pk)
