@@ -31,9 +31,7 @@ func TestRulesTestFeedsWhatKeeperExports(t *testing.T) {
 		k := w.open(t, "")
 		r := k.start(t)
 		synctest.Wait()
-		rec := httptest.NewRecorder()
-		opsHandler(k.registry, k.upkeep.readiness, k.status).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
-		scraped := scrapedSeries(rec.Body.String())
+		scraped := scrapedSeries(scrapeMetrics(k))
 		for _, in := range rulesTestInputs(t) {
 			if !strings.HasSuffix(in.name, "_total") || !strings.HasPrefix(in.values, "0") {
 				continue
@@ -78,6 +76,13 @@ func TestGuardRulesCoverSigner(t *testing.T) {
 	if n < 20 {
 		t.Fatalf("found %d rules in signer/refusal.go; the test no longer reads them", n)
 	}
+}
+
+// scrapeMetrics is what k's /metrics serves.
+func scrapeMetrics(k *simKeeper) string {
+	rec := httptest.NewRecorder()
+	opsHandler(k.registry, k.upkeep.readiness, k.status).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	return rec.Body.String()
 }
 
 // rulesInput is one input series of a promtool test.

@@ -1,16 +1,11 @@
 package main
 
 import (
-	"crypto/ed25519"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
-
-	"github.com/gagliardetto/solana-go"
 )
 
 // TestSolanaCLIFlags: -k/--keypair replaces the config's signer,
@@ -24,14 +19,7 @@ func TestSolanaCLIFlags(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte(text), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	pub, priv, _ := ed25519.GenerateKey(nil)
-	key, _ := json.Marshal(slices.Collect(func(yield func(int) bool) {
-		for _, b := range priv {
-			yield(int(b))
-		}
-	}))
-	os.WriteFile(filepath.Join(dir, "other.json"), key, 0o600)
-	want := solana.PublicKeyFromBytes(pub).String()
+	want := writeKeypair(t, filepath.Join(dir, "other.json")).String()
 	for _, flag := range []string{"-k", "--keypair"} {
 		code, out, errs := runCLI(t, "pubkey", "--config", cfg, flag, filepath.Join(dir, "other.json"))
 		if code != exitOK || strings.TrimSpace(out) != want {
