@@ -204,14 +204,21 @@ func TestCheckReportsEverything(t *testing.T) {
 	}
 }
 
-func TestPubkey(t *testing.T) {
-	dir := t.TempDir()
+// writePubkeyConfig writes, in dir, a config whose signer is the public
+// key FpWL…Vewo alone, and returns its path.
+func writePubkeyConfig(t *testing.T, dir string) string {
+	t.Helper()
 	cfg := filepath.Join(dir, "keeper.yaml")
 	text := "policies: [\"p/*.yaml\"]\nmarket: { program_id: SimMarket1111111111111111111111111111111111 }\n" +
 		"signer: { pubkey: FpWLpfMQYMpJA5Y6dGEaff2dS8N3mHKfhe3s12LvVewo }\n"
 	if err := os.WriteFile(cfg, []byte(text), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	return cfg
+}
+
+func TestPubkey(t *testing.T) {
+	cfg := writePubkeyConfig(t, t.TempDir())
 	code, out, errs := runCLI(t, "pubkey", "--config", cfg)
 	if code != exitOK || out != "FpWLpfMQYMpJA5Y6dGEaff2dS8N3mHKfhe3s12LvVewo\n" {
 		t.Errorf("pubkey: exit %d, out %q, stderr %q", code, out, errs)

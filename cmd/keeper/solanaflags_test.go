@@ -13,12 +13,7 @@ import (
 // that is no moniker lists the monikers.
 func TestSolanaCLIFlags(t *testing.T) {
 	dir := t.TempDir()
-	cfg := filepath.Join(dir, "keeper.yaml")
-	text := "policies: [\"p/*.yaml\"]\nmarket: { program_id: SimMarket1111111111111111111111111111111111 }\n" +
-		"signer: { pubkey: FpWLpfMQYMpJA5Y6dGEaff2dS8N3mHKfhe3s12LvVewo }\n"
-	if err := os.WriteFile(cfg, []byte(text), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	cfg := writePubkeyConfig(t, dir)
 	want := writeKeypair(t, filepath.Join(dir, "other.json")).String()
 	for _, flag := range []string{"-k", "--keypair"} {
 		code, out, errs := runCLI(t, "pubkey", "--config", cfg, flag, filepath.Join(dir, "other.json"))
