@@ -80,7 +80,9 @@ func TestE2ESimControlRealClock(t *testing.T) {
 	}
 }
 
-// TestE2ERunSimSmoke runs `keeper run --sim` briefly: it starts, runs and exits 0.
+// TestE2ERunSimSmoke runs `keeper run --sim` briefly: it starts, runs and exits 0, and its
+// shutdown waits at most 3 s for runs in progress (the demo scripts a transaction to be dropped,
+// which would hold the daemon's 30 s bound).
 func TestE2ERunSimSmoke(t *testing.T) {
 	needBinary(t)
 	t.Parallel()
@@ -92,6 +94,9 @@ func TestE2ERunSimSmoke(t *testing.T) {
 		"--log-format", "json").wantExit(t, 0)
 	if !strings.Contains(r.stdout, "What keeper did in the simulation") || !strings.Contains(r.stderr, "Simulator started") {
 		t.Errorf("keeper run --sim: stdout %q, stderr %.2000s", r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stderr, `"msg":"Stopping: no new runs; waiting for runs in progress","timeout":3}`) {
+		t.Errorf("keeper run --sim: the shutdown is not bounded to 3 s; stderr %.3000s", r.stderr)
 	}
 }
 

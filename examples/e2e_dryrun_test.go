@@ -20,13 +20,13 @@ func TestE2EDryRun(t *testing.T) {
 	vault := s.address(t, "vault", "alpha-vault")
 	loan := before.Loans["repay-me"].Address
 	actions := []struct{ policy, kind, what, target string }{
-		{"auto-repay", "repay", "E2", loan},
-		{"auto-repay-sol", "repay", "E2", before.Loans["repay-sol"].Address},
-		{"rebalance-dex-a", "rebalance", "E4", before.Positions["pos-a"].Mint},
-		{"claim-fees-dex-b", "claim-fees", "E8", before.Positions["pos-b"].Mint},
-		{"claim-earn-withdrawals", "claim-withdrawals", "E10", before.Requests["usdc-earn/r-full"].Address},
-		{"track-best-quote", "strategy-update", "E1", vault},
-		{"sweep-idle-principal", "strategy-withdraw", "E9", vault},
+		{"auto-repay", "repay", "repay loan", loan},
+		{"auto-repay-sol", "repay", "repay loan", before.Loans["repay-sol"].Address},
+		{"rebalance-dex-a", "rebalance", "move position", before.Positions["pos-a"].Mint},
+		{"claim-fees-dex-b", "claim-fees", "claim fees of position", before.Positions["pos-b"].Mint},
+		{"claim-earn-withdrawals", "claim-withdrawals", "claim withdrawal request", before.Requests["usdc-earn/r-full"].Address},
+		{"track-best-quote", "strategy-update", "update a strategy of vault", vault},
+		{"sweep-idle-principal", "strategy-withdraw", "withdraw from a strategy of vault", vault},
 		{"vault-apy-floor", "alert", "alert (warning)", vault},
 		{"loan-health-low", "alert", "alert (critical)", loan},
 	}

@@ -81,6 +81,9 @@ func runUntilDoneWith(ctx context.Context, o procOptions, dir string, args ...st
 	if err != nil && !errors.As(err, &exit) {
 		return r, fmt.Errorf("keeper %s: %w; stderr:\n%s", strings.Join(args, " "), err, r.stderr)
 	}
+	if race := raceReport(r.stderr); race != "" {
+		return r, fmt.Errorf("keeper %s: the race detector reported:\n%s", strings.Join(args, " "), race)
+	}
 	r.code = cmd.ProcessState.ExitCode()
 	return r, nil
 }
@@ -125,6 +128,9 @@ func startKeeperWith(t testing.TB, o procOptions, dir string, stdout *syncBuffer
 	t.Cleanup(func() {
 		cancel()
 		<-d.exited
+		if race := raceReport(d.stderr.String()); race != "" {
+			t.Errorf("keeper %s: the race detector reported:\n%s", strings.Join(args, " "), race)
+		}
 	})
 	return d
 }

@@ -13,9 +13,9 @@ import (
 	"github.com/keeper-project/keeper/policies"
 )
 
-// shutdownTimeout bounds how long Run waits for runs in progress to reach a
-// safe point after it is told to stop. What is left is journaled and settled
-// by recovery on the next start.
+// shutdownTimeout bounds, by default (Options.ShutdownTimeout), how long
+// Run waits for runs in progress to reach a safe point after it is told to
+// stop. What is left is journaled and settled by recovery on the next start.
 const shutdownTimeout = 30 * time.Second
 
 // RunOnce settles unfinished actions, then runs every enabled policy once,
@@ -124,10 +124,10 @@ func (k *Keeper) Run(ctx context.Context, reload <-chan struct{}) error {
 		"journal", k.cfg.Journal.DSN)
 	k.upkeep.loop(ctx, reload, k.Reload, sd, k.scheduler)
 	sd.stopping()
-	k.scheduler.shutdown(shutdownTimeout, stopRuns)
+	k.scheduler.shutdown(k.shutdownTimeout, stopRuns)
 	stopSweep()
 	<-sweepDone
-	stopLead()  // resigns after the runs stopped, so a standby takes over at once
+	stopLead() // resigns after the runs stopped, so a standby takes over at once
 	<-leadDone
 	stopWatch()
 	stopServer(srv)

@@ -1,6 +1,7 @@
 package keeper
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -28,6 +29,12 @@ type Options struct {
 	Version string
 	// DryRun forces dry run for every policy, whatever the config says.
 	DryRun bool
+	// NotifyDryRun posts the notifications of dry runs (marked "dry run");
+	// without it a dry run posts nothing.
+	NotifyDryRun bool
+	// ShutdownTimeout bounds how long Run lets runs in progress reach a
+	// safe point once told to stop; default 30 s.
+	ShutdownTimeout time.Duration
 	// ReadOnly is for the commands that only read (plan, wallet): the
 	// wallet is signer.pubkey when set, and no key is loaded; nothing can
 	// be signed.
@@ -57,9 +64,11 @@ type Keeper struct {
 	registry  *prometheus.Registry
 	version   string
 	dryRunAll bool
-	wallet    solana.PublicKey
-	notifier  *notify.Dispatcher
-	closers   []func() error
+	// shutdownTimeout is Options.ShutdownTimeout, defaulted.
+	shutdownTimeout time.Duration
+	wallet          solana.PublicKey
+	notifier        *notify.Dispatcher
+	closers         []func() error
 
 	obs  *observer
 	exec *action.Executor
@@ -81,8 +90,8 @@ func New(o Options) (*Keeper, error) {
 		return nil, errors.New("keeper: Options.Config is required")
 	}
 	k := &Keeper{env: env{cfg: o.Config, logger: o.Logger, now: o.Now}, registry: o.Registry, version: o.Version,
-		dryRunAll: o.DryRun || o.Config.DryRun,
-		deps:      deps{market: o.Market, signer: o.Signer, submitter: o.Submitter, journal: o.Journal}}
+		dryRunAll: o.DryRun || o.Config.DryRun, shutdownTimeout: cmp.Or(o.ShutdownTimeout, shutdownTimeout),
+		deps: deps{market: o.Market, signer: o.Signer, submitter: o.Submitter, journal: o.Journal}}
 	if k.logger == nil {
 		k.logger = slog.New(slog.DiscardHandler)
 	}
@@ -103,7 +112,7 @@ func New(o Options) (*Keeper, error) {
 		return nil, err
 	}
 	k.wallet = k.signer.PublicKey()
-	k.notifier = newDispatcher(k.env)
+	k.notifier = newDispatcher(k.env, o.NotifyDryRun)
 	if k.obs, err = newObserver(k.env, k.deps, k.wallet); err != nil {
 		k.Close()
 		return nil, err

@@ -7,7 +7,10 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"github.com/keeper-project/keeper/keeper/internal/action"
 	"github.com/keeper-project/keeper/keeper/journal"
+	"github.com/keeper-project/keeper/policies"
+	"github.com/keeper-project/keeper/signer"
 )
 
 const namespace = "keeper"
@@ -84,6 +87,9 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		JournalCommits: histogramVec("journal_commit_duration_seconds", "Time the journal's committed write transactions took, flush included, by durability (durable: on disk when it returned; lazy: left to the next durable one).",
 			prometheus.ExponentialBuckets(0.0001, 2, 16), "durability"),
 	}
+	for _, r := range guardRules {
+		m.GuardRefusals.WithLabelValues(string(r))
+	}
 	if reg != nil {
 		for _, c := range m.collectors() {
 			reg.MustRegister(c)
@@ -131,6 +137,38 @@ func journalCommitted(m *Metrics) func(journal.Commit) {
 			d = "durable"
 		}
 		m.JournalCommits.WithLabelValues(d).Observe(c.Duration.Seconds())
+	}
+}
+
+// guardRules are the rules keeper_guard_refusals_total counts by: the
+// guard's, and the action path's own refusals of what cannot be signed.
+// Each is exported at 0 from the start, so that increase() sees the first
+// refusal (a counter that appears at 1 has no increase to see).
+var guardRules = []signer.Rule{
+	signer.RuleUnknownSigner, signer.RuleBadSignature, signer.RuleUnknownKind, signer.RuleNotASigner,
+	signer.RuleFeePayer, signer.RuleMissingSignature, signer.RuleUnknownCoSigner, signer.RuleDurableNonce,
+	signer.RuleProgramNotAllowed, signer.RuleSystemInstruction, signer.RuleSOLTransfer, signer.RuleLookupAccount,
+	signer.RuleTokenOutflow, signer.RuleSetAuthority, signer.RuleCloseAccount, signer.RuleTokenInstruction,
+	signer.RuleComputeBudget, signer.RuleComputeUnitPrice, signer.RuleTipShape, signer.RuleTipBound,
+	signer.RuleLamportsBound, signer.RuleTokenBound, signer.RuleSimulatedLamports, signer.RuleSimulatedTokens,
+	signer.RuleSimulatedSpendFailed,
+	signer.Rule(journal.RuleMalformedTransaction), signer.Rule(journal.RuleSignError),
+}
+
+// knownOutcomes are the outcomes of keeper_actions_total exported at 0
+// for every scheduled policy: landed, and those the shipped alert
+// KeeperActionsFailing watches (an alert policy's own is alert).
+var knownOutcomes = []action.Outcome{action.OutcomeLanded, action.OutcomeFailed, action.OutcomeRefused, action.OutcomeNotTaken}
+
+// knowPolicy exports the policy's action counters at 0, so that its first
+// failure is an increase from 0 that the alerts see.
+func (m *Metrics) knowPolicy(name string, kind policies.Kind) {
+	if kind == policies.KindAlert {
+		m.Actions.WithLabelValues(name, string(kind), string(action.OutcomeAlert))
+		return
+	}
+	for _, o := range knownOutcomes {
+		m.Actions.WithLabelValues(name, string(kind), string(o))
 	}
 }
 

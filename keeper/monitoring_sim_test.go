@@ -1,8 +1,6 @@
 package keeper
 
 import (
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -26,9 +24,7 @@ func TestMonitoringNamesExist(t *testing.T) {
 		r := k.start(t)
 		time.Sleep(6 * time.Second)
 		synctest.Wait()
-		rec := httptest.NewRecorder()
-		opsHandler(k.registry, k.upkeep.readiness, k.status).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
-		scraped := rec.Body.String()
+		scraped := scrapeMetrics(k)
 		declared := map[string]bool{}
 		ch := make(chan *prometheus.Desc, 64)
 		go func() {

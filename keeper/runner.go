@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"maps"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -33,10 +35,8 @@ type runner struct {
 	policy *policies.Policy
 	state  *policies.State // `for` state, kept across runs and reloads
 	last   *runStatus      // nil before the first scheduled run
-	// open mirrors the journal's open incidents of an alert policy, by
-	// target (nil until the first alert run reads them), so that a run
-	// writes to the journal only when an incident opens or resolves.
-	open map[string]bool
+	// incidents are an alert policy's incidents as the runs know them.
+	incidents alertIncidents
 	// warnedUnit is set once the policy's first target skipped for an
 	// amount in another token is logged at WARN (policies.SkipUnit): the
 	// policy can never act on it, which the log says once, not every pass.
@@ -129,9 +129,10 @@ func (r *runner) run(ctx context.Context, run runInfo) (runSummary, error) {
 	r.logSkips(log, res)
 	notDone := &ActionsError{}
 	firing := map[string]bool{}
+	dry := p.DryRun || k.dryRunAll
 	for _, a := range res.Actions {
 		if a.Alert != nil {
-			r.fireAlert(ctx, a)
+			r.incidents.fire(ctx, k, a, dry)
 			firing[a.Target] = true
 			sum.add(action.OutcomeAlert)
 			continue
@@ -147,7 +148,7 @@ func (r *runner) run(ctx context.Context, run runInfo) (runSummary, error) {
 		}
 	}
 	if p.Kind == policies.KindAlert {
-		r.resolveAlerts(ctx, firing)
+		r.incidents.resolve(ctx, k, p, firing, dry)
 	}
 	log.Debug("Policy run done", "evaluated", res.Evaluated, "actions", len(res.Actions), "skipped", len(res.Skipped))
 	return sum, notDone.err()
@@ -232,104 +233,6 @@ func (r *runner) logSkips(log *slog.Logger, res policies.Result) {
 	}
 }
 
-// fireAlert opens the incident of an alert policy's target in the journal,
-// or finds it open: only a new incident is logged at its severity's level
-// and paged, so neither a restart nor each pass of a cron deployment pages
-// again for an incident that is still open.
-func (r *runner) fireAlert(ctx context.Context, a policies.Action) {
-	k := r.k
-	k.metrics.Actions.WithLabelValues(a.Policy, string(a.Kind), string(action.OutcomeAlert)).Inc()
-	if r.knownOpen(ctx, a.Policy, a.Target) {
-		k.logger.Debug("Alert", "policy", a.Policy, "target", a.Target, "severity", a.Alert.Severity, "message", a.Alert.Message)
-		return // one line and one page per incident, not one per tick
-	}
-	in, opened, err := k.journal.OpenIncident(context.WithoutCancel(ctx), journal.Incident{Policy: a.Policy, Target: a.Target,
-		Severity: string(a.Alert.Severity), Message: a.Alert.Message})
-	if err != nil {
-		// The journal cannot tell whether the incident is new: page rather
-		// than stay silent.
-		k.logger.Error("Cannot journal the alert incident; paging anyway", "policy", a.Policy, "target", a.Target, "err", err)
-		opened = true
-	} else {
-		r.mu.Lock()
-		r.open[a.Target] = true
-		r.mu.Unlock()
-	}
-	level := severityLevel(a.Alert.Severity)
-	if !opened {
-		level = slog.LevelDebug
-	}
-	k.logger.Log(ctx, level, "Alert", "policy", a.Policy, "target", a.Target, "severity", a.Alert.Severity,
-		"message", a.Alert.Message, "incident", in.ID, "since", in.OpenedAt)
-	if opened {
-		k.notifier.Page(notify.Message{Event: notify.Alert, Policy: a.Policy, Kind: string(a.Kind), Target: a.Target,
-			Severity: string(a.Alert.Severity), Reason: a.Alert.Message, To: a.Notify.To, Time: k.now()})
-	}
-}
-
-// resolveAlerts resolves, in the journal, the incidents of the policy's
-// targets that no longer fire, and pages each resolution once.
-func (r *runner) resolveAlerts(ctx context.Context, firing map[string]bool) {
-	k, p := r.k, r.current()
-	r.knownOpen(ctx, p.Name, "") // read the journal's open incidents once
-	r.mu.Lock()
-	clearing := false
-	for target := range r.open {
-		if !firing[target] {
-			clearing = true
-			break
-		}
-	}
-	r.mu.Unlock()
-	if !clearing {
-		return // nothing open stopped firing: no journal write
-	}
-	resolved, err := k.journal.ResolveIncidents(context.WithoutCancel(ctx), p.Name, slices.Collect(maps.Keys(firing)))
-	if err != nil {
-		k.logger.Error("Cannot journal resolved alert incidents; they stay open", "policy", p.Name, "err", err)
-		return
-	}
-	r.mu.Lock()
-	for _, in := range resolved {
-		delete(r.open, in.Target)
-	}
-	r.mu.Unlock()
-	for _, in := range resolved {
-		k.logger.Info("Alert resolved", "policy", p.Name, "target", in.Target, "incident", in.ID,
-			"open_for", in.ResolvedAt.Sub(in.OpenedAt).Round(time.Second))
-		k.notifier.Page(notify.Message{Event: notify.Resolved, Policy: p.Name, Kind: string(p.Kind), Target: in.Target,
-			Severity: in.Severity, Reason: "condition cleared: " + in.Message, To: p.Notify.To, Time: k.now()})
-	}
-}
-
-// knownOpen reports whether target has an open incident as the journal
-// last said, reading the policy's open incidents on first use (after a
-// start, so a restart does not page again). A failed read leaves the set
-// empty: OpenIncident then asks the journal target by target.
-func (r *runner) knownOpen(ctx context.Context, policy, target string) bool {
-	r.mu.Lock()
-	loaded := r.open != nil
-	r.mu.Unlock()
-	if !loaded {
-		open := map[string]bool{}
-		ins, err := r.k.journal.Incidents(context.WithoutCancel(ctx), journal.IncidentFilter{Policy: policy, Open: true})
-		if err != nil {
-			r.k.logger.Warn("Cannot read the open alert incidents", "policy", policy, "err", err)
-		}
-		for _, in := range ins {
-			open[in.Target] = true
-		}
-		r.mu.Lock()
-		if r.open == nil {
-			r.open = open
-		}
-		r.mu.Unlock()
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.open[target]
-}
-
 // severityLevel is the log level of an alert's severity: critical alerts
 // log at ERROR, warnings at WARN, the rest at INFO.
 func severityLevel(s policies.Severity) slog.Level {
@@ -357,4 +260,193 @@ func (s *runSummary) add(o action.Outcome) {
 		s.Actions = map[action.Outcome]int{}
 	}
 	s.Actions[o]++
+}
+
+// alertIncidents are an alert policy's incidents as its runs know them.
+// The journal keeps the incidents of real runs, so that neither a restart
+// nor each pass of a cron deployment pages again for an incident that is
+// still open. A dry run opens its incidents in memory only and pages them
+// marked as a dry run (which the dispatcher posts only when asked): the
+// journal keeps no incident a dry run opened, so the first real run opens
+// and announces it; nor does a dry run resolve the journal's incidents.
+type alertIncidents struct {
+	mu sync.Mutex
+	// open mirrors the journal's open incidents, by target (nil until the
+	// first alert run reads them), plus those of dryOpen, so that a run
+	// writes to the journal only when an incident opens or resolves.
+	open map[string]bool
+	// dryOpen are the incidents a dry run opened, in memory only.
+	dryOpen map[string]bool
+}
+
+// fire opens the incident of a's target, in the journal or (dry) in
+// memory, or finds it open: only a new incident is logged at its
+// severity's level and paged.
+func (ai *alertIncidents) fire(ctx context.Context, k *Keeper, a policies.Action, dry bool) {
+	k.metrics.Actions.WithLabelValues(a.Policy, string(a.Kind), string(action.OutcomeAlert)).Inc()
+	ai.setDry(dry)
+	if ai.knownOpen(ctx, k, a.Policy, a.Target) {
+		k.logger.Debug("Alert", "policy", a.Policy, "target", a.Target, "severity", a.Alert.Severity, "message", a.Alert.Message)
+		return // one line and one page per incident, not one per tick
+	}
+	m := notify.Message{Event: notify.Alert, Policy: a.Policy, Kind: string(a.Kind), Target: a.Target,
+		Severity: string(a.Alert.Severity), Reason: a.Alert.Message, To: a.Notify.To, Time: k.now(), DryRun: dry}
+	level := severityLevel(a.Alert.Severity)
+	if dry {
+		ai.mark(a.Target, true)
+		k.logger.Log(ctx, level, "Alert", "policy", a.Policy, "target", a.Target, "severity", a.Alert.Severity,
+			"message", a.Alert.Message, "dry_run", true)
+		k.notifier.Page(m)
+		return
+	}
+	in, opened, err := k.journal.OpenIncident(context.WithoutCancel(ctx), journal.Incident{Policy: a.Policy, Target: a.Target,
+		Severity: string(a.Alert.Severity), Message: a.Alert.Message})
+	if err != nil {
+		// The journal cannot tell whether the incident is new: page rather
+		// than stay silent.
+		k.logger.Error("Cannot journal the alert incident; paging anyway", "policy", a.Policy, "target", a.Target, "err", err)
+		opened = true
+	} else {
+		ai.mark(a.Target, false)
+	}
+	if !opened {
+		level = slog.LevelDebug
+	}
+	k.logger.Log(ctx, level, "Alert", "policy", a.Policy, "target", a.Target, "severity", a.Alert.Severity,
+		"message", a.Alert.Message, "incident", in.ID, "since", in.OpenedAt)
+	if opened {
+		m.Incident = incidentID(in)
+		k.notifier.Page(m)
+	}
+}
+
+// mark records target's incident as open (dry: in memory only).
+func (ai *alertIncidents) mark(target string, dry bool) {
+	ai.mu.Lock()
+	defer ai.mu.Unlock()
+	ai.open[target] = true
+	if dry {
+		ai.dryOpen[target] = true
+	}
+}
+
+// setDry readies the set for a dry or a real run: a real run forgets the
+// incidents a dry run opened in memory, so that it opens them in the
+// journal and announces them.
+func (ai *alertIncidents) setDry(dry bool) {
+	ai.mu.Lock()
+	defer ai.mu.Unlock()
+	switch {
+	case dry && ai.dryOpen == nil:
+		ai.dryOpen = map[string]bool{}
+	case !dry:
+		for target := range ai.dryOpen {
+			delete(ai.open, target)
+		}
+		ai.dryOpen = nil
+	}
+}
+
+// resolve resolves the incidents of p's targets that no longer fire (a
+// dry run: only those it opened) and pages each resolution once.
+func (ai *alertIncidents) resolve(ctx context.Context, k *Keeper, p *policies.Policy, firing map[string]bool, dry bool) {
+	ai.setDry(dry)
+	ai.knownOpen(ctx, k, p.Name, "") // read the journal's open incidents once
+	if dry {
+		ai.resolveDry(ctx, k, p, firing)
+		return
+	}
+	ai.mu.Lock()
+	clearing := slices.ContainsFunc(slices.Collect(maps.Keys(ai.open)), func(target string) bool { return !firing[target] })
+	ai.mu.Unlock()
+	if !clearing {
+		return // nothing open stopped firing: no journal write
+	}
+	resolved, err := k.journal.ResolveIncidents(context.WithoutCancel(ctx), p.Name, slices.Collect(maps.Keys(firing)))
+	if err != nil {
+		k.logger.Error("Cannot journal resolved alert incidents; they stay open", "policy", p.Name, "err", err)
+		return
+	}
+	ai.mu.Lock()
+	for _, in := range resolved {
+		delete(ai.open, in.Target)
+	}
+	ai.mu.Unlock()
+	for _, in := range resolved {
+		openFor := in.ResolvedAt.Sub(in.OpenedAt).Round(time.Second)
+		k.logger.Info("Alert resolved", "policy", p.Name, "target", in.Target, "incident", in.ID, "open_for", openFor)
+		k.notifier.Page(notify.Message{Event: notify.Resolved, Policy: p.Name, Kind: string(p.Kind), Target: in.Target,
+			Severity: in.Severity, Reason: resolvedReason(p, openFor), To: p.Notify.To, Time: k.now(), Incident: incidentID(in)})
+	}
+}
+
+// resolveDry resolves, in memory, the incidents a dry run opened that no
+// longer fire, and pages each resolution as a dry run's.
+func (ai *alertIncidents) resolveDry(ctx context.Context, k *Keeper, p *policies.Policy, firing map[string]bool) {
+	var cleared []string
+	ai.mu.Lock()
+	for target := range ai.dryOpen {
+		if !firing[target] {
+			delete(ai.dryOpen, target)
+			delete(ai.open, target)
+			cleared = append(cleared, target)
+		}
+	}
+	ai.mu.Unlock()
+	slices.Sort(cleared)
+	for _, target := range cleared {
+		k.logger.Log(ctx, slog.LevelInfo, "Alert resolved", "policy", p.Name, "target", target, "dry_run", true)
+		k.notifier.Page(notify.Message{Event: notify.Resolved, Policy: p.Name, Kind: string(p.Kind), Target: target,
+			Reason: resolvedReason(p, 0), To: p.Notify.To, Time: k.now(), DryRun: true})
+	}
+}
+
+// knownOpen reports whether target has an open incident as the journal
+// last said, reading the policy's open incidents on first use (after a
+// start, so a restart does not page again). A failed read leaves the set
+// empty: OpenIncident then asks the journal target by target.
+func (ai *alertIncidents) knownOpen(ctx context.Context, k *Keeper, policy, target string) bool {
+	ai.mu.Lock()
+	loaded := ai.open != nil
+	ai.mu.Unlock()
+	if !loaded {
+		open := map[string]bool{}
+		ins, err := k.journal.Incidents(context.WithoutCancel(ctx), journal.IncidentFilter{Policy: policy, Open: true})
+		if err != nil {
+			k.logger.Warn("Cannot read the open alert incidents", "policy", policy, "err", err)
+		}
+		for _, in := range ins {
+			open[in.Target] = true
+		}
+		ai.mu.Lock()
+		if ai.open == nil {
+			ai.open = open
+		}
+		ai.mu.Unlock()
+	}
+	ai.mu.Lock()
+	defer ai.mu.Unlock()
+	return ai.open[target]
+}
+
+// incidentID is the id notifications carry for in: "" when the journal
+// could not say it.
+func incidentID(in journal.Incident) string {
+	if in.ID == 0 {
+		return ""
+	}
+	return strconv.FormatInt(in.ID, 10)
+}
+
+// resolvedReason is a resolution's text: the condition that stopped
+// holding, and how long the incident was open (when known).
+func resolvedReason(p *policies.Policy, openFor time.Duration) string {
+	s := "resolved: the alert's condition no longer holds"
+	if p.When != "" {
+		s = fmt.Sprintf("resolved: %s no longer holds", strings.Join(strings.Fields(p.When), " "))
+	}
+	if openFor > 0 {
+		s += fmt.Sprintf(" (open for %s)", openFor)
+	}
+	return s
 }

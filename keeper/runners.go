@@ -69,6 +69,7 @@ func (s *runnerSet) apply(k *Keeper, ps []*policies.Policy) {
 		}
 		seen[p.Name] = true
 		enabled++
+		k.metrics.knowPolicy(p.Name, p.Kind)
 		r, created, rescheduled := s.use(k, p)
 		if !created && !rescheduled {
 			continue

@@ -23,6 +23,9 @@ type WalletReport struct {
 	Tokens map[string]policies.Token `json:"tokens,omitempty"`
 	// Links are explorer links to the wallet and the report's accounts.
 	Links map[string]string `json:"links,omitempty"`
+	// PoolMints are the token mints (0 and 1) of each position's pool, by
+	// position mint, which its fees owed are in.
+	PoolMints map[string][2]string `json:"pool_mints,omitempty"`
 }
 
 // Holdings reads what the wallet owns: every loan it borrows, the CLMM
@@ -53,7 +56,19 @@ func (k *Keeper) Holdings(ctx context.Context, earnVaults []string) (*WalletRepo
 	rep := &WalletReport{Wallet: k.wallet.String(), Lamports: lamports, EarnVaults: vaults,
 		Holdings: obs.Holdings(k.now()), Tokens: obs.Tokens}
 	rep.Links = accountLinks(k.cfg, rep)
+	rep.PoolMints = poolMints(obs.Positions)
 	return rep, nil
+}
+
+// poolMints maps each position read to its pool's two token mints.
+func poolMints(ps []policies.PositionObservation) map[string][2]string {
+	out := map[string][2]string{}
+	for _, p := range ps {
+		if p.State.Err == nil {
+			out[p.State.Request.PositionMint.String()] = [2]string{p.State.Pool.Mint0.String(), p.State.Pool.Mint1.String()}
+		}
+	}
+	return out
 }
 
 // accountLinks links the wallet, the loans and the positions' mints to the

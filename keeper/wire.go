@@ -245,8 +245,9 @@ func chainOptions(c *config.Config, m *Metrics, logger *slog.Logger) chain.Optio
 	}
 }
 
-// newDispatcher builds the notification dispatcher from the config's notifiers.
-func newDispatcher(e env) *notify.Dispatcher {
+// newDispatcher builds the notification dispatcher from the config's
+// notifiers; postDryRun lets dry runs post (Options.NotifyDryRun).
+func newDispatcher(e env, postDryRun bool) *notify.Dispatcher {
 	var senders []notify.Sender
 	window := time.Duration(0) // the smallest dedup window of the notifiers applies to all
 	for _, n := range e.cfg.Notifiers {
@@ -260,7 +261,14 @@ func newDispatcher(e env) *notify.Dispatcher {
 			window = n.DedupWindow
 		}
 	}
-	return notify.New(notify.Options{Senders: senders, DedupWindow: window, Now: e.now,
+	links, _ := e.cfg.Explorer.Links(e.cfg.Chain.RPCURL) // checked when the config loaded
+	return notify.New(notify.Options{Senders: senders, DedupWindow: window, Now: e.now, PostDryRun: postDryRun,
+		AddressLink: func(target string) string {
+			if _, err := solana.PublicKeyFromBase58(target); err != nil {
+				return ""
+			}
+			return links.Address(target)
+		},
 		Logger: e.logger.With("component", "notify"),
 		Delivered: func(name string, err error) {
 			outcome := "ok"
@@ -285,7 +293,8 @@ func newSender(n config.Notifier) (notify.Sender, error) {
 	if err != nil {
 		return nil, err
 	}
-	return w.WithRetries(n.Retries).WithTelegramChat(n.ChatID).WithRoutingKey(n.RoutingKey.Reveal()), nil
+	return w.WithRetries(n.Retries).WithTelegramChat(n.ChatID).WithRoutingKey(n.RoutingKey.Reveal()).
+		WithSigningSecret(n.SigningSecret.Reveal()), nil
 }
 
 // tipAccounts decodes chain.tip.accounts, which the config has checked.

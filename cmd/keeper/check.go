@@ -20,7 +20,7 @@ func checkCommand(fs *flag.FlagSet) action {
 		// policies' (those even when the config has problems).
 		code := exitOK
 		fail := func(err error, c int) {
-			fmt.Fprintln(s.err, err)
+			sayErr(s.err, err)
 			code = max(code, c)
 		}
 		cfg, err := cf.load(s)
@@ -81,7 +81,7 @@ func checkCommand(fs *flag.FlagSet) action {
 		if *online {
 			how = "RPC, block engine and market answering, mints and programs on chain, amounts checked"
 		}
-		fmt.Fprintf(s.out, "%s: OK: config and %d policies (%d enabled), %s\n", cfg.File, len(ps), enabled, how)
+		fmt.Fprintf(s.out, "%s: OK: config and %d %s (%d enabled), %s\n", cfg.File, len(ps), plural(len(ps), "policy", "policies"), enabled, how)
 		return exitOK
 	}
 }

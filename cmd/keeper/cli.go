@@ -28,6 +28,7 @@ type command struct {
 	usage   string    // arguments after the name
 	summary string    // one line for `keeper help`
 	args    arguments // the arguments it takes, checked before it runs
+	choices []string  // the words its first argument may be, for completion
 	// flags defines the command's flags on fs and returns its body, which
 	// reads them.
 	flags func(fs *flag.FlagSet) action
@@ -52,23 +53,22 @@ func run(ctx context.Context, args []string, s *streams) int {
 			return c.run(ctx, s, args[1:])
 		}
 	}
-	fmt.Fprintf(s.err, "keeper: unknown command %q\n\n", name)
-	usage(s.err)
+	fmt.Fprintf(s.err, "keeper: %s\nRun `keeper help` for the commands.\n", unknownName("command", name, commandNames()))
 	return exitUsage
 }
 
 // run parses the command's flags and calls it.
 func (c command) run(ctx context.Context, s *streams, args []string) int {
 	fs := flag.NewFlagSet("keeper "+c.name, flag.ContinueOnError)
-	fs.SetOutput(s.err)
-	fs.Usage = func() {} // printed below, to the right stream
+	fs.SetOutput(io.Discard) // errors are said below, in the user's spelling
+	fs.Usage = func() {}     // printed below, to the right stream
 	body := c.flags(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			c.printUsage(s.out, fs)
 			return exitOK
 		}
-		c.printUsage(s.err, fs)
+		fmt.Fprintf(s.err, "keeper %s: %s\nRun `keeper %s -h` for its flags.\n", c.name, flagProblem(err, args, fs), c.name)
 		return exitUsage
 	}
 	if msg := c.args.problem(fs.Args()); msg != "" {
@@ -132,7 +132,7 @@ func help(s *streams, args []string) int {
 			return c.run(context.Background(), s, []string{"-h"})
 		}
 	}
-	fmt.Fprintf(s.err, "keeper: unknown command %q\n", args[0])
+	fmt.Fprintf(s.err, "keeper help: %s\n", unknownName("command", args[0], commandNames()))
 	return exitUsage
 }
 

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gagliardetto/solana-go"
 )
 
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -60,16 +62,10 @@ func TestCheck(t *testing.T) {
 	os.MkdirAll(filepath.Join(dir, "p"), 0o755)
 	policy := "policies:\n  - name: watch\n    kind: alert\n    schedule: \"@every 1m\"\n    select: {target: vaults}\n    when: vault.total_apy < 0.05\n    params: {message: low}\n"
 	os.WriteFile(filepath.Join(dir, "p", "a.yaml"), []byte(policy), 0o600)
-	_, priv, _ := ed25519.GenerateKey(nil)
-	key, _ := json.Marshal(slices.Collect(func(yield func(int) bool) {
-		for _, b := range priv {
-			yield(int(b))
-		}
-	}))
-	os.WriteFile(filepath.Join(dir, "key.json"), key, 0o600)
+	writeKeypair(t, filepath.Join(dir, "key.json"))
 	os.WriteFile(good, append(mustRead(t, good), []byte("signer: {keypair: key.json}\n")...), 0o600)
 	code, out, errs := runCLI(t, "check", "--config", good)
-	if code != exitOK || !strings.Contains(out, "OK: config and 1 policies (1 enabled)") {
+	if code != exitOK || !strings.Contains(out, "OK: config and 1 policy (1 enabled)") {
 		t.Fatalf("check committed config: code %d, out %q, stderr %q", code, out, errs)
 	}
 	bad := filepath.Join(t.TempDir(), "bad.yaml")
@@ -150,6 +146,22 @@ func TestMissingKeyHint(t *testing.T) {
 	}
 }
 
+// writeKeypair writes a new Solana CLI keypair file to path and returns
+// its public key.
+func writeKeypair(t *testing.T, path string) solana.PublicKey {
+	t.Helper()
+	pub, priv, _ := ed25519.GenerateKey(nil)
+	key, _ := json.Marshal(slices.Collect(func(yield func(int) bool) {
+		for _, b := range priv {
+			yield(int(b))
+		}
+	}))
+	if err := os.WriteFile(path, key, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return solana.PublicKeyFromBytes(pub)
+}
+
 func mustRead(t *testing.T, path string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(path)
@@ -192,14 +204,21 @@ func TestCheckReportsEverything(t *testing.T) {
 	}
 }
 
-func TestPubkey(t *testing.T) {
-	dir := t.TempDir()
+// writePubkeyConfig writes, in dir, a config whose signer is the public
+// key FpWL…Vewo alone, and returns its path.
+func writePubkeyConfig(t *testing.T, dir string) string {
+	t.Helper()
 	cfg := filepath.Join(dir, "keeper.yaml")
 	text := "policies: [\"p/*.yaml\"]\nmarket: { program_id: SimMarket1111111111111111111111111111111111 }\n" +
 		"signer: { pubkey: FpWLpfMQYMpJA5Y6dGEaff2dS8N3mHKfhe3s12LvVewo }\n"
 	if err := os.WriteFile(cfg, []byte(text), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	return cfg
+}
+
+func TestPubkey(t *testing.T) {
+	cfg := writePubkeyConfig(t, t.TempDir())
 	code, out, errs := runCLI(t, "pubkey", "--config", cfg)
 	if code != exitOK || out != "FpWLpfMQYMpJA5Y6dGEaff2dS8N3mHKfhe3s12LvVewo\n" {
 		t.Errorf("pubkey: exit %d, out %q, stderr %q", code, out, errs)

@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/gagliardetto/solana-go"
@@ -19,27 +21,47 @@ import (
 // configFlags are the flags of every command that reads the config: the
 // file, and the RPC in the Solana CLI's manner (-u devnet).
 type configFlags struct {
-	path   string
-	url    string
-	wallet string // read-only commands: the wallet to read for, no key
+	path       string
+	url        string
+	keypair    string // a keypair file instead of signer's
+	commitment string // instead of chain.commitment
+	wallet     string // read-only commands: the wallet to read for, no key
 	// quiet loads without the notifiers' secrets (the command sends nothing).
 	quiet bool
 }
 
-// addConfigFlags defines --config, --url and -u on fs.
+// monikerList names the Solana CLI's cluster monikers -u takes.
+const monikerList = "mainnet-beta, devnet, testnet, localhost, or m, d, t, l"
+
+// addConfigFlags defines --config and, in the Solana CLI's manner, --url
+// and -u on fs.
 func addConfigFlags(fs *flag.FlagSet) *configFlags {
 	c := &configFlags{}
 	fs.StringVar(&c.path, "config", "config.yaml", "config file")
-	const usage = "RPC URL or moniker (mainnet-beta, devnet, testnet, localhost, or m, d, t, l) instead of chain.rpc_url"
-	fs.StringVar(&c.url, "url", "", usage)
+	fs.StringVar(&c.url, "url", "", "RPC URL or moniker ("+monikerList+") instead of chain.rpc_url")
 	fs.StringVar(&c.url, "u", "", "shorthand for --url")
 	return c
 }
 
-// addReadOnlyFlags is addConfigFlags plus --wallet, for the commands that
+// addKeypairFlag defines --keypair and -k on fs, as the Solana CLI's.
+func (c *configFlags) addKeypairFlag(fs *flag.FlagSet) *configFlags {
+	fs.StringVar(&c.keypair, "keypair", "", "a Solana CLI keypair file instead of the config's signer")
+	fs.StringVar(&c.keypair, "k", "", "shorthand for --keypair")
+	return c
+}
+
+// addChainFlags is addConfigFlags plus --keypair (-k) and --commitment, for
+// the commands that read the chain.
+func addChainFlags(fs *flag.FlagSet) *configFlags {
+	c := addConfigFlags(fs).addKeypairFlag(fs)
+	fs.StringVar(&c.commitment, "commitment", "", "confirmed or finalized, instead of chain.commitment (keeper never acts on processed)")
+	return c
+}
+
+// addReadOnlyFlags is addChainFlags plus --wallet, for the commands that
 // only read: they need no key.
 func addReadOnlyFlags(fs *flag.FlagSet) *configFlags {
-	c := addConfigFlags(fs)
+	c := addChainFlags(fs)
 	fs.StringVar(&c.wallet, "wallet", "", "the wallet's public key (base58), instead of signer.pubkey or the key's; no key is loaded")
 	return c
 }
@@ -51,10 +73,8 @@ func (c *configFlags) load(s *streams) (*config.Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	if c.url != "" {
-		if err := cfg.SetRPC(c.url); err != nil {
-			return nil, fmt.Errorf("--url: %w", err)
-		}
+	if err := c.apply(cfg); err != nil {
+		return nil, err
 	}
 	if c.wallet != "" {
 		if _, err := solana.PublicKeyFromBase58(c.wallet); err != nil {
@@ -70,11 +90,55 @@ func (c *configFlags) load(s *streams) (*config.Config, error) {
 	return cfg, nil
 }
 
+// apply sets what --url, --keypair and --commitment say on cfg.
+func (c *configFlags) apply(cfg *config.Config) error {
+	if c.url != "" {
+		if !strings.Contains(c.url, "://") && config.ResolveURL(c.url) == c.url {
+			return fmt.Errorf("-u %s is neither a URL nor a moniker (%s)", strictyaml.NameExcerpt(c.url), monikerList)
+		}
+		if err := cfg.SetRPC(c.url); err != nil {
+			return fmt.Errorf("%w", err)
+		}
+	}
+	if c.keypair != "" {
+		if c.wallet != "" {
+			return errors.New("choose one of --wallet and --keypair")
+		}
+		path, err := keypairPath(c.keypair)
+		if err != nil {
+			return fmt.Errorf("--keypair: %w", err)
+		}
+		cfg.Signer.Keypair, cfg.Signer.SecretEnv, cfg.Signer.SecretFile, cfg.Signer.PublicKey = path, "", "", ""
+		cfg.FromSolanaCLI = slices.DeleteFunc(cfg.FromSolanaCLI, func(k string) bool { return k == "signer.keypair" })
+	}
+	switch c.commitment {
+	case "":
+	case "confirmed", "finalized":
+		cfg.Chain.Commitment = c.commitment
+	default:
+		return fmt.Errorf("--commitment %s: want confirmed or finalized (a processed transaction may still be rolled back)", strictyaml.NameExcerpt(c.commitment))
+	}
+	return nil
+}
+
+// keypairPath is a --keypair path as the shell would not expand it: ~/
+// is the home folder, and a relative path is from the working folder.
+func keypairPath(p string) (string, error) {
+	if rest, ok := strings.CutPrefix(p, "~/"); ok {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", err
+		}
+		p = filepath.Join(home, rest)
+	}
+	return filepath.Abs(p)
+}
+
 // loadOrSay is load, saying on stderr what went wrong; ok is false then.
 func (c *configFlags) loadOrSay(s *streams) (*config.Config, bool) {
 	cfg, err := c.load(s)
 	if err != nil {
-		fmt.Fprintln(s.err, err)
+		sayErr(s.err, err)
 		return nil, false
 	}
 	return cfg, true
@@ -112,12 +176,12 @@ func (c *configFlags) openReadOnly(s *streams) (*keeper.Keeper, bool) {
 	}
 	logger, err := newLogger(s.err, "warn", cfg.Log.Format)
 	if err != nil {
-		fmt.Fprintln(s.err, err)
+		sayErr(s.err, err)
 		return nil, false
 	}
 	k, err := keeper.New(keeper.Options{Config: cfg, Logger: logger, Version: version(), ReadOnly: true})
 	if err != nil {
-		fmt.Fprintln(s.err, err)
+		sayErr(s.err, err)
 		if errors.Is(err, os.ErrNotExist) {
 			fmt.Fprintln(s.err, keyHint)
 		}

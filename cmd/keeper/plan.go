@@ -34,7 +34,7 @@ func planCommand(fs *flag.FlagSet) action {
 		defer k.Close()
 		plans, err := k.Plan(ctx)
 		if err != nil {
-			fmt.Fprintln(s.err, err)
+			sayErr(s.err, err)
 			return exitUsage
 		}
 		if *capture != "" {
@@ -95,11 +95,7 @@ func writePlan(w io.Writer, plans []keeper.PolicyPlan) {
 			fmt.Fprintln(w, "  nothing to do")
 		}
 		for _, a := range p.Actions {
-			what := a.Request.Endpoint()
-			if a.Alert != nil {
-				what = "alert (" + string(a.Alert.Severity) + ")"
-			}
-			fmt.Fprintf(w, "  + %s %s: %s\n", what, a.Target, a.Reason)
+			fmt.Fprintf(w, "  + %s %s: %s\n", actionName(a), a.Target, a.Reason)
 		}
 		for _, sk := range p.Skipped {
 			fmt.Fprintf(w, "  - %s %s: %s\n", sk.Reason, sk.Target, sk.Detail)
@@ -108,6 +104,29 @@ func writePlan(w io.Writer, plans []keeper.PolicyPlan) {
 	if len(plans) > 0 {
 		fmt.Fprintln(w, "\n"+planSummary(plans))
 	}
+}
+
+// actionNames say what each market endpoint's action does, for plan's
+// lines; --json keeps the endpoint's name (docs/assumptions.md).
+var actionNames = map[string]string{
+	"E1":  "update a strategy of vault",
+	"E2":  "repay loan",
+	"E4":  "move position",
+	"E8":  "claim fees of position",
+	"E9":  "withdraw from a strategy of vault",
+	"E10": "claim withdrawal request",
+}
+
+// actionName says what a planned action is: "repay loan", "alert
+// (critical)".
+func actionName(a policies.Action) string {
+	if a.Alert != nil {
+		return "alert (" + string(a.Alert.Severity) + ")"
+	}
+	if name, ok := actionNames[a.Request.Endpoint()]; ok {
+		return name
+	}
+	return string(a.Kind)
 }
 
 // planSummary is the last line of a plan, in Terraform's manner: "3

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"strconv"
@@ -11,6 +12,9 @@ import (
 	"github.com/keeper-project/keeper/keeper"
 	"github.com/keeper-project/keeper/policies"
 )
+
+// reportNames are the reports `keeper report` prints.
+var reportNames = []string{"rewards", "depositors", "vaults"}
 
 // reportFlags are the flags of `keeper report`; each report kind takes some.
 type reportFlags struct {
@@ -38,8 +42,17 @@ func reportCommand(fs *flag.FlagSet) action {
 	fs.BoolVar(&f.asCSV, "csv", false, "print CSV (one row per holder, depositor or vault)")
 	return func(ctx context.Context, s *streams, args []string) int {
 		kind := args[0]
-		if err := fs.Parse(args[1:]); err != nil || fs.NArg() > 0 {
-			fmt.Fprintf(s.err, "keeper report %s: unexpected arguments %q\n", kind, fs.Args())
+		err := fs.Parse(args[1:])
+		switch {
+		case errors.Is(err, flag.ErrHelp):
+			fmt.Fprintf(s.out, "Usage: keeper report %s [flags]\n\nFlags:\n", kind)
+			printFlags(s.out, fs)
+			return exitOK
+		case err != nil:
+			fmt.Fprintf(s.err, "keeper report %s: %s\n", kind, flagProblem(err, args[1:], fs))
+			return exitUsage
+		case fs.NArg() > 0:
+			fmt.Fprintf(s.err, "keeper report %s: unexpected arguments %q (flags go after the report's name)\n", kind, fs.Args())
 			return exitUsage
 		}
 		return f.run(ctx, s, kind)
@@ -68,7 +81,7 @@ func (f *reportFlags) run(ctx context.Context, s *streams, kind string) int {
 			return exitUsage
 		}
 	default:
-		fmt.Fprintf(s.err, "keeper report: unknown report %q (rewards, depositors or vaults)\n", kind)
+		fmt.Fprintf(s.err, "keeper report: %s: rewards, depositors or vaults\n", unknownName("report", kind, reportNames))
 		return exitUsage
 	}
 	k, ok := f.cf.openReadOnly(s)

@@ -103,7 +103,8 @@ func (o reportOutput) depositors(r *keeper.DepositorsReport, err error) error {
 			if i > 0 {
 				fmt.Fprintln(w)
 			}
-			fmt.Fprintf(w, "Vault %s: %s from %d depositors\n", v.Vault, policies.FormatAmount(v.Total, v.PrincipalMint, r.Tokens), len(v.Users))
+			fmt.Fprintf(w, "Vault %s: %s from %d %s\n", v.Vault, policies.FormatAmount(v.Total, v.PrincipalMint, r.Tokens), len(v.Users),
+				plural(len(v.Users), "depositor", "depositors"))
 			tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "  USER\tSUPPLIED\tSHARE")
 			for _, u := range v.Users {

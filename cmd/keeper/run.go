@@ -18,15 +18,17 @@ import (
 
 // runCommand defines `keeper run`'s flags on fs and returns its body.
 func runCommand(fs *flag.FlagSet) action {
-	cf := addConfigFlags(fs)
+	cf := addChainFlags(fs)
 	once := fs.Bool("once", false, "run every enabled policy once, wait for its actions to settle, and exit (1 if any action failed)")
-	dryRun := fs.Bool("dry-run", false, "plan and journal, never sign")
+	dryRun := fs.Bool("dry-run", false, "plan and journal, never sign; notifications are not posted unless --notify-dry-run")
+	notifyDryRun := fs.Bool("notify-dry-run", false, "in a dry run (--dry-run or the config's dry_run), post notifications too, marked \"dry run\"")
 	sim := fs.Bool("sim", false, "run against an in-process simulator playing a scripted scenario, with an ephemeral key, then print what was done")
 	simFor := fs.Duration("sim-for", 75*time.Second, "with --sim: how long to run")
 	logLevel := fs.String("log-level", "", "debug, info, warn or error (default: the config's log.level)")
 	logFormat := fs.String("log-format", "", "auto, text or json (default: the config's log.format)")
 	return func(ctx context.Context, s *streams, _ []string) int {
-		opts := runOptions{config: cf, once: *once, dryRun: *dryRun, sim: *sim, simFor: *simFor, logLevel: *logLevel, logFormat: *logFormat}
+		opts := runOptions{config: cf, once: *once, dryRun: *dryRun, notifyDryRun: *notifyDryRun, sim: *sim, simFor: *simFor,
+			logLevel: *logLevel, logFormat: *logFormat}
 		return runDaemon(ctx, s, opts)
 	}
 }
@@ -34,6 +36,7 @@ func runCommand(fs *flag.FlagSet) action {
 type runOptions struct {
 	config              *configFlags
 	once, dryRun, sim   bool
+	notifyDryRun        bool
 	simFor              time.Duration
 	logLevel, logFormat string
 }
@@ -47,7 +50,7 @@ func runDaemon(ctx context.Context, s *streams, o runOptions) int {
 	if o.sim {
 		return runSim(ctx, s, o, cfg, logger)
 	}
-	k, err := keeper.New(keeper.Options{Config: cfg, Logger: logger, Version: version(), DryRun: o.dryRun})
+	k, err := keeper.New(keeper.Options{Config: cfg, Logger: logger, Version: version(), DryRun: o.dryRun, NotifyDryRun: o.notifyDryRun})
 	if err != nil {
 		logger.Error("Cannot start", "err", err)
 		if errors.Is(err, os.ErrNotExist) {
@@ -99,7 +102,7 @@ func runKeeper(ctx context.Context, k *keeper.Keeper, logger *slog.Logger, once 
 func loadForRun(s *streams, o runOptions) (*config.Config, *slog.Logger, bool) {
 	cfg, err := o.config.load(s)
 	if err != nil {
-		fmt.Fprintln(s.err, err)
+		sayErr(s.err, err)
 		return nil, nil, false
 	}
 	logger, err := daemonLogger(s, cfg, o)

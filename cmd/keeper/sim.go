@@ -136,7 +136,7 @@ type simServe struct {
 func serveSim(ctx context.Context, s *streams, o simServe) int {
 	sc, err := loadScenario(o.scenario)
 	if err != nil {
-		fmt.Fprintln(s.err, err)
+		sayErr(s.err, err)
 		return exitUsage
 	}
 	opts := sim.Options{Scenario: sc, Wallet: o.owner, Seed: o.seed, Faults: o.faults, JitoRateLimit: o.jitoRPS,

@@ -54,12 +54,12 @@ func walletCommand(fs *flag.FlagSet) action {
 
 // pubkeyCommand defines `keeper pubkey`'s flags on fs and returns its body.
 func pubkeyCommand(fs *flag.FlagSet) action {
-	cf := addConfigFlags(fs)
+	cf := addConfigFlags(fs).addKeypairFlag(fs)
 	cf.quiet = true
 	return cf.withConfig(func(_ context.Context, s *streams, cfg *config.Config, _ []string) int {
 		pk, err := keeper.WalletOf(cfg)
 		if err != nil {
-			fmt.Fprintln(s.err, err)
+			sayErr(s.err, err)
 			return exitUsage
 		}
 		fmt.Fprintln(s.out, pk)
@@ -86,7 +86,7 @@ func writeWallet(w io.Writer, r *keeper.WalletReport, now time.Time) {
 		for _, c := range l.Collateral {
 			what := amount(c.Amount, c.Mint)
 			if c.IsCLMM {
-				what = "CLMM position " + c.Identifier
+				what = "CLMM pool " + c.Identifier // the collateral's identifier is its pool's id
 			}
 			coll = append(coll, what)
 		}
@@ -97,7 +97,7 @@ func writeWallet(w io.Writer, r *keeper.WalletReport, now time.Time) {
 	for _, p := range r.Positions {
 		fees := "unknown"
 		if p.OwedKnown {
-			fees = fmt.Sprintf("%d + %d (token 0 + 1)", p.FeesOwed0, p.FeesOwed1)
+			fees = feesOwed(p.FeesOwed0, p.FeesOwed1, r.PoolMints[p.PositionMint], amount)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t[%d, %d)\t%d\t%v\t%s\n", p.PositionMint, p.Loan, p.Dex, p.TickLower, p.TickUpper,
 			p.TickCurrent, p.InRange, fees)
@@ -113,6 +113,15 @@ func writeWallet(w io.Writer, r *keeper.WalletReport, now time.Time) {
 	for what, why := range r.Problems {
 		fmt.Fprintf(w, "! %s: %s\n", what, why)
 	}
+}
+
+// feesOwed writes a position's fees owed in its pool's tokens, or in
+// units of token 0 and 1 when the pool's mints are not known.
+func feesOwed(owed0, owed1 uint64, mints [2]string, amount func(uint64, string) string) string {
+	if mints[0] == "" {
+		return fmt.Sprintf("%d + %d units (token 0 + 1)", owed0, owed1)
+	}
+	return amount(owed0, mints[0]) + " + " + amount(owed1, mints[1])
 }
 
 // ends says when a unix time is, and how far from now, in days or hours.

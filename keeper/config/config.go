@@ -241,6 +241,10 @@ type Notifier struct {
 	// RoutingKey is a pagerduty notifier's Events API v2 integration key.
 	RoutingKey     Secret `yaml:"routing_key"`
 	RoutingKeyFile string `yaml:"routing_key_file"`
+	// SigningSecret, when set, signs every post of a webhook notifier
+	// with an HMAC-SHA256 header (notify.SignatureHeader).
+	SigningSecret     Secret `yaml:"signing_secret"`
+	SigningSecretFile string `yaml:"signing_secret_file"`
 	// From, To, Username and Password are an email notifier's sender,
 	// recipients and SMTP login (url: smtp://host:587 or smtps://host:465).
 	From         string        `yaml:"from"`

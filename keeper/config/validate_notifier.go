@@ -28,6 +28,15 @@ func (n *Notifier) validate(v *validator, i int) {
 	case "pagerduty":
 		n.validatePagerDuty(v, i)
 	}
+	if n.SigningSecretFile != "" {
+		if n.SigningSecret != "" {
+			v.fail(at("signing_secret_file"), "notifiers[%d]: set signing_secret or signing_secret_file, not both", i)
+		}
+		n.SigningSecret = Secret(v.readSecretFile(at("signing_secret_file"), n.SigningSecretFile))
+	}
+	if n.SigningSecret != "" && n.Type == "email" {
+		v.fail(at("signing_secret"), "notifiers[%d].signing_secret is for webhooks, not email", i)
+	}
 	if n.URLFile != "" {
 		if n.URL != "" {
 			v.fail(at("url_file"), "notifiers[%d]: set url or url_file, not both", i)

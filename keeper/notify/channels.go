@@ -52,7 +52,7 @@ func (w *Webhook) WithRoutingKey(key string) *Webhook {
 func (w *Webhook) payload(m Message) (body []byte, skip bool, err error) {
 	switch w.format {
 	case Slack:
-		body, err = json.Marshal(map[string]string{"text": m.Text()})
+		body, err = json.Marshal(map[string]string{"text": slackText(m)})
 	case Discord:
 		text := []rune(m.Text())
 		if len(text) > discordMax {

@@ -28,6 +28,11 @@ type Options struct {
 	// Delivered, when set, is called after each delivery attempt series
 	// with the notifier's name and the final error (nil on success).
 	Delivered func(notifier string, err error)
+	// PostDryRun delivers the messages of dry runs (Message.DryRun), which
+	// are otherwise dropped: a dry run posts nothing unless asked.
+	PostDryRun bool
+	// AddressLink, when set, gives a message's target its explorer link.
+	AddressLink func(address string) string
 }
 
 // Dispatcher routes, deduplicates and delivers messages in the background.
@@ -93,6 +98,13 @@ func (d *Dispatcher) Page(m Message) bool {
 }
 
 func (d *Dispatcher) enqueue(m Message) bool {
+	if m.DryRun && !d.opts.PostDryRun {
+		d.opts.Logger.Debug("Dry run: notification not posted", "policy", m.Policy, "target", m.Target, "event", m.Event)
+		return false
+	}
+	if m.TargetLink == "" && d.opts.AddressLink != nil && m.Target != "" {
+		m.TargetLink = d.opts.AddressLink(m.Target)
+	}
 	select {
 	case d.queue <- m:
 		return true

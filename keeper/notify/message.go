@@ -39,27 +39,27 @@ type Message struct {
 	FeeLamports uint64    `json:"fee_lamports,omitempty"`
 	TipLamports uint64    `json:"tip_lamports,omitempty"`
 	Time        time.Time `json:"time"`
+	// Incident identifies an alert's incident: its opening and its
+	// resolution carry the same id, so a receiver can match them.
+	Incident string `json:"incident,omitempty"`
+	// DryRun marks a message of a dry run: nothing was signed. The
+	// Dispatcher posts none unless told to (Options.PostDryRun).
+	DryRun bool `json:"dry_run,omitempty"`
+	// TargetLink is the target's explorer link, when it is an address.
+	TargetLink string `json:"target_link,omitempty"`
 	// To names the notifiers that should receive the message; empty means all.
 	To []string `json:"-"`
 }
 
-// Text renders the message as one human-readable line (for Slack and logs).
+// Text renders the message as one human-readable line (for chats, email
+// and logs).
 func (m Message) Text() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "[keeper] %s %s", strings.ToUpper(string(m.Event)), m.Policy)
+	fmt.Fprintf(&b, "%s %s", m.headline(), m.Policy)
 	if m.Target != "" {
 		fmt.Fprintf(&b, " on %s", m.Target)
 	}
-	fmt.Fprintf(&b, ": %s", m.Reason)
-	if m.Detail != "" {
-		fmt.Fprintf(&b, " (%s)", m.Detail)
-	}
-	if m.Amount != "" {
-		fmt.Fprintf(&b, "; amount %s", m.Amount)
-	}
-	if m.FeeLamports+m.TipLamports > 0 {
-		fmt.Fprintf(&b, "; paid %s SOL fee + %s SOL tip", sol(m.FeeLamports), sol(m.TipLamports))
-	}
+	m.writeBody(&b)
 	switch {
 	case len(m.Links) > 0:
 		fmt.Fprintf(&b, " tx %s", strings.Join(m.Links, " "))
@@ -67,6 +67,33 @@ func (m Message) Text() string {
 		fmt.Fprintf(&b, " tx %s", strings.Join(m.Signatures, ", "))
 	}
 	return b.String()
+}
+
+// headline is how the line starts: "[keeper] ALERT", "[keeper] DRY RUN
+// ALERT".
+func (m Message) headline() string {
+	h := "[keeper] "
+	if m.DryRun {
+		h += "DRY RUN "
+	}
+	return h + strings.ToUpper(string(m.Event))
+}
+
+// writeBody writes the reason, detail, amount, costs and incident.
+func (m Message) writeBody(b *strings.Builder) {
+	fmt.Fprintf(b, ": %s", m.Reason)
+	if m.Detail != "" {
+		fmt.Fprintf(b, " (%s)", m.Detail)
+	}
+	if m.Amount != "" {
+		fmt.Fprintf(b, "; amount %s", m.Amount)
+	}
+	if m.FeeLamports+m.TipLamports > 0 {
+		fmt.Fprintf(b, "; paid %s SOL fee + %s SOL tip", sol(m.FeeLamports), sol(m.TipLamports))
+	}
+	if m.Incident != "" {
+		fmt.Fprintf(b, " (incident %s)", m.Incident)
+	}
 }
 
 // sol writes lamports as SOL with up to nine decimals and no trailing zeros.

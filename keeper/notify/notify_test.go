@@ -184,7 +184,7 @@ func TestWebhookPayloads(t *testing.T) {
 	if bodies[0]["event"] != "landed" || bodies[0]["reason"] != m.Reason || bodies[0]["policy"] != "auto-repay" || bodies[0]["action_id"] != "abc" {
 		t.Errorf("json payload = %v", bodies[0])
 	}
-	want := "[keeper] LANDED auto-repay on Loan1: health 0.08 < 0.12: repay 412.5 USDC tx 5sig"
+	want := "[keeper] LANDED auto-repay on Loan1: health 0.08 &lt; 0.12: repay 412.5 USDC tx 5sig" // Slack escapes <
 	if bodies[1]["text"] != want {
 		t.Errorf("slack text = %q, want %q", bodies[1]["text"], want)
 	}

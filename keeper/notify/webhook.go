@@ -32,6 +32,9 @@ type Webhook struct {
 	// chatID is the Telegram chat, routingKey the PagerDuty integration
 	// key (a secret: never printed).
 	chatID, routingKey string
+	// signingSecret, when set, signs each body (SignatureHeader).
+	signingSecret []byte
+	now           func() time.Time
 }
 
 // NewWebhook returns a notifier called name that posts to rawURL in format.
@@ -46,7 +49,7 @@ func NewWebhook(name, rawURL string, format Format, client *http.Client, timeout
 	if client == nil {
 		client = &http.Client{Timeout: timeout}
 	}
-	return &Webhook{retries: -1, name: name, url: rawURL, format: format, client: client}, nil
+	return &Webhook{retries: -1, name: name, url: rawURL, format: format, client: client, now: time.Now}, nil
 }
 
 // WithRetries sets how many times a failed delivery to w is tried again,
@@ -77,6 +80,9 @@ func (w *Webhook) Send(ctx context.Context, m Message) error {
 		return fmt.Errorf("notifier %s: building request failed", w.name)
 	}
 	req.Header.Set("Content-Type", "application/json")
+	if len(w.signingSecret) > 0 {
+		req.Header.Set(SignatureHeader, Signature(w.signingSecret, w.now(), body))
+	}
 	resp, err := w.client.Do(req)
 	if err != nil {
 		return fmt.Errorf("notifier %s: %w", w.name, stripURL(err))

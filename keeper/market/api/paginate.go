@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/keeper-project/keeper/keeper/market"
 	"log/slog"
+	"strings"
 	"sync"
 	"sync/atomic"
 )
@@ -136,10 +137,26 @@ func (w loanWalk) page(ctx context.Context, page int) (*market.LoansPage, error)
 	q.Page, q.PageSize = &page, &size
 	p, err := w.l.LoansInfo(ctx, q)
 	if err != nil {
-		return nil, fmt.Errorf("market: %s: page %d: %w", market.EndpointLoansInfo, page, err)
+		return nil, &pageError{ep: market.EndpointLoansInfo, page: page, err: err}
 	}
 	return p, nil
 }
+
+// pageError is a failed page of a walk. Its message names the endpoint
+// and the page once ("market: loans_info: page 3: dial tcp …"), though
+// the read's own error already starts with the endpoint.
+type pageError struct {
+	ep   string
+	page int
+	err  error
+}
+
+func (e *pageError) Error() string {
+	rest := strings.TrimPrefix(e.err.Error(), "market: "+e.ep+": ")
+	return fmt.Sprintf("market: %s: page %d: %s", e.ep, e.page, rest)
+}
+
+func (e *pageError) Unwrap() error { return e.err }
 
 // rest reads pages 1 to total-1 and hands them to merge in page order, up to and including the
 // first empty page; each page is handed over as soon as the pages before it have been, and not kept.

@@ -95,7 +95,7 @@ func walkPages(ep string, read func(page int) (last bool, err error)) error {
 	for page := 0; page < MaxPages; page++ {
 		last, err := read(page)
 		if err != nil {
-			return fmt.Errorf("market: %s: page %d: %w", ep, page, err)
+			return &pageError{ep: ep, page: page, err: err}
 		}
 		if last {
 			return nil
