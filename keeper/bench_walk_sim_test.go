@@ -15,10 +15,12 @@ import (
 	"sync/atomic"
 	"syscall"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/gagliardetto/solana-go"
 
+	"github.com/keeper-project/keeper/keeper/config"
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/market/api"
 	"github.com/keeper-project/keeper/policies"
@@ -275,5 +277,47 @@ func BenchmarkSievePage(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		policies.NewSieve(ps[1], base, now, &policies.State{}, nil).Add(page)
+	}
+}
+
+// TestPassTimeAtDefaultLimits reads 10,000 and 100,000 loans at the
+// config's default limits (10 requests a second in bursts of 20, pages of
+// 500, four in flight) from a market whose every answer takes 250 ms, on
+// the test's clock, so that the time is the pacing's alone (decoding and
+// evaluating take no time on it, and the loans are bare ones, cheap to
+// make): 10,000 loans in 1.5 s, 100,000 in about 18 s; with pages of 100,
+// as before market.page_size, 100,000 take about 100 s, longer than a
+// one-minute schedule allows. The walk starts once its readers have
+// gathered (gatherWindow).
+func TestPassTimeAtDefaultLimits(t *testing.T) {
+	d := config.Default()
+	for _, tc := range []struct {
+		loans, pageSize int
+		atMost          time.Duration
+	}{
+		{10_000, d.Market.PageSize, 1500 * time.Millisecond},
+		{100_000, d.Market.PageSize, 19 * time.Second},
+		{100_000, 100, 100 * time.Second},
+	} {
+		wallet := solana.PublicKey{1}
+		s := &loanServer{item: fmt.Appendf(nil, `{"loan":{"address":%q,"borrower":%q}}`, addrMark, wallet), n: tc.loans,
+			latency: 250 * time.Millisecond}
+		ps := alertPolicies(t, 1)
+		synctest.Test(t, func(t *testing.T) {
+			o := walkObserver(walkClient(t, s, func(o *api.Options) {
+				o.RateLimit = api.RateLimit{PerSecond: d.Market.RateLimit.RPS, Burst: d.Market.RateLimit.Burst}
+				o.PageSize, o.PagesInFlight = tc.pageSize, d.Market.PagesInFlight
+			}), nil)
+			o.wallet = wallet
+			start := time.Now()
+			if _, err := loanPass(t.Context(), o, ps); err != nil {
+				t.Fatal(err)
+			}
+			took := time.Since(start) - gatherWindow
+			t.Logf("%d loans in pages of %d: %d pages in %v", tc.loans, tc.pageSize, s.requests.Load(), took)
+			if took > tc.atMost || took < tc.atMost*8/10 {
+				t.Errorf("%d loans in pages of %d took %v, want about %v", tc.loans, tc.pageSize, took, tc.atMost)
+			}
+		})
 	}
 }

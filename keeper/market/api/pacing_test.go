@@ -54,19 +54,30 @@ func TestA429SlowsEveryRequestDown(t *testing.T) {
 	})
 }
 
-// TestRepeated429sFloorThePace: however many 429s come, the pace falls to a
-// sixteenth of the configured rate, no lower.
+// TestRepeated429sFloorThePace: 429s that come together (the requests in
+// flight) halve the pace once; however many come a second apart, it falls
+// to a sixteenth of the configured rate, no lower.
 func TestRepeated429sFloorThePace(t *testing.T) {
-	l := newLimiter(RateLimit{PerSecond: 16, Burst: 1})
-	for range 10 {
-		l.throttled(0)
-	}
-	if got := l.current(); got != 1 {
-		t.Errorf("pace %v after ten 429s, want 1 (16/16)", got)
-	}
-	if _, fell := l.throttled(0); fell {
-		t.Error("a 429 at the floor reported a fall")
-	}
+	synctest.Test(t, func(t *testing.T) {
+		l := newLimiter(RateLimit{PerSecond: 16, Burst: 1})
+		for range 4 {
+			l.throttled(0)
+		}
+		if got := l.current(); got != 8 {
+			t.Errorf("pace %v after four 429s at once, want 8 (halved once)", got)
+		}
+		for range 10 {
+			time.Sleep(time.Second)
+			l.throttled(0)
+		}
+		if got := l.current(); got != 1 {
+			t.Errorf("pace %v after ten more 429s a second apart, want 1 (16/16)", got)
+		}
+		time.Sleep(time.Second)
+		if _, fell := l.throttled(0); fell {
+			t.Error("a 429 at the floor reported a fall")
+		}
+	})
 }
 
 // TestLoanPagesAskForTheConfiguredPageSizeAndFallBack: a walk asks for

@@ -11,7 +11,9 @@ import (
 // it back if its context ends first, so waiters are served in arrival order.
 //
 // The configured rate is a ceiling. A 429 answer (throttled) halves the rate, down to a sixteenth of
-// the ceiling, empties the bucket and holds every request until the answer's Retry-After has passed;
+// the ceiling and at most once a second (the requests in flight when the market began refusing all
+// come back refused, and count as one refusal), empties the bucket and holds every request until the
+// answer's Retry-After has passed;
 // each answer that is not a 429 (recovered) then raises the rate by a thirty-second of the ceiling,
 // so that sixteen answers in a row bring a halved rate back (additive increase, multiplicative
 // decrease, as TCP and most API clients do).
@@ -22,7 +24,11 @@ type limiter struct {
 	burst   float64   // bucket size; guarded by mu
 	tokens  float64   // current balance; guarded by mu
 	last    time.Time // the time from which the bucket refills (in the future while a Retry-After holds); guarded by mu
+	cut     time.Time // when a 429 last halved the rate; guarded by mu
 }
+
+// cutEvery is how often, at most, 429s halve the rate.
+const cutEvery = time.Second
 
 // minRateShare is the lowest share of the ceiling that 429s bring the rate down to.
 const minRateShare = 1.0 / 16
@@ -96,10 +102,12 @@ func (l *limiter) throttled(retryAfter time.Duration) (rate float64, fell bool) 
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	old := l.rate
-	l.rate = max(l.ceiling*minRateShare, l.rate/2)
+	now, old := time.Now(), l.rate
+	if now.Sub(l.cut) >= cutEvery {
+		l.rate, l.cut = max(l.ceiling*minRateShare, l.rate/2), now
+	}
 	l.tokens = min(l.tokens, 1)
-	if until := time.Now().Add(retryAfter); until.After(l.last) {
+	if until := now.Add(retryAfter); until.After(l.last) {
 		l.last = until
 	}
 	return l.rate, l.rate < old
