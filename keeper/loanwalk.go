@@ -36,10 +36,9 @@ type loanWalks struct {
 	// (0: none), for the overrun report.
 	rps float64
 
-	mu    sync.Mutex
-	open  *walkBatch      // the batch taking readers; nil when none
-	slow  map[string]bool // groups whose last walk was reported as unable to finish before the next tick
-	walks int             // walks started, for tests and benchmarks
+	mu   sync.Mutex
+	open *walkBatch      // the batch taking readers; nil when none
+	slow map[string]bool // groups whose last walk was reported as unable to finish before the next tick
 }
 
 // gatherWindow is how long a batch of readers stays open after its first
@@ -119,18 +118,10 @@ func (w *loanWalks) start(b *walkBatch) {
 		}
 		groups[k] = append(groups[k], rd)
 	}
-	w.walks += len(order)
 	w.mu.Unlock()
 	for _, k := range order {
 		go w.walk(k, groups[k])
 	}
-}
-
-// walkCount is how many walks have started.
-func (w *loanWalks) walkCount() int {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.walks
 }
 
 // mergeKey names the group of readers a query's walk can feed: queries

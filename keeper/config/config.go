@@ -72,10 +72,10 @@ type Market struct {
 	// PagesInFlight is how many pages of a loans walk are requested at
 	// once, within the rate limit.
 	PagesInFlight int `yaml:"pages_in_flight"`
-	// SharedWalkMaxLoans is accepted and ignored, with a warning.
-	//
-	// Deprecated: every loan set is read in one walk shared by the
-	// policies that fire together, whatever its size.
+	// SharedWalkMaxLoans is a retired key, accepted so that an upgrade does
+	// not stop a daemon over it, and ignored with a warning (set: not nil):
+	// every loan set is read in one walk shared by the policies that fire
+	// together, whatever its size.
 	SharedWalkMaxLoans *int `yaml:"shared_walk_max_loans"`
 }
 
