@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"time"
@@ -173,8 +174,19 @@ func (w *loanWalks) walk(key string, rs []*loanReader) {
 		})
 		defer stop()
 	}
-	err := w.market.LoanPages(ctx, unionQuery(rs), tw.visit(ctx))
-	tw.finish(err)
+	tw.finish(tw.run(ctx, unionQuery(rs)))
+}
+
+// run walks the pages of q, turning a panic while reading them into the
+// walk's error, as a run's panic is its error (scheduler.runOnce).
+func (tw *tickWalk) run(ctx context.Context, q market.LoansQuery) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("reading a page of loans panicked: %v", r)
+			tw.w.o.logger.Error("Reading a page of loans panicked", "err", err, "stack", string(debug.Stack()))
+		}
+	}()
+	return tw.w.market.LoanPages(ctx, q, tw.visit(ctx))
 }
 
 // tickWalk is one walk of pages and the readers it feeds.
@@ -253,11 +265,25 @@ func (tw *tickWalk) visit(ctx context.Context) func(int, *market.LoansPage) erro
 				v = tw.view(page, rd.needs)
 				views[rd.needs] = v
 			}
-			rd.add(pg, v)
+			tw.hand(rd, pg, v)
 		}
 		tw.checkPace(false)
 		return nil
 	}
+}
+
+// hand hands rd the page. A reader that panics (a policy's evaluation
+// gone wrong) fails alone, as its run would have: the walk goes on for the
+// others.
+func (tw *tickWalk) hand(rd *loanReader, pg *market.LoansPage, v *policies.Observation) {
+	defer func() {
+		if r := recover(); r != nil {
+			err := fmt.Errorf("evaluating a page of loans panicked: %v", r)
+			tw.w.o.logger.Error("A policy's evaluation of a page panicked", "err", err, "stack", string(debug.Stack()))
+			tw.fail(rd, err)
+		}
+	}()
+	rd.add(pg, v)
 }
 
 // restart begins walk number walk at its page 0: every reader drops what

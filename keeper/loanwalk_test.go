@@ -309,3 +309,25 @@ func TestTheRetiredSharedWalkKeyIsIgnoredWithAWarning(t *testing.T) {
 		t.Errorf("log:\n%s\nwant one warning naming the key", log.String())
 	}
 }
+
+// TestAPanickingReaderFailsAlone: a policy whose evaluation of a page
+// panics fails with an error naming the panic, as its run would have, and
+// the walk goes on for the other readers.
+func TestAPanickingReaderFailsAlone(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		m := &pagedMarket{pages: loanPages(3, "alice")}
+		w := walkObserver(m, nil).walks
+		broken := &loanReader{query: market.LoansQuery{}, sieve: func(now time.Time) *policies.Sieve {
+			return policies.NewSieve(nil, &policies.Observation{}, now, nil, nil) // no policy: Add panics
+		}}
+		done := make(chan error, 1)
+		go func() { done <- w.read(t.Context(), broken) }()
+		other := wholeRead(t.Context(), w, market.LoansQuery{})
+		if got, err := other(); err != nil || len(got) != 3 {
+			t.Errorf("the other reader: %v, handed %v; want every page", err, got)
+		}
+		if err := <-done; err == nil || !strings.Contains(err.Error(), "panicked") {
+			t.Errorf("the panicking reader got %v, want its panic as its error", err)
+		}
+	})
+}
