@@ -33,31 +33,24 @@ import (
 func (o *observer) observe(ctx context.Context, p *policies.Policy, sv sieving) (*policies.Observation, error) {
 	r := p.Reads(o.wallet.String())
 	var obs *policies.Observation
-	var err error
-	if r.Loans != nil {
+	key, err := json.Marshal(struct {
+		Reads  policies.Reads
+		Vaults []string `json:",omitempty"`
+	}{r, quoteVaults(r, p)})
+	switch {
+	case r.Loans != nil:
 		obs, err = o.observeSieved(ctx, p, r, sv)
-	} else {
-		obs, err = o.observeShared(ctx, p, r)
+	case err != nil:
+		obs, err = o.observeAfresh(ctx, p, r)
+	default:
+		obs, err = cached(ctx, o.reads, "observation:"+string(key), func(ctx context.Context) (*policies.Observation, error) {
+			return o.observeAfresh(ctx, p, r)
+		})
 	}
 	if err != nil {
 		return nil, fmt.Errorf("observing for policy %s: %w", p.Name, err)
 	}
 	return obs, nil
-}
-
-// observeShared observes reads r, which read no loans, for policy p
-// through the read cache.
-func (o *observer) observeShared(ctx context.Context, p *policies.Policy, r policies.Reads) (*policies.Observation, error) {
-	key, err := json.Marshal(struct {
-		Reads  policies.Reads
-		Vaults []string `json:",omitempty"`
-	}{r, quoteVaults(r, p)})
-	if err != nil {
-		return o.observeAfresh(ctx, p, r)
-	}
-	return cached(ctx, o.reads, "observation:"+string(key), func(ctx context.Context) (*policies.Observation, error) {
-		return o.observeAfresh(ctx, p, r)
-	})
 }
 
 // sieving is what a policy's run knows that its page-by-page observation
@@ -109,7 +102,13 @@ func (o *observer) observeAfresh(ctx context.Context, p *policies.Policy, r poli
 	obs := &policies.Observation{Wallet: o.wallet.String(), SnapshotTime: o.now(), Tokens: o.tokens()}
 	var err error
 	if r.Loans != nil {
-		err = o.observeWhole(ctx, *r.Loans, obs)
+		var snap *market.LoansSnapshot
+		if snap, err = o.walks.whole(ctx, *r.Loans); err == nil {
+			obs.Loans = snap.Items
+			if t := snapshotTime(snap.SnapshotTs); !t.IsZero() && t.Before(obs.SnapshotTime) {
+				obs.SnapshotTime = t
+			}
+		}
 	}
 	if err == nil && r.Positions {
 		err = o.observePositions(ctx, obs)
@@ -137,22 +136,6 @@ func (o *observer) observeAfresh(ctx context.Context, p *policies.Policy, r poli
 		o.prices.pricePositions(ctx, obs)
 	}
 	return obs, nil
-}
-
-// observeWhole reads every loan of q into obs.
-func (o *observer) observeWhole(ctx context.Context, q market.LoansQuery, obs *policies.Observation) error {
-	rd := &loanReader{query: q}
-	if err := o.walks.read(ctx, rd); err != nil {
-		return err
-	}
-	if rd.snap == nil {
-		return fmt.Errorf("market: %s: the walk handed over no page", market.EndpointLoansInfo)
-	}
-	obs.Loans = rd.snap.Items
-	if t := snapshotTime(rd.snap.SnapshotTs); !t.IsZero() && t.Before(obs.SnapshotTime) {
-		obs.SnapshotTime = t
-	}
-	return nil
 }
 
 // snapshotTime reads the API's snapshotTs: unix seconds, or milliseconds
