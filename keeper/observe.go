@@ -82,6 +82,9 @@ func (o *observer) observeSieved(ctx context.Context, p *policies.Policy, r poli
 	if err := o.walks.read(ctx, rd); err != nil {
 		return nil, err
 	}
+	if rd.active == nil {
+		return nil, fmt.Errorf("market: %s: the walk handed over no page", market.EndpointLoansInfo)
+	}
 	return rd.active.Observation(), nil
 }
 
