@@ -77,8 +77,8 @@ func (l *loans) LoansInfo(ctx context.Context, q market.LoansQuery) (*market.Loa
 }
 
 // AllLoans walks every page of E3 from page 0 (q.Page is ignored; q.PageSize is used, else
-// Options.PageSize, smaller once the market has refused it: walkSize) until pageInfo.totalPages is reached or a page is empty. A response without pageInfo (an older
-// generation) is a single page. After the first page has said how many there are, the rest are
+// Options.PageSize, smaller once the market has refused it: walkSize) until pageInfo.totalPages is
+// reached or a page is empty. A response without pageInfo (an older generation) is a single page. After the first page has said how many there are, the rest are
 // requested Options.PagesInFlight at a time and merged in page order, as a strictly sequential walk
 // would: the walk still ends at the first empty page, and an error names the lowest failing page.
 //
