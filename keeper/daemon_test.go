@@ -280,8 +280,9 @@ func TestReloadKeepsStateAndAppliesChanges(t *testing.T) {
 			t.Fatalf("rebalance actions %+v, want one landed", acts)
 		}
 		// Had the reload reset its state, it would wait until 65 s.
-		if at := acts[0].CreatedAt.Sub(r.started); at != 50*time.Second {
-			t.Errorf("rebalance acted %v in, want 50 s (out of range since 20 s, for: 30s)", at)
+		// The run observes from a walk that starts once the tick's readers have gathered.
+		if at := acts[0].CreatedAt.Sub(r.started); at != 50*time.Second+gatherWindow {
+			t.Errorf("rebalance acted %v in, want 50 s (out of range since 20 s, for: 30s) and the walk's gathering", at)
 		}
 		// Ticks at 10, 20, 30 on the old schedule, then 37, 42, 47, 52.
 		if got := k.runs("loans-alert", "ok"); got != 7 {

@@ -65,22 +65,21 @@ const solFalls = `  - at: 2m
 // the 300 USDC daily cap leaves, and after the next cooldown nothing more is
 // repaid that day, however low the health; on the next UTC day it is.
 //
-// It runs twice: with the loans read once and shared, and with 150 more
-// healthy loans of the wallet read page by page (a set larger than
-// market.shared_walk_max_loans), where every limit must hold the same.
+// It runs twice: with the wallet's few loans on one page, and with 150 more
+// healthy loans of the wallet read in pages of 20, each page sieved as it
+// comes, where every limit must hold the same.
 func TestCooldownAndDailyCapOnSim(t *testing.T) {
 	for _, mode := range []struct{ name, loans, config string }{
-		{"shared walk", "", ""},
-		{"page by page", strings.ReplaceAll(manyLoans("more", "$wallet", 150), `principal: "500"`, `principal: "100"`), sievingConfig(20)},
+		{"one page", "", ""},
+		{"many pages", strings.ReplaceAll(manyLoans("more", "$wallet", 150), `principal: "500"`, `principal: "100"`), pageSizeConfig(20)},
 	} {
 		t.Run(mode.name, func(t *testing.T) { cooldownAndDailyCap(t, mode.loans, mode.config) })
 	}
 }
 
-// sievingConfig is the simulator's config with market.shared_walk_max_loans
-// at max, so a larger loan set is read page by page.
-func sievingConfig(max int) string {
-	return strings.Replace(simConfigYAML, "  earn_program_id:", fmt.Sprintf("  shared_walk_max_loans: %d\n  earn_program_id:", max), 1)
+// pageSizeConfig is the simulator's config with market.page_size at size.
+func pageSizeConfig(size int) string {
+	return strings.Replace(simConfigYAML, "  earn_program_id:", fmt.Sprintf("  page_size: %d\n  earn_program_id:", size), 1)
 }
 
 func cooldownAndDailyCap(t *testing.T, loans, config string) {

@@ -5,325 +5,510 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"runtime/debug"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/policies"
 )
 
-// loanWalks reads the loans policies decide on, in one of two ways. A set
-// of at most market.shared_walk_max_loans is read once and shared by the
-// policies of a tick (through the read cache). A larger set is read by
-// each policy on its own, page by page, and evaluated as it comes
-// (pageWalk), so a run's memory does not grow with the number of loans;
-// the query is then remembered as large, so the next ticks go straight to
-// that.
+// loanWalks is keeper's one way of reading loans: every read of E3, a
+// policy's or a person's (`keeper wallet`), is a reader of a walk of the
+// pages, and the readers that come together share one walk. A reader asks
+// (read); the first reader of a batch opens it, and the batch takes readers
+// for gatherWindow, so that the policies whose schedules fire together
+// (each run starts in its own goroutine, microseconds apart) all join it.
+// Then the batch's readers are grouped by what they select (mergeKey), and
+// each group is fed from one walk of the union of its queries: each page is
+// decoded once, its CLMM positions, quotes, mints and prices are read once,
+// and every reader of the group is handed it. A policy's reader sieves the
+// page (policies.Sieve), keeping only what it could act on or report, so
+// that a walk holds at most the pages in flight besides what the sieves
+// keep, whatever the number of loans or policies. A reader that comes after
+// its batch closed waits for the next batch.
 type loanWalks struct {
-	market    Market
-	reads     *readCache
-	sharedMax int
+	market Market
+	o      *observer     // reads what a page's loans need besides themselves
+	gather time.Duration // how long a batch takes readers before its walks start
+	// rps is the configured limit on requests to the market per second
+	// (0: none), for the overrun report.
+	rps float64
 
-	mu    sync.Mutex
-	large map[string]bool     // loans queries last seen larger than sharedMax
-	fans  map[string]*fanWalk // page-by-page walks that others may still join, by loans query
+	mu   sync.Mutex
+	open *walkBatch      // the batch taking readers; nil when none
+	slow map[string]bool // groups whose last walk was reported as unable to finish before the next tick
 }
 
-// maxPresized bounds the room a whole read makes for the loans page 0
-// announces, so that an announcement cannot make it allocate without bound.
-const maxPresized = 1 << 18
+// gatherWindow is how long a batch of readers stays open after its first
+// reader: long enough for the runs a cron tick starts at once to join,
+// short against a tick (a second at the shortest).
+const gatherWindow = 20 * time.Millisecond
 
-// errLargeLoanSet reports a loan set larger than the walks the policies of
-// a tick share.
-var errLargeLoanSet = errors.New("the loan set is larger than market.shared_walk_max_loans")
-
-// observe reads every loan of r's query into obs, sharing the walk with
-// the other policies of the tick. Unless whole, it fails with
-// errLargeLoanSet, reading no further than page 0, when the set is larger
-// than the walks policies share: a policy then reads it page by page. A
-// read for people (`keeper wallet`) is whole.
-func (w *loanWalks) observe(ctx context.Context, r policies.Reads, obs *policies.Observation, whole bool) error {
-	if r.Loans == nil {
-		return nil
-	}
-	q := *r.Loans
-	key, _ := json.Marshal(q)
-	snap, err := cached(ctx, w.reads, "loans:"+string(key), func(ctx context.Context) (*market.LoansSnapshot, error) {
-		return w.shared(ctx, q, string(key), whole)
-	})
-	if err != nil {
-		return err
-	}
-	obs.Loans = snap.Items
-	if t := snapshotTime(snap.SnapshotTs); !t.IsZero() && t.Before(obs.SnapshotTime) {
-		obs.SnapshotTime = t
-	}
-	return nil
+// walkBatch is the readers that share the walks of one gathering.
+type walkBatch struct {
+	readers []*loanReader
 }
 
-// shared reads every loan of q into one snapshot. Unless whole, a set
-// whose first page announces more than sharedMax loans is not read
-// further.
-func (w *loanWalks) shared(ctx context.Context, q market.LoansQuery, key string, whole bool) (*market.LoansSnapshot, error) {
-	if !whole && w.isLarge(key) {
-		return nil, errLargeLoanSet
+// loanReader is one read of loans: a policy's sieve (sieve set) or a
+// person's whole read (snap set), with what its pages must carry.
+type loanReader struct {
+	ctx   context.Context
+	query market.LoansQuery
+	needs pageNeeds
+	// due is when the reader's policy should run next (zero: no next run):
+	// a walk that cannot end by then says so.
+	due time.Time
+
+	sieve  func(now time.Time) *policies.Sieve // makes the policy's sieve when the walk starts; nil for a whole read
+	active *policies.Sieve
+	snap   *market.LoansSnapshot // a whole read's loans
+	seen   map[string]bool
+
+	// Guarded by the walk's lock while it runs.
+	err  error
+	gone bool // its context ended: hand it nothing more
+	done chan struct{}
+}
+
+// pageNeeds is what a reader needs read with each page besides its loans.
+type pageNeeds struct {
+	Positions, Quotes, PositionValues bool
+}
+
+// pageNeedsOf is what reads r need read with each page.
+func pageNeedsOf(r policies.Reads) pageNeeds {
+	return pageNeeds{Positions: r.Positions, Quotes: r.Quotes, PositionValues: r.PositionValues}
+}
+
+// read feeds rd from a walk shared with the readers that come with it,
+// and returns when the walk has handed rd every page (nil), failed for
+// it, or rd's context ended.
+func (w *loanWalks) read(ctx context.Context, rd *loanReader) error {
+	rd.ctx, rd.done = ctx, make(chan struct{})
+	w.mu.Lock()
+	if w.open == nil {
+		b := &walkBatch{}
+		w.open = b
+		time.AfterFunc(w.gather, func() { w.start(b) })
 	}
-	var snap *market.LoansSnapshot
-	var seen map[string]bool
-	cur := 0
-	err := w.market.LoanPages(ctx, q, func(walk int, p *market.LoansPage) error {
-		if walk != cur {
-			snap, seen, cur = &market.LoansSnapshot{}, map[string]bool{}, walk
-			if !whole && p.PageInfo != nil && p.PageInfo.TotalItems > w.sharedMax {
-				w.setLarge(key, true)
-				return errLargeLoanSet
-			}
-			if p.PageInfo != nil && p.PageInfo.TotalItems > 0 {
-				snap.Items = make([]market.LoanItem, 0, min(p.PageInfo.TotalItems, max(w.sharedMax, maxPresized)))
-			}
-		}
-		snap.AddPage(p, seen)
-		return nil
-	})
-	if err != nil {
+	w.open.readers = append(w.open.readers, rd)
+	w.mu.Unlock()
+	select {
+	case <-rd.done:
+		return rd.err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// whole reads every loan of q, for people (`keeper wallet`, reports).
+func (w *loanWalks) whole(ctx context.Context, q market.LoansQuery) (*market.LoansSnapshot, error) {
+	rd := &loanReader{query: q}
+	if err := w.read(ctx, rd); err != nil {
 		return nil, err
 	}
-	if snap == nil {
+	if rd.snap == nil {
 		return nil, fmt.Errorf("market: %s: the walk handed over no page", market.EndpointLoansInfo)
 	}
-	return snap, nil
+	return rd.snap, nil
 }
 
-// isLarge reports whether the loans query of key was last seen larger
-// than the walks policies share.
-func (w *loanWalks) isLarge(key string) bool {
+// start closes batch b to new readers and walks for each group of them.
+func (w *loanWalks) start(b *walkBatch) {
 	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.large[key]
+	if w.open == b {
+		w.open = nil
+	}
+	groups := map[string][]*loanReader{}
+	var order []string
+	for _, rd := range b.readers {
+		k := mergeKey(rd.query)
+		if groups[k] == nil {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], rd)
+	}
+	w.mu.Unlock()
+	for _, k := range order {
+		go w.walk(k, groups[k])
+	}
 }
 
-// setLarge records whether the loans query of key is larger than the
-// walks policies share.
-func (w *loanWalks) setLarge(key string, large bool) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if !large {
-		delete(w.large, key)
+// mergeKey names the group of readers a query's walk can feed: queries
+// that differ only in their borrowers are read as one walk of the union of
+// their borrowers (a policy's evaluation applies its own selection again,
+// so reading more than it asked is harmless); a query by loan addresses
+// walks with its equals only.
+func mergeKey(q market.LoansQuery) string {
+	if len(q.LoanAddresses) == 0 {
+		q.Borrowers = nil
+	}
+	key, _ := json.Marshal(q)
+	return string(key)
+}
+
+// unionQuery is the query whose walk feeds every reader of a group: their
+// borrowers together, or every borrower when one of them asks for every
+// borrower.
+func unionQuery(rs []*loanReader) market.LoansQuery {
+	q := rs[0].query
+	var borrowers []string
+	for _, rd := range rs {
+		if len(rd.query.Borrowers) == 0 {
+			q.Borrowers = nil
+			return q
+		}
+		borrowers = append(borrowers, rd.query.Borrowers...)
+	}
+	slices.Sort(borrowers)
+	q.Borrowers = slices.Compact(borrowers)
+	return q
+}
+
+// walk reads the pages of the group's query once for all its readers.
+// It runs under its own context, which ends when every reader has gone.
+func (w *loanWalks) walk(key string, rs []*loanReader) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	tw := &tickWalk{w: w, key: key, readers: rs, start: w.o.now(), memo: map[string][]market.Quote{},
+		tokens: w.o.tokens(), unpriced: map[string]string{}}
+	if tw.tokens == nil {
+		tw.tokens = map[string]policies.Token{}
+	}
+	for _, rd := range rs {
+		stop := context.AfterFunc(rd.ctx, func() {
+			if tw.leave(rd) {
+				cancel()
+			}
+		})
+		defer stop()
+	}
+	tw.finish(tw.run(ctx, unionQuery(rs)))
+}
+
+// run walks the pages of q, turning a panic while reading them into the
+// walk's error, as a run's panic is its error (scheduler.runOnce).
+func (tw *tickWalk) run(ctx context.Context, q market.LoansQuery) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("reading a page of loans panicked: %v", r)
+			tw.w.o.logger.Error("Reading a page of loans panicked", "err", err, "stack", string(debug.Stack()))
+		}
+	}()
+	return tw.w.market.LoanPages(ctx, q, tw.visit(ctx))
+}
+
+// tickWalk is one walk of pages and the readers it feeds.
+type tickWalk struct {
+	w       *loanWalks
+	key     string
+	readers []*loanReader
+	start   time.Time
+
+	mu       sync.Mutex // guards the readers' err and gone
+	walk     int        // the walk number being read (api LoanPages reads again on mixed snapshots)
+	pages    int        // pages of this walk handed over
+	total    int        // the pages page 0 announced
+	size     int        // the page size the market answered with
+	reported bool       // the overrun was reported during this walk
+
+	memo     map[string][]market.Quote // quote answers, by request, across the walk
+	best     map[string]policies.QuoteObservation
+	tokens   map[string]policies.Token
+	unpriced map[string]string
+}
+
+// errNoReader ends a walk whose every reader has failed or left.
+var errNoReader = errors.New("no reader takes the pages any more")
+
+// leave marks rd gone and reports whether no reader is left.
+func (tw *tickWalk) leave(rd *loanReader) (none bool) {
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	rd.gone = true
+	return len(tw.live()) == 0
+}
+
+// live returns the readers still taking pages; tw.mu must be held.
+func (tw *tickWalk) live() []*loanReader {
+	var out []*loanReader
+	for _, rd := range tw.readers {
+		if rd.err == nil && !rd.gone {
+			out = append(out, rd)
+		}
+	}
+	return out
+}
+
+// fail ends rd's read with err unless it has ended already.
+func (tw *tickWalk) fail(rd *loanReader, err error) {
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	if rd.err == nil {
+		rd.err = err
+	}
+}
+
+// visit returns the walk's page handler: it starts the readers over when
+// the pages are read again, reads what the page's loans need once for all
+// readers, and hands every live reader its view of the page.
+func (tw *tickWalk) visit(ctx context.Context) func(int, *market.LoansPage) error {
+	return func(walk int, pg *market.LoansPage) error {
+		tw.mu.Lock()
+		live := tw.live()
+		tw.mu.Unlock()
+		if len(live) == 0 {
+			return errNoReader
+		}
+		if walk != tw.walk {
+			tw.restart(walk, pg, live)
+		}
+		tw.pages++
+		page := &policies.Observation{Wallet: tw.w.o.wallet.String(), SnapshotTime: snapshotTime(pg.SnapshotTs),
+			Loans: pg.Items, Tokens: tw.tokens, Unpriced: tw.unpriced}
+		live = tw.enrich(ctx, page, live)
+		views := map[pageNeeds]*policies.Observation{}
+		for _, rd := range live {
+			v := views[rd.needs]
+			if v == nil {
+				v = tw.view(page, rd.needs)
+				views[rd.needs] = v
+			}
+			tw.hand(rd, pg, v)
+		}
+		tw.checkPace(false)
+		return nil
+	}
+}
+
+// hand hands rd the page. A reader that panics (a policy's evaluation
+// gone wrong) fails alone, as its run would have: the walk goes on for the
+// others.
+func (tw *tickWalk) hand(rd *loanReader, pg *market.LoansPage, v *policies.Observation) {
+	defer func() {
+		if r := recover(); r != nil {
+			err := fmt.Errorf("evaluating a page of loans panicked: %v", r)
+			tw.w.o.logger.Error("A policy's evaluation of a page panicked", "err", err, "stack", string(debug.Stack()))
+			tw.fail(rd, err)
+		}
+	}()
+	rd.add(pg, v)
+}
+
+// restart begins walk number walk at its page 0: every reader drops what
+// it kept of an earlier walk.
+func (tw *tickWalk) restart(walk int, pg *market.LoansPage, live []*loanReader) {
+	tw.walk, tw.pages, tw.best = walk, 0, map[string]policies.QuoteObservation{}
+	tw.total, tw.size = 1, len(pg.Items)
+	if pg.PageInfo != nil {
+		tw.total, tw.size = max(1, pg.PageInfo.TotalPages), pg.PageInfo.PageSize
+	}
+	for _, rd := range live {
+		rd.reset(tw.start)
+	}
+}
+
+// enrich reads what the page's loans need besides themselves, once for
+// every reader that needs it: their CLMM positions, their quotes, the
+// mints they show and the prices of the positions' mints. A read that
+// fails ends the walk for the readers that needed it; the others go on.
+// It returns the readers still live.
+func (tw *tickWalk) enrich(ctx context.Context, page *policies.Observation, live []*loanReader) []*loanReader {
+	o := tw.w.o
+	var all pageNeeds
+	for _, rd := range live {
+		all.Positions = all.Positions || rd.needs.Positions
+		all.Quotes = all.Quotes || rd.needs.Quotes
+		all.PositionValues = all.PositionValues || rd.needs.PositionValues
+	}
+	failed := func(need func(pageNeeds) bool, err error) {
+		for _, rd := range live {
+			if need(rd.needs) {
+				tw.fail(rd, err)
+			}
+		}
+		live = slices.DeleteFunc(live, func(rd *loanReader) bool { return need(rd.needs) })
+	}
+	if all.Positions {
+		if err := o.observePositions(ctx, page); err != nil {
+			failed(func(n pageNeeds) bool { return n.Positions }, err)
+		}
+	}
+	if all.Quotes {
+		if err := o.observeQuotes(ctx, nil, page, tw.memo); err != nil {
+			failed(func(n pageNeeds) bool { return n.Quotes }, err)
+		}
+		tw.addBest(page.Quotes)
+	}
+	o.learnTokens(ctx, page)
+	if all.PositionValues {
+		o.prices.pricePositions(ctx, page)
+	}
+	return live
+}
+
+// addBest keeps the best quote of every key the walk has read.
+func (tw *tickWalk) addBest(qs []policies.QuoteObservation) {
+	for _, q := range qs {
+		k := q.PrincipalMint + "|" + q.Duration.Key() + "|" + q.Quote.CollateralIdentifier
+		if prev, ok := tw.best[k]; !ok || q.Quote.Amount > prev.Quote.Amount {
+			tw.best[k] = q
+		}
+	}
+}
+
+// view is the page as readers with needs n see it: its positions and the
+// walk's best quotes only when they asked for them, so that their facts
+// are derived from what they read. Readers with the same needs share one
+// view, and with it its facts (policies.Sieve.Add).
+func (tw *tickWalk) view(page *policies.Observation, n pageNeeds) *policies.Observation {
+	v := &policies.Observation{Wallet: page.Wallet, SnapshotTime: page.SnapshotTime, Loans: page.Loans,
+		Tokens: page.Tokens, Unpriced: page.Unpriced}
+	if n.Positions {
+		v.Positions = page.Positions
+	}
+	if n.Quotes {
+		v.Quotes = make([]policies.QuoteObservation, 0, len(tw.best))
+		for _, k := range slices.Sorted(maps.Keys(tw.best)) {
+			v.Quotes = append(v.Quotes, tw.best[k])
+		}
+	}
+	return v
+}
+
+// finish ends the read of every reader still taking pages with err (nil:
+// every page handed over), and releases them.
+func (tw *tickWalk) finish(err error) {
+	if err == nil {
+		tw.checkPace(true)
+	}
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	if err != nil {
+		err = fmt.Errorf("reading loans: %w", err)
+	}
+	for _, rd := range tw.readers {
+		if rd.err == nil && !rd.gone {
+			rd.err = err
+		}
+		close(rd.done)
+	}
+	if !tw.reported && err == nil {
+		tw.w.setSlow(tw.key, false)
+	}
+}
+
+// reset drops what the reader kept of an earlier walk, making its sieve
+// at now on the first walk.
+func (rd *loanReader) reset(now time.Time) {
+	if rd.sieve != nil {
+		if rd.active == nil {
+			rd.active = rd.sieve(now)
+		} else {
+			rd.active.Reset()
+		}
 		return
 	}
-	if w.large == nil {
-		w.large = map[string]bool{}
-	}
-	w.large[key] = true
+	rd.snap, rd.seen = &market.LoansSnapshot{}, map[string]bool{}
 }
 
-// pages walks the pages of q for visit, sharing the walk with the other
-// policies of the tick where it can: a policy that asks for a query whose
-// walk another has started, and which has not handed over its first page
-// yet, joins it and is handed the same pages instead of reading them
-// again. A policy that comes later walks on its own. The walk runs under
-// the context of the policy that started it; a policy that joined and
-// whose context ends leaves it.
-func (w *loanWalks) pages(ctx context.Context, q market.LoansQuery, key string, visit func(int, *market.LoansPage) error) error {
-	me := &fanVisitor{visit: visit}
+// add hands the reader one page, as view v (a sieve) or as it came (a
+// whole read).
+func (rd *loanReader) add(pg *market.LoansPage, v *policies.Observation) {
+	if rd.active != nil {
+		rd.active.Add(v)
+		return
+	}
+	rd.snap.AddPage(pg, rd.seen)
+}
+
+// setSlow records whether the walks of group key were last reported as
+// unable to finish before the next tick, and reports whether that changed.
+func (w *loanWalks) setSlow(key string, slow bool) bool {
 	w.mu.Lock()
-	if f := w.fans[key]; f != nil && f.join(me) {
-		w.mu.Unlock()
-		return f.wait(ctx, me)
-	}
-	f := &fanWalk{visitors: []*fanVisitor{me}, done: make(chan struct{})}
-	if w.fans == nil {
-		w.fans = map[string]*fanWalk{}
-	}
-	w.fans[key] = f
-	w.mu.Unlock()
-	err := w.market.LoanPages(ctx, q, f.visit)
-	w.mu.Lock()
-	if w.fans[key] == f {
-		delete(w.fans, key)
-	}
-	w.mu.Unlock()
-	f.finish(err)
-	return f.wait(ctx, me)
-}
-
-// fanWalk is one page-by-page walk and the policies it hands its pages to.
-type fanWalk struct {
-	mu       sync.Mutex
-	started  bool // a page was handed over: no policy joins any more
-	visitors []*fanVisitor
-	done     chan struct{} // closed when the walk has ended
-}
-
-// fanVisitor is one policy's part in a fanWalk: its page handler and how
-// its walk ended (nil: every page handed over).
-type fanVisitor struct {
-	visit func(int, *market.LoansPage) error
-	err   error
-	gone  bool // it stopped waiting: hand it nothing more
-}
-
-// errNoVisitor ends a walk whose every policy has failed or left.
-var errNoVisitor = errors.New("no policy takes the pages any more")
-
-// join adds v to the walk unless it has handed over a page already.
-func (f *fanWalk) join(v *fanVisitor) bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.started {
+	defer w.mu.Unlock()
+	if w.slow[key] == slow {
 		return false
 	}
-	f.visitors = append(f.visitors, v)
+	if w.slow == nil {
+		w.slow = map[string]bool{}
+	}
+	if slow {
+		w.slow[key] = true
+	} else {
+		delete(w.slow, key)
+	}
 	return true
 }
 
-// visit hands page p of walk to every policy still taking pages, in the
-// order they joined. A policy whose handler fails takes no more pages;
-// the walk ends once none takes them.
-func (f *fanWalk) visit(walk int, p *market.LoansPage) error {
-	f.mu.Lock()
-	f.started = true
-	vs := slices.Clone(f.visitors)
-	f.mu.Unlock()
-	live := 0
-	for _, v := range vs {
-		f.mu.Lock()
-		skip := v.err != nil || v.gone
-		f.mu.Unlock()
-		if skip {
-			continue
+// minPagesForRate is how many pages a walk reads before its own pace,
+// rather than the configured rate limit, predicts when it will end.
+const minPagesForRate = 8
+
+// checkPace says, once, that the walk cannot end before the next run of
+// one of its readers' policies is due, with the figures an operator needs
+// to change that: the pages, the page size, the pace, the time the pass
+// takes and the time it has. It is said again only after a walk of the
+// same readers has ended in time. finished is set when the walk has read
+// its last page.
+func (tw *tickWalk) checkPace(finished bool) {
+	if tw.reported || tw.total == 0 {
+		return
+	}
+	due := earliestDue(tw.readers)
+	if due.IsZero() {
+		return
+	}
+	now := tw.w.o.now()
+	elapsed := now.Sub(tw.start)
+	rate := tw.w.rps // pages a second: one request a page
+	if tw.pages >= minPagesForRate && elapsed > 0 {
+		rate = float64(tw.pages) / elapsed.Seconds()
+	}
+	end := now
+	if !finished {
+		if rate <= 0 {
+			return
 		}
-		if err := v.visit(walk, p); err != nil {
-			f.mu.Lock()
-			v.err = err
-			f.mu.Unlock()
-			continue
-		}
-		live++
+		end = now.Add(time.Duration(float64(tw.total-tw.pages) / rate * float64(time.Second)))
 	}
-	if live == 0 {
-		return errNoVisitor
+	if !end.After(due) {
+		return
 	}
-	return nil
+	tw.reported = true
+	if !tw.w.setSlow(tw.key, true) {
+		return // said already, and no walk of these readers has ended in time since
+	}
+	tw.w.o.logger.Warn("A pass over the loans cannot end before the next tick: ticks will be skipped until it does",
+		"policies", len(tw.readers), "pages", tw.total, "pages_read", tw.pages, "page_size", tw.size,
+		"pages_per_second", round2(rate), "rate_limit_rps", tw.w.rps, "pass_takes", end.Sub(tw.start).Round(time.Second),
+		"next_tick_in", due.Sub(tw.start).Round(time.Second), "change", advice(tw.total, tw.size, due.Sub(tw.start), end.Sub(tw.start)))
 }
 
-// finish records how the walk ended for every policy whose own handler
-// did not fail, and releases those waiting.
-func (f *fanWalk) finish(err error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	for _, v := range f.visitors {
-		if v.err == nil {
-			v.err = err
-		}
-	}
-	close(f.done)
-}
-
-// wait waits for the walk to end, or for ctx (then v leaves the walk),
-// and returns how it ended for v.
-func (f *fanWalk) wait(ctx context.Context, v *fanVisitor) error {
-	select {
-	case <-f.done:
-	case <-ctx.Done():
-		f.mu.Lock()
-		defer f.mu.Unlock()
-		v.gone = true
-		return ctx.Err()
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return v.err
-}
-
-// sieving is what a policy's run knows that a page-by-page observation
-// needs: the policy's `for` state (read only) and the run's scope (nil:
-// every target).
-type sieving struct {
-	state *policies.State
-	scope *policies.Scope
-}
-
-// pageWalk is one policy's page-by-page observation of a large loan set:
-// each page is read with its CLMM positions, quotes, mints and prices, and
-// evaluated at once by a policies.Sieve, which keeps only the loans,
-// positions and quotes the evaluation could act on or report.
-type pageWalk struct {
-	o     *observer
-	p     *policies.Policy
-	r     policies.Reads
-	sieve *policies.Sieve
-	base  *policies.Observation
-
-	walk, total int // the walk being read, and the loans its page 0 announced
-	unpriced    map[string]string
-	quotes      map[string][]market.Quote // the walk's answers, by request
-}
-
-// observeSieved observes reads r for policy p page by page (pageWalk). The
-// Observation returned carries the sieve's time, at which the run
-// evaluates it.
-func (o *observer) observeSieved(ctx context.Context, p *policies.Policy, r policies.Reads, sv sieving) (*policies.Observation, error) {
-	start := o.now()
-	base := &policies.Observation{Wallet: o.wallet.String(), SnapshotTime: start, Tokens: o.tokens()}
-	if base.Tokens == nil {
-		base.Tokens = map[string]policies.Token{}
-	}
-	pw := &pageWalk{o: o, p: p, r: r, base: base, sieve: policies.NewSieve(p, base, start, sv.state, sv.scope),
-		unpriced: map[string]string{}, quotes: map[string][]market.Quote{}}
-	key, err := json.Marshal(*r.Loans)
-	if err != nil {
-		return nil, fmt.Errorf("reading loans page by page: %w", err)
-	}
-	if err := o.walks.pages(ctx, *r.Loans, string(key), pw.visit(ctx)); err != nil {
-		return nil, fmt.Errorf("reading loans page by page: %w", err)
-	}
-	if pw.total <= o.walks.sharedMax {
-		o.walks.setLarge(string(key), false)
-	}
-	return pw.sieve.Observation(), nil
-}
-
-// visit returns the walk's page handler: it starts over when the pages
-// are read again, then reads what the page's loans need and sieves them.
-func (pw *pageWalk) visit(ctx context.Context) func(walk int, pg *market.LoansPage) error {
-	return func(walk int, pg *market.LoansPage) error {
-		if walk != pw.walk {
-			pw.sieve.Reset()
-			pw.walk, pw.total = walk, len(pg.Items)
-			if pg.PageInfo != nil {
-				pw.total = pg.PageInfo.TotalItems
-			}
-		}
-		page := &policies.Observation{Wallet: pw.base.Wallet, SnapshotTime: snapshotTime(pg.SnapshotTs),
-			Loans: pg.Items, Tokens: pw.base.Tokens, Unpriced: pw.unpriced}
-		if err := pw.read(ctx, page); err != nil {
-			return err
-		}
-		pw.sieve.Add(page)
-		return nil
-	}
-}
-
-// read reads what one page's loans need besides themselves: their CLMM
-// positions, their quotes, the mints they show and the prices of the
-// positions' mints. Pages share the walk's tokens, so a mint is described
-// and priced once.
-func (pw *pageWalk) read(ctx context.Context, page *policies.Observation) error {
-	o, r := pw.o, pw.r
-	if r.Positions {
-		if err := o.observePositions(ctx, page); err != nil {
-			return err
+// earliestDue is the earliest time a reader's policy should run next
+// (zero: none says).
+func earliestDue(rs []*loanReader) time.Time {
+	var due time.Time
+	for _, rd := range rs {
+		if !rd.due.IsZero() && (due.IsZero() || rd.due.Before(due)) {
+			due = rd.due
 		}
 	}
-	if r.Quotes {
-		if err := o.observeQuotes(ctx, pw.p, page, pw.quotes); err != nil {
-			return err
-		}
-	}
-	o.learnTokens(ctx, page)
-	if r.PositionValues {
-		o.prices.pricePositions(ctx, page)
-	}
-	return nil
+	return due
 }
+
+// advice says what would let a walk of pages pages of size loans, which
+// takes pass, end within interval: the rate it needs (with a quarter to
+// spare), larger pages, or a longer schedule.
+func advice(pages, size int, interval, pass time.Duration) string {
+	need := float64(pages) / max(interval.Seconds(), 1)
+	return fmt.Sprintf("raise market.rate_limit.rps to at least %.1f if the market allows it, "+
+		"or market.page_size above %d if the market takes larger pages, "+
+		"or schedule these policies at least %s apart", need*1.25, size, (pass * 5 / 4).Round(time.Second))
+}
+
+// round2 rounds x to two decimals, for logs.
+func round2(x float64) float64 { return float64(int64(x*100+0.5)) / 100 }

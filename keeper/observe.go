@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -21,36 +20,72 @@ import (
 
 // observe reads what policy p needs (policies.Policy.Reads), as of now:
 // loans (every page of the selected borrowers or loans), CLMM positions
-// from chain accounts, earn withdrawal queues, vaults and best quotes. Reads
-// are shared through the read cache with the other policies of the tick.
+// from chain accounts, earn withdrawal queues, vaults and best quotes.
 //
-// Policies whose reads are the same share one Observation for the tick, and
-// with it the facts derived from it (policies.Evaluate derives them once per
-// Observation and second), so fifty policies over one loan set derive its
-// facts once. A loan set larger than market.shared_walk_max_loans is not
-// shared: each policy reads it page by page and keeps only what it could
-// act on (observeSieved), so a run's memory does not grow with the set.
+// A policy that reads loans is fed from a walk of their pages shared with
+// the policies that read at the same time (loanWalks): it sieves each page
+// as it comes and keeps only what it could act on or report, so a run's
+// memory does not grow with the number of loans. Other reads are shared
+// through the read cache with the other policies of the tick: policies
+// whose reads are the same share one Observation, and with it the facts
+// derived from it (policies.Evaluate derives them once per Observation and
+// second).
 func (o *observer) observe(ctx context.Context, p *policies.Policy, sv sieving) (*policies.Observation, error) {
 	r := p.Reads(o.wallet.String())
+	var obs *policies.Observation
 	key, err := json.Marshal(struct {
 		Reads  policies.Reads
 		Vaults []string `json:",omitempty"`
 	}{r, quoteVaults(r, p)})
-	var obs *policies.Observation
-	if err != nil {
+	switch {
+	case r.Loans != nil:
+		obs, err = o.observeSieved(ctx, p, r, sv)
+	case err != nil:
 		obs, err = o.observeAfresh(ctx, p, r)
-	} else {
+	default:
 		obs, err = cached(ctx, o.reads, "observation:"+string(key), func(ctx context.Context) (*policies.Observation, error) {
 			return o.observeAfresh(ctx, p, r)
 		})
-	}
-	if errors.Is(err, errLargeLoanSet) {
-		obs, err = o.observeSieved(ctx, p, r, sv)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("observing for policy %s: %w", p.Name, err)
 	}
 	return obs, nil
+}
+
+// sieving is what a policy's run knows that its page-by-page observation
+// needs: the policy's `for` state (read only), the run's scope (nil: every
+// target) and when the policy runs next (zero: not scheduled), which a
+// walk that cannot end before then reports.
+type sieving struct {
+	state *policies.State
+	scope *policies.Scope
+	due   time.Time
+}
+
+// observeSieved observes reads r for policy p from a shared walk of the
+// loans' pages, each page evaluated at once by a policies.Sieve. The
+// Observation returned carries the sieve's time, at which the run
+// evaluates it.
+func (o *observer) observeSieved(ctx context.Context, p *policies.Policy, r policies.Reads, sv sieving) (*policies.Observation, error) {
+	base := &policies.Observation{Wallet: o.wallet.String(), SnapshotTime: o.now(), Tokens: o.tokens()}
+	if base.Tokens == nil {
+		base.Tokens = map[string]policies.Token{}
+	}
+	rd := &loanReader{query: *r.Loans, needs: pageNeedsOf(r), due: sv.due,
+		sieve: func(now time.Time) *policies.Sieve {
+			if now.Before(base.SnapshotTime) {
+				base.SnapshotTime = now
+			}
+			return policies.NewSieve(p, base, now, sv.state, sv.scope)
+		}}
+	if err := o.walks.read(ctx, rd); err != nil {
+		return nil, err
+	}
+	if rd.active == nil {
+		return nil, fmt.Errorf("market: %s: the walk handed over no page", market.EndpointLoansInfo)
+	}
+	return rd.active.Observation(), nil
 }
 
 // quoteVaults is what of p, besides its reads, its quotes depend on.
@@ -61,13 +96,23 @@ func quoteVaults(r policies.Reads, p *policies.Policy) []string {
 	return p.Select.Vaults
 }
 
-// observeAfresh builds the Observation of reads r for policy p. With no
-// policy (a read for people: `keeper wallet`, reports) every loan is read,
-// however many; a policy over a set larger than the walks policies share
-// gets errLargeLoanSet instead (observe then reads it page by page).
+// observeAfresh builds the Observation of reads r for policy p (nil: a
+// read for people, `keeper wallet` and reports). Loans are read whole,
+// every one of them, from a walk shared with the reads that come with it:
+// a policy's run reads them through observe instead, which keeps only
+// what the policy could act on.
 func (o *observer) observeAfresh(ctx context.Context, p *policies.Policy, r policies.Reads) (*policies.Observation, error) {
 	obs := &policies.Observation{Wallet: o.wallet.String(), SnapshotTime: o.now(), Tokens: o.tokens()}
-	err := o.walks.observe(ctx, r, obs, p == nil)
+	var err error
+	if r.Loans != nil {
+		var snap *market.LoansSnapshot
+		if snap, err = o.walks.whole(ctx, *r.Loans); err == nil {
+			obs.Loans = snap.Items
+			if t := snapshotTime(snap.SnapshotTs); !t.IsZero() && t.Before(obs.SnapshotTime) {
+				obs.SnapshotTime = t
+			}
+		}
+	}
 	if err == nil && r.Positions {
 		err = o.observePositions(ctx, obs)
 	}
@@ -81,7 +126,7 @@ func (o *observer) observeAfresh(ctx context.Context, p *policies.Policy, r poli
 		err = o.observeLoops(ctx, obs)
 	}
 	if err == nil && r.Quotes {
-		err = o.observeQuotes(ctx, p, obs, nil)
+		err = o.observeQuotes(ctx, quoteVaults(r, p), obs, nil)
 	}
 	if err != nil {
 		return nil, err
@@ -219,10 +264,10 @@ func (o *observer) observeVaults(ctx context.Context, obs *policies.Observation)
 // is asked once; memo, when not nil, keeps the answers across the pages of
 // a walk, so that every page is decided on the same quotes and a long walk
 // asks each question once.
-func (o *observer) observeQuotes(ctx context.Context, p *policies.Policy, obs *policies.Observation, memo map[string][]market.Quote) error {
+func (o *observer) observeQuotes(ctx context.Context, vaults []string, obs *policies.Observation, memo map[string][]market.Quote) error {
 	var reqs []market.QuoteRequest
 	for _, v := range obs.Vaults {
-		if len(p.Select.Vaults) == 0 || slices.Contains(p.Select.Vaults, v.Address) {
+		if len(vaults) == 0 || slices.Contains(vaults, v.Address) {
 			reqs = append(reqs, quoteRequests(v.PrincipalMint, vaultTerms(v))...)
 		}
 	}

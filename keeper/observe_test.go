@@ -2,7 +2,6 @@ package keeper
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -41,19 +40,22 @@ func manyLoans(prefix, borrower string, n int) string {
 }
 
 // TestObserveLoansReadsEveryPageWithFiltersPushed gives the wallet 250 more
-// loans and another borrower 40: a repay policy's observation holds exactly
-// the wallet's 254 loans, read in three pages of 100 (the borrower filter is
-// pushed to the API, so the other borrower's loans are never transferred;
-// the policy's principal-mint filter is applied by Evaluate, so its read is
-// the one every policy of the wallet shares), each page once, with the
-// time of the market's oracle snapshot (older than the read).
+// loans and another borrower 40: a whole read of a repay policy's reads
+// holds exactly the wallet's 254 loans, read in three pages of 100 (the
+// borrower filter is pushed to the API, so the other borrower's loans are
+// never transferred; the policy's principal-mint filter is applied by
+// Evaluate, so its read is the one every policy of the wallet shares),
+// each page once, with the time of the market's oracle snapshot (older
+// than the read).
 func TestObserveLoansReadsEveryPageWithFiltersPushed(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		w := newSimWorld(t, simOptions{scenario: scenarioWith(t, manyLoans("mine", "$wallet", 250)+manyLoans("theirs", "alice", 40), "")})
+		w := newSimWorld(t, simOptions{scenario: scenarioWith(t, manyLoans("mine", "$wallet", 250)+manyLoans("theirs", "alice", 40), ""),
+			configYAML: pageSizeConfig(100)})
 		w.usePolicies(t, "auto-repay.yaml")
 		k := w.open(t, "")
 		time.Sleep(3 * time.Second)
-		obs, err := k.obs.observe(t.Context(), k.policyNamed(t, "auto-repay"), sieving{})
+		p := k.policyNamed(t, "auto-repay")
+		obs, err := k.obs.observeAfresh(t.Context(), p, p.Reads(w.wallet().String()))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -78,8 +80,8 @@ func TestObserveLoansReadsEveryPageWithFiltersPushed(t *testing.T) {
 	})
 }
 
-// TestObservePositionsFromChainInOneBatch: a rebalance policy observes the
-// wallet's two CLMM collateral positions (dex-a and dex-b) from their chain
+// TestObservePositionsFromChainInOneBatch: a whole read of a rebalance
+// policy's reads observes the wallet's two CLMM collateral positions (dex-a and dex-b) from their chain
 // accounts, decoded as the simulator holds them, with the fees they are
 // owed, in one getMultipleAccounts call once their tick arrays are known.
 func TestObservePositionsFromChainInOneBatch(t *testing.T) {
@@ -88,7 +90,8 @@ func TestObservePositionsFromChainInOneBatch(t *testing.T) {
 		w.usePolicies(t, "rebalance.yaml")
 		k := w.open(t, "")
 		w.advance(t, 25*time.Second)
-		obs, err := k.obs.observe(t.Context(), k.policyNamed(t, "rebalance-dex-a"), sieving{})
+		p := k.policyNamed(t, "rebalance-dex-a")
+		obs, err := k.obs.observeAfresh(t.Context(), p, p.Reads(w.wallet().String()))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -128,7 +131,7 @@ func TestObservePositionsFromChainInOneBatch(t *testing.T) {
 			t.Errorf("%d getMultipleAccounts calls, want 3 on the first read", got)
 		}
 		w.advance(t, 2*time.Second) // past the read cache
-		if _, err := k.obs.observe(t.Context(), k.policyNamed(t, "rebalance-dex-a"), sieving{}); err != nil {
+		if _, err := k.obs.observeAfresh(t.Context(), p, p.Reads(w.wallet().String())); err != nil {
 			t.Fatal(err)
 		}
 		if got := w.net.count(simRPCHost, "getMultipleAccounts"); got != 4 {
@@ -214,8 +217,9 @@ const twoLoanAlerts = `policies:
 `
 
 // TestObservationSharedWithinTickFreshEachTick runs three loan alerts every
-// 5 s for 21 s: the two with the same selection share one loans read per
-// tick, the third reads its own, and every tick reads afresh (4 ticks).
+// 5 s for 21 s: the two with the same selection and the third, whose
+// borrowers differ, share one walk of the loans per tick (of the union of
+// their borrowers: one page), and every tick reads afresh (4 ticks).
 func TestObservationSharedWithinTickFreshEachTick(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		w := newSimWorld(t, simOptions{})
@@ -229,47 +233,11 @@ func TestObservationSharedWithinTickFreshEachTick(t *testing.T) {
 				t.Errorf("policy %s ran %v times, want 4", p, got)
 			}
 		}
-		if got := w.net.countPath("/loans/info"); got != 2*4 {
-			t.Errorf("%d loans reads in 4 ticks, want 2 per tick (one per distinct selection)", got)
+		if got := w.net.countPath("/loans/info"); got != 4 {
+			t.Errorf("%d loans reads in 4 ticks, want 1 per tick (one walk for the three)", got)
 		}
 		if err := r.stop(); err != nil {
 			t.Errorf("Run = %v", err)
-		}
-	})
-}
-
-// TestPoliciesWithTheSameReadsShareOneObservation: low-a and low-b read the
-// same loans, so within a tick they get one Observation (and with it one
-// derivation of the loans' facts); alice-low reads other loans and gets its
-// own; after an action may have changed the chain, the next read is fresh.
-func TestPoliciesWithTheSameReadsShareOneObservation(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		w := newSimWorld(t, simOptions{})
-		w.writePolicy(t, "alerts.yaml", fmt.Sprintf(twoLoanAlerts, w.address(t, ids.KindWallet, "alice")))
-		k := w.open(t, "")
-		ps, err := k.policies.load()
-		if err != nil {
-			t.Fatal(err)
-		}
-		obs := map[string]*policies.Observation{}
-		for _, p := range ps {
-			if obs[p.Name], err = k.obs.observe(t.Context(), p, sieving{}); err != nil {
-				t.Fatalf("observe %s: %v", p.Name, err)
-			}
-		}
-		if obs["low-a"] != obs["low-b"] {
-			t.Error("low-a and low-b read the same loans but got two Observations")
-		}
-		if obs["alice-low"] == obs["low-a"] {
-			t.Error("alice-low reads other loans but shared low-a's Observation")
-		}
-		k.obs.reads.forget()
-		again, err := k.obs.observe(t.Context(), ps[slices.IndexFunc(ps, func(p *policies.Policy) bool { return p.Name == "low-a" })], sieving{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if again == obs["low-a"] {
-			t.Error("after the cache was dropped, low-a got the old Observation")
 		}
 	})
 }

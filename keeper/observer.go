@@ -50,7 +50,11 @@ func newObserver(e env, d deps, wallet solana.PublicKey) (*observer, error) {
 		reads: newReadCache(readTTL, e.now), dexes: dexes, positions: clmm.NewReader(d.submitter),
 		tokenBook: newTokenBook(d.submitter),
 		prices:    &pricer{book: book, unknown: e.metrics.PricesUnknown, logger: e.logger, now: e.now}}
-	o.walks = &loanWalks{market: d.market, reads: o.reads, sharedMax: e.cfg.Market.SharedWalkMaxLoans}
+	o.walks = &loanWalks{market: d.market, o: o, gather: gatherWindow, rps: e.cfg.Market.RateLimit.RPS}
+	if e.cfg.Market.SharedWalkMaxLoans != nil {
+		e.logger.Warn("market.shared_walk_max_loans is deprecated and ignored: the policies of a tick share one walk of the loans whatever their number; remove the key",
+			"shared_walk_max_loans", *e.cfg.Market.SharedWalkMaxLoans)
+	}
 	if len(e.cfg.Tokens) > 0 {
 		o.configTokens = make(map[string]policies.Token, len(e.cfg.Tokens))
 		for mint, t := range e.cfg.Tokens {

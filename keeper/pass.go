@@ -42,23 +42,25 @@ func (e *ActionsError) Is(target error) bool { return target == ErrActionsFailed
 
 // Plan reads live state and evaluates every enabled policy against it, with
 // the journal's history, as a run would now. It signs, builds and journals
-// nothing, and leaves the policies' `for` state untouched.
+// nothing, and leaves the policies' `for` state untouched. The policies are
+// planned at once, so that they share the walks of the loans as the
+// policies of one tick do.
 func (k *Keeper) Plan(ctx context.Context) ([]PolicyPlan, error) {
 	ps, err := k.policies.load()
 	if err != nil {
 		return nil, err
 	}
-	var out []PolicyPlan
-	for _, p := range ps {
-		if !p.Enabled {
-			continue
-		}
+	ps = slices.DeleteFunc(slices.Clone(ps), func(p *policies.Policy) bool { return !p.Enabled })
+	out := make([]PolicyPlan, len(ps))
+	var wg sync.WaitGroup
+	for i, p := range ps {
 		r := newRunner(k, p)
 		if running := k.runners.find(p.Name); running != nil {
 			r.state.PendingSince = running.pendingSince()
 		}
-		out = append(out, r.plan(ctx))
+		wg.Go(func() { out[i] = r.plan(ctx) })
 	}
+	wg.Wait()
 	return out, nil
 }
 
@@ -126,7 +128,8 @@ func (e *ActionsError) err() error {
 }
 
 // runPass runs every enabled policy of ps once, at most policy_concurrency
-// at a time, and returns each one's error in ps's order.
+// at a time once they have observed (runner.run), and returns each one's
+// error in ps's order.
 func (k *Keeper) runPass(ctx context.Context, ps []*policies.Policy) []error {
 	if k.scheduler == nil {
 		k.scheduler = newScheduler(context.Background(), k.logger, k.metrics) // unstarted: runs on demand
@@ -139,12 +142,6 @@ func (k *Keeper) runPass(ctx context.Context, ps []*policies.Policy) []error {
 			continue
 		}
 		wg.Go(func() {
-			release, ok := k.slots.acquire(ctx)
-			defer release()
-			if !ok {
-				errs[i] = fmt.Errorf("policy %s: %w", p.Name, ctx.Err())
-				return
-			}
 			tick := k.now().UTC()
 			r, _, _ := k.runners.use(k, p)
 			err := sched.runOnce(runInfo{Policy: p.Name, Tick: tick}, 15*time.Minute, func(ctx context.Context, run runInfo) error {

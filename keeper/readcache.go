@@ -9,11 +9,11 @@ import (
 // readCache shares one market or chain read between the policies of one
 // tick: policies scheduled together ask for the same data, and the first to
 // ask reads it while the others wait for that answer. An entry serves for
-// ttl after its read completed (a walk of many loan pages may itself take
-// longer than ttl), so the next tick reads afresh. An entry past its ttl is
-// dropped then, not at the next tick's read of its key: a daemon between
-// ticks does not hold the last loan set it read (100,000 loans are some
-// 150 MB).
+// ttl after its read completed (a read may itself take longer than ttl),
+// so the next tick reads afresh. An entry past its ttl is dropped then, not
+// at the next tick's read of its key: a daemon between ticks does not hold
+// what it last read. Loans are not kept here: they are read by the walks
+// the policies of a tick share (loanWalks).
 type readCache struct {
 	ttl time.Duration
 	now func() time.Time

@@ -65,14 +65,10 @@ func (r *runner) setPolicy(p *policies.Policy) (rescheduled bool) {
 	return old.Schedule != p.Schedule || old.JitterDelay() != p.JitterDelay()
 }
 
-// tick is the scheduler's run of the policy: it waits for a
-// policy_concurrency slot, runs, and keeps the run's status for /status.
+// tick is the scheduler's run of the policy: it runs (waiting for a
+// policy_concurrency slot once it has observed), and keeps the run's
+// status for /status.
 func (r *runner) tick(ctx context.Context, run runInfo) error {
-	release, ok := r.k.slots.acquire(ctx)
-	defer release()
-	if !ok {
-		return ctx.Err()
-	}
 	sum, err := r.run(ctx, run)
 	st := statusOf(run, sum, err)
 	r.mu.Lock()
@@ -82,7 +78,9 @@ func (r *runner) tick(ctx context.Context, run runInfo) error {
 }
 
 // run is one run of the policy: observe, evaluate, act on each planned
-// action along the action path, and report.
+// action along the action path, and report. It observes before it takes
+// a policy_concurrency slot, so that the policies that fire together all
+// join one walk of the loans (loanWalks), however few run at once.
 func (r *runner) run(ctx context.Context, run runInfo) (runSummary, error) {
 	k, p := r.k, r.current()
 	var sum runSummary
@@ -99,10 +97,15 @@ func (r *runner) run(ctx context.Context, run runInfo) (runSummary, error) {
 		k.triggers.journal(ctx, p.Name, k.journal)
 	}
 	readsFrom := k.now()
-	obs, err := k.obs.observe(ctx, p, sieving{state: r.state, scope: scope})
+	obs, err := k.obs.observe(ctx, p, sieving{state: r.state, scope: scope, due: k.scheduler.next(p.Name)})
 	if err != nil {
 		log.Warn("Cannot observe; skipping this run", "err", err)
 		return sum, err
+	}
+	release, ok := k.slots.acquire(ctx)
+	defer release()
+	if !ok {
+		return sum, ctx.Err()
 	}
 	now := evaluationTime(obs, k.now())
 	hist, resumable, err := historyAndResumable(ctx, k.journal, p, now)

@@ -109,8 +109,12 @@ func (s *scheduler) remove(policy string) {
 	}
 }
 
-// next returns the next tick of policy, or zero when it is not scheduled.
+// next returns the next tick of policy, or zero when it is not scheduled
+// (or s is nil).
 func (s *scheduler) next(policy string) time.Time {
+	if s == nil {
+		return time.Time{}
+	}
 	s.mu.Lock()
 	e, ok := s.entries[policy]
 	s.mu.Unlock()

@@ -29,7 +29,7 @@ func TestMixedSnapshotsOnSim(t *testing.T) {
 	} {
 		t.Run(tc.skew.String(), func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				w := newSimWorld(t, simOptions{scenario: benchScenario(t, 100, 1),
+				w := newSimWorld(t, simOptions{scenario: benchScenario(t, 100, 1), configYAML: pageSizeConfig(100),
 					faults: faults.Faults{Market: faults.Market{SnapshotSkew: tc.skew}}})
 				var walks atomic.Int64
 				w.net.before = func(c netCall, body []byte) {

@@ -200,6 +200,9 @@ func marketOptions(c *config.Config, wallet, version string, m *Metrics, logger 
 			}
 		},
 		Logger: logger, // the client adds component=market
+
+		PageSize:      mk.PageSize,
+		PagesInFlight: mk.PagesInFlight,
 	}
 }
 

@@ -165,20 +165,31 @@ func NewSieve(p *Policy, base *Observation, now time.Time, state *State, scope *
 // the page's view of what is known of mints; the sieve keeps the last
 // page's, and SnapshotTime the oldest of the base's and the pages'. page is
 // not kept: the sieve copies what it keeps.
+//
+// A page that carries the sieve's wallet and, as its Quotes, the best
+// quote of every key the sieve has seen (what a walk that hands the same
+// pages to many sieves accumulates) is evaluated as it is: the sieves of
+// one walk and second then derive its facts once between them.
 func (s *Sieve) Add(page *Observation) {
 	s.out.Tokens, s.out.Unpriced = page.Tokens, page.Unpriced
 	if t := page.SnapshotTime; !t.IsZero() && t.Before(s.out.SnapshotTime) {
 		s.out.SnapshotTime = t
 	}
+	best := true // page.Quotes are the best of every key seen
 	for _, q := range page.Quotes {
 		k := quoteKey{q.PrincipalMint, q.Duration, q.Quote.CollateralIdentifier}
 		if prev, ok := s.quotes[k]; !ok || q.Quote.Amount > prev.Quote.Amount {
 			s.quotes[k] = q
+		} else if q.Quote.Amount < prev.Quote.Amount {
+			best = false
 		}
 	}
-	pageObs := &Observation{Wallet: s.out.Wallet, SnapshotTime: s.out.SnapshotTime, Loans: page.Loans,
-		Positions: page.Positions, Quotes: s.quoteList(), Tokens: page.Tokens, Unpriced: page.Unpriced, ChainTime: s.out.ChainTime}
-	d := derive(pageObs, s.now)
+	pageObs := page
+	if !best || len(page.Quotes) != len(s.quotes) || page.Wallet != s.out.Wallet {
+		pageObs = &Observation{Wallet: s.out.Wallet, SnapshotTime: s.out.SnapshotTime, Loans: page.Loans,
+			Positions: page.Positions, Quotes: s.quoteList(), Tokens: page.Tokens, Unpriced: page.Unpriced, ChainTime: s.out.ChainTime}
+	}
+	d := pageObs.facts(s.now)
 	res := &Result{}
 	e := &evaluator{p: s.p, obs: pageObs, d: d, nowUnix: s.now.Unix(), scope: s.scope,
 		gate: newGate(s.p, page.Tokens, s.now, History{}, s.state, res), res: res}

@@ -48,13 +48,20 @@ func sieveLoans(n int, rng *rand.Rand) []market.LoanItem {
 
 // sieveRun evaluates p over loans in pages of size through a Sieve, with
 // a copy of state, and returns the result and the state after.
+//
+// Pages that carry the wallet (shared) are evaluated as they are, their
+// facts derived on the page, as the pages of a walk that feeds many sieves
+// are; the others through a copy of the sieve's own.
 func sieveRun(t *testing.T, p *Policy, base *Observation, loans []market.LoanItem, positions []PositionObservation,
-	size int, hist History, state State, scope *Scope) (Result, State, *Observation) {
+	size int, shared bool, hist History, state State, scope *Scope) (Result, State, *Observation) {
 	t.Helper()
 	st := State{PendingSince: cloneTimes(state.PendingSince)}
 	s := NewSieve(p, base, t0, &st, scope)
 	for i := 0; i < len(loans); i += size {
 		page := &Observation{Loans: loans[i:min(i+size, len(loans))], Tokens: base.Tokens}
+		if shared {
+			page.Wallet = base.Wallet
+		}
 		for _, po := range positions {
 			for _, l := range page.Loans {
 				if l.Loan.Address == po.Loan {
@@ -114,8 +121,9 @@ func TestSieveDecidesAsTheWholeSet(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, size := range []int{1, 7, 100, 1000} {
-				name := fmt.Sprintf("%s/scoped=%v/page=%d", p.Name, sc != nil, size)
-				got, after, kept := sieveRun(t, p, observe(), loans, nil, size, hist, state, sc)
+				shared := size%2 == 0
+				name := fmt.Sprintf("%s/scoped=%v/page=%d/shared=%v", p.Name, sc != nil, size, shared)
+				got, after, kept := sieveRun(t, p, observe(), loans, nil, size, shared, hist, state, sc)
 				if !reflect.DeepEqual(got, want) {
 					t.Errorf("%s: sieved result\n%s\nwant\n%s", name, jsonOf(t, got), jsonOf(t, want))
 				}
@@ -149,7 +157,7 @@ func TestSieveKeepsPositionsThatCameToSomething(t *testing.T) {
 	whole := observe(loans...)
 	whole.Positions = positions
 	want := evaluate(t, p, whole)
-	got, _, kept := sieveRun(t, p, observe(), loans, positions, 6, History{}, State{}, nil)
+	got, _, kept := sieveRun(t, p, observe(), loans, positions, 6, true, History{}, State{}, nil)
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("sieved result\n%s\nwant\n%s", jsonOf(t, got), jsonOf(t, want))
 	}
@@ -169,5 +177,31 @@ func TestSieveResetDropsTheEarlierWalk(t *testing.T) {
 	obs := s.Observation()
 	if len(obs.Loans) != 1 || obs.Loans[0].Loan.Address != key("c") || obs.Dropped != 0 {
 		t.Errorf("after Reset kept %d loans (dropped %d), want only c", len(obs.Loans), obs.Dropped)
+	}
+}
+
+// TestSievesOfOneWalkDeriveAPageOnce: two policies' sieves at the same
+// second, handed the same page carrying the wallet, derive its facts once
+// between them; a page without the wallet is derived by each sieve on a
+// copy.
+func TestSievesOfOneWalkDeriveAPageOnce(t *testing.T) {
+	ps, err := Parse("sieve.yaml", []byte(fmt.Sprintf(sievePolicies, usdc)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	loans := sieveLoans(50, rand.New(rand.NewPCG(3, 4)))
+	a := NewSieve(ps[0], observe(), t0, &State{}, nil)
+	b := NewSieve(ps[5], observe(), t0.Add(300*time.Millisecond), &State{}, nil)
+	page := &Observation{Wallet: wallet, Loans: loans, Tokens: tokens}
+	a.Add(page)
+	first := page.derived
+	b.Add(page)
+	if first == nil || page.derived != first {
+		t.Errorf("the page's facts: %p after the first sieve, %p after the second; want derived once, on the page", first, page.derived)
+	}
+	bare := &Observation{Loans: loans, Tokens: tokens}
+	a.Add(bare)
+	if bare.derived != nil {
+		t.Error("a page without the wallet was derived on the page itself")
 	}
 }

@@ -65,10 +65,18 @@ type Market struct {
 	ProgramID string `yaml:"program_id"`
 	// EarnProgramID is the earn vaults' program, allowed in withdrawal claims.
 	EarnProgramID string `yaml:"earn_program_id"`
-	// SharedWalkMaxLoans is the largest loan set the policies of one tick
-	// read once and share. A policy over a larger set reads it on its own,
-	// page by page, keeping only the loans it could act on; 0: always so.
-	SharedWalkMaxLoans int `yaml:"shared_walk_max_loans"`
+	// PageSize is how many loans a page of a loans walk asks for. The
+	// market's maximum is not in the spec: a page 0 refused as a bad
+	// request is asked again with half as many loans, down to 100.
+	PageSize int `yaml:"page_size"`
+	// PagesInFlight is how many pages of a loans walk are requested at
+	// once, within the rate limit.
+	PagesInFlight int `yaml:"pages_in_flight"`
+	// SharedWalkMaxLoans is a retired key, accepted so that an upgrade does
+	// not stop a daemon over it, and ignored with a warning (set: not nil):
+	// every loan set is read in one walk shared by the policies that fire
+	// together, whatever its size.
+	SharedWalkMaxLoans *int `yaml:"shared_walk_max_loans"`
 }
 
 // Auth is an optional header sent with every request, whose value is a

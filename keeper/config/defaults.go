@@ -10,10 +10,14 @@ import (
 // config says otherwise.
 const DefaultPolicyConcurrency = 4
 
-// DefaultSharedWalkMaxLoans is the largest loan set the policies of one
-// tick share unless the config says otherwise: about 50 MiB of loans and
-// their facts in memory at most (docs/benchmarks.md).
-const DefaultSharedWalkMaxLoans = 15_000
+// DefaultPageSize is how many loans a page of a loans walk asks for
+// unless the config says otherwise (docs/assumptions.md, M-14).
+const DefaultPageSize = 500
+
+// DefaultPagesInFlight is how many pages of a loans walk are requested at
+// once unless the config says otherwise: enough to keep the default rate
+// limit busy while answers of a few hundred milliseconds travel.
+const DefaultPagesInFlight = 4
 
 // Default returns the settings used for every key a config file omits.
 func Default() Config {
@@ -33,11 +37,11 @@ func Default() Config {
 				EarnWithdrawRequest: "earn/vaults/withdraw_request/tx",
 			},
 			// The withdrawal queue's member names default as the client's do.
-			Fields:    Fields{WithdrawalQueue: WithdrawalQueueFields(market.DefaultWithdrawalQueueFields())},
-			RateLimit: RateLimit{RPS: 10, Burst: 20},
-			Retry:     Retry{Attempts: 4, Base: 200 * time.Millisecond, Max: 5 * time.Second},
-
-			SharedWalkMaxLoans: DefaultSharedWalkMaxLoans,
+			Fields:        Fields{WithdrawalQueue: WithdrawalQueueFields(market.DefaultWithdrawalQueueFields())},
+			RateLimit:     RateLimit{RPS: 10, Burst: 20},
+			Retry:         Retry{Attempts: 4, Base: 200 * time.Millisecond, Max: 5 * time.Second},
+			PageSize:      DefaultPageSize,
+			PagesInFlight: DefaultPagesInFlight,
 		},
 		Chain: Chain{
 			RPCURL:      "http://127.0.0.1:7071",
@@ -107,3 +111,12 @@ const DefaultPriceMaxAge = 2 * time.Minute
 // default, as a fraction of the price. Pyth publishes no such limit; 2 %
 // is keeper's choice.
 const DefaultPriceMaxConfidence = 0.02
+
+// maxPageSize and maxPagesInFlight bound market.page_size and
+// market.pages_in_flight: a walk holds up to pages_in_flight pages of
+// page_size loans (some 3 KB each when decoded), and a page's answer must
+// fit the client's 32 MiB response bound.
+const (
+	maxPageSize      = 5_000
+	maxPagesInFlight = 32
+)

@@ -31,8 +31,11 @@ func (m *Market) validate(v *validator) {
 	m.Retry.validate(v, []any{"market", "retry"})
 	v.pubkey([]any{"market", "program_id"}, "market.program_id", m.ProgramID, true)
 	v.pubkey([]any{"market", "earn_program_id"}, "market.earn_program_id", m.EarnProgramID, false)
-	if m.SharedWalkMaxLoans < 0 {
-		v.fail([]any{"market", "shared_walk_max_loans"}, "market.shared_walk_max_loans must not be negative, got %d", m.SharedWalkMaxLoans)
+	if m.PageSize < 1 || m.PageSize > maxPageSize {
+		v.fail([]any{"market", "page_size"}, "market.page_size must be 1 to %d, got %d", maxPageSize, m.PageSize)
+	}
+	if m.PagesInFlight < 1 || m.PagesInFlight > maxPagesInFlight {
+		v.fail([]any{"market", "pages_in_flight"}, "market.pages_in_flight must be 1 to %d, got %d", maxPagesInFlight, m.PagesInFlight)
 	}
 	p := m.Paths
 	paths := []struct{ key, val string }{{"dex_a", p.DexA}, {"dex_b", p.DexB}, {"gateway", p.Gateway}, {"provider", p.Provider},

@@ -56,8 +56,10 @@ func New(opts Options) (*Client, error) {
 		t.routes[r.name] = r
 		t.urls[r.name] = base.JoinPath(r.path).String()
 	}
+	ls := &loans{t: t, walks: opts.SnapshotWalks, inFlight: opts.PagesInFlight, log: opts.Logger}
+	ls.size.Store(int64(opts.PageSize))
 	return &Client{
-		loans:  &loans{t: t, walks: opts.SnapshotWalks, inFlight: opts.PagesInFlight, log: opts.Logger},
+		loans:  ls,
 		vaults: &vaults{t: t},
 		quotes: &quotes{t: t},
 		earn:   &earn{t: t, provider: opts.Paths.Provider, queueFields: opts.Fields.WithdrawalQueue},
@@ -72,6 +74,12 @@ func (c *Client) Wallet() string { return c.opts.Wallet }
 
 // Provider returns the earn provider sent when a request leaves it empty.
 func (c *Client) Provider() string { return c.opts.Paths.Provider }
+
+// Pacing returns the rate the client paces its requests at now (it falls after 429 answers and
+// climbs back after others; 0: unlimited), and the page size its loans walks ask for.
+func (c *Client) Pacing() (perSecond float64, pageSize int) {
+	return c.t.limiter.current(), int(c.loans.size.Load())
+}
 
 // observe calls the Observe hook when one is set.
 func (t *transport) observe(endpoint string, status int, d time.Duration, err error) {

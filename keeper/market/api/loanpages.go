@@ -21,14 +21,14 @@ import (
 // mixed the result is a *MixedSnapshotsError (errors.Is ErrMixedSnapshots). An error visit returns
 // ends the walk and is returned as it is.
 func (l *loans) LoanPages(ctx context.Context, q market.LoansQuery, visit func(walk int, p *market.LoansPage) error) error {
-	size, err := pageSize(market.EndpointLoansInfo, q.PageSize)
+	size, adaptive, err := l.walkSize(q)
 	if err != nil {
 		return err
 	}
 	for walk := 1; ; walk++ {
 		var seen []float64
 		var loans loanSet
-		err := loanWalk{l: l, q: q, size: size}.run(ctx, func(p *market.LoansPage) error {
+		err := loanWalk{l: l, q: q, size: size, adaptive: adaptive}.run(ctx, func(p *market.LoansPage) error {
 			if !slices.Contains(seen, p.SnapshotTs) {
 				seen = append(seen, p.SnapshotTs)
 			}

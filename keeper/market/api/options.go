@@ -59,10 +59,16 @@ type Options struct {
 	Retry RetryPolicy
 	// MaxResponseBytes bounds a response body. Default 32 MiB.
 	MaxResponseBytes int64
-	// PagesInFlight is how many pages of a loans walk (AllLoans) are
-	// requested at once after the first, so decoding one page overlaps the
-	// wait for the next. Default 2; 1 walks strictly one page at a time.
+	// PagesInFlight is how many pages of a loans walk (AllLoans, LoanPages) are requested at once
+	// after the first, within the rate limit, so that the walk keeps the market's allowance busy
+	// while answers travel and one page is decoded while the next is awaited. Default 2; 1 walks
+	// strictly one page at a time.
 	PagesInFlight int
+	// PageSize is how many loans a page of a loans walk asks for when the query sets no page size.
+	// The spec shows no maximum: a market that refuses the size (400 on page 0) is asked again with
+	// half as many, down to DefaultPageSize, and the client keeps the size it took. A market that
+	// answers fewer items than asked is walked by its own pageInfo. Default DefaultPageSize.
+	PageSize int
 	// SnapshotWalks is how many whole walks of E3 AllLoans reads, at most, to get one whose pages all
 	// carry the same snapshotTs; 1 refuses a mixed walk without reading it again. Default
 	// DefaultSnapshotWalks (3).
@@ -118,6 +124,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxResponseBytes == 0 {
 		o.MaxResponseBytes = DefaultMaxResponseBytes
+	}
+	if o.PageSize <= 0 {
+		o.PageSize = DefaultPageSize
 	}
 	if o.PagesInFlight <= 0 {
 		o.PagesInFlight = DefaultPagesInFlight

@@ -2,12 +2,15 @@ package api
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"github.com/keeper-project/keeper/keeper/market"
 	"log/slog"
+	"net/http"
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/keeper-project/keeper/keeper/market"
 )
 
 // MaxPages bounds how many pages a walk reads before it gives up, so that a service that keeps
@@ -27,12 +30,46 @@ func pageSize(ep string, size *int) (int, error) {
 
 // loans is the client's service for the loans: one page of E3, or every page as one snapshot. A walk
 // reads at most inFlight pages ahead and is read again, up to walks times in all, while its pages carry
-// different oracle snapshots.
+// different oracle snapshots. A walk whose query sets no page size asks for pages of size items, or
+// fewer once the market has refused that many (walkSize).
 type loans struct {
 	t        *transport
 	walks    int
 	inFlight int
+	size     atomic.Int64 // the page size walks ask for: Options.PageSize, halved after each refusal
 	log      *slog.Logger
+}
+
+// minFallbackPageSize is the smallest page size a walk falls back to when the market refuses a
+// larger one: the size keeper asked for before the page size could be configured.
+const minFallbackPageSize = DefaultPageSize
+
+// walkSize returns the page size of a walk of q: q's own, or the one the client has found the
+// market to accept; adaptive says whether the walk may try a smaller one when the market refuses it.
+func (l *loans) walkSize(q market.LoansQuery) (size int, adaptive bool, err error) {
+	if q.PageSize != nil {
+		size, err = pageSize(market.EndpointLoansInfo, q.PageSize)
+		return size, false, err
+	}
+	return int(l.size.Load()), true, nil
+}
+
+// refused reports whether err is the market refusing a walk's page 0 of size items as a bad request,
+// which a smaller page size may cure: the spec shows no maximum page size, and a 400 is how a service
+// refuses one it does not take.
+func refused(err error, size int) bool {
+	ae, ok := errors.AsType[*APIError](err)
+	return ok && ae.Status == http.StatusBadRequest && size > minFallbackPageSize
+}
+
+// fallBack records that the market refused pages of size items and returns the next size to try.
+func (l *loans) fallBack(size int, err error) int {
+	next := max(minFallbackPageSize, size/2)
+	if l.size.CompareAndSwap(int64(size), int64(next)) {
+		l.log.Warn("The market refused a loans page of this size; asking for smaller pages from now on (set market.page_size to it)",
+			"endpoint", market.EndpointLoansInfo, "page_size", size, "next_page_size", next, "err", err)
+	}
+	return next
 }
 
 // LoansInfo calls E3 (loans info) for one page.
@@ -40,9 +77,9 @@ func (l *loans) LoansInfo(ctx context.Context, q market.LoansQuery) (*market.Loa
 	return fetch[market.LoansPage](ctx, l.t, market.EndpointLoansInfo, "", q)
 }
 
-// AllLoans walks every page of E3 from page 0 (q.Page is ignored; q.PageSize or DefaultPageSize is
-// used) until pageInfo.totalPages is reached or a page is empty. A response without pageInfo (an older
-// generation) is a single page. After the first page has said how many there are, the rest are
+// AllLoans walks every page of E3 from page 0 (q.Page is ignored; q.PageSize is used, else
+// Options.PageSize, smaller once the market has refused it: walkSize) until pageInfo.totalPages is
+// reached or a page is empty. A response without pageInfo (an older generation) is a single page. After the first page has said how many there are, the rest are
 // requested Options.PagesInFlight at a time and merged in page order, as a strictly sequential walk
 // would: the walk still ends at the first empty page, and an error names the lowest failing page.
 //
@@ -50,13 +87,13 @@ func (l *loans) LoansInfo(ctx context.Context, q market.LoansQuery) (*market.Loa
 // read again from page 0, up to Options.SnapshotWalks walks in all; when the last is still mixed the
 // result is a *MixedSnapshotsError (errors.Is ErrMixedSnapshots) and no snapshot.
 func (l *loans) AllLoans(ctx context.Context, q market.LoansQuery) (*market.LoansSnapshot, error) {
-	size, err := pageSize(market.EndpointLoansInfo, q.PageSize)
+	size, adaptive, err := l.walkSize(q)
 	if err != nil {
 		return nil, err
 	}
 	walks := l.walks
 	for walk := 1; ; walk++ {
-		snap, err := loanWalk{l: l, q: q, size: size}.snapshot(ctx)
+		snap, err := loanWalk{l: l, q: q, size: size, adaptive: adaptive}.snapshot(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -72,11 +109,14 @@ func (l *loans) AllLoans(ctx context.Context, q market.LoansQuery) (*market.Loan
 	}
 }
 
-// loanWalk is one walk of E3's pages of size items for the query q (see AllLoans).
+// loanWalk is one walk of E3's pages of size items for the query q (see AllLoans). An adaptive walk
+// whose page 0 the market refuses as a bad request asks for it again with half as many items, down to
+// minFallbackPageSize, and the client's later walks start from the size that was taken.
 type loanWalk struct {
-	l    *loans
-	q    market.LoansQuery
-	size int
+	l        *loans
+	q        market.LoansQuery
+	size     int
+	adaptive bool
 }
 
 // run reads the walk, handing each page to merge as soon as the pages before it have been, and not
@@ -84,6 +124,10 @@ type loanWalk struct {
 // ends the walk and is returned.
 func (w loanWalk) run(ctx context.Context, merge func(*market.LoansPage) error) error {
 	first, err := w.page(ctx, 0)
+	for w.adaptive && refused(err, w.size) {
+		w.size = w.l.fallBack(w.size, err)
+		first, err = w.page(ctx, 0)
+	}
 	if err != nil {
 		return err
 	}

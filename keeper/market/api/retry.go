@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"time"
 )
 
@@ -14,6 +15,7 @@ func (t *transport) retry(ctx context.Context, ep string, do func(context.Contex
 	p := t.opts.Retry
 	for attempt := 1; ; attempt++ {
 		err := do(ctx)
+		t.pace(ep, err)
 		if err == nil {
 			return nil
 		}
@@ -28,6 +30,22 @@ func (t *transport) retry(ctx context.Context, ep string, do func(context.Contex
 		if werr := sleep(ctx, wait); werr != nil {
 			return fmt.Errorf("market: %s: stopped waiting to retry: %w; last error: %w", ep, werr, err)
 		}
+	}
+}
+
+// pace tells the rate limiter how an attempt went: a 429 slows every request down and holds them for
+// its Retry-After; any other answer lets the rate climb back. An attempt that got no answer tells it
+// nothing.
+func (t *transport) pace(ep string, err error) {
+	ae, answered := errors.AsType[*APIError](err)
+	switch {
+	case answered && ae.Status == http.StatusTooManyRequests:
+		if rate, fell := t.limiter.throttled(ae.RetryAfter); fell {
+			t.log.Warn("The market answered 429: slowing down", "endpoint", ep, "rate_per_second", rate,
+				"ceiling_per_second", t.opts.RateLimit.PerSecond, "retry_after", ae.RetryAfter)
+		}
+	case err == nil || answered:
+		t.limiter.recovered()
 	}
 }
 
