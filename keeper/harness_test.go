@@ -288,7 +288,7 @@ func (n *notes) list() []notify.Message {
 func (k *testKeeper) recordNotes(t *testing.T) *notes {
 	n := &notes{}
 	k.notifier = notify.New(notify.Options{Senders: []notify.Sender{n}, Now: k.now})
-	k.exec = newExecutor(k.env, k.deps, k.notifier, k.obs, k.sweeper.poke) // with the test's notifier
+	k.exec = newExecutor(k.env, k.deps, k.notifier, k.obs, k.sweeper.poke, k.verifyLanded) // with the test's notifier
 	k.sweeper.sweep = k.exec.Sweep
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})

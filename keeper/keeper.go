@@ -118,7 +118,7 @@ func New(o Options) (*Keeper, error) {
 		return nil, err
 	}
 	k.sweeper = newSweeper(k.journal, k.logger)
-	k.exec = newExecutor(k.env, k.deps, k.notifier, k.obs, k.sweeper.poke)
+	k.exec = newExecutor(k.env, k.deps, k.notifier, k.obs, k.sweeper.poke, k.verifyLanded)
 	k.sweeper.sweep = k.exec.Sweep
 	k.upkeep = &upkeep{journal: k.journal, submitter: k.submitter, wallet: k.wallet, metrics: k.metrics,
 		logger: k.logger, now: k.now, retention: k.cfg.Journal.Retention, paused: k.exec.Paused}

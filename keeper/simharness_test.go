@@ -239,7 +239,7 @@ func (w *simWorld) open(tb testing.TB, dsn string) *simKeeper {
 		tb.Fatalf("New: %v", err)
 	}
 	k.notifier = w.notifier(tb, k)
-	k.exec = newExecutor(k.env, k.deps, k.notifier, k.obs, k.sweeper.poke) // with the world's notifier
+	k.exec = newExecutor(k.env, k.deps, k.notifier, k.obs, k.sweeper.poke, k.verifyLanded) // with the world's notifier
 	k.sweeper.sweep = k.exec.Sweep
 	tb.Cleanup(func() { _ = k.Close(); _ = j.Close() })
 	return &simKeeper{Keeper: k, journal: j}

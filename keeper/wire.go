@@ -70,8 +70,9 @@ func (d *deps) wire(e env, version string, readOnly bool) (closers []func() erro
 
 // newExecutor builds the action path over d; o drops its reads when an
 // action may have changed its target, and writes amounts for people;
-// unsettled hears of an outcome the journal did not take.
-func newExecutor(e env, d deps, n *notify.Dispatcher, o *observer, unsettled func()) *action.Executor {
+// unsettled hears of an outcome the journal did not take; verify reads a
+// landed action's target again.
+func newExecutor(e env, d deps, n *notify.Dispatcher, o *observer, unsettled func(), verify func(context.Context, action.Plan) string) *action.Executor {
 	t := e.cfg.Chain.Tip
 	links, _ := e.cfg.Explorer.Links(e.cfg.Chain.RPCURL) // checked when the config loaded
 	return action.New(action.Config{
@@ -83,6 +84,7 @@ func newExecutor(e env, d deps, n *notify.Dispatcher, o *observer, unsettled fun
 		KillSwitch: e.cfg.KillSwitch,
 		Changed:    o.reads.forget,
 		Unsettled:  unsettled,
+		Verify:     verify,
 		Links:      links,
 		Amount:     o.amountText,
 	})

@@ -148,6 +148,7 @@ func (g *gate) plan(a Action, inputs any) {
 		g.fees += cost
 	}
 	a.ID = actionID(&a, inputs)
+	a.Inputs, _ = json.Marshal(inputs) // a non-finite float, the one failure, leaves none
 	g.res.Actions = append(g.res.Actions, a)
 }
 

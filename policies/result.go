@@ -1,6 +1,7 @@
 package policies
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/keeper-project/keeper/keeper/market"
@@ -49,6 +50,10 @@ type Action struct {
 	DryRun bool
 	// Reason says, in words and numbers, why.
 	Reason string
+	// Inputs are the decision's inputs as hashed into ID (JSON): what the
+	// policy saw of the target (a repay's ledger, health and write
+	// version), for the check after the action lands.
+	Inputs json.RawMessage
 	// Notify names who hears about the action.
 	Notify Notify
 	// Alert is the notification of an alert policy; nil otherwise.

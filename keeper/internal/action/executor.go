@@ -34,7 +34,7 @@ const maxAttempts = 5
 const journalTimeout = 10 * time.Second
 
 // Config is what an Executor works with. Every field but Notifier,
-// Changed and Unsettled is required.
+// Changed, Unsettled and Verify is required.
 type Config struct {
 	Builder   Builder
 	Signer    Signer
@@ -58,6 +58,10 @@ type Config struct {
 	// Unsettled, if set, is called when an outcome could not be journaled,
 	// so that the daemon sweeps its unsettled actions soon (see Sweep).
 	Unsettled func()
+	// Verify, if set, reads the target of a landed plan again and says
+	// what changed ("health 0.081 → 0.300"); the outcome's detail, its log
+	// line and its notification carry it.
+	Verify func(ctx context.Context, p Plan) string
 	// Links turns signatures into explorer links for logs and
 	// notifications; the zero Explorer makes none.
 	Links explorer.Explorer
@@ -252,6 +256,14 @@ func (e *Executor) finish(ctx context.Context, log *slog.Logger, p Plan, out jou
 		return e.unjournaled(log, p, out, err)
 	}
 	return e.report(p, out, nil)
+}
+
+// verify is Config.Verify, or "" without one.
+func (e *Executor) verify(ctx context.Context, p Plan) string {
+	if e.cfg.Verify == nil {
+		return ""
+	}
+	return e.cfg.Verify(ctx, p)
 }
 
 // unjournaled handles an outcome of p the journal did not take (its server

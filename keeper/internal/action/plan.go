@@ -30,6 +30,9 @@ type Plan struct {
 	Amount uint64
 	Reason string
 	Inputs json.RawMessage
+	// Seen is what the policy saw of the target when it decided (the
+	// decision's inputs, JSON), for the check after the action lands.
+	Seen   json.RawMessage
 	Submit Submit
 	DryRun bool
 	// ReadsFrom is when the run began reading the facts it decided from: an
@@ -64,6 +67,7 @@ func FromAction(a policies.Action, dryRun bool) Plan {
 		p.Mint, p.Amount = mint, amount // at most one mint is spent by an action
 	}
 	p.Inputs, _ = json.Marshal(a.Request)
+	p.Seen = a.Inputs
 	return p
 }
 

@@ -45,10 +45,12 @@ func (ans *answer) submitSequence(ctx context.Context) Outcome {
 		}
 		ans.log.Debug("Sequence transaction landed", "tx", ans.first+i, "signature", ans.txs[i].Signature)
 	}
-	ans.log.Info("Action landed", "reason", ans.p.Reason, "signatures", sequenceSignatures(ans.txs),
-		"links", ans.e.cfg.Links.Txs(sequenceSignatures(ans.txs)), "route", chain.RouteRPC.String(),
-		"transactions", len(ans.txs))
-	return ans.settle(ctx, journal.Outcome{State: journal.StateLanded, FeeLamports: fee})
+	after := ans.e.verify(ctx, ans.p)
+	return ans.settleAnd(ctx, journal.Outcome{State: journal.StateLanded, Detail: after, FeeLamports: fee}, func() {
+		ans.log.Info("Action landed", "reason", ans.p.Reason, "after", after, "signatures", sequenceSignatures(ans.txs),
+			"links", ans.e.cfg.Links.Txs(sequenceSignatures(ans.txs)), "route", chain.RouteRPC.String(),
+			"transactions", len(ans.txs))
+	})
 }
 
 // sequenceStopped settles an attempt whose transaction i did not land after

@@ -46,8 +46,9 @@ func (a *attempt) record(ctx context.Context, res chain.Result, fees []uint64) O
 	fee, tip := resultCosts(res, fees)
 	switch res.Outcome {
 	case chain.OutcomeLanded:
-		return a.settleAnd(ctx, journal.Outcome{State: journal.StateLanded, FeeLamports: fee, TipLamports: tip}, func() {
-			a.log.Info("Action landed", "reason", a.p.Reason, "signatures", signatures(res),
+		after := a.e.verify(ctx, a.p)
+		return a.settleAnd(ctx, journal.Outcome{State: journal.StateLanded, Detail: after, FeeLamports: fee, TipLamports: tip}, func() {
+			a.log.Info("Action landed", "reason", a.p.Reason, "after", after, "signatures", signatures(res),
 				"links", a.e.cfg.Links.Txs(signatures(res)), "route", res.Route.String())
 		})
 	case chain.OutcomeExpired:
