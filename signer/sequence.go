@@ -1,5 +1,7 @@
 package signer
 
+import "context"
+
 // SequenceRefusal is a refusal of one transaction of a sequence.
 type SequenceRefusal struct {
 	// Index is the transaction the rule refused; for a bound the sequence
@@ -19,12 +21,20 @@ func (e *SequenceRefusal) Unwrap() error { return e.Err }
 // [Signer.CheckSequence]). An error wraps a [*Refusal] in a
 // [*SequenceRefusal] saying which transaction it refused.
 func (s *Signer) SignSequence(txs []*Tx, kind Kind, b Bounds) ([]*Signed, error) {
+	return s.SignSequenceContext(context.Background(), txs, kind, b)
+}
+
+// SignSequenceContext is SignSequence bounded by ctx as well (see
+// [Signer.SignContext]). A failure to sign (a token that does not answer)
+// wraps its error in a [*SequenceRefusal] too: nothing of the sequence is
+// returned signed.
+func (s *Signer) SignSequenceContext(ctx context.Context, txs []*Tx, kind Kind, b Bounds) ([]*Signed, error) {
 	if err := s.CheckSequence(txs, kind, b); err != nil {
 		return nil, err
 	}
 	out := make([]*Signed, len(txs))
 	for i, tx := range txs {
-		signed, err := s.sign(tx)
+		signed, err := s.sign(ctx, tx)
 		if err != nil {
 			return nil, &SequenceRefusal{Index: i, Err: err}
 		}

@@ -1,6 +1,7 @@
 package signer
 
 import (
+	"context"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -53,20 +54,31 @@ func (s *Signer) Check(tx *Tx, kind Kind, b Bounds) error {
 // signatures decoding verified; tx itself is not modified. It returns a
 // [*Refusal] when a rule forbids signing.
 func (s *Signer) Sign(tx *Tx, kind Kind, b Bounds) (*Signed, error) {
+	return s.SignContext(context.Background(), tx, kind, b)
+}
+
+// SignContext is Sign bounded by ctx as well: a key held in a token gives
+// up waiting for it when ctx ends (its own per-call deadline applies
+// either way). The guard runs in full before anything reaches the token.
+func (s *Signer) SignContext(ctx context.Context, tx *Tx, kind Kind, b Bounds) (*Signed, error) {
 	if err := s.Check(tx, kind, b); err != nil {
 		return nil, err
 	}
-	return s.sign(tx)
+	return s.sign(ctx, tx)
 }
 
 // sign fills our slot and assembles the wire transaction.
-func (s *Signer) sign(tx *Tx) (*Signed, error) {
+func (s *Signer) sign(ctx context.Context, tx *Tx) (*Signed, error) {
 	slot := tx.msg.signerIndex(s.pub)
 	if slot < 0 {
 		return nil, refuse(RuleNotASigner, "our key %s is not a required signer", s.pub)
 	}
 	sigs := slices.Clone(tx.sigs)
-	sigs[slot] = s.key.sign(tx.raw)
+	sig, err := s.key.sign(ctx, tx.raw)
+	if err != nil {
+		return nil, err
+	}
+	sigs[slot] = sig
 	for i, sig := range sigs {
 		if sig.IsZero() {
 			return nil, refuse(RuleMissingSignature, "signature slot %d (%s) is empty after signing", i, tx.msg.keys[i])
@@ -108,6 +120,11 @@ func (s *Signer) Unsigned(tx *Tx) ([]byte, error) {
 // checked ([RuleTipShape]) and then the guard runs for [KindTip] with a lamport
 // bound of maxTip plus the signature fee.
 func (s *Signer) SignTip(message []byte, tipAccounts []string, maxTip uint64) (*Signed, error) {
+	return s.SignTipContext(context.Background(), message, tipAccounts, maxTip)
+}
+
+// SignTipContext is SignTip bounded by ctx as well (see [Signer.SignContext]).
+func (s *Signer) SignTipContext(ctx context.Context, message []byte, tipAccounts []string, maxTip uint64) (*Signed, error) {
 	if s.guard == nil || s.key == nil {
 		return nil, errNoGuard
 	}
@@ -119,7 +136,7 @@ func (s *Signer) SignTip(message []byte, tipAccounts []string, maxTip uint64) (*
 		return nil, err
 	}
 	b := Bounds{MaxLamports: satAdd(maxTip, lamportsPerSignature), TipAccounts: tipAccounts, MaxTip: maxTip}
-	return s.Sign(tx, KindTip, b)
+	return s.SignContext(ctx, tx, KindTip, b)
 }
 
 // checkTipShape enforces the tip transaction's exact shape for our wallet.
