@@ -31,8 +31,9 @@ func (e *OnlineError) Error() string {
 // answers and the wallet holds at least signer.min_lamports, the block
 // engine answers when a policy lands bundles, the market answers, and every
 // mint and program the config and the policies name exists on chain (a
-// mint as a token mint, a program as an executable account), and a
-// PostgreSQL journal answers and commits durably.
+// mint as a token mint, a program as an executable account), a
+// PostgreSQL journal answers and commits durably, and a PKCS#11 token
+// answers and holds the wallet's key (nothing is signed).
 func CheckOnline(ctx context.Context, cfg *config.Config, ps []*policies.Policy) error {
 	var bad OnlineError
 	fail := func(format string, args ...any) { bad.Problems = append(bad.Problems, fmt.Sprintf(format, args...)) }
@@ -46,6 +47,11 @@ func CheckOnline(ctx context.Context, cfg *config.Config, ps []*policies.Policy)
 	wallet, err := WalletOf(cfg)
 	if err != nil {
 		return err
+	}
+	if cfg.Signer.PKCS11 != nil {
+		if _, err := TokenWallet(ctx, cfg); err != nil {
+			fail("signer.pkcs11: %v", err)
+		}
 	}
 	if lamports, err := c.Balance(ctx, wallet); err != nil {
 		fail("chain.rpc_url (%s) does not answer: %v", cfg.Chain.RPCURL, err)
