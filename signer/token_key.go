@@ -146,17 +146,21 @@ func (k *tokenKey) findSlot() (uint, error) {
 		return 0, fmt.Errorf("%w: no token in slot %d (%d slots hold one)", ErrTokenAbsent, *want, len(slots))
 	}
 	var found []uint
+	var unread error // the last failure to read a label: that token is not the one asked for
 	for _, s := range slots {
 		label, err := k.mod.tokenLabel(s)
-		if err != nil {
-			return 0, fmt.Errorf("read the label of the token in slot %d: %w", s, err)
-		}
-		if label == k.src.TokenLabel {
+		switch {
+		case err != nil:
+			unread = fmt.Errorf("the token in slot %d does not say its label: %w", s, err)
+		case label == k.src.TokenLabel:
 			found = append(found, s)
 		}
 	}
 	switch len(found) {
 	case 0:
+		if unread != nil {
+			return 0, fmt.Errorf("%w: no token has this label (%d slots hold one; %w)", ErrTokenAbsent, len(slots), unread)
+		}
 		return 0, fmt.Errorf("%w: no token has this label (%d slots hold one)", ErrTokenAbsent, len(slots))
 	case 1:
 		return found[0], nil

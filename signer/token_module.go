@@ -60,8 +60,12 @@ type ckr uint
 
 // The return values the token key tells apart.
 const (
+	ckrGeneralError           ckr = 0x05
+	ckrFunctionFailed         ckr = 0x06
 	ckrDeviceError            ckr = 0x30
 	ckrDeviceRemoved          ckr = 0x32
+	ckrKeyHandleInvalid       ckr = 0x60
+	ckrObjectHandleInvalid    ckr = 0x82
 	ckrPINIncorrect           ckr = 0xA0
 	ckrPINInvalid             ckr = 0xA1
 	ckrPINLenRange            ckr = 0xA2
@@ -77,7 +81,8 @@ const (
 )
 
 var ckrNames = map[ckr]string{
-	ckrDeviceError: "CKR_DEVICE_ERROR", ckrDeviceRemoved: "CKR_DEVICE_REMOVED",
+	ckrGeneralError: "CKR_GENERAL_ERROR", ckrFunctionFailed: "CKR_FUNCTION_FAILED", ckrDeviceError: "CKR_DEVICE_ERROR", ckrDeviceRemoved: "CKR_DEVICE_REMOVED",
+	ckrKeyHandleInvalid: "CKR_KEY_HANDLE_INVALID", ckrObjectHandleInvalid: "CKR_OBJECT_HANDLE_INVALID",
 	ckrPINIncorrect: "CKR_PIN_INCORRECT", ckrPINInvalid: "CKR_PIN_INVALID", ckrPINLenRange: "CKR_PIN_LEN_RANGE",
 	ckrPINExpired: "CKR_PIN_EXPIRED", ckrPINLocked: "CKR_PIN_LOCKED",
 	ckrSessionClosed: "CKR_SESSION_CLOSED", ckrSessionHandleInvalid: "CKR_SESSION_HANDLE_INVALID",
@@ -96,8 +101,10 @@ func (c ckr) Error() string {
 
 // sessionLost reports whether err says the session is gone but the token
 // may answer a new one: the session was closed or invalidated, the login
-// ended, or the device was reset. Re-opening and retrying once is safe:
-// Ed25519 signs the same message to the same signature.
+// ended, the device was reset, or the key's handle went stale (a token
+// re-initialized or re-connected hands out new ones). Re-opening, which
+// finds the token and the key again, and retrying once is safe: Ed25519
+// signs the same message to the same signature.
 func sessionLost(err error) bool {
 	c, ok := errors.AsType[ckr](err)
 	if !ok {
@@ -105,7 +112,7 @@ func sessionLost(err error) bool {
 	}
 	switch c {
 	case ckrSessionClosed, ckrSessionHandleInvalid, ckrUserNotLoggedIn, ckrDeviceRemoved, ckrTokenNotPresent,
-		ckrDeviceError, ckrCryptokiNotInitialized:
+		ckrDeviceError, ckrCryptokiNotInitialized, ckrKeyHandleInvalid, ckrObjectHandleInvalid:
 		return true
 	}
 	return false

@@ -106,3 +106,29 @@ func TestSoftHSMFailures(t *testing.T) {
 		})
 	}
 }
+
+// TestSoftHSMTokenGone: a token taken away from a running key (deleted)
+// fails the next signature as absent, after one try with a new session,
+// and nothing is signed.
+func TestSoftHSMTokenGone(t *testing.T) {
+	tk := tokentest.New(t)
+	key := tk.AddKey(t, "EC:edwards25519", "wallet", []byte{1})
+	s, err := signer.LoadToken(t.Context(), softSource(tk, key))
+	if err != nil {
+		t.Fatalf("LoadToken: %v", err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	armed, err := s.WithGuard(signer.GuardConfig{MarketProgram: "SimMarket1111111111111111111111111111111111"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tip := solana.MustPublicKeyFromBase58("96gYZGLnJYVFmbjzopPSU6QiEV5fGqZNyN9nmNhvrZU5")
+	tk.Delete(t)
+	signed, err := armed.SignTip(tipMessage(t, s.PublicKey(), tip, 5000), []string{tip.String()}, 10_000)
+	if !errors.Is(err, signer.ErrTokenAbsent) || signed != nil {
+		t.Fatalf("SignTip with the token gone: %v, %v; want %v and nothing signed", signed, err, signer.ErrTokenAbsent)
+	}
+	if strings.Contains(err.Error(), tk.PIN) {
+		t.Errorf("error shows the PIN: %v", err)
+	}
+}

@@ -266,8 +266,8 @@ func TestTokenKeySessionLost(t *testing.T) {
 	if _, _, signs := f.stats(); signs != 4 {
 		t.Errorf("%d signatures asked, want one retry only (4)", signs)
 	}
-	f.signErrs = []error{ckr(0x6)} // CKR_FUNCTION_FAILED: not a lost session
-	if _, err := k.sign(t.Context(), msg); err == nil || !strings.Contains(err.Error(), "0x6") {
+	f.signErrs = []error{ckrFunctionFailed} // not a lost session
+	if _, err := k.sign(t.Context(), msg); err == nil || !strings.Contains(err.Error(), "PKCS#11 CKR_FUNCTION_FAILED (0x6)") {
 		t.Fatalf("sign failing: %v", err)
 	}
 	if _, _, signs := f.stats(); signs != 5 {

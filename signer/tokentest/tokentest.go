@@ -116,6 +116,13 @@ func (tk *Token) AddKey(t testing.TB, keyType, label string, id []byte) Key {
 	return k
 }
 
+// Delete deletes the token, as pulling a hardware token out would take it
+// away from a running keeper.
+func (tk *Token) Delete(t testing.TB) {
+	t.Helper()
+	tk.run(t, "softhsm2-util", "--delete-token", "--token", tk.Label)
+}
+
 // pointRE finds the public key's EC_POINT in pkcs11-tool's listing: a DER
 // OCTET STRING of 32 bytes.
 var pointRE = regexp.MustCompile(`EC_POINT:\s+0420([0-9a-f]{64})\b`)
