@@ -39,3 +39,38 @@ func TestSoftHSMSessionLost(t *testing.T) {
 		t.Error("the lost session was not replaced")
 	}
 }
+
+// BenchmarkTokenSign measures one signature of a 1232-byte message (a full
+// packet) by a SoftHSM 2 token through the token key: the goroutine and
+// deadline of the call, C_SignInit and C_Sign, and the check of the
+// signature against the public key. BenchmarkMemorySign is the same message
+// signed by a key in memory, for comparison.
+func BenchmarkTokenSign(b *testing.B) {
+	tk := tokentest.New(b)
+	key := tk.AddKey(b, "EC:edwards25519", "wallet", []byte{1})
+	src := TokenSource{Module: tk.Module, TokenLabel: tk.Label, KeyID: key.ID, PIN: tk.PIN}
+	s, err := LoadToken(b.Context(), src)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = s.Close() })
+	benchmarkSign(b, s)
+}
+
+// BenchmarkMemorySign: see BenchmarkTokenSign.
+func BenchmarkMemorySign(b *testing.B) {
+	s, err := Generate()
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchmarkSign(b, s)
+}
+
+func benchmarkSign(b *testing.B, s *Signer) {
+	msg := make([]byte, 1232)
+	for b.Loop() {
+		if _, err := s.key.sign(b.Context(), msg); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
