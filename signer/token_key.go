@@ -216,6 +216,9 @@ func call[T any](ctx context.Context, k *tokenKey, what string, op func() (T, er
 	}
 	ctx, cancel := context.WithTimeout(ctx, k.timeout)
 	defer cancel()
+	if ctx.Err() != nil { // ended before the call: never start it
+		return zero, k.late(ctx, what, "nothing reached the token")
+	}
 	select {
 	case k.line <- struct{}{}:
 	case <-ctx.Done():
