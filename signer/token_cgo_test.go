@@ -4,10 +4,113 @@ package signer
 
 import (
 	"crypto/ed25519"
+	"errors"
+	"strings"
 	"testing"
 
+	"github.com/keeper-project/keeper/signer/internal/fixture"
 	"github.com/keeper-project/keeper/signer/tokentest"
 )
+
+// softSource is the key source of key in tk, its PIN from the PIN file.
+func softSource(tk *tokentest.Token, k tokentest.Key) TokenSource {
+	return TokenSource{Module: tk.Module, TokenLabel: tk.Label, KeyLabel: k.Label, KeyID: k.ID, PINFile: tk.PINFile}
+}
+
+// armedToken loads key from tk and arms it with the corpus's guard; both
+// close when the test ends.
+func armedToken(t *testing.T, tk *tokentest.Token, key tokentest.Key) *Signer {
+	t.Helper()
+	s, err := LoadToken(t.Context(), softSource(tk, key))
+	if err != nil {
+		t.Fatalf("LoadToken: %v", err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	armed, err := s.WithGuard(fixtureConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return armed
+}
+
+// TestSoftHSMSigns: keeper reads the public key from a real token (SoftHSM
+// 2, the key made by pkcs11-tool), and the token's signatures of a guarded
+// tip transaction verify against it; a refused one is never signed.
+func TestSoftHSMSigns(t *testing.T) {
+	tk := tokentest.New(t)
+	key := tk.AddKey(t, "EC:edwards25519", "wallet", []byte{1})
+	s := armedToken(t, tk, key)
+	if !ed25519.PublicKey(s.PublicKey().Bytes()).Equal(key.Public) {
+		t.Fatalf("public key %s, pkcs11-tool made %x", s.PublicKey(), key.Public)
+	}
+	msg := solanaGoTip(t, s.PublicKey(), fixture.TipAccounts[0], 5000)
+	signed, err := s.SignTip(msg, tipAccounts(), 10_000)
+	if err != nil {
+		t.Fatalf("SignTip: %v", err)
+	}
+	if !ed25519.Verify(key.Public, msg, signed.Signature[:]) {
+		t.Error("the token's signature does not verify against the key pkcs11-tool made")
+	}
+	if _, err := DecodeWire(signed.Base64()); err != nil {
+		t.Errorf("the signed wire transaction does not decode and verify: %v", err)
+	}
+	if _, err := s.SignTip(solanaGoTip(t, s.PublicKey(), fixture.Stranger, 5000), tipAccounts(), 10_000); !isRefusal(err, RuleSOLTransfer) {
+		t.Errorf("tip to a stranger: %v, want a %s refusal", err, RuleSOLTransfer)
+	}
+}
+
+// TestSoftHSMFailures: a real token's failures at start are named, never
+// with the PIN: a wrong PIN, a key that is not there, a key that is not
+// Ed25519, a token that is not there.
+func TestSoftHSMFailures(t *testing.T) {
+	tk := tokentest.New(t)
+	ed := tk.AddKey(t, "EC:edwards25519", "wallet", []byte{1})
+	p256 := tk.AddKey(t, "EC:prime256v1", "p256", []byte{2})
+	tests := []struct {
+		name string
+		edit func(*TokenSource)
+		want error
+	}{
+		{"wrong PIN", func(s *TokenSource) { s.PINFile, s.PIN = "", "0000-0000" }, ErrTokenPIN},
+		{"key not found", func(s *TokenSource) { s.KeyLabel, s.KeyID = "nope", nil }, ErrTokenKeyNotFound},
+		{"id of another key", func(s *TokenSource) { s.KeyID = p256.ID }, ErrTokenKeyNotFound},
+		{"not Ed25519", func(s *TokenSource) { s.KeyLabel, s.KeyID = p256.Label, p256.ID }, ErrTokenNotEd25519},
+		{"token absent", func(s *TokenSource) { s.TokenLabel = "no-such-token" }, ErrTokenAbsent},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := softSource(tk, ed)
+			tt.edit(&src)
+			s, err := LoadToken(t.Context(), src)
+			if err == nil {
+				_ = s.Close()
+			}
+			if !errors.Is(err, tt.want) {
+				t.Fatalf("LoadToken: %v, want %v", err, tt.want)
+			}
+			if strings.Contains(err.Error(), tk.PIN) || strings.Contains(err.Error(), "0000-0000") {
+				t.Errorf("error shows a PIN: %v", err)
+			}
+		})
+	}
+}
+
+// TestSoftHSMTokenGone: a token taken away from a running key (deleted)
+// fails the next signature as absent, after one try with a new session,
+// and nothing is signed.
+func TestSoftHSMTokenGone(t *testing.T) {
+	tk := tokentest.New(t)
+	key := tk.AddKey(t, "EC:edwards25519", "wallet", []byte{1})
+	s := armedToken(t, tk, key)
+	tk.Delete(t)
+	signed, err := s.SignTip(solanaGoTip(t, s.PublicKey(), fixture.TipAccounts[0], 5000), tipAccounts(), 10_000)
+	if !errors.Is(err, ErrTokenAbsent) || signed != nil {
+		t.Fatalf("SignTip with the token gone: %v, %v; want %v and nothing signed", signed, err, ErrTokenAbsent)
+	}
+	if strings.Contains(err.Error(), tk.PIN) {
+		t.Errorf("error shows the PIN: %v", err)
+	}
+}
 
 // TestSoftHSMSessionLost: a real token's session closed under the key (as
 // a token reset or a module restart does) is re-opened, logged in again,
