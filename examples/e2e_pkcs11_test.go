@@ -84,7 +84,8 @@ func TestE2EPKCS11Token(t *testing.T) {
 
 // tokenGoneUnderDaemon starts the daemon with auto-repay while no loan needs it, deletes the token,
 // lets SOL fall (10 s), and checks that the repay is refused (rule sign-error, the token named
-// absent) with nothing signed. It returns the daemon's log, its /status and the journal's history.
+// absent) with nothing signed, and that the commands that only read still work without the token.
+// It returns the daemon's log, its /status and those commands' outputs.
 func tokenGoneUnderDaemon(t *testing.T, w *workspace, tk *tokentest.Token, cfg string) []string {
 	t.Helper()
 	d := startKeeper(t, w.dir, &syncBuffer{}, "run", "--config", cfg, "--log-format", "json")
@@ -109,8 +110,13 @@ func tokenGoneUnderDaemon(t *testing.T, w *workspace, tk *tokentest.Token, cfg s
 		t.Errorf("with the token gone: %+v, want one repay refused for sign-error, the token named absent; stderr:\n%s", acts, d.stderr.String())
 	}
 	w.signedExactly(t, w.sim.state(t), nil)
-	history := runKeeper(t, w.dir, "history", "--config", cfg).wantExit(t, 0).stdout
-	return []string{d.stderr.String(), status, history}
+	// With signer.pubkey set, the commands that only read need no token.
+	out := []string{d.stderr.String(), status}
+	for _, cmd := range []string{"history", "wallet", "plan", "check"} {
+		r := runKeeper(t, w.dir, cmd, "--config", cfg).wantExit(t, 0)
+		out = append(out, r.stdout, r.stderr)
+	}
+	return out
 }
 
 // getStatus returns the body of the daemon's /status, at the address its start line logged.
