@@ -188,6 +188,14 @@ func TestTokenKeyGuardFirst(t *testing.T) {
 	if _, _, signs := f.stats(); signs != 1 || !verifies(signed) {
 		t.Errorf("%d signatures asked of the token; signature verifies: %v", signs, verifies(signed))
 	}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if _, err := s.SignTipContext(ctx, solanaGoTip(t, fixture.Wallet, fixture.TipAccounts[0], 1000), tipAccounts(), 10_000); !errors.Is(err, context.Canceled) {
+		t.Errorf("SignTipContext with its context ended: %v, want %v", err, context.Canceled)
+	}
+	if _, _, signs := f.stats(); signs != 1 {
+		t.Errorf("a signature with its context ended reached the token (%d signatures)", signs)
+	}
 }
 
 // verifies reports whether s's signature verifies over its message.
