@@ -10,7 +10,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 
-	"github.com/keeper-project/keeper/signer/tokentest"
+	"github.com/keeper-project/keeper/keeper/sim/softhsm"
 )
 
 // TestE2EPKCS11Token runs the real binary with the operator's key only in a PKCS#11 token (SoftHSM
@@ -22,7 +22,7 @@ import (
 // output, log, journal record or /status.
 func TestE2EPKCS11Token(t *testing.T) {
 	needBinary(t)
-	tk := tokentest.New(t) // sets SOFTHSM2_CONF for the keeper processes, so not parallel
+	tk := softhsm.New(t) // sets SOFTHSM2_CONF for the keeper processes, so not parallel
 	key := tk.AddKey(t, "EC:edwards25519", "wallet", []byte{0x4b, 0x01})
 	t.Setenv("KEEPER_TEST_PIN", tk.PIN)
 	wallet := solana.PublicKeyFromBytes(key.Public).String()
@@ -86,7 +86,7 @@ func TestE2EPKCS11Token(t *testing.T) {
 // lets SOL fall (10 s), and checks that the repay is refused (rule sign-error, the token named
 // absent) with nothing signed, and that the commands that only read still work without the token.
 // It returns the daemon's log, its /status and those commands' outputs.
-func tokenGoneUnderDaemon(t *testing.T, w *workspace, tk *tokentest.Token, cfg string) []string {
+func tokenGoneUnderDaemon(t *testing.T, w *workspace, tk *softhsm.Token, cfg string) []string {
 	t.Helper()
 	d := startKeeper(t, w.dir, &syncBuffer{}, "run", "--config", cfg, "--log-format", "json")
 	d.waitStarted(t)

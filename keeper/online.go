@@ -17,6 +17,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/market/api"
 	"github.com/keeper-project/keeper/keeper/prices"
 	"github.com/keeper-project/keeper/policies"
+	"github.com/keeper-project/keeper/signer"
 )
 
 // OnlineError lists what `keeper check --online` found wrong with the
@@ -80,6 +81,28 @@ func CheckOnline(ctx context.Context, cfg *config.Config, ps []*policies.Policy)
 		return &bad
 	}
 	return nil
+}
+
+// TokenWallet opens the token signer.pkcs11 names, reads its key's public
+// key and closes it; it signs nothing. With signer.pubkey set, a different
+// key is an error that also returns the token's key, for `keeper pubkey`
+// to print during a rotation.
+func TokenWallet(ctx context.Context, c *config.Config) (solana.PublicKey, error) {
+	if c.Signer.PKCS11 == nil {
+		return solana.PublicKey{}, errors.New("keeper: signer.pkcs11 is not configured")
+	}
+	s, err := signer.LoadToken(ctx, tokenSource(c.Signer))
+	if err != nil {
+		return solana.PublicKey{}, fmt.Errorf("keeper: %w", err)
+	}
+	pk := s.PublicKey()
+	if err := s.Close(); err != nil {
+		return pk, fmt.Errorf("keeper: close the token: %w", err)
+	}
+	if want := c.Signer.PublicKey; want != "" && pk.String() != want {
+		return pk, fmt.Errorf("keeper: signer.pubkey %s is not the public key of the token's key (%s)", want, pk)
+	}
+	return pk, nil
 }
 
 // checkPinnedTips fails each of chain.tip.accounts that is not one of the

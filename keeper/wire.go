@@ -168,6 +168,27 @@ func loadSigner(c *config.Config) (*signer.Signer, error) {
 	return armed, nil
 }
 
+// loadKey loads the configured key, without a guard: from a PKCS#11 token
+// when signer.pkcs11 is set (the token reads out its public key and makes
+// every signature), else from the key file or environment variable.
+func loadKey(c *config.Config) (*signer.Signer, error) {
+	if c.Signer.PKCS11 != nil {
+		return signer.LoadToken(context.Background(), tokenSource(c.Signer)) // each call to the token has its deadline
+	}
+	src := signer.KeySource{Path: c.Signer.Keypair, Env: c.Signer.SecretEnv, AllowInsecurePermissions: c.Signer.AllowInsecurePermissions}
+	if c.Signer.SecretFile != "" {
+		src.Path = c.Signer.SecretFile
+	}
+	return signer.Load(src)
+}
+
+// tokenSource is the signer's form of signer.pkcs11.
+func tokenSource(s config.Signer) signer.TokenSource {
+	p := s.PKCS11
+	return signer.TokenSource{Module: p.Module, TokenLabel: p.TokenLabel, Slot: p.Slot, KeyLabel: p.KeyLabel, KeyID: p.KeyIDBytes(),
+		PIN: p.PIN.Reveal(), PINFile: p.PINFile, AllowInsecurePermissions: s.AllowInsecurePermissions, Timeout: p.Timeout}
+}
+
 // CheckSigner loads the operator's key from the config exactly as a run does at start (file or
 // environment, permissions, length, the public half matching the secret one, the guard's
 // settings) and drops it, so that `keeper check` refuses everything `keeper run` would refuse. The
@@ -179,8 +200,11 @@ func CheckSigner(c *config.Config) error {
 		_, err := newSigner(c, true) // read-only: only signer.pubkey to check
 		return err
 	}
-	if s.PKCS11 != nil {
-		return checkTokenOffline(c) // the token itself: check --online
+	if s.PKCS11 != nil { // the token itself: check --online (TokenWallet)
+		if err := signer.CheckTokenSource(tokenSource(s)); err != nil {
+			return fmt.Errorf("keeper: %w", err)
+		}
+		return nil
 	}
 	_, err := loadSigner(c)
 	return err

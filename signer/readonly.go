@@ -1,7 +1,6 @@
 package signer
 
 import (
-	"context"
 	"errors"
 
 	"github.com/gagliardetto/solana-go"
@@ -26,16 +25,6 @@ func (r *ReadOnly) SignTip([]byte, []string, uint64) (*Signed, error) { return n
 
 // SignSequence refuses: there is no key.
 func (r *ReadOnly) SignSequence([]*Tx, Kind, Bounds) ([]*Signed, error) { return nil, ErrReadOnly }
-
-// SignTipContext refuses: there is no key.
-func (r *ReadOnly) SignTipContext(context.Context, []byte, []string, uint64) (*Signed, error) {
-	return nil, ErrReadOnly
-}
-
-// SignSequenceContext refuses: there is no key.
-func (r *ReadOnly) SignSequenceContext(context.Context, []*Tx, Kind, Bounds) ([]*Signed, error) {
-	return nil, ErrReadOnly
-}
 
 // SpendAt reports no spend: nothing signed by r is ever sent.
 func (r *ReadOnly) SpendAt(*Tx, int) (string, bool) { return "", false }

@@ -19,12 +19,6 @@ func TestReadOnlySignsNothing(t *testing.T) {
 	if s, err := r.SignTip([]byte{1}, nil, 1); s != nil || !errors.Is(err, ErrReadOnly) {
 		t.Errorf("SignTip = %v, %v; want ErrReadOnly", s, err)
 	}
-	if s, err := r.SignSequenceContext(t.Context(), nil, KindRepay, Bounds{}); s != nil || !errors.Is(err, ErrReadOnly) {
-		t.Errorf("SignSequenceContext = %v, %v; want ErrReadOnly", s, err)
-	}
-	if s, err := r.SignTipContext(t.Context(), []byte{1}, nil, 1); s != nil || !errors.Is(err, ErrReadOnly) {
-		t.Errorf("SignTipContext = %v, %v; want ErrReadOnly", s, err)
-	}
 	if err := r.CheckSequence(nil, KindRepay, Bounds{}); !errors.Is(err, ErrReadOnly) {
 		t.Errorf("CheckSequence = %v; want ErrReadOnly", err)
 	}

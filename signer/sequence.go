@@ -19,16 +19,10 @@ func (e *SequenceRefusal) Unwrap() error { return e.Err }
 // SignSequence runs the guard over the transactions of one answer, which
 // land in order, and signs them all only if every rule passes (see
 // [Signer.CheckSequence]). An error wraps a [*Refusal] in a
-// [*SequenceRefusal] saying which transaction it refused.
+// [*SequenceRefusal] saying which transaction it refused; so does a failure
+// to sign (a token that does not answer), and nothing is returned signed.
 func (s *Signer) SignSequence(txs []*Tx, kind Kind, b Bounds) ([]*Signed, error) {
-	return s.SignSequenceContext(context.Background(), txs, kind, b)
-}
-
-// SignSequenceContext is SignSequence bounded by ctx as well (see
-// [Signer.SignContext]). A failure to sign (a token that does not answer)
-// wraps its error in a [*SequenceRefusal] too: nothing of the sequence is
-// returned signed.
-func (s *Signer) SignSequenceContext(ctx context.Context, txs []*Tx, kind Kind, b Bounds) ([]*Signed, error) {
+	ctx := context.Background() // a token key bounds each call itself
 	if err := s.CheckSequence(txs, kind, b); err != nil {
 		return nil, err
 	}

@@ -52,19 +52,13 @@ func (s *Signer) Check(tx *Tx, kind Kind, b Bounds) error {
 // Sign runs the guard for kind and b over tx and, only if every rule passes,
 // signs the original message bytes in our slot. Other slots keep the
 // signatures decoding verified; tx itself is not modified. It returns a
-// [*Refusal] when a rule forbids signing.
+// [*Refusal] when a rule forbids signing. A key held in a token is asked
+// only then, each call bounded by the token's timeout.
 func (s *Signer) Sign(tx *Tx, kind Kind, b Bounds) (*Signed, error) {
-	return s.SignContext(context.Background(), tx, kind, b)
-}
-
-// SignContext is Sign bounded by ctx as well: a key held in a token gives
-// up waiting for it when ctx ends (its own per-call deadline applies
-// either way). The guard runs in full before anything reaches the token.
-func (s *Signer) SignContext(ctx context.Context, tx *Tx, kind Kind, b Bounds) (*Signed, error) {
 	if err := s.Check(tx, kind, b); err != nil {
 		return nil, err
 	}
-	return s.sign(ctx, tx)
+	return s.sign(context.Background(), tx)
 }
 
 // sign fills our slot and assembles the wire transaction.
@@ -120,11 +114,6 @@ func (s *Signer) Unsigned(tx *Tx) ([]byte, error) {
 // checked ([RuleTipShape]) and then the guard runs for [KindTip] with a lamport
 // bound of maxTip plus the signature fee.
 func (s *Signer) SignTip(message []byte, tipAccounts []string, maxTip uint64) (*Signed, error) {
-	return s.SignTipContext(context.Background(), message, tipAccounts, maxTip)
-}
-
-// SignTipContext is SignTip bounded by ctx as well (see [Signer.SignContext]).
-func (s *Signer) SignTipContext(ctx context.Context, message []byte, tipAccounts []string, maxTip uint64) (*Signed, error) {
 	if s.guard == nil || s.key == nil {
 		return nil, errNoGuard
 	}
@@ -136,7 +125,7 @@ func (s *Signer) SignTipContext(ctx context.Context, message []byte, tipAccounts
 		return nil, err
 	}
 	b := Bounds{MaxLamports: satAdd(maxTip, lamportsPerSignature), TipAccounts: tipAccounts, MaxTip: maxTip}
-	return s.SignContext(ctx, tx, KindTip, b)
+	return s.Sign(tx, KindTip, b)
 }
 
 // checkTipShape enforces the tip transaction's exact shape for our wallet.

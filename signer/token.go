@@ -7,6 +7,10 @@ import (
 	"fmt"
 	"os"
 	"time"
+
+	"github.com/gagliardetto/solana-go"
+
+	"github.com/keeper-project/keeper/signer/internal/p11"
 )
 
 // DefaultTokenTimeout bounds each call to a PKCS#11 token when
@@ -42,32 +46,32 @@ type TokenSource struct {
 }
 
 // Errors of a token key, for errors.Is. They never carry the PIN or text the
-// module produced: a module's failure is named by its PKCS#11 return value.
+// library produced: a library's failure is named by its PKCS#11 return value.
 var (
 	// ErrTokenNeedsCgo: this keeper was built without cgo, which the
 	// PKCS#11 key source needs to load the token's library.
-	ErrTokenNeedsCgo = errors.New("the pkcs11 key source needs a keeper built with cgo (CGO_ENABLED=1 and a C compiler, the default where gcc is installed); this one was built without it")
+	ErrTokenNeedsCgo = p11.ErrNeedsCgo
 	// ErrTokenAbsent: no token with the configured label or slot is present.
-	ErrTokenAbsent = errors.New("token not present")
+	ErrTokenAbsent = p11.ErrAbsent
 	// ErrTokenPIN: the token refused the PIN, or the PIN is locked or expired.
-	ErrTokenPIN = errors.New("the token refused the PIN")
+	ErrTokenPIN = p11.ErrPIN
 	// ErrTokenKeyNotFound: no private key, or not exactly one, matches the
 	// configured label and id, or its public key object is missing.
-	ErrTokenKeyNotFound = errors.New("key not found in the token")
+	ErrTokenKeyNotFound = p11.ErrKeyNotFound
 	// ErrTokenNotEd25519: the key is not an Ed25519 key (CKK_EC_EDWARDS on
 	// the edwards25519 curve).
-	ErrTokenNotEd25519 = errors.New("the token's key is not an Ed25519 key")
+	ErrTokenNotEd25519 = p11.ErrNotEd25519
 	// ErrTokenKeyChanged: after a session was re-opened, the key found has a
 	// different public key from the one read at start.
-	ErrTokenKeyChanged = errors.New("the token's key changed since keeper started")
+	ErrTokenKeyChanged = p11.ErrKeyChanged
 	// ErrTokenTimeout: the token did not answer a call within the timeout,
 	// or is still busy with an earlier call that passed its own.
-	ErrTokenTimeout = errors.New("the token did not answer in time")
+	ErrTokenTimeout = p11.ErrTimeout
 	// ErrTokenBadSignature: the token's signature does not verify against
 	// its public key; it is not used.
-	ErrTokenBadSignature = errors.New("the token's signature does not verify against its public key")
+	ErrTokenBadSignature = p11.ErrBadSignature
 	// ErrTokenClosed: the Signer was closed.
-	ErrTokenClosed = errors.New("the token key is closed")
+	ErrTokenClosed = p11.ErrClosed
 )
 
 // LoadToken opens the token src names, logs in, finds the key pair, reads
@@ -83,16 +87,27 @@ func LoadToken(ctx context.Context, src TokenSource) (*Signer, error) {
 	if err != nil {
 		return nil, src.errorf("%w", err)
 	}
-	mod, err := loadModule(src.Module)
+	k, err := p11.Open(ctx, p11.Config{Module: src.Module, TokenLabel: src.TokenLabel, Slot: src.Slot, KeyLabel: src.KeyLabel,
+		KeyID: src.KeyID, Timeout: src.timeout()}, pin)
 	if err != nil {
-		clear(pin)
 		return nil, src.errorf("%w", err)
 	}
-	k, err := openTokenKey(ctx, src, mod, pin)
-	if err != nil {
-		return nil, err
+	return tokenSigner(src, k), nil
+}
+
+// tokenSigner is the Signer of k, which has the token sign; its errors
+// name src.
+func tokenSigner(src TokenSource, k *p11.Key) *Signer {
+	sign := func(ctx context.Context, msg []byte) (solana.Signature, error) {
+		raw, err := k.Sign(ctx, msg)
+		if err != nil {
+			return solana.Signature{}, src.errorf("sign: %w", err)
+		}
+		return solana.Signature(raw), nil
 	}
-	return k.signer(), nil
+	s := &Signer{key: &secret{sign: sign, close: k.Close}}
+	copy(s.pub[:], k.Public())
+	return s
 }
 
 // CheckTokenSource checks src as far as it can without the token: the
@@ -103,7 +118,7 @@ func CheckTokenSource(src TokenSource) error {
 	if err := src.check(); err != nil {
 		return err
 	}
-	if !cgoBuild {
+	if !p11.Cgo {
 		return src.errorf("%w", ErrTokenNeedsCgo)
 	}
 	pin, err := src.readPIN()

@@ -5,21 +5,23 @@ package signer
 import (
 	"crypto/ed25519"
 	"errors"
+	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/keeper-project/keeper/keeper/sim/softhsm"
 	"github.com/keeper-project/keeper/signer/internal/fixture"
-	"github.com/keeper-project/keeper/signer/tokentest"
 )
 
 // softSource is the key source of key in tk, its PIN from the PIN file.
-func softSource(tk *tokentest.Token, k tokentest.Key) TokenSource {
+func softSource(tk *softhsm.Token, k softhsm.Key) TokenSource {
 	return TokenSource{Module: tk.Module, TokenLabel: tk.Label, KeyLabel: k.Label, KeyID: k.ID, PINFile: tk.PINFile}
 }
 
 // armedToken loads key from tk and arms it with the corpus's guard; both
 // close when the test ends.
-func armedToken(t *testing.T, tk *tokentest.Token, key tokentest.Key) *Signer {
+func armedToken(t *testing.T, tk *softhsm.Token, key softhsm.Key) *Signer {
 	t.Helper()
 	s, err := LoadToken(t.Context(), softSource(tk, key))
 	if err != nil {
@@ -37,7 +39,7 @@ func armedToken(t *testing.T, tk *tokentest.Token, key tokentest.Key) *Signer {
 // 2, the key made by pkcs11-tool), and the token's signatures of a guarded
 // tip transaction verify against it; a refused one is never signed.
 func TestSoftHSMSigns(t *testing.T) {
-	tk := tokentest.New(t)
+	tk := softhsm.New(t)
 	key := tk.AddKey(t, "EC:edwards25519", "wallet", []byte{1})
 	s := armedToken(t, tk, key)
 	if !ed25519.PublicKey(s.PublicKey().Bytes()).Equal(key.Public) {
@@ -57,13 +59,19 @@ func TestSoftHSMSigns(t *testing.T) {
 	if _, err := s.SignTip(solanaGoTip(t, s.PublicKey(), fixture.Stranger, 5000), tipAccounts(), 10_000); !isRefusal(err, RuleSOLTransfer) {
 		t.Errorf("tip to a stranger: %v, want a %s refusal", err, RuleSOLTransfer)
 	}
+	if err := s.WriteKeypairFile(filepath.Join(t.TempDir(), "k.json")); err == nil {
+		t.Error("a key held in a token was written to a file")
+	}
+	if text := fmt.Sprintf("%v %+v %#v %s", s, s, s, s) + fmt.Sprintf("%+v %#v", *s.key, s.key); strings.Contains(text, tk.PIN) {
+		t.Errorf("formatting shows the PIN: %s", text)
+	}
 }
 
 // TestSoftHSMFailures: a real token's failures at start are named, never
 // with the PIN: a wrong PIN, a key that is not there, a key that is not
 // Ed25519, a token that is not there.
 func TestSoftHSMFailures(t *testing.T) {
-	tk := tokentest.New(t)
+	tk := softhsm.New(t)
 	ed := tk.AddKey(t, "EC:edwards25519", "wallet", []byte{1})
 	p256 := tk.AddKey(t, "EC:prime256v1", "p256", []byte{2})
 	tests := []struct {
@@ -99,7 +107,7 @@ func TestSoftHSMFailures(t *testing.T) {
 // fails the next signature as absent, after one try with a new session,
 // and nothing is signed.
 func TestSoftHSMTokenGone(t *testing.T) {
-	tk := tokentest.New(t)
+	tk := softhsm.New(t)
 	key := tk.AddKey(t, "EC:edwards25519", "wallet", []byte{1})
 	s := armedToken(t, tk, key)
 	tk.Delete(t)
@@ -112,44 +120,13 @@ func TestSoftHSMTokenGone(t *testing.T) {
 	}
 }
 
-// TestSoftHSMSessionLost: a real token's session closed under the key (as
-// a token reset or a module restart does) is re-opened, logged in again,
-// and the signature made; the key is the one read at start.
-func TestSoftHSMSessionLost(t *testing.T) {
-	tk := tokentest.New(t)
-	key := tk.AddKey(t, "EC:edwards25519", "wallet", []byte{1})
-	src := TokenSource{Module: tk.Module, TokenLabel: tk.Label, KeyID: key.ID, PIN: tk.PIN}
-	mod, err := loadModule(src.Module)
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, err := openTokenKey(t.Context(), src, mod, []byte(src.PIN))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = k.close() })
-	lost := k.sess
-	lost.close() // the handle is now invalid, and the login ended with the token's last session
-	msg := []byte("after the session was lost")
-	sig, err := k.sign(t.Context(), msg)
-	if err != nil {
-		t.Fatalf("sign after the session was lost: %v", err)
-	}
-	if !ed25519.Verify(key.Public, msg, sig[:]) {
-		t.Error("signature does not verify")
-	}
-	if k.sess == lost || k.sess == nil {
-		t.Error("the lost session was not replaced")
-	}
-}
-
 // BenchmarkTokenSign measures one signature of a 1232-byte message (a full
 // packet) by a SoftHSM 2 token through the token key: the goroutine and
 // deadline of the call, C_SignInit and C_Sign, and the check of the
 // signature against the public key. BenchmarkMemorySign is the same message
 // signed by a key in memory, for comparison.
 func BenchmarkTokenSign(b *testing.B) {
-	tk := tokentest.New(b)
+	tk := softhsm.New(b)
 	key := tk.AddKey(b, "EC:edwards25519", "wallet", []byte{1})
 	src := TokenSource{Module: tk.Module, TokenLabel: tk.Label, KeyID: key.ID, PIN: tk.PIN}
 	s, err := LoadToken(b.Context(), src)

@@ -1,12 +1,13 @@
-// Package tokentest makes SoftHSM 2 tokens holding Ed25519 keys for tests
-// of the signer's PKCS#11 key source, with SoftHSM's own tools
-// (softhsm2-util) and OpenSC's pkcs11-tool, as an operator would.
+// Package softhsm makes SoftHSM 2 tokens holding Ed25519 keys for tests of
+// the signer's PKCS#11 key source: the simulator's stand-in for a hardware
+// key store. It uses SoftHSM's own tools (softhsm2-util) and OpenSC's
+// pkcs11-tool, as an operator would.
 //
 // A test that needs a token calls [New]. Where the tools are missing it
 // skips, saying what to install, except under CI=true, where it fails:
 // CI installs them (.ci/run), and a token test that silently skipped there
 // would prove nothing.
-package tokentest
+package softhsm
 
 import (
 	"bytes"

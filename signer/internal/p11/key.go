@@ -1,4 +1,4 @@
-package signer
+package p11
 
 import (
 	"context"
@@ -11,20 +11,47 @@ import (
 	"github.com/gagliardetto/solana-go"
 )
 
-// tokenKey is a key held in a PKCS#11 token. It keeps one session, logged
-// in, and has the token sign in it.
+// Config says where Open finds the key: the library, the token (by label,
+// or by slot when Slot is set), the private key (by label and/or id), and
+// the bound of each call to the token (positive).
+type Config struct {
+	Module     string
+	TokenLabel string
+	Slot       *uint
+	KeyLabel   string
+	KeyID      []byte
+	Timeout    time.Duration
+}
+
+// Errors of a token key, for errors.Is. None carries the PIN or text the
+// library produced: a library's failure is named by its return value.
+var (
+	ErrNeedsCgo     = errors.New("the pkcs11 key source needs a keeper built with cgo (CGO_ENABLED=1 and a C compiler, the default where gcc is installed); this one was built without it")
+	ErrAbsent       = errors.New("token not present")
+	ErrPIN          = errors.New("the token refused the PIN")
+	ErrKeyNotFound  = errors.New("key not found in the token")
+	ErrNotEd25519   = errors.New("the token's key is not an Ed25519 key")
+	ErrKeyChanged   = errors.New("the token's key changed since keeper started")
+	ErrTimeout      = errors.New("the token did not answer in time")
+	ErrBadSignature = errors.New("the token's signature does not verify against its public key")
+	ErrClosed       = errors.New("the token key is closed")
+)
+
+// Key is a key held in a PKCS#11 token. It keeps one session, logged in,
+// and has the token sign in it. It is safe for concurrent use: signatures
+// take turns.
 //
 // Every call to the token runs in its own goroutine and is bounded by the
-// source's timeout (and the caller's context): a cgo call cannot be
-// interrupted, so one that passes its deadline is abandoned: the caller gets
-// ErrTokenTimeout at once, and the goroutine drops the session it used when
-// the call returns at last. Calls take turns on line, which the abandoned
-// call holds until it returns, so a hung token holds at most one goroutine
-// and later calls fail at their own deadline instead of piling up.
-type tokenKey struct {
-	src     TokenSource
+// timeout (and the caller's context): a cgo call cannot be interrupted, so
+// one that passes its deadline is abandoned: the caller gets ErrTimeout at
+// once, and the goroutine drops the session it used when the call returns at
+// last. Calls take turns on line, which the abandoned call holds until it
+// returns, so a hung token holds at most one goroutine and later calls fail
+// at their own deadline instead of piling up.
+type Key struct {
+	cfg     Config
 	mod     module
-	pin     func() []byte // the PIN, inside a closure (see secret)
+	pin     func() []byte // the PIN, inside a closure: no formatting reaches it
 	timeout time.Duration
 	pub     ed25519.PublicKey // read from the token at start
 	line    chan struct{}     // held by the call in progress, even one abandoned
@@ -34,47 +61,52 @@ type tokenKey struct {
 	sess session
 }
 
-// openTokenKey logs in to the token src names through mod, finds the key
-// pair and reads its public key. It takes ownership of pin and of mod's
-// reference, which it releases on failure.
-func openTokenKey(ctx context.Context, src TokenSource, mod module, pin []byte) (*tokenKey, error) {
-	k := &tokenKey{src: src, mod: mod, pin: func() []byte { return pin }, timeout: src.timeout(), line: make(chan struct{}, 1)}
+// Open loads the library cfg names (once per process), logs in to the
+// token with pin, finds the key pair and reads its public key. It takes
+// ownership of pin, which Close clears.
+func Open(ctx context.Context, cfg Config, pin []byte) (*Key, error) {
+	mod, err := loadModule(cfg.Module)
+	if err != nil {
+		clear(pin)
+		return nil, err
+	}
+	return open(ctx, cfg, mod, pin)
+}
+
+// open is Open through mod, whose reference it takes (and releases on
+// failure).
+func open(ctx context.Context, cfg Config, mod module, pin []byte) (*Key, error) {
+	k := &Key{cfg: cfg, mod: mod, pin: func() []byte { return pin }, timeout: cfg.Timeout, line: make(chan struct{}, 1)}
 	if _, err := call(ctx, k, "open the session", func() (struct{}, error) { return struct{}{}, k.ensureSession() }); err != nil {
-		_ = k.close()
-		return nil, src.errorf("%w", err)
+		_ = k.Close()
+		return nil, err
 	}
 	return k, nil
 }
 
-// signer returns the Signer of the key, which has the token sign.
-func (k *tokenKey) signer() *Signer {
-	s := &Signer{key: &secret{sign: k.sign, close: k.close}}
-	copy(s.pub[:], k.pub)
-	return s
-}
+// Public returns the key's public key, read from the token at start.
+func (k *Key) Public() ed25519.PublicKey { return k.pub }
 
-// sign has the token sign msg, re-opening the session and trying once more
-// when the session was lost, and checks the signature against the public
-// key before it is used.
-func (k *tokenKey) sign(ctx context.Context, msg []byte) (solana.Signature, error) {
+// Sign has the token sign msg (CKM_EDDSA), re-opening the session and
+// trying once more when the session was lost, and checks the signature
+// against the public key before returning it.
+func (k *Key) Sign(ctx context.Context, msg []byte) ([]byte, error) {
 	raw, err := call(ctx, k, "sign", func() ([]byte, error) { return k.signInSession(msg) })
 	if sessionLost(err) {
 		raw, err = call(ctx, k, "sign", func() ([]byte, error) { return k.signInSession(msg) })
 	}
 	if err != nil {
-		return solana.Signature{}, k.src.errorf("sign: %w", err)
+		return nil, err
 	}
 	if len(raw) != ed25519.SignatureSize || !ed25519.Verify(k.pub, msg, raw) {
-		return solana.Signature{}, k.src.errorf("sign: %w", ErrTokenBadSignature)
+		return nil, ErrBadSignature
 	}
-	var sig solana.Signature
-	copy(sig[:], raw)
-	return sig, nil
+	return raw, nil
 }
 
 // signInSession signs msg in the session, opening one first when there is
 // none; a session found lost is dropped. The caller holds line.
-func (k *tokenKey) signInSession(msg []byte) ([]byte, error) {
+func (k *Key) signInSession(msg []byte) ([]byte, error) {
 	if err := k.ensureSession(); err != nil {
 		return nil, err
 	}
@@ -88,9 +120,9 @@ func (k *tokenKey) signInSession(msg []byte) ([]byte, error) {
 // ensureSession opens a session, logs in and finds the key when there is no
 // usable session: the first time, it reads the public key; after that, the
 // key found must have the same one. The caller holds line.
-func (k *tokenKey) ensureSession() error {
+func (k *Key) ensureSession() error {
 	if k.closed.Load() {
-		return ErrTokenClosed
+		return ErrClosed
 	}
 	if k.sess != nil {
 		return nil
@@ -112,7 +144,7 @@ func (k *tokenKey) ensureSession() error {
 		k.pub = pub
 	} else if !pub.Equal(k.pub) {
 		s.close()
-		return fmt.Errorf("%w: it is %s now, %s at start", ErrTokenKeyChanged,
+		return fmt.Errorf("%w: it is %s now, %s at start", ErrKeyChanged,
 			solana.PublicKeyFromBytes(pub), solana.PublicKeyFromBytes(k.pub))
 	}
 	k.sess = s
@@ -120,11 +152,11 @@ func (k *tokenKey) ensureSession() error {
 }
 
 // login logs s in and finds the key pair, returning its public key.
-func (k *tokenKey) login(s session) (ed25519.PublicKey, error) {
+func (k *Key) login(s session) (ed25519.PublicKey, error) {
 	if err := s.login(k.pin()); err != nil {
 		return nil, loginError(err)
 	}
-	objs, err := s.findKey(k.src.KeyLabel, k.src.KeyID)
+	objs, err := s.findKey(k.cfg.KeyLabel, k.cfg.KeyID)
 	if err != nil {
 		return nil, fmt.Errorf("find the key: %w", err)
 	}
@@ -132,18 +164,18 @@ func (k *tokenKey) login(s session) (ed25519.PublicKey, error) {
 }
 
 // findSlot returns the slot of the configured token.
-func (k *tokenKey) findSlot() (uint, error) {
+func (k *Key) findSlot() (uint, error) {
 	slots, err := k.mod.slots()
 	if err != nil {
 		return 0, fmt.Errorf("list the slots: %w", err)
 	}
-	if want := k.src.Slot; want != nil {
+	if want := k.cfg.Slot; want != nil {
 		for _, s := range slots {
 			if s == *want {
 				return s, nil
 			}
 		}
-		return 0, fmt.Errorf("%w: no token in slot %d (%d slots hold one)", ErrTokenAbsent, *want, len(slots))
+		return 0, fmt.Errorf("%w: no token in slot %d (%d slots hold one)", ErrAbsent, *want, len(slots))
 	}
 	var found []uint
 	var unread error // the last failure to read a label: that token is not the one asked for
@@ -152,16 +184,16 @@ func (k *tokenKey) findSlot() (uint, error) {
 		switch {
 		case err != nil:
 			unread = fmt.Errorf("the token in slot %d does not say its label: %w", s, err)
-		case label == k.src.TokenLabel:
+		case label == k.cfg.TokenLabel:
 			found = append(found, s)
 		}
 	}
 	switch len(found) {
 	case 0:
 		if unread != nil {
-			return 0, fmt.Errorf("%w: no token has this label (%d slots hold one; %w)", ErrTokenAbsent, len(slots), unread)
+			return 0, fmt.Errorf("%w: no token has this label (%d slots hold one; %w)", ErrAbsent, len(slots), unread)
 		}
-		return 0, fmt.Errorf("%w: no token has this label (%d slots hold one)", ErrTokenAbsent, len(slots))
+		return 0, fmt.Errorf("%w: no token has this label (%d slots hold one)", ErrAbsent, len(slots))
 	case 1:
 		return found[0], nil
 	}
@@ -170,17 +202,17 @@ func (k *tokenKey) findSlot() (uint, error) {
 
 // dropSession closes the session, which is no longer usable. The caller
 // holds line.
-func (k *tokenKey) dropSession() {
+func (k *Key) dropSession() {
 	if k.sess != nil {
 		k.sess.close()
 		k.sess = nil
 	}
 }
 
-// close ends the session and releases the module: at once when no call is
+// Close ends the session and releases the library: at once when no call is
 // running, else when the running one returns (a call abandoned at its
 // deadline keeps them until then).
-func (k *tokenKey) close() error {
+func (k *Key) Close() error {
 	if k.closed.Swap(true) {
 		return nil
 	}
@@ -198,7 +230,7 @@ func (k *tokenKey) close() error {
 
 // release closes the session, releases the module and clears the PIN. The
 // caller holds line, for good.
-func (k *tokenKey) release() {
+func (k *Key) release() {
 	k.dropSession()
 	k.mod.release()
 	clear(k.pin())
@@ -207,12 +239,12 @@ func (k *tokenKey) release() {
 // call runs op, a call to the token, bounded by the key's timeout and ctx;
 // what names it in errors. It waits for line first (within the same
 // bound). When the bound passes before op returns, call returns
-// ErrTokenTimeout and abandons op: op's goroutine drops the session and
+// ErrTimeout and abandons op: op's goroutine drops the session and
 // frees line when op returns.
-func call[T any](ctx context.Context, k *tokenKey, what string, op func() (T, error)) (T, error) {
+func call[T any](ctx context.Context, k *Key, what string, op func() (T, error)) (T, error) {
 	var zero T
 	if k.closed.Load() {
-		return zero, ErrTokenClosed
+		return zero, ErrClosed
 	}
 	ctx, cancel := context.WithTimeout(ctx, k.timeout)
 	defer cancel()
@@ -226,7 +258,7 @@ func call[T any](ctx context.Context, k *tokenKey, what string, op func() (T, er
 	}
 	if k.closed.Load() {
 		<-k.line
-		return zero, ErrTokenClosed
+		return zero, ErrClosed
 	}
 	type result struct {
 		v   T
@@ -265,10 +297,10 @@ const (
 )
 
 // late is the error of a call the bound of ctx ended, saying what follows:
-// ErrTokenTimeout for a deadline, else the context's error.
-func (k *tokenKey) late(ctx context.Context, what, then string) error {
+// ErrTimeout for a deadline, else the context's error.
+func (k *Key) late(ctx context.Context, what, then string) error {
 	if err := context.Cause(ctx); !errors.Is(err, context.DeadlineExceeded) {
 		return fmt.Errorf("%s: %w; %s", what, err, then)
 	}
-	return fmt.Errorf("%s: %w (%s); %s", what, ErrTokenTimeout, k.timeout, then)
+	return fmt.Errorf("%s: %w (%s); %s", what, ErrTimeout, k.timeout, then)
 }

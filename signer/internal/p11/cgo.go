@@ -1,6 +1,6 @@
 //go:build cgo
 
-package signer
+package p11
 
 import (
 	"encoding/binary"
@@ -11,8 +11,8 @@ import (
 	"github.com/miekg/pkcs11"
 )
 
-// cgoBuild reports whether this build can load a PKCS#11 library.
-const cgoBuild = true
+// Cgo reports whether this build can load a PKCS#11 library.
+const Cgo = true
 
 // libraries are the PKCS#11 libraries loaded, by path, with how many keys
 // use each: a library is initialized once per process (C_Initialize is

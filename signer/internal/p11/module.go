@@ -1,4 +1,4 @@
-package signer
+package p11
 
 import (
 	"bytes"
@@ -124,11 +124,11 @@ func loginError(err error) error {
 	c, _ := errors.AsType[ckr](err)
 	switch c {
 	case ckrPINIncorrect, ckrPINInvalid, ckrPINLenRange:
-		return fmt.Errorf("%w (%w): check the PIN; a few more wrong ones lock it", ErrTokenPIN, err)
+		return fmt.Errorf("%w (%w): check the PIN; a few more wrong ones lock it", ErrPIN, err)
 	case ckrPINLocked, ckrPINExpired:
-		return fmt.Errorf("%w (%w): the PIN is locked or expired; the token's security officer must reset it", ErrTokenPIN, err)
+		return fmt.Errorf("%w (%w): the PIN is locked or expired; the token's security officer must reset it", ErrPIN, err)
 	case ckrTokenNotPresent, ckrDeviceRemoved, ckrTokenNotRecognized:
-		return fmt.Errorf("%w (%w)", ErrTokenAbsent, err)
+		return fmt.Errorf("%w (%w)", ErrAbsent, err)
 	}
 	return fmt.Errorf("log in: %w", err)
 }
@@ -138,22 +138,22 @@ func loginError(err error) error {
 var (
 	oidEd25519      = asn1.ObjectIdentifier{1, 3, 101, 112}
 	curveEd25519    = "edwards25519"
-	errNotEdwards25 = fmt.Errorf("%w: the curve is not edwards25519", ErrTokenNotEd25519)
+	errNotEdwards25 = fmt.Errorf("%w: the curve is not edwards25519", ErrNotEd25519)
 )
 
 // publicKey checks that o is one Ed25519 key pair and returns its public key.
 func (o keyObjects) publicKey() (ed25519.PublicKey, error) {
 	switch {
 	case o.privates == 0:
-		return nil, fmt.Errorf("%w: no private key has this label and id", ErrTokenKeyNotFound)
+		return nil, fmt.Errorf("%w: no private key has this label and id", ErrKeyNotFound)
 	case o.privates > 1:
-		return nil, fmt.Errorf("%w: %d private keys match; set the key id too", ErrTokenKeyNotFound, o.privates)
+		return nil, fmt.Errorf("%w: %d private keys match; set the key id too", ErrKeyNotFound, o.privates)
 	case o.privType != ckkECEdwards:
-		return nil, fmt.Errorf("%w: the private key's type is %#x, want CKK_EC_EDWARDS", ErrTokenNotEd25519, o.privType)
+		return nil, fmt.Errorf("%w: the private key's type is %#x, want CKK_EC_EDWARDS", ErrNotEd25519, o.privType)
 	case !o.havePublic:
-		return nil, fmt.Errorf("%w: the private key has no public key object with its id (or label)", ErrTokenKeyNotFound)
+		return nil, fmt.Errorf("%w: the private key has no public key object with its id (or label)", ErrKeyNotFound)
 	case o.pubType != ckkECEdwards:
-		return nil, fmt.Errorf("%w: the public key's type is %#x, want CKK_EC_EDWARDS", ErrTokenNotEd25519, o.pubType)
+		return nil, fmt.Errorf("%w: the public key's type is %#x, want CKK_EC_EDWARDS", ErrNotEd25519, o.pubType)
 	}
 	if !isEd25519Params(o.params) {
 		return nil, errNotEdwards25
@@ -180,7 +180,7 @@ func ed25519Point(point []byte) (ed25519.PublicKey, error) {
 		point = point[2:]
 	}
 	if len(point) != ed25519.PublicKeySize {
-		return nil, fmt.Errorf("%w: its public point has %d bytes, want %d", ErrTokenNotEd25519, len(point), ed25519.PublicKeySize)
+		return nil, fmt.Errorf("%w: its public point has %d bytes, want %d", ErrNotEd25519, len(point), ed25519.PublicKeySize)
 	}
 	return ed25519.PublicKey(bytes.Clone(point)), nil
 }
