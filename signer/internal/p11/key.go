@@ -1,3 +1,9 @@
+// Package p11 is the signer's key held in a PKCS#11 token (PKCS#11 3.0
+// Ed25519: CKK_EC_EDWARDS, CKM_EDDSA): it opens a session, logs in, finds
+// the key pair, and has the token sign, every call bounded by a deadline.
+// Only the signer package uses it; the cgo build talks to the token's
+// library through miekg/pkcs11, a build without cgo refuses with
+// ErrNeedsCgo.
 package p11
 
 import (

@@ -10,8 +10,8 @@ import (
 
 // module is a loaded PKCS#11 library: the calls a token key makes of it.
 // Every call may block for as long as the token takes; the token key bounds
-// each (see tokenKey.call). The cgo build implements it over the library
-// (token_cgo.go); tests fake it.
+// each (see call). The cgo build implements it over the library
+// (cgo.go); tests fake it.
 type module interface {
 	// slots lists the slots that hold a token, and tokenLabel reads one's
 	// label.
