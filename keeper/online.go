@@ -17,6 +17,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/market/api"
 	"github.com/keeper-project/keeper/keeper/prices"
 	"github.com/keeper-project/keeper/policies"
+	"github.com/keeper-project/keeper/signer"
 )
 
 // OnlineError lists what `keeper check --online` found wrong with the
@@ -31,8 +32,9 @@ func (e *OnlineError) Error() string {
 // answers and the wallet holds at least signer.min_lamports, the block
 // engine answers when a policy lands bundles, the market answers, and every
 // mint and program the config and the policies name exists on chain (a
-// mint as a token mint, a program as an executable account), and a
-// PostgreSQL journal answers and commits durably.
+// mint as a token mint, a program as an executable account), a
+// PostgreSQL journal answers and commits durably, and a PKCS#11 token
+// answers and holds the wallet's key (nothing is signed).
 func CheckOnline(ctx context.Context, cfg *config.Config, ps []*policies.Policy) error {
 	var bad OnlineError
 	fail := func(format string, args ...any) { bad.Problems = append(bad.Problems, fmt.Sprintf(format, args...)) }
@@ -46,6 +48,11 @@ func CheckOnline(ctx context.Context, cfg *config.Config, ps []*policies.Policy)
 	wallet, err := WalletOf(cfg)
 	if err != nil {
 		return err
+	}
+	if cfg.Signer.PKCS11 != nil {
+		if _, err := TokenWallet(ctx, cfg); err != nil {
+			fail("signer.pkcs11: %v", err)
+		}
 	}
 	if lamports, err := c.Balance(ctx, wallet); err != nil {
 		fail("chain.rpc_url (%s) does not answer: %v", cfg.Chain.RPCURL, err)
@@ -74,6 +81,28 @@ func CheckOnline(ctx context.Context, cfg *config.Config, ps []*policies.Policy)
 		return &bad
 	}
 	return nil
+}
+
+// TokenWallet opens the token signer.pkcs11 names, reads its key's public
+// key and closes it; it signs nothing. With signer.pubkey set, a different
+// key is an error that also returns the token's key, for `keeper pubkey`
+// to print during a rotation.
+func TokenWallet(ctx context.Context, c *config.Config) (solana.PublicKey, error) {
+	if c.Signer.PKCS11 == nil {
+		return solana.PublicKey{}, errors.New("keeper: signer.pkcs11 is not configured")
+	}
+	s, err := signer.LoadToken(ctx, tokenSource(c.Signer))
+	if err != nil {
+		return solana.PublicKey{}, fmt.Errorf("keeper: %w", err)
+	}
+	pk := s.PublicKey()
+	if err := s.Close(); err != nil {
+		return pk, fmt.Errorf("keeper: close the token: %w", err)
+	}
+	if want := c.Signer.PublicKey; want != "" && pk.String() != want {
+		return pk, fmt.Errorf("keeper: signer.pubkey %s is not the public key of the token's key (%s)", want, pk)
+	}
+	return pk, nil
 }
 
 // checkPinnedTips fails each of chain.tip.accounts that is not one of the

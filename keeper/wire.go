@@ -40,6 +40,9 @@ func (d *deps) wire(e env, version string, readOnly bool) (closers []func() erro
 			return closers, err
 		}
 		d.signer = s
+		if cl, ok := s.(interface{ Close() error }); ok {
+			closers = append(closers, cl.Close) // a token's session
+		}
 	}
 	if d.market == nil {
 		m, err := api.New(marketOptions(c, d.signer.PublicKey().String(), version, e.metrics, e.logger))
@@ -96,11 +99,10 @@ func newExecutor(e env, d deps, n *notify.Dispatcher, o *observer, unsettled fun
 // set.
 func newSigner(c *config.Config, readOnly bool) (Signer, error) {
 	s := c.Signer
-	keyless := s.Keypair == "" && s.SecretEnv == "" && s.SecretFile == ""
-	if s.PublicKey != "" && (readOnly || keyless) {
+	if s.PublicKey != "" && (readOnly || !s.HasKey()) {
 		if !readOnly {
 			return nil, errors.New("keeper: signer: only signer.pubkey is configured; keeper run needs a key to sign " +
-				"(signer.keypair, secret_env or secret_file)")
+				"(signer.keypair, secret_env, secret_file or pkcs11)")
 		}
 		pk, err := solana.PublicKeyFromBase58(s.PublicKey)
 		if err != nil {
@@ -114,33 +116,58 @@ func newSigner(c *config.Config, readOnly bool) (Signer, error) {
 // loadSigner loads the operator's key and arms it with the guard; the key's
 // public half must be signer.pubkey when that is set.
 func loadSigner(c *config.Config) (*signer.Signer, error) {
-	src := signer.KeySource{Path: c.Signer.Keypair, Env: c.Signer.SecretEnv, AllowInsecurePermissions: c.Signer.AllowInsecurePermissions}
-	if c.Signer.SecretFile != "" {
-		src.Path = c.Signer.SecretFile
-	}
-	s, err := signer.Load(src)
+	s, err := loadKey(c)
 	if err != nil {
 		return nil, fmt.Errorf("keeper: %w", err)
 	}
 	armed, err := s.WithGuard(GuardConfig(c))
 	if err != nil {
-		return nil, fmt.Errorf("keeper: %w", err)
+		return nil, errors.Join(fmt.Errorf("keeper: %w", err), s.Close())
 	}
 	if want := c.Signer.PublicKey; want != "" && armed.PublicKey().String() != want {
-		return nil, fmt.Errorf("keeper: signer.pubkey %s is not the public key of the configured key (%s)", want, armed.PublicKey())
+		return nil, errors.Join(fmt.Errorf("keeper: signer.pubkey %s is not the public key of the configured key (%s)", want, armed.PublicKey()),
+			s.Close())
 	}
 	return armed, nil
+}
+
+// loadKey loads the configured key, without a guard: from a PKCS#11 token
+// when signer.pkcs11 is set (the token reads out its public key and makes
+// every signature), else from the key file or environment variable.
+func loadKey(c *config.Config) (*signer.Signer, error) {
+	if c.Signer.PKCS11 != nil {
+		return signer.LoadToken(context.Background(), tokenSource(c.Signer)) // each call to the token has its deadline
+	}
+	src := signer.KeySource{Path: c.Signer.Keypair, Env: c.Signer.SecretEnv, AllowInsecurePermissions: c.Signer.AllowInsecurePermissions}
+	if c.Signer.SecretFile != "" {
+		src.Path = c.Signer.SecretFile
+	}
+	return signer.Load(src)
+}
+
+// tokenSource is the signer's form of signer.pkcs11.
+func tokenSource(s config.Signer) signer.TokenSource {
+	p := s.PKCS11
+	return signer.TokenSource{Module: p.Module, TokenLabel: p.TokenLabel, Slot: p.Slot, KeyLabel: p.KeyLabel, KeyID: p.KeyIDBytes(),
+		PIN: p.PIN.Reveal(), PINFile: p.PINFile, AllowInsecurePermissions: s.AllowInsecurePermissions, Timeout: p.Timeout}
 }
 
 // CheckSigner loads the operator's key from the config exactly as a run does at start (file or
 // environment, permissions, length, the public half matching the secret one, the guard's
 // settings) and drops it, so that `keeper check` refuses everything `keeper run` would refuse. The
-// key never leaves the signer package; errors name the source, never its contents.
+// key never leaves the signer package; errors name the source, never its contents. A PKCS#11 token
+// is checked without opening it (module, PIN, the build); `check --online` opens it (TokenWallet).
 func CheckSigner(c *config.Config) error {
 	s := c.Signer
-	if s.Keypair == "" && s.SecretEnv == "" && s.SecretFile == "" {
+	if !s.HasKey() {
 		_, err := newSigner(c, true) // read-only: only signer.pubkey to check
 		return err
+	}
+	if s.PKCS11 != nil { // the token itself: check --online (TokenWallet)
+		if err := signer.CheckTokenSource(tokenSource(s)); err != nil {
+			return fmt.Errorf("keeper: %w", err)
+		}
+		return nil
 	}
 	_, err := loadSigner(c)
 	return err
@@ -153,6 +180,9 @@ func WalletOf(c *config.Config) (solana.PublicKey, error) {
 	s, err := newSigner(c, c.Signer.PublicKey != "")
 	if err != nil {
 		return solana.PublicKey{}, err
+	}
+	if cl, ok := s.(interface{ Close() error }); ok {
+		defer cl.Close() // a token opened to read the public key
 	}
 	return s.PublicKey(), nil
 }

@@ -1,6 +1,9 @@
 package signer
 
-import "testing"
+import (
+	"context"
+	"testing"
+)
 
 // BenchmarkDecodeGuardSign measures one realistic v0 repay (lookup table,
 // compute budget, ATA create, TransferChecked, co-signed market instruction):
@@ -45,7 +48,7 @@ func BenchmarkDecodeGuardSign(b *testing.B) {
 	b.Run("sign", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := s.sign(tx); err != nil {
+			if _, err := s.sign(context.Background(), tx); err != nil {
 				b.Fatal(err)
 			}
 		}

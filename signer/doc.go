@@ -2,7 +2,8 @@
 // lending market's API builds, guards them and signs them.
 //
 // It is the only package that touches the private key, and it does no network
-// I/O: it imports the standard library and solana-go only.
+// I/O: it imports the standard library, solana-go and, in a cgo build,
+// miekg/pkcs11 to talk to a hardware token.
 //
 // # Keys
 //
@@ -13,6 +14,16 @@
 // [Signer.WriteKeypairFile] saves it as a CLI keypair file with mode 0600. A
 // [Signer] never prints its secret: fmt verbs, slog handlers, JSON and text
 // marshalling all show the public key only, and no error quotes key material.
+//
+// [LoadToken] instead uses an Ed25519 key held in a PKCS#11 token (an HSM,
+// PKCS#11 3.0: CKK_EC_EDWARDS, CKM_EDDSA): it reads the public key at start
+// and has the token sign every message, the guard having passed first, and
+// checks each signature against the public key. Every call to the token has a
+// deadline ([TokenSource].Timeout); a call past it is abandoned and its
+// session dropped; a session lost mid-run is re-opened and the signature
+// tried once more. Loading a PKCS#11 library takes cgo: a build without it
+// refuses the token with [ErrTokenNeedsCgo]. Errors never carry the PIN, and
+// name the module's failures by their PKCS#11 return value only.
 //
 // # Decoding
 //

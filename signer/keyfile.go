@@ -26,6 +26,9 @@ func (s *Signer) WriteKeypairFile(path string) error {
 	if s.key == nil {
 		return errNoKey
 	}
+	if s.key.keypairJSON == nil {
+		return errors.New("signer: write keypair file: the key is held in a token and never leaves it")
+	}
 	p, err := expandHome(path)
 	if err != nil {
 		return fmt.Errorf("signer: write keypair file %s: %w", path, err)

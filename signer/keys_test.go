@@ -118,7 +118,10 @@ func checkWalletSigner(t *testing.T, s *Signer) {
 		t.Fatalf("public key %s, want %s", s.PublicKey(), fixture.Wallet)
 	}
 	msg := []byte("message")
-	sig := s.key.sign(msg)
+	sig, err := s.key.sign(t.Context(), msg)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if !ed25519.Verify(fixture.Wallet[:], msg, sig[:]) {
 		t.Fatal("loaded key does not sign for its public key")
 	}

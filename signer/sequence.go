@@ -1,5 +1,7 @@
 package signer
 
+import "context"
+
 // SequenceRefusal is a refusal of one transaction of a sequence.
 type SequenceRefusal struct {
 	// Index is the transaction the rule refused; for a bound the sequence
@@ -17,14 +19,16 @@ func (e *SequenceRefusal) Unwrap() error { return e.Err }
 // SignSequence runs the guard over the transactions of one answer, which
 // land in order, and signs them all only if every rule passes (see
 // [Signer.CheckSequence]). An error wraps a [*Refusal] in a
-// [*SequenceRefusal] saying which transaction it refused.
+// [*SequenceRefusal] saying which transaction it refused; so does a failure
+// to sign (a token that does not answer), and nothing is returned signed.
 func (s *Signer) SignSequence(txs []*Tx, kind Kind, b Bounds) ([]*Signed, error) {
+	ctx := context.Background() // a token key bounds each call itself
 	if err := s.CheckSequence(txs, kind, b); err != nil {
 		return nil, err
 	}
 	out := make([]*Signed, len(txs))
 	for i, tx := range txs {
-		signed, err := s.sign(tx)
+		signed, err := s.sign(ctx, tx)
 		if err != nil {
 			return nil, &SequenceRefusal{Index: i, Err: err}
 		}

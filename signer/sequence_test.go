@@ -1,6 +1,7 @@
 package signer
 
 import (
+	"context"
 	"crypto/ed25519"
 	"errors"
 	"slices"
@@ -140,7 +141,7 @@ func TestUnsigned(t *testing.T) {
 			if _, k, _ := readShortvec(wire); !slices.Equal(wire[k+64*3:], msg) {
 				t.Fatal("the unsigned wire does not end with the original message bytes")
 			}
-			signed, err := s.sign(tx)
+			signed, err := s.sign(context.Background(), tx)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,6 +1,7 @@
 package signer
 
 import (
+	"context"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -51,22 +52,27 @@ func (s *Signer) Check(tx *Tx, kind Kind, b Bounds) error {
 // Sign runs the guard for kind and b over tx and, only if every rule passes,
 // signs the original message bytes in our slot. Other slots keep the
 // signatures decoding verified; tx itself is not modified. It returns a
-// [*Refusal] when a rule forbids signing.
+// [*Refusal] when a rule forbids signing. A key held in a token is asked
+// only then, each call bounded by the token's timeout.
 func (s *Signer) Sign(tx *Tx, kind Kind, b Bounds) (*Signed, error) {
 	if err := s.Check(tx, kind, b); err != nil {
 		return nil, err
 	}
-	return s.sign(tx)
+	return s.sign(context.Background(), tx)
 }
 
 // sign fills our slot and assembles the wire transaction.
-func (s *Signer) sign(tx *Tx) (*Signed, error) {
+func (s *Signer) sign(ctx context.Context, tx *Tx) (*Signed, error) {
 	slot := tx.msg.signerIndex(s.pub)
 	if slot < 0 {
 		return nil, refuse(RuleNotASigner, "our key %s is not a required signer", s.pub)
 	}
 	sigs := slices.Clone(tx.sigs)
-	sigs[slot] = s.key.sign(tx.raw)
+	sig, err := s.key.sign(ctx, tx.raw)
+	if err != nil {
+		return nil, err
+	}
+	sigs[slot] = sig
 	for i, sig := range sigs {
 		if sig.IsZero() {
 			return nil, refuse(RuleMissingSignature, "signature slot %d (%s) is empty after signing", i, tx.msg.keys[i])

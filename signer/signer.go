@@ -1,6 +1,7 @@
 package signer
 
 import (
+	"context"
 	"crypto/ed25519"
 	"errors"
 
@@ -27,23 +28,29 @@ type identity struct {
 // errNoKey is returned by a zero Signer, which holds no key.
 var errNoKey = errors.New("signer: no key; build the Signer with Load or Generate")
 
-// secret holds the private key only inside closures. Reflection cannot look
-// into a closure, so no fmt verb (not even fmt's bad-verb path, which prints
-// pointer targets), slog handler, JSON encoder or dumper can reach the bytes:
-// they see function addresses at most. The type also redacts itself.
+// secret holds the private key, or the handle of a key held in a PKCS#11
+// token and its PIN, only inside closures. Reflection cannot look into a
+// closure, so no fmt verb (not even fmt's bad-verb path, which prints pointer
+// targets), slog handler, JSON encoder or dumper can reach the bytes: they see
+// function addresses at most. The type also redacts itself.
 type secret struct {
-	sign        func(msg []byte) solana.Signature
-	keypairJSON func() []byte // the Solana CLI file format; the caller clears it
+	// sign signs msg; only a token's key can fail or be bounded by ctx.
+	sign func(ctx context.Context, msg []byte) (solana.Signature, error)
+	// keypairJSON renders the key in the Solana CLI file format (the caller
+	// clears it); nil for a key held in a token, which never leaves it.
+	keypairJSON func() []byte
+	// close releases the token's session and module; nil for a key in memory.
+	close func() error
 }
 
 // newSigner builds a Signer from a 64-byte ed25519 private key, taking
 // ownership of priv.
 func newSigner(priv ed25519.PrivateKey) *Signer {
 	s := &Signer{key: &secret{
-		sign: func(msg []byte) solana.Signature {
+		sign: func(_ context.Context, msg []byte) (solana.Signature, error) {
 			var sig solana.Signature
 			copy(sig[:], ed25519.Sign(priv, msg))
-			return sig
+			return sig, nil
 		},
 		keypairJSON: func() []byte { return keypairJSON(priv) },
 	}}
@@ -66,4 +73,15 @@ func (s *Signer) WithGuard(cfg GuardConfig) (*Signer, error) {
 		return nil, err
 	}
 	return &Signer{identity: s.identity, key: s.key, guard: g}, nil
+}
+
+// Close releases what the key holds outside the process: for a key in a
+// PKCS#11 token, its session and (when no other Signer uses it) the module.
+// Every Signer that WithGuard made from the same key shares it and cannot
+// sign after Close. It is a no-op for a key in memory.
+func (s *Signer) Close() error {
+	if s.key == nil || s.key.close == nil {
+		return nil
+	}
+	return s.key.close()
 }

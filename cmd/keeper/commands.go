@@ -21,7 +21,7 @@ func commands() []command {
 		{name: "report", usage: "rewards|depositors|vaults [--config config.yaml] [flags] [--json|--csv]", args: atLeastOne("name a report: rewards, depositors or vaults"), choices: reportNames, flags: reportCommand,
 			summary: "reports for vault operators: a reward budget split by time-weighted collateral (rewards), each vault's depositors (depositors), vault metrics and loops (vaults); needs no key"},
 		{name: "pubkey", usage: "[--config config.yaml]", flags: pubkeyCommand,
-			summary: "print the wallet's public key (signer.pubkey, or the key's public half)"},
+			summary: "print the wallet's public key (signer.pubkey, or the key's public half; with signer.pkcs11, the token's key)"},
 		{name: "test", usage: "FILE...", args: atLeastOne("name at least one test file"), flags: noFlags(runTests),
 			summary: "run policy unit tests: given market state, each policy must plan exactly the expected actions"},
 		{name: "history", usage: "[--config config.yaml] [--policy P] [--since D] [--json]", flags: historyCommand,

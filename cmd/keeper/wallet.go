@@ -56,7 +56,10 @@ func walletCommand(fs *flag.FlagSet) action {
 func pubkeyCommand(fs *flag.FlagSet) action {
 	cf := addConfigFlags(fs).addKeypairFlag(fs)
 	cf.quiet = true
-	return cf.withConfig(func(_ context.Context, s *streams, cfg *config.Config, _ []string) int {
+	return cf.withConfig(func(ctx context.Context, s *streams, cfg *config.Config, _ []string) int {
+		if cfg.Signer.PKCS11 != nil {
+			return printTokenKey(ctx, s, cfg)
+		}
 		pk, err := keeper.WalletOf(cfg)
 		if err != nil {
 			sayErr(s.err, err)
@@ -65,6 +68,24 @@ func pubkeyCommand(fs *flag.FlagSet) action {
 		fmt.Fprintln(s.out, pk)
 		return exitOK
 	})
+}
+
+// printTokenKey prints the public key of the key in the PKCS#11 token, read
+// from the token (signing nothing); when signer.pubkey names another key,
+// it prints the token's and fails, as a run would.
+func printTokenKey(ctx context.Context, s *streams, cfg *config.Config) int {
+	pk, err := keeper.TokenWallet(ctx, cfg)
+	if !pk.IsZero() {
+		fmt.Fprintln(s.out, pk)
+	}
+	if err != nil {
+		fmt.Fprintln(s.err, err)
+		if pk.IsZero() {
+			return exitUsage
+		}
+		return exitFailed
+	}
+	return exitOK
 }
 
 // writeWallet prints the report as tables, amounts in whole tokens where

@@ -215,6 +215,34 @@ type Signer struct {
 	MaxComputeUnitPrice uint64 `yaml:"max_compute_unit_price"`
 	// ExtraPrograms adds program ids to the allowlist of an action kind.
 	ExtraPrograms map[string][]string `yaml:"extra_programs"`
+	// PKCS11 keeps the key in a PKCS#11 token (an HSM) instead of a file:
+	// the token makes every signature. Nil when not configured.
+	PKCS11 *PKCS11 `yaml:"pkcs11,omitempty"`
+}
+
+// HasKey reports whether a key source is configured (a keypair file, a
+// secret, or a PKCS#11 token), not only a public key.
+func (s *Signer) HasKey() bool {
+	return s.Keypair != "" || s.SecretEnv != "" || s.SecretFile != "" || s.PKCS11 != nil
+}
+
+// PKCS11 names an Ed25519 key in a PKCS#11 token (docs/hardware-keys.md).
+type PKCS11 struct {
+	// Module is the token's PKCS#11 library (.so).
+	Module string `yaml:"module"`
+	// TokenLabel or Slot picks the token: exactly one is set.
+	TokenLabel string `yaml:"token_label"`
+	Slot       *uint  `yaml:"slot"`
+	// KeyLabel (CKA_LABEL) and KeyID (CKA_ID, hex) pick the key: at least
+	// one is set.
+	KeyLabel string `yaml:"key_label"`
+	KeyID    string `yaml:"key_id"`
+	// PIN is the user PIN, written only as ${ENV}; PINFile a file holding
+	// it. Exactly one is set.
+	PIN     Secret `yaml:"pin"`
+	PINFile string `yaml:"pin_file"`
+	// Timeout bounds each call to the token.
+	Timeout time.Duration `yaml:"timeout"`
 }
 
 // Journal configures the durable action journal.

@@ -49,6 +49,7 @@ func loadConfig(file, dir string, data []byte, lookupEnv func(string) (string, b
 		return nil, err
 	}
 	cfg := Default()
+	inlinePIN := pinWrittenInline(root) // before decoding expands ${NAME}
 	opts := strictyaml.Options{LookupEnv: lookupEnv}
 	if o.Quiet {
 		opts.Optional = func(path string) bool { return strings.HasPrefix(path, "notifiers") }
@@ -62,7 +63,7 @@ func loadConfig(file, dir string, data []byte, lookupEnv func(string) (string, b
 	for i := range cfg.Notifiers {
 		notifierDefaults(&cfg.Notifiers[i])
 	}
-	v := validator{file: file, root: root, dir: dir, quiet: o.Quiet, errs: errs}
+	v := validator{file: file, root: root, dir: dir, quiet: o.Quiet, errs: errs, inlinePIN: inlinePIN}
 	v.solanaCLI(&cfg, lookupEnv)
 	cfg.validate(&v)
 	sortByPosition(v.errs)

@@ -28,6 +28,8 @@ type validator struct {
 	quiet bool
 	// fromCLI are the keys taken from the Solana CLI's config.
 	fromCLI []string
+	// inlinePIN: the file writes signer.pkcs11.pin as a value, not ${NAME}.
+	inlinePIN bool
 }
 
 // fail records a problem at the node the path leads to.
@@ -116,7 +118,7 @@ func (c *Config) validate(v *validator) {
 func (v *validator) solanaCLI(c *Config, lookupEnv func(string) (string, bool)) {
 	needRPC := !v.written("chain", "rpc_url")
 	needKey := !v.written("signer", "keypair") && !v.written("signer", "secret_env") && !v.written("signer", "secret_file") &&
-		!v.written("signer", "pubkey")
+		!v.written("signer", "pubkey") && !v.written("signer", "pkcs11")
 	if !needRPC && !needKey {
 		return
 	}

@@ -147,8 +147,15 @@ func (s *Signer) validate(v *validator) {
 	if s.SecretEnv != "" && s.SecretFile != "" {
 		v.fail([]any{"signer", "secret_file"}, "signer: set only one of secret_env and secret_file")
 	}
-	if s.Keypair == "" && s.SecretEnv == "" && s.SecretFile == "" && s.PublicKey == "" {
-		v.fail([]any{"signer"}, "signer: one of keypair, secret_env, secret_file or (to only read) pubkey is required")
+	if s.PKCS11 != nil {
+		if v.written("signer", "keypair") || s.SecretEnv != "" || s.SecretFile != "" {
+			v.fail([]any{"signer", "pkcs11"}, "signer: set only one of keypair, secret_env, secret_file and pkcs11")
+		}
+		s.Keypair = "" // the default keypair path yields to the token
+		s.PKCS11.validate(v)
+	}
+	if !s.HasKey() && s.PublicKey == "" {
+		v.fail([]any{"signer"}, "signer: one of keypair, secret_env, secret_file, pkcs11 or (to only read) pubkey is required")
 	}
 	s.Keypair = resolvePath(v.dir, s.Keypair)
 	s.SecretFile = resolvePath(v.dir, s.SecretFile)
