@@ -151,7 +151,7 @@ var guardRules = []signer.Rule{
 	signer.RuleTokenOutflow, signer.RuleSetAuthority, signer.RuleCloseAccount, signer.RuleTokenInstruction,
 	signer.RuleComputeBudget, signer.RuleComputeUnitPrice, signer.RuleTipShape, signer.RuleTipBound,
 	signer.RuleLamportsBound, signer.RuleTokenBound, signer.RuleSimulatedLamports, signer.RuleSimulatedTokens,
-	signer.RuleSimulatedSpendFailed,
+	signer.RuleSimulatedSpendFailed, signer.RuleStrandedWallet,
 	signer.Rule(journal.RuleMalformedTransaction), signer.Rule(journal.RuleSignError),
 }
 
