@@ -8,9 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/keeper-project/keeper/keeper/chain"
 	"github.com/keeper-project/keeper/keeper/journal"
 	"github.com/keeper-project/keeper/keeper/sim"
+
+	"github.com/keeper-project/keeper/internal/redact"
 )
 
 // benchActionScenario is one loan of the wallet under auto-repay's trigger: 10 SOL against 1,100
@@ -243,7 +244,7 @@ func keepTips(b *testing.B, path string, s *simProc) {
 	}
 	defer j.Close()
 	kept := journal.EngineTipAccounts{Accounts: s.state(b).TipAccounts, AskedAt: time.Now().Add(-time.Minute)}
-	if err := j.SaveEngineTipAccounts(b.Context(), chain.RedactURL(s.urls.Jito), kept); err != nil {
+	if err := j.SaveEngineTipAccounts(b.Context(), redact.URL(s.urls.Jito), kept); err != nil {
 		b.Fatal(err)
 	}
 }

@@ -19,6 +19,8 @@ import (
 	"github.com/keeper-project/keeper/keeper/market/api"
 	"github.com/keeper-project/keeper/keeper/notify"
 	"github.com/keeper-project/keeper/signer"
+
+	"github.com/keeper-project/keeper/internal/redact"
 )
 
 // deps are the services keeper works through.
@@ -97,7 +99,7 @@ func keepTipAccounts(o *chain.Options, j Journal, log *slog.Logger) *keptTips {
 	if !ok || o.JitoURL == "" || len(o.TipAccounts) > 0 {
 		return nil
 	}
-	kt := &keptTips{store: store, engine: chain.RedactURL(o.JitoURL), log: log}
+	kt := &keptTips{store: store, engine: redact.URL(o.JitoURL), log: log}
 	ctx, cancel := context.WithTimeout(context.Background(), tipStoreTimeout)
 	defer cancel()
 	if kept, ok, err := store.EngineTipAccounts(ctx, kt.engine); err != nil {

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"github.com/keeper-project/keeper/internal/redact"
 )
 
 // PubSub is one connection to a Solana RPC node's pubsub websocket: it
@@ -20,8 +22,8 @@ import (
 // subscription and drops the connection (every subscription ends with the
 // reason) when a reader falls that far behind.
 type PubSub struct {
-	conn   *websocket.Conn
-	secret string // the URL, whose parts are scrubbed from errors
+	conn    *websocket.Conn
+	secrets redact.Secrets // the URL's, scrubbed from errors
 
 	writeMu sync.Mutex // one writer at a time, as gorilla/websocket requires
 
@@ -76,10 +78,10 @@ func DialPubSub(ctx context.Context, url string) (*PubSub, error) {
 		if resp != nil {
 			err = fmt.Errorf("%s: %w", resp.Status, err)
 		}
-		return nil, ScrubError(err, url)
+		return nil, redact.Of(url).Error(err)
 	}
 	conn.SetReadLimit(64 << 20)
-	p := &PubSub{conn: conn, secret: url, waiting: map[uint64]*pending{}, subs: map[uint64]*Subscription{},
+	p := &PubSub{conn: conn, secrets: redact.Of(url), waiting: map[uint64]*pending{}, subs: map[uint64]*Subscription{},
 		done: make(chan struct{})}
 	go p.read()
 	go p.ping()
@@ -178,7 +180,7 @@ func (p *PubSub) send(id uint64, method string, params []any) error {
 	defer p.writeMu.Unlock()
 	_ = p.conn.SetWriteDeadline(time.Now().Add(10 * time.Second))
 	if err := p.conn.WriteMessage(websocket.TextMessage, msg); err != nil {
-		err = ScrubError(fmt.Errorf("pubsub: sending %s: %w", method, err), p.secret)
+		err = p.secrets.Error(fmt.Errorf("pubsub: sending %s: %w", method, err))
 		p.fail(err)
 		return err
 	}
@@ -207,7 +209,7 @@ func (p *PubSub) read() {
 	for {
 		_, data, err := p.conn.ReadMessage()
 		if err != nil {
-			p.fail(ScrubError(fmt.Errorf("pubsub: connection lost: %w", err), p.secret))
+			p.fail(p.secrets.Error(fmt.Errorf("pubsub: connection lost: %w", err)))
 			return
 		}
 		_ = p.conn.SetReadDeadline(time.Now().Add(pubsubDead))
@@ -277,7 +279,7 @@ func (p *PubSub) ping() {
 			err := p.conn.WriteControl(websocket.PingMessage, nil, time.Now().Add(10*time.Second))
 			p.writeMu.Unlock()
 			if err != nil {
-				p.fail(ScrubError(fmt.Errorf("pubsub: ping: %w", err), p.secret))
+				p.fail(p.secrets.Error(fmt.Errorf("pubsub: ping: %w", err)))
 				return
 			}
 		}
