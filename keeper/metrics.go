@@ -7,6 +7,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"github.com/keeper-project/keeper/keeper/chain"
 	"github.com/keeper-project/keeper/keeper/journal"
 )
 
@@ -44,6 +45,10 @@ type Metrics struct {
 	// WatchPolling is 1 while the chain watcher of the triggers polls
 	// because its websocket subscriptions do not serve, else 0.
 	WatchPolling prometheus.Gauge
+	// WebsocketOversized counts the websocket messages over the cap (the
+	// notification of the largest account Solana allows) that dropped a
+	// connection, of the triggers' watcher or of confirmations.
+	WebsocketOversized prometheus.CounterFunc
 	// Leader is 1 while this keeper leads (acts), 0 while it stands by.
 	Leader prometheus.Gauge
 	// LeaderTerms counts the terms this keeper won on a shared journal.
@@ -83,8 +88,11 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		PolicyInterval:       gaugeVec("policy_interval_seconds", "Seconds between two ticks of the policy's schedule (the next two, for a cron expression).", "policy"),
 		TriggerFirings:       counterVec("trigger_firings_total", "Triggers that fired a run of their policy, by trigger type (price, account, pool, slot).", "policy", "trigger"),
 		WatchPolling:         gauge("watch_polling", "1 while the chain watcher of the policies' triggers polls (chain.watch_poll) because its websocket subscriptions do not serve; 0 while they serve or nothing is watched."),
-		Leader:               gauge("leader", "1 while this keeper leads and may act; 0 while it stands by (a shared journal led by another keeper) or has not yet settled the journal."),
-		LeaderTerms:          counter("leader_terms_total", "Terms of leadership this keeper won on a shared (PostgreSQL) journal."),
+		WebsocketOversized: prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: namespace, Name: "websocket_oversized_messages_total",
+			Help: "Websocket messages over the cap (the notification of a 10 MiB account, the largest Solana allows) that dropped their connection; its subscriptions resubscribe."},
+			func() float64 { return float64(chain.OversizedMessages()) }),
+		Leader:      gauge("leader", "1 while this keeper leads and may act; 0 while it stands by (a shared journal led by another keeper) or has not yet settled the journal."),
+		LeaderTerms: counter("leader_terms_total", "Terms of leadership this keeper won on a shared (PostgreSQL) journal."),
 		JournalCommits: histogramVec("journal_commit_duration_seconds", "Time the journal's committed write transactions took, flush included, by durability (durable: on disk when it returned; lazy: left to the next durable one).",
 			prometheus.ExponentialBuckets(0.0001, 2, 16), "durability"),
 		JournalWrites: counterVec("journal_writes_total", "Journal writes committed, by durability of their commit; above the commits' count when writes that arrived together shared one.", "durability"),
@@ -124,7 +132,7 @@ func (m *Metrics) collectors() []prometheus.Collector {
 	return []prometheus.Collector{m.Runs, m.RunDuration, m.RunsSkipped, m.LastSuccess, m.Actions, m.GuardRefusals,
 		m.MarketRequests, m.MarketErrors, m.RPCRequests, m.RPCErrors, m.JournalPending, m.JournalLag,
 		m.WalletLamports, m.Paused, m.Reloads, m.Notifications, m.PoliciesLoaded, m.IdempotencyConflicts, m.PricesUnknown,
-		m.PolicyInterval, m.TriggerFirings, m.WatchPolling, m.Leader, m.LeaderTerms, m.JournalCommits, m.JournalWrites}
+		m.PolicyInterval, m.TriggerFirings, m.WatchPolling, m.WebsocketOversized, m.Leader, m.LeaderTerms, m.JournalCommits, m.JournalWrites}
 }
 
 // journalCommitted returns the journal's Options.Committed that feeds
