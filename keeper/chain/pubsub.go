@@ -25,9 +25,6 @@ import (
 // reason) when a reader falls that far behind. It reads a message of at most
 // maxPubSubMessage bytes, and one beyond smallPubSubMessage only while it
 // holds the process's one large-message slot (see readMessage): a node that
-// floods it with large notifications costs one of them in memory at a time. It reads a message of at most
-// maxPubSubMessage bytes, and one beyond smallPubSubMessage only while it
-// holds the process's one large-message slot (see readMessage): a node that
 // floods it with large notifications costs one of them in memory at a time.
 type PubSub struct {
 	conn    *websocket.Conn
@@ -336,6 +333,11 @@ func (p *PubSub) notify(subID uint64, n notification) {
 	}
 	select {
 	case s.queue <- n:
+		select {
+		case <-p.done: // ended meanwhile (Close): nobody may come for it
+			s.drain()
+		default:
+		}
 	default:
 		n.release()
 		p.fail(fmt.Errorf("pubsub: a reader fell %d notifications behind", pubsubQueue))
