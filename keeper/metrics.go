@@ -7,6 +7,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"github.com/keeper-project/keeper/keeper/chain"
 	"github.com/keeper-project/keeper/keeper/internal/action"
 	"github.com/keeper-project/keeper/keeper/journal"
 	"github.com/keeper-project/keeper/policies"
@@ -47,6 +48,10 @@ type Metrics struct {
 	// WatchPolling is 1 while the chain watcher of the triggers polls
 	// because its websocket subscriptions do not serve, else 0.
 	WatchPolling prometheus.Gauge
+	// WebsocketOversized counts the websocket messages over the cap (the
+	// notification of the largest account Solana allows) that dropped a
+	// connection, of the triggers' watcher or of confirmations.
+	WebsocketOversized prometheus.CounterFunc
 	// Leader is 1 while this keeper leads (acts), 0 while it stands by.
 	Leader prometheus.Gauge
 	// LeaderTerms counts the terms this keeper won on a shared journal.
@@ -64,7 +69,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		RunDuration:          histogramVec("policy_run_duration_seconds", "Time from tick to the end of a policy run, actions included.", prometheus.ExponentialBuckets(0.01, 2, 14), "policy"),
 		RunsSkipped:          counterVec("policy_runs_skipped_total", "Policy ticks not run as scheduled, by reason: overlap (the previous run still ran), late (fired more than 2 s after its slot), missed (slots that passed without a tick), stale_data.", "policy", "reason"),
 		LastSuccess:          gaugeVec("policy_last_success_timestamp_seconds", "Unix time of the policy's last run that ended without error.", "policy"),
-		Actions:              counterVec("actions_total", "Ends of the action path by kind and outcome (landed, failed, refused, retry, expired, pending, settled, busy, already_done, dry_run, paused, not_taken, alert).", "policy", "kind", "outcome"),
+		Actions:              counterVec("actions_total", "Ends of the action path by kind and outcome (landed, failed, refused, retry, expired, pending, settled, busy, already_done, superseded, dry_run, paused, not_taken, alert).", "policy", "kind", "outcome"),
 		PricesUnknown:        counterVec("prices_unknown_total", "Prices a run needed and could not use, by reason; the facts that needed them were unknown.", "reason"),
 		GuardRefusals:        counterVec("guard_refusals_total", "Transactions the guard refused to sign, by rule.", "rule"),
 		MarketRequests:       histogramVec("market_request_duration_seconds", "Market API request durations by endpoint and HTTP status.", prometheus.DefBuckets, "endpoint", "code"),
@@ -82,8 +87,11 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		PolicyInterval:       gaugeVec("policy_interval_seconds", "Seconds between two ticks of the policy's schedule (the next two, for a cron expression).", "policy"),
 		TriggerFirings:       counterVec("trigger_firings_total", "Triggers that fired a run of their policy, by trigger type (price, account, pool, slot).", "policy", "trigger"),
 		WatchPolling:         gauge("watch_polling", "1 while the chain watcher of the policies' triggers polls (chain.watch_poll) because its websocket subscriptions do not serve; 0 while they serve or nothing is watched."),
-		Leader:               gauge("leader", "1 while this keeper leads and may act; 0 while it stands by (a shared journal led by another keeper) or has not yet settled the journal."),
-		LeaderTerms:          counter("leader_terms_total", "Terms of leadership this keeper won on a shared (PostgreSQL) journal."),
+		WebsocketOversized: prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: namespace, Name: "websocket_oversized_messages_total",
+			Help: "Websocket messages over the cap (the notification of a 10 MiB account, the largest Solana allows) that dropped their connection; its subscriptions resubscribe."},
+			func() float64 { return float64(chain.OversizedMessages()) }),
+		Leader:      gauge("leader", "1 while this keeper leads and may act; 0 while it stands by (a shared journal led by another keeper) or has not yet settled the journal."),
+		LeaderTerms: counter("leader_terms_total", "Terms of leadership this keeper won on a shared (PostgreSQL) journal."),
 		JournalCommits: histogramVec("journal_commit_duration_seconds", "Time the journal's committed write transactions took, flush included, by durability (durable: on disk when it returned; lazy: left to the next durable one).",
 			prometheus.ExponentialBuckets(0.0001, 2, 16), "durability"),
 	}
@@ -125,7 +133,7 @@ func (m *Metrics) collectors() []prometheus.Collector {
 	return []prometheus.Collector{m.Runs, m.RunDuration, m.RunsSkipped, m.LastSuccess, m.Actions, m.GuardRefusals,
 		m.MarketRequests, m.MarketErrors, m.RPCRequests, m.RPCErrors, m.JournalPending, m.JournalLag,
 		m.WalletLamports, m.Paused, m.Reloads, m.Notifications, m.PoliciesLoaded, m.IdempotencyConflicts, m.PricesUnknown,
-		m.PolicyInterval, m.TriggerFirings, m.WatchPolling, m.Leader, m.LeaderTerms, m.JournalCommits}
+		m.PolicyInterval, m.TriggerFirings, m.WatchPolling, m.WebsocketOversized, m.Leader, m.LeaderTerms, m.JournalCommits}
 }
 
 // journalCommitted returns the journal's Options.Committed that feeds
@@ -151,7 +159,7 @@ var guardRules = []signer.Rule{
 	signer.RuleTokenOutflow, signer.RuleSetAuthority, signer.RuleCloseAccount, signer.RuleTokenInstruction,
 	signer.RuleComputeBudget, signer.RuleComputeUnitPrice, signer.RuleTipShape, signer.RuleTipBound,
 	signer.RuleLamportsBound, signer.RuleTokenBound, signer.RuleSimulatedLamports, signer.RuleSimulatedTokens,
-	signer.RuleSimulatedSpendFailed, signer.RuleStrandedWallet,
+	signer.RuleSimulatedSpendFailed, signer.RuleStrandedWallet, signer.RuleDuplicateTransaction,
 	signer.Rule(journal.RuleMalformedTransaction), signer.Rule(journal.RuleSignError),
 }
 

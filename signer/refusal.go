@@ -22,6 +22,10 @@ const (
 	RuleBadSignature Rule = "bad-signature"
 	// RuleUnknownKind: the action kind is not one the guard knows.
 	RuleUnknownKind Rule = "unknown-kind"
+	// RuleDuplicateTransaction: one answer holds the same message twice. Our
+	// signature over it would be the same, so the chain would take it once
+	// and refuse the copy: a sequence that could never land as built.
+	RuleDuplicateTransaction Rule = "duplicate-transaction"
 	// RuleNotASigner: our key is not a required signer.
 	RuleNotASigner Rule = "not-a-signer"
 	// RuleFeePayer: someone else pays the fees and that is not allowed.

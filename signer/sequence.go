@@ -1,6 +1,9 @@
 package signer
 
-import "context"
+import (
+	"bytes"
+	"context"
+)
 
 // SequenceRefusal is a refusal of one transaction of a sequence.
 type SequenceRefusal struct {
@@ -52,6 +55,9 @@ func (s *Signer) CheckSequence(txs []*Tx, kind Kind, b Bounds) error {
 	if !ok {
 		return refuse(RuleUnknownKind, "unknown action kind %q", kind)
 	}
+	if err := distinct(txs); err != nil {
+		return err
+	}
 	cb, err := compileBounds(b)
 	if err != nil {
 		return err
@@ -73,6 +79,19 @@ func (s *Signer) CheckSequence(txs []*Tx, kind Kind, b Bounds) error {
 	}
 	if err := checkTotals(cb, &sum, fees); err != nil {
 		return &SequenceRefusal{Index: len(txs) - 1, Err: err}
+	}
+	return nil
+}
+
+// distinct refuses a sequence that holds one message twice, naming the later copy.
+func distinct(txs []*Tx) error {
+	for i, tx := range txs {
+		for j := range i {
+			if tx != nil && txs[j] != nil && bytes.Equal(tx.raw, txs[j].raw) {
+				return &SequenceRefusal{Index: i, Err: refuse(RuleDuplicateTransaction,
+					"transaction %d is transaction %d again: one signature, so it could land only once", i, j)}
+			}
+		}
 	}
 	return nil
 }

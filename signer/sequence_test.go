@@ -40,7 +40,8 @@ func TestSignSequence(t *testing.T) {
 		index int
 	}{
 		{"two payments within the amount", []*Tx{tx(pay(400_000)), tx(pay(600_000))}, "", 0},
-		{"the second transaction drains", []*Tx{tx(pay(600_000)), tx(pay(600_000))}, RuleTokenBound, 1},
+		{"the second transaction drains", []*Tx{tx(pay(600_000)), tx(pay(500_000))}, RuleTokenBound, 1},
+		{"one transaction twice", []*Tx{tx(pay(400_000)), tx(pay(1)), tx(pay(400_000))}, RuleDuplicateTransaction, 2},
 		{"an account created by one and closed back by the next", []*Tx{tx(create), tx(closeBack)}, "", 0},
 		{"an account created and never closed", []*Tx{tx(create), tx(pay(1))}, RuleLamportsBound, 1},
 		{"a rule of one transaction", []*Tx{tx(pay(1)), tx(fixture.Ix{Program: fixture.UnknownProgram, Accounts: []fixture.Meta{ws(fixture.Wallet)}})}, RuleProgramNotAllowed, 1},

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/keeper-project/keeper/internal/redact"
 )
 
 // maxExcerpt is the most runes of a value an error message quotes.
@@ -15,7 +17,7 @@ const maxExcerpt = 24
 // Excerpt renders a value from a file for an error message without echoing what may be a secret:
 // a file named by mistake (a key file matched by a policy glob, say) must not reach a terminal or a
 // log through its own error. A URL keeps its scheme and host and loses its credentials, path and
-// query; a short value is quoted as it is; a long value without spaces (a key, a token) is
+// query (see redact.URL); a short value is quoted as it is; a long value without spaces (a key, a token) is
 // described by its length only; other long values are cut to their first words.
 func Excerpt(s string) string {
 	if u, ok := urlExcerpt(s); ok {
@@ -59,7 +61,7 @@ func PathSegment(key string) string {
 	return "[" + e + "]"
 }
 
-// urlExcerpt renders s as scheme://host/… when it is a URL with a host, reporting whether it was.
+// urlExcerpt renders s as redact.URL does when it is a URL with a host, reporting whether it was.
 func urlExcerpt(s string) (string, bool) {
 	if !strings.Contains(s, "://") {
 		return "", false
@@ -68,9 +70,5 @@ func urlExcerpt(s string) (string, bool) {
 	if err != nil || u.Host == "" {
 		return "", false
 	}
-	out := u.Scheme + "://" + u.Host
-	if u.User != nil || u.RawQuery != "" || u.Fragment != "" || (u.Path != "" && u.Path != "/") {
-		out += "/…"
-	}
-	return strconv.Quote(out), true
+	return strconv.Quote(redact.URL(s)), true
 }

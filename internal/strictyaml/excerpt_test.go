@@ -45,7 +45,7 @@ func TestKeysAreExcerpted(t *testing.T) {
 	const url = "https://rpc.example.com/v1?api-key=0123456789abcdef"
 	cases := map[string]string{
 		secret + ": 1\n":                                   `unknown field a value of 70 characters at the top level`,
-		"inner:\n  " + url + ": 1\n":                       `unknown field "https://rpc.example.com/…" in inner`,
+		"inner:\n  " + url + ": 1\n":                       `unknown field "https://rpc.example.com/<secret>" in inner`,
 		"labels: {" + secret + ": [1]}\n":                  `labels.[a value of 70 characters]: expected a string`,
 		"labels: {" + secret + ": a, " + secret + ": b}\n": `labels: duplicate key a value of 70 characters`,
 	}

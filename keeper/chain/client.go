@@ -9,6 +9,8 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"golang.org/x/time/rate"
+
+	"github.com/keeper-project/keeper/internal/redact"
 )
 
 // jitoBundlesPath is the block engine's JSON-RPC path for bundle methods.
@@ -49,7 +51,7 @@ func New(o Options) (*Client, error) {
 	reads, sends, bundleSims := newPools(o, hc)
 	c := &Client{hc: hc, Reads: &Reads{pool: reads, commitment: o.Commitment}}
 	if u := o.wsEndpoint(); u != "" {
-		c.sigs = &sigWatcher{url: u, secrets: secretParts(u), commitment: o.Commitment, log: o.Logger}
+		c.sigs = &sigWatcher{url: u, secrets: redact.Of(u), commitment: o.Commitment, log: o.Logger}
 	}
 	c.sim = &simulator{reads: c.Reads, tables: &lookupTables{reads: c.Reads}, bundleSims: bundleSims, log: o.Logger}
 	c.confirm = &confirmer{reads: c.Reads, grace: o.BlockhashGrace, log: o.Logger}

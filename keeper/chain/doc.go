@@ -30,7 +30,7 @@
 // caller build a new attempt of the same action.
 //
 // URLs may carry API keys (in the query, the userinfo or the path): errors and
-// logs name endpoints by [RedactURL] only, and JSON-RPC errors are formatted
+// logs name endpoints by [redact.URL] only, and JSON-RPC errors are formatted
 // here rather than by solana-go (whose RPCError.Error is a multi-line dump).
 //
 // The package imports solana-go and the standard library only; it knows

@@ -8,6 +8,8 @@ import (
 
 	"github.com/gagliardetto/solana-go/rpc"
 	"github.com/gagliardetto/solana-go/rpc/jsonrpc"
+
+	"github.com/keeper-project/keeper/internal/redact"
 )
 
 // maxResponseBytes bounds a JSON-RPC response body.
@@ -15,8 +17,8 @@ const maxResponseBytes = 32 << 20
 
 // endpoint is one JSON-RPC server.
 type endpoint struct {
-	name    string   // RedactURL of the URL: the only form ever printed
-	secrets []string // parts of the URL (and auth) that must never be printed
+	name    string         // redact.URL of the URL: the only form ever printed
+	secrets redact.Secrets // parts of the URL (and auth) that must never be printed
 	raw     jsonrpc.RPCClient
 	rpc     *rpc.Client
 }
@@ -29,8 +31,8 @@ func newEndpoint(rawURL string, hc *http.Client, headers map[string]string, secr
 		CustomHeaders: headers,
 	})
 	return &endpoint{
-		name:    RedactURL(rawURL),
-		secrets: secretParts(rawURL, secrets...),
+		name:    redact.URL(rawURL),
+		secrets: redact.Of(rawURL).With(secrets...),
 		raw:     raw,
 		rpc:     rpc.NewWithCustomRPCClient(raw),
 	}

@@ -25,7 +25,7 @@ const (
 // multi-line dump).
 type RPCError struct {
 	Method   string // JSON-RPC method
-	Endpoint string // redacted endpoint, see RedactURL
+	Endpoint string // redacted endpoint, see redact.URL
 	Code     int
 	Message  string
 	Data     any      // the error's data member, decoded from JSON

@@ -11,6 +11,8 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
+
+	"github.com/keeper-project/keeper/internal/redact"
 )
 
 // Defaults applied by New to zero Options fields.
@@ -28,7 +30,7 @@ const (
 )
 
 // Options configures a Client. Zero fields take the defaults above; URLs may
-// carry API keys and are never printed except through RedactURL.
+// carry API keys and are never printed except through redact.URL.
 type Options struct {
 	// RPCURLs are the Solana RPC endpoints, tried in order: the next one is
 	// used when one answers 429 or 5xx, times out, refuses the connection or
@@ -141,7 +143,7 @@ func (o Options) validate() error {
 		errs = append(errs, checkURL("jito url", o.JitoURL))
 	}
 	if u, err := url.Parse(o.WSURL); o.WSURL != "" && (err != nil || (u.Scheme != "ws" && u.Scheme != "wss") || u.Host == "") {
-		errs = append(errs, fmt.Errorf("websocket url %s: want ws:// or wss://", RedactURL(o.WSURL)))
+		errs = append(errs, fmt.Errorf("websocket url %s: want ws:// or wss://", redact.URL(o.WSURL)))
 	}
 	switch o.Commitment {
 	case rpc.CommitmentConfirmed, rpc.CommitmentFinalized:
@@ -174,7 +176,7 @@ func checkURL(what, raw string) error {
 		return fmt.Errorf("%s: not an absolute url", what)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return fmt.Errorf("%s (%s): scheme must be http or https", what, RedactURL(raw))
+		return fmt.Errorf("%s (%s): scheme must be http or https", what, redact.URL(raw))
 	}
 	return nil
 }
@@ -184,7 +186,7 @@ func checkURL(what, raw string) error {
 func (o Options) String() string {
 	rpcs := make([]string, len(o.RPCURLs))
 	for i, u := range o.RPCURLs {
-		rpcs[i] = RedactURL(u)
+		rpcs[i] = redact.URL(u)
 	}
 	auth := "unset"
 	if o.JitoAuth != "" {
@@ -205,7 +207,7 @@ func redactOptional(raw string) string {
 	if raw == "" {
 		return "none"
 	}
-	return RedactURL(raw)
+	return redact.URL(raw)
 }
 
 // wsEndpoint is the websocket to watch confirmations on, or "" for none.

@@ -146,7 +146,7 @@ func scrub(err error, ep *endpoint) error {
 		return nil
 	}
 	msg := err.Error()
-	if clean := scrubText(msg, ep.secrets); clean != msg {
+	if clean := ep.secrets.Text(msg); clean != msg {
 		return errors.New(clean)
 	}
 	return err
@@ -155,7 +155,7 @@ func scrub(err error, ep *endpoint) error {
 // newRPCError formats a JSON-RPC error without the URL, lifting program logs
 // out of its data.
 func newRPCError(method string, ep *endpoint, re *jsonrpc.RPCError) *RPCError {
-	out := &RPCError{Method: method, Endpoint: ep.name, Code: re.Code, Message: scrubText(re.Message, ep.secrets), Data: normalize(re.Data)}
+	out := &RPCError{Method: method, Endpoint: ep.name, Code: re.Code, Message: ep.secrets.Text(re.Message), Data: normalize(re.Data)}
 	if m, ok := out.Data.(map[string]any); ok {
 		if logs, ok := m["logs"].([]any); ok {
 			for _, l := range logs {

@@ -255,21 +255,6 @@ func TestOptionsPrintRedacted(t *testing.T) {
 	}
 }
 
-func TestRedactURL(t *testing.T) {
-	tests := map[string]string{
-		"https://mainnet.example/?api-key=k": "https://mainnet.example",
-		"https://u:p@node.example:8899/tok/": "https://node.example:8899",
-		"http://127.0.0.1:7071":              "http://127.0.0.1:7071",
-		"not a url":                          "<invalid url>",
-		"://x":                               "<invalid url>",
-	}
-	for in, want := range tests {
-		if got := RedactURL(in); got != want {
-			t.Errorf("RedactURL(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestRetryable(t *testing.T) {
 	tests := []struct {
 		name string

@@ -5,10 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sync"
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"github.com/keeper-project/keeper/internal/redact"
 )
 
 // PubSub is one connection to a Solana RPC node's pubsub websocket: it
@@ -18,10 +22,13 @@ import (
 // watcher holding subscriptions for days fills, and a confirmation per
 // transaction allocates anew; this one keeps a small queue per
 // subscription and drops the connection (every subscription ends with the
-// reason) when a reader falls that far behind.
+// reason) when a reader falls that far behind. It reads a message of at most
+// maxPubSubMessage bytes, and one beyond smallPubSubMessage only while it
+// holds the process's one large-message slot (see readMessage): a node that
+// floods it with large notifications costs one of them in memory at a time.
 type PubSub struct {
-	conn   *websocket.Conn
-	secret string // the URL, whose parts are scrubbed from errors
+	conn    *websocket.Conn
+	secrets redact.Secrets // the URL's, scrubbed from errors
 
 	writeMu sync.Mutex // one writer at a time, as gorilla/websocket requires
 
@@ -39,7 +46,17 @@ type Subscription struct {
 	p     *PubSub
 	id    uint64
 	unsub string
-	queue chan json.RawMessage
+	queue chan notification
+
+	mu   sync.Mutex
+	held func() // releases the notification Next returned last
+}
+
+// notification is a queued notification's result and what gives back the
+// large-message slot it holds (a no-op for a small one).
+type notification struct {
+	result  json.RawMessage
+	release func()
 }
 
 // pending is a subscribe request waiting for its answer.
@@ -76,10 +93,10 @@ func DialPubSub(ctx context.Context, url string) (*PubSub, error) {
 		if resp != nil {
 			err = fmt.Errorf("%s: %w", resp.Status, err)
 		}
-		return nil, ScrubError(err, url)
+		return nil, redact.Of(url).Error(err)
 	}
-	conn.SetReadLimit(64 << 20)
-	p := &PubSub{conn: conn, secret: url, waiting: map[uint64]*pending{}, subs: map[uint64]*Subscription{},
+	conn.SetReadLimit(maxPubSubMessage)
+	p := &PubSub{conn: conn, secrets: redact.Of(url), waiting: map[uint64]*pending{}, subs: map[uint64]*Subscription{},
 		done: make(chan struct{})}
 	go p.read()
 	go p.ping()
@@ -136,20 +153,54 @@ func (p *PubSub) Subscribe(ctx context.Context, method string, params []any, uns
 }
 
 // Next returns the subscription's next notification's result, waiting for
-// it; an error when the connection ended (why) or ctx did.
+// it; an error when the connection ended (why) or ctx did. The result is
+// the caller's until it calls Next again or Unsubscribe: a large one holds
+// the process's large-message slot until then.
 func (s *Subscription) Next(ctx context.Context) (json.RawMessage, error) {
+	s.release()
 	select {
 	case n := <-s.queue:
-		return n, nil
+		return s.hold(n), nil
 	default:
 	}
 	select {
 	case n := <-s.queue:
-		return n, nil
+		return s.hold(n), nil
 	case <-s.p.done:
 		return nil, s.p.Err()
 	case <-ctx.Done():
 		return nil, ctx.Err()
+	}
+}
+
+// hold keeps n's release for the next call of Next or Unsubscribe.
+func (s *Subscription) hold(n notification) json.RawMessage {
+	s.mu.Lock()
+	s.held = n.release
+	s.mu.Unlock()
+	return n.result
+}
+
+// release gives back what the notification Next returned last holds.
+func (s *Subscription) release() {
+	s.mu.Lock()
+	held := s.held
+	s.held = nil
+	s.mu.Unlock()
+	if held != nil {
+		held()
+	}
+}
+
+// drain releases every queued notification.
+func (s *Subscription) drain() {
+	for {
+		select {
+		case n := <-s.queue:
+			n.release()
+		default:
+			return
+		}
 	}
 }
 
@@ -163,6 +214,8 @@ func (s *Subscription) Unsubscribe() {
 	p.nextID++
 	id := p.nextID
 	p.mu.Unlock()
+	s.release()
+	s.drain()
 	if ok {
 		_ = p.send(id, s.unsub, []any{s.id})
 	}
@@ -178,7 +231,7 @@ func (p *PubSub) send(id uint64, method string, params []any) error {
 	defer p.writeMu.Unlock()
 	_ = p.conn.SetWriteDeadline(time.Now().Add(10 * time.Second))
 	if err := p.conn.WriteMessage(websocket.TextMessage, msg); err != nil {
-		err = ScrubError(fmt.Errorf("pubsub: sending %s: %w", method, err), p.secret)
+		err = p.secrets.Error(fmt.Errorf("pubsub: sending %s: %w", method, err))
 		p.fail(err)
 		return err
 	}
@@ -205,22 +258,42 @@ func (p *PubSub) read() {
 	_ = p.conn.SetReadDeadline(time.Now().Add(pubsubDead))
 	p.conn.SetPongHandler(func(string) error { return p.conn.SetReadDeadline(time.Now().Add(pubsubDead)) })
 	for {
-		_, data, err := p.conn.ReadMessage()
+		data, release, err := p.next()
 		if err != nil {
-			p.fail(ScrubError(fmt.Errorf("pubsub: connection lost: %w", err), p.secret))
+			p.fail(err)
 			return
 		}
 		_ = p.conn.SetReadDeadline(time.Now().Add(pubsubDead))
 		var m message
 		if err := json.Unmarshal(data, &m); err != nil {
+			release()
 			continue // not JSON-RPC: nothing to route it to
 		}
 		if m.ID != nil {
+			release()
 			p.answer(*m.ID, m)
 			continue
 		}
-		p.notify(m.Params.Subscription, m.Params.Result)
+		p.notify(m.Params.Subscription, notification{result: m.Params.Result, release: release})
 	}
+}
+
+// next reads the next message (see readMessage). A message over
+// maxPubSubMessage is ErrMessageTooLarge, counted.
+func (p *PubSub) next() ([]byte, func(), error) {
+	_, r, err := p.conn.NextReader()
+	if err == nil {
+		var data []byte
+		var release func()
+		if data, release, err = readMessage(r, largeMessage, p.done); err == nil {
+			return data, release, nil
+		}
+	}
+	if errors.Is(err, websocket.ErrReadLimit) {
+		oversized.Add(1)
+		return nil, nil, ErrMessageTooLarge
+	}
+	return nil, nil, p.secrets.Error(fmt.Errorf("pubsub: connection lost: %w", err))
 }
 
 // answer hands a subscribe request's answer to its waiting Subscribe,
@@ -241,7 +314,7 @@ func (p *PubSub) answer(id uint64, m message) {
 	case json.Unmarshal(m.Result, &subID) != nil:
 		w.answer <- reply{err: fmt.Errorf("pubsub: %s: the node answered %.100s, not a subscription id", w.method, m.Result)}
 	default:
-		s := &Subscription{p: p, id: subID, unsub: w.unsub, queue: make(chan json.RawMessage, pubsubQueue)}
+		s := &Subscription{p: p, id: subID, unsub: w.unsub, queue: make(chan notification, pubsubQueue)}
 		p.subs[subID] = s
 		w.answer <- reply{sub: s}
 	}
@@ -250,16 +323,23 @@ func (p *PubSub) answer(id uint64, m message) {
 // notify queues a notification for its subscription; a subscription whose
 // reader fell pubsubQueue notifications behind ends the connection, so
 // that no change is silently skipped.
-func (p *PubSub) notify(subID uint64, result json.RawMessage) {
+func (p *PubSub) notify(subID uint64, n notification) {
 	p.mu.Lock()
 	s := p.subs[subID]
 	p.mu.Unlock()
 	if s == nil {
+		n.release()
 		return // a notification of a subscription just ended
 	}
 	select {
-	case s.queue <- result:
+	case s.queue <- n:
+		select {
+		case <-p.done: // ended meanwhile (Close): nobody may come for it
+			s.drain()
+		default:
+		}
 	default:
+		n.release()
 		p.fail(fmt.Errorf("pubsub: a reader fell %d notifications behind", pubsubQueue))
 	}
 }
@@ -277,7 +357,7 @@ func (p *PubSub) ping() {
 			err := p.conn.WriteControl(websocket.PingMessage, nil, time.Now().Add(10*time.Second))
 			p.writeMu.Unlock()
 			if err != nil {
-				p.fail(ScrubError(fmt.Errorf("pubsub: ping: %w", err), p.secret))
+				p.fail(p.secrets.Error(fmt.Errorf("pubsub: ping: %w", err)))
 				return
 			}
 		}
@@ -293,6 +373,11 @@ func (p *PubSub) fail(err error) {
 	}
 	p.err = err
 	close(p.done)
+	subs := slices.Collect(maps.Values(p.subs))
 	p.mu.Unlock()
 	_ = p.conn.Close()
+	for _, s := range subs {
+		s.release() // the connection is over: what its reader still holds counts no more
+		s.drain()
+	}
 }

@@ -199,7 +199,7 @@ func checkHeldError(t *testing.T, err error, wantErr bool, took time.Duration) {
 		return
 	}
 	msg := fmt.Sprint(err)
-	if !chain.Retryable(err) || !strings.Contains(msg, "getSlot on http://a.test:80: not sent") || strings.Contains(msg, apiKey) {
+	if !chain.Retryable(err) || !strings.Contains(msg, "getSlot on http://a.test:80/<secret>: not sent") || strings.Contains(msg, apiKey) {
 		t.Errorf("second call: err = %v, want a retryable error naming getSlot and the redacted node, saying nothing was sent", err)
 	}
 	if took != 0 {

@@ -10,6 +10,8 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 	"github.com/gagliardetto/solana-go/rpc"
+
+	"github.com/keeper-project/keeper/internal/redact"
 )
 
 // sigWatcher tells a transaction's confirmation loop the moment the node
@@ -26,7 +28,7 @@ import (
 // is tried at most once per wsRetry.
 type sigWatcher struct {
 	url        string // ws:// or wss://; "" disables the watcher
-	secrets    []string
+	secrets    redact.Secrets
 	commitment rpc.CommitmentType
 	log        logger
 
@@ -138,11 +140,11 @@ func (w *sigWatcher) connect(ctx context.Context) *PubSub {
 	if err != nil {
 		w.downTill = time.Now().Add(wsRetry)
 		w.log.Info("No websocket for confirmations; polling signature statuses alone",
-			"endpoint", RedactURL(w.url), "err", w.clean(err), "retry_in", wsRetry)
+			"endpoint", redact.URL(w.url), "err", w.clean(err), "retry_in", wsRetry)
 		return nil
 	}
 	w.conn = conn
-	w.log.Debug("Websocket for confirmations connected", "endpoint", RedactURL(w.url))
+	w.log.Debug("Websocket for confirmations connected", "endpoint", redact.URL(w.url))
 	return conn
 }
 
@@ -157,7 +159,7 @@ func (w *sigWatcher) broken(conn *PubSub, err error) {
 	w.downTill = time.Now().Add(wsRetry)
 	conn.Close()
 	w.log.Info("Websocket for confirmations lost; polling signature statuses alone",
-		"endpoint", RedactURL(w.url), "err", w.clean(err), "retry_in", wsRetry)
+		"endpoint", redact.URL(w.url), "err", w.clean(err), "retry_in", wsRetry)
 }
 
 // close ends the connection, if any.
@@ -178,5 +180,5 @@ func (w *sigWatcher) clean(err error) error {
 	if err == nil {
 		return nil
 	}
-	return fmt.Errorf("%s", scrubText(err.Error(), w.secrets))
+	return fmt.Errorf("%s", w.secrets.Text(err.Error()))
 }

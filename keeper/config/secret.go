@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"net/netip"
-	"net/url"
 	"strings"
+
+	"github.com/keeper-project/keeper/internal/redact"
 )
 
 const redacted = "<secret>"
@@ -39,15 +39,15 @@ func (s Secret) MarshalYAML() (any, error) { return s.String(), nil }
 func (s Secret) MarshalJSON() ([]byte, error) { return json.Marshal(s.String()) }
 
 // URL is an endpoint address that may carry credentials in its user info,
-// query or path (keyed RPC URLs). It prints as scheme://host/… with those
-// parts hidden; Reveal returns the full address.
+// query or path (keyed RPC URLs). It prints as redact.URL shows it
+// (scheme://host/<secret>); Reveal returns the full address.
 type URL string
 
 // Reveal returns the full URL; call it only where the URL is dialled.
 func (u URL) Reveal() string { return string(u) }
 
 // String returns the URL with user info, path and query hidden.
-func (u URL) String() string { return RedactURL(string(u)) }
+func (u URL) String() string { return redact.URL(string(u)) }
 
 // GoString redacts like String, so %#v is safe.
 func (u URL) GoString() string { return fmt.Sprintf("%q", u.String()) }
@@ -60,39 +60,6 @@ func (u URL) MarshalYAML() (any, error) { return u.String(), nil }
 
 // MarshalJSON redacts the URL in JSON output.
 func (u URL) MarshalJSON() ([]byte, error) { return json.Marshal(u.String()) }
-
-// RedactURL keeps only the scheme and host of raw, because providers put API
-// keys in user info, query strings and path segments alike. Local addresses
-// (localhost or a loopback IP) keep a short path ("/v1"), which carries no key.
-func RedactURL(raw string) string {
-	if raw == "" {
-		return ""
-	}
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" {
-		return redacted
-	}
-	out := u.Scheme + "://" + u.Host
-	if isLoopback(u.Hostname()) && u.User == nil && u.RawQuery == "" && len(u.EscapedPath()) <= maxLocalPath {
-		return out + u.EscapedPath()
-	}
-	if u.Path != "" && u.Path != "/" || u.RawQuery != "" || u.User != nil {
-		out += "/" + redacted
-	}
-	return out
-}
-
-// maxLocalPath is the longest path of a local URL that RedactURL shows.
-const maxLocalPath = 24
-
-// isLoopback reports whether host is localhost or a loopback IP address.
-func isLoopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip, err := netip.ParseAddr(host)
-	return err == nil && ip.IsLoopback()
-}
 
 // DSN is the journal's data source name: an SQLite path, which prints as
 // it is, or a PostgreSQL URL, which prints without its password and

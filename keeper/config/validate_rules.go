@@ -7,6 +7,8 @@ import (
 	"github.com/mr-tron/base58"
 
 	"github.com/keeper-project/keeper/internal/strictyaml"
+
+	"github.com/keeper-project/keeper/internal/redact"
 )
 
 // This file holds the rules for single values (URLs, headers, keys,
@@ -22,7 +24,7 @@ func (v *validator) url(path []any, name, raw string, required bool) {
 	}
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		got := RedactURL(raw)
+		got := redact.URL(raw)
 		if !strings.Contains(raw, "://") && !strings.ContainsAny(raw, "/?@") {
 			got = strictyaml.Excerpt(raw) // a plain word is no keyed URL: show it
 		}
@@ -36,7 +38,7 @@ func (v *validator) wsURL(path []any, name, raw string) {
 		return
 	}
 	if u, err := url.Parse(raw); err != nil || (u.Scheme != "ws" && u.Scheme != "wss") || u.Host == "" {
-		v.fail(path, "%s must be a ws:// or wss:// URL, got %s", name, RedactURL(raw))
+		v.fail(path, "%s must be a ws:// or wss:// URL, got %s", name, redact.URL(raw))
 	}
 }
 

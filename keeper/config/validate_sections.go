@@ -15,13 +15,15 @@ import (
 	"github.com/keeper-project/keeper/keeper/explorer"
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/prices"
+
+	"github.com/keeper-project/keeper/internal/redact"
 )
 
 // validate checks the market section.
 func (m *Market) validate(v *validator) {
 	v.url([]any{"market", "base_url"}, "market.base_url", string(m.BaseURL), true)
 	if !basePathIsV1(string(m.BaseURL)) {
-		v.fail([]any{"market", "base_url"}, "market.base_url must end in /v1 (the API version segment), got %s", RedactURL(string(m.BaseURL)))
+		v.fail([]any{"market", "base_url"}, "market.base_url must end in /v1 (the API version segment), got %s", redact.URL(string(m.BaseURL)))
 	}
 	v.positive([]any{"market", "timeout"}, "market.timeout", m.Timeout > 0)
 	m.Auth.validate(v, []any{"market", "auth"}, "market.auth")

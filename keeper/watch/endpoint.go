@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/keeper-project/keeper/keeper/chain"
+	"github.com/keeper-project/keeper/internal/redact"
 )
 
 // endpoint is the RPC's websocket URL. It may carry a key, so what goes
@@ -14,12 +14,12 @@ type endpoint string
 
 // dialFailed is why connecting failed.
 func (u endpoint) dialFailed(err error) error {
-	return fmt.Errorf("connecting the websocket %s: %w", chain.RedactURL(string(u)), err)
+	return fmt.Errorf("connecting the websocket %s: %w", redact.URL(string(u)), err)
 }
 
 // subscribeFailed is why a subscription could not be made.
 func (u endpoint) subscribeFailed(err error) error {
-	return fmt.Errorf("subscribing on the websocket %s: %w", chain.RedactURL(string(u)), chain.ScrubError(err, string(u)))
+	return fmt.Errorf("subscribing on the websocket %s: %w", redact.URL(string(u)), redact.Of(string(u)).Error(err))
 }
 
 // lost is why a subscription stopped: nil when the session was ending
@@ -28,10 +28,10 @@ func (u endpoint) lost(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
 		return nil
 	}
-	return fmt.Errorf("websocket %s lost: %w", chain.RedactURL(string(u)), chain.ScrubError(err, string(u)))
+	return fmt.Errorf("websocket %s lost: %w", redact.URL(string(u)), redact.Of(string(u)).Error(err))
 }
 
 // garbled is why a notification could not be read.
 func (u endpoint) garbled(err error) error {
-	return fmt.Errorf("websocket %s: a notification is not what its subscription sends: %w", chain.RedactURL(string(u)), err)
+	return fmt.Errorf("websocket %s: a notification is not what its subscription sends: %w", redact.URL(string(u)), err)
 }

@@ -285,3 +285,34 @@ func TestWatchReadsWhatNoNotificationBrings(t *testing.T) {
 		t.Errorf("mode %s, want still subscribed", last)
 	}
 }
+
+// TestWatchRecoversFromAnOversizedMessage makes the node notify an account
+// larger than Solana allows (10 MiB): the message is over the websocket's
+// cap, so the connection drops (counted) and the watcher polls, then
+// subscribes again and sees the next change.
+func TestWatchRecoversFromAnOversizedMessage(t *testing.T) {
+	n := startNode(t, chainsim.Faults{})
+	key := solana.NewWallet().PublicKey()
+	n.set(key, []byte{1})
+	before := chain.OversizedMessages()
+	var logs bytes.Buffer
+	_, rec := start(t, n, chain.WebsocketURL(n.url), []solana.PublicKey{key}, false, &logs)
+	rec.await(t, "the first state", sawData(key, []byte{1}))
+	if err := n.sim.Pubsub.WaitSubscriptions(t.Context(), 1); err != nil {
+		t.Fatal(err)
+	}
+	huge := bytes.Repeat([]byte{7}, 10<<20+8<<10) // its notification is over the cap with any envelope
+	n.set(key, huge)
+	rec.await(t, "the dropped connection", func(_ []watch.Change, ms []watch.Mode) bool {
+		return len(ms) > 0 && ms[len(ms)-1] == watch.ModePolling
+	})
+	if got := chain.OversizedMessages(); got != before+1 {
+		t.Errorf("oversized messages %d, want %d", got, before+1)
+	}
+	n.set(key, []byte{3})
+	rec.await(t, "the next change", sawData(key, []byte{3}))
+	rec.await(t, "websocket again", func(_ []watch.Change, ms []watch.Mode) bool { return ms[len(ms)-1] == watch.ModeSubscribed })
+	if !strings.Contains(logs.String(), "a message over") {
+		t.Errorf("no line says why the websocket dropped:\n%.2000s", logs.String())
+	}
+}

@@ -17,7 +17,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/keeper-project/keeper/keeper/chain"
+	"github.com/keeper-project/keeper/internal/redact"
 )
 
 // Jito's public tip-floor API, which serves every region's block engine.
@@ -97,7 +97,7 @@ func (r *Reader) Read(ctx context.Context) (Floor, error) {
 	start := time.Now()
 	f, err := r.fetch(ctx)
 	if err != nil {
-		err = fmt.Errorf("tip floor from %s: %w", chain.RedactURL(r.URL), chain.ScrubError(err, r.URL))
+		err = fmt.Errorf("tip floor from %s: %w", redact.URL(r.URL), redact.Of(r.URL).Error(err))
 	}
 	if r.Observe != nil {
 		r.Observe("tip_floor", time.Since(start), err)

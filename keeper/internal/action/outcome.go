@@ -31,6 +31,9 @@ const (
 	// from the same reading.
 	OutcomeBusy   Outcome = "busy"
 	OutcomeDryRun Outcome = "dry_run"
+	// OutcomeSuperseded: a newer plan for the target replaced a journaled
+	// action that had not landed (see Supersede).
+	OutcomeSuperseded Outcome = "superseded"
 	OutcomePaused Outcome = "paused"
 	// OutcomeNotTaken: the journal could not record the intent.
 	OutcomeNotTaken Outcome = "not_taken"
@@ -58,9 +61,22 @@ func outcomeOf(state journal.State, rule journal.Rule) Outcome {
 		}
 		return OutcomeRetry
 	case journal.StateSkipped:
-		if rule == journal.RuleAlreadyClaimed || rule == journal.RuleSequenceLanded {
-			return OutcomeAlreadyDone
-		}
+		return skippedOutcome(rule)
+	}
+	return OutcomePending
+}
+
+// skippedOutcome is the outcome of an action skipped under rule. Every
+// skip rule has its own: a rule added without one is a pending outcome
+// (which TestEverySkipRuleHasItsOutcome catches), never counted as a dry
+// run it was not.
+func skippedOutcome(rule journal.Rule) Outcome {
+	switch rule {
+	case journal.RuleAlreadyClaimed, journal.RuleSequenceLanded:
+		return OutcomeAlreadyDone
+	case journal.RuleSuperseded, journal.RuleSupersededPartial:
+		return OutcomeSuperseded
+	case journal.RuleDryRun:
 		return OutcomeDryRun
 	}
 	return OutcomePending
@@ -70,7 +86,7 @@ func outcomeOf(state journal.State, rule journal.Rule) Outcome {
 // what was read before: something landed, or was sent and may still land.
 func mayHaveChanged(o Outcome) bool {
 	switch o {
-	case OutcomeLanded, OutcomeFailed, OutcomePending, OutcomeRetry, OutcomeExpired, OutcomeAlreadyDone:
+	case OutcomeLanded, OutcomeFailed, OutcomePending, OutcomeRetry, OutcomeExpired, OutcomeAlreadyDone, OutcomeSuperseded:
 		return true
 	}
 	return false

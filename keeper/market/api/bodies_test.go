@@ -77,7 +77,7 @@ func TestBodiesLimit(t *testing.T) {
 // runs of space before it collapse into the excerpt.
 func TestExcerptOfHugeBody(t *testing.T) {
 	secret := "s3cr3t-api-key-0123456789"
-	r := redactor{secrets: []string{secret}}
+	r := newRedactor(secret, "http://127.0.0.1:7070/v1")
 	body := append(bytes.Repeat([]byte(" "), excerptScan-10), secret...)
 	body = append(body, bytes.Repeat([]byte("y"), 1<<20)...)
 	got := r.excerpt(body)

@@ -49,7 +49,7 @@ func New(opts Options) (*Client, error) {
 		urls:     make(map[string]string),
 		limiter:  newLimiter(opts.RateLimit),
 		bodies:   newBodies(),
-		redactor: newRedactor(opts.AuthValue, base),
+		redactor: newRedactor(opts.AuthValue, opts.BaseURL),
 		log:      opts.Logger.With("component", "market"),
 	}
 	for _, r := range opts.Paths.routes() {

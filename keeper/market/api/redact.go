@@ -1,54 +1,29 @@
 package api
 
 import (
-	"net/url"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/keeper-project/keeper/internal/redact"
 )
 
 // maxExcerpt bounds the body excerpt kept in an APIError.
 const maxExcerpt = 256
 
-// redacted replaces secrets in error text.
-const redacted = "[REDACTED]"
-
-// redactor removes secrets (the auth value, base URL query values and password) from text.
+// redactor removes secrets (the auth value and every part of the base URL that redact.URL hides)
+// from text.
 type redactor struct {
-	secrets []string
+	secrets redact.Secrets
 }
 
-// newRedactor collects the secrets of the options and the base URL. Secrets shorter than 4 bytes are
-// skipped: replacing them would mangle ordinary text while protecting nothing.
-func newRedactor(authValue string, base *url.URL) redactor {
-	var r redactor
-	add := func(s string) {
-		if len(s) >= 4 {
-			r.secrets = append(r.secrets, s, url.QueryEscape(s))
-		}
-	}
-	add(authValue)
-	for _, vs := range base.Query() {
-		for _, v := range vs {
-			add(v)
-		}
-	}
-	if pw, ok := base.User.Password(); ok {
-		add(pw)
-	}
-	if base.User != nil {
-		add(base.User.Username())
-	}
-	return r
+// newRedactor collects the secrets of the auth value and the base URL.
+func newRedactor(authValue, baseURL string) redactor {
+	return redactor{secrets: redact.Of(baseURL).With(authValue)}
 }
 
 // redact replaces every secret in s.
-func (r redactor) redact(s string) string {
-	for _, sec := range r.secrets {
-		s = strings.ReplaceAll(s, sec, redacted)
-	}
-	return s
-}
+func (r redactor) redact(s string) string { return r.secrets.Text(s) }
 
 // excerptScan bounds how much of a body excerpt looks at: past it, only runs of space could still
 // collapse into the excerpt, and a body that long is cut anyway.
@@ -61,11 +36,7 @@ func (r redactor) head(body []byte) []byte {
 	if len(body) <= excerptScan {
 		return body
 	}
-	longest := 0
-	for _, s := range r.secrets {
-		longest = max(longest, len(s))
-	}
-	return body[:excerptScan-longest]
+	return body[:excerptScan-r.secrets.Longest()]
 }
 
 // excerpt returns a short printable excerpt of a body with secrets redacted: invalid UTF-8 and control
