@@ -18,7 +18,8 @@ func loadText(t *testing.T, text string) (*Config, error) {
 		}
 		return "", false
 	}
-	return Load("c.yaml", "/etc/keeper", []byte("policies: [p/*.yaml]\nmarket: {program_id: SimMarket1111111111111111111111111111111111}\n"+text), env)
+	// The journal's folder must exist when a config loads: an in-memory journal has none.
+	return Load("c.yaml", "/etc/keeper", []byte("policies: [p/*.yaml]\nmarket: {program_id: SimMarket1111111111111111111111111111111111}\n"+text+"\njournal: {dsn: \"sqlite::memory:\"}\n"), env)
 }
 
 func TestPKCS11Config(t *testing.T) {

@@ -266,3 +266,25 @@ func TestAttemptRecordsEveryStep(t *testing.T) {
 		t.Error("a landed action reports an open attempt")
 	}
 }
+
+// TestRecordCheckOnlyOnALandedAction: the check after a landing sets a
+// landed action's detail and nothing else; any other action is refused.
+func TestRecordCheckOnlyOnALandedAction(t *testing.T) {
+	j := openMemory(t, newClock())
+	ctx := t.Context()
+	if err := runSteps(ctx, j, "landed", scenarios[0].steps); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.RecordCheck(ctx, "landed", "health 0.138 → 0.301"); err != nil {
+		t.Fatalf("RecordCheck of a landed action: %v", err)
+	}
+	if a, err := j.Get(ctx, "landed"); err != nil || a.State != StateLanded || a.Detail != "health 0.138 → 0.301" {
+		t.Errorf("after RecordCheck: %s %q, %v", a.State, a.Detail, err)
+	}
+	if err := runSteps(ctx, j, "open", upTo(afterSubmitted1)); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.RecordCheck(ctx, "open", "x"); !errors.Is(err, ErrConflict) {
+		t.Errorf("RecordCheck of a submitted action = %v, want ErrConflict", err)
+	}
+}

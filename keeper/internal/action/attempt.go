@@ -100,19 +100,26 @@ func (a *attempt) settle(ctx context.Context, out journal.Outcome) Outcome {
 }
 
 // settleAnd is settle, calling announce (when set) once the outcome is
-// journaled. An outcome the journal did not take is neither announced nor
+// journaled, with what a read of the target after a landing found (see
+// Config.Verify), which the journal's detail and the notification carry
+// too. An outcome the journal did not take is neither announced nor
 // reported: the attempt stays open in the journal, and whoever settles it
 // from the chain (this daemon's sweep, or the next leader's or process's
 // recovery) reports it then, once.
-func (a *attempt) settleAnd(ctx context.Context, out journal.Outcome, announce func()) Outcome {
+func (a *attempt) settleAnd(ctx context.Context, out journal.Outcome, announce func(after string)) Outcome {
 	failpoint.Hit(failpoint.BeforeOutcome)
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), journalTimeout)
 	defer cancel()
 	if err := a.e.cfg.Journal.Settle(wctx, a.p.ID, a.att.Number, out); err != nil {
 		return a.e.unjournaled(a.log, a.p, out, err)
 	}
+	var after string
+	if out.State == journal.StateLanded {
+		after = a.e.checkLanded(wctx, a.log, a.p)
+		out.Detail = after
+	}
 	if announce != nil {
-		announce()
+		announce(after)
 	}
 	return a.e.report(a.p, out, a.sigs)
 }

@@ -62,6 +62,7 @@ type Log interface {
 	RecordTip(ctx context.Context, id string, attempt int, t journal.Tip) error
 	Settle(ctx context.Context, id string, attempt int, out journal.Outcome) error
 	Finish(ctx context.Context, id string, out journal.Outcome) error
+	RecordCheck(ctx context.Context, id, detail string) error
 	Get(ctx context.Context, id string) (journal.Action, error)
 	List(ctx context.Context, f journal.Filter) ([]journal.Action, error)
 }

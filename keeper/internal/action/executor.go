@@ -59,8 +59,9 @@ type Config struct {
 	// so that the daemon sweeps its unsettled actions soon (see Sweep).
 	Unsettled func()
 	// Verify, if set, reads the target of a landed plan again and says
-	// what changed ("health 0.081 → 0.300"); the outcome's detail, its log
-	// line and its notification carry it.
+	// what changed ("health 0.081 → 0.300"), once the landing is
+	// journaled; the action's detail, its log line and its notification
+	// carry it.
 	Verify func(ctx context.Context, p Plan) string
 	// Links turns signatures into explorer links for logs and
 	// notifications; the zero Explorer makes none.
@@ -258,12 +259,22 @@ func (e *Executor) finish(ctx context.Context, log *slog.Logger, p Plan, out jou
 	return e.report(p, out, nil)
 }
 
-// verify is Config.Verify, or "" without one.
-func (e *Executor) verify(ctx context.Context, p Plan) string {
-	if e.cfg.Verify == nil {
+// checkLanded reads the target of landed plan p again (Config.Verify) and
+// journals what it found as the action's detail; "" without a check. The
+// read comes after the landing is journaled, so that it holds up nothing
+// the chain waits on; a failure to journal it is logged.
+func (e *Executor) checkLanded(ctx context.Context, log *slog.Logger, p Plan) string {
+	if e.cfg.Verify == nil || len(p.Seen) == 0 {
 		return ""
 	}
-	return e.cfg.Verify(ctx, p)
+	after := e.cfg.Verify(ctx, p)
+	if after == "" {
+		return ""
+	}
+	if err := e.cfg.Journal.RecordCheck(ctx, p.ID, after); err != nil {
+		log.Warn("Cannot journal what the target shows after the landing", "after", after, "err", err)
+	}
+	return after
 }
 
 // unjournaled handles an outcome of p the journal did not take (its server

@@ -45,8 +45,7 @@ func (ans *answer) submitSequence(ctx context.Context) Outcome {
 		}
 		ans.log.Debug("Sequence transaction landed", "tx", ans.first+i, "signature", ans.txs[i].Signature)
 	}
-	after := ans.e.verify(ctx, ans.p)
-	return ans.settleAnd(ctx, journal.Outcome{State: journal.StateLanded, Detail: after, FeeLamports: fee}, func() {
+	return ans.settleAnd(ctx, journal.Outcome{State: journal.StateLanded, FeeLamports: fee}, func(after string) {
 		ans.log.Info("Action landed", "reason", ans.p.Reason, "after", after, "signatures", sequenceSignatures(ans.txs),
 			"links", ans.e.cfg.Links.Txs(sequenceSignatures(ans.txs)), "route", chain.RouteRPC.String(),
 			"transactions", len(ans.txs))

@@ -46,8 +46,7 @@ func (a *attempt) record(ctx context.Context, res chain.Result, fees []uint64) O
 	fee, tip := resultCosts(res, fees)
 	switch res.Outcome {
 	case chain.OutcomeLanded:
-		after := a.e.verify(ctx, a.p)
-		return a.settleAnd(ctx, journal.Outcome{State: journal.StateLanded, Detail: after, FeeLamports: fee, TipLamports: tip}, func() {
+		return a.settleAnd(ctx, journal.Outcome{State: journal.StateLanded, FeeLamports: fee, TipLamports: tip}, func(after string) {
 			a.log.Info("Action landed", "reason", a.p.Reason, "after", after, "signatures", signatures(res),
 				"links", a.e.cfg.Links.Txs(signatures(res)), "route", res.Route.String())
 		})
@@ -60,7 +59,7 @@ func (a *attempt) record(ctx context.Context, res chain.Result, fees []uint64) O
 	case chain.OutcomeFailed, chain.OutcomePartial:
 		detail := fmt.Sprintf("%s: %s", res.Outcome, txErrors(res))
 		return a.settleAnd(ctx, journal.Outcome{State: journal.StateFailed, Rule: chainRule(res.Outcome),
-			Detail: detail, FeeLamports: fee, TipLamports: tip}, func() {
+			Detail: detail, FeeLamports: fee, TipLamports: tip}, func(string) {
 			a.log.Error("Action failed on chain", "detail", detail, "signatures", signatures(res),
 				"links", a.e.cfg.Links.Txs(signatures(res)))
 		})
