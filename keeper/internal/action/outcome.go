@@ -34,7 +34,7 @@ const (
 	// OutcomeSuperseded: a newer plan for the target replaced a journaled
 	// action that had not landed (see Supersede).
 	OutcomeSuperseded Outcome = "superseded"
-	OutcomePaused Outcome = "paused"
+	OutcomePaused     Outcome = "paused"
 	// OutcomeNotTaken: the journal could not record the intent.
 	OutcomeNotTaken Outcome = "not_taken"
 	// OutcomeAlert counts an alert fired in a run summary; it never comes
