@@ -156,6 +156,25 @@ func (e *SimError) BlockhashNotFound() bool {
 	return ok && s == "BlockhashNotFound"
 }
 
+// RentAccount returns the index, among the transaction's account keys, of
+// the account the runtime refused to leave below its rent-exempt minimum
+// ({"InsufficientFundsForRent":{"account_index":i}}).
+func (e *SimError) RentAccount() (int, bool) {
+	m, ok := e.Err.(map[string]any)
+	if !ok {
+		return 0, false
+	}
+	r, ok := m["InsufficientFundsForRent"].(map[string]any)
+	if !ok {
+		return 0, false
+	}
+	i, ok := r["account_index"].(float64)
+	if !ok || i < 0 || i != float64(int(i)) {
+		return 0, false
+	}
+	return int(i), true
+}
+
 // Instruction returns the index of the instruction the simulation failed
 // at, when the error is an InstructionError ({"InstructionError":[i, …]}).
 func (e *SimError) Instruction() (int, bool) {

@@ -32,3 +32,24 @@ func TestSimErrorInstruction(t *testing.T) {
 		t.Errorf("int index: %d %v", got, ok)
 	}
 }
+
+// TestSimErrorRentAccount reads the account a rent refusal names, and
+// nothing else.
+func TestSimErrorRentAccount(t *testing.T) {
+	for _, tc := range []struct {
+		err  any
+		want int
+		ok   bool
+	}{
+		{map[string]any{"InsufficientFundsForRent": map[string]any{"account_index": float64(0)}}, 0, true},
+		{map[string]any{"InsufficientFundsForRent": map[string]any{"account_index": float64(3)}}, 3, true},
+		{map[string]any{"InsufficientFundsForRent": map[string]any{"account_index": 1.5}}, 0, false},
+		{map[string]any{"InstructionError": []any{float64(0), "Custom"}}, 0, false},
+		{"BlockhashNotFound", 0, false},
+	} {
+		got, ok := (&SimError{Err: tc.err}).RentAccount()
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("RentAccount of %v = %d, %v; want %d, %v", tc.err, got, ok, tc.want, tc.ok)
+		}
+	}
+}

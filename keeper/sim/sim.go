@@ -78,7 +78,8 @@ func New(opts Options) (*Sim, error) {
 		jitoLimit = 0 // chainsim's "no limit"
 	}
 	chain, err := chainsim.New(chainsim.Options{Clock: opts.Clock, Genesis: start, Seed: opts.Seed,
-		MinTip: opts.MinTip, Faults: opts.Faults.Chain, Logger: opts.Logger, JitoRateLimit: jitoLimit})
+		MinTip: opts.MinTip, Faults: opts.Faults.Chain, Logger: opts.Logger, JitoRateLimit: jitoLimit,
+		Rent: true}) // the runtime's rent rule, as every validator applies it
 	if err != nil {
 		return nil, fmt.Errorf("sim: %w", err)
 	}

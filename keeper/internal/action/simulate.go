@@ -123,6 +123,13 @@ func (ans *answer) simFailed(ctx context.Context, i int, err error) Outcome {
 		ans.log.Warn("Cannot simulate; not sending", "tx", ans.first+i, "err", err)
 		return ans.settle(ctx, journal.Outcome{State: journal.StateExpired, Rule: journal.RuleSimUnavailable, Detail: err.Error()})
 	}
+	if acct, ok := se.RentAccount(); ok && acct == 0 {
+		// The fee payer, keeper's wallet, would be left under its rent-exempt
+		// minimum: the runtime refuses that every time, so it is the guard's
+		// stranded-wallet refusal, not a failure a later run may retry.
+		return ans.refuse(ctx, journal.Rule(signer.RuleStrandedWallet),
+			fmt.Sprintf("transaction %d: the simulation leaves the wallet under its rent-exempt minimum: %v", ans.first+i, err))
+	}
 	if ix, ok := se.Instruction(); ok && i < len(ans.decoded) {
 		if what, spend := ans.e.cfg.Signer.SpendAt(ans.decoded[i], ix); spend {
 			return ans.refuse(ctx, journal.Rule(signer.RuleSimulatedSpendFailed),

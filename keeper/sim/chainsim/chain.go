@@ -57,6 +57,9 @@ func New(opts Options) (*Chain, error) {
 	c.State.past.keep = maxLag(o.Faults.RPC)
 	c.Setup = &Setup{c: c}
 	c.Bundles = newBlockEngine(c, o.MinTip)
+	if o.Rent {
+		c.State.fundTipAccounts(c.Bundles.tips)
+	}
 	c.Market = newMarket(c, o)
 	c.Pubsub = newPubsub(c)
 	c.rt = &runtime{ledger: c.Ledger, programs: map[solana.PublicKey]svm.Program{}, rent: o.Rent}

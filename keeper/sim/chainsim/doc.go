@@ -69,7 +69,9 @@
 // (naming the account's index), unless that account was already below the
 // minimum and neither grew nor gained lamports. A fee payer's failure means
 // the transaction does not land; an execution's lands failed, its fee
-// charged. Without it (the default, a simplification) rent is not checked.
+// charged. The simulator keeper runs against (keeper/sim) turns it on;
+// without it (this package's default, for its own tests) rent is not
+// checked.
 //
 // # Fee market
 //
@@ -185,7 +187,8 @@
 //   - A simulation at confirmed or finalized runs on that bank's accounts,
 //     slot and blockhashes, but answers AlreadyProcessed for a transaction
 //     that landed in any block, as the newest bank's status cache would.
-//   - Rent is checked only under [Options.Rent] (see above).
+//   - Rent is checked only under [Options.Rent] (see above), which keeper's
+//     simulator sets.
 //   - Pubsub serves only accountSubscribe, signatureSubscribe and
 //     slotSubscribe (no program, logs, root, block or vote subscriptions, no
 //     receivedSignature notifications); a signature that reached its

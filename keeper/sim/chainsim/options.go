@@ -39,10 +39,11 @@ type Options struct {
 	// transaction fails with InsufficientFundsForRent when it leaves a
 	// writable account (or its fee leaves the fee payer) with lamports above
 	// zero but below the rent-exempt minimum, unless the account already
-	// was so and neither grew nor gained lamports. It is off by default
-	// only because the chains tests and the simulator set up still hold
-	// such accounts (Jito tip accounts created by a first small tip, wallets
-	// funded with a few thousand lamports): a simplification to remove.
+	// was so and neither grew nor gained lamports; the block engine's tip
+	// accounts then exist from genesis with the rent-exempt balance, as
+	// Jito's do. The simulator (keeper/sim) turns it on; it is off by
+	// default for this package's own tests, whose chains hold accounts
+	// funded with a few thousand lamports.
 	Rent bool
 	// JitoRateLimit is the block engine's limit on the requests one client
 	// IP address may make per second (a token bucket holding one); a

@@ -34,6 +34,18 @@ func newState(c *Chain) *State {
 	return s
 }
 
+// fundTipAccounts gives the block engine's tip accounts, at genesis, the
+// rent-exempt balance of an empty system account, as Jito's mainnet tip
+// accounts hold: without it, under the rent rule, a first tip smaller than
+// that minimum could never create them.
+func (s *State) fundTipAccounts(tips []solana.PublicKey) {
+	for _, t := range tips {
+		if _, ok := s.accounts[t]; !ok {
+			s.accounts[t] = &svm.Account{Lamports: svm.RentExemptMinimum(0), Owner: solana.SystemProgramID}
+		}
+	}
+}
+
 // SetAccount stores an account as given (for example a CLMM pool or
 // position laid out by the caller). An account with no lamports, no data
 // and no owner removes the address.

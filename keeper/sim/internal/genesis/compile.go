@@ -19,8 +19,11 @@ import (
 // defaultWalletSOL is the SOL the operator's wallet gets when the scenario does not say.
 const defaultWalletSOL = "10"
 
-// accountRent is the lamports the simulator puts in the program accounts it creates.
-const accountRent = 2_000_000
+// accountRent is the lamports the simulator puts in the program accounts it creates: 1 SOL,
+// the rent-exempt minimum of about 143 KB of data, more than the largest state a scenario's
+// accounts grow to, so that the runtime's rent rule (chainsim.Options.Rent) never refuses a
+// write to them.
+const accountRent = 1_000_000_000
 
 // Genesis is the chain state a compiled scenario starts from, applied in order: mints, lamports,
 // tokens, accounts.
