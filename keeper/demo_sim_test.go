@@ -50,7 +50,7 @@ func TestDemoScenarioSequence(t *testing.T) {
 			}
 			t.Fatalf("track-best-quote journaled %d actions, want one closed after part of it landed and one that landed the rest", len(acts))
 		}
-		if !strings.Contains(partial.Detail, "transactions 0-0 of 2 landed") || len(partial.Attempts[0].Signatures) != 2 {
+		if !strings.Contains(partial.Detail, "transaction 0 of 2 landed") || len(partial.Attempts[0].Signatures) != 2 {
 			t.Errorf("partial action: %q with %d transactions", partial.Detail, len(partial.Attempts[0].Signatures))
 		}
 		landed := 0

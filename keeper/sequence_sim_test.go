@@ -173,7 +173,7 @@ func TestSequenceStoppedMidwayContinues(t *testing.T) {
 			t.Fatalf("first run %s, want retry", got)
 		}
 		act, _ := k.journal.Get(t.Context(), p.ID)
-		if act.State != journal.StateExpired || act.Rule != journal.RuleSequencePartial || !strings.Contains(act.Detail, "transactions 0-0") {
+		if act.State != journal.StateExpired || act.Rule != journal.RuleSequencePartial || !strings.Contains(act.Detail, "transaction 0 of") {
 			t.Fatalf("after the stop: %s %s %q", act.State, act.Rule, act.Detail)
 		}
 		if err := w.sim.Chain().SetFaults(chainsim.Faults{}); err != nil {

@@ -76,3 +76,23 @@ func skipRules(t *testing.T) []journal.Rule {
 	})
 	return out
 }
+
+// TestLandedRangeReadsAsEnglish: a sequence's detail names its landed
+// transactions as a person would, never "transactions 0-0".
+func TestLandedRangeReadsAsEnglish(t *testing.T) {
+	for _, tc := range []struct {
+		first, i int
+		want     string
+	}{
+		{0, 0, "no transaction"},
+		{0, 1, "transaction 0"},
+		{0, 3, "transactions 0-2"},
+		{1, 0, "transaction 0 (earlier attempts)"},
+		{2, 0, "transactions 0-1 (earlier attempts)"},
+		{1, 1, "transactions 0-1"},
+	} {
+		if got := landedRange(tc.first, tc.i); got != tc.want {
+			t.Errorf("landedRange(%d, %d) = %q, want %q", tc.first, tc.i, got, tc.want)
+		}
+	}
+}

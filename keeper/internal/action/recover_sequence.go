@@ -187,17 +187,10 @@ func (r *recovery) settleSequenceNow(ctx context.Context, a *attempt) (out Outco
 	if n <= first && !pr.failed {
 		return a.settle(ctx, journal.Outcome{State: journal.StateExpired, Rule: journal.RuleBlockhashExpired, Detail: "settled from the chain"}), false, true
 	}
-	detail := fmt.Sprintf("settled from the chain: transactions %s of %d landed"+continuesNote,
-		rangeOf(n), len(a.att.Transactions))
+	detail := fmt.Sprintf("settled from the chain: %s of %d landed"+continuesNote,
+		leadingTxs(n), len(a.att.Transactions))
 	if pr.failed {
 		detail += "; a transaction landed and failed"
 	}
 	return a.settle(ctx, journal.Outcome{State: journal.StateExpired, Rule: journal.RuleSequencePartial, Detail: detail}), false, true
-}
-
-func rangeOf(n int) string {
-	if n == 0 {
-		return "none"
-	}
-	return fmt.Sprintf("0-%d", n-1)
 }

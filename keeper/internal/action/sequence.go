@@ -59,22 +59,31 @@ func (ans *answer) sequenceStopped(ctx context.Context, i int, res chain.Result,
 	if res.Outcome == chain.OutcomeFailed || res.Outcome == chain.OutcomePartial {
 		why += ": " + txErrors(res)
 	}
-	detail := fmt.Sprintf("transactions %s of %d landed; transaction %d %s"+continuesNote,
+	detail := fmt.Sprintf("%s of %d landed; transaction %d %s"+continuesNote,
 		landedRange(ans.first, i), ans.first+len(ans.txs), ans.first+i, why)
 	ans.log.Warn("Sequence stopped midway", "detail", detail)
 	return ans.settle(ctx, journal.Outcome{State: journal.StateExpired, Rule: journal.RuleSequencePartial, Detail: detail, FeeLamports: fee})
 }
 
 // landedRange names the transactions before i of an answer sent from
-// index first, by answer index.
+// index first, by answer index: "no transaction", "transaction 0",
+// "transactions 0-2 (earlier attempts)".
 func landedRange(first, i int) string {
-	switch {
-	case i == 0 && first == 0:
-		return "none"
-	case i == 0:
-		return fmt.Sprintf("0-%d (earlier attempts)", first-1)
+	if i == 0 && first > 0 {
+		return leadingTxs(first) + " (earlier attempts)"
 	}
-	return fmt.Sprintf("0-%d", first+i-1)
+	return leadingTxs(first + i)
+}
+
+// leadingTxs names the first n transactions of an answer.
+func leadingTxs(n int) string {
+	switch n {
+	case 0:
+		return "no transaction"
+	case 1:
+		return "transaction 0"
+	}
+	return fmt.Sprintf("transactions 0-%d", n-1)
 }
 
 func sequenceSignatures(txs []chain.Signed) []string {
