@@ -27,14 +27,21 @@ const (
 // changed, for the journal's detail, the log line and the notification:
 // for a repay, the ledger's health before → after, and "health still low"
 // when it is still under the policy's trigger (the next run may then act
-// again, within the policy's caps). "" when the kind has no check.
+// again, within the policy's caps); for a rebalance, the position's range
+// against the pool's tick; for a fee claim, the fees owed. "" when the kind
+// has no check.
 func (k *Keeper) verifyLanded(ctx context.Context, p action.Plan) string {
-	if p.Kind != signer.KindRepay {
-		return ""
-	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), verifyTimeout)
 	defer cancel()
-	return k.verifyRepay(ctx, p)
+	switch p.Kind {
+	case signer.KindRepay:
+		return k.verifyRepay(ctx, p)
+	case signer.KindRebalance:
+		return k.verifyRebalance(ctx, p)
+	case signer.KindClaimFees:
+		return k.verifyClaimFees(ctx, p)
+	}
+	return ""
 }
 
 // repaySeen is what a repay plan's inputs say of the loan it decided from.

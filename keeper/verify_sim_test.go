@@ -65,3 +65,36 @@ func TestARepayThatLeavesTheLoanLowSaysSo(t *testing.T) {
 		}
 	})
 }
+
+// TestLandedPositionActionsReadThePositionAgain: after the example
+// rebalance and fee claim land, keeper reads the position again and
+// journals where it stands: back in range, and no fees owed.
+func TestLandedPositionActionsReadThePositionAgain(t *testing.T) {
+	for _, tc := range []struct {
+		file, policy string
+		wait         time.Duration
+		want         string
+	}{
+		{"rebalance.yaml", "rebalance-dex-a", 25 * time.Second, ", in range"},
+		{"claim-fees.yaml", "claim-fees-dex-b", 30 * time.Second, " → 0 / 0 (base units"},
+	} {
+		t.Run(tc.policy, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				w := newSimWorld(t, simOptions{})
+				w.usePolicies(t, tc.file)
+				k := w.open(t, "")
+				w.advance(t, tc.wait)
+				if err := k.RunOnce(t.Context()); err != nil {
+					t.Fatalf("RunOnce: %v", err)
+				}
+				acts := k.actionsOf(t, tc.policy)
+				if len(acts) != 1 {
+					t.Fatalf("%d actions, want 1", len(acts))
+				}
+				if d := acts[0].Detail; !strings.Contains(d, tc.want) || strings.Contains(d, "unknown") {
+					t.Errorf("landed action's detail %q, want it to contain %q", d, tc.want)
+				}
+			})
+		})
+	}
+}
