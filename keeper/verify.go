@@ -28,8 +28,8 @@ const (
 // for a repay, the ledger's health before → after, and "health still low"
 // when it is still under the policy's trigger (the next run may then act
 // again, within the policy's caps); for a rebalance, the position's range
-// against the pool's tick; for a fee claim, the fees owed. "" when the kind
-// has no check.
+// against the pool's tick; for a fee claim, the fees owed; for a withdrawal
+// claim, whether the request shows paid out. "" when the kind has no check.
 func (k *Keeper) verifyLanded(ctx context.Context, p action.Plan) string {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), verifyTimeout)
 	defer cancel()
@@ -40,6 +40,8 @@ func (k *Keeper) verifyLanded(ctx context.Context, p action.Plan) string {
 		return k.verifyRebalance(ctx, p)
 	case signer.KindClaimFees:
 		return k.verifyClaimFees(ctx, p)
+	case signer.KindClaimWithdrawals:
+		return k.verifyClaimWithdrawal(ctx, p)
 	}
 	return ""
 }

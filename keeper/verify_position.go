@@ -9,6 +9,7 @@ import (
 
 	"github.com/keeper-project/keeper/keeper/clmm"
 	"github.com/keeper-project/keeper/keeper/internal/action"
+	"github.com/keeper-project/keeper/keeper/market"
 )
 
 // positionAfter reads the CLMM position collateral positionMint of loan
@@ -85,4 +86,27 @@ func (k *Keeper) verifyClaimFees(ctx context.Context, p action.Plan) string {
 		return fmt.Sprintf("fees owed %d / %d → unknown (%v)", seen.Fees0, seen.Fees1, err)
 	}
 	return fmt.Sprintf("fees owed %d / %d → %d / %d (base units of the pool's tokens)", seen.Fees0, seen.Fees1, st.Owed.Fees0, st.Owed.Fees1)
+}
+
+// verifyClaimWithdrawal says whether the claimed withdrawal request shows
+// paid out in its vault's queue after the claim.
+func (k *Keeper) verifyClaimWithdrawal(ctx context.Context, p action.Plan) string {
+	req := p.Request.WithdrawClaim
+	if req == nil {
+		return ""
+	}
+	q, err := k.market.WithdrawalQueue(ctx, market.WithdrawalQueueRequest{Address: req.Address, Wallet: req.Wallet})
+	if err != nil {
+		return fmt.Sprintf("request %s → unknown (%v)", req.RequestID, err)
+	}
+	for _, r := range q.Requests {
+		if r.RequestID != req.RequestID {
+			continue
+		}
+		if r.State() == market.WithdrawalClaimed {
+			return fmt.Sprintf("request %s paid out: %d claimed", req.RequestID, uint64(r.ClaimedAmount))
+		}
+		return fmt.Sprintf("request %s still shows unclaimed (%d filled); the market may not have seen the claim yet", req.RequestID, uint64(r.FilledAmount))
+	}
+	return fmt.Sprintf("request %s paid out: no longer in the queue", req.RequestID)
 }

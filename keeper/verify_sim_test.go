@@ -67,8 +67,9 @@ func TestARepayThatLeavesTheLoanLowSaysSo(t *testing.T) {
 }
 
 // TestLandedPositionActionsReadThePositionAgain: after the example
-// rebalance and fee claim land, keeper reads the position again and
-// journals where it stands: back in range, and no fees owed.
+// rebalance, fee claim and withdrawal claim land, keeper reads the target
+// again and journals where it stands: back in range, no fees owed, the
+// request paid out.
 func TestLandedPositionActionsReadThePositionAgain(t *testing.T) {
 	for _, tc := range []struct {
 		file, policy string
@@ -77,6 +78,7 @@ func TestLandedPositionActionsReadThePositionAgain(t *testing.T) {
 	}{
 		{"rebalance.yaml", "rebalance-dex-a", 25 * time.Second, ", in range"},
 		{"claim-fees.yaml", "claim-fees-dex-b", 30 * time.Second, " → 0 / 0 (base units"},
+		{"claim-withdrawals.yaml", "claim-earn-withdrawals", 25 * time.Second, " paid out"},
 	} {
 		t.Run(tc.policy, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
