@@ -2,6 +2,7 @@ package keeper
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -94,10 +95,15 @@ func TestTheSweepLeavesActionsInFlightAlone(t *testing.T) {
 func TestTheSweepBacksOffWhileTheJournalIsDown(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		_, k := newKeeper(t)
-		var reads []time.Duration
+		var (
+			mu    sync.Mutex
+			reads []time.Duration
+			down  = true
+		)
 		start := time.Now()
-		down := true
 		k.sweeper.journal = &pendingProbe{Journal: k.sweeper.journal, read: func() error {
+			mu.Lock()
+			defer mu.Unlock()
 			reads = append(reads, time.Since(start))
 			if down {
 				return errJournalDown
@@ -112,7 +118,9 @@ func TestTheSweepBacksOffWhileTheJournalIsDown(t *testing.T) {
 		}()
 		k.sweeper.poke()
 		time.Sleep(16*sweepSoon + time.Second)
+		mu.Lock()
 		down = false
+		mu.Unlock()
 		time.Sleep(sweepInterval)
 		cancel()
 		<-done
