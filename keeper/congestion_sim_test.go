@@ -2,9 +2,9 @@ package keeper
 
 import (
 	"bytes"
+	"encoding/base64"
 	"os"
 	"path/filepath"
-	"encoding/base64"
 	"strings"
 	"testing"
 	"testing/synctest"
