@@ -2,8 +2,8 @@ package keeper
 
 import (
 	"flag"
-	"log/slog"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 	"testing"
