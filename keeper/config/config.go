@@ -80,7 +80,7 @@ type Market struct {
 	// SetupPlacement is where the market puts a build's setupIxs: "first"
 	// (they open the transaction; keeper checks they are there) or
 	// "anywhere" (keeper checks the transaction carries them). See
-	// assumption A-20 in docs/assumptions.md.
+	// assumption M-32 in docs/assumptions.md.
 	SetupPlacement string `yaml:"setup_placement"`
 }
 

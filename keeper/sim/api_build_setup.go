@@ -11,7 +11,7 @@ import (
 
 // addSetup decodes step i's setupIxs (data in base64) into the plan's setup
 // instructions. Where the market places them is not in the spec; the
-// simulator follows keeper's assumption A-20 (docs/assumptions.md): with
+// simulator follows keeper's assumption M-32 (docs/assumptions.md): with
 // unifySetup they open the one transaction of the steps, in the order
 // given, before anything the market adds; without it they make a
 // transaction of their own that lands first.

@@ -54,7 +54,7 @@ type PriorityConfig struct {
 	// RaisePercent raises each new attempt's price (0: DefaultRaisePercent).
 	RaisePercent uint64
 	// SetupAnywhere accepts keeper's compute budget anywhere in a market's
-	// answer; by default it must open the transaction (assumption A-setup
+	// answer; by default it must open the transaction (assumption M-32
 	// in docs/assumptions.md).
 	SetupAnywhere bool
 }

@@ -160,7 +160,7 @@ func withBudget(req policies.Request, b signer.Budget) policies.Request {
 }
 
 // budgetIx is a ComputeBudget instruction in the market's form: data in
-// base64 (assumption A-setup).
+// base64 (assumption M-32).
 func budgetIx(data []byte) market.Instruction {
 	return market.Instruction{ProgramID: solana.ComputeBudget.String(), Data: base64.StdEncoding.EncodeToString(data), Accounts: []market.AccountMeta{}}
 }
