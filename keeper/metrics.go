@@ -180,13 +180,16 @@ func (m *Metrics) knowPolicy(name string, kind policies.Kind) {
 	for _, o := range knownOutcomes {
 		m.Actions.WithLabelValues(name, string(kind), string(o))
 	}
+	if kind.Writes() {
+		m.PriceAboveCap.WithLabelValues(name)
+	}
 }
 
 // forgetPolicy deletes a removed policy's label values so its series stop.
 func (m *Metrics) forgetPolicy(name string) {
 	for _, v := range []interface {
 		DeletePartialMatch(prometheus.Labels) int
-	}{m.Runs, m.RunDuration, m.RunsSkipped, m.LastSuccess, m.Actions, m.PolicyInterval, m.TriggerFirings} {
+	}{m.Runs, m.RunDuration, m.RunsSkipped, m.LastSuccess, m.Actions, m.PolicyInterval, m.TriggerFirings, m.PriceAboveCap} {
 		v.DeletePartialMatch(prometheus.Labels{"policy": name})
 	}
 }

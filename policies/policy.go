@@ -285,3 +285,18 @@ func (k Kind) target() Target {
 	}
 	return ""
 }
+
+// Route says how an action of kind k with these submit settings lands and
+// why, for plan: keeper decides the details per action, once it sees the
+// market's answer and the fee market.
+func (s Submit) Route(k Kind) string {
+	switch {
+	case s.Mode == ModeBundle:
+		return "by Jito bundle, tipped from the tip floor"
+	case k == KindRepay:
+		return "by RPC, priced through the build (setupIxs) when its accounts are contested"
+	case s.Mode == ModeAuto:
+		return "by RPC as built; by Jito bundle tipped from the tip floor when its accounts are contested (the market co-signs it: keeper cannot price it)"
+	}
+	return "by RPC as built (the market co-signs it: keeper cannot price it)"
+}
