@@ -24,6 +24,9 @@ type route struct {
 	// tip is the first tip of a bundle priced from the tip floor; 0: the
 	// config's floor.
 	tip uint64
+	// own: keeper set the budget in a message only it signs, where the
+	// message already placed its ComputeBudget instructions.
+	own bool
 	why string
 }
 
@@ -67,6 +70,9 @@ func (a *attempt) buildRouted(ctx context.Context) (txs []built, out Outcome, ok
 	case price == 0:
 		return a.built(ctx, key, a.p.Request)
 	case !repay || len(txs) > 1:
+		if own, ok := a.priceOwn(ctx, txs, mkt, price); ok {
+			return own, "", true
+		}
 		return a.unpriceable(ctx, txs, mkt)
 	}
 	limit := chain.UnitLimit(a.pricing.units+2*chain.BudgetInstructionUnits, max(a.e.cfg.Priority.UnitMargin, 1))
@@ -114,6 +120,39 @@ func (a *attempt) measure(ctx context.Context, txs []built, simulate bool) bool 
 	}
 	a.pricing.units = sim.UnitsConsumed
 	return true
+}
+
+// priceOwn sets the compute budget of an answer of one transaction that
+// only keeper signs (no foreign signature to void): the limit from its
+// unsigned simulation, the price bid. false: the answer is not keeper's
+// alone, or cannot be simulated or rewritten.
+func (a *attempt) priceOwn(ctx context.Context, txs []built, mkt, price uint64) ([]built, bool) {
+	if len(txs) != 1 {
+		return nil, false
+	}
+	tx, err := txs[0].decode()
+	if err != nil || !tx.OnlySigner(a.e.wallet) {
+		return nil, false
+	}
+	raw, err := a.e.cfg.Signer.Unsigned(tx)
+	if err != nil {
+		return nil, false
+	}
+	sim, err := a.e.cfg.Submitter.Simulate(ctx, raw, a.e.wallet)
+	if err != nil {
+		return nil, false
+	}
+	b := signer.Budget{Limit: chain.UnitLimit(sim.UnitsConsumed+2*chain.BudgetInstructionUnits, max(a.e.cfg.Priority.UnitMargin, 1)),
+		Price: price, HasLimit: true, HasPrice: true}
+	msg, err := signer.Reprice(tx, a.e.wallet, b)
+	if err != nil {
+		a.log.Warn("Cannot set the compute budget of keeper's own transaction", "err", err)
+		return nil, false
+	}
+	a.pricing.price = price
+	a.route.budget, a.route.own = &b, true
+	a.route.why = fmt.Sprintf("keeper's own transaction priced: %d µlamports/unit (market %d), limit %d units from simulation", price, mkt, b.Limit)
+	return []built{{api: &market.Transaction{Message: base64.StdEncoding.EncodeToString(msg)}}}, true
 }
 
 // unpriceable routes an answer keeper may not price: in mode auto as a

@@ -71,7 +71,7 @@ func (a *attempt) guard(ctx context.Context, txs []built, first int) (*answer, O
 		return nil, a.refusal(ctx, refusedIndex(first, err), err), false
 	}
 	if b := a.route.budget; b != nil && len(ans.decoded) > 0 {
-		if err := signer.CheckBudget(ans.decoded[0], *b, !a.e.cfg.Priority.SetupAnywhere); err != nil {
+		if err := signer.CheckBudget(ans.decoded[0], *b, !a.e.cfg.Priority.SetupAnywhere && !a.route.own); err != nil {
 			return nil, a.refusal(ctx, first, err), false
 		}
 	}
