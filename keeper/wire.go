@@ -101,7 +101,7 @@ func newExecutor(e env, d deps, n *notify.Dispatcher, o *observer, unsettled fun
 // chain.tip_floor_url or the one beside chain.jito_url, and the caps.
 func priorityConfig(c *config.Config, sub Submitter) action.PriorityConfig {
 	p := c.Chain.Priority
-	out := action.PriorityConfig{MaxUnitPrice: c.Signer.MaxComputeUnitPrice, UnitMargin: p.UnitMarginPercent,
+	out := action.PriorityConfig{MaxUnitPrice: cmp.Or(c.Signer.MaxComputeUnitPrice, signer.DefaultMaxComputeUnitPrice), UnitMargin: p.UnitMarginPercent,
 		RaisePercent: p.RaisePercent, SetupAnywhere: c.Market.SetupPlacement == "anywhere"}
 	if fm, ok := sub.(action.FeeMarket); ok && !p.Off {
 		out.Fees = fm

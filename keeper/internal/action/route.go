@@ -41,7 +41,10 @@ type route struct {
 // out settled the attempt.
 func (a *attempt) buildRouted(ctx context.Context) (txs []built, out Outcome, ok bool) {
 	key := market.IdempotencyKey(a.att.IdempotencyKey)
-	if a.e.cfg.Priority.Fees == nil || a.p.Submit.Mode == journal.ModeBundle && !a.p.Submit.Auto {
+	if a.p.Submit.Mode == journal.ModeBundle && !a.p.Submit.Auto {
+		return a.bundled(ctx, key)
+	}
+	if a.e.cfg.Priority.Fees == nil {
 		return a.built(ctx, key, a.p.Request)
 	}
 	repay := a.p.Request.BuildLoan != nil
@@ -49,7 +52,7 @@ func (a *attempt) buildRouted(ctx context.Context) (txs []built, out Outcome, ok
 		if txs, out, ok = a.built(ctx, key, a.p.Request); !ok {
 			return nil, out, false
 		}
-		if !a.measure(ctx, txs, repay) {
+		if !a.measure(txs) {
 			return txs, "", true // the path's own checks say what is wrong with it
 		}
 		key += "-priced" // the plain answer took the attempt's key
@@ -74,10 +77,17 @@ func (a *attempt) buildRouted(ctx context.Context) (txs []built, out Outcome, ok
 			return own, "", true
 		}
 		return a.unpriceable(ctx, txs, mkt)
+	case a.pricing.units == 0:
+		units, ok := a.simulatedUnits(ctx, txs[0])
+		if !ok {
+			return txs, "", true // the path's own simulation says what is wrong with it
+		}
+		a.pricing.units = units
 	}
-	limit := chain.UnitLimit(a.pricing.units+2*chain.BudgetInstructionUnits, max(a.e.cfg.Priority.UnitMargin, 1))
+	b := a.budget(a.pricing.units, price)
+	limit := b.Limit
 	a.pricing.price = price
-	a.route.budget = &signer.Budget{Limit: limit, Price: price, HasLimit: true, HasPrice: true}
+	a.route.budget = &b
 	a.route.why = fmt.Sprintf("priced through the build: %d µlamports/unit (market p%d %d), limit %d units from simulation",
 		price, pctOf(a.p), mkt, limit)
 	return a.built(ctx, key, withBudget(a.p.Request, *a.route.budget))
@@ -93,10 +103,9 @@ func (a *attempt) built(ctx context.Context, key market.IdempotencyKey, req poli
 	return txs, "", true
 }
 
-// measure records the accounts the answer write-locks and, for a repay,
-// the units its simulation consumed; false when it cannot (the action
-// path's checks then refuse or retry the answer as built).
-func (a *attempt) measure(ctx context.Context, txs []built, simulate bool) bool {
+// measure records the accounts the answer write-locks; false when it
+// cannot be decoded (the guard then refuses it as built).
+func (a *attempt) measure(txs []built) bool {
 	decoded := make([]*signer.Tx, len(txs))
 	for i, t := range txs {
 		tx, err := t.decode()
@@ -106,20 +115,26 @@ func (a *attempt) measure(ctx context.Context, txs []built, simulate bool) bool 
 		decoded[i] = tx
 	}
 	a.pricing.accounts = writable(decoded)
-	if !simulate || len(decoded) != 1 {
-		return true
-	}
-	raw, err := a.e.cfg.Signer.Unsigned(decoded[0])
+	return true
+}
+
+// simulatedUnits simulates t unsigned and returns the compute units it
+// consumed; false when it cannot be simulated.
+func (a *attempt) simulatedUnits(ctx context.Context, t built) (uint64, bool) {
+	tx, err := t.decode()
 	if err != nil {
-		return false
+		return 0, false
+	}
+	raw, err := a.e.cfg.Signer.Unsigned(tx)
+	if err != nil {
+		return 0, false
 	}
 	sim, err := a.e.cfg.Submitter.Simulate(ctx, raw, a.e.wallet)
 	if err != nil {
 		a.log.Info("Cannot simulate the unpriced answer to size its compute limit", "err", err)
-		return false
+		return 0, false
 	}
-	a.pricing.units = sim.UnitsConsumed
-	return true
+	return sim.UnitsConsumed, true
 }
 
 // priceOwn sets the compute budget of an answer of one transaction that
@@ -134,16 +149,11 @@ func (a *attempt) priceOwn(ctx context.Context, txs []built, mkt, price uint64) 
 	if err != nil || !tx.OnlySigner(a.e.wallet) {
 		return nil, false
 	}
-	raw, err := a.e.cfg.Signer.Unsigned(tx)
-	if err != nil {
+	units, ok := a.simulatedUnits(ctx, txs[0])
+	if !ok {
 		return nil, false
 	}
-	sim, err := a.e.cfg.Submitter.Simulate(ctx, raw, a.e.wallet)
-	if err != nil {
-		return nil, false
-	}
-	b := signer.Budget{Limit: chain.UnitLimit(sim.UnitsConsumed+2*chain.BudgetInstructionUnits, max(a.e.cfg.Priority.UnitMargin, 1)),
-		Price: price, HasLimit: true, HasPrice: true}
+	b := a.budget(units, price)
 	msg, err := signer.Reprice(tx, a.e.wallet, b)
 	if err != nil {
 		a.log.Warn("Cannot set the compute budget of keeper's own transaction", "err", err)
@@ -153,6 +163,27 @@ func (a *attempt) priceOwn(ctx context.Context, txs []built, mkt, price uint64) 
 	a.route.budget, a.route.own = &b, true
 	a.route.why = fmt.Sprintf("keeper's own transaction priced: %d µlamports/unit (market %d), limit %d units from simulation", price, mkt, b.Limit)
 	return []built{{api: &market.Transaction{Message: base64.StdEncoding.EncodeToString(msg)}}}, true
+}
+
+// budget is the compute budget keeper asks for a transaction that
+// consumed units in simulation without it: the limit with room for the two
+// ComputeBudget instructions and the margin, at price.
+func (a *attempt) budget(units, price uint64) signer.Budget {
+	limit := chain.UnitLimit(units+2*chain.BudgetInstructionUnits, max(a.e.cfg.Priority.UnitMargin, 1))
+	return signer.Budget{Limit: limit, Price: price, HasLimit: true, HasPrice: true}
+}
+
+// bundled builds an answer the plan sends as a bundle, its first tip the
+// tip floor's percentile when keeper reads it.
+func (a *attempt) bundled(ctx context.Context, key market.IdempotencyKey) ([]built, Outcome, bool) {
+	if a.e.cfg.Priority.TipFloor != nil {
+		tip, err := a.tipBid(ctx)
+		if err != nil {
+			return nil, a.aboveCap(ctx, err), false
+		}
+		a.route.tip = tip
+	}
+	return a.built(ctx, key, a.p.Request)
 }
 
 // unpriceable routes an answer keeper may not price: in mode auto as a
