@@ -3,6 +3,7 @@ package action
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -68,7 +69,7 @@ type pricing struct {
 }
 
 // ErrAboveCap marks an action the fee market prices above its cap.
-var ErrAboveCap = fmt.Errorf("the market's price is above the cap")
+var ErrAboveCap = errors.New("the market's price is above the cap")
 
 // unitPriceCap is the compute-unit price keeper may bid for p: the global
 // cap, lowered by the policy's.
