@@ -21,6 +21,15 @@ import (
 // against 1,100 USDC, health ~0.14, under auto-repay's trigger 0.2).
 func benchScenario(b testing.TB, healthy, unhealthy int) *scenario.Scenario {
 	b.Helper()
+	sc, err := sim.ParseScenario("bench.yaml", []byte(benchScenarioText(healthy, unhealthy)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return sc
+}
+
+// benchScenarioText is benchScenario's YAML.
+func benchScenarioText(healthy, unhealthy int) string {
 	var sb strings.Builder
 	sb.WriteString(`name: bench
 wallet: {sol: "10", tokens: {USDC: "1000000"}}
@@ -45,11 +54,7 @@ loans:
 		}
 		fmt.Fprintf(&sb, "  - {name: l%d, borrower: $wallet, collateral: [{mint: SOL, amount: \"10\"}], ledgers: [{strategy: beta, principal: %q, term: 30d}]}\n", i, principal)
 	}
-	sc, err := sim.ParseScenario("bench.yaml", []byte(sb.String()))
-	if err != nil {
-		b.Fatal(err)
-	}
-	return sc
+	return sb.String()
 }
 
 // benchConfigYAML is simConfigYAML without client-side rate limits (the

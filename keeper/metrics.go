@@ -38,6 +38,7 @@ type Metrics struct {
 	Notifications        *prometheus.CounterVec // notifier, outcome
 	PoliciesLoaded       prometheus.Gauge
 	IdempotencyConflicts prometheus.Counter     // HTTP 409 from a build: the key taken for another request
+	PriceAboveCap        *prometheus.CounterVec // policy: actions ended because the fee market was above their cap
 	PricesUnknown        *prometheus.CounterVec // reason (no_source, stale, uncertain, unverified, bad_account, read, no_decimals)
 	// PolicyInterval is each scheduled policy's interval between two
 	// ticks, so one alert rule can ask for a success within N intervals.
@@ -84,6 +85,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		Notifications:        counterVec("notifications_total", "Notification deliveries by notifier and outcome.", "notifier", "outcome"),
 		PoliciesLoaded:       gauge("policies_loaded", "Enabled policies currently scheduled."),
 		IdempotencyConflicts: counter("idempotency_conflicts_total", "HTTP 409 answers to builds: the market took an attempt's idempotency key for another request; the attempt is rebuilt under a new key."),
+		PriceAboveCap:        counterVec("price_above_cap_total", "Actions ended without acting because the fee market's price (or the Jito tip floor) was above the cap that applies to them; nothing was overpaid. Alert on any increase.", "policy"),
 		PolicyInterval:       gaugeVec("policy_interval_seconds", "Seconds between two ticks of the policy's schedule (the next two, for a cron expression).", "policy"),
 		TriggerFirings:       counterVec("trigger_firings_total", "Triggers that fired a run of their policy, by trigger type (price, account, pool, slot).", "policy", "trigger"),
 		WatchPolling:         gauge("watch_polling", "1 while the chain watcher of the policies' triggers polls (chain.watch_poll) because its websocket subscriptions do not serve; 0 while they serve or nothing is watched."),
@@ -132,7 +134,7 @@ func counter(name, help string) prometheus.Counter {
 func (m *Metrics) collectors() []prometheus.Collector {
 	return []prometheus.Collector{m.Runs, m.RunDuration, m.RunsSkipped, m.LastSuccess, m.Actions, m.GuardRefusals,
 		m.MarketRequests, m.MarketErrors, m.RPCRequests, m.RPCErrors, m.JournalPending, m.JournalLag,
-		m.WalletLamports, m.Paused, m.Reloads, m.Notifications, m.PoliciesLoaded, m.IdempotencyConflicts, m.PricesUnknown,
+		m.WalletLamports, m.Paused, m.Reloads, m.Notifications, m.PoliciesLoaded, m.IdempotencyConflicts, m.PricesUnknown, m.PriceAboveCap,
 		m.PolicyInterval, m.TriggerFirings, m.WatchPolling, m.WebsocketOversized, m.Leader, m.LeaderTerms, m.JournalCommits}
 }
 
@@ -178,13 +180,16 @@ func (m *Metrics) knowPolicy(name string, kind policies.Kind) {
 	for _, o := range knownOutcomes {
 		m.Actions.WithLabelValues(name, string(kind), string(o))
 	}
+	if kind.Writes() {
+		m.PriceAboveCap.WithLabelValues(name)
+	}
 }
 
 // forgetPolicy deletes a removed policy's label values so its series stop.
 func (m *Metrics) forgetPolicy(name string) {
 	for _, v := range []interface {
 		DeletePartialMatch(prometheus.Labels) int
-	}{m.Runs, m.RunDuration, m.RunsSkipped, m.LastSuccess, m.Actions, m.PolicyInterval, m.TriggerFirings} {
+	}{m.Runs, m.RunDuration, m.RunsSkipped, m.LastSuccess, m.Actions, m.PolicyInterval, m.TriggerFirings, m.PriceAboveCap} {
 		v.DeletePartialMatch(prometheus.Labels{"policy": name})
 	}
 }

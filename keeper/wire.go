@@ -1,6 +1,7 @@
 package keeper
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"github.com/gagliardetto/solana-go/rpc"
 
 	"github.com/keeper-project/keeper/keeper/chain"
+	"github.com/keeper-project/keeper/keeper/chain/tipfloor"
 	"github.com/keeper-project/keeper/keeper/config"
 	"github.com/keeper-project/keeper/keeper/internal/action"
 	"github.com/keeper-project/keeper/keeper/journal"
@@ -81,9 +83,10 @@ func newExecutor(e env, d deps, n *notify.Dispatcher, o *observer, unsettled fun
 	return action.New(action.Config{
 		Builder: d.market, Signer: d.signer, Submitter: d.submitter, Journal: d.journal, Notifier: n,
 		Metrics: action.Metrics{Actions: e.metrics.Actions, GuardRefusals: e.metrics.GuardRefusals,
-			IdempotencyConflicts: e.metrics.IdempotencyConflicts, Paused: e.metrics.Paused},
+			IdempotencyConflicts: e.metrics.IdempotencyConflicts, Paused: e.metrics.Paused, PriceAboveCap: e.metrics.PriceAboveCap},
 		Logger: e.logger, Now: e.now, Commitment: rpc.CommitmentType(e.cfg.Chain.Commitment), Poll: e.cfg.Chain.Poll,
 		Tip:        action.TipConfig{Floor: t.FloorLamports, Max: t.MaxLamports, FallbackRPC: t.Fallback == "rpc"},
+		Priority:   priorityConfig(e.cfg, d.submitter),
 		KillSwitch: e.cfg.KillSwitch,
 		Changed:    o.reads.forget,
 		Unsettled:  unsettled,
@@ -91,6 +94,22 @@ func newExecutor(e env, d deps, n *notify.Dispatcher, o *observer, unsettled fun
 		Links:      links,
 		Amount:     o.amountText,
 	})
+}
+
+// priorityConfig is the action path's pricing: the fee market read through
+// sub (when it reads one; off with chain.priority.off), the tip floor of
+// chain.tip_floor_url or the one beside chain.jito_url, and the caps.
+func priorityConfig(c *config.Config, sub Submitter) action.PriorityConfig {
+	p := c.Chain.Priority
+	out := action.PriorityConfig{MaxUnitPrice: cmp.Or(c.Signer.MaxComputeUnitPrice, signer.DefaultMaxComputeUnitPrice), UnitMargin: p.UnitMarginPercent,
+		RaisePercent: p.RaisePercent, SetupAnywhere: c.Market.SetupPlacement == "anywhere"}
+	if fm, ok := sub.(action.FeeMarket); ok && !p.Off {
+		out.Fees = fm
+	}
+	if u := cmp.Or(c.Chain.TipFloorURL.Reveal(), tipfloor.URLFor(c.Chain.JitoURL.Reveal())); u != "" && !p.Off {
+		out.TipFloor = &tipfloor.Reader{URL: u}
+	}
+	return out
 }
 
 // newSigner returns the signer of the config: for a read-only command with

@@ -38,19 +38,27 @@ func (l *Limits) check(b *builder) {
 func (s *Submit) check(b *builder, k Kind) {
 	switch s.Mode {
 	case "":
-		s.Mode = ModeRPC
+		s.Mode = ModeAuto
 		if k == KindClaimWithdrawals {
 			s.Mode = ModeBundle
 		}
-	case ModeRPC, ModeBundle:
+	case ModeAuto, ModeRPC, ModeBundle:
 	default:
-		b.fail([]any{"submit", "mode"}, "submit.mode must be rpc or bundle, got %q", s.Mode)
+		b.fail([]any{"submit", "mode"}, "submit.mode must be auto, rpc or bundle, got %q", s.Mode)
 	}
-	if k == KindClaimWithdrawals && s.Mode == ModeRPC {
+	for _, pc := range []struct {
+		key string
+		v   int
+	}{{"priority_percentile", s.PriorityPercentile}, {"tip_percentile", s.TipPercentile}} {
+		if pc.v < 0 || pc.v > 100 {
+			b.fail([]any{"submit", pc.key}, "submit.%s must be a percentile from 1 to 100, got %d", pc.key, pc.v)
+		}
+	}
+	if k == KindClaimWithdrawals && s.Mode != ModeBundle {
 		b.fail([]any{"submit", "mode"}, "submit.mode must be bundle for claim-withdrawals: the claim transactions land in order as one bundle")
 	}
-	if s.TipLamports > 0 && s.Mode != ModeBundle {
-		b.fail([]any{"submit", "tip_lamports"}, "submit.tip_lamports applies to mode bundle only")
+	if s.TipLamports > 0 && s.Mode != ModeBundle && s.Mode != ModeAuto {
+		b.fail([]any{"submit", "tip_lamports"}, "submit.tip_lamports applies to modes bundle and auto only")
 	}
 	if s.MaxFeeLamports == 0 {
 		b.fail([]any{"submit", "max_fee_lamports"}, "submit.max_fee_lamports must be positive")

@@ -64,8 +64,8 @@ func TestBadFiles(t *testing.T) {
 			"semantic.bad.yaml:14:36: policy \"repay-limits\": limits.max_actions_per_run must be at least 1, got 0 (use enabled: false to stop a policy)",
 			"semantic.bad.yaml:14:53: policy \"repay-limits\": limits.daily_caps: \"not-a-mint\" is not a base58 mint address",
 			"semantic.bad.yaml:14:65: policy \"repay-limits\": limits.daily_caps.not-a-mint must be positive (leave the mint out for no cap)",
-			"semantic.bad.yaml:15:21: policy \"repay-limits\": submit.mode must be rpc or bundle, got \"jito\"",
-			"semantic.bad.yaml:15:41: policy \"repay-limits\": submit.tip_lamports applies to mode bundle only",
+			"semantic.bad.yaml:15:21: policy \"repay-limits\": submit.mode must be auto, rpc or bundle, got \"jito\"",
+			"semantic.bad.yaml:15:41: policy \"repay-limits\": submit.tip_lamports applies to modes bundle and auto only",
 			"semantic.bad.yaml:16:25: policy \"repay-limits\": notify.to[1]: notifier \"ops\" is listed twice",
 			"semantic.bad.yaml:16:36: policy \"repay-limits\": notify.on[0]: \"alert\" does not apply to a repay policy",
 			"semantic.bad.yaml:16:43: policy \"repay-limits\": notify.on[1] must be one of landed, failed, refused, alert, got \"sometimes\"",
@@ -204,7 +204,7 @@ func TestParsedValues(t *testing.T) {
 	if l := rb.Limits; l.MaxActionsPerRun != DefaultMaxActionsPerRun || l.Cooldown != DefaultCooldown || l.DailyCaps != nil || rb.MaxDataAge != DefaultMaxDataAge {
 		t.Errorf("defaults = %+v %v", rb.Limits, rb.MaxDataAge)
 	}
-	if rb.Submit.Mode != ModeRPC || rb.Submit.MaxRentLamports != 15_000_000 || !slices.Equal(rb.Notify.On, []Event{EventFailed, EventRefused}) {
+	if rb.Submit.Mode != ModeAuto || rb.Submit.MaxRentLamports != 15_000_000 || !slices.Equal(rb.Notify.On, []Event{EventFailed, EventRefused}) {
 		t.Errorf("submit/notify defaults = %+v %+v", rb.Submit, rb.Notify)
 	}
 	su := ps[4].Params.(*StrategyUpdateParams)

@@ -160,12 +160,25 @@ const (
 	ModeRPC SubmitMode = "rpc"
 	// ModeBundle sends the transactions as one Jito bundle with keeper's tip.
 	ModeBundle SubmitMode = "bundle"
+	// ModeAuto lets keeper choose per action: a repay priced through its
+	// build request by RPC, an answer keeper cannot price on contested
+	// accounts as a Jito bundle tipped from the tip floor, and anything
+	// else by RPC as built.
+	ModeAuto SubmitMode = "auto"
 )
 
 // Submit says how a policy's transactions land and what they may cost.
 type Submit struct {
-	// Mode is rpc or bundle; default rpc, bundle for claim-withdrawals.
+	// Mode is auto, rpc or bundle; default auto, bundle for
+	// claim-withdrawals.
 	Mode SubmitMode `yaml:"mode"`
+	// PriorityPercentile is the percentile of the recent blocks'
+	// compute-unit prices keeper bids (default 75).
+	PriorityPercentile int `yaml:"priority_percentile"`
+	// TipPercentile is the percentile of the recently landed Jito tips a
+	// bundle keeper routes tips (default 75; 25, 50, 75, 95 or 99 as the
+	// tip floor publishes them, a value between rounding up).
+	TipPercentile int `yaml:"tip_percentile"`
 	// TipLamports caps the Jito tip of a bundle (0: the config's
 	// chain.tip.max_lamports). Bundle mode only.
 	TipLamports uint64 `yaml:"tip_lamports"`
@@ -271,4 +284,19 @@ func (k Kind) target() Target {
 		return TargetVaults
 	}
 	return ""
+}
+
+// Route says how an action of kind k with these submit settings lands and
+// why, for plan: keeper decides the details per action, once it sees the
+// market's answer and the fee market.
+func (s Submit) Route(k Kind) string {
+	switch {
+	case s.Mode == ModeBundle:
+		return "by Jito bundle, tipped from the tip floor"
+	case k == KindRepay:
+		return "by RPC, priced through the build (setupIxs) when its accounts are contested"
+	case s.Mode == ModeAuto:
+		return "by RPC as built; by Jito bundle tipped from the tip floor when its accounts are contested (the market co-signs it: keeper cannot price it)"
+	}
+	return "by RPC as built (the market co-signs it: keeper cannot price it)"
 }

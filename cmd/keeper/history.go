@@ -145,6 +145,9 @@ func printHistory(w io.Writer, actions []journal.Action, links explorer.Explorer
 			for _, tip := range at.Tips {
 				fmt.Fprintf(tw, "\t\t\t\t\t#%d\ttip %s (%s)\n", at.Number, tip.Signature, policies.FormatSOL(tip.Lamports))
 			}
+			if at.FeeLamports > 0 || at.TipLamports > 0 {
+				fmt.Fprintf(tw, "\t\t\t\t\t#%d\tpaid fee %s, tip %s\n", at.Number, policies.FormatSOL(at.FeeLamports), policies.FormatSOL(at.TipLamports))
+			}
 		}
 	}
 	tw.Flush()
@@ -168,8 +171,12 @@ type historyRecord struct {
 	Signatures []string        `json:"signatures,omitempty"`
 	Links      []string        `json:"links,omitempty"` // the signatures' explorer links, in order
 	Tips       []historyTip    `json:"tips,omitempty"`
-	CreatedAt  time.Time       `json:"created_at"`
-	SettledAt  *time.Time      `json:"settled_at,omitempty"`
+	// FeeLamports and TipLamports are what the attempts paid: network fees
+	// (base and priority) and the landed Jito tip.
+	FeeLamports uint64     `json:"fee_lamports"`
+	TipLamports uint64     `json:"tip_lamports"`
+	CreatedAt   time.Time  `json:"created_at"`
+	SettledAt   *time.Time `json:"settled_at,omitempty"`
 }
 
 // historyTip is the JSON shape of one of keeper's own Jito tip
@@ -191,6 +198,8 @@ func printHistoryJSON(w io.Writer, actions []journal.Action, links explorer.Expl
 			r.SettledAt = &a.SettledAt
 		}
 		for _, at := range a.Attempts {
+			r.FeeLamports += at.FeeLamports
+			r.TipLamports += at.TipLamports
 			for _, sig := range at.Signatures {
 				r.Signatures = append(r.Signatures, sig.Signature)
 			}

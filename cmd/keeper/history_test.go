@@ -57,7 +57,7 @@ func TestHistory(t *testing.T) {
 		j.RecordSigned(ctx, "a1", att.Number, []journal.SignedTx{{Signature: "5igSig", Blockhash: "BH"}}),
 		j.RecordTip(ctx, "a1", att.Number, journal.Tip{Signature: "TipSig1", Blockhash: "BH", Account: "TipAcct", Lamports: 10_000}),
 		j.RecordTip(ctx, "a1", att.Number, journal.Tip{Signature: "TipSig2", Blockhash: "BH", Account: "TipAcct", Lamports: 20_000}),
-		j.Settle(ctx, "a1", att.Number, journal.Outcome{State: journal.StateLanded, TipLamports: 20_000}),
+		j.Settle(ctx, "a1", att.Number, journal.Outcome{State: journal.StateLanded, FeeLamports: 10_500, TipLamports: 20_000}),
 		j.Close(),
 	}
 	for i, err := range steps {
@@ -71,7 +71,7 @@ func TestHistory(t *testing.T) {
 		t.Fatalf("code %d, stderr %q", code, errs)
 	}
 	for _, want := range []string{"POLICY", "auto-repay", "landed", "health 0.08 < 0.12: repay 10 USDC", "tx 5igSig",
-		"tip TipSig1 (0.00001 SOL)", "tip TipSig2 (0.00002 SOL)", "claims", "planned"} {
+		"tip TipSig1 (0.00001 SOL)", "tip TipSig2 (0.00002 SOL)", "paid fee 0.0000105 SOL, tip 0.00002 SOL", "claims", "planned"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}
@@ -85,7 +85,8 @@ func TestHistory(t *testing.T) {
 	if err := json.Unmarshal([]byte(lines[0]), &rec); err != nil {
 		t.Fatal(err)
 	}
-	if rec.ID != "a1" || rec.State != "landed" || len(rec.Signatures) != 1 || rec.Signatures[0] != "5igSig" || rec.SettledAt == nil || rec.Amount != 10 {
+	if rec.ID != "a1" || rec.State != "landed" || len(rec.Signatures) != 1 || rec.Signatures[0] != "5igSig" || rec.SettledAt == nil || rec.Amount != 10 ||
+		rec.FeeLamports != 10_500 || rec.TipLamports != 20_000 {
 		t.Errorf("record = %+v", rec)
 	}
 	wantTips := []historyTip{{Attempt: 1, Signature: "TipSig1", Account: "TipAcct", Lamports: 10_000},

@@ -96,6 +96,9 @@ func writePlan(w io.Writer, plans []keeper.PolicyPlan) {
 		}
 		for _, a := range p.Actions {
 			fmt.Fprintf(w, "  + %s %s: %s\n", actionName(a), a.Target, a.Reason)
+			if a.Kind.Writes() {
+				fmt.Fprintf(w, "      lands %s\n", a.Submit.Route(a.Kind))
+			}
 		}
 		for _, sk := range p.Skipped {
 			fmt.Fprintf(w, "  - %s %s: %s\n", sk.Reason, sk.Target, sk.Detail)
@@ -216,6 +219,7 @@ type (
 		MaxLamports uint64            `json:"max_lamports"`
 		MaxOutflow  map[string]uint64 `json:"max_outflow,omitempty"`
 		SubmitMode  string            `json:"submit_mode,omitempty"`
+		SubmitRoute string            `json:"submit_route,omitempty"`
 		Severity    string            `json:"severity,omitempty"`
 		Message     string            `json:"message,omitempty"`
 		NotifyTo    []string          `json:"notify_to,omitempty"`
@@ -235,6 +239,9 @@ func planJSON(plans []keeper.PolicyPlan) []policyPlanJSON {
 			aj := actionJSON{ID: a.ID, Kind: string(a.Kind), Target: a.Target, Reason: a.Reason, DryRun: a.DryRun,
 				Endpoint: a.Request.Endpoint(), Request: a.Request, MaxLamports: a.Bounds.MaxLamports,
 				MaxOutflow: a.Bounds.MaxOutflow, SubmitMode: string(a.Submit.Mode), NotifyTo: a.Notify.To}
+			if a.Kind.Writes() {
+				aj.SubmitRoute = a.Submit.Route(a.Kind)
+			}
 			if a.Alert != nil {
 				aj.Severity, aj.Message = string(a.Alert.Severity), a.Alert.Message
 			}

@@ -230,3 +230,9 @@ func (c *Client) Statuses(ctx context.Context, sigs []solana.Signature) ([]Statu
 func (c *Client) Settle(ctx context.Context, attempts [][]TxRef) (Settlement, error) {
 	return c.confirm.settle(ctx, attempts)
 }
+
+// RecentPrioritizationFees is Reads.RecentPrioritizationFees: the fee
+// market over accounts, for the action path's pricing.
+func (c *Client) RecentPrioritizationFees(ctx context.Context, accounts []solana.PublicKey) ([]PrioritizationFee, error) {
+	return c.Reads.RecentPrioritizationFees(ctx, accounts)
+}

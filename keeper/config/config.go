@@ -77,6 +77,11 @@ type Market struct {
 	// every loan set is read in one walk shared by the policies that fire
 	// together, whatever its size.
 	SharedWalkMaxLoans *int `yaml:"shared_walk_max_loans"`
+	// SetupPlacement is where the market puts a build's setupIxs: "first"
+	// (they open the transaction; keeper checks they are there) or
+	// "anywhere" (keeper checks the transaction carries them). See
+	// assumption M-32 in docs/assumptions.md.
+	SetupPlacement string `yaml:"setup_placement"`
 }
 
 // Auth is an optional header sent with every request, whose value is a
@@ -158,6 +163,8 @@ type Chain struct {
 	// endpoint is tried again (Attempts counts rounds over the endpoints).
 	Retry Retry `yaml:"retry"`
 	Tip   Tip   `yaml:"tip"`
+	// Priority sets how keeper prices its transactions from the fee market.
+	Priority Priority `yaml:"priority"`
 	// Rebroadcast is how often an unconfirmed transaction is sent again,
 	// and Poll how often at most its status is asked (the first polls come
 	// sooner, backing off up to Poll).
@@ -191,6 +198,18 @@ type Tip struct {
 	// Accounts are the block engine's tip accounts (base58), when the
 	// operator pins them; empty: keeper asks the engine once per process.
 	Accounts []string `yaml:"accounts"`
+}
+
+// Priority sets keeper's priority pricing: the compute-unit limit from the
+// simulated units plus UnitMarginPercent, the compute-unit price from
+// getRecentPrioritizationFees (a policy's submit.priority_percentile), raised
+// by RaisePercent on each new attempt, never above
+// signer.max_compute_unit_price. Off keeps the market's compute budget as
+// built (keeper's behaviour before it priced).
+type Priority struct {
+	Off               bool   `yaml:"off"`
+	UnitMarginPercent uint64 `yaml:"unit_margin_percent"`
+	RaisePercent      uint64 `yaml:"raise_percent"`
 }
 
 // Signer configures the operator's key and the transaction guard.

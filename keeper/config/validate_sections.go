@@ -39,6 +39,9 @@ func (m *Market) validate(v *validator) {
 	if m.PagesInFlight < 1 || m.PagesInFlight > maxPagesInFlight {
 		v.fail([]any{"market", "pages_in_flight"}, "market.pages_in_flight must be 1 to %d, got %d", maxPagesInFlight, m.PagesInFlight)
 	}
+	if m.SetupPlacement != "first" && m.SetupPlacement != "anywhere" {
+		v.fail([]any{"market", "setup_placement"}, "market.setup_placement must be first or anywhere, got %s", strictyaml.Excerpt(m.SetupPlacement))
+	}
 	p := m.Paths
 	paths := []struct{ key, val string }{{"dex_a", p.DexA}, {"dex_b", p.DexB}, {"gateway", p.Gateway}, {"provider", p.Provider},
 		{"earn_position", p.EarnPosition}, {"earn_withdrawal_queue", p.EarnWithdrawalQueue}, {"earn_withdraw_request", p.EarnWithdrawRequest}}
@@ -102,6 +105,9 @@ func (c *Chain) validate(v *validator) {
 	c.RateLimit.validate(v, []any{"chain", "rate_limit"}, "chain.rate_limit")
 	c.Retry.validate(v, []any{"chain", "retry"})
 	c.Tip.validate(v)
+	if p := c.Priority; p.UnitMarginPercent > 100 || p.RaisePercent > 1000 {
+		v.fail([]any{"chain", "priority"}, "chain.priority: unit_margin_percent must be 0 to 100 and raise_percent 0 to 1000, got %d and %d", p.UnitMarginPercent, p.RaisePercent)
+	}
 	// The dex programs are needed by the policies that act on or read CLMM
 	// positions; keeper.CheckPrograms says which lack one.
 	v.pubkey([]any{"chain", "dex_a_program"}, "chain.dex_a_program", c.DexAProgram, false)

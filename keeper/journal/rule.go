@@ -26,9 +26,10 @@ const (
 	RuleIdempotencyConflict Rule = "idempotency-conflict"
 	RuleBuildRefused        Rule = "build-refused"
 	RuleBundleRefused       Rule = "bundle-refused"
-	RuleChainFailed         Rule = "chain-failed"  // a transaction landed with an error
-	RuleChainPartial        Rule = "chain-partial" // part of a submission landed with an error
-	RuleLateLanding         Rule = "late-landing"  // an attempt judged expired landed after all
+	RuleChainFailed         Rule = "chain-failed"    // a transaction landed with an error
+	RuleChainPartial        Rule = "chain-partial"   // part of a submission landed with an error
+	RuleLateLanding         Rule = "late-landing"    // an attempt judged expired landed after all
+	RulePriceAboveCap       Rule = "price-above-cap" // the fee market or tip floor was above the action's cap
 
 	// Refused by keeper itself before the guard's rules apply.
 	RuleMalformedTransaction Rule = "malformed-transaction"

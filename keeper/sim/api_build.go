@@ -35,7 +35,7 @@ func (a *loansAPI) buildLoan(c *call, q apiwire.BuildLoanRequest) (any, error) {
 	if len(st.Ledgers) > 0 {
 		mint = solana.MustPublicKeyFromBase58(st.Ledgers[0].PrincipalMint)
 	}
-	txs, err := a.tx.build(c, mint, plan.ixs)
+	txs, err := a.tx.build(c, mint, plan.groups()...)
 	if err != nil {
 		return nil, err
 	}
@@ -48,11 +48,15 @@ type loanPlan struct {
 	st          *state.Loan
 	user, payer solana.PublicKey
 	ixs         []txbuild.Instruction
-	repaidAll   map[int]bool
-	withdrawn   map[int]uint64
-	close       bool
-	now         int64  // unix seconds at build time
-	wrapNeed    uint64 // wrapped SOL the repays take at most
+	// setup are the callers' setupIxs; unify puts them into the
+	// transaction of the steps (see groups).
+	setup     []txbuild.Instruction
+	unify     bool
+	repaidAll map[int]bool
+	withdrawn map[int]uint64
+	close     bool
+	now       int64  // unix seconds at build time
+	wrapNeed  uint64 // wrapped SOL the repays take at most
 }
 
 // step validates one step and adds its instructions.
@@ -68,11 +72,14 @@ func (p *loanPlan) step(i int, step apiwire.Step, loan string) error {
 	switch {
 	case pr.Loan != "" && pr.Loan != loan:
 		return apiwire.BadRequest("steps[%d].params.loan %s differs from loan %s", i, pr.Loan, loan)
-	case len(pr.CpiIxs)+len(pr.SetupIxs)+len(pr.CpiLuts)+len(pr.SetupLuts)+len(pr.CpiSigners)+len(pr.SetupSigners) > 0 ||
+	case len(pr.CpiIxs)+len(pr.CpiLuts)+len(pr.SetupLuts)+len(pr.CpiSigners)+len(pr.SetupSigners) > 0 ||
 		pr.StakeInstructions != nil || len(pr.WeightMatrixUpdates) > 0:
-		return apiwire.BadRequest("steps[%d].params: custom instructions, lookup tables, signers, staking and weight updates are not supported by the simulator", i)
+		return apiwire.BadRequest("steps[%d].params: cpi instructions, lookup tables, signers, staking and weight updates are not supported by the simulator", i)
 	case len(pr.RepayParams) == 0 && len(pr.CollateralWithdrawalParams) == 0:
 		return apiwire.BadRequest("steps[%d].params: a repay step needs repayParams or collateralWithdrawalParams", i)
+	}
+	if err := p.addSetup(i, pr.SetupIxs, pr.UnifySetup != nil && *pr.UnifySetup); err != nil {
+		return err
 	}
 	for j, rp := range pr.RepayParams {
 		if err := p.repay(i, j, rp); err != nil {

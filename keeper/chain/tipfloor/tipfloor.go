@@ -170,3 +170,20 @@ func (w wireTipFloor) lamports() (Floor, error) {
 	}
 	return f, nil
 }
+
+// Percentile returns the landed tip at the smallest published percentile
+// (25, 50, 75, 95, 99) at or above pct: what beat pct percent of the
+// recently landed bundles, rounded up to what the API publishes.
+func (f Floor) Percentile(pct int) uint64 {
+	switch {
+	case pct <= 25:
+		return f.P25
+	case pct <= 50:
+		return f.P50
+	case pct <= 75:
+		return f.P75
+	case pct <= 95:
+		return f.P95
+	}
+	return f.P99
+}

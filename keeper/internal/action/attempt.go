@@ -8,7 +8,6 @@ import (
 
 	"github.com/keeper-project/keeper/internal/failpoint"
 	"github.com/keeper-project/keeper/keeper/journal"
-	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/keeper/market/api"
 )
 
@@ -22,6 +21,10 @@ type attempt struct {
 	// sigs are the signatures the attempt journaled, once it has: what its
 	// notifications link to.
 	sigs []string
+	// pricing is what the action's attempts learnt of its price; route is
+	// how this attempt's answer is priced and lands.
+	pricing *pricing
+	route   route
 }
 
 // run is one pass of the action path: build → journal built → guard →
@@ -30,9 +33,12 @@ type attempt struct {
 // signed again.
 func (a *attempt) run(ctx context.Context, first int) Outcome {
 	j := a.e.cfg.Journal
-	txs, err := build(ctx, a.e.cfg.Builder, market.IdempotencyKey(a.att.IdempotencyKey), a.p.Request)
-	if err != nil {
-		return a.buildFailed(ctx, err)
+	txs, out, ok := a.buildRouted(ctx)
+	if !ok {
+		return out
+	}
+	if a.route.why != "" {
+		a.log.Info("Routed the answer", "route", a.route.why)
 	}
 	if err := j.RecordBuilt(ctx, a.p.ID, a.att.Number, buildRecord(txs, a.p.Submit)); err != nil {
 		a.log.Error("Cannot journal the built transactions; not signing", "err", err)

@@ -50,6 +50,9 @@ type Config struct {
 	// Poll is how often recovery asks the chain while it waits.
 	Poll time.Duration
 	Tip  TipConfig
+	// Priority is how keeper prices its transactions; its zero value turns
+	// pricing off.
+	Priority PriorityConfig
 	// KillSwitch is a file whose existence pauses every action; empty: none.
 	KillSwitch string
 	// Changed is called when an action may have changed its target, so the
@@ -84,6 +87,9 @@ type Metrics struct {
 	GuardRefusals        *prometheus.CounterVec // rule
 	IdempotencyConflicts prometheus.Counter
 	Paused               prometheus.Gauge
+	// PriceAboveCap counts actions ended because the fee market or the tip
+	// floor was above their cap (policy); nil: not counted.
+	PriceAboveCap *prometheus.CounterVec
 }
 
 // Executor takes plans along the action path. It is safe for concurrent
@@ -175,11 +181,12 @@ func (e *Executor) take(ctx context.Context, log *slog.Logger, p Plan) Outcome {
 		return OutcomeNotTaken
 	}
 	failpoint.Hit(failpoint.AfterIntent)
+	pr := &pricing{}
 	if created {
-		if out := runOf(e, log, p, att).run(ctx, 0); out != OutcomeExpired {
+		if out := runOf(e, log, p, att, pr).run(ctx, 0); out != OutcomeExpired {
 			return out
 		}
-		return e.attempts(ctx, log, p, 1, 0)
+		return e.attempts(ctx, log, p, 1, 0, pr)
 	}
 	out, done, first := e.resume(ctx, log, act)
 	if done {
@@ -189,13 +196,13 @@ func (e *Executor) take(ctx context.Context, log *slog.Logger, p Plan) Outcome {
 		log.Error("Cannot read the journaled action", "err", err)
 		return OutcomeNotTaken
 	}
-	return e.attempts(ctx, log, p, act.AttemptCount, first)
+	return e.attempts(ctx, log, p, act.AttemptCount, first, pr)
 }
 
 // attempts builds and lands p, starting a new attempt after each proven
 // expiry, up to maxAttempts in all. first is how many leading transactions
 // of the answer earlier attempts landed (an RPC sequence stopped midway).
-func (e *Executor) attempts(ctx context.Context, log *slog.Logger, p Plan, done, first int) Outcome {
+func (e *Executor) attempts(ctx context.Context, log *slog.Logger, p Plan, done, first int, pr *pricing) Outcome {
 	for n := done; n < maxAttempts; n++ {
 		if ctx.Err() != nil {
 			return OutcomeRetry
@@ -205,7 +212,7 @@ func (e *Executor) attempts(ctx context.Context, log *slog.Logger, p Plan, done,
 			log.Error("Cannot start an attempt", "err", err)
 			return OutcomeNotTaken
 		}
-		if out := runOf(e, log, p, att).run(ctx, first); out != OutcomeExpired {
+		if out := runOf(e, log, p, att, pr).run(ctx, first); out != OutcomeExpired {
 			return out
 		}
 	}
@@ -214,8 +221,8 @@ func (e *Executor) attempts(ctx context.Context, log *slog.Logger, p Plan, done,
 }
 
 // runOf returns e's run of p's journaled attempt att.
-func runOf(e *Executor, log *slog.Logger, p Plan, att journal.Attempt) *attempt {
-	return &attempt{e: e, log: log.With("attempt", att.Number), p: p, att: att}
+func runOf(e *Executor, log *slog.Logger, p Plan, att journal.Attempt, pr *pricing) *attempt {
+	return &attempt{e: e, log: log.With("attempt", att.Number), p: p, att: att, pricing: pr}
 }
 
 // dryRun journals p as skipped under a dry-run ID (so turning dry run off

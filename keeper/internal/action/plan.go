@@ -47,7 +47,15 @@ type Plan struct {
 
 // Submit says how a plan's transactions land.
 type Submit struct {
+	// Mode is how the transactions land; with Auto, the mode an answer
+	// keeper can price through its request takes, and keeper may land an
+	// answer it cannot price as a bundle instead (see buildRouted).
 	Mode journal.Mode
+	Auto bool
+	// Percentile is the percentile of the recent blocks' compute-unit
+	// prices keeper bids, and TipPercentile that of the landed tips it
+	// tips (0: DefaultPercentile).
+	Percentile, TipPercentile int
 	// TipCap bounds the Jito tip of a bundle, in lamports (0: the config's maximum).
 	TipCap uint64
 }
@@ -60,8 +68,9 @@ func FromAction(a policies.Action, dryRun bool) Plan {
 			MaxComputeUnitPrice: a.Submit.MaxComputeUnitPrice},
 		Reason: a.Reason, Submit: Submit{Mode: journal.Mode(a.Submit.Mode), TipCap: a.Submit.TipLamports},
 		DryRun: a.DryRun || dryRun, Notify: a.Notify.To, NotifyOn: events(a.Notify)}
-	if p.Submit.Mode == "" {
-		p.Submit.Mode = journal.ModeRPC
+	p.Submit.Percentile, p.Submit.TipPercentile = a.Submit.PriorityPercentile, a.Submit.TipPercentile
+	if p.Submit.Mode == "" || a.Submit.Mode == policies.ModeAuto {
+		p.Submit.Mode, p.Submit.Auto = journal.ModeRPC, a.Submit.Mode == policies.ModeAuto
 	}
 	for mint, amount := range a.Bounds.MaxOutflow {
 		p.Mint, p.Amount = mint, amount // at most one mint is spent by an action

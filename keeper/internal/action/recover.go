@@ -65,7 +65,7 @@ func (r *recovery) settleOpen(ctx context.Context) (Outcome, bool) {
 	if !open {
 		return OutcomeRetry, false
 	}
-	a := &attempt{e: r.e, log: r.log, p: fromJournal(r.act, att), att: att, sigs: signatureStrings(att.Signatures)}
+	a := &attempt{e: r.e, log: r.log, p: fromJournal(r.act, att), att: att, sigs: signatureStrings(att.Signatures), pricing: &pricing{}}
 	if len(att.Signatures) == 0 {
 		out := a.settle(ctx, journal.Outcome{State: journal.StateExpired, Rule: journal.RuleAbandoned})
 		return out, false

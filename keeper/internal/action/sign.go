@@ -70,6 +70,11 @@ func (a *attempt) guard(ctx context.Context, txs []built, first int) (*answer, O
 	if err := a.e.cfg.Signer.CheckSequence(ans.decoded, a.p.Kind, a.p.Bounds); err != nil {
 		return nil, a.refusal(ctx, refusedIndex(first, err), err), false
 	}
+	if b := a.route.budget; b != nil && len(ans.decoded) > 0 {
+		if err := signer.CheckBudget(ans.decoded[0], *b, !a.e.cfg.Priority.SetupAnywhere && !a.route.own); err != nil {
+			return nil, a.refusal(ctx, first, err), false
+		}
+	}
 	for i, tx := range ans.decoded {
 		raw, err := a.e.cfg.Signer.Unsigned(tx)
 		if err != nil {

@@ -107,7 +107,7 @@ func (a *attempt) tipPolicy() chain.TipPolicy {
 	if c := a.p.Submit.TipCap; c > 0 && c < tipCap {
 		tipCap = max(c, t.Floor)
 	}
-	return chain.TipPolicy{Floor: t.Floor, Cap: tipCap, FallbackRPC: t.FallbackRPC}
+	return chain.TipPolicy{Floor: min(max(t.Floor, a.route.tip), tipCap), Cap: tipCap, FallbackRPC: t.FallbackRPC}
 }
 
 // resultCosts sums the simulated fees of the transactions that reached the
