@@ -55,8 +55,9 @@ type loanPlan struct {
 	repaidAll map[int]bool
 	withdrawn map[int]uint64
 	close     bool
-	now       int64  // unix seconds at build time
-	wrapNeed  uint64 // wrapped SOL the repays take at most
+	now       int64           // unix seconds at build time
+	wrapNeed  uint64          // wrapped SOL the repays take at most
+	flash     []instr.FlashOp // flash loans still to repay (api_collateral.go)
 }
 
 // step validates one step and adds its instructions.
@@ -64,7 +65,7 @@ func (p *loanPlan) step(i int, step apiwire.Step, loan string) error {
 	switch step.Type {
 	case apiwire.StepRepay:
 	case apiwire.StepFlashBorrow, apiwire.StepSwapCollateral:
-		return apiwire.BadRequest("steps[%d]: step type %s is not supported by the simulator (only repay)", i, step.Type)
+		return p.collateralStep(i, step, loan)
 	default:
 		return apiwire.BadRequest("steps[%d].type %q is not a step type (repay, flashBorrow, swapCollateral)", i, step.Type)
 	}

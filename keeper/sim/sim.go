@@ -34,6 +34,7 @@ type Sim struct {
 	faultCtl *FaultControl // the faults of the three services
 	api      *marketServer // the market's HTTP API
 	servers  servers       // the servers Start began
+	amms     *amms         // the AMM pools behind the Jupiter API (amm.go)
 }
 
 // world is the market as every part of the simulator sees it: what the scenario made (the
@@ -95,6 +96,9 @@ func New(opts Options) (*Sim, error) {
 		chain.DropOnce(carriesUpdateStep(uint8(step - 1)))
 	}
 	if err := deploy(chain, comp.World, comp.Genesis); err != nil {
+		return nil, fmt.Errorf("sim: %w", err)
+	}
+	if s.amms, err = deployAMMs(chain, comp.World, sc.AMMs); err != nil {
 		return nil, fmt.Errorf("sim: %w", err)
 	}
 	s.events.setUp()
@@ -181,7 +185,7 @@ func (s *Sim) Faults() *FaultControl { return s.faultCtl }
 
 // Handlers returns the handlers of the market, the RPC node and the Jito block engine.
 func (s *Sim) Handlers() Handlers {
-	return Handlers{Market: s.events.catchUp(s.api.handler()), RPC: s.events.catchUp(s.chain.RPC().Handler()),
+	return Handlers{Market: s.events.catchUp(s.withJupiter(s.api.handler())), RPC: s.events.catchUp(s.chain.RPC().Handler()),
 		Jito: s.events.catchUp(s.chain.Jito().Handler())}
 }
 

@@ -131,6 +131,7 @@ func (rt *runtime) runInstructions(st *svm.Overlay, t *svm.Txn, pos svm.BlockPos
 			continue
 		}
 		x := svm.NewExec(st, ix, i, pos, m, &res.logs)
+		x.SetTransaction(t)
 		if perr := rt.invoke(x, ix, m); perr != nil {
 			return svm.InstructionError(i, perr)
 		}

@@ -43,6 +43,8 @@ type Scenario struct {
 	Earn []EarnSpec `yaml:"earn"`
 	// Events are scripted on the sim clock.
 	Events []EventSpec `yaml:"events"`
+	// AMMs are the pools of the swap program behind the simulator's Jupiter API (amm.go).
+	AMMs []AMMSpec `yaml:"amms"`
 	// Market sets how the market builds its answers and how the network treats them.
 	Market MarketSpec `yaml:"market"`
 

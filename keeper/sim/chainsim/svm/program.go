@@ -53,6 +53,7 @@ type Exec struct {
 	pos   BlockPos // the block the transaction lands in
 	meter *Meter
 	logs  *[]string
+	txn   *Txn // the transaction, for Sibling (nil outside one)
 }
 
 // NewExec returns the execution of instruction ix, the index-th of its

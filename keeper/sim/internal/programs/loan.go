@@ -86,6 +86,12 @@ func (w *Catalog) execWithdrawCollateral(c *marketCtx, op instr.WithdrawCollater
 	case op.Amount > col.Amount:
 		return programError(errCodeWrongAccount, "slot %d holds %d, less than %d", op.Index, col.Amount, op.Amount)
 	}
+	return w.moveCollateral(c, key, l, col, op.Amount)
+}
+
+// moveCollateral pays amount of token collateral col of loan l (at key) to the borrower and records it.
+func (w *Catalog) moveCollateral(c *marketCtx, key solana.PublicKey, l *state.Loan, col *state.Collateral, amount uint64) error {
+	op := instr.WithdrawCollateralOp{Index: uint8(col.Index), Amount: amount}
 	mint := solana.MustPublicKeyFromBase58(col.AssetMint)
 	if err := c.x.Tokens.Transfer(key, c.user, mint, op.Amount); err != nil {
 		return err

@@ -92,6 +92,10 @@ func (w *Catalog) ExecuteMarket(x *svm.Exec, in svm.Instruction) error {
 		return execStrategyUpdate(c, r)
 	case instr.OpStrategyUpdateStep:
 		return execStrategyUpdateStep(c, r)
+	case instr.OpFlashBorrow, instr.OpFlashRepay:
+		return w.execFlash(c, in.Data[0], instr.ReadOp[instr.FlashOp](r), r)
+	case instr.OpSwapWithdraw:
+		return w.execSwapWithdraw(c, instr.ReadOp[instr.WithdrawCollateralOp](r), r)
 	case instr.OpStrategyWithdraw:
 		return execStrategyWithdraw(c, instr.ReadOp[instr.StrategyWithdrawOp](r), r)
 	}

@@ -51,6 +51,8 @@ type Loan struct {
 	History            []HistoryEvent `json:"history"`
 	Markers            []Marker       `json:"markers,omitempty"`
 	Inflow             Inflow         `json:"inflow"`
+	// FlashOwed is what flash loans of this transaction still owe, by ledger index (see OpFlashBorrow).
+	FlashOwed map[int]uint64 `json:"flashOwed,omitempty"`
 }
 
 // Collateral is one collateral slot. Dex is "dex-a" or "dex-b" for CLMM position collateral,
