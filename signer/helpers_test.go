@@ -32,6 +32,7 @@ func fixtureConfig() GuardConfig {
 		DexBProgram:         c.DexBProgram,
 		CoSigners:           c.CoSigners,
 		MaxComputeUnitPrice: c.MaxComputeUnitPrice,
+		ExtraPrograms:       map[Kind][]string{KindRepayCollateral: c.SwapPrograms},
 	}
 }
 

@@ -5,7 +5,11 @@ type Kind string
 
 // The action kinds keeper signs for.
 const (
-	KindRepay            Kind = "repay"
+	KindRepay Kind = "repay"
+	// KindRepayCollateral is a repay paid by selling collateral through a DEX
+	// aggregator (rules_swap.go): the only kind whose allowlist should carry
+	// the aggregator's programs (GuardConfig.ExtraPrograms).
+	KindRepayCollateral  Kind = "repay-collateral"
 	KindRebalance        Kind = "rebalance"
 	KindClaimFees        Kind = "claim-fees"
 	KindClaimWithdrawals Kind = "claim-withdrawals"
@@ -16,7 +20,7 @@ const (
 
 // Kinds returns every action kind.
 func Kinds() []Kind {
-	return []Kind{KindRepay, KindRebalance, KindClaimFees, KindClaimWithdrawals,
+	return []Kind{KindRepay, KindRepayCollateral, KindRebalance, KindClaimFees, KindClaimWithdrawals,
 		KindStrategyUpdate, KindStrategyWithdraw, KindTip}
 }
 
@@ -40,6 +44,7 @@ type permissions struct {
 // an account to a stranger.
 var kindPermissions = map[Kind]permissions{
 	KindRepay:            {tokenOut: true, wrapSOL: true},
+	KindRepayCollateral:  {tokenOut: true, wrapSOL: true},
 	KindRebalance:        {},
 	KindClaimFees:        {},
 	KindClaimWithdrawals: {},
