@@ -119,7 +119,7 @@ func (rp *RepayParams) toTarget(e *evaluator, le *loanEntry, li int) {
 	if len(notes) > 0 {
 		reason = fmt.Sprintf("%s: repay %s on ledger %d, reaching %s of target %s (%s)", rp.why(lf.Health), FormatAmount(amount, l.PrincipalMint, e.obs.Tokens), l.LedgerIndex, formatRatio(after), formatRatio(target), strings.Join(notes, ", "))
 	}
-	planRepay(e.gate, le, li, amount, false, reason, repayInputs{Mode: "health", Target: target})
+	rp.planRepay(e, le, li, amount, false, reason, repayInputs{Mode: "health", Target: target})
 }
 
 // why says what triggered a health repayment.
@@ -155,7 +155,7 @@ func (rp *RepayParams) repayAll(e *evaluator, le *loanEntry, li int) {
 	}
 	left, capped := e.gate.remaining(l.PrincipalMint)
 	if full <= maxAmount && (!capped || full <= left) {
-		planRepay(e.gate, le, li, full, true, fmt.Sprintf("%s: repay all of ledger %d (at most %s)", why, l.LedgerIndex, FormatAmount(full, l.PrincipalMint, e.obs.Tokens)), repayInputs{Mode: "end"})
+		rp.planRepay(e, le, li, full, true, fmt.Sprintf("%s: repay all of ledger %d (at most %s)", why, l.LedgerIndex, FormatAmount(full, l.PrincipalMint, e.obs.Tokens)), repayInputs{Mode: "end"})
 		return
 	}
 	amount := min(maxAmount, l.OutstandingPrincipal().Uint64()+l.InterestOutstanding.Uint64())
@@ -163,14 +163,20 @@ func (rp *RepayParams) repayAll(e *evaluator, le *loanEntry, li int) {
 	if !ok {
 		return
 	}
-	planRepay(e.gate, le, li, amount, false, fmt.Sprintf("%s: repay %s on ledger %d (%s)", why, FormatAmount(amount, l.PrincipalMint, e.obs.Tokens), l.LedgerIndex, strings.Join(notes, ", ")), repayInputs{Mode: "end"})
+	rp.planRepay(e, le, li, amount, false, fmt.Sprintf("%s: repay %s on ledger %d (%s)", why, FormatAmount(amount, l.PrincipalMint, e.obs.Tokens), l.LedgerIndex, strings.Join(notes, ", ")), repayInputs{Mode: "end"})
 }
 
-// planRepay plans the E2 repay request for ledger li.
-func planRepay(g *gate, le *loanEntry, li int, amount uint64, all bool, reason string, in repayInputs) {
+// planRepay plans the E2 repay request for ledger li: from the wallet, or
+// from collateral when params.source says so.
+func (rp *RepayParams) planRepay(e *evaluator, le *loanEntry, li int, amount uint64, all bool, reason string, in repayInputs) {
+	g := e.gate
 	addr, l, lf := le.facts.Address, &le.item.Ledgers[li], &le.mf.Ledgers[li]
 	in.Ledger, in.Health, in.Debt, in.DebtUSD, in.CapacityUSD = l.LedgerIndex, lf.Health, lf.Debt, lf.DebtUSD, lf.CapacityUSD
 	in.Amount, in.RepayAll, in.WriteVersion, in.LastTxn = amount, all, le.item.Loan.WriteVersion, le.item.Loan.LastInteractedTxn
+	if rp.Source.sells() {
+		rp.planFromCollateral(e, le, li, amount, reason, in)
+		return
+	}
 	req := &market.BuildLoanRequest{Loan: addr, Steps: []market.Step{{
 		Type:   market.StepRepay,
 		Params: market.StepParams{Loan: addr, RepayParams: []market.RepayParam{{Amount: market.Amount(amount), LedgerIndex: l.LedgerIndex, RepayAll: all}}},

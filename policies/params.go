@@ -156,6 +156,14 @@ type RepayParams struct {
 	// Ledgers restricts which ledger indexes may be repaid; empty means
 	// every active ledger. The one with the lowest health is repaid.
 	Ledgers []int `yaml:"ledgers"`
+	// Source is where the principal comes from: wallet (default), collateral
+	// (sold through the DEX aggregator) or auto (the wallet's balance first,
+	// collateral for the rest). See decide_repay_collateral.go.
+	Source RepaySource `yaml:"source"`
+	// MaxSlippage (a fraction) bounds a sale of collateral: at most the
+	// oracle value of the repaid debt × (1 + max_slippage) leaves the loan.
+	// Required when source is collateral or auto.
+	MaxSlippage *float64 `yaml:"max_slippage"`
 }
 
 // Kind returns KindRepay.
@@ -186,6 +194,7 @@ func (r *RepayParams) check(b *builder, p *Policy) {
 	if r.RepayAllWithin < 0 {
 		b.fail([]any{"params", "repay_all_within"}, "params.repay_all_within must not be negative, got %s", r.RepayAllWithin)
 	}
+	r.checkSource(b)
 	for i, l := range r.Ledgers {
 		switch {
 		case l < 0 || l >= maxLedgers:

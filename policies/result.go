@@ -81,6 +81,9 @@ type Request struct {
 	StrategyUpdate *market.StrategyUpdateRequest `json:"strategyUpdate,omitempty"`
 	// WithdrawStrategy is E9 (strategy-withdraw).
 	WithdrawStrategy *market.WithdrawStrategyRequest `json:"withdrawStrategy,omitempty"`
+	// CollateralRepay is a repay paid from collateral: the action path asks
+	// the aggregator for the swap, then E2 for the build.
+	CollateralRepay *CollateralRepay `json:"collateralRepay,omitempty"`
 }
 
 // Body returns the member that is set, or nil.
@@ -112,6 +115,8 @@ func (r Request) member() (body any, endpoint string) {
 		return r.StrategyUpdate, "E1"
 	case r.WithdrawStrategy != nil:
 		return r.WithdrawStrategy, "E9"
+	case r.CollateralRepay != nil:
+		return r.CollateralRepay, "E2"
 	}
 	return nil, ""
 }
