@@ -80,6 +80,10 @@ func (d *deps) wire(e env, version string, readOnly bool) (closers []func() erro
 func newExecutor(e env, d deps, n *notify.Dispatcher, o *observer, unsettled func(), verify func(context.Context, action.Plan) string) *action.Executor {
 	t := e.cfg.Chain.Tip
 	links, _ := e.cfg.Explorer.Links(e.cfg.Chain.RPCURL) // checked when the config loaded
+	collateral, err := collateralConfig(e.cfg, d.signer.PublicKey(), d.submitter.MultipleAccounts)
+	if err != nil {
+		e.logger.Error("Repays from collateral cannot build", "err", err) // swap.programs were checked when the config loaded
+	}
 	return action.New(action.Config{
 		Builder: d.market, Signer: d.signer, Submitter: d.submitter, Journal: d.journal, Notifier: n,
 		Metrics: action.Metrics{Actions: e.metrics.Actions, GuardRefusals: e.metrics.GuardRefusals,
@@ -93,6 +97,7 @@ func newExecutor(e env, d deps, n *notify.Dispatcher, o *observer, unsettled fun
 		Verify:     verify,
 		Links:      links,
 		Amount:     o.amountText,
+		Collateral: collateral,
 	})
 }
 
@@ -221,6 +226,7 @@ func GuardConfig(c *config.Config) signer.GuardConfig {
 	if c.Market.EarnProgramID != "" {
 		g.ExtraPrograms[signer.KindClaimWithdrawals] = []string{c.Market.EarnProgramID}
 	}
+	g.ExtraPrograms[signer.KindRepayCollateral] = append([]string{}, c.Swap.Programs...) // the aggregator: this kind only
 	for kind, ids := range c.Signer.ExtraPrograms {
 		g.ExtraPrograms[signer.Kind(kind)] = append(g.ExtraPrograms[signer.Kind(kind)], ids...)
 	}

@@ -22,6 +22,7 @@ const DefaultPagesInFlight = 4
 // Default returns the settings used for every key a config file omits.
 func Default() Config {
 	return Config{
+		Swap: Swap{Timeout: defaultSwapTimeout, Layout: market.DefaultCollateralRepayLayout()},
 		Market: Market{
 			BaseURL:      "http://127.0.0.1:7070/v1",
 			Timeout:      10 * time.Second,

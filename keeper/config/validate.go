@@ -101,6 +101,7 @@ func (c *Config) validate(v *validator) {
 		}
 	}
 	c.Prices.validate(v)
+	c.Swap.validate(v)
 	c.explorerDefaults = c.Explorer.Name == "" && c.Explorer.Cluster == ""
 	c.Explorer.validate(v, c.Chain.RPCURL)
 	for i := range c.Notifiers {

@@ -66,6 +66,8 @@ type Config struct {
 	// journaled; the action's detail, its log line and its notification
 	// carry it.
 	Verify func(ctx context.Context, p Plan) string
+	// Collateral is what a repay from collateral needs (collateral.go).
+	Collateral CollateralConfig
 	// Links turns signatures into explorer links for logs and
 	// notifications; the zero Explorer makes none.
 	Links explorer.Explorer

@@ -43,6 +43,8 @@ type Plan struct {
 	// and NotifyOn the events they hear of (empty: failed and refused).
 	Notify   []string
 	NotifyOn []notify.Event
+	// Swap bounds a repay from collateral by value (nil for other plans).
+	Swap *signer.SwapBounds
 }
 
 // Submit says how a plan's transactions land.
@@ -77,6 +79,12 @@ func FromAction(a policies.Action, dryRun bool) Plan {
 	}
 	p.Inputs, _ = json.Marshal(a.Request)
 	p.Seen = a.Inputs
+	if cr := a.Request.CollateralRepay; cr != nil {
+		p.Kind = signer.KindRepayCollateral
+		if b, err := swapBounds(cr, nil); err == nil {
+			p.Swap = &b
+		}
+	}
 	return p
 }
 

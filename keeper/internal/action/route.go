@@ -96,6 +96,9 @@ func (a *attempt) buildRouted(ctx context.Context) (txs []built, out Outcome, ok
 // built asks the market to build req under key; a failed build settles
 // the attempt.
 func (a *attempt) built(ctx context.Context, key market.IdempotencyKey, req policies.Request) ([]built, Outcome, bool) {
+	if req.CollateralRepay != nil {
+		return a.builtCollateral(ctx, key, req.CollateralRepay) // collateral.go
+	}
 	txs, err := build(ctx, a.e.cfg.Builder, key, req)
 	if err != nil {
 		return nil, a.buildFailed(ctx, err), false

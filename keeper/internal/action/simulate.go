@@ -103,6 +103,11 @@ func (ans *answer) checkTotal(ctx context.Context, i int, sim *chain.SimResult) 
 	if err := signer.CheckOutflows(ans.p.Kind, ans.p.Bounds, ans.total); err != nil {
 		return ans.refusal(ctx, ans.first+i, err), false
 	}
+	if ans.p.Swap != nil {
+		if err := signer.CheckSwapOutflows(ans.p.Bounds, *ans.p.Swap, outflows(sim.Outflows)); err != nil {
+			return ans.refusal(ctx, ans.first+i, err), false
+		}
+	}
 	if i < len(ans.fees) {
 		ans.fees[i] = sim.Fee.Total()
 	} else {

@@ -1,0 +1,137 @@
+package action
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/gagliardetto/solana-go"
+
+	"github.com/keeper-project/keeper/keeper/journal"
+	"github.com/keeper-project/keeper/keeper/jupiter"
+	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/policies"
+	"github.com/keeper-project/keeper/signer"
+)
+
+// Swapper is the DEX aggregator a repay from collateral asks for its swap.
+// *jupiter.Client implements it.
+type Swapper interface {
+	Quote(ctx context.Context, req jupiter.QuoteRequest) (*jupiter.Quote, error)
+	SwapInstructions(ctx context.Context, req jupiter.SwapRequest) (*jupiter.SwapInstructions, error)
+}
+
+// CollateralConfig is what a repay from collateral needs beyond the market.
+type CollateralConfig struct {
+	// Swapper quotes and builds the swap; nil: repays from collateral fail
+	// to build.
+	Swapper Swapper
+	// Programs are the aggregator's programs the quote's instructions may
+	// call (the guard allows them for repay-collateral only).
+	Programs []solana.PublicKey
+	// Layout lays the E2 steps out (market.CollateralRepayLayout).
+	Layout market.CollateralRepayLayout
+	// Balance reads the wallet's balance of a mint, for source auto; nil:
+	// auto sells collateral for the whole debt.
+	Balance func(ctx context.Context, mint string) (uint64, error)
+}
+
+// swapBounds returns the guard's bounds of cr.
+func swapBounds(cr *policies.CollateralRepay, programs []solana.PublicKey) (signer.SwapBounds, error) {
+	col, err := solana.PublicKeyFromBase58(cr.CollateralMint)
+	if err != nil {
+		return signer.SwapBounds{}, fmt.Errorf("collateral mint %q: %w", cr.CollateralMint, err)
+	}
+	prin, err := solana.PublicKeyFromBase58(cr.PrincipalMint)
+	if err != nil {
+		return signer.SwapBounds{}, fmt.Errorf("principal mint %q: %w", cr.PrincipalMint, err)
+	}
+	return signer.SwapBounds{CollateralMint: col, PrincipalMint: prin, MaxCollateral: cr.MaxCollateral, MinOut: cr.MinOut, Programs: programs}, nil
+}
+
+// buildCollateral builds a repay from collateral: the part the wallet
+// cannot pay (source auto: its balance first), sold through the
+// aggregator, the quote checked against the oracle-derived bounds before
+// the market sees it, then one E2 build. A quote the bounds refuse is a
+// *signer.Refusal.
+func (a *attempt) buildCollateral(ctx context.Context, key market.IdempotencyKey, cr *policies.CollateralRepay) ([]built, error) {
+	cc := a.e.cfg.Collateral
+	if cc.Swapper == nil {
+		return nil, errors.New("repay from collateral: no swap aggregator configured (jupiter)")
+	}
+	fromCollateral := cr.Debt
+	if cr.WalletFirst && cc.Balance != nil {
+		have, err := cc.Balance(ctx, cr.PrincipalMint)
+		if err != nil {
+			return nil, fmt.Errorf("repay from collateral: wallet balance: %w", err)
+		}
+		if have >= cr.Debt {
+			return build(ctx, a.e.cfg.Builder, key, policies.Request{BuildLoan: &market.BuildLoanRequest{Loan: cr.Loan, Steps: []market.Step{{
+				Type: market.StepRepay, Params: market.StepParams{Loan: cr.Loan, RepayParams: []market.RepayParam{{Amount: market.Amount(cr.Debt), LedgerIndex: cr.LedgerIndex}}}}}}})
+		}
+		fromCollateral = cr.Debt - have
+	}
+	sell := cr.MaxCollateral
+	if fromCollateral < cr.Debt {
+		sell = cr.MaxCollateral * fromCollateral / cr.Debt
+	}
+	b, err := swapBounds(cr, cc.Programs)
+	if err != nil {
+		return nil, err
+	}
+	b.MinOut = fromCollateral
+	q, err := cc.Swapper.Quote(ctx, jupiter.QuoteRequest{InputMint: cr.CollateralMint, OutputMint: cr.PrincipalMint, Amount: sell,
+		SlippageBps: cr.SlippageBps, SwapMode: jupiter.ExactIn})
+	if err != nil {
+		return nil, err
+	}
+	sw, err := cc.Swapper.SwapInstructions(ctx, jupiter.SwapRequest{Quote: q, UserPublicKey: a.e.wallet.String(), WrapAndUnwrapSol: false})
+	if err != nil {
+		return nil, err
+	}
+	if err := signer.CheckSwapQuote(b, swapQuote(q, sw)); err != nil {
+		return nil, err
+	}
+	a.log.Info("Selling collateral", "sell", q.InAmount, "collateral_mint", cr.CollateralMint, "expected_out", q.OutAmount,
+		"min_out", q.OtherAmountThreshold, "oracle_price", cr.OraclePrice, "price_impact_pct", float64(q.PriceImpactPct))
+	layout := cc.Layout
+	steps, err := layout.Steps(market.CollateralRepay{Loan: cr.Loan, LedgerIndex: cr.LedgerIndex, Debt: market.Amount(cr.Debt),
+		CollateralMint: cr.CollateralMint, Withdraw: q.InAmount, Setup: sw.SetupInstructions, Swap: sw.Swap(), Luts: sw.AddressLookupTableAddresses})
+	if err != nil {
+		return nil, err
+	}
+	if layout.FlashBorrow && fromCollateral < cr.Debt {
+		steps[0].Params.RepayParams = []market.RepayParam{{Amount: market.Amount(fromCollateral), LedgerIndex: cr.LedgerIndex}}
+	}
+	return build(ctx, a.e.cfg.Builder, key, policies.Request{BuildLoan: &market.BuildLoanRequest{Loan: cr.Loan, Steps: steps}})
+}
+
+// swapQuote is the guard's view of the aggregator's answer.
+func swapQuote(q *jupiter.Quote, sw *jupiter.SwapInstructions) signer.SwapQuote {
+	in, _ := solana.PublicKeyFromBase58(q.InputMint)
+	out, _ := solana.PublicKeyFromBase58(q.OutputMint)
+	sq := signer.SwapQuote{InputMint: in, OutputMint: out, InAmount: q.InAmount.Uint64(), MinOut: q.OtherAmountThreshold.Uint64()}
+	all := append(append(append([]market.Instruction{}, sw.ComputeBudgetInstructions...), sw.SetupInstructions...), sw.Swap()...)
+	for _, ix := range all {
+		p, err := solana.PublicKeyFromBase58(ix.ProgramID)
+		if err != nil {
+			p = solana.PublicKey{} // an unparsable program is not an allowed one
+		}
+		sq.Programs = append(sq.Programs, p)
+	}
+	return sq
+}
+
+// builtCollateral builds a repay from collateral for the action path. A
+// quote the bounds refuse settles the attempt as refused under the rule;
+// any other failure as a failed build.
+func (a *attempt) builtCollateral(ctx context.Context, key market.IdempotencyKey, cr *policies.CollateralRepay) ([]built, Outcome, bool) {
+	txs, err := a.buildCollateral(ctx, key, cr)
+	if r, ok := errors.AsType[*signer.Refusal](err); ok {
+		return nil, a.refuse(ctx, journal.Rule(r.Rule), "swap: "+r.Error()), false
+	}
+	if err != nil {
+		return nil, a.buildFailed(ctx, err), false
+	}
+	return txs, "", true
+}

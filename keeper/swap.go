@@ -1,0 +1,61 @@
+package keeper
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+
+	"github.com/gagliardetto/solana-go"
+
+	"github.com/keeper-project/keeper/keeper/config"
+	"github.com/keeper-project/keeper/keeper/internal/action"
+	"github.com/keeper-project/keeper/keeper/jupiter"
+)
+
+// collateralConfig wires a repay from collateral: the Jupiter client of
+// the swap section (none when it has no base URL), its programs, the E2
+// step layout, and the wallet's balance read from chain for source auto.
+func collateralConfig(c *config.Config, wallet solana.PublicKey, accounts func(context.Context, []solana.PublicKey) ([][]byte, error)) (action.CollateralConfig, error) {
+	s := c.Swap
+	out := action.CollateralConfig{Layout: s.Layout}
+	for _, p := range s.Programs {
+		pk, err := solana.PublicKeyFromBase58(p)
+		if err != nil {
+			return out, fmt.Errorf("keeper: swap.programs: %w", err)
+		}
+		out.Programs = append(out.Programs, pk)
+	}
+	if s.BaseURL == "" {
+		return out, nil
+	}
+	jc, err := jupiter.New(jupiter.Options{BaseURL: s.BaseURL.Reveal(), APIKey: s.APIKey.Value.Reveal(), Timeout: s.Timeout})
+	if err != nil {
+		return out, fmt.Errorf("keeper: swap: %w", err)
+	}
+	out.Swapper = jc
+	out.Balance = func(ctx context.Context, mint string) (uint64, error) {
+		return tokenBalance(ctx, accounts, wallet, mint)
+	}
+	return out, nil
+}
+
+// tokenBalance reads wallet's associated token account of mint: its amount
+// (bytes 64..72 of an SPL token account), 0 when it does not exist.
+func tokenBalance(ctx context.Context, accounts func(context.Context, []solana.PublicKey) ([][]byte, error), wallet solana.PublicKey, mint string) (uint64, error) {
+	m, err := solana.PublicKeyFromBase58(mint)
+	if err != nil {
+		return 0, fmt.Errorf("mint %q: %w", mint, err)
+	}
+	ata, _, err := solana.FindAssociatedTokenAddress(wallet, m)
+	if err != nil {
+		return 0, err
+	}
+	data, err := accounts(ctx, []solana.PublicKey{ata})
+	if err != nil {
+		return 0, err
+	}
+	if len(data) == 0 || len(data[0]) < 72 {
+		return 0, nil
+	}
+	return binary.LittleEndian.Uint64(data[0][64:72]), nil
+}
