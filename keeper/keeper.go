@@ -46,6 +46,9 @@ type Options struct {
 	Signer    Signer
 	Submitter Submitter
 	Journal   Journal
+	// Swapper is the DEX aggregator of repays from collateral; default: a
+	// Jupiter client of the config's swap section (none without a base URL).
+	Swapper action.Swapper
 }
 
 // env is what every part of keeper is built with.
@@ -91,7 +94,7 @@ func New(o Options) (*Keeper, error) {
 	}
 	k := &Keeper{env: env{cfg: o.Config, logger: o.Logger, now: o.Now}, registry: o.Registry, version: o.Version,
 		dryRunAll: o.DryRun || o.Config.DryRun, shutdownTimeout: cmp.Or(o.ShutdownTimeout, shutdownTimeout),
-		deps: deps{market: o.Market, signer: o.Signer, submitter: o.Submitter, journal: o.Journal}}
+		deps: deps{market: o.Market, signer: o.Signer, submitter: o.Submitter, journal: o.Journal, swapper: o.Swapper}}
 	if k.logger == nil {
 		k.logger = slog.New(slog.DiscardHandler)
 	}

@@ -75,12 +75,12 @@ type loanReader struct {
 
 // pageNeeds is what a reader needs read with each page besides its loans.
 type pageNeeds struct {
-	Positions, Quotes, PositionValues bool
+	Positions, Quotes, PositionValues, LoanValues bool
 }
 
 // pageNeedsOf is what reads r need read with each page.
 func pageNeedsOf(r policies.Reads) pageNeeds {
-	return pageNeeds{Positions: r.Positions, Quotes: r.Quotes, PositionValues: r.PositionValues}
+	return pageNeeds{Positions: r.Positions, Quotes: r.Quotes, PositionValues: r.PositionValues, LoanValues: r.LoanValues}
 }
 
 // read feeds rd from a walk shared with the readers that come with it,
@@ -323,6 +323,7 @@ func (tw *tickWalk) enrich(ctx context.Context, page *policies.Observation, live
 		all.Positions = all.Positions || rd.needs.Positions
 		all.Quotes = all.Quotes || rd.needs.Quotes
 		all.PositionValues = all.PositionValues || rd.needs.PositionValues
+		all.LoanValues = all.LoanValues || rd.needs.LoanValues
 	}
 	failed := func(need func(pageNeeds) bool, err error) {
 		for _, rd := range live {
@@ -346,6 +347,9 @@ func (tw *tickWalk) enrich(ctx context.Context, page *policies.Observation, live
 	o.learnTokens(ctx, page)
 	if all.PositionValues {
 		o.prices.pricePositions(ctx, page)
+	}
+	if all.LoanValues {
+		o.prices.priceLoans(ctx, page)
 	}
 	return live
 }

@@ -138,6 +138,9 @@ func (o *observer) observeAfresh(ctx context.Context, p *policies.Policy, r poli
 	if r.PositionValues {
 		o.prices.pricePositions(ctx, obs)
 	}
+	if r.LoanValues {
+		o.prices.priceLoans(ctx, obs)
+	}
 	return obs, nil
 }
 

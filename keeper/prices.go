@@ -87,6 +87,11 @@ func (p *pricer) pricePositions(ctx context.Context, obs *policies.Observation) 
 			}
 		}
 	}
+	p.priceMints(ctx, obs, mints)
+}
+
+// priceMints prices mints that obs has not priced or found unpriceable yet.
+func (p *pricer) priceMints(ctx context.Context, obs *policies.Observation, mints []string) {
 	if _, ok := obs.Tokens[policies.WrappedSOL]; !ok {
 		if obs.Tokens == nil {
 			obs.Tokens = map[string]policies.Token{}

@@ -18,7 +18,9 @@ import (
 
 	"github.com/keeper-project/keeper/keeper/chain"
 	"github.com/keeper-project/keeper/keeper/config"
+	"github.com/keeper-project/keeper/keeper/internal/action"
 	"github.com/keeper-project/keeper/keeper/journal"
+	"github.com/keeper-project/keeper/keeper/jupiter"
 	"github.com/keeper-project/keeper/keeper/market/api"
 	"github.com/keeper-project/keeper/keeper/notify"
 	"github.com/keeper-project/keeper/keeper/sim"
@@ -234,7 +236,15 @@ func (w *simWorld) open(tb testing.TB, dsn string) *simKeeper {
 	if w.journalOf != nil {
 		kj = w.journalOf(j)
 	}
-	k, err := New(Options{Config: w.cfg, Market: mk, Signer: w.signer, Submitter: ch, Journal: kj})
+	var sw action.Swapper
+	if w.cfg.Swap.BaseURL != "" {
+		jc, err := jupiter.New(jupiter.Options{BaseURL: w.cfg.Swap.BaseURL.Reveal(), HTTPClient: client})
+		if err != nil {
+			tb.Fatalf("jupiter client: %v", err)
+		}
+		sw = jc
+	}
+	k, err := New(Options{Config: w.cfg, Market: mk, Signer: w.signer, Submitter: ch, Journal: kj, Swapper: sw})
 	if err != nil {
 		tb.Fatalf("New: %v", err)
 	}

@@ -12,10 +12,11 @@ import (
 	"github.com/keeper-project/keeper/keeper/jupiter"
 )
 
-// collateralConfig wires a repay from collateral: the Jupiter client of
-// the swap section (none when it has no base URL), its programs, the E2
-// step layout, and the wallet's balance read from chain for source auto.
-func collateralConfig(c *config.Config, wallet solana.PublicKey, accounts func(context.Context, []solana.PublicKey) ([][]byte, error)) (action.CollateralConfig, error) {
+// collateralConfig wires a repay from collateral: swapper, or else the
+// Jupiter client of the swap section (none when it has no base URL), its
+// programs, the E2 step layout, and the wallet's balance read from chain
+// for source auto.
+func collateralConfig(c *config.Config, swapper action.Swapper, wallet solana.PublicKey, accounts func(context.Context, []solana.PublicKey) ([][]byte, error)) (action.CollateralConfig, error) {
 	s := c.Swap
 	out := action.CollateralConfig{Layout: s.Layout}
 	for _, p := range s.Programs {
@@ -25,7 +26,11 @@ func collateralConfig(c *config.Config, wallet solana.PublicKey, accounts func(c
 		}
 		out.Programs = append(out.Programs, pk)
 	}
-	if s.BaseURL == "" {
+	out.Balance = func(ctx context.Context, mint string) (uint64, error) {
+		return tokenBalance(ctx, accounts, wallet, mint)
+	}
+	out.Swapper = swapper
+	if swapper != nil || s.BaseURL == "" {
 		return out, nil
 	}
 	jc, err := jupiter.New(jupiter.Options{BaseURL: s.BaseURL.Reveal(), APIKey: s.APIKey.Value.Reveal(), Timeout: s.Timeout})
@@ -33,9 +38,6 @@ func collateralConfig(c *config.Config, wallet solana.PublicKey, accounts func(c
 		return out, fmt.Errorf("keeper: swap: %w", err)
 	}
 	out.Swapper = jc
-	out.Balance = func(ctx context.Context, mint string) (uint64, error) {
-		return tokenBalance(ctx, accounts, wallet, mint)
-	}
 	return out, nil
 }
 

@@ -29,6 +29,7 @@ type deps struct {
 	signer    Signer
 	submitter Submitter
 	journal   Journal
+	swapper   action.Swapper // nil: from the config's swap section
 }
 
 // wire builds every dependency left nil, from the config, and returns how
@@ -80,7 +81,7 @@ func (d *deps) wire(e env, version string, readOnly bool) (closers []func() erro
 func newExecutor(e env, d deps, n *notify.Dispatcher, o *observer, unsettled func(), verify func(context.Context, action.Plan) string) *action.Executor {
 	t := e.cfg.Chain.Tip
 	links, _ := e.cfg.Explorer.Links(e.cfg.Chain.RPCURL) // checked when the config loaded
-	collateral, err := collateralConfig(e.cfg, d.signer.PublicKey(), d.submitter.MultipleAccounts)
+	collateral, err := collateralConfig(e.cfg, d.swapper, d.signer.PublicKey(), d.submitter.MultipleAccounts)
 	if err != nil {
 		e.logger.Error("Repays from collateral cannot build", "err", err) // swap.programs were checked when the config loaded
 	}

@@ -99,7 +99,7 @@ func (rp *RepayParams) toTarget(e *evaluator, le *loanEntry, li int) {
 		e.res.skip(addr, SkipNoop, fmt.Sprintf("ledger %d health %s is already at or above the target %s", l.LedgerIndex, formatRatio(lf.Health), formatRatio(target)))
 		return
 	}
-	need := ceilUnits(lf.Debt * (lf.DebtUSD - (1-target)*lf.CapacityUSD) / lf.DebtUSD)
+	need := ceilUnits(lf.Debt * (lf.DebtUSD - (1-target)*lf.CapacityUSD) / lf.DebtUSD * rp.saleFactor(e.obs, le, li, target))
 	amount, notes := need, []string(nil)
 	if amount < minAmount {
 		amount, notes = minAmount, append(notes, "raised to min_amount")

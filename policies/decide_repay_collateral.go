@@ -117,14 +117,27 @@ func (rp *RepayParams) planFromCollateral(e *evaluator, le *loanEntry, li int, a
 // collateralToSell returns the loan's plain-token collateral of the highest
 // oracle value; false, with a skip, when none is priced.
 func (rp *RepayParams) collateralToSell(e *evaluator, le *loanEntry) (market.Collateral, bool) {
-	var best market.Collateral
-	bestUSD, unpriced := 0.0, ""
+	best, unpriced, ok := pickCollateral(e.obs, le)
+	if !ok {
+		why := "the loan holds no token collateral to sell"
+		if unpriced != "" {
+			why = fmt.Sprintf("no oracle price of collateral %s%s: never sells collateral blind", mintName(e.obs, unpriced), unpricedBecause(e.obs, unpriced))
+		}
+		e.res.skip(le.facts.Address, SkipNoData, why)
+	}
+	return best, ok
+}
+
+// pickCollateral returns the loan's plain-token collateral of the highest
+// oracle value, or the last collateral mint without a price.
+func pickCollateral(o *Observation, le *loanEntry) (best market.Collateral, unpriced string, ok bool) {
+	bestUSD := 0.0
 	for _, c := range le.item.Collateral {
 		if c.IsPool() || c.Amount == 0 {
 			continue
 		}
-		t, ok := e.obs.Tokens[c.AssetMint]
-		if !ok || !(t.PriceUSD > 0) {
+		t, known := o.Tokens[c.AssetMint]
+		if !known || !(t.PriceUSD > 0) {
 			unpriced = c.AssetMint
 			continue
 		}
@@ -132,15 +145,29 @@ func (rp *RepayParams) collateralToSell(e *evaluator, le *loanEntry) (market.Col
 			best, bestUSD = c, usd
 		}
 	}
-	if bestUSD == 0 {
-		why := "the loan holds no token collateral to sell"
-		if unpriced != "" {
-			why = fmt.Sprintf("no oracle price of collateral %s%s: never sells collateral blind", mintName(e.obs, unpriced), unpricedBecause(e.obs, unpriced))
-		}
-		e.res.skip(le.facts.Address, SkipNoData, why)
-		return best, false
+	return best, unpriced, bestUSD > 0
+}
+
+// saleFactor is how much more debt a repay from collateral must repay to
+// reach target than one from the wallet: selling r USD of debt's worth
+// takes up to r·(1+s)·weight·lqt of capacity with it, so
+// r = (debt − (1−target)·capacity) / (1 − (1−target)·(1+s)·weight·lqt).
+// It is 1 for the wallet, and when no collateral can be priced (the plan
+// then skips).
+func (rp *RepayParams) saleFactor(o *Observation, le *loanEntry, li int, target float64) float64 {
+	if !rp.Source.sells() {
+		return 1
 	}
-	return best, true
+	col, _, ok := pickCollateral(o, le)
+	if !ok {
+		return 1
+	}
+	l := &le.item.Ledgers[li]
+	k := (1 + *rp.MaxSlippage) * ratioAt(l.Weights, col.Index) * ratioAt(l.LqtRatios, col.Index)
+	if d := 1 - (1-target)*k; d > 0 {
+		return 1 / d
+	}
+	return 1
 }
 
 // ratioAt returns row[i] as a fraction; 1 when the row is shorter.

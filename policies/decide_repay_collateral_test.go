@@ -17,9 +17,11 @@ func collateralObservation(priceColl float64) *Observation {
 	return obs
 }
 
-// TestRepayFromCollateral: health 0.0625 → repay 1500 USDC (as TestRepayDecision's first case) by
-// selling at most 1500 / 150 × 1.02 = 10.2 COLL; the health after counts the capacity sold:
-// 1 − (7500 − 1500) / (8000 − 10.2·150·0.8) = 1 − 6000/6776 = 0.1145.
+// TestRepayFromCollateral: health 0.0625; from the wallet 1500 USDC would reach 0.25 (as
+// TestRepayDecision's first case), but selling collateral takes capacity with it: each USD repaid
+// sells up to 1.02 USD of COLL worth 1.02·0.8 = 0.816 of capacity, so r = 1500 / (1 − 0.75·0.816) =
+// 1500 / 0.388 = 3865.979381 USDC, selling at most 3865.979381 / 150 × 1.02 = 26.28865979 COLL;
+// health after = 1 − (7500 − 3865.98) / (8000 − 26.2887·150·0.8) = 1 − 3634.02/4845.36 = 0.25.
 func TestRepayFromCollateral(t *testing.T) {
 	for _, source := range []RepaySource{RepayFromCollateral, RepayAuto} {
 		p := repayPolicy(t, "{trigger_health: 0.1, target_health: 0.25, max_amount: 5000000000, source: "+string(source)+", max_slippage: 0.02}")
@@ -32,21 +34,21 @@ func TestRepayFromCollateral(t *testing.T) {
 		if cr == nil || a.Request.BuildLoan != nil || a.Request.Endpoint() != "E2" {
 			t.Fatalf("%s: request %+v", source, a.Request)
 		}
-		if cr.Debt != 1_500_000_000 || cr.MaxCollateral != 10_200_000_000 || cr.MinOut != 1_500_000_000 || cr.CollateralMint != coll ||
+		if cr.Debt != 3_865_979_381 || cr.MaxCollateral != 26_288_659_790 || cr.MinOut != 3_865_979_381 || cr.CollateralMint != coll ||
 			cr.SlippageBps != 196 || cr.OraclePrice != 150 || cr.WalletFirst != (source == RepayAuto) {
 			t.Errorf("%s: plan %+v", source, *cr)
 		}
-		if got := formatRatio(cr.HealthAfter); got != "0.1145" && got != "0.11" {
+		if got := formatRatio(cr.HealthAfter); got != "0.25" {
 			t.Errorf("%s: health after %v", source, cr.HealthAfter)
 		}
 		wantOut := map[string]uint64{}
 		if source == RepayAuto {
-			wantOut[usdc] = 1_500_000_000
+			wantOut[usdc] = 3_865_979_381
 		}
 		if !maps.Equal(a.Bounds.MaxOutflow, wantOut) {
 			t.Errorf("%s: max outflow %v, want %v", source, a.Bounds.MaxOutflow, wantOut)
 		}
-		if !strings.Contains(a.Reason, "selling at most 10.2") || !strings.Contains(a.Reason, "oracle 150 USDC per COLL") {
+		if !strings.Contains(a.Reason, "selling at most 26.28865979 COLL") || !strings.Contains(a.Reason, "oracle 150 USDC per COLL") {
 			t.Errorf("%s: reason %q", source, a.Reason)
 		}
 	}

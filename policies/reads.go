@@ -30,6 +30,9 @@ type Reads struct {
 	// PositionValues asks for the USD prices of the positions' pool mints
 	// and of SOL (claim-fees by value, position.fees_owed_usd).
 	PositionValues bool
+	// LoanValues asks for the oracle's USD prices of the loans' principal
+	// and token collateral mints (a repay that may sell collateral).
+	LoanValues bool
 	// Loops asks for the loops (E12) of the vaults' principal mints and
 	// their strategies' collaterals, when an expression reads them.
 	Loops bool
@@ -47,6 +50,9 @@ func (p *Policy) Reads(wallet string) Reads {
 		r.Quotes = uses(p.when, "refinance_expected")
 		if rp, ok := p.Params.(*RepayParams); ok && rp.RepayAllWithin > 0 {
 			r.Quotes = true
+		}
+		if rp, ok := p.Params.(*RepayParams); ok && rp.Source.sells() {
+			r.LoanValues = true
 		}
 	case TargetWithdrawals:
 		r.EarnVaults = slices.Clone(p.Select.Vaults)

@@ -80,10 +80,18 @@ func (a *attempt) buildCollateral(ctx context.Context, key market.IdempotencyKey
 		return nil, err
 	}
 	b.MinOut = fromCollateral
-	q, err := cc.Swapper.Quote(ctx, jupiter.QuoteRequest{InputMint: cr.CollateralMint, OutputMint: cr.PrincipalMint, Amount: sell,
-		SlippageBps: cr.SlippageBps, SwapMode: jupiter.ExactIn})
+	req := jupiter.QuoteRequest{InputMint: cr.CollateralMint, OutputMint: cr.PrincipalMint, Amount: sell, SlippageBps: cr.SlippageBps, SwapMode: jupiter.ExactIn}
+	q, err := cc.Swapper.Quote(ctx, req)
 	if err != nil {
 		return nil, err
+	}
+	if out := q.OutAmount.Uint64(); q.OtherAmountThreshold.Uint64() < fromCollateral && out >= fromCollateral {
+		// The route pays enough but its slippage allowance would let the swap yield less than the
+		// debt: ask again allowing only what the debt leaves.
+		req.SlippageBps = uint16((out - fromCollateral) * 10000 / out)
+		if q, err = cc.Swapper.Quote(ctx, req); err != nil {
+			return nil, err
+		}
 	}
 	sw, err := cc.Swapper.SwapInstructions(ctx, jupiter.SwapRequest{Quote: q, UserPublicKey: a.e.wallet.String(), WrapAndUnwrapSol: false})
 	if err != nil {

@@ -1,0 +1,129 @@
+package keeper
+
+import (
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/keeper-project/keeper/keeper/journal"
+	"github.com/keeper-project/keeper/keeper/sim"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
+	"github.com/keeper-project/keeper/keeper/sim/scenario"
+)
+
+// swapConfigYAML points keeper's aggregator at the simulator's Jupiter API.
+const swapConfigYAML = simConfigYAML + `swap:
+  base_url: http://` + simMarketHost + `/v1` + sim.JupiterPrefix + `
+  programs: [SimSwap111111111111111111111111111111111111]
+`
+
+// deleverageWorld is the default scenario with a SOL/USDC pool of 10,000 SOL, a wallet holding
+// walletUSDC whole USDC, and examples/policies/deleverage.yaml; SOL has fallen from 150 to 110
+// (the scenario's 10 s event) and the pool follows the oracle.
+func deleverageWorld(t *testing.T, walletUSDC string, amm scenario.AMMSpec) (*simWorld, *simKeeper) {
+	sc, err := sim.DefaultScenario()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.Wallet.Tokens = map[string]string{"USDC": walletUSDC}
+	sc.AMMs = append(sc.AMMs, amm)
+	w := newSimWorld(t, simOptions{scenario: sc, configYAML: swapConfigYAML})
+	w.usePolicies(t, "deleverage.yaml")
+	k := w.open(t, "")
+	w.advance(t, 15*time.Second)
+	if err := w.sim.SetAMM(amm.Name, amm.BaseReserve, 110); err != nil {
+		t.Fatal(err)
+	}
+	return w, k
+}
+
+// solUSDC is the pool the tests sell through.
+var solUSDC = scenario.AMMSpec{Name: "sol-usdc", Base: "SOL", Quote: "USDC", BaseReserve: 10000, FeeBps: 30}
+
+// TestDeleverageSellsCollateralOnce: a wallet with no USDC; SOL falls; the loan is brought back to
+// its target by selling SOL, once, within the oracle bound, and a second run has nothing to do.
+func TestDeleverageSellsCollateralOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		w, k := deleverageWorld(t, "0", solUSDC)
+		loan := w.address(t, ids.KindLoan, "repay-me")
+		if h := loanHealth(t, w, "repay-me"); h >= 0.2 {
+			t.Fatalf("health before %.3f, want under 0.2", h)
+		}
+		before, err := w.sim.Accounts().Loan(loan)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 2 {
+			if err := k.RunOnce(t.Context()); err != nil {
+				t.Fatalf("%v: %+v", err, k.actionsOf(t, "deleverage"))
+			}
+		}
+		acts := k.actionsOf(t, "deleverage")
+		if len(acts) != 1 || acts[0].State != journal.StateLanded || acts[0].Kind != "repay-collateral" {
+			t.Fatalf("actions %+v, want one landed repay-collateral", acts)
+		}
+		after, err := w.sim.Accounts().Loan(loan)
+		if err != nil {
+			t.Fatal(err)
+		}
+		repaid := uint64(after.Ledgers[0].PrincipalRepaid - before.Ledgers[0].PrincipalRepaid)
+		sold := uint64(before.Collateral[0].Amount - after.Collateral[0].Amount)
+		// The bound: the oracle value of the repaid debt (at 110 USD per SOL) plus 2 %.
+		bound := uint64(float64(repaid) / 110 * 1000 * 1.02)
+		if repaid == 0 || sold == 0 || sold > bound {
+			t.Errorf("repaid %d USDC units selling %d lamports of SOL, bound %d", repaid, sold, bound)
+		}
+		if h := loanHealth(t, w, "repay-me"); h < 0.28 || h > 0.32 {
+			t.Errorf("health after %.4f, want about the target 0.3", h)
+		}
+	})
+}
+
+// TestDeleverageRefusesSlippageAboveTheBound: the pool pays 5 % under the oracle: nothing is sold,
+// the action is refused under the swap-price rule and alerted.
+func TestDeleverageRefusesSlippageAboveTheBound(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		w, k := deleverageWorld(t, "0", solUSDC)
+		if err := w.sim.SetAMM("sol-usdc", 10000, 104.5); err != nil {
+			t.Fatal(err)
+		}
+		loan := w.address(t, ids.KindLoan, "repay-me")
+		before, _ := w.sim.Accounts().Loan(loan)
+		if err := k.RunOnce(t.Context()); err == nil {
+			t.Fatal("RunOnce reported no refused action")
+		}
+		acts := k.actionsOf(t, "deleverage")
+		if len(acts) != 1 || acts[0].State != journal.StateRefused || acts[0].Rule != "swap-price" {
+			t.Fatalf("actions %+v, want one refused under swap-price", acts)
+		}
+		after, _ := w.sim.Accounts().Loan(loan)
+		if after.Collateral[0].Amount != before.Collateral[0].Amount {
+			t.Errorf("collateral %d → %d: something was sold", before.Collateral[0].Amount, after.Collateral[0].Amount)
+		}
+		if len(w.hook.messages()) == 0 {
+			t.Error("the refusal was not alerted")
+		}
+	})
+}
+
+// TestDeleverageAutoRepaysFromTheWallet: with USDC in the wallet, auto sells nothing.
+func TestDeleverageAutoRepaysFromTheWallet(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		w, k := deleverageWorld(t, "1000", solUSDC)
+		loan := w.address(t, ids.KindLoan, "repay-me")
+		before, _ := w.sim.Accounts().Loan(loan)
+		usdc := w.usdc(t)
+		walletBefore := w.sim.Accounts().TokenBalance(w.wallet(), usdc)
+		if err := k.RunOnce(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		after, _ := w.sim.Accounts().Loan(loan)
+		if after.Collateral[0].Amount != before.Collateral[0].Amount {
+			t.Errorf("collateral %d → %d: auto sold collateral with USDC in the wallet", before.Collateral[0].Amount, after.Collateral[0].Amount)
+		}
+		repaid := uint64(after.Ledgers[0].PrincipalRepaid - before.Ledgers[0].PrincipalRepaid)
+		if spent := walletBefore - w.sim.Accounts().TokenBalance(w.wallet(), usdc); repaid == 0 || spent != repaid {
+			t.Errorf("repaid %d, wallet spent %d", repaid, spent)
+		}
+	})
+}
