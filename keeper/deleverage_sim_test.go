@@ -1,6 +1,9 @@
 package keeper
 
 import (
+	"context"
+	"errors"
+	"path/filepath"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -126,4 +129,90 @@ func TestDeleverageAutoRepaysFromTheWallet(t *testing.T) {
 			t.Errorf("repaid %d, wallet spent %d", repaid, spent)
 		}
 	})
+}
+
+// dyingJournal fails one durable step once, as a process that died right before it would leave the
+// journal: the step's write never happens.
+type dyingJournal struct {
+	Journal
+	step string
+	done bool
+}
+
+var errDied = errors.New("the process died here")
+
+func (j *dyingJournal) die(step string) bool {
+	if j.step != step || j.done {
+		return false
+	}
+	j.done = true
+	return true
+}
+
+func (j *dyingJournal) RecordSigned(ctx context.Context, id string, attempt int, sigs []journal.SignedTx) error {
+	if j.die("RecordSigned") {
+		return errDied
+	}
+	return j.Journal.RecordSigned(ctx, id, attempt, sigs)
+}
+
+func (j *dyingJournal) Settle(ctx context.Context, id string, attempt int, out journal.Outcome) error {
+	if j.die("Settle") {
+		return errDied
+	}
+	return j.Journal.Settle(ctx, id, attempt, out)
+}
+
+// TestDeleverageCrashSettlesWithoutASecondSale: the process dies before the signatures are
+// journaled (nothing was sent: the next attempt quotes and builds afresh), or after the sale landed
+// but before its outcome was journaled (recovery settles it from the chain). Either way a new
+// process on the same journal sells collateral exactly once.
+func TestDeleverageCrashSettlesWithoutASecondSale(t *testing.T) {
+	for _, step := range []string{"RecordSigned", "Settle"} {
+		t.Run(step, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				sc, err := sim.DefaultScenario()
+				if err != nil {
+					t.Fatal(err)
+				}
+				sc.Wallet.Tokens = map[string]string{"USDC": "0"}
+				sc.AMMs = append(sc.AMMs, solUSDC)
+				w := newSimWorld(t, simOptions{scenario: sc, configYAML: swapConfigYAML})
+				w.usePolicies(t, "deleverage.yaml")
+				dsn := "sqlite:" + filepath.Join(t.TempDir(), "journal.db")
+				w.journalOf = func(j *journal.Journal) Journal { return &dyingJournal{Journal: j, step: step} }
+				first := w.open(t, dsn)
+				w.advance(t, 15*time.Second)
+				if err := w.sim.SetAMM("sol-usdc", 10000, 110); err != nil {
+					t.Fatal(err)
+				}
+				loan := w.address(t, ids.KindLoan, "repay-me")
+				before, _ := w.sim.Accounts().Loan(loan)
+				_ = first.RunOnce(t.Context()) // dies at step
+				_ = first.Close()
+				w.journalOf = nil
+				second := w.open(t, dsn)
+				if err := second.Recover(t.Context()); err != nil {
+					t.Fatalf("Recover: %v", err)
+				}
+				w.advance(t, 11*time.Minute) // past the cooldown, so a wrong second sale would be planned
+				for range 2 {
+					_ = second.RunOnce(t.Context())
+				}
+				after, _ := w.sim.Accounts().Loan(loan)
+				sales := 0
+				for _, x := range w.landed.paidBy(w.wallet()) {
+					if x.Err == nil {
+						sales++
+					}
+				}
+				if sales != 1 || after.Collateral[0].Amount >= before.Collateral[0].Amount {
+					t.Errorf("%d transactions of the wallet landed, collateral %d → %d: want exactly one sale", sales, before.Collateral[0].Amount, after.Collateral[0].Amount)
+				}
+				if h := loanHealth(t, w, "repay-me"); h < 0.28 {
+					t.Errorf("health after %.4f", h)
+				}
+			})
+		})
+	}
 }
