@@ -18,7 +18,9 @@ const solanaGo = "github.com/gagliardetto/solana-go"
 // here, without failing, so that the rewrite and this list can land in either order).
 var mustOnSimState = []string{
 	"keeper/sim/api_build.go",
+	"keeper/sim/api_collateral.go",
 	"keeper/sim/api_quote.go",
+	"keeper/sim/internal/programs/flash.go",
 	"keeper/sim/internal/programs/loan.go",
 	"keeper/sim/strategy_view.go",
 }

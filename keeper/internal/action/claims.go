@@ -3,6 +3,7 @@ package action
 import (
 	"context"
 	"fmt"
+	"github.com/keeper-project/keeper/signer"
 	"sync"
 	"time"
 
@@ -25,7 +26,17 @@ type targetClaims struct {
 // claimKey is what a claim holds: one kind of work on one target.
 type claimKey struct{ kind, target string }
 
-func claimOf(p Plan) claimKey { return claimKey{string(p.Kind), p.Target} }
+func claimOf(p Plan) claimKey { return claimKey{claimKind(p.Kind), p.Target} }
+
+// claimKind is the kind of work a plan of kind k claims: a repay from
+// collateral is a repay, so two repay policies never act on one loan at once
+// and each sees the other's landing as a change of the target.
+func claimKind(k signer.Kind) string {
+	if k == signer.KindRepayCollateral {
+		return string(signer.KindRepay)
+	}
+	return string(k)
+}
 
 func newTargetClaims() *targetClaims {
 	return &targetClaims{held: map[claimKey]string{}, changed: map[claimKey]time.Time{}}
@@ -108,7 +119,7 @@ func (c *targetClaims) claim(ctx context.Context, j Log, p Plan, now func() time
 		return nil, fmt.Sprintf("cannot read the journal for the target's open actions: %v", err), false
 	}
 	for _, a := range open {
-		if a.ID != p.ID && a.Kind == string(p.Kind) && !a.DryRun && !a.Resumable() {
+		if a.ID != p.ID && claimKind(signer.Kind(a.Kind)) == claimKind(p.Kind) && !a.DryRun && !a.Resumable() {
 			release(OutcomeBusy)
 			return nil, fmt.Sprintf("action %s of policy %s on the target is %s and may still land", ShortID(a.ID), a.Policy, a.State), false
 		}

@@ -56,9 +56,6 @@ func swapBounds(cr *policies.CollateralRepay, programs []solana.PublicKey) (sign
 // *signer.Refusal.
 func (a *attempt) buildCollateral(ctx context.Context, key market.IdempotencyKey, cr *policies.CollateralRepay) ([]built, error) {
 	cc := a.e.cfg.Collateral
-	if cc.Swapper == nil {
-		return nil, errors.New("repay from collateral: no swap aggregator configured (jupiter)")
-	}
 	fromCollateral := cr.Debt
 	if cr.WalletFirst && cc.Balance != nil {
 		have, err := cc.Balance(ctx, cr.PrincipalMint)
@@ -70,6 +67,9 @@ func (a *attempt) buildCollateral(ctx context.Context, key market.IdempotencyKey
 				Type: market.StepRepay, Params: market.StepParams{Loan: cr.Loan, RepayParams: []market.RepayParam{{Amount: market.Amount(cr.Debt), LedgerIndex: cr.LedgerIndex}}}}}}})
 		}
 		fromCollateral = cr.Debt - have
+	}
+	if cc.Swapper == nil {
+		return nil, errors.New("repay from collateral: no swap aggregator configured (config swap)")
 	}
 	sell := cr.MaxCollateral
 	if fromCollateral < cr.Debt {
