@@ -94,16 +94,9 @@ func (w *Catalog) execSwapWithdraw(c *marketCtx, op instr.WithdrawCollateralOp, 
 	if len(c.in.Accounts) < withdrawCollateralAccounts {
 		return svm.ErrNotEnoughAccountKeys
 	}
-	key, l, err := c.loadLoan(r)
+	key, l, col, err := c.loadTokenCollateral(op, r)
 	if err != nil {
 		return err
-	}
-	col, ok := l.CollateralAt(int(op.Index))
-	switch {
-	case !ok || col.Dex != "":
-		return programError(errCodeWrongAccount, "loan %s has no token collateral in slot %d", key, op.Index)
-	case op.Amount > col.Amount:
-		return programError(errCodeWrongAccount, "slot %d holds %d, less than %d", op.Index, col.Amount, op.Amount)
 	}
 	col.Amount -= op.Amount
 	healthy := w.healthy(l, c.now)

@@ -73,20 +73,31 @@ const withdrawCollateralAccounts = 7
 // execWithdrawCollateral returns plain-token collateral to the borrower. The simulator allows it only
 // once no ledger has debt (earlier instructions of the same transaction may have repaid it).
 func (w *Catalog) execWithdrawCollateral(c *marketCtx, op instr.WithdrawCollateralOp, r *instr.DataReader) error {
-	key, l, err := c.loadLoan(r)
+	key, l, col, err := c.loadTokenCollateral(op, r)
 	if err != nil {
 		return err
+	}
+	if l.HasDebt() {
+		return programError(errCodeLoanHasDebt, "loan %s still has debt; repay it first", key)
+	}
+	return w.moveCollateral(c, key, l, col, op.Amount)
+}
+
+// loadTokenCollateral loads the loan and the plain-token collateral slot a withdrawal of op names,
+// checking that the slot holds op's amount.
+func (c *marketCtx) loadTokenCollateral(op instr.WithdrawCollateralOp, r *instr.DataReader) (solana.PublicKey, *state.Loan, *state.Collateral, error) {
+	key, l, err := c.loadLoan(r)
+	if err != nil {
+		return key, nil, nil, err
 	}
 	col, ok := l.CollateralAt(int(op.Index))
 	switch {
 	case !ok || col.Dex != "":
-		return programError(errCodeWrongAccount, "loan %s has no token collateral in slot %d", key, op.Index)
-	case l.HasDebt():
-		return programError(errCodeLoanHasDebt, "loan %s still has debt; repay it first", key)
+		return key, nil, nil, programError(errCodeWrongAccount, "loan %s has no token collateral in slot %d", key, op.Index)
 	case op.Amount > col.Amount:
-		return programError(errCodeWrongAccount, "slot %d holds %d, less than %d", op.Index, col.Amount, op.Amount)
+		return key, nil, nil, programError(errCodeWrongAccount, "slot %d holds %d, less than %d", op.Index, col.Amount, op.Amount)
 	}
-	return w.moveCollateral(c, key, l, col, op.Amount)
+	return key, l, col, nil
 }
 
 // moveCollateral pays amount of token collateral col of loan l (at key) to the borrower and records it.
