@@ -3,7 +3,9 @@ package keeper
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -211,6 +213,38 @@ func TestDeleverageCrashSettlesWithoutASecondSale(t *testing.T) {
 				}
 				if h := loanHealth(t, w, "repay-me"); h < 0.28 {
 					t.Errorf("health after %.4f", h)
+				}
+			})
+		})
+	}
+}
+
+// TestDeleverageRefusesHostileSwaps: an unknown program hidden in the aggregator's setup is refused
+// before the market builds (swap-program); a route that pays its output to a stranger leaves the
+// flash loan to the wallet's own USDC, which the simulation shows leaving it (simulated-tokens).
+// Nothing is sold either way.
+func TestDeleverageRefusesHostileSwaps(t *testing.T) {
+	for hostile, rule := range map[string]string{scenario.AMMHostileHiddenProgram: "swap-program", scenario.AMMHostileStrangerOutput: "simulated-tokens"} {
+		t.Run(hostile, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				amm := solUSDC
+				amm.Hostile = hostile
+				w, k := deleverageWorld(t, "1000", amm)
+				data, err := os.ReadFile(filepath.Join("..", "examples", "policies", "deleverage.yaml"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				w.writePolicy(t, "deleverage.yaml", strings.Replace(string(data), "source: auto", "source: collateral", 1))
+				loan := w.address(t, ids.KindLoan, "repay-me")
+				before, _ := w.sim.Accounts().Loan(loan)
+				_ = k.RunOnce(t.Context())
+				acts := k.actionsOf(t, "deleverage")
+				if len(acts) != 1 || acts[0].State != journal.StateRefused || string(acts[0].Rule) != rule {
+					t.Fatalf("actions %+v, want one refused under %s", acts, rule)
+				}
+				after, _ := w.sim.Accounts().Loan(loan)
+				if after.Collateral[0].Amount != before.Collateral[0].Amount {
+					t.Errorf("collateral %d → %d: something was sold", before.Collateral[0].Amount, after.Collateral[0].Amount)
 				}
 			})
 		})
