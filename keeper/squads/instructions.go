@@ -86,27 +86,35 @@ func ProposalVote(disc [8]byte, multisig solana.PublicKey, index uint64, member 
 }
 
 // ExecuteAccounts are the remaining accounts of vault_transaction_execute
-// for msg: its lookup tables, then every account the message names (its
-// static keys, then the looked-up writable and read-only ones, resolved
-// by the caller as loaded), with the message's writable flags and no
-// signer flag (the vault signs by seeds; any other signer must sign the
-// execute transaction itself).
-func ExecuteAccounts(msg *Message, loaded []solana.PublicKey, signers map[solana.PublicKey]bool) []*solana.AccountMeta {
+// for msg: its lookup tables, then every account the message names: its
+// static keys with the message's writable flags, signers only where signs
+// holds them (the vault signs by seeds; any other signer of the message
+// must sign the execute transaction itself), then, lookup by lookup, the
+// writable and the read-only entries of each table (tables holds each
+// table's addresses, as read from chain).
+func ExecuteAccounts(msg *Message, tables map[solana.PublicKey][]solana.PublicKey, signs map[solana.PublicKey]bool) ([]*solana.AccountMeta, error) {
 	var out []*solana.AccountMeta
 	for _, l := range msg.Lookups {
 		out = append(out, meta(l.Table, false, false))
 	}
 	for i, k := range msg.AccountKeys {
-		out = append(out, meta(k, msg.IsSigner(i) && signers[k], msg.IsStaticWritable(i)))
+		out = append(out, meta(k, msg.IsSigner(i) && signs[k], msg.IsStaticWritable(i)))
 	}
-	w := 0
 	for _, l := range msg.Lookups {
-		w += len(l.Writable)
+		addrs, ok := tables[l.Table]
+		if !ok {
+			return nil, fmt.Errorf("squads: lookup table %s not given", l.Table)
+		}
+		for pass, idxs := range [][]uint8{l.Writable, l.Readonly} {
+			for _, i := range idxs {
+				if int(i) >= len(addrs) {
+					return nil, fmt.Errorf("squads: lookup table %s has no entry %d", l.Table, i)
+				}
+				out = append(out, meta(addrs[i], false, pass == 0))
+			}
+		}
 	}
-	for i, k := range loaded {
-		out = append(out, meta(k, false, i < w))
-	}
-	return out
+	return out, nil
 }
 
 // VaultTransactionExecute is the instruction that executes the approved

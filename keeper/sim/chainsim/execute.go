@@ -120,7 +120,7 @@ func (rt *runtime) runInstructions(st *svm.Overlay, t *svm.Txn, pos svm.BlockPos
 			_ = m.Consume(svm.SystemUnits)
 			continue
 		}
-		x := svm.NewExec(st, ix, i, pos, m, &res.logs)
+		x := svm.NewExec(st, ix, i, pos, m, &res.logs).WithInvoker(rt.callProgram)
 		if perr := rt.invoke(x, ix, m); perr != nil {
 			return svm.InstructionError(i, perr)
 		}

@@ -53,6 +53,8 @@ type Exec struct {
 	pos   BlockPos // the block the transaction lands in
 	meter *Meter
 	logs  *[]string
+	call  Invoker // runs cross-program invocations (see Invoke)
+	depth int     // 0 for a top-level instruction
 }
 
 // NewExec returns the execution of instruction ix, the index-th of its
