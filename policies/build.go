@@ -58,6 +58,7 @@ func (b *builder) build() *Policy {
 		Schedule: raw.Schedule, Jitter: raw.Jitter, Select: raw.Select, When: raw.When, For: raw.For,
 		MaxDataAge: raw.MaxDataAge, Limits: raw.Limits, Submit: raw.Submit, Notify: raw.Notify,
 		DryRun: raw.DryRun, Enabled: raw.Enabled == nil || *raw.Enabled, Triggers: raw.Triggers,
+		Authority: raw.Authority,
 	}
 	b.checkName(p)
 	b.checkSchedule(p)
@@ -71,6 +72,7 @@ func (b *builder) build() *Policy {
 		p.Params = b.params(p, raw.Params.node)
 		p.Submit.check(b, p.Kind)
 		p.Notify.check(b, p)
+		p.Authority.check(b, p.Kind)
 	}
 	if len(b.r.errs) > before {
 		return nil
@@ -226,6 +228,7 @@ type rawPolicy struct {
 	DryRun     bool          `yaml:"dry_run"`
 	Enabled    *bool         `yaml:"enabled"`
 	Triggers   Triggers      `yaml:"triggers"`
+	Authority  Authority     `yaml:"authority"`
 }
 
 // defaultPolicy returns a rawPolicy holding the defaults that do not depend

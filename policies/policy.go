@@ -43,6 +43,9 @@ type Policy struct {
 	DryRun bool
 	// Enabled is false for a policy that is loaded and checked but never run.
 	Enabled bool
+	// Authority is who holds the authority the actions need: keeper's key,
+	// or a Squads multisig keeper proposes to (see Authority).
+	Authority Authority
 	// Params are the kind's parameters: *RepayParams, *RebalanceParams,
 	// *ClaimFeesParams, *ClaimWithdrawalsParams, *StrategyUpdateParams,
 	// *StrategyWithdrawParams or *AlertParams.
