@@ -118,3 +118,53 @@ func TestAccountsRoundTrip(t *testing.T) {
 		t.Fatal("a multisig account decoded as a proposal")
 	}
 }
+
+// TestProposeMessageChecks: the composed proposal passes CheckPropose, and
+// one for another creator or message does not.
+func TestProposeMessageChecks(t *testing.T) {
+	inner := &Message{NumSigners: 1, NumWritableSigners: 1, AccountKeys: []solana.PublicKey{{9}, {8}},
+		Instructions: []Instruction{{ProgramIDIndex: 1, AccountIndexes: []uint8{0}, Data: []byte{1}}}}
+	p := Propose{Multisig: solana.PublicKey{7}, Index: 5, Creator: solana.PublicKey{1}, Message: inner, Memo: "keeper"}
+	raw, err := ProposeMessage(p, solana.Hash{3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckPropose(raw, p); err != nil {
+		t.Fatalf("the composed proposal fails its check: %v", err)
+	}
+	other := p
+	other.Creator = solana.PublicKey{2}
+	if err := CheckPropose(raw, other); err == nil {
+		t.Fatal("a proposal by another creator passed")
+	}
+	changed := p
+	changed.Message = &Message{NumSigners: 1, NumWritableSigners: 1, AccountKeys: []solana.PublicKey{{9}, {8}},
+		Instructions: []Instruction{{ProgramIDIndex: 1, AccountIndexes: []uint8{0}, Data: []byte{2}}}}
+	if err := CheckPropose(raw, changed); err == nil {
+		t.Fatal("a proposal of another message passed")
+	}
+}
+
+// TestSimulationMessage: the payer is prepended and every index shifts, so
+// the instruction names the same accounts.
+func TestSimulationMessage(t *testing.T) {
+	inner := &Message{NumSigners: 1, NumWritableSigners: 1, NumWritableNonSigners: 1, AccountKeys: []solana.PublicKey{{9}, {8}, {6}},
+		Instructions: []Instruction{{ProgramIDIndex: 2, AccountIndexes: []uint8{0, 1}, Data: []byte{1}}}}
+	raw, err := SimulationMessage(inner, solana.PublicKey{1}, solana.Hash{3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m solana.Message
+	if err := m.UnmarshalWithDecoder(newDecoder(raw)); err != nil {
+		t.Fatal(err)
+	}
+	if m.Header.NumRequiredSignatures != 2 || m.AccountKeys[0] != (solana.PublicKey{1}) {
+		t.Fatalf("header %+v keys %v", m.Header, m.AccountKeys)
+	}
+	ix := m.Instructions[0]
+	w, _ := m.IsWritable(solana.PublicKey{8})
+	if m.AccountKeys[ix.ProgramIDIndex] != (solana.PublicKey{6}) || m.AccountKeys[ix.Accounts[0]] != (solana.PublicKey{9}) ||
+		!w || !m.IsSigner(solana.PublicKey{9}) {
+		t.Fatalf("instruction %+v over keys %v", ix, m.AccountKeys)
+	}
+}
