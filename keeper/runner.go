@@ -91,6 +91,9 @@ func (r *runner) run(ctx context.Context, run runInfo) (runSummary, error) {
 	}
 	if k.lead.leading() {
 		k.triggers.journal(ctx, p.Name, k.journal)
+		if p.Authority.Squads != nil {
+			k.exec.TrackProposals(ctx) // before reading: an execution changes the target
+		}
 	}
 	readsFrom := k.now()
 	obs, err := k.obs.observe(ctx, p, sieving{state: r.state, scope: scope})

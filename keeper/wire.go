@@ -85,6 +85,7 @@ func newExecutor(e env, d deps, n *notify.Dispatcher, o *observer, unsettled fun
 		Unsettled:  unsettled,
 		Links:      links,
 		Amount:     o.amountText,
+		Proposals:  proposalConfig(e, d),
 	})
 }
 

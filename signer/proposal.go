@@ -60,3 +60,9 @@ func (s *Signer) SignProposal(message []byte, program solana.PublicKey) (*Signed
 	}
 	return s.sign(tx)
 }
+
+// CheckAs refuses: with no key there is nothing to guard for.
+func (r *ReadOnly) CheckAs(solana.PublicKey, []*Tx, Kind, Bounds) error { return ErrReadOnly }
+
+// SignProposal refuses: there is no key.
+func (r *ReadOnly) SignProposal([]byte, solana.PublicKey) (*Signed, error) { return nil, ErrReadOnly }

@@ -28,9 +28,12 @@ type Config struct {
 	Prices Prices `yaml:"prices"`
 	// Explorer says where the links to transactions in logs, history,
 	// notifications and /status point.
-	Explorer   Explorer `yaml:"explorer"`
-	KillSwitch string   `yaml:"kill_switch"` // while this file exists nothing is signed
-	DryRun     bool     `yaml:"dry_run"`     // plan and journal, never sign
+	Explorer Explorer `yaml:"explorer"`
+	// Squads configures proposal mode (policies whose authority is a
+	// Squads multisig).
+	Squads     Squads `yaml:"squads"`
+	KillSwitch string `yaml:"kill_switch"` // while this file exists nothing is signed
+	DryRun     bool   `yaml:"dry_run"`     // plan and journal, never sign
 	// PolicyConcurrency bounds how many policies run at once, in the daemon
 	// and in run --once, so a repay waiting to land never delays another
 	// policy's claim.

@@ -168,7 +168,7 @@ func (p *Proposal) Encode(members int) []byte {
 	w.keysU32(p.Approved)
 	w.keysU32(p.Rejected)
 	w.keysU32(p.Cancelled)
-	if size := 8 + 32 + 8 + 1 + 8 + 1 + 3*(4+members*32); len(w.b) < size {
+	if size := ProposalSize(members); len(w.b) < size {
 		w.raw(make([]byte, size-len(w.b)))
 	}
 	return w.b

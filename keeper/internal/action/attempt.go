@@ -29,6 +29,9 @@ type attempt struct {
 // transactions before index first landed in earlier attempts and are not
 // signed again.
 func (a *attempt) run(ctx context.Context, first int) Outcome {
+	if a.p.Squads != nil {
+		return a.propose(ctx)
+	}
 	j := a.e.cfg.Journal
 	txs, err := build(ctx, a.e.cfg.Builder, market.IdempotencyKey(a.att.IdempotencyKey), a.p.Request)
 	if err != nil {

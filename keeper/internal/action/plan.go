@@ -40,6 +40,9 @@ type Plan struct {
 	// and NotifyOn the events they hear of (empty: failed and refused).
 	Notify   []string
 	NotifyOn []notify.Event
+	// Squads is the multisig the plan proposes to (its authority); nil: the
+	// plan is signed by keeper's key.
+	Squads *policies.SquadsAuthority
 }
 
 // Submit says how a plan's transactions land.
@@ -56,7 +59,7 @@ func FromAction(a policies.Action, dryRun bool) Plan {
 		Bounds: signer.Bounds{MaxLamports: a.Bounds.MaxLamports, MaxTokens: a.Bounds.MaxOutflow,
 			MaxComputeUnitPrice: a.Submit.MaxComputeUnitPrice},
 		Reason: a.Reason, Submit: Submit{Mode: journal.Mode(a.Submit.Mode), TipCap: a.Submit.TipLamports},
-		DryRun: a.DryRun || dryRun, Notify: a.Notify.To, NotifyOn: events(a.Notify)}
+		DryRun: a.DryRun || dryRun, Notify: a.Notify.To, NotifyOn: events(a.Notify), Squads: a.Authority.Squads}
 	if p.Submit.Mode == "" {
 		p.Submit.Mode = journal.ModeRPC
 	}

@@ -153,12 +153,8 @@ func create(x *svm.Exec, payer, key solana.PublicKey, data []byte) error {
 	if err := x.SetData(key, data); err != nil {
 		return err
 	}
-	return x.TransferLamports(payer, key, rentExempt(len(data)))
+	return x.TransferLamports(payer, key, squads.RentExempt(len(data)))
 }
-
-// rentExempt is the rent-exempt minimum of an account of size bytes with
-// the default rent: (128 + size) × 3,480 × 2.
-func rentExempt(size int) uint64 { return uint64(128+size) * 3480 * 2 }
 
 // signer checks that m signed.
 func signer(x *svm.Exec, m solana.AccountMeta, what string) error {

@@ -40,7 +40,7 @@ func Create(chain *chainsim.Chain, c Config) (solana.PublicKey, error) {
 		return key, err
 	}
 	data := ms.Encode()
-	chain.State.SetAccount(key, svm.Account{Lamports: rentExempt(len(data)), Owner: squads.ProgramID, Data: data})
+	chain.State.SetAccount(key, svm.Account{Lamports: squads.RentExempt(len(data)), Owner: squads.ProgramID, Data: data})
 	return key, nil
 }
 

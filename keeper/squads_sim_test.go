@@ -1,0 +1,198 @@
+package keeper
+
+import (
+	"crypto/ed25519"
+	"crypto/sha256"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/gagliardetto/solana-go"
+
+	"github.com/keeper-project/keeper/keeper/journal"
+	"github.com/keeper-project/keeper/keeper/sim"
+	"github.com/keeper-project/keeper/keeper/sim/ids"
+	"github.com/keeper-project/keeper/keeper/sim/squadsim"
+	"github.com/keeper-project/keeper/keeper/squads"
+)
+
+// squadsWorld is a simulator whose strategy alpha's authority is the vault
+// of a 2-of-3 Squads multisig in which keeper's key may propose and
+// execute, and three test members vote.
+type squadsWorld struct {
+	*simWorld
+	multisig, vault solana.PublicKey
+	voters          []solana.PrivateKey
+}
+
+func testKey(name string) solana.PrivateKey {
+	seed := sha256.Sum256([]byte(name))
+	return solana.PrivateKey(ed25519.NewKeyFromSeed(seed[:]))
+}
+
+func newSquadsWorld(t *testing.T) *squadsWorld {
+	t.Helper()
+	ms, _ := squads.MultisigPDA(testKey("multisig-create").PublicKey())
+	vault, _ := squads.VaultPDA(ms, 0)
+	yaml := string(sim.DefaultScenarioYAML())
+	alpha := "  - name: alpha\n    authority: $wallet\n"
+	if !strings.Contains(yaml, alpha) {
+		t.Fatal("the default scenario's strategy alpha changed")
+	}
+	sc, err := sim.ParseScenario("squads.yaml", []byte(strings.Replace(yaml, alpha, "  - name: alpha\n    authority: "+vault.String()+"\n", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &squadsWorld{simWorld: newSimWorld(t, simOptions{scenario: sc}), vault: vault,
+		voters: []solana.PrivateKey{testKey("alice"), testKey("bob"), testKey("carol")}}
+	members := []squads.Member{{Key: w.wallet(), Permissions: squads.Initiate | squads.Execute}}
+	for _, v := range w.voters {
+		members = append(members, squads.Member{Key: v.PublicKey(), Permissions: squads.Vote})
+		if err := w.sim.Chain().Setup.Fund(v.PublicKey(), 1_000_000_000); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.multisig, err = squadsim.Create(w.sim.Chain(), squadsim.Config{CreateKey: testKey("multisig-create").PublicKey(), Members: members, Threshold: 2})
+	if err != nil || w.multisig != ms {
+		t.Fatalf("multisig %s (want %s): %v", w.multisig, ms, err)
+	}
+	w.writePolicy(t, "vault.yaml", `policies:
+  - name: track-best-quote
+    kind: strategy-update
+    schedule: "@every 5s"
+    authority: {squads: {multisig: `+ms.String()+`, vault_index: 0}}
+    params:
+      min_change_bps: 50
+      rules:
+        - collaterals: ["*"]
+          durations: ["7 days", "30 days"]
+          follow_best_quote: { offset_bps: 25, min_apy: 0.05, max_apy: 0.2 }
+    limits: { cooldown: 10m }
+`)
+	return w
+}
+
+// proposal reads the proposal at index from the simulated chain.
+func (w *squadsWorld) proposal(t *testing.T, index uint64) *squads.Proposal {
+	t.Helper()
+	k, _ := squads.ProposalPDA(w.multisig, index)
+	a, ok := w.sim.Chain().State.Account(k)
+	if !ok {
+		t.Fatalf("no proposal %d on chain", index)
+	}
+	p, err := squads.DecodeProposal(a.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// transactionIndex is the multisig's transaction_index on chain.
+func (w *squadsWorld) transactionIndex(t *testing.T) uint64 {
+	t.Helper()
+	a, _ := w.sim.Chain().State.Account(w.multisig)
+	ms, err := squads.DecodeMultisig(a.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ms.TransactionIndex
+}
+
+// proposals lists keeper's journaled proposals.
+func proposalsOf(t *testing.T, k *simKeeper) []journal.Proposal {
+	t.Helper()
+	ps, err := k.journal.Proposals(t.Context(), journal.ProposalFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ps
+}
+
+// TestSquadsProposeApproveExecute: keeper proposes the strategy update once
+// (a second run proposes nothing more), two members approve, and keeper
+// executes it once: the market shows the new APY.
+func TestSquadsProposeApproveExecute(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		w := newSquadsWorld(t)
+		k := w.open(t, "")
+		w.advance(t, 10*time.Second)
+		run := func() {
+			if err := k.RunOnce(t.Context()); err != nil {
+				t.Fatalf("RunOnce: %v", err)
+			}
+		}
+		alpha := w.address(t, ids.KindStrategy, "alpha")
+		run()
+		if got := solAPY(t, w.simWorld, alpha, 7); got != 120_000 {
+			t.Fatalf("the APY changed to %d before any approval", got)
+		}
+		ps := proposalsOf(t, k)
+		if len(ps) != 1 || ps[0].Index != 1 || ps[0].State != journal.ProposalProposed {
+			t.Fatalf("journaled proposals %+v, want #1 proposed", ps)
+		}
+		if p := w.proposal(t, 1); p.Status != squads.StatusActive {
+			t.Fatalf("proposal on chain is %s, want active", p.Status)
+		}
+		w.advance(t, 5*time.Second)
+		run()
+		if n := w.transactionIndex(t); n != 1 || len(proposalsOf(t, k)) != 1 {
+			t.Fatalf("a second run proposed again: transaction index %d, %d proposals journaled", n, len(proposalsOf(t, k)))
+		}
+		for _, v := range w.voters[:2] {
+			if err := squadsim.Approve(w.sim.Chain(), w.multisig, 1, v); err != nil {
+				t.Fatal(err)
+			}
+		}
+		w.advance(t, 5*time.Second)
+		run()
+		if p := w.proposal(t, 1); p.Status != squads.StatusExecuted {
+			t.Fatalf("proposal on chain is %s after approval, want executed", p.Status)
+		}
+		if got := solAPY(t, w.simWorld, alpha, 7); got != 92_500 {
+			t.Errorf("alpha SOL 7d APY after execution %d cBPS, want 92500", got)
+		}
+		ps = proposalsOf(t, k)
+		if len(ps) != 1 || ps[0].State != journal.ProposalExecuted || ps[0].ExecuteSig == "" || ps[0].Approvers == "" {
+			t.Fatalf("journaled proposal %+v, want executed by keeper with its approvers", ps)
+		}
+		paid := len(w.landed.paidBy(w.wallet()))
+		w.advance(t, 5*time.Second)
+		run()
+		if got := len(w.landed.paidBy(w.wallet())); got != paid || w.transactionIndex(t) != 1 {
+			t.Errorf("after execution a run sent %d more transactions (transaction index %d), want none", got-paid, w.transactionIndex(t))
+		}
+	})
+}
+
+// TestSquadsRejected: the members reject the proposal; nothing executes and
+// the proposal settles as rejected.
+func TestSquadsRejected(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		w := newSquadsWorld(t)
+		k := w.open(t, "")
+		w.advance(t, 10*time.Second)
+		if err := k.RunOnce(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range w.voters[:2] {
+			if err := squadsim.Reject(w.sim.Chain(), w.multisig, 1, v); err != nil {
+				t.Fatal(err)
+			}
+		}
+		w.advance(t, 5*time.Second)
+		if err := k.RunOnce(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		ps := proposalsOf(t, k)
+		if len(ps) < 1 || ps[0].State != journal.ProposalRejected || ps[0].ExecuteSig != "" {
+			t.Fatalf("journaled proposals %+v, want #1 rejected and never executed", ps)
+		}
+		if got := solAPY(t, w.simWorld, w.address(t, ids.KindStrategy, "alpha"), 7); got != 120_000 {
+			t.Errorf("alpha's APY changed to %d though the proposal was rejected", got)
+		}
+		if p := w.proposal(t, 1); p.Status != squads.StatusRejected {
+			t.Fatalf("proposal on chain is %s", p.Status)
+		}
+	})
+}
