@@ -3,6 +3,7 @@ package keeper
 import (
 	"crypto/ed25519"
 	"crypto/sha256"
+	"log/slog"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 
+	"github.com/keeper-project/keeper/keeper/chain"
 	"github.com/keeper-project/keeper/keeper/journal"
 	"github.com/keeper-project/keeper/keeper/sim"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
@@ -193,6 +195,50 @@ func TestSquadsRejected(t *testing.T) {
 		}
 		if p := w.proposal(t, 1); p.Status != squads.StatusRejected {
 			t.Fatalf("proposal on chain is %s", p.Status)
+		}
+	})
+}
+
+// TestSquadsMemberCheck: check --online wants keeper's key to propose,
+// warns without Execute, and warns loudly when it may vote.
+func TestSquadsMemberCheck(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		w := newSquadsWorld(t)
+		co := chainOptions(w.cfg, NewMetrics(nil), slog.New(slog.DiscardHandler))
+		co.HTTPClient = w.net.client()
+		c, err := chain.New(co)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		ps, err := LoadPolicies(w.cfg.Dir, w.cfg.Policies, nil)
+		if err != nil || len(ps) != 1 {
+			t.Fatalf("policies %d: %v", len(ps), err)
+		}
+		voter := squads.Member{Key: w.voters[0].PublicKey(), Permissions: squads.Vote}
+		for _, c2 := range []struct {
+			name    string
+			perm    squads.Permission
+			warn    string
+			problem string
+		}{
+			{"proposer and executor", squads.Initiate | squads.Execute, "", ""},
+			{"no execute", squads.Initiate, "holds no Execute", ""},
+			{"voter too", squads.Initiate | squads.Execute | squads.Vote, "KEEPER'S KEY HOLDS VOTE", ""},
+			{"no initiate", squads.Execute, "", "not Initiate"},
+		} {
+			members := []squads.Member{{Key: w.wallet(), Permissions: c2.perm}, voter,
+				{Key: w.voters[1].PublicKey(), Permissions: squads.Vote | squads.Initiate | squads.Execute}}
+			if err := squadsim.Configure(w.sim.Chain(), w.multisig, members, 1, 0); err != nil {
+				t.Fatal(err)
+			}
+			warnings, problem := checkMember(t.Context(), c, w.wallet(), ps[0])
+			if got := strings.Join(warnings, "\n"); c2.warn == "" && got != "" || !strings.Contains(got, c2.warn) {
+				t.Errorf("%s: warnings %q, want one saying %q", c2.name, got, c2.warn)
+			}
+			if c2.problem == "" && problem != "" || !strings.Contains(problem, c2.problem) {
+				t.Errorf("%s: problem %q, want one saying %q", c2.name, problem, c2.problem)
+			}
 		}
 	})
 }
