@@ -4,6 +4,7 @@ import (
 	"crypto/ed25519"
 	"crypto/sha256"
 	"log/slog"
+	"slices"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/keeper-project/keeper/keeper/chain"
 	"github.com/keeper-project/keeper/keeper/journal"
+	"github.com/keeper-project/keeper/keeper/notify"
 	"github.com/keeper-project/keeper/keeper/sim"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/keeper/sim/squadsim"
@@ -136,6 +138,13 @@ func TestSquadsProposeApproveExecute(t *testing.T) {
 		if p := w.proposal(t, 1); p.Status != squads.StatusActive {
 			t.Fatalf("proposal on chain is %s, want active", p.Status)
 		}
+		link := squads.AppLink("https://app.squads.so", w.multisig, 1)
+		if st := k.openProposals(); len(st) != 1 || st[0].State != "proposed" || st[0].Link != link {
+			t.Fatalf("/status proposals %+v, want #1 proposed linking %s", st, link)
+		}
+		if !notified(w.hook.messages(), "proposal-proposed", link) {
+			t.Errorf("no notification of the proposal with its link; got %+v", w.hook.messages())
+		}
 		w.advance(t, 5*time.Second)
 		run()
 		if n := w.transactionIndex(t); n != 1 || len(proposalsOf(t, k)) != 1 {
@@ -157,6 +166,12 @@ func TestSquadsProposeApproveExecute(t *testing.T) {
 		ps = proposalsOf(t, k)
 		if len(ps) != 1 || ps[0].State != journal.ProposalExecuted || ps[0].ExecuteSig == "" || ps[0].Approvers == "" {
 			t.Fatalf("journaled proposal %+v, want executed by keeper with its approvers", ps)
+		}
+		if !notified(w.hook.messages(), "proposal-approved", link) || !notified(w.hook.messages(), "proposal-executed", link) {
+			t.Errorf("no notification of the approval and the execution; got %+v", w.hook.messages())
+		}
+		if st := k.openProposals(); len(st) != 0 {
+			t.Errorf("/status still shows %+v", st)
 		}
 		paid := len(w.landed.paidBy(w.wallet()))
 		w.advance(t, 5*time.Second)
@@ -241,4 +256,14 @@ func TestSquadsMemberCheck(t *testing.T) {
 			}
 		}
 	})
+}
+
+// notified reports whether a message of event linking link was posted.
+func notified(ms []notify.Message, event, link string) bool {
+	for _, m := range ms {
+		if string(m.Event) == event && slices.Contains(m.Links, link) {
+			return true
+		}
+	}
+	return false
 }

@@ -123,3 +123,11 @@ var (
 	IxProposalCancel          = discriminator("global", "proposal_cancel")
 	IxVaultTransactionExecute = discriminator("global", "vault_transaction_execute")
 )
+
+// AppLink is the page of the vault transaction at index of multisig in the
+// Squads app at base (such as https://app.squads.so). The path form is an
+// assumption (docs/assumptions.md): the app documents no deep-link format.
+func AppLink(base string, multisig solana.PublicKey, index uint64) string {
+	tx, _ := TransactionPDA(multisig, index)
+	return fmt.Sprintf("%s/squads/%s/transactions/%s", base, multisig, tx)
+}

@@ -237,8 +237,7 @@ func (e *Executor) proposalLink(multisig solana.PublicKey, index uint64) string 
 	if e.cfg.Proposals.AppURL == "" {
 		return ""
 	}
-	tx, _ := squads.TransactionPDA(multisig, index)
-	return fmt.Sprintf("%s/squads/%s/transactions/%s", e.cfg.Proposals.AppURL, multisig, tx)
+	return squads.AppLink(e.cfg.Proposals.AppURL, multisig, index)
 }
 
 // announceProposal notifies every notifier of a proposal's step, with the
