@@ -155,6 +155,9 @@ func (r *runner) run(ctx context.Context, run runInfo) (runSummary, error) {
 func (r *runner) plan(ctx context.Context) PolicyPlan {
 	k, p := r.k, r.current()
 	pp := PolicyPlan{Policy: p.Name, Kind: string(p.Kind), DryRun: p.DryRun || k.dryRunAll}
+	if p.Authority.Squads != nil {
+		pp.Proposals = k.openProposals(p.Name)
+	}
 	var err error
 	if pp.Triggers, err = planTriggers(ctx, k.journal, p); err != nil {
 		k.logger.Warn("Cannot read the trigger firings", "policy", p.Name, "err", err)

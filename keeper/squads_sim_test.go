@@ -139,8 +139,11 @@ func TestSquadsProposeApproveExecute(t *testing.T) {
 			t.Fatalf("proposal on chain is %s, want active", p.Status)
 		}
 		link := squads.AppLink("https://app.squads.so", w.multisig, 1)
-		if st := k.openProposals(); len(st) != 1 || st[0].State != "proposed" || st[0].Link != link {
+		if st := k.openProposals(""); len(st) != 1 || st[0].State != "proposed" || st[0].Link != link {
 			t.Fatalf("/status proposals %+v, want #1 proposed linking %s", st, link)
+		}
+		if plans, err := k.Plan(t.Context()); err != nil || len(plans) != 1 || len(plans[0].Proposals) != 1 || len(plans[0].Actions) != 0 {
+			t.Fatalf("plan %+v (%v), want the open proposal and no new action", plans, err)
 		}
 		if !notified(w.hook.messages(), "proposal-proposed", link) {
 			t.Errorf("no notification of the proposal with its link; got %+v", w.hook.messages())
@@ -170,7 +173,7 @@ func TestSquadsProposeApproveExecute(t *testing.T) {
 		if !notified(w.hook.messages(), "proposal-approved", link) || !notified(w.hook.messages(), "proposal-executed", link) {
 			t.Errorf("no notification of the approval and the execution; got %+v", w.hook.messages())
 		}
-		if st := k.openProposals(); len(st) != 0 {
+		if st := k.openProposals(""); len(st) != 0 {
 			t.Errorf("/status still shows %+v", st)
 		}
 		paid := len(w.landed.paidBy(w.wallet()))

@@ -88,9 +88,9 @@ func (k *Keeper) status() any {
 		Term     int64          `json:"term,omitempty"`
 		Policies []policyStatus `json:"policies"`
 		// Proposals are keeper's open Squads proposals (see openProposals).
-		Proposals []proposalStatus `json:"proposals,omitempty"`
+		Proposals []ProposalStatus `json:"proposals,omitempty"`
 	}{Wallet: k.wallet.String(), Version: k.version, DryRun: k.dryRunAll, Paused: paused, Reason: reason,
-		Proposals: k.openProposals()}
+		Proposals: k.openProposals("")}
 	out.Role, out.Term = k.lead.role()
 	for _, name := range k.runners.names() {
 		r := k.runners.find(name)

@@ -11,8 +11,8 @@ import (
 	"github.com/keeper-project/keeper/keeper/squads"
 )
 
-// proposalStatus is one open Squads proposal in /status.
-type proposalStatus struct {
+// ProposalStatus is one open Squads proposal, in /status and `keeper plan`.
+type ProposalStatus struct {
 	Policy        string `json:"policy"`
 	Target        string `json:"target"`
 	Multisig      string `json:"multisig"`
@@ -23,24 +23,24 @@ type proposalStatus struct {
 	Link          string `json:"link,omitempty"`
 }
 
-// openProposals lists the proposals keeper made that are not settled, with
-// how long each has waited; none when the journal keeps no proposals or
-// cannot be read in a second.
-func (k *Keeper) openProposals() []proposalStatus {
+// openProposals lists the proposals keeper made (for policy; "": every
+// policy's) that are not settled, with how long each has waited; none when
+// the journal keeps no proposals or cannot be read in a second.
+func (k *Keeper) openProposals(policy string) []ProposalStatus {
 	pl, ok := k.journal.(action.ProposalLog)
 	if !ok {
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	open, err := pl.Proposals(ctx, journal.ProposalFilter{Open: true})
+	open, err := pl.Proposals(ctx, journal.ProposalFilter{Open: true, Policy: policy})
 	if err != nil {
 		k.logger.Warn("Cannot read the open proposals for /status", "err", err)
 		return nil
 	}
-	out := make([]proposalStatus, 0, len(open))
+	out := make([]ProposalStatus, 0, len(open))
 	for _, p := range open {
-		s := proposalStatus{Policy: p.Policy, Target: p.Target, Multisig: p.Multisig, Index: p.Index, State: string(p.State),
+		s := ProposalStatus{Policy: p.Policy, Target: p.Target, Multisig: p.Multisig, Index: p.Index, State: string(p.State),
 			Approvers: p.Approvers, WaitedSeconds: int64(k.now().Sub(p.CreatedAt) / time.Second)}
 		if ms, err := solana.PublicKeyFromBase58(p.Multisig); err == nil {
 			s.Link = squads.AppLink(k.cfg.Squads.AppBase(), ms, p.Index)
