@@ -87,13 +87,17 @@ func (a *attempt) propose(ctx context.Context) Outcome {
 		return out
 	}
 	prop := squads.Propose{Multisig: multisig, Index: index, VaultIndex: sq.VaultIndex, Creator: a.e.wallet, Message: msg,
-		Memo: "keeper " + ShortID(a.p.ID) + ": " + a.p.Reason}
+		Memo: "keeper " + ShortID(a.p.ID)}
 	raw, err := squads.ProposeMessage(prop, blockhash)
 	if err == nil {
 		err = squads.CheckPropose(raw, prop)
 	}
 	if err != nil {
 		return a.refuse(ctx, journal.Rule(signer.RuleProposalShape), err.Error())
+	}
+	if n := len(unsignedWire(raw, 1)); n > maxTransactionSize {
+		return a.refuse(ctx, RuleProposal, fmt.Sprintf("the proposal transaction is %d bytes, over Solana's %d: "+
+			"the answer is too large to propose in one transaction (Squads transaction buffers are not used)", n, maxTransactionSize))
 	}
 	fee, out, ok := a.simulateOuter(ctx, raw, prop)
 	if !ok {
@@ -178,6 +182,10 @@ func (a *attempt) simulateOuter(ctx context.Context, raw []byte, prop squads.Pro
 	}
 	return sim.Fee.Total(), "", true
 }
+
+// maxTransactionSize is the most bytes a Solana wire transaction may hold
+// (PACKET_DATA_SIZE).
+const maxTransactionSize = 1232
 
 // proposalMembersBound is the most members the rent allowance of a proposal
 // account covers (its size grows with the members).

@@ -63,6 +63,12 @@ func (e *Executor) trackOne(ctx context.Context, log *slog.Logger, r journal.Pro
 		return e.notOnChain(ctx, log, r)
 	}
 	if r.State == journal.ProposalProposing {
+		if ours, err := e.isOurs(ctx, c.multisig, r); err != nil || !ours {
+			if err != nil {
+				return err
+			}
+			return e.notOnChain(ctx, log, r) // another proposer's transaction took the index
+		}
 		if err := e.step(ctx, c.multisig, r, journal.ProposalUpdate{State: journal.ProposalProposed}); err != nil {
 			return err
 		}
@@ -225,16 +231,31 @@ func (e *Executor) settleExecute(ctx context.Context, log *slog.Logger, ms solan
 	return e.step(ctx, ms, r, journal.ProposalUpdate{State: journal.ProposalApproved, Detail: "execution failed: " + txErrors(res)})
 }
 
-// executeMessage composes keeper's execution of r: the vault transaction
-// on chain must be the message keeper journaled, and its only signer the
-// vault.
-func (e *Executor) executeMessage(ctx context.Context, ms solana.PublicKey, r journal.Proposal) ([]byte, error) {
+// readVaultTransaction reads the vault transaction at r's index.
+func (e *Executor) readVaultTransaction(ctx context.Context, ms solana.PublicKey, r journal.Proposal) (*squads.VaultTransaction, error) {
 	txKey, _ := squads.TransactionPDA(ms, r.Index)
 	data, err := e.cfg.Submitter.MultipleAccounts(ctx, []solana.PublicKey{txKey})
 	if err != nil || len(data) != 1 || data[0] == nil {
 		return nil, fmt.Errorf("reading the vault transaction: %v", err)
 	}
-	vt, err := squads.DecodeVaultTransaction(data[0])
+	return squads.DecodeVaultTransaction(data[0])
+}
+
+// isOurs reports whether the vault transaction at r's index is the one
+// keeper proposed: its creator keeper, its message the journaled one.
+func (e *Executor) isOurs(ctx context.Context, ms solana.PublicKey, r journal.Proposal) (bool, error) {
+	vt, err := e.readVaultTransaction(ctx, ms, r)
+	if err != nil {
+		return false, err
+	}
+	want, err := base64.StdEncoding.DecodeString(r.Message)
+	return err == nil && vt.Creator == e.wallet && bytes.Equal(vt.Message.Encode(), want), nil
+}
+
+// executeMessage composes keeper's execution of r: the vault transaction
+// on chain must be the message keeper journaled.
+func (e *Executor) executeMessage(ctx context.Context, ms solana.PublicKey, r journal.Proposal) ([]byte, error) {
+	vt, err := e.readVaultTransaction(ctx, ms, r)
 	if err != nil {
 		return nil, err
 	}
