@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/keeper-project/keeper/keeper/journal"
+	"github.com/keeper-project/keeper/keeper/sim/faults"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/keeper/sim/squadsim"
 	"github.com/keeper-project/keeper/keeper/squads"
@@ -72,7 +73,7 @@ func TestSquadsKillAroundCreateAndExecute(t *testing.T) {
 }
 
 func killAround(t *testing.T, point string) {
-	w := newSquadsWorld(t)
+	w := newSquadsWorld(t, faults.Faults{})
 	dsn := "sqlite:" + filepath.Join(t.TempDir(), "journal.db")
 	crashed := false
 	w.journalOf = func(j *journal.Journal) Journal { return &crashingJournal{Journal: j, at: point, crashed: &crashed} }

@@ -16,6 +16,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/journal"
 	"github.com/keeper-project/keeper/keeper/notify"
 	"github.com/keeper-project/keeper/keeper/sim"
+	"github.com/keeper-project/keeper/keeper/sim/faults"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/keeper/sim/squadsim"
 	"github.com/keeper-project/keeper/keeper/squads"
@@ -35,7 +36,7 @@ func testKey(name string) solana.PrivateKey {
 	return solana.PrivateKey(ed25519.NewKeyFromSeed(seed[:]))
 }
 
-func newSquadsWorld(t *testing.T) *squadsWorld {
+func newSquadsWorld(t *testing.T, f faults.Faults) *squadsWorld {
 	t.Helper()
 	ms, _ := squads.MultisigPDA(testKey("multisig-create").PublicKey())
 	vault, _ := squads.VaultPDA(ms, 0)
@@ -48,7 +49,7 @@ func newSquadsWorld(t *testing.T) *squadsWorld {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &squadsWorld{simWorld: newSimWorld(t, simOptions{scenario: sc}), vault: vault,
+	w := &squadsWorld{simWorld: newSimWorld(t, simOptions{scenario: sc, faults: f}), vault: vault,
 		voters: []solana.PrivateKey{testKey("alice"), testKey("bob"), testKey("carol")}}
 	members := []squads.Member{{Key: w.wallet(), Permissions: squads.Initiate | squads.Execute}}
 	for _, v := range w.voters {
@@ -118,7 +119,7 @@ func proposalsOf(t *testing.T, k *simKeeper) []journal.Proposal {
 // executes it once: the market shows the new APY.
 func TestSquadsProposeApproveExecute(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		w := newSquadsWorld(t)
+		w := newSquadsWorld(t, faults.Faults{})
 		k := w.open(t, "")
 		w.advance(t, 10*time.Second)
 		run := func() {
@@ -189,7 +190,7 @@ func TestSquadsProposeApproveExecute(t *testing.T) {
 // the proposal settles as rejected.
 func TestSquadsRejected(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		w := newSquadsWorld(t)
+		w := newSquadsWorld(t, faults.Faults{})
 		k := w.open(t, "")
 		w.advance(t, 10*time.Second)
 		if err := k.RunOnce(t.Context()); err != nil {
@@ -221,7 +222,7 @@ func TestSquadsRejected(t *testing.T) {
 // warns without Execute, and warns loudly when it may vote.
 func TestSquadsMemberCheck(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		w := newSquadsWorld(t)
+		w := newSquadsWorld(t, faults.Faults{})
 		co := chainOptions(w.cfg, NewMetrics(nil), slog.New(slog.DiscardHandler))
 		co.HTTPClient = w.net.client()
 		c, err := chain.New(co)
@@ -269,4 +270,31 @@ func notified(ms []notify.Message, event, link string) bool {
 		}
 	}
 	return false
+}
+
+// TestSquadsHostileAnswersAreNotProposed: an answer that would take the
+// vault's funds or authority, need another signer, or come as several
+// transactions is refused by the guard before anything is proposed.
+func TestSquadsHostileAnswersAreNotProposed(t *testing.T) {
+	for _, h := range faults.AllHostile() {
+		t.Run(h.String(), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				w := newSquadsWorld(t, faults.Faults{Market: faults.Market{HostileAlways: h}})
+				k := w.open(t, "")
+				w.advance(t, 10*time.Second)
+				_ = k.RunOnce(t.Context()) // the refusal fails the run
+				if n := w.transactionIndex(t); n != 0 {
+					t.Fatalf("a hostile answer was proposed (transaction index %d)", n)
+				}
+				acts := k.actionsOf(t, "track-best-quote")
+				if len(acts) != 1 || acts[0].State != journal.StateRefused {
+					t.Fatalf("actions %+v, want one refused", acts)
+				}
+				t.Logf("refused by %s: %s", acts[0].Rule, acts[0].Detail)
+				if len(proposalsOf(t, k)) != 0 || len(w.landed.paidBy(w.wallet())) != 0 {
+					t.Fatalf("something was journaled or sent for a refused answer")
+				}
+			})
+		})
+	}
 }
