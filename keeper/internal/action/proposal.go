@@ -95,11 +95,15 @@ func (a *attempt) propose(ctx context.Context) Outcome {
 	if err != nil {
 		return a.refuse(ctx, journal.Rule(signer.RuleProposalShape), err.Error())
 	}
-	if n := len(unsignedWire(raw, 1)); n > maxTransactionSize {
+	wire, err := a.e.unsigned(raw)
+	if err != nil {
+		return a.refuse(ctx, journal.RuleMalformedTransaction, err.Error())
+	}
+	if n := len(wire); n > maxTransactionSize {
 		return a.refuse(ctx, RuleProposal, fmt.Sprintf("the proposal transaction is %d bytes, over Solana's %d: "+
 			"the answer is too large to propose in one transaction (Squads transaction buffers are not used)", n, maxTransactionSize))
 	}
-	fee, out, ok := a.simulateOuter(ctx, raw, prop)
+	fee, out, ok := a.simulateOuter(ctx, wire, prop)
 	if !ok {
 		return out
 	}
@@ -137,7 +141,11 @@ func (a *attempt) guardInner(ctx context.Context, b built, vault solana.PublicKe
 	if err != nil {
 		return nil, blockhash, a.refuse(ctx, RuleProposal, err.Error()), false
 	}
-	sim, err := a.e.cfg.Submitter.Simulate(ctx, unsignedWire(simMsg, 1+int(msg.NumSigners)), vault)
+	simWire, err := a.e.unsigned(simMsg)
+	if err != nil {
+		return nil, blockhash, a.refuse(ctx, journal.RuleMalformedTransaction, err.Error()), false
+	}
+	sim, err := a.e.cfg.Submitter.Simulate(ctx, simWire, vault)
 	if err != nil {
 		a.log.Warn("The vault transaction does not pass simulation; not proposing", "err", err)
 		return nil, blockhash, a.settle(ctx, journal.Outcome{State: journal.StateExpired, Rule: journal.RuleSimFailed,
@@ -165,11 +173,11 @@ func (a *attempt) nextIndex(ctx context.Context, multisig solana.PublicKey) (uin
 	return ms.TransactionIndex + 1, "", true
 }
 
-// simulateOuter simulates keeper's proposal transaction, unsigned: it must
-// pass and cost keeper at most the plan's lamports bound plus the rent of
-// the two accounts it creates.
-func (a *attempt) simulateOuter(ctx context.Context, raw []byte, prop squads.Propose) (uint64, Outcome, bool) {
-	sim, err := a.e.cfg.Submitter.Simulate(ctx, unsignedWire(raw, 1), a.e.wallet)
+// simulateOuter simulates keeper's proposal transaction, unsigned (wire):
+// it must pass and cost keeper at most the plan's lamports bound plus the
+// rent of the two accounts it creates.
+func (a *attempt) simulateOuter(ctx context.Context, wire []byte, prop squads.Propose) (uint64, Outcome, bool) {
+	sim, err := a.e.cfg.Submitter.Simulate(ctx, wire, a.e.wallet)
 	if err != nil {
 		a.log.Warn("The proposal transaction does not pass simulation; not proposing", "err", err)
 		return 0, a.settle(ctx, journal.Outcome{State: journal.StateExpired, Rule: journal.RuleSimFailed,
@@ -289,25 +297,14 @@ func readMultisig(ctx context.Context, s Submitter, key solana.PublicKey) (*squa
 	return squads.DecodeMultisig(data[0])
 }
 
-// unsignedWire is message as a wire transaction with n empty signature
-// slots: what simulation without signature verification runs.
-func unsignedWire(message []byte, n int) []byte {
-	out := append([]byte(nil), shortvec(n)...)
-	out = append(out, make([]byte, 64*n)...)
-	return append(out, message...)
-}
-
-// shortvec is Solana's compact-u16 encoding of n.
-func shortvec(n int) []byte {
-	var b []byte
-	for {
-		c := byte(n & 0x7f)
-		n >>= 7
-		if n == 0 {
-			return append(b, c)
-		}
-		b = append(b, c|0x80)
+// unsigned is message as a wire transaction with empty signature slots:
+// what simulation without signature verification runs.
+func (e *Executor) unsigned(message []byte) ([]byte, error) {
+	tx, err := signer.DecodeMessage(message)
+	if err != nil {
+		return nil, err
 	}
+	return e.cfg.Signer.Unsigned(tx)
 }
 
 // waited is how long a proposal has waited since it was journaled.

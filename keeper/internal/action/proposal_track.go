@@ -172,7 +172,11 @@ func (e *Executor) executeProposal(ctx context.Context, log *slog.Logger, c onCh
 	if err != nil {
 		return err
 	}
-	sim, err := e.cfg.Submitter.Simulate(ctx, unsignedWire(raw, 1), e.wallet)
+	wire, err := e.unsigned(raw)
+	if err != nil {
+		return err
+	}
+	sim, err := e.cfg.Submitter.Simulate(ctx, wire, e.wallet)
 	if err != nil {
 		return fmt.Errorf("the execution does not pass simulation: %w", err)
 	}
