@@ -171,6 +171,9 @@ func TestSquadsProposeApproveExecute(t *testing.T) {
 		if len(ps) != 1 || ps[0].State != journal.ProposalExecuted || ps[0].ExecuteSig == "" || ps[0].Approvers == "" {
 			t.Fatalf("journaled proposal %+v, want executed by keeper with its approvers", ps)
 		}
+		if acts := k.actionsOf(t, "track-best-quote"); len(acts) != 1 || acts[0].Rule != journal.ProposalRule(journal.ProposalExecuted) {
+			t.Fatalf("actions %+v, want one settled with rule proposal-executed", acts)
+		}
 		if !notified(w.hook.messages(), "proposal-approved", link) || !notified(w.hook.messages(), "proposal-executed", link) {
 			t.Errorf("no notification of the approval and the execution; got %+v", w.hook.messages())
 		}
@@ -214,6 +217,9 @@ func TestSquadsRejected(t *testing.T) {
 		}
 		if p := w.proposal(t, 1); p.Status != squads.StatusRejected {
 			t.Fatalf("proposal on chain is %s", p.Status)
+		}
+		if acts := k.actionsOf(t, "track-best-quote"); len(acts) != 1 || acts[0].Rule != journal.ProposalRule(journal.ProposalRejected) {
+			t.Fatalf("actions %+v, want one settled with rule proposal-rejected", acts)
 		}
 	})
 }

@@ -137,6 +137,11 @@ func (j *Journal) UpdateProposal(ctx context.Context, multisig string, index uin
 		if !u.State.Open() {
 			settled = now
 		}
+		if !u.State.Open() {
+			if err := noteProposalOutcome(ctx, tx, multisig, index, u, now); err != nil {
+				return err
+			}
+		}
 		n, err := rowsAffected(tx.ExecContext(ctx, `UPDATE squads_proposals SET state = ?,
 			approvers = CASE WHEN ? = '' THEN approvers ELSE ? END,
 			detail = CASE WHEN ? = '' THEN detail ELSE ? END,
@@ -154,6 +159,20 @@ func (j *Journal) UpdateProposal(ctx context.Context, multisig string, index uin
 		return fmt.Errorf("journal: update proposal %s/%d to %s: %w", multisig, index, u.State, err)
 	}
 	return nil
+}
+
+// ProposalRule is the rule a proposal's action carries once the proposal
+// settled in state: "proposal-executed", "proposal-rejected", ...
+func ProposalRule(state ProposalState) Rule { return Rule("proposal-" + string(state)) }
+
+// noteProposalOutcome records on the proposal's action how its proposal
+// settled (rule and detail): the action landed when its proposal did, and
+// history shows what became of it.
+func noteProposalOutcome(ctx context.Context, tx dbtx, multisig string, index uint64, u ProposalUpdate, now int64) error {
+	_, err := tx.ExecContext(ctx, `UPDATE actions SET rule = ?, detail = ?, updated_at = ?
+		WHERE id = (SELECT action_id FROM squads_proposals WHERE multisig = ? AND tx_index = ?)`,
+		string(ProposalRule(u.State)), u.Detail, now, multisig, int64(index))
+	return err
 }
 
 // ProposalFilter selects proposals; the zero value selects all.
