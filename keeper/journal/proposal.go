@@ -137,7 +137,7 @@ func (j *Journal) UpdateProposal(ctx context.Context, multisig string, index uin
 		if !u.State.Open() {
 			settled = now
 		}
-		if !u.State.Open() {
+		if !u.State.Open() && u.State != ProposalAbandoned { // an abandoned proposal's action keeps its own outcome
 			if err := noteProposalOutcome(ctx, tx, multisig, index, u, now); err != nil {
 				return err
 			}

@@ -9,6 +9,9 @@ import (
 func TestProposalLifecycle(t *testing.T) {
 	ctx := t.Context()
 	j := openDSN(t, tempDSN(t), newClock())
+	if _, _, err := j.Begin(ctx, testIntent("a2")); err != nil {
+		t.Fatal(err)
+	}
 	p := Proposal{Multisig: "MS", Index: 3, ActionID: "a1", Policy: "pol", Target: "V", Message: "bXNn"}
 	if err := j.RecordProposal(ctx, p); err != nil {
 		t.Fatal(err)
@@ -37,6 +40,9 @@ func TestProposalLifecycle(t *testing.T) {
 	}
 	if open, _ := j.Proposals(ctx, ProposalFilter{Open: true}); len(open) != 0 {
 		t.Fatalf("an executed proposal is open: %+v", open)
+	}
+	if act, err := j.Get(ctx, "a2"); err != nil || act.Rule != ProposalRule(ProposalExecuted) {
+		t.Fatalf("the proposal's action has rule %q, want %q", act.Rule, ProposalRule(ProposalExecuted))
 	}
 	all, _ := j.Proposals(ctx, ProposalFilter{})
 	if len(all) != 1 || all[0].SettledAt.IsZero() || all[0].ExecuteSig != "sig" || all[0].Approvers != "A,B" {
