@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/gagliardetto/solana-go"
@@ -91,6 +92,9 @@ type Executor struct {
 	cfg    Config
 	wallet solana.PublicKey
 	claims *targetClaims
+	// tracking keeps TrackProposals to one caller at a time: policy runs
+	// call it side by side, and the second one skips.
+	tracking sync.Mutex
 }
 
 // New returns an Executor working with c.

@@ -33,6 +33,10 @@ func (e *Executor) TrackProposals(ctx context.Context) {
 	if pl == nil {
 		return
 	}
+	if !e.tracking.TryLock() {
+		return // another run follows them now: two would sign two executions
+	}
+	defer e.tracking.Unlock()
 	open, err := pl.Proposals(ctx, journal.ProposalFilter{Open: true})
 	if err != nil {
 		e.cfg.Logger.Error("Cannot read the open proposals", "err", err)
