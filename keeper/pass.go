@@ -78,6 +78,9 @@ type PolicyPlan struct {
 	// Triggers are the policy's triggers with what the daemon's firings
 	// of them did, as the journal holds it.
 	Triggers []PlanTrigger `json:"triggers,omitempty"`
+	// Proposals are the policy's open Squads proposals: a plan for their
+	// targets waits for them to settle.
+	Proposals []ProposalStatus `json:"proposals,omitempty"`
 
 	// What the evaluation read, for Capture.
 	policy  *policies.Policy

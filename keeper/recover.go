@@ -31,6 +31,7 @@ func settleJournal(ctx context.Context, k *Keeper) error {
 		return err
 	}
 	rememberLastLanding(ctx, k.journal, k.submitter, k.logger)
+	k.exec.TrackProposals(ctx)
 	return nil
 }
 

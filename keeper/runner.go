@@ -95,6 +95,9 @@ func (r *runner) run(ctx context.Context, run runInfo) (runSummary, error) {
 	}
 	if k.lead.leading() {
 		k.triggers.journal(ctx, p.Name, k.journal)
+		if p.Authority.Squads != nil {
+			k.exec.TrackProposals(ctx) // before reading: an execution changes the target
+		}
 	}
 	readsFrom := k.now()
 	obs, err := k.obs.observe(ctx, p, sieving{state: r.state, scope: scope, due: k.scheduler.next(p.Name)})
@@ -162,6 +165,9 @@ func (r *runner) run(ctx context.Context, run runInfo) (runSummary, error) {
 func (r *runner) plan(ctx context.Context) PolicyPlan {
 	k, p := r.k, r.current()
 	pp := PolicyPlan{Policy: p.Name, Kind: string(p.Kind), DryRun: p.DryRun || k.dryRunAll}
+	if p.Authority.Squads != nil {
+		pp.Proposals = k.openProposals(p.Name)
+	}
 	var err error
 	if pp.Triggers, err = planTriggers(ctx, k.journal, p); err != nil {
 		k.logger.Warn("Cannot read the trigger firings", "policy", p.Name, "err", err)

@@ -87,7 +87,10 @@ func (k *Keeper) status() any {
 		Role     string         `json:"role"`
 		Term     int64          `json:"term,omitempty"`
 		Policies []policyStatus `json:"policies"`
-	}{Wallet: k.wallet.String(), Version: k.version, DryRun: k.dryRunAll, Paused: paused, Reason: reason}
+		// Proposals are keeper's open Squads proposals (see openProposals).
+		Proposals []ProposalStatus `json:"proposals,omitempty"`
+	}{Wallet: k.wallet.String(), Version: k.version, DryRun: k.dryRunAll, Paused: paused, Reason: reason,
+		Proposals: k.openProposals("")}
 	out.Role, out.Term = k.lead.role()
 	for _, name := range k.runners.names() {
 		r := k.runners.find(name)

@@ -99,6 +99,7 @@ func newExecutor(e env, d deps, n *notify.Dispatcher, o *observer, unsettled fun
 		Links:      links,
 		Amount:     o.amountText,
 		Collateral: collateral,
+		Proposals:  proposalConfig(e, d),
 	})
 }
 

@@ -67,6 +67,7 @@ func (b *builder) build() *Policy {
 		p.Params = b.checkParams(p, params)
 		p.Submit.check(b, p.Kind)
 		p.Notify.check(b, p)
+		p.Authority.check(b, p.Kind)
 	}
 	if len(b.r.errs) > before {
 		return nil

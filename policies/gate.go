@@ -118,6 +118,7 @@ func (g *gate) capDaily(target, mint string, amount, minAmount uint64, notes []s
 func (g *gate) plan(a Action, inputs any) {
 	p := g.p
 	a.Policy, a.Kind, a.Notify, a.DryRun = p.Name, p.Kind, p.Notify, p.DryRun
+	a.Authority = p.Authority
 	if p.Kind.Writes() {
 		a.Submit = p.Submit
 		a.Bounds.MaxLamports = p.Submit.MaxFeeLamports + p.Submit.MaxRentLamports

@@ -45,6 +45,9 @@ type Policy struct {
 	DryRun bool `yaml:"dry_run"`
 	// Enabled is false for a policy that is loaded and checked but never run.
 	Enabled bool `yaml:"enabled"`
+	// Authority is who holds the authority the actions need: keeper's key,
+	// or a Squads multisig keeper proposes to (see Authority).
+	Authority Authority `yaml:"authority"`
 	// Params are the kind's parameters: *RepayParams, *RebalanceParams,
 	// *ClaimFeesParams, *ClaimWithdrawalsParams, *StrategyUpdateParams,
 	// *StrategyWithdrawParams or *AlertParams.

@@ -58,6 +58,8 @@ type Action struct {
 	Notify Notify
 	// Alert is the notification of an alert policy; nil otherwise.
 	Alert *Alert
+	// Authority is the policy's: a Squads multisig to propose to, or none.
+	Authority Authority
 }
 
 // Alert is the notification an alert policy plans.

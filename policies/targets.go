@@ -159,7 +159,7 @@ func (e *evaluator) vaults() {
 				continue
 			}
 		case e.p.Kind != KindAlert:
-			if ve.strategy.Authority != e.obs.Wallet || e.obs.Wallet == "" {
+			if e.obs.Wallet == "" || ve.strategy.Authority != e.p.Authority.Address(e.obs.Wallet) {
 				continue
 			}
 		}

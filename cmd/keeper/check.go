@@ -66,6 +66,13 @@ func checkCommand(fs *flag.FlagSet) action {
 				if err := keeper.CheckOnline(ctx, cfg, ps); err != nil {
 					fail(err, exitFailed)
 				}
+				warnings, err := keeper.CheckSquadsMembers(ctx, cfg, ps)
+				for _, w := range warnings {
+					fmt.Fprintln(s.err, "WARNING:", w)
+				}
+				if err != nil {
+					fail(err, exitFailed)
+				}
 			}
 		}
 		if code != exitOK {

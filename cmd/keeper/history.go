@@ -56,6 +56,11 @@ func historyCommand(fs *flag.FlagSet) action {
 			fmt.Fprintf(s.err, "keeper history: %v\n", err)
 			return exitFailed
 		}
+		proposals, err := j.Proposals(ctx, journal.ProposalFilter{Policy: *policy})
+		if err != nil {
+			fmt.Fprintf(s.err, "keeper history: %v\n", err)
+			return exitFailed
+		}
 		if len(actions)+len(incidents) == 0 && *policy != "" {
 			if msg := unknownPolicy(ctx, j, cfg, *policy); msg != "" {
 				fmt.Fprintf(s.err, "keeper history: --policy: %s\n", msg)
@@ -67,10 +72,14 @@ func historyCommand(fs *flag.FlagSet) action {
 			if code := printHistoryJSON(s.out, actions, links); code != exitOK {
 				return code
 			}
-			return printIncidentsJSON(s.out, incidents)
+			if code := printIncidentsJSON(s.out, incidents); code != exitOK {
+				return code
+			}
+			return printProposalsJSON(s.out, proposals, time.Now())
 		}
 		printHistory(s.out, actions, links)
 		printIncidents(s.out, incidents)
+		printProposals(s.out, proposals, time.Now())
 		return exitOK
 	}
 }

@@ -83,6 +83,10 @@ func writePlan(w io.Writer, plans []keeper.PolicyPlan) {
 		for _, tr := range p.Triggers {
 			fmt.Fprintf(w, "  trigger %s: %s\n", tr.Trigger, lastFiring(tr))
 		}
+		for _, pr := range p.Proposals {
+			fmt.Fprintf(w, "  proposal #%d of %s on %s: %s for %s %s\n", pr.Index, pr.Multisig, pr.Target, pr.State,
+				time.Duration(pr.WaitedSeconds)*time.Second, pr.Link)
+		}
 		if p.Err != "" {
 			fmt.Fprintf(w, "  ERROR %s\n", p.Err)
 			continue
@@ -207,6 +211,8 @@ type (
 		Error   string       `json:"error,omitempty"`
 		// Triggers are the policy's triggers with their journaled firings.
 		Triggers []keeper.PlanTrigger `json:"triggers,omitempty"`
+		// Proposals are the policy's open Squads proposals.
+		Proposals []keeper.ProposalStatus `json:"proposals,omitempty"`
 	}
 	actionJSON struct {
 		ID          string            `json:"id"`
@@ -234,7 +240,8 @@ type (
 func planJSON(plans []keeper.PolicyPlan) []policyPlanJSON {
 	out := make([]policyPlanJSON, 0, len(plans))
 	for _, p := range plans {
-		pj := policyPlanJSON{Policy: p.Policy, Kind: p.Kind, DryRun: p.DryRun, Actions: []actionJSON{}, Skipped: []skipJSON{}, Error: p.Err, Triggers: p.Triggers}
+		pj := policyPlanJSON{Policy: p.Policy, Kind: p.Kind, DryRun: p.DryRun, Actions: []actionJSON{}, Skipped: []skipJSON{}, Error: p.Err, Triggers: p.Triggers,
+			Proposals: p.Proposals}
 		for _, a := range p.Actions {
 			aj := actionJSON{ID: a.ID, Kind: string(a.Kind), Target: a.Target, Reason: a.Reason, DryRun: a.DryRun,
 				Endpoint: a.Request.Endpoint(), Request: a.Request, MaxLamports: a.Bounds.MaxLamports,

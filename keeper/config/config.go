@@ -30,7 +30,10 @@ type Config struct {
 	// notifications and /status point.
 	Explorer Explorer `yaml:"explorer"`
 	// Swap is the DEX aggregator a repay from collateral sells through.
-	Swap       Swap   `yaml:"swap"`
+	Swap Swap `yaml:"swap"`
+	// Squads configures proposal mode (policies whose authority is a
+	// Squads multisig).
+	Squads     Squads `yaml:"squads"`
 	KillSwitch string `yaml:"kill_switch"` // while this file exists nothing is signed
 	DryRun     bool   `yaml:"dry_run"`     // plan and journal, never sign
 	// PolicyConcurrency bounds how many policies run at once, in the daemon

@@ -49,10 +49,10 @@ func TestFreshDatabaseIsMigrated(t *testing.T) {
 	for _, dsn := range []string{"sqlite::memory:", tempDSN(t)} {
 		t.Run(dsn, func(t *testing.T) {
 			j := openDSN(t, dsn, newClock())
-			if got := versions(t, j); !slices.Equal(got, []int{1, 2, 3, 4, 5, 6, 7}) {
-				t.Fatalf("schema versions = %v, want [1 2 3 4 5 6 7]", got)
+			if got := versions(t, j); !slices.Equal(got, []int{1, 2, 3, 4, 5, 6, 7, 8}) {
+				t.Fatalf("schema versions = %v, want [1 2 3 4 5 6 7 8]", got)
 			}
-			for _, table := range []string{"actions", "attempts", "attempt_transactions", "signatures", "tips", "incidents", "trigger_firings", "leader_lease", "engine_tip_accounts"} {
+			for _, table := range []string{"actions", "attempts", "attempt_transactions", "signatures", "tips", "incidents", "trigger_firings", "leader_lease", "engine_tip_accounts", "squads_proposals"} {
 				var n int
 				err := j.db.QueryRowContext(t.Context(),
 					`SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?`, table).Scan(&n)
@@ -95,7 +95,7 @@ func TestNewerSchemaIsRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = j.db.ExecContext(ctx, `INSERT INTO schema_version (version, name, applied_at) VALUES (8, 'future', 0)`)
+	_, err = j.db.ExecContext(ctx, `INSERT INTO schema_version (version, name, applied_at) VALUES (9, 'future', 0)`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,11 +105,11 @@ func TestNewerSchemaIsRefused(t *testing.T) {
 	j, err = Open(ctx, dsn, Options{})
 	if err == nil {
 		j.Close()
-		t.Fatal("Open of a version 8 database succeeded")
+		t.Fatal("Open of a version 9 database succeeded")
 	}
-	if !errors.Is(err, ErrSchemaTooNew) || !strings.Contains(err.Error(), "version 8") ||
+	if !errors.Is(err, ErrSchemaTooNew) || !strings.Contains(err.Error(), "version 9") ||
 		!strings.Contains(err.Error(), fmt.Sprintf("up to %d", latestVersion())) {
-		t.Fatalf("Open error = %v, want ErrSchemaTooNew naming versions 7 and %d", err, latestVersion())
+		t.Fatalf("Open error = %v, want ErrSchemaTooNew naming versions 9 and %d", err, latestVersion())
 	}
 }
 
@@ -310,7 +310,7 @@ func versionOneDatabase(t *testing.T) string {
 	}
 	writeUpgradeActions(t, j, clk)
 	for _, stmt := range []string{`DROP TABLE tips`, `DROP TABLE incidents`, `DROP TABLE trigger_firings`, `DROP TABLE leader_lease`,
-		`DROP TABLE engine_tip_accounts`,
+		`DROP TABLE engine_tip_accounts`, `DROP TABLE squads_proposals`,
 		`DROP INDEX actions_unsettled`, `DROP INDEX actions_policy_target`, schemaV1[1], schemaV1[3], schemaV1[4], schemaV1[7],
 		`DELETE FROM schema_version WHERE version > 1`} {
 		if _, err := j.db.ExecContext(ctx, stmt); err != nil {
@@ -333,8 +333,8 @@ func versionOneDatabase(t *testing.T) string {
 func TestVersion1DatabaseUpgradesToTips(t *testing.T) {
 	ctx := t.Context()
 	j := openDSN(t, versionOneDatabase(t), newClock())
-	if vs := versions(t, j); !slices.Equal(vs, []int{1, 2, 3, 4, 5, 6, 7}) {
-		t.Fatalf("schema versions after the upgrade = %v, want [1 2 3 4 5 6 7]", vs)
+	if vs := versions(t, j); !slices.Equal(vs, []int{1, 2, 3, 4, 5, 6, 7, 8}) {
+		t.Fatalf("schema versions after the upgrade = %v, want [1 2 3 4 5 6 7 8]", vs)
 	}
 	replayClock := newClock()
 	replay := openMemory(t, replayClock)

@@ -11,6 +11,7 @@ var migrations = []migration{
 	{version: 5, name: "leader lease", statements: schemaV5},
 	{version: 6, name: "action indexes without the state", statements: schemaV6},
 	{version: 7, name: "block engine tip accounts", statements: schemaV7},
+	{version: 8, name: "squads proposals", statements: schemaV8},
 }
 
 // schemaV1 creates the actions, attempts, transactions and signatures

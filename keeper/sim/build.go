@@ -57,9 +57,12 @@ func (b *txBuilder) one(c *call, mint solana.PublicKey, ixs []txbuild.Instructio
 }
 
 // marketIx returns a market-program instruction whose first accounts are the user (signer, writable)
-// and the co-signer (read-only signer).
+// and the co-signer (read-only signer). For a user that is a program address (a multisig's vault,
+// which signs only when its program executes the instruction, in a transaction the market never
+// sees), the co-signer is passed without signing: an assumption of the simulator
+// (docs/assumptions.md, "co-signer of a program-address authority").
 func marketIx(user solana.PublicKey, data []byte, rest ...solana.AccountMeta) txbuild.Instruction {
-	accts := append([]solana.AccountMeta{txbuild.Meta(user, true, true), txbuild.Meta(ids.CoSigner(), true, false)}, rest...)
+	accts := append([]solana.AccountMeta{txbuild.Meta(user, true, true), txbuild.Meta(ids.CoSigner(), user.IsOnCurve(), false)}, rest...)
 	return txbuild.Instruction{Program: ids.MarketProgramID, Data: data, Accounts: accts}
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/sim/internal/genesis"
 	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 	"github.com/keeper-project/keeper/keeper/sim/scenario"
+	"github.com/keeper-project/keeper/keeper/sim/squadsim"
 )
 
 // Sim is a simulated lending market, Solana RPC node and Jito block engine over one clock. It is safe
@@ -145,6 +146,9 @@ func deploy(chain *chainsim.Chain, w *programs.Catalog, g genesis.Genesis) error
 		if err := chain.Setup.RegisterProgram(id, progs[id]); err != nil {
 			return err
 		}
+	}
+	if err := squadsim.Register(chain); err != nil {
+		return err
 	}
 	var errs []error
 	for _, m := range g.Mints {

@@ -32,6 +32,9 @@ type attempt struct {
 // transactions before index first landed in earlier attempts and are not
 // signed again.
 func (a *attempt) run(ctx context.Context, first int) Outcome {
+	if a.p.Squads != nil {
+		return a.propose(ctx)
+	}
 	j := a.e.cfg.Journal
 	txs, out, ok := a.buildRouted(ctx)
 	if !ok {

@@ -34,6 +34,8 @@ type Signer interface {
 	Unsigned(tx *signer.Tx) ([]byte, error)
 	SignSequence(txs []*signer.Tx, kind signer.Kind, b signer.Bounds) ([]*signer.Signed, error)
 	SpendAt(tx *signer.Tx, i int) (string, bool)
+	CheckAs(authority solana.PublicKey, txs []*signer.Tx, kind signer.Kind, b signer.Bounds) error
+	SignProposal(message []byte, program solana.PublicKey) (*signer.Signed, error)
 }
 
 // Submitter simulates, lands and settles transactions. Simulate and

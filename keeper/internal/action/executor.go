@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/gagliardetto/solana-go"
@@ -74,6 +75,9 @@ type Config struct {
 	// Amount writes an amount of a mint for people ("412.5 USDC"); nil
 	// writes base units.
 	Amount func(mint string, units uint64) string
+	// Proposals is proposal mode's configuration, for plans whose
+	// authority is a Squads multisig.
+	Proposals ProposalConfig
 }
 
 // TipConfig is the config's Jito tip settings.
@@ -101,6 +105,9 @@ type Executor struct {
 	cfg    Config
 	wallet solana.PublicKey
 	claims *targetClaims
+	// tracking keeps TrackProposals to one caller at a time: policy runs
+	// call it side by side, and the second one skips.
+	tracking sync.Mutex
 }
 
 // New returns an Executor working with c.
@@ -177,6 +184,11 @@ func (e *Executor) execute(ctx context.Context, runID string, p Plan) Outcome {
 // take journals p's intent with its first attempt, or finds it journaled,
 // and carries it on.
 func (e *Executor) take(ctx context.Context, log *slog.Logger, p Plan) Outcome {
+	if reason, pending := e.proposalPending(ctx, p); pending {
+		log.Info("Not proposing: an earlier proposal for the target is open", "reason", reason, "plan", p.Reason)
+		e.Count(p, OutcomeBusy)
+		return OutcomeBusy
+	}
 	act, att, created, err := e.cfg.Journal.Start(ctx, p.intent())
 	if err != nil {
 		log.Error("Cannot journal the intent; not acting", "err", err)

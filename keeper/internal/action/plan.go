@@ -45,6 +45,9 @@ type Plan struct {
 	NotifyOn []notify.Event
 	// Swap bounds a repay from collateral by value (nil for other plans).
 	Swap *signer.SwapBounds
+	// Squads is the multisig the plan proposes to (its authority); nil: the
+	// plan is signed by keeper's key.
+	Squads *policies.SquadsAuthority
 }
 
 // Submit says how a plan's transactions land.
@@ -69,7 +72,7 @@ func FromAction(a policies.Action, dryRun bool) Plan {
 		Bounds: signer.Bounds{MaxLamports: a.Bounds.MaxLamports, MaxTokens: a.Bounds.MaxOutflow,
 			MaxComputeUnitPrice: a.Submit.MaxComputeUnitPrice},
 		Reason: a.Reason, Submit: Submit{Mode: journal.Mode(a.Submit.Mode), TipCap: a.Submit.TipLamports},
-		DryRun: a.DryRun || dryRun, Notify: a.Notify.To, NotifyOn: events(a.Notify)}
+		DryRun: a.DryRun || dryRun, Notify: a.Notify.To, NotifyOn: events(a.Notify), Squads: a.Authority.Squads}
 	p.Submit.Percentile, p.Submit.TipPercentile = a.Submit.PriorityPercentile, a.Submit.TipPercentile
 	if p.Submit.Mode == "" || a.Submit.Mode == policies.ModeAuto {
 		p.Submit.Mode, p.Submit.Auto = journal.ModeRPC, a.Submit.Mode == policies.ModeAuto

@@ -130,7 +130,7 @@ func (rt *runtime) runInstructions(st *svm.Overlay, t *svm.Txn, pos svm.BlockPos
 			_ = m.Consume(svm.SystemUnits)
 			continue
 		}
-		x := svm.NewExec(st, ix, i, pos, m, &res.logs)
+		x := svm.NewExec(st, ix, i, pos, m, &res.logs).WithInvoker(rt.callProgram)
 		x.SetTransaction(t)
 		if perr := rt.invoke(x, ix, m); perr != nil {
 			return svm.InstructionError(i, perr)

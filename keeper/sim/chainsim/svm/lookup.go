@@ -55,6 +55,12 @@ func lookupAddresses(st Store, key solana.PublicKey) ([]solana.PublicKey, *TxErr
 	if acct.Owner != solana.AddressLookupTableProgramID {
 		return nil, ErrInvalidAddressLookupTableOwner
 	}
+	return LookupTableAddresses(*acct)
+}
+
+// LookupTableAddresses returns the addresses an address lookup table
+// account holds.
+func LookupTableAddresses(acct Account) ([]solana.PublicKey, *TxError) {
 	d := acct.Data
 	if len(d) < lookupTableMetaSize || (len(d)-lookupTableMetaSize)%32 != 0 || binary.LittleEndian.Uint32(d) != 1 {
 		return nil, ErrInvalidAddressLookupTableData

@@ -53,7 +53,9 @@ type Exec struct {
 	pos   BlockPos // the block the transaction lands in
 	meter *Meter
 	logs  *[]string
-	txn   *Txn // the transaction, for Sibling (nil outside one)
+	txn   *Txn    // the transaction, for Sibling (nil outside one)
+	call  Invoker // runs cross-program invocations (see Invoke)
+	depth int     // 0 for a top-level instruction
 }
 
 // NewExec returns the execution of instruction ix, the index-th of its

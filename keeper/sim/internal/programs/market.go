@@ -65,7 +65,10 @@ func (w *Catalog) ExecuteMarket(x *svm.Exec, in svm.Instruction) error {
 	if len(in.Accounts) < 2 {
 		return svm.ErrNotEnoughAccountKeys
 	}
-	if in.Accounts[1].PublicKey != ids.CoSigner() || !in.Accounts[1].IsSigner {
+	// A user that is a program address signed through its program (a multisig vault's
+	// execution); the market waives its co-signature then (see marketIx).
+	cosigned := in.Accounts[1].IsSigner || !in.Accounts[0].PublicKey.IsOnCurve()
+	if in.Accounts[1].PublicKey != ids.CoSigner() || !cosigned {
 		return programError(errCodeUnauthorized, "the market co-signer %s must sign", ids.CoSigner())
 	}
 	user := in.Accounts[0]

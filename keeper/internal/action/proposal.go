@@ -1,0 +1,336 @@
+package action
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/gagliardetto/solana-go"
+
+	"github.com/keeper-project/keeper/internal/failpoint"
+	"github.com/keeper-project/keeper/keeper/chain"
+	"github.com/keeper-project/keeper/keeper/journal"
+	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/notify"
+	"github.com/keeper-project/keeper/keeper/squads"
+	"github.com/keeper-project/keeper/signer"
+)
+
+// ProposalConfig is what proposal mode works with: how keeper builds for a
+// multisig's vault, proposes, and follows its proposals to the end. It is
+// needed only when a policy's authority is a Squads multisig.
+type ProposalConfig struct {
+	// BuilderFor returns the market client that builds for authority (sent
+	// as the wallet; the vault pays nothing: keeper pays the execution).
+	BuilderFor func(authority solana.PublicKey) (Builder, error)
+	// Blockhash returns a recent blockhash for keeper's execute transactions.
+	Blockhash func(ctx context.Context) (solana.Hash, error)
+	// Journal keeps the proposals.
+	Journal ProposalLog
+	// AppURL is the Squads app's base URL, for links in notifications
+	// ("https://app.squads.so"); empty: no links.
+	AppURL string
+}
+
+// ProposalLog is the journal of Squads proposals. *journal.Journal
+// implements it.
+type ProposalLog interface {
+	RecordProposal(ctx context.Context, p journal.Proposal) error
+	UpdateProposal(ctx context.Context, multisig string, index uint64, u journal.ProposalUpdate) error
+	Proposals(ctx context.Context, f journal.ProposalFilter) ([]journal.Proposal, error)
+}
+
+// RuleProposal marks an action proposal mode cannot take: the market's
+// answer is more than one transaction, or keeper is not a member that may
+// propose.
+const RuleProposal journal.Rule = "proposal"
+
+// propose is the action path of a plan whose authority is a Squads
+// multisig: build for the vault → journal built → guard the answer as the
+// vault's direct transaction → simulate it with the vault signing → read
+// the multisig's next transaction index → compose keeper's proposal
+// transaction and check it → simulate it → journal the proposal (its
+// index) → sign → journal the signature → send → settle. The action lands
+// when the proposal is on chain; the proposal's life after that (votes,
+// execution) is followed by TrackProposals.
+func (a *attempt) propose(ctx context.Context) Outcome {
+	sq, j := a.p.Squads, a.e.cfg.Journal
+	multisig := solana.MustPublicKeyFromBase58(sq.Multisig)
+	vault := sq.Vault()
+	if a.e.cfg.Proposals.BuilderFor == nil || a.e.cfg.Proposals.Journal == nil {
+		return a.settle(ctx, journal.Outcome{State: journal.StateFailed, Rule: RuleProposal, Detail: "proposal mode is not wired"})
+	}
+	b, err := a.e.cfg.Proposals.BuilderFor(vault)
+	if err != nil {
+		return a.settle(ctx, journal.Outcome{State: journal.StateFailed, Rule: RuleProposal, Detail: err.Error()})
+	}
+	txs, err := build(ctx, b, market.IdempotencyKey(a.att.IdempotencyKey), a.p.Request)
+	if err != nil {
+		return a.buildFailed(ctx, err)
+	}
+	if err := j.RecordBuilt(ctx, a.p.ID, a.att.Number, buildRecord(txs, a.p.Submit)); err != nil {
+		a.log.Error("Cannot journal the built transactions; not proposing", "err", err)
+		return a.settle(ctx, journal.Outcome{State: journal.StateExpired, Rule: journal.RuleJournal, Detail: err.Error()})
+	}
+	failpoint.Hit(failpoint.AfterBuild)
+	if len(txs) != 1 {
+		return a.refuse(ctx, RuleProposal, fmt.Sprintf("the market answered %d transactions; a proposal carries one", len(txs)))
+	}
+	msg, blockhash, out, ok := a.guardInner(ctx, txs[0], vault)
+	if !ok {
+		return out
+	}
+	index, out, ok := a.nextIndex(ctx, multisig)
+	if !ok {
+		return out
+	}
+	prop := squads.Propose{Multisig: multisig, Index: index, VaultIndex: sq.VaultIndex, Creator: a.e.wallet, Message: msg,
+		Memo: "keeper " + ShortID(a.p.ID)}
+	raw, err := squads.ProposeMessage(prop, blockhash)
+	if err == nil {
+		err = squads.CheckPropose(raw, prop)
+	}
+	if err != nil {
+		return a.refuse(ctx, journal.Rule(signer.RuleProposalShape), err.Error())
+	}
+	wire, err := a.e.unsigned(raw)
+	if err != nil {
+		return a.refuse(ctx, journal.RuleMalformedTransaction, err.Error())
+	}
+	if n := len(wire); n > maxTransactionSize {
+		return a.refuse(ctx, RuleProposal, fmt.Sprintf("the proposal transaction is %d bytes, over Solana's %d: "+
+			"the answer is too large to propose in one transaction (Squads transaction buffers are not used)", n, maxTransactionSize))
+	}
+	fee, out, ok := a.simulateOuter(ctx, wire, prop)
+	if !ok {
+		return out
+	}
+	rec := journal.Proposal{Multisig: multisig.String(), Index: index, ActionID: a.p.ID, Policy: a.p.Policy, Target: a.p.Target,
+		Message: base64.StdEncoding.EncodeToString(msg.Encode())}
+	if err := a.e.cfg.Proposals.Journal.RecordProposal(ctx, rec); err != nil {
+		a.log.Error("Cannot journal the proposal; not proposing", "err", err)
+		return a.settle(ctx, journal.Outcome{State: journal.StateExpired, Rule: journal.RuleJournal, Detail: err.Error()})
+	}
+	return a.sendProposal(ctx, raw, prop, fee)
+}
+
+// guardInner decodes the market's answer, runs the guard over it as the
+// vault's direct transaction, and simulates its instructions with the vault
+// signing, checking what leaves the vault against the plan's bounds.
+func (a *attempt) guardInner(ctx context.Context, b built, vault solana.PublicKey) (*squads.Message, solana.Hash, Outcome, bool) {
+	tx, err := b.decode()
+	if err != nil {
+		return nil, solana.Hash{}, a.refuse(ctx, journal.RuleMalformedTransaction, err.Error()), false
+	}
+	if err := a.e.cfg.Signer.CheckAs(vault, []*signer.Tx{tx}, a.p.Kind, a.p.Bounds); err != nil {
+		return nil, solana.Hash{}, a.refusal(ctx, 0, err), false
+	}
+	msg, blockhash, err := squads.ParseSolana(tx.MessageBytes())
+	if err != nil {
+		return nil, blockhash, a.refuse(ctx, journal.RuleMalformedTransaction, err.Error()), false
+	}
+	for i := range int(msg.NumSigners) {
+		if k := msg.AccountKeys[i]; k != vault {
+			return nil, blockhash, a.refuse(ctx, RuleProposal, fmt.Sprintf(
+				"the vault transaction needs the signature of %s, which a Squads execution cannot carry", k)), false
+		}
+	}
+	simMsg, err := squads.SimulationMessage(msg, a.e.wallet, blockhash)
+	if err != nil {
+		return nil, blockhash, a.refuse(ctx, RuleProposal, err.Error()), false
+	}
+	simWire, err := a.e.unsigned(simMsg)
+	if err != nil {
+		return nil, blockhash, a.refuse(ctx, journal.RuleMalformedTransaction, err.Error()), false
+	}
+	sim, err := a.e.cfg.Submitter.Simulate(ctx, simWire, vault)
+	if err != nil {
+		a.log.Warn("The vault transaction does not pass simulation; not proposing", "err", err)
+		return nil, blockhash, a.settle(ctx, journal.Outcome{State: journal.StateExpired, Rule: journal.RuleSimFailed,
+			Detail: "vault transaction: " + err.Error()}), false
+	}
+	vaultOut := outflows(sim.Outflows)
+	vaultOut.Lamports -= min(vaultOut.Lamports, int64(sim.Fee.Total())) // the simulation's fee is keeper's, not the vault's
+	if err := signer.CheckOutflows(a.p.Kind, a.p.Bounds, vaultOut); err != nil {
+		return nil, blockhash, a.refusal(ctx, 0, err), false
+	}
+	return msg, blockhash, "", true
+}
+
+// nextIndex reads the multisig: keeper must be a member with Initiate, and
+// the proposal goes at the index after its transaction_index.
+func (a *attempt) nextIndex(ctx context.Context, multisig solana.PublicKey) (uint64, Outcome, bool) {
+	ms, err := readMultisig(ctx, a.e.cfg.Submitter, multisig)
+	if err != nil {
+		a.log.Warn("Cannot read the multisig; not proposing", "err", err)
+		return 0, a.settle(ctx, journal.Outcome{State: journal.StateExpired, Rule: journal.RuleSimUnavailable, Detail: err.Error()}), false
+	}
+	if perm, member := ms.Member(a.e.wallet); !member || !perm.Has(squads.Initiate) {
+		return 0, a.refuse(ctx, RuleProposal, fmt.Sprintf("keeper's key %s may not propose to multisig %s (permissions %s)", a.e.wallet, multisig, perm)), false
+	}
+	return ms.TransactionIndex + 1, "", true
+}
+
+// simulateOuter simulates keeper's proposal transaction, unsigned (wire):
+// it must pass and cost keeper at most the plan's lamports bound plus the
+// rent of the two accounts it creates.
+func (a *attempt) simulateOuter(ctx context.Context, wire []byte, prop squads.Propose) (uint64, Outcome, bool) {
+	sim, err := a.e.cfg.Submitter.Simulate(ctx, wire, a.e.wallet)
+	if err != nil {
+		a.log.Warn("The proposal transaction does not pass simulation; not proposing", "err", err)
+		return 0, a.settle(ctx, journal.Outcome{State: journal.StateExpired, Rule: journal.RuleSimFailed,
+			Detail: "proposal: " + err.Error()}), false
+	}
+	limit := a.p.Bounds.MaxLamports + squads.ProposeRent(prop, proposalMembersBound)
+	if sim.Outflows.Lamports > int64(limit) {
+		return 0, a.refuse(ctx, journal.Rule(signer.RuleSimulatedLamports),
+			fmt.Sprintf("the proposal costs %d lamports, more than the %d allowed", sim.Outflows.Lamports, limit)), false
+	}
+	return sim.Fee.Total(), "", true
+}
+
+// maxTransactionSize is the most bytes a Solana wire transaction may hold
+// (PACKET_DATA_SIZE).
+const maxTransactionSize = 1232
+
+// proposalMembersBound is the most members the rent allowance of a proposal
+// account covers (its size grows with the members).
+const proposalMembersBound = 32
+
+// sendProposal signs keeper's proposal transaction, journals its signature,
+// sends it and settles the attempt; a landed proposal is announced.
+func (a *attempt) sendProposal(ctx context.Context, raw []byte, prop squads.Propose, fee uint64) Outcome {
+	j := a.e.cfg.Journal
+	s, err := a.e.cfg.Signer.SignProposal(raw, squads.ProgramID)
+	if err != nil {
+		return a.refusal(ctx, 0, err)
+	}
+	failpoint.Hit(failpoint.AfterSign)
+	signed := []chain.Signed{{Raw: s.Wire, Signature: s.TxID, Blockhash: s.Blockhash}}
+	if err := j.RecordSigned(ctx, a.p.ID, a.att.Number, signedRecords(signed)); err != nil {
+		a.log.Error("Cannot journal the signature; not sending", "err", err)
+		return a.settle(ctx, journal.Outcome{State: journal.StateExpired, Rule: journal.RuleJournal, Detail: err.Error()})
+	}
+	a.sigs = signatureStrings(signedRecords(signed))
+	failpoint.Hit(failpoint.AfterSignatures)
+	if err := j.RecordSubmitted(ctx, a.p.ID, a.att.Number); err != nil {
+		a.log.Error("Cannot journal the submission; sending anyway (the signature is journaled)", "err", err)
+	}
+	res, err := a.e.cfg.Submitter.SendAndConfirm(ctx, signed)
+	failpoint.Hit(failpoint.AfterConfirm)
+	if err != nil && res.Outcome == chain.OutcomeUnknown {
+		a.log.Warn("Submission did not settle; the journal keeps it for recovery", "err", err)
+		a.e.Count(a.p, OutcomePending)
+		return OutcomePending
+	}
+	out := a.record(ctx, res, []uint64{fee})
+	if out == OutcomeLanded {
+		a.e.proposalSeen(ctx, a.log, prop.Multisig, prop.Index)
+	}
+	return out
+}
+
+// proposalSeen marks the journaled proposal at multisig/index as on chain
+// and announces it to the members.
+func (e *Executor) proposalSeen(ctx context.Context, log *slog.Logger, multisig solana.PublicKey, index uint64) {
+	pl := e.cfg.Proposals.Journal
+	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), journalTimeout)
+	defer cancel()
+	if err := pl.UpdateProposal(wctx, multisig.String(), index, journal.ProposalUpdate{State: journal.ProposalProposed}); err != nil {
+		log.Error("Cannot journal the proposal as proposed; the tracker finds it on chain", "err", err)
+		return
+	}
+	log.Info("Proposed to the multisig; waiting for its members", "multisig", multisig, "index", index,
+		"link", e.proposalLink(multisig, index))
+	e.announceProposal(ctx, multisig, index, journal.ProposalProposed, "")
+}
+
+// proposalLink is the Squads app's page of the vault transaction at index
+// (an assumed URL form: docs/assumptions.md); empty without an app URL.
+func (e *Executor) proposalLink(multisig solana.PublicKey, index uint64) string {
+	if e.cfg.Proposals.AppURL == "" {
+		return ""
+	}
+	return squads.AppLink(e.cfg.Proposals.AppURL, multisig, index)
+}
+
+// announceProposal notifies every notifier of a proposal's step, with the
+// link members approve at and the action's reason.
+func (e *Executor) announceProposal(ctx context.Context, multisig solana.PublicKey, index uint64, state journal.ProposalState, detail string) {
+	if e.cfg.Notifier == nil {
+		return
+	}
+	rows, err := e.cfg.Proposals.Journal.Proposals(ctx, journal.ProposalFilter{})
+	if err != nil {
+		return
+	}
+	for _, r := range rows {
+		if r.Multisig != multisig.String() || r.Index != index {
+			continue
+		}
+		m := notify.Message{Event: notify.Event("proposal-" + string(state)), Policy: r.Policy, Target: r.Target, ActionID: r.ActionID,
+			Detail: fmt.Sprintf("Squads transaction #%d of multisig %s %s", index, multisig, state), Time: e.cfg.Now()}
+		if act, err := e.cfg.Journal.Get(ctx, r.ActionID); err == nil {
+			m.Reason, m.Kind = act.Reason, act.Kind
+		}
+		if detail != "" {
+			m.Detail += ": " + detail
+		}
+		if link := e.proposalLink(multisig, index); link != "" {
+			m.Links = []string{link}
+		}
+		e.cfg.Notifier.Notify(m)
+	}
+}
+
+// readMultisig reads and decodes a multisig account.
+func readMultisig(ctx context.Context, s Submitter, key solana.PublicKey) (*squads.Multisig, error) {
+	data, err := s.MultipleAccounts(ctx, []solana.PublicKey{key})
+	if err != nil {
+		return nil, fmt.Errorf("reading multisig %s: %w", key, err)
+	}
+	if len(data) != 1 || data[0] == nil {
+		return nil, fmt.Errorf("multisig %s has no account", key)
+	}
+	return squads.DecodeMultisig(data[0])
+}
+
+// unsigned is message as a wire transaction with empty signature slots:
+// what simulation without signature verification runs.
+func (e *Executor) unsigned(message []byte) ([]byte, error) {
+	tx, err := signer.DecodeMessage(message)
+	if err != nil {
+		return nil, err
+	}
+	return e.cfg.Signer.Unsigned(tx)
+}
+
+// waited is how long a proposal has waited since it was journaled.
+func waited(p journal.Proposal, now time.Time) time.Duration {
+	return now.Sub(p.CreatedAt).Round(time.Second)
+}
+
+// proposalPending reports whether another action's proposal for p's policy
+// and target is still open: a changed plan waits for it to settle instead
+// of stacking a second proposal (keeper holds no Vote permission, so it
+// cannot cancel its own; the members reject the outdated one, or approve
+// it and keeper executes it, and the next run plans afresh).
+func (e *Executor) proposalPending(ctx context.Context, p Plan) (string, bool) {
+	pl := e.cfg.Proposals.Journal
+	if p.Squads == nil || pl == nil {
+		return "", false
+	}
+	open, err := pl.Proposals(ctx, journal.ProposalFilter{Open: true, Policy: p.Policy, Target: p.Target})
+	if err != nil {
+		return "cannot read the open proposals: " + err.Error(), true
+	}
+	for _, r := range open {
+		if r.ActionID != p.ID {
+			return fmt.Sprintf("proposal #%d of multisig %s (action %s) is %s for %s; reject it to let keeper propose the new plan",
+				r.Index, r.Multisig, ShortID(r.ActionID), r.State, waited(r, e.cfg.Now())), true
+		}
+	}
+	return "", false
+}

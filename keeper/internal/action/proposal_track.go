@@ -1,0 +1,333 @@
+package action
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	bin "github.com/gagliardetto/binary"
+	"github.com/gagliardetto/solana-go"
+
+	"github.com/keeper-project/keeper/internal/failpoint"
+	"github.com/keeper-project/keeper/keeper/chain"
+	"github.com/keeper-project/keeper/keeper/journal"
+	"github.com/keeper-project/keeper/keeper/squads"
+)
+
+// TrackProposals follows every open proposal keeper made from the chain,
+// journaling each step: seen on chain → approved (who approved) → executed
+// by keeper once its permissions include Execute and the time lock passed;
+// rejected or cancelled by the members, superseded when a config change
+// made it stale before approval, abandoned when its creation never landed.
+// An execute transaction is journaled before it is sent and, after a
+// crash, sent again as the same bytes until the chain settles it: the
+// program executes a proposal once, and keeper never signs a second
+// execution while one is journaled. It is called on every pass and on
+// start.
+func (e *Executor) TrackProposals(ctx context.Context) {
+	pl := e.cfg.Proposals.Journal
+	if pl == nil {
+		return
+	}
+	if !e.tracking.TryLock() {
+		return // another run follows them now: two would sign two executions
+	}
+	defer e.tracking.Unlock()
+	open, err := pl.Proposals(ctx, journal.ProposalFilter{Open: true})
+	if err != nil {
+		e.cfg.Logger.Error("Cannot read the open proposals", "err", err)
+		return
+	}
+	for _, r := range open {
+		log := e.cfg.Logger.With("multisig", r.Multisig, "index", r.Index, "action", ShortID(r.ActionID), "policy", r.Policy)
+		if err := e.trackOne(ctx, log, r); err != nil {
+			log.Warn("Cannot follow the proposal now; trying again on the next pass", "err", err)
+		}
+	}
+}
+
+// onChain is what the chain holds of one proposal.
+type onChain struct {
+	ms       *squads.Multisig
+	prop     *squads.Proposal // nil: no proposal account
+	multisig solana.PublicKey
+}
+
+// trackOne moves r one or more steps along, as the chain says.
+func (e *Executor) trackOne(ctx context.Context, log *slog.Logger, r journal.Proposal) error {
+	c, err := e.readProposal(ctx, r)
+	if err != nil {
+		return err
+	}
+	if c.prop == nil {
+		return e.notOnChain(ctx, log, r)
+	}
+	if r.State == journal.ProposalProposing {
+		if ours, err := e.isOurs(ctx, c.multisig, r); err != nil || !ours {
+			if err != nil {
+				return err
+			}
+			return e.notOnChain(ctx, log, r) // another proposer's transaction took the index
+		}
+		if err := e.step(ctx, c.multisig, r, journal.ProposalUpdate{State: journal.ProposalProposed}); err != nil {
+			return err
+		}
+		r.State = journal.ProposalProposed
+	}
+	switch c.prop.Status {
+	case squads.StatusActive, squads.StatusDraft:
+		if r.Index <= c.ms.StaleTransactionIndex {
+			log.Warn("The proposal went stale before approval (the multisig's config changed): superseded")
+			return e.step(ctx, c.multisig, r, journal.ProposalUpdate{State: journal.ProposalSuperseded, Detail: "stale"})
+		}
+		return nil
+	case squads.StatusRejected:
+		log.Warn("The members rejected the proposal; nothing executed", "rejected_by", keys(c.prop.Rejected))
+		return e.step(ctx, c.multisig, r, journal.ProposalUpdate{State: journal.ProposalRejected, Detail: "rejected by " + keys(c.prop.Rejected)})
+	case squads.StatusCancelled:
+		return e.step(ctx, c.multisig, r, journal.ProposalUpdate{State: journal.ProposalCancelled, Detail: "cancelled by " + keys(c.prop.Cancelled)})
+	case squads.StatusExecuted, squads.StatusExecuting:
+		by := "another member"
+		if r.State == journal.ProposalExecuting {
+			by = "keeper"
+		}
+		log.Info("The proposal was executed", "by", by)
+		return e.step(ctx, c.multisig, r, journal.ProposalUpdate{State: journal.ProposalExecuted, Detail: "executed by " + by})
+	case squads.StatusApproved:
+		return e.approved(ctx, log, c, r)
+	}
+	return fmt.Errorf("proposal status %s unknown", c.prop.Status)
+}
+
+// readProposal reads r's multisig and proposal accounts.
+func (e *Executor) readProposal(ctx context.Context, r journal.Proposal) (onChain, error) {
+	ms, err := solana.PublicKeyFromBase58(r.Multisig)
+	if err != nil {
+		return onChain{}, fmt.Errorf("journaled multisig %q: %w", r.Multisig, err)
+	}
+	pk, _ := squads.ProposalPDA(ms, r.Index)
+	data, err := e.cfg.Submitter.MultipleAccounts(ctx, []solana.PublicKey{ms, pk})
+	if err != nil || len(data) != 2 {
+		return onChain{}, fmt.Errorf("reading the multisig and the proposal: %w", err)
+	}
+	c := onChain{multisig: ms}
+	if c.ms, err = squads.DecodeMultisig(data[0]); err != nil {
+		return c, err
+	}
+	if data[1] != nil {
+		if c.prop, err = squads.DecodeProposal(data[1]); err != nil {
+			return c, err
+		}
+	}
+	return c, nil
+}
+
+// notOnChain handles a journaled proposal the chain does not hold: its
+// creation is still in flight, or it never landed (its action settled
+// otherwise), which abandons it.
+func (e *Executor) notOnChain(ctx context.Context, log *slog.Logger, r journal.Proposal) error {
+	if r.State != journal.ProposalProposing {
+		return fmt.Errorf("the proposal account is gone (closed after settling?)")
+	}
+	act, err := e.cfg.Journal.Get(ctx, r.ActionID)
+	if err != nil {
+		return err
+	}
+	if !act.State.Final() {
+		return nil
+	}
+	log.Info("The proposal's creation never landed; abandoned", "action_state", act.State)
+	ms, _ := solana.PublicKeyFromBase58(r.Multisig)
+	return e.step(ctx, ms, r, journal.ProposalUpdate{State: journal.ProposalAbandoned, Detail: "creation did not land: " + string(act.State)})
+}
+
+// approved journals an approval and executes the proposal when keeper may
+// and the time lock passed.
+func (e *Executor) approved(ctx context.Context, log *slog.Logger, c onChain, r journal.Proposal) error {
+	if r.State == journal.ProposalProposed {
+		log.Info("The members approved the proposal", "approved_by", keys(c.prop.Approved), "waited", waited(r, e.cfg.Now()))
+		if err := e.step(ctx, c.multisig, r, journal.ProposalUpdate{State: journal.ProposalApproved, Approvers: keys(c.prop.Approved)}); err != nil {
+			return err
+		}
+		r.State = journal.ProposalApproved
+	}
+	if perm, _ := c.ms.Member(e.wallet); !perm.Has(squads.Execute) {
+		log.Info("Approved; keeper may not execute (no Execute permission): a member executes it")
+		return nil
+	}
+	if r.State == journal.ProposalExecuting && r.ExecuteTx != "" {
+		return e.resendExecute(ctx, log, c, r)
+	}
+	unlock := c.prop.Since().Add(time.Duration(c.ms.TimeLock) * time.Second)
+	if now := e.cfg.Now(); now.Before(unlock) {
+		log.Info("Approved; waiting for the time lock", "executable_at", unlock)
+		return nil
+	}
+	return e.executeProposal(ctx, log, c, r)
+}
+
+// executeProposal signs keeper's execution of r, journals it and sends it.
+func (e *Executor) executeProposal(ctx context.Context, log *slog.Logger, c onChain, r journal.Proposal) error {
+	raw, err := e.executeMessage(ctx, c.multisig, r)
+	if err != nil {
+		return err
+	}
+	wire, err := e.unsigned(raw)
+	if err != nil {
+		return err
+	}
+	sim, err := e.cfg.Submitter.Simulate(ctx, wire, e.wallet)
+	if err != nil {
+		return fmt.Errorf("the execution does not pass simulation: %w", err)
+	}
+	if sim.Outflows.Lamports > int64(sim.Fee.Total()) {
+		return fmt.Errorf("the execution would cost keeper %d lamports, more than its fee %d", sim.Outflows.Lamports, sim.Fee.Total())
+	}
+	s, err := e.cfg.Signer.SignProposal(raw, squads.ProgramID)
+	if err != nil {
+		return err
+	}
+	failpoint.Hit(failpoint.AfterSign)
+	if err := e.step(ctx, c.multisig, r, journal.ProposalUpdate{State: journal.ProposalExecuting, ExecuteSig: s.TxID.String(),
+		ExecuteTx: base64.StdEncoding.EncodeToString(s.Wire)}); err != nil {
+		return fmt.Errorf("not sending the execution: %w", err)
+	}
+	failpoint.Hit(failpoint.AfterSignatures)
+	log.Info("Executing the approved proposal", "signature", s.TxID)
+	return e.settleExecute(ctx, log, c.multisig, r, chain.Signed{Raw: s.Wire, Signature: s.TxID, Blockhash: s.Blockhash})
+}
+
+// resendExecute sends the journaled execution again, as the same bytes.
+func (e *Executor) resendExecute(ctx context.Context, log *slog.Logger, c onChain, r journal.Proposal) error {
+	wire, err := base64.StdEncoding.DecodeString(r.ExecuteTx)
+	if err != nil {
+		return fmt.Errorf("journaled execution: %w", err)
+	}
+	sig, err := solana.SignatureFromBase58(r.ExecuteSig)
+	if err != nil {
+		return fmt.Errorf("journaled execution signature: %w", err)
+	}
+	var tx solana.Transaction
+	if err := tx.UnmarshalWithDecoder(newBinDecoder(wire)); err != nil {
+		return fmt.Errorf("journaled execution: %w", err)
+	}
+	log.Info("Settling the journaled execution", "signature", sig)
+	return e.settleExecute(ctx, log, c.multisig, r, chain.Signed{Raw: wire, Signature: sig, Blockhash: tx.Message.RecentBlockhash})
+}
+
+// settleExecute sends a journaled execution until the chain settles it.
+// Landed: executed. Expired without landing: back to approved, so that the
+// next pass signs a new one. Failed: approved still, with the error.
+func (e *Executor) settleExecute(ctx context.Context, log *slog.Logger, ms solana.PublicKey, r journal.Proposal, s chain.Signed) error {
+	res, err := e.cfg.Submitter.SendAndConfirm(ctx, []chain.Signed{s})
+	failpoint.Hit(failpoint.AfterConfirm)
+	switch {
+	case err != nil && res.Outcome == chain.OutcomeUnknown:
+		return fmt.Errorf("the execution did not settle: %w", err)
+	case res.Outcome == chain.OutcomeLanded:
+		log.Info("Executed the approved proposal", "signature", s.Signature, "links", e.cfg.Links.Txs([]string{s.Signature.String()}))
+		e.cfg.Changed()
+		return e.step(ctx, ms, r, journal.ProposalUpdate{State: journal.ProposalExecuted, Detail: "executed by keeper"})
+	case res.Outcome == chain.OutcomeExpired:
+		return e.step(ctx, ms, r, journal.ProposalUpdate{State: journal.ProposalApproved, Detail: "execution expired; executing again"})
+	}
+	log.Error("The execution failed on chain", "detail", txErrors(res))
+	return e.step(ctx, ms, r, journal.ProposalUpdate{State: journal.ProposalApproved, Detail: "execution failed: " + txErrors(res)})
+}
+
+// readVaultTransaction reads the vault transaction at r's index.
+func (e *Executor) readVaultTransaction(ctx context.Context, ms solana.PublicKey, r journal.Proposal) (*squads.VaultTransaction, error) {
+	txKey, _ := squads.TransactionPDA(ms, r.Index)
+	data, err := e.cfg.Submitter.MultipleAccounts(ctx, []solana.PublicKey{txKey})
+	if err != nil || len(data) != 1 || data[0] == nil {
+		return nil, fmt.Errorf("reading the vault transaction: %v", err)
+	}
+	return squads.DecodeVaultTransaction(data[0])
+}
+
+// isOurs reports whether the vault transaction at r's index is the one
+// keeper proposed: its creator keeper, its message the journaled one.
+func (e *Executor) isOurs(ctx context.Context, ms solana.PublicKey, r journal.Proposal) (bool, error) {
+	vt, err := e.readVaultTransaction(ctx, ms, r)
+	if err != nil {
+		return false, err
+	}
+	want, err := base64.StdEncoding.DecodeString(r.Message)
+	return err == nil && vt.Creator == e.wallet && bytes.Equal(vt.Message.Encode(), want), nil
+}
+
+// executeMessage composes keeper's execution of r: the vault transaction
+// on chain must be the message keeper journaled.
+func (e *Executor) executeMessage(ctx context.Context, ms solana.PublicKey, r journal.Proposal) ([]byte, error) {
+	vt, err := e.readVaultTransaction(ctx, ms, r)
+	if err != nil {
+		return nil, err
+	}
+	want, err := base64.StdEncoding.DecodeString(r.Message)
+	if err != nil || !bytes.Equal(vt.Message.Encode(), want) {
+		return nil, fmt.Errorf("the vault transaction on chain is not the message keeper proposed; not executing")
+	}
+	tables, err := e.lookupTables(ctx, vt.Message)
+	if err != nil {
+		return nil, err
+	}
+	rest, err := squads.ExecuteAccounts(vt.Message, tables, nil)
+	if err != nil {
+		return nil, err
+	}
+	bh, err := e.cfg.Proposals.Blockhash(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("blockhash: %w", err)
+	}
+	return squads.ExecuteMessage(ms, r.Index, e.wallet, rest, bh)
+}
+
+// lookupTables reads the address lookup tables msg uses.
+func (e *Executor) lookupTables(ctx context.Context, msg *squads.Message) (map[solana.PublicKey][]solana.PublicKey, error) {
+	out := map[solana.PublicKey][]solana.PublicKey{}
+	if len(msg.Lookups) == 0 {
+		return out, nil
+	}
+	keys := make([]solana.PublicKey, len(msg.Lookups))
+	for i, l := range msg.Lookups {
+		keys[i] = l.Table
+	}
+	data, err := e.cfg.Submitter.MultipleAccounts(ctx, keys)
+	if err != nil || len(data) != len(keys) {
+		return nil, fmt.Errorf("reading the lookup tables: %v", err)
+	}
+	for i, k := range keys {
+		addrs, err := squads.LookupTableAddresses(data[i])
+		if err != nil {
+			return nil, fmt.Errorf("lookup table %s: %w", k, err)
+		}
+		out[k] = addrs
+	}
+	return out, nil
+}
+
+// step journals u for r and announces it.
+func (e *Executor) step(ctx context.Context, ms solana.PublicKey, r journal.Proposal, u journal.ProposalUpdate) error {
+	if err := e.cfg.Proposals.Journal.UpdateProposal(ctx, r.Multisig, r.Index, u); err != nil {
+		return err
+	}
+	if u.State != journal.ProposalExecuting {
+		e.announceProposal(ctx, ms, r.Index, u.State, u.Detail)
+	}
+	return nil
+}
+
+// keys lists keys, comma-separated.
+func keys(ks []solana.PublicKey) string {
+	s := make([]string, len(ks))
+	for i, k := range ks {
+		s[i] = k.String()
+	}
+	return strings.Join(s, ",")
+}
+
+func newBinDecoder(b []byte) *bin.Decoder { return bin.NewBinDecoder(b) }

@@ -1,0 +1,236 @@
+package journal
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// schemaV8 keeps the Squads proposals keeper made: one row per vault
+// transaction, keyed by its multisig and transaction index (the chain's
+// key of the proposal), written before the transaction that creates it is
+// sent.
+var schemaV8 = []string{
+	`CREATE TABLE squads_proposals (
+		multisig    TEXT    NOT NULL,
+		tx_index    BIGINT  NOT NULL,
+		action_id   TEXT    NOT NULL,
+		policy      TEXT    NOT NULL,
+		target      TEXT    NOT NULL,
+		message     TEXT    NOT NULL,
+		state       TEXT    NOT NULL,
+		approvers   TEXT    NOT NULL DEFAULT '',
+		detail      TEXT    NOT NULL DEFAULT '',
+		execute_sig TEXT    NOT NULL DEFAULT '',
+		execute_tx  TEXT    NOT NULL DEFAULT '',
+		created_at  BIGINT  NOT NULL,
+		approved_at BIGINT,
+		settled_at  BIGINT,
+		PRIMARY KEY (multisig, tx_index)
+	)`,
+	`CREATE INDEX squads_proposals_open ON squads_proposals (settled_at, policy, target)`,
+}
+
+// ProposalState is where a Squads proposal keeper made stands.
+type ProposalState string
+
+// The proposal states. Proposing, proposed, approved and executing are
+// open; the others are settled.
+const (
+	// ProposalProposing: the creating transaction is signed and journaled,
+	// not yet seen on chain.
+	ProposalProposing ProposalState = "proposing"
+	// ProposalProposed: the proposal is on chain, waiting for votes.
+	ProposalProposed ProposalState = "proposed"
+	// ProposalApproved: the threshold approved it; keeper executes it once
+	// the time lock passed.
+	ProposalApproved ProposalState = "approved"
+	// ProposalExecuting: keeper's execute transaction is signed and
+	// journaled (ExecuteSig), not yet settled.
+	ProposalExecuting ProposalState = "executing"
+	// ProposalExecuted: the vault transaction ran.
+	ProposalExecuted ProposalState = "executed"
+	// ProposalRejected: the members rejected it.
+	ProposalRejected ProposalState = "rejected"
+	// ProposalCancelled: the members cancelled it after approving.
+	ProposalCancelled ProposalState = "cancelled"
+	// ProposalSuperseded: a config change of the multisig made it stale
+	// before it was approved.
+	ProposalSuperseded ProposalState = "superseded"
+	// ProposalAbandoned: the creating transaction never landed.
+	ProposalAbandoned ProposalState = "abandoned"
+)
+
+// Open reports whether s is not settled.
+func (s ProposalState) Open() bool {
+	switch s {
+	case ProposalProposing, ProposalProposed, ProposalApproved, ProposalExecuting:
+		return true
+	}
+	return false
+}
+
+// Proposal is one Squads proposal keeper made for an action.
+type Proposal struct {
+	Multisig string
+	Index    uint64
+	ActionID string
+	Policy   string
+	Target   string
+	// Message is the vault transaction's message (base64 of its compact
+	// form), as the guard passed it.
+	Message string
+	State   ProposalState
+	// Approvers are the members that approved, comma-separated.
+	Approvers string
+	Detail    string
+	// ExecuteSig and ExecuteTx are keeper's signed execute transaction
+	// (signature, base64 wire), journaled before it is sent.
+	ExecuteSig, ExecuteTx string
+	CreatedAt             time.Time
+	ApprovedAt, SettledAt time.Time
+}
+
+// RecordProposal journals p as proposing, before the transaction that
+// creates it is sent. A row left at the same index by an attempt whose
+// transaction never landed is replaced; any other row there is an error.
+func (j *Journal) RecordProposal(ctx context.Context, p Proposal) error {
+	err := j.write(ctx, durable, func(tx dbtx) error {
+		n, err := rowsAffected(tx.ExecContext(ctx, `INSERT INTO squads_proposals
+			(multisig, tx_index, action_id, policy, target, message, state, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (multisig, tx_index) DO UPDATE SET action_id = excluded.action_id, policy = excluded.policy,
+				target = excluded.target, message = excluded.message, state = excluded.state, created_at = excluded.created_at,
+				detail = '', approvers = '', settled_at = NULL
+			WHERE squads_proposals.state IN ('proposing', 'abandoned')`,
+			p.Multisig, int64(p.Index), p.ActionID, p.Policy, p.Target, p.Message, string(ProposalProposing), j.stamp()))
+		if err == nil && n == 0 {
+			err = invalidf("transaction %d of %s is another proposal's", p.Index, p.Multisig)
+		}
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("journal: record proposal %s/%d: %w", p.Multisig, p.Index, err)
+	}
+	return nil
+}
+
+// ProposalUpdate is a change of a proposal's state; empty fields keep
+// their value.
+type ProposalUpdate struct {
+	State                 ProposalState
+	Approvers, Detail     string
+	ExecuteSig, ExecuteTx string
+}
+
+// UpdateProposal moves the proposal at multisig/index to u.State, stamping
+// its approval or settlement.
+func (j *Journal) UpdateProposal(ctx context.Context, multisig string, index uint64, u ProposalUpdate) error {
+	err := j.write(ctx, durable, func(tx dbtx) error {
+		now := j.stamp()
+		var approved, settled any
+		if u.State == ProposalApproved {
+			approved = now
+		}
+		if !u.State.Open() {
+			settled = now
+		}
+		if !u.State.Open() && u.State != ProposalAbandoned { // an abandoned proposal's action keeps its own outcome
+			if err := noteProposalOutcome(ctx, tx, multisig, index, u, now); err != nil {
+				return err
+			}
+		}
+		n, err := rowsAffected(tx.ExecContext(ctx, `UPDATE squads_proposals SET state = ?,
+			approvers = CASE WHEN ? = '' THEN approvers ELSE ? END,
+			detail = CASE WHEN ? = '' THEN detail ELSE ? END,
+			execute_sig = CASE WHEN ? = '' THEN execute_sig ELSE ? END,
+			execute_tx = CASE WHEN ? = '' THEN execute_tx ELSE ? END,
+			approved_at = COALESCE(approved_at, ?), settled_at = COALESCE(settled_at, ?)
+			WHERE multisig = ? AND tx_index = ?`, string(u.State), u.Approvers, u.Approvers, u.Detail, u.Detail,
+			u.ExecuteSig, u.ExecuteSig, u.ExecuteTx, u.ExecuteTx, approved, settled, multisig, int64(index)))
+		if err == nil && n == 0 {
+			err = invalidf("no proposal %d of %s", index, multisig)
+		}
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("journal: update proposal %s/%d to %s: %w", multisig, index, u.State, err)
+	}
+	return nil
+}
+
+// ProposalRule is the rule a proposal's action carries once the proposal
+// settled in state: "proposal-executed", "proposal-rejected", ...
+func ProposalRule(state ProposalState) Rule { return Rule("proposal-" + string(state)) }
+
+// noteProposalOutcome records on the proposal's action how its proposal
+// settled (rule and detail): the action landed when its proposal did, and
+// history shows what became of it.
+func noteProposalOutcome(ctx context.Context, tx dbtx, multisig string, index uint64, u ProposalUpdate, now int64) error {
+	_, err := tx.ExecContext(ctx, `UPDATE actions SET rule = ?, detail = ?, updated_at = ?
+		WHERE id = (SELECT action_id FROM squads_proposals WHERE multisig = ? AND tx_index = ?)`,
+		string(ProposalRule(u.State)), u.Detail, now, multisig, int64(index))
+	return err
+}
+
+// ProposalFilter selects proposals; the zero value selects all.
+type ProposalFilter struct {
+	// Open keeps the proposals not settled.
+	Open           bool
+	Policy, Target string
+	ActionID       string
+}
+
+// Proposals lists proposals, oldest first.
+func (j *Journal) Proposals(ctx context.Context, f ProposalFilter) ([]Proposal, error) {
+	var where []string
+	var args []any
+	if f.Open {
+		where = append(where, "settled_at IS NULL")
+	}
+	for _, c := range []struct{ col, v string }{{"policy", f.Policy}, {"target", f.Target}, {"action_id", f.ActionID}} {
+		if c.v != "" {
+			where, args = append(where, c.col+" = ?"), append(args, c.v)
+		}
+	}
+	q := ""
+	if len(where) > 0 {
+		q = "WHERE " + strings.Join(where, " AND ")
+	}
+	out, err := readAll(ctx, j, queryProposals, q+" ORDER BY created_at, tx_index", args...)
+	if err != nil {
+		return nil, fmt.Errorf("journal: proposals: %w", err)
+	}
+	return out, nil
+}
+
+const proposalColumns = `multisig, tx_index, action_id, policy, target, message, state, approvers, detail,
+	execute_sig, execute_tx, created_at, approved_at, settled_at`
+
+func queryProposals(ctx context.Context, db querier, where string, args ...any) ([]Proposal, error) {
+	rows, err := db.QueryContext(ctx, `SELECT `+proposalColumns+` FROM squads_proposals `+where, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Proposal
+	for rows.Next() {
+		var p Proposal
+		var index, created int64
+		var approved, settled sql.NullInt64
+		var state string
+		if err := rows.Scan(&p.Multisig, &index, &p.ActionID, &p.Policy, &p.Target, &p.Message, &state, &p.Approvers,
+			&p.Detail, &p.ExecuteSig, &p.ExecuteTx, &created, &approved, &settled); err != nil {
+			if errors.Is(err, sql.ErrNoRows) {
+				return nil, fmt.Errorf("proposal vanished: %w", err)
+			}
+			return nil, err
+		}
+		p.Index, p.State = uint64(index), ProposalState(state)
+		p.CreatedAt, p.ApprovedAt, p.SettledAt = fromNanos(created), fromNullNanos(approved), fromNullNanos(settled)
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,61 @@
+package keeper
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/gagliardetto/solana-go"
+
+	"github.com/keeper-project/keeper/keeper/chain"
+	"github.com/keeper-project/keeper/keeper/internal/action"
+	"github.com/keeper-project/keeper/keeper/market/api"
+)
+
+// proposalConfig wires proposal mode: a market client per multisig vault
+// (the vault is the wallet the market builds for, see api.Client.ForWallet), blockhashes from the
+// chain client, and the journal's proposals. Without a journal that keeps
+// proposals, or a chain client that reads blockhashes, proposal mode is off
+// and a plan that needs it fails its build.
+func proposalConfig(e env, d deps) action.ProposalConfig {
+	pc := action.ProposalConfig{AppURL: e.cfg.Squads.AppBase()}
+	pc.Journal, _ = d.journal.(action.ProposalLog)
+	b := &vaultBuilders{make: func(vault solana.PublicKey) (*api.Client, error) {
+		if c, ok := d.market.(*api.Client); ok {
+			return c.ForWallet(vault.String())
+		}
+		return nil, fmt.Errorf("keeper: the market client cannot build for another wallet")
+	}, clients: map[solana.PublicKey]action.Builder{}}
+	pc.BuilderFor = b.get
+	pc.Blockhash = func(ctx context.Context) (solana.Hash, error) {
+		cl, ok := d.submitter.(*chain.Client)
+		if !ok {
+			return solana.Hash{}, fmt.Errorf("keeper: the chain client reads no blockhashes")
+		}
+		bh, err := cl.Reads.LatestBlockhash(ctx)
+		return bh.Hash, err
+	}
+	return pc
+}
+
+// vaultBuilders keeps one market client per vault.
+type vaultBuilders struct {
+	make    func(vault solana.PublicKey) (*api.Client, error)
+	mu      sync.Mutex
+	clients map[solana.PublicKey]action.Builder
+}
+
+// get returns the vault's client, made on first use.
+func (v *vaultBuilders) get(vault solana.PublicKey) (action.Builder, error) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if c, ok := v.clients[vault]; ok {
+		return c, nil
+	}
+	c, err := v.make(vault)
+	if err != nil {
+		return nil, fmt.Errorf("keeper: market client for vault %s: %w", vault, err)
+	}
+	v.clients[vault] = c
+	return c, nil
+}
