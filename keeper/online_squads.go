@@ -58,7 +58,7 @@ func CheckSquadsMembers(ctx context.Context, cfg *config.Config, ps []*policies.
 func checkMember(ctx context.Context, c *chain.Client, wallet solana.PublicKey, p *policies.Policy) (warnings []string, problem string) {
 	ms := p.Authority.Squads.Multisig
 	where := fmt.Sprintf("policy %s: authority.squads.multisig %s", p.Name, ms)
-	data, err := c.MultipleAccounts(ctx, []solana.PublicKey{solana.MustPublicKeyFromBase58(ms)})
+	data, err := c.MultipleAccounts(ctx, []solana.PublicKey{p.Authority.Squads.MultisigKey()})
 	if err != nil {
 		return nil, fmt.Sprintf("%s: cannot read it: %v", where, err)
 	}

@@ -24,10 +24,17 @@ type SquadsAuthority struct {
 	VaultIndex uint8 `yaml:"vault_index"`
 }
 
+// MultisigKey returns the multisig's address, decoded; the parser refused a
+// policy whose multisig is not an address (Authority.check).
+func (s *SquadsAuthority) MultisigKey() solana.PublicKey {
+	k, _ := solana.PublicKeyFromBase58(s.Multisig)
+	return k
+}
+
 // Vault returns the address of the multisig's vault: the authority the
 // market builds for.
 func (s *SquadsAuthority) Vault() solana.PublicKey {
-	v, _ := squads.VaultPDA(solana.MustPublicKeyFromBase58(s.Multisig), s.VaultIndex)
+	v, _ := squads.VaultPDA(s.MultisigKey(), s.VaultIndex)
 	return v
 }
 

@@ -315,7 +315,7 @@ func TestKindThroughAnchors(t *testing.T) {
 		t.Fatalf("alias of a kind: %v, %v", ps, err)
 	}
 	_, err = Parse("f.yaml", []byte("policies:\n  - <<: {kind: repay}\n    name: x\n"+params))
-	if err == nil || err.Error() != `f.yaml:2:5: policy "x": unknown field "<<" in the policy (known: dry_run, enabled, for, jitter, kind, limits, max_data_age, name, notify, params, schedule, select, submit, triggers, when)` {
+	if err == nil || err.Error() != `f.yaml:2:5: policy "x": unknown field "<<" in the policy (known: authority, dry_run, enabled, for, jitter, kind, limits, max_data_age, name, notify, params, schedule, select, submit, triggers, when)` {
 		t.Errorf("a kind from a merge key: %v", err)
 	}
 }

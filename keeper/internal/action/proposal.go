@@ -57,7 +57,7 @@ const RuleProposal journal.Rule = "proposal"
 // execution) is followed by TrackProposals.
 func (a *attempt) propose(ctx context.Context) Outcome {
 	sq, j := a.p.Squads, a.e.cfg.Journal
-	multisig := solana.MustPublicKeyFromBase58(sq.Multisig)
+	multisig := sq.MultisigKey()
 	vault := sq.Vault()
 	if a.e.cfg.Proposals.BuilderFor == nil || a.e.cfg.Proposals.Journal == nil {
 		return a.settle(ctx, journal.Outcome{State: journal.StateFailed, Rule: RuleProposal, Detail: "proposal mode is not wired"})
