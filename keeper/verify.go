@@ -15,12 +15,14 @@ import (
 
 // How a landed action's target is read again (see verifyLanded): the market
 // may answer from before the landing for a moment, so a read that still
-// shows the target as the plan saw it is tried again, verifyTries times in
-// all, verifyWait apart, within verifyTimeout.
+// shows the target as the plan saw it is tried once more a slot later. The
+// check holds up the next action of the same pass, so it is kept short:
+// two reads at most, within verifyTimeout; a market that lags more is
+// reported as such ("→ unknown" or the unchanged figure).
 const (
-	verifyTries   = 4
-	verifyWait    = 500 * time.Millisecond
-	verifyTimeout = 5 * time.Second
+	verifyTries   = 2
+	verifyWait    = 400 * time.Millisecond
+	verifyTimeout = 2 * time.Second
 )
 
 // verifyLanded reads the target of a landed action again and says what
