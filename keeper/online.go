@@ -60,9 +60,9 @@ func CheckOnline(ctx context.Context, cfg *config.Config, ps []*policies.Policy)
 		fail("the wallet %s holds %s, under signer.min_lamports %s: fees, rent and tips need SOL",
 			wallet, policies.FormatSOL(lamports), policies.FormatSOL(min))
 	}
-	if usesBundles(ps) {
+	if usesBundles(ps) || cfg.Chain.JitoURL != "" && mayBundle(ps) {
 		if engine, err := c.TipAccounts(ctx); err != nil {
-			fail("chain.jito_url (%s) does not answer, and a policy lands bundles: %v", cfg.Chain.JitoURL, err)
+			fail("chain.jito_url (%s) does not answer, and a policy lands bundles (submit.mode bundle, or auto under congestion): %v", cfg.Chain.JitoURL, err)
 		} else {
 			checkPinnedTips(cfg.Chain.Tip.Accounts, engine, fail)
 		}
@@ -117,6 +117,15 @@ func checkPinnedTips(pinned []string, engine []solana.PublicKey, fail func(strin
 
 // usesBundles reports whether an enabled policy submits by Jito bundle.
 func usesBundles(ps []*policies.Policy) bool { return slices.ContainsFunc(ps, landsBundles) }
+
+// mayBundle reports whether an enabled policy that writes submits in mode
+// auto, which lands an answer it cannot price as a Jito bundle when its
+// accounts are contested.
+func mayBundle(ps []*policies.Policy) bool {
+	return slices.ContainsFunc(ps, func(p *policies.Policy) bool {
+		return p.Enabled && p.Kind.Writes() && p.Submit.Mode == policies.ModeAuto
+	})
+}
 
 // landsBundles reports whether p is enabled and lands its actions as Jito
 // bundles.
