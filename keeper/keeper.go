@@ -129,7 +129,7 @@ func New(o Options) (*Keeper, error) {
 	k.runners = newRunnerSet()
 	k.lead = newLeadership(k.env, k.journal, func(ctx context.Context) error { return settleJournal(ctx, k) })
 	k.upkeep.leading = k.lead.leading
-	k.sweeper.leading, k.sweeper.gaugesOf = k.lead.leading, k.upkeep.setJournalGauges
+	k.sweeper.leading = k.lead.leading
 	k.slots = newSlots(k.cfg.PolicyConcurrency)
 	return k, nil
 }

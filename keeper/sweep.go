@@ -22,12 +22,11 @@ const (
 // crash) leaves its attempt open, and without a sweep the target would stay
 // held, and its loan unprotected, until the next start.
 type sweeper struct {
-	journal  Journal
-	sweep    func(ctx context.Context, pending []journal.Action) int // the executor's Sweep
-	leading  func() bool
-	logger   *slog.Logger
-	gaugesOf func([]journal.Action) // keeps the journal gauges current
-	wake     chan struct{}
+	journal Journal
+	sweep   func(ctx context.Context, pending []journal.Action) int // the executor's Sweep
+	leading func() bool
+	logger  *slog.Logger
+	wake    chan struct{}
 }
 
 // newSweeper returns a sweeper that is woken by poke.
@@ -81,9 +80,6 @@ func (s *sweeper) once(ctx context.Context) bool {
 			s.logger.Error("Cannot read the journal's unsettled actions; trying again", "err", err)
 		}
 		return false
-	}
-	if s.gaugesOf != nil {
-		s.gaugesOf(pending)
 	}
 	if n := s.sweep(ctx, pending); n > 0 {
 		s.logger.Info("Swept the journal", "settled", n)

@@ -124,8 +124,9 @@ func (a *attempt) settleAnd(ctx context.Context, out journal.Outcome, announce f
 	}
 	var after string
 	if out.State == journal.StateLanded {
-		after = a.e.checkLanded(wctx, a.log, a.p)
-		out.Detail = after
+		if after = a.e.checkLanded(wctx, a.log, a.p); after != "" {
+			out.Detail = after
+		}
 	}
 	if announce != nil {
 		announce(after)
