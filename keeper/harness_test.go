@@ -54,6 +54,9 @@ type world struct {
 	// holdWrite, when set, runs before the journal records a build or a
 	// submission: a test holds the write there, or fails it with an error.
 	holdWrite func(step string) error
+	// fees, when set, is the chain's fee market: keeper prices what it
+	// lands (see route_test.go); unset, pricing is off.
+	fees *fakeFees
 }
 
 func newWorld(tb testing.TB) *world {
@@ -100,7 +103,7 @@ func (w *world) open(tb testing.TB, dsn string) *testKeeper {
 		tb.Fatalf("journal: %v", err)
 	}
 	w.sub.watchJournal(j)
-	k, err := New(Options{Config: w.cfg, Market: w.market, Signer: &stepSigner{Signer: w.signer, log: w.log, crash: w.crash}, Submitter: w.sub,
+	k, err := New(Options{Config: w.cfg, Market: w.market, Signer: &stepSigner{Signer: w.signer, log: w.log, crash: w.crash}, Submitter: w.submitter(),
 		Journal: &crashJournal{Journal: j, crash: w.crash, log: w.log, hold: func(step string) error {
 			if w.holdWrite == nil {
 				return nil

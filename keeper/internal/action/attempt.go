@@ -25,6 +25,9 @@ type attempt struct {
 	// how this attempt's answer is priced and lands.
 	pricing *pricing
 	route   route
+	// asBuilt is the simulation of the answer as built, made beside the
+	// fee read, until the guard takes it (see readFeesAndSimulate).
+	asBuilt *asBuilt
 }
 
 // run is one pass of the action path: build → journal built → guard →

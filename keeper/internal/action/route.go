@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/gagliardetto/solana-go"
 
@@ -33,12 +34,14 @@ type route struct {
 // buildRouted builds the attempt's answer and chooses how it lands (see
 // route). With pricing off, or a plan that says bundle, the answer is
 // built as asked. Otherwise keeper reads the fee market over the accounts
-// the answer write-locks: with no competition the answer goes out as
-// built; a repay of one transaction is built again with keeper's compute
-// budget as setup instructions (limit from the simulated units, price
-// from the fee market); any other answer, which keeper may not change,
-// goes as a Jito bundle in mode auto, or as built in mode rpc. ok false:
-// out settled the attempt.
+// the answer write-locks and, at the same time, simulates the answer as
+// built (see readFeesAndSimulate): with no competition the answer goes out
+// as built, and the guard takes that simulation for its own; a repay of
+// one transaction is built again with keeper's compute budget as setup
+// instructions (limit from the simulated units, price from the fee
+// market); any other answer, which keeper may not change, goes as a Jito
+// bundle in mode auto, or as built in mode rpc. ok false: out settled the
+// attempt.
 func (a *attempt) buildRouted(ctx context.Context) (txs []built, out Outcome, ok bool) {
 	key := market.IdempotencyKey(a.att.IdempotencyKey)
 	if a.p.Submit.Mode == journal.ModeBundle && !a.p.Submit.Auto {
@@ -57,7 +60,7 @@ func (a *attempt) buildRouted(ctx context.Context) (txs []built, out Outcome, ok
 		}
 		key += "-priced" // the plain answer took the attempt's key
 	}
-	mkt, price, err := a.bid(ctx)
+	mkt, price, err := a.readFeesAndSimulate(ctx, txs)
 	switch {
 	case errors.Is(err, ErrAboveCap):
 		return nil, a.aboveCap(ctx, err), false
@@ -73,12 +76,12 @@ func (a *attempt) buildRouted(ctx context.Context) (txs []built, out Outcome, ok
 	case price == 0:
 		return a.built(ctx, key, a.p.Request)
 	case !repay || len(txs) > 1:
-		if own, ok := a.priceOwn(ctx, txs, mkt, price); ok {
+		if own, ok := a.priceOwn(txs, mkt, price); ok {
 			return own, "", true
 		}
 		return a.unpriceable(ctx, txs, mkt)
 	case a.pricing.units == 0:
-		units, ok := a.simulatedUnits(ctx, txs[0])
+		units, ok := a.simulatedUnits()
 		if !ok {
 			return txs, "", true // the path's own simulation says what is wrong with it
 		}
@@ -121,30 +124,67 @@ func (a *attempt) measure(txs []built) bool {
 	return true
 }
 
-// simulatedUnits simulates t unsigned and returns the compute units it
-// consumed; false when it cannot be simulated.
-func (a *attempt) simulatedUnits(ctx context.Context, t built) (uint64, bool) {
+// readFeesAndSimulate reads the fee market (see bid) and, at the same
+// time, simulates the first transaction of txs, the answer as built,
+// unsigned (see asBuilt); both reads are done when it returns. With no
+// answer yet (a repay built priced at once) it only reads the fee market.
+func (a *attempt) readFeesAndSimulate(ctx context.Context, txs []built) (mkt, price uint64, err error) {
+	var wg sync.WaitGroup
+	if len(txs) > 0 {
+		wg.Go(func() { a.asBuilt = a.simulateAsBuilt(ctx, txs[0]) })
+	}
+	mkt, price, err = a.bid(ctx)
+	wg.Wait()
+	return mkt, price, err
+}
+
+// asBuilt is the simulation of an answer's first transaction as the market
+// built it, made beside the fee read: the compute units a priced build's
+// limit is sized from, and the guard's own simulation when that same
+// transaction is sent (see answer.simulateOne).
+type asBuilt struct {
+	// unsigned is the wire form simulated: our signature slot zero, as
+	// the guard makes it (Signer.Unsigned).
+	unsigned []byte
+	res      *chain.SimResult
+	err      error
+}
+
+// simulateAsBuilt simulates t unsigned for the wallet, as the guard
+// would; nil when t cannot be decoded or made unsigned (the guard then
+// refuses it on its own).
+func (a *attempt) simulateAsBuilt(ctx context.Context, t built) *asBuilt {
 	tx, err := t.decode()
 	if err != nil {
-		return 0, false
+		return nil
 	}
 	raw, err := a.e.cfg.Signer.Unsigned(tx)
 	if err != nil {
+		return nil
+	}
+	res, err := a.e.cfg.Submitter.Simulate(ctx, raw, a.e.wallet)
+	return &asBuilt{unsigned: raw, res: res, err: err}
+}
+
+// simulatedUnits returns the compute units the answer as built consumed
+// in its simulation beside the fee read; false when it was not simulated
+// or failed.
+func (a *attempt) simulatedUnits() (uint64, bool) {
+	if a.asBuilt == nil {
 		return 0, false
 	}
-	sim, err := a.e.cfg.Submitter.Simulate(ctx, raw, a.e.wallet)
-	if err != nil {
+	if err := a.asBuilt.err; err != nil {
 		a.log.Info("Cannot simulate the unpriced answer to size its compute limit", "err", err)
 		return 0, false
 	}
-	return sim.UnitsConsumed, true
+	return a.asBuilt.res.UnitsConsumed, true
 }
 
 // priceOwn sets the compute budget of an answer of one transaction that
 // only keeper signs (no foreign signature to void): the limit from its
 // unsigned simulation, the price bid. false: the answer is not keeper's
 // alone, or cannot be simulated or rewritten.
-func (a *attempt) priceOwn(ctx context.Context, txs []built, mkt, price uint64) ([]built, bool) {
+func (a *attempt) priceOwn(txs []built, mkt, price uint64) ([]built, bool) {
 	if len(txs) != 1 {
 		return nil, false
 	}
@@ -152,7 +192,7 @@ func (a *attempt) priceOwn(ctx context.Context, txs []built, mkt, price uint64) 
 	if err != nil || !tx.OnlySigner(a.e.wallet) {
 		return nil, false
 	}
-	units, ok := a.simulatedUnits(ctx, txs[0])
+	units, ok := a.simulatedUnits()
 	if !ok {
 		return nil, false
 	}

@@ -1,6 +1,7 @@
 package action
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -14,7 +15,8 @@ import (
 // zero; see answer.unsigned) as an ordered sequence and checks the wallet's outflows over all of them
 // against the plan's bounds:
 //
-//   - one transaction: simulated now;
+//   - one transaction: simulated now, or a moment ago beside the fee read
+//     when those are its bytes (see simulateOne);
 //   - a bundle: simulated in order on accumulated state with simulateBundle;
 //     where the endpoint lacks it, each transaction is simulated on the
 //     state now, and one that fails there (it may depend on an earlier one)
@@ -35,12 +37,28 @@ func (ans *answer) simulate(ctx context.Context) (Outcome, bool) {
 // state now and adds its outflows to the total.
 func (ans *answer) simulateNext(ctx context.Context) (Outcome, bool) {
 	i := ans.simulated
-	sim, err := ans.e.cfg.Submitter.Simulate(ctx, ans.unsigned[i], ans.e.wallet)
+	sim, err := ans.simulateOne(ctx, i)
 	if err != nil {
 		return ans.simFailed(ctx, i, err), false
 	}
 	ans.simulated++
 	return ans.checkTotal(ctx, i, sim)
+}
+
+// simulateOne simulates unsigned transaction i on the state now. The
+// first the guard simulates may be the very transaction the route
+// simulated beside the fee read (see readFeesAndSimulate), a moment ago
+// and for the same wallet: when its unsigned bytes are the same, that
+// result (or failure) is this one, and the round trip is not made again.
+// The route's simulation serves once.
+func (ans *answer) simulateOne(ctx context.Context, i int) (*chain.SimResult, error) {
+	if pre := ans.asBuilt; pre != nil {
+		ans.asBuilt = nil
+		if bytes.Equal(pre.unsigned, ans.unsigned[i]) {
+			return pre.res, pre.err
+		}
+	}
+	return ans.e.cfg.Submitter.Simulate(ctx, ans.unsigned[i], ans.e.wallet)
 }
 
 // simulateBundle simulates a bundle's transactions in order.
@@ -72,7 +90,7 @@ func (ans *answer) simulateBundle(ctx context.Context) (Outcome, bool) {
 // that fails may depend on an earlier one and is left to the static guard.
 func (ans *answer) simulateEach(ctx context.Context) (Outcome, bool) {
 	for i := range ans.unsigned {
-		sim, err := ans.e.cfg.Submitter.Simulate(ctx, ans.unsigned[i], ans.e.wallet)
+		sim, err := ans.simulateOne(ctx, i)
 		var se *chain.SimError
 		switch {
 		case err == nil:
