@@ -32,7 +32,7 @@ type soakSecond struct {
 const machineBusyTicks = 20
 
 // snapshotRereadMsg is the daemon's log message for a walk of loans read again because its pages
-// carried different oracle snapshots (market/api.Client.AllLoans).
+// carried different oracle snapshots (market/api.Client.LoanPages).
 const snapshotRereadMsg = "Pages of a walk carry different oracle snapshots; reading it again"
 
 // overrunCauses splits the ticks skipped after the warm-up (because a run overran) by what made the

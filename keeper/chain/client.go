@@ -20,13 +20,14 @@ const jitoBundlesPath = "/api/v1/bundles"
 // Jito bundles. It is safe for concurrent use; create it with New.
 //
 // Each concern is its own service: Reads (accounts, balances, the slot,
-// blockhashes), the simulator, the confirmer (signature statuses, blockhash
-// expiry, settlement), the sender (RPC sends) and the bundler (Jito
-// bundles and their tips). The Client's methods are those keeper's
-// consumers name in their interfaces, each handing over to its service.
+// blockhashes, the fee market), whose methods are the Client's, the
+// simulator, the confirmer (signature statuses, blockhash expiry,
+// settlement), the sender (RPC sends) and the bundler (Jito bundles and
+// their tips). The Client's other methods are those keeper's consumers name
+// in their interfaces, each handing over to its service.
 type Client struct {
 	// Reads reads accounts, balances, the slot and blockhashes.
-	Reads *Reads
+	*Reads
 
 	sim     *simulator
 	confirm *confirmer
@@ -92,25 +93,6 @@ func (c *Client) Close() error {
 	c.sigs.close()
 	c.hc.CloseIdleConnections()
 	return nil
-}
-
-// Balance returns the wallet's lamports; see [Reads.Balance].
-func (c *Client) Balance(ctx context.Context, wallet solana.PublicKey) (uint64, error) {
-	return c.Reads.Balance(ctx, wallet)
-}
-
-// Slot returns the slot the node has reached; see [Reads.Slot].
-func (c *Client) Slot(ctx context.Context) (uint64, error) { return c.Reads.Slot(ctx) }
-
-// Accounts returns each account's full state; see [Reads.Accounts].
-func (c *Client) Accounts(ctx context.Context, keys []solana.PublicKey) ([]*Account, error) {
-	return c.Reads.Accounts(ctx, keys)
-}
-
-// MultipleAccounts returns the data of each account; see
-// [Reads.MultipleAccounts].
-func (c *Client) MultipleAccounts(ctx context.Context, keys []solana.PublicKey) ([][]byte, error) {
-	return c.Reads.MultipleAccounts(ctx, keys)
 }
 
 // jitoEndpointURL appends the bundles path to the engine URL unless it is
@@ -229,10 +211,4 @@ func (c *Client) Statuses(ctx context.Context, sigs []solana.Signature) ([]Statu
 // caught up (a restart takes longer than the lag it guards against).
 func (c *Client) Settle(ctx context.Context, attempts [][]TxRef) (Settlement, error) {
 	return c.confirm.settle(ctx, attempts)
-}
-
-// RecentPrioritizationFees is Reads.RecentPrioritizationFees: the fee
-// market over accounts, for the action path's pricing.
-func (c *Client) RecentPrioritizationFees(ctx context.Context, accounts []solana.PublicKey) ([]PrioritizationFee, error) {
-	return c.Reads.RecentPrioritizationFees(ctx, accounts)
 }

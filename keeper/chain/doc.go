@@ -19,8 +19,8 @@
 //   - answers, for earlier attempts of one action, whether one landed, may
 //     still land, or provably never will ([Client.Settle]).
 //
-// Plain reads (accounts, balances, the slot, blockhashes) go through
-// [Client.Reads].
+// Plain reads (accounts, balances, the slot, blockhashes, the fee market)
+// are the methods of [Reads], which the Client embeds.
 //
 // Our own RPC's getSignatureStatuses is the source of truth for landing;
 // Jito's bundle statuses are only hints. A transaction counts as expired only

@@ -78,10 +78,7 @@ func (j *jitoClient) sendBundle(ctx context.Context, raws [][]byte) (string, err
 		enc[i] = base64.StdEncoding.EncodeToString(r)
 	}
 	params := []any{enc, map[string]string{"encoding": "base64"}}
-	var id string
-	err := j.pool.call(ctx, "sendBundle", func(ctx context.Context, ep *endpoint) error {
-		return ep.raw.CallForInto(ctx, &id, "sendBundle", params)
-	})
+	id, err := callJSON[string](ctx, j.pool, "sendBundle", params)
 	if err == nil && id == "" {
 		err = errors.New("sendBundle: empty bundle id in the answer")
 	}
@@ -101,12 +98,7 @@ type inflightStatus struct {
 // inflightStatuses asks the engine about up to 5 recent bundles. An id the
 // engine does not return is reported as Invalid.
 func (j *jitoClient) inflightStatuses(ctx context.Context, ids []string) (map[string]inflightStatus, error) {
-	var out struct {
-		Value []*inflightStatus `json:"value"`
-	}
-	err := j.pool.call(ctx, "getInflightBundleStatuses", func(ctx context.Context, ep *endpoint) error {
-		return ep.raw.CallForInto(ctx, &out, "getInflightBundleStatuses", []any{ids})
-	})
+	out, err := callJSON[valueOf[[]*inflightStatus]](ctx, j.pool, "getInflightBundleStatuses", []any{ids})
 	if err != nil {
 		return nil, err
 	}
@@ -134,12 +126,7 @@ type landedBundle struct {
 // bundleStatus asks the engine for a landed bundle; nil means not landed
 // (or older than the engine's status history).
 func (j *jitoClient) bundleStatus(ctx context.Context, id string) (*landedBundle, error) {
-	var out struct {
-		Value []*landedBundle `json:"value"`
-	}
-	err := j.pool.call(ctx, "getBundleStatuses", func(ctx context.Context, ep *endpoint) error {
-		return ep.raw.CallForInto(ctx, &out, "getBundleStatuses", []any{[]string{id}})
-	})
+	out, err := callJSON[valueOf[[]*landedBundle]](ctx, j.pool, "getBundleStatuses", []any{[]string{id}})
 	if err != nil || len(out.Value) == 0 {
 		return nil, err
 	}
@@ -148,10 +135,7 @@ func (j *jitoClient) bundleStatus(ctx context.Context, id string) (*landedBundle
 
 // tipAccounts returns the engine's tip accounts.
 func (j *jitoClient) tipAccounts(ctx context.Context) ([]solana.PublicKey, error) {
-	var out []string
-	err := j.pool.call(ctx, "getTipAccounts", func(ctx context.Context, ep *endpoint) error {
-		return ep.raw.CallForInto(ctx, &out, "getTipAccounts", []any{})
-	})
+	out, err := callJSON[[]string](ctx, j.pool, "getTipAccounts", []any{})
 	if err != nil {
 		return nil, err
 	}

@@ -69,6 +69,33 @@ func (p *pool) call(ctx context.Context, method string, fn func(context.Context,
 	}
 }
 
+// callFor is call for a method whose answer fn returns: the answer of the
+// endpoint that succeeded.
+func callFor[T any](ctx context.Context, p *pool, method string, fn func(context.Context, *endpoint) (T, error)) (T, error) {
+	var out T
+	err := p.call(ctx, method, func(ctx context.Context, ep *endpoint) error {
+		var err error
+		out, err = fn(ctx, ep)
+		return err
+	})
+	return out, err
+}
+
+// callJSON is callFor of a JSON-RPC method called by name with params, its
+// result decoded into a new T on each try.
+func callJSON[T any](ctx context.Context, p *pool, method string, params []any) (T, error) {
+	return callFor(ctx, p, method, func(ctx context.Context, ep *endpoint) (T, error) {
+		var out T
+		err := ep.raw.CallForInto(ctx, &out, method, params)
+		return out, err
+	})
+}
+
+// valueOf is the {"value": …} envelope of an answer.
+type valueOf[T any] struct {
+	Value T `json:"value"`
+}
+
 // round tries each endpoint once, in order of health, until one succeeds or
 // fails with an error another endpoint cannot fix.
 func (p *pool) round(ctx context.Context, method string, fn func(context.Context, *endpoint) error) error {

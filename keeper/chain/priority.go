@@ -36,9 +36,3 @@ func UnitLimit(consumed, marginPercent uint64) uint32 {
 	limit := consumed + (consumed*marginPercent+99)/100
 	return uint32(min(max(limit, 1), signer.MaxComputeUnitLimit))
 }
-
-// PriorityFee is what a compute-unit price costs on limit units, in
-// lamports: ceil(limit × price / 1e6), as the runtime charges it.
-func PriorityFee(limit uint32, microLamports uint64) uint64 {
-	return (uint64(limit)*microLamports + 999_999) / 1_000_000
-}

@@ -33,7 +33,4 @@ func TestUnitLimitFromSimulation(t *testing.T) {
 			t.Errorf("UnitLimit(%d, %d%%) = %d, want %d", tc.consumed, tc.margin, got, tc.want)
 		}
 	}
-	if got := chain.PriorityFee(55_000, 10_000); got != 550 {
-		t.Errorf("PriorityFee = %d, want 550", got)
-	}
 }

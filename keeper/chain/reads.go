@@ -80,11 +80,8 @@ func (r *Reads) Commitment() rpc.CommitmentType { return r.commitment }
 
 // Balance returns the wallet's lamports at the client's commitment.
 func (r *Reads) Balance(ctx context.Context, wallet solana.PublicKey) (uint64, error) {
-	var out *rpc.GetBalanceResult
-	err := r.pool.call(ctx, "getBalance", func(ctx context.Context, ep *endpoint) error {
-		var err error
-		out, err = ep.rpc.GetBalance(ctx, wallet, r.commitment)
-		return err
+	out, err := callFor(ctx, r.pool, "getBalance", func(ctx context.Context, ep *endpoint) (*rpc.GetBalanceResult, error) {
+		return ep.rpc.GetBalance(ctx, wallet, r.commitment)
 	})
 	if err != nil {
 		return 0, err
@@ -94,11 +91,8 @@ func (r *Reads) Balance(ctx context.Context, wallet solana.PublicKey) (uint64, e
 
 // LatestBlockhash returns the latest blockhash at the client's commitment.
 func (r *Reads) LatestBlockhash(ctx context.Context) (Blockhash, error) {
-	var out *rpc.GetLatestBlockhashResult
-	err := r.pool.call(ctx, "getLatestBlockhash", func(ctx context.Context, ep *endpoint) error {
-		var err error
-		out, err = ep.rpc.GetLatestBlockhash(ctx, r.commitment)
-		return err
+	out, err := callFor(ctx, r.pool, "getLatestBlockhash", func(ctx context.Context, ep *endpoint) (*rpc.GetLatestBlockhashResult, error) {
+		return ep.rpc.GetLatestBlockhash(ctx, r.commitment)
 	})
 	if err != nil {
 		return Blockhash{}, err
@@ -118,11 +112,8 @@ func (r *Reads) BlockhashValid(ctx context.Context, hash solana.Hash) (bool, err
 
 // blockhashValid asks isBlockhashValid at commitment cm.
 func (r *Reads) blockhashValid(ctx context.Context, hash solana.Hash, cm rpc.CommitmentType) (valid bool, slot uint64, err error) {
-	var out *rpc.IsValidBlockhashResult
-	err = r.pool.call(ctx, "isBlockhashValid", func(ctx context.Context, ep *endpoint) error {
-		var err error
-		out, err = ep.rpc.IsBlockhashValid(ctx, hash, cm)
-		return err
+	out, err := callFor(ctx, r.pool, "isBlockhashValid", func(ctx context.Context, ep *endpoint) (*rpc.IsValidBlockhashResult, error) {
+		return ep.rpc.IsBlockhashValid(ctx, hash, cm)
 	})
 	if err != nil {
 		return false, 0, err
@@ -156,14 +147,11 @@ func (r *Reads) Accounts(ctx context.Context, keys []solana.PublicKey) ([]*Accou
 	out := make([]*Account, 0, len(keys))
 	for start := 0; start < len(keys); start += maxAccountsBatch {
 		batch := keys[start:min(start+maxAccountsBatch, len(keys))]
-		var res *rpc.GetMultipleAccountsResult
 		floor := r.minContextSlot()
-		err := r.pool.call(ctx, "getMultipleAccounts", func(ctx context.Context, ep *endpoint) error {
-			var err error
-			res, err = ep.rpc.GetMultipleAccountsWithOpts(ctx, batch, &rpc.GetMultipleAccountsOpts{
+		res, err := callFor(ctx, r.pool, "getMultipleAccounts", func(ctx context.Context, ep *endpoint) (*rpc.GetMultipleAccountsResult, error) {
+			return ep.rpc.GetMultipleAccountsWithOpts(ctx, batch, &rpc.GetMultipleAccountsOpts{
 				Encoding: solana.EncodingBase64, Commitment: r.commitment, MinContextSlot: floor,
 			})
-			return err
 		})
 		if err != nil {
 			return nil, behind(err, floor)
@@ -189,13 +177,9 @@ func toAccount(a *rpc.Account) *Account {
 
 // Slot returns the slot the node has reached at the client's commitment.
 func (r *Reads) Slot(ctx context.Context) (uint64, error) {
-	var slot uint64
-	err := r.pool.call(ctx, "getSlot", func(ctx context.Context, ep *endpoint) error {
-		var err error
-		slot, err = ep.rpc.GetSlot(ctx, r.commitment)
-		return err
+	return callFor(ctx, r.pool, "getSlot", func(ctx context.Context, ep *endpoint) (uint64, error) {
+		return ep.rpc.GetSlot(ctx, r.commitment)
 	})
-	return slot, err
 }
 
 // MaxPrioritizationFeeAccounts is the most accounts one
@@ -234,11 +218,7 @@ func (r *Reads) RecentPrioritizationFees(ctx context.Context, accounts []solana.
 	for i, k := range accounts {
 		keys[i] = k.String()
 	}
-	var out []wirePrioritizationFee
-	err := r.pool.call(ctx, "getRecentPrioritizationFees", func(ctx context.Context, ep *endpoint) error {
-		out = nil
-		return ep.raw.CallForInto(ctx, &out, "getRecentPrioritizationFees", []any{keys})
-	})
+	out, err := callJSON[[]wirePrioritizationFee](ctx, r.pool, "getRecentPrioritizationFees", []any{keys})
 	if err != nil {
 		return nil, err
 	}

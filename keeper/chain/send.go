@@ -194,11 +194,8 @@ func (sn *sender) checkOne(ctx context.Context, s Signed, w *expiryWatch) (TxRes
 // "blockhash not found" are logged and return nil.
 func (sn *sender) broadcast(ctx context.Context, s Signed) error {
 	zero := uint(0)
-	var got solana.Signature
-	err := sn.pool.call(ctx, "sendTransaction", func(ctx context.Context, ep *endpoint) error {
-		var err error
-		got, err = ep.rpc.SendRawTransactionWithOpts(ctx, s.Raw, rpc.TransactionOpts{SkipPreflight: true, MaxRetries: &zero})
-		return err
+	got, err := callFor(ctx, sn.pool, "sendTransaction", func(ctx context.Context, ep *endpoint) (solana.Signature, error) {
+		return ep.rpc.SendRawTransactionWithOpts(ctx, s.Raw, rpc.TransactionOpts{SkipPreflight: true, MaxRetries: &zero})
 	})
 	if err != nil && ctx.Err() != nil {
 		return nil // a rebroadcast given up: the transaction settled meanwhile

@@ -148,13 +148,6 @@ type simAnswer struct {
 	Value *simValue `json:"value"`
 }
 
-// callSimulate makes one simulateTransaction call with params to ep.
-func callSimulate(ctx context.Context, ep *endpoint, params []any) (simAnswer, error) {
-	var out simAnswer
-	err := ep.rpc.RPCCallForInto(ctx, &out, "simulateTransaction", params)
-	return out, err
-}
-
 // simulateRaw calls simulateTransaction without signature verification
 // (raw is unsigned by keeper; see Client.Simulate) and on raw's own
 // blockhash, at the client's commitment, asking for the post-state of addrs
@@ -168,12 +161,7 @@ func (s *simulator) simulateRaw(ctx context.Context, raw []byte, addrs []solana.
 	if floor != nil {
 		cfg["minContextSlot"] = *floor // never simulate on state older than what the client saw
 	}
-	var out simAnswer
-	err := s.reads.pool.call(ctx, "simulateTransaction", func(ctx context.Context, ep *endpoint) error {
-		var err error
-		out, err = callSimulate(ctx, ep, []any{base64.StdEncoding.EncodeToString(raw), cfg})
-		return err
-	})
+	out, err := callJSON[simAnswer](ctx, s.reads.pool, "simulateTransaction", []any{base64.StdEncoding.EncodeToString(raw), cfg})
 	if err != nil {
 		return nil, behind(err, floor)
 	}

@@ -111,12 +111,7 @@ func (s *simulator) simulateBundle(ctx context.Context, raws [][]byte, watch [][
 		"replaceRecentBlockhash":       false,
 		"simulationBank":               map[string]any{"commitment": map[string]any{"commitment": string(s.reads.commitment)}},
 	}
-	var out struct {
-		Value *bundleSimValue `json:"value"`
-	}
-	err := s.bundleSims.call(ctx, "simulateBundle", func(ctx context.Context, ep *endpoint) error {
-		return ep.raw.CallForInto(ctx, &out, "simulateBundle", []any{map[string]any{"encodedTransactions": enc}, cfg})
-	})
+	out, err := callJSON[valueOf[*bundleSimValue]](ctx, s.bundleSims, "simulateBundle", []any{map[string]any{"encodedTransactions": enc}, cfg})
 	var re *RPCError
 	if errors.As(err, &re) && re.Code == codeMethodNotFound {
 		s.bundleSimOff.Store(true)

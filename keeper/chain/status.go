@@ -79,11 +79,8 @@ func (c *confirmer) statusesAt(ctx context.Context, sigs []solana.Signature, his
 	seen := uint64(math.MaxUint64)
 	for start := 0; start < len(sigs); start += maxStatusBatch {
 		batch := sigs[start:min(start+maxStatusBatch, len(sigs))]
-		var res *rpc.GetSignatureStatusesResult
-		err := c.reads.pool.call(ctx, "getSignatureStatuses", func(ctx context.Context, ep *endpoint) error {
-			var err error
-			res, err = ep.rpc.GetSignatureStatuses(ctx, history, batch...)
-			return err
+		res, err := callFor(ctx, c.reads.pool, "getSignatureStatuses", func(ctx context.Context, ep *endpoint) (*rpc.GetSignatureStatusesResult, error) {
+			return ep.rpc.GetSignatureStatuses(ctx, history, batch...)
 		})
 		if err != nil {
 			return nil, 0, err

@@ -20,29 +20,10 @@ var insertAction = stmt(`INSERT INTO actions
 // an action with the same ID exists, Begin writes nothing and returns the
 // existing action with false. When Begin returns without error the action is
 // on disk.
-func (j *Journal) Begin(ctx context.Context, in Intent) (Action, bool, error) {
-	if err := in.validate(); err != nil {
-		return Action{}, false, fmt.Errorf("journal: begin %q: %w", in.ID, err)
-	}
-	var (
-		act     Action
-		created bool
-	)
-	err := j.write(ctx, durable, func(tx dbtx) error {
-		var err error
-		now := j.stamp()
-		created, err = insertIntent(ctx, tx, in, now)
-		if err != nil || created {
-			act = newAction(in, now)
-			return err
-		}
-		act, err = getAction(ctx, tx, in.ID)
-		return err
-	})
-	if err != nil {
-		return Action{}, false, fmt.Errorf("journal: begin %q: %w", in.ID, err)
-	}
-	return act, created, nil
+func (j *Journal) Begin(ctx context.Context, in Intent) (act Action, created bool, err error) {
+	defer wrap(&err, "begin %q", in.ID)
+	act, _, created, err = j.intent(ctx, in, false)
+	return act, created, err
 }
 
 // Start is Begin followed by the action's first attempt, in one durable
@@ -51,9 +32,18 @@ func (j *Journal) Begin(ctx context.Context, in Intent) (Action, bool, error) {
 // writes nothing and returns the existing action with false and no
 // attempt (resume it, or start its next attempt with NewAttempt). It saves
 // the action path the separate commit of its first NewAttempt.
-func (j *Journal) Start(ctx context.Context, in Intent) (Action, Attempt, bool, error) {
+func (j *Journal) Start(ctx context.Context, in Intent) (act Action, att Attempt, created bool, err error) {
+	defer wrap(&err, "start %q", in.ID)
+	return j.intent(ctx, in, true)
+}
+
+// intent journals in as a planned action, with its first attempt open when
+// first is set, in one durable commit, and returns what it journaled with
+// true; an action already journaled under in's ID is returned as it is,
+// with false and no attempt.
+func (j *Journal) intent(ctx context.Context, in Intent, first bool) (Action, Attempt, bool, error) {
 	if err := in.validate(); err != nil {
-		return Action{}, Attempt{}, false, fmt.Errorf("journal: start %q: %w", in.ID, err)
+		return Action{}, Attempt{}, false, err
 	}
 	var (
 		act     Action
@@ -70,16 +60,16 @@ func (j *Journal) Start(ctx context.Context, in Intent) (Action, Attempt, bool, 
 			act, err = getAction(ctx, tx, in.ID)
 			return err
 		}
-		if att, err = insertAttempt(ctx, tx, head{id: in.ID, state: StatePlanned}, now); err != nil {
-			return err
-		}
 		act = newAction(in, now)
-		act.AttemptCount = 1
-		act.Attempts = []Attempt{att}
-		return nil
+		if !first {
+			return nil
+		}
+		att, err = insertAttempt(ctx, tx, head{id: in.ID, state: StatePlanned}, now)
+		act.AttemptCount, act.Attempts = 1, []Attempt{att}
+		return err
 	})
 	if err != nil {
-		return Action{}, Attempt{}, false, fmt.Errorf("journal: start %q: %w", in.ID, err)
+		return Action{}, Attempt{}, false, err
 	}
 	return act, att, created, nil
 }

@@ -47,6 +47,14 @@ func (e *TransitionError) Is(target error) bool {
 	return target == ErrIllegalTransition
 }
 
+// wrap prefixes a non-nil *errp with "journal: " and what failed, as every
+// exported method names its errors; defer it at the method's start.
+func wrap(errp *error, format string, args ...any) {
+	if *errp != nil {
+		*errp = fmt.Errorf("journal: %s: %w", fmt.Sprintf(format, args...), *errp)
+	}
+}
+
 // invalidf returns an error wrapping ErrInvalid.
 func invalidf(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))

@@ -122,25 +122,15 @@ func (j *Journal) Incidents(ctx context.Context, f IncidentFilter) ([]Incident, 
 	return out, nil
 }
 
+// incidentColumns are the columns scanIncident reads, in order.
 const incidentColumns = `id, policy, target, severity, message, opened_at, resolved_at`
 
-func queryIncidents(ctx context.Context, db querier, where string, args ...any) ([]Incident, error) {
-	rows, err := db.QueryContext(ctx, `SELECT `+incidentColumns+` FROM incidents `+where, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Incident
-	for rows.Next() {
-		in, err := scanIncident(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, in)
-	}
-	return out, rows.Err()
+// queryIncidents reads the incidents the clause where selects.
+func queryIncidents(ctx context.Context, q querier, where string, args ...any) ([]Incident, error) {
+	return collect(ctx, q, "incidents", `SELECT `+incidentColumns+` FROM incidents `+where, args, scanIncident)
 }
 
+// scanIncident reads one row of incidentColumns.
 func scanIncident(s scanner) (Incident, error) {
 	var in Incident
 	var opened int64

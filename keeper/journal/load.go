@@ -40,12 +40,7 @@ func getAction(ctx context.Context, q querier, id string) (Action, error) {
 
 // queryActions runs an action query and attaches every action's attempts.
 func queryActions(ctx context.Context, q querier, query string, args ...any) ([]Action, error) {
-	var acts []Action
-	err := eachRow(ctx, q, "actions", query, args, func(rows *sql.Rows) error {
-		act, err := scanAction(rows)
-		acts = append(acts, act)
-		return err
-	})
+	acts, err := collect(ctx, q, "actions", query, args, scanAction)
 	if err != nil {
 		return nil, err
 	}
@@ -71,6 +66,21 @@ func eachRow(ctx context.Context, q querier, what, query string, args []any, fn 
 		return fmt.Errorf("query %s: %w", what, err)
 	}
 	return nil
+}
+
+// collect runs query and returns its rows, each read by scan; what names
+// the rows in errors.
+func collect[T any](ctx context.Context, q querier, what, query string, args []any, scan func(scanner) (T, error)) ([]T, error) {
+	var out []T
+	err := eachRow(ctx, q, what, query, args, func(rows *sql.Rows) error {
+		v, err := scan(rows)
+		out = append(out, v)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // scanAction reads one row of actionColumns.

@@ -8,11 +8,12 @@ import (
 
 // RecordBuilt journals the transactions the market API built for the open
 // attempt and moves the action to built.
-func (j *Journal) RecordBuilt(ctx context.Context, id string, attempt int, b Build) error {
+func (j *Journal) RecordBuilt(ctx context.Context, id string, attempt int, b Build) (err error) {
+	defer wrap(&err, "record built %q attempt %d", id, attempt)
 	if err := b.validate(); err != nil {
-		return fmt.Errorf("journal: record built %q attempt %d: %w", id, attempt, err)
+		return err
 	}
-	err := j.step(ctx, id, attempt, Outcome{State: StateBuilt}, lazy, func(tx dbtx, now int64) error {
+	return j.step(ctx, id, attempt, Outcome{State: StateBuilt}, lazy, func(tx dbtx, now int64) error {
 		if err := updateAttempt(ctx, tx, setBuilt, id, attempt,
 			string(b.Mode), int64(b.TipLamports), now); err != nil {
 			return err
@@ -26,10 +27,6 @@ func (j *Journal) RecordBuilt(ctx context.Context, id string, attempt int, b Bui
 		}
 		return nil
 	})
-	if err != nil {
-		return fmt.Errorf("journal: record built %q attempt %d: %w", id, attempt, err)
-	}
-	return nil
 }
 
 // validate checks a build before it is journaled.
@@ -54,11 +51,12 @@ func (b Build) validate() error {
 // their signatures and blockhashes, and moves the action to signed. Call it
 // before sending anything: after a crash the signatures are how the chain
 // is asked whether the attempt landed.
-func (j *Journal) RecordSigned(ctx context.Context, id string, attempt int, sigs []SignedTx) error {
+func (j *Journal) RecordSigned(ctx context.Context, id string, attempt int, sigs []SignedTx) (err error) {
+	defer wrap(&err, "record signed %q attempt %d", id, attempt)
 	if err := validateSigned(sigs); err != nil {
-		return fmt.Errorf("journal: record signed %q attempt %d: %w", id, attempt, err)
+		return err
 	}
-	err := j.step(ctx, id, attempt, Outcome{State: StateSigned}, durable, func(tx dbtx, now int64) error {
+	return j.step(ctx, id, attempt, Outcome{State: StateSigned}, durable, func(tx dbtx, now int64) error {
 		if err := updateAttempt(ctx, tx, setSigned, id, attempt, now); err != nil {
 			return err
 		}
@@ -77,10 +75,6 @@ func (j *Journal) RecordSigned(ctx context.Context, id string, attempt int, sigs
 		}
 		return nil
 	})
-	if err != nil {
-		return fmt.Errorf("journal: record signed %q attempt %d: %w", id, attempt, err)
-	}
-	return nil
 }
 
 // validateSigned checks signed transactions before they are journaled.
@@ -107,14 +101,11 @@ func validateSigned(sigs []SignedTx) error {
 
 // RecordSubmitted journals that the open attempt was handed to RPC or Jito
 // and moves the action to submitted.
-func (j *Journal) RecordSubmitted(ctx context.Context, id string, attempt int) error {
-	err := j.step(ctx, id, attempt, Outcome{State: StateSubmitted}, lazy, func(tx dbtx, now int64) error {
+func (j *Journal) RecordSubmitted(ctx context.Context, id string, attempt int) (err error) {
+	defer wrap(&err, "record submitted %q attempt %d", id, attempt)
+	return j.step(ctx, id, attempt, Outcome{State: StateSubmitted}, lazy, func(tx dbtx, now int64) error {
 		return updateAttempt(ctx, tx, setSubmitted, id, attempt, now)
 	})
-	if err != nil {
-		return fmt.Errorf("journal: record submitted %q attempt %d: %w", id, attempt, err)
-	}
-	return nil
 }
 
 // step runs one write step of the open attempt: it checks the attempt and

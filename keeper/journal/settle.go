@@ -15,18 +15,15 @@ import (
 // An outcome commits lazily: if a power loss drops it, the attempt is open
 // again, and recovery settles it anew (from the chain when its signatures
 // are journaled; as abandoned, so a new attempt rebuilds, when they are not).
-func (j *Journal) Settle(ctx context.Context, id string, attempt int, out Outcome) error {
+func (j *Journal) Settle(ctx context.Context, id string, attempt int, out Outcome) (err error) {
+	defer wrap(&err, "settle %q attempt %d", id, attempt)
 	if err := out.validate(StateLanded, StateFailed, StateExpired, StateRefused, StateSkipped); err != nil {
-		return fmt.Errorf("journal: settle %q attempt %d: %w", id, attempt, err)
+		return err
 	}
-	err := j.step(ctx, id, attempt, out, lazy, func(tx dbtx, now int64) error {
+	return j.step(ctx, id, attempt, out, lazy, func(tx dbtx, now int64) error {
 		return updateAttempt(ctx, tx, setSettled, id, attempt,
 			string(out.State), out.Rule, out.Detail, int64(out.FeeLamports), int64(out.TipLamports), now)
 	})
-	if err != nil {
-		return fmt.Errorf("journal: settle %q attempt %d: %w", id, attempt, err)
-	}
-	return nil
 }
 
 // Finish ends an action that has no open attempt in a final state without
@@ -34,15 +31,15 @@ func (j *Journal) Settle(ctx context.Context, id string, attempt int, out Outcom
 // (it cannot be carried out). It is allowed from planned and from expired.
 // It commits lazily: a lost Finish leaves the action planned or expired, which
 // its policy decides afresh.
-func (j *Journal) Finish(ctx context.Context, id string, out Outcome) error {
-	err := out.validate(StateFailed, StateRefused, StateSkipped)
-	if err == nil && (out.FeeLamports != 0 || out.TipLamports != 0) {
-		err = invalidf("fees belong to an attempt; use Settle")
+func (j *Journal) Finish(ctx context.Context, id string, out Outcome) (err error) {
+	defer wrap(&err, "finish %q", id)
+	if err := out.validate(StateFailed, StateRefused, StateSkipped); err != nil {
+		return err
 	}
-	if err != nil {
-		return fmt.Errorf("journal: finish %q: %w", id, err)
+	if out.FeeLamports != 0 || out.TipLamports != 0 {
+		return invalidf("fees belong to an attempt; use Settle")
 	}
-	err = j.write(ctx, lazy, func(tx dbtx) error {
+	return j.write(ctx, lazy, func(tx dbtx) error {
 		h, err := loadHead(ctx, tx, id)
 		if err != nil {
 			return err
@@ -55,10 +52,6 @@ func (j *Journal) Finish(ctx context.Context, id string, out Outcome) error {
 		}
 		return h.moveTo(ctx, tx, out.State, out.Rule, out.Detail, j.stamp())
 	})
-	if err != nil {
-		return fmt.Errorf("journal: finish %q: %w", id, err)
-	}
-	return nil
 }
 
 // validate checks that out settles in one of the allowed states and that its

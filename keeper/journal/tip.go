@@ -40,11 +40,12 @@ type Tip struct {
 // ErrIllegalTransition); the action's state does not change. A signature the
 // journal already holds is refused with ErrInvalid. When RecordTip returns
 // without error the tip is on disk.
-func (j *Journal) RecordTip(ctx context.Context, id string, attempt int, t Tip) error {
+func (j *Journal) RecordTip(ctx context.Context, id string, attempt int, t Tip) (err error) {
+	defer wrap(&err, "record tip %q attempt %d", id, attempt)
 	if err := t.validate(); err != nil {
-		return fmt.Errorf("journal: record tip %q attempt %d: %w", id, attempt, err)
+		return err
 	}
-	err := j.write(ctx, durable, func(tx dbtx) error {
+	return j.write(ctx, durable, func(tx dbtx) error {
 		h, err := loadHead(ctx, tx, id)
 		if err != nil {
 			return err
@@ -61,10 +62,6 @@ func (j *Journal) RecordTip(ctx context.Context, id string, attempt int, t Tip) 
 		}
 		return insertTip(ctx, tx, id, attempt, t, j.stamp())
 	})
-	if err != nil {
-		return fmt.Errorf("journal: record tip %q attempt %d: %w", id, attempt, err)
-	}
-	return nil
 }
 
 // validate checks a tip before it is journaled.

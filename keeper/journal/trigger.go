@@ -19,11 +19,12 @@ type TriggerFiring struct {
 
 // RecordTriggerFirings adds each firing's count to its trigger's total and
 // makes it the trigger's last firing, in one transaction.
-func (j *Journal) RecordTriggerFirings(ctx context.Context, fs []TriggerFiring) error {
+func (j *Journal) RecordTriggerFirings(ctx context.Context, fs []TriggerFiring) (err error) {
 	if len(fs) == 0 {
 		return nil
 	}
-	err := j.write(ctx, durable, func(tx dbtx) error {
+	defer wrap(&err, "record trigger firings")
+	return j.write(ctx, durable, func(tx dbtx) error {
 		for _, f := range fs {
 			if f.Policy == "" || f.Trigger == "" {
 				return invalidf("a trigger firing needs a policy and a trigger")
@@ -37,32 +38,22 @@ func (j *Journal) RecordTriggerFirings(ctx context.Context, fs []TriggerFiring) 
 		}
 		return nil
 	})
-	if err != nil {
-		return fmt.Errorf("journal: record trigger firings: %w", err)
-	}
-	return nil
 }
 
 // TriggerFirings returns the firings of policy's triggers, by trigger.
 func (j *Journal) TriggerFirings(ctx context.Context, policy string) ([]TriggerFiring, error) {
 	var out []TriggerFiring
 	err := j.read(ctx, func(tx dbtx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT trigger, fired, last_fired, last_slot, detail FROM trigger_firings
-			WHERE policy = ? ORDER BY trigger`, policy)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
+		var err error
+		out, err = collect(ctx, tx, "trigger firings", `SELECT trigger, fired, last_fired, last_slot, detail
+			FROM trigger_firings WHERE policy = ? ORDER BY trigger`, []any{policy}, func(s scanner) (TriggerFiring, error) {
 			f := TriggerFiring{Policy: policy}
 			var at, slot int64
-			if err := rows.Scan(&f.Trigger, &f.Fired, &at, &slot, &f.Detail); err != nil {
-				return err
-			}
+			err := s.Scan(&f.Trigger, &f.Fired, &at, &slot, &f.Detail)
 			f.LastFired, f.LastSlot = fromNanos(at), uint64(slot)
-			out = append(out, f)
-		}
-		return rows.Err()
+			return f, err
+		})
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("journal: trigger firings of %s: %w", policy, err)

@@ -26,14 +26,6 @@ const (
 	lazy
 )
 
-// String names d as the journal's commit metrics label it.
-func (d durability) String() string {
-	if d == lazy {
-		return "lazy"
-	}
-	return "durable"
-}
-
 // write runs fn in a write transaction and commits it as d says; on any
 // error the transaction is rolled back and nothing is written. A shared
 // (PostgreSQL) journal checks the leader's fencing token in the same

@@ -83,7 +83,7 @@ type Aggregate struct {
 // The USD fields of one page use one pinned oracle snapshot. A walk cannot pin one snapshot across
 // pages, so SnapshotTs is the first page's and SnapshotsSeen lists every snapshotTs the pages carried;
 // MixedSnapshots reports that there was more than one. A mixed walk is not one observation: the
-// client's AllLoans reads it again and refuses one that stays mixed.
+// client's LoanPages reads it again and refuses one that stays mixed.
 type LoansSnapshot struct {
 	Items []LoanItem
 	// Aggregate, CollateralMints and PrincipalMints are the first page's (they are filter-scoped).

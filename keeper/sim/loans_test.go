@@ -116,7 +116,7 @@ func TestLoansInfoPagingAndSort(t *testing.T) {
 	if !slices.IsSortedFunc(sorted.Items, func(a, b market.LoanItem) int { return int(math.Copysign(1, b.CollateralUsd-a.CollateralUsd)) }) {
 		t.Errorf("items not sorted by collateralUsd descending")
 	}
-	snap, err := e.market.AllLoans(e.ctx, market.LoansQuery{PageSize: ptr(2)})
+	snap, err := e.allLoans(market.LoansQuery{PageSize: ptr(2)})
 	if err != nil {
 		t.Fatal(err)
 	}

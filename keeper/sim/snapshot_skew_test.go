@@ -47,21 +47,40 @@ func TestSnapshotSkew(t *testing.T) {
 	}
 }
 
+// allLoans reads every loan page by page through the client's LoanPages
+// into one snapshot, afresh on each walk, as keeper's whole reads do.
+func (e *env) allLoans(q market.LoansQuery) (*market.LoansSnapshot, error) {
+	var snap *market.LoansSnapshot
+	var seen map[string]bool
+	last := 0
+	err := e.market.LoanPages(e.ctx, q, func(walk int, p *market.LoansPage) error {
+		if walk != last {
+			snap, seen, last = &market.LoansSnapshot{}, map[string]bool{}, walk
+		}
+		snap.AddPage(p, seen)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return snap, nil
+}
+
 // TestSnapshotSkewWalks: a client walking the simulator's loans reads a
 // walk skewed once again and gets one snapshot; a walk skewed always is
 // refused with ErrMixedSnapshots.
 func TestSnapshotSkewWalks(t *testing.T) {
 	e := newEnv(t, Options{Faults: faults.Faults{Market: faults.Market{SnapshotSkew: faults.SnapshotSkewOnce}}})
-	snap, err := e.market.AllLoans(e.ctx, market.LoansQuery{PageSize: ptr(2)})
+	snap, err := e.allLoans(market.LoansQuery{PageSize: ptr(2)})
 	if err != nil || snap.MixedSnapshots || len(snap.Items) != 8 {
-		t.Fatalf("once: AllLoans = %+v, %v; want the 8 loans in one snapshot", snap, err)
+		t.Fatalf("once: allLoans = %+v, %v; want the 8 loans in one snapshot", snap, err)
 	}
 	if err := e.sim.Faults().Set(faults.Faults{Market: faults.Market{SnapshotSkew: faults.SnapshotSkewAlways}}); err != nil {
 		t.Fatal(err)
 	}
-	_, err = e.market.AllLoans(e.ctx, market.LoansQuery{PageSize: ptr(2)})
+	_, err = e.allLoans(market.LoansQuery{PageSize: ptr(2)})
 	if !errors.Is(err, api.ErrMixedSnapshots) {
-		t.Errorf("always: AllLoans error %v, want ErrMixedSnapshots", err)
+		t.Errorf("always: allLoans error %v, want ErrMixedSnapshots", err)
 	}
 }
 

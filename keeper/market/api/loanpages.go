@@ -9,7 +9,11 @@ import (
 	"github.com/keeper-project/keeper/keeper/market"
 )
 
-// LoanPages walks every page of E3 as AllLoans does, but hands each page to visit, in page order, as
+// LoanPages walks every page of E3 from page 0 (q.Page is ignored; q.PageSize is used, else
+// Options.PageSize, smaller once the market has refused it: walkSize) until pageInfo.totalPages is
+// reached or a page is empty; a response without pageInfo (an older generation) is a single page.
+// After the first page has said how many there are, the rest are requested Options.PagesInFlight at a
+// time, and an error names the lowest failing page. It hands each page to visit, in page order, as
 // soon as the pages before it have been, and keeps none: a walk of any size holds at most
 // Options.PagesInFlight pages besides what visit keeps, and a digest of each loan address it has handed
 // over (16 bytes), so that a loan that shifted between pages while the walk ran is handed over once:

@@ -59,7 +59,7 @@ type Options struct {
 	Retry RetryPolicy
 	// MaxResponseBytes bounds a response body. Default 32 MiB.
 	MaxResponseBytes int64
-	// PagesInFlight is how many pages of a loans walk (AllLoans, LoanPages) are requested at once
+	// PagesInFlight is how many pages of a loans walk (LoanPages) are requested at once
 	// after the first, within the rate limit, so that the walk keeps the market's allowance busy
 	// while answers travel and one page is decoded while the next is awaited. Default 2; 1 walks
 	// strictly one page at a time.
@@ -69,7 +69,7 @@ type Options struct {
 	// half as many, down to DefaultPageSize, and the client keeps the size it took. A market that
 	// answers fewer items than asked is walked by its own pageInfo. Default DefaultPageSize.
 	PageSize int
-	// SnapshotWalks is how many whole walks of E3 AllLoans reads, at most, to get one whose pages all
+	// SnapshotWalks is how many walks of E3 LoanPages reads, at most, to get one whose pages all
 	// carry the same snapshotTs; 1 refuses a mixed walk without reading it again. Default
 	// DefaultSnapshotWalks (3).
 	SnapshotWalks int

@@ -77,39 +77,7 @@ func (l *loans) LoansInfo(ctx context.Context, q market.LoansQuery) (*market.Loa
 	return fetch[market.LoansPage](ctx, l.t, market.EndpointLoansInfo, "", q)
 }
 
-// AllLoans walks every page of E3 from page 0 (q.Page is ignored; q.PageSize is used, else
-// Options.PageSize, smaller once the market has refused it: walkSize) until pageInfo.totalPages is
-// reached or a page is empty. A response without pageInfo (an older generation) is a single page. After the first page has said how many there are, the rest are
-// requested Options.PagesInFlight at a time and merged in page order, as a strictly sequential walk
-// would: the walk still ends at the first empty page, and an error names the lowest failing page.
-//
-// Each page pins its own oracle snapshot. A walk whose pages carry different snapshotTs values is
-// read again from page 0, up to Options.SnapshotWalks walks in all; when the last is still mixed the
-// result is a *MixedSnapshotsError (errors.Is ErrMixedSnapshots) and no snapshot.
-func (l *loans) AllLoans(ctx context.Context, q market.LoansQuery) (*market.LoansSnapshot, error) {
-	size, adaptive, err := l.walkSize(q)
-	if err != nil {
-		return nil, err
-	}
-	walks := l.walks
-	for walk := 1; ; walk++ {
-		snap, err := loanWalk{l: l, q: q, size: size, adaptive: adaptive}.snapshot(ctx)
-		if err != nil {
-			return nil, err
-		}
-		err = mixedSnapshots(market.EndpointLoansInfo, walk, snap)
-		if err == nil {
-			return snap, nil
-		}
-		if walk >= walks {
-			return nil, err
-		}
-		l.log.Warn("Pages of a walk carry different oracle snapshots; reading it again",
-			"endpoint", market.EndpointLoansInfo, "walk", walk, "of", walks, "err", err)
-	}
-}
-
-// loanWalk is one walk of E3's pages of size items for the query q (see AllLoans). An adaptive walk
+// loanWalk is one walk of E3's pages of size items for the query q (see LoanPages). An adaptive walk
 // whose page 0 the market refuses as a bad request asks for it again with half as many items, down to
 // minFallbackPageSize, and the client's later walks start from the size that was taken.
 type loanWalk struct {
@@ -142,37 +110,6 @@ func (w loanWalk) run(ctx context.Context, merge func(*market.LoansPage) error) 
 		return fmt.Errorf("market: %s: more than %d pages", market.EndpointLoansInfo, MaxPages)
 	}
 	return w.rest(ctx, total, merge)
-}
-
-// snapshot reads the walk into one snapshot. Each page is merged as soon as the pages before it are,
-// and then dropped, so a walk holds its items once and at most PagesInFlight pages besides.
-func (w loanWalk) snapshot(ctx context.Context) (*market.LoansSnapshot, error) {
-	snap := &market.LoansSnapshot{}
-	seen := make(map[string]bool)
-	err := w.run(ctx, func(p *market.LoansPage) error {
-		if snap.Pages == 0 && p.PageInfo != nil && p.PageInfo.TotalPages > 1 && len(p.Items) > 0 {
-			snap.Items = make([]market.LoanItem, 0, expectedItems(p.PageInfo.TotalItems, p.PageInfo.TotalPages, w.size))
-		}
-		snap.AddPage(p, seen)
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return snap, nil
-}
-
-// maxPresized bounds how many items a walk makes room for from what its first page announced.
-const maxPresized = 1 << 18
-
-// expectedItems is how many items to make room for: the first page's totalItems when it is
-// consistent with its page count, at most maxPresized. Growing the slice page by page instead would
-// leave every smaller copy of it behind as garbage.
-func expectedItems(totalItems, totalPages, size int) int {
-	if totalItems <= 0 || totalItems > totalPages*size {
-		return 0
-	}
-	return min(totalItems, maxPresized)
 }
 
 // page reads one page of the walk.

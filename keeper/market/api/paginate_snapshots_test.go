@@ -44,14 +44,14 @@ func pagesAsked(t *testing.T, reqs []recorded) []int {
 	return out
 }
 
-// TestAllLoansRereadsAMixedWalk: a walk whose page 1 carries another
+// TestLoanSnapshotRereadsAMixedWalk: a walk whose page 1 carries another
 // snapshotTs is read again from page 0, and the consistent second walk is
 // the answer.
-func TestAllLoansRereadsAMixedWalk(t *testing.T) {
+func TestLoanSnapshotRereadsAMixedWalk(t *testing.T) {
 	f := skewedLoans(t, func(walk int) bool { return walk == 1 })
-	snap, err := newServer(t, f, nil).AllLoans(bg(t), market.LoansQuery{Borrowers: []string{"W"}, PageSize: new(2)})
+	snap, err := loanSnapshot(bg(t), newServer(t, f, nil), market.LoansQuery{Borrowers: []string{"W"}, PageSize: new(2)})
 	if err != nil {
-		t.Fatalf("AllLoans: %v", err)
+		t.Fatalf("loanSnapshot: %v", err)
 	}
 	if snap.MixedSnapshots || snap.SnapshotTs != 100 || !reflect.DeepEqual(snap.SnapshotsSeen, []float64{100}) ||
 		len(snap.Items) != 3 || snap.Duplicates != 0 || snap.Pages != 2 {
@@ -63,10 +63,10 @@ func TestAllLoansRereadsAMixedWalk(t *testing.T) {
 	}
 }
 
-// TestAllLoansRefusesAWalkThatStaysMixed: when every walk is mixed,
-// AllLoans reads SnapshotWalks walks and returns no snapshot but an error
+// TestLoanSnapshotRefusesAWalkThatStaysMixed: when every walk is mixed,
+// LoanPages reads SnapshotWalks walks and returns an error
 // naming the endpoint and the differing snapshotTs values.
-func TestAllLoansRefusesAWalkThatStaysMixed(t *testing.T) {
+func TestLoanSnapshotRefusesAWalkThatStaysMixed(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		walks int // Options.SnapshotWalks
@@ -79,9 +79,9 @@ func TestAllLoansRefusesAWalkThatStaysMixed(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := skewedLoans(t, func(int) bool { return true })
 			c := newServer(t, f, func(o *Options) { o.SnapshotWalks = tc.walks })
-			snap, err := c.AllLoans(bg(t), market.LoansQuery{Borrowers: []string{"W"}, PageSize: new(2)})
+			snap, err := loanSnapshot(bg(t), c, market.LoansQuery{Borrowers: []string{"W"}, PageSize: new(2)})
 			if snap != nil || !errors.Is(err, ErrMixedSnapshots) {
-				t.Fatalf("AllLoans = %v, %v; want no snapshot and ErrMixedSnapshots", snap, err)
+				t.Fatalf("loanSnapshot = %v, %v; want no snapshot and ErrMixedSnapshots", snap, err)
 			}
 			me, ok := errors.AsType[*MixedSnapshotsError](err)
 			if !ok || me.Endpoint != market.EndpointLoansInfo || me.Walks != tc.want || !reflect.DeepEqual(me.SnapshotTs, []float64{100, 101}) {

@@ -5,11 +5,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-
-	"github.com/keeper-project/keeper/keeper/market"
 )
 
-// DefaultSnapshotWalks is how many walks of E3 AllLoans makes in all, by default, before it gives up
+// DefaultSnapshotWalks is how many walks of E3 LoanPages makes in all, by default, before it gives up
 // on a walk whose pages keep carrying different snapshotTs values.
 const DefaultSnapshotWalks = 3
 
@@ -40,11 +38,3 @@ func (e *MixedSnapshotsError) Error() string {
 
 // Unwrap returns ErrMixedSnapshots.
 func (e *MixedSnapshotsError) Unwrap() error { return ErrMixedSnapshots }
-
-// mixedSnapshots returns the error of snap, the last of walks walks of ep, when its pages were mixed.
-func mixedSnapshots(ep string, walks int, snap *market.LoansSnapshot) error {
-	if !snap.MixedSnapshots {
-		return nil
-	}
-	return &MixedSnapshotsError{Endpoint: ep, Walks: walks, SnapshotTs: snap.SnapshotsSeen}
-}
