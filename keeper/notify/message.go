@@ -2,9 +2,10 @@ package notify
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/keeper-project/keeper/internal/amounts"
 )
 
 // Event says what happened.
@@ -89,20 +90,11 @@ func (m Message) writeBody(b *strings.Builder) {
 		fmt.Fprintf(b, "; amount %s", m.Amount)
 	}
 	if m.FeeLamports+m.TipLamports > 0 {
-		fmt.Fprintf(b, "; paid %s SOL fee + %s SOL tip", sol(m.FeeLamports), sol(m.TipLamports))
+		fmt.Fprintf(b, "; paid %s fee + %s tip", amounts.SOL(m.FeeLamports), amounts.SOL(m.TipLamports))
 	}
 	if m.Incident != "" {
 		fmt.Fprintf(b, " (incident %s)", m.Incident)
 	}
-}
-
-// sol writes lamports as SOL with up to nine decimals and no trailing zeros.
-func sol(lamports uint64) string {
-	s := strconv.FormatUint(lamports/1e9, 10)
-	if frac := lamports % 1e9; frac != 0 {
-		s += "." + strings.TrimRight(fmt.Sprintf("%09d", frac), "0")
-	}
-	return s
 }
 
 // key identifies "the same message" for deduplication.
