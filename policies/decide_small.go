@@ -13,7 +13,14 @@ type alertInputs struct {
 
 // decide plans a notification on target when `when` holds.
 func (ap *AlertParams) decide(e *evaluator, target string, env any) {
-	if !e.when(target, env) || !e.gate.ready(target) {
+	skips := len(e.res.Skipped)
+	if !e.when(target, env) {
+		if len(e.res.Skipped) == skips { // not an error: the condition is false
+			e.clear(target, env)
+		}
+		return
+	}
+	if !e.gate.ready(target) {
 		return
 	}
 	msg, err := renderAlert(ap.tmpl, env)

@@ -43,6 +43,10 @@ type Message struct {
 	// Incident identifies an alert's incident: its opening and its
 	// resolution carry the same id, so a receiver can match them.
 	Incident string `json:"incident,omitempty"`
+	// Value is a resolution's: what the facts its alert's condition reads
+	// are now, as the observation that found it cleared saw them
+	// ("loan.health 0.3102").
+	Value string `json:"value,omitempty"`
 	// DryRun marks a message of a dry run: nothing was signed. The
 	// Dispatcher posts none unless told to (Options.PostDryRun).
 	DryRun bool `json:"dry_run,omitempty"`
@@ -80,11 +84,14 @@ func (m Message) headline() string {
 	return h + strings.ToUpper(string(m.Event))
 }
 
-// writeBody writes the reason, detail, amount, costs and incident.
+// writeBody writes the reason, detail, value now, amount, costs and incident.
 func (m Message) writeBody(b *strings.Builder) {
 	fmt.Fprintf(b, ": %s", m.Reason)
 	if m.Detail != "" {
 		fmt.Fprintf(b, " (%s)", m.Detail)
+	}
+	if m.Value != "" {
+		fmt.Fprintf(b, "; now %s", m.Value)
 	}
 	if m.Amount != "" {
 		fmt.Fprintf(b, "; amount %s", m.Amount)
