@@ -66,12 +66,7 @@ func TestDryRunIncidentsCarryAnID(t *testing.T) {
 		w.writePolicy(t, "p.yaml", fmt.Sprintf(incidentAlert, w.address(t, ids.KindLoan, "watch-me")))
 		k := w.open(t, "")
 		k.dryRunAll = true
-		n := w.cfg.Notifiers[0]
-		hook, err := notify.NewWebhook(n.Name, n.URL.Reveal(), notify.Format(n.Type), w.net.client(), n.Timeout)
-		if err != nil {
-			t.Fatal(err)
-		}
-		k.notifier = notify.New(notify.Options{Senders: []notify.Sender{hook}, Now: k.now, PostDryRun: true})
+		k.notifier = w.notifier(t, k.Keeper, true)
 		for _, at := range []time.Duration{15 * time.Second, 35 * time.Second} {
 			w.advance(t, at-time.Since(w.sim.StartTime()))
 			if err := k.RunOnce(t.Context()); err != nil {

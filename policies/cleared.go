@@ -37,7 +37,7 @@ func (e *evaluator) clear(target string, env any) {
 // evaluation of every target did not come to: neither an action, a skip
 // nor a cleared condition.
 func (e *evaluator) clearGone() {
-	if e.scope != nil || e.gate.state == nil || len(e.gate.state.Open) == 0 {
+	if e.p.Kind != KindAlert || e.scope != nil || e.gate.state == nil || len(e.gate.state.Open) == 0 {
 		return
 	}
 	seen := map[string]bool{}
