@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -74,7 +75,8 @@ func TestE2EPagerDutyIncident(t *testing.T) {
 	w.once(t, w.config(t, "pd-repay", []string{autoRepay}))
 	w.once(t, alerts)
 	res, ok := next()
-	if !ok || res.EventAction != "resolve" || res.DedupKey != trig.DedupKey || res.Payload != nil {
+	if !ok || res.EventAction != "resolve" || res.DedupKey != trig.DedupKey || res.Payload == nil ||
+		!strings.Contains(res.Payload.Summary, "; now loan.health ") {
 		t.Errorf("after the repay the pass sent %+v (%v), want the incident resolved", res, ok)
 	}
 	if ev, ok := next(); ok {

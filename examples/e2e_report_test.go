@@ -147,7 +147,7 @@ func TestE2EReport(t *testing.T) {
 			got[r[2]] = r[4] + " of " + r[0]
 		}
 		v1, v2 := s.address(t, "vault", "v1"), s.address(t, "vault", "v2")
-		want := map[string]string{alice: "600.00 USDC of " + v1, bob: "300.00 USDC of " + v1, carol: "50.00 Y of " + v2}
+		want := map[string]string{alice: "600 USDC of " + v1, bob: "300 USDC of " + v1, carol: "50 Y of " + v2}
 		if len(rows) != 4 || fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("depositors %v, want %v\n%s", got, want, out)
 		}

@@ -106,7 +106,7 @@ func vaultUpkeepLands(t *testing.T, w *workspace) {
 		t.Errorf("wallet received %d USDC units, want the swept %d", got, alphaIdle-sweepBuffer)
 	}
 	// No tokens: in the config: the amount is named from the chain (the mint and its metadata).
-	if a := acts["sweep-idle-principal"]; !strings.Contains(a.Reason, "withdraw 40000.00 USDC") {
+	if a := acts["sweep-idle-principal"]; !strings.Contains(a.Reason, "withdraw 40000 USDC") {
 		t.Errorf("sweep reason %q", a.Reason)
 	}
 }

@@ -25,7 +25,7 @@ func TestE2EClaimFeesByValue(t *testing.T) {
 	w.once(t, cfg)
 	acts := w.newActions(t, cfg)
 	if len(acts) != 1 || acts[0].State != "landed" || acts[0].Target != before.Positions["pos-b"].Mint ||
-		!strings.HasPrefix(acts[0].Reason, "fees owed 0.16 SOL + 17.00 USDC = 34.60 USD ≥ min_value_usd 20.00 and > the claim's cost") {
+		!strings.HasPrefix(acts[0].Reason, "fees owed 0.16 SOL + 17 USDC = 34.60 USD ≥ min_value_usd 20.00 and > the claim's cost") {
 		t.Fatalf("at 34.60 USD owed: %+v, want pos-b's claim landed with the numbers", acts)
 	}
 	after := s.state(t)

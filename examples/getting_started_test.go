@@ -92,3 +92,24 @@ func readYAML(t *testing.T, file string, v any) {
 		t.Fatalf("%s: %v", file, err)
 	}
 }
+
+// TestDocsWriteAmountsByTheRule: what the docs quote of keeper's output writes token amounts as
+// keeper does (internal/amounts): no trailing zero after the decimal point ("10 SOL", never
+// "10.00 SOL"). USD values keep two decimals, and sizes (MiB) are not amounts.
+func TestDocsWriteAmountsByTheRule(t *testing.T) {
+	amount := regexp.MustCompile(`(?:^|[^\d.])(\d+\.\d*0) ([A-Z][A-Za-z]*)\b`)
+	docs := append(globFiles(t, filepath.Join("..", "docs", "*.md")), globFiles(t, filepath.Join("..", "docs", "use-cases", "*.md"))...)
+	for _, file := range docs {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			for _, m := range amount.FindAllStringSubmatch(line, -1) {
+				if m[2] != "USD" && !strings.HasSuffix(m[2], "B") {
+					t.Errorf("%s:%d quotes %q; keeper writes amounts without trailing zeros", file, i+1, m[1]+" "+m[2])
+				}
+			}
+		}
+	}
+}

@@ -45,7 +45,7 @@ func TestClaimFeesByValueOnSim(t *testing.T) {
 			t.Fatalf("at 34.60 USD owed: actions %+v, want pos-b's claim landed", acts)
 		}
 		// The claim's cost: 100,000 lamports of fee and 4,100,000 of rent at 110 USD per SOL.
-		want := "fees owed 0.16 SOL + 17.00 USDC = 34.60 USD ≥ min_value_usd 20.00 and > the claim's cost of at most 0.0042 SOL = 0.46 USD: claim fees of position HFmz…aSaS"
+		want := "fees owed 0.16 SOL + 17 USDC = 34.60 USD ≥ min_value_usd 20.00 and > the claim's cost of at most 0.0042 SOL = 0.46 USD: claim fees of position HFmz…aSaS"
 		if acts[0].Reason != want {
 			t.Errorf("reason %q, want %q", acts[0].Reason, want)
 		}

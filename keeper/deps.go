@@ -60,7 +60,7 @@ type Journal interface {
 	// OpenIncident and ResolveIncidents keep alert incidents across
 	// restarts and passes.
 	OpenIncident(ctx context.Context, in journal.Incident) (journal.Incident, bool, error)
-	ResolveIncidents(ctx context.Context, policy string, firing []string) ([]journal.Incident, error)
+	ResolveIncidents(ctx context.Context, policy string, cleared []string) ([]journal.Incident, error)
 	Incidents(ctx context.Context, f journal.IncidentFilter) ([]journal.Incident, error)
 	// Own makes this process the only owner of an SQLite journal (a no-op
 	// for a shared or in-memory one).

@@ -56,3 +56,29 @@ func TestDryRunPostsNothingAndTheRealRunAnnounces(t *testing.T) {
 		}
 	})
 }
+
+// TestDryRunIncidentsCarryAnID: a dry run asked to post (--notify-dry-run)
+// gives the incident it opens in memory an id, which its alert and its
+// resolution carry alike, and the resolution says the health now.
+func TestDryRunIncidentsCarryAnID(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		w := newSimWorld(t, simOptions{scenario: scenarioWith(t, watchedLoan, "  - at: 30s\n    oracle: {SOL: 160}\n")})
+		w.writePolicy(t, "p.yaml", fmt.Sprintf(incidentAlert, w.address(t, ids.KindLoan, "watch-me")))
+		k := w.open(t, "")
+		k.dryRunAll = true
+		k.notifier = w.notifier(t, k.Keeper, true)
+		for _, at := range []time.Duration{15 * time.Second, 35 * time.Second} {
+			w.advance(t, at-time.Since(w.sim.StartTime()))
+			if err := k.RunOnce(t.Context()); err != nil {
+				t.Fatalf("pass at %s: RunOnce = %v", at, err)
+			}
+		}
+		got := w.hook.messages()
+		if len(got) != 2 || got[0].Event != notify.Alert || got[1].Event != notify.Resolved || !got[0].DryRun || !got[1].DryRun {
+			t.Fatalf("the dry passes posted %+v, want a dry alert and its dry resolution", got)
+		}
+		if got[0].Incident != "dry-1" || got[1].Incident != "dry-1" || !strings.HasPrefix(got[1].Value, "loan.health ") {
+			t.Errorf("incidents %q and %q, value %q: want one dry id and the health now", got[0].Incident, got[1].Incident, got[1].Value)
+		}
+	})
+}

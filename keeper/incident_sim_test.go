@@ -3,6 +3,8 @@ package keeper
 import (
 	"fmt"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -54,5 +56,15 @@ func TestAlertIncidentOutlivesTheProcess(t *testing.T) {
 		pass(20*time.Second, notify.Alert)
 		pass(35*time.Second, notify.Alert, notify.Resolved)
 		pass(40*time.Second, notify.Alert, notify.Resolved)
+		msgs := w.hook.messages()
+		alert, res := msgs[0], msgs[1]
+		health, err := strconv.ParseFloat(strings.TrimPrefix(res.Value, "loan.health "), 64)
+		if err != nil || health < 0.25 || !strings.Contains(res.Text(), "resolved: loan.health < 0.25 no longer holds") ||
+			!strings.Contains(res.Text(), "; now loan.health ") {
+			t.Errorf("the resolution says %q (value %q); want resolved and the loan's health now, at least 0.25", res.Text(), res.Value)
+		}
+		if alert.Incident == "" || res.Incident != alert.Incident {
+			t.Errorf("alert incident %q, resolution %q: want one id", alert.Incident, res.Incident)
+		}
 	})
 }

@@ -99,6 +99,10 @@ func (r *runner) run(ctx context.Context, run runInfo) (runSummary, error) {
 			k.exec.TrackProposals(ctx) // before reading: an execution changes the target
 		}
 	}
+	dry := p.DryRun || k.dryRunAll
+	if p.Kind == policies.KindAlert {
+		r.state.Open = r.incidents.openTargets(ctx, k, p.Name, dry) // for the evaluation to say which cleared
+	}
 	readsFrom := k.now()
 	obs, err := k.obs.observe(ctx, p, sieving{state: r.state, scope: scope, due: k.scheduler.next(p.Name)})
 	if err != nil {
@@ -134,12 +138,9 @@ func (r *runner) run(ctx context.Context, run runInfo) (runSummary, error) {
 	k.exec.Supersede(ctx, resumable, plannedTargets(res))
 	r.logSkips(log, res)
 	notDone := &ActionsError{}
-	firing := map[string]bool{}
-	dry := p.DryRun || k.dryRunAll
 	for _, a := range res.Actions {
 		if a.Alert != nil {
 			r.incidents.fire(ctx, k, a, dry)
-			firing[a.Target] = true
 			sum.add(action.OutcomeAlert)
 			continue
 		}
@@ -154,7 +155,7 @@ func (r *runner) run(ctx context.Context, run runInfo) (runSummary, error) {
 		}
 	}
 	if p.Kind == policies.KindAlert {
-		r.incidents.resolve(ctx, k, p, firing, dry)
+		r.incidents.resolve(ctx, k, p, res.Cleared, dry)
 	}
 	log.Debug("Policy run done", "evaluated", res.Evaluated, "actions", len(res.Actions), "skipped", len(res.Skipped))
 	return sum, notDone.err()
@@ -284,8 +285,11 @@ type alertIncidents struct {
 	// first alert run reads them), plus those of dryOpen, so that a run
 	// writes to the journal only when an incident opens or resolves.
 	open map[string]bool
-	// dryOpen are the incidents a dry run opened, in memory only.
-	dryOpen map[string]bool
+	// dryOpen are the incidents a dry run opened, in memory only, with
+	// their ids ("dry-1", the nth of the process), which their alert and
+	// resolution carry alike.
+	dryOpen   map[string]string
+	dryOpened int
 }
 
 // fire opens the incident of a's target, in the journal or (dry) in
@@ -302,9 +306,9 @@ func (ai *alertIncidents) fire(ctx context.Context, k *Keeper, a policies.Action
 		Severity: string(a.Alert.Severity), Reason: a.Alert.Message, To: a.Notify.To, Time: k.now(), DryRun: dry}
 	level := severityLevel(a.Alert.Severity)
 	if dry {
-		ai.mark(a.Target, true)
+		m.Incident = ai.markDry(a.Target)
 		k.logger.Log(ctx, level, "Alert", "policy", a.Policy, "target", a.Target, "severity", a.Alert.Severity,
-			"message", a.Alert.Message, "dry_run", true)
+			"message", a.Alert.Message, "incident", m.Incident, "dry_run", true)
 		k.notifier.Page(m)
 		return
 	}
@@ -316,7 +320,7 @@ func (ai *alertIncidents) fire(ctx context.Context, k *Keeper, a policies.Action
 		k.logger.Error("Cannot journal the alert incident; paging anyway", "policy", a.Policy, "target", a.Target, "err", err)
 		opened = true
 	} else {
-		ai.mark(a.Target, false)
+		ai.mark(a.Target)
 	}
 	if !opened {
 		level = slog.LevelDebug
@@ -329,14 +333,23 @@ func (ai *alertIncidents) fire(ctx context.Context, k *Keeper, a policies.Action
 	}
 }
 
-// mark records target's incident as open (dry: in memory only).
-func (ai *alertIncidents) mark(target string, dry bool) {
+// mark records target's incident as open.
+func (ai *alertIncidents) mark(target string) {
 	ai.mu.Lock()
 	defer ai.mu.Unlock()
 	ai.open[target] = true
-	if dry {
-		ai.dryOpen[target] = true
-	}
+}
+
+// markDry records target's incident as opened by a dry run, in memory
+// only, and returns its id.
+func (ai *alertIncidents) markDry(target string) string {
+	ai.mu.Lock()
+	defer ai.mu.Unlock()
+	ai.open[target] = true
+	ai.dryOpened++
+	id := "dry-" + strconv.Itoa(ai.dryOpened)
+	ai.dryOpen[target] = id
+	return id
 }
 
 // setDry readies the set for a dry or a real run: a real run forgets the
@@ -347,7 +360,7 @@ func (ai *alertIncidents) setDry(dry bool) {
 	defer ai.mu.Unlock()
 	switch {
 	case dry && ai.dryOpen == nil:
-		ai.dryOpen = map[string]bool{}
+		ai.dryOpen = map[string]string{}
 	case !dry:
 		for target := range ai.dryOpen {
 			delete(ai.open, target)
@@ -356,22 +369,38 @@ func (ai *alertIncidents) setDry(dry bool) {
 	}
 }
 
-// resolve resolves the incidents of p's targets that no longer fire (a
-// dry run: only those it opened) and pages each resolution once.
-func (ai *alertIncidents) resolve(ctx context.Context, k *Keeper, p *policies.Policy, firing map[string]bool, dry bool) {
+// openTargets readies the set for a dry or a real run and returns the
+// targets whose incident is open as the run sees them (a dry run: those
+// of the journal and those it opened), for the evaluation to report which
+// of them cleared (policies.State.Open).
+func (ai *alertIncidents) openTargets(ctx context.Context, k *Keeper, policy string, dry bool) map[string]bool {
 	ai.setDry(dry)
-	ai.knownOpen(ctx, k, p.Name, "") // read the journal's open incidents once
+	ai.knownOpen(ctx, k, policy, "") // read the journal's open incidents once
+	ai.mu.Lock()
+	defer ai.mu.Unlock()
+	return maps.Clone(ai.open)
+}
+
+// resolve resolves the incidents the evaluation found cleared (a dry run:
+// only those it opened) and pages each resolution once, with what ended it.
+func (ai *alertIncidents) resolve(ctx context.Context, k *Keeper, p *policies.Policy, cleared []policies.Cleared, dry bool) {
+	ai.setDry(dry)
 	if dry {
-		ai.resolveDry(ctx, k, p, firing)
+		ai.resolveDry(ctx, k, p, cleared)
 		return
 	}
+	byTarget := map[string]policies.Cleared{}
 	ai.mu.Lock()
-	clearing := slices.ContainsFunc(slices.Collect(maps.Keys(ai.open)), func(target string) bool { return !firing[target] })
-	ai.mu.Unlock()
-	if !clearing {
-		return // nothing open stopped firing: no journal write
+	for _, c := range cleared {
+		if ai.open[c.Target] {
+			byTarget[c.Target] = c
+		}
 	}
-	resolved, err := k.journal.ResolveIncidents(context.WithoutCancel(ctx), p.Name, slices.Collect(maps.Keys(firing)))
+	ai.mu.Unlock()
+	if len(byTarget) == 0 {
+		return // nothing open cleared: no journal write
+	}
+	resolved, err := k.journal.ResolveIncidents(context.WithoutCancel(ctx), p.Name, slices.Sorted(maps.Keys(byTarget)))
 	if err != nil {
 		k.logger.Error("Cannot journal resolved alert incidents; they stay open", "policy", p.Name, "err", err)
 		return
@@ -382,31 +411,35 @@ func (ai *alertIncidents) resolve(ctx context.Context, k *Keeper, p *policies.Po
 	}
 	ai.mu.Unlock()
 	for _, in := range resolved {
+		c := byTarget[in.Target]
 		openFor := in.ResolvedAt.Sub(in.OpenedAt).Round(time.Second)
-		k.logger.Info("Alert resolved", "policy", p.Name, "target", in.Target, "incident", in.ID, "open_for", openFor)
+		k.logger.Info("Alert resolved", "policy", p.Name, "target", in.Target, "incident", in.ID, "now", resolvedValue(c),
+			"open_for", openFor)
 		k.notifier.Page(notify.Message{Event: notify.Resolved, Policy: p.Name, Kind: string(p.Kind), Target: in.Target,
-			Severity: in.Severity, Reason: resolvedReason(p, openFor), To: p.Notify.To, Time: k.now(), Incident: incidentID(in)})
+			Severity: in.Severity, Reason: resolvedReason(p, c, openFor), Value: c.Value, To: p.Notify.To, Time: k.now(),
+			Incident: incidentID(in)})
 	}
 }
 
-// resolveDry resolves, in memory, the incidents a dry run opened that no
-// longer fire, and pages each resolution as a dry run's.
-func (ai *alertIncidents) resolveDry(ctx context.Context, k *Keeper, p *policies.Policy, firing map[string]bool) {
-	var cleared []string
+// resolveDry resolves, in memory, the incidents a dry run opened that the
+// evaluation found cleared, and pages each resolution as a dry run's.
+func (ai *alertIncidents) resolveDry(ctx context.Context, k *Keeper, p *policies.Policy, cleared []policies.Cleared) {
+	var done []policies.Cleared
+	ids := map[string]string{}
 	ai.mu.Lock()
-	for target := range ai.dryOpen {
-		if !firing[target] {
-			delete(ai.dryOpen, target)
-			delete(ai.open, target)
-			cleared = append(cleared, target)
+	for _, c := range cleared {
+		if id := ai.dryOpen[c.Target]; id != "" {
+			delete(ai.dryOpen, c.Target)
+			delete(ai.open, c.Target)
+			done, ids[c.Target] = append(done, c), id
 		}
 	}
 	ai.mu.Unlock()
-	slices.Sort(cleared)
-	for _, target := range cleared {
-		k.logger.Log(ctx, slog.LevelInfo, "Alert resolved", "policy", p.Name, "target", target, "dry_run", true)
-		k.notifier.Page(notify.Message{Event: notify.Resolved, Policy: p.Name, Kind: string(p.Kind), Target: target,
-			Reason: resolvedReason(p, 0), To: p.Notify.To, Time: k.now(), DryRun: true})
+	for _, c := range done {
+		k.logger.Log(ctx, slog.LevelInfo, "Alert resolved", "policy", p.Name, "target", c.Target, "incident", ids[c.Target],
+			"now", resolvedValue(c), "dry_run", true)
+		k.notifier.Page(notify.Message{Event: notify.Resolved, Policy: p.Name, Kind: string(p.Kind), Target: c.Target,
+			Reason: resolvedReason(p, c, 0), Value: c.Value, To: p.Notify.To, Time: k.now(), DryRun: true, Incident: ids[c.Target]})
 	}
 }
 
@@ -447,15 +480,27 @@ func incidentID(in journal.Incident) string {
 	return strconv.FormatInt(in.ID, 10)
 }
 
-// resolvedReason is a resolution's text: the condition that stopped
-// holding, and how long the incident was open (when known).
-func resolvedReason(p *policies.Policy, openFor time.Duration) string {
+// resolvedReason is a resolution's text: "resolved", the condition that
+// stopped holding (or the target gone) and how long the incident was open
+// (when known). What the facts are now is the message's Value.
+func resolvedReason(p *policies.Policy, c policies.Cleared, openFor time.Duration) string {
 	s := "resolved: the alert's condition no longer holds"
-	if p.When != "" {
+	switch {
+	case c.Gone:
+		s = "resolved: the target is no longer among the policy's targets"
+	case p.When != "":
 		s = fmt.Sprintf("resolved: %s no longer holds", strings.Join(strings.Fields(p.When), " "))
 	}
 	if openFor > 0 {
 		s += fmt.Sprintf(" (open for %s)", openFor)
 	}
 	return s
+}
+
+// resolvedValue is what a resolution's log line says the target is now.
+func resolvedValue(c policies.Cleared) string {
+	if c.Gone {
+		return "gone"
+	}
+	return c.Value
 }

@@ -248,7 +248,7 @@ func (w *simWorld) open(tb testing.TB, dsn string) *simKeeper {
 	if err != nil {
 		tb.Fatalf("New: %v", err)
 	}
-	k.notifier = w.notifier(tb, k)
+	k.notifier = w.notifier(tb, k, false)
 	k.exec = newExecutor(k.env, k.deps, k.notifier, k.obs, k.sweeper.poke, k.verifyLanded) // with the world's notifier
 	k.sweeper.sweep = k.exec.Sweep
 	tb.Cleanup(func() { _ = k.Close(); _ = j.Close() })
@@ -256,15 +256,15 @@ func (w *simWorld) open(tb testing.TB, dsn string) *simKeeper {
 }
 
 // notifier is keeper's dispatcher with the config's webhook, posting over
-// the world's network.
-func (w *simWorld) notifier(tb testing.TB, k *Keeper) *notify.Dispatcher {
+// the world's network (and, with postDryRun, dry runs' messages too).
+func (w *simWorld) notifier(tb testing.TB, k *Keeper, postDryRun bool) *notify.Dispatcher {
 	tb.Helper()
 	n := w.cfg.Notifiers[0]
 	hook, err := notify.NewWebhook(n.Name, n.URL.Reveal(), notify.Format(n.Type), w.net.client(), n.Timeout)
 	if err != nil {
 		tb.Fatalf("webhook: %v", err)
 	}
-	return notify.New(notify.Options{Senders: []notify.Sender{hook}, DedupWindow: n.DedupWindow, Now: k.now})
+	return notify.New(notify.Options{Senders: []notify.Sender{hook}, DedupWindow: n.DedupWindow, Now: k.now, PostDryRun: postDryRun})
 }
 
 // usePolicies copies example policy files into the world's policies folder.

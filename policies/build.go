@@ -208,6 +208,7 @@ func (b *builder) compileWhen(p *Policy) {
 		return
 	}
 	p.when = b.r.compileAt(n, b.name, "when", envFor(p.Target()), reflect.Bool)
+	p.whenFacts = whenFacts(p.when)
 	for _, name := range mayBeUnknown {
 		if uses(p.when, name) {
 			if p.whenReads == nil {

@@ -40,14 +40,14 @@ func TestRepayDecision(t *testing.T) {
 		params: "{trigger_health: 0.1, target_health: 0.25, max_amount: 5000000000}",
 		loan:   loan("a", 10_000, full(7_500_000_000)),
 		amount: 1_500_000_000,
-		reason: "health 0.0625 < 0.10: repay 1500.00 USDC on ledger 0 to reach 0.25",
+		reason: "health 0.0625 < 0.10: repay 1500 USDC on ledger 0 to reach 0.25",
 	}, {
 		// liquidation LTV = 8000/10000 = 0.8; target_ltv 0.6 → target health 1 − 0.6/0.8 = 0.25: as above.
 		name:   "to target ltv",
 		params: "{trigger_health: 0.1, target_ltv: 0.6, max_amount: 5000000000}",
 		loan:   loan("a", 10_000, full(7_500_000_000)),
 		amount: 1_500_000_000,
-		reason: "health 0.0625 < 0.10: repay 1500.00 USDC on ledger 0 to reach 0.25",
+		reason: "health 0.0625 < 0.10: repay 1500 USDC on ledger 0 to reach 0.25",
 	}, {
 		// debt = 7.5e9 + 5e6 + 10·1000 = 7,505,010,000 units = 7505.01 USD (price 1e-6, from principalUsd
 		// 7500 / outstanding 7.5e9). health = 1 − 7505.01/8000 = 0.06187375. repay 7505.01 − 6000 = 1505.01.
@@ -62,7 +62,7 @@ func TestRepayDecision(t *testing.T) {
 		params: "{trigger_health: 0.1, target_health: 0.25, max_amount: 1000000000}",
 		loan:   loan("a", 10_000, withInterest),
 		amount: 1_000_000_000,
-		reason: "health 0.0619 < 0.10: repay 1000.00 USDC on ledger 0, reaching 0.1869 of target 0.25 (capped at max_amount)",
+		reason: "health 0.0619 < 0.10: repay 1000 USDC on ledger 0, reaching 0.1869 of target 0.25 (capped at max_amount)",
 	}, {
 		// capacity 8000, debt 7900 → health 0.0125; target 0.03 → debt' 7760 → repay 140 USDC, raised to
 		// min 200. health after = 1 − 7700/8000 = 0.0375.
@@ -70,7 +70,7 @@ func TestRepayDecision(t *testing.T) {
 		params: "{trigger_health: 0.02, target_health: 0.03, min_amount: 200000000, max_amount: 5000000000}",
 		loan:   loan("a", 10_000, full(7_900_000_000)),
 		amount: 200_000_000,
-		reason: "health 0.0125 < 0.02: repay 200.00 USDC on ledger 0, reaching 0.0375 of target 0.03 (raised to min_amount)",
+		reason: "health 0.0125 < 0.02: repay 200 USDC on ledger 0, reaching 0.0375 of target 0.03 (raised to min_amount)",
 	}, {
 		// target 0.99 → debt' = 0.01·8000 = 80 → repay 7420, capped at the 7500 outstanding? No: 7420 < 7500.
 		// With target 0.999: debt' = 8 → 7492 < 7500 too. Use a max above and a debt with accrued interest
@@ -81,7 +81,7 @@ func TestRepayDecision(t *testing.T) {
 		params: "{trigger_health: 0.5, target_health: 0.9, max_amount: 5000000000}",
 		loan:   loan("a", 2000, ledger{principal: 100_000_000, perSecond: 1e6, endIn: 1000 * time.Second, weight: 1_000_000, lqt: 800_000}),
 		amount: 100_000_000,
-		reason: "health 0.3125 < 0.50: repay 100.00 USDC on ledger 0, reaching 0.375 of target 0.90 (capped at the debt outstanding now)",
+		reason: "health 0.3125 < 0.50: repay 100 USDC on ledger 0, reaching 0.375 of target 0.90 (capped at the debt outstanding now)",
 	}, {
 		// each ledger sees half the collateral: capacity 0.5·0.8·10000 = 4000. ledger 0: debt 1000 → 0.75;
 		// ledger 1: debt 3000 → 0.25 < 0.3. target 0.5 → debt' 2000 → repay 1000 USDC on ledger 1.
@@ -90,7 +90,7 @@ func TestRepayDecision(t *testing.T) {
 		loan:      loan("a", 10_000, split(1_000_000_000), split(3_000_000_000)),
 		amount:    1_000_000_000,
 		ledgerIdx: 1,
-		reason:    "health 0.25 < 0.30: repay 1000.00 USDC on ledger 1 to reach 0.50",
+		reason:    "health 0.25 < 0.30: repay 1000 USDC on ledger 1 to reach 0.50",
 	}, {
 		// only ledger 0 (health 0.75) may be repaid: not below 0.3, nothing happens.
 		name:   "ledgers restrict the choice",
@@ -115,7 +115,7 @@ func TestRepayDecision(t *testing.T) {
 		params: "{trigger_health: 0.1, target_health: 0.25, max_amount: 500000000, repay_all_within: 24h}",
 		loan:   loan("a", 10_000, ending),
 		amount: 500_000_000,
-		reason: "ledger 0 ends in 1h0m0s (repay_all_within 24h0m0s) and no refinance is expected: repay 500.00 USDC on ledger 0 (the full debt exceeds max_amount)",
+		reason: "ledger 0 ends in 1h0m0s (repay_all_within 24h0m0s) and no refinance is expected: repay 500 USDC on ledger 0 (the full debt exceeds max_amount)",
 	}, {
 		// when fires at health 0.0625 but the target 0.06 is already reached: noop.
 		name:   "already at target",

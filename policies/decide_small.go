@@ -13,7 +13,14 @@ type alertInputs struct {
 
 // decide plans a notification on target when `when` holds.
 func (ap *AlertParams) decide(e *evaluator, target string, env any) {
-	if !e.when(target, env) || !e.gate.ready(target) {
+	skips := len(e.res.Skipped)
+	if !e.when(target, env) {
+		if len(e.res.Skipped) == skips { // not an error: the condition is false
+			e.clear(target, env)
+		}
+		return
+	}
+	if !e.gate.ready(target) {
 		return
 	}
 	msg, err := renderAlert(ap.tmpl, env)
@@ -52,7 +59,9 @@ func (*ClaimWithdrawalsParams) decide(e *evaluator, we *withdrawalEntry, env *wi
 	e.gate.plan(Action{
 		Target:  f.RequestID,
 		Request: Request{WithdrawClaim: &market.WithdrawClaimRequest{Address: f.Vault, Wallet: e.obs.Wallet, RequestID: f.RequestID}},
-		Reason: fmt.Sprintf("request %s in earn vault %s is fully filled (%d of %d requested units): claim it",
+		// The market's earn answers name no mint, so the amounts stay in
+		// base units and say so (docs/operations.md, "Amounts").
+		Reason: fmt.Sprintf("request %s in earn vault %s is fully filled (%d of %d base units requested, mint unknown): claim it",
 			shortKey(f.RequestID), shortKey(f.Vault), f.Filled, f.Requested),
 	}, claimInputs{Vault: f.Vault, Requested: f.Requested, Filled: f.Filled})
 }

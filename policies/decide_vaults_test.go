@@ -51,7 +51,7 @@ func TestClaimWithdrawalsDecision(t *testing.T) {
 	if a.Request.Endpoint() != "E10" || len(a.Bounds.MaxOutflow) != 0 || a.Bounds.MaxLamports != DefaultMaxFeeLamports+2_100_000 {
 		t.Errorf("endpoint %s bounds %+v", a.Request.Endpoint(), a.Bounds)
 	}
-	if !strings.Contains(a.Reason, "is fully filled (1000 of 1000 requested units): claim it") {
+	if !strings.Contains(a.Reason, "is fully filled (1000 of 1000 base units requested, mint unknown): claim it") {
 		t.Errorf("reason = %q", a.Reason)
 	}
 }
@@ -153,7 +153,7 @@ func TestStrategyWithdrawDecision(t *testing.T) {
 			if a.Request.WithdrawStrategy == nil || *a.Request.WithdrawStrategy != want {
 				t.Errorf("request %+v, want %+v", a.Request.WithdrawStrategy, want)
 			}
-			wantReason := "idle 1500.00 USDC is above the buffer 500.00 USDC: withdraw 1000.00 USDC from strategy " + shortKey(strategy)
+			wantReason := "idle 1500 USDC is above the buffer 500 USDC: withdraw 1000 USDC from strategy " + shortKey(strategy)
 			if a.Reason != wantReason || a.Target != vaultAddr || len(a.Bounds.MaxOutflow) != 0 {
 				t.Errorf("target %s reason %q bounds %+v", a.Target, a.Reason, a.Bounds)
 			}

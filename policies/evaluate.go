@@ -54,6 +54,7 @@ func EvaluateScoped(p *Policy, obs *Observation, now time.Time, hist History, st
 	g := newGate(p, obs.Tokens, now, hist, state, res)
 	e := &evaluator{p: p, obs: obs, d: obs.facts(now), nowUnix: now.Unix(), scope: scope, gate: g, res: res}
 	e.run()
+	e.clearGone()
 	res.Evaluated += obs.Dropped
 	if state != nil {
 		state.PendingSince = g.pending
@@ -126,7 +127,8 @@ func firstLine(s string) string {
 // Sieve evaluates a policy over loans that arrive page by page, and keeps
 // of them only what the evaluation could act on or report: the loans (and,
 // for position policies, the CLMM positions) whose condition holds, whose
-// data is unusable, or whose `for` timer must be carried over. Every other
+// data is unusable, whose `for` timer must be carried over, or whose open
+// alert incident the evaluation finds cleared (State.Open). Every other
 // target is counted and dropped with its page. Evaluating the Observation
 // the sieve returns then decides exactly what evaluating every page at once
 // would: a dropped target reached none of the limits (`for`, in flight,
@@ -221,7 +223,9 @@ func (s *Sieve) Add(page *Observation) {
 // something: a skip, an action, a `for` timer or a limit reached. A target
 // that came to nothing is counted in Dropped.
 func (s *Sieve) sift(e *evaluator, eval func()) bool {
-	mark := func() int { return len(e.res.Skipped) + len(e.res.Actions) + len(e.gate.pending) + e.gate.reached }
+	mark := func() int {
+		return len(e.res.Skipped) + len(e.res.Actions) + len(e.res.Cleared) + len(e.gate.pending) + e.gate.reached
+	}
 	before, evaluated := mark(), e.res.Evaluated
 	eval()
 	if mark() != before {

@@ -55,7 +55,7 @@ func sieveLoans(n int, rng *rand.Rand) []market.LoanItem {
 func sieveRun(t *testing.T, p *Policy, base *Observation, loans []market.LoanItem, positions []PositionObservation,
 	size int, shared bool, hist History, state State, scope *Scope) (Result, State, *Observation) {
 	t.Helper()
-	st := State{PendingSince: cloneTimes(state.PendingSince)}
+	st := State{PendingSince: cloneTimes(state.PendingSince), Open: state.Open}
 	s := NewSieve(p, base, t0, &st, scope)
 	for i := 0; i < len(loans); i += size {
 		page := &Observation{Loans: loans[i:min(i+size, len(loans))], Tokens: base.Tokens}

@@ -55,7 +55,7 @@ policies:
 		fmt.Println("max outflow:", a.Bounds.MaxOutflow[usdc])
 	}
 	// Output:
-	// health 0.0625 < 0.10: repay 1500.00 USDC on ledger 0 to reach 0.25
+	// health 0.0625 < 0.10: repay 1500 USDC on ledger 0 to reach 0.25
 	// E2 {"loan":"4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T","steps":[{"type":"repay","params":{"loan":"4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T","repayParams":[{"amount":1500000000,"ledgerIndex":0,"repayAll":false}]}}]}
 	// max outflow: 1500000000
 }

@@ -12,11 +12,12 @@ func TestFormatAmount(t *testing.T) {
 		mint  string
 		want  string
 	}{
-		{412_500_000, "u", "412.50 USDC"},
+		{412_500_000, "u", "412.5 USDC"},
 		{1, "u", "0.000001 USDC"},
-		{0, "u", "0.00 USDC"},
+		{0, "u", "0 USDC"},
 		{1_234_567_891, "s", "1.234567891 SOL"},
-		{2_000_000_000, "s", "2.00 SOL"},
+		{2_000_000_000, "s", "2 SOL"},
+		{10_000_000_000, "s", "10 SOL"}, // one rule: not "10.00 SOL" beside "1.234567891 SOL"
 		{42, "n", "42 n"},
 		{42, "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", "42 units of EPjF…Dt1v"},
 	}
@@ -53,7 +54,7 @@ func TestCeilUnits(t *testing.T) {
 }
 
 func TestFormatSOL(t *testing.T) {
-	for lamports, want := range map[uint64]string{10_000: "0.00001 SOL", 1_500_000_000: "1.50 SOL", 0: "0.00 SOL", 4_200_000: "0.0042 SOL"} {
+	for lamports, want := range map[uint64]string{10_000: "0.00001 SOL", 1_500_000_000: "1.5 SOL", 0: "0 SOL", 4_200_000: "0.0042 SOL"} {
 		if got := FormatSOL(lamports); got != want {
 			t.Errorf("FormatSOL(%d) = %q, want %q", lamports, got, want)
 		}

@@ -129,14 +129,14 @@ func (g *gate) plan(a Action, inputs any) {
 	}
 	for mint, amount := range a.Bounds.MaxOutflow {
 		if left, capped := g.remaining(mint); capped && amount > left {
-			g.res.skip(a.Target, SkipDailyCap, fmt.Sprintf("needs %d of %s but the daily cap leaves %d", amount, shortKey(mint), left))
+			g.res.skip(a.Target, SkipDailyCap, fmt.Sprintf("needs %s but the daily cap leaves %s", FormatAmount(amount, mint, g.tokens), FormatAmount(left, mint, g.tokens)))
 			return
 		}
 	}
 	cost := p.Submit.MaxFeeLamports + p.Submit.TipLamports
 	if limit := p.Limits.DailyFeeLamports; p.Kind.Writes() && limit > 0 && g.hist.FeesToday+g.fees+cost > limit {
-		g.res.skip(a.Target, SkipFeeCap, fmt.Sprintf("fees up to %d lamports would pass daily_fee_lamports %d (spent %d)",
-			cost, limit, g.hist.FeesToday+g.fees))
+		g.res.skip(a.Target, SkipFeeCap, fmt.Sprintf("fees up to %s would pass the daily fee cap %s (daily_fee_lamports %d; %s spent)",
+			FormatSOL(cost), FormatSOL(limit), limit, FormatSOL(g.hist.FeesToday+g.fees)))
 		return
 	}
 	for mint, amount := range a.Bounds.MaxOutflow {

@@ -280,3 +280,35 @@ func TestEvaluateRefusesUncheckedPolicies(t *testing.T) {
 		t.Error("nil policy accepted")
 	}
 }
+
+// TestCapSkipsSayAmountsInTokens: a skip at a cap writes its amounts as
+// every amount is written (whole tokens, SOL for fees), not base units.
+func TestCapSkipsSayAmountsInTokens(t *testing.T) {
+	tests := []struct {
+		name, params, limits string
+		hist                 History
+		want                 string
+	}{{
+		name:   "daily cap",
+		params: "{trigger_health: 0.1, target_health: 0.25, min_amount: 200000000, max_amount: 5000000000}",
+		limits: "limits: {daily_caps: {" + usdc + ": 2000000000}}",
+		hist:   History{SpentToday: map[string]uint64{usdc: 1_900_000_000}},
+		want:   "needs 1500 USDC but the daily cap leaves 100 USDC",
+	}, {
+		name:   "fee cap",
+		params: "{trigger_health: 0.1, target_health: 0.25, max_amount: 5000000000}",
+		limits: "limits: {daily_fee_lamports: 250000}",
+		hist:   History{FeesToday: 60_000},
+		want:   "fees up to 0.0001 SOL would pass the daily fee cap 0.00025 SOL (daily_fee_lamports 250000; 0.00016 SOL spent)",
+	}}
+	for _, tc := range tests {
+		p := parseOne(t, policyYAML("name: repay", "kind: repay", `schedule: "@every 1m"`, "params: "+tc.params, tc.limits))
+		res, err := Evaluate(p, observe(lowLoan("b"), lowLoan("a")), t0, tc.hist, &State{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Skipped) == 0 || res.Skipped[len(res.Skipped)-1].Detail != tc.want {
+			t.Errorf("%s: skips %+v, want the last saying %q", tc.name, res.Skipped, tc.want)
+		}
+	}
+}

@@ -141,6 +141,11 @@ type State struct {
 	// PendingSince maps a target key to the first evaluation time of the
 	// current unbroken run of evaluations in which its condition held.
 	PendingSince map[string]time.Time
+	// Open are the targets of an alert policy whose incident is open, as
+	// the runtime keeps them (Evaluate only reads them): an evaluation
+	// reports each one it finds no longer firing in Result.Cleared, with
+	// what its facts are now, and a Sieve keeps such targets for it.
+	Open map[string]bool
 }
 
 // Holdings are an Observation's loans, CLMM positions and withdrawal

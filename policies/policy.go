@@ -59,6 +59,9 @@ type Policy struct {
 	// whenReads are the facts that may be unknown (mayBeUnknown) that
 	// `when` reads, found once when it compiles.
 	whenReads map[string]bool
+	// whenFacts are the facts `when` reads (group and name), for what a
+	// resolution says (Cleared.Value).
+	whenFacts [][2]string
 	notifyPos []position // positions of Notify.To entries
 	warnings  Errors     // what is accepted but cannot work as written
 }

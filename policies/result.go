@@ -21,6 +21,11 @@ type Result struct {
 	Skipped []Skip
 	// Evaluated counts the targets the policy selected and evaluated.
 	Evaluated int
+	// Cleared are the alert targets of State.Open whose condition the
+	// evaluation found no longer holding, or that it no longer found at
+	// all, ordered as evaluated. A target with data it could not use is
+	// skipped, not cleared: its incident stays open.
+	Cleared []Cleared
 }
 
 // skip records that target gets no action.

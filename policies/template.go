@@ -9,6 +9,8 @@ import (
 	"strings"
 	"text/template"
 	"text/template/parse"
+
+	"github.com/keeper-project/keeper/internal/amounts"
 )
 
 // templateFuncs are the functions alert messages may call besides the
@@ -152,7 +154,8 @@ func toMap(v reflect.Value) any {
 // quote returns s in Go double quotes.
 func quote(s string) string { return strconv.Quote(s) }
 
-// FormatAmount renders units of mint for a reason: "412.50 USDC" when the
+// FormatAmount renders units of mint for people by keeper's one rule for
+// amounts (package internal/amounts): "412.5 USDC", "10 SOL" when the
 // token is known, "412500000 units of EPjF…Dt1v" otherwise.
 func FormatAmount(units uint64, mint string, tokens map[string]Token) string {
 	t, ok := tokens[mint]
@@ -163,28 +166,11 @@ func FormatAmount(units uint64, mint string, tokens map[string]Token) string {
 	if sym == "" {
 		sym = shortKey(mint)
 	}
-	return decimalString(units, t.Decimals) + " " + sym
+	return amounts.Format(units, t.Decimals) + " " + sym
 }
 
 // FormatSOL renders lamports as SOL: 10000 → "0.00001 SOL".
-func FormatSOL(lamports uint64) string { return decimalString(lamports, 9) + " SOL" }
-
-// decimalString renders units scaled by 10^-decimals exactly, keeping at
-// least two decimals and dropping further trailing zeros.
-func decimalString(units uint64, decimals uint8) string {
-	s := strconv.FormatUint(units, 10)
-	d := int(decimals)
-	if d == 0 {
-		return s
-	}
-	if len(s) <= d {
-		s = strings.Repeat("0", d-len(s)+1) + s
-	}
-	whole, frac := s[:len(s)-d], s[len(s)-d:]
-	keep := min(2, d)
-	frac = frac[:keep] + strings.TrimRight(frac[keep:], "0")
-	return whole + "." + frac
-}
+func FormatSOL(lamports uint64) string { return amounts.SOL(lamports) }
 
 // shortKey abbreviates a base58 key for messages: "EPjF…Dt1v".
 func shortKey(s string) string {

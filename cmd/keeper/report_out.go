@@ -156,7 +156,7 @@ func writeLoops(w io.Writer, r *keeper.VaultsReport) {
 				fmt.Fprintln(tw, "\nLOOP\tVAULT\tCOLLATERAL DEPOSITED\tWAVG APY\tMAX APY")
 				header = true
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%g %s\t%s\t%s\n", l.Identifier, v.Address, l.CollateralDeposited, symbolOf(l.CollateralMint, r.Tokens),
+			fmt.Fprintf(tw, "%s\t%s\t%s %s\t%s\t%s\n", l.Identifier, v.Address, strconv.FormatFloat(l.CollateralDeposited, 'f', -1, 64), symbolOf(l.CollateralMint, r.Tokens),
 				pct(l.WAvgAPY), maxAPY(l))
 		}
 	}

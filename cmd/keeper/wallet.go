@@ -125,9 +125,14 @@ func writeWallet(w io.Writer, r *keeper.WalletReport, now time.Time) {
 	}
 	fmt.Fprintf(tw, "\nWITHDRAWALS (%d)\tVAULT\tSTATE\tFILLED / REQUESTED\n", len(r.Withdrawals))
 	for _, q := range r.Withdrawals {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d / %d\n", q.RequestID, q.Vault, q.State, q.Filled, q.Requested)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d / %d base units\n", q.RequestID, q.Vault, q.State, q.Filled, q.Requested)
 	}
 	tw.Flush()
+	if len(r.Withdrawals) > 0 {
+		// The market's earn answers name no mint: amounts keeper cannot
+		// scale are shown raw and said to be.
+		fmt.Fprintln(w, "(withdrawal amounts are in base units of the vault's token: the market's earn answers name no mint)")
+	}
 	if len(r.EarnVaults) == 0 {
 		fmt.Fprintln(w, "(no earn vault read: name one with --earn-vault, or select it in a claim-withdrawals policy)")
 	}

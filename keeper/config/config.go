@@ -21,7 +21,7 @@ type Config struct {
 	Notifiers []Notifier `yaml:"notifiers"` // where landed/failed/refused/alert messages go
 	Log       Log        `yaml:"log"`       // level and format of the daemon's log
 	// Tokens names mints for people: symbols and decimals turn smallest
-	// units into "412.50 USDC" in reasons, logs and notifications. Keyed by
+	// units into "412.5 USDC" in reasons, logs and notifications. Keyed by
 	// base58 mint; the chain's mint and metadata accounts name the rest.
 	Tokens map[string]Token `yaml:"tokens"`
 	// Prices says where the USD price of each mint comes from.

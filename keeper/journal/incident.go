@@ -54,10 +54,10 @@ func (j *Journal) OpenIncident(ctx context.Context, in Incident) (Incident, bool
 	return in, opened, nil
 }
 
-// ResolveIncidents resolves policy's open incidents whose target is not in
-// firing, and returns them: each is resolved once, whichever process or
-// run finds it cleared.
-func (j *Journal) ResolveIncidents(ctx context.Context, policy string, firing []string) ([]Incident, error) {
+// ResolveIncidents resolves policy's open incidents whose target is in
+// cleared (those a run found no longer firing), and returns them: each is
+// resolved once, whichever process or run finds it cleared.
+func (j *Journal) ResolveIncidents(ctx context.Context, policy string, cleared []string) ([]Incident, error) {
 	var resolved []Incident
 	err := j.write(ctx, durable, func(tx dbtx) error {
 		open, err := queryIncidents(ctx, tx, `WHERE policy = ? AND resolved_at IS NULL ORDER BY id`, policy)
@@ -66,7 +66,7 @@ func (j *Journal) ResolveIncidents(ctx context.Context, policy string, firing []
 		}
 		now := j.stamp()
 		for _, in := range open {
-			if slices.Contains(firing, in.Target) {
+			if !slices.Contains(cleared, in.Target) {
 				continue
 			}
 			if _, err := tx.ExecContext(ctx, `UPDATE incidents SET resolved_at = ? WHERE id = ?`, now, in.ID); err != nil {

@@ -31,11 +31,11 @@ func TestIncidentOpensOncePerCondition(t *testing.T) {
 	if _, opened, _ := j.OpenIncident(ctx, in); opened {
 		t.Error("a restarted journal opened the incident again")
 	}
-	resolved, err := j.ResolveIncidents(ctx, "floor", []string{"VaultB"})
+	resolved, err := j.ResolveIncidents(ctx, "floor", []string{in.Target})
 	if err != nil || len(resolved) != 1 || resolved[0].ID != first.ID || resolved[0].Open() {
 		t.Fatalf("ResolveIncidents = %+v, %v; want VaultA's incident resolved", resolved, err)
 	}
-	if again, err := j.ResolveIncidents(ctx, "floor", []string{"VaultB"}); err != nil || len(again) != 0 {
+	if again, err := j.ResolveIncidents(ctx, "floor", []string{in.Target}); err != nil || len(again) != 0 {
 		t.Errorf("resolving again = %+v, %v; want nothing: each incident resolves once", again, err)
 	}
 	next, opened, err := j.OpenIncident(ctx, in)

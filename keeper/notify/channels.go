@@ -99,7 +99,9 @@ type pagerDutyLink struct {
 
 // pagerDuty renders m as an Events API v2 event: alerts and resolutions
 // share the incident's dedup key ("keeper/<policy>/<target>"), a failed or
-// refused action has its own ("keeper/action/<id>").
+// refused action has its own ("keeper/action/<id>"). A resolution carries
+// its payload too (as Alertmanager's resolve events do), so the alert's
+// log in PagerDuty shows what ended it and the incident id.
 func (w *Webhook) pagerDuty(m Message) ([]byte, bool, error) {
 	if w.routingKey == "" {
 		return nil, false, errors.New("no PagerDuty routing_key")
@@ -109,10 +111,10 @@ func (w *Webhook) pagerDuty(m Message) ([]byte, bool, error) {
 	switch m.Event {
 	case Landed:
 		return nil, true, nil
-	case Resolved:
-		ev.EventAction = "resolve"
-		return marshal(ev)
-	case Alert:
+	case Alert, Resolved:
+		if m.Event == Resolved {
+			ev.EventAction = "resolve"
+		}
 		severity = map[string]string{"critical": "critical", "warning": "warning"}[m.Severity]
 		if severity == "" {
 			severity = "info"

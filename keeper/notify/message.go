@@ -2,9 +2,10 @@ package notify
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/keeper-project/keeper/internal/amounts"
 )
 
 // Event says what happened.
@@ -42,6 +43,10 @@ type Message struct {
 	// Incident identifies an alert's incident: its opening and its
 	// resolution carry the same id, so a receiver can match them.
 	Incident string `json:"incident,omitempty"`
+	// Value is a resolution's: what the facts its alert's condition reads
+	// are now, as the observation that found it cleared saw them
+	// ("loan.health 0.3102").
+	Value string `json:"value,omitempty"`
 	// DryRun marks a message of a dry run: nothing was signed. The
 	// Dispatcher posts none unless told to (Options.PostDryRun).
 	DryRun bool `json:"dry_run,omitempty"`
@@ -79,30 +84,24 @@ func (m Message) headline() string {
 	return h + strings.ToUpper(string(m.Event))
 }
 
-// writeBody writes the reason, detail, amount, costs and incident.
+// writeBody writes the reason, detail, value now, amount, costs and incident.
 func (m Message) writeBody(b *strings.Builder) {
 	fmt.Fprintf(b, ": %s", m.Reason)
 	if m.Detail != "" {
 		fmt.Fprintf(b, " (%s)", m.Detail)
 	}
+	if m.Value != "" {
+		fmt.Fprintf(b, "; now %s", m.Value)
+	}
 	if m.Amount != "" {
 		fmt.Fprintf(b, "; amount %s", m.Amount)
 	}
 	if m.FeeLamports+m.TipLamports > 0 {
-		fmt.Fprintf(b, "; paid %s SOL fee + %s SOL tip", sol(m.FeeLamports), sol(m.TipLamports))
+		fmt.Fprintf(b, "; paid %s fee + %s tip", amounts.SOL(m.FeeLamports), amounts.SOL(m.TipLamports))
 	}
 	if m.Incident != "" {
 		fmt.Fprintf(b, " (incident %s)", m.Incident)
 	}
-}
-
-// sol writes lamports as SOL with up to nine decimals and no trailing zeros.
-func sol(lamports uint64) string {
-	s := strconv.FormatUint(lamports/1e9, 10)
-	if frac := lamports % 1e9; frac != 0 {
-		s += "." + strings.TrimRight(fmt.Sprintf("%09d", frac), "0")
-	}
-	return s
 }
 
 // key identifies "the same message" for deduplication.

@@ -53,6 +53,30 @@ func TestSlackShortensAndLinks(t *testing.T) {
 	}
 }
 
+// TestResolutionSaysTheValueNow: a resolution says "resolved", what the
+// facts its condition reads are now and the incident id, in the text
+// (chats, email), in Slack's and in the JSON webhook's payload.
+func TestResolutionSaysTheValueNow(t *testing.T) {
+	m := Message{Event: Resolved, Policy: "health", Target: "Loan1", Incident: "7", Value: "loan.health 0.31",
+		Reason: "resolved: loan.health < 0.25 no longer holds (open for 20s)"}
+	want := "[keeper] RESOLVED health on Loan1: resolved: loan.health < 0.25 no longer holds (open for 20s); now loan.health 0.31 (incident 7)"
+	if got := m.Text(); got != want {
+		t.Errorf("text\n got %q\nwant %q", got, want)
+	}
+	if got := slackText(m); !strings.Contains(got, "&lt; 0.25 no longer holds (open for 20s); now loan.health 0.31 (incident 7)") {
+		t.Errorf("slack text %q lacks the value now", got)
+	}
+	w, err := NewWebhook("n", "https://example.invalid/hook", JSON, nil, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _, err := w.payload(m)
+	var got Message
+	if err != nil || json.Unmarshal(body, &got) != nil || got.Value != m.Value || got.Incident != "7" || got.Event != Resolved {
+		t.Errorf("webhook payload %s (%v)", body, err)
+	}
+}
+
 // TestDispatcherLinksTargets: a message's target gets its explorer link.
 func TestDispatcherLinksTargets(t *testing.T) {
 	r := &recorder{name: "r"}

@@ -296,8 +296,12 @@ func TestChannelPayloads(t *testing.T) {
 		payload["severity"] != "critical" || payload["source"] != "keeper" || !strings.Contains(payload["summary"].(string), "health 0.1 < 0.2") {
 		t.Errorf("pagerduty trigger = %v", trig)
 	}
-	res := decode(pd, Message{Event: Resolved, Policy: "health", Target: "Loan1", Time: at})
-	if res["event_action"] != "resolve" || res["dedup_key"] != "keeper/health/Loan1" || res["payload"] != nil {
+	res := decode(pd, Message{Event: Resolved, Policy: "health", Target: "Loan1", Severity: "critical", Time: at,
+		Reason: "resolved: loan.health < 0.2 no longer holds", Value: "loan.health 0.31", Incident: "7"})
+	payload, _ = res["payload"].(map[string]any)
+	details, _ := payload["custom_details"].(map[string]any)
+	if res["event_action"] != "resolve" || res["dedup_key"] != "keeper/health/Loan1" || payload["severity"] != "critical" ||
+		!strings.Contains(payload["summary"].(string), "; now loan.health 0.31") || details["incident"] != "7" || details["value"] != "loan.health 0.31" {
 		t.Errorf("pagerduty resolve = %v", res)
 	}
 	fail := decode(pd, failed)
