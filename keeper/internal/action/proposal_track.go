@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/binary"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -55,6 +56,9 @@ type onChain struct {
 	ms       *squads.Multisig
 	prop     *squads.Proposal // nil: no proposal account
 	multisig solana.PublicKey
+	// now is the chain's clock (the Clock sysvar's unix_timestamp) when
+	// they were read: the time the program measures the time lock by.
+	now time.Time
 }
 
 // trackOne moves r one or more steps along, as the chain says.
@@ -103,18 +107,22 @@ func (e *Executor) trackOne(ctx context.Context, log *slog.Logger, r journal.Pro
 	return fmt.Errorf("proposal status %s unknown", c.prop.Status)
 }
 
-// readProposal reads r's multisig and proposal accounts.
+// readProposal reads r's multisig and proposal accounts, and the chain's
+// clock with them.
 func (e *Executor) readProposal(ctx context.Context, r journal.Proposal) (onChain, error) {
 	ms, err := solana.PublicKeyFromBase58(r.Multisig)
 	if err != nil {
 		return onChain{}, fmt.Errorf("journaled multisig %q: %w", r.Multisig, err)
 	}
 	pk, _ := squads.ProposalPDA(ms, r.Index)
-	data, err := e.cfg.Submitter.MultipleAccounts(ctx, []solana.PublicKey{ms, pk})
-	if err != nil || len(data) != 2 {
-		return onChain{}, fmt.Errorf("reading the multisig and the proposal: %w", err)
+	data, err := e.cfg.Submitter.MultipleAccounts(ctx, []solana.PublicKey{ms, pk, solana.SysVarClockPubkey})
+	if err != nil || len(data) != 3 {
+		return onChain{}, fmt.Errorf("reading the multisig, the proposal and the clock: %w", err)
 	}
 	c := onChain{multisig: ms}
+	if c.now, err = clockTime(data[2]); err != nil {
+		return c, err
+	}
 	if c.ms, err = squads.DecodeMultisig(data[0]); err != nil {
 		return c, err
 	}
@@ -163,7 +171,7 @@ func (e *Executor) approved(ctx context.Context, log *slog.Logger, c onChain, r 
 		return e.resendExecute(ctx, log, c, r)
 	}
 	unlock := c.prop.Since().Add(time.Duration(c.ms.TimeLock) * time.Second)
-	if now := e.cfg.Now(); now.Before(unlock) {
+	if c.now.Before(unlock) { // the program's clock, not keeper's: they differ by seconds
 		log.Info("Approved; waiting for the time lock", "executable_at", unlock)
 		return nil
 	}
@@ -319,6 +327,16 @@ func (e *Executor) step(ctx context.Context, ms solana.PublicKey, r journal.Prop
 		e.announceProposal(ctx, ms, r.Index, u.State, u.Detail)
 	}
 	return nil
+}
+
+// clockTime is the unix_timestamp of the Clock sysvar's account data (slot,
+// epoch_start_timestamp, epoch, leader_schedule_epoch, unix_timestamp:
+// 8 bytes little-endian each).
+func clockTime(data []byte) (time.Time, error) {
+	if len(data) < 40 {
+		return time.Time{}, fmt.Errorf("the Clock sysvar holds %d bytes, not 40", len(data))
+	}
+	return time.Unix(int64(binary.LittleEndian.Uint64(data[32:40])), 0), nil
 }
 
 // keys lists keys, comma-separated.
