@@ -194,7 +194,7 @@ func printSim(w io.Writer, u sim.URLs, sm *sim.Sim) {
 }
 
 // printAddresses lists the scenario's mints, vaults, earn vaults, other
-// wallets and loans, which policies and reports name.
+// wallets, loans and multisigs, which policies and reports name.
 func printAddresses(w io.Writer, sm *sim.Sim, sc *scenario.Scenario) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	row := func(kind, name string) {
@@ -216,6 +216,9 @@ func printAddresses(w io.Writer, sm *sim.Sim, sc *scenario.Scenario) {
 	}
 	for _, l := range sc.Loans {
 		row(ids.KindLoan, l.Name)
+	}
+	for _, m := range sc.Multisigs {
+		row(ids.KindMultisig, m.Name)
 	}
 	tw.Flush()
 }
