@@ -239,8 +239,8 @@ func TestE2EVaultMultisig(t *testing.T) {
 			t.Errorf("journaled proposals %+v, want #1 rejected, never executed", ps)
 		}
 		acts := m.history(t, m.cfg)
-		if len(acts) != 1 || acts[0].State != "landed" || acts[0].Rule != "proposal-rejected" {
-			t.Errorf("actions %+v, want one settled as rejected", acts)
+		if len(acts) != 1 || acts[0].State != "failed" || acts[0].Rule != "proposal-rejected" {
+			t.Errorf("actions %+v, want one failed as rejected", acts)
 		}
 	})
 }

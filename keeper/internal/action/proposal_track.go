@@ -17,6 +17,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/chain"
 	"github.com/keeper-project/keeper/keeper/journal"
 	"github.com/keeper-project/keeper/keeper/squads"
+	"github.com/keeper-project/keeper/signer"
 )
 
 // TrackProposals follows every open proposal keeper made from the chain,
@@ -318,15 +319,34 @@ func (e *Executor) lookupTables(ctx context.Context, msg *squads.Message) (map[s
 	return out, nil
 }
 
-// step journals u for r and announces it.
+// step journals u for r and announces it; a settled proposal counts its
+// action's outcome.
 func (e *Executor) step(ctx context.Context, ms solana.PublicKey, r journal.Proposal, u journal.ProposalUpdate) error {
 	if err := e.cfg.Proposals.Journal.UpdateProposal(ctx, r.Multisig, r.Index, u); err != nil {
 		return err
+	}
+	if o, settles := settledOutcome(u.State); settles {
+		p := Plan{ID: r.ActionID, Policy: r.Policy}
+		if act, err := e.cfg.Journal.Get(ctx, r.ActionID); err == nil {
+			p.Kind = signer.Kind(act.Kind)
+		}
+		e.Count(p, o)
 	}
 	if u.State != journal.ProposalExecuting {
 		e.announceProposal(ctx, ms, r.Index, u.State, u.Detail)
 	}
 	return nil
+}
+
+// settledOutcome is the outcome of the action whose proposal settled in s
+// (the action was counted proposed when its proposal landed): landed once
+// executed, rejected, cancelled or superseded when it never can be. An
+// open or abandoned proposal settles nothing (an abandoned one's action
+// was counted by its own attempt).
+func settledOutcome(s journal.ProposalState) (Outcome, bool) {
+	o, ok := map[journal.ProposalState]Outcome{journal.ProposalExecuted: OutcomeLanded, journal.ProposalRejected: OutcomeRejected,
+		journal.ProposalCancelled: OutcomeCancelled, journal.ProposalSuperseded: OutcomeSuperseded}[s]
+	return o, ok
 }
 
 // clockTime is the unix_timestamp of the Clock sysvar's account data (slot,
