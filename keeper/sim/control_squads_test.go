@@ -33,9 +33,10 @@ const treasury = `  - name: treasury
     voters: [alice, bob, carol]
 `
 
-// TestScenarioMultisig: a scenario's multisig is on chain at its PDA with the wallet and the
-// voters as members, and a strategy whose authority names it is held by its vault 0.
-func TestScenarioMultisig(t *testing.T) {
+// newTreasurySim is a simulator on the treasury scenario, with a manual
+// clock.
+func newTreasurySim(t *testing.T) *Sim {
+	t.Helper()
 	sc, err := ParseScenario("treasury.yaml", treasuryYAML(t, treasury))
 	if err != nil {
 		t.Fatal(err)
@@ -44,6 +45,13 @@ func TestScenarioMultisig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return s
+}
+
+// TestScenarioMultisig: a scenario's multisig is on chain at its PDA with the wallet and the
+// voters as members, and a strategy whose authority names it is held by its vault 0.
+func TestScenarioMultisig(t *testing.T) {
+	s := newTreasurySim(t)
 	addr, _ := squads.MultisigPDA(ids.DerivedKey("multisig", "treasury"))
 	if got, ok := s.Accounts().Address(ids.KindMultisig, "treasury"); !ok || got != addr {
 		t.Fatalf("multisig treasury at %s (%v), want %s", got, ok, addr)
@@ -83,14 +91,7 @@ func TestScenarioMultisigProblems(t *testing.T) {
 // TestControlSquadsVote: the control route votes as the scenario's voters with their keys, as the
 // program allows; GET /_sim/squads shows the proposal and its votes.
 func TestControlSquadsVote(t *testing.T) {
-	sc, err := ParseScenario("treasury.yaml", treasuryYAML(t, treasury))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := New(Options{Clock: chainsim.NewManualClock(testStart), Wallet: testWallet(), Scenario: sc})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := newTreasurySim(t)
 	c := NewControl(s)
 	addr, _ := s.Accounts().Address(ids.KindMultisig, "treasury")
 	vault, _ := squads.VaultPDA(addr, 0)
