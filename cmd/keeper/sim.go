@@ -181,7 +181,7 @@ func printControl(w io.Writer, u sim.URLs, manual bool) {
 	if manual {
 		clock = "manual: it moves only when told"
 	}
-	fmt.Fprintf(w, "simulator control %s (POST advance {\"seconds\": N}, GET state); clock %s\n", u.Control(), clock)
+	fmt.Fprintf(w, "simulator control %s (POST advance {\"seconds\": N}, GET state, GET squads, POST squads/vote); clock %s\n", u.Control(), clock)
 }
 
 // printSim tells the user where the services are and what the scenario holds.

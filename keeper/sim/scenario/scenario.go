@@ -16,8 +16,8 @@ import (
 // clock's time when New runs ("-10d", "30s",
 // "1h30m"; "d" means 24 h); APYs and ratios of the market are integers in centi-basis points
 // (1,000,000 = 100 %) and vault APYs fractions (0.05 = 5 %). Wherever a wallet is expected, "$wallet"
-// stands for the operator's wallet (Options.Wallet), a name refers to an entry of Wallets, and
-// anything else must be a base58 address. Mints are referred to by symbol, pools by name. Addresses of
+// stands for the operator's wallet (Options.Wallet), a name refers to an entry of Wallets (or of
+// Multisigs: its vault 0), and anything else must be a base58 address. Mints are referred to by symbol, pools by name. Addresses of
 // loans, strategies, vaults, pools and earn vaults are derived from their names (program addresses of
 // the simulator's programs); see package sim's documentation.
 type Scenario struct {
