@@ -154,14 +154,15 @@ type journaledTip struct {
 	Lamports  uint64 `json:"lamports"`
 }
 
-// history runs `keeper history --json` with config and returns every journaled action.
+// history runs `keeper history --json` with config and returns every journaled action (not the
+// Squads proposals listed after them).
 func (w *workspace) history(t testing.TB, config string) []action {
 	t.Helper()
 	r := runKeeper(t, w.dir, "history", "--json", "--limit", "0", "--config", config).wantExit(t, 0)
 	var out []action
 	for line := range strings.Lines(r.stdout) {
-		if strings.HasPrefix(line, "no journal at ") {
-			continue
+		if strings.HasPrefix(line, "no journal at ") || strings.Contains(line, `"proposal":`) {
+			continue // a Squads proposal's line, listed after the actions
 		}
 		var a action
 		if err := json.Unmarshal([]byte(line), &a); err != nil {

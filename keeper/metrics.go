@@ -70,7 +70,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		RunDuration:          histogramVec("policy_run_duration_seconds", "Time from tick to the end of a policy run, actions included.", prometheus.ExponentialBuckets(0.01, 2, 14), "policy"),
 		RunsSkipped:          counterVec("policy_runs_skipped_total", "Policy ticks not run as scheduled, by reason: overlap (the previous run still ran), late (fired more than 2 s after its slot), missed (slots that passed without a tick), stale_data.", "policy", "reason"),
 		LastSuccess:          gaugeVec("policy_last_success_timestamp_seconds", "Unix time of the policy's last run that ended without error.", "policy"),
-		Actions:              counterVec("actions_total", "Ends of the action path by kind and outcome (landed, failed, refused, retry, expired, pending, settled, busy, already_done, superseded, dry_run, paused, not_taken, alert).", "policy", "kind", "outcome"),
+		Actions:              counterVec("actions_total", "Ends of the action path by kind and outcome (landed, failed, refused, retry, expired, pending, settled, busy, already_done, superseded, dry_run, paused, not_taken, alert; proposed, then rejected or cancelled, for a Squads proposal).", "policy", "kind", "outcome"),
 		PricesUnknown:        counterVec("prices_unknown_total", "Prices a run needed and could not use, by reason; the facts that needed them were unknown.", "reason"),
 		GuardRefusals:        counterVec("guard_refusals_total", "Transactions the guard refused to sign, by rule.", "rule"),
 		MarketRequests:       histogramVec("market_request_duration_seconds", "Market API request durations by endpoint and HTTP status.", prometheus.DefBuckets, "endpoint", "code"),

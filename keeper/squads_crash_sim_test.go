@@ -8,6 +8,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/keeper-project/keeper/keeper/internal/action"
 	"github.com/keeper-project/keeper/keeper/journal"
 	"github.com/keeper-project/keeper/keeper/sim/faults"
 	"github.com/keeper-project/keeper/keeper/sim/ids"
@@ -136,6 +137,14 @@ func killAround(t *testing.T, point string) {
 	if len(ps) != 1 || ps[0].State != journal.ProposalExecuted {
 		t.Errorf("journaled proposals %s, want one executed", fmt.Sprint(ps))
 	}
+	// The restarted process counts the execution landed, and, when the
+	// first died before it journaled the proposal's landing, the landing
+	// it recovered as proposed: never a proposal as a landed action.
+	proposed := 0.0
+	if point == "before-create-sent" || point == "create-landed" {
+		proposed = 1
+	}
+	wantActionCounts(t, second, map[action.Outcome]float64{action.OutcomeProposed: proposed, action.OutcomeLanded: 1})
 }
 
 // dieOnce runs k once; the kill (a panic, wherever it is raised) ends it.

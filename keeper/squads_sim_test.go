@@ -11,8 +11,10 @@ import (
 	"time"
 
 	"github.com/gagliardetto/solana-go"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/keeper-project/keeper/keeper/chain"
+	"github.com/keeper-project/keeper/keeper/internal/action"
 	"github.com/keeper-project/keeper/keeper/journal"
 	"github.com/keeper-project/keeper/keeper/notify"
 	"github.com/keeper-project/keeper/keeper/sim"
@@ -20,6 +22,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/sim/ids"
 	"github.com/keeper-project/keeper/keeper/sim/squadsim"
 	"github.com/keeper-project/keeper/keeper/squads"
+	"github.com/keeper-project/keeper/signer"
 )
 
 // squadsWorld is a simulator whose strategy alpha's authority is the vault
@@ -171,9 +174,11 @@ func TestSquadsProposeApproveExecute(t *testing.T) {
 		if len(ps) != 1 || ps[0].State != journal.ProposalExecuted || ps[0].ExecuteSig == "" || ps[0].Approvers == "" {
 			t.Fatalf("journaled proposal %+v, want executed by keeper with its approvers", ps)
 		}
-		if acts := k.actionsOf(t, "track-best-quote"); len(acts) != 1 || acts[0].Rule != journal.ProposalRule(journal.ProposalExecuted) {
-			t.Fatalf("actions %+v, want one settled with rule proposal-executed", acts)
+		if acts := k.actionsOf(t, "track-best-quote"); len(acts) != 1 || acts[0].State != journal.StateLanded ||
+			acts[0].Rule != journal.ProposalRule(journal.ProposalExecuted) {
+			t.Fatalf("actions %+v, want one landed with rule proposal-executed", acts)
 		}
+		wantActionCounts(t, k, map[action.Outcome]float64{action.OutcomeProposed: 1, action.OutcomeLanded: 1})
 		if !notified(w.hook.messages(), "proposal-approved", link) || !notified(w.hook.messages(), "proposal-executed", link) {
 			t.Errorf("no notification of the approval and the execution; got %+v", w.hook.messages())
 		}
@@ -218,10 +223,23 @@ func TestSquadsRejected(t *testing.T) {
 		if p := w.proposal(t, 1); p.Status != squads.StatusRejected {
 			t.Fatalf("proposal on chain is %s", p.Status)
 		}
-		if acts := k.actionsOf(t, "track-best-quote"); len(acts) != 1 || acts[0].Rule != journal.ProposalRule(journal.ProposalRejected) {
-			t.Fatalf("actions %+v, want one settled with rule proposal-rejected", acts)
+		if acts := k.actionsOf(t, "track-best-quote"); len(acts) != 1 || acts[0].State != journal.StateFailed ||
+			acts[0].Rule != journal.ProposalRule(journal.ProposalRejected) {
+			t.Fatalf("actions %+v, want one failed with rule proposal-rejected", acts)
 		}
+		wantActionCounts(t, k, map[action.Outcome]float64{action.OutcomeProposed: 1, action.OutcomeRejected: 1, action.OutcomeLanded: 0})
 	})
+}
+
+// wantActionCounts checks keeper_actions_total of track-best-quote by
+// outcome.
+func wantActionCounts(t *testing.T, k *simKeeper, want map[action.Outcome]float64) {
+	t.Helper()
+	for o, n := range want {
+		if got := testutil.ToFloat64(k.metrics.Actions.WithLabelValues("track-best-quote", string(signer.KindStrategyUpdate), string(o))); got != n {
+			t.Errorf("keeper_actions_total{outcome=%q} = %g, want %g", o, got, n)
+		}
+	}
 }
 
 // TestSquadsMemberCheck: check --online wants keeper's key to propose,

@@ -181,7 +181,7 @@ func printControl(w io.Writer, u sim.URLs, manual bool) {
 	if manual {
 		clock = "manual: it moves only when told"
 	}
-	fmt.Fprintf(w, "simulator control %s (POST advance {\"seconds\": N}, GET state); clock %s\n", u.Control(), clock)
+	fmt.Fprintf(w, "simulator control %s (POST advance {\"seconds\": N}, GET state, GET squads, POST squads/vote); clock %s\n", u.Control(), clock)
 }
 
 // printSim tells the user where the services are and what the scenario holds.
@@ -194,7 +194,7 @@ func printSim(w io.Writer, u sim.URLs, sm *sim.Sim) {
 }
 
 // printAddresses lists the scenario's mints, vaults, earn vaults, other
-// wallets and loans, which policies and reports name.
+// wallets, loans and multisigs, which policies and reports name.
 func printAddresses(w io.Writer, sm *sim.Sim, sc *scenario.Scenario) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	row := func(kind, name string) {
@@ -216,6 +216,9 @@ func printAddresses(w io.Writer, sm *sim.Sim, sc *scenario.Scenario) {
 	}
 	for _, l := range sc.Loans {
 		row(ids.KindLoan, l.Name)
+	}
+	for _, m := range sc.Multisigs {
+		row(ids.KindMultisig, m.Name)
 	}
 	tw.Flush()
 }

@@ -7,6 +7,10 @@
 // would on a power cut, and the journal and the chain are all that is left. A suffix "@stop"
 // ("NAME@stop", "NAME:N@stop") freezes the process with SIGSTOP there instead, as a VM paused by its
 // host would be, until a SIGCONT lets it go on from that point.
+//
+// In proposal mode (a policy whose authority is a Squads multisig) the transaction that creates the
+// proposal and keeper's execution of it, in a later pass, each pass AfterSign, AfterSignatures,
+// AfterSend and AfterConfirm as a direct transaction does (examples/e2e_multisig_test.go kills there).
 package failpoint
 
 // Env is the environment variable a failpoint build reads.

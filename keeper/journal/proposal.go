@@ -161,17 +161,34 @@ func (j *Journal) UpdateProposal(ctx context.Context, multisig string, index uin
 	return nil
 }
 
-// ProposalRule is the rule a proposal's action carries once the proposal
-// settled in state: "proposal-executed", "proposal-rejected", ...
+// ProposalRule is the rule a proposal's action carries: "proposal-proposed"
+// once its proposal landed, then how the proposal settled:
+// "proposal-executed", "proposal-rejected", ...
 func ProposalRule(state ProposalState) Rule { return Rule("proposal-" + string(state)) }
 
+// ActionState is the state of a proposal's action once the proposal
+// settled in s: landed when it was executed (the change is made), failed
+// when it never can be (rejected, cancelled, superseded by a config
+// change). An abandoned proposal's action keeps the outcome of its own
+// attempt.
+func (s ProposalState) ActionState() State {
+	if s == ProposalExecuted {
+		return StateLanded
+	}
+	return StateFailed
+}
+
 // noteProposalOutcome records on the proposal's action how its proposal
-// settled (rule and detail): the action landed when its proposal did, and
-// history shows what became of it.
+// settled: its rule and detail, and its state (u.State.ActionState). The
+// action landed when its proposal did, and it is the one action whose
+// landed state is not the end: a proposal the members reject, cancel or
+// let go stale moves it from landed to failed here, and nowhere else (its
+// attempt stays landed: the proposal's transaction is on chain).
 func noteProposalOutcome(ctx context.Context, tx dbtx, multisig string, index uint64, u ProposalUpdate, now int64) error {
-	_, err := tx.ExecContext(ctx, `UPDATE actions SET rule = ?, detail = ?, updated_at = ?
+	_, err := tx.ExecContext(ctx, `UPDATE actions SET state = CASE WHEN state = ? THEN ? ELSE state END,
+			rule = ?, detail = ?, updated_at = ?
 		WHERE id = (SELECT action_id FROM squads_proposals WHERE multisig = ? AND tx_index = ?)`,
-		string(ProposalRule(u.State)), u.Detail, now, multisig, int64(index))
+		string(StateLanded), string(u.State.ActionState()), string(ProposalRule(u.State)), u.Detail, now, multisig, int64(index))
 	return err
 }
 

@@ -52,3 +52,41 @@ func TestProposalLifecycle(t *testing.T) {
 		t.Fatal("updated a proposal never journaled")
 	}
 }
+
+// TestProposalSettlesItsAction: the action whose proposal landed is
+// landed; when the members reject, cancel or let the proposal go stale it
+// fails with the proposal's rule (its attempt stays landed), and when the
+// proposal is executed it stays landed.
+func TestProposalSettlesItsAction(t *testing.T) {
+	ctx := t.Context()
+	j := openMemory(t, newClock())
+	for i, c := range []struct {
+		settled ProposalState
+		want    State
+	}{
+		{ProposalRejected, StateFailed},
+		{ProposalCancelled, StateFailed},
+		{ProposalSuperseded, StateFailed},
+		{ProposalExecuted, StateLanded},
+	} {
+		id := "act-" + string(c.settled)
+		if err := runSteps(ctx, j, id, scenarios[0].steps); err != nil {
+			t.Fatal(err)
+		}
+		if err := j.RecordProposal(ctx, Proposal{Multisig: "MS", Index: uint64(i + 1), ActionID: id, Policy: "pol", Target: "V", Message: "bXNn"}); err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range []ProposalState{ProposalProposed, c.settled} {
+			if err := j.UpdateProposal(ctx, "MS", uint64(i+1), ProposalUpdate{State: s, Detail: "by A,B"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		act, err := j.Get(ctx, id)
+		if err != nil || act.State != c.want || act.Rule != ProposalRule(c.settled) || act.Detail != "by A,B" {
+			t.Errorf("%s: action %s %s %q (%v), want %s %s", c.settled, act.State, act.Rule, act.Detail, err, c.want, ProposalRule(c.settled))
+		}
+		if n := len(act.Attempts); n == 0 || act.Attempts[n-1].Outcome != StateLanded {
+			t.Errorf("%s: the proposal's attempt %+v, want it landed still", c.settled, act.Attempts)
+		}
+	}
+}

@@ -17,7 +17,8 @@ import (
 )
 
 // ControlPrefix is the path prefix of the control routes that a Control serves beside the market API
-// (see Sim.StartControlled): POST ControlPrefix+"advance" and GET ControlPrefix+"state".
+// (see Sim.StartControlled): POST ControlPrefix+"advance", GET ControlPrefix+"state", GET
+// ControlPrefix+"squads" and POST ControlPrefix+"squads/vote".
 const ControlPrefix = "/_sim/"
 
 // Control drives and inspects a Sim from another process, for end-to-end tests that run keeper as a
@@ -31,6 +32,14 @@ const ControlPrefix = "/_sim/"
 // answers a ControlState: the wallet's balances, every loan's health, every CLMM position's range and
 // fees, every withdrawal request, every strategy's idle principal and terms, and every landed
 // transaction the operator's wallet signed.
+//
+// GET /_sim/squads answers a SquadsState: each multisig of the scenario (`multisigs:`) as the chain
+// holds it, with every vault transaction's creator and its proposal's status and votes. POST
+// /_sim/squads/vote takes a SquadsVote and lands one voting member's proposal_approve or
+// proposal_reject, signed with the member's key (the simulator holds the voters' keys), as the
+// member's wallet would; it answers the proposal's ProposalState after the vote, 404 for an unknown
+// multisig or voter, 400 for a bad body and 409 when the program refuses the vote (the transaction
+// failed: already voted, not active, stale).
 //
 // A Control only exists when a caller makes one: `keeper sim` does so only when asked. It is safe for
 // concurrent use.
@@ -215,6 +224,8 @@ func (c *Control) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST "+ControlPrefix+"advance", c.serveAdvance)
 	mux.HandleFunc("GET "+ControlPrefix+"state", c.serveState)
+	mux.HandleFunc("GET "+ControlPrefix+"squads", c.serveSquads)
+	mux.HandleFunc("POST "+ControlPrefix+"squads/vote", c.serveVote)
 	return mux
 }
 

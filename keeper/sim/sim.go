@@ -163,6 +163,11 @@ func deploy(chain *chainsim.Chain, w *programs.Catalog, g genesis.Genesis) error
 	for _, a := range g.Accounts {
 		chain.State.SetAccount(a.Key, a.Account)
 	}
+	for _, ms := range g.Multisigs {
+		if key, err := squadsim.Create(chain, ms); err != nil {
+			errs = append(errs, fmt.Errorf("multisig %s: %w", key, err))
+		}
+	}
 	return errors.Join(errs...)
 }
 

@@ -43,13 +43,25 @@ const (
 	// OutcomeStandby counts, in a run summary, an action a standby keeper
 	// planned and left to the leader; it never comes from the action path.
 	OutcomeStandby Outcome = "standby"
+	// OutcomeProposed: the action's Squads proposal landed; nothing is
+	// changed until the members approve it and it is executed, which
+	// counts the action landed (or rejected, cancelled, superseded).
+	OutcomeProposed Outcome = "proposed"
+	// OutcomeRejected and OutcomeCancelled: the members rejected the
+	// action's proposal, or cancelled it once approved; nothing executed.
+	OutcomeRejected  Outcome = "rejected"
+	OutcomeCancelled Outcome = "cancelled"
 )
 
 // outcomeOf is the outcome of a journal settlement: its state, and for the
-// states that end more than one way, its rule.
+// states that end more than one way, its rule (a landing is a proposal's
+// when its rule says so).
 func outcomeOf(state journal.State, rule journal.Rule) Outcome {
 	switch state {
 	case journal.StateLanded:
+		if rule == journal.ProposalRule(journal.ProposalProposed) {
+			return OutcomeProposed
+		}
 		return OutcomeLanded
 	case journal.StateFailed:
 		return OutcomeFailed

@@ -96,3 +96,23 @@ func TestLandedRangeReadsAsEnglish(t *testing.T) {
 		}
 	}
 }
+
+// TestProposalOutcomes: a proposal's landing counts as proposed (a run's
+// summary in /status and the actions metric), never landed; its
+// settlement counts what became of the action.
+func TestProposalOutcomes(t *testing.T) {
+	if got := outcomeOf(journal.StateLanded, journal.ProposalRule(journal.ProposalProposed)); got != OutcomeProposed {
+		t.Errorf("a proposal's landing is %s, want %s", got, OutcomeProposed)
+	}
+	if got := outcomeOf(journal.StateLanded, ""); got != OutcomeLanded {
+		t.Errorf("a direct landing is %s, want %s", got, OutcomeLanded)
+	}
+	for s, want := range map[journal.ProposalState]Outcome{journal.ProposalExecuted: OutcomeLanded,
+		journal.ProposalRejected: OutcomeRejected, journal.ProposalCancelled: OutcomeCancelled,
+		journal.ProposalSuperseded: OutcomeSuperseded, journal.ProposalAbandoned: "", journal.ProposalApproved: ""} {
+		got, settles := settledOutcome(s)
+		if got != want || settles != (want != "") {
+			t.Errorf("settledOutcome(%s) = %s, %v; want %q", s, got, settles, want)
+		}
+	}
+}

@@ -220,14 +220,43 @@ func (a *attempt) sendProposal(ctx context.Context, raw []byte, prop squads.Prop
 	}
 	res, err := a.e.cfg.Submitter.SendAndConfirm(ctx, signed)
 	failpoint.Hit(failpoint.AfterConfirm)
-	if err != nil && res.Outcome == chain.OutcomeUnknown {
+	switch {
+	case err != nil && res.Outcome == chain.OutcomeUnknown:
 		a.log.Warn("Submission did not settle; the journal keeps it for recovery", "err", err)
 		a.e.Count(a.p, OutcomePending)
 		return OutcomePending
+	case res.Outcome != chain.OutcomeLanded:
+		return a.record(ctx, res, []uint64{fee})
 	}
-	out := a.record(ctx, res, []uint64{fee})
-	if out == OutcomeLanded {
+	paid, _ := resultCosts(res, []uint64{fee})
+	out := a.settleAnd(ctx, proposalLanded(paid), func(string) {
+		a.log.Info("Proposal landed", "reason", a.p.Reason, "signatures", signatures(res), "links", a.e.cfg.Links.Txs(signatures(res)))
+	})
+	if out == OutcomeProposed {
 		a.e.proposalSeen(ctx, a.log, prop.Multisig, prop.Index)
+	}
+	return out
+}
+
+// proposalLanded is the outcome of an attempt whose proposal landed: the
+// action is landed with rule proposal-proposed (counted as proposed, not
+// landed: nothing changes before the proposal is executed), and
+// UpdateProposal settles it further when the proposal settles.
+func proposalLanded(fee uint64) journal.Outcome {
+	return journal.Outcome{State: journal.StateLanded, Rule: journal.ProposalRule(journal.ProposalProposed), FeeLamports: fee}
+}
+
+// asProposal is out, an outcome recovery found on chain for action id,
+// as a proposal's landing when id proposed to a multisig.
+func (e *Executor) asProposal(ctx context.Context, id string, out journal.Outcome) journal.Outcome {
+	pl := e.cfg.Proposals.Journal
+	if out.State != journal.StateLanded || pl == nil {
+		return out
+	}
+	if ps, err := pl.Proposals(ctx, journal.ProposalFilter{ActionID: id}); err == nil && len(ps) > 0 {
+		landed := proposalLanded(out.FeeLamports)
+		landed.Detail = out.Detail
+		return landed
 	}
 	return out
 }

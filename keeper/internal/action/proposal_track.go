@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/binary"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/chain"
 	"github.com/keeper-project/keeper/keeper/journal"
 	"github.com/keeper-project/keeper/keeper/squads"
+	"github.com/keeper-project/keeper/signer"
 )
 
 // TrackProposals follows every open proposal keeper made from the chain,
@@ -55,6 +57,9 @@ type onChain struct {
 	ms       *squads.Multisig
 	prop     *squads.Proposal // nil: no proposal account
 	multisig solana.PublicKey
+	// now is the chain's clock (the Clock sysvar's unix_timestamp) when
+	// they were read: the time the program measures the time lock by.
+	now time.Time
 }
 
 // trackOne moves r one or more steps along, as the chain says.
@@ -103,18 +108,22 @@ func (e *Executor) trackOne(ctx context.Context, log *slog.Logger, r journal.Pro
 	return fmt.Errorf("proposal status %s unknown", c.prop.Status)
 }
 
-// readProposal reads r's multisig and proposal accounts.
+// readProposal reads r's multisig and proposal accounts, and the chain's
+// clock with them.
 func (e *Executor) readProposal(ctx context.Context, r journal.Proposal) (onChain, error) {
 	ms, err := solana.PublicKeyFromBase58(r.Multisig)
 	if err != nil {
 		return onChain{}, fmt.Errorf("journaled multisig %q: %w", r.Multisig, err)
 	}
 	pk, _ := squads.ProposalPDA(ms, r.Index)
-	data, err := e.cfg.Submitter.MultipleAccounts(ctx, []solana.PublicKey{ms, pk})
-	if err != nil || len(data) != 2 {
-		return onChain{}, fmt.Errorf("reading the multisig and the proposal: %w", err)
+	data, err := e.cfg.Submitter.MultipleAccounts(ctx, []solana.PublicKey{ms, pk, solana.SysVarClockPubkey})
+	if err != nil || len(data) != 3 {
+		return onChain{}, fmt.Errorf("reading the multisig, the proposal and the clock: %w", err)
 	}
 	c := onChain{multisig: ms}
+	if c.now, err = clockTime(data[2]); err != nil {
+		return c, err
+	}
 	if c.ms, err = squads.DecodeMultisig(data[0]); err != nil {
 		return c, err
 	}
@@ -163,7 +172,7 @@ func (e *Executor) approved(ctx context.Context, log *slog.Logger, c onChain, r 
 		return e.resendExecute(ctx, log, c, r)
 	}
 	unlock := c.prop.Since().Add(time.Duration(c.ms.TimeLock) * time.Second)
-	if now := e.cfg.Now(); now.Before(unlock) {
+	if c.now.Before(unlock) { // the program's clock, not keeper's: they differ by seconds
 		log.Info("Approved; waiting for the time lock", "executable_at", unlock)
 		return nil
 	}
@@ -310,15 +319,44 @@ func (e *Executor) lookupTables(ctx context.Context, msg *squads.Message) (map[s
 	return out, nil
 }
 
-// step journals u for r and announces it.
+// step journals u for r and announces it; a settled proposal counts its
+// action's outcome.
 func (e *Executor) step(ctx context.Context, ms solana.PublicKey, r journal.Proposal, u journal.ProposalUpdate) error {
 	if err := e.cfg.Proposals.Journal.UpdateProposal(ctx, r.Multisig, r.Index, u); err != nil {
 		return err
+	}
+	if o, settles := settledOutcome(u.State); settles {
+		p := Plan{ID: r.ActionID, Policy: r.Policy}
+		if act, err := e.cfg.Journal.Get(ctx, r.ActionID); err == nil {
+			p.Kind = signer.Kind(act.Kind)
+		}
+		e.Count(p, o)
 	}
 	if u.State != journal.ProposalExecuting {
 		e.announceProposal(ctx, ms, r.Index, u.State, u.Detail)
 	}
 	return nil
+}
+
+// settledOutcome is the outcome of the action whose proposal settled in s
+// (the action was counted proposed when its proposal landed): landed once
+// executed, rejected, cancelled or superseded when it never can be. An
+// open or abandoned proposal settles nothing (an abandoned one's action
+// was counted by its own attempt).
+func settledOutcome(s journal.ProposalState) (Outcome, bool) {
+	o, ok := map[journal.ProposalState]Outcome{journal.ProposalExecuted: OutcomeLanded, journal.ProposalRejected: OutcomeRejected,
+		journal.ProposalCancelled: OutcomeCancelled, journal.ProposalSuperseded: OutcomeSuperseded}[s]
+	return o, ok
+}
+
+// clockTime is the unix_timestamp of the Clock sysvar's account data (slot,
+// epoch_start_timestamp, epoch, leader_schedule_epoch, unix_timestamp:
+// 8 bytes little-endian each).
+func clockTime(data []byte) (time.Time, error) {
+	if len(data) < 40 {
+		return time.Time{}, fmt.Errorf("the Clock sysvar holds %d bytes, not 40", len(data))
+	}
+	return time.Unix(int64(binary.LittleEndian.Uint64(data[32:40])), 0), nil
 }
 
 // keys lists keys, comma-separated.

@@ -81,7 +81,7 @@ func (r *recovery) settleOpen(ctx context.Context) (Outcome, bool) {
 	}
 	switch st.Verdict {
 	case chain.VerdictLanded:
-		return a.settle(ctx, r.withTip(ctx, att, landedOutcome(st))), true
+		return a.settle(ctx, r.e.asProposal(ctx, r.act.ID, r.withTip(ctx, att, landedOutcome(st)))), true
 	case chain.VerdictDead:
 		out := a.settle(ctx, journal.Outcome{State: journal.StateExpired, Rule: journal.RuleBlockhashExpired, Detail: "settled from the chain"})
 		return out, false
@@ -101,8 +101,13 @@ func (r *recovery) rebroadcast(ctx context.Context, a *attempt) Outcome {
 	}
 	r.log.Info("Rebroadcasting journaled transactions whose blockhash is still valid")
 	res, err := r.e.cfg.Submitter.SendAndConfirm(ctx, txs)
-	if err != nil && res.Outcome == chain.OutcomeUnknown {
+	switch {
+	case err != nil && res.Outcome == chain.OutcomeUnknown:
 		return OutcomePending
+	case res.Outcome == chain.OutcomeLanded:
+		if out := r.e.asProposal(ctx, r.act.ID, journal.Outcome{State: journal.StateLanded}); out.Rule != "" {
+			return a.settle(ctx, out)
+		}
 	}
 	return a.record(ctx, res, nil)
 }
@@ -119,7 +124,7 @@ func (r *recovery) await(ctx context.Context, a *attempt) Outcome {
 		st, err := r.e.cfg.Submitter.Settle(ctx, all)
 		switch {
 		case err == nil && st.Verdict == chain.VerdictLanded:
-			return a.settle(ctx, r.withTip(ctx, att, landedOutcome(st)))
+			return a.settle(ctx, r.e.asProposal(ctx, r.act.ID, r.withTip(ctx, att, landedOutcome(st))))
 		case err == nil && st.Verdict == chain.VerdictDead:
 			return a.settle(ctx, journal.Outcome{State: journal.StateExpired, Rule: journal.RuleBlockhashExpired})
 		}

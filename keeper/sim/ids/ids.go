@@ -96,3 +96,10 @@ func CoSignerKey() ed25519.PrivateKey { return coSignerKey.Get() }
 // StrangerKey returns the private key of [Stranger], with which hostile
 // transactions are signed.
 func StrangerKey() ed25519.PrivateKey { return strangerKey.Get() }
+
+// MemberKey returns the private key of voter of the scenario's multisig named multisig: the ed25519
+// key whose seed is sha256("keeper/sim squads member " + multisig + " " + voter). Like the
+// co-signer's, it is public knowledge: it only ever signs simulated votes.
+func MemberKey(multisig, voter string) ed25519.PrivateKey {
+	return keyFromSeedText("keeper/sim squads member " + multisig + " " + voter)
+}

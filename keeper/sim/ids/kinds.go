@@ -11,4 +11,5 @@ const (
 	KindLoan     = "loan"     // the loan account
 	KindEarn     = "earn"     // the earn vault
 	KindRequest  = "request"  // "earn-vault/request", the withdrawal request account
+	KindMultisig = "multisig" // the Squads multisig account (its vault 0 stands for it as a wallet)
 )

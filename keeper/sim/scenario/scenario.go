@@ -16,8 +16,8 @@ import (
 // clock's time when New runs ("-10d", "30s",
 // "1h30m"; "d" means 24 h); APYs and ratios of the market are integers in centi-basis points
 // (1,000,000 = 100 %) and vault APYs fractions (0.05 = 5 %). Wherever a wallet is expected, "$wallet"
-// stands for the operator's wallet (Options.Wallet), a name refers to an entry of Wallets, and
-// anything else must be a base58 address. Mints are referred to by symbol, pools by name. Addresses of
+// stands for the operator's wallet (Options.Wallet), a name refers to an entry of Wallets (or of
+// Multisigs: its vault 0), and anything else must be a base58 address. Mints are referred to by symbol, pools by name. Addresses of
 // loans, strategies, vaults, pools and earn vaults are derived from their names (program addresses of
 // the simulator's programs); see package sim's documentation.
 type Scenario struct {
@@ -47,6 +47,10 @@ type Scenario struct {
 	AMMs []AMMSpec `yaml:"amms"`
 	// Market sets how the market builds its answers and how the network treats them.
 	Market MarketSpec `yaml:"market"`
+	// Multisigs are Squads v4 multisigs (package squadsim's model of the program). Wherever a
+	// wallet is expected, a multisig's name stands for its vault 0, the address that signs when the
+	// multisig executes: a strategy whose authority is a multisig's name is held by the multisig.
+	Multisigs []MultisigSpec `yaml:"multisigs"`
 
 	file string     // the file it was parsed from, for error positions
 	root *yaml.Node // its document, or nil for a scenario built in code
@@ -282,6 +286,24 @@ type RequestSpec struct {
 	Requested string `yaml:"requested"`
 	Filled    string `yaml:"filled"`
 	Created   string `yaml:"created"` // default "-1h"
+}
+
+// MultisigSpec is one Squads v4 multisig, created at the simulator's start as multisig_create_v2
+// would (its address derives from its name: the create key is the derived address
+// "keeper/sim multisig NAME"). Its members are the operator's wallet, with the permissions Keeper
+// lists, and Voters, members with Vote only whose keys the simulator holds: a test votes as them
+// through the control route POST /_sim/squads/vote (see package sim's Control).
+type MultisigSpec struct {
+	Name string `yaml:"name"`
+	// Threshold is the approvals a proposal needs, 1 to the number of voting members.
+	Threshold int `yaml:"threshold"`
+	// TimeLock is the seconds between a proposal's approval and its execution; default 0.
+	TimeLock int `yaml:"time_lock"`
+	// Keeper lists the operator's wallet's permissions: "initiate", "vote", "execute". Empty: the
+	// wallet is not a member.
+	Keeper []string `yaml:"keeper"`
+	// Voters are the names of the members with Vote; each is funded with 1 SOL to pay its votes.
+	Voters []string `yaml:"voters"`
 }
 
 // EventSpec is one scripted event: exactly one of its members besides At and AtSlot is set. At is an

@@ -13,6 +13,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/sim/internal/state"
 	"github.com/keeper-project/keeper/keeper/sim/internal/units"
 	"github.com/keeper-project/keeper/keeper/sim/scenario"
+	"github.com/keeper-project/keeper/keeper/sim/squadsim"
 	"gopkg.in/yaml.v3"
 )
 
@@ -26,12 +27,14 @@ const defaultWalletSOL = "10"
 const accountRent = 1_000_000_000
 
 // Genesis is the chain state a compiled scenario starts from, applied in order: mints, lamports,
-// tokens, accounts.
+// tokens, accounts, multisigs.
 type Genesis struct {
 	Mints    []*programs.Mint
 	Lamports []Grant
 	Tokens   []Grant
 	Accounts []AccountInit
+	// Multisigs are the Squads multisigs, created after the accounts.
+	Multisigs []squadsim.Config
 }
 
 // Grant gives lamports (Mint zero) or tokens of Mint to Wallet.
@@ -132,11 +135,11 @@ type Compiled struct {
 func Compile(sc *scenario.Scenario, wallet solana.PublicKey, start time.Time) (*Compiled, error) {
 	file, root := sc.Source()
 	c := &compiler{file: file, root: root, sc: sc, start: start, w: programs.NewCatalog(wallet)}
-	tokens, lending, earn := &tokenCompiler{c}, &lendingCompiler{c}, &earnCompiler{c}
+	tokens, lending, earn, sq := &tokenCompiler{c}, &lendingCompiler{c}, &earnCompiler{c}, &squadsCompiler{c}
 	cl := &clmmCompiler{compiler: c, poolStates: map[*programs.Pool]clmm.Pool{}, posStates: map[*programs.Position]clmm.Position{},
 		books: map[*programs.Pool]*programs.TickBook{}}
 	loans, events := &loanCompiler{compiler: c, clmm: cl}, &eventCompiler{compiler: c}
-	steps := []func(){tokens.mints, tokens.walletsAndFunding, cl.pools, cl.positions, cl.clmmAccounts, lending.strategies,
+	steps := []func(){tokens.mints, tokens.walletsAndFunding, sq.multisigs, cl.pools, cl.positions, cl.clmmAccounts, lending.strategies,
 		lending.vaults, loans.loans, lending.loops, earn.earn, events.events, lending.market, tokens.token2022Held}
 	for _, step := range steps {
 		step()
@@ -246,7 +249,8 @@ func (c *compiler) mintSymbols() string {
 // WalletPlaceholder stands for the operator's wallet in scenario files.
 const WalletPlaceholder = "$wallet"
 
-// walletRef resolves "$wallet", a wallet name or a base58 address at path.
+// walletRef resolves "$wallet", a wallet name, a multisig name (its vault 0) or a base58 address
+// at path.
 func (c *compiler) walletRef(s string, path []any, what string) solana.PublicKey {
 	switch {
 	case s == "":
@@ -257,10 +261,13 @@ func (c *compiler) walletRef(s string, path []any, what string) solana.PublicKey
 		if k, ok := c.w.Wallets[s]; ok {
 			return k
 		}
+		if ms := multisigNamed(c.w, s); ms != nil {
+			return ms.Vault
+		}
 		if k, err := solana.PublicKeyFromBase58(s); err == nil {
 			return k
 		}
-		c.failAt(path, "%s: %q is not %s, a wallet name or a base58 address", what, s, WalletPlaceholder)
+		c.failAt(path, "%s: %q is not %s, a wallet or multisig name or a base58 address", what, s, WalletPlaceholder)
 	}
 	return solana.PublicKey{}
 }

@@ -36,6 +36,7 @@ type Catalog struct {
 	Earn       []*Earn
 	EarnByAddr map[solana.PublicKey]*Earn
 	Requests   map[solana.PublicKey]*Request
+	Multisigs  []*Multisig
 	// Named maps a kind of thing (KindPool, KindLoan, ...) and the
 	// scenario's name for it to its address; see world.name.
 	Named map[string]map[string]solana.PublicKey
@@ -45,6 +46,21 @@ type Catalog struct {
 	Prices atomic.Pointer[map[solana.PublicKey]float64]
 	// PricesAt is when an event last changed prices (unix nanoseconds; 0: never since the start).
 	PricesAt atomic.Int64
+}
+
+// Multisig is a Squads multisig of the scenario, with the keys of the
+// members the simulator votes as.
+type Multisig struct {
+	Name    string
+	Address solana.PublicKey
+	Vault   solana.PublicKey // vault 0, the address that stands for the multisig
+	Voters  []Voter
+}
+
+// Voter is a member of a Multisig with Vote, whose key the simulator holds.
+type Voter struct {
+	Name string
+	Key  solana.PrivateKey
 }
 
 // Mint is one token.
