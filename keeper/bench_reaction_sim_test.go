@@ -1,13 +1,10 @@
 package keeper
 
 import (
-	"context"
 	"flag"
 	"fmt"
-	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -15,6 +12,7 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/gorilla/websocket"
 
+	"github.com/keeper-project/keeper/internal/pipenet"
 	"github.com/keeper-project/keeper/keeper/journal"
 	"github.com/keeper-project/keeper/keeper/sim"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
@@ -177,13 +175,13 @@ loans:
 }
 
 // serveWebsocket serves the simulator's RPC websocket to keeper's watcher
-// over in-memory connections (net.Pipe, which a synctest bubble's clock
+// over in-memory connections (pipenet, which a synctest bubble's clock
 // waits on), as a node's pubsub port: every websocket dial of the test
 // reaches it. The dialer is gorilla's package default, which the chain
 // client's DialPubSub uses, swapped for the test and restored after it;
 // the keeper tests do not run in parallel.
 func serveWebsocket(t *testing.T, w *simWorld) {
-	l := &pipeListener{conns: make(chan net.Conn), done: make(chan struct{})}
+	l := pipenet.NewListener(simRPCHost)
 	srv := &http.Server{Handler: w.sim.Handlers().RPC, ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan struct{})
 	go func() {
@@ -191,58 +189,13 @@ func serveWebsocket(t *testing.T, w *simWorld) {
 		_ = srv.Serve(l)
 	}()
 	prev := websocket.DefaultDialer
-	websocket.DefaultDialer = &websocket.Dialer{NetDialContext: l.dial, HandshakeTimeout: 10 * time.Second}
+	websocket.DefaultDialer = &websocket.Dialer{NetDialContext: l.DialContext, HandshakeTimeout: 10 * time.Second}
 	t.Cleanup(func() {
 		websocket.DefaultDialer = prev
 		_ = srv.Close()
 		<-served
 	})
 }
-
-// pipeListener is a net.Listener of in-memory connections that dial makes.
-type pipeListener struct {
-	conns chan net.Conn
-	done  chan struct{}
-	once  sync.Once
-}
-
-// dial connects to the listener, whatever the address.
-func (l *pipeListener) dial(ctx context.Context, _, _ string) (net.Conn, error) {
-	client, server := net.Pipe()
-	select {
-	case l.conns <- server:
-		return client, nil
-	case <-l.done:
-		return nil, net.ErrClosed
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-}
-
-// Accept implements net.Listener.
-func (l *pipeListener) Accept() (net.Conn, error) {
-	select {
-	case c := <-l.conns:
-		return c, nil
-	case <-l.done:
-		return nil, net.ErrClosed
-	}
-}
-
-// Close implements net.Listener.
-func (l *pipeListener) Close() error {
-	l.once.Do(func() { close(l.done) })
-	return nil
-}
-
-// Addr implements net.Listener.
-func (l *pipeListener) Addr() net.Addr { return pipeAddr{} }
-
-// pipeAddr is the address of in-memory connections.
-type pipeAddr struct{}
-
-func (pipeAddr) Network() string { return "pipe" }
-func (pipeAddr) String() string  { return simRPCHost }
 
 // callsBetween lists the calls made from from on and started before to.
 func (n *simNet) callsBetween(from, to time.Time) []netCall {

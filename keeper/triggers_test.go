@@ -34,6 +34,9 @@ type triggerFixture struct {
 
 const triggerMint = "So11111111111111111111111111111111111111112"
 
+// priceTrigger1s is a 2 % price trigger on triggerMint with a 1 s window.
+const priceTrigger1s = "      debounce: 1s\n      price: [{mint: " + triggerMint + ", change: 0.02}]\n"
+
 func newTriggerFixture(t *testing.T, triggersYAML string) *triggerFixture {
 	t.Helper()
 	f := &triggerFixture{mint: triggerMint}
@@ -73,6 +76,13 @@ func (f *triggerFixture) price(slot uint64, usd float64) {
 	f.t.changed(watch.Change{Account: f.acct, Data: data, Slot: slot})
 }
 
+// runsAfter lets d pass and returns how many runs were asked for by then.
+func (f *triggerFixture) runsAfter(d time.Duration) int {
+	time.Sleep(d)
+	synctest.Wait()
+	return f.runs()
+}
+
 func (f *triggerFixture) runs() int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -86,25 +96,21 @@ func (f *triggerFixture) runs() int {
 // waited for the window's end.)
 func TestLoneMoveRunsAtOnce(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		f := newTriggerFixture(t, "      debounce: 1s\n      price: [{mint: "+triggerMint+", change: 0.02}]\n")
+		f := newTriggerFixture(t, priceTrigger1s)
 		f.price(1, 100) // the reference
 		f.price(2, 99)  // −1 %: not enough
-		synctest.Wait()
-		if n := f.runs(); n != 0 {
+		if n := f.runsAfter(0); n != 0 {
 			t.Fatalf("%d runs after a 1 %% move, want none", n)
 		}
 		f.price(3, 97.5) // −2.5 %
-		synctest.Wait()
-		if n := f.runs(); n != 1 {
+		if n := f.runsAfter(0); n != 1 {
 			t.Fatalf("%d runs at the move's notification, want 1 at once", n)
 		}
 		scope, run := f.t.take("guard", true)
 		if !run || scope == nil || !scope.Mints[triggerMint] || len(scope.Accounts) != 0 {
 			t.Fatalf("triggered run scope %+v (run %v), want the mint's targets", scope, run)
 		}
-		time.Sleep(5 * time.Second)
-		synctest.Wait()
-		if n := f.runs(); n != 1 {
+		if n := f.runsAfter(5 * time.Second); n != 1 {
 			t.Errorf("%d runs after the window, want still 1: nothing fired in it", n)
 		}
 	})
@@ -116,7 +122,7 @@ func TestLoneMoveRunsAtOnce(t *testing.T) {
 // none after; the run's start makes the latest price the reference.
 func TestPriceTriggerBurstRunsTwice(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		f := newTriggerFixture(t, "      debounce: 1s\n      price: [{mint: "+triggerMint+", change: 0.02}]\n")
+		f := newTriggerFixture(t, priceTrigger1s)
 		f.price(1, 100)
 		f.price(3, 97.5) // −2.5 %: the run starts
 		synctest.Wait()
@@ -127,13 +133,10 @@ func TestPriceTriggerBurstRunsTwice(t *testing.T) {
 			f.price(4+uint64(i)/25, 95-float64(i)*0.01) // > 2 % under the run's 97.5
 			time.Sleep(10 * time.Millisecond)
 		}
-		synctest.Wait()
-		if n := f.runs(); n != 1 {
+		if n := f.runsAfter(0); n != 1 {
 			t.Fatalf("%d runs within the debounce window, want still 1", n)
 		}
-		time.Sleep(time.Second)
-		synctest.Wait()
-		if n := f.runs(); n != 2 {
+		if n := f.runsAfter(time.Second); n != 2 {
 			t.Fatalf("%d runs after the burst, want 2: the first move's and the window's", n)
 		}
 		scope, run := f.t.take("guard", true)
@@ -144,9 +147,7 @@ func TestPriceTriggerBurstRunsTwice(t *testing.T) {
 			t.Errorf("price firings counted %v, want 51 (each move past 2 %% of the reference)", got)
 		}
 		f.price(10, 94) // −0.5 % from the price at the trailing run's start
-		time.Sleep(5 * time.Second)
-		synctest.Wait()
-		if n := f.runs(); n != 2 {
+		if n := f.runsAfter(5 * time.Second); n != 2 {
 			t.Errorf("%d runs, want still 2: the reference moved to the run's price", n)
 		}
 		st := f.t.statuses(f.policy)
@@ -163,7 +164,7 @@ func TestPriceTriggerBurstRunsTwice(t *testing.T) {
 func TestTrailingRunCarriesWhatCameLater(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		loan := solana.NewWallet().PublicKey()
-		f := newTriggerFixture(t, "      debounce: 1s\n      price: [{mint: "+triggerMint+", change: 0.02}]\n      account: [{address: "+loan.String()+"}]\n")
+		f := newTriggerFixture(t, priceTrigger1s+"      account: [{address: "+loan.String()+"}]\n")
 		f.t.changed(watch.Change{Account: loan, Data: []byte{1}, First: true})
 		f.price(1, 100)
 		f.price(2, 90)
@@ -174,9 +175,7 @@ func TestTrailingRunCarriesWhatCameLater(t *testing.T) {
 		}
 		time.Sleep(300 * time.Millisecond)
 		f.t.changed(watch.Change{Account: loan, Data: []byte{2}})
-		time.Sleep(699 * time.Millisecond)
-		synctest.Wait()
-		if n := f.runs(); n != 1 {
+		if n := f.runsAfter(699 * time.Millisecond); n != 1 {
 			t.Fatalf("%d runs before the window's end, want 1", n)
 		}
 		time.Sleep(time.Millisecond)
@@ -186,13 +185,10 @@ func TestTrailingRunCarriesWhatCameLater(t *testing.T) {
 			t.Fatalf("%d runs, trailing scope %+v (run %v), want a second over the account alone", f.runs(), scope, run)
 		}
 		f.t.changed(watch.Change{Account: loan, Data: []byte{3}})
-		synctest.Wait()
-		if n := f.runs(); n != 2 {
+		if n := f.runsAfter(0); n != 2 {
 			t.Fatalf("%d runs at a change in the trailing run's window, want it to wait", n)
 		}
-		time.Sleep(time.Second)
-		synctest.Wait()
-		if n := f.runs(); n != 3 {
+		if n := f.runsAfter(time.Second); n != 3 {
 			t.Fatalf("%d runs after the trailing run's window, want 3", n)
 		}
 	})
@@ -204,7 +200,7 @@ func TestTrailingRunCarriesWhatCameLater(t *testing.T) {
 func TestFiringBeforeTheRunTakesJoinsIt(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		loan := solana.NewWallet().PublicKey()
-		f := newTriggerFixture(t, "      debounce: 1s\n      price: [{mint: "+triggerMint+", change: 0.02}]\n      account: [{address: "+loan.String()+"}]\n")
+		f := newTriggerFixture(t, priceTrigger1s+"      account: [{address: "+loan.String()+"}]\n")
 		f.t.changed(watch.Change{Account: loan, Data: []byte{1}, First: true})
 		f.price(1, 100)
 		f.price(2, 90)
@@ -214,9 +210,7 @@ func TestFiringBeforeTheRunTakesJoinsIt(t *testing.T) {
 		if f.runs() != 1 || !run || scope == nil || !scope.Mints[triggerMint] || !scope.Accounts[loan.String()] {
 			t.Fatalf("%d runs, scope %+v (run %v), want one over the mint and the account", f.runs(), scope, run)
 		}
-		time.Sleep(5 * time.Second)
-		synctest.Wait()
-		if n := f.runs(); n != 1 {
+		if n := f.runsAfter(5 * time.Second); n != 1 {
 			t.Errorf("%d runs, want 1: nothing waited at the window's end", n)
 		}
 	})
@@ -227,7 +221,7 @@ func TestFiringBeforeTheRunTakesJoinsIt(t *testing.T) {
 // trailing run follows.
 func TestScheduledRunTakesWhatATriggerWaitsFor(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		f := newTriggerFixture(t, "      debounce: 1s\n      price: [{mint: "+triggerMint+", change: 0.02}]\n")
+		f := newTriggerFixture(t, priceTrigger1s)
 		f.price(1, 100)
 		f.price(2, 90)
 		synctest.Wait()
@@ -238,9 +232,7 @@ func TestScheduledRunTakesWhatATriggerWaitsFor(t *testing.T) {
 		if scope, run := f.t.take("guard", false); !run || scope != nil {
 			t.Fatalf("scheduled run scope %+v (run %v), want every target", scope, run)
 		}
-		time.Sleep(5 * time.Second)
-		synctest.Wait()
-		if n := f.runs(); n != 1 {
+		if n := f.runsAfter(5 * time.Second); n != 1 {
 			t.Fatalf("%d triggered runs after a scheduled one took the change, want only the first", n)
 		}
 		if _, run := f.t.take("guard", true); run {
