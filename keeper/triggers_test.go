@@ -329,3 +329,29 @@ func TestReadinessSaysTheTriggersPoll(t *testing.T) {
 		}
 	})
 }
+
+// TestReloadedTriggersDropTheOldWindow: a reload that changes a policy's
+// triggers replaces them with their state; the old window's end asks for
+// no run, and the new triggers run at their first firing.
+func TestReloadedTriggersDropTheOldWindow(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newTriggerFixture(t, priceTrigger1s)
+		f.price(1, 100)
+		f.price(2, 90)
+		if _, run := f.t.take("guard", true); !run || f.runsAfter(0) != 1 {
+			t.Fatalf("%d runs (run %v), want one at once", f.runs(), run)
+		}
+		f.price(3, 80) // waits for the window's end
+		p := *f.policy
+		p.Triggers.Debounce = 2 * time.Second
+		f.t.apply([]*policies.Policy{&p})
+		if n := f.runsAfter(5 * time.Second); n != 1 {
+			t.Fatalf("%d runs after the reload, want 1: the old window ends with nothing", n)
+		}
+		f.price(4, 100) // arms the new trigger
+		f.price(5, 90)
+		if n := f.runsAfter(0); n != 2 {
+			t.Errorf("%d runs at the new trigger's first firing, want 2", n)
+		}
+	})
+}
