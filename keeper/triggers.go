@@ -23,8 +23,9 @@ import (
 
 // triggers fires out-of-schedule runs of the policies that have triggers:
 // it keeps the chain watcher on the accounts they name, decides from each
-// change which of them fire, and coalesces a policy's firings within its
-// debounce window into one run over the targets they touched.
+// change which of them fire, and starts a policy's run at its first firing.
+// The firings within the policy's debounce window after that run started
+// join one more run at the window's end, over the targets they touched.
 type triggers struct {
 	env
 	fire    func(policy string) // starts a triggered run (scheduler.fire)
@@ -42,9 +43,13 @@ type policyTriggers struct {
 	prices   map[solana.PublicKey]*priceWatch
 	accounts map[solana.PublicKey]*accountWatch
 	slot     *slotWatch
-	pending  *pendingScope // nil: nothing waits
-	timer    *time.Timer   // the debounce window's end; nil when none runs
+	pending  *pendingScope   // nil: nothing waits
+	window   *debounceWindow // nil when none is open
 }
+
+// debounceWindow is a policy's open debounce window, which a triggered run
+// opened; its timer ends it.
+type debounceWindow struct{ timer *time.Timer }
 
 // pendingScope is what a policy's fired triggers touched since its last run.
 type pendingScope struct {
@@ -123,8 +128,8 @@ func (t *triggers) apply(ps []*policies.Policy) {
 		next[p.Name] = pt
 	}
 	for name, old := range t.byPolicy {
-		if next[name] != old && old.timer != nil {
-			old.timer.Stop()
+		if next[name] != old && old.window != nil {
+			old.window.timer.Stop()
 		}
 	}
 	t.byPolicy = next
@@ -221,68 +226,84 @@ func CheckTriggers(c *config.Config, ps []*policies.Policy) error {
 }
 
 // changed is the watcher's OnChange: it fires every trigger the change
-// crosses.
+// crosses, and starts the runs of the policies whose window was closed.
 func (t *triggers) changed(c watch.Change) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	for _, pt := range t.byPolicy {
-		if c.Account.IsZero() {
-			t.slotChanged(pt, c.Slot)
-			continue
-		}
-		if pw := pt.prices[c.Account]; pw != nil {
-			t.priceChanged(pt, pw, c)
-		}
-		if aw := pt.accounts[c.Account]; aw != nil {
-			t.accountChanged(pt, aw, c)
-		}
+	for _, policy := range t.crossed(c) {
+		t.fire(policy)
 	}
 }
 
+// crossed fires every trigger c crosses and returns the policies whose run
+// starts now.
+func (t *triggers) crossed(c watch.Change) []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var start []string
+	for _, pt := range t.byPolicy {
+		var now bool
+		if c.Account.IsZero() {
+			now = t.slotChanged(pt, c.Slot)
+		} else {
+			if pw := pt.prices[c.Account]; pw != nil {
+				now = t.priceChanged(pt, pw, c)
+			}
+			if aw := pt.accounts[c.Account]; aw != nil {
+				now = t.accountChanged(pt, aw, c) || now
+			}
+		}
+		if now {
+			start = append(start, pt.policy)
+		}
+	}
+	return start
+}
+
 // priceChanged fires a price trigger when the price moved by its change
-// or more since the policy's last run (or since the first price seen).
-func (t *triggers) priceChanged(pt *policyTriggers, pw *priceWatch, c watch.Change) {
+// or more since the policy's last run (or since the first price seen). It
+// reports whether the policy's run starts now.
+func (t *triggers) priceChanged(pt *policyTriggers, pw *priceWatch, c watch.Change) bool {
 	u, err := prices.DecodeUpdate(c.Data)
 	if err != nil {
 		t.logger.Debug("Watched price account is not a price update", "policy", pt.policy, "mint", pw.trig.Mint, "err", err)
-		return
+		return false
 	}
 	p := float64(u.Price) * math.Pow10(int(u.Exponent))
 	pw.last, pw.known = p, true
 	if !pw.hasRef || pw.ref <= 0 {
 		pw.ref, pw.hasRef = p, true
 		t.logger.Debug("Price trigger armed", "policy", pt.policy, "mint", pw.trig.Mint, "price", p, "slot", c.Slot)
-		return
+		return false
 	}
 	move := (p - pw.ref) / pw.ref
 	if math.Abs(move) < pw.trig.Change {
-		return
+		return false
 	}
-	t.fired(pt, pw.status, "price", c.Slot, fmt.Sprintf("%s moved %+.2f%% (%g → %g)", pw.trig.Mint, move*100, pw.ref, p),
+	return t.fired(pt, pw.status, "price", c.Slot, fmt.Sprintf("%s moved %+.2f%% (%g → %g)", pw.trig.Mint, move*100, pw.ref, p),
 		func(s *pendingScope) { s.mints[pw.trig.Mint] = true })
 }
 
 // accountChanged fires an account trigger on any change of its data, and a
-// pool trigger when the pool's current tick moved.
-func (t *triggers) accountChanged(pt *policyTriggers, aw *accountWatch, c watch.Change) {
+// pool trigger when the pool's current tick moved. It reports whether the
+// policy's run starts now.
+func (t *triggers) accountChanged(pt *policyTriggers, aw *accountWatch, c watch.Change) bool {
 	addr := c.Account.String()
 	kind, detail := "account", "the account changed"
 	if aw.trig.Pool != "" {
 		tick, ok := poolTick(c.Data)
 		if !ok {
 			t.logger.Debug("Watched pool is not a CLMM pool of either layout", "policy", pt.policy, "pool", addr)
-			return
+			return false
 		}
 		prev, had := aw.tick, aw.hasTick
 		aw.tick, aw.hasTick = tick, true
 		if !had || prev == tick {
-			return
+			return false
 		}
 		kind, detail = "pool", fmt.Sprintf("current tick %d → %d", prev, tick)
 	} else if c.First {
-		return
+		return false
 	}
-	t.fired(pt, aw.status, kind, c.Slot, detail, func(s *pendingScope) { s.accounts[addr] = true })
+	return t.fired(pt, aw.status, kind, c.Slot, detail, func(s *pendingScope) { s.accounts[addr] = true })
 }
 
 // poolTick decodes a CLMM pool account of either layout and returns its
@@ -299,26 +320,30 @@ func poolTick(data []byte) (int32, bool) {
 	return 0, false
 }
 
-// slotChanged fires a slot trigger every Every slots.
-func (t *triggers) slotChanged(pt *policyTriggers, slot uint64) {
+// slotChanged fires a slot trigger every Every slots. It reports whether
+// the policy's run starts now.
+func (t *triggers) slotChanged(pt *policyTriggers, slot uint64) bool {
 	sw := pt.slot
 	if sw == nil {
-		return
+		return false
 	}
 	if sw.from == 0 {
 		sw.from = slot
-		return
+		return false
 	}
 	if slot < sw.from+sw.every {
-		return
+		return false
 	}
 	sw.from = slot
-	t.fired(pt, sw.status, "slot", slot, fmt.Sprintf("slot %d", slot), func(s *pendingScope) { s.all = true })
+	return t.fired(pt, sw.status, "slot", slot, fmt.Sprintf("slot %d", slot), func(s *pendingScope) { s.all = true })
 }
 
-// fired records a trigger's firing, adds what it touched to the policy's
-// pending scope and starts the debounce window unless one runs.
-func (t *triggers) fired(pt *policyTriggers, st *triggerStatus, kind string, slot uint64, detail string, touch func(*pendingScope)) {
+// fired records a trigger's firing and adds what it touched to the
+// policy's pending scope. With no debounce window open, the policy's run
+// starts now (fired reports true; the caller starts it once t.mu is
+// released) and a window opens; within a window, what fired waits for the
+// window's end.
+func (t *triggers) fired(pt *policyTriggers, st *triggerStatus, kind string, slot uint64, detail string, touch func(*pendingScope)) bool {
 	st.Fired++
 	st.LastFired, st.LastSlot, st.Detail = t.now().UTC(), slot, detail
 	t.metrics.TriggerFirings.WithLabelValues(pt.policy, kind).Inc()
@@ -327,17 +352,54 @@ func (t *triggers) fired(pt *policyTriggers, st *triggerStatus, kind string, slo
 		pt.pending = &pendingScope{mints: map[string]bool{}, accounts: map[string]bool{}}
 	}
 	touch(pt.pending)
-	if pt.timer == nil {
-		policy := pt.policy
-		pt.timer = time.AfterFunc(pt.debounce, func() { t.fire(policy) })
+	if pt.window != nil {
+		return false
 	}
+	t.openWindow(pt)
+	return true
+}
+
+// openWindow opens pt's debounce window, as its run starts (none for a
+// zero debounce: every firing starts a run, which the scheduler runs after
+// the one in progress). The caller holds t.mu.
+func (t *triggers) openWindow(pt *policyTriggers) {
+	if pt.debounce <= 0 {
+		return
+	}
+	w := &debounceWindow{}
+	w.timer = time.AfterFunc(pt.debounce, func() {
+		if t.windowEnded(pt, w) {
+			t.fire(pt.policy)
+		}
+	})
+	pt.window = w
+}
+
+// windowEnded closes pt's debounce window and reports whether firings
+// wait in it: then their run starts now and another window opens, so that
+// a policy's triggered runs are at least its debounce apart. A window of
+// triggers replaced since it opened (a reload) ends with nothing.
+func (t *triggers) windowEnded(pt *policyTriggers, window *debounceWindow) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if pt.window != window || t.byPolicy[pt.policy] != pt {
+		return false
+	}
+	pt.window = nil
+	waiting := pt.pending != nil
+	t.logger.Debug("Debounce window ended", "policy", pt.policy, "run", waiting)
+	if waiting {
+		t.openWindow(pt)
+	}
+	return waiting
 }
 
 // take is called as a run of policy starts: a scheduled run covers every
 // target, so what waited is dropped with it; a triggered run gets the
 // scope its triggers touched, and run false when a run since took it.
 // Either way the prices of the policy's triggers compare with the prices
-// seen now from here on.
+// seen now from here on. An open debounce window stays open: what fires
+// in it waits for its end.
 func (t *triggers) take(policy string, triggered bool) (scope *policies.Scope, run bool) {
 	if t == nil {
 		return nil, !triggered
@@ -355,10 +417,6 @@ func (t *triggers) take(policy string, triggered bool) (scope *policies.Scope, r
 	}
 	pending := pt.pending
 	pt.pending = nil
-	if pt.timer != nil {
-		pt.timer.Stop()
-		pt.timer = nil
-	}
 	switch {
 	case !triggered:
 		return nil, true

@@ -8,8 +8,8 @@ import (
 	"github.com/keeper-project/keeper/internal/strictyaml"
 )
 
-// DefaultDebounce is how long a fired trigger waits for more changes before
-// its run starts: one slot.
+// DefaultDebounce is the window after a triggered run's start within which
+// more changes join one run at its end: one slot.
 const DefaultDebounce = 400 * time.Millisecond
 
 // maxDebounce bounds triggers.debounce: a longer wait is a schedule.
@@ -18,10 +18,11 @@ const maxDebounce = time.Minute
 // Triggers start runs of a policy outside its schedule when the chain
 // changes. A triggered run goes the way a scheduled one does (observe,
 // evaluate, limits, journal) but evaluates only the targets the change
-// affects; changes within Debounce of the first join one run.
+// affects. The first change starts a run at once; the changes within
+// Debounce after it join one more run at the window's end.
 type Triggers struct {
-	// Debounce is how long after the first change a triggered run starts;
-	// later changes within it join the same run (default 400ms).
+	// Debounce is the window a triggered run opens as it starts: the
+	// changes within it join one run at its end (default 400ms).
 	Debounce time.Duration `yaml:"debounce"`
 	// Price triggers fire when a mint's oracle price moved.
 	Price []PriceTrigger `yaml:"price"`
