@@ -39,6 +39,7 @@ func deleverageWorld(t *testing.T, walletUSDC string, amm scenario.AMMSpec) (*si
 	if err := w.sim.SetAMM(amm.Name, amm.BaseReserve, 110); err != nil {
 		t.Fatal(err)
 	}
+	w.advance(t, 2*time.Second) // a simulation at confirmed sees the pool as moved
 	return w, k
 }
 
@@ -58,6 +59,7 @@ func TestDeleverageSellsCollateralOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		poolBefore := w.sim.AMMs()["sol-usdc"]
 		for range 2 {
 			if err := k.RunOnce(t.Context()); err != nil {
 				t.Fatalf("%v: %+v", err, k.actionsOf(t, "deleverage"))
@@ -80,6 +82,42 @@ func TestDeleverageSellsCollateralOnce(t *testing.T) {
 		}
 		if h := loanHealth(t, w, "repay-me"); h < 0.28 || h > 0.32 {
 			t.Errorf("health after %.4f, want about the target 0.3", h)
+		}
+		// Just enough: the pool took the oracle value of the debt plus its fee (0.3 %) and impact
+		// (under 0.1 % at this depth), not the bound; the loan lost that plus the quote's slippage
+		// (0.5 %), which stays in the wallet.
+		poolAfter := w.sim.AMMs()["sol-usdc"]
+		value := float64(repaid) / 110 * 1000
+		spent := uint64((poolAfter.BaseReserve - poolBefore.BaseReserve) * 1e9)
+		if poolAfter.Swaps != poolBefore.Swaps+1 || float64(spent) < value || float64(spent) > value*1.005 {
+			t.Errorf("the pool took %d lamports in %d swaps for %d USDC units (oracle value %.0f), want one swap of at most 0.5 %% above it",
+				spent, poolAfter.Swaps-poolBefore.Swaps, repaid, value)
+		}
+		if float64(sold) > value*1.01 {
+			t.Errorf("the loan lost %d lamports, want at most 1 %% above the oracle value %.0f (the bound is %d)", sold, value, bound)
+		}
+	})
+}
+
+// TestDeleverageFallsBackToExactIn: a pool whose DEX cannot quote ExactOut is sold through ExactIn:
+// the whole bound is sold, within it, and the loan reaches its target.
+func TestDeleverageFallsBackToExactIn(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		amm := solUSDC
+		amm.NoExactOut = true
+		w, k := deleverageWorld(t, "0", amm)
+		loan := w.address(t, ids.KindLoan, "repay-me")
+		before, _ := w.sim.Accounts().Loan(loan)
+		if err := k.RunOnce(t.Context()); err != nil {
+			t.Fatalf("%v: %+v", err, k.actionsOf(t, "deleverage"))
+		}
+		after, _ := w.sim.Accounts().Loan(loan)
+		repaid := uint64(after.Ledgers[0].PrincipalRepaid - before.Ledgers[0].PrincipalRepaid)
+		sold := uint64(before.Collateral[0].Amount - after.Collateral[0].Amount)
+		value := float64(repaid) / 110 * 1000
+		if float64(sold) < value*1.015 || float64(sold) > value*1.02 || w.sim.AMMs()["sol-usdc"].Swaps != 1 {
+			t.Errorf("sold %d lamports for %d USDC units (oracle value %.0f) in %d swaps, want the bound (2 %% above) in one",
+				sold, repaid, value, w.sim.AMMs()["sol-usdc"].Swaps)
 		}
 	})
 }

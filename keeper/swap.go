@@ -18,7 +18,7 @@ import (
 // for source auto.
 func collateralConfig(c *config.Config, swapper action.Swapper, wallet solana.PublicKey, accounts func(context.Context, []solana.PublicKey) ([][]byte, error)) (action.CollateralConfig, error) {
 	s := c.Swap
-	out := action.CollateralConfig{Layout: s.Layout}
+	out := action.CollateralConfig{Layout: s.Layout, ExactOutSlippageBps: s.ExactOutSlippageBps}
 	for _, p := range s.Programs {
 		pk, err := solana.PublicKeyFromBase58(p)
 		if err != nil {

@@ -21,6 +21,21 @@ type AMMSpec struct {
 	// Hostile makes the API's swap instructions hostile: "stranger_output" pays the output to a
 	// stranger, "hidden_program" adds an instruction of an unknown program to the setup.
 	Hostile string `yaml:"hostile"`
+	// NoExactOut makes the pool's DEX one that cannot quote an exact output, as most of the DEXes
+	// Jupiter routes through cannot (its docs name Orca Whirlpool, Raydium CLMM and Raydium CPMM as
+	// the ones that can): the API finds no ExactOut route through it.
+	NoExactOut bool `yaml:"no_exact_out"`
+}
+
+// AMMEvent changes an AMM pool while the simulator runs (an event's amm, or POST /_sim/amm): a moved
+// price, a thin pool or a bad quote. Unset members keep their value: BaseReserve (whole base tokens)
+// and Price (quote per base) rewrite the pool's reserves from what they are now; QuoteSkewBps is the
+// pool's new quote_skew_bps.
+type AMMEvent struct {
+	Name         string  `yaml:"name" json:"name"`
+	BaseReserve  float64 `yaml:"base_reserve" json:"base_reserve,omitempty"`
+	Price        float64 `yaml:"price" json:"price,omitempty"`
+	QuoteSkewBps *int    `yaml:"quote_skew_bps" json:"quote_skew_bps,omitempty"`
 }
 
 // The hostile modes of an AMM's swap instructions.
