@@ -288,3 +288,45 @@ func TestDeleverageRefusesHostileSwaps(t *testing.T) {
 		})
 	}
 }
+
+// TestDeleveragePlanShowsTheQuote: plan reads the aggregator's quote of the sale and shows its price
+// against the oracle's; when no quote can be read it says so and keeps the oracle bound.
+func TestDeleveragePlanShowsTheQuote(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		for _, tc := range []struct {
+			name string
+			amm  scenario.AMMSpec
+			want []string
+		}{
+			{"quoted", solUSDC, []string{"aggregator quote (read now; it may move before the action builds): sells 3.52",
+				"against the oracle's 110 (-0.3", "ExactOut; bound 3.579508013 SOL"}},
+			{"no route", scenario.AMMSpec{Name: "jitosol-usdc", Base: "JITOSOL", Quote: "USDC", BaseReserve: 10000, FeeBps: 30},
+				[]string{"aggregator quote unavailable (jupiter: quote: HTTP 400: ", "the oracle bound holds: at most 3.579508013 SOL sold at 110"}},
+		} {
+			_, k := deleverageWorld(t, "0", tc.amm)
+			plans, err := k.Plan(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []SaleQuote
+			for _, p := range plans {
+				for _, a := range p.Actions {
+					if q, ok := p.SaleQuotes[a.ID]; ok {
+						got = append(got, q)
+					}
+				}
+			}
+			if len(got) != 1 {
+				t.Fatalf("%s: quotes %+v, want one", tc.name, got)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(got[0].Summary, w) {
+					t.Errorf("%s: summary %q, want %q", tc.name, got[0].Summary, w)
+				}
+			}
+			if tc.name == "quoted" && (got[0].Price < 109 || got[0].Price >= 110 || got[0].OraclePrice != 110) {
+				t.Errorf("quoted price %v against the oracle's %v, want a little under 110", got[0].Price, got[0].OraclePrice)
+			}
+		}
+	})
+}

@@ -78,9 +78,6 @@ func (a *attempt) buildCollateral(ctx context.Context, key market.IdempotencyKey
 		}
 		fromCollateral = cr.Debt - have
 	}
-	if cc.Swapper == nil {
-		return nil, errors.New("repay from collateral: no swap aggregator configured (config swap)")
-	}
 	sell := cr.MaxCollateral
 	if fromCollateral < cr.Debt {
 		sell = cr.MaxCollateral * fromCollateral / cr.Debt
@@ -124,35 +121,50 @@ func (a *attempt) buildCollateral(ctx context.Context, key market.IdempotencyKey
 	return build(ctx, a.e.cfg.Builder, key, policies.Request{BuildLoan: &market.BuildLoanRequest{Loan: cr.Loan, Steps: steps}})
 }
 
-// saleQuote asks the aggregator for the sale of collateral that pays out
-// principal, spending at most sell: ExactOut for out, its slippage (on the
-// input) the configured one, narrowed so that the most it may spend stays
-// within sell. An aggregator that cannot route ExactOut (a 4xx answer:
-// most DEXes cannot quote an exact output) gets the ExactIn sale of sell
-// instead, as the log says, which sells the whole bound.
+// saleQuote asks the aggregator for the sale (QuoteSale), and logs a
+// fallback to ExactIn.
 func (a *attempt) saleQuote(ctx context.Context, cc CollateralConfig, cr *policies.CollateralRepay, out, sell uint64) (*jupiter.Quote, error) {
+	q, unroutable, err := QuoteSale(ctx, cc, cr, out, sell)
+	if unroutable != nil {
+		a.log.Info("Aggregator cannot route ExactOut; selling the whole bound ExactIn", "collateral_mint", cr.CollateralMint, "sell", sell, "err", unroutable)
+	}
+	return q, err
+}
+
+// QuoteSale asks cc's aggregator for the sale of cr's collateral that pays
+// out principal, spending at most sell: ExactOut for out, its slippage (on
+// the input) the configured one, narrowed so that the most it may spend
+// stays within sell. An aggregator that cannot route ExactOut (a 4xx
+// answer: most DEXes cannot quote an exact output) gets the ExactIn sale
+// of sell instead, which sells the whole bound; unroutable is then its
+// ExactOut answer.
+func QuoteSale(ctx context.Context, cc CollateralConfig, cr *policies.CollateralRepay, out, sell uint64) (q *jupiter.Quote, unroutable, err error) {
+	if cc.Swapper == nil {
+		return nil, nil, errors.New("repay from collateral: no swap aggregator configured (config swap)")
+	}
 	slip := min(cmp.Or(cc.ExactOutSlippageBps, DefaultExactOutSlippageBps), cr.SlippageBps)
 	req := jupiter.QuoteRequest{InputMint: cr.CollateralMint, OutputMint: cr.PrincipalMint, Amount: out, SlippageBps: slip, SwapMode: jupiter.ExactOut}
-	q, err := cc.Swapper.Quote(ctx, req)
+	q, err = cc.Swapper.Quote(ctx, req)
 	if je, ok := errors.AsType[*jupiter.Error](err); ok && je.Status >= 400 && je.Status < 500 {
-		a.log.Info("Aggregator cannot route ExactOut; selling the whole bound ExactIn", "collateral_mint", cr.CollateralMint, "sell", sell, "err", err)
-		return a.exactInQuote(ctx, cc, cr, out, sell)
+		q, err = exactInQuote(ctx, cc, cr, out, sell)
+		return q, je, err
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	in := q.InAmount.Uint64()
 	if q.OtherAmountThreshold.Uint64() <= sell || in >= sell {
-		return q, nil // within the bound, or beyond it at any slippage: the guard refuses it
+		return q, nil, nil // within the bound, or beyond it at any slippage: the guard refuses it
 	}
 	req.SlippageBps = uint16((sell - in) * 10000 / in) // < slip: the threshold exceeded sell
-	return cc.Swapper.Quote(ctx, req)
+	q, err = cc.Swapper.Quote(ctx, req)
+	return q, nil, err
 }
 
 // exactInQuote asks for the ExactIn sale of sell: when the route pays
 // enough but its slippage allowance would let it yield less than out, it
 // asks again allowing only what out leaves.
-func (a *attempt) exactInQuote(ctx context.Context, cc CollateralConfig, cr *policies.CollateralRepay, out, sell uint64) (*jupiter.Quote, error) {
+func exactInQuote(ctx context.Context, cc CollateralConfig, cr *policies.CollateralRepay, out, sell uint64) (*jupiter.Quote, error) {
 	req := jupiter.QuoteRequest{InputMint: cr.CollateralMint, OutputMint: cr.PrincipalMint, Amount: sell, SlippageBps: cr.SlippageBps, SwapMode: jupiter.ExactIn}
 	q, err := cc.Swapper.Quote(ctx, req)
 	if err != nil {
