@@ -123,13 +123,8 @@ func (a *amms) change(ev scenario.AMMEvent) (AMMState, error) {
 	if p == nil {
 		return AMMState{}, fmt.Errorf("sim: no AMM pool %q", ev.Name)
 	}
-	switch {
-	case ev.BaseReserve < 0 || ev.Price < 0:
-		return AMMState{}, fmt.Errorf("sim: AMM pool %q: base_reserve and price must not be negative", ev.Name)
-	case ev.QuoteSkewBps != nil && *ev.QuoteSkewBps <= -10000:
-		return AMMState{}, fmt.Errorf("sim: AMM pool %q: quote_skew_bps must be above -10000", ev.Name)
-	case ev.BaseReserve == 0 && ev.Price == 0 && ev.QuoteSkewBps == nil:
-		return AMMState{}, fmt.Errorf("sim: AMM pool %q: give base_reserve, price or quote_skew_bps", ev.Name)
+	if err := ev.Check(); err != nil {
+		return AMMState{}, fmt.Errorf("sim: AMM pool %q: %w", ev.Name, err)
 	}
 	if ev.BaseReserve > 0 || ev.Price > 0 {
 		now := a.state(p)

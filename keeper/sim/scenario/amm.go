@@ -1,5 +1,7 @@
 package scenario
 
+import "errors"
+
 // AMMSpec is a constant-product pool of the simulator's swap program, which its Jupiter API quotes
 // and routes through. Depth (BaseReserve) sets the price impact: selling q base tokens into a pool of
 // B yields about Price·q·B/(B+q).
@@ -43,3 +45,16 @@ const (
 	AMMHostileStrangerOutput = "stranger_output"
 	AMMHostileHiddenProgram  = "hidden_program"
 )
+
+// Check reports what is wrong with ev's values (its name is the simulator's to resolve).
+func (ev AMMEvent) Check() error {
+	switch {
+	case ev.BaseReserve < 0 || ev.Price < 0:
+		return errors.New("base_reserve and price must not be negative")
+	case ev.QuoteSkewBps != nil && *ev.QuoteSkewBps <= -10000:
+		return errors.New("quote_skew_bps must be above -10000")
+	case ev.BaseReserve == 0 && ev.Price == 0 && ev.QuoteSkewBps == nil:
+		return errors.New("give base_reserve, price or quote_skew_bps")
+	}
+	return nil
+}

@@ -127,15 +127,8 @@ func (c *eventCompiler) ammEvent(ae scenario.AMMEvent, at []any) (Event, bool) {
 	if !slices.ContainsFunc(c.sc.AMMs, func(a scenario.AMMSpec) bool { return a.Name == ae.Name }) {
 		return c.unknown(append(at, "name"), "amm", ae.Name)
 	}
-	switch {
-	case ae.BaseReserve < 0 || ae.Price < 0:
-		c.failAt(at, "amm event: base_reserve and price must not be negative")
-		return Event{}, false
-	case ae.QuoteSkewBps != nil && *ae.QuoteSkewBps <= -10000:
-		c.failAt(append(at, "quote_skew_bps"), "amm event: quote_skew_bps must be above -10000")
-		return Event{}, false
-	case ae.BaseReserve == 0 && ae.Price == 0 && ae.QuoteSkewBps == nil:
-		c.failAt(at, "amm event: give base_reserve, price or quote_skew_bps")
+	if err := ae.Check(); err != nil {
+		c.failAt(at, "amm event: %v", err)
 		return Event{}, false
 	}
 	desc := fmt.Sprintf("amm %s: base reserve %g, price %g", ae.Name, ae.BaseReserve, ae.Price)
