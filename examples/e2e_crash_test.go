@@ -51,33 +51,68 @@ func goTool() string {
 }
 
 // crashCase is a use case of the crash matrix: its policy files, when in the default scenario they
-// act, and the action each of their policies must land.
+// act, and the action each of their policies must land. A case may also give the simulator
+// arguments (simArgs: another scenario), change keeper's config (edit) and check the simulator's
+// state once its actions landed (check).
 type crashCase struct {
-	name  string
-	at    float64
-	files []string
-	want  func(t *testing.T, s *simProc, st sim.ControlState) map[string]string
+	name    string
+	at      float64
+	files   []string
+	want    func(t *testing.T, s *simProc, st sim.ControlState) map[string]string
+	simArgs func(t *testing.T) []string
+	edit    func(s *simProc, cfg map[string]any)
+	check   func(t *testing.T, st sim.ControlState)
+}
+
+// startSim starts the simulator of case c with seed and extra arguments.
+func (c crashCase) startSim(t *testing.T, seed int, extra ...string) *simProc {
+	args := append([]string{"--seed", strconv.Itoa(seed)}, extra...)
+	if c.simArgs != nil {
+		args = append(args, c.simArgs(t)...)
+	}
+	return startSimWith(t, "--manual-clock", args...)
+}
+
+// config writes case c's config in w, changed further by more.
+func (c crashCase) config(t *testing.T, w *workspace, more func(map[string]any)) string {
+	return w.configEdited(t, c.name, c.files, func(cfg map[string]any) {
+		if c.edit != nil {
+			c.edit(w.sim, cfg)
+		}
+		if more != nil {
+			more(cfg)
+		}
+	})
+}
+
+// checked runs case c's check of the simulator's state, if any.
+func (c crashCase) checked(t *testing.T, s *simProc) {
+	if c.check != nil {
+		c.check(t, s.state(t))
+	}
 }
 
 // crashCases cover every action kind: strategy-update and strategy-withdraw (vault upkeep), repay,
-// rebalance, claim-withdrawals (a bundle) and claim-fees.
+// rebalance, claim-withdrawals (a bundle), claim-fees and repay-collateral (deleverage, which sells
+// once: e2e_deleverage_test.go).
 var crashCases = []crashCase{
-	{"vault-upkeep", 5, []string{vaultUpkeep}, func(t *testing.T, s *simProc, _ sim.ControlState) map[string]string {
+	{name: "vault-upkeep", at: 5, files: []string{vaultUpkeep}, want: func(t *testing.T, s *simProc, _ sim.ControlState) map[string]string {
 		vault := s.address(t, "vault", "alpha-vault")
 		return map[string]string{"track-best-quote": vault, "sweep-idle-principal": vault}
 	}},
-	{"auto-repay", 10, []string{autoRepay}, func(_ *testing.T, _ *simProc, st sim.ControlState) map[string]string {
+	{name: "auto-repay", at: 10, files: []string{autoRepay}, want: func(_ *testing.T, _ *simProc, st sim.ControlState) map[string]string {
 		return map[string]string{"auto-repay": st.Loans["repay-me"].Address}
 	}},
-	{"rebalance", 20, []string{rebalance}, func(_ *testing.T, _ *simProc, st sim.ControlState) map[string]string {
+	{name: "rebalance", at: 20, files: []string{rebalance}, want: func(_ *testing.T, _ *simProc, st sim.ControlState) map[string]string {
 		return map[string]string{"rebalance-dex-a": st.Positions["pos-a"].Mint}
 	}},
-	{"claim-withdrawals", 20, []string{claimWithdrawals}, func(_ *testing.T, _ *simProc, st sim.ControlState) map[string]string {
+	{name: "claim-withdrawals", at: 20, files: []string{claimWithdrawals}, want: func(_ *testing.T, _ *simProc, st sim.ControlState) map[string]string {
 		return map[string]string{"claim-earn-withdrawals": st.Requests["usdc-earn/r-full"].Address}
 	}},
-	{"claim-fees", 25, []string{claimFees}, func(_ *testing.T, _ *simProc, st sim.ControlState) map[string]string {
+	{name: "claim-fees", at: 25, files: []string{claimFees}, want: func(_ *testing.T, _ *simProc, st sim.ControlState) map[string]string {
 		return map[string]string{"claim-fees-dex-b": st.Positions["pos-b"].Mint}
 	}},
+	deleverageCase,
 }
 
 // TestE2ECrashMatrix kills the real binary (SIGKILL, from inside, at a named fail point) at every
@@ -103,11 +138,11 @@ func TestE2ECrashMatrix(t *testing.T) {
 
 // crashAndRecover runs one cell of the crash matrix.
 func crashAndRecover(t *testing.T, bin string, c crashCase, point string, seed int) {
-	s := startSimWith(t, "--manual-clock", "--seed", strconv.Itoa(seed))
+	s := c.startSim(t, seed)
 	w := newWorkspace(t, s)
 	s.until(t, c.at)
 	want := c.want(t, s, s.state(t))
-	cfg := w.config(t, c.name, c.files)
+	cfg := c.config(t, w, nil)
 	args := []string{"run", "--once", "--config", cfg, "--log-format", "json"}
 	kills := []string{point}
 	if point == failpoint.InRecovery {
@@ -125,6 +160,7 @@ func crashAndRecover(t *testing.T, bin string, c crashCase, point string, seed i
 	landedOnceAfterCrash(t, w, cfg, want, false)
 	w.once(t, cfg)
 	w.nothingNew(t, cfg, s.state(t))
+	c.checked(t, s)
 }
 
 // landedOnceAfterCrash checks the journal and the chain after a crash and a restart: each policy of

@@ -3,7 +3,6 @@ package examples_test
 import (
 	"flag"
 	"fmt"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -93,11 +92,11 @@ func TestE2EFaultMatrix(t *testing.T) {
 
 // runUnderFaults runs one cell of the fault matrix.
 func runUnderFaults(t *testing.T, c crashCase, fc faultCase, seed int) {
-	s := startSimWith(t, "--manual-clock", "--seed", strconv.Itoa(seed), "--faults", fc.spec)
+	s := c.startSim(t, seed, "--faults", fc.spec)
 	w := newWorkspace(t, s)
 	s.until(t, c.at)
 	want := c.want(t, s, s.state(t))
-	cfg := w.configEdited(t, c.name, c.files, func(cfg map[string]any) {
+	cfg := c.config(t, w, func(cfg map[string]any) {
 		section(cfg, "market")["timeout"] = "300ms"
 		section(cfg, "chain")["timeout"] = "300ms"
 	})
@@ -119,6 +118,7 @@ func runUnderFaults(t *testing.T, c crashCase, fc faultCase, seed int) {
 		}
 	}
 	s.checkSignedInJournal(t, s.state(t).Signed, w.history(t, cfg))
+	c.checked(t, s)
 }
 
 // boundedPass runs one pass of `keeper run --once`, which may exit 0 or 1 (an action failed or is

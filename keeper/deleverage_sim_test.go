@@ -39,6 +39,7 @@ func deleverageWorld(t *testing.T, walletUSDC string, amm scenario.AMMSpec) (*si
 	if err := w.sim.SetAMM(amm.Name, amm.BaseReserve, 110); err != nil {
 		t.Fatal(err)
 	}
+	w.advance(t, 2*time.Second) // a simulation at confirmed sees the pool as moved
 	return w, k
 }
 
@@ -58,6 +59,7 @@ func TestDeleverageSellsCollateralOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		poolBefore := w.sim.AMMs()["sol-usdc"]
 		for range 2 {
 			if err := k.RunOnce(t.Context()); err != nil {
 				t.Fatalf("%v: %+v", err, k.actionsOf(t, "deleverage"))
@@ -80,6 +82,42 @@ func TestDeleverageSellsCollateralOnce(t *testing.T) {
 		}
 		if h := loanHealth(t, w, "repay-me"); h < 0.28 || h > 0.32 {
 			t.Errorf("health after %.4f, want about the target 0.3", h)
+		}
+		// Just enough: the pool took the oracle value of the debt plus its fee (0.3 %) and impact
+		// (under 0.1 % at this depth), not the bound; the loan lost that plus the quote's slippage
+		// (0.5 %), which stays in the wallet.
+		poolAfter := w.sim.AMMs()["sol-usdc"]
+		value := float64(repaid) / 110 * 1000
+		spent := uint64((poolAfter.BaseReserve - poolBefore.BaseReserve) * 1e9)
+		if poolAfter.Swaps != poolBefore.Swaps+1 || float64(spent) < value || float64(spent) > value*1.005 {
+			t.Errorf("the pool took %d lamports in %d swaps for %d USDC units (oracle value %.0f), want one swap of at most 0.5 %% above it",
+				spent, poolAfter.Swaps-poolBefore.Swaps, repaid, value)
+		}
+		if float64(sold) > value*1.01 {
+			t.Errorf("the loan lost %d lamports, want at most 1 %% above the oracle value %.0f (the bound is %d)", sold, value, bound)
+		}
+	})
+}
+
+// TestDeleverageFallsBackToExactIn: a pool whose DEX cannot quote ExactOut is sold through ExactIn:
+// the whole bound is sold, within it, and the loan reaches its target.
+func TestDeleverageFallsBackToExactIn(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		amm := solUSDC
+		amm.NoExactOut = true
+		w, k := deleverageWorld(t, "0", amm)
+		loan := w.address(t, ids.KindLoan, "repay-me")
+		before, _ := w.sim.Accounts().Loan(loan)
+		if err := k.RunOnce(t.Context()); err != nil {
+			t.Fatalf("%v: %+v", err, k.actionsOf(t, "deleverage"))
+		}
+		after, _ := w.sim.Accounts().Loan(loan)
+		repaid := uint64(after.Ledgers[0].PrincipalRepaid - before.Ledgers[0].PrincipalRepaid)
+		sold := uint64(before.Collateral[0].Amount - after.Collateral[0].Amount)
+		value := float64(repaid) / 110 * 1000
+		if float64(sold) < value*1.015 || float64(sold) > value*1.02 || w.sim.AMMs()["sol-usdc"].Swaps != 1 {
+			t.Errorf("sold %d lamports for %d USDC units (oracle value %.0f) in %d swaps, want the bound (2 %% above) in one",
+				sold, repaid, value, w.sim.AMMs()["sol-usdc"].Swaps)
 		}
 	})
 }
@@ -249,4 +287,46 @@ func TestDeleverageRefusesHostileSwaps(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestDeleveragePlanShowsTheQuote: plan reads the aggregator's quote of the sale and shows its price
+// against the oracle's; when no quote can be read it says so and keeps the oracle bound.
+func TestDeleveragePlanShowsTheQuote(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		for _, tc := range []struct {
+			name string
+			amm  scenario.AMMSpec
+			want []string
+		}{
+			{"quoted", solUSDC, []string{"aggregator quote (read now; it may move before the action builds): sells 3.52",
+				"against the oracle's 110 (-0.3", "ExactOut; bound 3.579508013 SOL"}},
+			{"no route", scenario.AMMSpec{Name: "jitosol-usdc", Base: "JITOSOL", Quote: "USDC", BaseReserve: 10000, FeeBps: 30},
+				[]string{"aggregator quote unavailable (jupiter: quote: HTTP 400: ", "the oracle bound holds: at most 3.579508013 SOL sold at 110"}},
+		} {
+			_, k := deleverageWorld(t, "0", tc.amm)
+			plans, err := k.Plan(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []SaleQuote
+			for _, p := range plans {
+				for _, a := range p.Actions {
+					if q, ok := p.SaleQuotes[a.ID]; ok {
+						got = append(got, q)
+					}
+				}
+			}
+			if len(got) != 1 {
+				t.Fatalf("%s: quotes %+v, want one", tc.name, got)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(got[0].Summary, w) {
+					t.Errorf("%s: summary %q, want %q", tc.name, got[0].Summary, w)
+				}
+			}
+			if tc.name == "quoted" && (got[0].Price < 109 || got[0].Price >= 110 || got[0].OraclePrice != 110) {
+				t.Errorf("quoted price %v against the oracle's %v, want a little under 110", got[0].Price, got[0].OraclePrice)
+			}
+		}
+	})
 }

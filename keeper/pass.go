@@ -58,7 +58,10 @@ func (k *Keeper) Plan(ctx context.Context) ([]PolicyPlan, error) {
 		if running := k.runners.find(p.Name); running != nil {
 			r.state.PendingSince = running.pendingSince()
 		}
-		wg.Go(func() { out[i] = r.plan(ctx) })
+		wg.Go(func() {
+			out[i] = r.plan(ctx)
+			k.quoteSales(ctx, &out[i])
+		})
 	}
 	wg.Wait()
 	return out, nil
@@ -81,6 +84,9 @@ type PolicyPlan struct {
 	// Proposals are the policy's open Squads proposals: a plan for their
 	// targets waits for them to settle.
 	Proposals []ProposalStatus `json:"proposals,omitempty"`
+	// SaleQuotes are the aggregator's quotes, read at plan time, of the
+	// repays from collateral it plans, by action ID (plan_quote.go).
+	SaleQuotes map[string]SaleQuote `json:"sale_quotes,omitempty"`
 
 	// What the evaluation read, for Capture.
 	policy  *policies.Policy

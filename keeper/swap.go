@@ -18,7 +18,7 @@ import (
 // for source auto.
 func collateralConfig(c *config.Config, swapper action.Swapper, wallet solana.PublicKey, accounts func(context.Context, []solana.PublicKey) ([][]byte, error)) (action.CollateralConfig, error) {
 	s := c.Swap
-	out := action.CollateralConfig{Layout: s.Layout}
+	out := action.CollateralConfig{Layout: s.Layout, ExactOutSlippageBps: s.ExactOutSlippageBps}
 	for _, p := range s.Programs {
 		pk, err := solana.PublicKeyFromBase58(p)
 		if err != nil {
@@ -29,16 +29,23 @@ func collateralConfig(c *config.Config, swapper action.Swapper, wallet solana.Pu
 	out.Balance = func(ctx context.Context, mint string) (uint64, error) {
 		return tokenBalance(ctx, accounts, wallet, mint)
 	}
-	out.Swapper = swapper
+	sw, err := swapClient(c, swapper)
+	out.Swapper = sw
+	return out, err
+}
+
+// swapClient returns swapper, or else the Jupiter client of c's swap
+// section; nil when it has no base URL.
+func swapClient(c *config.Config, swapper action.Swapper) (action.Swapper, error) {
+	s := c.Swap
 	if swapper != nil || s.BaseURL == "" {
-		return out, nil
+		return swapper, nil
 	}
 	jc, err := jupiter.New(jupiter.Options{BaseURL: s.BaseURL.Reveal(), APIKey: s.APIKey.Value.Reveal(), Timeout: s.Timeout})
 	if err != nil {
-		return out, fmt.Errorf("keeper: swap: %w", err)
+		return nil, fmt.Errorf("keeper: swap: %w", err)
 	}
-	out.Swapper = jc
-	return out, nil
+	return jc, nil
 }
 
 // tokenBalance reads wallet's associated token account of mint: its amount

@@ -44,7 +44,9 @@ func (r *RepayParams) checkSource(b *builder) {
 }
 
 // CollateralRepay is a repay paid by selling collateral: the action path
-// quotes the sale of MaxCollateral through the aggregator, checks the quote
+// quotes the sale through the aggregator (ExactOut for the debt, spending at
+// most MaxCollateral; ExactIn of MaxCollateral where the aggregator cannot
+// route ExactOut), checks the quote
 // against these bounds (signer.CheckSwapQuote) and asks E2 for one build
 // (market.CollateralRepayLayout).
 type CollateralRepay struct {
@@ -54,14 +56,15 @@ type CollateralRepay struct {
 	// Debt is what the ledger is repaid, in principal units.
 	Debt           uint64 `json:"debt"`
 	CollateralMint string `json:"collateralMint"`
-	// MaxCollateral is what is sold, and the most that may leave the loan:
-	// the oracle value of Debt × (1 + max_slippage).
+	// MaxCollateral is the most that may be sold and leave the loan: the
+	// oracle value of Debt × (1 + max_slippage).
 	MaxCollateral uint64 `json:"maxCollateral"`
 	// MinOut is the least principal the swap must guarantee (the quote's
 	// otherAmountThreshold): Debt.
 	MinOut uint64 `json:"minOut"`
-	// SlippageBps is asked of the aggregator: max_slippage / (1 +
-	// max_slippage), so that a route at the oracle's price guarantees Debt.
+	// SlippageBps is max_slippage / (1 + max_slippage): the slippage of an
+	// ExactIn sale of MaxCollateral, so that a route at the oracle's price
+	// guarantees Debt, and the cap of an ExactOut quote's.
 	SlippageBps uint16 `json:"slippageBps"`
 	// WalletFirst (source auto) pays from the wallet's principal balance
 	// first and sells collateral for the rest only.

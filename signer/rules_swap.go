@@ -11,9 +11,10 @@ import (
 // it ([CheckSwapQuote]) and after it is simulated ([CheckSwapOutflows]); the
 // static guard's allowlist keeps the aggregator's programs to this kind.
 const (
-	// RuleSwapPrice: the swap's minimum output (the quote's
+	// RuleSwapPrice: the swap's minimum output (an ExactIn quote's
 	// otherAmountThreshold) is below what the oracle says the collateral sold
-	// is worth, less max_slippage: a route at a bad price.
+	// is worth, less max_slippage, or an ExactOut quote may spend more than
+	// the bound for the debt: a route at a bad price.
 	RuleSwapPrice Rule = "swap-price"
 	// RuleSwapWithdrawal: more collateral leaves the loan than the oracle
 	// value of the repaid debt × (1 + max_slippage), in the quote or in the
@@ -22,8 +23,7 @@ const (
 	// RuleSwapProgram: an instruction of the aggregator's answer calls a
 	// program that is not an allowed swap program.
 	RuleSwapProgram Rule = "swap-program"
-	// RuleSwapShape: the quote sells another mint, buys another mint, or is
-	// not an ExactIn sale of the planned amount.
+	// RuleSwapShape: the quote sells another mint or buys another mint.
 	RuleSwapShape Rule = "swap-shape"
 )
 
@@ -43,16 +43,26 @@ type SwapBounds struct {
 	// Programs are the aggregator's allowed programs (plus the common ones
 	// its setup uses: System, Token, Associated Token, ComputeBudget).
 	Programs []solana.PublicKey
+	// Unspent is how much of the withdrawal an ExactOut swap may leave in
+	// the wallet: it withdraws the most the swap may spend and the swap
+	// spends what the pool's curve needs when it lands. 0 for ExactIn,
+	// which sells all of it.
+	Unspent uint64
 }
 
 // SwapQuote is what the aggregator answered: the quote and the programs of
 // every instruction it returned.
 type SwapQuote struct {
 	InputMint, OutputMint solana.PublicKey
-	InAmount              uint64
-	// MinOut is the quote's otherAmountThreshold: the swap instruction fails
-	// below it.
-	MinOut   uint64
+	// InAmount is the most the swap may spend, which is withdrawn: the
+	// input of an ExactIn quote, the otherAmountThreshold of an ExactOut one.
+	InAmount uint64
+	// MinOut is the least the swap pays: the otherAmountThreshold of an
+	// ExactIn quote, the output of an ExactOut one.
+	MinOut uint64
+	// ExactOut says the quote fixes the output: a price below the bound
+	// shows as an input above MaxCollateral.
+	ExactOut bool
 	Programs []solana.PublicKey
 }
 
@@ -62,6 +72,9 @@ func CheckSwapQuote(b SwapBounds, q SwapQuote) error {
 	switch {
 	case q.InputMint != b.CollateralMint || q.OutputMint != b.PrincipalMint:
 		return refuse(RuleSwapShape, "the route sells %s for %s, not %s for %s", q.InputMint, q.OutputMint, b.CollateralMint, b.PrincipalMint)
+	case q.ExactOut && q.InAmount > b.MaxCollateral:
+		return refuse(RuleSwapPrice, "the route may spend %d of %s to pay %d, above the bound %d: a price under the oracle's less max_slippage",
+			q.InAmount, b.CollateralMint, q.MinOut, b.MaxCollateral)
 	case q.InAmount > b.MaxCollateral:
 		return refuse(RuleSwapWithdrawal, "the route sells %d of %s, above the bound %d (oracle value of the debt plus max_slippage)",
 			q.InAmount, b.CollateralMint, b.MaxCollateral)
@@ -87,8 +100,9 @@ const swapDust = 2 * 2_039_280
 // CheckSwapOutflows checks the simulated outflows of a repay from collateral:
 // besides [CheckOutflows] (the wallet loses no principal beyond the wallet
 // share of the repay, nothing else beyond fees and tip), the collateral the
-// market withdraws must all be sold: a wallet that gains collateral means
-// the transaction takes more out of the loan than the swap sells.
+// market withdraws must all be sold (an ExactOut swap may leave
+// sb.Unspent of it): a wallet that gains more collateral means the
+// transaction takes more out of the loan than the swap sells.
 func CheckSwapOutflows(b Bounds, sb SwapBounds, o Outflows) error {
 	if err := CheckOutflows(KindRepayCollateral, b, o); err != nil {
 		return err
@@ -97,7 +111,7 @@ func CheckSwapOutflows(b Bounds, sb SwapBounds, o Outflows) error {
 	if sb.CollateralMint == solana.WrappedSol {
 		gain += -o.Lamports
 	}
-	if gain > swapDust {
+	if gain > swapDust+int64(sb.Unspent) {
 		return refuse(RuleSwapWithdrawal, "simulation shows the wallet gaining %d of %s: the transaction withdraws more collateral than the swap sells",
 			gain, sb.CollateralMint)
 	}

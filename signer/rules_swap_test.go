@@ -41,6 +41,8 @@ func TestCheckSwapQuote(t *testing.T) {
 		{"more collateral than planned", func(q *SwapQuote) { q.InAmount = 1_020_000_001 }, RuleSwapWithdrawal},
 		{"unknown program hidden in the swap", func(q *SwapQuote) { q.Programs = append(q.Programs, fixture.Loan) }, RuleSwapProgram},
 		{"another output mint", func(q *SwapQuote) { q.OutputMint = fixture.Loan }, RuleSwapShape},
+		{"ExactOut within the bound", func(q *SwapQuote) { q.ExactOut, q.MinOut = true, 150_000_000 }, ""},
+		{"ExactOut needing more than the bound: a bad price", func(q *SwapQuote) { q.ExactOut, q.MinOut, q.InAmount = true, 150_000_000, 1_020_000_001 }, RuleSwapPrice},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -64,17 +66,22 @@ func TestCheckSwapOutflows(t *testing.T) {
 	sb := SwapBounds{CollateralMint: solana.WrappedSol, PrincipalMint: fixture.USDC}
 	b := Bounds{MaxLamports: 50_000 + 2*2_039_280}
 	tests := []struct {
-		name string
-		o    Outflows
-		want Rule
+		name    string
+		o       Outflows
+		unspent uint64
+		want    Rule
 	}{
-		{"all withdrawn collateral sold, surplus kept", Outflows{Lamports: 30_000, Tokens: map[string]int64{usdc: -9_000_000}}, ""},
-		{"output sent to a stranger: the wallet pays the flash loan", Outflows{Lamports: 30_000, Tokens: map[string]int64{usdc: 140_000_000}}, RuleSimulatedTokens},
-		{"more collateral withdrawn than sold", Outflows{Lamports: 30_000, Tokens: map[string]int64{solana.WrappedSol.String(): -500_000_000}}, RuleSwapWithdrawal},
-		{"a rent refund is not a withdrawal", Outflows{Lamports: -2_039_280}, ""},
+		{"all withdrawn collateral sold, surplus kept", Outflows{Lamports: 30_000, Tokens: map[string]int64{usdc: -9_000_000}}, 0, ""},
+		{"output sent to a stranger: the wallet pays the flash loan", Outflows{Lamports: 30_000, Tokens: map[string]int64{usdc: 140_000_000}}, 0, RuleSimulatedTokens},
+		{"more collateral withdrawn than sold", Outflows{Lamports: 30_000, Tokens: map[string]int64{solana.WrappedSol.String(): -500_000_000}}, 0, RuleSwapWithdrawal},
+		{"a rent refund is not a withdrawal", Outflows{Lamports: -2_039_280}, 0, ""},
+		{"an ExactOut swap leaves what it did not spend", Outflows{Lamports: 30_000, Tokens: map[string]int64{solana.WrappedSol.String(): -10_000_000}}, 10_000_000, ""},
+		{"beyond what it may leave", Outflows{Lamports: 30_000, Tokens: map[string]int64{solana.WrappedSol.String(): -20_000_000}}, 10_000_000, RuleSwapWithdrawal},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			sb := sb
+			sb.Unspent = tt.unspent
 			err := CheckSwapOutflows(b, sb, tt.o)
 			if tt.want == "" {
 				if err != nil {

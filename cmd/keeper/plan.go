@@ -100,6 +100,9 @@ func writePlan(w io.Writer, plans []keeper.PolicyPlan) {
 		}
 		for _, a := range p.Actions {
 			fmt.Fprintf(w, "  + %s %s: %s\n", actionName(a), a.Target, a.Reason)
+			if q, ok := p.SaleQuotes[a.ID]; ok {
+				fmt.Fprintf(w, "      %s\n", q.Summary)
+			}
 			if a.Kind.Writes() {
 				fmt.Fprintf(w, "      lands %s\n", a.Submit.Route(a.Kind))
 			}
@@ -229,6 +232,9 @@ type (
 		Severity    string            `json:"severity,omitempty"`
 		Message     string            `json:"message,omitempty"`
 		NotifyTo    []string          `json:"notify_to,omitempty"`
+		// SaleQuote is the aggregator's quote read at plan time, for a
+		// repay from collateral when the swap section is configured.
+		SaleQuote *keeper.SaleQuote `json:"sale_quote,omitempty"`
 	}
 	skipJSON struct {
 		Target string `json:"target"`
@@ -251,6 +257,9 @@ func planJSON(plans []keeper.PolicyPlan) []policyPlanJSON {
 			}
 			if a.Alert != nil {
 				aj.Severity, aj.Message = string(a.Alert.Severity), a.Alert.Message
+			}
+			if q, ok := p.SaleQuotes[a.ID]; ok {
+				aj.SaleQuote = &q
 			}
 			pj.Actions = append(pj.Actions, aj)
 		}

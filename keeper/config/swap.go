@@ -23,10 +23,21 @@ type Swap struct {
 	Programs []string `yaml:"programs"`
 	// Layout says how E2's steps carry the sale (docs/assumptions.md).
 	Layout market.CollateralRepayLayout `yaml:"layout"`
+	// ExactOutSlippageBps is the slippage keeper asks of an ExactOut quote
+	// (on its input: the price may move this much between the quote and the
+	// landing); the oracle bound caps it. Default 50, Jupiter's own default.
+	ExactOutSlippageBps uint16 `yaml:"exact_out_slippage_bps"`
 }
 
 // defaultSwapTimeout bounds one aggregator call when swap.timeout is unset.
 const defaultSwapTimeout = 10 * time.Second
+
+// Bounds of swap.exact_out_slippage_bps: its default (Jupiter's default
+// slippage) and its largest value.
+const (
+	defaultExactOutSlippageBps = 50
+	maxExactOutSlippageBps     = 2000
+)
 
 // validate checks the swap section.
 func (s *Swap) validate(v *validator) {
@@ -35,6 +46,12 @@ func (s *Swap) validate(v *validator) {
 	}
 	if s.APIKey.Header == "" {
 		s.APIKey.Header = "x-api-key"
+	}
+	if s.ExactOutSlippageBps == 0 {
+		s.ExactOutSlippageBps = defaultExactOutSlippageBps
+	}
+	if s.ExactOutSlippageBps > maxExactOutSlippageBps {
+		v.fail([]any{"swap", "exact_out_slippage_bps"}, "swap.exact_out_slippage_bps must be at most %d, got %d", maxExactOutSlippageBps, s.ExactOutSlippageBps)
 	}
 	s.APIKey.validate(v, []any{"swap", "api_key"}, "swap.api_key")
 	v.url([]any{"swap", "base_url"}, "swap.base_url", string(s.BaseURL), false)

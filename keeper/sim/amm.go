@@ -1,8 +1,10 @@
 package sim
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 
 	"github.com/gagliardetto/solana-go"
@@ -14,8 +16,9 @@ import (
 )
 
 // amms are the scenario's AMM pools: their on-chain accounts hold the truth (reserves are the pool's
-// token balances); this keeps what the Jupiter API needs beside it (mints, the quote skew and the
-// hostile mode), guarded by mu.
+// token balances, the swaps it executed its record); this keeps what the Jupiter API needs beside it
+// (mints, the quote skew, the hostile mode and whether it quotes ExactOut). mu guards pools and each
+// pool's spec, which events and the control route change.
 type amms struct {
 	chain *chainsim.Chain
 	mu    sync.Mutex
@@ -51,7 +54,7 @@ func deployAMMs(chain *chainsim.Chain, w *programs.Catalog, specs []scenario.AMM
 		}
 		seen[s.Name] = true
 		p := &ammPool{spec: s, addr: ids.AMMPool(s.Name), base: base, quote: quote}
-		chain.State.SetAccount(p.addr, svm.Account{Lamports: 1_000_000, Owner: ids.SwapProgramID,
+		chain.State.SetAccount(p.addr, svm.Account{Lamports: svm.RentExemptMinimum(ammRecordRoom), Owner: ids.SwapProgramID,
 			Data: programs.EncodeAMMPool(programs.AMMPool{Name: s.Name, MintA: base.Address.String(), MintB: quote.Address.String(), FeeBps: s.FeeBps})})
 		for _, m := range []*programs.Mint{base, quote} {
 			if err := chain.Setup.MintTo(p.addr, m.Address, 0); err != nil {
@@ -75,18 +78,90 @@ func deployAMMs(chain *chainsim.Chain, w *programs.Catalog, specs []scenario.AMM
 	return a, nil
 }
 
+// ammRecordRoom is the pool record's room for rent: its data grows as its swap count does.
+const ammRecordRoom = 512
+
 // SetAMM sets pool name's depth and price: its base reserve in whole tokens and its price in quote
-// per base. A scenario scripts a moved price or a thin pool with it between a quote and its swap.
-// (The mints' supplies do not follow: the simulator keeps no supply invariant for pools.)
+// per base. A test scripts a moved price or a thin pool with it between a quote and its swap; a
+// scenario does so with an amm event, another process with POST /_sim/amm. (The mints' supplies do
+// not follow: the simulator keeps no supply invariant for pools.)
 func (s *Sim) SetAMM(name string, baseReserve, price float64) error {
-	p := s.amms.pool(name)
-	if p == nil {
-		return fmt.Errorf("sim: no AMM pool %q", name)
-	}
 	if !(baseReserve > 0 && price > 0) {
 		return fmt.Errorf("sim: AMM pool %q: reserve and price must be positive", name)
 	}
-	return s.amms.setReserves(p, baseReserve, price)
+	_, err := s.amms.change(scenario.AMMEvent{Name: name, BaseReserve: baseReserve, Price: price})
+	return err
+}
+
+// AMMState is an AMM pool as it stands: its reserves in whole tokens, its price (quote per base),
+// its quote skew and how many swaps it executed.
+type AMMState struct {
+	Name         string  `json:"name"`
+	BaseReserve  float64 `json:"base_reserve"`
+	QuoteReserve float64 `json:"quote_reserve"`
+	Price        float64 `json:"price"`
+	QuoteSkewBps int     `json:"quote_skew_bps"`
+	Swaps        uint64  `json:"swaps"`
+}
+
+// AMMs returns every AMM pool as it stands, by name.
+func (s *Sim) AMMs() map[string]AMMState {
+	out := map[string]AMMState{}
+	s.amms.mu.Lock()
+	pools := slices.Clone(s.amms.pools)
+	s.amms.mu.Unlock()
+	for _, p := range pools {
+		out[p.spec.Name] = s.amms.state(p)
+	}
+	return out
+}
+
+// change applies ev to its pool and returns the pool as it then stands: the reserves for the
+// base reserve and price it sets (each kept from the chain when unset), the quote skew it sets.
+func (a *amms) change(ev scenario.AMMEvent) (AMMState, error) {
+	p := a.pool(ev.Name)
+	if p == nil {
+		return AMMState{}, fmt.Errorf("sim: no AMM pool %q", ev.Name)
+	}
+	if err := ev.Check(); err != nil {
+		return AMMState{}, fmt.Errorf("sim: AMM pool %q: %w", ev.Name, err)
+	}
+	if ev.BaseReserve > 0 || ev.Price > 0 {
+		now := a.state(p)
+		base, price := cmp.Or(ev.BaseReserve, now.BaseReserve), cmp.Or(ev.Price, now.Price)
+		if err := a.setReserves(p, base, price); err != nil {
+			return AMMState{}, fmt.Errorf("sim: AMM pool %q: %w", ev.Name, err)
+		}
+	}
+	if ev.QuoteSkewBps != nil {
+		a.mu.Lock()
+		p.spec.QuoteSkewBps = *ev.QuoteSkewBps
+		a.mu.Unlock()
+	}
+	return a.state(p), nil
+}
+
+// state reads p as it stands on chain.
+func (a *amms) state(p *ammPool) AMMState {
+	b, q := a.reserves(p, p.base.Address, p.quote.Address)
+	st := AMMState{Name: p.spec.Name, BaseReserve: float64(b) / math.Pow10(int(p.base.Decimals)),
+		QuoteReserve: float64(q) / math.Pow10(int(p.quote.Decimals)), QuoteSkewBps: a.spec(p).QuoteSkewBps}
+	if st.BaseReserve > 0 {
+		st.Price = st.QuoteReserve / st.BaseReserve
+	}
+	if acct, ok := a.chain.State.Account(p.addr); ok {
+		if rec, err := programs.DecodeAMMPool(acct.Data); err == nil {
+			st.Swaps = rec.Swaps
+		}
+	}
+	return st
+}
+
+// spec returns p's spec as it stands.
+func (a *amms) spec(p *ammPool) scenario.AMMSpec {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return p.spec
 }
 
 // pool returns the pool named name, or nil.

@@ -11,6 +11,7 @@ import (
 	"github.com/keeper-project/keeper/keeper/sim/chainsim/svm"
 	"github.com/keeper-project/keeper/keeper/sim/internal/programs"
 	"github.com/keeper-project/keeper/keeper/sim/internal/state"
+	"github.com/keeper-project/keeper/keeper/sim/scenario"
 )
 
 // chainState reads and writes the market's accounts on chain, decoded: loans, strategies, requests,
@@ -209,6 +210,12 @@ func (e eventSim) Clock() chainsim.Clock { return e.wd.clock }
 
 // Start returns the simulator's start.
 func (e eventSim) Start() time.Time { return e.wd.start }
+
+// ChangeAMM changes an AMM pool of the swap program behind the Jupiter API.
+func (e eventSim) ChangeAMM(ev scenario.AMMEvent) error {
+	_, err := e.wd.amms.change(ev)
+	return err
+}
 
 // FillRequest fills a queued earn withdrawal by amount.
 func (e eventSim) FillRequest(r *programs.Request, amount uint64) error {

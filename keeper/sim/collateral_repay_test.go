@@ -34,13 +34,21 @@ func collateralRepay(t *testing.T, e *env, jc *jupiter.Client, key market.Idempo
 	if err != nil {
 		t.Fatal(err)
 	}
+	return collateralRepayQuote(t, e, jc, key, q, sol, debt, layout)
+}
+
+// collateralRepayQuote asks E2 to repay debt of repay-me by withdrawing withdraw of its SOL and
+// swapping it as quote q says.
+func collateralRepayQuote(t *testing.T, e *env, jc *jupiter.Client, key market.IdempotencyKey, q *jupiter.Quote, withdraw, debt uint64, layout market.CollateralRepayLayout) (*market.BuildLoanResponse, error) {
+	t.Helper()
+	solMint := e.addr(t, ids.KindMint, "SOL")
 	sw, err := jc.SwapInstructions(e.ctx, jupiter.SwapRequest{Quote: q, UserPublicKey: testWallet().String()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	loan := e.addr(t, ids.KindLoan, "repay-me")
 	steps, err := layout.Steps(market.CollateralRepay{Loan: loan.String(), Debt: market.Amount(debt), CollateralMint: solMint.String(),
-		Withdraw: market.Amount(sol), Setup: sw.SetupInstructions, Swap: sw.Swap(), Luts: sw.AddressLookupTableAddresses})
+		Withdraw: market.Amount(withdraw), Setup: sw.SetupInstructions, Swap: sw.Swap(), Luts: sw.AddressLookupTableAddresses})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,11 +14,12 @@ import (
 	"github.com/gagliardetto/solana-go"
 	"github.com/keeper-project/keeper/keeper/sim/chainsim"
 	"github.com/keeper-project/keeper/keeper/sim/internal/servertiming"
+	"github.com/keeper-project/keeper/keeper/sim/scenario"
 )
 
 // ControlPrefix is the path prefix of the control routes that a Control serves beside the market API
-// (see Sim.StartControlled): POST ControlPrefix+"advance", GET ControlPrefix+"state", GET
-// ControlPrefix+"squads" and POST ControlPrefix+"squads/vote".
+// (see Sim.StartControlled): POST ControlPrefix+"advance", POST ControlPrefix+"amm", GET
+// ControlPrefix+"state", GET ControlPrefix+"squads" and POST ControlPrefix+"squads/vote".
 const ControlPrefix = "/_sim/"
 
 // Control drives and inspects a Sim from another process, for end-to-end tests that run keeper as a
@@ -28,7 +29,9 @@ const ControlPrefix = "/_sim/"
 // POST /_sim/advance takes an AdvanceRequest and answers an AdvanceResult: it moves a
 // *chainsim.ManualClock forward and runs the scenario events that became due (409 for any other
 // clock). With after_traffic it first waits until the RPC and Jito services have served more requests
-// than that, which paces a test's clock to the traffic of the process under test. GET /_sim/state
+// than that, which paces a test's clock to the traffic of the process under test. POST /_sim/amm
+// takes a scenario.AMMEvent (name, base_reserve, price, quote_skew_bps: the amm event of a scenario)
+// and answers the pool's AMMState: a moved price, a thin pool or a bad quote. GET /_sim/state
 // answers a ControlState: the wallet's balances, every loan's health, every CLMM position's range and
 // fees, every withdrawal request, every strategy's idle principal and terms, and every landed
 // transaction the operator's wallet signed.
@@ -224,9 +227,29 @@ func (c *Control) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST "+ControlPrefix+"advance", c.serveAdvance)
 	mux.HandleFunc("GET "+ControlPrefix+"state", c.serveState)
+	mux.HandleFunc("POST "+ControlPrefix+"amm", c.serveAMM)
 	mux.HandleFunc("GET "+ControlPrefix+"squads", c.serveSquads)
 	mux.HandleFunc("POST "+ControlPrefix+"squads/vote", c.serveVote)
 	return mux
+}
+
+// serveAMM handles POST /_sim/amm: it changes an AMM pool as a scenario's amm event does.
+func (c *Control) serveAMM(w http.ResponseWriter, r *http.Request) {
+	var ev scenario.AMMEvent
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&ev); err != nil {
+		writeControlError(w, http.StatusBadRequest, fmt.Errorf("sim control: amm: bad body: %w", err))
+		return
+	}
+	c.sim.mu.Lock() // the market's lock: no build reads the pool half-changed
+	st, err := c.sim.amms.change(ev)
+	c.sim.mu.Unlock()
+	if err != nil {
+		writeControlError(w, http.StatusBadRequest, fmt.Errorf("sim control: amm: %w", err))
+		return
+	}
+	writeControlJSON(w, st)
 }
 
 // serveAdvance handles POST /_sim/advance.

@@ -36,6 +36,9 @@ type ControlState struct {
 	Positions  map[string]ControlPosition `json:"positions"`
 	Requests   map[string]ControlRequest  `json:"requests"`
 	Strategies map[string]ControlStrategy `json:"strategies"`
+	// AMMs are the pools behind the simulator's Jupiter API, by name: reserves, price, quote skew and
+	// the swaps each executed (a sale of collateral is one swap).
+	AMMs map[string]AMMState `json:"amms,omitempty"`
 	// Signed lists, in landing order, every landed transaction that the operator's wallet signed since
 	// the Control was made.
 	Signed []SignedTx `json:"signed"`
@@ -194,6 +197,9 @@ func (c *Control) State() (ControlState, error) {
 	st.Traffic, st.MarketRequests = c.traffic.counts()
 	st.Signed = c.traffic.signedTxs()
 	st.Service = c.traffic.services()
+	if amms := c.sim.AMMs(); len(amms) > 0 {
+		st.AMMs = amms
+	}
 	for _, k := range c.sim.chain.Bundles.TipAccounts() {
 		st.TipAccounts = append(st.TipAccounts, k.String())
 	}

@@ -15,7 +15,10 @@
 // websocket subscriber of that account (the RPC port serves Solana pubsub, see chainsim) is notified
 // at slot N. A congestion event (congestion: {accounts, prices, units, demand}, or {off: true}) turns
 // the chain's competing load on or off at its slot, and a jito event (jito: {non_jito_share, tips,
-// bundles, room}) sets which leaders run Jito and the competing tips; see chainsim's fee market. The
+// bundles, room}) sets which leaders run Jito and the competing tips; see chainsim's fee market. An
+// amm event (amm: {name, base_reserve, price, quote_skew_bps}) moves a pool of the swap program
+// behind the Jupiter API (a moved price, a thin pool, a bad quote; unset members keep their value),
+// as POST /_sim/amm of a [Control] does from another process (see jupiter_api.go). The
 // [Accounts] reader ([Accounts.Loan], [Accounts.Position],
 // [Accounts.WithdrawalRequest], [Accounts.Strategy], [Accounts.TokenBalance], [Accounts.Address]) lets
 // tests check what a transaction did; [FaultControl] changes the faults of the running services.

@@ -35,7 +35,6 @@ type Sim struct {
 	faultCtl *FaultControl // the faults of the three services
 	api      *marketServer // the market's HTTP API
 	servers  servers       // the servers Start began
-	amms     *amms         // the AMM pools behind the Jupiter API (amm.go)
 }
 
 // world is the market as every part of the simulator sees it: what the scenario made (the
@@ -49,6 +48,7 @@ type world struct {
 	start  time.Time
 	market scenario.MarketSpec // validated
 	faults *faults.State
+	amms   *amms      // the AMM pools behind the Jupiter API (amm.go), set once New deployed them
 	mu     sync.Mutex // the market's lock
 }
 

@@ -1,5 +1,7 @@
 package scenario
 
+import "errors"
+
 // AMMSpec is a constant-product pool of the simulator's swap program, which its Jupiter API quotes
 // and routes through. Depth (BaseReserve) sets the price impact: selling q base tokens into a pool of
 // B yields about Price·q·B/(B+q).
@@ -21,6 +23,21 @@ type AMMSpec struct {
 	// Hostile makes the API's swap instructions hostile: "stranger_output" pays the output to a
 	// stranger, "hidden_program" adds an instruction of an unknown program to the setup.
 	Hostile string `yaml:"hostile"`
+	// NoExactOut makes the pool's DEX one that cannot quote an exact output, as most of the DEXes
+	// Jupiter routes through cannot (its docs name Orca Whirlpool, Raydium CLMM and Raydium CPMM as
+	// the ones that can): the API finds no ExactOut route through it.
+	NoExactOut bool `yaml:"no_exact_out"`
+}
+
+// AMMEvent changes an AMM pool while the simulator runs (an event's amm, or POST /_sim/amm): a moved
+// price, a thin pool or a bad quote. Unset members keep their value: BaseReserve (whole base tokens)
+// and Price (quote per base) rewrite the pool's reserves from what they are now; QuoteSkewBps is the
+// pool's new quote_skew_bps.
+type AMMEvent struct {
+	Name         string  `yaml:"name" json:"name"`
+	BaseReserve  float64 `yaml:"base_reserve" json:"base_reserve,omitempty"`
+	Price        float64 `yaml:"price" json:"price,omitempty"`
+	QuoteSkewBps *int    `yaml:"quote_skew_bps" json:"quote_skew_bps,omitempty"`
 }
 
 // The hostile modes of an AMM's swap instructions.
@@ -28,3 +45,16 @@ const (
 	AMMHostileStrangerOutput = "stranger_output"
 	AMMHostileHiddenProgram  = "hidden_program"
 )
+
+// Check reports what is wrong with ev's values (its name is the simulator's to resolve).
+func (ev AMMEvent) Check() error {
+	switch {
+	case ev.BaseReserve < 0 || ev.Price < 0:
+		return errors.New("base_reserve and price must not be negative")
+	case ev.QuoteSkewBps != nil && *ev.QuoteSkewBps <= -10000:
+		return errors.New("quote_skew_bps must be above -10000")
+	case ev.BaseReserve == 0 && ev.Price == 0 && ev.QuoteSkewBps == nil:
+		return errors.New("give base_reserve, price or quote_skew_bps")
+	}
+	return nil
+}

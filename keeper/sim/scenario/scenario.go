@@ -322,6 +322,7 @@ type EventSpec struct {
 	Pyth        *PythEvent         `yaml:"pyth"`
 	Congestion  *CongestionSpec    `yaml:"congestion"`
 	Jito        *JitoSpec          `yaml:"jito"`
+	AMM         *AMMEvent          `yaml:"amm"`
 }
 
 // CongestionSpec turns the chain's competing load on (or, with Off, off) from the event's slot (the

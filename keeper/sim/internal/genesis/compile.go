@@ -78,6 +78,8 @@ type Target interface {
 	EarnFees(pos *programs.Position, when, fee0, fee1 uint64) error
 	// SwapPool moves a pool, as a swap paying fee0 and fee1 (to tick and sqrt when move) would.
 	SwapPool(pool *programs.Pool, when, fee0, fee1 uint64, move bool, tick int32, sqrt clmm.U128) error
+	// ChangeAMM changes an AMM pool of the swap program behind the Jupiter API.
+	ChangeAMM(ev scenario.AMMEvent) error
 }
 
 // compiler is the state a scenario's compilation shares: the scenario, the world, genesis and

@@ -67,13 +67,13 @@ const maxEventSlot = 365 * 24 * time.Hour / chainsim.SlotDuration
 func (c *eventCompiler) event(es scenario.EventSpec, at []any) (Event, bool) {
 	n := 0
 	for _, set := range []bool{es.Oracle != nil, es.Pool != nil, es.Fill != nil, es.Fees != nil, es.ExternalAPY != nil, es.Term != nil, es.Pyth != nil, es.PriceMove != nil,
-		es.Congestion != nil, es.Jito != nil} {
+		es.Congestion != nil, es.Jito != nil, es.AMM != nil} {
 		if set {
 			n++
 		}
 	}
 	if n != 1 {
-		c.failAt(at, "an event needs exactly one of oracle, pool, fill, fees, external_apy, term, pyth, price_move, congestion, jito (it has %d)", n)
+		c.failAt(at, "an event needs exactly one of oracle, pool, fill, fees, external_apy, term, pyth, price_move, congestion, jito, amm (it has %d)", n)
 		return Event{}, false
 	}
 	switch {
@@ -95,6 +95,8 @@ func (c *eventCompiler) event(es scenario.EventSpec, at []any) (Event, bool) {
 		return marketEvents{c}.congestion(*es.Congestion, append(at, "congestion"))
 	case es.Jito != nil:
 		return marketEvents{c}.jito(*es.Jito, append(at, "jito"))
+	case es.AMM != nil:
+		return c.ammEvent(*es.AMM, append(at, "amm"))
 	}
 	return c.termEvent(*es.Term, append(at, "term"))
 }
@@ -118,6 +120,22 @@ func (c *eventCompiler) oracleEvent(prices map[string]float64, at []any) (Event,
 		s.Catalog().PricesAt.Store(s.Clock().Now().UnixNano())
 		return nil
 	}}, true
+}
+
+// ammEvent changes an AMM pool of the scenario: its depth, its price or its quote skew.
+func (c *eventCompiler) ammEvent(ae scenario.AMMEvent, at []any) (Event, bool) {
+	if !slices.ContainsFunc(c.sc.AMMs, func(a scenario.AMMSpec) bool { return a.Name == ae.Name }) {
+		return c.unknown(append(at, "name"), "amm", ae.Name)
+	}
+	if err := ae.Check(); err != nil {
+		c.failAt(at, "amm event: %v", err)
+		return Event{}, false
+	}
+	desc := fmt.Sprintf("amm %s: base reserve %g, price %g", ae.Name, ae.BaseReserve, ae.Price)
+	if ae.QuoteSkewBps != nil {
+		desc += fmt.Sprintf(", quote skew %d bps", *ae.QuoteSkewBps)
+	}
+	return Event{Desc: desc, Apply: func(s Target) error { return s.ChangeAMM(ae) }}, true
 }
 
 // pythEvent halts or resumes the pushing of mints' Pyth feeds.

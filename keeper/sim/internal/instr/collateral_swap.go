@@ -28,7 +28,7 @@ func (o FlashOp) EncodeRepay() []byte { return encodeOp(OpFlashRepay, o) }
 // EncodeSwapWithdraw returns the data of OpSwapWithdraw (the WithdrawCollateralOp layout).
 func (o WithdrawCollateralOp) EncodeSwapWithdraw() []byte { return encodeOp(OpSwapWithdraw, o) }
 
-// SwapOpSwap is the swap program's only instruction: sell AmountIn of the input mint for at least
+// SwapOpSwap is the swap program's exact-input instruction: sell AmountIn of the input mint for at least
 // MinOut of the output mint.
 const SwapOpSwap uint8 = 1
 
@@ -40,3 +40,17 @@ type SwapOp struct {
 
 // Encode returns the instruction data.
 func (o SwapOp) Encode() []byte { return encodeOp(SwapOpSwap, o) }
+
+// SwapOpExactOut is the swap program's exact-output instruction: buy exactly AmountOut of the output
+// mint for at most MaxIn of the input mint, spending only what the pool's curve needs. Jupiter's
+// exactOutRoute takes the quote's inAmount and slippageBps and derives the same cap on chain.
+const SwapOpExactOut uint8 = 2
+
+// SwapExactOutOp is the data of SwapOpExactOut.
+type SwapExactOutOp struct {
+	AmountOut uint64
+	MaxIn     uint64
+}
+
+// Encode returns the instruction data.
+func (o SwapExactOutOp) Encode() []byte { return encodeOp(SwapOpExactOut, o) }

@@ -33,6 +33,8 @@ type AMMPool struct {
 	MintA  string `json:"mintA"`
 	MintB  string `json:"mintB"`
 	FeeBps uint16 `json:"feeBps"`
+	// Swaps counts the swaps the pool executed: the simulator's record of every sale.
+	Swaps uint64 `json:"swaps,omitempty"`
 }
 
 // EncodeAMMPool returns the account data of p.
@@ -65,6 +67,27 @@ func AMMOut(rin, rout, in uint64, feeBps uint16) uint64 {
 	return num.Quo(num, den).Uint64()
 }
 
+// AMMIn is the least input a constant-product pool with reserves rin, rout takes to pay out, after a
+// fee of feeBps taken from the input: the smallest in with AMMOut(rin, rout, in, feeBps) ≥ out,
+// ⌈out·rin·10000 / ((rout−out)·(10000−fee))⌉. False when the pool cannot pay out (out ≥ rout) or
+// the input would not fit in 64 bits.
+func AMMIn(rin, rout, out uint64, feeBps uint16) (uint64, bool) {
+	if out == 0 || out >= rout || feeBps >= 10000 {
+		return 0, false
+	}
+	num := new(big.Int).Mul(new(big.Int).SetUint64(out), new(big.Int).SetUint64(rin))
+	num.Mul(num, big.NewInt(10000))
+	den := new(big.Int).Mul(new(big.Int).SetUint64(rout-out), big.NewInt(int64(10000-feeBps)))
+	in, rem := new(big.Int).QuoRem(num, den, new(big.Int))
+	if rem.Sign() > 0 {
+		in.Add(in, big.NewInt(1))
+	}
+	if !in.IsUint64() {
+		return 0, false
+	}
+	return in.Uint64(), true
+}
+
 // Swap instruction accounts.
 const (
 	swapUser = iota // signer: pays the input
@@ -93,18 +116,59 @@ func SwapAccounts(user, pool, mintIn, mintOut, dest solana.PublicKey) []solana.A
 	}
 }
 
-// ExecuteSwap runs one instruction of the swap program.
+// swapTerms is what one swap instruction asks: an exact input with a minimum output, or an exact
+// output with a maximum input.
+type swapTerms struct {
+	exactOut      bool
+	amount, bound uint64 // the exact side and the other side's bound
+}
+
+// readSwap decodes a swap instruction's data.
+func readSwap(data []byte) (swapTerms, error) {
+	if len(data) == 0 {
+		return swapTerms{}, svm.ErrInvalidInstructionData
+	}
+	r := &instr.DataReader{B: data[1:]}
+	var t swapTerms
+	switch data[0] {
+	case instr.SwapOpSwap:
+		op := instr.ReadOp[instr.SwapOp](r)
+		t = swapTerms{amount: op.AmountIn, bound: op.MinOut}
+	case instr.SwapOpExactOut:
+		op := instr.ReadOp[instr.SwapExactOutOp](r)
+		t = swapTerms{exactOut: true, amount: op.AmountOut, bound: op.MaxIn}
+	default:
+		return swapTerms{}, svm.ErrInvalidInstructionData
+	}
+	return t, finish(r)
+}
+
+// price returns what a swap of t through reserves rin, rout takes and pays, or the program's error
+// when it breaks its bound.
+func (t swapTerms) price(rin, rout uint64, feeBps uint16) (in, out uint64, err error) {
+	if !t.exactOut {
+		out = AMMOut(rin, rout, t.amount, feeBps)
+		if out < t.bound || out == 0 {
+			return 0, 0, programError(errCodeSwapSlippage, "swap of %d yields %d, below the minimum %d", t.amount, out, t.bound)
+		}
+		return t.amount, out, nil
+	}
+	in, ok := AMMIn(rin, rout, t.amount, feeBps)
+	if !ok || in > t.bound {
+		return 0, 0, programError(errCodeSwapSlippage, "buying %d needs %d (reserves %d/%d), above the maximum input %d", t.amount, in, rin, rout, t.bound)
+	}
+	return in, t.amount, nil
+}
+
+// ExecuteSwap runs one instruction of the swap program: an exact-input sale (SwapOpSwap) or an
+// exact-output purchase (SwapOpExactOut) through one pool, counted in the pool's record.
 func ExecuteSwap(x *svm.Exec, in svm.Instruction) error {
-	if len(in.Data) == 0 || in.Data[0] != instr.SwapOpSwap {
-		return svm.ErrInvalidInstructionData
+	t, err := readSwap(in.Data)
+	if err != nil {
+		return err
 	}
 	if len(in.Accounts) < swapAccounts {
 		return svm.ErrNotEnoughAccountKeys
-	}
-	r := &instr.DataReader{B: in.Data[1:]}
-	op := instr.ReadOp[instr.SwapOp](r)
-	if err := finish(r); err != nil {
-		return err
 	}
 	acct := func(i int) solana.PublicKey { return in.Accounts[i].PublicKey }
 	pool, mintIn, mintOut := acct(swapPool), acct(swapMintIn), acct(swapMintOut)
@@ -131,16 +195,20 @@ func ExecuteSwap(x *svm.Exec, in svm.Instruction) error {
 	if err != nil {
 		return err
 	}
-	out := AMMOut(rin, rout, op.AmountIn, p.FeeBps)
-	if out < op.MinOut || out == 0 {
-		return programError(errCodeSwapSlippage, "swap of %d yields %d, below the minimum %d", op.AmountIn, out, op.MinOut)
-	}
-	if err := x.Tokens.Transfer(acct(swapUser), pool, mintIn, op.AmountIn); err != nil {
+	paid, got, err := t.price(rin, rout, p.FeeBps)
+	if err != nil {
 		return err
 	}
-	if err := x.Tokens.Transfer(pool, acct(swapDest), mintOut, out); err != nil {
+	if err := x.Tokens.Transfer(acct(swapUser), pool, mintIn, paid); err != nil {
 		return err
 	}
-	x.Logf("swap: %d of %s for %d of %s in pool %s", op.AmountIn, mintIn, out, mintOut, p.Name)
+	if err := x.Tokens.Transfer(pool, acct(swapDest), mintOut, got); err != nil {
+		return err
+	}
+	p.Swaps++
+	if err := x.SetData(pool, EncodeAMMPool(*p)); err != nil {
+		return err
+	}
+	x.Logf("swap: %d of %s for %d of %s in pool %s", paid, mintIn, got, mintOut, p.Name)
 	return nil
 }
