@@ -70,16 +70,7 @@ func benchCongestion(t *testing.T, chainExtra string, loans, concurrency int) {
 		cfg += fmt.Sprintf("action_concurrency: %d\n", concurrency)
 	}
 	w := newSimWorld(t, simOptions{scenario: sc, faults: benchFaults(), configYAML: cfg})
-	w.writePolicy(t, "repay.yaml", fmt.Sprintf(`policies:
-  - name: auto-repay
-    kind: repay
-    schedule: "@every 1m"
-    select: {principal_mints: [%s]}
-    params: {trigger_health: 0.2, target_health: 0.3, min_amount: 1000000, max_amount: 500000000}
-    limits: {max_actions_per_run: %d}
-`, w.address(t, "mint", "USDC"), loans))
-	k := w.open(t, "")
-	w.advance(t, 20*time.Second)
+	k := w.openWithRepays(t, loans)
 	p75 := marketP75(t, w, names)
 	start := time.Now()
 	_ = k.RunOnce(t.Context()) // unlanded repays are the run's error
@@ -163,4 +154,21 @@ func maxOf(v []float64) float64 {
 		return 0
 	}
 	return slices.Max(v)
+}
+
+// openWithRepays opens keeper on w with an auto-repay policy of benchScenario's
+// USDC loans that acts on up to loans of them per run, 20 s into the
+// scenario.
+func (w *simWorld) openWithRepays(t *testing.T, loans int) *simKeeper {
+	w.writePolicy(t, "repay.yaml", fmt.Sprintf(`policies:
+  - name: auto-repay
+    kind: repay
+    schedule: "@every 1m"
+    select: {principal_mints: [%s]}
+    params: {trigger_health: 0.2, target_health: 0.3, min_amount: 1000000, max_amount: 500000000}
+    limits: {max_actions_per_run: %d}
+`, w.address(t, "mint", "USDC"), loans))
+	k := w.open(t, "")
+	w.advance(t, 20*time.Second)
+	return k
 }

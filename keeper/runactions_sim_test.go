@@ -1,12 +1,10 @@
 package keeper
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
 	"testing/synctest"
-	"time"
 
 	"github.com/keeper-project/keeper/keeper/journal"
 	"github.com/keeper-project/keeper/keeper/sim"
@@ -26,16 +24,7 @@ func repayPass(t *testing.T, walletUSDC, configExtra string) (*simWorld, []strin
 		t.Fatalf("scenario: %v", err)
 	}
 	w := newSimWorld(t, simOptions{scenario: sc, configYAML: simConfigYAML + configExtra})
-	w.writePolicy(t, "repay.yaml", fmt.Sprintf(`policies:
-  - name: auto-repay
-    kind: repay
-    schedule: "@every 1m"
-    select: {principal_mints: [%s]}
-    params: {trigger_health: 0.2, target_health: 0.3, min_amount: 1000000, max_amount: 500000000}
-    limits: {max_actions_per_run: %d}
-`, w.address(t, "mint", "USDC"), passLoans))
-	k := w.open(t, "")
-	w.advance(t, 20*time.Second)
+	k := w.openWithRepays(t, passLoans)
 	pps, err := k.Plan(t.Context())
 	if err != nil || len(pps) != 1 || len(pps[0].Actions) != passLoans {
 		t.Fatalf("plan: %v, %+v; want %d repays", err, pps, passLoans)
