@@ -31,7 +31,9 @@ const congestionLoans = 20
 // on each loan and on the wallet (prices 50,000 to 400,000 µlamports per
 // unit: the clearing price is about the median), once with keeper as built
 // and once with priority pricing off (chain.priority.off: keeper before
-// it priced). It logs, per variant: the share of repays landed within
+// it priced); keeper as built also acts on the pass's repays one after
+// another (action_concurrency 1: keeper before it overlapped them) and 8
+// at once. It logs, per variant: the share of repays landed within
 // their first blockhash window, slots from send to landing p50/p99, slots
 // from the pass's start (the price move) to landing p50/p99, lamports paid,
 // and the compute-unit price paid over the fee market's p75 read before the
@@ -44,14 +46,16 @@ func TestBenchCongestion(t *testing.T) {
 	for _, v := range []struct {
 		name, extra string
 		loans       int
-	}{{"priced", "", congestionLoans}, {"off", off, congestionLoans}, {"priced-one-loan", "", 1}, {"off-one-loan", off, 1}} {
+		concurrency int // action_concurrency; 0: the default
+	}{{"priced", "", congestionLoans, 0}, {"priced-in-turn", "", congestionLoans, 1}, {"priced-8-at-once", "", congestionLoans, 8},
+		{"off", off, congestionLoans, 0}, {"priced-one-loan", "", 1, 0}, {"off-one-loan", off, 1, 0}} {
 		t.Run(v.name, func(t *testing.T) {
-			synctest.Test(t, func(t *testing.T) { benchCongestion(t, v.extra, v.loans) })
+			synctest.Test(t, func(t *testing.T) { benchCongestion(t, v.extra, v.loans, v.concurrency) })
 		})
 	}
 }
 
-func benchCongestion(t *testing.T, chainExtra string, loans int) {
+func benchCongestion(t *testing.T, chainExtra string, loans, concurrency int) {
 	var names []string
 	for i := range loans {
 		names = append(names, fmt.Sprintf("l%d", i))
@@ -62,17 +66,11 @@ func benchCongestion(t *testing.T, chainExtra string, loans int) {
 		t.Fatalf("scenario: %v", err)
 	}
 	cfg := strings.Replace(benchConfig, "  commitment: confirmed\n", "  commitment: confirmed\n"+chainExtra, 1)
+	if concurrency > 0 {
+		cfg += fmt.Sprintf("action_concurrency: %d\n", concurrency)
+	}
 	w := newSimWorld(t, simOptions{scenario: sc, faults: benchFaults(), configYAML: cfg})
-	w.writePolicy(t, "repay.yaml", fmt.Sprintf(`policies:
-  - name: auto-repay
-    kind: repay
-    schedule: "@every 1m"
-    select: {principal_mints: [%s]}
-    params: {trigger_health: 0.2, target_health: 0.3, min_amount: 1000000, max_amount: 500000000}
-    limits: {max_actions_per_run: %d}
-`, w.address(t, "mint", "USDC"), loans))
-	k := w.open(t, "")
-	w.advance(t, 20*time.Second)
+	k := w.openWithRepays(t, loans)
 	p75 := marketP75(t, w, names)
 	start := time.Now()
 	_ = k.RunOnce(t.Context()) // unlanded repays are the run's error
@@ -156,4 +154,21 @@ func maxOf(v []float64) float64 {
 		return 0
 	}
 	return slices.Max(v)
+}
+
+// openWithRepays opens keeper on w with an auto-repay policy of benchScenario's
+// USDC loans that acts on up to loans of them per run, 20 s into the
+// scenario.
+func (w *simWorld) openWithRepays(t *testing.T, loans int) *simKeeper {
+	w.writePolicy(t, "repay.yaml", fmt.Sprintf(`policies:
+  - name: auto-repay
+    kind: repay
+    schedule: "@every 1m"
+    select: {principal_mints: [%s]}
+    params: {trigger_health: 0.2, target_health: 0.3, min_amount: 1000000, max_amount: 500000000}
+    limits: {max_actions_per_run: %d}
+`, w.address(t, "mint", "USDC"), loans))
+	k := w.open(t, "")
+	w.advance(t, 20*time.Second)
+	return k
 }

@@ -77,8 +77,9 @@ func (r *runner) tick(ctx context.Context, run runInfo) error {
 	return err
 }
 
-// run is one run of the policy: observe, evaluate, act on each planned
-// action along the action path, and report. It observes before it takes
+// run is one run of the policy: observe, evaluate, act on the planned
+// actions along the action path (up to action_concurrency at once, see
+// executeAll), and report. It observes before it takes
 // a policy_concurrency slot, so that the policies that fire together all
 // join one walk of the loans (loanWalks), however few run at once.
 func (r *runner) run(ctx context.Context, run runInfo) (runSummary, error) {
@@ -137,7 +138,7 @@ func (r *runner) run(ctx context.Context, run runInfo) (runSummary, error) {
 	}
 	k.exec.Supersede(ctx, resumable, plannedTargets(res))
 	r.logSkips(log, res)
-	notDone := &ActionsError{}
+	var plans []action.Plan
 	for _, a := range res.Actions {
 		if a.Alert != nil {
 			r.incidents.fire(ctx, k, a, dry)
@@ -146,7 +147,11 @@ func (r *runner) run(ctx context.Context, run runInfo) (runSummary, error) {
 		}
 		plan := action.FromAction(a, k.dryRunAll)
 		plan.ReadsFrom = readsFrom
-		res := k.exec.Execute(ctx, run.ID, plan)
+		plans = append(plans, plan)
+	}
+	notDone := &ActionsError{}
+	for i, res := range k.executeAll(ctx, log, run.ID, plans, k.cfg.ActionConcurrency) {
+		plan := plans[i]
 		sum.add(res.Outcome)
 		notDone.add(plan, res.Outcome)
 		if len(res.Signatures) > 0 {

@@ -40,6 +40,10 @@ type Config struct {
 	// and in run --once, so a repay waiting to land never delays another
 	// policy's claim.
 	PolicyConcurrency int `yaml:"policy_concurrency"`
+	// ActionConcurrency bounds how many of one policy run's actions are on
+	// their way at once, so the last of a crash's repays does not wait for
+	// every one before it to land; 1 acts on them one after another.
+	ActionConcurrency int `yaml:"action_concurrency"`
 
 	// File is the path the config was loaded from, and Dir its folder.
 	File string `yaml:"-"`

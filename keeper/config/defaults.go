@@ -10,6 +10,12 @@ import (
 // config says otherwise.
 const DefaultPolicyConcurrency = 4
 
+// DefaultActionConcurrency is how many actions of one policy run are on
+// their way at once unless the config says otherwise: a run's builds (one
+// or two per action) stay within the default market rate limit's burst,
+// with room for the other policies' reads (docs/configuration.md).
+const DefaultActionConcurrency = 4
+
 // DefaultPageSize is how many loans a page of a loans walk asks for
 // unless the config says otherwise (docs/assumptions.md, M-14).
 const DefaultPageSize = 500
@@ -71,6 +77,7 @@ func Default() Config {
 		Prices:  Prices{MaxAge: DefaultPriceMaxAge, MaxConfidence: DefaultPriceMaxConfidence},
 
 		PolicyConcurrency: DefaultPolicyConcurrency,
+		ActionConcurrency: DefaultActionConcurrency,
 	}
 }
 

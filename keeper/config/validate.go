@@ -93,6 +93,9 @@ func (c *Config) validate(v *validator) {
 	if c.PolicyConcurrency < 1 || c.PolicyConcurrency > 256 {
 		v.fail([]any{"policy_concurrency"}, "policy_concurrency must be from 1 to 256, got %d", c.PolicyConcurrency)
 	}
+	if c.ActionConcurrency < 1 || c.ActionConcurrency > 64 {
+		v.fail([]any{"action_concurrency"}, "action_concurrency must be from 1 to 64, got %d", c.ActionConcurrency)
+	}
 	c.KillSwitch = resolvePath(v.dir, c.KillSwitch)
 	for mint, t := range c.Tokens {
 		v.pubkey([]any{"tokens"}, "tokens", mint, true)
