@@ -8,22 +8,26 @@ import (
 	"github.com/gagliardetto/solana-go/programs/system"
 )
 
+// messageOf compiles ixs into a message paid by payer.
+func messageOf(t *testing.T, payer solana.PublicKey, ixs ...solana.Instruction) []byte {
+	t.Helper()
+	tx, err := solana.NewTransaction(ixs, solana.Hash{1}, solana.TransactionPayer(payer))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := tx.Message.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 // TestSignProposalShape: only a transaction of our wallet addressing the
 // multisig program alone is signed.
 func TestSignProposalShape(t *testing.T) {
 	s := fixtureSigner(t)
 	program := solana.PublicKey{7}
-	msg := func(ixs ...solana.Instruction) []byte {
-		tx, err := solana.NewTransaction(ixs, solana.Hash{1}, solana.TransactionPayer(s.PublicKey()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := tx.Message.MarshalBinary()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
+	msg := func(ixs ...solana.Instruction) []byte { return messageOf(t, s.PublicKey(), ixs...) }
 	ours := solana.NewInstruction(program, solana.AccountMetaSlice{solana.Meta(s.PublicKey()).SIGNER().WRITE()}, []byte{1})
 	if _, err := s.SignProposal(msg(ours), program, 0); err != nil {
 		t.Fatalf("a proposal transaction was refused: %v", err)
@@ -48,17 +52,7 @@ func TestSignProposalBudget(t *testing.T) {
 		return solana.NewInstruction(solana.ComputeBudget, solana.AccountMetaSlice{}, data)
 	}
 	limit, price := budget(SetUnitLimitData(50_000)), budget(SetUnitPriceData(100_000))
-	msg := func(ixs ...solana.Instruction) []byte {
-		tx, err := solana.NewTransaction(ixs, solana.Hash{1}, solana.TransactionPayer(s.PublicKey()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := tx.Message.MarshalBinary()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
+	msg := func(ixs ...solana.Instruction) []byte { return messageOf(t, s.PublicKey(), ixs...) }
 	if _, err := s.SignProposal(msg(limit, price, ours, ours), program, 100_000); err != nil {
 		t.Fatalf("a priced proposal transaction was refused: %v", err)
 	}
