@@ -52,15 +52,16 @@ const RuleProposal journal.Rule = "proposal"
 // multisig: build for the vault → journal built → guard the answer as the
 // vault's direct transaction → simulate it with the vault signing → read
 // the multisig's next transaction index → compose keeper's proposal
-// transaction and check it → simulate it → journal the proposal (its
-// index) → sign → journal the signature → send → settle. The action lands
+// transaction and check it → simulate it → price it when the fee market
+// contests its accounts (compose, check and simulate it again with
+// keeper's compute budget first) → journal the proposal (its index) → sign → journal the signature → send → settle. The action lands
 // when the proposal is on chain; the proposal's life after that (votes,
 // execution) is followed by TrackProposals.
 func (a *attempt) propose(ctx context.Context) Outcome {
 	sq, j := a.p.Squads, a.e.cfg.Journal
 	multisig := sq.MultisigKey()
-	a.e.proposalPricing.Store(a.p.Policy, proposalPrice{percentile: a.p.Submit.Percentile, maxUnitPrice: a.p.Bounds.MaxComputeUnitPrice})
 	vault := sq.Vault()
+	a.e.proposalPricing.Store(a.p.Policy, proposalPrice{percentile: a.p.Submit.Percentile, maxUnitPrice: a.p.Bounds.MaxComputeUnitPrice})
 	if a.e.cfg.Proposals.BuilderFor == nil || a.e.cfg.Proposals.Journal == nil {
 		return a.settle(ctx, journal.Outcome{State: journal.StateFailed, Rule: RuleProposal, Detail: "proposal mode is not wired"})
 	}
@@ -95,10 +96,12 @@ func (a *attempt) propose(ctx context.Context) Outcome {
 		return out
 	}
 	budget, err := a.ownBudget(ctx, raw, sim.UnitsConsumed)
-	if errors.Is(err, ErrAboveCap) {
+	switch {
+	case errors.Is(err, ErrAboveCap):
 		return a.aboveCap(ctx, err)
-	}
-	if budget != nil {
+	case err != nil:
+		return a.refuse(ctx, journal.RuleMalformedTransaction, err.Error())
+	case budget != nil:
 		prop.Budget = budget
 		if raw, sim, out, ok = a.outerTx(ctx, prop, blockhash); !ok {
 			return out
