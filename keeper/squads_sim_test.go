@@ -41,9 +41,17 @@ func testKey(name string) solana.PrivateKey {
 
 func newSquadsWorld(t *testing.T, f faults.Faults) *squadsWorld {
 	t.Helper()
+	return newSquadsWorldWith(t, f, "", "")
+}
+
+// newSquadsWorldWith is newSquadsWorld with events appended to the
+// default scenario's and submit the vault policy's submit block (empty:
+// none). "$multisig" in events stands for the multisig's address.
+func newSquadsWorldWith(t *testing.T, f faults.Faults, events, submit string) *squadsWorld {
+	t.Helper()
 	ms, _ := squads.MultisigPDA(testKey("multisig-create").PublicKey())
 	vault, _ := squads.VaultPDA(ms, 0)
-	yaml := string(sim.DefaultScenarioYAML())
+	yaml := string(sim.DefaultScenarioYAML()) + strings.ReplaceAll(events, "$multisig", ms.String())
 	alpha := "  - name: alpha\n    authority: $wallet\n"
 	if !strings.Contains(yaml, alpha) {
 		t.Fatal("the default scenario's strategy alpha changed")
@@ -77,7 +85,7 @@ func newSquadsWorld(t *testing.T, f faults.Faults) *squadsWorld {
           durations: ["7 days", "30 days"]
           follow_best_quote: { offset_bps: 25, min_apy: 0.05, max_apy: 0.2 }
     limits: { cooldown: 10m }
-`)
+`+submit)
 	return w
 }
 

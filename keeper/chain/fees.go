@@ -79,6 +79,11 @@ func feeOf(m solana.Message) (Fee, error) {
 	return f, nil
 }
 
+// MessageFee is the fee m will be charged, as simulation reports it (see
+// feeOf): for a transaction journaled before a crash, whose simulation is
+// gone.
+func MessageFee(m solana.Message) (Fee, error) { return feeOf(m) }
+
 // priorityFee returns ceil(limit × price / 1e6) lamports.
 func priorityFee(limit, price uint64) (uint64, error) {
 	n := new(big.Int).Mul(new(big.Int).SetUint64(limit), new(big.Int).SetUint64(price))

@@ -123,6 +123,10 @@ type ProposalUpdate struct {
 	State                 ProposalState
 	Approvers, Detail     string
 	ExecuteSig, ExecuteTx string
+	// FeeLamports is the fee keeper's execution paid (landed or failed on
+	// chain); it is added to the proposal's action's last attempt, so that
+	// history shows it and the day's fees count it.
+	FeeLamports uint64
 }
 
 // UpdateProposal moves the proposal at multisig/index to u.State, stamping
@@ -136,6 +140,9 @@ func (j *Journal) UpdateProposal(ctx context.Context, multisig string, index uin
 		}
 		if !u.State.Open() {
 			settled = now
+		}
+		if err := addProposalFee(ctx, tx, multisig, index, u.FeeLamports); err != nil {
+			return err
 		}
 		if !u.State.Open() && u.State != ProposalAbandoned { // an abandoned proposal's action keeps its own outcome
 			if err := noteProposalOutcome(ctx, tx, multisig, index, u, now); err != nil {
@@ -159,6 +166,23 @@ func (j *Journal) UpdateProposal(ctx context.Context, multisig string, index uin
 		return fmt.Errorf("journal: update proposal %s/%d to %s: %w", multisig, index, u.State, err)
 	}
 	return nil
+}
+
+// addProposalFee adds fee, what keeper's execution of the proposal at
+// multisig/index paid, to the last attempt of the proposal's action.
+func addProposalFee(ctx context.Context, tx dbtx, multisig string, index uint64, fee uint64) error {
+	if fee == 0 {
+		return nil
+	}
+	if !fitsInt64(fee) {
+		return invalidf("execution fee %d lamports out of range", fee)
+	}
+	_, err := tx.ExecContext(ctx, `UPDATE attempts SET fee_lamports = fee_lamports + ?
+		WHERE action_id = (SELECT action_id FROM squads_proposals WHERE multisig = ? AND tx_index = ?)
+		AND attempt = (SELECT MAX(attempt) FROM attempts WHERE action_id =
+			(SELECT action_id FROM squads_proposals WHERE multisig = ? AND tx_index = ?))`,
+		int64(fee), multisig, int64(index), multisig, int64(index))
+	return err
 }
 
 // ProposalRule is the rule a proposal's action carries: "proposal-proposed"

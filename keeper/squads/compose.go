@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/gagliardetto/solana-go"
+
+	"github.com/keeper-project/keeper/signer"
 )
 
 // Propose is a proposal keeper makes: the vault transaction of msg at
@@ -18,23 +20,42 @@ type Propose struct {
 	Message    *Message
 	// Memo is logged by the program with the creation; empty for none.
 	Memo string
+	// Budget is keeper's compute budget, opening the transaction; nil:
+	// none.
+	Budget *signer.Budget
 }
 
 // ProposeMessage compiles the transaction that creates p's vault
 // transaction and its proposal, fee payer p.Creator, on blockhash.
 func ProposeMessage(p Propose, blockhash solana.Hash) ([]byte, error) {
-	ixs := []solana.Instruction{
+	ixs := append(budgetInstructions(p.Budget),
 		VaultTransactionCreate(p.Multisig, p.Index, p.Creator, p.Creator,
 			CreateArgs{VaultIndex: p.VaultIndex, Message: p.Message.Encode(), Memo: p.Memo}),
 		ProposalCreate(p.Multisig, p.Index, p.Creator, p.Creator),
-	}
+	)
 	return compile(ixs, p.Creator, blockhash)
 }
 
 // ExecuteMessage compiles the transaction by which member executes the
-// vault transaction at index, with remaining (see ExecuteAccounts).
-func ExecuteMessage(multisig solana.PublicKey, index uint64, member solana.PublicKey, remaining []*solana.AccountMeta, blockhash solana.Hash) ([]byte, error) {
-	return compile([]solana.Instruction{VaultTransactionExecute(multisig, index, member, remaining)}, member, blockhash)
+// vault transaction at index, with remaining (see ExecuteAccounts), budget
+// (when not nil) opening it.
+func ExecuteMessage(multisig solana.PublicKey, index uint64, member solana.PublicKey, remaining []*solana.AccountMeta,
+	budget *signer.Budget, blockhash solana.Hash) ([]byte, error) {
+	ixs := append(budgetInstructions(budget), VaultTransactionExecute(multisig, index, member, remaining))
+	return compile(ixs, member, blockhash)
+}
+
+// budgetInstructions are b's SetComputeUnitLimit and SetComputeUnitPrice,
+// in that order: the compute budget keeper puts first in a transaction it
+// composes and alone signs; none for nil.
+func budgetInstructions(b *signer.Budget) []solana.Instruction {
+	if b == nil {
+		return nil
+	}
+	return []solana.Instruction{
+		solana.NewInstruction(solana.ComputeBudget, solana.AccountMetaSlice{}, signer.SetUnitLimitData(b.Limit)),
+		solana.NewInstruction(solana.ComputeBudget, solana.AccountMetaSlice{}, signer.SetUnitPriceData(b.Price)),
+	}
 }
 
 func compile(ixs []solana.Instruction, payer solana.PublicKey, blockhash solana.Hash) ([]byte, error) {
@@ -50,17 +71,27 @@ func compile(ixs []solana.Instruction, payer solana.PublicKey, blockhash solana.
 }
 
 // CheckPropose checks a compiled transaction against p: it holds exactly
-// vault_transaction_create and proposal_create of the Squads program for
-// p's multisig and index, p.Creator the creator and the rent payer of
-// both, and the vault transaction's message is p.Message byte for byte.
+// p's compute budget (none without one), then vault_transaction_create and
+// proposal_create of the Squads program for p's multisig and index,
+// p.Creator the creator and the rent payer of both, and the vault
+// transaction's message is p.Message byte for byte.
 func CheckPropose(raw []byte, p Propose) error {
 	var m solana.Message
 	if err := m.UnmarshalWithDecoder(newDecoder(raw)); err != nil {
 		return fmt.Errorf("squads: %w: %v", ErrMalformed, err)
 	}
-	if len(m.Instructions) != 2 {
-		return fmt.Errorf("squads: a proposal transaction holds %d instructions, not 2", len(m.Instructions))
+	budget := budgetInstructions(p.Budget)
+	if want := len(budget) + 2; len(m.Instructions) != want {
+		return fmt.Errorf("squads: a proposal transaction holds %d instructions, not %d", len(m.Instructions), want)
 	}
+	for i, want := range budget {
+		ix := m.Instructions[i]
+		data, _ := want.Data()
+		if prog, err := m.Program(ix.ProgramIDIndex); err != nil || prog != solana.ComputeBudget || len(ix.Accounts) != 0 || !bytes.Equal(ix.Data, data) {
+			return fmt.Errorf("squads: instruction %d is not keeper's compute budget (%s)", i, p.Budget)
+		}
+	}
+	m.Instructions = m.Instructions[len(budget):]
 	txKey, _ := TransactionPDA(p.Multisig, p.Index)
 	propKey, _ := ProposalPDA(p.Multisig, p.Index)
 	for i, want := range []struct {

@@ -2,9 +2,12 @@ package squads
 
 import (
 	"bytes"
+	"slices"
 	"testing"
 
 	"github.com/gagliardetto/solana-go"
+
+	"github.com/keeper-project/keeper/signer"
 )
 
 // TestDiscriminators compares the discriminators with those of the
@@ -142,6 +145,40 @@ func TestProposeMessageChecks(t *testing.T) {
 		Instructions: []Instruction{{ProgramIDIndex: 1, AccountIndexes: []uint8{0}, Data: []byte{2}}}}
 	if err := CheckPropose(raw, changed); err == nil {
 		t.Fatal("a proposal of another message passed")
+	}
+}
+
+// TestProposeMessageBudget: keeper's compute budget opens a priced
+// proposal, which passes CheckPropose for that budget only: not unpriced,
+// and not at another price.
+func TestProposeMessageBudget(t *testing.T) {
+	inner := &Message{NumSigners: 1, NumWritableSigners: 1, AccountKeys: []solana.PublicKey{{9}, {8}},
+		Instructions: []Instruction{{ProgramIDIndex: 1, AccountIndexes: []uint8{0}, Data: []byte{1}}}}
+	p := Propose{Multisig: solana.PublicKey{7}, Index: 5, Creator: solana.PublicKey{1}, Message: inner,
+		Budget: &signer.Budget{Limit: 40_000, Price: 120_000}}
+	raw, err := ProposeMessage(p, solana.Hash{3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckPropose(raw, p); err != nil {
+		t.Fatalf("the priced proposal fails its check: %v", err)
+	}
+	tx, err := signer.DecodeMessage(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := tx.Budget(); b.Limit != 40_000 || b.Price != 120_000 || !slices.Equal(b.Instructions, []int{0, 1}) {
+		t.Fatalf("budget %+v, want limit 40000 and price 120000 opening the transaction", b)
+	}
+	unpriced := p
+	unpriced.Budget = nil
+	if err := CheckPropose(raw, unpriced); err == nil {
+		t.Fatal("a priced proposal passed as an unpriced one")
+	}
+	dearer := p
+	dearer.Budget = &signer.Budget{Limit: 40_000, Price: 120_001}
+	if err := CheckPropose(raw, dearer); err == nil {
+		t.Fatal("a proposal at another price passed")
 	}
 }
 

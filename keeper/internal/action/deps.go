@@ -35,7 +35,7 @@ type Signer interface {
 	SignSequence(txs []*signer.Tx, kind signer.Kind, b signer.Bounds) ([]*signer.Signed, error)
 	SpendAt(tx *signer.Tx, i int) (string, bool)
 	CheckAs(authority solana.PublicKey, txs []*signer.Tx, kind signer.Kind, b signer.Bounds) error
-	SignProposal(message []byte, program solana.PublicKey) (*signer.Signed, error)
+	SignProposal(message []byte, program solana.PublicKey, maxUnitPrice uint64) (*signer.Signed, error)
 }
 
 // Submitter simulates, lands and settles transactions. Simulate and

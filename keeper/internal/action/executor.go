@@ -108,6 +108,9 @@ type Executor struct {
 	// tracking keeps TrackProposals to one caller at a time: policy runs
 	// call it side by side, and the second one skips.
 	tracking sync.Mutex
+	// proposalPricing holds each proposal-mode policy's proposalPrice, for
+	// the executions of its proposals (proposal.go).
+	proposalPricing sync.Map
 }
 
 // New returns an Executor working with c.

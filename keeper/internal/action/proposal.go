@@ -3,6 +3,7 @@ package action
 import (
 	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -51,14 +52,16 @@ const RuleProposal journal.Rule = "proposal"
 // multisig: build for the vault → journal built → guard the answer as the
 // vault's direct transaction → simulate it with the vault signing → read
 // the multisig's next transaction index → compose keeper's proposal
-// transaction and check it → simulate it → journal the proposal (its
-// index) → sign → journal the signature → send → settle. The action lands
+// transaction and check it → simulate it → price it when the fee market
+// contests its accounts (compose, check and simulate it again with
+// keeper's compute budget first) → journal the proposal (its index) → sign → journal the signature → send → settle. The action lands
 // when the proposal is on chain; the proposal's life after that (votes,
 // execution) is followed by TrackProposals.
 func (a *attempt) propose(ctx context.Context) Outcome {
 	sq, j := a.p.Squads, a.e.cfg.Journal
 	multisig := sq.MultisigKey()
 	vault := sq.Vault()
+	a.e.proposalPricing.Store(a.p.Policy, proposalPrice{percentile: a.p.Submit.Percentile, maxUnitPrice: a.p.Bounds.MaxComputeUnitPrice})
 	if a.e.cfg.Proposals.BuilderFor == nil || a.e.cfg.Proposals.Journal == nil {
 		return a.settle(ctx, journal.Outcome{State: journal.StateFailed, Rule: RuleProposal, Detail: "proposal mode is not wired"})
 	}
@@ -88,24 +91,21 @@ func (a *attempt) propose(ctx context.Context) Outcome {
 	}
 	prop := squads.Propose{Multisig: multisig, Index: index, VaultIndex: sq.VaultIndex, Creator: a.e.wallet, Message: msg,
 		Memo: "keeper " + ShortID(a.p.ID)}
-	raw, err := squads.ProposeMessage(prop, blockhash)
-	if err == nil {
-		err = squads.CheckPropose(raw, prop)
-	}
-	if err != nil {
-		return a.refuse(ctx, journal.Rule(signer.RuleProposalShape), err.Error())
-	}
-	wire, err := a.e.unsigned(raw)
-	if err != nil {
-		return a.refuse(ctx, journal.RuleMalformedTransaction, err.Error())
-	}
-	if n := len(wire); n > maxTransactionSize {
-		return a.refuse(ctx, RuleProposal, fmt.Sprintf("the proposal transaction is %d bytes, over Solana's %d: "+
-			"the answer is too large to propose in one transaction (Squads transaction buffers are not used)", n, maxTransactionSize))
-	}
-	fee, out, ok := a.simulateOuter(ctx, wire, prop)
+	raw, sim, out, ok := a.outerTx(ctx, prop, blockhash)
 	if !ok {
 		return out
+	}
+	budget, err := a.ownBudget(ctx, raw, sim.UnitsConsumed)
+	switch {
+	case errors.Is(err, ErrAboveCap):
+		return a.aboveCap(ctx, err)
+	case err != nil:
+		return a.refuse(ctx, journal.RuleMalformedTransaction, err.Error())
+	case budget != nil:
+		prop.Budget = budget
+		if raw, sim, out, ok = a.outerTx(ctx, prop, blockhash); !ok {
+			return out
+		}
 	}
 	rec := journal.Proposal{Multisig: multisig.String(), Index: index, ActionID: a.p.ID, Policy: a.p.Policy, Target: a.p.Target,
 		Message: base64.StdEncoding.EncodeToString(msg.Encode())}
@@ -113,7 +113,17 @@ func (a *attempt) propose(ctx context.Context) Outcome {
 		a.log.Error("Cannot journal the proposal; not proposing", "err", err)
 		return a.settle(ctx, journal.Outcome{State: journal.StateExpired, Rule: journal.RuleJournal, Detail: err.Error()})
 	}
-	return a.sendProposal(ctx, raw, prop, fee)
+	return a.sendProposal(ctx, raw, prop, sim.Fee.Total())
+}
+
+// proposalPrice is how a policy in proposal mode prices keeper's own
+// transactions: its percentile and its compute-unit price cap, as its last
+// plan set them. The executions TrackProposals makes later use them; after
+// a restart, until the policy plans again, they bid the default percentile
+// under the global cap (the guard's cap holds either way).
+type proposalPrice struct {
+	percentile   int
+	maxUnitPrice uint64
 }
 
 // guardInner decodes the market's answer, runs the guard over it as the
@@ -173,22 +183,73 @@ func (a *attempt) nextIndex(ctx context.Context, multisig solana.PublicKey) (uin
 	return ms.TransactionIndex + 1, "", true
 }
 
-// simulateOuter simulates keeper's proposal transaction, unsigned (wire):
-// it must pass and cost keeper at most the plan's lamports bound plus the
-// rent of the two accounts it creates.
-func (a *attempt) simulateOuter(ctx context.Context, wire []byte, prop squads.Propose) (uint64, Outcome, bool) {
+// outerTx composes keeper's proposal transaction for prop and checks it:
+// its shape (CheckPropose), its size, and its unsigned simulation, which
+// must pass and cost keeper at most the plan's lamports bound plus the
+// rent of the two accounts it creates. It returns the message and the
+// simulation.
+func (a *attempt) outerTx(ctx context.Context, prop squads.Propose, blockhash solana.Hash) ([]byte, *chain.SimResult, Outcome, bool) {
+	raw, err := squads.ProposeMessage(prop, blockhash)
+	if err == nil {
+		err = squads.CheckPropose(raw, prop)
+	}
+	if err != nil {
+		return nil, nil, a.refuse(ctx, journal.Rule(signer.RuleProposalShape), err.Error()), false
+	}
+	wire, err := a.e.unsigned(raw)
+	if err != nil {
+		return nil, nil, a.refuse(ctx, journal.RuleMalformedTransaction, err.Error()), false
+	}
+	if n := len(wire); n > maxTransactionSize {
+		return nil, nil, a.refuse(ctx, RuleProposal, fmt.Sprintf("the proposal transaction is %d bytes, over Solana's %d: "+
+			"the answer is too large to propose in one transaction (Squads transaction buffers are not used)", n, maxTransactionSize)), false
+	}
 	sim, err := a.e.cfg.Submitter.Simulate(ctx, wire, a.e.wallet)
 	if err != nil {
 		a.log.Warn("The proposal transaction does not pass simulation; not proposing", "err", err)
-		return 0, a.settle(ctx, journal.Outcome{State: journal.StateExpired, Rule: journal.RuleSimFailed,
+		return nil, nil, a.settle(ctx, journal.Outcome{State: journal.StateExpired, Rule: journal.RuleSimFailed,
 			Detail: "proposal: " + err.Error()}), false
 	}
 	limit := a.p.Bounds.MaxLamports + squads.ProposeRent(prop, proposalMembersBound)
 	if sim.Outflows.Lamports > int64(limit) {
-		return 0, a.refuse(ctx, journal.Rule(signer.RuleSimulatedLamports),
+		return nil, nil, a.refuse(ctx, journal.Rule(signer.RuleSimulatedLamports),
 			fmt.Sprintf("the proposal costs %d lamports, more than the %d allowed", sim.Outflows.Lamports, limit)), false
 	}
-	return sim.Fee.Total(), "", true
+	return raw, sim, "", true
+}
+
+// ownBudget is the compute budget of a message keeper composes and alone
+// signs (a Squads proposal or execution, raw), priced as priceOwn prices
+// an answer: the fee market read over the accounts raw write-locks, the
+// price bid (the plan's percentile, raised over the last attempt's, at
+// most the cap), the limit from units, what its unsigned simulation
+// consumed. Nil when pricing is off, when nobody competes for those
+// accounts, or when the fee market cannot be read (raw goes unpriced, as
+// route.go sends an answer as built); an ErrAboveCap when the market is
+// above the cap.
+func (a *attempt) ownBudget(ctx context.Context, raw []byte, units uint64) (*signer.Budget, error) {
+	if a.e.cfg.Priority.Fees == nil {
+		return nil, nil
+	}
+	tx, err := signer.DecodeMessage(raw)
+	if err != nil {
+		return nil, fmt.Errorf("keeper's own transaction: %w", err)
+	}
+	a.pricing.accounts = writable([]*signer.Tx{tx})
+	mkt, price, err := a.bid(ctx)
+	switch {
+	case errors.Is(err, ErrAboveCap):
+		return nil, err
+	case err != nil:
+		a.log.Warn("Cannot read the fee market; sending keeper's own transaction unpriced", "err", err)
+		return nil, nil
+	case mkt == 0:
+		return nil, nil
+	}
+	b := a.budget(units, price)
+	a.pricing.price = price
+	a.log.Info("Priced keeper's own transaction", "price", price, "market", mkt, "percentile", pctOf(a.p), "limit", b.Limit, "units", units)
+	return &b, nil
 }
 
 // maxTransactionSize is the most bytes a Solana wire transaction may hold
@@ -203,7 +264,7 @@ const proposalMembersBound = 32
 // sends it and settles the attempt; a landed proposal is announced.
 func (a *attempt) sendProposal(ctx context.Context, raw []byte, prop squads.Propose, fee uint64) Outcome {
 	j := a.e.cfg.Journal
-	s, err := a.e.cfg.Signer.SignProposal(raw, squads.ProgramID)
+	s, err := a.e.cfg.Signer.SignProposal(raw, squads.ProgramID, a.e.unitPriceCap(a.p))
 	if err != nil {
 		return a.refusal(ctx, 0, err)
 	}

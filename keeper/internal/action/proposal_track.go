@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -179,24 +180,34 @@ func (e *Executor) approved(ctx context.Context, log *slog.Logger, c onChain, r 
 	return e.executeProposal(ctx, log, c, r)
 }
 
-// executeProposal signs keeper's execution of r, journals it and sends it.
+// executeProposal signs keeper's execution of r, priced as keeper prices
+// its own transactions (see priceExecute), journals it and sends it.
 func (e *Executor) executeProposal(ctx context.Context, log *slog.Logger, c onChain, r journal.Proposal) error {
-	raw, err := e.executeMessage(ctx, c.multisig, r)
+	compose, err := e.executeComposer(ctx, c.multisig, r)
 	if err != nil {
 		return err
 	}
-	wire, err := e.unsigned(raw)
+	raw, sim, err := e.simulateExecute(ctx, compose, nil)
 	if err != nil {
 		return err
 	}
-	sim, err := e.cfg.Submitter.Simulate(ctx, wire, e.wallet)
-	if err != nil {
-		return fmt.Errorf("the execution does not pass simulation: %w", err)
+	a := e.executeAttempt(log, r)
+	budget, err := a.ownBudget(ctx, raw, sim.UnitsConsumed)
+	switch {
+	case errors.Is(err, ErrAboveCap):
+		if e.cfg.Metrics.PriceAboveCap != nil {
+			e.cfg.Metrics.PriceAboveCap.WithLabelValues(r.Policy).Inc()
+		}
+		log.Error("Not executing: the fee market is above the cap; the proposal stays approved", "err", err)
+		return nil
+	case err != nil:
+		return err
+	case budget != nil:
+		if raw, sim, err = e.simulateExecute(ctx, compose, budget); err != nil {
+			return err
+		}
 	}
-	if sim.Outflows.Lamports > int64(sim.Fee.Total()) {
-		return fmt.Errorf("the execution would cost keeper %d lamports, more than its fee %d", sim.Outflows.Lamports, sim.Fee.Total())
-	}
-	s, err := e.cfg.Signer.SignProposal(raw, squads.ProgramID)
+	s, err := e.cfg.Signer.SignProposal(raw, squads.ProgramID, e.unitPriceCap(a.p))
 	if err != nil {
 		return err
 	}
@@ -207,7 +218,45 @@ func (e *Executor) executeProposal(ctx context.Context, log *slog.Logger, c onCh
 	}
 	failpoint.Hit(failpoint.AfterSignatures)
 	log.Info("Executing the approved proposal", "signature", s.TxID)
-	return e.settleExecute(ctx, log, c.multisig, r, chain.Signed{Raw: s.Wire, Signature: s.TxID, Blockhash: s.Blockhash})
+	return e.settleExecute(ctx, log, c.multisig, r, chain.Signed{Raw: s.Wire, Signature: s.TxID, Blockhash: s.Blockhash}, sim.Fee.Total())
+}
+
+// simulateExecute composes keeper's execution with budget (nil: none) and
+// simulates it unsigned: it must pass and cost keeper no more than its fee.
+func (e *Executor) simulateExecute(ctx context.Context, compose func(*signer.Budget) ([]byte, error), budget *signer.Budget) ([]byte, *chain.SimResult, error) {
+	raw, err := compose(budget)
+	if err != nil {
+		return nil, nil, err
+	}
+	wire, err := e.unsigned(raw)
+	if err != nil {
+		return nil, nil, err
+	}
+	sim, err := e.cfg.Submitter.Simulate(ctx, wire, e.wallet)
+	if err != nil {
+		return nil, nil, fmt.Errorf("the execution does not pass simulation: %w", err)
+	}
+	if sim.Outflows.Lamports > int64(sim.Fee.Total()) {
+		return nil, nil, fmt.Errorf("the execution would cost keeper %d lamports, more than its fee %d", sim.Outflows.Lamports, sim.Fee.Total())
+	}
+	return raw, sim, nil
+}
+
+// executeAttempt is what prices keeper's execution of r: the percentile
+// and cap of r's policy as its last proposal planned them (see
+// proposalPricing), and the price of the last execution keeper journaled
+// for r, which a new one raises.
+func (e *Executor) executeAttempt(log *slog.Logger, r journal.Proposal) *attempt {
+	p := Plan{ID: r.ActionID, Policy: r.Policy}
+	if v, ok := e.proposalPricing.Load(r.Policy); ok {
+		pp := v.(proposalPrice)
+		p.Submit.Percentile, p.Bounds.MaxComputeUnitPrice = pp.percentile, pp.maxUnitPrice
+	}
+	pr := &pricing{}
+	if tx, err := signer.DecodeWire(r.ExecuteTx); err == nil {
+		pr.price = tx.Budget().Price
+	}
+	return &attempt{e: e, log: log, p: p, pricing: pr}
 }
 
 // resendExecute sends the journaled execution again, as the same bytes.
@@ -225,27 +274,34 @@ func (e *Executor) resendExecute(ctx context.Context, log *slog.Logger, c onChai
 		return fmt.Errorf("journaled execution: %w", err)
 	}
 	log.Info("Settling the journaled execution", "signature", sig)
-	return e.settleExecute(ctx, log, c.multisig, r, chain.Signed{Raw: wire, Signature: sig, Blockhash: tx.Message.RecentBlockhash})
+	fee, err := chain.MessageFee(tx.Message)
+	if err != nil {
+		return fmt.Errorf("journaled execution: %w", err)
+	}
+	return e.settleExecute(ctx, log, c.multisig, r, chain.Signed{Raw: wire, Signature: sig, Blockhash: tx.Message.RecentBlockhash}, fee.Total())
 }
 
 // settleExecute sends a journaled execution until the chain settles it.
 // Landed: executed. Expired without landing: back to approved, so that the
-// next pass signs a new one. Failed: approved still, with the error.
-func (e *Executor) settleExecute(ctx context.Context, log *slog.Logger, ms solana.PublicKey, r journal.Proposal, s chain.Signed) error {
+// next pass signs a new one, priced higher. Failed: approved still, with
+// the error. The fee of one that landed or failed, fee, is journaled on
+// the proposal's action.
+func (e *Executor) settleExecute(ctx context.Context, log *slog.Logger, ms solana.PublicKey, r journal.Proposal, s chain.Signed, fee uint64) error {
 	res, err := e.cfg.Submitter.SendAndConfirm(ctx, []chain.Signed{s})
 	failpoint.Hit(failpoint.AfterConfirm)
+	paid, _ := resultCosts(res, []uint64{fee})
 	switch {
 	case err != nil && res.Outcome == chain.OutcomeUnknown:
 		return fmt.Errorf("the execution did not settle: %w", err)
 	case res.Outcome == chain.OutcomeLanded:
 		log.Info("Executed the approved proposal", "signature", s.Signature, "links", e.cfg.Links.Txs([]string{s.Signature.String()}))
 		e.cfg.Changed()
-		return e.step(ctx, ms, r, journal.ProposalUpdate{State: journal.ProposalExecuted, Detail: "executed by keeper"})
+		return e.step(ctx, ms, r, journal.ProposalUpdate{State: journal.ProposalExecuted, Detail: "executed by keeper", FeeLamports: paid})
 	case res.Outcome == chain.OutcomeExpired:
 		return e.step(ctx, ms, r, journal.ProposalUpdate{State: journal.ProposalApproved, Detail: "execution expired; executing again"})
 	}
 	log.Error("The execution failed on chain", "detail", txErrors(res))
-	return e.step(ctx, ms, r, journal.ProposalUpdate{State: journal.ProposalApproved, Detail: "execution failed: " + txErrors(res)})
+	return e.step(ctx, ms, r, journal.ProposalUpdate{State: journal.ProposalApproved, Detail: "execution failed: " + txErrors(res), FeeLamports: paid})
 }
 
 // readVaultTransaction reads the vault transaction at r's index.
@@ -269,9 +325,10 @@ func (e *Executor) isOurs(ctx context.Context, ms solana.PublicKey, r journal.Pr
 	return err == nil && vt.Creator == e.wallet && bytes.Equal(vt.Message.Encode(), want), nil
 }
 
-// executeMessage composes keeper's execution of r: the vault transaction
-// on chain must be the message keeper journaled.
-func (e *Executor) executeMessage(ctx context.Context, ms solana.PublicKey, r journal.Proposal) ([]byte, error) {
+// executeComposer prepares keeper's execution of r and returns what
+// composes it with a compute budget (nil: none) on a fresh blockhash: the
+// vault transaction on chain must be the message keeper journaled.
+func (e *Executor) executeComposer(ctx context.Context, ms solana.PublicKey, r journal.Proposal) (func(*signer.Budget) ([]byte, error), error) {
 	vt, err := e.readVaultTransaction(ctx, ms, r)
 	if err != nil {
 		return nil, err
@@ -292,7 +349,9 @@ func (e *Executor) executeMessage(ctx context.Context, ms solana.PublicKey, r jo
 	if err != nil {
 		return nil, fmt.Errorf("blockhash: %w", err)
 	}
-	return squads.ExecuteMessage(ms, r.Index, e.wallet, rest, bh)
+	return func(b *signer.Budget) ([]byte, error) {
+		return squads.ExecuteMessage(ms, r.Index, e.wallet, rest, b, bh)
+	}, nil
 }
 
 // lookupTables reads the address lookup tables msg uses.
