@@ -38,7 +38,7 @@ type Metrics struct {
 	Notifications        *prometheus.CounterVec // notifier, outcome
 	PoliciesLoaded       prometheus.Gauge
 	IdempotencyConflicts prometheus.Counter     // HTTP 409 from a build: the key taken for another request
-	PriceAboveCap        *prometheus.CounterVec // policy: actions ended because the fee market was above their cap
+	PriceAboveCap        *prometheus.CounterVec // policy: times keeper declined to pay a fee market above its cap
 	PricesUnknown        *prometheus.CounterVec // reason (no_source, stale, uncertain, unverified, bad_account, read, no_decimals)
 	// PolicyInterval is each scheduled policy's interval between two
 	// ticks, so one alert rule can ask for a success within N intervals.
@@ -85,7 +85,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		Notifications:        counterVec("notifications_total", "Notification deliveries by notifier and outcome.", "notifier", "outcome"),
 		PoliciesLoaded:       gauge("policies_loaded", "Enabled policies currently scheduled."),
 		IdempotencyConflicts: counter("idempotency_conflicts_total", "HTTP 409 answers to builds: the market took an attempt's idempotency key for another request; the attempt is rebuilt under a new key."),
-		PriceAboveCap:        counterVec("price_above_cap_total", "Actions ended without acting because the fee market's price (or the Jito tip floor) was above the cap that applies to them; nothing was overpaid. Alert on any increase.", "policy"),
+		PriceAboveCap:        counterVec("price_above_cap_total", "Times keeper declined to act because the fee market's price (or the Jito tip floor) was above the cap that applies: an action ended, or an approved proposal's execution put off (counted on each pass while the price stays above the cap); nothing was overpaid. Alert on any increase.", "policy"),
 		PolicyInterval:       gaugeVec("policy_interval_seconds", "Seconds between two ticks of the policy's schedule (the next two, for a cron expression).", "policy"),
 		TriggerFirings:       counterVec("trigger_firings_total", "Triggers that fired a run of their policy, by trigger type (price, account, pool, slot).", "policy", "trigger"),
 		WatchPolling:         gauge("watch_polling", "1 while the chain watcher of the policies' triggers polls (chain.watch_poll) because its websocket subscriptions do not serve; 0 while they serve or nothing is watched."),
