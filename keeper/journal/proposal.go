@@ -97,8 +97,9 @@ type Proposal struct {
 // RecordProposal journals p as proposing, before the transaction that
 // creates it is sent. A row left at the same index by an attempt whose
 // transaction never landed is replaced; any other row there is an error.
-func (j *Journal) RecordProposal(ctx context.Context, p Proposal) error {
-	err := j.write(ctx, durable, func(tx dbtx) error {
+func (j *Journal) RecordProposal(ctx context.Context, p Proposal) (err error) {
+	defer wrap(&err, "record proposal %s/%d", p.Multisig, p.Index)
+	return j.write(ctx, durable, func(tx dbtx) error {
 		n, err := rowsAffected(tx.ExecContext(ctx, `INSERT INTO squads_proposals
 			(multisig, tx_index, action_id, policy, target, message, state, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (multisig, tx_index) DO UPDATE SET action_id = excluded.action_id, policy = excluded.policy,
@@ -111,10 +112,6 @@ func (j *Journal) RecordProposal(ctx context.Context, p Proposal) error {
 		}
 		return err
 	})
-	if err != nil {
-		return fmt.Errorf("journal: record proposal %s/%d: %w", p.Multisig, p.Index, err)
-	}
-	return nil
 }
 
 // ProposalUpdate is a change of a proposal's state; empty fields keep
@@ -131,8 +128,9 @@ type ProposalUpdate struct {
 
 // UpdateProposal moves the proposal at multisig/index to u.State, stamping
 // its approval or settlement.
-func (j *Journal) UpdateProposal(ctx context.Context, multisig string, index uint64, u ProposalUpdate) error {
-	err := j.write(ctx, durable, func(tx dbtx) error {
+func (j *Journal) UpdateProposal(ctx context.Context, multisig string, index uint64, u ProposalUpdate) (err error) {
+	defer wrap(&err, "update proposal %s/%d to %s", multisig, index, u.State)
+	return j.write(ctx, durable, func(tx dbtx) error {
 		now := j.stamp()
 		var approved, settled any
 		if u.State == ProposalApproved {
@@ -162,10 +160,6 @@ func (j *Journal) UpdateProposal(ctx context.Context, multisig string, index uin
 		}
 		return err
 	})
-	if err != nil {
-		return fmt.Errorf("journal: update proposal %s/%d to %s: %w", multisig, index, u.State, err)
-	}
-	return nil
 }
 
 // addProposalFee adds fee, what keeper's execution of the proposal at
