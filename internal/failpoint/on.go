@@ -4,7 +4,6 @@ package failpoint
 
 import (
 	"os"
-	"os/signal"
 	"strconv"
 	"strings"
 	"sync"
@@ -50,18 +49,4 @@ func Hit(name string) {
 	}
 	_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
 	select {} // SIGKILL is not delivered synchronously; never return from here
-}
-
-// freeze stops the process with SIGSTOP and returns once it is continued. A process-directed
-// SIGSTOP is taken by one thread, which then stops the others: on a loaded machine the thread that
-// sent it may run on for milliseconds, long enough to pass the point (a journal write, a send). So
-// the caller waits for the SIGCONT that only comes after the stop, and cannot go past the point
-// while the process is frozen.
-func freeze(name string) {
-	cont := make(chan os.Signal, 1)
-	signal.Notify(cont, syscall.SIGCONT)
-	defer signal.Stop(cont)
-	_, _ = os.Stderr.WriteString("failpoint " + name + ": stopping the process\n")
-	_ = syscall.Kill(os.Getpid(), syscall.SIGSTOP)
-	<-cont
 }
