@@ -1,6 +1,7 @@
 package examples_test
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"database/sql"
@@ -13,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -140,6 +142,37 @@ func waitFor(t *testing.T, name string, d *daemon, what string) time.Time {
 		t.Fatalf("keeper %s did not log %s within %s; log:\n%s", name, what, procTimeout, d.stderr.String())
 	}
 	return time.Time{}
+}
+
+// continueFrozen sends SIGCONT to d once the process is stopped. A failpoint says it stops the
+// process just before it does: a SIGCONT sent in between is lost (nothing is stopped yet), and the
+// process then stops for good. Where /proc is missing, it sends at once.
+func continueFrozen(t *testing.T, name string, d *daemon) {
+	t.Helper()
+	stat := filepath.Join("/proc", strconv.Itoa(d.cmd.Process.Pid), "stat")
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.After(procTimeout)
+	for {
+		b, err := os.ReadFile(stat)
+		if err != nil {
+			break // no /proc here
+		}
+		// "pid (comm) STATE ...": the state follows the last ')'; T is stopped.
+		if state := bytes.TrimSpace(b[bytes.LastIndexByte(b, ')')+1:]); len(state) > 0 && state[0] == 'T' {
+			break
+		}
+		select {
+		case <-tick.C:
+		case <-d.exited:
+			t.Fatalf("keeper %s exited while it should be frozen; log:\n%s", name, d.stderr.String())
+		case <-deadline:
+			t.Fatalf("keeper %s did not stop within %s; log:\n%s", name, procTimeout, d.stderr.String())
+		}
+	}
+	if err := d.cmd.Process.Signal(syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // pair starts keeper a (options oa, journal dsnA) and waits until it leads, then keeper b on the
@@ -284,9 +317,7 @@ func TestE2EFailoverFrozenLeader(t *testing.T) {
 	frozen := waitFor(t, "a", a, "failpoint "+failpoint.AfterSign+": stopping the process")
 	tookOver(t, "SIGSTOP", frozen, waitFor(t, "b", b, logWon))
 	waitFor(t, "b", b, logLanded)
-	if err := a.cmd.Process.Signal(syscall.SIGCONT); err != nil {
-		t.Fatal(err)
-	}
+	continueFrozen(t, "a", a)
 	waitFor(t, "a", a, logNoSigs)
 	waitFor(t, "a", a, "standing by")
 	r.repaidOnce(t, want, a, b)
@@ -475,9 +506,7 @@ func TestE2EJournalBlipAfterSend(t *testing.T) {
 	r.paceInBackground(t)
 	waitFor(t, "a", a, "failpoint "+failpoint.AfterConfirm+": stopping the process")
 	p.cut()
-	if err := a.cmd.Process.Signal(syscall.SIGCONT); err != nil {
-		t.Fatal(err)
-	}
+	continueFrozen(t, "a", a)
 	waitFor(t, "a", a, `"msg":"Cannot journal the outcome; keeper settles the action from the chain once the journal answers"`)
 	time.Sleep(2 * time.Second) // the database is away for a while: the sweep backs off meanwhile
 	p.restore()
