@@ -3,10 +3,8 @@ package journal
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 )
 
@@ -95,27 +93,16 @@ type IncidentFilter struct {
 
 // Incidents lists incidents, newest first.
 func (j *Journal) Incidents(ctx context.Context, f IncidentFilter) ([]Incident, error) {
-	var where []string
-	var args []any
-	if f.Policy != "" {
-		where, args = append(where, "policy = ?"), append(args, f.Policy)
-	}
-	if f.Open {
-		where = append(where, "resolved_at IS NULL")
-	}
-	if !f.Since.IsZero() {
-		where = append(where, "(resolved_at IS NULL OR resolved_at >= ? OR opened_at >= ?)")
-		args = append(args, f.Since.UnixNano(), f.Since.UnixNano())
-	}
-	q := ""
-	if len(where) > 0 {
-		q = "WHERE " + strings.Join(where, " AND ")
-	}
-	q += " ORDER BY opened_at DESC, id DESC"
+	var w clause
+	w.and(f.Policy != "", "policy = ?", f.Policy)
+	w.and(f.Open, "resolved_at IS NULL")
+	since := f.Since.UnixNano()
+	w.and(!f.Since.IsZero(), "(resolved_at IS NULL OR resolved_at >= ? OR opened_at >= ?)", since, since)
+	q := w.String() + " ORDER BY opened_at DESC, id DESC"
 	if f.Limit > 0 {
 		q += fmt.Sprintf(" LIMIT %d", f.Limit)
 	}
-	out, err := readAll(ctx, j, queryIncidents, q, args...)
+	out, err := readAll(ctx, j, queryIncidents, q, w.args...)
 	if err != nil {
 		return nil, fmt.Errorf("journal: incidents: %w", err)
 	}
@@ -135,12 +122,7 @@ func scanIncident(s scanner) (Incident, error) {
 	var in Incident
 	var opened int64
 	var resolved sql.NullInt64
-	if err := s.Scan(&in.ID, &in.Policy, &in.Target, &in.Severity, &in.Message, &opened, &resolved); err != nil {
-		if errors.Is(err, sql.ErrNoRows) {
-			return in, fmt.Errorf("incident vanished: %w", err)
-		}
-		return in, err
-	}
+	err := s.Scan(&in.ID, &in.Policy, &in.Target, &in.Severity, &in.Message, &opened, &resolved)
 	in.OpenedAt, in.ResolvedAt = fromNanos(opened), fromNullNanos(resolved)
-	return in, nil
+	return in, err
 }

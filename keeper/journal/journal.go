@@ -44,16 +44,6 @@ type Commit struct {
 	Duration time.Duration
 }
 
-// commitHook is Options.Committed; nil reports nothing.
-type commitHook func(Commit)
-
-// report hands c to the hook, if set.
-func (h commitHook) report(c Commit) {
-	if h != nil {
-		h(c)
-	}
-}
-
 // Journal is the durable action journal. It is safe for concurrent use.
 //
 // Its methods are what keeper's runtime asks of it: the action log (an
@@ -84,8 +74,8 @@ type Journal struct {
 	// beforeCommit, when set (by tests), runs in every write transaction
 	// after its statements, just before it commits.
 	beforeCommit func(ctx context.Context, tx dbtx) error
-	// committed is Options.Committed.
-	committed commitHook
+	// committed is Options.Committed; always non-nil.
+	committed func(Commit)
 }
 
 // Open opens (creating if needed) the journal at dsn, "sqlite:PATH",
@@ -145,6 +135,9 @@ func (o Options) withDefaults() Options {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
+	if o.Committed == nil {
+		o.Committed = func(Commit) {}
+	}
 	return o
 }
 
@@ -156,7 +149,7 @@ func (j *Journal) setUp(ctx context.Context) error {
 		if err := checkPostgresDurability(ctx, j.db); err != nil {
 			return err
 		}
-	case !j.memory():
+	case !j.loc.memory():
 		if err := j.checkDurability(ctx); err != nil {
 			return err
 		}
@@ -172,22 +165,17 @@ func (j *Journal) setUp(ctx context.Context) error {
 	return nil
 }
 
-// memory reports whether the journal lives in memory only.
-func (j *Journal) memory() bool { return j.loc.memory() }
-
 // checkDurability verifies that the file database really runs in WAL mode
 // with synchronous=FULL and foreign keys on, the settings durability rests on.
 func (j *Journal) checkDurability(ctx context.Context) error {
-	var mode string
-	if err := j.db.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil {
-		return fmt.Errorf("read journal_mode: %w", err)
-	}
-	var sync, fk int
-	if err := j.db.QueryRowContext(ctx, "PRAGMA synchronous").Scan(&sync); err != nil {
-		return fmt.Errorf("read synchronous: %w", err)
-	}
-	if err := j.db.QueryRowContext(ctx, "PRAGMA foreign_keys").Scan(&fk); err != nil {
-		return fmt.Errorf("read foreign_keys: %w", err)
+	var (
+		mode     string
+		sync, fk int
+	)
+	err := j.db.QueryRowContext(ctx, `SELECT journal_mode, synchronous, foreign_keys
+		FROM pragma_journal_mode, pragma_synchronous, pragma_foreign_keys`).Scan(&mode, &sync, &fk)
+	if err != nil {
+		return fmt.Errorf("read database settings: %w", err)
 	}
 	const full = 2
 	if mode != "wal" || sync != full || fk != 1 {

@@ -23,17 +23,12 @@ var selectAction = stmt(`SELECT ` + actionColumns + ` FROM actions WHERE id = ?`
 
 // getAction reads one action with its attempts, or ErrNotFound.
 func getAction(ctx context.Context, q querier, id string) (Action, error) {
-	row := q.QueryRowContext(ctx, selectAction, id)
-	act, err := scanAction(row)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Action{}, fmt.Errorf("%w: %q", ErrNotFound, id)
-	}
-	if err != nil {
-		return Action{}, fmt.Errorf("read action: %w", err)
-	}
-	acts := []Action{act}
-	if err := attachAttempts(ctx, q, acts); err != nil {
+	acts, err := queryActions(ctx, q, selectAction, id)
+	switch {
+	case err != nil:
 		return Action{}, err
+	case len(acts) == 0:
+		return Action{}, fmt.Errorf("%w: %q", ErrNotFound, id)
 	}
 	return acts[0], nil
 }

@@ -58,11 +58,6 @@ func migrate(ctx context.Context, db *sql.DB, d dialect, now func() time.Time, l
 		}
 		defer unlock()
 	}
-	return migrateOn(ctx, conn, d, now, log)
-}
-
-// migrateOn is migrate on one connection.
-func migrateOn(ctx context.Context, conn *sql.Conn, d dialect, now func() time.Time, log *slog.Logger) error {
 	if _, err := conn.ExecContext(ctx, createVersionTable); err != nil {
 		return fmt.Errorf("create schema_version: %w", err)
 	}

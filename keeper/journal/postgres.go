@@ -50,11 +50,9 @@ func openPostgres(loc location, busy time.Duration) (*sql.DB, error) {
 // only).
 func checkPostgresDurability(ctx context.Context, db *sql.DB) error {
 	var fsync, syncCommit string
-	if err := db.QueryRowContext(ctx, "SHOW fsync").Scan(&fsync); err != nil {
-		return fmt.Errorf("read fsync: %w", err)
-	}
-	if err := db.QueryRowContext(ctx, "SHOW synchronous_commit").Scan(&syncCommit); err != nil {
-		return fmt.Errorf("read synchronous_commit: %w", err)
+	err := db.QueryRowContext(ctx, "SELECT current_setting('fsync'), current_setting('synchronous_commit')").Scan(&fsync, &syncCommit)
+	if err != nil {
+		return fmt.Errorf("read server settings: %w", err)
 	}
 	if fsync != "on" || syncCommit == "off" {
 		return fmt.Errorf("server settings fsync=%s synchronous_commit=%s, want fsync on and synchronous_commit not off", fsync, syncCommit)

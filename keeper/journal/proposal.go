@@ -3,9 +3,7 @@ package journal
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
-	"strings"
 	"time"
 )
 
@@ -220,52 +218,38 @@ type ProposalFilter struct {
 
 // Proposals lists proposals, oldest first.
 func (j *Journal) Proposals(ctx context.Context, f ProposalFilter) ([]Proposal, error) {
-	var where []string
-	var args []any
-	if f.Open {
-		where = append(where, "settled_at IS NULL")
-	}
-	for _, c := range []struct{ col, v string }{{"policy", f.Policy}, {"target", f.Target}, {"action_id", f.ActionID}} {
-		if c.v != "" {
-			where, args = append(where, c.col+" = ?"), append(args, c.v)
-		}
-	}
-	q := ""
-	if len(where) > 0 {
-		q = "WHERE " + strings.Join(where, " AND ")
-	}
-	out, err := readAll(ctx, j, queryProposals, q+" ORDER BY created_at, tx_index", args...)
+	var w clause
+	w.and(f.Open, "settled_at IS NULL")
+	w.and(f.Policy != "", "policy = ?", f.Policy)
+	w.and(f.Target != "", "target = ?", f.Target)
+	w.and(f.ActionID != "", "action_id = ?", f.ActionID)
+	out, err := readAll(ctx, j, queryProposals, w.String()+" ORDER BY created_at, tx_index", w.args...)
 	if err != nil {
 		return nil, fmt.Errorf("journal: proposals: %w", err)
 	}
 	return out, nil
 }
 
+// proposalColumns are the columns scanProposal reads, in order.
 const proposalColumns = `multisig, tx_index, action_id, policy, target, message, state, approvers, detail,
 	execute_sig, execute_tx, created_at, approved_at, settled_at`
 
-func queryProposals(ctx context.Context, db querier, where string, args ...any) ([]Proposal, error) {
-	rows, err := db.QueryContext(ctx, `SELECT `+proposalColumns+` FROM squads_proposals `+where, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Proposal
-	for rows.Next() {
-		var p Proposal
-		var index, created int64
-		var approved, settled sql.NullInt64
-		var state string
-		if err := rows.Scan(&p.Multisig, &index, &p.ActionID, &p.Policy, &p.Target, &p.Message, &state, &p.Approvers,
-			&p.Detail, &p.ExecuteSig, &p.ExecuteTx, &created, &approved, &settled); err != nil {
-			if errors.Is(err, sql.ErrNoRows) {
-				return nil, fmt.Errorf("proposal vanished: %w", err)
-			}
-			return nil, err
-		}
-		p.Index, p.State = uint64(index), ProposalState(state)
-		p.CreatedAt, p.ApprovedAt, p.SettledAt = fromNanos(created), fromNullNanos(approved), fromNullNanos(settled)
-		out = append(out, p)
-	}
-	return out, rows.Err()
+// queryProposals reads the proposals the clause where selects.
+func queryProposals(ctx context.Context, q querier, where string, args ...any) ([]Proposal, error) {
+	return collect(ctx, q, "proposals", `SELECT `+proposalColumns+` FROM squads_proposals `+where, args, scanProposal)
+}
+
+// scanProposal reads one row of proposalColumns.
+func scanProposal(s scanner) (Proposal, error) {
+	var (
+		p                 Proposal
+		index, created    int64
+		approved, settled sql.NullInt64
+		state             string
+	)
+	err := s.Scan(&p.Multisig, &index, &p.ActionID, &p.Policy, &p.Target, &p.Message, &state, &p.Approvers,
+		&p.Detail, &p.ExecuteSig, &p.ExecuteTx, &created, &approved, &settled)
+	p.Index, p.State = uint64(index), ProposalState(state)
+	p.CreatedAt, p.ApprovedAt, p.SettledAt = fromNanos(created), fromNullNanos(approved), fromNullNanos(settled)
+	return p, err
 }

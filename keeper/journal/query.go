@@ -66,36 +66,51 @@ func (f Filter) query() (string, []any, error) {
 	if f.Limit < 0 {
 		return "", nil, invalidf("negative limit %d", f.Limit)
 	}
-	var b strings.Builder
-	b.WriteString(`SELECT ` + actionColumns + ` FROM actions WHERE created_at >= ? AND created_at < ?`)
-	args := []any{lowerBound(f.Since), upperBound(f.Until)}
-	if f.Policy != "" {
-		b.WriteString(` AND policy = ?`)
-		args = append(args, f.Policy)
-	}
-	if f.Target != "" {
-		b.WriteString(` AND target = ?`)
-		args = append(args, f.Target)
-	}
-	if len(f.States) > 0 {
-		for _, s := range f.States {
-			if !s.Valid() {
-				return "", nil, invalidf("unknown state %q", s)
-			}
+	for _, s := range f.States {
+		if !s.Valid() {
+			return "", nil, invalidf("unknown state %q", s)
 		}
-		in, stateArgs := stateList(f.States)
-		if !slices.ContainsFunc(f.States, State.Final) {
-			b.WriteString(` AND settled_at IS NULL`) // indexed, as the state is not
-		}
-		b.WriteString(` AND state IN ` + in)
-		args = append(args, stateArgs...)
 	}
-	b.WriteString(` ORDER BY created_at DESC, id DESC`)
+	var w clause
+	// Always a range: without one, SQLite answers a query by policy and
+	// target from the (policy, created_at) index, reading all the policy's
+	// actions (see TestStateQueriesUseAnIndex).
+	w.and(true, `created_at >= ? AND created_at < ?`, lowerBound(f.Since), upperBound(f.Until))
+	w.and(f.Policy != "", `policy = ?`, f.Policy)
+	w.and(f.Target != "", `target = ?`, f.Target)
+	// settled_at is indexed, as the state is not.
+	w.and(len(f.States) > 0 && !slices.ContainsFunc(f.States, State.Final), `settled_at IS NULL`)
+	in, states := stateList(f.States)
+	w.and(len(f.States) > 0, `state IN `+in, states...)
+	query := `SELECT ` + actionColumns + ` FROM actions ` + w.String() + ` ORDER BY created_at DESC, id DESC`
 	if f.Limit > 0 {
-		b.WriteString(` LIMIT ?`)
-		args = append(args, f.Limit)
+		query += ` LIMIT ?`
+		w.args = append(w.args, f.Limit)
 	}
-	return b.String(), args, nil
+	return query, w.args, nil
+}
+
+// clause is a WHERE clause being built: conditions joined by AND, and
+// their arguments in order.
+type clause struct {
+	conds []string
+	args  []any
+}
+
+// and adds cond, with its arguments, when on holds.
+func (c *clause) and(on bool, cond string, args ...any) {
+	if on {
+		c.conds = append(c.conds, cond)
+		c.args = append(c.args, args...)
+	}
+}
+
+// String returns "WHERE cond AND …", or "" without conditions.
+func (c clause) String() string {
+	if len(c.conds) == 0 {
+		return ""
+	}
+	return "WHERE " + strings.Join(c.conds, " AND ")
 }
 
 // stateList returns "(?, ...)" and the arguments for states.

@@ -31,7 +31,7 @@ const (
 // (PostgreSQL) journal checks the leader's fencing token in the same
 // transaction first.
 func (j *Journal) write(ctx context.Context, d durability, fn func(tx dbtx) error) error {
-	if j.memory() {
+	if j.loc.memory() {
 		d = durable // nothing to flush
 	}
 	if j.shared() {
@@ -48,7 +48,7 @@ func (j *Journal) write(ctx context.Context, d durability, fn func(tx dbtx) erro
 		err = j.inTx(ctx, j.db, fn)
 	}
 	if err == nil {
-		j.committed.report(Commit{Durable: d == durable, Duration: time.Since(start)})
+		j.committed(Commit{Durable: d == durable, Duration: time.Since(start)})
 	}
 	return err
 }
