@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"sync"
 	"time"
@@ -30,17 +31,11 @@ type sigWatcher struct {
 	url        string // ws:// or wss://; "" disables the watcher
 	secrets    redact.Secrets
 	commitment rpc.CommitmentType
-	log        logger
+	log        *slog.Logger
 
 	mu       sync.Mutex
 	conn     *PubSub   // guarded by mu; nil when not connected
 	downTill time.Time // guarded by mu; no new connection before it
-}
-
-// logger is the part of *slog.Logger the watcher uses.
-type logger interface {
-	Debug(msg string, args ...any)
-	Info(msg string, args ...any)
 }
 
 // wsRetry is the least time between two attempts to connect the websocket.
