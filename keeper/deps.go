@@ -39,6 +39,7 @@ type Signer = action.Signer
 // accounts and balance keeper observes. *chain.Client implements it.
 type Submitter interface {
 	action.Submitter
+	accountReader
 	Balance(ctx context.Context, wallet solana.PublicKey) (uint64, error)
 	// TipAccounts returns the block engine's tip accounts, kept after the
 	// first answer for the bundles' tips and refreshed when an hour old

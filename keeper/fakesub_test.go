@@ -503,3 +503,9 @@ func (s *fakeSubmitter) Balance(context.Context, solana.PublicKey) (uint64, erro
 func (s *fakeSubmitter) MultipleAccounts(context.Context, []solana.PublicKey) ([][]byte, error) {
 	return nil, errNotScripted
 }
+
+// Accounts implements Submitter; the fake chain holds no mint or oracle
+// account, so token and price reads find nothing to learn from.
+func (s *fakeSubmitter) Accounts(context.Context, []solana.PublicKey) ([]*chain.Account, error) {
+	return nil, errNotScripted
+}

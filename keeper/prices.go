@@ -19,8 +19,8 @@ import (
 )
 
 // newPriceBook returns the book of the config's price sources, reading
-// Pyth accounts through r when it can read accounts.
-func newPriceBook(c config.Prices, r any) (*prices.Book, error) {
+// Pyth accounts through ar.
+func newPriceBook(c config.Prices, ar accountReader) (*prices.Book, error) {
 	sources := make(map[string]prices.Source, len(c.Feeds))
 	for mint, f := range c.Feeds {
 		if f.Pyth == "" {
@@ -41,10 +41,7 @@ func newPriceBook(c config.Prices, r any) (*prices.Book, error) {
 			return nil, fmt.Errorf("prices.feeds.%s: %w", mint, err)
 		}
 	}
-	var read prices.ReadFunc
-	if ar, ok := r.(accountReader); ok {
-		read = readAs(ar, func(a *chain.Account) *prices.Account { return &prices.Account{Owner: a.Owner, Data: a.Data} })
-	}
+	read := readAs(ar, func(a *chain.Account) *prices.Account { return &prices.Account{Owner: a.Owner, Data: a.Data} })
 	return prices.NewBook(sources, prices.Limits{MaxAge: c.MaxAge, MaxConfidence: c.MaxConfidence}, read), nil
 }
 

@@ -11,17 +11,15 @@ import (
 	"github.com/keeper-project/keeper/policies"
 )
 
-// accountReader reads accounts with their owners; the chain client is one.
+// accountReader reads accounts with their owners: the mints and metadata
+// the token book learns from, the oracle accounts prices come from.
+// *chain.Client implements it.
 type accountReader interface {
 	Accounts(ctx context.Context, keys []solana.PublicKey) ([]*chain.Account, error)
 }
 
-// newTokenBook returns a book of mints read through r, or nil when r cannot read accounts.
-func newTokenBook(r any) *tokens.Book {
-	ar, ok := r.(accountReader)
-	if !ok {
-		return nil
-	}
+// newTokenBook returns a book of mints read through ar.
+func newTokenBook(ar accountReader) *tokens.Book {
 	return tokens.NewBook(readAs(ar, func(a *chain.Account) *tokens.Account {
 		return &tokens.Account{Owner: a.Owner, Data: a.Data}
 	}))

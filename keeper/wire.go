@@ -38,14 +38,12 @@ type deps struct {
 func (d *deps) wire(e env, version string, readOnly bool) (closers []func() error, err error) {
 	c := e.cfg
 	if d.signer == nil {
-		s, err := newSigner(c, readOnly)
+		s, closeSigner, err := newSigner(c, readOnly)
 		if err != nil {
 			return closers, err
 		}
 		d.signer = s
-		if cl, ok := s.(interface{ Close() error }); ok {
-			closers = append(closers, cl.Close) // a token's session
-		}
+		closers = append(closers, closeSigner)
 	}
 	if d.market == nil {
 		m, err := api.New(marketOptions(c, d.signer.PublicKey().String(), version, e.metrics, e.logger))
@@ -119,24 +117,29 @@ func priorityConfig(c *config.Config, sub Submitter) action.PriorityConfig {
 	return out
 }
 
-// newSigner returns the signer of the config: for a read-only command with
-// signer.pubkey, a read-only signer (no key is loaded); else the operator's
-// key, armed with the guard, which must match signer.pubkey when that is
-// set.
-func newSigner(c *config.Config, readOnly bool) (Signer, error) {
+// newSigner returns the signer of the config and how to release it: for a
+// read-only command with signer.pubkey, a read-only signer (no key is
+// loaded, nothing to release); else the operator's key, armed with the
+// guard, which must match signer.pubkey when that is set (a key in a token
+// holds its session until released).
+func newSigner(c *config.Config, readOnly bool) (Signer, func() error, error) {
 	s := c.Signer
 	if s.PublicKey != "" && (readOnly || !s.HasKey()) {
 		if !readOnly {
-			return nil, errors.New("keeper: signer: only signer.pubkey is configured; keeper run needs a key to sign " +
+			return nil, nil, errors.New("keeper: signer: only signer.pubkey is configured; keeper run needs a key to sign " +
 				"(signer.keypair, secret_env, secret_file or pkcs11)")
 		}
 		pk, err := solana.PublicKeyFromBase58(s.PublicKey)
 		if err != nil {
-			return nil, fmt.Errorf("keeper: signer.pubkey: %w", err)
+			return nil, nil, fmt.Errorf("keeper: signer.pubkey: %w", err)
 		}
-		return signer.NewReadOnly(pk), nil
+		return signer.NewReadOnly(pk), func() error { return nil }, nil
 	}
-	return loadSigner(c)
+	armed, err := loadSigner(c)
+	if err != nil {
+		return nil, nil, err
+	}
+	return armed, armed.Close, nil
 }
 
 // loadSigner loads the operator's key and arms it with the guard; the key's
@@ -186,7 +189,7 @@ func tokenSource(s config.Signer) signer.TokenSource {
 func CheckSigner(c *config.Config) error {
 	s := c.Signer
 	if !s.HasKey() {
-		_, err := newSigner(c, true) // read-only: only signer.pubkey to check
+		_, _, err := newSigner(c, true) // no key: only signer.pubkey to check
 		return err
 	}
 	if s.PKCS11 != nil { // the token itself: check --online (TokenWallet)
@@ -203,13 +206,11 @@ func CheckSigner(c *config.Config) error {
 // signer.pubkey, else the public half of the configured key (loaded and
 // dropped).
 func WalletOf(c *config.Config) (solana.PublicKey, error) {
-	s, err := newSigner(c, c.Signer.PublicKey != "")
+	s, closeSigner, err := newSigner(c, c.Signer.PublicKey != "")
 	if err != nil {
 		return solana.PublicKey{}, err
 	}
-	if cl, ok := s.(interface{ Close() error }); ok {
-		defer cl.Close() // a token opened to read the public key
-	}
+	defer closeSigner() // a token opened to read the public key
 	return s.PublicKey(), nil
 }
 
