@@ -29,6 +29,9 @@ type Market interface {
 	EarnPosition(ctx context.Context, req market.EarnPositionRequest) (*market.EarnPosition, error)
 	WithdrawalQueue(ctx context.Context, req market.WithdrawalQueueRequest) (*market.WithdrawalQueue, error)
 	action.Builder
+	// ForWallet returns a client that builds for another wallet, a
+	// multisig vault whose transactions keeper proposes.
+	ForWallet(wallet string) (*api.Client, error)
 }
 
 // Signer guards and signs transactions with the operator's key; nothing is
@@ -39,7 +42,14 @@ type Signer = action.Signer
 // accounts and balance keeper observes. *chain.Client implements it.
 type Submitter interface {
 	action.Submitter
+	action.FeeMarket
 	accountReader
+	// Slot reads the node's slot; with MultipleAccounts, what the
+	// triggers' watcher polls while the websocket does not serve.
+	Slot(ctx context.Context) (uint64, error)
+	// LatestBlockhash reads the blockhash keeper's own Squads transactions
+	// are signed with.
+	LatestBlockhash(ctx context.Context) (chain.Blockhash, error)
 	Balance(ctx context.Context, wallet solana.PublicKey) (uint64, error)
 	// TipAccounts returns the block engine's tip accounts, kept after the
 	// first answer for the bundles' tips and refreshed when an hour old
@@ -52,6 +62,7 @@ type Submitter interface {
 // *journal.Journal implements it; tests wrap it to inject faults.
 type Journal interface {
 	action.Log
+	action.ProposalLog
 	triggerLog
 	leaseJournal
 	// Pending lists the actions that are not final, for recovery.

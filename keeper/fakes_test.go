@@ -13,6 +13,7 @@ import (
 	"github.com/gagliardetto/solana-go/programs/token"
 
 	"github.com/keeper-project/keeper/keeper/market"
+	"github.com/keeper-project/keeper/keeper/market/api"
 	"github.com/keeper-project/keeper/signer"
 )
 
@@ -412,5 +413,10 @@ func (m *fakeMarket) EarnPosition(context.Context, market.EarnPositionRequest) (
 
 // WithdrawalQueue implements Market; the action path does not read.
 func (m *fakeMarket) WithdrawalQueue(context.Context, market.WithdrawalQueueRequest) (*market.WithdrawalQueue, error) {
+	return nil, errNotScripted
+}
+
+// ForWallet implements Market; the fake builds for its one wallet only.
+func (m *fakeMarket) ForWallet(string) (*api.Client, error) {
 	return nil, errNotScripted
 }

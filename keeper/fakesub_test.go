@@ -78,6 +78,8 @@ type fakeSubmitter struct {
 	// journaled, when set, reports whether a tip signature is in the
 	// journal; a tip handed over before it is journaled is a problem.
 	journaled func(sig solana.Signature) (bool, error)
+	// fees, when set, is the chain's fee market (see world.fees).
+	fees *fakeFees
 
 	mu        sync.Mutex
 	sims      []simReply
@@ -508,4 +510,25 @@ func (s *fakeSubmitter) MultipleAccounts(context.Context, []solana.PublicKey) ([
 // account, so token and price reads find nothing to learn from.
 func (s *fakeSubmitter) Accounts(context.Context, []solana.PublicKey) ([]*chain.Account, error) {
 	return nil, errNotScripted
+}
+
+// RecentPrioritizationFees implements Submitter: the world's fee market,
+// which a world without one never asks (its keepers price nothing, see
+// world.open).
+func (s *fakeSubmitter) RecentPrioritizationFees(ctx context.Context, accounts []solana.PublicKey) ([]chain.PrioritizationFee, error) {
+	if s.fees == nil {
+		return nil, errNotScripted
+	}
+	return s.fees.RecentPrioritizationFees(ctx, accounts)
+}
+
+// Slot implements Submitter; the fake chain has no slots to poll.
+func (s *fakeSubmitter) Slot(context.Context) (uint64, error) {
+	return 0, errNotScripted
+}
+
+// LatestBlockhash implements Submitter; only keeper's own Squads
+// transactions read it, and the fake chain serves no multisig.
+func (s *fakeSubmitter) LatestBlockhash(context.Context) (chain.Blockhash, error) {
+	return chain.Blockhash{}, errNotScripted
 }

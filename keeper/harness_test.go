@@ -55,7 +55,8 @@ type world struct {
 	// submission: a test holds the write there, or fails it with an error.
 	holdWrite func(step string) error
 	// fees, when set, is the chain's fee market: keeper prices what it
-	// lands (see route_test.go); unset, pricing is off.
+	// lands (see route_test.go); unset, open turns pricing off
+	// (chain.priority.off), as an operator would for a chain without one.
 	fees *fakeFees
 }
 
@@ -103,7 +104,9 @@ func (w *world) open(tb testing.TB, dsn string) *testKeeper {
 		tb.Fatalf("journal: %v", err)
 	}
 	w.sub.watchJournal(j)
-	k, err := New(Options{Config: w.cfg, Market: w.market, Signer: &stepSigner{Signer: w.signer, log: w.log, crash: w.crash}, Submitter: w.submitter(),
+	w.sub.fees = w.fees
+	w.cfg.Chain.Priority.Off = w.fees == nil
+	k, err := New(Options{Config: w.cfg, Market: w.market, Signer: &stepSigner{Signer: w.signer, log: w.log, crash: w.crash}, Submitter: w.sub,
 		Journal: &crashJournal{Journal: j, crash: w.crash, log: w.log, hold: func(step string) error {
 			if w.holdWrite == nil {
 				return nil

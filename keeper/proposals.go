@@ -7,32 +7,21 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 
-	"github.com/keeper-project/keeper/keeper/chain"
 	"github.com/keeper-project/keeper/keeper/internal/action"
 	"github.com/keeper-project/keeper/keeper/market/api"
 )
 
 // proposalConfig wires proposal mode: a market client per multisig vault
-// (the vault is the wallet the market builds for, see api.Client.ForWallet), blockhashes from the
-// chain client, and the journal's proposals. Without a journal that keeps
-// proposals, or a chain client that reads blockhashes, proposal mode is off
-// and a plan that needs it fails its build.
+// (the vault is the wallet the market builds for, see api.Client.ForWallet),
+// blockhashes from the chain client, and the journal's proposals.
 func proposalConfig(e env, d deps) action.ProposalConfig {
-	pc := action.ProposalConfig{AppURL: e.cfg.Squads.AppBase()}
-	pc.Journal, _ = d.journal.(action.ProposalLog)
+	pc := action.ProposalConfig{AppURL: e.cfg.Squads.AppBase(), Journal: d.journal}
 	b := &vaultBuilders{make: func(vault solana.PublicKey) (*api.Client, error) {
-		if c, ok := d.market.(*api.Client); ok {
-			return c.ForWallet(vault.String())
-		}
-		return nil, fmt.Errorf("keeper: the market client cannot build for another wallet")
+		return d.market.ForWallet(vault.String())
 	}, clients: map[solana.PublicKey]action.Builder{}}
 	pc.BuilderFor = b.get
 	pc.Blockhash = func(ctx context.Context) (solana.Hash, error) {
-		cl, ok := d.submitter.(*chain.Client)
-		if !ok {
-			return solana.Hash{}, fmt.Errorf("keeper: the chain client reads no blockhashes")
-		}
-		bh, err := cl.Reads.LatestBlockhash(ctx)
+		bh, err := d.submitter.LatestBlockhash(ctx)
 		return bh.Hash, err
 	}
 	return pc

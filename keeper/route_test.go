@@ -40,27 +40,6 @@ func (f *fakeFees) readCount() int {
 	return f.reads
 }
 
-// pricedSubmitter is the fake chain with a fee market, which turns keeper's
-// pricing on.
-type pricedSubmitter struct {
-	*fakeSubmitter
-	fees *fakeFees
-}
-
-// RecentPrioritizationFees implements action.FeeMarket.
-func (s pricedSubmitter) RecentPrioritizationFees(ctx context.Context, accounts []solana.PublicKey) ([]chain.PrioritizationFee, error) {
-	return s.fees.RecentPrioritizationFees(ctx, accounts)
-}
-
-// submitter is the chain a keeper of w is given: the fake, with w's fee
-// market when it has one.
-func (w *world) submitter() Submitter {
-	if w.fees == nil {
-		return w.sub
-	}
-	return pricedSubmitter{fakeSubmitter: w.sub, fees: w.fees}
-}
-
 // TestRouteSimulationServesTheGuard: with pricing on, keeper simulates the
 // answer as built while it reads the fee market. When the answer is sent
 // as built (nobody competes), the guard takes that simulation as its own:

@@ -6,7 +6,6 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 
-	"github.com/keeper-project/keeper/keeper/internal/action"
 	"github.com/keeper-project/keeper/keeper/journal"
 	"github.com/keeper-project/keeper/keeper/squads"
 )
@@ -25,15 +24,11 @@ type ProposalStatus struct {
 
 // openProposals lists the proposals keeper made (for policy; "": every
 // policy's) that are not settled, with how long each has waited; none when
-// the journal keeps no proposals or cannot be read in a second.
+// the journal cannot be read in a second.
 func (k *Keeper) openProposals(policy string) []ProposalStatus {
-	pl, ok := k.journal.(action.ProposalLog)
-	if !ok {
-		return nil
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	open, err := pl.Proposals(ctx, journal.ProposalFilter{Open: true, Policy: policy})
+	open, err := k.journal.Proposals(ctx, journal.ProposalFilter{Open: true, Policy: policy})
 	if err != nil {
 		k.logger.Warn("Cannot read the open proposals for /status", "err", err)
 		return nil

@@ -509,10 +509,9 @@ func daemonTriggers(e env, submitter Submitter, sched *scheduler) *triggers {
 	if url == "" {
 		url = chain.WebsocketURL(ch.RPCURL.Reveal())
 	}
-	reader, _ := submitter.(watch.Reader)
 	var t *triggers
 	w := watch.New(watch.Options{URL: url, Commitment: rpc.CommitmentType(ch.Commitment), Poll: ch.WatchPoll,
-		Reader: reader, Logger: e.logger.With("component", "watch"),
+		Reader: submitter, Logger: e.logger.With("component", "watch"),
 		OnChange: func(c watch.Change) { t.changed(c) },
 		OnMode: func(m watch.Mode, _ string) {
 			polling := 0.0

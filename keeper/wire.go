@@ -102,14 +102,14 @@ func newExecutor(e env, d deps, n *notify.Dispatcher, o *observer, unsettled fun
 }
 
 // priorityConfig is the action path's pricing: the fee market read through
-// sub (when it reads one; off with chain.priority.off), the tip floor of
-// chain.tip_floor_url or the one beside chain.jito_url, and the caps.
+// sub and the tip floor of chain.tip_floor_url or the one beside
+// chain.jito_url (neither with chain.priority.off), and the caps.
 func priorityConfig(c *config.Config, sub Submitter) action.PriorityConfig {
 	p := c.Chain.Priority
 	out := action.PriorityConfig{MaxUnitPrice: cmp.Or(c.Signer.MaxComputeUnitPrice, signer.DefaultMaxComputeUnitPrice), UnitMargin: p.UnitMarginPercent,
 		RaisePercent: p.RaisePercent, SetupAnywhere: c.Market.SetupPlacement == "anywhere"}
-	if fm, ok := sub.(action.FeeMarket); ok && !p.Off {
-		out.Fees = fm
+	if !p.Off {
+		out.Fees = sub
 	}
 	if u := cmp.Or(c.Chain.TipFloorURL.Reveal(), tipfloor.URLFor(c.Chain.JitoURL.Reveal())); u != "" && !p.Off {
 		out.TipFloor = &tipfloor.Reader{URL: u}
