@@ -9,9 +9,9 @@ import (
 // number and idempotency key. It is allowed only when the action is planned
 // with no attempt yet, or its last attempt expired; an open attempt must be
 // settled (or continued) instead.
-func (j *Journal) NewAttempt(ctx context.Context, id string) (Attempt, error) {
-	var att Attempt
-	err := j.write(ctx, lazy, func(tx dbtx) error {
+func (j *Journal) NewAttempt(ctx context.Context, id string) (att Attempt, err error) {
+	defer wrap(&err, "new attempt of %q", id)
+	err = j.write(ctx, lazy, func(tx dbtx) error {
 		h, err := loadHead(ctx, tx, id)
 		if err != nil {
 			return err
@@ -22,10 +22,7 @@ func (j *Journal) NewAttempt(ctx context.Context, id string) (Attempt, error) {
 		att, err = insertAttempt(ctx, tx, h, j.stamp())
 		return err
 	})
-	if err != nil {
-		return Attempt{}, fmt.Errorf("journal: new attempt of %q: %w", id, err)
-	}
-	return att, nil
+	return att, err
 }
 
 // requireNewAttempt checks that a new attempt may start.

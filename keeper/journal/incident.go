@@ -28,12 +28,12 @@ func (in Incident) Open() bool { return in.ResolvedAt.IsZero() }
 // OpenIncident journals an open incident for in's policy and target, unless
 // one is open already; opened reports whether this call opened it (the
 // time to page), and the incident returned is the open one.
-func (j *Journal) OpenIncident(ctx context.Context, in Incident) (Incident, bool, error) {
+func (j *Journal) OpenIncident(ctx context.Context, in Incident) (open Incident, opened bool, err error) {
+	defer wrap(&err, "open incident %s/%s", in.Policy, in.Target)
 	if in.Policy == "" || in.Target == "" {
 		return Incident{}, false, invalidf("an incident needs a policy and a target")
 	}
-	var opened bool
-	err := j.write(ctx, durable, func(tx dbtx) error {
+	err = j.write(ctx, durable, func(tx dbtx) error {
 		now := j.stamp()
 		n, err := rowsAffected(tx.ExecContext(ctx, `INSERT INTO incidents (policy, target, severity, message, opened_at)
 			VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, in.Policy, in.Target, in.Severity, in.Message, now))
@@ -43,21 +43,18 @@ func (j *Journal) OpenIncident(ctx context.Context, in Incident) (Incident, bool
 		opened = n == 1
 		row := tx.QueryRowContext(ctx, `SELECT `+incidentColumns+` FROM incidents
 			WHERE policy = ? AND target = ? AND resolved_at IS NULL`, in.Policy, in.Target)
-		in, err = scanIncident(row)
+		open, err = scanIncident(row)
 		return err
 	})
-	if err != nil {
-		return Incident{}, false, fmt.Errorf("journal: open incident %s/%s: %w", in.Policy, in.Target, err)
-	}
-	return in, opened, nil
+	return open, opened, err
 }
 
 // ResolveIncidents resolves policy's open incidents whose target is in
 // cleared (those a run found no longer firing), and returns them: each is
 // resolved once, whichever process or run finds it cleared.
-func (j *Journal) ResolveIncidents(ctx context.Context, policy string, cleared []string) ([]Incident, error) {
-	var resolved []Incident
-	err := j.write(ctx, durable, func(tx dbtx) error {
+func (j *Journal) ResolveIncidents(ctx context.Context, policy string, cleared []string) (resolved []Incident, err error) {
+	defer wrap(&err, "resolve incidents of %s", policy)
+	err = j.write(ctx, durable, func(tx dbtx) error {
 		open, err := queryIncidents(ctx, tx, `WHERE policy = ? AND resolved_at IS NULL ORDER BY id`, policy)
 		if err != nil {
 			return err
@@ -75,10 +72,7 @@ func (j *Journal) ResolveIncidents(ctx context.Context, policy string, cleared [
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, fmt.Errorf("journal: resolve incidents of %s: %w", policy, err)
-	}
-	return resolved, nil
+	return resolved, err
 }
 
 // IncidentFilter selects incidents; the zero value selects all.
@@ -92,7 +86,8 @@ type IncidentFilter struct {
 }
 
 // Incidents lists incidents, newest first.
-func (j *Journal) Incidents(ctx context.Context, f IncidentFilter) ([]Incident, error) {
+func (j *Journal) Incidents(ctx context.Context, f IncidentFilter) (out []Incident, err error) {
+	defer wrap(&err, "incidents")
 	var w clause
 	w.and(f.Policy != "", "policy = ?", f.Policy)
 	w.and(f.Open, "resolved_at IS NULL")
@@ -102,11 +97,7 @@ func (j *Journal) Incidents(ctx context.Context, f IncidentFilter) ([]Incident, 
 	if f.Limit > 0 {
 		q += fmt.Sprintf(" LIMIT %d", f.Limit)
 	}
-	out, err := readAll(ctx, j, queryIncidents, q, w.args...)
-	if err != nil {
-		return nil, fmt.Errorf("journal: incidents: %w", err)
-	}
-	return out, nil
+	return readAll(ctx, j, queryIncidents, q, w.args...)
 }
 
 // incidentColumns are the columns scanIncident reads, in order.

@@ -66,9 +66,10 @@ type Journal struct {
 	// fence is the leader's fencing token every write of a shared
 	// (PostgreSQL) journal checks; 0 until Fence sets it.
 	fence atomic.Int64
-	// lease is the connection leadership is campaigned and renewed on
-	// (PostgreSQL only), opened by the first Campaign.
-	lease leaseConn
+	// lease is the handle leadership is campaigned and renewed on, one
+	// connection beside the journal's, so that renewing never waits behind
+	// the journal's statements; nil for SQLite. It connects on first use.
+	lease *sql.DB
 	// lock is the owner lock file while Own holds it, else nil.
 	lock *os.File
 	// beforeCommit, when set (by tests), runs in every write transaction
@@ -94,8 +95,14 @@ func Open(ctx context.Context, dsn string, opts Options) (*Journal, error) {
 		return nil, fmt.Errorf("journal: open %s: %w", loc.name, err)
 	}
 	j := &Journal{db: db, now: opts.Now, log: opts.Logger, loc: loc, committed: opts.Committed}
-	if err := j.setUp(ctx); err != nil {
-		return nil, errors.Join(fmt.Errorf("journal: open %s: %w", loc.name, err), db.Close())
+	if j.Shared() {
+		j.lease, err = openDB(loc, opts)
+	}
+	if err == nil {
+		err = j.setUp(ctx)
+	}
+	if err != nil {
+		return nil, errors.Join(fmt.Errorf("journal: open %s: %w", loc.name, err), j.closeDBs())
 	}
 	return j, nil
 }
@@ -145,7 +152,7 @@ func (o Options) withDefaults() Options {
 // the fixed statements.
 func (j *Journal) setUp(ctx context.Context) error {
 	switch {
-	case j.shared():
+	case j.Shared():
 		if err := checkPostgresDurability(ctx, j.db); err != nil {
 			return err
 		}
@@ -187,7 +194,7 @@ func (j *Journal) checkDurability(ctx context.Context) error {
 // Close closes the database, then releases the owner lock if Own took it. Every write already
 // returned is on disk.
 func (j *Journal) Close() error {
-	err := errors.Join(j.stmts.close(), j.lease.close(), j.db.Close())
+	err := errors.Join(j.stmts.close(), j.closeDBs())
 	if uerr := j.unlock(); uerr != nil && err == nil {
 		err = uerr
 	}
@@ -195,6 +202,14 @@ func (j *Journal) Close() error {
 		return fmt.Errorf("journal: close: %w", err)
 	}
 	return nil
+}
+
+// closeDBs closes the journal's database handles.
+func (j *Journal) closeDBs() error {
+	if j.lease == nil {
+		return j.db.Close()
+	}
+	return errors.Join(j.lease.Close(), j.db.Close())
 }
 
 // stamp returns the current time as stored: UTC unix nanoseconds.

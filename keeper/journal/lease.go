@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 )
 
@@ -57,7 +56,7 @@ const dbMillis = `(extract(epoch from clock_timestamp()) * 1000)::bigint`
 // Shared reports whether several keepers may open this journal at once
 // (PostgreSQL), one of them leading (Campaign); an SQLite journal has one
 // owner (Own).
-func (j *Journal) Shared() bool { return j.shared() }
+func (j *Journal) Shared() bool { return j.loc.dialect() == postgresDialect }
 
 // Campaign takes the lease for ttl when it is free or has lapsed, for a
 // new term whose fencing token it returns with true; when another process
@@ -179,16 +178,8 @@ func readLease(ctx context.Context, conn *sql.DB) (Lease, error) {
 // refuses every write (ErrNotLeader), as before the first Fence.
 func (j *Journal) Fence(token int64) { j.fence.Store(token) }
 
-// shared reports whether the journal is on PostgreSQL, which several
-// keepers open at once.
-func (j *Journal) shared() bool { return j.loc.dialect() == postgresDialect }
-
-// fenced returns fn preceded by the fencing check when the journal is
-// shared.
+// fenced returns fn preceded by the fencing check of a shared journal.
 func (j *Journal) fenced(ctx context.Context, fn func(tx dbtx) error) func(tx dbtx) error {
-	if !j.shared() {
-		return fn
-	}
 	return func(tx dbtx) error {
 		want := j.fence.Load()
 		if want == 0 {
@@ -208,32 +199,11 @@ func (j *Journal) fenced(ctx context.Context, fn func(tx dbtx) error) func(tx db
 	}
 }
 
-// leaseConn is the lease's own database handle, one connection beside the
-// journal's: renewing must not wait behind the journal's statements.
-type leaseConn struct {
-	once sync.Once
-	db   *sql.DB
-	err  error
-}
-
-// leaseDB returns the lease's handle, opening it on first use.
+// leaseDB returns the lease's handle, or ErrNotShared for an SQLite
+// journal.
 func (j *Journal) leaseDB() (*sql.DB, error) {
-	if !j.shared() {
+	if j.lease == nil {
 		return nil, ErrNotShared
 	}
-	j.lease.once.Do(func() {
-		j.lease.db, j.lease.err = openDB(j.loc, Options{BusyTimeout: DefaultBusyTimeout})
-	})
-	if j.lease.err != nil {
-		return nil, fmt.Errorf("journal: lease connection: %w", j.lease.err)
-	}
-	return j.lease.db, nil
-}
-
-// close closes the lease's handle, if opened.
-func (l *leaseConn) close() error {
-	if l.db == nil {
-		return nil
-	}
-	return l.db.Close()
+	return j.lease, nil
 }

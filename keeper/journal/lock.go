@@ -49,7 +49,7 @@ func lockPath(db string) string { return db + ".lock" }
 // names would neither share the lock nor see each other's writes: Own refuses a database file
 // with more than one name, naming the owner of the other name when it finds one beside it.
 func (j *Journal) Own() error {
-	if j.loc.memory() || j.shared() || j.lock != nil {
+	if j.loc.memory() || j.Shared() || j.lock != nil {
 		return nil
 	}
 	db, err := filepath.EvalSymlinks(j.loc.path)

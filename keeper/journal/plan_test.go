@@ -14,11 +14,10 @@ import (
 func TestStateQueriesUseAnIndex(t *testing.T) {
 	sqliteOnly(t)
 	j := openMemory(t, newClock())
-	pending, pendingArgs := pendingQuery()
 	queries := map[string]struct {
 		query string
 		args  []any
-	}{"Pending": {pending, pendingArgs}}
+	}{"Pending": {pendingQuery, nil}}
 	for name, f := range map[string]Filter{
 		"in flight by target":            {Target: "t", States: InFlightStates()},
 		"in flight by policy and target": {Policy: "p", Target: "t", States: InFlightStates()},

@@ -3,7 +3,6 @@ package journal
 import (
 	"context"
 	"database/sql"
-	"fmt"
 	"time"
 )
 
@@ -217,17 +216,14 @@ type ProposalFilter struct {
 }
 
 // Proposals lists proposals, oldest first.
-func (j *Journal) Proposals(ctx context.Context, f ProposalFilter) ([]Proposal, error) {
+func (j *Journal) Proposals(ctx context.Context, f ProposalFilter) (out []Proposal, err error) {
+	defer wrap(&err, "proposals")
 	var w clause
 	w.and(f.Open, "settled_at IS NULL")
 	w.and(f.Policy != "", "policy = ?", f.Policy)
 	w.and(f.Target != "", "target = ?", f.Target)
 	w.and(f.ActionID != "", "action_id = ?", f.ActionID)
-	out, err := readAll(ctx, j, queryProposals, w.String()+" ORDER BY created_at, tx_index", w.args...)
-	if err != nil {
-		return nil, fmt.Errorf("journal: proposals: %w", err)
-	}
-	return out, nil
+	return readAll(ctx, j, queryProposals, w.String()+" ORDER BY created_at, tx_index", w.args...)
 }
 
 // proposalColumns are the columns scanProposal reads, in order.

@@ -2,63 +2,42 @@ package journal
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 )
 
 // Get returns action id with its attempts, signatures and tips, or an error
 // matching ErrNotFound.
-func (j *Journal) Get(ctx context.Context, id string) (Action, error) {
-	var act Action
-	err := j.read(ctx, func(tx dbtx) error {
-		var err error
+func (j *Journal) Get(ctx context.Context, id string) (act Action, err error) {
+	defer wrap(&err, "get %q", id)
+	err = j.read(ctx, func(tx dbtx) (err error) {
 		act, err = getAction(ctx, tx, id)
 		return err
 	})
-	if err != nil {
-		return Action{}, fmt.Errorf("journal: get %q: %w", id, err)
-	}
-	return act, nil
+	return act, err
 }
 
 // Pending returns every action that is not final (planned, built, signed,
 // submitted or expired), oldest first, with its attempts, signatures and
-// tips: what startup recovery must settle by asking the chain.
-func (j *Journal) Pending(ctx context.Context) ([]Action, error) {
-	query, args := pendingQuery()
-	acts, err := readAll(ctx, j, queryActions, query, args...)
-	if err != nil {
-		return nil, fmt.Errorf("journal: pending: %w", err)
-	}
-	return acts, nil
+// tips: what startup recovery must settle by asking the chain. An action's
+// settled_at is set exactly when it reaches a final state.
+func (j *Journal) Pending(ctx context.Context) (acts []Action, err error) {
+	defer wrap(&err, "pending")
+	return readAll(ctx, j, queryActions, pendingQuery)
 }
 
-// pendingQuery returns Pending's SELECT and its arguments.
-func pendingQuery() (string, []any) {
-	var open []State
-	for _, s := range States() {
-		if !s.Final() {
-			open = append(open, s)
-		}
-	}
-	in, args := stateList(open)
-	return `SELECT ` + actionColumns + ` FROM actions
-		WHERE settled_at IS NULL AND state IN ` + in + ` ORDER BY created_at, id`, args
-}
+// pendingQuery is Pending's SELECT.
+const pendingQuery = `SELECT ` + actionColumns + ` FROM actions WHERE settled_at IS NULL ORDER BY created_at, id`
 
 // List returns the actions f selects, newest first, with their attempts,
 // signatures and tips.
-func (j *Journal) List(ctx context.Context, f Filter) ([]Action, error) {
+func (j *Journal) List(ctx context.Context, f Filter) (acts []Action, err error) {
+	defer wrap(&err, "list")
 	query, args, err := f.query()
 	if err != nil {
-		return nil, fmt.Errorf("journal: list: %w", err)
+		return nil, err
 	}
-	acts, err := readAll(ctx, j, queryActions, query, args...)
-	if err != nil {
-		return nil, fmt.Errorf("journal: list: %w", err)
-	}
-	return acts, nil
+	return readAll(ctx, j, queryActions, query, args...)
 }
 
 // query builds the SELECT for f.

@@ -75,11 +75,7 @@ func (s State) Final() bool {
 // InFlight reports whether an action in state s may still land: it is
 // planned, built, signed or submitted.
 func (s State) InFlight() bool {
-	switch s {
-	case StatePlanned, StateBuilt, StateSigned, StateSubmitted:
-		return true
-	}
-	return false
+	return slices.Contains(InFlightStates(), s)
 }
 
 // InFlightStates lists the states for which InFlight holds, in path order.

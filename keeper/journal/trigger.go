@@ -2,7 +2,6 @@ package journal
 
 import (
 	"context"
-	"fmt"
 	"time"
 )
 
@@ -41,10 +40,9 @@ func (j *Journal) RecordTriggerFirings(ctx context.Context, fs []TriggerFiring) 
 }
 
 // TriggerFirings returns the firings of policy's triggers, by trigger.
-func (j *Journal) TriggerFirings(ctx context.Context, policy string) ([]TriggerFiring, error) {
-	var out []TriggerFiring
-	err := j.read(ctx, func(tx dbtx) error {
-		var err error
+func (j *Journal) TriggerFirings(ctx context.Context, policy string) (out []TriggerFiring, err error) {
+	defer wrap(&err, "trigger firings of %s", policy)
+	err = j.read(ctx, func(tx dbtx) (err error) {
 		out, err = collect(ctx, tx, "trigger firings", `SELECT trigger, fired, last_fired, last_slot, detail
 			FROM trigger_firings WHERE policy = ? ORDER BY trigger`, []any{policy}, func(s scanner) (TriggerFiring, error) {
 			f := TriggerFiring{Policy: policy}
@@ -55,8 +53,5 @@ func (j *Journal) TriggerFirings(ctx context.Context, policy string) ([]TriggerF
 		})
 		return err
 	})
-	if err != nil {
-		return nil, fmt.Errorf("journal: trigger firings of %s: %w", policy, err)
-	}
-	return out, nil
+	return out, err
 }

@@ -34,7 +34,7 @@ func (j *Journal) write(ctx context.Context, d durability, fn func(tx dbtx) erro
 	if j.loc.memory() {
 		d = durable // nothing to flush
 	}
-	if j.shared() {
+	if j.Shared() {
 		fn = j.fenced(ctx, fn)
 		if d == lazy {
 			fn = lazyPostgres(ctx, fn)
@@ -42,7 +42,7 @@ func (j *Journal) write(ctx context.Context, d durability, fn func(tx dbtx) erro
 	}
 	start := time.Now()
 	var err error
-	if d == lazy && !j.shared() {
+	if d == lazy && !j.Shared() {
 		err = j.writeLazySQLite(ctx, fn)
 	} else {
 		err = j.inTx(ctx, j.db, fn)
