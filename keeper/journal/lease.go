@@ -77,7 +77,7 @@ func (j *Journal) Campaign(ctx context.Context, holder string, ttl time.Duration
 		RETURNING token`, leaseName, holder, ttl.Milliseconds()).Scan(&token)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		l, err := j.Leader(ctx)
+		l, err := readLease(ctx, conn)
 		return l, false, err
 	case err != nil:
 		return Lease{}, false, fmt.Errorf("journal: campaign: %w", err)
@@ -115,15 +115,6 @@ func (j *Journal) Resign(ctx context.Context, token int64) error {
 	return nil
 }
 
-// Leader returns the current lease; a zero Lease when nobody has ever led.
-func (j *Journal) Leader(ctx context.Context) (Lease, error) {
-	conn, err := j.leaseDB()
-	if err != nil {
-		return Lease{}, err
-	}
-	return readLease(ctx, conn)
-}
-
 // Probe connects to the shared (PostgreSQL) journal at dsn and changes
 // nothing: it checks that the server commits durably and returns the
 // current lease, zero when nobody has led yet or no keeper has created the
@@ -154,7 +145,7 @@ func Probe(ctx context.Context, dsn string) (Lease, error) {
 	return readLease(ctx, db)
 }
 
-// readLease reads the lease row.
+// readLease reads the lease row; a zero Lease when nobody has ever led.
 func readLease(ctx context.Context, conn *sql.DB) (Lease, error) {
 	var l Lease
 	var ms int64
