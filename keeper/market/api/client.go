@@ -69,18 +69,6 @@ func New(opts Options) (*Client, error) {
 	}, nil
 }
 
-// Wallet returns the configured wallet (empty when none).
-func (c *Client) Wallet() string { return c.opts.Wallet }
-
-// Provider returns the earn provider sent when a request leaves it empty.
-func (c *Client) Provider() string { return c.opts.Paths.Provider }
-
-// Pacing returns the rate the client paces its requests at now (it falls after 429 answers and
-// climbs back after others; 0: unlimited), and the page size its loans walks ask for.
-func (c *Client) Pacing() (perSecond float64, pageSize int) {
-	return c.t.limiter.current(), int(c.loans.size.Load())
-}
-
 // observe calls the Observe hook when one is set.
 func (t *transport) observe(endpoint string, status int, d time.Duration, err error) {
 	if t.opts.Observe != nil {

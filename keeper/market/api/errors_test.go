@@ -113,8 +113,8 @@ func TestUndecodable2xx(t *testing.T) {
 	if !ok || ae.Status != 200 || !ae.Malformed || !strings.HasPrefix(ae.Message, "cannot decode response") {
 		t.Fatalf("err = %v", err)
 	}
-	if IsTerminal(err) || !IsRetryable(err) {
-		t.Errorf("undecodable 2xx: terminal %v retryable %v, want retryable", IsTerminal(err), IsRetryable(err))
+	if isTerminal(err) || !IsRetryable(err) {
+		t.Errorf("undecodable 2xx: terminal %v retryable %v, want retryable", isTerminal(err), IsRetryable(err))
 	}
 	reqs := f.requests()
 	if len(reqs) != 3 {
@@ -146,8 +146,8 @@ func TestWellFormed4xxIsFinal(t *testing.T) {
 	f := &fakeAPI{respond: always(reply{Status: 400, Body: `{"error":{"code":400,"message":"loan is closed"}}`})}
 	c := newServer(t, f, func(o *Options) { o.Retry.MaxAttempts = 3 })
 	_, err := c.BuildLoan(bg(t), testKey, market.BuildLoanRequest{Loan: "L", Steps: []market.Step{{Type: market.StepRepay}}})
-	if !IsTerminal(err) || len(f.requests()) != 1 {
-		t.Errorf("400: terminal %v after %d requests, want terminal after 1", IsTerminal(err), len(f.requests()))
+	if !isTerminal(err) || len(f.requests()) != 1 {
+		t.Errorf("400: terminal %v after %d requests, want terminal after 1", isTerminal(err), len(f.requests()))
 	}
 }
 
@@ -182,7 +182,7 @@ func TestEmptyTransactionResponsesRefused(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c := newServer(t, &fakeAPI{respond: always(reply{Body: tc.body})}, nil)
 			err := tc.call(c)
-			if err == nil || !IsTerminal(err) {
+			if err == nil || !isTerminal(err) {
 				t.Errorf("err = %v, want a terminal error", err)
 			}
 		})
@@ -224,8 +224,8 @@ func TestClassification(t *testing.T) {
 			if got := IsRetryable(tc.err); got != tc.retryable {
 				t.Errorf("IsRetryable = %v, want %v", got, tc.retryable)
 			}
-			if got := IsTerminal(tc.err); got != tc.terminal {
-				t.Errorf("IsTerminal = %v, want %v", got, tc.terminal)
+			if got := isTerminal(tc.err); got != tc.terminal {
+				t.Errorf("isTerminal = %v, want %v", got, tc.terminal)
 			}
 		})
 	}

@@ -206,3 +206,23 @@ func clearRaw(v any) any {
 	}
 	return v
 }
+
+// isTerminal reports whether err is a failure that retrying cannot fix: a 4xx other than 408 and 429
+// (including 400, 401 and 409), or a request the client refused to send. A cancelled context is
+// neither retryable nor terminal.
+func isTerminal(err error) bool {
+	if err == nil || errors.Is(err, context.Canceled) {
+		return false
+	}
+	return !IsRetryable(err)
+}
+
+// current returns the rate l paces requests at now (0: unlimited).
+func (l *limiter) current() float64 {
+	if l == nil {
+		return 0
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.rate
+}

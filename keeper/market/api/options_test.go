@@ -64,7 +64,7 @@ func TestDefaults(t *testing.T) {
 		o.Retry.BaseBackoff != DefaultBaseBackoff || o.Retry.MaxBackoff != DefaultMaxBackoff || o.Retry.Rand == nil {
 		t.Errorf("defaults = %+v", o)
 	}
-	if o.Paths != DefaultPaths() || c.Provider() != "provider-a" {
+	if o.Paths != DefaultPaths() || c.earn.provider != "provider-a" {
 		t.Errorf("paths = %+v", o.Paths)
 	}
 	if c.t.limiter != nil {
@@ -213,7 +213,7 @@ func TestRequestChecks(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.call()
-			if !errors.Is(err, market.ErrInvalidRequest) || !strings.Contains(err.Error(), tc.want) || !IsTerminal(err) {
+			if !errors.Is(err, market.ErrInvalidRequest) || !strings.Contains(err.Error(), tc.want) || !isTerminal(err) {
 				t.Errorf("err = %v, want market.ErrInvalidRequest containing %q", err, tc.want)
 			}
 		})

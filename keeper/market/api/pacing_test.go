@@ -45,7 +45,7 @@ func TestA429SlowsEveryRequestDown(t *testing.T) {
 		if got := times[4] - times[3]; got < 150*time.Millisecond {
 			t.Errorf("requests %v apart after the 429, want about 200ms (half of 10 a second, climbing back)", got)
 		}
-		if rate, _ := c.Pacing(); rate != 10 {
+		if rate := c.t.limiter.current(); rate != 10 {
 			t.Errorf("pace %v after 37 good answers, want back at the 10 a second configured", rate)
 		}
 		if got := times[39] - times[38]; got != 100*time.Millisecond {
@@ -109,7 +109,7 @@ func TestLoanPagesAskForTheConfiguredPageSizeAndFallBack(t *testing.T) {
 	if want := []int{1000, 500, 250, 250}; fmt.Sprint(sizes) != fmt.Sprint(want) {
 		t.Errorf("page sizes asked %v, want %v", sizes, want)
 	}
-	if _, size := c.Pacing(); size != 250 {
+	if size := c.loans.size.Load(); size != 250 {
 		t.Errorf("client's page size %d, want the 250 the market took", size)
 	}
 	sizes = nil

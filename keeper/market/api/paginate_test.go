@@ -190,10 +190,10 @@ func TestLoanSnapshotErrors(t *testing.T) {
 	f := &fakeAPI{respond: sequence(reply{Body: loansPageJSON(0, 3, 6, 1, "A", "B")}, reply{Status: 400})}
 	c := newServer(t, f, nil)
 	_, err := loanSnapshot(bg(t), c, market.LoansQuery{PageSize: new(2)})
-	if err == nil || !strings.Contains(err.Error(), "page 1") || !IsTerminal(err) {
+	if err == nil || !strings.Contains(err.Error(), "page 1") || !isTerminal(err) {
 		t.Errorf("err = %v, want a terminal error naming page 1", err)
 	}
-	if _, err := loanSnapshot(bg(t), c, market.LoansQuery{PageSize: new(0)}); err == nil || !IsTerminal(err) {
+	if _, err := loanSnapshot(bg(t), c, market.LoansQuery{PageSize: new(0)}); err == nil || !isTerminal(err) {
 		t.Errorf("page size 0: err = %v", err)
 	}
 }

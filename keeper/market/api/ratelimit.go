@@ -124,13 +124,3 @@ func (l *limiter) recovered() {
 		l.rate = min(l.ceiling, l.rate+l.ceiling*recoverShare)
 	}
 }
-
-// current returns the rate the limiter paces requests at now (0: unlimited).
-func (l *limiter) current() float64 {
-	if l == nil {
-		return 0
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.rate
-}

@@ -223,7 +223,7 @@ func TestWriteConflictNotRetried(t *testing.T) {
 		f := &fakeAPI{respond: always(reply{Status: 409, Body: `{"error":{"code":409,"message":"key reused"}}`})}
 		c := newInProcess(t, f, nil, func(o *Options) { o.Retry = fastRetry })
 		_, err := c.WithdrawFromStrategy(t.Context(), "k", market.WithdrawStrategyRequest{Strategy: "S", Amount: 5})
-		if !errors.Is(err, ErrIdempotencyConflict) || !IsTerminal(err) {
+		if !errors.Is(err, ErrIdempotencyConflict) || !isTerminal(err) {
 			t.Errorf("err = %v, want a terminal ErrIdempotencyConflict", err)
 		}
 		if n := len(f.requests()); n != 1 {

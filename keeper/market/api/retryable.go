@@ -39,16 +39,6 @@ func IsRetryable(err error) bool {
 	return isOp
 }
 
-// IsTerminal reports whether err is a failure that retrying cannot fix: a 4xx other than 408 and 429
-// (including 400, 401 and 409), or a request the client refused to send. A
-// cancelled or expired context is neither retryable nor terminal.
-func IsTerminal(err error) bool {
-	if err == nil || errors.Is(err, context.Canceled) {
-		return false
-	}
-	return !IsRetryable(err)
-}
-
 // retryableStatus reports whether an HTTP status is worth retrying.
 func retryableStatus(status int) bool {
 	return status >= 500 || status == http.StatusTooManyRequests || status == http.StatusRequestTimeout
