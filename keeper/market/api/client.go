@@ -3,7 +3,6 @@ package api
 import (
 	"log/slog"
 	"net/http"
-	"time"
 )
 
 // Client is a typed client for the lending market API. It is safe for concurrent use.
@@ -67,11 +66,4 @@ func New(opts Options) (*Client, error) {
 		opts:   opts,
 		t:      t,
 	}, nil
-}
-
-// observe calls the Observe hook when one is set.
-func (t *transport) observe(endpoint string, status int, d time.Duration, err error) {
-	if t.opts.Observe != nil {
-		t.opts.Observe(endpoint, status, d, err)
-	}
 }

@@ -88,7 +88,9 @@ func (t *transport) attempt(ctx context.Context, r route, key market.Idempotency
 	}
 	t.setHeaders(req.Header, r, key)
 	start, status := time.Now(), 0
-	defer func() { t.observe(r.name, status, time.Since(start), err) }()
+	if observe := t.opts.Observe; observe != nil {
+		defer func() { observe(r.name, status, time.Since(start), err) }()
+	}
 	resp, err := t.hc.Do(req)
 	if err != nil {
 		return t.transportError(r.name, err)
