@@ -8,7 +8,6 @@ import (
 
 	"github.com/gagliardetto/solana-go"
 
-	"github.com/keeper-project/keeper/keeper/journal"
 	"github.com/keeper-project/keeper/keeper/jupiter"
 	"github.com/keeper-project/keeper/keeper/market"
 	"github.com/keeper-project/keeper/policies"
@@ -197,18 +196,4 @@ func swapQuote(q *jupiter.Quote, sw *jupiter.SwapInstructions) signer.SwapQuote 
 		sq.Programs = append(sq.Programs, p)
 	}
 	return sq
-}
-
-// builtCollateral builds a repay from collateral for the action path. A
-// quote the bounds refuse settles the attempt as refused under the rule;
-// any other failure as a failed build.
-func (a *attempt) builtCollateral(ctx context.Context, key market.IdempotencyKey, cr *policies.CollateralRepay) ([]built, Outcome, bool) {
-	txs, err := a.buildCollateral(ctx, key, cr)
-	if r, ok := errors.AsType[*signer.Refusal](err); ok {
-		return nil, a.refuse(ctx, journal.Rule(r.Rule), "swap: "+r.Error()), false
-	}
-	if err != nil {
-		return nil, a.buildFailed(ctx, err), false
-	}
-	return txs, "", true
 }

@@ -96,13 +96,21 @@ func (a *attempt) buildRouted(ctx context.Context) (txs []built, out Outcome, ok
 	return a.built(ctx, key, withBudget(a.p.Request, *a.route.budget))
 }
 
-// built asks the market to build req under key; a failed build settles
-// the attempt.
+// built asks the market to build req under key, a repay from collateral
+// through its sale (buildCollateral, collateral.go). A sale's quote the
+// bounds refuse settles the attempt as refused under the rule; any other
+// failure as a failed build.
 func (a *attempt) built(ctx context.Context, key market.IdempotencyKey, req policies.Request) ([]built, Outcome, bool) {
-	if req.CollateralRepay != nil {
-		return a.builtCollateral(ctx, key, req.CollateralRepay) // collateral.go
+	var txs []built
+	var err error
+	if cr := req.CollateralRepay; cr != nil {
+		txs, err = a.buildCollateral(ctx, key, cr)
+	} else {
+		txs, err = build(ctx, a.e.cfg.Builder, key, req)
 	}
-	txs, err := build(ctx, a.e.cfg.Builder, key, req)
+	if r, ok := errors.AsType[*signer.Refusal](err); ok {
+		return nil, a.refuse(ctx, journal.Rule(r.Rule), "swap: "+r.Error()), false
+	}
 	if err != nil {
 		return nil, a.buildFailed(ctx, err), false
 	}
