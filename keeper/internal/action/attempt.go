@@ -65,11 +65,12 @@ func (a *attempt) run(ctx context.Context, first int) Outcome {
 		return out
 	}
 	failpoint.Hit(failpoint.AfterSign)
-	if err := j.RecordSigned(ctx, a.p.ID, a.att.Number, signedRecords(ans.txs)); err != nil {
+	signed := signedRecords(ans.txs)
+	if err := j.RecordSigned(ctx, a.p.ID, a.att.Number, signed); err != nil {
 		a.log.Error("Cannot journal the signatures; not sending", "err", err)
 		return a.settle(ctx, journal.Outcome{State: journal.StateExpired, Rule: journal.RuleJournal, Detail: err.Error()})
 	}
-	a.sigs = signatureStrings(signedRecords(ans.txs))
+	a.sigs = signatureStrings(signed)
 	failpoint.Hit(failpoint.AfterSignatures)
 	if err := j.RecordSubmitted(ctx, a.p.ID, a.att.Number); err != nil {
 		a.log.Error("Cannot journal the submission; sending anyway (the signatures are journaled)", "err", err)

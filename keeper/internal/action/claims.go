@@ -3,11 +3,11 @@ package action
 import (
 	"context"
 	"fmt"
-	"github.com/keeper-project/keeper/signer"
 	"sync"
 	"time"
 
 	"github.com/keeper-project/keeper/keeper/journal"
+	"github.com/keeper-project/keeper/signer"
 )
 
 // targetClaims keeps the actions of one kind by different policies off one

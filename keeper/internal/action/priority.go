@@ -92,7 +92,7 @@ func (a *attempt) bid(ctx context.Context) (market, price uint64, err error) {
 	if err != nil {
 		return 0, 0, fmt.Errorf("read the fee market: %w", err)
 	}
-	pct := cmp.Or(a.p.Submit.Percentile, DefaultPercentile)
+	pct := pctOf(a.p)
 	market = chain.FeePercentile(fees, pct)
 	limit := a.e.unitPriceCap(a.p)
 	if limit > 0 && market > limit {

@@ -270,11 +270,12 @@ func (a *attempt) sendProposal(ctx context.Context, raw []byte, prop squads.Prop
 	}
 	failpoint.Hit(failpoint.AfterSign)
 	signed := []chain.Signed{{Raw: s.Wire, Signature: s.TxID, Blockhash: s.Blockhash}}
-	if err := j.RecordSigned(ctx, a.p.ID, a.att.Number, signedRecords(signed)); err != nil {
+	recs := signedRecords(signed)
+	if err := j.RecordSigned(ctx, a.p.ID, a.att.Number, recs); err != nil {
 		a.log.Error("Cannot journal the signature; not sending", "err", err)
 		return a.settle(ctx, journal.Outcome{State: journal.StateExpired, Rule: journal.RuleJournal, Detail: err.Error()})
 	}
-	a.sigs = signatureStrings(signedRecords(signed))
+	a.sigs = signatureStrings(recs)
 	failpoint.Hit(failpoint.AfterSignatures)
 	if err := j.RecordSubmitted(ctx, a.p.ID, a.att.Number); err != nil {
 		a.log.Error("Cannot journal the submission; sending anyway (the signature is journaled)", "err", err)

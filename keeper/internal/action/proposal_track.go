@@ -270,7 +270,7 @@ func (e *Executor) resendExecute(ctx context.Context, log *slog.Logger, c onChai
 		return fmt.Errorf("journaled execution signature: %w", err)
 	}
 	var tx solana.Transaction
-	if err := tx.UnmarshalWithDecoder(newBinDecoder(wire)); err != nil {
+	if err := tx.UnmarshalWithDecoder(bin.NewBinDecoder(wire)); err != nil {
 		return fmt.Errorf("journaled execution: %w", err)
 	}
 	log.Info("Settling the journaled execution", "signature", sig)
@@ -426,5 +426,3 @@ func keys(ks []solana.PublicKey) string {
 	}
 	return strings.Join(s, ",")
 }
-
-func newBinDecoder(b []byte) *bin.Decoder { return bin.NewBinDecoder(b) }

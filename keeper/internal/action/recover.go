@@ -112,8 +112,8 @@ func (r *recovery) rebroadcast(ctx context.Context, a *attempt) Outcome {
 	return a.record(ctx, res, nil)
 }
 
-// awaitSettlement polls the chain until att's transactions land or provably
-// expire, or ctx ends.
+// await polls the chain until the transactions of a's attempt land or
+// provably expire, or ctx ends.
 func (r *recovery) await(ctx context.Context, a *attempt) Outcome {
 	att := a.att
 	all, _, err := attemptRefs([]journal.Attempt{att})

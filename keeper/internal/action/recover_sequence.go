@@ -45,10 +45,10 @@ func (pr progress) prefix() int {
 	return n
 }
 
-// sequenceProgress asks the chain about every journaled transaction of
-// act's attempts. The journal keeps an attempt's built transactions (the
-// whole answer) and the signatures of those it signed (the tail after what
-// earlier attempts landed), so the signatures' answer indexes follow.
+// progress asks the chain about every journaled transaction of atts. The
+// journal keeps an attempt's built transactions (the whole answer) and the
+// signatures of those it signed (the tail after what earlier attempts
+// landed), so the signatures' answer indexes follow.
 func (r *recovery) progress(ctx context.Context, atts []journal.Attempt) (progress, error) {
 	pr := progress{landed: map[int]bool{}}
 	type at struct{ attempt, index int }

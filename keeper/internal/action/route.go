@@ -1,6 +1,7 @@
 package action
 
 import (
+	"cmp"
 	"context"
 	"encoding/base64"
 	"errors"
@@ -287,9 +288,4 @@ func budgetIx(data []byte) market.Instruction {
 }
 
 // pctOf is the plan's fee percentile.
-func pctOf(p Plan) int {
-	if p.Submit.Percentile > 0 {
-		return p.Submit.Percentile
-	}
-	return DefaultPercentile
-}
+func pctOf(p Plan) int { return cmp.Or(p.Submit.Percentile, DefaultPercentile) }

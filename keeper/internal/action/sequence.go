@@ -46,8 +46,8 @@ func (ans *answer) submitSequence(ctx context.Context) Outcome {
 		ans.log.Debug("Sequence transaction landed", "tx", ans.first+i, "signature", ans.txs[i].Signature)
 	}
 	return ans.settleAnd(ctx, journal.Outcome{State: journal.StateLanded, FeeLamports: fee}, func(after string) {
-		ans.log.Info("Action landed", "reason", ans.p.Reason, "after", after, "signatures", sequenceSignatures(ans.txs),
-			"links", ans.e.cfg.Links.Txs(sequenceSignatures(ans.txs)), "route", chain.RouteRPC.String(),
+		ans.log.Info("Action landed", "reason", ans.p.Reason, "after", after, "signatures", ans.sigs,
+			"links", ans.e.cfg.Links.Txs(ans.sigs), "route", chain.RouteRPC.String(),
 			"transactions", len(ans.txs))
 	})
 }
@@ -84,12 +84,4 @@ func leadingTxs(n int) string {
 		return "transaction 0"
 	}
 	return fmt.Sprintf("transactions 0-%d", n-1)
-}
-
-func sequenceSignatures(txs []chain.Signed) []string {
-	out := make([]string, len(txs))
-	for i, t := range txs {
-		out[i] = t.Signature.String()
-	}
-	return out
 }
