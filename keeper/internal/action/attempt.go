@@ -47,8 +47,7 @@ func (a *attempt) run(ctx context.Context, first int) Outcome {
 		a.log.Info("Routed the answer", "route", a.route.why)
 	}
 	if err := j.RecordBuilt(ctx, a.p.ID, a.att.Number, buildRecord(txs, a.p.Submit)); err != nil {
-		a.log.Error("Cannot journal the built transactions; not signing", "err", err)
-		return a.settle(ctx, journal.Outcome{State: journal.StateExpired, Rule: journal.RuleJournal, Detail: err.Error()})
+		return a.notJournaled(ctx, "Cannot journal the built transactions; not signing", err)
 	}
 	failpoint.Hit(failpoint.AfterBuild)
 	first = a.sameShape(ctx, txs, first)
@@ -67,8 +66,7 @@ func (a *attempt) run(ctx context.Context, first int) Outcome {
 	failpoint.Hit(failpoint.AfterSign)
 	signed := signedRecords(ans.txs)
 	if err := j.RecordSigned(ctx, a.p.ID, a.att.Number, signed); err != nil {
-		a.log.Error("Cannot journal the signatures; not sending", "err", err)
-		return a.settle(ctx, journal.Outcome{State: journal.StateExpired, Rule: journal.RuleJournal, Detail: err.Error()})
+		return a.notJournaled(ctx, "Cannot journal the signatures; not sending", err)
 	}
 	a.sigs = signatureStrings(signed)
 	failpoint.Hit(failpoint.AfterSignatures)
@@ -110,6 +108,23 @@ func (a *attempt) buildFailed(ctx context.Context, err error) Outcome {
 // notifies.
 func (a *attempt) settle(ctx context.Context, out journal.Outcome) Outcome {
 	return a.settleAnd(ctx, out, nil)
+}
+
+// notJournaled settles an attempt whose step the journal did not take
+// before the attempt went further, logging msg at ERROR: expired under
+// rule journal, so that a later attempt may go.
+func (a *attempt) notJournaled(ctx context.Context, msg string, err error) Outcome {
+	a.log.Error(msg, "err", err)
+	return a.settle(ctx, journal.Outcome{State: journal.StateExpired, Rule: journal.RuleJournal, Detail: err.Error()})
+}
+
+// pending leaves an attempt whose submission the chain has not settled to
+// recovery, which the journal keeps it for: logged with msg and args,
+// counted as pending.
+func (a *attempt) pending(msg string, args ...any) Outcome {
+	a.log.Warn(msg, args...)
+	a.e.Count(a.p, OutcomePending)
+	return OutcomePending
 }
 
 // settleAnd is settle, calling announce (when set) once the outcome is

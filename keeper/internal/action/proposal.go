@@ -74,8 +74,7 @@ func (a *attempt) propose(ctx context.Context) Outcome {
 		return a.buildFailed(ctx, err)
 	}
 	if err := j.RecordBuilt(ctx, a.p.ID, a.att.Number, buildRecord(txs, a.p.Submit)); err != nil {
-		a.log.Error("Cannot journal the built transactions; not proposing", "err", err)
-		return a.settle(ctx, journal.Outcome{State: journal.StateExpired, Rule: journal.RuleJournal, Detail: err.Error()})
+		return a.notJournaled(ctx, "Cannot journal the built transactions; not proposing", err)
 	}
 	failpoint.Hit(failpoint.AfterBuild)
 	if len(txs) != 1 {
@@ -110,8 +109,7 @@ func (a *attempt) propose(ctx context.Context) Outcome {
 	rec := journal.Proposal{Multisig: multisig.String(), Index: index, ActionID: a.p.ID, Policy: a.p.Policy, Target: a.p.Target,
 		Message: base64.StdEncoding.EncodeToString(msg.Encode())}
 	if err := a.e.cfg.Proposals.Journal.RecordProposal(ctx, rec); err != nil {
-		a.log.Error("Cannot journal the proposal; not proposing", "err", err)
-		return a.settle(ctx, journal.Outcome{State: journal.StateExpired, Rule: journal.RuleJournal, Detail: err.Error()})
+		return a.notJournaled(ctx, "Cannot journal the proposal; not proposing", err)
 	}
 	return a.sendProposal(ctx, raw, prop, sim.Fee.Total())
 }
@@ -272,8 +270,7 @@ func (a *attempt) sendProposal(ctx context.Context, raw []byte, prop squads.Prop
 	signed := []chain.Signed{{Raw: s.Wire, Signature: s.TxID, Blockhash: s.Blockhash}}
 	recs := signedRecords(signed)
 	if err := j.RecordSigned(ctx, a.p.ID, a.att.Number, recs); err != nil {
-		a.log.Error("Cannot journal the signature; not sending", "err", err)
-		return a.settle(ctx, journal.Outcome{State: journal.StateExpired, Rule: journal.RuleJournal, Detail: err.Error()})
+		return a.notJournaled(ctx, "Cannot journal the signature; not sending", err)
 	}
 	a.sigs = signatureStrings(recs)
 	failpoint.Hit(failpoint.AfterSignatures)
@@ -284,9 +281,7 @@ func (a *attempt) sendProposal(ctx context.Context, raw []byte, prop squads.Prop
 	failpoint.Hit(failpoint.AfterConfirm)
 	switch {
 	case err != nil && res.Outcome == chain.OutcomeUnknown:
-		a.log.Warn("Submission did not settle; the journal keeps it for recovery", "err", err)
-		a.e.Count(a.p, OutcomePending)
-		return OutcomePending
+		return a.pending("Submission did not settle; the journal keeps it for recovery", "err", err)
 	case res.Outcome != chain.OutcomeLanded:
 		return a.record(ctx, res, []uint64{fee})
 	}

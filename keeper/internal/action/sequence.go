@@ -31,9 +31,7 @@ func (ans *answer) submitSequence(ctx context.Context) Outcome {
 		res, err := ans.e.cfg.Submitter.SendAndConfirm(ctx, ans.txs[i:i+1])
 		failpoint.Hit(failpoint.AfterConfirm)
 		if err != nil && res.Outcome == chain.OutcomeUnknown {
-			ans.log.Warn("Submission did not settle; the journal keeps it for recovery", "tx", ans.first+i, "err", err)
-			ans.e.Count(ans.p, OutcomePending)
-			return OutcomePending
+			return ans.pending("Submission did not settle; the journal keeps it for recovery", "tx", ans.first+i, "err", err)
 		}
 		if res.Outcome != chain.OutcomeLanded && i == 0 {
 			return ans.record(ctx, res, ans.fees[:1])

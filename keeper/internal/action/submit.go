@@ -30,13 +30,10 @@ func (ans *answer) submit(ctx context.Context) Outcome {
 	failpoint.Hit(failpoint.AfterConfirm)
 	if res.Outcome == chain.OutcomeRefused && errors.Is(err, errTipNotJournaled) {
 		// Nothing was sent: the bundle never went out without its first tip.
-		ans.log.Error("Cannot journal the tip transaction; nothing sent", "err", err)
-		return ans.settle(ctx, journal.Outcome{State: journal.StateExpired, Rule: journal.RuleJournal, Detail: err.Error()})
+		return ans.notJournaled(ctx, "Cannot journal the tip transaction; nothing sent", err)
 	}
 	if err != nil && res.Outcome == chain.OutcomeUnknown {
-		ans.log.Warn("Submission did not settle; the journal keeps it for recovery", "err", err)
-		ans.e.Count(ans.p, OutcomePending)
-		return OutcomePending
+		return ans.pending("Submission did not settle; the journal keeps it for recovery", "err", err)
 	}
 	return ans.record(ctx, res, ans.fees)
 }
@@ -64,9 +61,7 @@ func (a *attempt) record(ctx context.Context, res chain.Result, fees []uint64) O
 				"links", a.e.cfg.Links.Txs(signatures(res)))
 		})
 	}
-	a.log.Warn("Submission outcome unknown; the journal keeps it for recovery", "note", res.Note)
-	a.e.Count(a.p, OutcomePending)
-	return OutcomePending
+	return a.pending("Submission outcome unknown; the journal keeps it for recovery", "note", res.Note)
 }
 
 // chainRule is the rule of a submission the chain failed.
