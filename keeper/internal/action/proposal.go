@@ -111,7 +111,7 @@ func (a *attempt) propose(ctx context.Context) Outcome {
 	if err := a.e.cfg.Proposals.Journal.RecordProposal(ctx, rec); err != nil {
 		return a.notJournaled(ctx, "Cannot journal the proposal; not proposing", err)
 	}
-	return a.sendProposal(ctx, raw, prop, sim.Fee.Total())
+	return a.sendProposal(ctx, raw, prop.Multisig, rec, sim.Fee.Total())
 }
 
 // proposalPrice is how a policy in proposal mode prices keeper's own
@@ -260,7 +260,7 @@ const proposalMembersBound = 32
 
 // sendProposal signs keeper's proposal transaction, journals its signature,
 // sends it and settles the attempt; a landed proposal is announced.
-func (a *attempt) sendProposal(ctx context.Context, raw []byte, prop squads.Propose, fee uint64) Outcome {
+func (a *attempt) sendProposal(ctx context.Context, raw []byte, multisig solana.PublicKey, rec journal.Proposal, fee uint64) Outcome {
 	j := a.e.cfg.Journal
 	s, err := a.e.cfg.Signer.SignProposal(raw, squads.ProgramID, a.e.unitPriceCap(a.p))
 	if err != nil {
@@ -290,7 +290,7 @@ func (a *attempt) sendProposal(ctx context.Context, raw []byte, prop squads.Prop
 		a.log.Info("Proposal landed", "reason", a.p.Reason, "signatures", signatures(res), "links", a.e.cfg.Links.Txs(signatures(res)))
 	})
 	if out == OutcomeProposed {
-		a.e.proposalSeen(ctx, a.log, prop.Multisig, prop.Index)
+		a.e.proposalSeen(ctx, a.log, multisig, rec)
 	}
 	return out
 }
@@ -318,19 +318,19 @@ func (e *Executor) asProposal(ctx context.Context, id string, out journal.Outcom
 	return out
 }
 
-// proposalSeen marks the journaled proposal at multisig/index as on chain
+// proposalSeen marks r, the journaled proposal of multisig, as on chain
 // and announces it to the members.
-func (e *Executor) proposalSeen(ctx context.Context, log *slog.Logger, multisig solana.PublicKey, index uint64) {
+func (e *Executor) proposalSeen(ctx context.Context, log *slog.Logger, multisig solana.PublicKey, r journal.Proposal) {
 	pl := e.cfg.Proposals.Journal
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), journalTimeout)
 	defer cancel()
-	if err := pl.UpdateProposal(wctx, multisig.String(), index, journal.ProposalUpdate{State: journal.ProposalProposed}); err != nil {
+	if err := pl.UpdateProposal(wctx, r.Multisig, r.Index, journal.ProposalUpdate{State: journal.ProposalProposed}); err != nil {
 		log.Error("Cannot journal the proposal as proposed; the tracker finds it on chain", "err", err)
 		return
 	}
-	log.Info("Proposed to the multisig; waiting for its members", "multisig", multisig, "index", index,
-		"link", e.proposalLink(multisig, index))
-	e.announceProposal(ctx, multisig, index, journal.ProposalProposed, "")
+	log.Info("Proposed to the multisig; waiting for its members", "multisig", multisig, "index", r.Index,
+		"link", e.proposalLink(multisig, r.Index))
+	e.announceProposal(ctx, multisig, r, journal.ProposalProposed, "")
 }
 
 // proposalLink is the Squads app's page of the vault transaction at index
@@ -342,33 +342,25 @@ func (e *Executor) proposalLink(multisig solana.PublicKey, index uint64) string 
 	return squads.AppLink(e.cfg.Proposals.AppURL, multisig, index)
 }
 
-// announceProposal notifies every notifier of a proposal's step, with the
-// link members approve at and the action's reason.
-func (e *Executor) announceProposal(ctx context.Context, multisig solana.PublicKey, index uint64, state journal.ProposalState, detail string) {
+// announceProposal notifies every notifier of a step of r, the journaled
+// proposal of multisig, with the link members approve at and the action's
+// reason.
+func (e *Executor) announceProposal(ctx context.Context, multisig solana.PublicKey, r journal.Proposal, state journal.ProposalState, detail string) {
 	if e.cfg.Notifier == nil {
 		return
 	}
-	rows, err := e.cfg.Proposals.Journal.Proposals(ctx, journal.ProposalFilter{})
-	if err != nil {
-		return
+	m := notify.Message{Event: notify.Event("proposal-" + string(state)), Policy: r.Policy, Target: r.Target, ActionID: r.ActionID,
+		Detail: fmt.Sprintf("Squads transaction #%d of multisig %s %s", r.Index, multisig, state), Time: e.cfg.Now()}
+	if act, err := e.cfg.Journal.Get(ctx, r.ActionID); err == nil {
+		m.Reason, m.Kind = act.Reason, act.Kind
 	}
-	for _, r := range rows {
-		if r.Multisig != multisig.String() || r.Index != index {
-			continue
-		}
-		m := notify.Message{Event: notify.Event("proposal-" + string(state)), Policy: r.Policy, Target: r.Target, ActionID: r.ActionID,
-			Detail: fmt.Sprintf("Squads transaction #%d of multisig %s %s", index, multisig, state), Time: e.cfg.Now()}
-		if act, err := e.cfg.Journal.Get(ctx, r.ActionID); err == nil {
-			m.Reason, m.Kind = act.Reason, act.Kind
-		}
-		if detail != "" {
-			m.Detail += ": " + detail
-		}
-		if link := e.proposalLink(multisig, index); link != "" {
-			m.Links = []string{link}
-		}
-		e.cfg.Notifier.Notify(m)
+	if detail != "" {
+		m.Detail += ": " + detail
 	}
+	if link := e.proposalLink(multisig, r.Index); link != "" {
+		m.Links = []string{link}
+	}
+	e.cfg.Notifier.Notify(m)
 }
 
 // readMultisig reads and decodes a multisig account.

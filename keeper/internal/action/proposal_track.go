@@ -392,7 +392,7 @@ func (e *Executor) step(ctx context.Context, ms solana.PublicKey, r journal.Prop
 		e.Count(p, o)
 	}
 	if u.State != journal.ProposalExecuting {
-		e.announceProposal(ctx, ms, r.Index, u.State, u.Detail)
+		e.announceProposal(ctx, ms, r, u.State, u.Detail)
 	}
 	return nil
 }
