@@ -304,37 +304,37 @@ func (e *Executor) settleExecute(ctx context.Context, log *slog.Logger, ms solan
 	return e.step(ctx, ms, r, journal.ProposalUpdate{State: journal.ProposalApproved, Detail: "execution failed: " + txErrors(res), FeeLamports: paid})
 }
 
-// readVaultTransaction reads the vault transaction at r's index.
-func (e *Executor) readVaultTransaction(ctx context.Context, ms solana.PublicKey, r journal.Proposal) (*squads.VaultTransaction, error) {
+// readVaultTransaction reads the vault transaction at r's index and
+// reports whether its message is the one keeper journaled for r.
+func (e *Executor) readVaultTransaction(ctx context.Context, ms solana.PublicKey, r journal.Proposal) (vt *squads.VaultTransaction, proposed bool, err error) {
 	txKey, _ := squads.TransactionPDA(ms, r.Index)
 	data, err := e.cfg.Submitter.MultipleAccounts(ctx, []solana.PublicKey{txKey})
 	if err != nil || len(data) != 1 || data[0] == nil {
-		return nil, fmt.Errorf("reading the vault transaction: %v", err)
+		return nil, false, fmt.Errorf("reading the vault transaction: %v", err)
 	}
-	return squads.DecodeVaultTransaction(data[0])
+	if vt, err = squads.DecodeVaultTransaction(data[0]); err != nil {
+		return nil, false, err
+	}
+	want, err := base64.StdEncoding.DecodeString(r.Message)
+	return vt, err == nil && bytes.Equal(vt.Message.Encode(), want), nil
 }
 
 // isOurs reports whether the vault transaction at r's index is the one
 // keeper proposed: its creator keeper, its message the journaled one.
 func (e *Executor) isOurs(ctx context.Context, ms solana.PublicKey, r journal.Proposal) (bool, error) {
-	vt, err := e.readVaultTransaction(ctx, ms, r)
-	if err != nil {
-		return false, err
-	}
-	want, err := base64.StdEncoding.DecodeString(r.Message)
-	return err == nil && vt.Creator == e.wallet && bytes.Equal(vt.Message.Encode(), want), nil
+	vt, proposed, err := e.readVaultTransaction(ctx, ms, r)
+	return err == nil && proposed && vt.Creator == e.wallet, err
 }
 
 // executeComposer prepares keeper's execution of r and returns what
 // composes it with a compute budget (nil: none) on a fresh blockhash: the
 // vault transaction on chain must be the message keeper journaled.
 func (e *Executor) executeComposer(ctx context.Context, ms solana.PublicKey, r journal.Proposal) (func(*signer.Budget) ([]byte, error), error) {
-	vt, err := e.readVaultTransaction(ctx, ms, r)
+	vt, proposed, err := e.readVaultTransaction(ctx, ms, r)
 	if err != nil {
 		return nil, err
 	}
-	want, err := base64.StdEncoding.DecodeString(r.Message)
-	if err != nil || !bytes.Equal(vt.Message.Encode(), want) {
+	if !proposed {
 		return nil, fmt.Errorf("the vault transaction on chain is not the message keeper proposed; not executing")
 	}
 	tables, err := e.lookupTables(ctx, vt.Message)
