@@ -62,7 +62,6 @@ type Submitter interface {
 // *journal.Journal implements it; tests wrap it to inject faults.
 type Journal interface {
 	action.Log
-	action.ProposalLog
 	triggerLog
 	leaseJournal
 	// Pending lists the actions that are not final, for recovery.

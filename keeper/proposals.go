@@ -13,9 +13,9 @@ import (
 
 // proposalConfig wires proposal mode: a market client per multisig vault
 // (the vault is the wallet the market builds for, see api.Client.ForWallet),
-// blockhashes from the chain client, and the journal's proposals.
+// and blockhashes from the chain client.
 func proposalConfig(e env, d deps) action.ProposalConfig {
-	pc := action.ProposalConfig{AppURL: e.cfg.Squads.AppBase(), Journal: d.journal}
+	pc := action.ProposalConfig{AppURL: e.cfg.Squads.AppBase()}
 	b := &vaultBuilders{make: func(vault solana.PublicKey) (*api.Client, error) {
 		return d.market.ForWallet(vault.String())
 	}, clients: map[solana.PublicKey]action.Builder{}}

@@ -67,6 +67,11 @@ type Log interface {
 	RecordCheck(ctx context.Context, id, detail string) error
 	Get(ctx context.Context, id string) (journal.Action, error)
 	List(ctx context.Context, f journal.Filter) ([]journal.Action, error)
+	// The Squads proposals of proposal mode, each journaled before the
+	// transaction that creates it is sent.
+	RecordProposal(ctx context.Context, p journal.Proposal) error
+	UpdateProposal(ctx context.Context, multisig string, index uint64, u journal.ProposalUpdate) error
+	Proposals(ctx context.Context, f journal.ProposalFilter) ([]journal.Proposal, error)
 }
 
 // That *api.Client, *signer.Signer, *chain.Client and *journal.Journal

@@ -28,19 +28,9 @@ type ProposalConfig struct {
 	BuilderFor func(authority solana.PublicKey) (Builder, error)
 	// Blockhash returns a recent blockhash for keeper's execute transactions.
 	Blockhash func(ctx context.Context) (solana.Hash, error)
-	// Journal keeps the proposals.
-	Journal ProposalLog
 	// AppURL is the Squads app's base URL, for links in notifications
 	// ("https://app.squads.so"); empty: no links.
 	AppURL string
-}
-
-// ProposalLog is the journal of Squads proposals. *journal.Journal
-// implements it.
-type ProposalLog interface {
-	RecordProposal(ctx context.Context, p journal.Proposal) error
-	UpdateProposal(ctx context.Context, multisig string, index uint64, u journal.ProposalUpdate) error
-	Proposals(ctx context.Context, f journal.ProposalFilter) ([]journal.Proposal, error)
 }
 
 // RuleProposal marks an action proposal mode cannot take: the market's
@@ -62,7 +52,7 @@ func (a *attempt) propose(ctx context.Context) Outcome {
 	multisig := sq.MultisigKey()
 	vault := sq.Vault()
 	a.e.proposalPricing.Store(a.p.Policy, proposalPrice{percentile: a.p.Submit.Percentile, maxUnitPrice: a.p.Bounds.MaxComputeUnitPrice})
-	if a.e.cfg.Proposals.BuilderFor == nil || a.e.cfg.Proposals.Journal == nil {
+	if a.e.cfg.Proposals.BuilderFor == nil {
 		return a.settle(ctx, journal.Outcome{State: journal.StateFailed, Rule: RuleProposal, Detail: "proposal mode is not wired"})
 	}
 	b, err := a.e.cfg.Proposals.BuilderFor(vault)
@@ -108,7 +98,7 @@ func (a *attempt) propose(ctx context.Context) Outcome {
 	}
 	rec := journal.Proposal{Multisig: multisig.String(), Index: index, ActionID: a.p.ID, Policy: a.p.Policy, Target: a.p.Target,
 		Message: base64.StdEncoding.EncodeToString(msg.Encode())}
-	if err := a.e.cfg.Proposals.Journal.RecordProposal(ctx, rec); err != nil {
+	if err := j.RecordProposal(ctx, rec); err != nil {
 		return a.notJournaled(ctx, "Cannot journal the proposal; not proposing", err)
 	}
 	return a.sendProposal(ctx, raw, prop.Multisig, rec, sim.Fee.Total())
@@ -306,11 +296,10 @@ func proposalLanded(fee uint64) journal.Outcome {
 // asProposal is out, an outcome recovery found on chain for action id,
 // as a proposal's landing when id proposed to a multisig.
 func (e *Executor) asProposal(ctx context.Context, id string, out journal.Outcome) journal.Outcome {
-	pl := e.cfg.Proposals.Journal
-	if out.State != journal.StateLanded || pl == nil {
+	if out.State != journal.StateLanded {
 		return out
 	}
-	if ps, err := pl.Proposals(ctx, journal.ProposalFilter{ActionID: id}); err == nil && len(ps) > 0 {
+	if ps, err := e.cfg.Journal.Proposals(ctx, journal.ProposalFilter{ActionID: id}); err == nil && len(ps) > 0 {
 		landed := proposalLanded(out.FeeLamports)
 		landed.Detail = out.Detail
 		return landed
@@ -321,10 +310,9 @@ func (e *Executor) asProposal(ctx context.Context, id string, out journal.Outcom
 // proposalSeen marks r, the journaled proposal of multisig, as on chain
 // and announces it to the members.
 func (e *Executor) proposalSeen(ctx context.Context, log *slog.Logger, multisig solana.PublicKey, r journal.Proposal) {
-	pl := e.cfg.Proposals.Journal
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), journalTimeout)
 	defer cancel()
-	if err := pl.UpdateProposal(wctx, r.Multisig, r.Index, journal.ProposalUpdate{State: journal.ProposalProposed}); err != nil {
+	if err := e.cfg.Journal.UpdateProposal(wctx, r.Multisig, r.Index, journal.ProposalUpdate{State: journal.ProposalProposed}); err != nil {
 		log.Error("Cannot journal the proposal as proposed; the tracker finds it on chain", "err", err)
 		return
 	}
@@ -396,11 +384,10 @@ func waited(p journal.Proposal, now time.Time) time.Duration {
 // cannot cancel its own; the members reject the outdated one, or approve
 // it and keeper executes it, and the next run plans afresh).
 func (e *Executor) proposalPending(ctx context.Context, p Plan) (string, bool) {
-	pl := e.cfg.Proposals.Journal
-	if p.Squads == nil || pl == nil {
+	if p.Squads == nil {
 		return "", false
 	}
-	open, err := pl.Proposals(ctx, journal.ProposalFilter{Open: true, Policy: p.Policy, Target: p.Target})
+	open, err := e.cfg.Journal.Proposals(ctx, journal.ProposalFilter{Open: true, Policy: p.Policy, Target: p.Target})
 	if err != nil {
 		return "cannot read the open proposals: " + err.Error(), true
 	}

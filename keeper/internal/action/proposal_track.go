@@ -32,15 +32,11 @@ import (
 // execution while one is journaled. It is called on every pass and on
 // start.
 func (e *Executor) TrackProposals(ctx context.Context) {
-	pl := e.cfg.Proposals.Journal
-	if pl == nil {
-		return
-	}
 	if !e.tracking.TryLock() {
 		return // another run follows them now: two would sign two executions
 	}
 	defer e.tracking.Unlock()
-	open, err := pl.Proposals(ctx, journal.ProposalFilter{Open: true})
+	open, err := e.cfg.Journal.Proposals(ctx, journal.ProposalFilter{Open: true})
 	if err != nil {
 		e.cfg.Logger.Error("Cannot read the open proposals", "err", err)
 		return
@@ -381,7 +377,7 @@ func (e *Executor) lookupTables(ctx context.Context, msg *squads.Message) (map[s
 // step journals u for r and announces it; a settled proposal counts its
 // action's outcome.
 func (e *Executor) step(ctx context.Context, ms solana.PublicKey, r journal.Proposal, u journal.ProposalUpdate) error {
-	if err := e.cfg.Proposals.Journal.UpdateProposal(ctx, r.Multisig, r.Index, u); err != nil {
+	if err := e.cfg.Journal.UpdateProposal(ctx, r.Multisig, r.Index, u); err != nil {
 		return err
 	}
 	if o, settles := settledOutcome(u.State); settles {
