@@ -94,7 +94,7 @@ type Metrics struct {
 	IdempotencyConflicts prometheus.Counter
 	Paused               prometheus.Gauge
 	// PriceAboveCap counts actions ended because the fee market or the tip
-	// floor was above their cap (policy); nil: not counted.
+	// floor was above their cap (policy).
 	PriceAboveCap *prometheus.CounterVec
 }
 

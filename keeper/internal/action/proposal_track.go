@@ -191,9 +191,7 @@ func (e *Executor) executeProposal(ctx context.Context, log *slog.Logger, c onCh
 	budget, err := a.ownBudget(ctx, raw, sim.UnitsConsumed)
 	switch {
 	case errors.Is(err, ErrAboveCap):
-		if e.cfg.Metrics.PriceAboveCap != nil {
-			e.cfg.Metrics.PriceAboveCap.WithLabelValues(r.Policy).Inc()
-		}
+		e.cfg.Metrics.PriceAboveCap.WithLabelValues(r.Policy).Inc()
 		log.Error("Not executing: the fee market is above the cap; the proposal stays approved", "err", err)
 		return nil
 	case err != nil:

@@ -260,9 +260,7 @@ func (a *attempt) unpriceable(ctx context.Context, txs []built, mkt uint64) ([]b
 // aboveCap ends the action: the market's price is above its cap, and
 // nothing is overpaid.
 func (a *attempt) aboveCap(ctx context.Context, err error) Outcome {
-	if a.e.cfg.Metrics.PriceAboveCap != nil {
-		a.e.cfg.Metrics.PriceAboveCap.WithLabelValues(a.p.Policy).Inc()
-	}
+	a.e.cfg.Metrics.PriceAboveCap.WithLabelValues(a.p.Policy).Inc()
 	a.log.Error("Not acting: the fee market is above the cap", "err", err)
 	return a.settle(ctx, journal.Outcome{State: journal.StateFailed, Rule: journal.RulePriceAboveCap, Detail: err.Error()})
 }
