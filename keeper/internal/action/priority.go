@@ -31,9 +31,6 @@ const (
 	// DefaultPercentile is the percentile of the recent blocks' prices a
 	// transaction bids, and of the landed tips a bundle tips.
 	DefaultPercentile = 75
-	// DefaultUnitMargin is the margin over the simulated units the
-	// compute-unit limit asks for, in percent.
-	DefaultUnitMargin = 10
 	// DefaultRaisePercent raises the price of each new attempt over the
 	// last one's, in percent, up to the cap.
 	DefaultRaisePercent = 25
@@ -49,8 +46,8 @@ type PriorityConfig struct {
 	// MaxUnitPrice is the global cap on the price keeper bids, in
 	// micro-lamports per unit; a policy's cap may only lower it.
 	MaxUnitPrice uint64
-	// UnitMargin is the margin over the simulated units, in percent
-	// (0: DefaultUnitMargin).
+	// UnitMargin is the margin over the simulated units, in percent (0
+	// counts as 1; the config's default is 10).
 	UnitMargin uint64
 	// RaisePercent raises each new attempt's price (0: DefaultRaisePercent).
 	RaisePercent uint64

@@ -12,8 +12,8 @@ import (
 )
 
 // simulate simulates the unsigned transactions of one answer (our slot
-// zero; see answer.unsigned) as an ordered sequence and checks the wallet's outflows over all of them
-// against the plan's bounds:
+// zero; see answer.unsigned) as an ordered sequence and checks the
+// wallet's outflows over all of them against the plan's bounds:
 //
 //   - one transaction: simulated now, or a moment ago beside the fee read
 //     when those are its bytes (see simulateOne);
@@ -25,16 +25,14 @@ import (
 //     before its own send, on the state its predecessors left (see
 //     submitSequence).
 func (ans *answer) simulate(ctx context.Context) (Outcome, bool) {
-	switch {
-	case len(ans.unsigned) > 1 && ans.p.Submit.Mode == journal.ModeBundle:
+	if len(ans.unsigned) > 1 && ans.p.Submit.Mode == journal.ModeBundle {
 		return ans.simulateBundle(ctx)
-	default:
-		return ans.simulateNext(ctx)
 	}
+	return ans.simulateNext(ctx)
 }
 
-// simulateNext simulates the next unsimulated transaction of set on the
-// state now and adds its outflows to the total.
+// simulateNext simulates the next unsimulated transaction of the answer
+// on the state now and adds its outflows to the total.
 func (ans *answer) simulateNext(ctx context.Context) (Outcome, bool) {
 	i := ans.simulated
 	sim, err := ans.simulateOne(ctx, i)
