@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/gagliardetto/solana-go"
 
@@ -94,7 +93,7 @@ func (a *attempt) bid(ctx context.Context) (market, price uint64, err error) {
 	limit := a.e.unitPriceCap(a.p)
 	if limit > 0 && market > limit {
 		return market, 0, fmt.Errorf("%w: p%d of the last %d blocks is %d micro-lamports per compute unit, cap %d, measured on %s",
-			ErrAboveCap, pct, len(fees), market, limit, accountList(pr.accounts))
+			ErrAboveCap, pct, len(fees), market, limit, joinKeys(pr.accounts, ", "))
 	}
 	price = market
 	if pr.price > 0 {
@@ -142,13 +141,4 @@ func writable(txs []*signer.Tx) []solana.PublicKey {
 		}
 	}
 	return out
-}
-
-// accountList writes accounts for an error message.
-func accountList(keys []solana.PublicKey) string {
-	s := make([]string, len(keys))
-	for i, k := range keys {
-		s[i] = k.String()
-	}
-	return strings.Join(s, ", ")
 }

@@ -88,10 +88,10 @@ func (e *Executor) trackOne(ctx context.Context, log *slog.Logger, r journal.Pro
 		}
 		return nil
 	case squads.StatusRejected:
-		log.Warn("The members rejected the proposal; nothing executed", "rejected_by", keys(c.prop.Rejected))
-		return e.step(ctx, c.multisig, r, journal.ProposalUpdate{State: journal.ProposalRejected, Detail: "rejected by " + keys(c.prop.Rejected)})
+		log.Warn("The members rejected the proposal; nothing executed", "rejected_by", joinKeys(c.prop.Rejected, ","))
+		return e.step(ctx, c.multisig, r, journal.ProposalUpdate{State: journal.ProposalRejected, Detail: "rejected by " + joinKeys(c.prop.Rejected, ",")})
 	case squads.StatusCancelled:
-		return e.step(ctx, c.multisig, r, journal.ProposalUpdate{State: journal.ProposalCancelled, Detail: "cancelled by " + keys(c.prop.Cancelled)})
+		return e.step(ctx, c.multisig, r, journal.ProposalUpdate{State: journal.ProposalCancelled, Detail: "cancelled by " + joinKeys(c.prop.Cancelled, ",")})
 	case squads.StatusExecuted, squads.StatusExecuting:
 		by := "another member"
 		if r.State == journal.ProposalExecuting {
@@ -155,8 +155,8 @@ func (e *Executor) notOnChain(ctx context.Context, log *slog.Logger, r journal.P
 // and the time lock passed.
 func (e *Executor) approved(ctx context.Context, log *slog.Logger, c onChain, r journal.Proposal) error {
 	if r.State == journal.ProposalProposed {
-		log.Info("The members approved the proposal", "approved_by", keys(c.prop.Approved), "waited", waited(r, e.cfg.Now()))
-		if err := e.step(ctx, c.multisig, r, journal.ProposalUpdate{State: journal.ProposalApproved, Approvers: keys(c.prop.Approved)}); err != nil {
+		log.Info("The members approved the proposal", "approved_by", joinKeys(c.prop.Approved, ","), "waited", waited(r, e.cfg.Now()))
+		if err := e.step(ctx, c.multisig, r, journal.ProposalUpdate{State: journal.ProposalApproved, Approvers: joinKeys(c.prop.Approved, ",")}); err != nil {
 			return err
 		}
 		r.State = journal.ProposalApproved
@@ -412,11 +412,12 @@ func clockTime(data []byte) (time.Time, error) {
 	return time.Unix(int64(binary.LittleEndian.Uint64(data[32:40])), 0), nil
 }
 
-// keys lists keys, comma-separated.
-func keys(ks []solana.PublicKey) string {
+// joinKeys writes keys in base58, separated by sep: "," in the journal's
+// lists of members, ", " in messages.
+func joinKeys(ks []solana.PublicKey, sep string) string {
 	s := make([]string, len(ks))
 	for i, k := range ks {
 		s[i] = k.String()
 	}
-	return strings.Join(s, ",")
+	return strings.Join(s, sep)
 }
