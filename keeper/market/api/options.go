@@ -107,24 +107,12 @@ type RetryPolicy struct {
 
 // withDefaults returns o with zero members set to their defaults.
 func (o Options) withDefaults() Options {
-	if o.Timeout == 0 {
-		o.Timeout = DefaultTimeout
-	}
-	if o.Version == "" {
-		o.Version = DefaultVersion
-	}
-	if o.UserAgent == "" {
-		o.UserAgent = "keeper/" + o.Version
-	}
-	if o.WalletHeader == "" {
-		o.WalletHeader = DefaultWalletHeader
-	}
-	if o.PayerHeader == "" {
-		o.PayerHeader = DefaultPayerHeader
-	}
-	if o.MaxResponseBytes == 0 {
-		o.MaxResponseBytes = DefaultMaxResponseBytes
-	}
+	o.Timeout = cmp.Or(o.Timeout, DefaultTimeout)
+	o.Version = cmp.Or(o.Version, DefaultVersion)
+	o.UserAgent = cmp.Or(o.UserAgent, "keeper/"+o.Version)
+	o.WalletHeader = cmp.Or(o.WalletHeader, DefaultWalletHeader)
+	o.PayerHeader = cmp.Or(o.PayerHeader, DefaultPayerHeader)
+	o.MaxResponseBytes = cmp.Or(o.MaxResponseBytes, DefaultMaxResponseBytes)
 	if o.PageSize <= 0 {
 		o.PageSize = DefaultPageSize
 	}

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 )
@@ -42,18 +43,13 @@ func DefaultPaths() Paths {
 // withDefaults fills empty members from DefaultPaths.
 func (p Paths) withDefaults() Paths {
 	d := DefaultPaths()
-	fill := func(v *string, def string) {
-		if *v == "" {
-			*v = def
-		}
-	}
-	fill(&p.DexA, d.DexA)
-	fill(&p.DexB, d.DexB)
-	fill(&p.Gateway, d.Gateway)
-	fill(&p.Provider, d.Provider)
-	fill(&p.EarnPosition, d.EarnPosition)
-	fill(&p.EarnWithdrawQueue, d.EarnWithdrawQueue)
-	fill(&p.EarnWithdrawRequest, d.EarnWithdrawRequest)
+	p.DexA = cmp.Or(p.DexA, d.DexA)
+	p.DexB = cmp.Or(p.DexB, d.DexB)
+	p.Gateway = cmp.Or(p.Gateway, d.Gateway)
+	p.Provider = cmp.Or(p.Provider, d.Provider)
+	p.EarnPosition = cmp.Or(p.EarnPosition, d.EarnPosition)
+	p.EarnWithdrawQueue = cmp.Or(p.EarnWithdrawQueue, d.EarnWithdrawQueue)
+	p.EarnWithdrawRequest = cmp.Or(p.EarnWithdrawRequest, d.EarnWithdrawRequest)
 	return p
 }
 
