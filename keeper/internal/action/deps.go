@@ -52,8 +52,9 @@ type Submitter interface {
 }
 
 // Log is the journal as the action path writes and reads it: every step
-// of an action is durable before the next one leaves the process.
-// *journal.Journal implements it.
+// of an action is journaled before the next one leaves the process, the
+// intent and the signatures durably (the journal's package doc says how
+// the other records commit). *journal.Journal implements it.
 type Log interface {
 	Begin(ctx context.Context, in journal.Intent) (journal.Action, bool, error)
 	Start(ctx context.Context, in journal.Intent) (journal.Action, journal.Attempt, bool, error)
