@@ -250,9 +250,9 @@ func marketOptions(c *config.Config, wallet, version string, m *Metrics, logger 
 		Wallet:       wallet,
 		Paths: api.Paths{DexA: mk.Paths.DexA, DexB: mk.Paths.DexB, Gateway: mk.Paths.Gateway, Provider: mk.Paths.Provider,
 			EarnPosition: mk.Paths.EarnPosition, EarnWithdrawQueue: mk.Paths.EarnWithdrawalQueue, EarnWithdrawRequest: mk.Paths.EarnWithdrawRequest},
-		Fields:    api.Fields{WithdrawalQueue: queueFields(mk.Fields.WithdrawalQueue)},
-		RateLimit: api.RateLimit{PerSecond: mk.RateLimit.RPS, Burst: mk.RateLimit.Burst},
-		Retry:     api.RetryPolicy{MaxAttempts: mk.Retry.Attempts, BaseBackoff: mk.Retry.Base, MaxBackoff: mk.Retry.Max},
+		QueueFields: queueFields(mk.Fields.WithdrawalQueue),
+		RateLimit:   api.RateLimit{PerSecond: mk.RateLimit.RPS, Burst: mk.RateLimit.Burst},
+		Retry:       api.RetryPolicy{MaxAttempts: mk.Retry.Attempts, BaseBackoff: mk.Retry.Base, MaxBackoff: mk.Retry.Max},
 		Observe: func(endpoint string, status int, d time.Duration, err error) {
 			m.MarketRequests.WithLabelValues(endpoint, strconv.Itoa(status)).Observe(d.Seconds())
 			if err != nil {

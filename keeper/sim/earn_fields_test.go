@@ -27,7 +27,7 @@ func TestQueueAnswerUnderOtherNames(t *testing.T) {
 		t.Errorf("assumed names on a renamed answer: %+v, %v; want a decode error naming requests", q, err)
 	}
 	mc, err := api.New(api.Options{BaseURL: e.urls.Market, Retry: api.RetryPolicy{MaxAttempts: 1},
-		Fields: api.Fields{WithdrawalQueue: market.WithdrawalQueueFields{Requests: "items", RequestID: "id", Filled: "filled"}}})
+		QueueFields: market.WithdrawalQueueFields{Requests: "items", RequestID: "id", Filled: "filled"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -47,7 +47,7 @@ func (e *earn) EarnPosition(ctx context.Context, req market.EarnPositionRequest)
 }
 
 // WithdrawalQueue reads an earn vault's withdrawal queue (assumed path, see Paths), showing how much of
-// each request is filled. The answer is decoded by the member names of Options.Fields.WithdrawalQueue;
+// each request is filled. The answer is decoded by the member names of Options.QueueFields;
 // an answer that lacks the list or a request's id under those names is a decode error.
 func (e *earn) WithdrawalQueue(ctx context.Context, req market.WithdrawalQueueRequest) (*market.WithdrawalQueue, error) {
 	req.Provider = cmp.Or(req.Provider, e.provider)

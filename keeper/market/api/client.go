@@ -61,7 +61,7 @@ func New(opts Options) (*Client, error) {
 		loans:  ls,
 		vaults: &vaults{t: t},
 		quotes: &quotes{t: t},
-		earn:   &earn{t: t, provider: opts.Paths.Provider, queueFields: opts.Fields.WithdrawalQueue},
+		earn:   &earn{t: t, provider: opts.Paths.Provider, queueFields: opts.QueueFields},
 		builds: &builds{t: t},
 		opts:   opts,
 		t:      t,

@@ -17,10 +17,10 @@ var renamedQueueFields = market.WithdrawalQueueFields{Requests: "items", Request
 	Filled: "filled", Claimed: "claimed", Cancelled: "isCancelled", CreatedTime: "ts"}
 
 // TestWithdrawalQueueByConfiguredFields reads a queue answered under other member names: with
-// Options.Fields naming them it decodes; with the defaults it is a decode error, never an empty queue.
+// Options.QueueFields naming them it decodes; with the defaults it is a decode error, never an empty queue.
 func TestWithdrawalQueueByConfiguredFields(t *testing.T) {
 	f := &fakeAPI{respond: always(reply{Body: renamedQueue})}
-	c := newServer(t, f, func(o *Options) { o.Fields.WithdrawalQueue = renamedQueueFields })
+	c := newServer(t, f, func(o *Options) { o.QueueFields = renamedQueueFields })
 	got, err := c.WithdrawalQueue(bg(t), market.WithdrawalQueueRequest{Address: "EarnVault"})
 	if err != nil {
 		t.Fatal(err)
@@ -40,7 +40,7 @@ func TestWithdrawalQueueByConfiguredFields(t *testing.T) {
 // TestFieldsAreValidated refuses options naming a member with a dot or two members alike.
 func TestFieldsAreValidated(t *testing.T) {
 	for _, f := range []market.WithdrawalQueueFields{{RequestID: "a.b"}, {Filled: "requestedAmount"}, {Requests: " "}} {
-		_, err := New(Options{BaseURL: "http://127.0.0.1/v1", Fields: Fields{WithdrawalQueue: f}})
+		_, err := New(Options{BaseURL: "http://127.0.0.1/v1", QueueFields: f})
 		if err == nil || !strings.Contains(err.Error(), "withdrawal queue fields") {
 			t.Errorf("%+v: err = %v, want the fields refused", f, err)
 		}

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"time"
+
+	"github.com/keeper-project/keeper/keeper/market"
 )
 
 // Defaults applied by New to zero-valued Options members.
@@ -51,8 +53,9 @@ type Options struct {
 	Payer  string
 	// Paths overrides the stand-in path segments, the earn provider and the assumed earn paths.
 	Paths Paths
-	// Fields overrides the assumed member names of the withdrawal-queue answer.
-	Fields Fields
+	// QueueFields overrides the assumed member names of the withdrawal-queue answer, which the spec
+	// does not show; an empty name takes its default (market.DefaultWithdrawalQueueFields).
+	QueueFields market.WithdrawalQueueFields
 	// RateLimit limits requests (every attempt counts). Zero means unlimited.
 	RateLimit RateLimit
 	// Retry configures retries of retryable failures.
@@ -132,7 +135,7 @@ func (o Options) withDefaults() Options {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
 	o.Paths = o.Paths.withDefaults()
-	o.Fields = o.Fields.withDefaults()
+	o.QueueFields = o.QueueFields.WithDefaults()
 	o.Retry = o.Retry.withDefaults()
 	return o
 }

@@ -35,7 +35,7 @@ func (o Options) validate() (*url.URL, error) {
 	if err := o.Paths.validate(); err != nil {
 		errs = append(errs, err)
 	}
-	if err := o.Fields.validate(); err != nil {
+	if err := o.QueueFields.Validate(); err != nil {
 		errs = append(errs, err)
 	}
 	if err := errors.Join(errs...); err != nil {
