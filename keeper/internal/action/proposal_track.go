@@ -113,9 +113,9 @@ func (e *Executor) readProposal(ctx context.Context, r journal.Proposal) (onChai
 		return onChain{}, fmt.Errorf("journaled multisig %q: %w", r.Multisig, err)
 	}
 	pk, _ := squads.ProposalPDA(ms, r.Index)
-	data, err := e.cfg.Submitter.MultipleAccounts(ctx, []solana.PublicKey{ms, pk, solana.SysVarClockPubkey})
-	if err != nil || len(data) != 3 {
-		return onChain{}, fmt.Errorf("reading the multisig, the proposal and the clock: %w", err)
+	data, err := e.readAccounts(ctx, "the multisig, the proposal and the clock", ms, pk, solana.SysVarClockPubkey)
+	if err != nil {
+		return onChain{}, err
 	}
 	c := onChain{multisig: ms}
 	if c.now, err = clockTime(data[2]); err != nil {
@@ -302,9 +302,12 @@ func (e *Executor) settleExecute(ctx context.Context, log *slog.Logger, ms solan
 // reports whether its message is the one keeper journaled for r.
 func (e *Executor) readVaultTransaction(ctx context.Context, ms solana.PublicKey, r journal.Proposal) (vt *squads.VaultTransaction, proposed bool, err error) {
 	txKey, _ := squads.TransactionPDA(ms, r.Index)
-	data, err := e.cfg.Submitter.MultipleAccounts(ctx, []solana.PublicKey{txKey})
-	if err != nil || len(data) != 1 || data[0] == nil {
-		return nil, false, fmt.Errorf("reading the vault transaction: %v", err)
+	data, err := e.readAccounts(ctx, "the vault transaction", txKey)
+	if err != nil {
+		return nil, false, err
+	}
+	if data[0] == nil {
+		return nil, false, fmt.Errorf("vault transaction %s: no such account", txKey)
 	}
 	if vt, err = squads.DecodeVaultTransaction(data[0]); err != nil {
 		return nil, false, err
@@ -358,9 +361,9 @@ func (e *Executor) lookupTables(ctx context.Context, msg *squads.Message) (map[s
 	for i, l := range msg.Lookups {
 		keys[i] = l.Table
 	}
-	data, err := e.cfg.Submitter.MultipleAccounts(ctx, keys)
-	if err != nil || len(data) != len(keys) {
-		return nil, fmt.Errorf("reading the lookup tables: %v", err)
+	data, err := e.readAccounts(ctx, "the lookup tables", keys...)
+	if err != nil {
+		return nil, err
 	}
 	for i, k := range keys {
 		addrs, err := squads.LookupTableAddresses(data[i])
@@ -420,4 +423,17 @@ func joinKeys(ks []solana.PublicKey, sep string) string {
 		s[i] = k.String()
 	}
 	return strings.Join(s, sep)
+}
+
+// readAccounts reads keys' accounts, one entry per key (nil: no such
+// account); an error names what was read.
+func (e *Executor) readAccounts(ctx context.Context, what string, keys ...solana.PublicKey) ([][]byte, error) {
+	data, err := e.cfg.Submitter.MultipleAccounts(ctx, keys)
+	if err == nil && len(data) != len(keys) {
+		err = fmt.Errorf("the node answered %d accounts of %d", len(data), len(keys))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", what, err)
+	}
+	return data, nil
 }
