@@ -33,19 +33,7 @@ const (
 
 // String returns the outcome's name.
 func (o Outcome) String() string {
-	switch o {
-	case OutcomeLanded:
-		return "landed"
-	case OutcomeFailed:
-		return "failed"
-	case OutcomeExpired:
-		return "expired"
-	case OutcomePartial:
-		return "partial"
-	case OutcomeRefused:
-		return "refused"
-	}
-	return "unknown"
+	return nameOf(int(o), "unknown", "landed", "failed", "expired", "partial", "refused")
 }
 
 // TxState is what became of one transaction.
