@@ -135,7 +135,7 @@ func (w *sigWatcher) connect(ctx context.Context) *PubSub {
 	if err != nil {
 		w.downTill = time.Now().Add(wsRetry)
 		w.log.Info("No websocket for confirmations; polling signature statuses alone",
-			"endpoint", redact.URL(w.url), "err", w.clean(err), "retry_in", wsRetry)
+			"endpoint", redact.URL(w.url), "err", w.secrets.Error(err), "retry_in", wsRetry)
 		return nil
 	}
 	w.conn = conn
@@ -154,7 +154,7 @@ func (w *sigWatcher) broken(conn *PubSub, err error) {
 	w.downTill = time.Now().Add(wsRetry)
 	conn.Close()
 	w.log.Info("Websocket for confirmations lost; polling signature statuses alone",
-		"endpoint", redact.URL(w.url), "err", w.clean(err), "retry_in", wsRetry)
+		"endpoint", redact.URL(w.url), "err", w.secrets.Error(err), "retry_in", wsRetry)
 }
 
 // close ends the connection, if any.
@@ -168,12 +168,4 @@ func (w *sigWatcher) close() {
 		w.conn.Close()
 		w.conn = nil
 	}
-}
-
-// clean returns err's text without the secret parts of the endpoint's URL.
-func (w *sigWatcher) clean(err error) error {
-	if err == nil {
-		return nil
-	}
-	return fmt.Errorf("%s", w.secrets.Text(err.Error()))
 }
