@@ -65,7 +65,7 @@ func (s *simulator) simulate(ctx context.Context, raw []byte, wallet solana.Publ
 	if err := checkUnsignedBy(tx, wallet); err != nil {
 		return nil, fmt.Errorf("simulate: %w", err)
 	}
-	fee, err := feeOf(tx.Message)
+	fee, err := MessageFee(tx.Message)
 	if err != nil {
 		return nil, fmt.Errorf("simulate: %w", err)
 	}

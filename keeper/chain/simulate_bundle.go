@@ -40,7 +40,7 @@ func (s *simulator) sequence(ctx context.Context, raws [][]byte, wallet solana.P
 		if err := checkUnsignedBy(tx, wallet); err != nil {
 			return nil, fmt.Errorf("simulate sequence: transaction %d: %w", i, err)
 		}
-		if fees[i], err = feeOf(tx.Message); err != nil {
+		if fees[i], err = MessageFee(tx.Message); err != nil {
 			return nil, fmt.Errorf("simulate sequence: transaction %d: %w", i, err)
 		}
 		if watch[i], err = s.watchKeys(ctx, tx.Message, wallet); err != nil {
