@@ -160,40 +160,36 @@ func (e *SimError) BlockhashNotFound() bool {
 // the account the runtime refused to leave below its rent-exempt minimum
 // ({"InsufficientFundsForRent":{"account_index":i}}).
 func (e *SimError) RentAccount() (int, bool) {
-	m, ok := e.Err.(map[string]any)
-	if !ok {
-		return 0, false
-	}
-	r, ok := m["InsufficientFundsForRent"].(map[string]any)
-	if !ok {
-		return 0, false
-	}
-	i, ok := r["account_index"].(float64)
-	if !ok || i < 0 || i != float64(int(i)) {
-		return 0, false
-	}
-	return int(i), true
+	m, _ := e.Err.(map[string]any)
+	r, _ := m["InsufficientFundsForRent"].(map[string]any)
+	return jsonIndex(r["account_index"])
 }
 
 // Instruction returns the index of the instruction the simulation failed
 // at, when the error is an InstructionError ({"InstructionError":[i, …]}).
 func (e *SimError) Instruction() (int, bool) {
-	m, ok := e.Err.(map[string]any)
-	if !ok {
-		return 0, false
-	}
+	m, _ := e.Err.(map[string]any)
 	pair, ok := m["InstructionError"].([]any)
 	if !ok || len(pair) != 2 {
 		return 0, false
 	}
-	i, ok := pair[0].(float64)
-	if !ok || i < 0 || i != float64(int(i)) {
-		if n, isInt := pair[0].(int); isInt && n >= 0 {
-			return n, true
+	return jsonIndex(pair[0])
+}
+
+// jsonIndex reads an index out of a chain error: a non-negative whole
+// number, as JSON decodes it (float64) or as Go code writes it (int).
+func jsonIndex(v any) (int, bool) {
+	switch i := v.(type) {
+	case float64:
+		if i >= 0 && i == float64(int(i)) {
+			return int(i), true
 		}
-		return 0, false
+	case int:
+		if i >= 0 {
+			return i, true
+		}
 	}
-	return int(i), true
+	return 0, false
 }
 
 // TxError is a transaction that landed on chain and failed: its fee was paid
