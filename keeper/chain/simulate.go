@@ -104,16 +104,9 @@ func (s *simulator) simulateOnce(ctx context.Context, raw []byte, m solana.Messa
 	if err != nil {
 		return nil, false, fmt.Errorf("simulate: %w", err)
 	}
-	v, err := s.simulateRaw(ctx, raw, addrs)
+	v, res, err := s.simulateRaw(ctx, raw, addrs, fee)
 	if err != nil {
-		return nil, false, err
-	}
-	res := &SimResult{Logs: v.Logs, Fee: fee}
-	if v.UnitsConsumed != nil {
-		res.UnitsConsumed = *v.UnitsConsumed
-	}
-	if v.Err != nil {
-		return res, true, &SimError{Err: normalize(v.Err), Logs: v.Logs}
+		return res, true, err
 	}
 	if len(v.Accounts) != len(addrs) {
 		return nil, false, fmt.Errorf("simulate: %d post-state accounts for %d addresses", len(v.Accounts), len(addrs))

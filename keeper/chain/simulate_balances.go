@@ -58,16 +58,9 @@ var errNoBalances = errors.New("simulateTransaction returned no balances")
 // meanwhile can be mistaken for the transaction's doing. It returns
 // errNoBalances when the node does not return them.
 func (s *simulator) simulateWithBalances(ctx context.Context, raw []byte, m solana.Message, wallet solana.PublicKey, fee Fee) (*SimResult, error) {
-	v, err := s.simulateRaw(ctx, raw, nil)
+	v, res, err := s.simulateRaw(ctx, raw, nil, fee)
 	if err != nil {
-		return nil, err
-	}
-	res := &SimResult{Logs: v.Logs, Fee: fee}
-	if v.UnitsConsumed != nil {
-		res.UnitsConsumed = *v.UnitsConsumed
-	}
-	if v.Err != nil {
-		return res, &SimError{Err: normalize(v.Err), Logs: v.Logs}
+		return res, err
 	}
 	if !v.hasBalances() {
 		return nil, errNoBalances
@@ -151,8 +144,10 @@ type simAnswer struct {
 // simulateRaw calls simulateTransaction without signature verification
 // (raw is unsigned by keeper; see Client.Simulate) and on raw's own
 // blockhash, at the client's commitment, asking for the post-state of addrs
-// when there are any.
-func (s *simulator) simulateRaw(ctx context.Context, raw []byte, addrs []solana.PublicKey) (*simValue, error) {
+// when there are any. It returns the node's value and its SimResult
+// without outflows, charged fee; a transaction that fails returns that
+// SimResult with a *SimError.
+func (s *simulator) simulateRaw(ctx context.Context, raw []byte, addrs []solana.PublicKey, fee Fee) (*simValue, *SimResult, error) {
 	cfg := map[string]any{"encoding": "base64", "sigVerify": false, "replaceRecentBlockhash": false, "commitment": s.reads.commitment}
 	if len(addrs) > 0 {
 		cfg["accounts"] = map[string]any{"encoding": "base64", "addresses": addrs}
@@ -163,11 +158,19 @@ func (s *simulator) simulateRaw(ctx context.Context, raw []byte, addrs []solana.
 	}
 	out, err := callJSON[simAnswer](ctx, s.reads.pool, "simulateTransaction", []any{base64.StdEncoding.EncodeToString(raw), cfg})
 	if err != nil {
-		return nil, behind(err, floor)
+		return nil, nil, behind(err, floor)
 	}
-	if out.Value == nil {
-		return nil, fmt.Errorf("simulateTransaction: empty answer")
+	v := out.Value
+	if v == nil {
+		return nil, nil, fmt.Errorf("simulateTransaction: empty answer")
 	}
 	s.reads.saw(out.Context.Slot)
-	return out.Value, nil
+	res := &SimResult{Logs: v.Logs, Fee: fee}
+	if v.UnitsConsumed != nil {
+		res.UnitsConsumed = *v.UnitsConsumed
+	}
+	if v.Err != nil {
+		return v, res, &SimError{Err: normalize(v.Err), Logs: v.Logs}
+	}
+	return v, res, nil
 }
