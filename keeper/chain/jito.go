@@ -90,9 +90,8 @@ func (j *jitoClient) sendBundle(ctx context.Context, raws [][]byte) (string, err
 
 // inflightStatus is one entry of getInflightBundleStatuses.
 type inflightStatus struct {
-	BundleID   string  `json:"bundle_id"`
-	Status     string  `json:"status"`
-	LandedSlot *uint64 `json:"landed_slot"`
+	BundleID string `json:"bundle_id"`
+	Status   string `json:"status"`
 }
 
 // inflightStatuses asks the engine about up to 5 recent bundles. An id the
@@ -114,13 +113,11 @@ func (j *jitoClient) inflightStatuses(ctx context.Context, ids []string) (map[st
 	return res, nil
 }
 
-// landedBundle is one non-null entry of getBundleStatuses.
+// landedBundle is one non-null entry of getBundleStatuses: what the
+// engine says it landed, compared with our signatures (its slot,
+// confirmation and error are our RPC's to judge, and not read).
 type landedBundle struct {
-	BundleID           string   `json:"bundle_id"`
-	Transactions       []string `json:"transactions"`
-	Slot               uint64   `json:"slot"`
-	ConfirmationStatus string   `json:"confirmation_status"`
-	Err                any      `json:"err"`
+	Transactions []string `json:"transactions"`
 }
 
 // bundleStatus asks the engine for a landed bundle; nil means not landed
