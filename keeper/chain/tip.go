@@ -219,7 +219,7 @@ type tipBook struct {
 // first accepted bundle); else none until the engine is asked.
 func newTipBook(o Options) *tipBook {
 	life, end := context.WithCancel(context.Background())
-	tb := &tipBook{log: o.Logger, life: life, end: end}
+	tb := &tipBook{log: o.Logger, life: life, end: end, made: map[tipKey]time.Time{}}
 	switch {
 	case len(o.TipAccounts) > 0:
 		tb.accounts, tb.pinned = slices.Clone(o.TipAccounts), true
@@ -384,9 +384,6 @@ func sameKeys(a, b []solana.PublicKey) bool {
 // forget drops the tips made longer than tipMemory before now. The
 // caller holds mu.
 func (tb *tipBook) forget(now time.Time) {
-	if tb.made == nil {
-		tb.made = map[tipKey]time.Time{}
-	}
 	for k, at := range tb.made {
 		if now.Sub(at) > tipMemory {
 			delete(tb.made, k)
