@@ -58,14 +58,7 @@ type simulator struct {
 
 // simulate implements [Client.Simulate].
 func (s *simulator) simulate(ctx context.Context, raw []byte, wallet solana.PublicKey) (*SimResult, error) {
-	tx, err := decodeTx(raw)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkUnsignedBy(tx, wallet); err != nil {
-		return nil, fmt.Errorf("simulate: %w", err)
-	}
-	fee, err := MessageFee(tx.Message)
+	tx, fee, err := decodeUnsigned(raw, wallet)
 	if err != nil {
 		return nil, fmt.Errorf("simulate: %w", err)
 	}

@@ -33,17 +33,12 @@ func (s *simulator) sequence(ctx context.Context, raws [][]byte, wallet solana.P
 	fees := make([]Fee, len(raws))
 	watch := make([][]solana.PublicKey, len(raws))
 	for i, raw := range raws {
-		tx, err := decodeTx(raw)
+		tx, fee, err := decodeUnsigned(raw, wallet)
+		if err == nil {
+			fees[i] = fee
+			watch[i], err = s.watchKeys(ctx, tx.Message, wallet)
+		}
 		if err != nil {
-			return nil, fmt.Errorf("simulate sequence: transaction %d: %w", i, err)
-		}
-		if err := checkUnsignedBy(tx, wallet); err != nil {
-			return nil, fmt.Errorf("simulate sequence: transaction %d: %w", i, err)
-		}
-		if fees[i], err = MessageFee(tx.Message); err != nil {
-			return nil, fmt.Errorf("simulate sequence: transaction %d: %w", i, err)
-		}
-		if watch[i], err = s.watchKeys(ctx, tx.Message, wallet); err != nil {
 			return nil, fmt.Errorf("simulate sequence: transaction %d: %w", i, err)
 		}
 	}
