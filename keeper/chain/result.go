@@ -155,7 +155,8 @@ func fromStatus(s Status, c rpc.CommitmentType) (TxResult, bool) {
 		return TxResult{}, false
 	}
 	if s.Err != nil {
-		return TxResult{Signature: s.Signature, State: TxFailed, Slot: s.Slot, Err: s.txError()}, true
+		return TxResult{Signature: s.Signature, State: TxFailed, Slot: s.Slot,
+			Err: &TxError{Signature: s.Signature.String(), Slot: s.Slot, Err: s.Err}}, true
 	}
 	return TxResult{Signature: s.Signature, State: TxLanded, Slot: s.Slot}, true
 }
