@@ -20,15 +20,15 @@ import (
 // mainnetTipAccounts are the tip accounts Jito's mainnet block engines
 // publish (getTipAccounts, and Jito's documentation); they "have remained
 // constant", and keeper still asks the engine once it has sent a bundle.
-var mainnetTipAccounts = []string{
-	"96gYZGLnJYVFmbjzopPSU6QiEV5fGqZNyN9nmNhvrZU5",
-	"HFqU5x63VTqvQss8hp11i4wVV8bD44PvwucfZ2bU7gRe",
-	"Cw8CFyM9FkoMi7K7Crf6HNQqf4uEMzpKw6QNghXLvLkY",
-	"ADaUMid9yfUytqMBgopwjb2DTLSokTSzL1zt6iGPaS49",
-	"DfXygSm4jCyNCybVYYK6DwvWqjKee8pbDmJGcLWNDXjh",
-	"ADuUkR4vqLUMWXxW9gh6D6L8pMSawimctcNZ5pGwDcEt",
-	"DttWaMuVvTiduZRnguLF7jNxTgiMBZ1hyAumKUiL2KRL",
-	"3AVi9Tg9Uo68tJfuvoKvqKNWKkC5wPdSSdeBnizKZ6jT",
+var mainnetTipAccounts = []solana.PublicKey{
+	solana.MustPublicKeyFromBase58("96gYZGLnJYVFmbjzopPSU6QiEV5fGqZNyN9nmNhvrZU5"),
+	solana.MustPublicKeyFromBase58("HFqU5x63VTqvQss8hp11i4wVV8bD44PvwucfZ2bU7gRe"),
+	solana.MustPublicKeyFromBase58("Cw8CFyM9FkoMi7K7Crf6HNQqf4uEMzpKw6QNghXLvLkY"),
+	solana.MustPublicKeyFromBase58("ADaUMid9yfUytqMBgopwjb2DTLSokTSzL1zt6iGPaS49"),
+	solana.MustPublicKeyFromBase58("DfXygSm4jCyNCybVYYK6DwvWqjKee8pbDmJGcLWNDXjh"),
+	solana.MustPublicKeyFromBase58("ADuUkR4vqLUMWXxW9gh6D6L8pMSawimctcNZ5pGwDcEt"),
+	solana.MustPublicKeyFromBase58("DttWaMuVvTiduZRnguLF7jNxTgiMBZ1hyAumKUiL2KRL"),
+	solana.MustPublicKeyFromBase58("3AVi9Tg9Uo68tJfuvoKvqKNWKkC5wPdSSdeBnizKZ6jT"),
 }
 
 // PublishedTipAccounts returns the tip accounts the block engine at
@@ -44,13 +44,7 @@ func PublishedTipAccounts(jitoURL string) []solana.PublicKey {
 	if host != "mainnet.block-engine.jito.wtf" && !strings.HasSuffix(host, ".mainnet.block-engine.jito.wtf") {
 		return nil
 	}
-	var out []solana.PublicKey
-	for _, a := range mainnetTipAccounts {
-		if k, err := solana.PublicKeyFromBase58(a); err == nil { // constants: TestPublishedTipAccountsOfMainnetEngines counts them
-			out = append(out, k)
-		}
-	}
-	return out
+	return slices.Clone(mainnetTipAccounts)
 }
 
 // MinTipLamports is the block engine's minimum tip.
