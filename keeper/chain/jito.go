@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -19,6 +20,9 @@ import (
 
 // MaxBundleTxs is the block engine's limit on transactions per bundle.
 const MaxBundleTxs = 5
+
+// jitoBundlesPath is the block engine's JSON-RPC path for bundle methods.
+const jitoBundlesPath = "/api/v1/bundles"
 
 // Inflight bundle statuses reported by getInflightBundleStatuses.
 const (
@@ -45,6 +49,20 @@ func newJitoClient(o Options, hc *http.Client) *jitoClient {
 	ep := newEndpoint(jitoEndpointURL(o.JitoURL), hc, headers, secrets...)
 	lim := rate.NewLimiter(rate.Every(jitoSpacing(o.JitoRateLimit)), 1)
 	return &jitoClient{pool: newPool([]*endpoint{ep}, lim, o)}
+}
+
+// jitoEndpointURL appends the bundles path to the engine URL unless it is
+// already there, keeping any query (an auth uuid may travel there).
+func jitoEndpointURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return raw // validated earlier; unreachable
+	}
+	if !strings.HasSuffix(u.Path, jitoBundlesPath) {
+		u.Path = strings.TrimSuffix(u.Path, "/") + jitoBundlesPath
+		u.RawPath = ""
+	}
+	return u.String()
 }
 
 // jitoSpacing is how far apart requests to a block engine that takes rps a
