@@ -133,14 +133,6 @@ func ownTokens(wallet solana.PublicKey, list []tokenBalance, hs []holding) error
 	return nil
 }
 
-// simAnswer is simulateTransaction's answer.
-type simAnswer struct {
-	Context struct {
-		Slot uint64 `json:"slot"`
-	} `json:"context"`
-	Value *simValue `json:"value"`
-}
-
 // simulateRaw calls simulateTransaction without signature verification
 // (raw is unsigned by keeper; see Client.Simulate) and on raw's own
 // blockhash, at the client's commitment, asking for the post-state of addrs
@@ -156,7 +148,7 @@ func (s *simulator) simulateRaw(ctx context.Context, raw []byte, addrs []solana.
 	if floor != nil {
 		cfg["minContextSlot"] = *floor // never simulate on state older than what the client saw
 	}
-	out, err := callJSON[simAnswer](ctx, s.reads.pool, "simulateTransaction", []any{base64.StdEncoding.EncodeToString(raw), cfg})
+	out, err := callJSON[valueOf[*simValue]](ctx, s.reads.pool, "simulateTransaction", []any{base64.StdEncoding.EncodeToString(raw), cfg})
 	if err != nil {
 		return nil, nil, behind(err, floor)
 	}
