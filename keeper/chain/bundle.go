@@ -454,20 +454,9 @@ func (n *bundleNotes) watch(ctx context.Context, sigs []solana.Signature) {
 			continue
 		}
 		n.watching[s] = true
-		fired := n.watcher.watch(ctx, s)
-		if fired == nil {
+		if !n.watcher.watch(ctx, s, n.c) {
 			return // the websocket is off
 		}
-		go func() {
-			select {
-			case st := <-fired:
-				select {
-				case n.c <- st:
-				case <-ctx.Done():
-				}
-			case <-ctx.Done():
-			}
-		}()
 	}
 }
 
