@@ -17,10 +17,8 @@ import (
 // read-only), and the addresses loaded from lookup tables; older ones leave
 // those members out.
 type simValue struct {
-	Err               any            `json:"err"`
-	Logs              []string       `json:"logs"`
+	simRun
 	Accounts          []*rpc.Account `json:"accounts"`
-	UnitsConsumed     *uint64        `json:"unitsConsumed"`
 	PreBalances       []uint64       `json:"preBalances"`
 	PostBalances      []uint64       `json:"postBalances"`
 	PreTokenBalances  []tokenBalance `json:"preTokenBalances"`
@@ -157,12 +155,28 @@ func (s *simulator) simulateRaw(ctx context.Context, raw []byte, addrs []solana.
 		return nil, nil, fmt.Errorf("simulateTransaction: empty answer")
 	}
 	s.reads.saw(out.Context.Slot)
-	res := &SimResult{Logs: v.Logs, Fee: fee}
-	if v.UnitsConsumed != nil {
-		res.UnitsConsumed = *v.UnitsConsumed
+	res, err := v.result(fee, 0)
+	return v, res, err
+}
+
+// simRun is what a node says of one simulated transaction's run, in
+// simulateTransaction's and simulateBundle's answers alike.
+type simRun struct {
+	Err           any      `json:"err"`
+	Logs          []string `json:"logs"`
+	UnitsConsumed *uint64  `json:"unitsConsumed"`
+}
+
+// result is the run's SimResult, charged fee, without outflows; a run that
+// failed returns it with a *SimError, index naming the transaction in its
+// sequence.
+func (r simRun) result(fee Fee, index int) (*SimResult, error) {
+	res := &SimResult{Logs: r.Logs, Fee: fee}
+	if r.UnitsConsumed != nil {
+		res.UnitsConsumed = *r.UnitsConsumed
 	}
-	if v.Err != nil {
-		return v, res, &SimError{Err: normalize(v.Err), Logs: v.Logs}
+	if r.Err != nil {
+		return res, &SimError{Err: normalize(r.Err), Logs: r.Logs, Index: index}
 	}
-	return v, res, nil
+	return res, nil
 }
