@@ -174,7 +174,7 @@ func (s *simulator) preState(ctx context.Context, m solana.Message, wallet solan
 	wsol := wrappedSOLAccount(wallet)
 	addrs, pre := []solana.PublicKey{wallet}, []*Account{accs[0]}
 	for i := 1; i < len(keys); i++ {
-		if ta, ok := decodeTokenAccount(accs[i]); ok && ta.Owner.Equals(wallet) || keys[i].Equals(wsol) {
+		if _, own := ownTokenAccount(wallet, accs[i]); own || keys[i].Equals(wsol) {
 			addrs = append(addrs, keys[i])
 			pre = append(pre, accs[i])
 		}
