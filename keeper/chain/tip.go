@@ -2,6 +2,7 @@ package chain
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -84,12 +85,8 @@ type TipPolicy struct {
 
 // normalized returns p with defaults applied, or an error.
 func (p TipPolicy) normalized() (TipPolicy, error) {
-	if p.RaisePercent == 0 {
-		p.RaisePercent = DefaultTipRaisePercent
-	}
-	if p.RaiseAfter == 0 {
-		p.RaiseAfter = DefaultTipRaiseAfter
-	}
+	p.RaisePercent = cmp.Or(p.RaisePercent, DefaultTipRaisePercent)
+	p.RaiseAfter = cmp.Or(p.RaiseAfter, DefaultTipRaiseAfter)
 	switch {
 	case p.Floor < MinTipLamports:
 		return p, fmt.Errorf("tip floor %d lamports is below the engine's minimum of %d", p.Floor, MinTipLamports)
@@ -106,10 +103,7 @@ func (p TipPolicy) normalized() (TipPolicy, error) {
 // next returns the tip after a drop: raised by RaisePercent (at least one
 // lamport), never above Cap.
 func (p TipPolicy) next(cur uint64) uint64 {
-	step := cur / 100 * p.RaisePercent
-	if step == 0 {
-		step = 1
-	}
+	step := max(cur/100*p.RaisePercent, 1)
 	if cur > p.Cap-min(step, p.Cap) {
 		return p.Cap
 	}
