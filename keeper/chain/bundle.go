@@ -40,7 +40,7 @@ func (bd *bundler) sendBundle(ctx context.Context, txs []Signed, tip TipFunc, po
 	}
 	sn := bd.send
 	b := &bundleRun{s: sn, commitment: sn.confirm.reads.commitment, txs: txs, pol: pol, watch: sn.confirm.newExpiryWatch(txs...),
-		sub: &submissions{jito: bd.jito, book: bd.tips, tipFn: tip, limit: pol.Cap, txs: txs, log: sn.log, report: BundleReport{LandedTip: -1}}}
+		jito: bd.jito, book: bd.tips, tipFn: tip, report: BundleReport{LandedTip: -1}}
 	if res, done, err := b.first(ctx); done {
 		return res, err
 	}
@@ -62,15 +62,27 @@ func (bd *bundler) full(ctx context.Context, txs []Signed, pol TipPolicy) (Resul
 }
 
 // bundleRun is the state of one SendBundle call: it watches the market
-// transactions land or expire and decides when to submit again. Not safe
-// for concurrent use.
+// transactions land or expire, decides when to submit again, and keeps the
+// bundles it sent, each with its own tip transaction, and what the engine
+// made of the current one (the last). Not safe for concurrent use.
 type bundleRun struct {
 	s          *sender
 	commitment rpc.CommitmentType
 	txs        []Signed
 	pol        TipPolicy
 	watch      *expiryWatch
-	sub        *submissions // the bundles sent
+	jito       *jitoClient
+	book       *tipBook
+	tipFn      TipFunc
+	report     BundleReport
+	tips       []Signed  // tip transactions, parallel to report.Tips
+	sentAt     time.Time // when the current bundle was accepted
+	// rejected: the engine refused the current bundle outright.
+	rejected bool
+	// checked: the current bundle's landing was cross-checked with the engine.
+	checked bool
+	// frozen: no more submissions (a blockhash expired, or no tip can be made).
+	frozen bool
 	// fellBack is set once a round starts sending the transactions through
 	// RPC one by one (see dropped).
 	fellBack atomic.Bool
@@ -137,10 +149,10 @@ func (b *bundleRun) step(ctx context.Context) (Result, bool, error) {
 		return b.finish(ctx)
 	}
 	if anyGone {
-		b.sub.frozen = true // a member expired: no bundle of these can land now
+		b.frozen = true // a member expired: no bundle of these can land now
 	}
 	landing := st != nil && slices.ContainsFunc(st[:len(b.txs)], func(s Status) bool { return s.Found })
-	if b.sub.frozen || landing {
+	if b.frozen || landing {
 		return Result{}, false, nil
 	}
 	return b.watchBundle(ctx)
@@ -179,13 +191,13 @@ func (b *bundleRun) finish(ctx context.Context) (Result, bool, error) {
 // OutcomeRefused (nothing was sent); a failure to fetch the tip accounts is
 // retried on the next rounds.
 func (b *bundleRun) first(ctx context.Context) (Result, bool, error) {
-	err := b.sub.submit(ctx, b.pol.Floor)
+	err := b.submit(ctx, b.pol.Floor)
 	switch {
 	case err == nil:
 		return Result{}, false, nil
-	case b.sub.frozen:
+	case b.frozen:
 		res := newResult(b.txs, RouteBundle)
-		res.Outcome, res.Bundle, res.Note = OutcomeRefused, &b.sub.report, "no tip transaction could be made"
+		res.Outcome, res.Bundle, res.Note = OutcomeRefused, &b.report, "no tip transaction could be made"
 		return res, true, fmt.Errorf("send bundle: %w", err)
 	}
 	b.s.log.Warn("no bundle sent yet, will retry", "err", err)
@@ -195,30 +207,30 @@ func (b *bundleRun) first(ctx context.Context) (Result, bool, error) {
 // watchBundle asks the engine about the current bundle and resubmits or
 // raises the tip as needed.
 func (b *bundleRun) watchBundle(ctx context.Context) (Result, bool, error) {
-	if len(b.sub.report.Tips) == 0 {
+	if len(b.report.Tips) == 0 {
 		return b.first(ctx)
 	}
-	cur := &b.sub.report.Tips[len(b.sub.report.Tips)-1]
+	cur := &b.report.Tips[len(b.report.Tips)-1]
 	if !cur.Accepted {
-		if b.sub.rejected {
+		if b.rejected {
 			return b.dropped(ctx)
 		}
-		b.sub.send(ctx)
+		b.send(ctx)
 		return Result{}, false, nil
 	}
-	sts, err := b.sub.jito.inflightStatuses(ctx, []string{cur.BundleID})
+	sts, err := b.jito.inflightStatuses(ctx, []string{cur.BundleID})
 	if err != nil {
 		b.s.log.Warn("bundle status unavailable", "bundle", cur.BundleID, "err", err)
 		return Result{}, false, nil
 	}
 	switch sts[cur.BundleID].Status {
 	case bundleLanded:
-		b.sub.crossCheck(ctx, cur.BundleID)
+		b.crossCheck(ctx, cur.BundleID)
 		return Result{}, false, nil // our RPC decides
 	case bundleFailed:
 		return b.dropped(ctx)
 	}
-	if time.Since(b.sub.sentAt) < b.pol.RaiseAfter {
+	if time.Since(b.sentAt) < b.pol.RaiseAfter {
 		return Result{}, false, nil
 	}
 	return b.dropped(ctx)
@@ -227,23 +239,23 @@ func (b *bundleRun) watchBundle(ctx context.Context) (Result, bool, error) {
 // dropped resubmits with a raised tip, or falls back to RPC at the cap when
 // the policy allows.
 func (b *bundleRun) dropped(ctx context.Context) (Result, bool, error) {
-	cur := b.sub.report.Tips[len(b.sub.report.Tips)-1]
+	cur := b.report.Tips[len(b.report.Tips)-1]
 	if cur.Lamports >= b.pol.Cap && b.pol.FallbackRPC {
 		b.s.log.Info("bundle dropped at the tip cap, sending through rpc one by one", "bundle", cur.BundleID, "tip", cur.Lamports)
 		b.fellBack.Store(true)
 		res, err := b.s.sendSequential(ctx, b.txs, RouteRPCFallback)
 		b.noteLandedTip(ctx)
-		res.Bundle, res.Note = &b.sub.report, "bundle dropped at the tip cap; sent through rpc one by one"
+		res.Bundle, res.Note = &b.report, "bundle dropped at the tip cap; sent through rpc one by one"
 		return res, true, err
 	}
 	next := b.pol.next(cur.Lamports)
 	b.s.log.Warn("bundle dropped, resubmitting", "bundle", cur.BundleID, "tip", cur.Lamports, "next_tip", next)
 	if next == cur.Lamports { // at the cap: the same bundle again
-		b.sub.report.Tips[len(b.sub.report.Tips)-1].Accepted, b.sub.rejected = false, false
-		b.sub.send(ctx)
+		b.report.Tips[len(b.report.Tips)-1].Accepted, b.rejected = false, false
+		b.send(ctx)
 		return Result{}, false, nil
 	}
-	if err := b.sub.submit(ctx, next); err != nil {
+	if err := b.submit(ctx, next); err != nil {
 		b.s.log.Error("no new tip transaction; watching the bundles already sent", "err", err)
 	}
 	return Result{}, false, nil
@@ -251,27 +263,27 @@ func (b *bundleRun) dropped(ctx context.Context) (Result, bool, error) {
 
 // noteLandedTip records which tip transaction, if any, has landed.
 func (b *bundleRun) noteLandedTip(ctx context.Context) {
-	st, err := b.s.confirm.statuses(ctx, signatures(b.sub.tips), true)
+	st, err := b.s.confirm.statuses(ctx, signatures(b.tips), true)
 	if err != nil {
 		b.s.log.Warn("tip status unavailable", "err", err)
 		return
 	}
 	for j, s := range st {
 		if s.Reached(b.commitment) {
-			b.sub.report.LandedTip = j
+			b.report.LandedTip = j
 		}
 	}
 }
 
 // sigs returns the market transactions' signatures, then the tips'.
 func (b *bundleRun) sigs() []solana.Signature {
-	return append(signatures(b.txs), signatures(b.sub.tips)...)
+	return append(signatures(b.txs), signatures(b.tips)...)
 }
 
 // result builds the Result from final or current statuses (nil: none).
 func (b *bundleRun) result(out Outcome, st []Status) Result {
 	res := newResult(b.txs, RouteBundle)
-	res.Outcome, res.Bundle = out, &b.sub.report
+	res.Outcome, res.Bundle = out, &b.report
 	for i := range b.txs {
 		res.Txs[i].State = TxPending
 		if st == nil {
@@ -283,9 +295,9 @@ func (b *bundleRun) result(out Outcome, st []Status) Result {
 			res.Txs[i].State = TxExpired
 		}
 	}
-	for j := range b.sub.report.Tips {
+	for j := range b.report.Tips {
 		if k := len(b.txs) + j; k < len(st) && st[k].Reached(b.commitment) {
-			b.sub.report.LandedTip = j
+			b.report.LandedTip = j
 		}
 	}
 	return res
@@ -442,20 +454,9 @@ func (n *bundleNotes) watch(ctx context.Context, sigs []solana.Signature) {
 			continue
 		}
 		n.watching[s] = true
-		fired := n.watcher.watch(ctx, s)
-		if fired == nil {
+		if !n.watcher.watch(ctx, s, n.c) {
 			return // the websocket is off
 		}
-		go func() {
-			select {
-			case st := <-fired:
-				select {
-				case n.c <- st:
-				case <-ctx.Done():
-				}
-			case <-ctx.Done():
-			}
-		}()
 	}
 }
 

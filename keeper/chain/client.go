@@ -4,17 +4,12 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/url"
-	"strings"
 
 	"github.com/gagliardetto/solana-go"
 	"golang.org/x/time/rate"
 
 	"github.com/keeper-project/keeper/internal/redact"
 )
-
-// jitoBundlesPath is the block engine's JSON-RPC path for bundle methods.
-const jitoBundlesPath = "/api/v1/bundles"
 
 // Client reads Solana state, simulates, sends and confirms transactions and
 // Jito bundles. It is safe for concurrent use; create it with New.
@@ -93,20 +88,6 @@ func (c *Client) Close() error {
 	c.sigs.close()
 	c.hc.CloseIdleConnections()
 	return nil
-}
-
-// jitoEndpointURL appends the bundles path to the engine URL unless it is
-// already there, keeping any query (an auth uuid may travel there).
-func jitoEndpointURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return raw // validated earlier; unreachable
-	}
-	if !strings.HasSuffix(u.Path, jitoBundlesPath) {
-		u.Path = strings.TrimSuffix(u.Path, "/") + jitoBundlesPath
-		u.RawPath = ""
-	}
-	return u.String()
 }
 
 // Simulate runs simulateTransaction on the wire transaction raw at the

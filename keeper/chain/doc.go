@@ -8,8 +8,9 @@
 // until then (at most a minute); a call that cannot wait that long before
 // its context's deadline fails at once. It:
 //
-//   - simulates a signed transaction and computes the wallet's net SOL and
-//     token outflows from the account state before and after ([Client.Simulate]);
+//   - simulates a transaction before keeper signs it and computes the
+//     wallet's net SOL and token outflows from the account state before and
+//     after ([Client.Simulate], [Client.SimulateSequence]);
 //   - sends transactions one by one through RPC, rebroadcasting the same bytes
 //     until each is confirmed or its blockhash provably expired
 //     ([Client.SendAndConfirm]);

@@ -77,59 +77,45 @@ func (e *TransportError) Unwrap() error { return e.Err }
 
 // Retryable reports whether err is worth trying again later with the same
 // input: HTTP 429 and 5xx, timeouts and connection failures, nodes that are
-// behind or unhealthy, and a simulation that failed only because the node
-// has not seen the blockhash yet. Everything else (signature failures,
-// program errors with logs, insufficient funds, malformed input, a
-// cancelled context) is terminal.
+// behind or unhealthy (what another endpoint might answer: see
+// failoverWorthy), a node's internal error, a simulation that failed only
+// because the node has not seen the blockhash yet, and ErrWalletMoving.
+// Everything else (signature failures, program errors with logs,
+// insufficient funds, malformed input, a cancelled context) is terminal.
 func Retryable(err error) bool {
 	if err == nil || errors.Is(err, context.Canceled) {
 		return false
 	}
-	if errors.Is(err, ErrWalletMoving) {
-		return true
-	}
-	if unreachable(err) {
+	if errors.Is(err, ErrWalletMoving) || failoverWorthy(err) {
 		return true
 	}
 	var re *RPCError
 	if errors.As(err, &re) {
-		return nodeBehind(re.Code) || re.Code == codeInternal
+		return re.Code == codeInternal
 	}
 	var se *SimError
-	if errors.As(err, &se) {
-		return se.BlockhashNotFound()
-	}
-	return false
-}
-
-// unreachable reports an endpoint that did not answer usefully: HTTP 429 or
-// 5xx, a timeout or a connection error.
-func unreachable(err error) bool {
-	var he *HTTPError
-	if errors.As(err, &he) {
-		return he.Status == http.StatusTooManyRequests || he.Status >= 500
-	}
-	var te *TransportError
-	return errors.As(err, &te)
-}
-
-// nodeBehind reports whether code means the node cannot answer yet.
-func nodeBehind(code int) bool {
-	switch code {
-	case codeNodeUnhealthy, codeMinContextSlotNotReached, codeBlockNotAvailable, codeBlockStatusNotAvailable:
-		return true
-	}
-	return false
+	return errors.As(err, &se) && se.BlockhashNotFound()
 }
 
 // failoverWorthy reports whether another endpoint may answer where this one
-// did not: 429, 5xx, timeouts, connection errors and nodes that are behind.
+// did not: HTTP 429 and 5xx, timeouts, connection errors, and nodes that
+// are behind or unhealthy. An error of this package's calls holds one of
+// *HTTPError, *RPCError and *TransportError.
 func failoverWorthy(err error) bool {
-	if unreachable(err) {
-		return true
-	}
+	var he *HTTPError
 	var re *RPCError
-	return errors.As(err, &re) && nodeBehind(re.Code)
+	var te *TransportError
+	switch {
+	case errors.As(err, &he):
+		return he.Status == http.StatusTooManyRequests || he.Status >= 500
+	case errors.As(err, &re):
+		switch re.Code {
+		case codeNodeUnhealthy, codeMinContextSlotNotReached, codeBlockNotAvailable, codeBlockStatusNotAvailable:
+			return true
+		}
+		return false
+	}
+	return errors.As(err, &te)
 }
 
 // SimError is a transaction that failed in simulation: the chain's error and
@@ -160,40 +146,36 @@ func (e *SimError) BlockhashNotFound() bool {
 // the account the runtime refused to leave below its rent-exempt minimum
 // ({"InsufficientFundsForRent":{"account_index":i}}).
 func (e *SimError) RentAccount() (int, bool) {
-	m, ok := e.Err.(map[string]any)
-	if !ok {
-		return 0, false
-	}
-	r, ok := m["InsufficientFundsForRent"].(map[string]any)
-	if !ok {
-		return 0, false
-	}
-	i, ok := r["account_index"].(float64)
-	if !ok || i < 0 || i != float64(int(i)) {
-		return 0, false
-	}
-	return int(i), true
+	m, _ := e.Err.(map[string]any)
+	r, _ := m["InsufficientFundsForRent"].(map[string]any)
+	return jsonIndex(r["account_index"])
 }
 
 // Instruction returns the index of the instruction the simulation failed
 // at, when the error is an InstructionError ({"InstructionError":[i, …]}).
 func (e *SimError) Instruction() (int, bool) {
-	m, ok := e.Err.(map[string]any)
-	if !ok {
-		return 0, false
-	}
+	m, _ := e.Err.(map[string]any)
 	pair, ok := m["InstructionError"].([]any)
 	if !ok || len(pair) != 2 {
 		return 0, false
 	}
-	i, ok := pair[0].(float64)
-	if !ok || i < 0 || i != float64(int(i)) {
-		if n, isInt := pair[0].(int); isInt && n >= 0 {
-			return n, true
+	return jsonIndex(pair[0])
+}
+
+// jsonIndex reads an index out of a chain error: a non-negative whole
+// number, as JSON decodes it (float64) or as Go code writes it (int).
+func jsonIndex(v any) (int, bool) {
+	switch i := v.(type) {
+	case float64:
+		if i >= 0 && i == float64(int(i)) {
+			return int(i), true
 		}
-		return 0, false
+	case int:
+		if i >= 0 {
+			return i, true
+		}
 	}
-	return int(i), true
+	return 0, false
 }
 
 // TxError is a transaction that landed on chain and failed: its fee was paid

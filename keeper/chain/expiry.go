@@ -2,6 +2,7 @@ package chain
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"time"
 
@@ -23,13 +24,11 @@ type expiryWatch struct {
 
 // newExpiryWatch watches the distinct blockhashes of txs.
 func (c *confirmer) newExpiryWatch(txs ...Signed) *expiryWatch {
-	var hashes []solana.Hash
-	for _, s := range txs {
-		if !slices.Contains(hashes, s.Blockhash) {
-			hashes = append(hashes, s.Blockhash)
-		}
+	hashes := make([]solana.Hash, len(txs))
+	for i, s := range txs {
+		hashes[i] = s.Blockhash
 	}
-	return &expiryWatch{c: c, hashes: hashes, seenValid: map[solana.Hash]bool{}, invalidSince: map[solana.Hash]time.Time{}}
+	return &expiryWatch{c: c, hashes: uniqueHashes(hashes), seenValid: map[solana.Hash]bool{}, invalidSince: map[solana.Hash]time.Time{}}
 }
 
 // uniqueHashes returns the distinct hashes in first-seen order.
@@ -81,8 +80,11 @@ func (w *expiryWatch) gone(ctx context.Context) (anyGone, allGone bool, err erro
 // commitment, an error); otherwise st are the final statuses: a signature
 // not found there can never land.
 func (c *confirmer) confirmGone(ctx context.Context, sigs []solana.Signature, hashes []solana.Hash) (st []Status, ok bool) {
-	goneAt, ok := c.allGone(ctx, hashes)
-	if !ok {
+	goneAt, gone, err := c.allGone(ctx, hashes)
+	if err != nil {
+		c.log.Warn("final blockhash check failed", "err", err)
+	}
+	if !gone {
 		return nil, false
 	}
 	st, seen, err := c.statusesAt(ctx, sigs, true)
@@ -105,19 +107,18 @@ func (c *confirmer) confirmGone(ctx context.Context, sigs []solana.Signature, ha
 	return st, true
 }
 
-// allGone checks every hash again; ok is true when all are gone, and at is
-// the latest slot at which one was seen gone.
-func (c *confirmer) allGone(ctx context.Context, hashes []solana.Hash) (at uint64, ok bool) {
+// allGone checks every hash; gone is true when all are, and at is the
+// latest slot at which one was seen gone.
+func (c *confirmer) allGone(ctx context.Context, hashes []solana.Hash) (at uint64, gone bool, err error) {
 	for _, h := range hashes {
-		gone, slot, err := c.blockhashGone(ctx, h)
+		g, slot, err := c.blockhashGone(ctx, h)
 		if err != nil {
-			c.log.Warn("final blockhash check failed", "blockhash", h, "err", err)
-			return 0, false
+			return 0, false, fmt.Errorf("blockhash %s: %w", h, err)
 		}
-		if !gone {
-			return 0, false
+		if !g {
+			return 0, false, nil
 		}
 		at = max(at, slot)
 	}
-	return at, true
+	return at, true, nil
 }

@@ -35,13 +35,15 @@ type Fee struct {
 // Total returns Base + Priority.
 func (f Fee) Total() uint64 { return f.Base + f.Priority }
 
-// feeOf computes the fee a message will be charged. When the message sets
-// no compute-unit limit, the runtime's default (200,000 per instruction
-// other than ComputeBudget, at most 1,400,000) is assumed, an upper bound
-// that overstates the fee when builtin programs (charged less) are invoked.
+// MessageFee computes the fee a message will be charged, as simulation
+// reports it; keeper also asks it for a transaction journaled before a
+// crash, whose simulation is gone. When the message sets no compute-unit
+// limit, the runtime's default (200,000 per instruction other than
+// ComputeBudget, at most 1,400,000) is assumed, an upper bound that
+// overstates the fee when builtin programs (charged less) are invoked.
 // Precompile signature checks (ed25519, secp256k1 instructions), which also
 // cost 5000 lamports each, are not counted.
-func feeOf(m solana.Message) (Fee, error) {
+func MessageFee(m solana.Message) (Fee, error) {
 	f := Fee{Base: LamportsPerSignature * uint64(m.Header.NumRequiredSignatures)}
 	if len(m.AccountKeys) > 0 {
 		f.Payer = m.AccountKeys[0]
@@ -78,11 +80,6 @@ func feeOf(m solana.Message) (Fee, error) {
 	f.Priority = p
 	return f, nil
 }
-
-// MessageFee is the fee m will be charged, as simulation reports it (see
-// feeOf): for a transaction journaled before a crash, whose simulation is
-// gone.
-func MessageFee(m solana.Message) (Fee, error) { return feeOf(m) }
 
 // priorityFee returns ceil(limit × price / 1e6) lamports.
 func priorityFee(limit, price uint64) (uint64, error) {

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -19,6 +20,9 @@ import (
 
 // MaxBundleTxs is the block engine's limit on transactions per bundle.
 const MaxBundleTxs = 5
+
+// jitoBundlesPath is the block engine's JSON-RPC path for bundle methods.
+const jitoBundlesPath = "/api/v1/bundles"
 
 // Inflight bundle statuses reported by getInflightBundleStatuses.
 const (
@@ -45,6 +49,20 @@ func newJitoClient(o Options, hc *http.Client) *jitoClient {
 	ep := newEndpoint(jitoEndpointURL(o.JitoURL), hc, headers, secrets...)
 	lim := rate.NewLimiter(rate.Every(jitoSpacing(o.JitoRateLimit)), 1)
 	return &jitoClient{pool: newPool([]*endpoint{ep}, lim, o)}
+}
+
+// jitoEndpointURL appends the bundles path to the engine URL unless it is
+// already there, keeping any query (an auth uuid may travel there).
+func jitoEndpointURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return raw // validated earlier; unreachable
+	}
+	if !strings.HasSuffix(u.Path, jitoBundlesPath) {
+		u.Path = strings.TrimSuffix(u.Path, "/") + jitoBundlesPath
+		u.RawPath = ""
+	}
+	return u.String()
 }
 
 // jitoSpacing is how far apart requests to a block engine that takes rps a
@@ -90,9 +108,8 @@ func (j *jitoClient) sendBundle(ctx context.Context, raws [][]byte) (string, err
 
 // inflightStatus is one entry of getInflightBundleStatuses.
 type inflightStatus struct {
-	BundleID   string  `json:"bundle_id"`
-	Status     string  `json:"status"`
-	LandedSlot *uint64 `json:"landed_slot"`
+	BundleID string `json:"bundle_id"`
+	Status   string `json:"status"`
 }
 
 // inflightStatuses asks the engine about up to 5 recent bundles. An id the
@@ -114,13 +131,11 @@ func (j *jitoClient) inflightStatuses(ctx context.Context, ids []string) (map[st
 	return res, nil
 }
 
-// landedBundle is one non-null entry of getBundleStatuses.
+// landedBundle is one non-null entry of getBundleStatuses: what the
+// engine says it landed, compared with our signatures (its slot,
+// confirmation and error are our RPC's to judge, and not read).
 type landedBundle struct {
-	BundleID           string   `json:"bundle_id"`
-	Transactions       []string `json:"transactions"`
-	Slot               uint64   `json:"slot"`
-	ConfirmationStatus string   `json:"confirmation_status"`
-	Err                any      `json:"err"`
+	Transactions []string `json:"transactions"`
 }
 
 // bundleStatus asks the engine for a landed bundle; nil means not landed

@@ -115,9 +115,7 @@ func (o Options) withDefaults() Options {
 	o.RebroadcastInterval = cmp.Or(o.RebroadcastInterval, DefaultRebroadcastInterval)
 	o.PollInterval = cmp.Or(o.PollInterval, DefaultPollInterval)
 	o.BlockhashGrace = cmp.Or(o.BlockhashGrace, DefaultBlockhashGrace)
-	if o.Logger == nil {
-		o.Logger = slog.New(slog.DiscardHandler)
-	}
+	o.Logger = cmp.Or(o.Logger, slog.New(slog.DiscardHandler))
 	if o.Observe == nil {
 		o.Observe = func(string, time.Duration, error) {}
 	}

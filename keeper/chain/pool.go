@@ -91,8 +91,12 @@ func callJSON[T any](ctx context.Context, p *pool, method string, params []any) 
 	})
 }
 
-// valueOf is the {"value": …} envelope of an answer.
+// valueOf is the {"context": {"slot": …}, "value": …} envelope of an
+// answer.
 type valueOf[T any] struct {
+	Context struct {
+		Slot uint64 `json:"slot"`
+	} `json:"context"`
 	Value T `json:"value"`
 }
 

@@ -74,10 +74,6 @@ func behind(err error, min *uint64) error {
 	return err
 }
 
-// Commitment returns the commitment reads are made at, and at which a
-// transaction counts as landed.
-func (r *Reads) Commitment() rpc.CommitmentType { return r.commitment }
-
 // Balance returns the wallet's lamports at the client's commitment.
 func (r *Reads) Balance(ctx context.Context, wallet solana.PublicKey) (uint64, error) {
 	out, err := callFor(ctx, r.pool, "getBalance", func(ctx context.Context, ep *endpoint) (*rpc.GetBalanceResult, error) {

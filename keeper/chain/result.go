@@ -33,19 +33,7 @@ const (
 
 // String returns the outcome's name.
 func (o Outcome) String() string {
-	switch o {
-	case OutcomeLanded:
-		return "landed"
-	case OutcomeFailed:
-		return "failed"
-	case OutcomeExpired:
-		return "expired"
-	case OutcomePartial:
-		return "partial"
-	case OutcomeRefused:
-		return "refused"
-	}
-	return "unknown"
+	return nameOf(int(o), "unknown", "landed", "failed", "expired", "partial", "refused")
 }
 
 // TxState is what became of one transaction.
@@ -167,7 +155,8 @@ func fromStatus(s Status, c rpc.CommitmentType) (TxResult, bool) {
 		return TxResult{}, false
 	}
 	if s.Err != nil {
-		return TxResult{Signature: s.Signature, State: TxFailed, Slot: s.Slot, Err: s.txError()}, true
+		return TxResult{Signature: s.Signature, State: TxFailed, Slot: s.Slot,
+			Err: &TxError{Signature: s.Signature.String(), Slot: s.Slot, Err: s.Err}}, true
 	}
 	return TxResult{Signature: s.Signature, State: TxLanded, Slot: s.Slot}, true
 }

@@ -58,7 +58,8 @@ func (sn *sender) sendSequential(ctx context.Context, txs []Signed, route Route)
 func (sn *sender) landOne(ctx context.Context, s Signed) (TxResult, error) {
 	wctx, stopWatch := context.WithCancel(ctx)
 	defer stopWatch()
-	wake := sn.sigs.watch(wctx, s.Signature)
+	wake := make(chan Status, 1)
+	sn.sigs.watch(wctx, s.Signature, wake)
 	l := &txWait{sn: sn, s: s, w: sn.confirm.newExpiryWatch(s), checked: make(chan checked, 1), sent: make(chan error, 1)}
 	l.rejected = sn.broadcast(ctx, s)
 	poll := newPollBackoff(sn.poll)

@@ -52,16 +52,12 @@ func (c *confirmer) settle(ctx context.Context, attempts [][]TxRef) (Settlement,
 	if err != nil || decided {
 		return s, err
 	}
-	var goneAt uint64
-	for _, h := range uniqueHashes(hashes) {
-		gone, at, err := c.blockhashGone(ctx, h)
-		if err != nil {
-			return s, fmt.Errorf("settle: %w", err)
-		}
-		if !gone {
-			return s, nil
-		}
-		goneAt = max(goneAt, at)
+	goneAt, gone, err := c.allGone(ctx, uniqueHashes(hashes))
+	if err != nil {
+		return s, fmt.Errorf("settle: %w", err)
+	}
+	if !gone {
+		return s, nil
 	}
 	s, decided, seen, err := c.settleStatusesAt(ctx, attempts, sigs)
 	if err != nil || decided {

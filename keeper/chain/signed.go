@@ -126,15 +126,22 @@ func signatures(txs []Signed) []solana.Signature {
 // simulation request is bytes leaving the process.
 var ErrSignedByWallet = errors.New("the transaction carries the wallet's signature; simulate it before signing")
 
-// checkUnsignedBy returns ErrSignedByWallet when wallet is one of tx's
-// signers and its signature slot is not all zeros. A transaction the
-// wallet does not sign, or whose wallet slot is empty, passes.
-func checkUnsignedBy(tx *solana.Transaction, wallet solana.PublicKey) error {
+// decodeUnsigned decodes a transaction to simulate and computes its fee
+// (MessageFee). It returns ErrSignedByWallet when wallet is one of the
+// transaction's signers and its signature slot is not all zeros; a
+// transaction the wallet does not sign, or whose wallet slot is empty,
+// passes.
+func decodeUnsigned(raw []byte, wallet solana.PublicKey) (*solana.Transaction, Fee, error) {
+	tx, err := decodeTx(raw)
+	if err != nil {
+		return nil, Fee{}, err
+	}
 	n := min(int(tx.Message.Header.NumRequiredSignatures), len(tx.Message.AccountKeys), len(tx.Signatures))
 	for i := range n {
 		if tx.Message.AccountKeys[i].Equals(wallet) && !tx.Signatures[i].IsZero() {
-			return fmt.Errorf("signature slot %d: %w", i, ErrSignedByWallet)
+			return nil, Fee{}, fmt.Errorf("signature slot %d: %w", i, ErrSignedByWallet)
 		}
 	}
-	return nil
+	fee, err := MessageFee(tx.Message)
+	return tx, fee, err
 }

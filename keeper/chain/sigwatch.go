@@ -64,20 +64,19 @@ func WebsocketURL(rpcURL string) string {
 	return u.String()
 }
 
-// watch returns a channel that receives sig's status when the node notifies
-// that it reached the commitment, or nil when the websocket is off: a nil
-// channel never fires, and the caller's polling decides alone. The
-// connection and the subscription are made in the background, so the send
-// does not wait for them (a signature that reaches the commitment before
-// the subscription does is notified at the next block, as on a validator).
-// The watch ends with ctx.
-func (w *sigWatcher) watch(ctx context.Context, sig solana.Signature) <-chan Status {
+// watch sends sig's status on fired when the node notifies that it reached
+// the commitment, and reports false when the websocket is off: then nothing
+// is ever sent, and the caller's polling decides alone. The connection and
+// the subscription are made in the background, so the send does not wait
+// for them (a signature that reaches the commitment before the
+// subscription does is notified at the next block, as on a validator).
+// The watch, and a send nobody takes, end with ctx.
+func (w *sigWatcher) watch(ctx context.Context, sig solana.Signature, fired chan<- Status) bool {
 	if w == nil || w.url == "" {
-		return nil
+		return false
 	}
-	fired := make(chan Status, 1)
 	go w.await(ctx, sig, fired)
-	return fired
+	return true
 }
 
 // await subscribes to sig and sends its notified status on fired; it gives
@@ -107,8 +106,11 @@ func (w *sigWatcher) await(ctx context.Context, sig solana.Signature, fired chan
 		w.broken(conn, fmt.Errorf("a signature notification is not one: %w", err))
 		return
 	}
-	fired <- Status{Signature: sig, Found: true, Slot: res.Context.Slot,
-		Confirmation: rpc.ConfirmationStatusType(w.commitment), Err: normalize(res.Value.Err)}
+	select {
+	case fired <- Status{Signature: sig, Found: true, Slot: res.Context.Slot,
+		Confirmation: rpc.ConfirmationStatusType(w.commitment), Err: normalize(res.Value.Err)}:
+	case <-ctx.Done():
+	}
 }
 
 // signatureNotification is the result of a signatureSubscribe notification.
@@ -135,7 +137,7 @@ func (w *sigWatcher) connect(ctx context.Context) *PubSub {
 	if err != nil {
 		w.downTill = time.Now().Add(wsRetry)
 		w.log.Info("No websocket for confirmations; polling signature statuses alone",
-			"endpoint", redact.URL(w.url), "err", w.clean(err), "retry_in", wsRetry)
+			"endpoint", redact.URL(w.url), "err", w.secrets.Error(err), "retry_in", wsRetry)
 		return nil
 	}
 	w.conn = conn
@@ -154,7 +156,7 @@ func (w *sigWatcher) broken(conn *PubSub, err error) {
 	w.downTill = time.Now().Add(wsRetry)
 	conn.Close()
 	w.log.Info("Websocket for confirmations lost; polling signature statuses alone",
-		"endpoint", redact.URL(w.url), "err", w.clean(err), "retry_in", wsRetry)
+		"endpoint", redact.URL(w.url), "err", w.secrets.Error(err), "retry_in", wsRetry)
 }
 
 // close ends the connection, if any.
@@ -168,12 +170,4 @@ func (w *sigWatcher) close() {
 		w.conn.Close()
 		w.conn = nil
 	}
-}
-
-// clean returns err's text without the secret parts of the endpoint's URL.
-func (w *sigWatcher) clean(err error) error {
-	if err == nil {
-		return nil
-	}
-	return fmt.Errorf("%s", w.secrets.Text(err.Error()))
 }

@@ -58,14 +58,7 @@ type simulator struct {
 
 // simulate implements [Client.Simulate].
 func (s *simulator) simulate(ctx context.Context, raw []byte, wallet solana.PublicKey) (*SimResult, error) {
-	tx, err := decodeTx(raw)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkUnsignedBy(tx, wallet); err != nil {
-		return nil, fmt.Errorf("simulate: %w", err)
-	}
-	fee, err := feeOf(tx.Message)
+	tx, fee, err := decodeUnsigned(raw, wallet)
 	if err != nil {
 		return nil, fmt.Errorf("simulate: %w", err)
 	}
@@ -104,16 +97,9 @@ func (s *simulator) simulateOnce(ctx context.Context, raw []byte, m solana.Messa
 	if err != nil {
 		return nil, false, fmt.Errorf("simulate: %w", err)
 	}
-	v, err := s.simulateRaw(ctx, raw, addrs)
+	v, res, err := s.simulateRaw(ctx, raw, addrs, fee)
 	if err != nil {
-		return nil, false, err
-	}
-	res := &SimResult{Logs: v.Logs, Fee: fee}
-	if v.UnitsConsumed != nil {
-		res.UnitsConsumed = *v.UnitsConsumed
-	}
-	if v.Err != nil {
-		return res, true, &SimError{Err: normalize(v.Err), Logs: v.Logs}
+		return res, true, err
 	}
 	if len(v.Accounts) != len(addrs) {
 		return nil, false, fmt.Errorf("simulate: %d post-state accounts for %d addresses", len(v.Accounts), len(addrs))
@@ -188,7 +174,7 @@ func (s *simulator) preState(ctx context.Context, m solana.Message, wallet solan
 	wsol := wrappedSOLAccount(wallet)
 	addrs, pre := []solana.PublicKey{wallet}, []*Account{accs[0]}
 	for i := 1; i < len(keys); i++ {
-		if ta, ok := decodeTokenAccount(accs[i]); ok && ta.Owner.Equals(wallet) || keys[i].Equals(wsol) {
+		if _, own := ownTokenAccount(wallet, accs[i]); own || keys[i].Equals(wsol) {
 			addrs = append(addrs, keys[i])
 			pre = append(pre, accs[i])
 		}

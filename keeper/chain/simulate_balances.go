@@ -17,10 +17,8 @@ import (
 // read-only), and the addresses loaded from lookup tables; older ones leave
 // those members out.
 type simValue struct {
-	Err               any            `json:"err"`
-	Logs              []string       `json:"logs"`
+	simRun
 	Accounts          []*rpc.Account `json:"accounts"`
-	UnitsConsumed     *uint64        `json:"unitsConsumed"`
 	PreBalances       []uint64       `json:"preBalances"`
 	PostBalances      []uint64       `json:"postBalances"`
 	PreTokenBalances  []tokenBalance `json:"preTokenBalances"`
@@ -58,16 +56,9 @@ var errNoBalances = errors.New("simulateTransaction returned no balances")
 // meanwhile can be mistaken for the transaction's doing. It returns
 // errNoBalances when the node does not return them.
 func (s *simulator) simulateWithBalances(ctx context.Context, raw []byte, m solana.Message, wallet solana.PublicKey, fee Fee) (*SimResult, error) {
-	v, err := s.simulateRaw(ctx, raw, nil)
+	v, res, err := s.simulateRaw(ctx, raw, nil, fee)
 	if err != nil {
-		return nil, err
-	}
-	res := &SimResult{Logs: v.Logs, Fee: fee}
-	if v.UnitsConsumed != nil {
-		res.UnitsConsumed = *v.UnitsConsumed
-	}
-	if v.Err != nil {
-		return res, &SimError{Err: normalize(v.Err), Logs: v.Logs}
+		return res, err
 	}
 	if !v.hasBalances() {
 		return nil, errNoBalances
@@ -140,19 +131,13 @@ func ownTokens(wallet solana.PublicKey, list []tokenBalance, hs []holding) error
 	return nil
 }
 
-// simAnswer is simulateTransaction's answer.
-type simAnswer struct {
-	Context struct {
-		Slot uint64 `json:"slot"`
-	} `json:"context"`
-	Value *simValue `json:"value"`
-}
-
 // simulateRaw calls simulateTransaction without signature verification
 // (raw is unsigned by keeper; see Client.Simulate) and on raw's own
 // blockhash, at the client's commitment, asking for the post-state of addrs
-// when there are any.
-func (s *simulator) simulateRaw(ctx context.Context, raw []byte, addrs []solana.PublicKey) (*simValue, error) {
+// when there are any. It returns the node's value and its SimResult
+// without outflows, charged fee; a transaction that fails returns that
+// SimResult with a *SimError.
+func (s *simulator) simulateRaw(ctx context.Context, raw []byte, addrs []solana.PublicKey, fee Fee) (*simValue, *SimResult, error) {
 	cfg := map[string]any{"encoding": "base64", "sigVerify": false, "replaceRecentBlockhash": false, "commitment": s.reads.commitment}
 	if len(addrs) > 0 {
 		cfg["accounts"] = map[string]any{"encoding": "base64", "addresses": addrs}
@@ -161,13 +146,37 @@ func (s *simulator) simulateRaw(ctx context.Context, raw []byte, addrs []solana.
 	if floor != nil {
 		cfg["minContextSlot"] = *floor // never simulate on state older than what the client saw
 	}
-	out, err := callJSON[simAnswer](ctx, s.reads.pool, "simulateTransaction", []any{base64.StdEncoding.EncodeToString(raw), cfg})
+	out, err := callJSON[valueOf[*simValue]](ctx, s.reads.pool, "simulateTransaction", []any{base64.StdEncoding.EncodeToString(raw), cfg})
 	if err != nil {
-		return nil, behind(err, floor)
+		return nil, nil, behind(err, floor)
 	}
-	if out.Value == nil {
-		return nil, fmt.Errorf("simulateTransaction: empty answer")
+	v := out.Value
+	if v == nil {
+		return nil, nil, fmt.Errorf("simulateTransaction: empty answer")
 	}
 	s.reads.saw(out.Context.Slot)
-	return out.Value, nil
+	res, err := v.result(fee, 0)
+	return v, res, err
+}
+
+// simRun is what a node says of one simulated transaction's run, in
+// simulateTransaction's and simulateBundle's answers alike.
+type simRun struct {
+	Err           any      `json:"err"`
+	Logs          []string `json:"logs"`
+	UnitsConsumed *uint64  `json:"unitsConsumed"`
+}
+
+// result is the run's SimResult, charged fee, without outflows; a run that
+// failed returns it with a *SimError, index naming the transaction in its
+// sequence.
+func (r simRun) result(fee Fee, index int) (*SimResult, error) {
+	res := &SimResult{Logs: r.Logs, Fee: fee}
+	if r.UnitsConsumed != nil {
+		res.UnitsConsumed = *r.UnitsConsumed
+	}
+	if r.Err != nil {
+		return res, &SimError{Err: normalize(r.Err), Logs: r.Logs, Index: index}
+	}
+	return res, nil
 }

@@ -33,17 +33,12 @@ func (s *simulator) sequence(ctx context.Context, raws [][]byte, wallet solana.P
 	fees := make([]Fee, len(raws))
 	watch := make([][]solana.PublicKey, len(raws))
 	for i, raw := range raws {
-		tx, err := decodeTx(raw)
+		tx, fee, err := decodeUnsigned(raw, wallet)
+		if err == nil {
+			fees[i] = fee
+			watch[i], err = s.watchKeys(ctx, tx.Message, wallet)
+		}
 		if err != nil {
-			return nil, fmt.Errorf("simulate sequence: transaction %d: %w", i, err)
-		}
-		if err := checkUnsignedBy(tx, wallet); err != nil {
-			return nil, fmt.Errorf("simulate sequence: transaction %d: %w", i, err)
-		}
-		if fees[i], err = feeOf(tx.Message); err != nil {
-			return nil, fmt.Errorf("simulate sequence: transaction %d: %w", i, err)
-		}
-		if watch[i], err = s.watchKeys(ctx, tx.Message, wallet); err != nil {
 			return nil, fmt.Errorf("simulate sequence: transaction %d: %w", i, err)
 		}
 	}
@@ -82,13 +77,10 @@ func (s *simulator) watchKeys(ctx context.Context, m solana.Message, wallet sola
 
 // bundleSimValue is simulateBundle's result value.
 type bundleSimValue struct {
-	Summary            any `json:"summary"`
 	TransactionResults []struct {
-		Err           any            `json:"err"`
-		Logs          []string       `json:"logs"`
-		UnitsConsumed *uint64        `json:"unitsConsumed"`
-		Pre           []*rpc.Account `json:"preExecutionAccounts"`
-		Post          []*rpc.Account `json:"postExecutionAccounts"`
+		simRun
+		Pre  []*rpc.Account `json:"preExecutionAccounts"`
+		Post []*rpc.Account `json:"postExecutionAccounts"`
 	} `json:"transactionResults"`
 }
 
@@ -135,19 +127,15 @@ func sequenceResults(v *bundleSimValue, wallet solana.PublicKey, fees []Fee) ([]
 	}
 	out := make([]*SimResult, 0, len(v.TransactionResults))
 	for i, r := range v.TransactionResults {
-		res := &SimResult{Logs: r.Logs, Fee: fees[i]}
-		if r.UnitsConsumed != nil {
-			res.UnitsConsumed = *r.UnitsConsumed
-		}
+		res, err := r.result(fees[i], i)
 		out = append(out, res)
-		if r.Err != nil {
-			return out, &SimError{Err: normalize(r.Err), Logs: r.Logs, Index: i}
+		if err != nil {
+			return out, err
 		}
 		if len(r.Pre) == 0 || len(r.Pre) != len(r.Post) {
 			return nil, fmt.Errorf("simulateBundle: transaction %d: %d pre- and %d post-execution accounts", i, len(r.Pre), len(r.Post))
 		}
 		pre, post := ownedPair(wallet, r.Pre, r.Post)
-		var err error
 		if res.Outflows, err = outflows(wallet, pre, post); err != nil {
 			return nil, fmt.Errorf("simulateBundle: transaction %d: %w", i, err)
 		}

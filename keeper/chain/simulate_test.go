@@ -245,9 +245,9 @@ func TestFeeOf(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			f, err := feeOf(tx.Message)
+			f, err := MessageFee(tx.Message)
 			if err != nil {
-				t.Fatalf("feeOf: %v", err)
+				t.Fatalf("MessageFee: %v", err)
 			}
 			if f.Base != 5000 || f.Priority != tt.priority || f.Payer != key.PublicKey() || f.Total() != 5000+tt.priority {
 				t.Errorf("fee %+v, want base 5000 priority %d", f, tt.priority)

@@ -34,14 +34,6 @@ func (s Status) Reached(c rpc.CommitmentType) bool {
 	return s.Found && rank(string(s.Confirmation)) >= rank(string(c))
 }
 
-// txError returns the landed failure of s as a *TxError, or nil.
-func (s Status) txError() error {
-	if s.Err == nil {
-		return nil
-	}
-	return &TxError{Signature: s.Signature.String(), Slot: s.Slot, Err: s.Err}
-}
-
 // rank orders commitment levels.
 func rank(c string) int {
 	switch c {

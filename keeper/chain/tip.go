@@ -2,6 +2,7 @@ package chain
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -20,15 +21,15 @@ import (
 // mainnetTipAccounts are the tip accounts Jito's mainnet block engines
 // publish (getTipAccounts, and Jito's documentation); they "have remained
 // constant", and keeper still asks the engine once it has sent a bundle.
-var mainnetTipAccounts = []string{
-	"96gYZGLnJYVFmbjzopPSU6QiEV5fGqZNyN9nmNhvrZU5",
-	"HFqU5x63VTqvQss8hp11i4wVV8bD44PvwucfZ2bU7gRe",
-	"Cw8CFyM9FkoMi7K7Crf6HNQqf4uEMzpKw6QNghXLvLkY",
-	"ADaUMid9yfUytqMBgopwjb2DTLSokTSzL1zt6iGPaS49",
-	"DfXygSm4jCyNCybVYYK6DwvWqjKee8pbDmJGcLWNDXjh",
-	"ADuUkR4vqLUMWXxW9gh6D6L8pMSawimctcNZ5pGwDcEt",
-	"DttWaMuVvTiduZRnguLF7jNxTgiMBZ1hyAumKUiL2KRL",
-	"3AVi9Tg9Uo68tJfuvoKvqKNWKkC5wPdSSdeBnizKZ6jT",
+var mainnetTipAccounts = []solana.PublicKey{
+	solana.MustPublicKeyFromBase58("96gYZGLnJYVFmbjzopPSU6QiEV5fGqZNyN9nmNhvrZU5"),
+	solana.MustPublicKeyFromBase58("HFqU5x63VTqvQss8hp11i4wVV8bD44PvwucfZ2bU7gRe"),
+	solana.MustPublicKeyFromBase58("Cw8CFyM9FkoMi7K7Crf6HNQqf4uEMzpKw6QNghXLvLkY"),
+	solana.MustPublicKeyFromBase58("ADaUMid9yfUytqMBgopwjb2DTLSokTSzL1zt6iGPaS49"),
+	solana.MustPublicKeyFromBase58("DfXygSm4jCyNCybVYYK6DwvWqjKee8pbDmJGcLWNDXjh"),
+	solana.MustPublicKeyFromBase58("ADuUkR4vqLUMWXxW9gh6D6L8pMSawimctcNZ5pGwDcEt"),
+	solana.MustPublicKeyFromBase58("DttWaMuVvTiduZRnguLF7jNxTgiMBZ1hyAumKUiL2KRL"),
+	solana.MustPublicKeyFromBase58("3AVi9Tg9Uo68tJfuvoKvqKNWKkC5wPdSSdeBnizKZ6jT"),
 }
 
 // PublishedTipAccounts returns the tip accounts the block engine at
@@ -44,13 +45,7 @@ func PublishedTipAccounts(jitoURL string) []solana.PublicKey {
 	if host != "mainnet.block-engine.jito.wtf" && !strings.HasSuffix(host, ".mainnet.block-engine.jito.wtf") {
 		return nil
 	}
-	var out []solana.PublicKey
-	for _, a := range mainnetTipAccounts {
-		if k, err := solana.PublicKeyFromBase58(a); err == nil { // constants: TestPublishedTipAccountsOfMainnetEngines counts them
-			out = append(out, k)
-		}
-	}
-	return out
+	return slices.Clone(mainnetTipAccounts)
 }
 
 // MinTipLamports is the block engine's minimum tip.
@@ -90,12 +85,8 @@ type TipPolicy struct {
 
 // normalized returns p with defaults applied, or an error.
 func (p TipPolicy) normalized() (TipPolicy, error) {
-	if p.RaisePercent == 0 {
-		p.RaisePercent = DefaultTipRaisePercent
-	}
-	if p.RaiseAfter == 0 {
-		p.RaiseAfter = DefaultTipRaiseAfter
-	}
+	p.RaisePercent = cmp.Or(p.RaisePercent, DefaultTipRaisePercent)
+	p.RaiseAfter = cmp.Or(p.RaiseAfter, DefaultTipRaiseAfter)
 	switch {
 	case p.Floor < MinTipLamports:
 		return p, fmt.Errorf("tip floor %d lamports is below the engine's minimum of %d", p.Floor, MinTipLamports)
@@ -112,10 +103,7 @@ func (p TipPolicy) normalized() (TipPolicy, error) {
 // next returns the tip after a drop: raised by RaisePercent (at least one
 // lamport), never above Cap.
 func (p TipPolicy) next(cur uint64) uint64 {
-	step := cur / 100 * p.RaisePercent
-	if step == 0 {
-		step = 1
-	}
+	step := max(cur/100*p.RaisePercent, 1)
 	if cur > p.Cap-min(step, p.Cap) {
 		return p.Cap
 	}
@@ -219,7 +207,7 @@ type tipBook struct {
 // first accepted bundle); else none until the engine is asked.
 func newTipBook(o Options) *tipBook {
 	life, end := context.WithCancel(context.Background())
-	tb := &tipBook{log: o.Logger, life: life, end: end}
+	tb := &tipBook{log: o.Logger, life: life, end: end, made: map[tipKey]time.Time{}}
 	switch {
 	case len(o.TipAccounts) > 0:
 		tb.accounts, tb.pinned = slices.Clone(o.TipAccounts), true
@@ -384,9 +372,6 @@ func sameKeys(a, b []solana.PublicKey) bool {
 // forget drops the tips made longer than tipMemory before now. The
 // caller holds mu.
 func (tb *tipBook) forget(now time.Time) {
-	if tb.made == nil {
-		tb.made = map[tipKey]time.Time{}
-	}
 	for k, at := range tb.made {
 		if now.Sub(at) > tipMemory {
 			delete(tb.made, k)

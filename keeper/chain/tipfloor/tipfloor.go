@@ -114,11 +114,7 @@ func (r *Reader) fetch(ctx context.Context) (Floor, error) {
 		return Floor{}, errors.New("bad url")
 	}
 	req.Header.Set("Accept", "application/json")
-	hc := r.HTTP
-	if hc == nil {
-		hc = http.DefaultClient
-	}
-	resp, err := hc.Do(req)
+	resp, err := cmp.Or(r.HTTP, http.DefaultClient).Do(req)
 	if err != nil {
 		return Floor{}, err
 	}
