@@ -89,7 +89,7 @@ func newExecutor(e env, d deps, n *notify.Dispatcher, o *observer, unsettled fun
 			IdempotencyConflicts: e.metrics.IdempotencyConflicts, Paused: e.metrics.Paused, PriceAboveCap: e.metrics.PriceAboveCap},
 		Logger: e.logger, Now: e.now, Commitment: rpc.CommitmentType(e.cfg.Chain.Commitment), Poll: e.cfg.Chain.Poll,
 		Tip:        action.TipConfig{Floor: t.FloorLamports, Max: t.MaxLamports, FallbackRPC: t.Fallback == "rpc"},
-		Priority:   priorityConfig(e.cfg, d.submitter),
+		Priority:   priorityConfig(e.cfg, d.submitter, e.metrics),
 		KillSwitch: e.cfg.KillSwitch,
 		Changed:    o.reads.forget,
 		Unsettled:  unsettled,
@@ -103,8 +103,9 @@ func newExecutor(e env, d deps, n *notify.Dispatcher, o *observer, unsettled fun
 
 // priorityConfig is the action path's pricing: the fee market read through
 // sub and the tip floor of chain.tip_floor_url or the one beside
-// chain.jito_url (neither with chain.priority.off), and the caps.
-func priorityConfig(c *config.Config, sub Submitter) action.PriorityConfig {
+// chain.jito_url (neither with chain.priority.off), and the caps. The tip
+// floor's requests count in m's RPC metrics as method tip_floor.
+func priorityConfig(c *config.Config, sub Submitter, m *Metrics) action.PriorityConfig {
 	p := c.Chain.Priority
 	out := action.PriorityConfig{MaxUnitPrice: cmp.Or(c.Signer.MaxComputeUnitPrice, signer.DefaultMaxComputeUnitPrice), UnitMargin: p.UnitMarginPercent,
 		RaisePercent: p.RaisePercent, SetupAnywhere: c.Market.SetupPlacement == "anywhere"}
@@ -112,7 +113,7 @@ func priorityConfig(c *config.Config, sub Submitter) action.PriorityConfig {
 		out.Fees = sub
 	}
 	if u := cmp.Or(c.Chain.TipFloorURL.Reveal(), tipfloor.URLFor(c.Chain.JitoURL.Reveal())); u != "" && !p.Off {
-		out.TipFloor = &tipfloor.Reader{URL: u}
+		out.TipFloor = &tipfloor.Reader{URL: u, Observe: observeRPC(m)}
 	}
 	return out
 }
@@ -299,12 +300,18 @@ func chainOptions(c *config.Config, m *Metrics, logger *slog.Logger) chain.Optio
 		TipAccounts:         tipAccounts(ch.Tip.Accounts),
 		KnownTipAccounts:    chain.PublishedTipAccounts(ch.JitoURL.Reveal()),
 		Logger:              logger, // the client adds component=chain
-		Observe: func(method string, d time.Duration, err error) {
-			m.RPCRequests.WithLabelValues(method).Observe(d.Seconds())
-			if err != nil {
-				m.RPCErrors.WithLabelValues(method).Inc()
-			}
-		},
+		Observe:             observeRPC(m),
+	}
+}
+
+// observeRPC returns the hook that counts a Solana RPC or Jito request
+// (by method) in m's RPC metrics.
+func observeRPC(m *Metrics) func(method string, d time.Duration, err error) {
+	return func(method string, d time.Duration, err error) {
+		m.RPCRequests.WithLabelValues(method).Observe(d.Seconds())
+		if err != nil {
+			m.RPCErrors.WithLabelValues(method).Inc()
+		}
 	}
 }
 
