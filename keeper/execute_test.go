@@ -534,7 +534,7 @@ func TestEarnClaimWireTransactionsLandAsOneBundle(t *testing.T) {
 	w, k := newKeeper(t)
 	w.market.script(marketReply{txs: 3})
 	p := action.Plan{ID: "claim", Policy: "claims", Kind: signer.KindClaimWithdrawals, Target: "EarnPos",
-		Request: policies.Request{WithdrawClaim: &market.WithdrawClaimRequest{Address: "EarnPos", Wallet: k.Wallet().String(), RequestID: "7"}},
+		Request: policies.Request{WithdrawClaim: &market.WithdrawClaimRequest{Address: "EarnPos", Wallet: k.wallet.String(), RequestID: "7"}},
 		Bounds:  signer.Bounds{MaxLamports: 100_000}, Reason: "3 withdrawals filled", Submit: action.Submit{Mode: journal.ModeBundle}}
 	if got := k.run(p); got != action.OutcomeLanded {
 		t.Fatalf("outcome = %s, want landed", got)

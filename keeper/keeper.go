@@ -134,9 +134,6 @@ func New(o Options) (*Keeper, error) {
 	return k, nil
 }
 
-// Wallet returns the public key keeper signs with.
-func (k *Keeper) Wallet() solana.PublicKey { return k.wallet }
-
 // Close releases what New opened (the journal, the chain client). It is
 // safe to call more than once.
 func (k *Keeper) Close() error {
