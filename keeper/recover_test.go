@@ -254,6 +254,28 @@ func TestRecoverRebroadcastsJournaledBytes(t *testing.T) {
 	}
 }
 
+// TestRecoverCountsAnUnsettledRebroadcast: a rebroadcast whose send does
+// not settle leaves the action for the next recovery and counts as pending,
+// as a first send that does not settle does (before, recovery said and
+// counted nothing).
+func TestRecoverCountsAnUnsettledRebroadcast(t *testing.T) {
+	w, k := newKeeper(t)
+	p := repayPlan("unsettled")
+	pendingAction(t, w, k, p)
+	before := k.actions(action.OutcomePending)
+	w.sub.scriptSettles(settleReply{verdict: chain.VerdictPending})
+	w.sub.scriptSends(unknownSend)
+	if err := k.Recover(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if got := k.actions(action.OutcomePending) - before; got != 1 {
+		t.Errorf("pending counted %v times by recovery, want 1", got)
+	}
+	if act := k.action(t, p.ID); act.State != journal.StateSubmitted {
+		t.Errorf("journal state %s, want submitted (left for the next recovery)", act.State)
+	}
+}
+
 func TestRecoverWaitsForPendingBundle(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		w, k := newKeeper(t)

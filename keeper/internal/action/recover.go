@@ -103,7 +103,7 @@ func (r *recovery) rebroadcast(ctx context.Context, a *attempt) Outcome {
 	res, err := r.e.cfg.Submitter.SendAndConfirm(ctx, txs)
 	switch {
 	case err != nil && res.Outcome == chain.OutcomeUnknown:
-		return OutcomePending
+		return a.pending("Rebroadcast did not settle; the journal keeps it for recovery", "err", err)
 	case res.Outcome == chain.OutcomeLanded:
 		if out := r.e.asProposal(ctx, r.act.ID, journal.Outcome{State: journal.StateLanded}); out.Rule != "" {
 			return a.settle(ctx, out)
